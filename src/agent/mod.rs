@@ -1,0 +1,4 @@
+//! The agent loop on a tokio task.
+
+pub mod header;
+pub mod protocol;

@@ -1,0 +1,170 @@
+//! Messages between the UI (or `exec`) and the agent loop (SPEC §1).
+
+use std::sync::Arc;
+
+use crate::i18n::Arg;
+use crate::llm::types::StreamEvent;
+use crate::session::event::{Event, SystemPromptUpdate, ToolUpdateMode, Usage};
+
+/// UI → agent.
+#[derive(Debug, Clone)]
+pub enum AgentCommand {
+    /// A composer submission: plain text is a user message, `/…` a slash command.
+    Submit(String),
+    /// Cancel the running step (stream and tool calls).
+    Cancel,
+    /// Answer an approval request.
+    Approve {
+        /// The tool call being answered.
+        call_id: String,
+        /// The user's decision.
+        decision: ApprovalDecision,
+    },
+    /// Stop the loop and release the session.
+    Shutdown,
+}
+
+/// Answer to an approval prompt (`y`, `a`, `n`/`Esc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApprovalDecision {
+    /// Allow this call.
+    Allow,
+    /// Allow this and every later call of the same tool in this session.
+    AlwaysAllow,
+    /// Deny; the model gets a tool error.
+    Deny,
+}
+
+/// What the current turn is doing (status line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TurnPhase {
+    /// No turn running.
+    #[default]
+    Idle,
+    /// Request sent, nothing received yet.
+    Waiting,
+    /// Receiving reasoning.
+    Thinking,
+    /// Receiving the answer.
+    Responding,
+    /// Executing tool calls.
+    RunningTools,
+    /// Summarizing for compaction.
+    Compacting,
+}
+
+/// Severity of a notice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeLevel {
+    /// Informational.
+    Info,
+    /// Something the user should look at.
+    Warn,
+    /// Something failed.
+    Error,
+}
+
+/// A localized one-line notice, rendered at draw time so a language switch re-renders it.
+/// Provider and wire texts travel verbatim inside `args`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    /// Severity.
+    pub level: NoticeLevel,
+    /// Fluent message id.
+    pub key: String,
+    /// Arguments.
+    pub args: Vec<(String, Arg)>,
+}
+
+impl Notice {
+    /// A notice with arguments.
+    pub fn new(level: NoticeLevel, key: &str, args: Vec<(&str, Arg)>) -> Self {
+        Notice {
+            level,
+            key: key.to_string(),
+            args: args.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        }
+    }
+
+    /// Renders with a localizer.
+    pub fn render(&self, l: crate::i18n::Localizer) -> String {
+        let args: Vec<(&str, Arg)> = self
+            .args
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        l.tra(&self.key, &args)
+    }
+}
+
+/// Route facts shown in the footer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RouteInfo {
+    /// `provider/model`.
+    pub id: String,
+    /// Context window in tokens.
+    pub context_window: u64,
+    /// Tool update mode.
+    pub tool_update: Option<ToolUpdateMode>,
+    /// Prompt update mode.
+    pub system_prompt_update: Option<SystemPromptUpdate>,
+    /// Demo mode (built-in simulator).
+    pub demo: bool,
+}
+
+/// Agent → UI.
+#[derive(Debug, Clone)]
+pub enum AgentEvent {
+    /// The session is open.
+    SessionOpened {
+        /// Session id.
+        id: String,
+        /// Log file path.
+        path: String,
+        /// Every event already in the log (on resume), in order.
+        history: Vec<Arc<Event>>,
+    },
+    /// An event was committed to the log.
+    Committed(Arc<Event>),
+    /// A transient stream delta of the running step.
+    Stream {
+        /// Turn number.
+        turn: u64,
+        /// Step number.
+        step: u64,
+        /// The delta.
+        event: StreamEvent,
+    },
+    /// The turn phase changed.
+    Phase(TurnPhase),
+    /// The route changed (start, `/model`).
+    Route(RouteInfo),
+    /// Cumulative session usage.
+    SessionUsage(Usage),
+    /// A localized one-line notice (errors, retries, command feedback).
+    Notice(Notice),
+    /// Multi-line output of a slash command (`/tools`, `/mcp`, `/help`), already localized.
+    Output(Vec<String>),
+    /// The loop needs a decision on a tool call.
+    ApprovalRequest {
+        /// Call id.
+        call_id: String,
+        /// Tool name.
+        tool: String,
+        /// Raw JSON arguments.
+        arguments: String,
+    },
+    /// Number of submissions queued behind the running turn.
+    Queued(usize),
+    /// The user switched language (`/lang`); the UI re-renders.
+    LocaleChanged(crate::i18n::Locale),
+    /// A turn finished (any outcome); `exec` uses this to run the next line.
+    TurnFinished {
+        /// Final assistant text of the turn.
+        text: String,
+    },
+    /// A slash command that runs no turn finished.
+    CommandFinished,
+    /// The loop stopped (after `/quit` or `Shutdown`).
+    Exited,
+}

@@ -1,0 +1,11 @@
+//! deepterm: a terminal chat client for DeepSeek models that keeps the provider's prefix
+//! cache warm while tools come and go mid-conversation.
+
+pub mod agent;
+pub mod config;
+pub mod i18n;
+pub mod llm;
+pub mod session;
+pub mod sim;
+pub mod tools;
+pub mod ui;

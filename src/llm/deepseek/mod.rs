@@ -1,0 +1,1 @@
+//! DeepSeek Messages (Anthropic-format) route.

@@ -1,0 +1,8 @@
+//! Provider-neutral request/stream vocabulary, routes, projection and adapters.
+
+pub mod catalog;
+pub mod deepseek;
+pub mod openai;
+pub mod projection;
+pub mod retry;
+pub mod types;

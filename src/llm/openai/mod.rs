@@ -1,0 +1,1 @@
+//! OpenAI-format Chat Completions route.

@@ -1,0 +1,1 @@
+//! DeepSeek-compatible simulator.
