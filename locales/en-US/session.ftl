@@ -1,0 +1,6 @@
+store-io = Cannot use the session file { $path }: { $error }
+store-locked = The session { $path } is open in another deepterm process. Close it there first.
+store-corrupt = The session file { $path } is damaged at line { $line }: { $error }. The file was left unchanged.
+store-not-found = No session matches “{ $query }” in { $dir }.
+store-ambiguous = “{ $query }” matches several sessions: { $candidates }. Give more of the id.
+store-torn-tail = The last line of the session (line { $line }, { $bytes } bytes) was incomplete, probably from a crash; it was cut off and saved to { $saved }.

@@ -1,9 +1,17 @@
-//! JSONL session store: append + flush per event, fsync on demand, exclusive lock,
-//! torn-tail recovery, listing. (API placeholder; implementation on main.)
+//! JSONL session store (SPEC §4): one event per line, flushed per event, fsynced on
+//! demand, an exclusive lock while open, torn-tail recovery and session listing.
+//!
+//! Recovery rule: bytes after the last newline are a torn final line (a crash mid-write).
+//! They are cut off, saved next to the log as `<id>.jsonl.torn` so nothing is lost, and
+//! reported once. Any other line that is not a valid event stops the load with an error
+//! naming the line; the file is never rewritten in that case.
 
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
-use crate::session::event::Event;
+use crate::session::event::{Event, EventKind};
 
 /// Errors of the session store.
 #[derive(Debug, thiserror::Error)]
@@ -32,25 +40,416 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
+    /// No session matches the id given to `--resume`.
+    #[error("no session matches {query:?} in {dir}")]
+    NotFound {
+        /// Session directory.
+        dir: PathBuf,
+        /// What the user asked for.
+        query: String,
+    },
+    /// Several sessions match an id prefix.
+    #[error("{query:?} matches several sessions: {}", candidates.join(", "))]
+    Ambiguous {
+        /// What the user asked for.
+        query: String,
+        /// Matching ids.
+        candidates: Vec<String>,
+    },
+}
+
+impl StoreError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        StoreError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// A localized one-line description.
+    pub fn localized(&self, l: crate::i18n::Localizer) -> String {
+        use crate::i18n::Arg;
+        match self {
+            StoreError::Io { path, source } => l.tra(
+                "store-io",
+                &[
+                    ("path", Arg::from(path.display().to_string())),
+                    ("error", Arg::from(source.to_string())),
+                ],
+            ),
+            StoreError::Locked { path } => l.tra(
+                "store-locked",
+                &[("path", Arg::from(path.display().to_string()))],
+            ),
+            StoreError::Corrupt {
+                path,
+                line,
+                message,
+            } => l.tra(
+                "store-corrupt",
+                &[
+                    ("path", Arg::from(path.display().to_string())),
+                    ("line", Arg::from(*line)),
+                    ("error", Arg::from(message.as_str())),
+                ],
+            ),
+            StoreError::NotFound { dir, query } => l.tra(
+                "store-not-found",
+                &[
+                    ("dir", Arg::from(dir.display().to_string())),
+                    ("query", Arg::from(query.as_str())),
+                ],
+            ),
+            StoreError::Ambiguous { query, candidates } => l.tra(
+                "store-ambiguous",
+                &[
+                    ("query", Arg::from(query.as_str())),
+                    ("candidates", Arg::from(candidates.join(", "))),
+                ],
+            ),
+        }
+    }
+}
+
+/// A torn final line that was cut off on load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TornTail {
+    /// 1-based line number of the torn line.
+    pub line: usize,
+    /// Number of bytes cut.
+    pub bytes: usize,
+    /// Where the cut bytes were saved.
+    pub saved_to: PathBuf,
 }
 
 /// An open, locked session log.
 #[derive(Debug)]
 pub struct Store {
     path: PathBuf,
+    file: File,
+}
+
+/// What loading an existing log produced.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The open store (lock held).
+    pub store: Store,
+    /// Every committed event, in order.
+    pub events: Vec<Event>,
+    /// The torn tail that was cut, if any (report it once).
+    pub torn: Option<TornTail>,
+}
+
+fn lock(file: &File, path: &Path) -> Result<(), StoreError> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Locked {
+            path: path.to_path_buf(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::io(path, e)),
+    }
 }
 
 impl Store {
+    /// Creates `<dir>/<id>.jsonl` (and `dir`), failing if it exists, and locks it.
+    pub fn create(dir: &Path, id: &str) -> Result<Store, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, e))?;
+        let path = dir.join(format!("{id}.jsonl"));
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| StoreError::io(&path, e))?;
+        lock(&file, &path)?;
+        Ok(Store { path, file })
+    }
+
+    /// Opens and locks an existing log, loads its events and recovers a torn tail.
+    pub fn open(path: &Path) -> Result<Loaded, StoreError> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| StoreError::io(path, e))?;
+        lock(&file, path)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|e| StoreError::io(path, e))?;
+        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(i) => i + 1,
+            None => 0,
+        };
+        let mut events = Vec::new();
+        let body = &bytes[..complete.saturating_sub(1)];
+        if complete > 0 {
+            for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
+                let corrupt = |message: String| StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    line: i + 1,
+                    message,
+                };
+                let text =
+                    std::str::from_utf8(raw).map_err(|_| corrupt("not valid UTF-8".into()))?;
+                if text.trim().is_empty() {
+                    return Err(corrupt("empty line".into()));
+                }
+                let ev: Event = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
+                events.push(ev);
+            }
+        }
+        let tail = &bytes[complete..];
+        let torn = if tail.iter().all(|b| b.is_ascii_whitespace()) {
+            None
+        } else {
+            let saved_to = path.with_extension("jsonl.torn");
+            std::fs::write(&saved_to, tail).map_err(|e| StoreError::io(&saved_to, e))?;
+            file.set_len(complete as u64)
+                .map_err(|e| StoreError::io(path, e))?;
+            file.sync_all().map_err(|e| StoreError::io(path, e))?;
+            Some(TornTail {
+                line: events.len() + 1,
+                bytes: tail.len(),
+                saved_to,
+            })
+        };
+        Ok(Loaded {
+            store: Store {
+                path: path.to_path_buf(),
+                file,
+            },
+            events,
+            torn,
+        })
+    }
+
     /// Path of the log file.
     pub fn path(&self) -> &Path {
         &self.path
     }
-    /// Appends one event as one line and flushes it.
-    pub fn append(&mut self, _event: &Event) -> Result<(), StoreError> {
-        Ok(())
+
+    /// Appends one event as one line with a single write (committed once it returns).
+    pub fn append(&mut self, event: &Event) -> Result<(), StoreError> {
+        let mut line = serde_json::to_vec(event).map_err(|e| {
+            StoreError::io(
+                &self.path,
+                std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+            )
+        })?;
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .and_then(|_| self.file.flush())
+            .map_err(|e| StoreError::io(&self.path, e))
     }
-    /// fsyncs the file.
+
+    /// fsyncs the file (before each provider request and at turn end).
     pub fn sync(&mut self) -> Result<(), StoreError> {
-        Ok(())
+        self.file
+            .sync_data()
+            .map_err(|e| StoreError::io(&self.path, e))
+    }
+}
+
+/// A new sortable session id: `YYYYMMDD-HHMMSS-xxxx`.
+pub fn new_session_id() -> String {
+    let now = chrono::Utc::now();
+    format!("{}-{:04x}", now.format("%Y%m%d-%H%M%S"), fastrand::u16(..))
+}
+
+/// One session in the listing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionInfo {
+    /// Session id (file stem).
+    pub id: String,
+    /// Log path.
+    pub path: PathBuf,
+    /// Last modification time.
+    pub modified: SystemTime,
+    /// First user text, shortened, when it can be read cheaply.
+    pub title: Option<String>,
+}
+
+/// Lists sessions in `dir`, newest first. A missing directory is an empty list.
+pub fn list_sessions(dir: &Path) -> Result<Vec<SessionInfo>, StoreError> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
+        Err(e) => return Err(StoreError::io(dir, e)),
+    };
+    let mut out = Vec::new();
+    for entry in rd.flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("jsonl") {
+            continue;
+        }
+        let Some(id) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let modified = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .unwrap_or(SystemTime::UNIX_EPOCH);
+        out.push(SessionInfo {
+            title: first_user_text(&path),
+            id,
+            path,
+            modified,
+        });
+    }
+    out.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
+    Ok(out)
+}
+
+fn first_user_text(path: &Path) -> Option<String> {
+    use std::io::BufRead;
+    let f = File::open(path).ok()?;
+    for line in std::io::BufReader::new(f).lines().take(200) {
+        let line = line.ok()?;
+        if let Ok(ev) = serde_json::from_str::<Event>(&line)
+            && let EventKind::UserMessage(m) = &ev.kind
+        {
+            let t = m.message.joined_text();
+            let t: String = t.chars().take(60).collect();
+            return Some(t.replace('\n', " "));
+        }
+    }
+    None
+}
+
+/// Resolves `--resume ID|last` to a log path: `last` is the newest session; otherwise an
+/// exact id or a unique id prefix.
+pub fn resolve_resume(dir: &Path, query: &str) -> Result<PathBuf, StoreError> {
+    let sessions = list_sessions(dir)?;
+    if query == "last" {
+        return sessions
+            .into_iter()
+            .next()
+            .map(|s| s.path)
+            .ok_or_else(|| StoreError::NotFound {
+                dir: dir.to_path_buf(),
+                query: query.into(),
+            });
+    }
+    if let Some(s) = sessions.iter().find(|s| s.id == query) {
+        return Ok(s.path.clone());
+    }
+    let matches: Vec<&SessionInfo> = sessions
+        .iter()
+        .filter(|s| s.id.starts_with(query))
+        .collect();
+    match matches.len() {
+        0 => Err(StoreError::NotFound {
+            dir: dir.to_path_buf(),
+            query: query.into(),
+        }),
+        1 => Ok(matches[0].path.clone()),
+        _ => Err(StoreError::Ambiguous {
+            query: query.into(),
+            candidates: matches.iter().map(|s| s.id.clone()).collect(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::*;
+
+    fn ev(seq: u64, text: &str) -> Event {
+        Event {
+            kind: EventKind::UserMessage(UserMessageData {
+                message: Message::text(Role::User, text, Source::kind("user")),
+            }),
+            seq,
+            time: "2026-11-30T00:00:00Z".into(),
+            surface_op: Some(SurfaceOp::append()),
+            source_event_seqs: None,
+        }
+    }
+
+    #[test]
+    fn append_then_reopen_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::create(dir.path(), "a").unwrap();
+        let (a, b) = (ev(0, "one"), ev(1, "two"));
+        s.append(&a).unwrap();
+        s.append(&b).unwrap();
+        s.sync().unwrap();
+        let path = s.path().to_path_buf();
+        drop(s);
+        let loaded = Store::open(&path).unwrap();
+        assert_eq!(loaded.events.len(), 2);
+        assert_eq!(loaded.events, vec![a, b]);
+        assert!(loaded.torn.is_none());
+    }
+
+    #[test]
+    fn second_open_is_refused_while_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::create(dir.path(), "a").unwrap();
+        let err = Store::open(s.path()).unwrap_err();
+        assert!(matches!(err, StoreError::Locked { .. }), "{err}");
+        drop(s);
+        assert!(Store::open(&dir.path().join("a.jsonl")).is_ok());
+    }
+
+    #[test]
+    fn torn_tail_is_cut_saved_and_reported_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let good = serde_json::to_string(&ev(0, "kept")).unwrap();
+        let partial = &serde_json::to_string(&ev(1, "lost?")).unwrap()[..30];
+        std::fs::write(&path, format!("{good}\n{partial}")).unwrap();
+        let loaded = Store::open(&path).unwrap();
+        assert_eq!(loaded.events.len(), 1);
+        let torn = loaded.torn.clone().unwrap();
+        assert_eq!(torn.line, 2);
+        assert_eq!(std::fs::read_to_string(&torn.saved_to).unwrap(), partial);
+        drop(loaded);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{good}\n"));
+        let again = Store::open(&path).unwrap();
+        assert!(again.torn.is_none(), "reported once");
+        assert_eq!(again.events.len(), 1);
+    }
+
+    #[test]
+    fn corrupt_middle_line_names_the_line_and_leaves_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.jsonl");
+        let good = serde_json::to_string(&ev(0, "a")).unwrap();
+        let content = format!("{good}\n{{not json}}\n{good}\n");
+        std::fs::write(&path, &content).unwrap();
+        match Store::open(&path).unwrap_err() {
+            StoreError::Corrupt { line, .. } => assert_eq!(line, 2),
+            e => panic!("unexpected {e}"),
+        }
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), content);
+    }
+
+    #[test]
+    fn resume_last_and_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        for id in ["20260101-000000-aaaa", "20260102-000000-bbbb"] {
+            let mut s = Store::create(dir.path(), id).unwrap();
+            s.append(&ev(0, id)).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let last = resolve_resume(dir.path(), "last").unwrap();
+        assert!(last.ends_with("20260102-000000-bbbb.jsonl"));
+        let p = resolve_resume(dir.path(), "20260101").unwrap();
+        assert!(p.ends_with("20260101-000000-aaaa.jsonl"));
+        assert!(matches!(
+            resolve_resume(dir.path(), "2026").unwrap_err(),
+            StoreError::Ambiguous { .. }
+        ));
+        assert!(matches!(
+            resolve_resume(dir.path(), "zzz").unwrap_err(),
+            StoreError::NotFound { .. }
+        ));
     }
 }
