@@ -1,0 +1,307 @@
+//! Command line (SPEC §2), built with clap's builder API so every help text is localized.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Arg, ArgAction, Command};
+
+use crate::i18n::{Locale, Localizer};
+
+/// What to run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CliCommand {
+    /// The interactive TUI.
+    Tui,
+    /// Headless run of a script.
+    Exec {
+        /// Script file, or `-` for standard input.
+        script: PathBuf,
+        /// Answer to approval prompts.
+        approve_all: bool,
+    },
+    /// The simulator as a server.
+    Sim {
+        /// Listen address.
+        addr: String,
+        /// Reply script.
+        script: Option<PathBuf>,
+        /// Cache unit in tokens.
+        cache_unit: usize,
+    },
+}
+
+/// Parsed command line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CliArgs {
+    /// Subcommand.
+    pub command: CliCommand,
+    /// `--config PATH`.
+    pub config: Option<PathBuf>,
+    /// `--model PROVIDER/MODEL`.
+    pub model: Option<String>,
+    /// `--base-url URL`.
+    pub base_url: Option<String>,
+    /// `--session-dir DIR`.
+    pub session_dir: Option<PathBuf>,
+    /// `--resume ID|last`.
+    pub resume: Option<String>,
+    /// `--locale`.
+    pub locale: Option<Locale>,
+    /// `--demo`.
+    pub demo: bool,
+}
+
+/// Finds `--locale X` / `--locale=X` before full parsing (help must already be localized).
+pub fn prescan_locale(args: &[OsString]) -> Option<Locale> {
+    prescan(args, "--locale").and_then(|v| Locale::parse(&v))
+}
+
+/// Finds `--config X` / `--config=X` before full parsing.
+pub fn prescan_config(args: &[OsString]) -> Option<PathBuf> {
+    prescan(args, "--config").map(PathBuf::from)
+}
+
+fn prescan(args: &[OsString], flag: &str) -> Option<String> {
+    let mut it = args.iter().skip(1);
+    while let Some(a) = it.next() {
+        let a = a.to_string_lossy();
+        if a == flag {
+            return it.next().map(|v| v.to_string_lossy().into_owned());
+        }
+        if let Some(v) = a.strip_prefix(&format!("{flag}=")) {
+            return Some(v.to_string());
+        }
+    }
+    None
+}
+
+fn template(l: Localizer) -> String {
+    format!(
+        "{{before-help}}{{about-with-newline}}\n{}: {{usage}}\n\n{{all-args}}{{after-help}}",
+        l.tr("cli-usage-heading")
+    )
+}
+
+fn common_args(cmd: Command, l: Localizer) -> Command {
+    cmd.arg(
+        Arg::new("config")
+            .long("config")
+            .value_name("PATH")
+            .global(true)
+            .value_parser(clap::value_parser!(PathBuf))
+            .help(l.tr("cli-config")),
+    )
+    .arg(
+        Arg::new("model")
+            .long("model")
+            .value_name("PROVIDER/MODEL")
+            .global(true)
+            .help(l.tr("cli-model")),
+    )
+    .arg(
+        Arg::new("base-url")
+            .long("base-url")
+            .value_name("URL")
+            .global(true)
+            .help(l.tr("cli-base-url")),
+    )
+    .arg(
+        Arg::new("session-dir")
+            .long("session-dir")
+            .value_name("DIR")
+            .global(true)
+            .value_parser(clap::value_parser!(PathBuf))
+            .help(l.tr("cli-session-dir")),
+    )
+    .arg(
+        Arg::new("resume")
+            .long("resume")
+            .value_name("ID|last")
+            .global(true)
+            .help(l.tr("cli-resume")),
+    )
+    .arg(
+        Arg::new("locale")
+            .long("locale")
+            .value_name("en-US|zh-CN")
+            .global(true)
+            .value_parser(["en-US", "zh-CN", "en", "zh"])
+            .help(l.tr("cli-locale")),
+    )
+    .arg(
+        Arg::new("demo")
+            .long("demo")
+            .global(true)
+            .action(ArgAction::SetTrue)
+            .help(l.tr("cli-demo")),
+    )
+    .arg(
+        Arg::new("help")
+            .short('h')
+            .long("help")
+            .global(true)
+            .action(ArgAction::Help)
+            .help(l.tr("cli-help")),
+    )
+}
+
+/// The localized clap command tree.
+pub fn command(l: Localizer) -> Command {
+    let exec = Command::new("exec")
+        .about(l.tr("cli-exec-about"))
+        .help_template(template(l))
+        .disable_help_flag(true)
+        .arg(
+            Arg::new("script")
+                .long("script")
+                .value_name("FILE")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help(l.tr("cli-exec-script")),
+        )
+        .arg(
+            Arg::new("approve")
+                .long("approve")
+                .value_name("all|none")
+                .value_parser(["all", "none"])
+                .default_value("none")
+                .help(l.tr("cli-exec-approve")),
+        );
+    let sim = Command::new("sim")
+        .about(l.tr("cli-sim-about"))
+        .help_template(template(l))
+        .disable_help_flag(true)
+        .arg(
+            Arg::new("addr")
+                .long("addr")
+                .value_name("ADDR")
+                .default_value("127.0.0.1:0")
+                .help(l.tr("cli-sim-addr")),
+        )
+        .arg(
+            Arg::new("script")
+                .long("script")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help(l.tr("cli-sim-script")),
+        )
+        .arg(
+            Arg::new("cache-unit")
+                .long("cache-unit")
+                .value_name("TOKENS")
+                .value_parser(clap::value_parser!(usize))
+                .default_value("64")
+                .help(l.tr("cli-sim-cache-unit")),
+        );
+    let root = Command::new("deepterm")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(l.tr("cli-about"))
+        .help_template(template(l))
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .disable_help_subcommand(true)
+        .subcommand_help_heading(l.tr("cli-commands-heading"))
+        .next_help_heading(l.tr("cli-options-heading"))
+        .arg(
+            Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(ArgAction::Version)
+                .help(l.tr("cli-version")),
+        )
+        .subcommand(exec)
+        .subcommand(sim);
+    common_args(root, l)
+}
+
+/// Parses `args` (including the program name).
+pub fn parse(args: &[OsString], l: Localizer) -> Result<CliArgs, clap::Error> {
+    let m = command(l).try_get_matches_from(args)?;
+    let get = |name: &str| m.get_one::<String>(name).cloned();
+    let (command, sub) = match m.subcommand() {
+        Some(("exec", s)) => (
+            CliCommand::Exec {
+                script: s
+                    .get_one::<PathBuf>("script")
+                    .cloned()
+                    .unwrap_or_else(|| PathBuf::from("-")),
+                approve_all: s.get_one::<String>("approve").map(String::as_str) == Some("all"),
+            },
+            Some(s),
+        ),
+        Some(("sim", s)) => (
+            CliCommand::Sim {
+                addr: s
+                    .get_one::<String>("addr")
+                    .cloned()
+                    .unwrap_or_else(|| "127.0.0.1:0".into()),
+                script: s.get_one::<PathBuf>("script").cloned(),
+                cache_unit: s.get_one::<usize>("cache-unit").copied().unwrap_or(64),
+            },
+            Some(s),
+        ),
+        _ => (CliCommand::Tui, None),
+    };
+    // Global args may appear before or after the subcommand.
+    let pick = |name: &str| {
+        sub.and_then(|s| s.get_one::<String>(name).cloned())
+            .or_else(|| get(name))
+    };
+    let pick_path = |name: &str| {
+        sub.and_then(|s| s.get_one::<PathBuf>(name).cloned())
+            .or_else(|| m.get_one::<PathBuf>(name).cloned())
+    };
+    let demo = m.get_flag("demo") || sub.is_some_and(|s| s.get_flag("demo"));
+    Ok(CliArgs {
+        command,
+        config: pick_path("config"),
+        model: pick("model"),
+        base_url: pick("base-url"),
+        session_dir: pick_path("session-dir"),
+        resume: pick("resume"),
+        locale: pick("locale").and_then(|v| Locale::parse(&v)),
+        demo,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn help_is_localized() {
+        let en = command(Localizer::new(Locale::EnUs)).render_help().to_string();
+        let zh = command(Localizer::new(Locale::ZhCn)).render_help().to_string();
+        assert!(en.contains("Usage:") && en.contains("Resume a session"), "{en}");
+        assert!(zh.contains("用法") && zh.contains("恢复会话"), "{zh}");
+        assert!(!zh.contains("Print help"), "{zh}");
+    }
+
+    #[test]
+    fn exec_with_global_flags_after_subcommand() {
+        let a = parse(
+            &args(&["deepterm", "exec", "--script", "s.txt", "--resume", "last", "--approve", "all"]),
+            Localizer::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            a.command,
+            CliCommand::Exec {
+                script: "s.txt".into(),
+                approve_all: true
+            }
+        );
+        assert_eq!(a.resume.as_deref(), Some("last"));
+    }
+
+    #[test]
+    fn prescan_finds_locale_and_config() {
+        let a = args(&["deepterm", "--locale=zh-CN", "--config", "/x.toml"]);
+        assert_eq!(prescan_locale(&a), Some(Locale::ZhCn));
+        assert_eq!(prescan_config(&a), Some(PathBuf::from("/x.toml")));
+    }
+}
