@@ -10,3 +10,45 @@ tools-added-list = Added: { $names }
 tools-removed-list = Removed: { $names }
 system-prompt-and-tools-updated = System Prompt and Tools Updated
 context-injection = Context injection
+
+# Agent loop notices.
+agent-turn-cancelled = Turn cancelled.
+agent-session-error = Session log error: { $error }
+agent-too-many-steps = Stopped after { $count } steps in one turn.
+agent-retrying = { $reason } — retrying ({ $attempt }/{ $max }) in { $seconds } s.
+agent-max-tokens = The reply was cut off at the output limit (max_tokens).
+agent-demo-banner = Demo mode: answers come from the built-in simulator (no API key, no network).
+agent-torn-tail = { store-torn-tail }
+
+# Slash commands.
+cmd-help-title = Commands:
+cmd-help = Show commands and keys
+cmd-model = Switch route: /model PROVIDER/MODEL
+cmd-tools = List active and available tools
+cmd-tool = Enable or disable a tool: /tool enable|disable NAME
+cmd-mcp = MCP server status; /mcp connect|disconnect NAME
+cmd-system = Set this session's extra instructions (/system alone clears them)
+cmd-compact = Summarize the conversation so far to free context
+cmd-lang = Switch language: /lang en|zh
+cmd-inspect = Show the next request next to the last one sent
+cmd-new = Start a new session
+cmd-resume = Resume a saved session: /resume [ID|last]
+cmd-quit = Quit
+cmd-unknown = Unknown command { $command }. Type /help for the list.
+cmd-not-available = { $command } is not available in this version yet.
+cmd-lang-usage = Usage: /lang en|zh
+cmd-lang-switched = Language switched to { $locale }.
+cmd-lang-not-saved = Language switched, but it could not be saved to the config: { $error }
+cmd-system-set = Extra instructions set for this session; they apply from the next request.
+cmd-system-cleared = Extra instructions cleared.
+cmd-model-current = Current route: { $route }
+cmd-model-switched = Route switched to { $route }.
+cmd-model-failed = Cannot switch route: { $error }
+cmd-tool-enabled = Tool { $name } enabled.
+cmd-tool-disabled = Tool { $name } disabled.
+cmd-tool-failed = { $error }
+cmd-tool-usage = Usage: /tool enable NAME or /tool disable NAME
+cmd-new-done = New session started.
+cmd-resume-title = Saved sessions (newest first):
+cmd-resume-done = Session resumed.
+cmd-session-failed = Cannot open the session: { $error }

@@ -10,3 +10,45 @@ tools-added-list = 新增：{ $names }
 tools-removed-list = 移除：{ $names }
 system-prompt-and-tools-updated = 系统提示词和工具已更新
 context-injection = 上下文注入
+
+# 代理循环提示。
+agent-turn-cancelled = 本轮已取消。
+agent-session-error = 会话日志错误：{ $error }
+agent-too-many-steps = 单轮超过 { $count } 步，已停止。
+agent-retrying = { $reason } —— { $seconds } 秒后重试（第 { $attempt }/{ $max } 次）。
+agent-max-tokens = 回复达到输出上限（max_tokens），已被截断。
+agent-demo-banner = 演示模式：回复来自内置模拟器（无需 API 密钥，不联网）。
+agent-torn-tail = { store-torn-tail }
+
+# 斜杠命令。
+cmd-help-title = 命令：
+cmd-help = 显示命令和快捷键
+cmd-model = 切换路由：/model 提供方/模型
+cmd-tools = 列出已启用和可用的工具
+cmd-tool = 启用或停用工具：/tool enable|disable 名称
+cmd-mcp = MCP 服务器状态；/mcp connect|disconnect 名称
+cmd-system = 设置本会话的附加指令（单独输入 /system 则清除）
+cmd-compact = 总结目前的对话以释放上下文
+cmd-lang = 切换语言：/lang en|zh
+cmd-inspect = 将下一个请求与上一个已发送的请求并排显示
+cmd-new = 开始新会话
+cmd-resume = 恢复已保存的会话：/resume [ID|last]
+cmd-quit = 退出
+cmd-unknown = 未知命令 { $command }。输入 /help 查看命令列表。
+cmd-not-available = 此版本暂不支持 { $command }。
+cmd-lang-usage = 用法：/lang en|zh
+cmd-lang-switched = 界面语言已切换为 { $locale }。
+cmd-lang-not-saved = 语言已切换，但无法保存到配置文件：{ $error }
+cmd-system-set = 已设置本会话的附加指令，从下一个请求开始生效。
+cmd-system-cleared = 已清除附加指令。
+cmd-model-current = 当前路由：{ $route }
+cmd-model-switched = 路由已切换为 { $route }。
+cmd-model-failed = 无法切换路由：{ $error }
+cmd-tool-enabled = 已启用工具 { $name }。
+cmd-tool-disabled = 已停用工具 { $name }。
+cmd-tool-failed = { $error }
+cmd-tool-usage = 用法：/tool enable 名称 或 /tool disable 名称
+cmd-new-done = 已开始新会话。
+cmd-resume-title = 已保存的会话（最新的在前）：
+cmd-resume-done = 会话已恢复。
+cmd-session-failed = 无法打开会话：{ $error }

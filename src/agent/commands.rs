@@ -1,0 +1,135 @@
+//! Slash commands (SPEC §2): parsed here, run by the loop, identical in the TUI and `exec`.
+
+use crate::agent::protocol::{AgentEvent, NoticeLevel};
+use crate::agent::run::{Agent, LineOutcome};
+use crate::i18n::{Arg, Locale, Localizer};
+
+/// Every slash command with its Fluent description id, in `/help` order.
+pub const COMMANDS: &[(&str, &str)] = &[
+    ("/help", "cmd-help"),
+    ("/model", "cmd-model"),
+    ("/tools", "cmd-tools"),
+    ("/tool", "cmd-tool"),
+    ("/mcp", "cmd-mcp"),
+    ("/system", "cmd-system"),
+    ("/compact", "cmd-compact"),
+    ("/lang", "cmd-lang"),
+    ("/inspect", "cmd-inspect"),
+    ("/new", "cmd-new"),
+    ("/resume", "cmd-resume"),
+    ("/quit", "cmd-quit"),
+];
+
+impl Agent {
+    pub(crate) fn warn(&self, key: &str, args: Vec<(&str, Arg)>) -> LineOutcome {
+        let a: Vec<(&str, Arg)> = args.clone();
+        self.emit_notice(NoticeLevel::Warn, key, args);
+        LineOutcome {
+            error: Some(self.localizer().tra(key, &a)),
+            ..LineOutcome::default()
+        }
+    }
+
+    pub(crate) fn info(&self, key: &str, args: Vec<(&str, Arg)>) -> LineOutcome {
+        self.emit_notice(NoticeLevel::Info, key, args);
+        LineOutcome::default()
+    }
+
+    /// Runs one slash command line.
+    pub async fn handle_command(&mut self, line: &str) -> LineOutcome {
+        let (cmd, rest) = match line.split_once(char::is_whitespace) {
+            Some((c, r)) => (c, r.trim()),
+            None => (line, ""),
+        };
+        let l = self.localizer();
+        match cmd {
+            "/help" => {
+                let mut out = vec![l.tr("cmd-help-title")];
+                for (name, key) in COMMANDS {
+                    out.push(format!("  {name:<10} {}", l.tr(key)));
+                }
+                self.emit_event(AgentEvent::Output(out));
+                LineOutcome::default()
+            }
+            "/quit" | "/exit" => LineOutcome {
+                quit: true,
+                ..LineOutcome::default()
+            },
+            "/lang" => {
+                let Some(loc) = Locale::parse(rest) else {
+                    return self.warn("cmd-lang-usage", vec![]);
+                };
+                self.set_locale(Localizer::new(loc));
+                self.emit_event(AgentEvent::LocaleChanged(loc));
+                if let Err(e) = self.env().save_locale(loc) {
+                    return self.warn("cmd-lang-not-saved", vec![("error", Arg::from(e))]);
+                }
+                self.info("cmd-lang-switched", vec![("locale", Arg::from(loc.tag()))])
+            }
+            "/system" => {
+                self.set_extra_instructions((!rest.is_empty()).then(|| rest.to_string()));
+                if rest.is_empty() {
+                    self.info("cmd-system-cleared", vec![])
+                } else {
+                    self.info("cmd-system-set", vec![])
+                }
+            }
+            "/model" => {
+                if rest.is_empty() {
+                    let id = self.route().id();
+                    return self.info("cmd-model-current", vec![("route", Arg::from(id))]);
+                }
+                match self.switch_route(rest) {
+                    Ok(info) => self.info("cmd-model-switched", vec![("route", Arg::from(info.id))]),
+                    Err(e) => self.warn("cmd-model-failed", vec![("error", Arg::from(e))]),
+                }
+            }
+            "/tools" => {
+                let lines = self.tool_listing(l);
+                self.emit_event(AgentEvent::Output(lines));
+                LineOutcome::default()
+            }
+            "/tool" => {
+                let mut parts = rest.split_whitespace();
+                let (action, name) = (parts.next(), parts.next());
+                match (action, name) {
+                    (Some("enable"), Some(n)) => match self.registry_mut().enable(n) {
+                        Ok(()) => self.info("cmd-tool-enabled", vec![("name", Arg::from(n))]),
+                        Err(e) => self.warn("cmd-tool-failed", vec![("error", Arg::from(e.to_string()))]),
+                    },
+                    (Some("disable"), Some(n)) => match self.registry_mut().disable(n) {
+                        Ok(()) => self.info("cmd-tool-disabled", vec![("name", Arg::from(n))]),
+                        Err(e) => self.warn("cmd-tool-failed", vec![("error", Arg::from(e.to_string()))]),
+                    },
+                    _ => self.warn("cmd-tool-usage", vec![]),
+                }
+            }
+            "/new" => match self.env().new_session() {
+                Ok(s) => {
+                    self.replace_session(s);
+                    self.info("cmd-new-done", vec![])
+                }
+                Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+            },
+            "/resume" => {
+                if rest.is_empty() {
+                    let mut out = vec![l.tr("cmd-resume-title")];
+                    out.extend(self.env().list_sessions());
+                    self.emit_event(AgentEvent::Output(out));
+                    return LineOutcome::default();
+                }
+                match self.env().open_session(rest) {
+                    Ok(s) => {
+                        self.replace_session(s);
+                        self.info("cmd-resume-done", vec![])
+                    }
+                    Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+                }
+            }
+            "/mcp" | "/compact" | "/inspect" => {
+                self.warn("cmd-not-available", vec![("command", Arg::from(cmd))])
+            }
+            _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),
+        }
+    }
+}

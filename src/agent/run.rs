@@ -1,0 +1,851 @@
+//! The agent loop: turns, steps, attempts (E-16), tool execution, retries, cancellation
+//! and steering. The loop is the only writer of the session log.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::header::log_request_header;
+use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
+use crate::agent::protocol::{
+    AgentCommand, AgentEvent, ApprovalDecision, Notice, NoticeLevel, RouteInfo, TurnPhase,
+};
+use crate::i18n::{Arg, Localizer};
+use crate::llm::client::{ApiKey, ProviderClient, error_message_id};
+use crate::llm::retry::RetryPolicy;
+use crate::llm::types::{
+    Completion, ErrorCode, GenerateOptions, LlmError, Purpose, Route, StopReason, StreamEvent,
+    Thinking,
+};
+use crate::session::event::{
+    AssistantAttempt, AssistantMessageData, AttemptError, Block, CallConfig, EventKind, Message,
+    RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData, ToolResultData,
+    TurnEnd, TurnOutcome, TurnRef, Usage, UserMessageData,
+};
+use crate::session::{Session, SessionError};
+use crate::tools::registry::ToolRegistry;
+
+/// Most steps one turn may take before the loop stops it.
+pub const MAX_STEPS_PER_TURN: u64 = 64;
+/// Default `max_tokens` for a request.
+pub const DEFAULT_MAX_TOKENS: u32 = 8192;
+
+/// How tool calls that need approval are answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApprovalMode {
+    /// Ask the UI.
+    Interactive,
+    /// `exec --approve all`.
+    AllowAll,
+    /// `exec --approve none`.
+    DenyAll,
+}
+
+/// Errors that stop a turn.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    /// The session log refused an event or could not be written.
+    #[error("{0}")]
+    Session(#[from] SessionError),
+    /// The provider failed (after retries).
+    #[error("{0}")]
+    Llm(LlmError),
+    /// The user cancelled.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+/// State shared between the command router and the loop.
+#[derive(Default)]
+pub struct Shared {
+    cancel: Mutex<CancellationToken>,
+    approvals: Mutex<HashMap<String, oneshot::Sender<ApprovalDecision>>>,
+    queue: Mutex<VecDeque<String>>,
+    notify: Notify,
+    busy: AtomicBool,
+    shutdown: AtomicBool,
+}
+
+impl Shared {
+    fn lock_queue(&self) -> std::sync::MutexGuard<'_, VecDeque<String>> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    fn current_cancel(&self) -> CancellationToken {
+        self.cancel.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+    fn new_cancel(&self) -> CancellationToken {
+        let t = CancellationToken::new();
+        *self.cancel.lock().unwrap_or_else(|p| p.into_inner()) = t.clone();
+        t
+    }
+}
+
+/// Hooks the loop needs from its surroundings (route resolution, config persistence,
+/// session switching). Implemented in `crate::app`.
+pub trait Environment: Send {
+    /// Resolves `provider/model` (with any base URL override) to a route and its key.
+    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), String>;
+    /// Persists the interface language.
+    fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), String>;
+    /// Rendered base system prompt (instructions from config).
+    fn base_prompt(&self) -> String;
+    /// Opens a fresh session (for `/new`).
+    fn new_session(&self) -> Result<Session, String>;
+    /// Opens an existing session by id or `last` (for `/resume ID`).
+    fn open_session(&self, query: &str) -> Result<Session, String>;
+    /// Lines describing saved sessions (for `/resume` alone).
+    fn list_sessions(&self) -> Vec<String>;
+}
+
+/// The agent: owns the session, the route and the tools.
+pub struct Agent {
+    session: Session,
+    series: RequestSeries,
+    route: Route,
+    client: ProviderClient,
+    registry: ToolRegistry,
+    env: Box<dyn Environment>,
+    l: Localizer,
+    tx: mpsc::UnboundedSender<AgentEvent>,
+    shared: Arc<Shared>,
+    approval: ApprovalMode,
+    retry: RetryPolicy,
+    extra_instructions: Option<String>,
+    pending_user: Vec<Message>,
+    turn: u64,
+    usage: Usage,
+    demo: bool,
+}
+
+/// What handling one composer line produced (for `exec`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LineOutcome {
+    /// Final assistant text when a turn ran.
+    pub text: Option<String>,
+    /// One-line localized error when the turn or command failed.
+    pub error: Option<String>,
+    /// `/quit` was given.
+    pub quit: bool,
+}
+
+impl Agent {
+    /// Builds an agent over an open session.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        session: Session,
+        route: Route,
+        key: Option<ApiKey>,
+        registry: ToolRegistry,
+        env: Box<dyn Environment>,
+        l: Localizer,
+        tx: mpsc::UnboundedSender<AgentEvent>,
+        approval: ApprovalMode,
+        demo: bool,
+    ) -> Result<Agent, LlmError> {
+        let client = ProviderClient::new(&route, key)?;
+        let turn = last_turn(&session);
+        let usage = session_usage(&session);
+        Ok(Agent {
+            series: RequestSeries::attach(&session),
+            session,
+            route,
+            client,
+            registry,
+            env,
+            l,
+            tx,
+            shared: Arc::new(Shared::default()),
+            approval,
+            retry: RetryPolicy::default(),
+            extra_instructions: None,
+            pending_user: Vec::new(),
+            turn,
+            usage,
+            demo,
+        })
+    }
+
+    /// Replaces the retry policy (tests use short delays).
+    pub fn set_retry_policy(&mut self, p: RetryPolicy) {
+        self.retry = p;
+    }
+
+    /// The session (read-only).
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The current route.
+    pub fn route(&self) -> &Route {
+        &self.route
+    }
+
+    fn emit(&self, ev: AgentEvent) {
+        let _ = self.tx.send(ev);
+    }
+
+    fn notice(&self, level: NoticeLevel, key: &str, args: Vec<(&str, Arg)>) {
+        self.emit(AgentEvent::Notice(Notice::new(level, key, args)));
+    }
+
+    fn route_info(&self) -> RouteInfo {
+        RouteInfo {
+            id: self.route.id(),
+            context_window: self.route.context_window,
+            tool_update: self.route.tool_update,
+            system_prompt_update: self.route.system_prompt_update,
+            demo: self.demo,
+        }
+    }
+
+    /// Announces the session and route to the UI.
+    pub fn announce(&self, path: String) {
+        self.emit(AgentEvent::SessionOpened {
+            id: self.session.id().to_string(),
+            path,
+            history: self.session.events().to_vec(),
+        });
+        self.emit(AgentEvent::Route(self.route_info()));
+        self.emit(AgentEvent::SessionUsage(self.usage));
+    }
+
+    fn push(&mut self, kind: EventKind) -> Result<(), AgentError> {
+        let ev = self.session.push(kind)?;
+        self.emit(AgentEvent::Committed(ev));
+        Ok(())
+    }
+
+    /// Handles one composer submission to completion (a whole turn, or a command).
+    pub async fn handle_line(&mut self, line: &str) -> LineOutcome {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            return LineOutcome::default();
+        }
+        if trimmed.starts_with('/') {
+            let out = self.handle_command(trimmed).await;
+            self.emit(AgentEvent::CommandFinished);
+            return out;
+        }
+        self.run_turn(line.to_string()).await
+    }
+
+    async fn run_turn(&mut self, text: String) -> LineOutcome {
+        self.turn += 1;
+        let turn = self.turn;
+        let cancel = self.shared.new_cancel();
+        self.pending_user.push(Message::text(Role::User, text, Source::kind("user")));
+        let mut final_text = String::new();
+        let result = self.turn_body(turn, &cancel, &mut final_text).await;
+        let (outcome, error) = match &result {
+            Ok(()) => (TurnOutcome::Completed, None),
+            Err(AgentError::Cancelled) => {
+                self.notice(NoticeLevel::Warn, "agent-turn-cancelled", vec![]);
+                (TurnOutcome::Cancelled, None)
+            }
+            Err(AgentError::Llm(e)) => {
+                let line = self.llm_error_line(e);
+                (TurnOutcome::Error, Some(line))
+            }
+            Err(AgentError::Session(e)) => {
+                let line = self
+                    .l
+                    .tra("agent-session-error", &[("error", Arg::from(e.to_string()))]);
+                self.notice(
+                    NoticeLevel::Error,
+                    "agent-session-error",
+                    vec![("error", Arg::from(e.to_string()))],
+                );
+                (TurnOutcome::Error, Some(line))
+            }
+        };
+        self.pending_user.clear();
+        if self.started_turn(turn) {
+            let _ = self.push(EventKind::TurnEnd(TurnEnd {
+                turn,
+                outcome: Some(outcome),
+            }));
+        }
+        if let Err(e) = self.session.sync() {
+            self.notice(
+                NoticeLevel::Error,
+                "agent-session-error",
+                vec![("error", Arg::from(e.to_string()))],
+            );
+        }
+        self.emit(AgentEvent::Phase(TurnPhase::Idle));
+        self.emit(AgentEvent::TurnFinished {
+            text: final_text.clone(),
+        });
+        LineOutcome {
+            text: Some(final_text),
+            error,
+            quit: false,
+        }
+    }
+
+    fn started_turn(&self, turn: u64) -> bool {
+        self.session.events().iter().rev().any(
+            |e| matches!(&e.kind, EventKind::TurnStart(t) if t.turn == turn),
+        )
+    }
+
+    fn llm_error_line(&self, e: &LlmError) -> String {
+        let args = vec![("message", Arg::from(e.message.as_str()))];
+        self.notice(NoticeLevel::Error, error_message_id(e.code), args.clone());
+        self.l.tra(error_message_id(e.code), &args)
+    }
+
+    async fn turn_body(
+        &mut self,
+        turn: u64,
+        cancel: &CancellationToken,
+        final_text: &mut String,
+    ) -> Result<(), AgentError> {
+        self.push(EventKind::TurnStart(TurnRef { turn }))?;
+        let mut step = 0;
+        loop {
+            step += 1;
+            if step > MAX_STEPS_PER_TURN {
+                self.notice(
+                    NoticeLevel::Error,
+                    "agent-too-many-steps",
+                    vec![("count", Arg::from(MAX_STEPS_PER_TURN))],
+                );
+                return Err(AgentError::Llm(LlmError::new(
+                    ErrorCode::InvalidContent,
+                    format!("more than {MAX_STEPS_PER_TURN} steps in one turn"),
+                )));
+            }
+            if step > 1 {
+                self.take_steering();
+            }
+            self.push(EventKind::StepStart(StepRef { turn, step }))?;
+            let res = self.run_step(turn, step, cancel, final_text).await;
+            self.push(EventKind::StepEnd(StepRef { turn, step }))?;
+            match res {
+                Ok(true) => continue,
+                Ok(false) => {
+                    // Steering messages that arrived during the last step start another step.
+                    if self.take_steering() {
+                        continue;
+                    }
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Moves queued plain-text submissions into the next request (steering).
+    fn take_steering(&mut self) -> bool {
+        let mut taken = false;
+        {
+            let mut q = self.shared.lock_queue();
+            let mut rest = VecDeque::new();
+            while let Some(item) = q.pop_front() {
+                if item.trim_start().starts_with('/') {
+                    rest.push_back(item);
+                } else if !item.trim().is_empty() {
+                    self.pending_user
+                        .push(Message::text(Role::User, item, Source::kind("user")));
+                    taken = true;
+                }
+            }
+            *q = rest;
+        }
+        if taken {
+            let n = self.shared.lock_queue().len();
+            self.emit(AgentEvent::Queued(n));
+        }
+        taken
+    }
+
+    /// E-16: reconcile the prompt, append the user batch, the header and developer message
+    /// if owed, the request context if changed; fsync; build the request.
+    fn prepare_attempt(&mut self, turn: u64, step: u64) -> Result<GenerateOptions, AgentError> {
+        let rendered = self.render_prompt();
+        let tools = self.registry.active_tools();
+        for ev in reconcile_system_prompt(
+            &mut self.session,
+            &self.series,
+            &rendered,
+            self.route.system_prompt_update,
+            self.route.tool_update,
+            &tools,
+            false,
+            turn,
+            step,
+        )? {
+            self.emit(AgentEvent::Committed(ev));
+        }
+        for m in std::mem::take(&mut self.pending_user) {
+            self.push(EventKind::UserMessage(UserMessageData { message: m }))?;
+        }
+        let candidate = RequestHeader {
+            config: CallConfig {
+                provider: self.route.provider.clone(),
+                model: self.route.model.clone(),
+                reasoning_effort: None,
+                temperature: None,
+                max_tokens: Some(DEFAULT_MAX_TOKENS),
+                stop: None,
+            },
+            adapter_defaults: None,
+            tools: (!tools.is_empty()).then_some(tools),
+        };
+        let out = log_request_header(
+            &mut self.session,
+            &mut self.series,
+            candidate,
+            false,
+            turn,
+            step,
+        )?;
+        if let Some(ev) = out.applied.header {
+            self.emit(AgentEvent::Committed(ev));
+        }
+        if let Some(ev) = out.applied.developer {
+            self.emit(AgentEvent::Committed(ev));
+        }
+        let ctx = RequestContext {
+            provider: self.route.provider.clone(),
+            model: self.route.model.clone(),
+            context_window: Some(self.route.context_window),
+            system_prompt_update: self.route.system_prompt_update,
+            tool_update: self.route.tool_update,
+        };
+        if self.session.latest_context() != Some(&ctx) {
+            self.push(EventKind::RequestContext(ctx))?;
+        }
+        self.session.sync()?;
+        let history = self.session.tool_history()?;
+        Ok(GenerateOptions {
+            route: self.route.clone(),
+            messages: self.session.derive_messages(),
+            tools: out.header.tools.clone(),
+            tool_history: Some(history),
+            system: None,
+            max_tokens: DEFAULT_MAX_TOKENS,
+            thinking: Thinking::Default,
+            effort: None,
+            temperature: None,
+            stop: None,
+            purpose: Purpose::Step,
+        })
+    }
+
+    /// The next request as it would be built now, without writing anything (`/inspect`).
+    pub fn render_prompt(&self) -> String {
+        let mut p = self.env.base_prompt();
+        if let Some(extra) = &self.extra_instructions {
+            if !p.is_empty() {
+                p.push_str("\n\n");
+            }
+            p.push_str(extra);
+        }
+        p
+    }
+
+    /// One step: attempts with retries, then tools. `Ok(true)` = tools ran, continue.
+    async fn run_step(
+        &mut self,
+        turn: u64,
+        step: u64,
+        cancel: &CancellationToken,
+        final_text: &mut String,
+    ) -> Result<bool, AgentError> {
+        let mut attempt: u32 = 0;
+        let completion = loop {
+            if cancel.is_cancelled() {
+                return Err(AgentError::Cancelled);
+            }
+            let opts = self.prepare_attempt(turn, step)?;
+            self.emit(AgentEvent::Phase(TurnPhase::Waiting));
+            let started = Instant::now();
+            let mut ttft: Option<u64> = None;
+            let tx = self.tx.clone();
+            let mut on_event = |ev: StreamEvent| {
+                match &ev {
+                    StreamEvent::FirstByte => {
+                        ttft.get_or_insert(started.elapsed().as_millis() as u64);
+                    }
+                    StreamEvent::ReasoningDelta(_) => {
+                        let _ = tx.send(AgentEvent::Phase(TurnPhase::Thinking));
+                    }
+                    StreamEvent::TextDelta(_) | StreamEvent::ToolCallStart { .. } => {
+                        let _ = tx.send(AgentEvent::Phase(TurnPhase::Responding));
+                    }
+                    _ => {}
+                }
+                let _ = tx.send(AgentEvent::Stream {
+                    turn,
+                    step,
+                    event: ev,
+                });
+            };
+            let res = self.client.stream(&opts, &mut on_event, cancel).await;
+            let timing = Timing {
+                ttft_ms: ttft,
+                duration_ms: started.elapsed().as_millis() as u64,
+            };
+            match res {
+                Ok(c) => break (c, timing),
+                Err(f) if f.error.code == ErrorCode::Cancelled || cancel.is_cancelled() => {
+                    if let Some(partial) = f.partial {
+                        self.commit_interrupted(turn, step, partial, timing)?;
+                    }
+                    return Err(AgentError::Cancelled);
+                }
+                Err(f) => {
+                    let delay = self.retry.delay(attempt, &f.error);
+                    self.push(EventKind::AssistantAttempt(AssistantAttempt {
+                        turn,
+                        step,
+                        error: AttemptError {
+                            code: f.error.code.as_str().to_string(),
+                            status: f.error.status,
+                            message: f.error.message.clone(),
+                            retried: delay.is_some(),
+                        },
+                    }))?;
+                    let Some(delay) = delay else {
+                        return Err(AgentError::Llm(f.error));
+                    };
+                    attempt += 1;
+                    self.notice(
+                        NoticeLevel::Warn,
+                        "agent-retrying",
+                        vec![
+                            (
+                                "reason",
+                                Arg::from(
+                                    self.l.tra(
+                                        error_message_id(f.error.code),
+                                        &[("message", Arg::from(f.error.message.as_str()))],
+                                    ),
+                                ),
+                            ),
+                            ("attempt", Arg::from(attempt)),
+                            ("max", Arg::from(self.retry.max_retries)),
+                            ("seconds", Arg::from(format!("{:.1}", delay.as_secs_f64()))),
+                        ],
+                    );
+                    tokio::select! {
+                        _ = tokio::time::sleep(delay) => {}
+                        _ = cancel.cancelled() => return Err(AgentError::Cancelled),
+                    }
+                }
+            }
+        };
+        let (c, timing) = completion;
+        self.commit_completion(turn, step, c, timing, cancel, final_text)
+            .await
+    }
+
+    fn add_usage(&mut self, u: &Usage) {
+        self.usage.add(u);
+        self.emit(AgentEvent::SessionUsage(self.usage));
+    }
+
+    fn commit_interrupted(
+        &mut self,
+        turn: u64,
+        step: u64,
+        partial: Completion,
+        timing: Timing,
+    ) -> Result<(), AgentError> {
+        // Unanswered tool calls would break the pairing rule (W-8): keep only text and
+        // reasoning of an interrupted message.
+        let content: Vec<Block> = partial
+            .content
+            .into_iter()
+            .filter(|b| !matches!(b, Block::ToolCall { .. }))
+            .collect();
+        self.add_usage(&partial.usage);
+        if content.is_empty() {
+            return Ok(());
+        }
+        self.push(EventKind::AssistantMessage(AssistantMessageData {
+            turn,
+            step,
+            message: Message::new(Role::Assistant, content, Source::kind("model")),
+            usage: Some(partial.usage),
+            timing: Some(timing),
+            interrupted: Some(true),
+        }))
+    }
+
+    async fn commit_completion(
+        &mut self,
+        turn: u64,
+        step: u64,
+        c: Completion,
+        timing: Timing,
+        cancel: &CancellationToken,
+        final_text: &mut String,
+    ) -> Result<bool, AgentError> {
+        self.add_usage(&c.usage);
+        let message = Message::new(Role::Assistant, c.content, Source::kind("model"));
+        let text = message.joined_text();
+        let calls: Vec<(String, String, String)> = message
+            .tool_calls()
+            .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+            .collect();
+        self.push(EventKind::AssistantMessage(AssistantMessageData {
+            turn,
+            step,
+            message,
+            usage: Some(c.usage),
+            timing: Some(timing),
+            interrupted: None,
+        }))?;
+        if !text.is_empty() {
+            *final_text = text;
+        }
+        if calls.is_empty() {
+            if c.stop_reason == StopReason::MaxTokens {
+                self.notice(NoticeLevel::Warn, "agent-max-tokens", vec![]);
+            }
+            return Ok(false);
+        }
+        self.run_tools(turn, step, calls, c.stop_reason == StopReason::MaxTokens, cancel)
+            .await?;
+        if cancel.is_cancelled() {
+            return Err(AgentError::Cancelled);
+        }
+        Ok(true)
+    }
+
+    async fn run_tools(
+        &mut self,
+        turn: u64,
+        step: u64,
+        calls: Vec<(String, String, String)>,
+        truncated: bool,
+        cancel: &CancellationToken,
+    ) -> Result<(), AgentError> {
+        self.emit(AgentEvent::Phase(TurnPhase::RunningTools));
+        for (id, name, args) in &calls {
+            self.push(EventKind::ToolCall(ToolCallData {
+                turn,
+                step,
+                call_id: id.clone(),
+                name: name.clone(),
+                arguments: args.clone(),
+            }))?;
+        }
+        // Decide every call first (approvals are sequential), then run the approved
+        // ones in parallel and record results in call order.
+        let mut decided: Vec<Option<String>> = Vec::with_capacity(calls.len());
+        for (id, name, args) in &calls {
+            let pre_error = if truncated && serde_json::from_str::<serde_json::Value>(args).is_err()
+            {
+                Some(
+                    "the tool call's arguments were cut off because the reply reached max_tokens; \
+                     call the tool again with shorter arguments"
+                        .to_string(),
+                )
+            } else if cancel.is_cancelled() {
+                Some("cancelled by the user".to_string())
+            } else if self.registry.is_active(name) && self.registry.needs_approval(name) {
+                match self.ask_approval(id, name, args, cancel).await {
+                    ApprovalDecision::Allow => None,
+                    ApprovalDecision::AlwaysAllow => {
+                        self.registry.always_allow(name);
+                        None
+                    }
+                    ApprovalDecision::Deny => Some(format!(
+                        "the user denied this call of \"{name}\"; do not retry it unless asked"
+                    )),
+                }
+            } else {
+                None
+            };
+            decided.push(pre_error);
+        }
+        let registry = &self.registry;
+        let futures = calls.iter().zip(decided.iter()).map(|((_, name, args), pre)| async move {
+            match pre {
+                Some(err) => (err.clone(), true),
+                None => {
+                    let out = registry.call(name, args, cancel).await;
+                    (out.content, out.is_error)
+                }
+            }
+        });
+        let results = futures_util::future::join_all(futures).await;
+        for ((id, _, _), (content, is_error)) in calls.iter().zip(results) {
+            let mut message = Message::text(Role::Tool, content.clone(), Source::kind("tool"));
+            message.tool_call_id = Some(id.clone());
+            if is_error {
+                message.is_error = Some(true);
+            }
+            self.push(EventKind::ToolResult(ToolResultData {
+                turn,
+                step,
+                message,
+                error: is_error.then_some(content),
+            }))?;
+        }
+        Ok(())
+    }
+
+    async fn ask_approval(
+        &mut self,
+        id: &str,
+        name: &str,
+        args: &str,
+        cancel: &CancellationToken,
+    ) -> ApprovalDecision {
+        match self.approval {
+            ApprovalMode::AllowAll => ApprovalDecision::Allow,
+            ApprovalMode::DenyAll => ApprovalDecision::Deny,
+            ApprovalMode::Interactive => {
+                let (otx, orx) = oneshot::channel();
+                self.shared
+                    .approvals
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .insert(id.to_string(), otx);
+                self.emit(AgentEvent::ApprovalRequest {
+                    call_id: id.to_string(),
+                    tool: name.to_string(),
+                    arguments: args.to_string(),
+                });
+                tokio::select! {
+                    d = orx => d.unwrap_or(ApprovalDecision::Deny),
+                    _ = cancel.cancelled() => ApprovalDecision::Deny,
+                }
+            }
+        }
+    }
+
+    /// Runs the loop on commands from the UI until `/quit` or `Shutdown`.
+    pub async fn run_interactive(mut self, mut commands: mpsc::UnboundedReceiver<AgentCommand>) {
+        let shared = self.shared.clone();
+        let tx = self.tx.clone();
+        let router = tokio::spawn(async move {
+            while let Some(cmd) = commands.recv().await {
+                match cmd {
+                    AgentCommand::Submit(line) => {
+                        let n = {
+                            let mut q = shared.lock_queue();
+                            q.push_back(line);
+                            q.len()
+                        };
+                        if shared.busy.load(Ordering::SeqCst) {
+                            let _ = tx.send(AgentEvent::Queued(n));
+                        }
+                        shared.notify.notify_one();
+                    }
+                    AgentCommand::Cancel => shared.current_cancel().cancel(),
+                    AgentCommand::Approve { call_id, decision } => {
+                        let sender = shared
+                            .approvals
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .remove(&call_id);
+                        if let Some(s) = sender {
+                            let _ = s.send(decision);
+                        }
+                    }
+                    AgentCommand::Shutdown => {
+                        shared.shutdown.store(true, Ordering::SeqCst);
+                        shared.current_cancel().cancel();
+                        shared.notify.notify_one();
+                        break;
+                    }
+                }
+            }
+            // The UI went away: stop too.
+            shared.shutdown.store(true, Ordering::SeqCst);
+            shared.current_cancel().cancel();
+            shared.notify.notify_one();
+        });
+        loop {
+            if self.shared.shutdown.load(Ordering::SeqCst) {
+                break;
+            }
+            let next = self.shared.lock_queue().pop_front();
+            let Some(line) = next else {
+                self.shared.notify.notified().await;
+                continue;
+            };
+            self.shared.busy.store(true, Ordering::SeqCst);
+            let out = self.handle_line(&line).await;
+            self.shared.busy.store(false, Ordering::SeqCst);
+            let n = self.shared.lock_queue().len();
+            self.emit(AgentEvent::Queued(n));
+            if out.quit {
+                break;
+            }
+        }
+        let _ = self.session.sync();
+        router.abort();
+        self.emit(AgentEvent::Exited);
+    }
+
+    /// Sets the interface locale of the loop's own messages.
+    pub fn set_locale(&mut self, l: Localizer) {
+        self.l = l;
+    }
+
+    pub(crate) fn localizer(&self) -> Localizer {
+        self.l
+    }
+
+    pub(crate) fn emit_notice(&self, level: NoticeLevel, key: &str, args: Vec<(&str, Arg)>) {
+        self.notice(level, key, args);
+    }
+
+    pub(crate) fn emit_event(&self, ev: AgentEvent) {
+        self.emit(ev);
+    }
+
+    pub(crate) fn env(&self) -> &dyn Environment {
+        self.env.as_ref()
+    }
+
+    pub(crate) fn is_demo(&self) -> bool {
+        self.demo
+    }
+
+    pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
+        &mut self.registry
+    }
+
+    /// Sets (or clears) this session's extra instructions (`/system`).
+    pub fn set_extra_instructions(&mut self, text: Option<String>) {
+        self.extra_instructions = text;
+    }
+
+    /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
+    pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, String> {
+        let (route, key) = self.env.resolve_route(spec)?;
+        let client = ProviderClient::new(&route, key).map_err(|e| e.message)?;
+        self.route = route;
+        self.client = client;
+        let info = self.route_info();
+        self.emit(AgentEvent::Route(info.clone()));
+        Ok(info)
+    }
+
+    /// Switches to another session (`/new`, `/resume ID`).
+    pub(crate) fn replace_session(&mut self, session: Session) {
+        let _ = self.session.sync();
+        self.turn = last_turn(&session);
+        self.usage = session_usage(&session);
+        self.series = RequestSeries::attach(&session);
+        self.session = session;
+        self.announce(String::new());
+    }
+
+    pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
+        crate::tools::registry::render_listing(&self.registry, l)
+    }
+}
