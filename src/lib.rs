@@ -2,6 +2,7 @@
 //! cache warm while tools come and go mid-conversation.
 
 pub mod agent;
+pub mod app;
 pub mod cli;
 pub mod config;
 pub mod i18n;

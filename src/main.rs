@@ -1,1 +1,228 @@
-fn main() {}
+//! deepterm binary: argument parsing and wiring only (see `deepterm::app`).
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::process::ExitCode;
+
+use deepterm::agent::exec::{decode_script, parse_script, run_script};
+use deepterm::agent::run::ApprovalMode;
+use deepterm::app::{self, StartupError};
+use deepterm::cli::{self, CliArgs, CliCommand};
+use deepterm::i18n::{Arg, Locale, Localizer};
+
+fn main() -> ExitCode {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let early = Localizer::new(crate::early_locale(&argv));
+    let args = match cli::parse(&argv, early) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    init_logging();
+    let result = match &args.command {
+        CliCommand::Sim {
+            addr,
+            script,
+            cache_unit,
+        } => run_sim(addr, script.as_deref(), *cache_unit, early),
+        CliCommand::Exec {
+            script,
+            approve_all,
+        } => run_exec(&args, script, *approve_all),
+        CliCommand::Tui => run_tui(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("deepterm: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The locale help and argument errors are printed in: `--locale`, then the config's
+/// `locale` (when the file is readable), then the environment.
+fn early_locale(argv: &[OsString]) -> Locale {
+    if let Some(l) = cli::prescan_locale(argv) {
+        return l;
+    }
+    let loc = deepterm::config::locate(cli::prescan_config(argv).as_deref());
+    let from_config = deepterm::config::Config::load_from(loc.as_ref())
+        .ok()
+        .and_then(|c| c.locale);
+    deepterm::i18n::negotiate(None, from_config)
+}
+
+/// Tracing goes to a file in the data directory, never to the terminal.
+fn init_logging() {
+    let dir = deepterm::agent::run::default_session_dir();
+    let Some(parent) = dir.parent() else { return };
+    if std::fs::create_dir_all(parent).is_err() {
+        return;
+    }
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(parent.join("deepterm.log"))
+    else {
+        return;
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("DEEPTERM_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(false)
+        .with_writer(std::sync::Mutex::new(file))
+        .try_init();
+}
+
+fn runtime(l: Localizer) -> Result<tokio::runtime::Runtime, StartupError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            StartupError(l.tra(
+                "app-runtime-failed",
+                &[("error", Arg::from(e.to_string()))],
+            ))
+        })
+}
+
+fn run_sim(
+    addr: &str,
+    script: Option<&std::path::Path>,
+    cache_unit: usize,
+    l: Localizer,
+) -> Result<(), StartupError> {
+    let fail = |e: String| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e))]));
+    let addr = addr.parse().map_err(|e: std::net::AddrParseError| fail(e.to_string()))?;
+    let script = match script {
+        Some(p) => Some(deepterm::sim::Script::load(p).map_err(|e| fail(e.to_string()))?),
+        None => None,
+    };
+    let cfg = deepterm::sim::SimConfig {
+        addr,
+        cache_unit,
+        script,
+        ..Default::default()
+    };
+    runtime(l)?
+        .block_on(deepterm::sim::run_cli(cfg))
+        .map_err(|e| fail(e.to_string()))
+}
+
+fn run_exec(
+    args: &CliArgs,
+    script: &std::path::Path,
+    approve_all: bool,
+) -> Result<(), StartupError> {
+    let setup = app::setup(args, false)?;
+    let l = Localizer::new(setup.locale);
+    let bytes = if script.as_os_str() == "-" {
+        let mut b = Vec::new();
+        std::io::stdin().read_to_end(&mut b).map(|_| b)
+    } else {
+        std::fs::read(script)
+    }
+    .map_err(|e| {
+        StartupError(l.tra(
+            "exec-script-unreadable",
+            &[
+                ("path", Arg::from(script.display().to_string())),
+                ("error", Arg::from(e.to_string())),
+            ],
+        ))
+    })?;
+    let lines = parse_script(&decode_script(bytes, l).map_err(StartupError)?, l)
+        .map_err(StartupError)?;
+    let rt = runtime(l)?;
+    rt.block_on(async {
+        let demo_base = if setup.demo {
+            let sim = deepterm::sim::start(deepterm::sim::SimConfig::default())
+                .await
+                .map_err(|e| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))])))?;
+            let base = sim.base_url();
+            std::mem::forget(sim);
+            Some(base)
+        } else {
+            None
+        };
+        let (session, path, torn) = app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
+        if let Some(t) = torn {
+            eprintln!("{}", torn_line(&t, l));
+        }
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let approval = if approve_all {
+            ApprovalMode::AllowAll
+        } else {
+            ApprovalMode::DenyAll
+        };
+        let mut agent = app::build_agent(&setup, session, demo_base, tx, approval)?;
+        let id = agent.session().id().to_string();
+        let result = run_script(&mut agent, lines, &mut rx).await;
+        eprintln!(
+            "{}",
+            l.tra(
+                "exec-session-info",
+                &[("id", Arg::from(id)), ("path", Arg::from(path.display().to_string()))]
+            )
+        );
+        result.map_err(StartupError)
+    })
+}
+
+fn torn_line(t: &deepterm::session::store::TornTail, l: Localizer) -> String {
+    l.tra(
+        "store-torn-tail",
+        &[
+            ("line", Arg::from(t.line)),
+            ("bytes", Arg::from(t.bytes)),
+            ("saved", Arg::from(t.saved_to.display().to_string())),
+        ],
+    )
+}
+
+fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
+    let setup = app::setup(args, true)?;
+    let l = Localizer::new(setup.locale);
+    let rt = runtime(l)?;
+    let (session, path, torn) = app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
+    let demo_base = if setup.demo {
+        let cfg = deepterm::sim::SimConfig {
+            latency: std::time::Duration::from_millis(12),
+            ..Default::default()
+        };
+        let sim = rt
+            .block_on(deepterm::sim::start(cfg))
+            .map_err(|e| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))])))?;
+        let base = sim.base_url();
+        std::mem::forget(sim);
+        Some(base)
+    } else {
+        None
+    };
+    let (ev_tx, ev_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let agent = {
+        let _guard = rt.enter();
+        app::build_agent(&setup, session, demo_base, ev_tx, ApprovalMode::Interactive)?
+    };
+    agent.announce(path.display().to_string());
+    if let Some(t) = torn {
+        agent.emit_torn_tail(&t);
+    }
+    rt.spawn(agent.run_interactive(cmd_rx));
+    let opts = deepterm::ui::UiOptions {
+        locale: setup.locale,
+        demo: setup.demo,
+    };
+    let res = deepterm::ui::run(opts, cmd_tx, ev_rx);
+    rt.shutdown_timeout(std::time::Duration::from_millis(500));
+    res.map_err(|e| StartupError(l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))])))
+}

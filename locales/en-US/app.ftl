@@ -52,3 +52,15 @@ cmd-new-done = New session started.
 cmd-resume-title = Saved sessions (newest first):
 cmd-resume-done = Session resumed.
 cmd-session-failed = Cannot open the session: { $error }
+
+# Headless mode and start-up.
+exec-bad-json-line = Script line { $line } starts with " but is not a valid JSON string: { $error }
+exec-not-utf8 = The script is not valid UTF-8 (first bad byte at offset { $offset }).
+exec-script-unreadable = Cannot read the script { $path }: { $error }
+exec-session-info = session { $id }: { $path }
+app-session-invalid = The session { $path } cannot be loaded: { $error }
+app-no-config-dir = No config directory is known on this system; pass --config to save settings.
+app-client-failed = Cannot set up the HTTP client: { $error }
+app-runtime-failed = Cannot start the async runtime: { $error }
+app-sim-failed = Cannot start the built-in simulator: { $error }
+app-ui-failed = The terminal interface stopped with an error: { $error }

@@ -52,3 +52,15 @@ cmd-new-done = 已开始新会话。
 cmd-resume-title = 已保存的会话（最新的在前）：
 cmd-resume-done = 会话已恢复。
 cmd-session-failed = 无法打开会话：{ $error }
+
+# 无界面模式与启动。
+exec-bad-json-line = 脚本第 { $line } 行以 " 开头，但不是合法的 JSON 字符串：{ $error }
+exec-not-utf8 = 脚本不是合法的 UTF-8 文本（第一个错误字节位于偏移 { $offset }）。
+exec-script-unreadable = 无法读取脚本 { $path }：{ $error }
+exec-session-info = 会话 { $id }：{ $path }
+app-session-invalid = 无法加载会话 { $path }：{ $error }
+app-no-config-dir = 系统上没有可用的配置目录；请使用 --config 指定文件以保存设置。
+app-client-failed = 无法创建 HTTP 客户端：{ $error }
+app-runtime-failed = 无法启动异步运行时：{ $error }
+app-sim-failed = 无法启动内置模拟器：{ $error }
+app-ui-failed = 终端界面出错退出：{ $error }

@@ -105,8 +105,8 @@ impl Agent {
                 }
             }
             "/new" => match self.env().new_session() {
-                Ok(s) => {
-                    self.replace_session(s);
+                Ok((s, path)) => {
+                    self.replace_session(s, path);
                     self.info("cmd-new-done", vec![])
                 }
                 Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
@@ -119,8 +119,8 @@ impl Agent {
                     return LineOutcome::default();
                 }
                 match self.env().open_session(rest) {
-                    Ok(s) => {
-                        self.replace_session(s);
+                    Ok((s, path)) => {
+                        self.replace_session(s, path);
                         self.info("cmd-resume-done", vec![])
                     }
                     Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),

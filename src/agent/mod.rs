@@ -1,4 +1,8 @@
 //! The agent loop on a tokio task.
 
+pub mod commands;
+pub mod exec;
 pub mod header;
+pub mod prompt;
 pub mod protocol;
+pub mod run;

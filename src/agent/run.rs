@@ -95,9 +95,9 @@ pub trait Environment: Send {
     /// Rendered base system prompt (instructions from config).
     fn base_prompt(&self) -> String;
     /// Opens a fresh session (for `/new`).
-    fn new_session(&self) -> Result<Session, String>;
+    fn new_session(&self) -> Result<(Session, PathBuf), String>;
     /// Opens an existing session by id or `last` (for `/resume ID`).
-    fn open_session(&self, query: &str) -> Result<Session, String>;
+    fn open_session(&self, query: &str) -> Result<(Session, PathBuf), String>;
     /// Lines describing saved sessions (for `/resume` alone).
     fn list_sessions(&self) -> Vec<String>;
 }
@@ -790,6 +790,19 @@ impl Agent {
         self.emit(AgentEvent::Exited);
     }
 
+    /// Reports a torn log tail that was cut on load (once).
+    pub fn emit_torn_tail(&self, t: &crate::session::store::TornTail) {
+        self.notice(
+            NoticeLevel::Warn,
+            "store-torn-tail",
+            vec![
+                ("line", Arg::from(t.line)),
+                ("bytes", Arg::from(t.bytes)),
+                ("saved", Arg::from(t.saved_to.display().to_string())),
+            ],
+        );
+    }
+
     /// Sets the interface locale of the loop's own messages.
     pub fn set_locale(&mut self, l: Localizer) {
         self.l = l;
@@ -836,13 +849,13 @@ impl Agent {
     }
 
     /// Switches to another session (`/new`, `/resume ID`).
-    pub(crate) fn replace_session(&mut self, session: Session) {
+    pub(crate) fn replace_session(&mut self, session: Session, path: PathBuf) {
         let _ = self.session.sync();
         self.turn = last_turn(&session);
         self.usage = session_usage(&session);
         self.series = RequestSeries::attach(&session);
         self.session = session;
-        self.announce(String::new());
+        self.announce(path.display().to_string());
     }
 
     pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {

@@ -1,0 +1,87 @@
+//! Headless mode (`deepterm exec --script FILE`, SPEC §2): each non-empty line is one
+//! composer submission, run to completion before the next.
+
+use tokio::sync::mpsc;
+
+use crate::agent::protocol::{AgentEvent, NoticeLevel};
+use crate::agent::run::Agent;
+use crate::i18n::{Arg, Localizer};
+
+/// Splits a script into submissions: blank lines are skipped, a line starting with `"` is
+/// a JSON string (for multi-line text). Errors name the line.
+pub fn parse_script(text: &str, l: Localizer) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() {
+            continue;
+        }
+        if line.starts_with('"') {
+            match serde_json::from_str::<String>(line) {
+                Ok(s) => out.push(s),
+                Err(e) => {
+                    return Err(l.tra(
+                        "exec-bad-json-line",
+                        &[("line", Arg::from(i + 1)), ("error", Arg::from(e.to_string()))],
+                    ));
+                }
+            }
+        } else {
+            out.push(line.to_string());
+        }
+    }
+    Ok(out)
+}
+
+/// Decodes script bytes, with a clear error for non-UTF-8 input.
+pub fn decode_script(bytes: Vec<u8>, l: Localizer) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        l.tra(
+            "exec-not-utf8",
+            &[("offset", Arg::from(e.utf8_error().valid_up_to()))],
+        )
+    })
+}
+
+/// Runs the submissions; prints final assistant texts and command output to stdout and
+/// notices to stderr. Returns the first failure as one localized line.
+pub async fn run_script(
+    agent: &mut Agent,
+    lines: Vec<String>,
+    events: &mut mpsc::UnboundedReceiver<AgentEvent>,
+) -> Result<(), String> {
+    for line in lines {
+        let is_command = line.trim_start().starts_with('/');
+        let out = agent.handle_line(&line).await;
+        let l = agent.localizer();
+        drain(events, l);
+        if let Some(text) = &out.text
+            && !text.is_empty()
+        {
+            println!("{text}");
+        }
+        if !is_command && let Some(err) = out.error {
+            return Err(err);
+        }
+        if out.quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn drain(events: &mut mpsc::UnboundedReceiver<AgentEvent>, l: Localizer) {
+    while let Ok(ev) = events.try_recv() {
+        match ev {
+            AgentEvent::Output(lines) => {
+                for line in lines {
+                    println!("{line}");
+                }
+            }
+            AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
+                eprintln!("{}", n.render(l));
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Wiring: configuration, locale, route, session, tools and (in demo mode) the built-in
+//! simulator, for the TUI and `exec`. `main.rs` only parses arguments and calls in here.
+
+use std::path::{Path, PathBuf};
+
+use crate::agent::run::{Agent, ApprovalMode, Environment, default_session_dir};
+use crate::cli::CliArgs;
+use crate::config::{Config, ConfigLocation};
+use crate::i18n::{Arg, Locale, Localizer};
+use crate::llm::client::ApiKey;
+use crate::llm::types::{ProviderKind, Route};
+use crate::session::Session;
+use crate::session::store::{self, Store, TornTail};
+
+/// A user-facing startup failure: one localized line, exit code 1.
+#[derive(Debug)]
+pub struct StartupError(pub String);
+
+impl std::fmt::Display for StartupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StartupError {}
+
+/// Everything resolved from the command line and config before the loop starts.
+pub struct Setup {
+    /// Loaded configuration.
+    pub config: Config,
+    /// Where the config lives (for saving `/lang`).
+    pub config_location: Option<ConfigLocation>,
+    /// Interface locale.
+    pub locale: Locale,
+    /// Session directory.
+    pub session_dir: PathBuf,
+    /// The route to start on.
+    pub route: Route,
+    /// Its key (None only in demo mode before the simulator starts).
+    pub key: Option<ApiKey>,
+    /// Demo mode.
+    pub demo: bool,
+    /// `--base-url`.
+    pub base_url_override: Option<String>,
+}
+
+/// Loads config, negotiates the locale and resolves the starting route.
+/// `allow_demo`: a missing key falls back to demo mode (TUI) instead of failing (exec).
+pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
+    let env_locale = args.locale.or_else(Locale::from_env);
+    let early = Localizer::new(env_locale.unwrap_or_default());
+    let config_location = crate::config::locate(args.config.as_deref());
+    let config = Config::load_from(config_location.as_ref())
+        .map_err(|e| StartupError(e.localized(early)))?;
+    let locale = crate::i18n::negotiate(args.locale, config.locale);
+    let l = Localizer::new(locale);
+    let mut route = config
+        .resolve_route(args.model.as_deref())
+        .map_err(|e| StartupError(e.localized(l)))?;
+    if let Some(url) = &args.base_url {
+        route = route.with_base_url(url);
+    }
+    let mut demo = args.demo;
+    let key = if demo {
+        None
+    } else {
+        match config.api_key(&route) {
+            Ok(k) => Some(ApiKey::new(k.expose())),
+            Err(e) if allow_demo => {
+                tracing::info!("no API key ({e:?}); starting in demo mode");
+                demo = true;
+                None
+            }
+            Err(e) => return Err(StartupError(e.localized(l))),
+        }
+    };
+    Ok(Setup {
+        session_dir: args.session_dir.clone().unwrap_or_else(default_session_dir),
+        config,
+        config_location,
+        locale,
+        route,
+        key,
+        demo,
+        base_url_override: args.base_url.clone(),
+    })
+}
+
+/// Points a route at the in-process simulator.
+pub fn demo_route(mut route: Route, sim_base: &str) -> Route {
+    route.base_url = match route.kind {
+        ProviderKind::DeepseekMessages => format!("{sim_base}/anthropic"),
+        ProviderKind::OpenaiChat => sim_base.to_string(),
+    };
+    route
+}
+
+/// Opens the session: `--resume` or a new one. Returns it, its path, and a torn tail to report.
+pub fn open_session(
+    dir: &Path,
+    resume: Option<&str>,
+    l: Localizer,
+) -> Result<(Session, PathBuf, Option<TornTail>), StartupError> {
+    match resume {
+        Some(q) => {
+            let path = store::resolve_resume(dir, q).map_err(|e| StartupError(e.localized(l)))?;
+            let loaded = Store::open(&path).map_err(|e| StartupError(e.localized(l)))?;
+            let mut session = Session::from_events(loaded.events).map_err(|e| {
+                StartupError(l.tra(
+                    "app-session-invalid",
+                    &[
+                        ("path", Arg::from(path.display().to_string())),
+                        ("error", Arg::from(e.to_string())),
+                    ],
+                ))
+            })?;
+            session.set_sink(Box::new(loaded.store));
+            Ok((session, path, loaded.torn))
+        }
+        None => {
+            let id = store::new_session_id();
+            let st = Store::create(dir, &id).map_err(|e| StartupError(e.localized(l)))?;
+            let path = st.path().to_path_buf();
+            let cwd = std::env::current_dir()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            let session = Session::create(id, cwd, Box::new(st)).map_err(|e| {
+                StartupError(l.tra(
+                    "app-session-invalid",
+                    &[
+                        ("path", Arg::from(path.display().to_string())),
+                        ("error", Arg::from(e.to_string())),
+                    ],
+                ))
+            })?;
+            Ok((session, path, None))
+        }
+    }
+}
+
+impl crate::session::EventSink for Store {
+    fn write(&mut self, ev: &crate::session::event::Event) -> Result<(), String> {
+        self.append(ev).map_err(|e| e.to_string())
+    }
+    fn sync(&mut self) -> Result<(), String> {
+        Store::sync(self).map_err(|e| e.to_string())
+    }
+}
+
+/// The loop's view of its surroundings.
+pub struct AppEnvironment {
+    /// Configuration.
+    pub config: Config,
+    /// Config file location (for `/lang`).
+    pub config_location: Option<ConfigLocation>,
+    /// Session directory.
+    pub session_dir: PathBuf,
+    /// `--base-url`.
+    pub base_url_override: Option<String>,
+    /// Simulator base URL in demo mode.
+    pub demo_base: Option<String>,
+    /// Locale for error texts.
+    pub locale: Locale,
+}
+
+/// The built-in part of the system prompt.
+pub const BASE_PROMPT: &str = "You are deepterm, a coding assistant running in a terminal. \
+Use the available tools when they help; never invent tool results. Answer concisely, in the \
+language the user writes in.";
+
+impl Environment for AppEnvironment {
+    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), String> {
+        let l = Localizer::new(self.locale);
+        let mut route = self
+            .config
+            .resolve_route(Some(spec))
+            .map_err(|e| e.localized(l))?;
+        if let Some(base) = &self.demo_base {
+            return Ok((demo_route(route, base), Some(ApiKey::new("demo"))));
+        }
+        if let Some(url) = &self.base_url_override {
+            route = route.with_base_url(url);
+        }
+        let key = self.config.api_key(&route).map_err(|e| e.localized(l))?;
+        Ok((route, Some(ApiKey::new(key.expose()))))
+    }
+
+    fn save_locale(&self, locale: Locale) -> Result<(), String> {
+        let l = Localizer::new(locale);
+        let path = match &self.config_location {
+            Some(loc) => loc.path.clone(),
+            None => return Err(l.tr("app-no-config-dir")),
+        };
+        crate::config::save_locale(&path, locale).map_err(|e| e.localized(l))
+    }
+
+    fn base_prompt(&self) -> String {
+        let mut p = BASE_PROMPT.to_string();
+        if let Some(extra) = self.config.read_instructions()
+            && !extra.trim().is_empty()
+        {
+            p.push_str("\n\n");
+            p.push_str(extra.trim());
+        }
+        p
+    }
+
+    fn new_session(&self) -> Result<(Session, PathBuf), String> {
+        let l = Localizer::new(self.locale);
+        open_session(&self.session_dir, None, l)
+            .map(|(s, p, _)| (s, p))
+            .map_err(|e| e.0)
+    }
+
+    fn open_session(&self, query: &str) -> Result<(Session, PathBuf), String> {
+        let l = Localizer::new(self.locale);
+        open_session(&self.session_dir, Some(query), l)
+            .map(|(s, p, _)| (s, p))
+            .map_err(|e| e.0)
+    }
+
+    fn list_sessions(&self) -> Vec<String> {
+        store::list_sessions(&self.session_dir)
+            .unwrap_or_default()
+            .into_iter()
+            .take(20)
+            .map(|s| format!("  {}  {}", s.id, s.title.unwrap_or_default()))
+            .collect()
+    }
+}
+
+/// Builds the agent for a setup (after the simulator started, in demo mode).
+pub fn build_agent(
+    setup: &Setup,
+    session: Session,
+    demo_base: Option<String>,
+    tx: tokio::sync::mpsc::UnboundedSender<crate::agent::protocol::AgentEvent>,
+    approval: ApprovalMode,
+) -> Result<Agent, StartupError> {
+    let l = Localizer::new(setup.locale);
+    let (route, key) = match &demo_base {
+        Some(base) => (demo_route(setup.route.clone(), base), Some(ApiKey::new("demo"))),
+        None => (setup.route.clone(), setup.key.clone()),
+    };
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let registry = crate::tools::registry::ToolRegistry::from_config(&setup.config, &cwd);
+    let env = AppEnvironment {
+        config: setup.config.clone(),
+        config_location: setup.config_location.clone(),
+        session_dir: setup.session_dir.clone(),
+        base_url_override: setup.base_url_override.clone(),
+        demo_base: demo_base.clone(),
+        locale: setup.locale,
+    };
+    Agent::new(
+        session,
+        route,
+        key,
+        registry,
+        Box::new(env),
+        l,
+        tx,
+        approval,
+        demo_base.is_some(),
+    )
+    .map_err(|e| StartupError(l.tra("app-client-failed", &[("error", Arg::from(e.message))])))
+}
