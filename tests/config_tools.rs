@@ -1078,3 +1078,18 @@ async fn command_tool_output_is_capped_and_missing_program_reported() {
             .starts_with("command tool \"ghost\" could not start \"/nonexistent/deepterm-tool\"")
     );
 }
+
+#[test]
+fn tool_call_futures_are_send_for_spawning() {
+    fn assert_send<T: Send>(_: T) {}
+    let r = ToolRegistry::new();
+    let cancel = CancellationToken::new();
+    assert_send(r.call("x", "{}", &cancel));
+    let mut r = ToolRegistry::new();
+    r.set_source_tools(ToolSource::Command, vec![cmd("t", &["true"])]);
+    let prepared = r
+        .prepare_call("t", "{}")
+        .unwrap_or_else(|_| panic!("t is active"));
+    drop(r);
+    assert_send(prepared.run(&cancel));
+}
