@@ -1,0 +1,36 @@
+# Configuration errors and warnings (SPEC §3).
+config-builtin-defaults = the built-in defaults
+config-error-read = Cannot read the config file { $file }: { $detail }
+config-error-not-found = The config file { $file } does not exist.
+config-error-write = Cannot write the config file { $file }: { $detail }
+config-error-syntax = { $file }, line { $line }, column { $column }: invalid TOML: { $detail }
+config-error-invalid = { $file }: `{ $key }` { $expected }
+config-error-route-syntax = Invalid model route "{ $spec }": expected PROVIDER/MODEL, for example deepseek/deepseek-flash.
+config-error-unknown-provider = Unknown provider "{ $provider }" in route "{ $spec }". Configured providers: { $available }.
+config-error-missing-key = No API key for provider "{ $provider }": set the environment variable { $var }.
+config-warning-unknown-key = Ignoring unknown config key `{ $key }`.
+config-warning-missing-instructions = Instructions file "{ $path }" (`{ $key }`) was not found; skipping it.
+
+config-type-string = a string
+config-type-table = a table
+config-type-array = an array
+config-type-boolean = true or false
+config-type-integer = an integer
+config-expected-type = must be { $type }
+config-expected-required = is required
+config-expected-provider-kind = must be "deepseek-messages" or "openai-chat" (found "{ $got }")
+config-expected-tool-update = must be "in-history" or "addition-only" when present (found "{ $got }")
+config-expected-system-prompt-update = must be "in-history" when present (found "{ $got }")
+config-expected-approval = must be "ask" or "never" (found "{ $got }")
+config-expected-locale = must be "en-US" or "zh-CN" (found "{ $got }")
+config-expected-route = must be "PROVIDER/MODEL", for example "deepseek/deepseek-flash" (found "{ $got }")
+config-expected-known-provider = must name a configured provider; "{ $provider }" is not one (configured: { $available })
+config-expected-command = must be a non-empty array whose first element is the program to run
+config-expected-non-empty = must not be empty
+config-expected-positive = must be a positive integer
+config-expected-name = must be 1–64 characters of letters, digits, "_" or "-" (found "{ $got }")
+config-expected-server-name = must be 1–64 characters of letters, digits, "_" or "-", without "__" (found "{ $got }")
+config-expected-unique-model = must be unique: model "{ $id }" is listed twice
+config-expected-unreserved-name = must not reuse the name of the built-in tool "{ $name }"
+config-expected-no-modes = is not supported by { $kind } providers (they declare no update modes); remove it
+config-expected-parameters = must be "object" (tool parameters are a JSON-schema object)

@@ -1,1 +1,168 @@
-//! TODO
+//! Built-in model catalog and capability resolution (W-11, W-12, D-7).
+//!
+//! A route's capabilities come from, in order: the provider's `[[models]]` entry with the
+//! same id (which replaces the built-in entry entirely, except that a missing
+//! `context_window` falls back to the built-in one), else the built-in catalog of the
+//! provider's kind, else nothing: an uncatalogued model id is allowed and resolves with no
+//! update modes, text-only input and [`DEFAULT_CONTEXT_WINDOW`] (W-12).
+
+use crate::llm::types::{ProviderKind, Route};
+use crate::session::event::{SystemPromptUpdate, ToolUpdateMode};
+
+/// Context window assumed for a model the catalog does not know.
+pub const DEFAULT_CONTEXT_WINDOW: u64 = 131_072;
+
+/// Context window of the DeepSeek V4 family.
+pub const DEEPSEEK_V4_CONTEXT_WINDOW: u64 = 1_048_576;
+
+/// One catalog entry: a model id and what it supports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelSpec {
+    /// Model id as sent on the wire (e.g. `deepseek-flash`).
+    pub id: String,
+    /// Context window in tokens; `None` = the built-in value or [`DEFAULT_CONTEXT_WINDOW`].
+    pub context_window: Option<u64>,
+    /// In-history system prompt updates.
+    pub system_prompt_update: Option<SystemPromptUpdate>,
+    /// Mid-conversation tool update mode.
+    pub tool_update: Option<ToolUpdateMode>,
+    /// Accepts image input.
+    pub image_input: bool,
+}
+
+impl ModelSpec {
+    /// An entry with no update modes and text-only input.
+    pub fn plain(id: &str, context_window: Option<u64>) -> Self {
+        ModelSpec {
+            id: id.to_string(),
+            context_window,
+            system_prompt_update: None,
+            tool_update: None,
+            image_input: false,
+        }
+    }
+}
+
+/// Resolved capabilities of one model on one provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Context window in tokens.
+    pub context_window: u64,
+    /// In-history system prompt updates.
+    pub system_prompt_update: Option<SystemPromptUpdate>,
+    /// Mid-conversation tool update mode.
+    pub tool_update: Option<ToolUpdateMode>,
+    /// Accepts image input.
+    pub image_input: bool,
+}
+
+/// `deepseek-flash` as the catalog declares it (W-11).
+fn deepseek_flash(id: &str) -> ModelSpec {
+    ModelSpec {
+        id: id.to_string(),
+        context_window: Some(DEEPSEEK_V4_CONTEXT_WINDOW),
+        system_prompt_update: Some(SystemPromptUpdate::InHistory),
+        tool_update: Some(ToolUpdateMode::AdditionOnly),
+        image_input: true,
+    }
+}
+
+/// The built-in catalog for a provider kind.
+///
+/// `deepseek-messages`: `deepseek-flash` (in-history prompt updates, `addition-only` tool
+/// updates, image input), its legacy id `deepseek-v4-flash`, and `deepseek-v4-pro` (no
+/// modes). `openai-chat`: the same ids with their context windows but no update modes and
+/// text-only input (the OpenAI-format route declares no tool-update mode, W-11).
+pub fn builtin_models(kind: ProviderKind) -> Vec<ModelSpec> {
+    match kind {
+        ProviderKind::DeepseekMessages => vec![
+            deepseek_flash("deepseek-flash"),
+            deepseek_flash("deepseek-v4-flash"),
+            ModelSpec::plain("deepseek-v4-pro", Some(DEEPSEEK_V4_CONTEXT_WINDOW)),
+        ],
+        ProviderKind::OpenaiChat => ["deepseek-flash", "deepseek-v4-flash", "deepseek-v4-pro"]
+            .into_iter()
+            .map(|id| ModelSpec::plain(id, Some(DEEPSEEK_V4_CONTEXT_WINDOW)))
+            .collect(),
+    }
+}
+
+/// Resolves `model` on a provider of `kind` whose config lists `overrides`.
+pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capabilities {
+    let builtin = builtin_models(kind).into_iter().find(|m| m.id == model);
+    let chosen = overrides.iter().find(|m| m.id == model).cloned();
+    let context_window = chosen
+        .as_ref()
+        .and_then(|m| m.context_window)
+        .or_else(|| builtin.as_ref().and_then(|m| m.context_window))
+        .unwrap_or(DEFAULT_CONTEXT_WINDOW);
+    match chosen.or(builtin) {
+        Some(spec) => Capabilities {
+            context_window,
+            system_prompt_update: spec.system_prompt_update,
+            tool_update: spec.tool_update,
+            image_input: spec.image_input,
+        },
+        None => Capabilities {
+            context_window,
+            system_prompt_update: None,
+            tool_update: None,
+            image_input: false,
+        },
+    }
+}
+
+impl Route {
+    /// The same route with its base URL replaced (the `--base-url` flag); a trailing slash
+    /// is dropped.
+    pub fn with_base_url(mut self, base_url: &str) -> Route {
+        self.base_url = base_url.trim_end_matches('/').to_string();
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn w11_flash_has_both_modes_and_images() {
+        let c = resolve(ProviderKind::DeepseekMessages, &[], "deepseek-flash");
+        assert_eq!(c.tool_update, Some(ToolUpdateMode::AdditionOnly));
+        assert_eq!(c.system_prompt_update, Some(SystemPromptUpdate::InHistory));
+        assert!(c.image_input);
+        assert_eq!(c.context_window, 1_048_576);
+        let legacy = resolve(ProviderKind::DeepseekMessages, &[], "deepseek-v4-flash");
+        assert_eq!(legacy, c);
+    }
+
+    #[test]
+    fn w11_v4_pro_and_openai_chat_have_no_modes() {
+        let pro = resolve(ProviderKind::DeepseekMessages, &[], "deepseek-v4-pro");
+        assert_eq!((pro.tool_update, pro.system_prompt_update), (None, None));
+        assert_eq!(pro.context_window, 1_048_576);
+        let oa = resolve(ProviderKind::OpenaiChat, &[], "deepseek-flash");
+        assert_eq!((oa.tool_update, oa.system_prompt_update), (None, None));
+        assert!(!oa.image_input);
+    }
+
+    #[test]
+    fn w12_uncatalogued_model_has_no_tool_update() {
+        let c = resolve(ProviderKind::DeepseekMessages, &[], "some-future-model");
+        assert_eq!(c.tool_update, None);
+        assert_eq!(c.system_prompt_update, None);
+        assert!(!c.image_input);
+        assert_eq!(c.context_window, DEFAULT_CONTEXT_WINDOW);
+    }
+
+    #[test]
+    fn override_replaces_entry_but_keeps_builtin_window() {
+        let mut o = ModelSpec::plain("deepseek-flash", None);
+        o.tool_update = Some(ToolUpdateMode::InHistory);
+        let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
+        assert_eq!(c.tool_update, Some(ToolUpdateMode::InHistory));
+        assert_eq!(c.system_prompt_update, None);
+        assert!(!c.image_input);
+        assert_eq!(c.context_window, 1_048_576);
+    }
+}

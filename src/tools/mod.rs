@@ -1,1 +1,112 @@
-//! Tools the model can call.
+//! Tools the model can call: the registry of active tools and its sources (built-in
+//! read-only tools, config-declared command tools, and later MCP servers).
+//!
+//! Tool errors returned to the model are plain English and stable (R-5's
+//! `unknown tool "NAME"` must match exactly); only user-facing listings are localized.
+
+pub mod builtin;
+pub mod command;
+pub mod registry;
+
+use futures_util::future::BoxFuture;
+use tokio_util::sync::CancellationToken;
+
+pub use registry::{
+    PreparedCall, RegisteredTool, ToolError, ToolListing, ToolRegistry, ToolSource,
+};
+
+/// Names of the built-in tools (command tools may not reuse them).
+pub const BUILTIN_TOOL_NAMES: [&str; 3] = ["grep", "list_dir", "read_file"];
+
+/// Whether a tool's calls need the user's approval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Approval {
+    /// Ask before every call (until "always allow").
+    Ask,
+    /// Run without asking.
+    #[default]
+    Never,
+}
+
+impl Approval {
+    /// Parses the config spelling (`ask` / `never`).
+    pub fn parse(s: &str) -> Option<Approval> {
+        match s {
+            "ask" => Some(Approval::Ask),
+            "never" => Some(Approval::Never),
+            _ => None,
+        }
+    }
+
+    /// The config spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Approval::Ask => "ask",
+            Approval::Never => "never",
+        }
+    }
+}
+
+/// The result of one tool call, as the model will see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolOutcome {
+    /// Result text (or the error text).
+    pub content: String,
+    /// Whether this is a tool error.
+    pub is_error: bool,
+}
+
+impl ToolOutcome {
+    /// A successful result.
+    pub fn ok(content: impl Into<String>) -> Self {
+        ToolOutcome {
+            content: content.into(),
+            is_error: false,
+        }
+    }
+
+    /// A tool error.
+    pub fn error(content: impl Into<String>) -> Self {
+        ToolOutcome {
+            content: content.into(),
+            is_error: true,
+        }
+    }
+}
+
+/// Something that can run a tool call. Arguments arrive parsed (always a JSON object).
+pub trait ToolExecutor: Send + Sync {
+    /// Runs one call; must stop promptly when `cancel` fires.
+    fn call<'a>(
+        &'a self,
+        arguments: serde_json::Value,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, ToolOutcome>;
+}
+
+/// Cuts `s` to at most `max` bytes on a character boundary; returns whether it cut.
+pub(crate) fn truncate_utf8(s: &mut String, max: usize) -> bool {
+    if s.len() <= max {
+        return false;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s.truncate(end);
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncate_respects_char_boundaries() {
+        let mut s = "aé".to_string();
+        assert!(truncate_utf8(&mut s, 2));
+        assert_eq!(s, "a");
+        let mut t = "abc".to_string();
+        assert!(!truncate_utf8(&mut t, 3));
+    }
+}

@@ -1,0 +1,317 @@
+//! Configuration errors and warnings, localized at display time.
+
+use std::path::PathBuf;
+
+use crate::i18n::{Arg, Locale, Localizer};
+
+/// What was wrong with one config value: the expectation the user must meet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The value has the wrong TOML type; `expected` is `string`, `table`, `array`,
+    /// `boolean` or `integer`.
+    Type {
+        /// Expected TOML type.
+        expected: &'static str,
+    },
+    /// A required key is missing.
+    Required,
+    /// Not a provider kind.
+    ProviderKind {
+        /// The value found.
+        got: String,
+    },
+    /// Not a tool update mode (W-12).
+    ToolUpdate {
+        /// The value found.
+        got: String,
+    },
+    /// Not a system prompt update mode.
+    SystemPromptUpdate {
+        /// The value found.
+        got: String,
+    },
+    /// Not an approval policy.
+    Approval {
+        /// The value found.
+        got: String,
+    },
+    /// Not a supported locale.
+    Locale {
+        /// The value found.
+        got: String,
+    },
+    /// Not `provider/model`.
+    RouteSyntax {
+        /// The value found.
+        got: String,
+    },
+    /// The route names a provider that is not configured.
+    UnknownProvider {
+        /// The provider named.
+        provider: String,
+        /// Configured provider names, comma-separated.
+        available: String,
+    },
+    /// A command tool's `command` array is empty.
+    EmptyCommand,
+    /// An empty string where text is needed.
+    EmptyString,
+    /// An integer that must be at least 1.
+    PositiveInteger,
+    /// An invalid tool or server name.
+    Name {
+        /// The value found.
+        got: String,
+    },
+    /// An invalid MCP server name (also must not contain `__`).
+    ServerName {
+        /// The value found.
+        got: String,
+    },
+    /// The same model id is listed twice for one provider.
+    DuplicateModel {
+        /// The repeated id.
+        id: String,
+    },
+    /// A command tool name that a built-in tool already uses.
+    ReservedToolName {
+        /// The name.
+        name: String,
+    },
+    /// Update modes declared on a provider kind that cannot send them.
+    ModesUnsupported {
+        /// The provider kind.
+        kind: &'static str,
+    },
+    /// A tool's `parameters` is not a JSON-schema object (`type = "object"`).
+    ParametersNotObject,
+}
+
+/// A configuration failure. Render it with [`ConfigError::localized`]; `Display` gives the
+/// English text. Never contains an API key (only the name of its variable).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read (other than not existing at the default location).
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    Read {
+        /// The file.
+        file: PathBuf,
+        /// The OS error text.
+        detail: String,
+    },
+    /// A config file given explicitly (`--config`, `$DEEPTERM_CONFIG`) does not exist.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    NotFound {
+        /// The file.
+        file: PathBuf,
+    },
+    /// The file could not be written (`/lang`).
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    Write {
+        /// The file.
+        file: PathBuf,
+        /// The OS error text.
+        detail: String,
+    },
+    /// The file is not valid TOML.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    Syntax {
+        /// The file.
+        file: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// The parser's explanation (English).
+        detail: String,
+    },
+    /// A value is invalid.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    Invalid {
+        /// The file (`None` for the built-in defaults).
+        file: Option<PathBuf>,
+        /// Dotted key path, e.g. `providers.deepseek.models[0].tool_update`.
+        key: String,
+        /// What was expected.
+        problem: Problem,
+    },
+    /// A route given at run time (`--model`, `/model`) is not `provider/model`.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    BadRoute {
+        /// The route as given.
+        spec: String,
+    },
+    /// A route given at run time names an unconfigured provider.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    UnknownProvider {
+        /// The route as given.
+        spec: String,
+        /// The provider named.
+        provider: String,
+        /// Configured provider names, comma-separated.
+        available: String,
+    },
+    /// The provider's API key variable is unset or empty.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    MissingKey {
+        /// Provider name.
+        provider: String,
+        /// The environment variable to set.
+        var: String,
+    },
+}
+
+fn show(p: &std::path::Path) -> String {
+    p.display().to_string()
+}
+
+impl Problem {
+    /// The localized expectation text (e.g. `must be "in-history" or "addition-only"`).
+    pub fn localized(&self, l: Localizer) -> String {
+        match self {
+            Problem::Type { expected } => {
+                let ty = l.tr(&format!("config-type-{expected}"));
+                l.tra("config-expected-type", &[("type", ty.into())])
+            }
+            Problem::Required => l.tr("config-expected-required"),
+            Problem::ProviderKind { got } => {
+                l.tra("config-expected-provider-kind", &[("got", got.into())])
+            }
+            Problem::ToolUpdate { got } => {
+                l.tra("config-expected-tool-update", &[("got", got.into())])
+            }
+            Problem::SystemPromptUpdate { got } => l.tra(
+                "config-expected-system-prompt-update",
+                &[("got", got.into())],
+            ),
+            Problem::Approval { got } => l.tra("config-expected-approval", &[("got", got.into())]),
+            Problem::Locale { got } => l.tra("config-expected-locale", &[("got", got.into())]),
+            Problem::RouteSyntax { got } => l.tra("config-expected-route", &[("got", got.into())]),
+            Problem::UnknownProvider {
+                provider,
+                available,
+            } => l.tra(
+                "config-expected-known-provider",
+                &[
+                    ("provider", provider.into()),
+                    ("available", available.into()),
+                ],
+            ),
+            Problem::EmptyCommand => l.tr("config-expected-command"),
+            Problem::EmptyString => l.tr("config-expected-non-empty"),
+            Problem::PositiveInteger => l.tr("config-expected-positive"),
+            Problem::Name { got } => l.tra("config-expected-name", &[("got", got.into())]),
+            Problem::ServerName { got } => {
+                l.tra("config-expected-server-name", &[("got", got.into())])
+            }
+            Problem::DuplicateModel { id } => {
+                l.tra("config-expected-unique-model", &[("id", id.into())])
+            }
+            Problem::ReservedToolName { name } => {
+                l.tra("config-expected-unreserved-name", &[("name", name.into())])
+            }
+            Problem::ModesUnsupported { kind } => {
+                l.tra("config-expected-no-modes", &[("kind", Arg::from(*kind))])
+            }
+            Problem::ParametersNotObject => l.tr("config-expected-parameters"),
+        }
+    }
+}
+
+impl ConfigError {
+    /// The full localized message.
+    pub fn localized(&self, l: Localizer) -> String {
+        match self {
+            ConfigError::Read { file, detail } => l.tra(
+                "config-error-read",
+                &[("file", show(file).into()), ("detail", detail.into())],
+            ),
+            ConfigError::NotFound { file } => {
+                l.tra("config-error-not-found", &[("file", show(file).into())])
+            }
+            ConfigError::Write { file, detail } => l.tra(
+                "config-error-write",
+                &[("file", show(file).into()), ("detail", detail.into())],
+            ),
+            ConfigError::Syntax {
+                file,
+                line,
+                column,
+                detail,
+            } => l.tra(
+                "config-error-syntax",
+                &[
+                    ("file", show(file).into()),
+                    ("line", Arg::from(*line)),
+                    ("column", Arg::from(*column)),
+                    ("detail", detail.into()),
+                ],
+            ),
+            ConfigError::Invalid { file, key, problem } => {
+                let file = match file {
+                    Some(f) => show(f),
+                    None => l.tr("config-builtin-defaults"),
+                };
+                l.tra(
+                    "config-error-invalid",
+                    &[
+                        ("file", file.into()),
+                        ("key", key.into()),
+                        ("expected", problem.localized(l).into()),
+                    ],
+                )
+            }
+            ConfigError::BadRoute { spec } => {
+                l.tra("config-error-route-syntax", &[("spec", spec.into())])
+            }
+            ConfigError::UnknownProvider {
+                spec,
+                provider,
+                available,
+            } => l.tra(
+                "config-error-unknown-provider",
+                &[
+                    ("spec", spec.into()),
+                    ("provider", provider.into()),
+                    ("available", available.into()),
+                ],
+            ),
+            ConfigError::MissingKey { provider, var } => l.tra(
+                "config-error-missing-key",
+                &[("provider", provider.into()), ("var", var.into())],
+            ),
+        }
+    }
+}
+
+/// Something in the config that is ignored but worth telling the user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigWarning {
+    /// A key deepterm does not know (a typo, most likely).
+    UnknownKey {
+        /// Dotted key path.
+        key: String,
+    },
+    /// An `[instructions] files` entry that was not found; it is skipped.
+    MissingInstructionFile {
+        /// Dotted key path (`instructions.files[0]`).
+        key: String,
+        /// The path as written.
+        path: String,
+    },
+}
+
+impl ConfigWarning {
+    /// The localized one-line warning.
+    pub fn localized(&self, l: Localizer) -> String {
+        match self {
+            ConfigWarning::UnknownKey { key } => {
+                l.tra("config-warning-unknown-key", &[("key", key.into())])
+            }
+            ConfigWarning::MissingInstructionFile { key, path } => l.tra(
+                "config-warning-missing-instructions",
+                &[("key", key.into()), ("path", path.into())],
+            ),
+        }
+    }
+}

@@ -1,0 +1,443 @@
+//! TOML configuration (SPEC §3): location, defaults, validation, route resolution, API
+//! keys, and persisting the `/lang` choice.
+//!
+//! Every invalid value is a [`ConfigError`] naming the file, the dotted key and what was
+//! expected, localized with [`ConfigError::localized`]. Unknown keys are warnings
+//! ([`Config::warnings`]), not errors.
+
+mod error;
+mod parse;
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+pub use error::{ConfigError, ConfigWarning, Problem};
+
+use crate::i18n::Locale;
+use crate::llm::catalog::{self, ModelSpec};
+use crate::llm::types::{ProviderKind, Route};
+use crate::tools::Approval;
+
+/// Environment variable naming the config file.
+pub const CONFIG_ENV: &str = "DEEPTERM_CONFIG";
+
+/// Default route when the config names none.
+pub const DEFAULT_MODEL: &str = "deepseek/deepseek-flash";
+
+/// Default command tool timeout.
+pub const DEFAULT_COMMAND_TIMEOUT_SECS: u64 = 30;
+
+/// One `[providers.NAME]` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderConfig {
+    /// Wire protocol.
+    pub kind: ProviderKind,
+    /// Base URL, without a trailing slash.
+    pub base_url: String,
+    /// Environment variable holding the API key.
+    pub api_key_env: String,
+    /// `[[providers.NAME.models]]` entries; each replaces the catalog entry with its id.
+    pub models: Vec<ModelSpec>,
+}
+
+/// `[instructions]`: base system prompt additions.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Instructions {
+    /// Inline text.
+    pub text: Option<String>,
+    /// Instruction files that were found, resolved (cwd first, then the config dir).
+    pub files: Vec<PathBuf>,
+}
+
+/// One `[mcp.servers.NAME]` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpServerConfig {
+    /// Program to start.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Extra environment variables.
+    pub env: BTreeMap<String, String>,
+    /// Connect at start.
+    pub enabled: bool,
+    /// Whether calls need the user's approval.
+    pub approval: Approval,
+    /// Per-call timeout.
+    pub timeout_secs: Option<u64>,
+}
+
+/// One `[tools.command.NAME]` table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandToolConfig {
+    /// Description shown to the model.
+    pub description: String,
+    /// Program and arguments (non-empty).
+    pub command: Vec<String>,
+    /// JSON Schema of the arguments (an object schema).
+    pub parameters: serde_json::Value,
+    /// Active at start (`/tool enable` turns a disabled one on).
+    pub enabled: bool,
+    /// Whether calls need the user's approval.
+    pub approval: Approval,
+    /// Kill the command after this many seconds.
+    pub timeout_secs: u64,
+}
+
+/// The whole configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// The config file: where it was read from, or where `/lang` would create it.
+    pub path: Option<PathBuf>,
+    /// Interface locale (`None` = negotiate from the environment).
+    pub locale: Option<Locale>,
+    /// Default route, `provider/model`.
+    pub model: String,
+    /// Providers by name (the built-in `deepseek` and `deepseek-openai` are always there
+    /// unless overridden).
+    pub providers: BTreeMap<String, ProviderConfig>,
+    /// Base system prompt additions.
+    pub instructions: Instructions,
+    /// MCP servers by name.
+    pub mcp_servers: BTreeMap<String, McpServerConfig>,
+    /// Command tools by name.
+    pub command_tools: BTreeMap<String, CommandToolConfig>,
+    /// `[tools.builtin] enabled`.
+    pub builtin_tools: bool,
+    /// Ignored keys and missing instruction files.
+    pub warnings: Vec<ConfigWarning>,
+}
+
+/// The built-in providers.
+pub(crate) fn default_providers() -> BTreeMap<String, ProviderConfig> {
+    let mut m = BTreeMap::new();
+    m.insert(
+        "deepseek".to_string(),
+        ProviderConfig {
+            kind: ProviderKind::DeepseekMessages,
+            base_url: "https://api.deepseek.com/anthropic".to_string(),
+            api_key_env: "DEEPSEEK_API_KEY".to_string(),
+            models: vec![],
+        },
+    );
+    m.insert(
+        "deepseek-openai".to_string(),
+        ProviderConfig {
+            kind: ProviderKind::OpenaiChat,
+            base_url: "https://api.deepseek.com".to_string(),
+            api_key_env: "DEEPSEEK_API_KEY".to_string(),
+            models: vec![],
+        },
+    );
+    m
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            path: None,
+            locale: None,
+            model: DEFAULT_MODEL.to_string(),
+            providers: default_providers(),
+            instructions: Instructions::default(),
+            mcp_servers: BTreeMap::new(),
+            command_tools: BTreeMap::new(),
+            builtin_tools: true,
+            warnings: vec![],
+        }
+    }
+}
+
+/// Where the config file is and whether the user named it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigLocation {
+    /// The file.
+    pub path: PathBuf,
+    /// Named by `--config` or `$DEEPTERM_CONFIG`: a missing file is an error.
+    pub explicit: bool,
+}
+
+/// Finds the config file: `--config`, else `$DEEPTERM_CONFIG`, else the platform config
+/// dir's `config.toml`. `None` when there is no home directory to derive it from.
+pub fn locate(cli: Option<&Path>) -> Option<ConfigLocation> {
+    let default_dir =
+        directories::ProjectDirs::from("", "", "deepterm").map(|d| d.config_dir().to_path_buf());
+    locate_from(cli, std::env::var_os(CONFIG_ENV), default_dir)
+}
+
+/// [`locate`] with the environment and platform dir passed in (for tests).
+pub fn locate_from(
+    cli: Option<&Path>,
+    env: Option<OsString>,
+    default_dir: Option<PathBuf>,
+) -> Option<ConfigLocation> {
+    if let Some(p) = cli {
+        return Some(ConfigLocation {
+            path: p.to_path_buf(),
+            explicit: true,
+        });
+    }
+    if let Some(e) = env.filter(|e| !e.is_empty()) {
+        return Some(ConfigLocation {
+            path: PathBuf::from(e),
+            explicit: true,
+        });
+    }
+    default_dir.map(|d| ConfigLocation {
+        path: d.join("config.toml"),
+        explicit: false,
+    })
+}
+
+/// An API key read from the environment. `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key.
+    pub fn new(key: impl Into<String>) -> Self {
+        ApiKey(key.into())
+    }
+
+    /// The key itself, for the `x-api-key` / `Authorization` header only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+impl Config {
+    /// Locates and loads the config (see [`locate`]); a missing file at the default
+    /// location gives the defaults.
+    pub fn load(cli: Option<&Path>) -> Result<Config, ConfigError> {
+        Config::load_from(locate(cli).as_ref())
+    }
+
+    /// Loads from a location; `None` gives the defaults.
+    pub fn load_from(location: Option<&ConfigLocation>) -> Result<Config, ConfigError> {
+        let Some(loc) = location else {
+            return Ok(Config::default());
+        };
+        match std::fs::read_to_string(&loc.path) {
+            Ok(text) => Config::parse(&text, Some(&loc.path)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if loc.explicit {
+                    Err(ConfigError::NotFound {
+                        file: loc.path.clone(),
+                    })
+                } else {
+                    Ok(Config {
+                        path: Some(loc.path.clone()),
+                        ..Config::default()
+                    })
+                }
+            }
+            Err(e) => Err(ConfigError::Read {
+                file: loc.path.clone(),
+                detail: e.to_string(),
+            }),
+        }
+    }
+
+    /// Parses config text; `file` is named in errors and anchors relative paths.
+    pub fn parse(text: &str, file: Option<&Path>) -> Result<Config, ConfigError> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        parse::parse(text, file, &cwd)
+    }
+
+    /// [`Config::parse`] with an explicit working directory for instruction files.
+    pub fn parse_in(text: &str, file: Option<&Path>, cwd: &Path) -> Result<Config, ConfigError> {
+        parse::parse(text, file, cwd)
+    }
+
+    /// Resolves `provider/model` (or the configured default when `spec` is `None`) to a
+    /// route with its catalog capabilities. Unknown model ids are allowed and get no update
+    /// modes (W-12). Apply `--base-url` with [`Route::with_base_url`].
+    pub fn resolve_route(&self, spec: Option<&str>) -> Result<Route, ConfigError> {
+        let spec = spec.unwrap_or(&self.model).trim();
+        let bad = || ConfigError::BadRoute {
+            spec: spec.to_string(),
+        };
+        let (provider, model) = spec.split_once('/').ok_or_else(bad)?;
+        let (provider, model) = (provider.trim(), model.trim());
+        if provider.is_empty() || model.is_empty() {
+            return Err(bad());
+        }
+        let p = self
+            .providers
+            .get(provider)
+            .ok_or_else(|| ConfigError::UnknownProvider {
+                spec: spec.to_string(),
+                provider: provider.to_string(),
+                available: self
+                    .providers
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+        let caps = catalog::resolve(p.kind, &p.models, model);
+        Ok(Route {
+            provider: provider.to_string(),
+            model: model.to_string(),
+            kind: p.kind,
+            base_url: p.base_url.clone(),
+            api_key_env: p.api_key_env.clone(),
+            context_window: caps.context_window,
+            system_prompt_update: caps.system_prompt_update,
+            tool_update: caps.tool_update,
+            image_input: caps.image_input,
+        })
+    }
+
+    /// Every `provider/model` the catalog and config know, sorted (for `/model` help).
+    pub fn known_routes(&self) -> Vec<String> {
+        let mut out = vec![];
+        for (name, p) in &self.providers {
+            let mut ids: Vec<String> = catalog::builtin_models(p.kind)
+                .into_iter()
+                .map(|m| m.id)
+                .collect();
+            ids.extend(p.models.iter().map(|m| m.id.clone()));
+            ids.sort();
+            ids.dedup();
+            out.extend(ids.into_iter().map(|id| format!("{name}/{id}")));
+        }
+        out
+    }
+
+    /// Reads the route's API key from the variable its provider names. Unset or empty is
+    /// [`ConfigError::MissingKey`], which names the variable (the caller may fall back to
+    /// demo mode).
+    pub fn api_key(&self, route: &Route) -> Result<ApiKey, ConfigError> {
+        match std::env::var(&route.api_key_env) {
+            Ok(k) if !k.trim().is_empty() => Ok(ApiKey(k.trim().to_string())),
+            _ => Err(ConfigError::MissingKey {
+                provider: route.provider.clone(),
+                var: route.api_key_env.clone(),
+            }),
+        }
+    }
+
+    /// The base instructions: `[instructions] text` then each file's contents, separated
+    /// by blank lines; files are re-read on every call (a vanished file is skipped).
+    /// `None` when there is nothing.
+    pub fn read_instructions(&self) -> Option<String> {
+        let mut parts: Vec<String> = vec![];
+        if let Some(t) = self
+            .instructions
+            .text
+            .as_ref()
+            .filter(|t| !t.trim().is_empty())
+        {
+            parts.push(t.trim_end().to_string());
+        }
+        for f in &self.instructions.files {
+            if let Ok(t) = std::fs::read_to_string(f)
+                && !t.trim().is_empty()
+            {
+                parts.push(t.trim_end().to_string());
+            }
+        }
+        (!parts.is_empty()).then(|| parts.join("\n\n"))
+    }
+}
+
+/// Persists `locale = "<tag>"` into the config file at `path`, keeping every other line
+/// and comment; creates the file and its directory when absent.
+pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
+    let write_err = |e: std::io::Error| ConfigError::Write {
+        file: path.to_path_buf(),
+        detail: e.to_string(),
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(ConfigError::Read {
+                file: path.to_path_buf(),
+                detail: e.to_string(),
+            });
+        }
+    };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        let (line, column) = e
+            .span()
+            .map(|s| {
+                let before = text.get(..s.start).unwrap_or("");
+                let line = before.matches('\n').count() + 1;
+                let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+                (line, col)
+            })
+            .unwrap_or((1, 1));
+        ConfigError::Syntax {
+            file: path.to_path_buf(),
+            line,
+            column,
+            detail: e.message().trim().to_string(),
+        }
+    })?;
+    let tag = locale.tag();
+    match doc.get_mut("locale").and_then(|i| i.as_value_mut()) {
+        Some(v) => {
+            // Keep the comment that may trail the old value.
+            let decor = v.decor().clone();
+            *v = toml_edit::Value::from(tag);
+            *v.decor_mut() = decor;
+        }
+        None => {
+            doc.insert("locale", toml_edit::value(tag));
+        }
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(write_err)?;
+    }
+    // Write a sibling temp file and rename it so a crash never leaves half a config.
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, doc.to_string()).map_err(write_err)?;
+    std::fs::rename(&tmp, path).map_err(write_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locate_prefers_cli_then_env_then_default() {
+        let d = Some(PathBuf::from("/home/u/.config/deepterm"));
+        let cli = locate_from(
+            Some(Path::new("/a.toml")),
+            Some("/b.toml".into()),
+            d.clone(),
+        );
+        assert_eq!(
+            cli.map(|l| (l.path, l.explicit)),
+            Some(("/a.toml".into(), true))
+        );
+        let env = locate_from(None, Some("/b.toml".into()), d.clone());
+        assert_eq!(
+            env.map(|l| (l.path, l.explicit)),
+            Some(("/b.toml".into(), true))
+        );
+        let def = locate_from(None, Some("".into()), d);
+        assert_eq!(
+            def.map(|l| (l.path, l.explicit)),
+            Some(("/home/u/.config/deepterm/config.toml".into(), false))
+        );
+    }
+
+    #[test]
+    fn api_key_debug_is_redacted() {
+        let k = ApiKey::new("sk-secret");
+        assert!(!format!("{k:?}").contains("sk-secret"));
+        assert_eq!(k.expose(), "sk-secret");
+    }
+}

@@ -1,0 +1,555 @@
+//! TOML text → [`Config`], validating every value and naming its dotted key path.
+//!
+//! The walker consumes each table: known keys are removed as they are read, so whatever
+//! is left over is an unknown key and becomes a warning rather than an error.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value as Json;
+use toml::{Table, Value};
+
+use super::error::{ConfigError, ConfigWarning, Problem};
+use super::{
+    CommandToolConfig, Config, DEFAULT_COMMAND_TIMEOUT_SECS, Instructions, McpServerConfig,
+    ProviderConfig, default_providers,
+};
+use crate::i18n::Locale;
+use crate::llm::catalog::ModelSpec;
+use crate::llm::types::ProviderKind;
+use crate::session::event::{SystemPromptUpdate, ToolUpdateMode};
+use crate::tools::{Approval, BUILTIN_TOOL_NAMES};
+
+type Res<T> = Result<T, ConfigError>;
+
+/// Appends `key` to a dotted path, quoting keys that are not bare TOML keys.
+fn join(prefix: &str, key: &str) -> String {
+    let bare = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    let key = if bare {
+        key.to_string()
+    } else {
+        format!("{key:?}")
+    };
+    if prefix.is_empty() {
+        key
+    } else {
+        format!("{prefix}.{key}")
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let column = before
+        .get(line_start..)
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+        + 1;
+    (line, column)
+}
+
+struct Walker<'a> {
+    file: Option<&'a Path>,
+    warnings: Vec<ConfigWarning>,
+}
+
+impl Walker<'_> {
+    fn err(&self, key: String, problem: Problem) -> ConfigError {
+        ConfigError::Invalid {
+            file: self.file.map(Path::to_path_buf),
+            key,
+            problem,
+        }
+    }
+
+    fn leftovers(&mut self, prefix: &str, table: Table) {
+        for key in table.keys() {
+            self.warnings.push(ConfigWarning::UnknownKey {
+                key: join(prefix, key),
+            });
+        }
+    }
+
+    fn table(&self, t: &mut Table, prefix: &str, key: &str) -> Res<Option<Table>> {
+        match t.remove(key) {
+            None => Ok(None),
+            Some(Value::Table(x)) => Ok(Some(x)),
+            Some(_) => Err(self.err(join(prefix, key), Problem::Type { expected: "table" })),
+        }
+    }
+
+    fn string(&self, t: &mut Table, prefix: &str, key: &str) -> Res<Option<String>> {
+        match t.remove(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.err(join(prefix, key), Problem::Type { expected: "string" })),
+        }
+    }
+
+    fn non_empty(&self, t: &mut Table, prefix: &str, key: &str) -> Res<Option<String>> {
+        match self.string(t, prefix, key)? {
+            Some(s) if s.trim().is_empty() => {
+                Err(self.err(join(prefix, key), Problem::EmptyString))
+            }
+            other => Ok(other),
+        }
+    }
+
+    fn bool(&self, t: &mut Table, prefix: &str, key: &str) -> Res<Option<bool>> {
+        match t.remove(key) {
+            None => Ok(None),
+            Some(Value::Boolean(b)) => Ok(Some(b)),
+            Some(_) => Err(self.err(
+                join(prefix, key),
+                Problem::Type {
+                    expected: "boolean",
+                },
+            )),
+        }
+    }
+
+    fn positive(&self, t: &mut Table, prefix: &str, key: &str) -> Res<Option<u64>> {
+        match t.remove(key) {
+            None => Ok(None),
+            Some(Value::Integer(n)) if n >= 1 => Ok(Some(n as u64)),
+            Some(Value::Integer(_)) => Err(self.err(join(prefix, key), Problem::PositiveInteger)),
+            Some(_) => Err(self.err(
+                join(prefix, key),
+                Problem::Type {
+                    expected: "integer",
+                },
+            )),
+        }
+    }
+
+    fn strings(&self, t: &mut Table, prefix: &str, key: &str) -> Res<Option<Vec<String>>> {
+        let path = join(prefix, key);
+        match t.remove(key) {
+            None => Ok(None),
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| match v {
+                    Value::String(s) => Ok(s),
+                    _ => {
+                        Err(self.err(format!("{path}[{i}]"), Problem::Type { expected: "string" }))
+                    }
+                })
+                .collect::<Res<Vec<_>>>()
+                .map(Some),
+            Some(_) => Err(self.err(path, Problem::Type { expected: "array" })),
+        }
+    }
+
+    fn approval(&self, t: &mut Table, prefix: &str) -> Res<Approval> {
+        match self.string(t, prefix, "approval")? {
+            None => Ok(Approval::Never),
+            Some(s) => Approval::parse(&s)
+                .ok_or_else(|| self.err(join(prefix, "approval"), Problem::Approval { got: s })),
+        }
+    }
+}
+
+/// Whether `name` is a valid model-facing tool name (`[A-Za-z0-9_-]{1,64}`).
+pub(crate) fn valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// Whether `name` is a valid MCP server name (tool names become `<server>__<tool>`).
+fn valid_server_name(name: &str) -> bool {
+    valid_tool_name(name) && !name.contains("__")
+}
+
+/// TOML value → JSON, keeping table order.
+fn to_json(v: Value) -> Json {
+    match v {
+        Value::String(s) => Json::String(s),
+        Value::Integer(n) => Json::from(n),
+        Value::Float(f) => serde_json::Number::from_f64(f).map_or(Json::Null, Json::Number),
+        Value::Boolean(b) => Json::Bool(b),
+        Value::Datetime(d) => Json::String(d.to_string()),
+        Value::Array(a) => Json::Array(a.into_iter().map(to_json).collect()),
+        Value::Table(t) => Json::Object(t.into_iter().map(|(k, v)| (k, to_json(v))).collect()),
+    }
+}
+
+/// Parses and validates config text. `file` names the file in errors and anchors
+/// relative instruction files; `cwd` is the other anchor.
+pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> {
+    let mut root: Table = text.parse().map_err(|e: toml::de::Error| {
+        let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
+        ConfigError::Syntax {
+            file: file.map(Path::to_path_buf).unwrap_or_default(),
+            line,
+            column,
+            detail: e.message().trim().to_string(),
+        }
+    })?;
+    let mut w = Walker {
+        file,
+        warnings: vec![],
+    };
+    let mut cfg = Config {
+        path: file.map(Path::to_path_buf),
+        ..Config::default()
+    };
+
+    if let Some(s) = w.string(&mut root, "", "locale")? {
+        cfg.locale = Some(
+            Locale::parse(&s).ok_or_else(|| w.err("locale".into(), Problem::Locale { got: s }))?,
+        );
+    }
+    let model = w.string(&mut root, "", "model")?;
+
+    if let Some(providers) = w.table(&mut root, "", "providers")? {
+        for (name, value) in providers {
+            let prefix = join("providers", &name);
+            if !valid_tool_name(&name) {
+                return Err(w.err(prefix, Problem::Name { got: name }));
+            }
+            let Value::Table(t) = value else {
+                return Err(w.err(prefix, Problem::Type { expected: "table" }));
+            };
+            let p = parse_provider(&mut w, &name, &prefix, t)?;
+            cfg.providers.insert(name, p);
+        }
+    }
+
+    if let Some(spec) = model {
+        cfg.resolve_route(Some(&spec)).map_err(|e| {
+            let problem = match e {
+                ConfigError::UnknownProvider {
+                    provider,
+                    available,
+                    ..
+                } => Problem::UnknownProvider {
+                    provider,
+                    available,
+                },
+                _ => Problem::RouteSyntax { got: spec.clone() },
+            };
+            w.err("model".into(), problem)
+        })?;
+        cfg.model = spec;
+    }
+
+    if let Some(mut t) = w.table(&mut root, "", "instructions")? {
+        cfg.instructions = parse_instructions(&mut w, &mut t, file, cwd)?;
+        w.leftovers("instructions", t);
+    }
+
+    if let Some(mut mcp) = w.table(&mut root, "", "mcp")? {
+        if let Some(servers) = w.table(&mut mcp, "mcp", "servers")? {
+            for (name, value) in servers {
+                let prefix = join("mcp.servers", &name);
+                if !valid_server_name(&name) {
+                    return Err(w.err(prefix, Problem::ServerName { got: name }));
+                }
+                let Value::Table(t) = value else {
+                    return Err(w.err(prefix, Problem::Type { expected: "table" }));
+                };
+                let s = parse_mcp_server(&mut w, &prefix, t)?;
+                cfg.mcp_servers.insert(name, s);
+            }
+        }
+        w.leftovers("mcp", mcp);
+    }
+
+    if let Some(mut tools) = w.table(&mut root, "", "tools")? {
+        if let Some(commands) = w.table(&mut tools, "tools", "command")? {
+            for (name, value) in commands {
+                let prefix = join("tools.command", &name);
+                if !valid_tool_name(&name) {
+                    return Err(w.err(prefix, Problem::Name { got: name }));
+                }
+                if BUILTIN_TOOL_NAMES.contains(&name.as_str()) {
+                    return Err(w.err(prefix, Problem::ReservedToolName { name }));
+                }
+                let Value::Table(t) = value else {
+                    return Err(w.err(prefix, Problem::Type { expected: "table" }));
+                };
+                let c = parse_command_tool(&mut w, &prefix, t)?;
+                cfg.command_tools.insert(name, c);
+            }
+        }
+        if let Some(mut b) = w.table(&mut tools, "tools", "builtin")? {
+            if let Some(on) = w.bool(&mut b, "tools.builtin", "enabled")? {
+                cfg.builtin_tools = on;
+            }
+            w.leftovers("tools.builtin", b);
+        }
+        w.leftovers("tools", tools);
+    }
+
+    w.leftovers("", root);
+    cfg.warnings = w.warnings;
+    Ok(cfg)
+}
+
+fn parse_provider(
+    w: &mut Walker<'_>,
+    name: &str,
+    prefix: &str,
+    mut t: Table,
+) -> Res<ProviderConfig> {
+    // A provider that shares a built-in provider's name inherits its unset fields, so
+    // `[[providers.deepseek.models]]` alone is a complete override.
+    let builtin = default_providers().remove(name);
+    let kind = match w.string(&mut t, prefix, "kind")? {
+        Some(s) => match s.as_str() {
+            "deepseek-messages" => ProviderKind::DeepseekMessages,
+            "openai-chat" => ProviderKind::OpenaiChat,
+            _ => return Err(w.err(join(prefix, "kind"), Problem::ProviderKind { got: s })),
+        },
+        None => match &builtin {
+            Some(b) => b.kind,
+            None => return Err(w.err(join(prefix, "kind"), Problem::Required)),
+        },
+    };
+    let base_url = match w.non_empty(&mut t, prefix, "base_url")? {
+        Some(s) => s.trim().trim_end_matches('/').to_string(),
+        None => match &builtin {
+            Some(b) => b.base_url.clone(),
+            None => return Err(w.err(join(prefix, "base_url"), Problem::Required)),
+        },
+    };
+    let api_key_env = match w.non_empty(&mut t, prefix, "api_key_env")? {
+        Some(s) => s.trim().to_string(),
+        None => match &builtin {
+            Some(b) => b.api_key_env.clone(),
+            None => return Err(w.err(join(prefix, "api_key_env"), Problem::Required)),
+        },
+    };
+    let mut models: Vec<ModelSpec> = vec![];
+    let models_path = join(prefix, "models");
+    match t.remove("models") {
+        None => {}
+        Some(Value::Array(items)) => {
+            for (i, item) in items.into_iter().enumerate() {
+                let mp = format!("{models_path}[{i}]");
+                let Value::Table(mt) = item else {
+                    return Err(w.err(mp, Problem::Type { expected: "table" }));
+                };
+                let spec = parse_model(w, kind, &mp, mt)?;
+                if models.iter().any(|m| m.id == spec.id) {
+                    return Err(w.err(join(&mp, "id"), Problem::DuplicateModel { id: spec.id }));
+                }
+                models.push(spec);
+            }
+        }
+        Some(_) => return Err(w.err(models_path, Problem::Type { expected: "array" })),
+    }
+    w.leftovers(prefix, t);
+    Ok(ProviderConfig {
+        kind,
+        base_url,
+        api_key_env,
+        models,
+    })
+}
+
+fn parse_model(
+    w: &mut Walker<'_>,
+    kind: ProviderKind,
+    prefix: &str,
+    mut t: Table,
+) -> Res<ModelSpec> {
+    let id = w
+        .non_empty(&mut t, prefix, "id")?
+        .ok_or_else(|| w.err(join(prefix, "id"), Problem::Required))?;
+    let context_window = w.positive(&mut t, prefix, "context_window")?;
+    let system_prompt_update = match w.string(&mut t, prefix, "system_prompt_update")? {
+        None => None,
+        Some(s) if s == "in-history" => Some(SystemPromptUpdate::InHistory),
+        Some(s) => {
+            return Err(w.err(
+                join(prefix, "system_prompt_update"),
+                Problem::SystemPromptUpdate { got: s },
+            ));
+        }
+    };
+    let tool_update = match w.string(&mut t, prefix, "tool_update")? {
+        None => None,
+        Some(s) => match s.as_str() {
+            "in-history" => Some(ToolUpdateMode::InHistory),
+            "addition-only" => Some(ToolUpdateMode::AdditionOnly),
+            _ => {
+                return Err(w.err(join(prefix, "tool_update"), Problem::ToolUpdate { got: s }));
+            }
+        },
+    };
+    let image_input = w.bool(&mut t, prefix, "image_input")?.unwrap_or(false);
+    if kind == ProviderKind::OpenaiChat {
+        let field = if tool_update.is_some() {
+            Some("tool_update")
+        } else if system_prompt_update.is_some() {
+            Some("system_prompt_update")
+        } else {
+            None
+        };
+        if let Some(field) = field {
+            return Err(w.err(
+                join(prefix, field),
+                Problem::ModesUnsupported {
+                    kind: kind.as_str(),
+                },
+            ));
+        }
+    }
+    w.leftovers(prefix, t);
+    Ok(ModelSpec {
+        id: id.trim().to_string(),
+        context_window,
+        system_prompt_update,
+        tool_update,
+        image_input,
+    })
+}
+
+fn parse_instructions(
+    w: &mut Walker<'_>,
+    t: &mut Table,
+    file: Option<&Path>,
+    cwd: &Path,
+) -> Res<Instructions> {
+    let text = w.string(t, "instructions", "text")?;
+    let mut files = vec![];
+    let config_dir = file.and_then(Path::parent);
+    for (i, f) in w
+        .strings(t, "instructions", "files")?
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+    {
+        let p = PathBuf::from(&f);
+        // The working directory comes first: a global config naming `AGENTS.md` means
+        // the project's file.
+        let candidates: Vec<PathBuf> = if p.is_absolute() {
+            vec![p]
+        } else {
+            let mut c = vec![cwd.join(&p)];
+            if let Some(d) = config_dir {
+                c.push(d.join(&p));
+            }
+            c
+        };
+        match candidates.into_iter().find(|c| c.is_file()) {
+            Some(found) => files.push(found),
+            None => w.warnings.push(ConfigWarning::MissingInstructionFile {
+                key: format!("instructions.files[{i}]"),
+                path: f,
+            }),
+        }
+    }
+    Ok(Instructions { text, files })
+}
+
+fn parse_mcp_server(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<McpServerConfig> {
+    let command = w
+        .non_empty(&mut t, prefix, "command")?
+        .ok_or_else(|| w.err(join(prefix, "command"), Problem::Required))?;
+    let args = w.strings(&mut t, prefix, "args")?.unwrap_or_default();
+    let mut env = BTreeMap::new();
+    if let Some(e) = w.table(&mut t, prefix, "env")? {
+        let env_prefix = join(prefix, "env");
+        for (k, v) in e {
+            match v {
+                Value::String(s) => {
+                    env.insert(k, s);
+                }
+                _ => return Err(w.err(join(&env_prefix, &k), Problem::Type { expected: "string" })),
+            }
+        }
+    }
+    let enabled = w.bool(&mut t, prefix, "enabled")?.unwrap_or(true);
+    let approval = w.approval(&mut t, prefix)?;
+    let timeout_secs = w.positive(&mut t, prefix, "timeout_secs")?;
+    w.leftovers(prefix, t);
+    Ok(McpServerConfig {
+        command,
+        args,
+        env,
+        enabled,
+        approval,
+        timeout_secs,
+    })
+}
+
+fn parse_command_tool(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<CommandToolConfig> {
+    let description = w
+        .non_empty(&mut t, prefix, "description")?
+        .ok_or_else(|| w.err(join(prefix, "description"), Problem::Required))?;
+    let command = w
+        .strings(&mut t, prefix, "command")?
+        .ok_or_else(|| w.err(join(prefix, "command"), Problem::Required))?;
+    if command.first().is_none_or(|c| c.trim().is_empty()) {
+        return Err(w.err(join(prefix, "command"), Problem::EmptyCommand));
+    }
+    let params_path = join(prefix, "parameters");
+    let parameters = match t.remove("parameters") {
+        None => serde_json::json!({"type": "object", "properties": {}}),
+        Some(Value::Table(pt)) => {
+            let mut obj = serde_json::Map::new();
+            match pt.get("type") {
+                None => {
+                    obj.insert("type".into(), Json::from("object"));
+                }
+                Some(Value::String(s)) if s == "object" => {}
+                Some(_) => {
+                    return Err(w.err(join(&params_path, "type"), Problem::ParametersNotObject));
+                }
+            }
+            for (k, v) in pt {
+                obj.insert(k, to_json(v));
+            }
+            Json::Object(obj)
+        }
+        Some(_) => return Err(w.err(params_path, Problem::Type { expected: "table" })),
+    };
+    let enabled = w.bool(&mut t, prefix, "enabled")?.unwrap_or(true);
+    let approval = w.approval(&mut t, prefix)?;
+    let timeout_secs = w
+        .positive(&mut t, prefix, "timeout_secs")?
+        .unwrap_or(DEFAULT_COMMAND_TIMEOUT_SECS);
+    w.leftovers(prefix, t);
+    Ok(CommandToolConfig {
+        description,
+        command,
+        parameters,
+        enabled,
+        approval,
+        timeout_secs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        assert_eq!(line_col("ab\ncdé\nx", 0), (1, 1));
+        assert_eq!(line_col("ab\ncdé\nx", 3), (2, 1));
+        assert_eq!(line_col("ab\ncdé\nx", 7), (2, 4));
+        assert_eq!(line_col("ab\ncdé\nx", 8), (3, 1));
+    }
+
+    #[test]
+    fn join_quotes_dotted_keys() {
+        assert_eq!(join("", "model"), "model");
+        assert_eq!(
+            join("providers", "deepseek-openai"),
+            "providers.deepseek-openai"
+        );
+        assert_eq!(join("providers", "a.b"), "providers.\"a.b\"");
+    }
+}

@@ -1,0 +1,475 @@
+//! Built-in read-only tools: `read_file`, `list_dir`, `grep`, confined to a workspace root.
+//!
+//! Every path is resolved against the root, normalized, canonicalized (following
+//! symlinks) and refused unless it stays inside the root. The descriptions and schemas
+//! are part of the cached prompt prefix, so they are fixed text with a stable key order.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, truncate_utf8};
+use crate::session::event::ToolSchema;
+
+/// Largest file `read_file` returns whole; larger files need `offset`/`limit`.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024;
+/// Lines returned by `read_file` when `limit` is absent on a partial read.
+pub const DEFAULT_LINE_LIMIT: usize = 2000;
+/// Entries `list_dir` returns at most.
+pub const MAX_DIR_ENTRIES: usize = 1000;
+/// Matches `grep` returns at most.
+pub const MAX_GREP_MATCHES: usize = 200;
+/// Files `grep` looks at, at most.
+const MAX_GREP_FILES: usize = 20_000;
+/// Files larger than this are skipped by `grep`.
+const MAX_GREP_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// Longest matching line `grep` prints.
+const MAX_GREP_LINE: usize = 300;
+/// Directories `grep` never enters.
+const SKIP_DIRS: [&str; 3] = [".git", "target", "node_modules"];
+
+/// The workspace a built-in tool may read.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    root: PathBuf,
+}
+
+type ToolResult = Result<String, String>;
+
+impl Workspace {
+    /// A workspace rooted at `root` (canonicalized when possible).
+    pub fn new(root: &Path) -> Self {
+        let root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        Workspace { root }
+    }
+
+    /// The canonical root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Resolves a model-given path to an existing canonical path inside the root.
+    pub fn resolve(&self, given: &str) -> ToolResult {
+        self.resolve_path(given).map(|p| p.display().to_string())
+    }
+
+    fn resolve_path(&self, given: &str) -> Result<PathBuf, String> {
+        let outside = || format!("path \"{given}\" is outside the workspace");
+        let p = Path::new(given);
+        let joined = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            self.root.join(p)
+        };
+        let mut norm = PathBuf::new();
+        for c in joined.components() {
+            match c {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    norm.pop();
+                }
+                other => norm.push(other.as_os_str()),
+            }
+        }
+        let canonical = match fs::canonicalize(&norm) {
+            Ok(c) => c,
+            Err(_) if !norm.starts_with(&self.root) => return Err(outside()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!("no such file or directory: \"{given}\""));
+            }
+            Err(e) => return Err(format!("cannot access \"{given}\": {e}")),
+        };
+        if canonical.starts_with(&self.root) {
+            Ok(canonical)
+        } else {
+            Err(outside())
+        }
+    }
+
+    /// `root`-relative display form with forward slashes.
+    fn relative(&self, p: &Path) -> String {
+        let rel = p.strip_prefix(&self.root).unwrap_or(p);
+        let s = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        if s.is_empty() { ".".to_string() } else { s }
+    }
+}
+
+fn str_arg<'a>(args: &'a Value, key: &str) -> Result<Option<&'a str>, String> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(format!("argument \"{key}\" must be a string")),
+    }
+}
+
+fn positive_arg(args: &Value, key: &str) -> Result<Option<usize>, String> {
+    match args.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= 1 => Ok(Some(usize::try_from(n).unwrap_or(usize::MAX))),
+            _ => Err(format!("argument \"{key}\" must be a positive integer")),
+        },
+    }
+}
+
+fn looks_binary(bytes: &[u8]) -> bool {
+    bytes.contains(&0)
+}
+
+/// `read_file`.
+fn read_file(ws: &Workspace, args: &Value) -> ToolResult {
+    let given = str_arg(args, "path")?.ok_or("missing required argument \"path\"")?;
+    let offset = positive_arg(args, "offset")?;
+    let limit = positive_arg(args, "limit")?;
+    let path = ws.resolve_path(given)?;
+    let meta = fs::metadata(&path).map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+    if meta.is_dir() {
+        return Err(format!("\"{given}\" is a directory; use list_dir"));
+    }
+    let binary = || format!("\"{given}\" is a binary file; read_file only reads text");
+    if offset.is_none() && limit.is_none() {
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(format!(
+                "\"{given}\" is too large ({} bytes; the limit is {MAX_FILE_BYTES}); \
+                 pass offset and limit to read it in parts",
+                meta.len()
+            ));
+        }
+        let bytes = fs::read(&path).map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+        if looks_binary(&bytes) {
+            return Err(binary());
+        }
+        let text = String::from_utf8(bytes).map_err(|_| binary())?;
+        return Ok(if text.is_empty() {
+            "(empty file)".to_string()
+        } else {
+            text
+        });
+    }
+    // A windowed read streams line by line, so huge files work too.
+    let start = offset.unwrap_or(1);
+    let limit = limit.unwrap_or(DEFAULT_LINE_LIMIT);
+    let file = fs::File::open(&path).map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+    let mut reader = BufReader::new(file);
+    let mut out = String::new();
+    let mut line_no = 0usize;
+    let mut shown = 0usize;
+    let mut capped = false;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+        if n == 0 {
+            break;
+        }
+        line_no += 1;
+        if line_no < start || shown >= limit || capped {
+            continue;
+        }
+        if looks_binary(&buf) {
+            return Err(binary());
+        }
+        let line = std::str::from_utf8(&buf).map_err(|_| binary())?;
+        if (out.len() + line.len()) as u64 > MAX_FILE_BYTES {
+            capped = true;
+            continue;
+        }
+        out.push_str(line);
+        shown += 1;
+    }
+    if shown == 0 {
+        return Err(format!(
+            "\"{given}\" has {line_no} lines; offset {start} is past the end"
+        ));
+    }
+    let last = start + shown - 1;
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&format!("[lines {start}-{last} of {line_no}"));
+    if capped {
+        out.push_str(&format!("; output capped at {MAX_FILE_BYTES} bytes"));
+    }
+    out.push(']');
+    Ok(out)
+}
+
+/// `list_dir`.
+fn list_dir(ws: &Workspace, args: &Value) -> ToolResult {
+    let given = str_arg(args, "path")?.unwrap_or(".");
+    let path = ws.resolve_path(given)?;
+    if !path.is_dir() {
+        return Err(format!("\"{given}\" is not a directory"));
+    }
+    let mut entries: Vec<String> = fs::read_dir(&path)
+        .map_err(|e| format!("cannot list \"{given}\": {e}"))?
+        .filter_map(Result::ok)
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            match e.file_type() {
+                Ok(t) if t.is_symlink() => format!("{name}@"),
+                Ok(t) if t.is_dir() => format!("{name}/"),
+                _ => name,
+            }
+        })
+        .collect();
+    entries.sort();
+    if entries.is_empty() {
+        return Ok("(empty directory)".to_string());
+    }
+    let total = entries.len();
+    entries.truncate(MAX_DIR_ENTRIES);
+    let mut out = entries.join("\n");
+    if total > MAX_DIR_ENTRIES {
+        out.push_str(&format!("\n[{MAX_DIR_ENTRIES} of {total} entries shown]"));
+    }
+    Ok(out)
+}
+
+struct GrepState<'a> {
+    ws: &'a Workspace,
+    re: regex::Regex,
+    out: Vec<String>,
+    files: usize,
+    cancel: &'a CancellationToken,
+}
+
+impl GrepState<'_> {
+    fn full(&self) -> bool {
+        self.out.len() >= MAX_GREP_MATCHES
+            || self.files >= MAX_GREP_FILES
+            || self.cancel.is_cancelled()
+    }
+
+    fn file(&mut self, path: &Path) {
+        self.files += 1;
+        let Ok(meta) = fs::metadata(path) else { return };
+        if meta.len() > MAX_GREP_FILE_BYTES {
+            return;
+        }
+        let Ok(mut f) = fs::File::open(path) else {
+            return;
+        };
+        let mut bytes = Vec::new();
+        if f.read_to_end(&mut bytes).is_err() || looks_binary(&bytes) {
+            return;
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            return;
+        };
+        let rel = self.ws.relative(path);
+        for (i, line) in text.lines().enumerate() {
+            if self.re.is_match(line) {
+                let mut line = line.to_string();
+                if truncate_utf8(&mut line, MAX_GREP_LINE) {
+                    line.push('…');
+                }
+                self.out.push(format!("{rel}:{}:{line}", i + 1));
+                if self.out.len() >= MAX_GREP_MATCHES {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn dir(&mut self, dir: &Path) {
+        let Ok(rd) = fs::read_dir(dir) else { return };
+        let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            if self.full() {
+                return;
+            }
+            // Symlinks are not followed: they could lead outside the workspace or loop.
+            let Ok(t) = e.file_type() else { continue };
+            if t.is_dir() {
+                if !SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()) {
+                    self.dir(&e.path());
+                }
+            } else if t.is_file() {
+                self.file(&e.path());
+            }
+        }
+    }
+}
+
+/// `grep`.
+fn grep(ws: &Workspace, args: &Value, cancel: &CancellationToken) -> ToolResult {
+    let pattern = str_arg(args, "pattern")?.ok_or("missing required argument \"pattern\"")?;
+    if pattern.is_empty() {
+        return Err("argument \"pattern\" must not be empty".to_string());
+    }
+    let given = str_arg(args, "path")?.unwrap_or(".");
+    let path = ws.resolve_path(given)?;
+    // A pattern that is not a valid regex is searched for literally.
+    let re = regex::RegexBuilder::new(pattern)
+        .size_limit(1 << 20)
+        .build()
+        .or_else(|_| regex::Regex::new(&regex::escape(pattern)))
+        .map_err(|e| format!("invalid pattern: {e}"))?;
+    let mut st = GrepState {
+        ws,
+        re,
+        out: vec![],
+        files: 0,
+        cancel,
+    };
+    if path.is_dir() {
+        st.dir(&path);
+    } else {
+        st.file(&path);
+    }
+    if cancel.is_cancelled() {
+        return Err("grep cancelled".to_string());
+    }
+    if st.out.is_empty() {
+        return Ok("no matches".to_string());
+    }
+    let mut out = st.out.join("\n");
+    if st.out.len() >= MAX_GREP_MATCHES {
+        out.push_str(&format!(
+            "\n[stopped after {MAX_GREP_MATCHES} matches; narrow the pattern or path]"
+        ));
+    } else if st.files >= MAX_GREP_FILES {
+        out.push_str(&format!(
+            "\n[stopped after {MAX_GREP_FILES} files; narrow the path]"
+        ));
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    ReadFile,
+    ListDir,
+    Grep,
+}
+
+/// One built-in tool bound to a workspace.
+struct Builtin {
+    kind: Kind,
+    ws: Arc<Workspace>,
+}
+
+impl ToolExecutor for Builtin {
+    fn call<'a>(
+        &'a self,
+        arguments: Value,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, ToolOutcome> {
+        let ws = self.ws.clone();
+        let kind = self.kind;
+        let token = cancel.clone();
+        async move {
+            let work = tokio::task::spawn_blocking(move || match kind {
+                Kind::ReadFile => read_file(&ws, &arguments),
+                Kind::ListDir => list_dir(&ws, &arguments),
+                Kind::Grep => grep(&ws, &arguments, &token),
+            });
+            tokio::select! {
+                r = work => match r {
+                    Ok(Ok(text)) => ToolOutcome::ok(text),
+                    Ok(Err(e)) => ToolOutcome::error(e),
+                    Err(e) => ToolOutcome::error(format!("tool failed: {e}")),
+                },
+                _ = cancel.cancelled() => ToolOutcome::error("tool call cancelled"),
+            }
+        }
+        .boxed()
+    }
+}
+
+fn schema(name: &str, description: &str, parameters: Value) -> ToolSchema {
+    ToolSchema {
+        name: name.to_string(),
+        description: description.to_string(),
+        parameters,
+        defer_loading: None,
+    }
+}
+
+/// The declarations of the built-in tools, in name order.
+pub fn schemas() -> Vec<ToolSchema> {
+    vec![
+        schema(
+            "grep",
+            "Search file contents in the workspace. `pattern` is a regular expression (Rust \
+             regex syntax; an invalid regex is searched for literally). `path` is a file or \
+             directory relative to the workspace root (default: the root). Binary files and \
+             the .git, target and node_modules directories are skipped. Returns up to 200 \
+             matches as `path:line:text`.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "pattern": {"type": "string", "description": "Regular expression or plain text to search for."},
+                    "path": {"type": "string", "description": "File or directory to search, relative to the workspace root."}
+                },
+                "required": ["pattern"]
+            }),
+        ),
+        schema(
+            "list_dir",
+            "List the entries of a directory in the workspace, sorted by name. Directories \
+             end with `/`, symbolic links with `@`. `path` is relative to the workspace root \
+             (default: the root).",
+            json!({
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "Directory to list, relative to the workspace root."}
+                }
+            }),
+        ),
+        schema(
+            "read_file",
+            "Read a UTF-8 text file in the workspace. `path` is relative to the workspace root. \
+             Without `offset`/`limit` the whole file is returned (at most 256 KiB). With them, \
+             returns `limit` lines (default 2000) starting at line `offset` (1-based), followed \
+             by a `[lines A-B of N]` note. Binary files are refused.",
+            json!({
+                "type": "object",
+                "properties": {
+                    "path": {"type": "string", "description": "File to read, relative to the workspace root."},
+                    "offset": {"type": "integer", "minimum": 1, "description": "First line to return (1-based)."},
+                    "limit": {"type": "integer", "minimum": 1, "description": "Maximum number of lines to return."}
+                },
+                "required": ["path"]
+            }),
+        ),
+    ]
+}
+
+/// The built-in tools confined to `root`, enabled, needing no approval (read-only).
+pub fn tools(root: &Path) -> Vec<RegisteredTool> {
+    let ws = Arc::new(Workspace::new(root));
+    schemas()
+        .into_iter()
+        .map(|s| {
+            let kind = match s.name.as_str() {
+                "grep" => Kind::Grep,
+                "list_dir" => Kind::ListDir,
+                _ => Kind::ReadFile,
+            };
+            RegisteredTool {
+                schema: s,
+                approval: Approval::Never,
+                enabled: true,
+                executor: Arc::new(Builtin {
+                    kind,
+                    ws: ws.clone(),
+                }),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,191 @@
+//! Command tools declared in config (`[tools.command.NAME]`).
+//!
+//! A call starts `command[0]` with the remaining elements as arguments, writes the call's
+//! JSON arguments (one line) to its stdin and closes it. Exit status 0 makes stdout the
+//! result; anything else is a tool error carrying stderr. The child is killed on timeout
+//! and on cancel.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::FutureExt;
+use futures_util::future::BoxFuture;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio_util::sync::CancellationToken;
+
+use super::{RegisteredTool, ToolExecutor, ToolOutcome};
+use crate::config::{CommandToolConfig, Config};
+use crate::session::event::ToolSchema;
+
+/// Stdout kept for the result.
+pub const MAX_OUTPUT_BYTES: usize = 64 * 1024;
+/// Stderr kept for an error.
+pub const MAX_STDERR_BYTES: usize = 4 * 1024;
+
+/// A runnable command tool.
+pub struct CommandTool {
+    name: String,
+    command: Vec<String>,
+    timeout: Duration,
+}
+
+impl CommandTool {
+    /// A tool named `name` running `command` (program + args) with a timeout.
+    pub fn new(name: &str, command: Vec<String>, timeout: Duration) -> Self {
+        CommandTool {
+            name: name.to_string(),
+            command,
+            timeout,
+        }
+    }
+
+    async fn run(&self, arguments: serde_json::Value, cancel: &CancellationToken) -> ToolOutcome {
+        let name = &self.name;
+        let Some((program, args)) = self.command.split_first() else {
+            return ToolOutcome::error(format!("command tool \"{name}\" has no command"));
+        };
+        let mut child = match tokio::process::Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+        {
+            Ok(c) => c,
+            Err(e) => {
+                return ToolOutcome::error(format!(
+                    "command tool \"{name}\" could not start \"{program}\": {e}"
+                ));
+            }
+        };
+        let mut payload = arguments.to_string();
+        payload.push('\n');
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let feed = async move {
+            if let Some(mut s) = stdin {
+                // A command that ignores its input may close stdin early: not an error.
+                let _ = s.write_all(payload.as_bytes()).await;
+                let _ = s.shutdown().await;
+            }
+        };
+        let finished = tokio::select! {
+            r = async {
+                let (_, out, err, status) = tokio::join!(
+                    feed,
+                    read_capped(stdout, MAX_OUTPUT_BYTES),
+                    read_capped(stderr, MAX_STDERR_BYTES),
+                    child.wait(),
+                );
+                (out, err, status)
+            } => Some(r),
+            _ = tokio::time::sleep(self.timeout) => None,
+            _ = cancel.cancelled() => None,
+        };
+        let Some(((out, out_cut), (err, err_cut), status)) = finished else {
+            let _ = child.kill().await;
+            return if cancel.is_cancelled() {
+                ToolOutcome::error(format!("command tool \"{name}\" was cancelled"))
+            } else {
+                ToolOutcome::error(format!(
+                    "command tool \"{name}\" timed out after {} s and was killed",
+                    self.timeout.as_secs_f64()
+                ))
+            };
+        };
+        let status = match status {
+            Ok(s) => s,
+            Err(e) => return ToolOutcome::error(format!("command tool \"{name}\" failed: {e}")),
+        };
+        let mut stdout = String::from_utf8_lossy(&out).into_owned();
+        if out_cut {
+            stdout.push_str(&format!("\n[output truncated at {MAX_OUTPUT_BYTES} bytes]"));
+        }
+        if status.success() {
+            return ToolOutcome::ok(if stdout.is_empty() {
+                "(no output)".to_string()
+            } else {
+                stdout
+            });
+        }
+        let how = match status.code() {
+            Some(code) => format!("exited with status {code}"),
+            None => "was terminated by a signal".to_string(),
+        };
+        let mut msg = format!("command tool \"{name}\" {how}");
+        let mut stderr = String::from_utf8_lossy(&err).trim_end().to_string();
+        if err_cut {
+            stderr.push_str(" […]");
+        }
+        if !stderr.is_empty() {
+            msg.push_str(&format!("\nstderr:\n{stderr}"));
+        } else if !stdout.trim().is_empty() {
+            msg.push_str(&format!("\nstdout:\n{}", stdout.trim_end()));
+        }
+        ToolOutcome::error(msg)
+    }
+}
+
+/// Reads everything, keeping the first `cap` bytes; returns whether more came.
+async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize) -> (Vec<u8>, bool) {
+    let Some(mut r) = reader else {
+        return (vec![], false);
+    };
+    let mut kept = Vec::new();
+    let mut cut = false;
+    let mut buf = [0u8; 8192];
+    loop {
+        match r.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(kept.len());
+                if n > room {
+                    cut = true;
+                }
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+        }
+    }
+    (kept, cut)
+}
+
+impl ToolExecutor for CommandTool {
+    fn call<'a>(
+        &'a self,
+        arguments: serde_json::Value,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, ToolOutcome> {
+        self.run(arguments, cancel).boxed()
+    }
+}
+
+/// A registered command tool from its config.
+pub fn tool(name: &str, c: &CommandToolConfig) -> RegisteredTool {
+    RegisteredTool {
+        schema: ToolSchema {
+            name: name.to_string(),
+            description: c.description.clone(),
+            parameters: c.parameters.clone(),
+            defer_loading: None,
+        },
+        approval: c.approval,
+        enabled: c.enabled,
+        executor: Arc::new(CommandTool::new(
+            name,
+            c.command.clone(),
+            Duration::from_secs(c.timeout_secs),
+        )),
+    }
+}
+
+/// Every command tool in the config, in name order.
+pub fn tools(config: &Config) -> Vec<RegisteredTool> {
+    config
+        .command_tools
+        .iter()
+        .map(|(name, c)| tool(name, c))
+        .collect()
+}

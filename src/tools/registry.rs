@@ -1,0 +1,325 @@
+//! The tool registry: which tools exist, which are active, approval policy, dispatch.
+//!
+//! Sources (built-in, command, each MCP server) register whole batches under their
+//! [`ToolSource`]; re-registering a batch replaces it, and same-name schema changes are
+//! accepted without checks (R-6). The active set is every registered, enabled tool in
+//! lexicographic name order (D-2). When two sources offer the same name, the first source
+//! in [`ToolSource`] order wins (built-in, then command, then MCP servers by name).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::{Approval, ToolExecutor, ToolOutcome, builtin, command};
+use crate::config::Config;
+use crate::i18n::{Arg, Localizer};
+use crate::session::event::ToolSchema;
+
+/// Where a tool comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ToolSource {
+    /// Built-in read-only tools.
+    Builtin,
+    /// `[tools.command.*]` from config.
+    Command,
+    /// An MCP server, by configured name.
+    Mcp(String),
+}
+
+impl ToolSource {
+    /// The localized source label (`built-in`, `command`, `MCP server fs`).
+    pub fn localized(&self, l: Localizer) -> String {
+        match self {
+            ToolSource::Builtin => l.tr("tools-source-builtin"),
+            ToolSource::Command => l.tr("tools-source-command"),
+            ToolSource::Mcp(s) => l.tra("tools-source-mcp", &[("server", s.into())]),
+        }
+    }
+}
+
+/// A tool as a source registers it.
+#[derive(Clone)]
+pub struct RegisteredTool {
+    /// The model-facing declaration.
+    pub schema: ToolSchema,
+    /// Approval policy.
+    pub approval: Approval,
+    /// Active unless the user toggles it (`enabled = false` in config keeps it off).
+    pub enabled: bool,
+    /// Runs calls.
+    pub executor: Arc<dyn ToolExecutor>,
+}
+
+impl std::fmt::Debug for RegisteredTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegisteredTool")
+            .field("schema", &self.schema)
+            .field("approval", &self.approval)
+            .field("enabled", &self.enabled)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One row of the `/tools` listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolListing {
+    /// Tool name.
+    pub name: String,
+    /// Where it comes from.
+    pub source: ToolSource,
+    /// In the active set.
+    pub active: bool,
+    /// Approval policy.
+    pub approval: Approval,
+    /// Description (first line is enough for a listing).
+    pub description: String,
+}
+
+/// A user-facing registry error (`/tool enable|disable`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    /// No registered tool has this name.
+    #[error("no tool named \"{0}\"")]
+    UnknownName(String),
+}
+
+impl ToolError {
+    /// The localized message.
+    pub fn localized(&self, l: Localizer) -> String {
+        match self {
+            ToolError::UnknownName(n) => l.tra("tools-error-unknown-name", &[("name", n.into())]),
+        }
+    }
+}
+
+/// A call resolved against the registry, runnable without borrowing it (so a caller that
+/// keeps the registry behind a lock can release the lock before awaiting).
+pub struct PreparedCall {
+    executor: Arc<dyn ToolExecutor>,
+    arguments: serde_json::Value,
+}
+
+impl PreparedCall {
+    /// Runs the call.
+    pub async fn run(self, cancel: &CancellationToken) -> ToolOutcome {
+        if cancel.is_cancelled() {
+            return ToolOutcome::error("tool call cancelled");
+        }
+        self.executor.call(self.arguments, cancel).await
+    }
+}
+
+/// The registry of tools from every source.
+#[derive(Default)]
+pub struct ToolRegistry {
+    sources: BTreeMap<ToolSource, Vec<RegisteredTool>>,
+    /// `/tool enable|disable` choices, by name; they outlive re-registration.
+    overrides: HashMap<String, bool>,
+    always_allowed: HashSet<String>,
+    version: u64,
+}
+
+impl ToolRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        ToolRegistry::default()
+    }
+
+    /// Built-in tools confined to `workspace_root` (registered disabled when
+    /// `[tools.builtin] enabled = false`) and the config's command tools.
+    pub fn from_config(config: &Config, workspace_root: &Path) -> Self {
+        let mut r = ToolRegistry::new();
+        let mut builtins = builtin::tools(workspace_root);
+        for t in &mut builtins {
+            t.enabled = config.builtin_tools;
+        }
+        r.set_source_tools(ToolSource::Builtin, builtins);
+        r.set_source_tools(ToolSource::Command, command::tools(config));
+        r
+    }
+
+    /// Replaces the batch registered under `source` (an empty batch unregisters it).
+    pub fn set_source_tools(&mut self, source: ToolSource, tools: Vec<RegisteredTool>) {
+        if tools.is_empty() {
+            self.sources.remove(&source);
+        } else {
+            self.sources.insert(source, tools);
+        }
+        self.version += 1;
+    }
+
+    /// Unregisters every tool of `source`.
+    pub fn remove_source(&mut self, source: &ToolSource) {
+        if self.sources.remove(source).is_some() {
+            self.version += 1;
+        }
+    }
+
+    /// Increases on every change; compare to notice that the active set may have changed.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The winning registration of each name, with its source, in name order.
+    fn effective(&self) -> BTreeMap<&str, (&ToolSource, &RegisteredTool)> {
+        let mut out: BTreeMap<&str, (&ToolSource, &RegisteredTool)> = BTreeMap::new();
+        for (source, tools) in &self.sources {
+            for t in tools {
+                out.entry(t.schema.name.as_str()).or_insert((source, t));
+            }
+        }
+        out
+    }
+
+    fn is_enabled(&self, t: &RegisteredTool) -> bool {
+        self.overrides
+            .get(&t.schema.name)
+            .copied()
+            .unwrap_or(t.enabled)
+    }
+
+    fn active(&self, name: &str) -> Option<&RegisteredTool> {
+        self.effective()
+            .remove(name)
+            .map(|(_, t)| t)
+            .filter(|t| self.is_enabled(t))
+    }
+
+    /// The active declarations in lexicographic name order (D-2).
+    pub fn active_tools(&self) -> Vec<ToolSchema> {
+        self.effective()
+            .into_values()
+            .filter(|(_, t)| self.is_enabled(t))
+            .map(|(_, t)| t.schema.clone())
+            .collect()
+    }
+
+    /// Whether `name` is in the active set.
+    pub fn is_active(&self, name: &str) -> bool {
+        self.active(name).is_some()
+    }
+
+    /// `/tool enable NAME` / `/tool disable NAME`. Returns whether the state changed.
+    pub fn set_enabled(&mut self, name: &str, enabled: bool) -> Result<bool, ToolError> {
+        let was = match self.effective().get(name) {
+            Some((_, t)) => self.is_enabled(t),
+            None => return Err(ToolError::UnknownName(name.to_string())),
+        };
+        self.overrides.insert(name.to_string(), enabled);
+        if was != enabled {
+            self.version += 1;
+        }
+        Ok(was != enabled)
+    }
+
+    /// Every registered tool, active or not, in name order (for `/tools`).
+    pub fn listing(&self) -> Vec<ToolListing> {
+        self.effective()
+            .into_iter()
+            .map(|(name, (source, t))| ToolListing {
+                name: name.to_string(),
+                source: source.clone(),
+                active: self.is_enabled(t),
+                approval: t.approval,
+                description: t.schema.description.clone(),
+            })
+            .collect()
+    }
+
+    /// The `/tools` output, localized: active tools, then available-but-disabled ones.
+    pub fn listing_lines(&self, l: Localizer) -> Vec<String> {
+        let rows = self.listing();
+        if rows.is_empty() {
+            return vec![l.tr("tools-list-empty")];
+        }
+        let (active, disabled): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| r.active);
+        let mut out = vec![];
+        for (group, header, line) in [
+            (&active, "tools-list-header-active", "tools-list-active"),
+            (
+                &disabled,
+                "tools-list-header-disabled",
+                "tools-list-disabled",
+            ),
+        ] {
+            if group.is_empty() {
+                continue;
+            }
+            out.push(l.tra(header, &[("count", Arg::from(group.len()))]));
+            for r in group {
+                let key = if r.active && r.approval == Approval::Ask {
+                    "tools-list-active-ask"
+                } else {
+                    line
+                };
+                out.push(l.tra(
+                    key,
+                    &[
+                        ("name", r.name.as_str().into()),
+                        ("source", r.source.localized(l).into()),
+                    ],
+                ));
+            }
+        }
+        out
+    }
+
+    /// Whether a call of `name` must be approved first (policy `ask` and not always-allowed).
+    pub fn needs_approval(&self, name: &str) -> bool {
+        !self.always_allowed.contains(name)
+            && self
+                .effective()
+                .get(name)
+                .is_some_and(|(_, t)| t.approval == Approval::Ask)
+    }
+
+    /// "Always allow" for the rest of the session.
+    pub fn allow_always(&mut self, name: &str) {
+        self.always_allowed.insert(name.to_string());
+    }
+
+    /// Resolves a call: the tool must be active (else exactly `unknown tool "NAME"`, R-5)
+    /// and the arguments a JSON object (an empty string counts as `{}`).
+    pub fn prepare_call(&self, name: &str, arguments: &str) -> Result<PreparedCall, ToolOutcome> {
+        let Some(tool) = self.active(name) else {
+            return Err(ToolOutcome::error(format!("unknown tool \"{name}\"")));
+        };
+        let arguments = if arguments.trim().is_empty() {
+            serde_json::Value::Object(Default::default())
+        } else {
+            match serde_json::from_str::<serde_json::Value>(arguments) {
+                Ok(v @ serde_json::Value::Object(_)) => v,
+                Ok(_) => {
+                    return Err(ToolOutcome::error(format!(
+                        "invalid arguments for tool \"{name}\": expected a JSON object"
+                    )));
+                }
+                Err(e) => {
+                    return Err(ToolOutcome::error(format!(
+                        "invalid arguments for tool \"{name}\": not valid JSON ({e}); \
+                         expected a JSON object"
+                    )));
+                }
+            }
+        };
+        Ok(PreparedCall {
+            executor: tool.executor.clone(),
+            arguments,
+        })
+    }
+
+    /// Runs a call (see [`ToolRegistry::prepare_call`]). Approval is the caller's job.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: &str,
+        cancel: &CancellationToken,
+    ) -> ToolOutcome {
+        match self.prepare_call(name, arguments) {
+            Ok(call) => call.run(cancel).await,
+            Err(outcome) => outcome,
+        }
+    }
+}
