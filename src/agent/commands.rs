@@ -93,14 +93,23 @@ impl Agent {
                 let mut parts = rest.split_whitespace();
                 let (action, name) = (parts.next(), parts.next());
                 match (action, name) {
-                    (Some("enable"), Some(n)) => match self.registry_mut().enable(n) {
-                        Ok(()) => self.info("cmd-tool-enabled", vec![("name", Arg::from(n))]),
-                        Err(e) => self.warn("cmd-tool-failed", vec![("error", Arg::from(e.to_string()))]),
-                    },
-                    (Some("disable"), Some(n)) => match self.registry_mut().disable(n) {
-                        Ok(()) => self.info("cmd-tool-disabled", vec![("name", Arg::from(n))]),
-                        Err(e) => self.warn("cmd-tool-failed", vec![("error", Arg::from(e.to_string()))]),
-                    },
+                    (Some(action @ ("enable" | "disable")), Some(n)) => {
+                        let enable = action == "enable";
+                        match self.registry_mut().set_enabled(n, enable) {
+                            Ok(changed) => {
+                                let key = match (enable, changed) {
+                                    (true, true) => "tools-enabled",
+                                    (true, false) => "tools-already-enabled",
+                                    (false, true) => "tools-disabled",
+                                    (false, false) => "tools-already-disabled",
+                                };
+                                self.info(key, vec![("name", Arg::from(n))])
+                            }
+                            Err(e) => {
+                                self.warn("cmd-tool-failed", vec![("error", Arg::from(e.localized(l)))])
+                            }
+                        }
+                    }
                     _ => self.warn("cmd-tool-usage", vec![]),
                 }
             }

@@ -656,7 +656,7 @@ impl Agent {
                 match self.ask_approval(id, name, args, cancel).await {
                     ApprovalDecision::Allow => None,
                     ApprovalDecision::AlwaysAllow => {
-                        self.registry.always_allow(name);
+                        self.registry.allow_always(name);
                         None
                     }
                     ApprovalDecision::Deny => Some(format!(
@@ -859,6 +859,6 @@ impl Agent {
     }
 
     pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
-        crate::tools::registry::render_listing(&self.registry, l)
+        self.registry.listing_lines(l)
     }
 }
