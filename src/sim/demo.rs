@@ -33,7 +33,7 @@ pub fn named_tool<'a>(text: &str, offered: &'a [ToolInfo]) -> Option<&'a ToolInf
     let lower = text.to_lowercase();
     offered.iter().find(|t| {
         let n = t.name.to_lowercase();
-        ws.iter().any(|w| *w == n) || (n.contains('_') && lower.contains(&n.replace('_', " ")))
+        ws.contains(&n) || (n.contains('_') && lower.contains(&n.replace('_', " ")))
     })
 }
 
@@ -42,10 +42,12 @@ fn user_argument(text: &str, tool_name: &str) -> Option<String> {
     for quote in ['`', '"', '\''] {
         let mut parts = text.split(quote);
         parts.next();
-        if let Some(inner) = parts.next() {
-            if !inner.is_empty() && parts.next().is_some() && inner != tool_name {
-                return Some(inner.to_string());
-            }
+        if let Some(inner) = parts.next()
+            && !inner.is_empty()
+            && parts.next().is_some()
+            && inner != tool_name
+        {
+            return Some(inner.to_string());
         }
     }
     text.split_whitespace()

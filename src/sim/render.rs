@@ -212,12 +212,10 @@ pub fn render_openai_message(out: &mut String, msg: &Value) {
             out.push_str("<|assistant|>");
             let calls = msg.get("tool_calls").and_then(Value::as_array);
             let has_calls = calls.is_some_and(|c| !c.is_empty());
-            if has_calls {
-                if let Some(r) = msg.get("reasoning_content").and_then(Value::as_str) {
-                    out.push_str("<think>");
-                    out.push_str(r);
-                    out.push_str("</think>");
-                }
+            if has_calls && let Some(r) = msg.get("reasoning_content").and_then(Value::as_str) {
+                out.push_str("<think>");
+                out.push_str(r);
+                out.push_str("</think>");
             }
             text_of_blocks(msg.get("content").unwrap_or(&Value::Null), out);
             for c in calls.into_iter().flatten() {

@@ -377,8 +377,8 @@ async fn handle(
             | Some(Fault::StreamError { .. })
             | Some(Fault::Stall { close: true, .. })
     );
-    if !stream_broken {
-        if let Some(m) = turn.replay_message(route) {
+    if !stream_broken && let Some(m) = turn.replay_message(route) {
+        {
             let mut out = parsed.render.clone();
             match route {
                 Route::Anthropic => {

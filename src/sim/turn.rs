@@ -26,6 +26,7 @@ pub enum OutBlock {
 }
 
 /// Stop reason (Anthropic names; see [`Stop::openai`]).
+#[allow(clippy::enum_variant_names)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
     /// `end_turn` / `stop`.

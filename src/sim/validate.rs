@@ -264,7 +264,7 @@ pub fn validate_anthropic(
             "tool_choice forcing a tool is not supported in thinking mode",
         ));
     }
-    let system_capable = rules.system_capable_models.iter().any(|m| *m == mapped);
+    let system_capable = rules.system_capable_models.contains(&mapped);
 
     // Tools.
     let tools: Vec<Value> = match obj.get("tools") {
@@ -306,7 +306,7 @@ pub fn validate_anthropic(
     if messages.is_empty() {
         return Err(ApiError::bad("messages: at least one message is required"));
     }
-    let mut effective_system = obj.get("system").map(|s| text_content(s));
+    let mut effective_system = obj.get("system").map(text_content);
     // Offered set, in declaration order: non-deferred, then updated by additions/removals.
     let mut offered: Vec<String> = names
         .iter()
