@@ -956,3 +956,54 @@ async fn demo_policy_calls_a_named_tool_then_answers() {
         "{content}"
     );
 }
+
+#[tokio::test]
+async fn openai_route_adding_a_tool_breaks_the_cache_after_the_tools() {
+    let h = sim().await;
+    h.push_reply(ScriptedReply::text("One.").with_thinking("a"));
+    let msgs =
+        json!([{"role": "system", "content": long_system()}, {"role": "user", "content": "first"}]);
+    let b1 = openai_body(msgs.clone());
+    let (_, content, _, _, usage1, _, _) = collect_openai(
+        &post(&h, "/chat/completions", &b1)
+            .await
+            .text()
+            .await
+            .unwrap(),
+    );
+    let mut m2 = msgs.as_array().unwrap().clone();
+    m2.push(json!({"role": "assistant", "content": content}));
+    m2.push(json!({"role": "user", "content": "second"}));
+    h.push_reply(ScriptedReply::text("Two."));
+    let (_, _, _, _, usage2, _, _) = collect_openai(
+        &post(&h, "/chat/completions", &openai_body(json!(m2.clone())))
+            .await
+            .text()
+            .await
+            .unwrap(),
+    );
+    assert!(
+        usage2["prompt_cache_hit_tokens"].as_u64().unwrap()
+            >= usage1["prompt_tokens"].as_u64().unwrap()
+    );
+    let mut b3 = openai_body(json!(m2));
+    b3["tools"].as_array_mut().unwrap().push(
+        json!({"type": "function", "function": {"name": "run_tests", "parameters": {"type": "object"}}}),
+    );
+    h.push_reply(ScriptedReply::text("Three."));
+    let (_, _, _, _, usage3, _, _) = collect_openai(
+        &post(&h, "/chat/completions", &b3)
+            .await
+            .text()
+            .await
+            .unwrap(),
+    );
+    let reqs = h.requests();
+    let fd = reqs[2].cache.as_ref().unwrap().first_diff_byte.unwrap();
+    assert!(
+        fd < 300,
+        "the new tool changes bytes right after the first tool (offset {fd})"
+    );
+    assert_eq!(usage3["prompt_cache_hit_tokens"], 0);
+    assert_eq!(reqs[2].effective_tools, ["read_file", "run_tests"]);
+}

@@ -13,6 +13,7 @@ mod server;
 mod stream;
 mod turn;
 pub mod validate;
+mod validate_openai;
 
 use std::collections::{HashSet, VecDeque};
 use std::io::Write;

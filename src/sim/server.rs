@@ -378,22 +378,20 @@ async fn handle(
             | Some(Fault::Stall { close: true, .. })
     );
     if !stream_broken && let Some(m) = turn.replay_message(route) {
-        {
-            let mut out = parsed.render.clone();
-            match route {
-                Route::Anthropic => {
-                    let tools: Vec<Value> = value
-                        .get("tools")
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
-                    render::render_anthropic_message(&mut out, &m, &tools);
-                }
-                Route::OpenAi => render::render_openai_message(&mut out, &m),
+        let mut out = parsed.render.clone();
+        match route {
+            Route::Anthropic => {
+                let tools: Vec<Value> = value
+                    .get("tools")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                render::render_anthropic_message(&mut out, &m, &tools);
             }
-            st.cache
-                .store(&ns, out.into_bytes(), index, UnitKind::Output);
+            Route::OpenAi => render::render_openai_message(&mut out, &m),
         }
+        st.cache
+            .store(&ns, out.into_bytes(), index, UnitKind::Output);
     }
     if turn.thinking.is_some() {
         for id in turn.tool_ids() {
