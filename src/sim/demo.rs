@@ -1,0 +1,242 @@
+//! The built-in demo policy: deterministic replies when the script queue is empty.
+//!
+//! - The prompt ends with tool results → summarise them.
+//! - The latest user text names an offered tool → call it once with arguments derived
+//!   from its schema (and the user's words).
+//! - Otherwise → a short friendly markdown answer echoing the question.
+
+use serde_json::{Map, Value};
+
+use super::script::{ScriptedReply, ScriptedToolCall};
+use super::validate::{LastTurn, Parsed, ToolInfo};
+
+fn short(s: &str, max_chars: usize) -> String {
+    let t: String = s.chars().take(max_chars).collect();
+    if s.chars().count() > max_chars {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+/// Find the first offered tool whose name the text mentions (as a word, case-insensitive;
+/// `read_file` also matches "read file").
+pub fn named_tool<'a>(text: &str, offered: &'a [ToolInfo]) -> Option<&'a ToolInfo> {
+    let ws = words(text);
+    let lower = text.to_lowercase();
+    offered.iter().find(|t| {
+        let n = t.name.to_lowercase();
+        ws.contains(&n) || (n.contains('_') && lower.contains(&n.replace('_', " ")))
+    })
+}
+
+/// A token from the user text that looks like a path (contains `/` or `.`), or a quoted string.
+fn user_argument(text: &str, tool_name: &str) -> Option<String> {
+    for quote in ['`', '"', '\''] {
+        let mut parts = text.split(quote);
+        parts.next();
+        if let Some(inner) = parts.next()
+            && !inner.is_empty()
+            && parts.next().is_some()
+            && inner != tool_name
+        {
+            return Some(inner.to_string());
+        }
+    }
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, ',' | '?' | '!' | ';' | ':' | '(' | ')')))
+        .map(|w| w.trim_end_matches('.'))
+        .find(|w| (w.contains('/') || w.contains('.')) && w.len() > 1 && *w != tool_name)
+        .map(str::to_string)
+}
+
+/// Plausible arguments for a tool from its JSON schema.
+pub fn arguments_for(tool: &ToolInfo, user_text: &str) -> Value {
+    let mut args = Map::new();
+    let props = tool.schema.get("properties").and_then(Value::as_object);
+    let required: Vec<&str> = tool
+        .schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let user_arg = user_argument(user_text, &tool.name);
+    if let Some(props) = props {
+        for (name, schema) in props {
+            if !required.is_empty() && !required.contains(&name.as_str()) {
+                continue;
+            }
+            args.insert(name.clone(), value_for(name, schema, user_arg.as_deref()));
+        }
+    }
+    Value::Object(args)
+}
+
+fn value_for(name: &str, schema: &Value, user_arg: Option<&str>) -> Value {
+    if let Some(d) = schema.get("default") {
+        return d.clone();
+    }
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    let ty = match schema.get("type") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or("string"),
+        _ => "string",
+    };
+    let n = name.to_lowercase();
+    match ty {
+        "integer" => Value::from(1),
+        "number" => Value::from(1.0),
+        "boolean" => Value::Bool(false),
+        "array" => Value::Array(Vec::new()),
+        "object" => Value::Object(Map::new()),
+        _ => {
+            let s = if let Some(u) = user_arg {
+                u.to_string()
+            } else if n.contains("path") || n.contains("file") || n.contains("dir") {
+                ".".to_string()
+            } else if n.contains("url") {
+                "https://example.com".to_string()
+            } else if n.contains("command") || n == "cmd" {
+                "echo hello".to_string()
+            } else if n.contains("pattern") || n.contains("query") || n.contains("regex") {
+                "TODO".to_string()
+            } else {
+                "example".to_string()
+            };
+            Value::String(s)
+        }
+    }
+}
+
+/// The demo policy's reply for a validated request.
+pub fn demo_reply(parsed: &Parsed) -> ScriptedReply {
+    let offered: Vec<String> = parsed
+        .offered
+        .iter()
+        .map(|t| format!("`{}`", t.name))
+        .collect();
+    match &parsed.last_turn {
+        LastTurn::ToolResults(results) => {
+            let mut text = String::from("Here is what the tool returned:\n\n");
+            for (name, content) in results {
+                let lines = content.lines().count();
+                let name = if name.is_empty() { "tool" } else { name };
+                text.push_str(&format!(
+                    "- **{name}**: {lines} line(s), {} characters. It starts with: `{}`\n",
+                    content.chars().count(),
+                    short(content.lines().next().unwrap_or("").trim(), 60).replace('`', "'")
+                ));
+            }
+            text.push_str("\n*(deepterm demo simulator — no real model was involved.)*");
+            ScriptedReply {
+                thinking: Some("The tool finished. I'll summarise its output briefly.".to_string()),
+                text: Some(text),
+                ..ScriptedReply::default()
+            }
+        }
+        LastTurn::UserText(user) => {
+            if let Some(tool) = named_tool(user, &parsed.offered) {
+                let input = arguments_for(tool, user);
+                return ScriptedReply {
+                    thinking: Some(format!(
+                        "The user mentioned `{}`, which is offered. I'll call it with {}.",
+                        tool.name, input
+                    )),
+                    text: Some(format!("Let me call `{}` for you.", tool.name)),
+                    tool_calls: vec![ScriptedToolCall {
+                        name: tool.name.clone(),
+                        input,
+                    }],
+                    ..ScriptedReply::default()
+                };
+            }
+            let question = short(user.trim(), 200);
+            let quoted: String = question.lines().map(|l| format!("> {l}\n")).collect();
+            let tools_line = if offered.is_empty() {
+                "No tools are offered right now.".to_string()
+            } else {
+                format!(
+                    "Tools on offer: {}. Mention one by name and I will call it.",
+                    offered.join(", ")
+                )
+            };
+            ScriptedReply {
+                thinking: Some(format!(
+                    "The user asked: \"{}\". I'm the demo simulator, so I'll echo it and explain what I can do.",
+                    short(user.trim(), 80)
+                )),
+                text: Some(format!(
+                    "**Hello from the deepterm demo simulator!**\n\nYou asked:\n\n{quoted}\nI'm not a real model, so I can't really answer, but I can show how the client works:\n\n- replies stream in small chunks\n- reasoning appears before the answer\n- {tools_line}\n"
+                )),
+                ..ScriptedReply::default()
+            }
+        }
+        LastTurn::Other => ScriptedReply {
+            text: Some(
+                "*(demo simulator)* Nothing to answer yet — send a user message.".to_string(),
+            ),
+            ..ScriptedReply::default()
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool(name: &str, schema: Value) -> ToolInfo {
+        ToolInfo {
+            name: name.into(),
+            description: String::new(),
+            schema,
+        }
+    }
+
+    #[test]
+    fn names_tool_by_word_or_spaced_name() {
+        let offered = vec![tool("read_file", json!({})), tool("grep", json!({}))];
+        assert_eq!(
+            named_tool("please grep for x", &offered).unwrap().name,
+            "grep"
+        );
+        assert_eq!(
+            named_tool("Read file Cargo.toml", &offered).unwrap().name,
+            "read_file"
+        );
+        assert!(named_tool("grepping", &offered).is_none());
+    }
+
+    #[test]
+    fn arguments_follow_schema_and_user_text() {
+        let t = tool(
+            "read_file",
+            json!({"type": "object", "properties": {"path": {"type": "string"}, "limit": {"type": "integer"}, "x": {"type": "string"}}, "required": ["path", "limit"]}),
+        );
+        assert_eq!(
+            arguments_for(&t, "read_file src/main.rs please"),
+            json!({"path": "src/main.rs", "limit": 1})
+        );
+        assert_eq!(
+            arguments_for(&t, "use read_file"),
+            json!({"path": ".", "limit": 1})
+        );
+    }
+}
