@@ -1007,3 +1007,36 @@ async fn openai_route_adding_a_tool_breaks_the_cache_after_the_tools() {
     assert_eq!(usage3["prompt_cache_hit_tokens"], 0);
     assert_eq!(reqs[2].effective_tools, ["read_file", "run_tests"]);
 }
+
+/// The official Anthropic and OpenAI Python SDKs stream from the simulator without error
+/// (tests/sdk/check_sdk.py). Skipped, with a message, when the SDKs are not installed
+/// (`.ci/run` installs them).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn official_sdks_stream_from_the_simulator() {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import anthropic, openai"])
+        .output();
+    if !matches!(&probe, Ok(o) if o.status.success()) {
+        eprintln!("skipped: python3 with the anthropic and openai packages is not available");
+        return;
+    }
+    let sim = deepterm::sim::start(deepterm::sim::SimConfig::default())
+        .await
+        .expect("sim starts");
+    let base = sim.base_url();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/sdk/check_sdk.py");
+    let out = tokio::process::Command::new("python3")
+        .arg(script)
+        .arg(&base)
+        .output()
+        .await
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "SDK check failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("ok"), "{stdout}");
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+}
