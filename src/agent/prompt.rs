@@ -208,3 +208,149 @@ pub fn reconcile_system_prompt(
     );
     apply_system_prompt(session, &commits, turn, step)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::UserMessageData;
+
+    fn sys(s: &mut Session, text: &str) -> u64 {
+        s.push(EventKind::SystemMessage(StepMessage {
+            turn: 1,
+            step: 1,
+            message: system_message(text),
+        }))
+        .unwrap()
+        .seq
+    }
+    fn user(s: &mut Session) {
+        s.push(EventKind::UserMessage(UserMessageData {
+            message: Message::text(Role::User, "u", Source::kind("user")),
+        }))
+        .unwrap();
+    }
+
+    #[test]
+    fn l11_first_prompt_is_appended_even_empty() {
+        let s = Session::new("s", "/");
+        assert_eq!(
+            plan_system_prompt(s.surface(), "", true, false),
+            [PromptCommit::Append(String::new())]
+        );
+        assert_eq!(
+            plan_system_prompt(s.surface(), "P", false, true),
+            [PromptCommit::Append("P".into())]
+        );
+    }
+
+    #[test]
+    fn l11_capable_continuing_series_appends_only_changes() {
+        let mut s = Session::new("s", "/");
+        sys(&mut s, "P1");
+        user(&mut s);
+        assert!(plan_system_prompt(s.surface(), "P1", true, false).is_empty());
+        assert_eq!(
+            plan_system_prompt(s.surface(), "P2", true, false),
+            [PromptCommit::Append("P2".into())]
+        );
+        sys(&mut s, "P2");
+        assert!(plan_system_prompt(s.surface(), "P2", true, false).is_empty());
+        // Reverting to the head text is still a change against the latest node.
+        assert_eq!(
+            plan_system_prompt(s.surface(), "P1", true, false),
+            [PromptCommit::Append("P1".into())]
+        );
+    }
+
+    #[test]
+    fn l11_consolidation_empties_later_nodes_and_rewrites_head() {
+        let mut s = Session::new("s", "/");
+        let head = sys(&mut s, "P1");
+        user(&mut s);
+        let later = sys(&mut s, "P2");
+        let expected = [
+            PromptCommit::Replace {
+                seq: later,
+                text: String::new(),
+            },
+            PromptCommit::Replace {
+                seq: head,
+                text: "P3".into(),
+            },
+        ];
+        // Incapable route, explicit series start, and a cleared prompt all consolidate.
+        assert_eq!(plan_system_prompt(s.surface(), "P3", false, false), expected);
+        assert_eq!(plan_system_prompt(s.surface(), "P3", true, true), expected);
+        assert_eq!(
+            plan_system_prompt(s.surface(), "", true, false),
+            [
+                PromptCommit::Replace {
+                    seq: later,
+                    text: String::new()
+                },
+                PromptCommit::Replace {
+                    seq: head,
+                    text: String::new()
+                }
+            ]
+        );
+        let commits = plan_system_prompt(s.surface(), "P3", false, false);
+        apply_system_prompt(&mut s, &commits, 1, 2).unwrap();
+        assert_eq!(s.content_generation(), 2);
+        let texts: Vec<String> = s.derive_messages().iter().map(|m| m.joined_text()).collect();
+        assert_eq!(texts, ["P3", "u"]);
+        // Dormant empty tails and a matching head need nothing more.
+        assert!(plan_system_prompt(s.surface(), "P3", false, true).is_empty());
+        // Head only differs: just the head.
+        let nodes: Vec<u64> = s.surface().nodes().iter().map(|n| n.seq).collect();
+        assert_eq!(
+            plan_system_prompt(s.surface(), "P4", false, false),
+            [PromptCommit::Replace {
+                seq: nodes[0],
+                text: "P4".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn l10_consolidation_flag() {
+        let a = crate::session::event::ToolSchema {
+            name: "a".into(),
+            description: "A".into(),
+            parameters: serde_json::json!({}),
+            defer_loading: None,
+        };
+        let tools = [a.clone()];
+        assert!(consolidation_flag(true, Some(ToolUpdateMode::InHistory), &tools, Some(&tools)));
+        assert!(!consolidation_flag(false, Some(ToolUpdateMode::InHistory), &tools, None));
+        assert!(consolidation_flag(false, None, &tools, None));
+        assert!(!consolidation_flag(false, None, &tools, Some(&tools)));
+        let mut b = a;
+        b.description = "changed".into();
+        assert!(consolidation_flag(false, None, &tools, Some(&[b])));
+    }
+
+    #[test]
+    fn l01_series_tracks_generation_since_attach_and_previous_request() {
+        let mut s = Session::new("s", "/");
+        let head = sys(&mut s, "P");
+        let mut series = RequestSeries::attach(&s);
+        assert!(series.is_first_request());
+        assert!(!series.starts_series(&s, false));
+        assert!(series.starts_series(&s, true));
+        s.replace(
+            EventKind::SystemMessage(StepMessage {
+                turn: 1,
+                step: 1,
+                message: system_message("Q"),
+            }),
+            head,
+            head,
+        )
+        .unwrap();
+        assert!(series.starts_series(&s, false));
+        series.record_request(s.content_generation());
+        assert!(!series.is_first_request());
+        assert!(!series.starts_series(&s, false));
+    }
+}
