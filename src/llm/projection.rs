@@ -1,11 +1,16 @@
 //! `project_tool_updates` (reference P-1…P-14): pure projection of request messages and
 //! tool declarations for a route's tool-update mode.
+//!
+//! "Same object" is `Arc::ptr_eq`; when nothing changed the input slice itself comes
+//! back as `Cow::Borrowed`. On the capable path the declarations are always `Some`, even
+//! `[]` (reference Q4); omitting an empty `tools` key on the wire is the serializer's job.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::llm::types::ToolHistory;
-use crate::session::event::{Message, ToolSchema, ToolUpdateMode};
+use crate::session::event::{Block, Message, Role, ToolSchema, ToolUpdateMode};
 
 /// Result of a projection. `Cow::Borrowed` means "the input itself, unchanged".
 #[derive(Debug, Clone)]
@@ -16,6 +21,21 @@ pub struct Projection<'a> {
     pub tools: Option<Cow<'a, [ToolSchema]>>,
 }
 
+/// `messages` without developer messages; the input itself when there were none.
+fn without_developer(messages: &[Arc<Message>]) -> Cow<'_, [Arc<Message>]> {
+    if messages.iter().any(|m| m.role == Role::Developer) {
+        Cow::Owned(
+            messages
+                .iter()
+                .filter(|m| m.role != Role::Developer)
+                .cloned()
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(messages)
+    }
+}
+
 /// Projects `messages` and `tools` for `mode` using the fold snapshot `history`.
 pub fn project_tool_updates<'a>(
     messages: &'a [Arc<Message>],
@@ -23,10 +43,501 @@ pub fn project_tool_updates<'a>(
     mode: Option<ToolUpdateMode>,
     history: Option<&ToolHistory>,
 ) -> Projection<'a> {
-    // Placeholder until the P-rules land (core branch).
-    let _ = (mode, history);
-    Projection {
-        messages: Cow::Borrowed(messages),
+    // P-1: unsupported route — no updates, every declaration immediately available.
+    let Some(mode) = mode else {
+        let tools = match tools {
+            Some(t) if t.iter().any(ToolSchema::is_deferred) => Some(Cow::Owned(
+                t.iter()
+                    .map(|s| ToolSchema {
+                        defer_loading: None,
+                        ..s.clone()
+                    })
+                    .collect(),
+            )),
+            other => other.map(Cow::Borrowed),
+        };
+        return Projection {
+            messages: without_developer(messages),
+            tools,
+        };
+    };
+    // P-2: without history, current declarations (explicit deferLoading kept).
+    let fallback = || Projection {
+        messages: without_developer(messages),
         tools: tools.map(Cow::Borrowed),
+    };
+    let Some(history) = history else {
+        return fallback();
+    };
+    // P-3: every recorded update must be present, else the prefix is incomplete.
+    let present: HashSet<&str> = messages
+        .iter()
+        .filter(|m| m.role == Role::Developer)
+        .map(|m| m.id.as_str())
+        .collect();
+    if history
+        .updates
+        .iter()
+        .any(|u| !present.contains(u.message_id.as_str()))
+    {
+        return fallback();
+    }
+
+    // P-4: baseline declarations as-is, then first additions deferred; never overwrite.
+    let mut declarations: Vec<ToolSchema> = history.tools.clone();
+    let mut declared: HashSet<&str> = history.tools.iter().map(|t| t.name.as_str()).collect();
+    for update in &history.updates {
+        for add in &update.additions {
+            if declared.insert(add.name.as_str()) {
+                declarations.push(ToolSchema {
+                    defer_loading: Some(true),
+                    ..add.clone()
+                });
+            }
+        }
+    }
+    // P-5 / P-6.
+    if mode == ToolUpdateMode::AdditionOnly {
+        let active: HashSet<&str> = tools
+            .unwrap_or(&[])
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        declarations.retain(|d| active.contains(d.name.as_str()));
+    }
+    let declared: HashSet<&str> = declarations.iter().map(|d| d.name.as_str()).collect();
+
+    // P-7: explicitly deferred baseline tools are declared but not yet offered.
+    let mut offered: HashSet<&str> = history
+        .tools
+        .iter()
+        .filter(|t| !t.is_deferred())
+        .map(|t| t.name.as_str())
+        .collect();
+    let update_ids: HashSet<&str> = history
+        .updates
+        .iter()
+        .map(|u| u.message_id.as_str())
+        .collect();
+
+    // P-8: the message walk. `out` stays `None` while every position is unchanged.
+    let mut out: Option<Vec<Arc<Message>>> = None;
+    for (i, m) in messages.iter().enumerate() {
+        let kept: Option<Arc<Message>> = if m.role != Role::Developer {
+            Some(m.clone())
+        } else if !update_ids.contains(m.id.as_str()) {
+            None
+        } else {
+            let mut content = Vec::with_capacity(m.content.len());
+            for b in &m.content {
+                let keep = match b {
+                    Block::ToolAddition { tool_name, .. } => {
+                        let name = tool_name.as_str();
+                        declared.contains(name) && offered.insert(name)
+                    }
+                    Block::ToolRemoval { tool_name } => {
+                        mode == ToolUpdateMode::InHistory && offered.remove(tool_name.as_str())
+                    }
+                    _ => true,
+                };
+                if keep {
+                    content.push(b.clone());
+                }
+            }
+            if content.is_empty() {
+                None
+            } else if content.len() == m.content.len() {
+                Some(m.clone())
+            } else {
+                Some(Arc::new(Message {
+                    content,
+                    ..Message::clone(m)
+                }))
+            }
+        };
+        let same = kept.as_ref().is_some_and(|k| Arc::ptr_eq(k, m));
+        match (&mut out, same) {
+            (None, true) => {}
+            (None, false) => {
+                let mut v = Vec::with_capacity(messages.len());
+                v.extend(messages[..i].iter().cloned());
+                v.extend(kept);
+                out = Some(v);
+            }
+            (Some(v), _) => v.extend(kept),
+        }
+    }
+
+    // P-9: always a fresh list on this path (the history, not the input, defines it).
+    let tools_out = Cow::Owned(declarations);
+    Projection {
+        messages: match out {
+            Some(v) => Cow::Owned(v),
+            None => Cow::Borrowed(messages),
+        },
+        tools: Some(tools_out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::types::ToolHistoryUpdate;
+    use crate::session::event::Source;
+    use serde_json::json;
+    use ToolUpdateMode::{AdditionOnly, InHistory};
+
+    fn t(name: &str) -> ToolSchema {
+        let mut d = name.to_string();
+        d[..1].make_ascii_uppercase();
+        ToolSchema {
+            name: name.into(),
+            description: d,
+            parameters: json!({}),
+            defer_loading: None,
+        }
+    }
+    fn star(s: ToolSchema) -> ToolSchema {
+        ToolSchema {
+            defer_loading: Some(true),
+            ..s
+        }
+    }
+    fn s() -> ToolSchema {
+        t("search")
+    }
+    fn f() -> ToolSchema {
+        t("fetch")
+    }
+    fn p() -> Arc<Message> {
+        Arc::new(Message::text(Role::User, "prompt", Source::kind("user")))
+    }
+    fn dm(id: &str, blocks: Vec<Block>) -> Arc<Message> {
+        let mut m = Message::new(Role::Developer, blocks, Source::kind("tool-registry"));
+        m.id = id.into();
+        Arc::new(m)
+    }
+    fn add(n: &str) -> Block {
+        Block::addition(n)
+    }
+    fn rem(n: &str) -> Block {
+        Block::removal(n)
+    }
+    fn h(tools: Vec<ToolSchema>, updates: Vec<(&str, Vec<ToolSchema>)>) -> ToolHistory {
+        ToolHistory {
+            tools,
+            updates: updates
+                .into_iter()
+                .map(|(id, additions)| ToolHistoryUpdate {
+                    message_id: id.into(),
+                    additions,
+                })
+                .collect(),
+        }
+    }
+    fn tools_of(p: &Projection<'_>) -> Option<Vec<ToolSchema>> {
+        p.tools.as_ref().map(|t| t.to_vec())
+    }
+    fn is_borrowed(p: &Projection<'_>, input: &[Arc<Message>]) -> bool {
+        matches!(&p.messages, Cow::Borrowed(b) if std::ptr::eq(*b, input))
+    }
+    /// Asserts `out` holds exactly the `expected` objects (pointer identity).
+    fn same_objects(out: &[Arc<Message>], expected: &[&Arc<Message>]) {
+        assert_eq!(out.len(), expected.len(), "message count");
+        for (o, e) in out.iter().zip(expected) {
+            assert!(Arc::ptr_eq(o, e), "expected the same message object {}", e.id);
+        }
+    }
+    fn blocks(m: &Message) -> &[Block] {
+        &m.content
+    }
+
+    #[test]
+    fn px01_unchanged_in_history_returns_same_array() {
+        let msgs = vec![p()];
+        let tools = vec![s()];
+        let hist = h(vec![s()], vec![]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        assert!(is_borrowed(&out, &msgs));
+        assert_eq!(tools_of(&out), Some(vec![s()]));
+    }
+
+    #[test]
+    fn px02_unsupported_route_drops_developer_and_strips_defer() {
+        let (p1, p2) = (p(), p());
+        let msgs = vec![p1.clone(), dm("A", vec![add("fetch")]), p2.clone()];
+        let tools = vec![s(), star(f())];
+        let hist = h(vec![s()], vec![("A", vec![f()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), None, Some(&hist));
+        same_objects(&out.messages, &[&p1, &p2]);
+        assert_eq!(tools_of(&out), Some(vec![s(), f()]));
+    }
+
+    #[test]
+    fn px03_unsupported_route_keeps_tools_object() {
+        let msgs = vec![p()];
+        let tools = vec![s(), f()];
+        let out = project_tool_updates(&msgs, Some(&tools), None, None);
+        assert!(is_borrowed(&out, &msgs));
+        assert!(matches!(&out.tools, Some(Cow::Borrowed(b)) if std::ptr::eq(*b, tools.as_slice())));
+        let out = project_tool_updates(&msgs, None, None, Some(&h(vec![s()], vec![])));
+        assert!(out.tools.is_none());
+    }
+
+    #[test]
+    fn px04_missing_history_drops_developer_keeps_tools() {
+        let p1 = p();
+        let msgs = vec![p1.clone(), dm("A", vec![add("fetch")])];
+        let tools = vec![s(), star(f())];
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), None);
+        same_objects(&out.messages, &[&p1]);
+        // Explicit deferLoading is kept (Q6).
+        assert!(matches!(&out.tools, Some(Cow::Borrowed(b)) if std::ptr::eq(*b, tools.as_slice())));
+    }
+
+    #[test]
+    fn px05_incomplete_prefix_falls_back() {
+        let msgs = vec![p()];
+        let tools = vec![s(), f()];
+        let hist = h(vec![s()], vec![("A", vec![f()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        assert!(is_borrowed(&out, &msgs));
+        assert_eq!(tools_of(&out), Some(vec![s(), f()]));
+    }
+
+    #[test]
+    fn px06_earlier_series_developer_messages_are_dropped() {
+        let p1 = p();
+        let c = dm("C", vec![add("fetch")]);
+        let msgs = vec![p1.clone(), dm("E", vec![add("search")]), c.clone()];
+        let tools = vec![s(), f()];
+        let hist = h(vec![s()], vec![("C", vec![f()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        same_objects(&out.messages, &[&p1, &c]);
+        assert_eq!(tools_of(&out), Some(vec![s(), star(f())]));
+    }
+
+    #[test]
+    fn px07_in_history_keeps_removed_declaration() {
+        let a = dm("A", vec![add("fetch"), Block::text("fetch is available")]);
+        let r = dm("R", vec![rem("search")]);
+        let msgs = vec![p(), a, p(), r, p()];
+        let tools = vec![f()];
+        let hist = h(vec![s()], vec![("A", vec![f()]), ("R", vec![])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        assert!(is_borrowed(&out, &msgs));
+        assert_eq!(tools_of(&out), Some(vec![s(), star(f())]));
+    }
+
+    #[test]
+    fn px08_addition_only_drops_inactive_and_all_removals() {
+        let (p1, p2, p3) = (p(), p(), p());
+        let msgs = vec![
+            p1.clone(),
+            dm("W", vec![add("fetch"), rem("search")]),
+            p2.clone(),
+            dm("R2", vec![rem("fetch")]),
+            p3.clone(),
+        ];
+        let tools: Vec<ToolSchema> = vec![];
+        let hist = h(vec![s()], vec![("W", vec![f()]), ("R2", vec![])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        same_objects(&out.messages, &[&p1, &p2, &p3]);
+        assert_eq!(tools_of(&out), Some(vec![]));
+    }
+
+    #[test]
+    fn px09_addition_only_filters_blocks_into_a_copy() {
+        let (p1, p2) = (p(), p());
+        let w = dm("W", vec![add("fetch"), rem("search")]);
+        let msgs = vec![p1.clone(), w.clone(), p2.clone()];
+        let tools = vec![f()];
+        let hist = h(vec![s()], vec![("W", vec![f()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        assert_eq!(out.messages.len(), 3);
+        assert!(Arc::ptr_eq(&out.messages[0], &p1) && Arc::ptr_eq(&out.messages[2], &p2));
+        let w2 = &out.messages[1];
+        assert!(!Arc::ptr_eq(w2, &w));
+        assert_eq!(blocks(w2), [add("fetch")]);
+        assert_eq!((&w2.id, w2.role, &w2.source), (&w.id, w.role, &w.source));
+        // Inputs are never mutated.
+        assert_eq!(blocks(&w), [add("fetch"), rem("search")]);
+        assert_eq!(tools_of(&out), Some(vec![star(f())]));
+    }
+
+    fn px10_messages() -> Vec<Arc<Message>> {
+        vec![p(), dm("R", vec![rem("search")]), p(), dm("T", vec![add("search")]), p()]
+    }
+
+    #[test]
+    fn px10_in_history_restoration_keeps_removal_and_readdition() {
+        let msgs = px10_messages();
+        let tools = vec![s(), f()];
+        let hist = h(vec![s(), f()], vec![("R", vec![]), ("T", vec![s()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        assert!(is_borrowed(&out, &msgs));
+        assert_eq!(tools_of(&out), Some(vec![s(), f()]));
+    }
+
+    #[test]
+    fn px11_addition_only_restoration_drops_both() {
+        let msgs = px10_messages();
+        let tools = vec![s(), f()];
+        let hist = h(vec![s(), f()], vec![("R", vec![]), ("T", vec![s()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        same_objects(&out.messages, &[&msgs[0], &msgs[2], &msgs[4]]);
+        assert_eq!(tools_of(&out), Some(vec![s(), f()]));
+    }
+
+    fn px12_case() -> (Vec<Arc<Message>>, ToolHistory) {
+        let msgs = vec![
+            p(),
+            dm("A", vec![add("fetch")]),
+            p(),
+            dm("R", vec![rem("fetch")]),
+            p(),
+            dm("T", vec![add("fetch")]),
+            p(),
+        ];
+        let hist = h(vec![s()], vec![("A", vec![f()]), ("R", vec![]), ("T", vec![f()])]);
+        (msgs, hist)
+    }
+
+    #[test]
+    fn px12_in_history_readded_tool_declared_once() {
+        let (msgs, hist) = px12_case();
+        let tools = vec![s(), f()];
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        assert!(is_borrowed(&out, &msgs));
+        assert_eq!(tools_of(&out), Some(vec![s(), star(f())]));
+    }
+
+    #[test]
+    fn px13_addition_only_keeps_only_first_addition() {
+        let (msgs, hist) = px12_case();
+        let tools = vec![s(), f()];
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        same_objects(
+            &out.messages,
+            &[&msgs[0], &msgs[1], &msgs[2], &msgs[4], &msgs[6]],
+        );
+        assert_eq!(tools_of(&out), Some(vec![s(), star(f())]));
+    }
+
+    fn px14_case() -> (Vec<Arc<Message>>, ToolHistory) {
+        let ss = star(s());
+        let msgs = vec![
+            p(),
+            dm("A", vec![add("search")]),
+            dm("D", vec![add("search")]),
+            dm("R", vec![rem("search")]),
+            dm("T", vec![add("search")]),
+        ];
+        let hist = h(
+            vec![ss.clone()],
+            vec![
+                ("A", vec![ss.clone()]),
+                ("D", vec![ss.clone()]),
+                ("R", vec![]),
+                ("T", vec![ss]),
+            ],
+        );
+        (msgs, hist)
+    }
+
+    #[test]
+    fn px14_in_history_deferred_baseline_activated_by_first_addition() {
+        let (msgs, hist) = px14_case();
+        let tools = vec![star(s())];
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        same_objects(&out.messages, &[&msgs[0], &msgs[1], &msgs[3], &msgs[4]]);
+        assert_eq!(tools_of(&out), Some(vec![star(s())]));
+    }
+
+    #[test]
+    fn px15_addition_only_deferred_baseline() {
+        let (msgs, hist) = px14_case();
+        let tools = vec![star(s())];
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        same_objects(&out.messages, &[&msgs[0], &msgs[1]]);
+        assert_eq!(tools_of(&out), Some(vec![star(s())]));
+    }
+
+    #[test]
+    fn px16_fx9_history_offers_each_tool_once() {
+        for mode in [InHistory, AdditionOnly] {
+            let fs = star(f());
+            let msgs = vec![
+                dm("a", vec![add("search"), add("fetch")]),
+                dm("d", vec![add("fetch")]),
+            ];
+            let tools = vec![s(), fs.clone()];
+            let hist = h(
+                vec![s(), fs.clone()],
+                vec![("a", vec![s(), fs.clone()]), ("d", vec![fs.clone()])],
+            );
+            let out = project_tool_updates(&msgs, Some(&tools), Some(mode), Some(&hist));
+            assert_eq!(out.messages.len(), 1);
+            assert_eq!(out.messages[0].id, "a");
+            assert_eq!(blocks(&out.messages[0]), [add("fetch")]);
+            assert_eq!(tools_of(&out), Some(vec![s(), fs]));
+        }
+    }
+
+    #[test]
+    fn px17_fx6_series_baseline_already_offers_fetch() {
+        let msgs = vec![dm("x", vec![add("fetch")])];
+        let tools = vec![s(), f()];
+        let hist = h(vec![s(), f()], vec![("x", vec![f()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
+        assert!(out.messages.is_empty());
+        assert_eq!(tools_of(&out), Some(vec![s(), f()]));
+    }
+
+    #[test]
+    fn px18_e2e_addition_is_kept_and_deferred() {
+        let (c, x) = (t("cache_tool_control"), t("cache_sample"));
+        let a = dm("A", vec![add("cache_sample")]);
+        let msgs = vec![p(), a.clone()];
+        let tools = vec![c.clone(), x.clone()];
+        let hist = h(vec![c.clone()], vec![("A", vec![x.clone()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        assert!(is_borrowed(&out, &msgs));
+        assert_eq!(tools_of(&out), Some(vec![c, star(x)]));
+    }
+
+    #[test]
+    fn px19_e2e_after_removal_addition_only_drops_both() {
+        let (c, x) = (t("cache_tool_control"), t("cache_sample"));
+        let (p1, p2) = (p(), p());
+        let msgs = vec![
+            p1.clone(),
+            dm("A", vec![add("cache_sample")]),
+            p2.clone(),
+            dm("R", vec![rem("cache_sample")]),
+        ];
+        let tools = vec![c.clone()];
+        let hist = h(vec![c.clone()], vec![("A", vec![x]), ("R", vec![])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        same_objects(&out.messages, &[&p1, &p2]);
+        assert_eq!(tools_of(&out), Some(vec![c]));
+    }
+
+    #[test]
+    fn px20_rewound_update_falls_back_to_current_tools() {
+        let (alpha, beta) = (t("alpha"), t("beta"));
+        let msgs = vec![p(), p()];
+        let tools = vec![alpha.clone(), beta.clone()];
+        let hist = h(vec![alpha.clone()], vec![("D", vec![beta.clone()])]);
+        let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        assert!(is_borrowed(&out, &msgs));
+        assert_eq!(tools_of(&out), Some(vec![alpha, beta]));
+    }
+
+    #[test]
+    fn p9_capable_path_returns_empty_list_for_absent_tools() {
+        let msgs = vec![p()];
+        let out = project_tool_updates(&msgs, None, Some(InHistory), Some(&h(vec![], vec![])));
+        assert_eq!(tools_of(&out), Some(vec![]));
     }
 }

@@ -1,7 +1,280 @@
 //! The session log and everything derived from it.
+//!
+//! [`Session`] is the one API the loop and the UI use: an in-memory event list that is
+//! validated on every append (and on load, the same way), the surface fold with its
+//! derived request messages, and the cached incremental tool-history fold.
 
 pub mod event;
 pub mod store;
 pub mod surface;
 pub mod tool_history;
 pub mod validate;
+
+use std::sync::Arc;
+
+use crate::llm::types::ToolHistory;
+use event::{
+    Event, EventKind, LOG_FORMAT, Message, RequestContext, RequestHeaderData, SessionStart, SurfaceOp,
+};
+use surface::Surface;
+use tool_history::{ToolHistoryError, ToolHistoryFold};
+use validate::{ValidationError, Validator};
+
+/// Where committed events go (the JSONL store implements this).
+pub trait EventSink {
+    /// Writes one event (one line) and flushes it.
+    fn write(&mut self, ev: &Event) -> Result<(), String>;
+    /// Makes everything written so far durable (fsync).
+    fn sync(&mut self) -> Result<(), String>;
+}
+
+/// Errors of [`Session`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    /// The event breaks a log rule; it was not added.
+    #[error("invalid session event: {0}")]
+    Invalid(#[from] ValidationError),
+    /// The persistence sink failed; the event was not added.
+    #[error("session log write failed: {0}")]
+    Sink(String),
+    /// The tool-history fold failed.
+    #[error("{0}")]
+    ToolHistory(#[from] ToolHistoryError),
+    /// `from_events` got an empty list.
+    #[error("session log is empty (no session/start)")]
+    Empty,
+}
+
+/// An open session: events, validation, surface and tool-history folds.
+pub struct Session {
+    id: String,
+    events: Vec<Arc<Event>>,
+    validator: Validator,
+    surface: Surface,
+    fold: ToolHistoryFold,
+    consumed: usize,
+    latest_header: Option<usize>,
+    latest_context: Option<usize>,
+    sink: Option<Box<dyn EventSink + Send>>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("id", &self.id)
+            .field("events", &self.events.len())
+            .field("content_generation", &self.surface.content_generation())
+            .field("has_sink", &self.sink.is_some())
+            .finish()
+    }
+}
+
+/// Current time as RFC 3339 (UTC, milliseconds).
+fn now_rfc3339() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+impl Session {
+    fn empty() -> Session {
+        Session {
+            id: String::new(),
+            events: Vec::new(),
+            validator: Validator::new(),
+            surface: Surface::new(),
+            fold: ToolHistoryFold::new(),
+            consumed: 0,
+            latest_header: None,
+            latest_context: None,
+            sink: None,
+        }
+    }
+
+    /// A new session without persistence; appends `session/start`.
+    pub fn new(id: impl Into<String>, cwd: impl Into<String>) -> Session {
+        let mut s = Session::empty();
+        s.start(id.into(), cwd.into())
+            .map(|_| s)
+            // Without a sink the only failure would be a validation bug in `start`.
+            .unwrap_or_else(|_| Session::empty())
+    }
+
+    /// A new session writing to `sink`; `session/start` is the first event written.
+    pub fn create(
+        id: impl Into<String>,
+        cwd: impl Into<String>,
+        sink: Box<dyn EventSink + Send>,
+    ) -> Result<Session, SessionError> {
+        let mut s = Session::empty();
+        s.sink = Some(sink);
+        s.start(id.into(), cwd.into())?;
+        Ok(s)
+    }
+
+    fn start(&mut self, id: String, cwd: String) -> Result<(), SessionError> {
+        self.id = id.clone();
+        self.append(
+            EventKind::SessionStart(SessionStart {
+                format: LOG_FORMAT,
+                id,
+                cwd,
+                app_version: env!("CARGO_PKG_VERSION").to_string(),
+            }),
+            None,
+        )?;
+        Ok(())
+    }
+
+    /// Restores a session from loaded events (resume), validating every event with the
+    /// same rules as live appends (E-14). The tool-history fold consumes them lazily on
+    /// the first [`Session::tool_history`] call (F-1).
+    pub fn from_events(events: Vec<Event>) -> Result<Session, SessionError> {
+        let mut s = Session::empty();
+        s.events.reserve(events.len());
+        for ev in events {
+            s.accept(ev)?;
+        }
+        match s.events.first().map(|e| &e.kind) {
+            Some(EventKind::SessionStart(start)) => s.id = start.id.clone(),
+            _ => return Err(SessionError::Empty),
+        }
+        Ok(s)
+    }
+
+    /// Sets (or replaces) the persistence sink. Events already in the session are not
+    /// re-written.
+    pub fn set_sink(&mut self, sink: Box<dyn EventSink + Send>) {
+        self.sink = Some(sink);
+    }
+
+    /// fsyncs the sink (no-op without one).
+    pub fn sync(&mut self) -> Result<(), SessionError> {
+        match &mut self.sink {
+            Some(s) => s.sync().map_err(SessionError::Sink),
+            None => Ok(()),
+        }
+    }
+
+    /// Validates, persists and adds one event (seq and time assigned here). Nothing is
+    /// added when validation or the sink write fails.
+    pub fn append(
+        &mut self,
+        kind: EventKind,
+        surface_op: Option<SurfaceOp>,
+    ) -> Result<Arc<Event>, SessionError> {
+        self.append_with_sources(kind, surface_op, None)
+    }
+
+    /// Appends a surface event with `surfaceOp: append`, or a log-only event without one.
+    pub fn push(&mut self, kind: EventKind) -> Result<Arc<Event>, SessionError> {
+        let op = kind.is_surface().then(SurfaceOp::append);
+        self.append(kind, op)
+    }
+
+    /// Appends a surface event replacing the current nodes `start_seq..=end_seq`,
+    /// citing exactly the shadowed nodes in `sourceEventSeqs`.
+    pub fn replace(
+        &mut self,
+        kind: EventKind,
+        start_seq: u64,
+        end_seq: u64,
+    ) -> Result<Arc<Event>, SessionError> {
+        let sources = self.surface.shadowed_by(start_seq, end_seq);
+        self.append_with_sources(kind, Some(SurfaceOp::replace(start_seq, end_seq)), sources)
+    }
+
+    /// Appends with explicit `surfaceOp` and `sourceEventSeqs`.
+    pub fn append_with_sources(
+        &mut self,
+        kind: EventKind,
+        surface_op: Option<SurfaceOp>,
+        source_event_seqs: Option<Vec<u64>>,
+    ) -> Result<Arc<Event>, SessionError> {
+        let ev = Event {
+            kind,
+            seq: self.validator.next_seq(),
+            time: now_rfc3339(),
+            surface_op,
+            source_event_seqs,
+        };
+        self.accept(ev)
+    }
+
+    /// Validates an event as the next one, writes it to the sink, then adds it.
+    fn accept(&mut self, ev: Event) -> Result<Arc<Event>, SessionError> {
+        self.validator.check(&ev, &self.events)?;
+        let plan = self.surface.plan(&ev)?;
+        if let Some(sink) = &mut self.sink {
+            sink.write(&ev).map_err(SessionError::Sink)?;
+        }
+        self.validator.commit();
+        self.surface.apply(&ev, plan);
+        let idx = self.events.len();
+        match &ev.kind {
+            EventKind::RequestHeader(_) => self.latest_header = Some(idx),
+            EventKind::RequestContext(_) => self.latest_context = Some(idx),
+            _ => {}
+        }
+        let ev = Arc::new(ev);
+        self.events.push(ev.clone());
+        Ok(ev)
+    }
+
+    /// The session id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Every event, in seq order.
+    pub fn events(&self) -> &[Arc<Event>] {
+        &self.events
+    }
+
+    /// The surface (nodes, derived messages, generation).
+    pub fn surface(&self) -> &Surface {
+        &self.surface
+    }
+
+    /// Request messages derived from the current surface.
+    pub fn derive_messages(&self) -> Vec<Arc<Message>> {
+        self.surface.derive_messages()
+    }
+
+    /// Monotonic count of surface replacements (L-1b).
+    pub fn content_generation(&self) -> u64 {
+        self.surface.content_generation()
+    }
+
+    /// The latest `request/header` with its seq.
+    pub fn latest_header(&self) -> Option<(u64, &RequestHeaderData)> {
+        let ev = self.events.get(self.latest_header?)?;
+        match &ev.kind {
+            EventKind::RequestHeader(h) => Some((ev.seq, h)),
+            _ => None,
+        }
+    }
+
+    /// The latest `request/context`.
+    pub fn latest_context(&self) -> Option<&RequestContext> {
+        match &self.events.get(self.latest_context?)?.kind {
+            EventKind::RequestContext(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The tool-history snapshot, folding only events not seen before (F-1).
+    pub fn tool_history(&mut self) -> Result<Arc<ToolHistory>, SessionError> {
+        while self.consumed < self.events.len() {
+            self.fold.apply(&self.events[self.consumed])?;
+            self.consumed += 1;
+        }
+        Ok(self.fold.snapshot())
+    }
+
+    /// Number of events the tool-history fold has consumed (F-1 accounting).
+    pub fn tool_history_folded_events(&self) -> u64 {
+        self.fold.folded_events()
+    }
+}
+
+#[cfg(test)]
+mod tests;
