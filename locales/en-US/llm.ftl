@@ -1,0 +1,15 @@
+# Model request failures: one line, the provider's text stays verbatim in { $message }.
+llm-error-auth = Authentication failed: { $message } — check your API key.
+llm-error-quota = Out of quota: { $message } — top up your account balance.
+llm-error-invalid-request = The provider rejected the request: { $message }
+llm-error-context-overflow = The conversation is too long for this model: { $message } — try /compact.
+llm-error-rate-limit = Rate limited: { $message }
+llm-error-server = The provider had a server error: { $message }
+llm-error-transport = Connection problem: { $message }
+llm-error-unsupported-content = This route cannot send the conversation: { $message }
+llm-error-invalid-content = The conversation is inconsistent: { $message }
+llm-error-malformed = The provider sent a malformed response: { $message }
+llm-error-empty-response = The model returned an empty reply: { $message }
+llm-error-cancelled = Cancelled.
+llm-error-missing-key = No API key: { $message }
+llm-retrying = Retrying in { $seconds } s (attempt { $attempt } of { $max })…

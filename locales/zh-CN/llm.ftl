@@ -1,0 +1,15 @@
+# 模型请求失败：一行显示，{ $message } 中保留服务商原文。
+llm-error-auth = 身份验证失败：{ $message } —— 请检查 API 密钥。
+llm-error-quota = 额度不足：{ $message } —— 请为账户充值。
+llm-error-invalid-request = 服务商拒绝了请求：{ $message }
+llm-error-context-overflow = 对话超出了该模型的上下文长度：{ $message } —— 可尝试 /compact。
+llm-error-rate-limit = 请求过于频繁：{ $message }
+llm-error-server = 服务商出现服务器错误：{ $message }
+llm-error-transport = 连接出现问题：{ $message }
+llm-error-unsupported-content = 该线路无法发送当前对话：{ $message }
+llm-error-invalid-content = 对话内容不一致：{ $message }
+llm-error-malformed = 服务商返回了格式错误的响应：{ $message }
+llm-error-empty-response = 模型返回了空回复：{ $message }
+llm-error-cancelled = 已取消。
+llm-error-missing-key = 缺少 API 密钥：{ $message }
+llm-retrying = { $seconds } 秒后重试（第 { $attempt } 次，共 { $max } 次）……

@@ -1,8 +1,10 @@
 //! Provider-neutral request/stream vocabulary, routes, projection and adapters.
 
 pub mod catalog;
+pub mod client;
 pub mod deepseek;
 pub mod openai;
 pub mod projection;
 pub mod retry;
+pub mod sse;
 pub mod types;

@@ -1,1 +1,5 @@
-//! DeepSeek Messages (Anthropic-format) route.
+//! DeepSeek Messages (Anthropic-format) route: request serialization (W-rules) and stream
+//! assembly.
+
+pub mod serialize;
+pub mod stream;

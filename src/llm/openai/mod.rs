@@ -1,1 +1,4 @@
-//! OpenAI-format Chat Completions route.
+//! OpenAI-format Chat Completions route: request serialization and stream assembly.
+
+pub mod serialize;
+pub mod stream;

@@ -1,0 +1,718 @@
+//! HTTP client for both provider routes: projection at dispatch (R-1), serialization,
+//! streaming with idle/overall timeouts and cancellation, and error classification
+//! (SPEC §7–8).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde_json::Value;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::llm::projection::project_tool_updates;
+use crate::llm::sse::{SseFrame, SseParser};
+use crate::llm::types::{
+    Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StopReason,
+    StreamEvent, Thinking,
+};
+use crate::llm::{deepseek, openai};
+use crate::session::event::{Message, SystemPromptUpdate, ToolSchema};
+
+/// Default idle timeout: longest gap between real stream events.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
+/// Default cap on one whole request.
+pub const DEFAULT_OVERALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+/// Largest error body read from a failed response.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
+/// Projected request data a serializer needs; independent of `GenerateOptions` so
+/// serializers stay pure.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestParts<'a> {
+    /// Model id.
+    pub model: &'a str,
+    /// The route's in-history prompt mode (W-7).
+    pub system_prompt_update: Option<SystemPromptUpdate>,
+    /// Projected messages.
+    pub messages: &'a [Arc<Message>],
+    /// Projected declarations (`None` or empty = no `tools` key).
+    pub tools: Option<&'a [ToolSchema]>,
+    /// One-shot system text placed before the first system message.
+    pub system: Option<&'a str>,
+    /// Max output tokens.
+    pub max_tokens: u32,
+    /// Thinking setting.
+    pub thinking: Thinking,
+    /// Reasoning effort.
+    pub effort: Option<&'a str>,
+    /// Temperature.
+    pub temperature: Option<f64>,
+    /// Stop sequences.
+    pub stop: Option<&'a [String]>,
+}
+
+impl<'a> RequestParts<'a> {
+    /// Parts from options plus already projected messages and tools.
+    pub fn new(
+        opts: &'a GenerateOptions,
+        messages: &'a [Arc<Message>],
+        tools: Option<&'a [ToolSchema]>,
+    ) -> Self {
+        RequestParts {
+            model: &opts.route.model,
+            system_prompt_update: opts.route.system_prompt_update,
+            messages,
+            tools,
+            system: opts.system.as_deref(),
+            max_tokens: opts.max_tokens,
+            thinking: opts.thinking,
+            effort: opts.effort.as_deref(),
+            temperature: opts.temperature,
+            stop: opts.stop.as_deref(),
+        }
+    }
+}
+
+/// A serialized request body and the `anthropic-beta` value it owes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SerializedBody {
+    /// The JSON body.
+    pub body: Value,
+    /// `anthropic-beta` header value, when owed (W-9).
+    pub beta: Option<String>,
+}
+
+/// Projects `opts` for its route (R-1) and serializes the wire body (also used by
+/// `/inspect`).
+pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
+    let projection = project_tool_updates(
+        &opts.messages,
+        opts.tools.as_deref(),
+        opts.route.tool_update,
+        opts.tool_history.as_deref(),
+    );
+    let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
+    match opts.route.kind {
+        ProviderKind::DeepseekMessages => deepseek::serialize::serialize(&parts),
+        ProviderKind::OpenaiChat => openai::serialize::serialize(&parts),
+    }
+}
+
+/// The endpoint URL of a route.
+pub fn endpoint_url(route: &Route) -> String {
+    let base = route.base_url.trim_end_matches('/');
+    match route.kind {
+        ProviderKind::DeepseekMessages => {
+            if base.ends_with("/v1") {
+                format!("{base}/messages")
+            } else {
+                format!("{base}/v1/messages")
+            }
+        }
+        ProviderKind::OpenaiChat => format!("{base}/chat/completions"),
+    }
+}
+
+/// An API key; its `Debug` never shows the value.
+#[derive(Clone)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key.
+    pub fn new(key: impl Into<String>) -> Self {
+        ApiKey(key.into())
+    }
+
+    /// Removes every occurrence of the key from `text`.
+    pub fn scrub(&self, text: &str) -> String {
+        if self.0.is_empty() {
+            text.to_string()
+        } else {
+            text.replace(&self.0, "<redacted>")
+        }
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// A failed stream: the error and whatever content had arrived.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{error}")]
+pub struct StreamFailure {
+    /// What went wrong.
+    pub error: LlmError,
+    /// Content received before the failure (on cancel: store with `interrupted: true`).
+    pub partial: Option<Completion>,
+}
+
+impl From<LlmError> for StreamFailure {
+    fn from(error: LlmError) -> Self {
+        StreamFailure {
+            error,
+            partial: None,
+        }
+    }
+}
+
+/// Fluent id of the one-line localized reason for an error class (args: `message`).
+pub fn error_message_id(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::Auth => "llm-error-auth",
+        ErrorCode::Quota => "llm-error-quota",
+        ErrorCode::InvalidRequest => "llm-error-invalid-request",
+        ErrorCode::ContextOverflow => "llm-error-context-overflow",
+        ErrorCode::RateLimit => "llm-error-rate-limit",
+        ErrorCode::Server => "llm-error-server",
+        ErrorCode::Transport => "llm-error-transport",
+        ErrorCode::UnsupportedContent => "llm-error-unsupported-content",
+        ErrorCode::InvalidContent => "llm-error-invalid-content",
+        ErrorCode::Malformed => "llm-error-malformed",
+        ErrorCode::EmptyResponse => "llm-error-empty-response",
+        ErrorCode::Cancelled => "llm-error-cancelled",
+        ErrorCode::MissingKey => "llm-error-missing-key",
+    }
+}
+
+fn mentions_context_length(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("context length")
+        || t.contains("context_length")
+        || t.contains("context window")
+        || t.contains("maximum context")
+        || t.contains("too many tokens")
+        || t.contains("prompt is too long")
+}
+
+fn mentions_quota(text: &str) -> bool {
+    let t = text.to_ascii_lowercase();
+    t.contains("insufficient balance")
+        || t.contains("insufficient_quota")
+        || t.contains("quota")
+        || t.contains("credit balance")
+}
+
+/// Classifies a provider error from its HTTP status (`None` for in-stream errors) and a
+/// body in either the OpenAI (`{"error":{message,type,code}}`) or the Anthropic
+/// (`{"type":"error","error":{type,message}}`) shape. The message is kept verbatim.
+pub fn classify_error(status: Option<u16>, body: &str, retry_after: Option<Duration>) -> LlmError {
+    let parsed: Option<Value> = serde_json::from_str(body.trim()).ok();
+    let error = parsed.as_ref().and_then(|v| v.get("error"));
+    let field = |name: &str| {
+        error
+            .and_then(|e| e.get(name))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let (ty, code_field) = (field("type"), field("code"));
+    let message = match error.and_then(|e| e.get("message")).and_then(Value::as_str) {
+        Some(m) => m.to_string(),
+        None if !body.trim().is_empty() => body.trim().chars().take(2000).collect(),
+        None => match status {
+            Some(s) => format!("request failed with HTTP {s}"),
+            None => "stream error".to_string(),
+        },
+    };
+    let detail = format!("{ty} {code_field} {message}");
+    let code = if matches!(status, Some(401 | 403))
+        || matches!(ty.as_str(), "authentication_error" | "permission_error")
+    {
+        ErrorCode::Auth
+    } else if status == Some(402) || ty == "billing_error" || mentions_quota(&detail) {
+        ErrorCode::Quota
+    } else if status == Some(429) || ty == "rate_limit_error" {
+        ErrorCode::RateLimit
+    } else if matches!(status, Some(400 | 413) | None) && mentions_context_length(&detail) {
+        ErrorCode::ContextOverflow
+    } else if matches!(status, Some(400 | 413 | 422))
+        || ty == "invalid_request_error"
+        || ty == "request_too_large"
+    {
+        ErrorCode::InvalidRequest
+    } else if matches!(status, Some(s) if s >= 500)
+        || matches!(ty.as_str(), "api_error" | "overloaded_error")
+        || status.is_none()
+    {
+        ErrorCode::Server
+    } else {
+        ErrorCode::InvalidRequest
+    };
+    LlmError {
+        code,
+        status,
+        message,
+        retry_after,
+    }
+}
+
+/// Parses a `Retry-After` value: delay seconds or an HTTP-date.
+pub fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+    }
+    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let delta = date.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    delta.to_std().ok()
+}
+
+fn request_id(headers: &HeaderMap) -> Option<String> {
+    ["request-id", "x-request-id", "x-deepseek-request-id", "x-ds-trace-id"]
+        .iter()
+        .find_map(|name| headers.get(*name)?.to_str().ok().map(str::to_string))
+}
+
+/// Stream assembly for either route.
+enum Assembler {
+    Messages(deepseek::stream::MessagesAssembler),
+    Chat(openai::stream::ChatAssembler),
+}
+
+impl Assembler {
+    fn on_frame(
+        &mut self,
+        frame: SseFrame,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
+        match self {
+            Assembler::Messages(a) => a.on_frame(&frame, emit),
+            Assembler::Chat(a) => a.on_frame(&frame, emit),
+        }
+    }
+    fn is_done(&self) -> bool {
+        match self {
+            Assembler::Messages(a) => a.is_done(),
+            Assembler::Chat(a) => a.is_done(),
+        }
+    }
+    fn partial(&self) -> Completion {
+        match self {
+            Assembler::Messages(a) => a.partial(),
+            Assembler::Chat(a) => a.partial(),
+        }
+    }
+    fn finish(self) -> Result<Completion, LlmError> {
+        match self {
+            Assembler::Messages(a) => a.finish(),
+            Assembler::Chat(a) => a.finish(),
+        }
+    }
+}
+
+/// One provider connection, built once per route.
+#[derive(Debug, Clone)]
+pub struct ProviderClient {
+    route: Route,
+    key: Option<ApiKey>,
+    http: reqwest::Client,
+    idle_timeout: Duration,
+    overall_timeout: Duration,
+}
+
+impl ProviderClient {
+    /// A client for `route`; `api_key` is the value of `route.api_key_env` read by the
+    /// caller (`None` when unset).
+    pub fn new(route: Route, api_key: Option<String>) -> Result<Self, LlmError> {
+        let http = reqwest::Client::builder()
+            // The key must never leave the origin (deepseek-wire §1.1).
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(30))
+            .build()
+            .map_err(|e| {
+                LlmError::new(
+                    ErrorCode::Transport,
+                    format!("cannot build HTTP client: {e}"),
+                )
+            })?;
+        Ok(ProviderClient {
+            route,
+            key: api_key.filter(|k| !k.is_empty()).map(ApiKey),
+            http,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            overall_timeout: DEFAULT_OVERALL_TIMEOUT,
+        })
+    }
+
+    /// Sets the idle timeout (longest gap between real stream events).
+    pub fn with_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = timeout;
+        self
+    }
+
+    /// Sets the cap on a whole request.
+    pub fn with_overall_timeout(mut self, timeout: Duration) -> Self {
+        self.overall_timeout = timeout;
+        self
+    }
+
+    /// The route this client sends to.
+    pub fn route(&self) -> &Route {
+        &self.route
+    }
+
+    fn scrub(&self, text: &str) -> String {
+        match &self.key {
+            Some(k) => k.scrub(text),
+            None => text.to_string(),
+        }
+    }
+
+    fn scrubbed(&self, mut err: LlmError) -> LlmError {
+        err.message = self.scrub(&err.message);
+        err
+    }
+
+    fn transport(&self, message: String) -> LlmError {
+        self.scrubbed(LlmError::new(ErrorCode::Transport, message))
+    }
+
+    fn headers(&self, key: &ApiKey, beta: Option<&str>) -> Result<HeaderMap, LlmError> {
+        let mut headers = HeaderMap::new();
+        let bad_key = || {
+            LlmError::new(
+                ErrorCode::MissingKey,
+                format!(
+                    "the API key in {} contains characters not allowed in an HTTP header",
+                    self.route.api_key_env
+                ),
+            )
+        };
+        headers.insert(
+            reqwest::header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        headers.insert(
+            reqwest::header::ACCEPT,
+            HeaderValue::from_static("text/event-stream"),
+        );
+        match self.route.kind {
+            ProviderKind::DeepseekMessages => {
+                let mut v = HeaderValue::from_str(&key.0).map_err(|_| bad_key())?;
+                v.set_sensitive(true);
+                headers.insert("x-api-key", v);
+                headers.insert("anthropic-version", HeaderValue::from_static("2023-06-01"));
+                if let Some(beta) = beta {
+                    let v = HeaderValue::from_str(beta).map_err(|_| {
+                        LlmError::new(ErrorCode::InvalidContent, "invalid anthropic-beta value")
+                    })?;
+                    headers.insert("anthropic-beta", v);
+                }
+            }
+            ProviderKind::OpenaiChat => {
+                let mut v =
+                    HeaderValue::from_str(&format!("Bearer {}", key.0)).map_err(|_| bad_key())?;
+                v.set_sensitive(true);
+                headers.insert(reqwest::header::AUTHORIZATION, v);
+            }
+        }
+        Ok(headers)
+    }
+
+    /// Sends one streaming request for `opts` (projected for the route, R-1), reporting
+    /// live deltas to `on_event`. On cancel it returns promptly with `Cancelled` and the
+    /// partial content; dropping the response closes the connection.
+    pub async fn stream(
+        &self,
+        opts: &GenerateOptions,
+        on_event: &mut (dyn FnMut(StreamEvent) + Send),
+        cancel: &CancellationToken,
+    ) -> Result<Completion, StreamFailure> {
+        let Some(key) = &self.key else {
+            return Err(LlmError::new(
+                ErrorCode::MissingKey,
+                format!("no API key: set {}", self.route.api_key_env),
+            )
+            .into());
+        };
+        let request = build_request(opts).map_err(|e| self.scrubbed(e))?;
+        let headers = self.headers(key, request.beta.as_deref())?;
+        let body = serde_json::to_vec(&request.body).map_err(|e| {
+            LlmError::new(ErrorCode::InvalidContent, format!("cannot encode body: {e}"))
+        })?;
+        let url = endpoint_url(&self.route);
+
+        let started = Instant::now();
+        let overall_deadline = started + self.overall_timeout;
+        let mut idle_deadline = started + self.idle_timeout;
+        let cancelled = || {
+            StreamFailure::from(LlmError::new(ErrorCode::Cancelled, "cancelled by the user"))
+        };
+
+        let send = self.http.post(&url).headers(headers).body(body).send();
+        let response = tokio::select! {
+            biased;
+            _ = cancel.cancelled() => return Err(cancelled()),
+            _ = tokio::time::sleep_until(overall_deadline.min(idle_deadline)) => {
+                return Err(self.transport(format!(
+                    "no response from {url} within {}s",
+                    self.idle_timeout.min(self.overall_timeout).as_secs()
+                )).into());
+            }
+            r = send => r.map_err(|e| self.transport(describe_reqwest(&e)))?,
+        };
+
+        let status = response.status();
+        let req_id = request_id(response.headers());
+        if !status.is_success() {
+            let retry_after = response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(parse_retry_after);
+            if status.is_redirection() {
+                let location = response
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("?")
+                    .to_string();
+                return Err(self
+                    .scrubbed(LlmError {
+                        code: ErrorCode::InvalidRequest,
+                        status: Some(status.as_u16()),
+                        message: format!(
+                            "the provider redirected to {location}; redirects are not followed so the API key stays with {url}"
+                        ),
+                        retry_after: None,
+                    })
+                    .into());
+            }
+            let text = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => return Err(cancelled()),
+                _ = tokio::time::sleep_until(overall_deadline.min(idle_deadline)) => String::new(),
+                t = read_limited(response, MAX_ERROR_BODY) => t,
+            };
+            let err = classify_error(Some(status.as_u16()), &text, retry_after);
+            return Err(self.scrubbed(err).into());
+        }
+
+        let mut assembler = match self.route.kind {
+            ProviderKind::DeepseekMessages => {
+                Assembler::Messages(deepseek::stream::MessagesAssembler::new())
+            }
+            ProviderKind::OpenaiChat => Assembler::Chat(openai::stream::ChatAssembler::new()),
+        };
+        let mut parser = SseParser::new();
+        let mut frames: Vec<SseFrame> = Vec::new();
+        let mut first = true;
+        let mut bytes = response.bytes_stream();
+        let fail = |assembler: &Assembler, error: LlmError| StreamFailure {
+            error: self.scrubbed(error),
+            partial: Some(assembler.partial()),
+        };
+
+        while !assembler.is_done() {
+            let chunk = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => {
+                    return Err(StreamFailure {
+                        error: LlmError::new(ErrorCode::Cancelled, "cancelled by the user"),
+                        partial: Some(assembler.partial()),
+                    });
+                }
+                _ = tokio::time::sleep_until(overall_deadline) => {
+                    return Err(fail(&assembler, LlmError::new(
+                        ErrorCode::Transport,
+                        format!("the response took longer than {}s", self.overall_timeout.as_secs()),
+                    )));
+                }
+                _ = tokio::time::sleep_until(idle_deadline) => {
+                    return Err(fail(&assembler, LlmError::new(
+                        ErrorCode::Transport,
+                        format!("no stream event for {}s", self.idle_timeout.as_secs()),
+                    )));
+                }
+                c = bytes.next() => c,
+            };
+            let chunk = match chunk {
+                None => break,
+                Some(Err(e)) => {
+                    return Err(fail(
+                        &assembler,
+                        LlmError::new(ErrorCode::Transport, describe_reqwest(&e)),
+                    ));
+                }
+                Some(Ok(c)) => c,
+            };
+            frames.clear();
+            if let Err(e) = parser.push(&chunk, &mut frames) {
+                return Err(fail(
+                    &assembler,
+                    LlmError::new(ErrorCode::Malformed, e.to_string()),
+                ));
+            }
+            if frames.is_empty() {
+                continue;
+            }
+            // Only real events prove progress; keep-alive comments do not.
+            idle_deadline = Instant::now() + self.idle_timeout;
+            if first {
+                first = false;
+                on_event(StreamEvent::FirstByte);
+            }
+            for frame in frames.drain(..) {
+                if let Err(e) = assembler.on_frame(frame, on_event) {
+                    return Err(fail(&assembler, e));
+                }
+                if assembler.is_done() {
+                    break;
+                }
+            }
+        }
+        if !assembler.is_done() {
+            let what = match self.route.kind {
+                ProviderKind::DeepseekMessages => "message_stop",
+                ProviderKind::OpenaiChat => "[DONE]",
+            };
+            return Err(fail(
+                &assembler,
+                LlmError::new(
+                    ErrorCode::Transport,
+                    format!("the stream ended before {what}"),
+                ),
+            ));
+        }
+        let partial = assembler.partial();
+        let mut completion = assembler.finish().map_err(|e| StreamFailure {
+            error: self.scrubbed(e),
+            partial: Some(partial),
+        })?;
+        completion.request_id = req_id;
+        Ok(completion)
+    }
+}
+
+/// A reqwest error with its source chain (the URL is kept; the key is never in it).
+fn describe_reqwest(e: &reqwest::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+async fn read_limited(response: reqwest::Response, limit: usize) -> String {
+    let mut out: Vec<u8> = Vec::new();
+    let mut stream = response.bytes_stream();
+    while let Some(Ok(chunk)) = stream.next().await {
+        let room = limit.saturating_sub(out.len());
+        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if out.len() >= limit {
+            break;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Ids of tool calls whose arguments are not a JSON object (truncated or provider-faulty
+/// calls the loop should answer with a tool error).
+pub fn invalid_tool_calls(completion: &Completion) -> Vec<String> {
+    completion
+        .content
+        .iter()
+        .filter_map(|b| match b {
+            crate::session::event::Block::ToolCall { id, arguments, .. } => {
+                match serde_json::from_str::<Value>(arguments) {
+                    Ok(Value::Object(_)) => None,
+                    _ => Some(id.clone()),
+                }
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Stop reason used for partial content.
+pub(crate) fn partial_stop(seen: Option<&StopReason>) -> StopReason {
+    seen.cloned()
+        .unwrap_or_else(|| StopReason::Other("incomplete".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn w9_url_appends_v1_messages_unless_base_ends_in_v1() {
+        let mut route = test_route(ProviderKind::DeepseekMessages, "https://x/anthropic/");
+        assert_eq!(endpoint_url(&route), "https://x/anthropic/v1/messages");
+        route.base_url = "https://x/anthropic/v1".into();
+        assert_eq!(endpoint_url(&route), "https://x/anthropic/v1/messages");
+        let chat = test_route(ProviderKind::OpenaiChat, "https://api.deepseek.com");
+        assert_eq!(endpoint_url(&chat), "https://api.deepseek.com/chat/completions");
+    }
+
+    pub(crate) fn test_route(kind: ProviderKind, base: &str) -> Route {
+        Route {
+            provider: "deepseek".into(),
+            model: "deepseek-flash".into(),
+            kind,
+            base_url: base.into(),
+            api_key_env: "DEEPSEEK_API_KEY".into(),
+            context_window: 1_000_000,
+            system_prompt_update: None,
+            tool_update: None,
+            image_input: false,
+        }
+    }
+
+    #[test]
+    fn classify_status_codes_and_body_shapes() {
+        let openai = r#"{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}"#;
+        let e = classify_error(Some(402), openai, None);
+        assert_eq!((e.code, e.message.as_str()), (ErrorCode::Quota, "Insufficient Balance"));
+        assert_eq!(classify_error(Some(401), "{}", None).code, ErrorCode::Auth);
+        assert_eq!(classify_error(Some(403), "", None).code, ErrorCode::Auth);
+        assert_eq!(classify_error(Some(422), "bad", None).code, ErrorCode::InvalidRequest);
+        let ctx = r#"{"error":{"message":"This model's maximum context length is 1048576 tokens","type":"invalid_request_error"}}"#;
+        assert_eq!(classify_error(Some(400), ctx, None).code, ErrorCode::ContextOverflow);
+        let thinking = r#"{"error":{"message":"The `content[].thinking` in the thinking mode must be passed back to the API.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}"#;
+        let e = classify_error(Some(400), thinking, None);
+        assert_eq!(e.code, ErrorCode::InvalidRequest);
+        assert!(e.message.starts_with("The `content[].thinking`"));
+        let anthropic = r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#;
+        let e = classify_error(Some(429), anthropic, Some(Duration::from_secs(2)));
+        assert_eq!((e.code, e.message.as_str()), (ErrorCode::RateLimit, "slow down"));
+        assert_eq!(e.retry_after, Some(Duration::from_secs(2)));
+        assert_eq!(classify_error(Some(503), "", None).code, ErrorCode::Server);
+        let overloaded = r#"{"type":"error","error":{"type":"overloaded_error","message":"busy"}}"#;
+        assert_eq!(classify_error(None, overloaded, None).code, ErrorCode::Server);
+        let rl = r#"{"type":"error","error":{"type":"rate_limit_error","message":"x"}}"#;
+        assert_eq!(classify_error(None, rl, None).code, ErrorCode::RateLimit);
+    }
+
+    #[test]
+    fn retry_after_seconds_and_http_date() {
+        assert_eq!(parse_retry_after("7"), Some(Duration::from_secs(7)));
+        assert_eq!(parse_retry_after("1.5"), Some(Duration::from_millis(1500)));
+        let future = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
+        let d = parse_retry_after(&future).unwrap();
+        assert!(d > Duration::from_secs(25) && d <= Duration::from_secs(30), "{d:?}");
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn api_key_debug_is_redacted_and_scrub_removes_it() {
+        let k = ApiKey::new("sk-secret-123");
+        assert_eq!(format!("{k:?}"), "<redacted>");
+        assert_eq!(k.scrub("bad key sk-secret-123!"), "bad key <redacted>!");
+        let client = ProviderClient::new(
+            test_route(ProviderKind::OpenaiChat, "http://127.0.0.1:1"),
+            Some("sk-secret-123".into()),
+        )
+        .unwrap();
+        assert!(!format!("{client:?}").contains("sk-secret-123"));
+    }
+}

@@ -1,0 +1,394 @@
+//! Assembly of an Anthropic-format SSE stream into live [`StreamEvent`]s and a
+//! [`Completion`] (deepseek-wire §1.8–1.10).
+//!
+//! Memory is bounded by the message size: deltas are appended to their block and then
+//! handed to the caller; nothing else is retained.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::llm::client::{classify_error, partial_stop};
+use crate::llm::sse::SseFrame;
+use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
+use crate::session::event::{Block, Usage};
+
+#[derive(Deserialize)]
+struct WireEvent<'a> {
+    #[serde(rename = "type", borrow)]
+    ty: Cow<'a, str>,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
+    delta: Option<WireDelta>,
+    #[serde(default)]
+    content_block: Option<Value>,
+    #[serde(default)]
+    message: Option<WireMessageStart>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+#[derive(Deserialize)]
+struct WireDelta {
+    #[serde(rename = "type", default)]
+    ty: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    thinking: Option<String>,
+    #[serde(default)]
+    partial_json: Option<String>,
+    #[serde(default)]
+    signature: Option<String>,
+    #[serde(default)]
+    stop_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WireMessageStart {
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+struct WireUsage {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_creation_input_tokens: Option<u64>,
+}
+
+#[derive(Debug)]
+enum OpenBlock {
+    Text(String),
+    Thinking {
+        text: String,
+        signature: Option<String>,
+    },
+    ToolUse {
+        id: String,
+        name: String,
+        json: String,
+        /// The skeleton's `input`, used when no `input_json_delta` arrives.
+        skeleton: Option<String>,
+    },
+}
+
+/// Maps a Messages API stop reason.
+pub fn map_stop_reason(reason: &str) -> StopReason {
+    match reason {
+        "end_turn" => StopReason::EndTurn,
+        "tool_use" => StopReason::ToolUse,
+        "max_tokens" => StopReason::MaxTokens,
+        "stop_sequence" => StopReason::StopSequence,
+        other => StopReason::Other(other.to_string()),
+    }
+}
+
+fn malformed(message: String) -> LlmError {
+    LlmError::new(ErrorCode::Malformed, message)
+}
+
+/// Stateful assembler for one Messages API response stream.
+#[derive(Debug, Default)]
+pub struct MessagesAssembler {
+    blocks: Vec<(u64, OpenBlock)>,
+    input: u64,
+    creation: u64,
+    cache_read: u64,
+    output: u64,
+    stop_reason: Option<StopReason>,
+    done: bool,
+}
+
+impl MessagesAssembler {
+    /// A fresh assembler.
+    pub fn new() -> Self {
+        MessagesAssembler::default()
+    }
+
+    /// Whether `message_stop` arrived.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    fn usage(&self) -> Usage {
+        Usage {
+            input_tokens: self.input + self.creation,
+            cache_read_tokens: self.cache_read,
+            output_tokens: self.output,
+        }
+    }
+
+    fn apply_usage(&mut self, u: WireUsage, emit: &mut dyn FnMut(StreamEvent)) {
+        // Latest value per field (deepseek-wire §1.9).
+        if let Some(v) = u.input_tokens {
+            self.input = v;
+        }
+        if let Some(v) = u.cache_creation_input_tokens {
+            self.creation = v;
+        }
+        if let Some(v) = u.cache_read_input_tokens {
+            self.cache_read = v;
+        }
+        if let Some(v) = u.output_tokens {
+            self.output = v;
+        }
+        emit(StreamEvent::Usage(self.usage()));
+    }
+
+    fn block_mut(&mut self, index: Option<u64>) -> Result<&mut OpenBlock, LlmError> {
+        let index = index.ok_or_else(|| malformed("content block event without index".into()))?;
+        self.blocks
+            .iter_mut()
+            .rev()
+            .find(|(i, _)| *i == index)
+            .map(|(_, b)| b)
+            .ok_or_else(|| malformed(format!("delta for unknown content block {index}")))
+    }
+
+    /// Consumes one SSE frame.
+    pub fn on_frame(
+        &mut self,
+        frame: &SseFrame,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
+        let event: WireEvent<'_> = serde_json::from_str(&frame.data).map_err(|e| {
+            malformed(format!(
+                "invalid JSON in SSE event {}: {e}",
+                frame.event.as_deref().unwrap_or("(unnamed)")
+            ))
+        })?;
+        if let Some(name) = &frame.event
+            && name != event.ty.as_ref()
+        {
+            return Err(malformed(format!(
+                "SSE event {name} carries data of type {}",
+                event.ty
+            )));
+        }
+        match event.ty.as_ref() {
+            "message_start" => {
+                if let Some(u) = event.message.and_then(|m| m.usage) {
+                    self.apply_usage(u, emit);
+                }
+            }
+            "content_block_start" => self.start_block(event, emit)?,
+            "content_block_delta" => {
+                let delta = event
+                    .delta
+                    .ok_or_else(|| malformed("content_block_delta without delta".into()))?;
+                let block = self.block_mut(event.index)?;
+                apply_delta(block, delta, emit)?;
+            }
+            "content_block_stop" => {
+                self.block_mut(event.index)?;
+            }
+            "message_delta" => {
+                if let Some(reason) = event.delta.and_then(|d| d.stop_reason) {
+                    self.stop_reason = Some(map_stop_reason(&reason));
+                }
+                if let Some(u) = event.usage {
+                    self.apply_usage(u, emit);
+                }
+            }
+            "message_stop" => self.done = true,
+            "error" => return Err(classify_error(None, &frame.data, None)),
+            // `ping` and unknown event types are ignored.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn start_block(
+        &mut self,
+        event: WireEvent<'_>,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
+        let index = event
+            .index
+            .ok_or_else(|| malformed("content_block_start without index".into()))?;
+        let cb = event
+            .content_block
+            .ok_or_else(|| malformed("content_block_start without content_block".into()))?;
+        let str_field = |name: &str| cb.get(name).and_then(Value::as_str).map(str::to_string);
+        let block = match cb.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                let text = str_field("text").unwrap_or_default();
+                if !text.is_empty() {
+                    emit(StreamEvent::TextDelta(text.clone()));
+                }
+                OpenBlock::Text(text)
+            }
+            Some("thinking") => {
+                let text = str_field("thinking").unwrap_or_default();
+                if !text.is_empty() {
+                    emit(StreamEvent::ReasoningDelta(text.clone()));
+                }
+                OpenBlock::Thinking {
+                    text,
+                    signature: str_field("signature"),
+                }
+            }
+            Some("tool_use") => {
+                let id = str_field("id").unwrap_or_default();
+                let name = str_field("name").unwrap_or_default();
+                emit(StreamEvent::ToolCallStart {
+                    id: id.clone(),
+                    name: name.clone(),
+                });
+                let skeleton = cb
+                    .get("input")
+                    .filter(|v| v.as_object().is_some_and(|o| !o.is_empty()))
+                    .map(Value::to_string);
+                OpenBlock::ToolUse {
+                    id,
+                    name,
+                    json: String::new(),
+                    skeleton,
+                }
+            }
+            other => {
+                return Err(LlmError::new(
+                    ErrorCode::UnsupportedContent,
+                    format!(
+                        "DeepSeek Messages response block {} is not supported",
+                        other.unwrap_or("(untyped)")
+                    ),
+                ));
+            }
+        };
+        self.blocks.push((index, block));
+        Ok(())
+    }
+
+    fn content(&self) -> Vec<Block> {
+        self.blocks
+            .iter()
+            .filter_map(|(_, b)| match b {
+                OpenBlock::Text(t) if t.is_empty() => None,
+                OpenBlock::Text(t) => Some(Block::text(t.clone())),
+                OpenBlock::Thinking { text, signature } => {
+                    if text.is_empty() && signature.is_none() {
+                        None
+                    } else {
+                        Some(Block::Reasoning {
+                            text: text.clone(),
+                            signature: signature.clone(),
+                        })
+                    }
+                }
+                OpenBlock::ToolUse {
+                    id,
+                    name,
+                    json,
+                    skeleton,
+                } => Some(Block::ToolCall {
+                    id: id.clone(),
+                    name: name.clone(),
+                    arguments: if json.is_empty() {
+                        skeleton.clone().unwrap_or_else(|| "{}".to_string())
+                    } else {
+                        json.clone()
+                    },
+                }),
+            })
+            .collect()
+    }
+
+    /// What arrived so far (for cancelled or failed streams).
+    pub fn partial(&self) -> Completion {
+        Completion {
+            content: self.content(),
+            stop_reason: partial_stop(self.stop_reason.as_ref()),
+            usage: self.usage(),
+            request_id: None,
+        }
+    }
+
+    /// The settled completion after `message_stop`.
+    pub fn finish(self) -> Result<Completion, LlmError> {
+        if !self.done {
+            return Err(LlmError::new(
+                ErrorCode::Transport,
+                "the stream ended before message_stop",
+            ));
+        }
+        let content = self.content();
+        let has_calls = content.iter().any(|b| matches!(b, Block::ToolCall { .. }));
+        let stop_reason = self.stop_reason.clone().unwrap_or(if has_calls {
+            StopReason::ToolUse
+        } else {
+            StopReason::EndTurn
+        });
+        if content.is_empty() && stop_reason == StopReason::EndTurn {
+            return Err(LlmError::new(
+                ErrorCode::EmptyResponse,
+                "the model returned a completed response with no content",
+            ));
+        }
+        if stop_reason != StopReason::MaxTokens {
+            for b in &content {
+                if let Block::ToolCall { id, arguments, .. } = b
+                    && serde_json::from_str::<Value>(arguments).is_err()
+                {
+                    // Kept raw: the loop answers it with a tool error instead of failing the turn.
+                    tracing::warn!(call_id = %id, "provider sent invalid tool-call JSON");
+                }
+            }
+        }
+        Ok(Completion {
+            content,
+            stop_reason,
+            usage: self.usage(),
+            request_id: None,
+        })
+    }
+}
+
+fn apply_delta(
+    block: &mut OpenBlock,
+    delta: WireDelta,
+    emit: &mut dyn FnMut(StreamEvent),
+) -> Result<(), LlmError> {
+    let ty = delta.ty.as_deref().unwrap_or("");
+    match (block, ty) {
+        (OpenBlock::Text(text), "text_delta") => {
+            let d = delta.text.unwrap_or_default();
+            text.push_str(&d);
+            emit(StreamEvent::TextDelta(d));
+        }
+        (OpenBlock::Thinking { text, .. }, "thinking_delta") => {
+            let d = delta.thinking.unwrap_or_default();
+            text.push_str(&d);
+            emit(StreamEvent::ReasoningDelta(d));
+        }
+        (OpenBlock::Thinking { signature, .. }, "signature_delta") => {
+            let d = delta.signature.unwrap_or_default();
+            signature.get_or_insert_with(String::new).push_str(&d);
+        }
+        (OpenBlock::ToolUse { id, json, .. }, "input_json_delta") => {
+            let d = delta.partial_json.unwrap_or_default();
+            json.push_str(&d);
+            emit(StreamEvent::ToolArgsDelta {
+                id: id.clone(),
+                fragment: d,
+            });
+        }
+        (_, other) => {
+            return Err(malformed(format!(
+                "delta type {other} does not match its content block"
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,434 @@
+//! Assembly of an OpenAI-format Chat Completions stream (deepseek-wire §4).
+//!
+//! One reasoning block and one text block per response (opened by their first non-empty
+//! delta), plus one tool-call block per `tool_calls[].index`; blocks keep opening order.
+
+use serde::Deserialize;
+
+use crate::llm::client::{classify_error, partial_stop};
+use crate::llm::sse::SseFrame;
+use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
+use crate::session::event::{Block, Usage};
+
+#[derive(Deserialize)]
+struct WireChunk {
+    #[serde(default)]
+    choices: Option<Vec<WireChoice>>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+}
+
+#[derive(Deserialize)]
+struct WireChoice {
+    #[serde(default)]
+    delta: Option<WireDelta>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct WireDelta {
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default)]
+    reasoning_content: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<Vec<WireToolCall>>,
+}
+
+#[derive(Deserialize)]
+struct WireToolCall {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    function: Option<WireFunction>,
+}
+
+#[derive(Deserialize)]
+struct WireFunction {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct WireUsage {
+    #[serde(default)]
+    prompt_tokens: u64,
+    #[serde(default)]
+    completion_tokens: u64,
+    #[serde(default)]
+    prompt_cache_hit_tokens: Option<u64>,
+    #[serde(default)]
+    prompt_tokens_details: Option<WirePromptDetails>,
+}
+
+#[derive(Deserialize)]
+struct WirePromptDetails {
+    #[serde(default)]
+    cached_tokens: Option<u64>,
+}
+
+#[derive(Debug)]
+enum OpenBlock {
+    Reasoning(String),
+    Text(String),
+    Tool {
+        index: u64,
+        id: String,
+        name: String,
+        arguments: String,
+        announced: bool,
+    },
+}
+
+/// Maps a Chat Completions `finish_reason`.
+pub fn map_finish_reason(reason: &str) -> StopReason {
+    match reason {
+        "stop" => StopReason::EndTurn,
+        "tool_calls" => StopReason::ToolUse,
+        "length" => StopReason::MaxTokens,
+        other => StopReason::Other(other.to_string()),
+    }
+}
+
+/// Stateful assembler for one Chat Completions response stream.
+#[derive(Debug, Default)]
+pub struct ChatAssembler {
+    blocks: Vec<OpenBlock>,
+    reasoning: Option<usize>,
+    text: Option<usize>,
+    usage: Usage,
+    stop_reason: Option<StopReason>,
+    done: bool,
+}
+
+impl ChatAssembler {
+    /// A fresh assembler.
+    pub fn new() -> Self {
+        ChatAssembler::default()
+    }
+
+    /// Whether `[DONE]` arrived.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Consumes one SSE frame.
+    pub fn on_frame(
+        &mut self,
+        frame: &SseFrame,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
+        if frame.is_done() {
+            self.done = true;
+            return Ok(());
+        }
+        let chunk: WireChunk = serde_json::from_str(&frame.data).map_err(|e| {
+            LlmError::new(
+                ErrorCode::Malformed,
+                format!("invalid JSON in stream chunk: {e}"),
+            )
+        })?;
+        if chunk.error.is_some() {
+            return Err(classify_error(None, &frame.data, None));
+        }
+        for choice in chunk.choices.into_iter().flatten() {
+            if let Some(delta) = choice.delta {
+                self.apply_delta(delta, emit);
+            }
+            if let Some(reason) = choice.finish_reason {
+                self.stop_reason = Some(map_finish_reason(&reason));
+            }
+        }
+        if let Some(u) = chunk.usage {
+            let cache_read = u
+                .prompt_tokens_details
+                .and_then(|d| d.cached_tokens)
+                .or(u.prompt_cache_hit_tokens)
+                .unwrap_or(0);
+            // `prompt_tokens` includes cache hits; Usage keeps them disjoint.
+            self.usage = Usage {
+                input_tokens: u.prompt_tokens.saturating_sub(cache_read),
+                cache_read_tokens: cache_read,
+                output_tokens: u.completion_tokens,
+            };
+            emit(StreamEvent::Usage(self.usage));
+        }
+        Ok(())
+    }
+
+    fn apply_delta(&mut self, delta: WireDelta, emit: &mut dyn FnMut(StreamEvent)) {
+        // The first thinking chunk is `""`: it must not open a block.
+        if let Some(r) = delta.reasoning_content.filter(|r| !r.is_empty()) {
+            let i = *self.reasoning.get_or_insert_with(|| {
+                self.blocks.push(OpenBlock::Reasoning(String::new()));
+                self.blocks.len() - 1
+            });
+            if let OpenBlock::Reasoning(text) = &mut self.blocks[i] {
+                text.push_str(&r);
+            }
+            emit(StreamEvent::ReasoningDelta(r));
+        }
+        if let Some(c) = delta.content.filter(|c| !c.is_empty()) {
+            let i = *self.text.get_or_insert_with(|| {
+                self.blocks.push(OpenBlock::Text(String::new()));
+                self.blocks.len() - 1
+            });
+            if let OpenBlock::Text(text) = &mut self.blocks[i] {
+                text.push_str(&c);
+            }
+            emit(StreamEvent::TextDelta(c));
+        }
+        for call in delta.tool_calls.into_iter().flatten() {
+            self.apply_tool_delta(call, emit);
+        }
+    }
+
+    fn apply_tool_delta(&mut self, call: WireToolCall, emit: &mut dyn FnMut(StreamEvent)) {
+        let index = call.index.unwrap_or(0);
+        let pos = match self
+            .blocks
+            .iter()
+            .position(|b| matches!(b, OpenBlock::Tool { index: i, .. } if *i == index))
+        {
+            Some(p) => p,
+            None => {
+                self.blocks.push(OpenBlock::Tool {
+                    index,
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: String::new(),
+                    announced: false,
+                });
+                self.blocks.len() - 1
+            }
+        };
+        let OpenBlock::Tool {
+            id,
+            name,
+            arguments,
+            announced,
+            ..
+        } = &mut self.blocks[pos]
+        else {
+            return;
+        };
+        // Gateways repeat `id`/`name` as "" or null on continuations: unchanged.
+        if let Some(new_id) = call.id.filter(|s| !s.is_empty()) {
+            *id = new_id;
+        }
+        let (new_name, fragment) = match call.function {
+            Some(f) => (f.name.filter(|s| !s.is_empty()), f.arguments),
+            None => (None, None),
+        };
+        if let Some(n) = new_name {
+            *name = n;
+        }
+        if !*announced && !name.is_empty() {
+            *announced = true;
+            emit(StreamEvent::ToolCallStart {
+                id: id.clone(),
+                name: name.clone(),
+            });
+        }
+        if let Some(fragment) = fragment.filter(|f| !f.is_empty()) {
+            arguments.push_str(&fragment);
+            emit(StreamEvent::ToolArgsDelta {
+                id: id.clone(),
+                fragment,
+            });
+        }
+    }
+
+    fn content(&self) -> Vec<Block> {
+        self.blocks
+            .iter()
+            .map(|b| match b {
+                OpenBlock::Reasoning(text) => Block::Reasoning {
+                    text: text.clone(),
+                    signature: None,
+                },
+                OpenBlock::Text(text) => Block::text(text.clone()),
+                OpenBlock::Tool {
+                    id,
+                    name,
+                    arguments,
+                    ..
+                } => Block::ToolCall {
+                    id: id.clone(),
+                    name: name.clone(),
+                    arguments: if arguments.is_empty() {
+                        "{}".to_string()
+                    } else {
+                        arguments.clone()
+                    },
+                },
+            })
+            .collect()
+    }
+
+    /// What arrived so far (for cancelled or failed streams).
+    pub fn partial(&self) -> Completion {
+        Completion {
+            content: self.content(),
+            stop_reason: partial_stop(self.stop_reason.as_ref()),
+            usage: self.usage,
+            request_id: None,
+        }
+    }
+
+    /// The settled completion after `[DONE]`.
+    pub fn finish(self) -> Result<Completion, LlmError> {
+        if !self.done {
+            return Err(LlmError::new(
+                ErrorCode::Transport,
+                "the stream ended before [DONE]",
+            ));
+        }
+        let content = self.content();
+        let stop_reason = self.stop_reason.clone().unwrap_or(StopReason::EndTurn);
+        if content.is_empty() && stop_reason == StopReason::EndTurn {
+            return Err(LlmError::new(
+                ErrorCode::EmptyResponse,
+                "the model returned a completed response with no content",
+            ));
+        }
+        Ok(Completion {
+            content,
+            stop_reason,
+            usage: self.usage,
+            request_id: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::llm::sse::SseParser;
+
+    fn run(stream: &str) -> (Result<Completion, LlmError>, Vec<StreamEvent>) {
+        let mut p = SseParser::new();
+        let mut frames = Vec::new();
+        p.push(stream.as_bytes(), &mut frames).unwrap();
+        let mut a = ChatAssembler::new();
+        let mut events = Vec::new();
+        for f in &frames {
+            if let Err(e) = a.on_frame(f, &mut |e| events.push(e)) {
+                return (Err(e), events);
+            }
+        }
+        (a.finish(), events)
+    }
+
+    const TOOL_STREAM: &str = r#": keep-alive
+
+data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":""},"finish_reason":null}],"usage":null}
+
+data: {"choices":[{"index":0,"delta":{"reasoning_content":"Need the "},"finish_reason":null}],"usage":null}
+
+data: {"choices":[{"index":0,"delta":{"reasoning_content":"manifest."},"finish_reason":null}],"usage":null}
+
+data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_00_b2","type":"function","function":{"name":"read_file","arguments":""}}]},"finish_reason":null}],"usage":null}
+
+data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"","function":{"name":null,"arguments":"{\"path\":"}}]},"finish_reason":null}],"usage":null}
+
+data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"Cargo.toml\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":2132,"completion_tokens":57,"total_tokens":2189,"prompt_cache_hit_tokens":1920,"prompt_cache_miss_tokens":212,"prompt_tokens_details":{"cached_tokens":1920}}}
+
+data: [DONE]
+
+"#;
+
+    #[test]
+    fn openai_tool_stream_assembles_reasoning_and_call() {
+        let (c, events) = run(TOOL_STREAM);
+        let c = c.unwrap();
+        assert_eq!(
+            c.content,
+            vec![
+                Block::Reasoning {
+                    text: "Need the manifest.".into(),
+                    signature: None
+                },
+                Block::ToolCall {
+                    id: "call_00_b2".into(),
+                    name: "read_file".into(),
+                    arguments: r#"{"path":"Cargo.toml"}"#.into()
+                },
+            ]
+        );
+        assert_eq!(c.stop_reason, StopReason::ToolUse);
+        assert_eq!(
+            c.usage,
+            Usage {
+                input_tokens: 212,
+                cache_read_tokens: 1920,
+                output_tokens: 57
+            }
+        );
+        assert_eq!(
+            events
+                .iter()
+                .filter(|e| matches!(e, StreamEvent::ToolCallStart { .. }))
+                .count(),
+            1
+        );
+        assert!(events.contains(&StreamEvent::ToolArgsDelta {
+            id: "call_00_b2".into(),
+            fragment: "{\"path\":".into()
+        }));
+    }
+
+    #[test]
+    fn openai_empty_first_reasoning_does_not_open_block() {
+        let s = "data: {\"choices\":[{\"delta\":{\"reasoning_content\":\"\"}}]}\n\n\
+data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+        let c = run(s).0.unwrap();
+        assert_eq!(c.content, vec![Block::text("Hi")]);
+        assert_eq!(c.stop_reason, StopReason::EndTurn);
+    }
+
+    #[test]
+    fn openai_usage_only_trailing_chunk_is_accepted() {
+        let s = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n\
+data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"prompt_cache_hit_tokens\":4}}\n\ndata: [DONE]\n\n";
+        let c = run(s).0.unwrap();
+        assert_eq!(c.usage.input_tokens, 6);
+        assert_eq!(c.usage.cache_read_tokens, 4);
+        assert_eq!(c.usage.output_tokens, 2);
+    }
+
+    #[test]
+    fn openai_empty_reply_is_empty_response() {
+        let s = "data: {\"choices\":[{\"delta\":{\"content\":\"\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n";
+        assert_eq!(run(s).0.unwrap_err().code, ErrorCode::EmptyResponse);
+    }
+
+    #[test]
+    fn openai_missing_done_is_transport() {
+        let s = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\n";
+        let e = run(s).0.unwrap_err();
+        assert_eq!(e.code, ErrorCode::Transport);
+        assert!(e.code.is_retryable());
+    }
+
+    #[test]
+    fn openai_in_stream_error_is_classified() {
+        let s = "data: {\"error\":{\"message\":\"Server overloaded\",\"type\":\"server_error\"}}\n\n";
+        let e = run(s).0.unwrap_err();
+        assert_eq!(e.code, ErrorCode::Server);
+        assert_eq!(e.message, "Server overloaded");
+    }
+
+    #[test]
+    fn openai_invalid_json_is_malformed() {
+        let e = run("data: {nope\n\n").0.unwrap_err();
+        assert_eq!(e.code, ErrorCode::Malformed);
+    }
+}

@@ -1,0 +1,235 @@
+//! Incremental Server-Sent Events parser shared by both provider routes.
+//!
+//! Accepts bytes split at any position (inside UTF-8 characters, between `\r` and `\n`,
+//! inside field names). Comment lines (`: keep-alive`) produce nothing, so callers can
+//! reset idle timers only on real events. A partial trailing frame is never an event.
+
+use thiserror::Error;
+
+/// One dispatched SSE event.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SseFrame {
+    /// The `event:` field, when the frame had one.
+    pub event: Option<String>,
+    /// The `data:` lines joined with `\n`.
+    pub data: String,
+}
+
+impl SseFrame {
+    /// Whether this is the OpenAI `[DONE]` sentinel.
+    pub fn is_done(&self) -> bool {
+        self.data == "[DONE]"
+    }
+}
+
+/// A frame that cannot be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SseError {
+    /// A line was not valid UTF-8.
+    #[error("malformed SSE line: invalid UTF-8")]
+    InvalidUtf8,
+    /// A single line grew beyond the parser's limit without a line break.
+    #[error("malformed SSE stream: line longer than {0} bytes")]
+    LineTooLong(usize),
+}
+
+/// Longest line accepted (a whole tool-call argument can arrive in one `data:` line).
+const MAX_LINE: usize = 64 * 1024 * 1024;
+
+/// Incremental SSE parser (WHATWG event-stream rules, minus `id`/`retry` handling).
+#[derive(Debug, Default)]
+pub struct SseParser {
+    /// Bytes of the current, not yet terminated line.
+    line: Vec<u8>,
+    /// The previous chunk ended with `\r`; a leading `\n` of the next chunk belongs to it.
+    pending_cr: bool,
+    /// `event:` of the frame being built.
+    event: Option<String>,
+    /// `data:` of the frame being built.
+    data: String,
+    /// Whether any `data:` line was seen in the frame being built.
+    has_data: bool,
+}
+
+impl SseParser {
+    /// A fresh parser.
+    pub fn new() -> Self {
+        SseParser::default()
+    }
+
+    /// Feeds one chunk of bytes; complete frames are appended to `out` in order.
+    pub fn push(&mut self, chunk: &[u8], out: &mut Vec<SseFrame>) -> Result<(), SseError> {
+        let mut rest = chunk;
+        if self.pending_cr {
+            self.pending_cr = false;
+            if let [b'\n', tail @ ..] = rest {
+                rest = tail;
+            }
+        }
+        while !rest.is_empty() {
+            match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) => {
+                    let terminator = rest[i];
+                    let line_bytes = &rest[..i];
+                    if self.line.is_empty() {
+                        self.process_line(line_bytes, out)?;
+                    } else {
+                        self.line.extend_from_slice(line_bytes);
+                        let line = std::mem::take(&mut self.line);
+                        let result = self.process_line(&line, out);
+                        // Keep the allocation for the next long line.
+                        self.line = line;
+                        self.line.clear();
+                        result?;
+                    }
+                    rest = &rest[i + 1..];
+                    if terminator == b'\r' {
+                        match rest.first() {
+                            Some(b'\n') => rest = &rest[1..],
+                            Some(_) => {}
+                            None => self.pending_cr = true,
+                        }
+                    }
+                }
+                None => {
+                    if self.line.len() + rest.len() > MAX_LINE {
+                        return Err(SseError::LineTooLong(MAX_LINE));
+                    }
+                    self.line.extend_from_slice(rest);
+                    rest = &[];
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether bytes of an unfinished frame are buffered (used to describe cut streams).
+    pub fn has_partial(&self) -> bool {
+        !self.line.is_empty() || self.has_data || self.event.is_some()
+    }
+
+    fn process_line(&mut self, line: &[u8], out: &mut Vec<SseFrame>) -> Result<(), SseError> {
+        if line.is_empty() {
+            if self.has_data {
+                out.push(SseFrame {
+                    event: self.event.take(),
+                    data: std::mem::take(&mut self.data),
+                });
+            }
+            self.event = None;
+            self.has_data = false;
+            self.data.clear();
+            return Ok(());
+        }
+        if line[0] == b':' {
+            return Ok(());
+        }
+        let line = std::str::from_utf8(line).map_err(|_| SseError::InvalidUtf8)?;
+        let (field, value) = match line.find(':') {
+            Some(i) => {
+                let v = &line[i + 1..];
+                (&line[..i], v.strip_prefix(' ').unwrap_or(v))
+            }
+            None => (line, ""),
+        };
+        match field {
+            "data" => {
+                if self.has_data {
+                    self.data.push('\n');
+                }
+                self.data.push_str(value);
+                self.has_data = true;
+            }
+            "event" => self.event = Some(value.to_string()),
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn parse_all(chunks: &[&[u8]]) -> Vec<SseFrame> {
+        let mut p = SseParser::new();
+        let mut out = Vec::new();
+        for c in chunks {
+            p.push(c, &mut out).unwrap();
+        }
+        out
+    }
+
+    const SAMPLE: &str = "event: message_start\r\ndata: {\"type\":\"message_start\"}\r\n\r\n\
+: keep-alive\n\n\
+event: content_block_delta\ndata: {\"text\":\"héllo 世界\"}\n\n\
+data: line one\ndata: line two\r\rdata:[DONE]\n\n\
+event: trailing\ndata: partial";
+
+    #[test]
+    fn frames_events_comments_multiline_and_done() {
+        let frames = parse_all(&[SAMPLE.as_bytes()]);
+        assert_eq!(frames.len(), 4, "{frames:?}");
+        assert_eq!(frames[0].event.as_deref(), Some("message_start"));
+        assert_eq!(frames[0].data, "{\"type\":\"message_start\"}");
+        assert_eq!(frames[1].data, "{\"text\":\"héllo 世界\"}");
+        assert_eq!(frames[2].event, None);
+        assert_eq!(frames[2].data, "line one\nline two");
+        assert!(frames[3].is_done());
+    }
+
+    #[test]
+    fn partial_trailing_frame_is_not_an_event() {
+        let mut p = SseParser::new();
+        let mut out = Vec::new();
+        p.push(b"event: x\ndata: {}\n", &mut out).unwrap();
+        assert!(out.is_empty());
+        assert!(p.has_partial());
+        p.push(b"\n", &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        assert!(!p.has_partial());
+    }
+
+    #[test]
+    fn comment_only_stream_yields_nothing() {
+        assert!(parse_all(&[b": keep-alive\n\n: ping\r\n\r\n"]).is_empty());
+    }
+
+    #[test]
+    fn invalid_utf8_is_malformed() {
+        let mut p = SseParser::new();
+        let mut out = Vec::new();
+        assert_eq!(
+            p.push(b"data: \xff\xfe\n\n", &mut out),
+            Err(SseError::InvalidUtf8)
+        );
+    }
+
+    #[test]
+    fn split_crlf_counts_as_one_line_break() {
+        let frames = parse_all(&[b"data: a\r", b"\n", b"\r", b"\ndata: b\n\n"]);
+        assert_eq!(frames.len(), 2, "{frames:?}");
+        assert_eq!(frames[0].data, "a");
+        assert_eq!(frames[1].data, "b");
+    }
+
+    proptest! {
+        #[test]
+        fn rechunking_yields_identical_frames(cuts in proptest::collection::vec(0usize..SAMPLE.len(), 0..40)) {
+            let bytes = SAMPLE.as_bytes();
+            let whole = parse_all(&[bytes]);
+            let mut cuts = cuts;
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut chunks: Vec<&[u8]> = Vec::new();
+            let mut start = 0;
+            for c in cuts {
+                chunks.push(&bytes[start..c]);
+                start = c;
+            }
+            chunks.push(&bytes[start..]);
+            prop_assert_eq!(parse_all(&chunks), whole);
+        }
+    }
+}
