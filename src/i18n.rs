@@ -231,7 +231,10 @@ mod tests {
 
     #[test]
     fn cli_beats_config_beats_env() {
-        assert_eq!(negotiate(Some(Locale::ZhCn), Some(Locale::EnUs)), Locale::ZhCn);
+        assert_eq!(
+            negotiate(Some(Locale::ZhCn), Some(Locale::EnUs)),
+            Locale::ZhCn
+        );
         assert_eq!(negotiate(None, Some(Locale::ZhCn)), Locale::ZhCn);
     }
 
@@ -239,28 +242,67 @@ mod tests {
     fn u5_tool_notice_texts_in_both_locales() {
         let en = Localizer::new(Locale::EnUs);
         let zh = Localizer::new(Locale::ZhCn);
-        assert_eq!(en.tra("tool-added", &[("name", "last_tool".into())]), "Tool added: last_tool");
-        assert_eq!(zh.tra("tool-added", &[("name", "last_tool".into())]), "已添加工具：last_tool");
-        assert_eq!(en.tra("tool-removed", &[("name", "x".into())]), "Tool removed: x");
-        assert_eq!(zh.tra("tool-removed", &[("name", "x".into())]), "已移除工具：x");
+        assert_eq!(
+            en.tra("tool-added", &[("name", "last_tool".into())]),
+            "Tool added: last_tool"
+        );
+        assert_eq!(
+            zh.tra("tool-added", &[("name", "last_tool".into())]),
+            "已添加工具：last_tool"
+        );
+        assert_eq!(
+            en.tra("tool-removed", &[("name", "x".into())]),
+            "Tool removed: x"
+        );
+        assert_eq!(
+            zh.tra("tool-removed", &[("name", "x".into())]),
+            "已移除工具：x"
+        );
         assert_eq!(en.tr("tools-updated"), "Tools updated");
         assert_eq!(zh.tr("tools-updated"), "工具已更新");
         let changed = [("added", Arg::from(2usize)), ("removed", Arg::from(1usize))];
         assert_eq!(en.tra("tools-changed", &changed), "2 added, 1 removed");
         assert_eq!(zh.tra("tools-changed", &changed), "新增 2 个，移除 1 个");
-        assert_eq!(en.tra("tools-added-count", &[("count", 3usize.into())]), "3 added");
-        assert_eq!(zh.tra("tools-added-count", &[("count", 3usize.into())]), "新增 3 个");
-        assert_eq!(en.tra("tools-removed-count", &[("count", 2usize.into())]), "2 removed");
-        assert_eq!(zh.tra("tools-removed-count", &[("count", 2usize.into())]), "移除 2 个");
+        assert_eq!(
+            en.tra("tools-added-count", &[("count", 3usize.into())]),
+            "3 added"
+        );
+        assert_eq!(
+            zh.tra("tools-added-count", &[("count", 3usize.into())]),
+            "新增 3 个"
+        );
+        assert_eq!(
+            en.tra("tools-removed-count", &[("count", 2usize.into())]),
+            "2 removed"
+        );
+        assert_eq!(
+            zh.tra("tools-removed-count", &[("count", 2usize.into())]),
+            "移除 2 个"
+        );
         let names = [("names", Arg::from("search, read_file"))];
-        assert_eq!(en.tra("tools-added-list", &names), "Added: search, read_file");
-        assert_eq!(zh.tra("tools-added-list", &names), "新增：search, read_file");
-        assert_eq!(en.tra("tools-removed-list", &[("names", "old_search".into())]), "Removed: old_search");
-        assert_eq!(zh.tra("tools-removed-list", &[("names", "old_search".into())]), "移除：old_search");
+        assert_eq!(
+            en.tra("tools-added-list", &names),
+            "Added: search, read_file"
+        );
+        assert_eq!(
+            zh.tra("tools-added-list", &names),
+            "新增：search, read_file"
+        );
+        assert_eq!(
+            en.tra("tools-removed-list", &[("names", "old_search".into())]),
+            "Removed: old_search"
+        );
+        assert_eq!(
+            zh.tra("tools-removed-list", &[("names", "old_search".into())]),
+            "移除：old_search"
+        );
     }
 
     #[test]
     fn unknown_key_is_visible_not_a_panic() {
-        assert_eq!(Localizer::new(Locale::ZhCn).tr("no-such-key"), "no-such-key");
+        assert_eq!(
+            Localizer::new(Locale::ZhCn).tr("no-such-key"),
+            "no-such-key"
+        );
     }
 }

@@ -237,7 +237,10 @@ impl ErrorCode {
     pub fn is_retryable(&self) -> bool {
         matches!(
             self,
-            ErrorCode::RateLimit | ErrorCode::Server | ErrorCode::Transport | ErrorCode::EmptyResponse
+            ErrorCode::RateLimit
+                | ErrorCode::Server
+                | ErrorCode::Transport
+                | ErrorCode::EmptyResponse
         )
     }
 }

@@ -786,7 +786,10 @@ mod tests {
             source_event_seqs: None,
         };
         let line = serde_json::to_string(&ev).unwrap();
-        assert!(line.starts_with(r#"{"type":"developer/message","data":{"#), "{line}");
+        assert!(
+            line.starts_with(r#"{"type":"developer/message","data":{"#),
+            "{line}"
+        );
         assert!(line.contains(r#""surfaceOp":"append""#));
         assert!(line.contains(r#"{"type":"tool-addition","toolName":"fetch"}"#));
         let back: Event = serde_json::from_str(&line).unwrap();
