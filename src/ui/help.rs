@@ -31,7 +31,11 @@ pub const KEYS: &[(&str, &str)] = &[
 /// Draws the overlay centered in `area`.
 pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
     let key_w = KEYS.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
-    let w = area.width.saturating_sub(4).min(76);
+    let w = if area.width < 60 {
+        area.width
+    } else {
+        area.width.saturating_sub(4).min(76)
+    };
     let h = (KEYS.len() as u16 + 3).min(area.height);
     let rect = Rect {
         x: area.x + (area.width - w) / 2,
@@ -51,7 +55,7 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
         if i as u16 >= inner.height.saturating_sub(1) {
             break;
         }
-        let kw = key_w.min(inner_w / 2);
+        let kw = key_w.min(inner_w * 2 / 5);
         let key = format!("{:<kw$}  ", truncate(k, kw), kw = kw);
         let desc = truncate(&l.tr(d), inner_w.saturating_sub(str_width(&key)));
         let line = Line::from(vec![Span::styled(key, theme::bold()), Span::raw(desc)]);

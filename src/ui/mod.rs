@@ -11,6 +11,8 @@ pub mod footer;
 pub mod help;
 pub mod keymap;
 pub mod markdown;
+#[doc(hidden)]
+pub mod sample;
 pub mod terminal;
 pub mod text;
 pub mod theme;

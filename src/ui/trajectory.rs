@@ -33,6 +33,13 @@ pub enum Row {
         /// Outcome.
         outcome: TurnOutcome,
     },
+    /// The route (and tool-update mode) of the following requests, shown when it changes.
+    Route {
+        /// `provider/model`.
+        route: String,
+        /// Tool update mode.
+        mode: Option<ToolUpdateMode>,
+    },
     /// One model request (a settled assistant message).
     Request {
         /// Request number in the session, from 1.
@@ -161,7 +168,14 @@ impl Trajectory {
                 }
             }
             EventKind::RequestContext(c) => {
-                self.route = sanitize(&format!("{}/{}", c.provider, c.model));
+                let route = sanitize(&format!("{}/{}", c.provider, c.model));
+                if route != self.route || c.tool_update != self.mode {
+                    self.rows.push(Row::Route {
+                        route: route.clone(),
+                        mode: c.tool_update,
+                    });
+                }
+                self.route = route;
                 self.mode = c.tool_update;
             }
             EventKind::AssistantMessage(d) => {
@@ -235,7 +249,7 @@ impl Trajectory {
 
     /// Renders one row to a line (badges are design literals and stay in English).
     pub fn render_row(row: &Row, l: Localizer) -> Line<'static> {
-        let badge = |s: &str, st| Span::styled(format!("{s:<8}"), st);
+        let badge = |s: &str, st| Span::styled(format!("{s:<7} "), st);
         match row {
             Row::Turn { turn } => Line::from(vec![Span::styled(
                 format!("TURN {turn}"),
@@ -247,36 +261,42 @@ impl Trajectory {
                     _ => "tui-traj-error",
                 };
                 Line::from(vec![
-                    Span::raw("  "),
+                    Span::raw(" "),
                     badge("END", theme::warn()),
                     Span::styled(l.tra(key, &[("turn", Arg::from(*turn))]), theme::warn()),
                 ])
+            }
+            Row::Route { route, mode } => {
+                let mut spans = vec![
+                    badge("ROUTE", theme::dim()),
+                    Span::styled(route.clone(), theme::bold()),
+                ];
+                if let Some(m) = mode {
+                    spans.push(Span::styled(format!(" · {}", m.as_str()), theme::dim()));
+                }
+                Line::from(spans)
             }
             Row::Request {
                 n,
                 turn,
                 step,
-                route,
-                mode,
                 ttft_ms,
                 duration_ms,
                 usage,
+                ..
             } => {
-                let mut s = format!("#{n:<3} T{turn}.S{step}  {route}");
-                if let Some(m) = mode {
-                    s.push_str(&format!("  {}", m.as_str()));
-                }
+                let mut s = format!("#{n} T{turn}.S{step}");
                 if let Some(t) = ttft_ms {
-                    s.push_str(&format!("  ttft {}", ms(*t)));
+                    s.push_str(&format!(" ttft {}", ms(*t)));
                 }
                 if let Some(d) = duration_ms {
-                    s.push_str(&format!("  {}", ms(*d)));
+                    s.push_str(&format!(" {}", ms(*d)));
                 }
-                let mut spans = vec![Span::raw("  "), badge("REQ", theme::bold()), Span::raw(s)];
+                let mut spans = vec![Span::raw(" "), badge("REQ", theme::bold()), Span::raw(s)];
                 if let Some(u) = usage {
                     spans.push(Span::styled(
                         format!(
-                            "  ↑{} ⟳{} ↓{}",
+                            " ↑{} ⟳{} ↓{}",
                             tokens(u.input_tokens),
                             tokens(u.cache_read_tokens),
                             tokens(u.output_tokens)
@@ -285,7 +305,7 @@ impl Trajectory {
                     ));
                     if let Some(h) = hit_percent(u) {
                         spans.push(Span::styled(
-                            format!("  {}", l.tra("tui-hit", &[("pct", Arg::from(h))])),
+                            format!(" {}", l.tra("tui-hit", &[("pct", Arg::from(h))])),
                             theme::success(),
                         ));
                     }
@@ -299,14 +319,14 @@ impl Trajectory {
                     Some(false) => ("✓", theme::success()),
                 };
                 Line::from(vec![
-                    Span::raw("    "),
+                    Span::raw("   "),
                     badge("TOOL", theme::dim()),
                     Span::raw(format!("{name} ")),
                     Span::styled(mark, st),
                 ])
             }
             Row::Context(k) => Line::from(vec![
-                Span::raw("  "),
+                Span::raw(" "),
                 badge("CONTEXT", theme::accent()),
                 Span::styled(k.one_line(l), theme::accent()),
             ]),
@@ -365,7 +385,7 @@ impl Trajectory {
                 }
                 s.push_str(&format!("  {message}"));
                 let mut spans = vec![
-                    Span::raw("  "),
+                    Span::raw(" "),
                     badge("FAIL", theme::error()),
                     Span::styled(s, theme::error()),
                 ];
@@ -378,7 +398,7 @@ impl Trajectory {
                 Line::from(spans)
             }
             Row::Compaction { trigger } => Line::from(vec![
-                Span::raw("  "),
+                Span::raw(" "),
                 badge("COMPACT", theme::dim()),
                 Span::styled(
                     l.tra("tui-traj-compaction", &[("trigger", Arg::from(trigger))]),
