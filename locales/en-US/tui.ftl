@@ -1,0 +1,90 @@
+# Terminal UI (SPEC §10).
+tui-demo-banner = Demo mode: built-in simulator, no API key
+tui-pane-chat = Chat
+tui-pane-trajectory = Trajectory
+tui-chat-empty = No messages yet. Type below and press Enter; ? shows the keys.
+tui-composer-placeholder = Ask anything, / for commands
+tui-role-user = You
+tui-role-assistant = Assistant
+tui-thinking-collapsed = ▸ Thinking ({ $lines ->
+    [one] { $lines } line
+   *[other] { $lines } lines
+})
+tui-thinking-expanded = ▾ Thinking
+tui-interrupted = (interrupted)
+tui-tool = Tool
+tui-tool-running = running
+tui-tool-done = done
+tui-tool-failed = failed
+tui-more-lines = … { $count ->
+    [one] { $count } more line
+   *[other] { $count } more lines
+}
+tui-approval-title = Allow { $tool }?
+tui-approval-keys = [y] allow  [a] always allow  [n] deny
+tui-approval-prompt = Approval needed: y allow · a always · n / Esc deny
+tui-approval-allowed = Allowed
+tui-approval-always = Always allowed for this session
+tui-approval-denied = Denied
+tui-checkpoint = earlier context was compacted
+tui-jump-latest = ↓ Not following · End jumps to the latest
+tui-cards-collapsed = cards: collapsed
+tui-cards-expanded = cards: expanded
+tui-cards-hidden = cards: hidden
+tui-paste-placeholder = [Pasted { $lines ->
+    [one] { $lines } line
+   *[other] { $lines } lines
+}]
+tui-phase-idle = Idle
+tui-phase-waiting = Waiting for the model
+tui-phase-thinking = Thinking
+tui-phase-responding = Responding
+tui-phase-tools = Running tools
+tui-phase-compacting = Compacting
+tui-status-idle-hint = ? for keys · / for commands
+tui-status-cancel-hint = Esc cancels
+tui-status-queued = { $count } queued
+tui-footer-no-route = no route
+tui-footer-context = context { $pct }%
+tui-hit = hit { $pct }%
+tui-quit-hint = Press Ctrl+C again to quit.
+tui-mcp-connecting = connecting
+tui-mcp-connected = connected
+tui-mcp-disconnected = disconnected
+tui-mcp-failed = failed
+tui-mcp-tools = { $count ->
+    [one] { $count } tool
+   *[other] { $count } tools
+}
+tui-traj-cancelled = turn { $turn } cancelled
+tui-traj-error = turn { $turn } ended with an error
+tui-traj-retried = retried
+tui-traj-compaction = context compacted ({ $trigger })
+tui-cmd-help = Show commands and keys
+tui-cmd-model = Switch model: /model provider/model
+tui-cmd-tools = List tools and their state
+tui-cmd-tool = Enable or disable a tool: /tool on|off NAME
+tui-cmd-mcp = MCP servers: /mcp [connect|disconnect NAME]
+tui-cmd-system = Show or replace the system prompt
+tui-cmd-compact = Summarize earlier context now
+tui-cmd-lang = Interface language: /lang en|zh
+tui-cmd-inspect = Compare the next request with the last one sent
+tui-cmd-new = Start a new session
+tui-cmd-resume = Resume a session: /resume [ID|last]
+tui-cmd-quit = Quit
+tui-help-title = Keys
+tui-help-send = Send the message (or run the command)
+tui-help-newline = New line
+tui-help-history = Previous / next message on the first / last line
+tui-help-commands = Slash commands (fuzzy filter, Tab completes)
+tui-help-focus = Move focus: composer → Chat → Trajectory
+tui-help-select = In Chat: select a node, Enter / Space expands it
+tui-help-scroll = Scroll the focused pane
+tui-help-cards = Tool cards: collapsed → expanded → hidden
+tui-help-toggle-tools = Expand / collapse the latest tool change
+tui-help-cancel = Cancel the running turn
+tui-help-quit = Quit when idle (or /quit)
+tui-help-approve = Answer an approval: allow, always, deny
+tui-help-lang = Switch language (English / 中文)
+tui-help-help = This help
+tui-help-close = Press any key to close

@@ -1,1 +1,23 @@
-//! The terminal UI.
+//! The terminal UI (SPEC §10): Chat | Trajectory panes, composer, status line and footer.
+//!
+//! [`App`] is pure state fed with AgentEvents, keys, pastes and mouse events and rendered
+//! into any ratatui backend (snapshot tests use `TestBackend`); [`run`] owns the terminal.
+
+pub mod app;
+pub mod chat;
+pub mod composer;
+pub mod context_node;
+pub mod footer;
+pub mod help;
+pub mod keymap;
+pub mod markdown;
+#[doc(hidden)]
+pub mod sample;
+pub mod terminal;
+pub mod text;
+pub mod theme;
+pub mod trajectory;
+pub mod view;
+
+pub use app::App;
+pub use terminal::{UiOptions, run};

@@ -1,0 +1,559 @@
+//! The composer: a multi-line editor with history, paste placeholders and a slash popup.
+//!
+//! Pure state; the caret is a byte index into `text`. Layout wraps by display width so
+//! CJK text and the caret column agree with what the terminal shows.
+
+use crate::i18n::{Arg, Localizer};
+
+use super::text::char_width;
+
+/// Pastes longer than this many characters become a placeholder.
+pub const PASTE_CHAR_LIMIT: usize = 1000;
+/// Pastes with more than this many lines become a placeholder.
+pub const PASTE_LINE_LIMIT: usize = 10;
+
+/// A slash command offered by the popup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SlashCommand {
+    /// The command including `/`.
+    pub name: &'static str,
+    /// Fluent id of its description.
+    pub desc_key: &'static str,
+    /// Whether it takes arguments (completion then leaves the composer open).
+    pub takes_args: bool,
+}
+
+/// Popup order (not alphabetical on purpose: most used first).
+pub const SLASH_COMMANDS: &[SlashCommand] = &[
+    SlashCommand {
+        name: "/help",
+        desc_key: "tui-cmd-help",
+        takes_args: false,
+    },
+    SlashCommand {
+        name: "/model",
+        desc_key: "tui-cmd-model",
+        takes_args: true,
+    },
+    SlashCommand {
+        name: "/tools",
+        desc_key: "tui-cmd-tools",
+        takes_args: false,
+    },
+    SlashCommand {
+        name: "/tool",
+        desc_key: "tui-cmd-tool",
+        takes_args: true,
+    },
+    SlashCommand {
+        name: "/mcp",
+        desc_key: "tui-cmd-mcp",
+        takes_args: true,
+    },
+    SlashCommand {
+        name: "/system",
+        desc_key: "tui-cmd-system",
+        takes_args: true,
+    },
+    SlashCommand {
+        name: "/compact",
+        desc_key: "tui-cmd-compact",
+        takes_args: false,
+    },
+    SlashCommand {
+        name: "/lang",
+        desc_key: "tui-cmd-lang",
+        takes_args: true,
+    },
+    SlashCommand {
+        name: "/inspect",
+        desc_key: "tui-cmd-inspect",
+        takes_args: false,
+    },
+    SlashCommand {
+        name: "/new",
+        desc_key: "tui-cmd-new",
+        takes_args: false,
+    },
+    SlashCommand {
+        name: "/resume",
+        desc_key: "tui-cmd-resume",
+        takes_args: true,
+    },
+    SlashCommand {
+        name: "/quit",
+        desc_key: "tui-cmd-quit",
+        takes_args: false,
+    },
+];
+
+/// Whether `needle` is a subsequence of `hay` (case-insensitive fuzzy match).
+pub fn fuzzy_match(hay: &str, needle: &str) -> bool {
+    let mut it = hay.chars().flat_map(char::to_lowercase);
+    needle
+        .chars()
+        .flat_map(char::to_lowercase)
+        .all(|n| it.any(|h| h == n))
+}
+
+/// Composer state.
+#[derive(Debug, Default, Clone)]
+pub struct Composer {
+    text: String,
+    caret: usize,
+    pastes: Vec<(String, String)>,
+    history: Vec<String>,
+    hist_idx: Option<usize>,
+    draft: String,
+    popup_sel: usize,
+    popup_closed: bool,
+}
+
+/// The composer laid out at a width: visual rows and the caret's (row, column).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComposerLayout {
+    /// Visual rows.
+    pub rows: Vec<String>,
+    /// Caret row.
+    pub caret_row: usize,
+    /// Caret column (display width).
+    pub caret_col: usize,
+}
+
+impl Composer {
+    /// An empty composer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The visible text (with paste placeholders).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether nothing is typed.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Caret byte offset.
+    pub fn caret(&self) -> usize {
+        self.caret
+    }
+
+    /// Clears text and pastes (history is kept).
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.caret = 0;
+        self.pastes.clear();
+        self.hist_idx = None;
+        self.popup_sel = 0;
+        self.popup_closed = false;
+    }
+
+    /// Inserts one typed character.
+    pub fn insert_char(&mut self, c: char) {
+        self.text.insert(self.caret, c);
+        self.caret += c.len_utf8();
+        self.popup_sel = 0;
+        self.popup_closed = false;
+    }
+
+    /// Inserts text at the caret.
+    pub fn insert_str(&mut self, s: &str) {
+        self.text.insert_str(self.caret, s);
+        self.caret += s.len();
+        self.popup_sel = 0;
+    }
+
+    /// Inserts a newline.
+    pub fn newline(&mut self) {
+        self.insert_char('\n');
+    }
+
+    /// A bracketed paste: CR becomes LF; large pastes show as `[Pasted N lines]` and are
+    /// substituted in full on submit.
+    pub fn paste(&mut self, s: &str, l: Localizer) {
+        let s = s.replace("\r\n", "\n").replace('\r', "\n");
+        let lines = s.lines().count().max(1);
+        if s.chars().count() > PASTE_CHAR_LIMIT || lines > PASTE_LINE_LIMIT {
+            let mut ph = l.tra("tui-paste-placeholder", &[("lines", Arg::from(lines))]);
+            let n = self
+                .pastes
+                .iter()
+                .filter(|(p, _)| p.starts_with(&ph[..ph.len() - 1]))
+                .count();
+            if n > 0 {
+                ph = format!("{} #{}]", &ph[..ph.len() - 1], n + 1);
+            }
+            self.insert_str(&ph);
+            self.pastes.push((ph, s));
+        } else {
+            self.insert_str(&s);
+        }
+    }
+
+    /// Deletes before the caret; a paste placeholder goes as one unit.
+    pub fn backspace(&mut self) {
+        if self.caret == 0 {
+            return;
+        }
+        let before = &self.text[..self.caret];
+        if let Some(i) = self
+            .pastes
+            .iter()
+            .position(|(p, _)| before.ends_with(p.as_str()))
+        {
+            let len = self.pastes[i].0.len();
+            self.text.replace_range(self.caret - len..self.caret, "");
+            self.caret -= len;
+            self.pastes.remove(i);
+            return;
+        }
+        let prev = prev_boundary(&self.text, self.caret);
+        self.text.replace_range(prev..self.caret, "");
+        self.caret = prev;
+        self.popup_sel = 0;
+    }
+
+    /// Deletes after the caret.
+    pub fn delete(&mut self) {
+        if self.caret < self.text.len() {
+            let next = next_boundary(&self.text, self.caret);
+            self.text.replace_range(self.caret..next, "");
+        }
+    }
+
+    /// Moves the caret left one character.
+    pub fn left(&mut self) {
+        self.caret = prev_boundary(&self.text, self.caret);
+    }
+
+    /// Moves the caret right one character.
+    pub fn right(&mut self) {
+        self.caret = next_boundary(&self.text, self.caret);
+    }
+
+    /// Start of the current line.
+    pub fn home(&mut self) {
+        self.caret = self.text[..self.caret].rfind('\n').map_or(0, |i| i + 1);
+    }
+
+    /// End of the current line.
+    pub fn end(&mut self) {
+        self.caret = self.text[self.caret..]
+            .find('\n')
+            .map_or(self.text.len(), |i| self.caret + i);
+    }
+
+    fn on_first_line(&self) -> bool {
+        !self.text[..self.caret].contains('\n')
+    }
+
+    fn on_last_line(&self) -> bool {
+        !self.text[self.caret..].contains('\n')
+    }
+
+    /// ↑: previous history entry when on the first line, else the line above.
+    pub fn up(&mut self) {
+        if self.popup_open() {
+            self.popup_sel = self.popup_sel.saturating_sub(1);
+            return;
+        }
+        if self.on_first_line() {
+            self.history_prev();
+        } else {
+            self.vertical(-1);
+        }
+    }
+
+    /// ↓: next history entry when on the last line, else the line below.
+    pub fn down(&mut self) {
+        if self.popup_open() {
+            let n = self.popup_matches().len();
+            if self.popup_sel + 1 < n {
+                self.popup_sel += 1;
+            }
+            return;
+        }
+        if self.on_last_line() {
+            self.history_next();
+        } else {
+            self.vertical(1);
+        }
+    }
+
+    fn vertical(&mut self, dir: i32) {
+        let line_start = self.text[..self.caret].rfind('\n').map_or(0, |i| i + 1);
+        let col: usize = self.text[line_start..self.caret]
+            .chars()
+            .map(char_width)
+            .sum();
+        let target_start = if dir < 0 {
+            let prev_end = line_start - 1;
+            self.text[..prev_end].rfind('\n').map_or(0, |i| i + 1)
+        } else {
+            match self.text[self.caret..].find('\n') {
+                Some(i) => self.caret + i + 1,
+                None => return,
+            }
+        };
+        let mut pos = target_start;
+        let mut w = 0;
+        for c in self.text[target_start..].chars() {
+            if c == '\n' || w + char_width(c) > col {
+                break;
+            }
+            w += char_width(c);
+            pos += c.len_utf8();
+        }
+        self.caret = pos;
+    }
+
+    fn history_prev(&mut self) {
+        if self.history.is_empty() {
+            return;
+        }
+        let idx = match self.hist_idx {
+            None => {
+                self.draft = self.text.clone();
+                self.history.len() - 1
+            }
+            Some(0) => return,
+            Some(i) => i - 1,
+        };
+        self.hist_idx = Some(idx);
+        self.text = self.history[idx].clone();
+        self.caret = self.text.len();
+    }
+
+    fn history_next(&mut self) {
+        let Some(i) = self.hist_idx else { return };
+        if i + 1 < self.history.len() {
+            self.hist_idx = Some(i + 1);
+            self.text = self.history[i + 1].clone();
+        } else {
+            self.hist_idx = None;
+            self.text = std::mem::take(&mut self.draft);
+        }
+        self.caret = self.text.len();
+    }
+
+    /// Takes the text for sending (placeholders replaced by the full pastes), records it in
+    /// history and clears. `None` when only whitespace is typed.
+    pub fn submit(&mut self) -> Option<String> {
+        if self.text.trim().is_empty() {
+            return None;
+        }
+        let shown = self.text.clone();
+        let mut full = shown.clone();
+        for (ph, content) in &self.pastes {
+            full = full.replacen(ph.as_str(), content, 1);
+        }
+        if self.history.last() != Some(&shown) {
+            self.history.push(shown);
+        }
+        self.clear();
+        Some(full)
+    }
+
+    /// Whether the slash popup is showing.
+    pub fn popup_open(&self) -> bool {
+        !self.popup_closed
+            && self.text.starts_with('/')
+            && !self.text.contains(char::is_whitespace)
+            && !self.popup_matches().is_empty()
+    }
+
+    /// Hides the popup until the next keystroke.
+    pub fn close_popup(&mut self) {
+        self.popup_closed = true;
+    }
+
+    /// Commands matching the typed prefix (fuzzy).
+    pub fn popup_matches(&self) -> Vec<&'static SlashCommand> {
+        let needle = self.text.trim_start_matches('/');
+        SLASH_COMMANDS
+            .iter()
+            .filter(|c| fuzzy_match(&c.name[1..], needle))
+            .collect()
+    }
+
+    /// The selected popup row.
+    pub fn popup_selected(&self) -> usize {
+        self.popup_sel
+    }
+
+    /// Completes the selected command; returns it when it takes no arguments (ready to send).
+    pub fn complete(&mut self) -> Option<&'static SlashCommand> {
+        let matches = self.popup_matches();
+        let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;
+        self.text = cmd.name.to_string();
+        if cmd.takes_args {
+            self.text.push(' ');
+        }
+        self.caret = self.text.len();
+        self.popup_sel = 0;
+        Some(cmd)
+    }
+
+    /// Lays the text out at `width` columns (hard wrap by display width).
+    pub fn layout(&self, width: usize) -> ComposerLayout {
+        let width = width.max(2);
+        let mut rows = vec![String::new()];
+        let mut w = 0;
+        let (mut caret_row, mut caret_col) = (0, 0);
+        for (i, c) in self.text.char_indices() {
+            if i == self.caret {
+                (caret_row, caret_col) = (rows.len() - 1, w);
+            }
+            if c == '\n' {
+                rows.push(String::new());
+                w = 0;
+                continue;
+            }
+            let cw = char_width(c);
+            if w + cw > width {
+                rows.push(String::new());
+                w = 0;
+                if i == self.caret {
+                    (caret_row, caret_col) = (rows.len() - 1, 0);
+                }
+            }
+            if let Some(r) = rows.last_mut() {
+                r.push(c);
+            }
+            w += cw;
+        }
+        if self.caret >= self.text.len() {
+            if w >= width {
+                rows.push(String::new());
+                w = 0;
+            }
+            (caret_row, caret_col) = (rows.len() - 1, w);
+        }
+        ComposerLayout {
+            rows,
+            caret_row,
+            caret_col,
+        }
+    }
+}
+
+fn prev_boundary(s: &str, i: usize) -> usize {
+    s[..i].char_indices().next_back().map_or(0, |(p, _)| p)
+}
+
+fn next_boundary(s: &str, i: usize) -> usize {
+    s[i..].chars().next().map_or(i, |c| i + c.len_utf8())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+
+    fn en() -> Localizer {
+        Localizer::new(Locale::EnUs)
+    }
+
+    #[test]
+    fn large_paste_shows_placeholder_and_is_sent_in_full() {
+        let mut c = Composer::new();
+        let big: String = (0..12).map(|i| format!("line {i}\n")).collect();
+        c.insert_str("see: ");
+        c.paste(&big, en());
+        assert_eq!(c.text(), "see: [Pasted 12 lines]");
+        assert_eq!(c.submit().as_deref(), Some(format!("see: {big}").as_str()));
+        assert!(c.is_empty());
+    }
+
+    #[test]
+    fn placeholder_deletes_as_one_unit_and_small_paste_is_inline() {
+        let mut c = Composer::new();
+        c.paste(&"x".repeat(1001), en());
+        assert_eq!(c.text(), "[Pasted 1 line]");
+        c.backspace();
+        assert!(c.is_empty());
+        c.paste("a\r\nb", en());
+        assert_eq!(c.text(), "a\nb");
+    }
+
+    #[test]
+    fn history_walks_with_up_down_on_first_and_last_line() {
+        let mut c = Composer::new();
+        for s in ["one", "two"] {
+            c.insert_str(s);
+            c.submit();
+        }
+        c.insert_str("draft");
+        c.up();
+        assert_eq!(c.text(), "two");
+        c.up();
+        assert_eq!(c.text(), "one");
+        c.up();
+        assert_eq!(c.text(), "one");
+        c.down();
+        c.down();
+        assert_eq!(c.text(), "draft");
+    }
+
+    #[test]
+    fn up_moves_between_lines_before_recalling_history() {
+        let mut c = Composer::new();
+        c.insert_str("old");
+        c.submit();
+        c.insert_str("ab");
+        c.newline();
+        c.insert_str("cd");
+        c.up();
+        assert_eq!(c.text(), "ab\ncd");
+        assert_eq!(c.caret(), 2);
+        c.up();
+        assert_eq!(c.text(), "old");
+    }
+
+    #[test]
+    fn shift_enter_newline_makes_two_rows() {
+        let mut c = Composer::new();
+        c.insert_str("hi");
+        c.newline();
+        c.insert_char('x');
+        let l = c.layout(20);
+        assert_eq!(l.rows, vec!["hi", "x"]);
+        assert_eq!((l.caret_row, l.caret_col), (1, 1));
+    }
+
+    #[test]
+    fn caret_column_counts_cjk_display_width() {
+        let mut c = Composer::new();
+        c.insert_str("你好ab");
+        let l = c.layout(20);
+        assert_eq!((l.caret_row, l.caret_col), (0, 6));
+        c.left();
+        c.left();
+        c.left();
+        assert_eq!(c.layout(20).caret_col, 2);
+        // Wraps by width: 5 CJK chars in 6 columns → 3 rows, never splitting a glyph.
+        let mut d = Composer::new();
+        d.insert_str("一二三四五");
+        let l = d.layout(6);
+        assert_eq!(l.rows, vec!["一二三", "四五"]);
+        assert_eq!((l.caret_row, l.caret_col), (1, 4));
+    }
+
+    #[test]
+    fn slash_popup_fuzzy_filters_and_completes() {
+        let mut c = Composer::new();
+        c.insert_str("/mo");
+        assert!(c.popup_open());
+        let names: Vec<_> = c.popup_matches().iter().map(|m| m.name).collect();
+        assert_eq!(names, vec!["/model"]);
+        c.complete();
+        assert_eq!(c.text(), "/model ");
+        assert!(!c.popup_open());
+        c.clear();
+        c.insert_str("/q");
+        assert_eq!(c.complete().map(|m| m.name), Some("/quit"));
+    }
+}

@@ -1,0 +1,74 @@
+//! The key-help overlay (`?` on an empty composer, or `F1`).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use crate::i18n::Localizer;
+
+use super::text::{str_width, truncate};
+use super::theme;
+
+/// (keys, Fluent id of the description), in display order.
+pub const KEYS: &[(&str, &str)] = &[
+    ("Enter", "tui-help-send"),
+    ("Shift+Enter / Ctrl+J / Alt+Enter", "tui-help-newline"),
+    ("↑ / ↓", "tui-help-history"),
+    ("/", "tui-help-commands"),
+    ("Tab", "tui-help-focus"),
+    ("↑ ↓ Enter Space", "tui-help-select"),
+    ("PgUp / PgDn / Home / End", "tui-help-scroll"),
+    ("Ctrl+O", "tui-help-cards"),
+    ("Ctrl+T", "tui-help-toggle-tools"),
+    ("Esc / Ctrl+C", "tui-help-cancel"),
+    ("Ctrl+C Ctrl+C", "tui-help-quit"),
+    ("y / a / n", "tui-help-approve"),
+    ("F2", "tui-help-lang"),
+    ("F1 / ?", "tui-help-help"),
+];
+
+/// Draws the overlay centered in `area`.
+pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
+    let key_w = KEYS.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
+    let w = if area.width < 60 {
+        area.width
+    } else {
+        area.width.saturating_sub(4).min(76)
+    };
+    let h = (KEYS.len() as u16 + 3).min(area.height);
+    let rect = Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    };
+    Clear.render(rect, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme::accent())
+        .title(format!(" {} ", l.tr("tui-help-title")));
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let inner_w = inner.width as usize;
+    for (i, (k, d)) in KEYS.iter().enumerate() {
+        if i as u16 >= inner.height.saturating_sub(1) {
+            break;
+        }
+        let kw = key_w.min(inner_w * 2 / 5);
+        let key = format!("{:<kw$}  ", truncate(k, kw), kw = kw);
+        let desc = truncate(&l.tr(d), inner_w.saturating_sub(str_width(&key)));
+        let line = Line::from(vec![Span::styled(key, theme::bold()), Span::raw(desc)]);
+        buf.set_line(inner.x, inner.y + i as u16, &line, inner.width);
+    }
+    let close = Line::from(Span::styled(
+        truncate(&l.tr("tui-help-close"), inner_w),
+        theme::dim(),
+    ));
+    buf.set_line(
+        inner.x,
+        inner.y + inner.height.saturating_sub(1),
+        &close,
+        inner.width,
+    );
+}

@@ -1,0 +1,217 @@
+//! Terminal lifecycle and the event loop: raw mode, alternate screen, bracketed paste and
+//! mouse capture, restored on exit and on panic; one channel carries keys and agent events;
+//! redraws are coalesced and capped at 60 per second.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    Event as TermEvent, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
+    PushKeyboardEnhancementFlags,
+};
+use crossterm::execute;
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+use crate::agent::protocol::{AgentCommand, AgentEvent};
+use crate::i18n::Locale;
+
+use super::app::App;
+
+/// Minimum time between two frames (60 per second).
+pub const FRAME: Duration = Duration::from_micros(16_667);
+/// How long to wait for `Exited` after `Shutdown`.
+const EXIT_WAIT: Duration = Duration::from_secs(2);
+
+/// Options the binary passes to [`run`].
+#[derive(Debug, Clone, Default)]
+pub struct UiOptions {
+    /// Initial interface locale.
+    pub locale: Locale,
+    /// Demo mode (built-in simulator): shows a banner.
+    pub demo: bool,
+    /// Config file path; unused by the UI itself (the agent loop persists `/lang`, which F2 sends).
+    pub config_path: Option<PathBuf>,
+}
+
+enum UiEvent {
+    Term(TermEvent),
+    Agent(AgentEvent),
+    AgentGone,
+}
+
+fn restore_terminal() {
+    let mut out = io::stdout();
+    let _ = execute!(
+        out,
+        PopKeyboardEnhancementFlags,
+        DisableMouseCapture,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+    let _ = terminal::disable_raw_mode();
+    let _ = out.flush();
+}
+
+/// Restores the terminal when dropped (normal exit and error paths).
+struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        // Restore first so the panic message lands on a usable screen.
+        restore_terminal();
+        previous(info);
+    }));
+}
+
+/// Runs the UI on the calling thread until the user quits.
+///
+/// `events` is a std receiver: the agent side sends with `std::sync::mpsc::Sender::send`,
+/// which works from async code without blocking. F2 toggles the locale locally and sends
+/// `Submit("/lang zh|en")` so the loop persists the choice.
+pub fn run(
+    opts: UiOptions,
+    commands: tokio::sync::mpsc::UnboundedSender<AgentCommand>,
+    events: mpsc::Receiver<AgentEvent>,
+) -> anyhow::Result<()> {
+    install_panic_hook();
+    terminal::enable_raw_mode()?;
+    let _guard = TerminalGuard;
+    let mut out = io::stdout();
+    execute!(
+        out,
+        EnterAlternateScreen,
+        EnableBracketedPaste,
+        EnableMouseCapture
+    )?;
+    if terminal::supports_keyboard_enhancement().unwrap_or(false) {
+        let _ = execute!(
+            out,
+            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+        );
+    }
+    let mut term = Terminal::new(CrosstermBackend::new(out))?;
+    term.clear()?;
+
+    let (tx, rx) = mpsc::channel::<UiEvent>();
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let tx = tx.clone();
+        std::thread::Builder::new()
+            .name("ui-agent-events".into())
+            .spawn(move || {
+                while let Ok(ev) = events.recv() {
+                    if tx.send(UiEvent::Agent(ev)).is_err() {
+                        return;
+                    }
+                }
+                let _ = tx.send(UiEvent::AgentGone);
+            })?;
+    }
+    {
+        let tx = tx.clone();
+        let stop = stop.clone();
+        std::thread::Builder::new()
+            .name("ui-input".into())
+            .spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    match event::poll(Duration::from_millis(50)) {
+                        Ok(true) => match event::read() {
+                            Ok(ev) => {
+                                if tx.send(UiEvent::Term(ev)).is_err() {
+                                    return;
+                                }
+                            }
+                            Err(_) => return,
+                        },
+                        Ok(false) => {}
+                        Err(_) => return,
+                    }
+                }
+            })?;
+    }
+    drop(tx);
+
+    let mut app = App::new(opts.locale, opts.demo);
+    let mut dirty = true;
+    let mut last_draw = Instant::now() - FRAME;
+    let mut quit_deadline: Option<Instant> = None;
+    let mut agent_gone = false;
+    loop {
+        let now = Instant::now();
+        if dirty && now.duration_since(last_draw) >= FRAME {
+            app.set_now(now);
+            term.draw(|f| app.render(f))?;
+            last_draw = Instant::now();
+            dirty = false;
+        }
+        if let Some(d) = quit_deadline
+            && (Instant::now() >= d || app.agent_exited() || agent_gone)
+        {
+            break;
+        }
+        // Wake for the next frame when dirty, for the status clock while busy, else idle.
+        let timeout = if dirty {
+            FRAME.saturating_sub(last_draw.elapsed())
+        } else if app.busy() {
+            Duration::from_millis(250)
+        } else {
+            Duration::from_secs(1)
+        };
+        let first = match rx.recv_timeout(timeout) {
+            Ok(ev) => Some(ev),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if app.busy() {
+                    dirty = true;
+                }
+                None
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        // Drain everything already queued so a burst of deltas costs one frame.
+        for ev in first
+            .into_iter()
+            .chain(std::iter::from_fn(|| rx.try_recv().ok()))
+        {
+            app.set_now(Instant::now());
+            dirty = true;
+            match ev {
+                UiEvent::Term(TermEvent::Key(k)) => app.on_key(k),
+                UiEvent::Term(TermEvent::Paste(s)) => app.on_paste(&s),
+                UiEvent::Term(TermEvent::Mouse(m)) => app.on_mouse(m),
+                UiEvent::Term(_) => {}
+                UiEvent::Agent(ev) => app.on_agent_event(ev),
+                UiEvent::AgentGone => agent_gone = true,
+            }
+            for cmd in app.take_commands() {
+                // A closed agent channel means the loop is gone; quitting still works.
+                let _ = commands.send(cmd);
+            }
+            if app.should_quit() && quit_deadline.is_none() {
+                quit_deadline = Some(Instant::now() + EXIT_WAIT);
+            }
+        }
+        if agent_gone && quit_deadline.is_none() {
+            // Without an agent there is nothing to wait for on quit.
+            if app.should_quit() {
+                break;
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    Ok(())
+}
