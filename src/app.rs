@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use crate::agent::run::{Agent, ApprovalMode, Environment, default_session_dir};
 use crate::cli::CliArgs;
+use crate::config::ApiKey;
 use crate::config::{Config, ConfigLocation};
 use crate::i18n::{Arg, Locale, Localizer};
-use crate::llm::client::ApiKey;
 use crate::llm::types::{ProviderKind, Route};
 use crate::session::Session;
 use crate::session::store::{self, Store, TornTail};
@@ -65,7 +65,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
         None
     } else {
         match config.api_key(&route) {
-            Ok(k) => Some(ApiKey::new(k.expose())),
+            Ok(k) => Some(k),
             Err(e) if allow_demo => {
                 tracing::info!("no API key ({e:?}); starting in demo mode");
                 demo = true;
@@ -182,7 +182,7 @@ impl Environment for AppEnvironment {
             route = route.with_base_url(url);
         }
         let key = self.config.api_key(&route).map_err(|e| e.localized(l))?;
-        Ok((route, Some(ApiKey::new(key.expose()))))
+        Ok((route, Some(key)))
     }
 
     fn save_locale(&self, locale: Locale) -> Result<(), String> {
@@ -239,7 +239,10 @@ pub fn build_agent(
 ) -> Result<Agent, StartupError> {
     let l = Localizer::new(setup.locale);
     let (route, key) = match &demo_base {
-        Some(base) => (demo_route(setup.route.clone(), base), Some(ApiKey::new("demo"))),
+        Some(base) => (
+            demo_route(setup.route.clone(), base),
+            Some(ApiKey::new("demo")),
+        ),
         None => (setup.route.clone(), setup.key.clone()),
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

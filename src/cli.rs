@@ -274,9 +274,16 @@ mod tests {
 
     #[test]
     fn help_is_localized() {
-        let en = command(Localizer::new(Locale::EnUs)).render_help().to_string();
-        let zh = command(Localizer::new(Locale::ZhCn)).render_help().to_string();
-        assert!(en.contains("Usage:") && en.contains("Resume a session"), "{en}");
+        let en = command(Localizer::new(Locale::EnUs))
+            .render_help()
+            .to_string();
+        let zh = command(Localizer::new(Locale::ZhCn))
+            .render_help()
+            .to_string();
+        assert!(
+            en.contains("Usage:") && en.contains("Resume a session"),
+            "{en}"
+        );
         assert!(zh.contains("用法") && zh.contains("恢复会话"), "{zh}");
         assert!(!zh.contains("Print help"), "{zh}");
     }
@@ -284,7 +291,16 @@ mod tests {
     #[test]
     fn exec_with_global_flags_after_subcommand() {
         let a = parse(
-            &args(&["deepterm", "exec", "--script", "s.txt", "--resume", "last", "--approve", "all"]),
+            &args(&[
+                "deepterm",
+                "exec",
+                "--script",
+                "s.txt",
+                "--resume",
+                "last",
+                "--approve",
+                "all",
+            ]),
             Localizer::default(),
         )
         .unwrap();

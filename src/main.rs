@@ -87,10 +87,7 @@ fn runtime(l: Localizer) -> Result<tokio::runtime::Runtime, StartupError> {
         .enable_all()
         .build()
         .map_err(|e| {
-            StartupError(l.tra(
-                "app-runtime-failed",
-                &[("error", Arg::from(e.to_string()))],
-            ))
+            StartupError(l.tra("app-runtime-failed", &[("error", Arg::from(e.to_string()))]))
         })
 }
 
@@ -101,7 +98,9 @@ fn run_sim(
     l: Localizer,
 ) -> Result<(), StartupError> {
     let fail = |e: String| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e))]));
-    let addr = addr.parse().map_err(|e: std::net::AddrParseError| fail(e.to_string()))?;
+    let addr = addr
+        .parse()
+        .map_err(|e: std::net::AddrParseError| fail(e.to_string()))?;
     let script = match script {
         Some(p) => Some(deepterm::sim::Script::load(p).map_err(|e| fail(e.to_string()))?),
         None => None,
@@ -139,21 +138,24 @@ fn run_exec(
             ],
         ))
     })?;
-    let lines = parse_script(&decode_script(bytes, l).map_err(StartupError)?, l)
-        .map_err(StartupError)?;
+    let lines =
+        parse_script(&decode_script(bytes, l).map_err(StartupError)?, l).map_err(StartupError)?;
     let rt = runtime(l)?;
     rt.block_on(async {
         let demo_base = if setup.demo {
             let sim = deepterm::sim::start(deepterm::sim::SimConfig::default())
                 .await
-                .map_err(|e| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))])))?;
+                .map_err(|e| {
+                    StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))]))
+                })?;
             let base = sim.base_url();
             std::mem::forget(sim);
             Some(base)
         } else {
             None
         };
-        let (session, path, torn) = app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
+        let (session, path, torn) =
+            app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
         if let Some(t) = torn {
             eprintln!("{}", torn_line(&t, l));
         }
@@ -170,7 +172,10 @@ fn run_exec(
             "{}",
             l.tra(
                 "exec-session-info",
-                &[("id", Arg::from(id)), ("path", Arg::from(path.display().to_string()))]
+                &[
+                    ("id", Arg::from(id)),
+                    ("path", Arg::from(path.display().to_string()))
+                ]
             )
         );
         result.map_err(StartupError)
@@ -198,9 +203,9 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
             latency: std::time::Duration::from_millis(12),
             ..Default::default()
         };
-        let sim = rt
-            .block_on(deepterm::sim::start(cfg))
-            .map_err(|e| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))])))?;
+        let sim = rt.block_on(deepterm::sim::start(cfg)).map_err(|e| {
+            StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))]))
+        })?;
         let base = sim.base_url();
         std::mem::forget(sim);
         Some(base)
@@ -221,8 +226,19 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let opts = deepterm::ui::UiOptions {
         locale: setup.locale,
         demo: setup.demo,
+        config_path: setup.config_location.as_ref().map(|c| c.path.clone()),
     };
-    let res = deepterm::ui::run(opts, cmd_tx, ev_rx);
+    // The UI thread blocks on a std channel; forward the loop's events into it.
+    let (ui_tx, ui_rx) = std::sync::mpsc::channel();
+    let mut ev_rx = ev_rx;
+    rt.spawn(async move {
+        while let Some(ev) = ev_rx.recv().await {
+            if ui_tx.send(ev).is_err() {
+                break;
+            }
+        }
+    });
+    let res = deepterm::ui::run(opts, cmd_tx, ui_rx);
     rt.shutdown_timeout(std::time::Duration::from_millis(500));
     res.map_err(|e| StartupError(l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))])))
 }

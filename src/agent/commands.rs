@@ -80,7 +80,9 @@ impl Agent {
                     return self.info("cmd-model-current", vec![("route", Arg::from(id))]);
                 }
                 match self.switch_route(rest) {
-                    Ok(info) => self.info("cmd-model-switched", vec![("route", Arg::from(info.id))]),
+                    Ok(info) => {
+                        self.info("cmd-model-switched", vec![("route", Arg::from(info.id))])
+                    }
                     Err(e) => self.warn("cmd-model-failed", vec![("error", Arg::from(e))]),
                 }
             }
@@ -105,9 +107,10 @@ impl Agent {
                                 };
                                 self.info(key, vec![("name", Arg::from(n))])
                             }
-                            Err(e) => {
-                                self.warn("cmd-tool-failed", vec![("error", Arg::from(e.localized(l)))])
-                            }
+                            Err(e) => self.warn(
+                                "cmd-tool-failed",
+                                vec![("error", Arg::from(e.localized(l)))],
+                            ),
                         }
                     }
                     _ => self.warn("cmd-tool-usage", vec![]),

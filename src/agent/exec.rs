@@ -22,7 +22,10 @@ pub fn parse_script(text: &str, l: Localizer) -> Result<Vec<String>, String> {
                 Err(e) => {
                     return Err(l.tra(
                         "exec-bad-json-line",
-                        &[("line", Arg::from(i + 1)), ("error", Arg::from(e.to_string()))],
+                        &[
+                            ("line", Arg::from(i + 1)),
+                            ("error", Arg::from(e.to_string())),
+                        ],
                     ));
                 }
             }

@@ -15,8 +15,9 @@ use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
 use crate::agent::protocol::{
     AgentCommand, AgentEvent, ApprovalDecision, Notice, NoticeLevel, RouteInfo, TurnPhase,
 };
+use crate::config::ApiKey;
 use crate::i18n::{Arg, Localizer};
-use crate::llm::client::{ApiKey, ProviderClient, error_message_id};
+use crate::llm::client::{ProviderClient, error_message_id};
 use crate::llm::retry::RetryPolicy;
 use crate::llm::types::{
     Completion, ErrorCode, GenerateOptions, LlmError, Purpose, Route, StopReason, StreamEvent,
@@ -76,7 +77,10 @@ impl Shared {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
     fn current_cancel(&self) -> CancellationToken {
-        self.cancel.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.cancel
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
     fn new_cancel(&self) -> CancellationToken {
         let t = CancellationToken::new();
@@ -147,7 +151,7 @@ impl Agent {
         approval: ApprovalMode,
         demo: bool,
     ) -> Result<Agent, LlmError> {
-        let client = ProviderClient::new(&route, key)?;
+        let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
         let turn = last_turn(&session);
         let usage = session_usage(&session);
         Ok(Agent {
@@ -238,7 +242,8 @@ impl Agent {
         self.turn += 1;
         let turn = self.turn;
         let cancel = self.shared.new_cancel();
-        self.pending_user.push(Message::text(Role::User, text, Source::kind("user")));
+        self.pending_user
+            .push(Message::text(Role::User, text, Source::kind("user")));
         let mut final_text = String::new();
         let result = self.turn_body(turn, &cancel, &mut final_text).await;
         let (outcome, error) = match &result {
@@ -252,9 +257,10 @@ impl Agent {
                 (TurnOutcome::Error, Some(line))
             }
             Err(AgentError::Session(e)) => {
-                let line = self
-                    .l
-                    .tra("agent-session-error", &[("error", Arg::from(e.to_string()))]);
+                let line = self.l.tra(
+                    "agent-session-error",
+                    &[("error", Arg::from(e.to_string()))],
+                );
                 self.notice(
                     NoticeLevel::Error,
                     "agent-session-error",
@@ -289,9 +295,11 @@ impl Agent {
     }
 
     fn started_turn(&self, turn: u64) -> bool {
-        self.session.events().iter().rev().any(
-            |e| matches!(&e.kind, EventKind::TurnStart(t) if t.turn == turn),
-        )
+        self.session
+            .events()
+            .iter()
+            .rev()
+            .any(|e| matches!(&e.kind, EventKind::TurnStart(t) if t.turn == turn))
     }
 
     fn llm_error_line(&self, e: &LlmError) -> String {
@@ -502,7 +510,7 @@ impl Agent {
                     return Err(AgentError::Cancelled);
                 }
                 Err(f) => {
-                    let delay = self.retry.delay(attempt, &f.error);
+                    let delay = self.retry.delay(attempt + 1, &f.error);
                     self.push(EventKind::AssistantAttempt(AssistantAttempt {
                         turn,
                         step,
@@ -523,12 +531,10 @@ impl Agent {
                         vec![
                             (
                                 "reason",
-                                Arg::from(
-                                    self.l.tra(
-                                        error_message_id(f.error.code),
-                                        &[("message", Arg::from(f.error.message.as_str()))],
-                                    ),
-                                ),
+                                Arg::from(self.l.tra(
+                                    error_message_id(f.error.code),
+                                    &[("message", Arg::from(f.error.message.as_str()))],
+                                )),
                             ),
                             ("attempt", Arg::from(attempt)),
                             ("max", Arg::from(self.retry.max_retries)),
@@ -613,8 +619,14 @@ impl Agent {
             }
             return Ok(false);
         }
-        self.run_tools(turn, step, calls, c.stop_reason == StopReason::MaxTokens, cancel)
-            .await?;
+        self.run_tools(
+            turn,
+            step,
+            calls,
+            c.stop_reason == StopReason::MaxTokens,
+            cancel,
+        )
+        .await?;
         if cancel.is_cancelled() {
             return Err(AgentError::Cancelled);
         }
@@ -669,15 +681,18 @@ impl Agent {
             decided.push(pre_error);
         }
         let registry = &self.registry;
-        let futures = calls.iter().zip(decided.iter()).map(|((_, name, args), pre)| async move {
-            match pre {
-                Some(err) => (err.clone(), true),
-                None => {
-                    let out = registry.call(name, args, cancel).await;
-                    (out.content, out.is_error)
+        let futures = calls
+            .iter()
+            .zip(decided.iter())
+            .map(|((_, name, args), pre)| async move {
+                match pre {
+                    Some(err) => (err.clone(), true),
+                    None => {
+                        let out = registry.call(name, args, cancel).await;
+                        (out.content, out.is_error)
+                    }
                 }
-            }
-        });
+            });
         let results = futures_util::future::join_all(futures).await;
         for ((id, _, _), (content, is_error)) in calls.iter().zip(results) {
             let mut message = Message::text(Role::Tool, content.clone(), Source::kind("tool"));
@@ -824,10 +839,6 @@ impl Agent {
         self.env.as_ref()
     }
 
-    pub(crate) fn is_demo(&self) -> bool {
-        self.demo
-    }
-
     pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
         &mut self.registry
     }
@@ -840,7 +851,8 @@ impl Agent {
     /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
     pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, String> {
         let (route, key) = self.env.resolve_route(spec)?;
-        let client = ProviderClient::new(&route, key).map_err(|e| e.message)?;
+        let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
+            .map_err(|e| e.message)?;
         self.route = route;
         self.client = client;
         let info = self.route_info();
@@ -861,4 +873,35 @@ impl Agent {
     pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
         self.registry.listing_lines(l)
     }
+}
+
+fn last_turn(session: &Session) -> u64 {
+    session
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.kind {
+            EventKind::TurnStart(t) => Some(t.turn),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+fn session_usage(session: &Session) -> Usage {
+    let mut u = Usage::default();
+    for e in session.events() {
+        if let EventKind::AssistantMessage(m) = &e.kind
+            && let Some(x) = &m.usage
+        {
+            u.add(x);
+        }
+    }
+    u
+}
+
+/// Where sessions live when `--session-dir` is not given.
+pub fn default_session_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "deepterm")
+        .map(|d| d.data_dir().join("sessions"))
+        .unwrap_or_else(|| PathBuf::from(".deepterm/sessions"))
 }
