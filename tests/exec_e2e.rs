@@ -1,0 +1,493 @@
+//! End-to-end tests of `deepterm exec` against the simulator over loopback: plain chat,
+//! resume, tool changes on every route mode (SPEC §5–8, reference L-, P-, W-rules), and
+//! bad input that must fail with one clear line and lose nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use deepterm::sim::{self, SimConfig, SimHandle};
+use serde_json::Value;
+
+const KEY_VAR: &str = "DEEPTERM_TEST_KEY";
+
+struct Env {
+    dir: tempfile::TempDir,
+    sim: SimHandle,
+}
+
+impl Env {
+    async fn new(cfg: SimConfig) -> Env {
+        Env {
+            dir: tempfile::tempdir().unwrap(),
+            sim: sim::start(cfg).await.unwrap(),
+        }
+    }
+
+    fn sessions(&self) -> PathBuf {
+        self.dir.path().join("sessions")
+    }
+
+    /// Writes a config whose providers point at the simulator.
+    fn config(&self, extra: &str) -> PathBuf {
+        let base = self.sim.base_url();
+        let text = format!(
+            r#"
+model = "ds/deepseek-flash"
+
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+
+[providers.dsih]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+
+[[providers.dsih.models]]
+id = "deepseek-flash"
+system_prompt_update = "in-history"
+tool_update = "in-history"
+
+[providers.oai]
+kind = "openai-chat"
+base_url = "{base}"
+api_key_env = "{KEY_VAR}"
+
+[tools.builtin]
+enabled = false
+
+[tools.command.word_count]
+description = "Count the bytes of the JSON arguments."
+command = ["wc", "-c"]
+parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }} }}
+enabled = false
+{extra}
+"#
+        );
+        let path = self.dir.path().join("config.toml");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    async fn exec(&self, config: &Path, script: &str, extra_args: &[&str]) -> Output {
+        let script_path = self.dir.path().join("script.txt");
+        std::fs::write(&script_path, script).unwrap();
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
+        cmd.arg("exec")
+            .arg("--script")
+            .arg(&script_path)
+            .arg("--config")
+            .arg(config)
+            .arg("--session-dir")
+            .arg(self.sessions())
+            .arg("--locale")
+            .arg("en-US")
+            .args(extra_args)
+            .env(KEY_VAR, "sk-test-secret-123")
+            .env("HOME", self.dir.path());
+        cmd.output().await.unwrap()
+    }
+
+    fn requests(&self) -> Vec<Value> {
+        self.sim
+            .requests()
+            .into_iter()
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect()
+    }
+
+    fn log(&self) -> Vec<Value> {
+        let mut files: Vec<_> = std::fs::read_dir(self.sessions())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        assert_eq!(files.len(), 1, "one session file");
+        let text = std::fs::read_to_string(files.pop().unwrap()).unwrap();
+        text.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn messages(r: &Value) -> &Vec<Value> {
+    r["body"]["messages"].as_array().unwrap()
+}
+
+fn tool_names(r: &Value) -> Vec<String> {
+    r["body"]["tools"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| {
+                    t["name"]
+                        .as_str()
+                        .or_else(|| t["function"]["name"].as_str())
+                        .unwrap()
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn has_block(r: &Value, kind: &str) -> bool {
+    r["rawBody"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("\"type\":\"{kind}\""))
+}
+
+fn starts_with_previous(prev: &Value, next: &Value) -> bool {
+    let (p, n) = (messages(prev), messages(next));
+    n.len() >= p.len() && n[..p.len()] == p[..]
+}
+
+fn developer_contents(log: &[Value]) -> Vec<Value> {
+    log.iter()
+        .filter(|e| e["type"] == "developer/message")
+        .map(|e| e["data"]["message"]["content"].clone())
+        .collect()
+}
+
+const TOOL_SCRIPT: &str = "Hello\n/tool enable word_count\nPlease run word_count now\n/tool disable word_count\nThanks, bye\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exec_answers_two_turns_and_resume_last_continues_the_same_file() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let out = env
+        .exec(&cfg, "Hello there\n\"Second\\nquestion\"\n", &[])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("> Hello there"), "{text}");
+    assert!(text.contains("> Second"), "{text}");
+    assert!(
+        stderr(&out).contains("session "),
+        "session id and path on stderr"
+    );
+    let out = env.exec(&cfg, "Third\n", &["--resume", "last"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let turns: Vec<u64> = log
+        .iter()
+        .filter(|e| e["type"] == "turn/end")
+        .map(|e| e["data"]["turn"].as_u64().unwrap())
+        .collect();
+    assert_eq!(turns, vec![1, 2, 3]);
+    let reasons: Vec<&str> = log
+        .iter()
+        .filter(|e| e["type"] == "request/header")
+        .map(|e| e["data"]["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, vec!["initial", "resume"]);
+    // seq contiguous, usage recorded with input excluding cache reads.
+    for (i, e) in log.iter().enumerate() {
+        assert_eq!(e["seq"].as_u64().unwrap(), i as u64);
+    }
+    let usages: Vec<&Value> = log
+        .iter()
+        .filter(|e| e["type"] == "assistant/message")
+        .map(|e| &e["data"]["usage"])
+        .collect();
+    assert_eq!(usages.len(), 3);
+    let reqs = env.requests();
+    for (u, r) in usages.iter().zip(&reqs) {
+        assert_eq!(u["inputTokens"], r["usage"]["input_tokens"]);
+        assert_eq!(u["cacheReadTokens"], r["usage"]["cache_read_input_tokens"]);
+    }
+    assert!(
+        usages[1]["cacheReadTokens"].as_u64().unwrap() > 0,
+        "second turn reads the cache"
+    );
+    // The key never reaches the log.
+    let raw = std::fs::read_to_string(
+        std::fs::read_dir(env.sessions())
+            .unwrap()
+            .flatten()
+            .next()
+            .unwrap()
+            .path(),
+    )
+    .unwrap();
+    assert!(!raw.contains("sk-test-secret-123"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn addition_only_route_keeps_every_earlier_byte_until_the_removal() {
+    let env = Env::new(SimConfig::default()).await;
+    let out = env.exec(&env.config(""), TOOL_SCRIPT, &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 4, "hello, tool call, after tool, bye");
+    assert!(reqs.iter().all(|r| r["status"] == 200), "{reqs:#?}");
+    let (r0, r1, r2, r3) = (&reqs[0], &reqs[1], &reqs[2], &reqs[3]);
+    // Before the addition: no tools, no beta.
+    assert!(tool_names(r0).is_empty());
+    assert!(
+        r0["body"].get("tools").is_none(),
+        "SPEC §12.2: empty tools key omitted"
+    );
+    assert!(r0["headers"].get("anthropic-beta").is_none());
+    // The addition: appended deferred declaration + tool_addition block + beta header (W-1, W-2, W-9).
+    assert!(starts_with_previous(r0, r1));
+    assert_eq!(tool_names(r1), vec!["word_count"]);
+    assert_eq!(r1["body"]["tools"][0]["defer_loading"], true);
+    assert!(has_block(r1, "tool_addition"));
+    assert_eq!(
+        r1["headers"]["anthropic-beta"],
+        "mid-conversation-tool-changes-2026-07-01"
+    );
+    assert_eq!(r1["effectiveTools"], serde_json::json!(["word_count"]));
+    assert!(
+        r1["cache"]["hitTokens"].as_u64().unwrap() + 64
+            >= r0["cache"]["totalTokens"].as_u64().unwrap(),
+        "prefix cache kept: {:?} vs {:?}",
+        r1["cache"],
+        r0["cache"]
+    );
+    assert_eq!(r1["toolCalls"][0]["name"], "word_count");
+    assert!(starts_with_previous(r1, r2));
+    assert!(has_block(r2, "tool_addition"));
+    // The removal on addition-only: declaration and addition dropped, history rewritten (P-6, P-8).
+    assert!(tool_names(r3).is_empty());
+    assert!(!has_block(r3, "tool_addition") && !has_block(r3, "tool_removal"));
+    assert!(r3["headers"].get("anthropic-beta").is_none());
+    assert!(!starts_with_previous(r2, r3));
+    // The log records each change once, capability-independently.
+    let dev = developer_contents(&env.log());
+    assert_eq!(
+        dev,
+        vec![
+            serde_json::json!([{"type": "tool-addition", "toolName": "word_count"}]),
+            serde_json::json!([{"type": "tool-removal", "toolName": "word_count"}]),
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_history_route_keeps_the_removed_declaration_and_sends_the_removal() {
+    let cfg = SimConfig {
+        tool_removal_ok: true,
+        ..SimConfig::default()
+    };
+    let env = Env::new(cfg).await;
+    let out = env
+        .exec(
+            &env.config(""),
+            TOOL_SCRIPT,
+            &["--model", "dsih/deepseek-flash"],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 4);
+    for w in reqs.windows(2) {
+        assert!(
+            starts_with_previous(&w[0], &w[1]),
+            "every request extends the previous one"
+        );
+    }
+    let r3 = &reqs[3];
+    assert_eq!(
+        tool_names(r3),
+        vec!["word_count"],
+        "P-5: removed tool stays declared"
+    );
+    assert_eq!(r3["body"]["tools"][0]["defer_loading"], true);
+    assert!(has_block(r3, "tool_addition") && has_block(r3, "tool_removal"));
+    assert!(r3["headers"].get("anthropic-beta").is_some());
+    assert_eq!(
+        r3["effectiveTools"],
+        serde_json::json!([]),
+        "not offered after removal"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn route_without_modes_sends_the_full_list_and_no_developer_messages() {
+    let env = Env::new(SimConfig::default()).await;
+    let out = env
+        .exec(
+            &env.config(""),
+            TOOL_SCRIPT,
+            &["--model", "ds/deepseek-v4-pro"],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 4);
+    for r in &reqs {
+        assert!(
+            messages(r).iter().all(|m| m["role"] != "system"),
+            "P-1: no developer messages"
+        );
+        assert!(!r["rawBody"].as_str().unwrap().contains("defer_loading"));
+        assert!(r["headers"].get("anthropic-beta").is_none());
+    }
+    assert_eq!(tool_names(&reqs[1]), vec!["word_count"]);
+    assert!(tool_names(&reqs[3]).is_empty());
+    // R-2: logged the same way on every route.
+    assert_eq!(developer_contents(&env.log()).len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openai_route_sends_full_tools_and_the_cache_breaks_at_the_change() {
+    let env = Env::new(SimConfig::default()).await;
+    let out = env
+        .exec(
+            &env.config(""),
+            TOOL_SCRIPT,
+            &["--model", "oai/deepseek-flash"],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 4);
+    assert!(reqs.iter().all(|r| r["route"] == "openai"));
+    let r1 = &reqs[1];
+    assert_eq!(r1["body"]["tools"][0]["type"], "function");
+    assert_eq!(tool_names(r1), vec!["word_count"]);
+    assert!(
+        messages(r1)
+            .iter()
+            .filter(|m| m["role"] == "system")
+            .count()
+            == 1
+    );
+    assert!(r1["body"]["stream_options"]["include_usage"] == true);
+    // Tools render before messages, so adding one breaks the cached prefix early.
+    let first_diff = r1["cache"]["firstDiffByte"].as_u64().unwrap();
+    assert!(
+        r1["cache"]["hitTokens"].as_u64().unwrap()
+            < reqs[0]["cache"]["totalTokens"].as_u64().unwrap(),
+        "{:?}",
+        r1["cache"]
+    );
+    assert!(first_diff < 200, "break near the start: {first_diff}");
+    assert_eq!(developer_contents(&env.log()).len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
+    let env = Env::new(SimConfig::default()).await;
+    // Malformed config.
+    let bad = env.dir.path().join("bad.toml");
+    std::fs::write(&bad, "model = \n").unwrap();
+    let out = env.exec(&bad, "hi\n", &[]).await;
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("bad.toml"), "{}", stderr(&out));
+    assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    // Unknown route.
+    let cfg = env.config("");
+    let out = env.exec(&cfg, "hi\n", &["--model", "nope/x"]).await;
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
+    // Missing key names the variable.
+    let script = env.dir.path().join("s.txt");
+    std::fs::write(&script, "hi\n").unwrap();
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
+        .args(["exec", "--locale", "en-US", "--script"])
+        .arg(&script)
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--session-dir")
+        .arg(env.sessions())
+        .env_remove(KEY_VAR)
+        .output()
+        .await
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains(KEY_VAR), "{}", stderr(&out));
+    // Non-UTF-8 script.
+    let script_path = env.dir.path().join("bin.txt");
+    std::fs::write(&script_path, b"hello \xff\xfe\n").unwrap();
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
+        .args(["exec", "--locale", "zh-CN", "--script"])
+        .arg(&script_path)
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--session-dir")
+        .arg(env.sessions())
+        .env(KEY_VAR, "k")
+        .output()
+        .await
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("UTF-8"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("脚本"), "localized: {}", stderr(&out));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreachable_base_url_fails_after_retries_with_attempt_events() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let out = env
+        .exec(
+            &cfg,
+            "hi\n",
+            &["--base-url", "http://127.0.0.1:9/anthropic"],
+        )
+        .await;
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.lines().any(|l| l.contains("deepterm:")), "{err}");
+    let log = env.log();
+    let attempts = log
+        .iter()
+        .filter(|e| e["type"] == "assistant/attempt")
+        .count();
+    assert_eq!(attempts, 4, "first try + 3 retries");
+    let end = log.iter().rev().find(|e| e["type"] == "turn/end").unwrap();
+    assert_eq!(end["data"]["outcome"], "error");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_process_on_the_same_session_is_refused_and_a_torn_tail_is_recovered() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let out = env.exec(&cfg, "one\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let path = std::fs::read_dir(env.sessions())
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    // Hold the lock as another process would.
+    let held = deepterm::session::store::Store::open(&path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let out = env.exec(&cfg, "two\n", &["--resume", "last"]).await;
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("another deepterm process"),
+        "{}",
+        stderr(&out)
+    );
+    drop(held);
+    assert_eq!(std::fs::read(&path).unwrap(), before, "log untouched");
+    // A crash mid-write leaves a partial line: it is cut, saved, reported once.
+    let mut torn = before.clone();
+    torn.extend_from_slice(br#"{"type":"turn/start","da"#);
+    std::fs::write(&path, &torn).unwrap();
+    let out = env.exec(&cfg, "two\n", &["--resume", "last"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("incomplete"), "{}", stderr(&out));
+    let log = env.log();
+    assert!(
+        log.iter()
+            .any(|e| e["type"] == "turn/end" && e["data"]["turn"] == 2)
+    );
+    let out = env.exec(&cfg, "three\n", &["--resume", "last"]).await;
+    assert!(!stderr(&out).contains("incomplete"), "reported once");
+}
