@@ -23,7 +23,9 @@ fn app(messages: usize) -> App {
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("render");
-    g.sample_size(30).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    g.sample_size(30)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500));
     for n in [100usize, 1_000, 10_000] {
         let mut a = app(n);
         let mut term = Terminal::new(TestBackend::new(120, 40)).expect("test backend");
