@@ -499,6 +499,8 @@ impl App {
             KeyCode::Delete => self.composer.delete(),
             KeyCode::Left => self.composer.left(),
             KeyCode::Right => self.composer.right(),
+            KeyCode::Home if self.composer.is_empty() => self.scroll(Focus::Chat, isize::MIN / 2),
+            KeyCode::End if self.composer.is_empty() => self.chat_scroll = Scroll::default(),
             KeyCode::Home => self.composer.home(),
             KeyCode::End => self.composer.end(),
             KeyCode::Up => self.composer.up(),
