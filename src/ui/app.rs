@@ -942,4 +942,28 @@ mod tests {
         assert!(!screen.contains("partial"));
         assert_eq!(app.transcript().len(), 1);
     }
+
+    #[test]
+    fn scrolling_up_stops_following_and_shows_the_jump_hint_until_end() {
+        let mut app = App::new(Locale::EnUs, false);
+        for e in crate::ui::sample::long_session(40) {
+            app.on_agent_event(e);
+        }
+        draw(&mut app);
+        app.on_key(key(KeyCode::PageUp));
+        let screen = draw(&mut app);
+        assert!(screen.contains("End jumps to the latest"), "{screen}");
+        // New output does not move the view while scrolled up.
+        let before = screen.clone();
+        app.on_agent_event(AgentEvent::Notice(Notice::new(
+            NoticeLevel::Info,
+            "tui-quit-hint",
+            vec![],
+        )));
+        assert_eq!(draw(&mut app), before);
+        app.on_key(key(KeyCode::End));
+        let screen = draw(&mut app);
+        assert!(!screen.contains("End jumps to the latest"));
+        assert!(screen.contains("Press Ctrl+C again to quit."));
+    }
 }
