@@ -277,16 +277,32 @@ fn u5_language_switch_rerenders_history() {
 
 #[test]
 fn resize_down_to_40x12_never_panics() {
-    let mut app = app_with(Locale::ZhCn, &deepterm::ui::sample::long_session(40));
-    for (w, h) in [
+    let mut app = App::new(Locale::ZhCn, true);
+    for e in deepterm::ui::sample::long_session(40) {
+        app.on_agent_event(e);
+    }
+    let sizes = [
         (120, 40),
         (40, 12),
         (10, 3),
         (1, 1),
+        (4, 3),
         (99, 12),
         (100, 12),
         (40, 12),
-    ] {
-        let _ = screen(&mut app, w, h);
+    ];
+    for setup in 0..3 {
+        match setup {
+            1 => app.on_key(key(KeyCode::Char('/'))),
+            2 => app.on_key(key(KeyCode::F(1))),
+            _ => {}
+        }
+        for (w, h) in sizes {
+            let s = screen(&mut app, w, h);
+            assert_eq!(
+                s.lines().filter(|l| !l.starts_with("cursor")).count(),
+                h as usize
+            );
+        }
     }
 }

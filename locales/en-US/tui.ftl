@@ -88,3 +88,4 @@ tui-help-approve = Answer an approval: allow, always, deny
 tui-help-lang = Switch language (English / 中文)
 tui-help-help = This help
 tui-help-close = Press any key to close
+tui-table-pending = table …

@@ -76,3 +76,4 @@ tui-help-approve = 回应确认请求：允许、总是允许、拒绝
 tui-help-lang = 切换语言（English / 中文）
 tui-help-help = 显示本帮助
 tui-help-close = 按任意键关闭
+tui-table-pending = 表格接收中…

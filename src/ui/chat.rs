@@ -64,7 +64,11 @@ pub fn render_cell(cell: &Cell, width: usize, ctx: &RenderCtx) -> Vec<Line<'stat
             if text.is_empty() && *streaming {
                 out.push(Line::from(Span::styled("…", theme::dim())));
             } else {
-                out.extend(markdown::render(text, *streaming));
+                out.extend(markdown::render(
+                    text,
+                    *streaming,
+                    &l.tr("tui-table-pending"),
+                ));
             }
             if *interrupted {
                 out.push(Line::from(Span::styled(

@@ -75,8 +75,15 @@ pub fn footer_line(
     let mut spans = Vec::new();
     match route {
         Some(r) => {
-            spans.push(Span::styled(r.id.clone(), theme::bold()));
-            if let Some(m) = r.tool_update {
+            // Narrow screens keep the model name and drop the provider and mode.
+            let narrow = width < 60;
+            let id = if narrow {
+                r.id.rsplit('/').next().unwrap_or(&r.id)
+            } else {
+                &r.id
+            };
+            spans.push(Span::styled(id.to_string(), theme::bold()));
+            if let Some(m) = r.tool_update.filter(|_| !narrow) {
                 spans.push(Span::styled(format!(" · {}", m.as_str()), theme::dim()));
             }
         }

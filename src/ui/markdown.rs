@@ -11,7 +11,7 @@ use super::theme;
 
 /// Renders markdown source. While `streaming`, a table still being received is held back
 /// (each new row can change every column width) and shown as a dim placeholder line.
-pub fn render(src: &str, streaming: bool) -> Vec<Line<'static>> {
+pub fn render(src: &str, streaming: bool, table_placeholder: &str) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let lines: Vec<&str> = src.split('\n').collect();
     let mut i = 0;
@@ -45,7 +45,10 @@ pub fn render(src: &str, streaming: bool) -> Vec<Line<'static>> {
                 i += 1;
             }
             if streaming && i == lines.len() {
-                out.push(Line::from(Span::styled("┄ table …", theme::dim())));
+                out.push(Line::from(Span::styled(
+                    format!("┄ {table_placeholder}"),
+                    theme::dim(),
+                )));
                 return out;
             }
             out.extend(render_table(&lines[start..i]));
@@ -284,7 +287,7 @@ mod tests {
 
     #[test]
     fn headings_lists_and_inline_code() {
-        let lines = render("# Title\n- item `x`\n1. one **b**", false);
+        let lines = render("# Title\n- item `x`\n1. one **b**", false, "");
         assert_eq!(plain(&lines[0]), "Title");
         assert_eq!(plain(&lines[1]), "• item x");
         assert_eq!(lines[1].spans[2].style, theme::code());
@@ -294,17 +297,17 @@ mod tests {
     #[test]
     fn table_is_held_back_while_streaming_then_aligned() {
         let src = "| a | bb |\n|---|---|\n| 中文 | c |";
-        let held = render(src, true);
+        let held = render(src, true, "table …");
         assert_eq!(held.len(), 1);
         assert!(plain(&held[0]).contains("table"));
-        let done = render(src, false);
+        let done = render(src, false, "");
         assert_eq!(plain(&done[0]), "a    │ bb");
         assert_eq!(plain(&done[2]), "中文 │ c ");
     }
 
     #[test]
     fn fenced_code_is_highlighted() {
-        let lines = render("```rust\nfn main() {}\n```", false);
+        let lines = render("```rust\nfn main() {}\n```", false, "");
         assert_eq!(plain(&lines[0]), "─ rust");
         assert_eq!(lines[1].spans[1].style, theme::keyword());
     }

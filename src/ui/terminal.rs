@@ -40,6 +40,42 @@ pub struct UiOptions {
     pub config_path: Option<PathBuf>,
 }
 
+/// Coalesces redraw requests into at most one frame per [`FRAME`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FrameLimiter {
+    last: Option<Instant>,
+    dirty: bool,
+}
+
+impl FrameLimiter {
+    /// Asks for a frame.
+    pub fn request(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Whether a frame should be drawn now.
+    pub fn due(&self, now: Instant) -> bool {
+        self.dirty
+            && self
+                .last
+                .is_none_or(|t| now.saturating_duration_since(t) >= FRAME)
+    }
+
+    /// Records a drawn frame.
+    pub fn drawn(&mut self, now: Instant) {
+        self.last = Some(now);
+        self.dirty = false;
+    }
+
+    /// How long to sleep before the pending frame is due (`None` when nothing is pending).
+    pub fn wait(&self, now: Instant) -> Option<Duration> {
+        self.dirty.then(|| match self.last {
+            Some(t) => FRAME.saturating_sub(now.saturating_duration_since(t)),
+            None => Duration::ZERO,
+        })
+    }
+}
+
 enum UiEvent {
     Term(TermEvent),
     Agent(AgentEvent),
@@ -147,17 +183,16 @@ pub fn run(
     drop(tx);
 
     let mut app = App::new(opts.locale, opts.demo);
-    let mut dirty = true;
-    let mut last_draw = Instant::now() - FRAME;
+    let mut frames = FrameLimiter::default();
+    frames.request();
     let mut quit_deadline: Option<Instant> = None;
     let mut agent_gone = false;
     loop {
         let now = Instant::now();
-        if dirty && now.duration_since(last_draw) >= FRAME {
+        if frames.due(now) {
             app.set_now(now);
             term.draw(|f| app.render(f))?;
-            last_draw = Instant::now();
-            dirty = false;
+            frames.drawn(Instant::now());
         }
         if let Some(d) = quit_deadline
             && (Instant::now() >= d || app.agent_exited() || agent_gone)
@@ -165,8 +200,8 @@ pub fn run(
             break;
         }
         // Wake for the next frame when dirty, for the status clock while busy, else idle.
-        let timeout = if dirty {
-            FRAME.saturating_sub(last_draw.elapsed())
+        let timeout = if let Some(w) = frames.wait(Instant::now()) {
+            w
         } else if app.busy() {
             Duration::from_millis(250)
         } else {
@@ -176,7 +211,7 @@ pub fn run(
             Ok(ev) => Some(ev),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if app.busy() {
-                    dirty = true;
+                    frames.request();
                 }
                 None
             }
@@ -188,7 +223,7 @@ pub fn run(
             .chain(std::iter::from_fn(|| rx.try_recv().ok()))
         {
             app.set_now(Instant::now());
-            dirty = true;
+            frames.request();
             match ev {
                 UiEvent::Term(TermEvent::Key(k)) => app.on_key(k),
                 UiEvent::Term(TermEvent::Paste(s)) => app.on_paste(&s),
@@ -214,4 +249,30 @@ pub fn run(
     }
     stop.store(true, Ordering::Relaxed);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redraws_are_coalesced_and_capped_at_60_per_second() {
+        let t0 = Instant::now();
+        let mut f = FrameLimiter::default();
+        assert!(!f.due(t0));
+        assert_eq!(f.wait(t0), None);
+        f.request();
+        assert!(f.due(t0));
+        f.drawn(t0);
+        // A burst of requests right after a frame waits for the next 16.7 ms slot: one frame.
+        for _ in 0..100 {
+            f.request();
+        }
+        let soon = t0 + Duration::from_millis(5);
+        assert!(!f.due(soon));
+        assert_eq!(f.wait(soon), Some(FRAME - Duration::from_millis(5)));
+        assert!(f.due(t0 + FRAME));
+        f.drawn(t0 + FRAME);
+        assert!(!f.due(t0 + FRAME * 3));
+    }
 }

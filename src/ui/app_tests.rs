@@ -1,0 +1,182 @@
+//! Unit tests of the App state machine: node selection, approvals, quit, scrolling.
+use super::*;
+use crate::ui::sample::Script;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn nodes_app() -> App {
+    let mut s = Script::new();
+    s.route(false).user(1, "hi");
+    s.tools_changed(1, &["search", "read_file"], &["old_search"]);
+    s.tools_changed(1, &["only"], &[]);
+    s.tools_changed(1, &["a", "b"], &[]);
+    let mut app = App::new(Locale::EnUs, false);
+    for e in s.events {
+        app.on_agent_event(e);
+    }
+    draw(&mut app);
+    app
+}
+
+fn draw(app: &mut App) -> String {
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| app.render(f)).unwrap();
+    let buf = t.backend().buffer().clone();
+    (0..24u16)
+        .map(|y| {
+            (0..80u16)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+fn expanded(app: &App, i: usize) -> bool {
+    app.transcript().cells()[i].expanded
+}
+
+#[test]
+fn u2_up_down_select_only_expandable_nodes_and_enter_toggles() {
+    let mut app = nodes_app();
+    app.on_key(key(KeyCode::Tab));
+    assert_eq!(app.focus(), Focus::Chat);
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.selected(), Some(3));
+    // The single-change node (index 2) is not expandable, so ↑ skips it.
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.selected(), Some(1));
+    app.on_key(key(KeyCode::Enter));
+    assert!(expanded(&app, 1));
+    assert!(draw(&mut app).contains("Added: search, read_file"));
+    app.on_key(key(KeyCode::Char(' ')));
+    assert!(!expanded(&app, 1));
+    assert!(!draw(&mut app).contains("Added: search, read_file"));
+}
+
+#[test]
+fn ctrl_t_toggles_the_most_recent_tool_change_node_from_the_composer() {
+    let mut app = nodes_app();
+    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+    assert!(expanded(&app, 3));
+    assert!(!expanded(&app, 1));
+    assert_eq!(app.focus(), Focus::Composer);
+    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+    assert!(!expanded(&app, 3));
+}
+
+#[test]
+fn mouse_click_toggles_the_node_under_the_pointer() {
+    let mut app = nodes_app();
+    let screen = draw(&mut app);
+    let row = screen
+        .lines()
+        .position(|l| l.contains("Tools updated · 2 added, 1 removed"))
+        .unwrap();
+    app.on_mouse(MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: 5,
+        row: row as u16,
+        modifiers: KeyModifiers::NONE,
+    });
+    assert!(expanded(&app, 1));
+}
+
+#[test]
+fn approval_keys_answer_the_pending_call() {
+    let mut app = App::new(Locale::EnUs, false);
+    for id in ["c1", "c2"] {
+        app.on_agent_event(AgentEvent::ApprovalRequest {
+            call_id: id.into(),
+            tool: "t".into(),
+            arguments: "{}".into(),
+        });
+    }
+    app.on_key(key(KeyCode::Char('a')));
+    app.on_key(key(KeyCode::Esc));
+    let cmds = app.take_commands();
+    assert!(
+        matches!(&cmds[0], AgentCommand::Approve { call_id, decision: ApprovalDecision::AlwaysAllow } if call_id == "c1")
+    );
+    assert!(
+        matches!(&cmds[1], AgentCommand::Approve { call_id, decision: ApprovalDecision::Deny } if call_id == "c2")
+    );
+    app.on_key(key(KeyCode::Char('y')));
+    assert_eq!(app.composer().text(), "y");
+}
+
+#[test]
+fn esc_cancels_a_running_turn_and_ctrl_c_twice_quits_when_idle() {
+    let mut app = App::new(Locale::EnUs, false);
+    app.on_agent_event(AgentEvent::Phase(TurnPhase::Responding));
+    app.on_key(key(KeyCode::Esc));
+    assert!(matches!(
+        app.take_commands().as_slice(),
+        [AgentCommand::Cancel]
+    ));
+    app.on_agent_event(AgentEvent::Phase(TurnPhase::Idle));
+    let c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    app.on_key(c);
+    assert!(!app.should_quit());
+    app.on_key(c);
+    assert!(app.should_quit());
+    assert!(matches!(
+        app.take_commands().as_slice(),
+        [AgentCommand::Shutdown]
+    ));
+}
+
+#[test]
+fn enter_submits_and_shift_enter_inserts_a_newline() {
+    let mut app = App::new(Locale::EnUs, false);
+    for c in "ab".chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::SHIFT));
+    app.on_key(key(KeyCode::Char('c')));
+    app.on_key(key(KeyCode::Enter));
+    assert!(matches!(app.take_commands().as_slice(), [AgentCommand::Submit(s)] if s == "ab\nc"));
+}
+
+#[test]
+fn streamed_text_is_replaced_by_the_committed_message() {
+    let mut s = Script::new();
+    s.stream(1, 1, "", "partial answer");
+    s.assistant(1, 1, "", "final answer", &[]);
+    let mut app = App::new(Locale::EnUs, false);
+    for e in s.events {
+        app.on_agent_event(e);
+    }
+    let screen = draw(&mut app);
+    assert!(screen.contains("final answer"));
+    assert!(!screen.contains("partial"));
+    assert_eq!(app.transcript().len(), 1);
+}
+
+#[test]
+fn scrolling_up_stops_following_and_shows_the_jump_hint_until_end() {
+    let mut app = App::new(Locale::EnUs, false);
+    for e in crate::ui::sample::long_session(40) {
+        app.on_agent_event(e);
+    }
+    draw(&mut app);
+    app.on_key(key(KeyCode::PageUp));
+    let screen = draw(&mut app);
+    assert!(screen.contains("End jumps to the latest"), "{screen}");
+    // New output does not move the view while scrolled up.
+    let before = screen.clone();
+    app.on_agent_event(AgentEvent::Notice(Notice::new(
+        NoticeLevel::Info,
+        "tui-quit-hint",
+        vec![],
+    )));
+    assert_eq!(draw(&mut app), before);
+    app.on_key(key(KeyCode::End));
+    let screen = draw(&mut app);
+    assert!(!screen.contains("End jumps to the latest"));
+    assert!(screen.contains("Press Ctrl+C again to quit."));
+}
