@@ -24,8 +24,7 @@ pub fn canonical_header(mut h: RequestHeader) -> RequestHeader {
     if h.tools.as_ref().is_some_and(|t| t.is_empty()) {
         h.tools = None;
     }
-    if h
-        .adapter_defaults
+    if h.adapter_defaults
         .as_ref()
         .is_some_and(|d| d.reasoning_effort != Some(true) && d.max_tokens != Some(true))
     {
@@ -123,11 +122,17 @@ pub fn plan_header(
         let now = candidate.tools.as_deref().unwrap_or(&[]);
         let before_names: HashSet<&str> = before.iter().map(|t| t.name.as_str()).collect();
         let now_names: HashSet<&str> = now.iter().map(|t| t.name.as_str()).collect();
-        for t in now.iter().filter(|t| !before_names.contains(t.name.as_str())) {
+        for t in now
+            .iter()
+            .filter(|t| !before_names.contains(t.name.as_str()))
+        {
             developer_blocks.push(Block::addition(t.name.clone()));
             header_seq_owed = true;
         }
-        for t in before.iter().filter(|t| !now_names.contains(t.name.as_str())) {
+        for t in before
+            .iter()
+            .filter(|t| !now_names.contains(t.name.as_str()))
+        {
             developer_blocks.push(Block::removal(t.name.clone()));
         }
     }
@@ -173,12 +178,14 @@ pub fn apply_header_plan(
             plan.developer_blocks.clone(),
             Source::kind(TOOL_REGISTRY_SOURCE),
         );
-        out.developer = Some(session.push(EventKind::DeveloperMessage(DeveloperMessageData {
-            turn,
-            step,
-            message,
-            header_seq: plan.header_seq_owed.then_some(header_seq),
-        }))?);
+        out.developer = Some(
+            session.push(EventKind::DeveloperMessage(DeveloperMessageData {
+                turn,
+                step,
+                message,
+                header_seq: plan.header_seq_owed.then_some(header_seq),
+            }))?,
+        );
     }
     Ok(out)
 }
@@ -295,7 +302,10 @@ mod tests {
     }
 
     impl Loop {
-        fn new(tool_update: Option<ToolUpdateMode>, prompt_update: Option<SystemPromptUpdate>) -> Self {
+        fn new(
+            tool_update: Option<ToolUpdateMode>,
+            prompt_update: Option<SystemPromptUpdate>,
+        ) -> Self {
             let session = Session::new("s", "/");
             let series = RequestSeries::attach(&session);
             Loop {
@@ -404,7 +414,9 @@ mod tests {
                 .events()
                 .iter()
                 .filter_map(|e| match &e.kind {
-                    EventKind::DeveloperMessage(d) => Some((d.message.content.clone(), d.header_seq)),
+                    EventKind::DeveloperMessage(d) => {
+                        Some((d.message.content.clone(), d.header_seq))
+                    }
                     _ => None,
                 })
                 .collect()
@@ -423,20 +435,25 @@ mod tests {
         let mut lp = Loop::new(None, None);
         let (s, f) = (t("search"), t("fetch"));
         lp.user("go");
-        let r1 = lp.request("prompt", &[s.clone()], false);
+        let r1 = lp.request("prompt", std::slice::from_ref(&s), false);
         lp.tool_round();
         let r2 = lp.request("prompt", &[s.clone(), f.clone()], false);
         lp.tool_round();
-        let r3 = lp.request("prompt", &[f.clone()], false);
+        let r3 = lp.request("prompt", std::slice::from_ref(&f), false);
         lp.tool_round();
-        let r4 = lp.request("prompt", &[f.clone()], false);
+        let r4 = lp.request("prompt", std::slice::from_ref(&f), false);
         let reqs = [&r1, &r2, &r3, &r4];
         let updates: Vec<usize> = reqs.iter().map(|r| r.history.updates.len()).collect();
         assert_eq!(updates, [0, 1, 2, 2]);
         let tool_names: Vec<Vec<String>> = reqs.iter().map(|r| names(&r.tools)).collect();
         assert_eq!(
             tool_names,
-            [vec!["search"], vec!["fetch", "search"], vec!["fetch"], vec!["fetch"]]
+            [
+                vec!["search"],
+                vec!["fetch", "search"],
+                vec!["fetch"],
+                vec!["fetch"]
+            ]
         );
         for r in reqs {
             assert!(r.messages.iter().all(|m| m.role != Role::Developer));
@@ -472,11 +489,11 @@ mod tests {
         let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
         let (s, f) = (t("search"), t("fetch"));
         lp.user("go");
-        let r1 = lp.request("prompt", &[s.clone()], false);
+        let r1 = lp.request("prompt", std::slice::from_ref(&s), false);
         lp.tool_round();
         let r2 = lp.request("prompt", &[s.clone(), f.clone()], false);
         lp.tool_round();
-        let r3 = lp.request("prompt", &[s.clone()], false);
+        let r3 = lp.request("prompt", std::slice::from_ref(&s), false);
         for (r, reason) in [
             (&r1, HeaderReason::Initial),
             (&r2, HeaderReason::Change),
@@ -496,12 +513,20 @@ mod tests {
         assert_eq!(r3.tools, r2.tools);
         assert_eq!(
             dev_blocks(&r3.messages),
-            [vec![Block::addition("fetch")], vec![Block::removal("fetch")]]
+            [
+                vec![Block::addition("fetch")],
+                vec![Block::removal("fetch")]
+            ]
         );
         assert_eq!(r3.outcome.header.tools, Some(vec![s]));
         // Each request's messages extend the previous request's (prefix cache).
         for (a, b) in [(&r1, &r2), (&r2, &r3)] {
-            assert!(a.messages.iter().zip(&b.messages).all(|(x, y)| Arc::ptr_eq(x, y)));
+            assert!(
+                a.messages
+                    .iter()
+                    .zip(&b.messages)
+                    .all(|(x, y)| Arc::ptr_eq(x, y))
+            );
         }
     }
 
@@ -513,17 +538,25 @@ mod tests {
         );
         let (c, x) = (t("cache_tool_control"), t("cache_sample"));
         lp.user("add a tool");
-        let r1 = lp.request("P1", &[c.clone()], false);
+        let r1 = lp.request("P1", std::slice::from_ref(&c), false);
         lp.tool_round();
         let r2 = lp.request("P2", &[c.clone(), x.clone()], false);
         assert_eq!(lp.session.content_generation(), 0);
         let n = r1.messages.len();
-        assert!(r1.messages.iter().zip(&r2.messages).all(|(a, b)| Arc::ptr_eq(a, b)));
+        assert!(
+            r1.messages
+                .iter()
+                .zip(&r2.messages)
+                .all(|(a, b)| Arc::ptr_eq(a, b))
+        );
         // After the prefix: the assistant tool call, its result, the prompt update and
         // the tool addition — exactly two system-side messages.
         let tail = &r2.messages[n..];
         let roles: Vec<Role> = tail.iter().map(|m| m.role).collect();
-        assert_eq!(roles, [Role::Assistant, Role::Tool, Role::System, Role::Developer]);
+        assert_eq!(
+            roles,
+            [Role::Assistant, Role::Tool, Role::System, Role::Developer]
+        );
         assert_eq!(tail[2].joined_text(), "P2");
         assert_eq!(tail[3].content, [Block::addition("cache_sample")]);
         assert_eq!(r2.tools, Some(vec![c, star(x)]));
@@ -541,14 +574,17 @@ mod tests {
         let mut lp = Loop::new(None, Some(SystemPromptUpdate::InHistory));
         let (c, x) = (t("cache_tool_control"), t("cache_sample"));
         lp.user("add a tool");
-        let r1 = lp.request("P1", &[c.clone()], false);
+        let r1 = lp.request("P1", std::slice::from_ref(&c), false);
         lp.tool_round();
         let r2 = lp.request("P2", &[c.clone(), x.clone()], false);
         assert_eq!(lp.session.content_generation(), 1);
         assert!(!Arc::ptr_eq(&r1.messages[0], &r2.messages[0]));
         assert_eq!(r2.messages[0].joined_text(), "P2");
         assert_eq!(
-            r2.messages.iter().filter(|m| m.role == Role::System).count(),
+            r2.messages
+                .iter()
+                .filter(|m| m.role == Role::System)
+                .count(),
             1
         );
         assert_eq!(
@@ -572,12 +608,12 @@ mod tests {
         );
         let s = t("search");
         lp.user("go");
-        lp.request("P1", &[s.clone()], false);
+        lp.request("P1", std::slice::from_ref(&s), false);
         lp.tool_round();
-        let r2 = lp.request("P2", &[s.clone()], false);
+        let r2 = lp.request("P2", std::slice::from_ref(&s), false);
         assert_eq!(r2.raw.iter().filter(|m| m.role == Role::System).count(), 2);
         lp.tool_round();
-        let r3 = lp.request("P2", &[s.clone()], true);
+        let r3 = lp.request("P2", std::slice::from_ref(&s), true);
         let systems: Vec<String> = r3
             .raw
             .iter()
@@ -600,7 +636,7 @@ mod tests {
         let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
         let (s, f) = (t("search"), t("fetch"));
         lp.user("a");
-        lp.request("P", &[s.clone()], false);
+        lp.request("P", std::slice::from_ref(&s), false);
         lp.tool_round();
         lp.request("P", &[s.clone(), f.clone()], false);
         // Compaction-like replacement of the user..tool range.
@@ -650,7 +686,12 @@ mod tests {
         let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
         lp.user("a");
         lp.request("P", &[t("search")], false);
-        let events: Vec<_> = lp.session.events().iter().map(|e| Event::clone(e)).collect();
+        let events: Vec<_> = lp
+            .session
+            .events()
+            .iter()
+            .map(|e| Event::clone(e))
+            .collect();
         let session = Session::from_events(events).unwrap();
         let series = RequestSeries::attach(&session);
         let mut lp2 = Loop {
@@ -671,7 +712,10 @@ mod tests {
         let dev = r.outcome.applied.developer.as_ref().unwrap();
         match &dev.kind {
             EventKind::DeveloperMessage(d) => {
-                assert_eq!(d.header_seq, Some(r.outcome.applied.header.as_ref().unwrap().seq));
+                assert_eq!(
+                    d.header_seq,
+                    Some(r.outcome.applied.header.as_ref().unwrap().seq)
+                );
                 assert_eq!(d.message.source.kind, TOOL_REGISTRY_SOURCE);
             }
             other => panic!("{other:?}"),
@@ -746,8 +790,14 @@ mod tests {
         a.parameters = json!({"a": 1, "b": 2});
         let mut b = t("fetch");
         b.parameters = json!({"b": 2, "a": 1});
-        assert!(!header_equals(&candidate(&[a.clone()]), &candidate(&[b])));
-        assert!(header_equals(&candidate(&[a.clone()]), &candidate(&[a])));
+        assert!(!header_equals(
+            &candidate(std::slice::from_ref(&a)),
+            &candidate(&[b])
+        ));
+        assert!(header_equals(
+            &candidate(std::slice::from_ref(&a)),
+            &candidate(&[a])
+        ));
         let mut other = config();
         other.temperature = Some(0.5);
         let h2 = RequestHeader {

@@ -279,7 +279,10 @@ mod tests {
             },
         ];
         // Incapable route, explicit series start, and a cleared prompt all consolidate.
-        assert_eq!(plan_system_prompt(s.surface(), "P3", false, false), expected);
+        assert_eq!(
+            plan_system_prompt(s.surface(), "P3", false, false),
+            expected
+        );
         assert_eq!(plan_system_prompt(s.surface(), "P3", true, true), expected);
         assert_eq!(
             plan_system_prompt(s.surface(), "", true, false),
@@ -297,7 +300,11 @@ mod tests {
         let commits = plan_system_prompt(s.surface(), "P3", false, false);
         apply_system_prompt(&mut s, &commits, 1, 2).unwrap();
         assert_eq!(s.content_generation(), 2);
-        let texts: Vec<String> = s.derive_messages().iter().map(|m| m.joined_text()).collect();
+        let texts: Vec<String> = s
+            .derive_messages()
+            .iter()
+            .map(|m| m.joined_text())
+            .collect();
         assert_eq!(texts, ["P3", "u"]);
         // Dormant empty tails and a matching head need nothing more.
         assert!(plan_system_prompt(s.surface(), "P3", false, true).is_empty());
@@ -321,8 +328,18 @@ mod tests {
             defer_loading: None,
         };
         let tools = [a.clone()];
-        assert!(consolidation_flag(true, Some(ToolUpdateMode::InHistory), &tools, Some(&tools)));
-        assert!(!consolidation_flag(false, Some(ToolUpdateMode::InHistory), &tools, None));
+        assert!(consolidation_flag(
+            true,
+            Some(ToolUpdateMode::InHistory),
+            &tools,
+            Some(&tools)
+        ));
+        assert!(!consolidation_flag(
+            false,
+            Some(ToolUpdateMode::InHistory),
+            &tools,
+            None
+        ));
         assert!(consolidation_flag(false, None, &tools, None));
         assert!(!consolidation_flag(false, None, &tools, Some(&tools)));
         let mut b = a;

@@ -184,8 +184,8 @@ mod tests {
     use super::*;
     use crate::llm::types::ToolHistoryUpdate;
     use crate::session::event::Source;
-    use serde_json::json;
     use ToolUpdateMode::{AdditionOnly, InHistory};
+    use serde_json::json;
 
     fn t(name: &str) -> ToolSchema {
         let mut d = name.to_string();
@@ -245,7 +245,11 @@ mod tests {
     fn same_objects(out: &[Arc<Message>], expected: &[&Arc<Message>]) {
         assert_eq!(out.len(), expected.len(), "message count");
         for (o, e) in out.iter().zip(expected) {
-            assert!(Arc::ptr_eq(o, e), "expected the same message object {}", e.id);
+            assert!(
+                Arc::ptr_eq(o, e),
+                "expected the same message object {}",
+                e.id
+            );
         }
     }
     fn blocks(m: &Message) -> &[Block] {
@@ -366,7 +370,13 @@ mod tests {
     }
 
     fn px10_messages() -> Vec<Arc<Message>> {
-        vec![p(), dm("R", vec![rem("search")]), p(), dm("T", vec![add("search")]), p()]
+        vec![
+            p(),
+            dm("R", vec![rem("search")]),
+            p(),
+            dm("T", vec![add("search")]),
+            p(),
+        ]
     }
 
     #[test]
@@ -399,7 +409,10 @@ mod tests {
             dm("T", vec![add("fetch")]),
             p(),
         ];
-        let hist = h(vec![s()], vec![("A", vec![f()]), ("R", vec![]), ("T", vec![f()])]);
+        let hist = h(
+            vec![s()],
+            vec![("A", vec![f()]), ("R", vec![]), ("T", vec![f()])],
+        );
         (msgs, hist)
     }
 

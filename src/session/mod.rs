@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use crate::llm::types::ToolHistory;
 use event::{
-    Event, EventKind, LOG_FORMAT, Message, RequestContext, RequestHeaderData, SessionStart, SurfaceOp,
+    Event, EventKind, LOG_FORMAT, Message, RequestContext, RequestHeaderData, SessionStart,
+    SurfaceOp,
 };
 use surface::Surface;
 use tool_history::{ToolHistoryError, ToolHistoryFold};

@@ -110,14 +110,20 @@ impl Surface {
             return Err(ValidationError::new(
                 ev,
                 "E-2",
-                format!("surface replace: start seq {} not found in surface", r.start_seq),
+                format!(
+                    "surface replace: start seq {} not found in surface",
+                    r.start_seq
+                ),
             ));
         };
         let Some(e) = self.nodes.iter().position(|n| n.seq == r.end_seq) else {
             return Err(ValidationError::new(
                 ev,
                 "E-2",
-                format!("surface replace: end seq {} not found in surface", r.end_seq),
+                format!(
+                    "surface replace: end seq {} not found in surface",
+                    r.end_seq
+                ),
             ));
         };
         if s > e {
@@ -183,7 +189,8 @@ impl Surface {
                 self.nodes.push(node);
             }
             SurfacePlan::Replace { start_idx, end_idx } => {
-                self.nodes.splice(start_idx..=end_idx, std::iter::once(node));
+                self.nodes
+                    .splice(start_idx..=end_idx, std::iter::once(node));
                 self.content_generation += 1;
                 self.derived = self
                     .nodes

@@ -146,7 +146,10 @@ fn e1_load_rejects_gap_wrong_start_and_late_start() {
     let mut ev = plain_events(&s);
     ev[1].seq = 2;
     let err = Session::from_events(ev).unwrap_err();
-    assert!(matches!(&err, SessionError::Invalid(e) if e.rule == "E-1" && e.message.contains("expected 1")), "{err}");
+    assert!(
+        matches!(&err, SessionError::Invalid(e) if e.rule == "E-1" && e.message.contains("expected 1")),
+        "{err}"
+    );
 
     let ev = plain_events(&s)[1..].to_vec();
     let mut ev = ev;
@@ -155,7 +158,10 @@ fn e1_load_rejects_gap_wrong_start_and_late_start() {
 
     let start = s.events()[0].kind.clone();
     verdict_both(&s, start, None, Some("E-1"));
-    assert!(matches!(Session::from_events(vec![]), Err(SessionError::Empty)));
+    assert!(matches!(
+        Session::from_events(vec![]),
+        Err(SessionError::Empty)
+    ));
 }
 
 #[test]
@@ -179,9 +185,16 @@ fn e2_replace_must_cite_every_shadowed_node() {
     let b = s.push(user_kind("b")).unwrap().seq;
     // Not citing b.
     let err = s
-        .append_with_sources(user_kind("sum"), Some(SurfaceOp::replace(a, b)), Some(vec![a]))
+        .append_with_sources(
+            user_kind("sum"),
+            Some(SurfaceOp::replace(a, b)),
+            Some(vec![a]),
+        )
         .unwrap_err();
-    assert!(matches!(&err, SessionError::Invalid(e) if e.rule == "E-2" && e.message.contains("missing 2")), "{err}");
+    assert!(
+        matches!(&err, SessionError::Invalid(e) if e.rule == "E-2" && e.message.contains("missing 2")),
+        "{err}"
+    );
     // Range not on the surface.
     let err = s.replace(user_kind("sum"), 0, b).unwrap_err();
     assert!(matches!(err, SessionError::Invalid(e) if e.rule == "E-2"));
@@ -189,7 +202,11 @@ fn e2_replace_must_cite_every_shadowed_node() {
     let ev = s.replace(user_kind("sum"), a, b).unwrap();
     assert_eq!(ev.source_event_seqs, Some(vec![a, b]));
     assert_eq!(s.content_generation(), 1);
-    let texts: Vec<String> = s.derive_messages().iter().map(|m| m.joined_text()).collect();
+    let texts: Vec<String> = s
+        .derive_messages()
+        .iter()
+        .map(|m| m.joined_text())
+        .collect();
     assert_eq!(texts, ["sum"]);
     // The replaced nodes are gone from the surface: replacing them again fails.
     assert!(s.replace(user_kind("again"), a, a).is_err());
@@ -239,7 +256,12 @@ fn e3_header_rejects_empty_tools_and_empty_adapter_defaults() {
         h.header.adapter_defaults = Some(AdapterDefaults::default());
     }
     verdict_both(&s, k, None, Some("E-3"));
-    verdict_both(&s, header_kind(&[], HeaderReason::Initial, false), None, None);
+    verdict_both(
+        &s,
+        header_kind(&[], HeaderReason::Initial, false),
+        None,
+        None,
+    );
 }
 
 // ---------------------------------------------------------------- E-7 … E-14
@@ -258,7 +280,12 @@ fn e7_developer_event_and_role_must_occur_together() {
         message: Message::text(Role::Developer, "x", Source::kind("user")),
     });
     verdict_both(&s, dev_in_user, append_op(), Some("E-7"));
-    verdict_both(&s, dev_kind(vec![Block::text("note")], None), append_op(), None);
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::text("note")], None),
+        append_op(),
+        None,
+    );
 }
 
 #[test]
@@ -273,8 +300,18 @@ fn e8_tool_change_blocks_require_developer_role() {
 #[test]
 fn e9_tool_blocks_need_nonempty_tool_name() {
     let s = new_session();
-    verdict_both(&s, dev_kind(vec![Block::removal("")], None), append_op(), Some("E-9"));
-    verdict_both(&s, dev_kind(vec![Block::removal("x")], None), append_op(), None);
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::removal("")], None),
+        append_op(),
+        Some("E-9"),
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::removal("x")], None),
+        append_op(),
+        None,
+    );
 }
 
 #[test]
@@ -285,25 +322,56 @@ fn e10_tool_addition_must_omit_inline_definition() {
         tool_name: "fetch".into(),
         tool: Some(json!({"name": "fetch"})),
     };
-    verdict_both(&s, dev_kind(vec![inline], Some(h)), append_op(), Some("E-10"));
+    verdict_both(
+        &s,
+        dev_kind(vec![inline], Some(h)),
+        append_op(),
+        Some("E-10"),
+    );
 }
 
 #[test]
 fn e11_header_seq_exactly_when_additions_present() {
     let mut s = new_session();
     let h = header(&mut s, &[tool("fetch")], HeaderReason::Initial);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], None), append_op(), Some("E-11"));
-    verdict_both(&s, dev_kind(vec![Block::removal("x")], Some(h)), append_op(), Some("E-11"));
-    verdict_both(&s, dev_kind(vec![Block::text("t")], Some(h)), append_op(), Some("E-11"));
-    verdict_both(&s, dev_kind(vec![Block::removal("x")], None), append_op(), None);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(h)), append_op(), None);
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], None),
+        append_op(),
+        Some("E-11"),
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::removal("x")], Some(h)),
+        append_op(),
+        Some("E-11"),
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::text("t")], Some(h)),
+        append_op(),
+        Some("E-11"),
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::removal("x")], None),
+        append_op(),
+        None,
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(h)),
+        append_op(),
+        None,
+    );
     let mut live = Session::from_events(plain_events(&s)).unwrap();
     let err = live
         .push(dev_kind(vec![Block::addition("fetch")], None))
         .unwrap_err();
     assert!(
-        err.to_string()
-            .contains("developer/message requires headerSeq exactly when tool additions are present"),
+        err.to_string().contains(
+            "developer/message requires headerSeq exactly when tool additions are present"
+        ),
         "{err}"
     );
 }
@@ -313,40 +381,97 @@ fn e12_header_seq_must_reference_an_earlier_request_header() {
     let mut s = new_session();
     let h = header(&mut s, &[tool("fetch")], HeaderReason::Initial);
     let u = s.push(user_kind("u")).unwrap().seq;
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(u)), append_op(), Some("E-12"));
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(99)), append_op(), Some("E-12"));
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(u)),
+        append_op(),
+        Some("E-12"),
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(99)),
+        append_op(),
+        Some("E-12"),
+    );
     // Its own seq is not earlier.
     let own = s.events().len() as u64;
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(own)), append_op(), Some("E-12"));
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(h)), append_op(), None);
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(own)),
+        append_op(),
+        Some("E-12"),
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(h)),
+        append_op(),
+        None,
+    );
 }
 
 #[test]
 fn e13_addition_must_name_exactly_one_complete_tool() {
     let mut s = new_session();
     let empty = header(&mut s, &[], HeaderReason::Initial);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(empty)), append_op(), Some("E-13"));
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(empty)),
+        append_op(),
+        Some("E-13"),
+    );
     let h = header(&mut s, &[tool("search")], HeaderReason::Change);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(h)), append_op(), Some("E-13"));
-    let dup = header(&mut s, &[tool("fetch"), tool("fetch")], HeaderReason::Change);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(dup)), append_op(), Some("E-13"));
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(h)),
+        append_op(),
+        Some("E-13"),
+    );
+    let dup = header(
+        &mut s,
+        &[tool("fetch"), tool("fetch")],
+        HeaderReason::Change,
+    );
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(dup)),
+        append_op(),
+        Some("E-13"),
+    );
     let mut bad_params = tool("fetch");
     bad_params.parameters = json!([]);
     let bp = header(&mut s, &[bad_params], HeaderReason::Change);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(bp)), append_op(), Some("E-13"));
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(bp)),
+        append_op(),
+        Some("E-13"),
+    );
     let mut not_deferred = tool("fetch");
     not_deferred.defer_loading = Some(false);
     let nd = header(&mut s, &[not_deferred], HeaderReason::Change);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(nd)), append_op(), Some("E-13"));
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(nd)),
+        append_op(),
+        Some("E-13"),
+    );
     let ok = header(&mut s, &[deferred(tool("fetch"))], HeaderReason::Change);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(ok)), append_op(), None);
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(ok)),
+        append_op(),
+        None,
+    );
 }
 
 #[test]
 fn e15_developer_replacement_may_reference_an_older_header() {
     let mut s = new_session();
     let h = header(&mut s, &[tool("fetch")], HeaderReason::Initial);
-    let d = s.push(dev_kind(vec![Block::addition("fetch")], Some(h))).unwrap().seq;
+    let d = s
+        .push(dev_kind(vec![Block::addition("fetch")], Some(h)))
+        .unwrap()
+        .seq;
     header(&mut s, &[], HeaderReason::Change);
     s.replace(dev_kind(vec![Block::addition("fetch")], Some(h)), d, d)
         .unwrap();
@@ -477,7 +602,11 @@ fn fx3() -> (Session, u64, String, Arc<ToolHistory>, Arc<ToolHistory>) {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
     let fx1 = s.tool_history().unwrap();
-    let h2 = header(&mut s, &[tool("search"), tool("fetch")], HeaderReason::Change);
+    let h2 = header(
+        &mut s,
+        &[tool("search"), tool("fetch")],
+        HeaderReason::Change,
+    );
     // FX2: fallback before the developer message.
     assert_eq!(
         *s.tool_history().unwrap(),
@@ -492,7 +621,11 @@ fn fx3() -> (Session, u64, String, Arc<ToolHistory>, Arc<ToolHistory>) {
 fn fx02_change_without_developer_message_falls_back() {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
-    header(&mut s, &[tool("search"), tool("fetch")], HeaderReason::Change);
+    header(
+        &mut s,
+        &[tool("search"), tool("fetch")],
+        HeaderReason::Change,
+    );
     let a = s.tool_history().unwrap();
     assert_eq!(*a, hist(vec![tool("search"), tool("fetch")], vec![]));
     assert!(Arc::ptr_eq(&a, &s.tool_history().unwrap()));
@@ -513,8 +646,15 @@ fn fx04_fx05_removal_and_snapshot_immutability() {
     let fx1_before = (*fx1).clone();
     let fx3_before = (*fx3_snap).clone();
     header(&mut s, &[tool("search")], HeaderReason::Change);
-    assert_eq!(*s.tool_history().unwrap(), hist(vec![tool("search")], vec![]));
-    let id_r = dev(&mut s, vec![Block::removal("fetch"), Block::text("gone")], None);
+    assert_eq!(
+        *s.tool_history().unwrap(),
+        hist(vec![tool("search")], vec![])
+    );
+    let id_r = dev(
+        &mut s,
+        vec![Block::removal("fetch"), Block::text("gone")],
+        None,
+    );
     assert_eq!(
         *s.tool_history().unwrap(),
         hist(
@@ -536,7 +676,11 @@ fn fx06_series_header_restarts_declarations() {
             HeaderReason::Series
         };
         let h = s
-            .push(header_kind(&[tool("search"), tool("fetch")], reason, starts))
+            .push(header_kind(
+                &[tool("search"), tool("fetch")],
+                reason,
+                starts,
+            ))
             .unwrap()
             .seq;
         assert_eq!(
@@ -557,7 +701,11 @@ fn fx06_series_header_restarts_declarations() {
 #[test]
 fn fx07_redeclared_definition_rebuilds_series() {
     let mut s = new_session();
-    header(&mut s, &[tool("search"), tool("fetch")], HeaderReason::Initial);
+    header(
+        &mut s,
+        &[tool("search"), tool("fetch")],
+        HeaderReason::Initial,
+    );
     header(&mut s, &[tool("search")], HeaderReason::Change);
     dev(&mut s, vec![Block::removal("fetch")], None);
     let mut f2 = tool("fetch");
@@ -573,10 +721,18 @@ fn fx07_redeclared_definition_rebuilds_series() {
 #[test]
 fn fx08_unchanged_restore_continues_series() {
     let mut s = new_session();
-    header(&mut s, &[tool("search"), tool("fetch")], HeaderReason::Initial);
+    header(
+        &mut s,
+        &[tool("search"), tool("fetch")],
+        HeaderReason::Initial,
+    );
     header(&mut s, &[tool("search")], HeaderReason::Change);
     let id_r = dev(&mut s, vec![Block::removal("fetch")], None);
-    let h = header(&mut s, &[tool("search"), tool("fetch")], HeaderReason::Change);
+    let h = header(
+        &mut s,
+        &[tool("search"), tool("fetch")],
+        HeaderReason::Change,
+    );
     let id_t = dev(&mut s, vec![Block::addition("fetch")], Some(h));
     assert_eq!(
         *s.tool_history().unwrap(),
@@ -612,7 +768,11 @@ fn fx07_key_order_of_parameters_counts_as_a_redeclaration() {
 fn fx09_f8_additions_bound_to_baseline_are_recorded() {
     let mut s = new_session();
     let f_star = deferred(tool("fetch"));
-    let h = header(&mut s, &[tool("search"), f_star.clone()], HeaderReason::Initial);
+    let h = header(
+        &mut s,
+        &[tool("search"), f_star.clone()],
+        HeaderReason::Initial,
+    );
     let a = dev(
         &mut s,
         vec![Block::addition("search"), Block::addition("fetch")],
@@ -644,26 +804,46 @@ fn raw(seq: u64, kind: EventKind, op: Option<SurfaceOp>) -> Event {
 #[test]
 fn fx10_missing_definition_fails_the_fold() {
     let mut fold = ToolHistoryFold::new();
-    fold.apply(&raw(1, header_kind(&[tool("search")], HeaderReason::Initial, false), None))
-        .unwrap();
-    let bad = raw(2, dev_kind(vec![Block::addition("fetch")], Some(1)), append_op());
+    fold.apply(&raw(
+        1,
+        header_kind(&[tool("search")], HeaderReason::Initial, false),
+        None,
+    ))
+    .unwrap();
+    let bad = raw(
+        2,
+        dev_kind(vec![Block::addition("fetch")], Some(1)),
+        append_op(),
+    );
     let err = fold.apply(&bad).unwrap_err();
     assert_eq!(err, ToolHistoryError::MissingDefinition("fetch".into()));
-    assert_eq!(err.to_string(), "tool history: missing definition for fetch");
+    assert_eq!(
+        err.to_string(),
+        "tool history: missing definition for fetch"
+    );
     // The failed event left the fold unchanged.
     assert_eq!(fold.folded_events(), 1);
     assert_eq!(*fold.snapshot(), hist(vec![tool("search")], vec![]));
     // The session never lets such an event in (E-13), live or on load.
     let mut s = new_session();
     let h = header(&mut s, &[tool("search")], HeaderReason::Initial);
-    verdict_both(&s, dev_kind(vec![Block::addition("fetch")], Some(h)), append_op(), Some("E-13"));
+    verdict_both(
+        &s,
+        dev_kind(vec![Block::addition("fetch")], Some(h)),
+        append_op(),
+        Some("E-13"),
+    );
 }
 
 #[test]
 fn fx11_restore_equals_original_and_continues_independently() {
     let (mut s, h2, _, _, snap) = fx3();
     let mut r = Session::from_events(plain_events(&s)).unwrap();
-    assert_eq!(r.tool_history_folded_events(), 0, "restore folds lazily (F-1)");
+    assert_eq!(
+        r.tool_history_folded_events(),
+        0,
+        "restore folds lazily (F-1)"
+    );
     assert_eq!(*r.tool_history().unwrap(), *snap);
     assert_eq!(r.tool_history_folded_events(), s.events().len() as u64);
     header(&mut r, &[tool("search")], HeaderReason::Change);
@@ -711,7 +891,11 @@ fn f3_initial_resume_change_continue_without_flag() {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
     header(&mut s, &[tool("search")], HeaderReason::Resume);
-    let h = header(&mut s, &[tool("search"), tool("fetch")], HeaderReason::Change);
+    let h = header(
+        &mut s,
+        &[tool("search"), tool("fetch")],
+        HeaderReason::Change,
+    );
     let id = dev(&mut s, vec![Block::addition("fetch")], Some(h));
     assert_eq!(
         *s.tool_history().unwrap(),

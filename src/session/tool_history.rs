@@ -111,10 +111,9 @@ impl ToolHistoryFold {
                 let mut additions = Vec::new();
                 for b in &d.message.content {
                     if let Block::ToolAddition { tool_name, .. } = b {
-                        let def = defs
-                            .iter()
-                            .find(|t| &t.name == tool_name)
-                            .ok_or_else(|| ToolHistoryError::MissingDefinition(tool_name.clone()))?;
+                        let def = defs.iter().find(|t| &t.name == tool_name).ok_or_else(|| {
+                            ToolHistoryError::MissingDefinition(tool_name.clone())
+                        })?;
                         additions.push(def.clone());
                     }
                 }
