@@ -4,3 +4,8 @@ store-corrupt = The session file { $path } is damaged at line { $line }: { $erro
 store-not-found = No session matches “{ $query }” in { $dir }.
 store-ambiguous = “{ $query }” matches several sessions: { $candidates }. Give more of the id.
 store-torn-tail = The last line of the session (line { $line }, { $bytes } bytes) was incomplete, probably from a crash; it was cut off and saved to { $saved }.
+
+# Session log validation and persistence (reason texts stay in English inside the frame).
+session-invalid-event = The session log has an invalid event at seq { $seq }: { $reason }
+session-rejected-event = Could not record a session event: { $reason }
+session-write-failed = Could not write the session log: { $reason }

@@ -435,13 +435,13 @@ mod tests {
         let mut lp = Loop::new(None, None);
         let (s, f) = (t("search"), t("fetch"));
         lp.user("go");
-        let r1 = lp.request("prompt", &[s.clone()], false);
+        let r1 = lp.request("prompt", std::slice::from_ref(&s), false);
         lp.tool_round();
         let r2 = lp.request("prompt", &[s.clone(), f.clone()], false);
         lp.tool_round();
-        let r3 = lp.request("prompt", &[f.clone()], false);
+        let r3 = lp.request("prompt", std::slice::from_ref(&f), false);
         lp.tool_round();
-        let r4 = lp.request("prompt", &[f.clone()], false);
+        let r4 = lp.request("prompt", std::slice::from_ref(&f), false);
         let reqs = [&r1, &r2, &r3, &r4];
         let updates: Vec<usize> = reqs.iter().map(|r| r.history.updates.len()).collect();
         assert_eq!(updates, [0, 1, 2, 2]);
@@ -489,11 +489,11 @@ mod tests {
         let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
         let (s, f) = (t("search"), t("fetch"));
         lp.user("go");
-        let r1 = lp.request("prompt", &[s.clone()], false);
+        let r1 = lp.request("prompt", std::slice::from_ref(&s), false);
         lp.tool_round();
         let r2 = lp.request("prompt", &[s.clone(), f.clone()], false);
         lp.tool_round();
-        let r3 = lp.request("prompt", &[s.clone()], false);
+        let r3 = lp.request("prompt", std::slice::from_ref(&s), false);
         for (r, reason) in [
             (&r1, HeaderReason::Initial),
             (&r2, HeaderReason::Change),
@@ -538,7 +538,7 @@ mod tests {
         );
         let (c, x) = (t("cache_tool_control"), t("cache_sample"));
         lp.user("add a tool");
-        let r1 = lp.request("P1", &[c.clone()], false);
+        let r1 = lp.request("P1", std::slice::from_ref(&c), false);
         lp.tool_round();
         let r2 = lp.request("P2", &[c.clone(), x.clone()], false);
         assert_eq!(lp.session.content_generation(), 0);
@@ -574,7 +574,7 @@ mod tests {
         let mut lp = Loop::new(None, Some(SystemPromptUpdate::InHistory));
         let (c, x) = (t("cache_tool_control"), t("cache_sample"));
         lp.user("add a tool");
-        let r1 = lp.request("P1", &[c.clone()], false);
+        let r1 = lp.request("P1", std::slice::from_ref(&c), false);
         lp.tool_round();
         let r2 = lp.request("P2", &[c.clone(), x.clone()], false);
         assert_eq!(lp.session.content_generation(), 1);
@@ -608,12 +608,12 @@ mod tests {
         );
         let s = t("search");
         lp.user("go");
-        lp.request("P1", &[s.clone()], false);
+        lp.request("P1", std::slice::from_ref(&s), false);
         lp.tool_round();
-        let r2 = lp.request("P2", &[s.clone()], false);
+        let r2 = lp.request("P2", std::slice::from_ref(&s), false);
         assert_eq!(r2.raw.iter().filter(|m| m.role == Role::System).count(), 2);
         lp.tool_round();
-        let r3 = lp.request("P2", &[s.clone()], true);
+        let r3 = lp.request("P2", std::slice::from_ref(&s), true);
         let systems: Vec<String> = r3
             .raw
             .iter()
@@ -636,7 +636,7 @@ mod tests {
         let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
         let (s, f) = (t("search"), t("fetch"));
         lp.user("a");
-        lp.request("P", &[s.clone()], false);
+        lp.request("P", std::slice::from_ref(&s), false);
         lp.tool_round();
         lp.request("P", &[s.clone(), f.clone()], false);
         // Compaction-like replacement of the user..tool range.
@@ -790,8 +790,14 @@ mod tests {
         a.parameters = json!({"a": 1, "b": 2});
         let mut b = t("fetch");
         b.parameters = json!({"b": 2, "a": 1});
-        assert!(!header_equals(&candidate(&[a.clone()]), &candidate(&[b])));
-        assert!(header_equals(&candidate(&[a.clone()]), &candidate(&[a])));
+        assert!(!header_equals(
+            &candidate(std::slice::from_ref(&a)),
+            &candidate(&[b])
+        ));
+        assert!(header_equals(
+            &candidate(std::slice::from_ref(&a)),
+            &candidate(&[a])
+        ));
         let mut other = config();
         other.temperature = Some(0.5);
         let h2 = RequestHeader {

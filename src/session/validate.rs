@@ -62,17 +62,15 @@ impl Validator {
         self.check_envelope(ev)?;
         check_surface_metadata(ev)?;
         match &ev.kind {
-            EventKind::SessionStart(start) => {
-                if start.format != LOG_FORMAT {
-                    return Err(ValidationError::new(
-                        ev,
-                        "E-1",
-                        format!(
-                            "unsupported log format {} (expected {LOG_FORMAT})",
-                            start.format
-                        ),
-                    ));
-                }
+            EventKind::SessionStart(start) if start.format != LOG_FORMAT => {
+                return Err(ValidationError::new(
+                    ev,
+                    "E-1",
+                    format!(
+                        "unsupported log format {} (expected {LOG_FORMAT})",
+                        start.format
+                    ),
+                ));
             }
             EventKind::RequestHeader(h) => check_header(ev, h)?,
             EventKind::DeveloperMessage(d) => check_developer(ev, d, log)?,
