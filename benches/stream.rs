@@ -9,7 +9,14 @@ use deepterm::llm::sse::SseParser;
 
 /// Delta texts of realistic size (a few tokens each), mixed ASCII and CJK.
 const WORDS: [&str; 8] = [
-    "The ", "parser ", "handles ", "chunked ", "input, ", "including ", "多字节文本", " and \"quotes\".\n",
+    "The ",
+    "parser ",
+    "handles ",
+    "chunked ",
+    "input, ",
+    "including ",
+    "多字节文本",
+    " and \"quotes\".\n",
 ];
 
 const DELTAS: usize = 20_000;
@@ -23,7 +30,9 @@ fn anthropic_stream() -> Vec<u8> {
         s.push_str(&format!("event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{{\"type\":\"thinking_delta\",\"thinking\":{t}}}}}\n\n"));
     }
     s.push_str("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\",\"signature\":\"c2lnbmF0dXJl\"}}\n\n");
-    s.push_str("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n");
+    s.push_str(
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+    );
     s.push_str("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n");
     for i in 0..DELTAS * 3 / 4 {
         if i % 500 == 0 {
@@ -32,7 +41,9 @@ fn anthropic_stream() -> Vec<u8> {
         let t = serde_json::to_string(WORDS[i % WORDS.len()]).unwrap();
         s.push_str(&format!("event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":1,\"delta\":{{\"type\":\"text_delta\",\"text\":{t}}}}}\n\n"));
     }
-    s.push_str("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n");
+    s.push_str(
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+    );
     s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":20000}}\n\n");
     s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
     s.into_bytes()
@@ -43,7 +54,11 @@ fn openai_stream() -> Vec<u8> {
     s.push_str("data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1790000000,\"model\":\"deepseek-flash\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null,\"reasoning_content\":\"\"},\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}\n\n");
     for i in 0..DELTAS {
         let t = serde_json::to_string(WORDS[i % WORDS.len()]).unwrap();
-        let field = if i < DELTAS / 4 { "reasoning_content" } else { "content" };
+        let field = if i < DELTAS / 4 {
+            "reasoning_content"
+        } else {
+            "content"
+        };
         s.push_str(&format!("data: {{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1790000000,\"model\":\"deepseek-flash\",\"system_fingerprint\":\"fp_1\",\"choices\":[{{\"index\":0,\"delta\":{{\"{field}\":{t}}},\"logprobs\":null,\"finish_reason\":null}}],\"usage\":null}}\n\n"));
     }
     s.push_str("data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":2132,\"completion_tokens\":20000,\"total_tokens\":22132,\"prompt_cache_hit_tokens\":1920,\"prompt_cache_miss_tokens\":212}}\n\n");

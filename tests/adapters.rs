@@ -32,8 +32,9 @@ struct Canned {
 impl Canned {
     fn sse(parts: Vec<Part>) -> Self {
         Canned {
-            head: "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nx-ds-trace-id: trace-1\r\n"
-                .into(),
+            head:
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nx-ds-trace-id: trace-1\r\n"
+                    .into(),
             parts,
         }
     }
@@ -166,7 +167,11 @@ fn route(kind: ProviderKind, base: &str) -> Route {
     }
 }
 
-fn options(route: Route, messages: Vec<Message>, tools: Option<Vec<ToolSchema>>) -> GenerateOptions {
+fn options(
+    route: Route,
+    messages: Vec<Message>,
+    tools: Option<Vec<ToolSchema>>,
+) -> GenerateOptions {
     GenerateOptions {
         route,
         messages: messages.into_iter().map(Arc::new).collect(),
@@ -214,7 +219,10 @@ fn anthropic_text_stream(text_parts: &[&str]) -> String {
                 .to_string(),
         );
     }
-    s += &frame("content_block_stop", r#"{"type":"content_block_stop","index":0}"#);
+    s += &frame(
+        "content_block_stop",
+        r#"{"type":"content_block_stop","index":0}"#,
+    );
     s += &frame(
         "message_delta",
         r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}"#,
@@ -228,9 +236,7 @@ async fn run(
 ) -> (Result<Completion, StreamFailure>, Vec<StreamEvent>) {
     let mut events = Vec::new();
     let cancel = CancellationToken::new();
-    let r = client
-        .stream(opts, &mut |e| events.push(e), &cancel)
-        .await;
+    let r = client.stream(opts, &mut |e| events.push(e), &cancel).await;
     (r, events)
 }
 
@@ -293,7 +299,11 @@ async fn deepseek_messages_success_with_headers_and_beta() {
 async fn deepseek_messages_without_change_blocks_sends_no_beta() {
     let (base, log) = serve(vec![Canned::sse_text(&anthropic_text_stream(&["ok"]), 64)]).await;
     let c = client(ProviderKind::DeepseekMessages, &format!("{base}/v1"));
-    let opts = options(c.route().clone(), vec![user("hi")], Some(vec![tool("a", true)]));
+    let opts = options(
+        c.route().clone(),
+        vec![user("hi")],
+        Some(vec![tool("a", true)]),
+    );
     run(&c, &opts).await.0.unwrap();
     let req = log.lock().unwrap()[0].clone();
     assert_eq!(req.request_line, "POST /v1/messages HTTP/1.1");
@@ -327,7 +337,10 @@ async fn openai_chat_success_with_bearer() {
     assert_eq!(done.usage.cache_read_tokens, 64);
     let req = log.lock().unwrap()[0].clone();
     assert_eq!(req.request_line, "POST /chat/completions HTTP/1.1");
-    assert_eq!(req.header("authorization").map(|v| v.to_string()), Some(format!("Bearer {KEY}")));
+    assert_eq!(
+        req.header("authorization").map(|v| v.to_string()),
+        Some(format!("Bearer {KEY}"))
+    );
     assert_eq!(req.header("x-api-key"), None);
     assert_eq!(req.body["stream_options"]["include_usage"], true);
     assert!(req.body.get("tools").is_none());
@@ -336,11 +349,31 @@ async fn openai_chat_success_with_bearer() {
 #[tokio::test]
 async fn client_errors_are_classified_and_not_retried() {
     let cases = [
-        ("401 Unauthorized", r#"{"error":{"message":"Authentication Fails (no such user)","type":"authentication_error","code":"invalid_request_error"}}"#, ErrorCode::Auth),
-        ("402 Payment Required", r#"{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}"#, ErrorCode::Quota),
-        ("400 Bad Request", r#"{"error":{"message":"Failed to deserialize the JSON body into the target type","type":"invalid_request_error"}}"#, ErrorCode::InvalidRequest),
-        ("400 Bad Request", r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt exceeds the model's maximum context length"}}"#, ErrorCode::ContextOverflow),
-        ("422 Unprocessable Entity", r#"{"error":{"message":"Invalid max_tokens","type":"invalid_request_error"}}"#, ErrorCode::InvalidRequest),
+        (
+            "401 Unauthorized",
+            r#"{"error":{"message":"Authentication Fails (no such user)","type":"authentication_error","code":"invalid_request_error"}}"#,
+            ErrorCode::Auth,
+        ),
+        (
+            "402 Payment Required",
+            r#"{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}"#,
+            ErrorCode::Quota,
+        ),
+        (
+            "400 Bad Request",
+            r#"{"error":{"message":"Failed to deserialize the JSON body into the target type","type":"invalid_request_error"}}"#,
+            ErrorCode::InvalidRequest,
+        ),
+        (
+            "400 Bad Request",
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt exceeds the model's maximum context length"}}"#,
+            ErrorCode::ContextOverflow,
+        ),
+        (
+            "422 Unprocessable Entity",
+            r#"{"error":{"message":"Invalid max_tokens","type":"invalid_request_error"}}"#,
+            ErrorCode::InvalidRequest,
+        ),
     ];
     let (base, _log) = serve(
         cases
@@ -355,8 +388,14 @@ async fn client_errors_are_classified_and_not_retried() {
         let f = run(&c, &opts).await.0.unwrap_err();
         assert_eq!(f.error.code, code, "{status}");
         let expected: serde_json::Value = serde_json::from_str(body).unwrap();
-        assert_eq!(f.error.message, expected["error"]["message"].as_str().unwrap());
-        assert_eq!(Some(f.error.status.unwrap().to_string().as_str()), status.split(' ').next());
+        assert_eq!(
+            f.error.message,
+            expected["error"]["message"].as_str().unwrap()
+        );
+        assert_eq!(
+            Some(f.error.status.unwrap().to_string().as_str()),
+            status.split(' ').next()
+        );
         assert_eq!(RetryPolicy::default().delay(1, &f.error), None, "{status}");
     }
 }
@@ -364,8 +403,16 @@ async fn client_errors_are_classified_and_not_retried() {
 #[tokio::test]
 async fn rate_limit_with_retry_after_and_server_errors_are_retryable() {
     let (base, _log) = serve(vec![
-        Canned::error("429 Too Many Requests", "retry-after: 3\r\n", r#"{"error":{"message":"Rate limit reached","type":"rate_limit_error"}}"#),
-        Canned::error("500 Internal Server Error", "", r#"{"error":{"message":"boom","type":"api_error"}}"#),
+        Canned::error(
+            "429 Too Many Requests",
+            "retry-after: 3\r\n",
+            r#"{"error":{"message":"Rate limit reached","type":"rate_limit_error"}}"#,
+        ),
+        Canned::error(
+            "500 Internal Server Error",
+            "",
+            r#"{"error":{"message":"boom","type":"api_error"}}"#,
+        ),
         Canned::error("503 Service Unavailable", "", "Service Unavailable"),
     ])
     .await;
@@ -374,16 +421,25 @@ async fn rate_limit_with_retry_after_and_server_errors_are_retryable() {
     let policy = RetryPolicy::default();
 
     let f = run(&c, &opts).await.0.unwrap_err();
-    assert_eq!((f.error.code, f.error.status), (ErrorCode::RateLimit, Some(429)));
+    assert_eq!(
+        (f.error.code, f.error.status),
+        (ErrorCode::RateLimit, Some(429))
+    );
     assert_eq!(f.error.retry_after, Some(Duration::from_secs(3)));
     assert_eq!(policy.delay(1, &f.error), Some(Duration::from_secs(3)));
 
     let f = run(&c, &opts).await.0.unwrap_err();
-    assert_eq!((f.error.code, f.error.status), (ErrorCode::Server, Some(500)));
+    assert_eq!(
+        (f.error.code, f.error.status),
+        (ErrorCode::Server, Some(500))
+    );
     assert!(policy.delay(1, &f.error).is_some());
 
     let f = run(&c, &opts).await.0.unwrap_err();
-    assert_eq!((f.error.code, f.error.status), (ErrorCode::Server, Some(503)));
+    assert_eq!(
+        (f.error.code, f.error.status),
+        (ErrorCode::Server, Some(503))
+    );
     assert_eq!(f.error.message, "Service Unavailable");
     assert!(policy.delay(3, &f.error).is_some());
     assert_eq!(policy.delay(4, &f.error), None);
@@ -392,7 +448,10 @@ async fn rate_limit_with_retry_after_and_server_errors_are_retryable() {
 #[tokio::test]
 async fn in_stream_error_event_is_classified() {
     let body = frame("message_start", MESSAGE_START)
-        + &frame("error", r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#);
+        + &frame(
+            "error",
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        );
     let (base, _log) = serve(vec![Canned::sse_text(&body, 1000)]).await;
     let c = client(ProviderKind::DeepseekMessages, &base);
     let opts = options(c.route().clone(), vec![user("hi")], None);
@@ -411,28 +470,45 @@ async fn cut_stream_is_retryable_transport_with_partial() {
     let opts = options(c.route().clone(), vec![user("hi")], None);
     let f = run(&c, &opts).await.0.unwrap_err();
     assert_eq!(f.error.code, ErrorCode::Transport);
-    assert!(f.error.message.contains("message_stop"), "{}", f.error.message);
+    assert!(
+        f.error.message.contains("message_stop"),
+        "{}",
+        f.error.message
+    );
     assert!(RetryPolicy::default().delay(1, &f.error).is_some());
-    assert_eq!(f.partial.unwrap().content, vec![Block::text("partial text")]);
+    assert_eq!(
+        f.partial.unwrap().content,
+        vec![Block::text("partial text")]
+    );
 }
 
 #[tokio::test]
 async fn idle_stall_with_only_keepalives_times_out() {
-    let mut parts = vec![Part::Bytes(frame("message_start", MESSAGE_START).into_bytes())];
+    let mut parts = vec![Part::Bytes(
+        frame("message_start", MESSAGE_START).into_bytes(),
+    )];
     for _ in 0..40 {
         parts.push(Part::Sleep(Duration::from_millis(50)));
         parts.push(Part::Bytes(b": keep-alive\n\n".to_vec()));
     }
     let (base, _log) = serve(vec![Canned::sse(parts)]).await;
-    let c = client(ProviderKind::DeepseekMessages, &base).with_idle_timeout(Duration::from_millis(400));
+    let c =
+        client(ProviderKind::DeepseekMessages, &base).with_idle_timeout(Duration::from_millis(400));
     let opts = options(c.route().clone(), vec![user("hi")], None);
     let started = Instant::now();
     let f = run(&c, &opts).await.0.unwrap_err();
     let took = started.elapsed();
     assert_eq!(f.error.code, ErrorCode::Transport);
-    assert!(f.error.message.contains("no stream event"), "{}", f.error.message);
+    assert!(
+        f.error.message.contains("no stream event"),
+        "{}",
+        f.error.message
+    );
     // Keep-alive comments (every 50 ms) must not reset the idle timer.
-    assert!(took >= Duration::from_millis(350) && took < Duration::from_millis(1500), "{took:?}");
+    assert!(
+        took >= Duration::from_millis(350) && took < Duration::from_millis(1500),
+        "{took:?}"
+    );
 }
 
 #[tokio::test]
@@ -455,19 +531,36 @@ async fn redirects_are_not_followed() {
     let c = client(ProviderKind::DeepseekMessages, &base);
     let opts = options(c.route().clone(), vec![user("hi")], None);
     let f = run(&c, &opts).await.0.unwrap_err();
-    assert_eq!((f.error.code, f.error.status), (ErrorCode::InvalidRequest, Some(307)));
+    assert_eq!(
+        (f.error.code, f.error.status),
+        (ErrorCode::InvalidRequest, Some(307))
+    );
     assert!(f.error.message.contains("redirect"), "{}", f.error.message);
     tokio::time::sleep(Duration::from_millis(100)).await;
-    assert_eq!(*hits.lock().unwrap(), 0, "the redirect target was contacted");
+    assert_eq!(
+        *hits.lock().unwrap(),
+        0,
+        "the redirect target was contacted"
+    );
     assert_no_key(&f);
 }
 
 #[tokio::test]
 async fn api_key_never_appears_in_errors() {
-    let echo = format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}","type":"authentication_error"}}}}"#);
+    let echo = format!(
+        r#"{{"error":{{"message":"Incorrect API key provided: {KEY}","type":"authentication_error"}}}}"#
+    );
     let (base, _log) = serve(vec![
         Canned::error("401 Unauthorized", "", &echo),
-        Canned::sse_text(&frame("error", &format!(r#"{{"type":"error","error":{{"type":"api_error","message":"bad {KEY}"}}}}"#)), 100),
+        Canned::sse_text(
+            &frame(
+                "error",
+                &format!(
+                    r#"{{"type":"error","error":{{"type":"api_error","message":"bad {KEY}"}}}}"#
+                ),
+            ),
+            100,
+        ),
     ])
     .await;
     let c = client(ProviderKind::DeepseekMessages, &base);
@@ -491,7 +584,8 @@ async fn api_key_never_appears_in_errors() {
 
 #[tokio::test]
 async fn missing_key_is_reported_without_a_request() {
-    let c = ProviderClient::new(route(ProviderKind::OpenaiChat, "http://127.0.0.1:9"), None).unwrap();
+    let c =
+        ProviderClient::new(route(ProviderKind::OpenaiChat, "http://127.0.0.1:9"), None).unwrap();
     let opts = options(c.route().clone(), vec![user("hi")], None);
     let f = run(&c, &opts).await.0.unwrap_err();
     assert_eq!(f.error.code, ErrorCode::MissingKey);
@@ -536,4 +630,17 @@ async fn cancel_mid_stream_returns_partial_promptly() {
     assert!(latency < Duration::from_millis(500), "{latency:?}");
     assert_eq!(f.error.code, ErrorCode::Cancelled);
     assert_eq!(f.partial.unwrap().content, vec![Block::text("Hel")]);
+}
+
+/// The agent loop spawns requests on tokio tasks: the future must be `Send`
+/// (this fails to compile otherwise).
+#[test]
+fn stream_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let c = client(ProviderKind::OpenaiChat, "http://127.0.0.1:9");
+    let opts = options(c.route().clone(), vec![user("hi")], None);
+    let cancel = CancellationToken::new();
+    let mut on_event = |_e: StreamEvent| {};
+    let fut = c.stream(&opts, &mut on_event, &cancel);
+    assert_send(&fut);
 }

@@ -15,8 +15,8 @@ use tokio_util::sync::CancellationToken;
 use crate::llm::projection::project_tool_updates;
 use crate::llm::sse::{SseFrame, SseParser};
 use crate::llm::types::{
-    Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StopReason,
-    StreamEvent, Thinking,
+    Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StopReason, StreamEvent,
+    Thinking,
 };
 use crate::llm::{deepseek, openai};
 use crate::session::event::{Message, SystemPromptUpdate, ToolSchema};
@@ -264,9 +264,14 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
 }
 
 fn request_id(headers: &HeaderMap) -> Option<String> {
-    ["request-id", "x-request-id", "x-deepseek-request-id", "x-ds-trace-id"]
-        .iter()
-        .find_map(|name| headers.get(*name)?.to_str().ok().map(str::to_string))
+    [
+        "request-id",
+        "x-request-id",
+        "x-deepseek-request-id",
+        "x-ds-trace-id",
+    ]
+    .iter()
+    .find_map(|name| headers.get(*name)?.to_str().ok().map(str::to_string))
 }
 
 /// Stream assembly for either route.
@@ -434,16 +439,18 @@ impl ProviderClient {
         let request = build_request(opts).map_err(|e| self.scrubbed(e))?;
         let headers = self.headers(key, request.beta.as_deref())?;
         let body = serde_json::to_vec(&request.body).map_err(|e| {
-            LlmError::new(ErrorCode::InvalidContent, format!("cannot encode body: {e}"))
+            LlmError::new(
+                ErrorCode::InvalidContent,
+                format!("cannot encode body: {e}"),
+            )
         })?;
         let url = endpoint_url(&self.route);
 
         let started = Instant::now();
         let overall_deadline = started + self.overall_timeout;
         let mut idle_deadline = started + self.idle_timeout;
-        let cancelled = || {
-            StreamFailure::from(LlmError::new(ErrorCode::Cancelled, "cancelled by the user"))
-        };
+        let cancelled =
+            || StreamFailure::from(LlmError::new(ErrorCode::Cancelled, "cancelled by the user"));
 
         let send = self.http.post(&url).headers(headers).body(body).send();
         let response = tokio::select! {
@@ -650,7 +657,10 @@ mod tests {
         route.base_url = "https://x/anthropic/v1".into();
         assert_eq!(endpoint_url(&route), "https://x/anthropic/v1/messages");
         let chat = test_route(ProviderKind::OpenaiChat, "https://api.deepseek.com");
-        assert_eq!(endpoint_url(&chat), "https://api.deepseek.com/chat/completions");
+        assert_eq!(
+            endpoint_url(&chat),
+            "https://api.deepseek.com/chat/completions"
+        );
     }
 
     pub(crate) fn test_route(kind: ProviderKind, base: &str) -> Route {
@@ -671,23 +681,39 @@ mod tests {
     fn classify_status_codes_and_body_shapes() {
         let openai = r#"{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}"#;
         let e = classify_error(Some(402), openai, None);
-        assert_eq!((e.code, e.message.as_str()), (ErrorCode::Quota, "Insufficient Balance"));
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (ErrorCode::Quota, "Insufficient Balance")
+        );
         assert_eq!(classify_error(Some(401), "{}", None).code, ErrorCode::Auth);
         assert_eq!(classify_error(Some(403), "", None).code, ErrorCode::Auth);
-        assert_eq!(classify_error(Some(422), "bad", None).code, ErrorCode::InvalidRequest);
+        assert_eq!(
+            classify_error(Some(422), "bad", None).code,
+            ErrorCode::InvalidRequest
+        );
         let ctx = r#"{"error":{"message":"This model's maximum context length is 1048576 tokens","type":"invalid_request_error"}}"#;
-        assert_eq!(classify_error(Some(400), ctx, None).code, ErrorCode::ContextOverflow);
+        assert_eq!(
+            classify_error(Some(400), ctx, None).code,
+            ErrorCode::ContextOverflow
+        );
         let thinking = r#"{"error":{"message":"The `content[].thinking` in the thinking mode must be passed back to the API.","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}"#;
         let e = classify_error(Some(400), thinking, None);
         assert_eq!(e.code, ErrorCode::InvalidRequest);
         assert!(e.message.starts_with("The `content[].thinking`"));
-        let anthropic = r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#;
+        let anthropic =
+            r#"{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}"#;
         let e = classify_error(Some(429), anthropic, Some(Duration::from_secs(2)));
-        assert_eq!((e.code, e.message.as_str()), (ErrorCode::RateLimit, "slow down"));
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (ErrorCode::RateLimit, "slow down")
+        );
         assert_eq!(e.retry_after, Some(Duration::from_secs(2)));
         assert_eq!(classify_error(Some(503), "", None).code, ErrorCode::Server);
         let overloaded = r#"{"type":"error","error":{"type":"overloaded_error","message":"busy"}}"#;
-        assert_eq!(classify_error(None, overloaded, None).code, ErrorCode::Server);
+        assert_eq!(
+            classify_error(None, overloaded, None).code,
+            ErrorCode::Server
+        );
         let rl = r#"{"type":"error","error":{"type":"rate_limit_error","message":"x"}}"#;
         assert_eq!(classify_error(None, rl, None).code, ErrorCode::RateLimit);
     }
@@ -698,7 +724,10 @@ mod tests {
         assert_eq!(parse_retry_after("1.5"), Some(Duration::from_millis(1500)));
         let future = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
         let d = parse_retry_after(&future).unwrap();
-        assert!(d > Duration::from_secs(25) && d <= Duration::from_secs(30), "{d:?}");
+        assert!(
+            d > Duration::from_secs(25) && d <= Duration::from_secs(30),
+            "{d:?}"
+        );
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
         assert_eq!(parse_retry_after("soon"), None);
     }

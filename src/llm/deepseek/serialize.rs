@@ -24,7 +24,10 @@ fn unsupported(what: &str) -> LlmError {
 }
 
 fn invalid(what: &str) -> LlmError {
-    LlmError::new(ErrorCode::InvalidContent, format!("DeepSeek Messages {what}"))
+    LlmError::new(
+        ErrorCode::InvalidContent,
+        format!("DeepSeek Messages {what}"),
+    )
 }
 
 fn block_type(block: &Block) -> &'static str {
@@ -92,7 +95,9 @@ fn assistant_content(message: &Message) -> Vec<Value> {
                 id,
                 name,
                 arguments,
-            } => Some(json!({"type": "tool_use", "id": id, "name": name, "input": tool_input(arguments)})),
+            } => Some(
+                json!({"type": "tool_use", "id": id, "name": name, "input": tool_input(arguments)}),
+            ),
             // Tool-change blocks were rejected before (W-4).
             Block::ToolAddition { .. } | Block::ToolRemoval { .. } => None,
         })
@@ -105,9 +110,7 @@ fn input_content(message: &Message) -> Vec<Value> {
         .content
         .iter()
         .filter_map(|block| match block {
-            Block::Text { text } if !text.is_empty() => {
-                Some(json!({"type": "text", "text": text}))
-            }
+            Block::Text { text } if !text.is_empty() => Some(json!({"type": "text", "text": text})),
             _ => None,
         })
         .collect()
@@ -198,9 +201,7 @@ fn check_tool_results(wire: &mut [WireMessage]) -> Result<(), LlmError> {
                             pending.remove(i);
                         }
                         None => {
-                            return Err(invalid(&format!(
-                                "tool result {id} has no matching call"
-                            )));
+                            return Err(invalid(&format!("tool result {id} has no matching call")));
                         }
                     }
                 }

@@ -169,7 +169,10 @@ mod tests {
         result.tool_call_id = Some("call_00_a1".into());
         let messages = vec![
             msg(Role::System, vec![Block::text("old prompt")]),
-            msg(Role::System, vec![Block::text("You are a terse coding assistant.")]),
+            msg(
+                Role::System,
+                vec![Block::text("You are a terse coding assistant.")],
+            ),
             msg(Role::User, vec![Block::text("What does main.rs do?")]),
             msg(Role::Developer, vec![Block::addition("read_file")]),
             msg(

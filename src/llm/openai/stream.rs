@@ -420,7 +420,8 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
 
     #[test]
     fn openai_in_stream_error_is_classified() {
-        let s = "data: {\"error\":{\"message\":\"Server overloaded\",\"type\":\"server_error\"}}\n\n";
+        let s =
+            "data: {\"error\":{\"message\":\"Server overloaded\",\"type\":\"server_error\"}}\n\n";
         let e = run(s).0.unwrap_err();
         assert_eq!(e.code, ErrorCode::Server);
         assert_eq!(e.message, "Server overloaded");

@@ -129,14 +129,26 @@ fn w2_developer_with_empty_mapped_content_produces_no_wire_message() {
 
 #[test]
 fn w3_other_developer_block_is_unsupported() {
-    let e = err(&[user("hi"), dev(vec![Block::Reasoning { text: "r".into(), signature: None }])]);
+    let e = err(&[
+        user("hi"),
+        dev(vec![Block::Reasoning {
+            text: "r".into(),
+            signature: None,
+        }]),
+    ]);
     assert_eq!(e.code, ErrorCode::UnsupportedContent);
-    assert_eq!(e.message, "DeepSeek Messages cannot represent developer content reasoning");
+    assert_eq!(
+        e.message,
+        "DeepSeek Messages cannot represent developer content reasoning"
+    );
 }
 
 #[test]
 fn w4_tool_change_block_outside_developer_message_is_unsupported() {
-    let e = err(&[msg(Role::User, vec![Block::text("hi"), Block::addition("x")])]);
+    let e = err(&[msg(
+        Role::User,
+        vec![Block::text("hi"), Block::addition("x")],
+    )]);
     assert_eq!(e.code, ErrorCode::UnsupportedContent);
     assert_eq!(
         e.message,
@@ -187,7 +199,10 @@ fn w5_update_is_flushed_before_the_next_assistant_after_merged_user_content() {
         assistant_text("ok"),
     ];
     let b = body(&m);
-    assert_eq!(roles(&b), ["user", "assistant", "user", "system", "assistant"]);
+    assert_eq!(
+        roles(&b),
+        ["user", "assistant", "user", "system", "assistant"]
+    );
     let merged = &b["messages"][2]["content"];
     assert_eq!(merged[0]["type"], "tool_result");
     assert_eq!(merged[1], json!({"type": "text", "text": "more"}));
@@ -205,20 +220,35 @@ fn w7_leading_system_sets_top_level_after_one_shot_system() {
 
 #[test]
 fn w7_without_in_history_every_system_message_overwrites_top_level() {
-    let b = body(&[system("p1"), user("hi"), system("p2"), assistant_text("a"), user("x")]);
+    let b = body(&[
+        system("p1"),
+        user("hi"),
+        system("p2"),
+        assistant_text("a"),
+        user("x"),
+    ]);
     assert_eq!(b["system"], "p2");
     assert_eq!(roles(&b), ["user", "assistant", "user"]);
 }
 
 #[test]
 fn w7_in_history_later_system_message_becomes_queued_update() {
-    let m = [system("p1"), user("hi"), system("p2"), assistant_text("a"), user("x")];
+    let m = [
+        system("p1"),
+        user("hi"),
+        system("p2"),
+        assistant_text("a"),
+        user("x"),
+    ];
     let mut p = parts(&m, None);
     p.system_prompt_update = Some(SystemPromptUpdate::InHistory);
     let b = serialize(&p).unwrap();
     assert_eq!(b.body["system"], "p1");
     assert_eq!(roles(&b.body), ["user", "system", "assistant", "user"]);
-    assert_eq!(b.body["messages"][1]["content"], json!([{"type": "text", "text": "p2"}]));
+    assert_eq!(
+        b.body["messages"][1]["content"],
+        json!([{"type": "text", "text": "p2"}])
+    );
     // A text-only update owes no beta.
     assert_eq!(b.beta, None);
 }
@@ -230,21 +260,30 @@ fn w7_empty_in_history_update_fails() {
     p.system_prompt_update = Some(SystemPromptUpdate::InHistory);
     let e = serialize(&p).unwrap_err();
     assert_eq!(e.code, ErrorCode::UnsupportedContent);
-    assert_eq!(e.message, "DeepSeek Messages cannot represent empty in-history system update");
+    assert_eq!(
+        e.message,
+        "DeepSeek Messages cannot represent empty in-history system update"
+    );
 }
 
 #[test]
 fn w8_tool_results_move_first_in_their_user_message() {
     let m = [
         user("q"),
-        msg(Role::Assistant, vec![call("c1", "f", "{}"), call("c2", "g", "{}")]),
+        msg(
+            Role::Assistant,
+            vec![call("c1", "f", "{}"), call("c2", "g", "{}")],
+        ),
         user("interjection"),
         result("c2", "two", None),
         result("c1", "one", Some(false)),
     ];
     let b = body(&m);
     let content = b["messages"][2]["content"].as_array().unwrap();
-    let types: Vec<_> = content.iter().map(|c| c["type"].as_str().unwrap()).collect();
+    let types: Vec<_> = content
+        .iter()
+        .map(|c| c["type"].as_str().unwrap())
+        .collect();
     assert_eq!(types, ["tool_result", "tool_result", "text"]);
     assert_eq!(content[0]["tool_use_id"], "c2");
     assert_eq!(content[1]["is_error"], false);
@@ -258,14 +297,20 @@ fn w8_invariant_violations_are_invalid_content() {
         // missing result
         vec![
             user("q"),
-            msg(Role::Assistant, vec![call("c1", "f", "{}"), call("c2", "f", "{}")]),
+            msg(
+                Role::Assistant,
+                vec![call("c1", "f", "{}"), call("c2", "f", "{}")],
+            ),
             result("c1", "x", None),
             assistant_text("a"),
         ],
         // duplicate call id
         vec![
             user("q"),
-            msg(Role::Assistant, vec![call("c1", "f", "{}"), call("c1", "f", "{}")]),
+            msg(
+                Role::Assistant,
+                vec![call("c1", "f", "{}"), call("c1", "f", "{}")],
+            ),
             result("c1", "x", None),
         ],
         // unresolved at the end
@@ -291,7 +336,10 @@ fn w9_beta_header_only_with_tool_change_blocks() {
     assert_eq!(plain.beta, None);
     let m = [user("hi"), dev(vec![Block::addition("x")])];
     let with = serialize(&parts(&m, Some(&tools))).unwrap();
-    assert_eq!(with.beta.as_deref(), Some("mid-conversation-tool-changes-2026-07-01"));
+    assert_eq!(
+        with.beta.as_deref(),
+        Some("mid-conversation-tool-changes-2026-07-01")
+    );
     let m = [user("hi"), dev(vec![Block::removal("a")])];
     assert_eq!(
         serialize(&parts(&m, Some(&tools))).unwrap().beta.as_deref(),
@@ -306,8 +354,14 @@ fn thinking_replayed_with_signature_and_tool_input_parsed() {
         msg(
             Role::Assistant,
             vec![
-                Block::Reasoning { text: "Need the manifest".into(), signature: Some("c2ln".into()) },
-                Block::Reasoning { text: "unsigned".into(), signature: None },
+                Block::Reasoning {
+                    text: "Need the manifest".into(),
+                    signature: Some("c2ln".into()),
+                },
+                Block::Reasoning {
+                    text: "unsigned".into(),
+                    signature: None,
+                },
                 Block::text("Reading."),
                 call("c1", "read_file", r#"{"path": "Cargo.toml"}"#),
                 call("c2", "read_file", r#"{"path": "Car"#),
@@ -367,13 +421,19 @@ fn w8x3_example_request_body() {
     let m = [
         system("<original prompt, unchanged>"),
         user("Use cache_tool_control ..."),
-        msg(Role::Assistant, vec![call("call_1", "cache_tool_control", r#"{"action":"add"}"#)]),
+        msg(
+            Role::Assistant,
+            vec![call("call_1", "cache_tool_control", r#"{"action":"add"}"#)],
+        ),
         Arc::new(tool_result),
         system("<complete updated prompt>"),
         dev(vec![Block::addition("cache_sample")]),
     ];
     let tools = [
-        ToolSchema { description: "...".into(), ..tool("cache_tool_control", false) },
+        ToolSchema {
+            description: "...".into(),
+            ..tool("cache_tool_control", false)
+        },
         tool("cache_sample", true),
     ];
     let mut p = parts(&m, Some(&tools));

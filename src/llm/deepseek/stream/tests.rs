@@ -62,9 +62,17 @@ fn frame(event: &str, data: &str) -> String {
 fn text_stream(stop: &str, blocks: &str) -> String {
     format!(
         "{}{}{}{}",
-        frame("message_start", r#"{"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":0}}}"#),
+        frame(
+            "message_start",
+            r#"{"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":0}}}"#
+        ),
         blocks,
-        frame("message_delta", &format!(r#"{{"type":"message_delta","delta":{{"stop_reason":"{stop}"}},"usage":{{"output_tokens":3,"input_tokens":6}}}}"#)),
+        frame(
+            "message_delta",
+            &format!(
+                r#"{{"type":"message_delta","delta":{{"stop_reason":"{stop}"}},"usage":{{"output_tokens":3,"input_tokens":6}}}}"#
+            )
+        ),
         frame("message_stop", r#"{"type":"message_stop"}"#),
     )
 }
@@ -76,7 +84,10 @@ fn wire_example_assembles_thinking_with_signature_and_tool_call() {
     assert_eq!(
         c.content,
         vec![
-            Block::Reasoning { text: "Need the manifest".into(), signature: Some("c2ln...".into()) },
+            Block::Reasoning {
+                text: "Need the manifest".into(),
+                signature: Some("c2ln...".into())
+            },
             Block::ToolCall {
                 id: "call_00_Xy7".into(),
                 name: "read_file".into(),
@@ -85,42 +96,99 @@ fn wire_example_assembles_thinking_with_signature_and_tool_call() {
         ]
     );
     assert_eq!(c.stop_reason, StopReason::ToolUse);
-    assert_eq!(c.usage, Usage { input_tokens: 212, cache_read_tokens: 1920, output_tokens: 57 });
-    assert_eq!(events[1], StreamEvent::ReasoningDelta("Need the manifest".into()));
-    assert!(events.contains(&StreamEvent::ToolCallStart { id: "call_00_Xy7".into(), name: "read_file".into() }));
-    assert!(events.contains(&StreamEvent::ToolArgsDelta { id: "call_00_Xy7".into(), fragment: "go.toml\"}".into() }));
+    assert_eq!(
+        c.usage,
+        Usage {
+            input_tokens: 212,
+            cache_read_tokens: 1920,
+            output_tokens: 57
+        }
+    );
+    assert_eq!(
+        events[1],
+        StreamEvent::ReasoningDelta("Need the manifest".into())
+    );
+    assert!(events.contains(&StreamEvent::ToolCallStart {
+        id: "call_00_Xy7".into(),
+        name: "read_file".into()
+    }));
+    assert!(events.contains(&StreamEvent::ToolArgsDelta {
+        id: "call_00_Xy7".into(),
+        fragment: "go.toml\"}".into()
+    }));
 }
 
 #[test]
 fn usage_takes_latest_value_per_field() {
-    let blocks = frame("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#)
-        + &frame("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#)
-        + &frame("content_block_stop", r#"{"type":"content_block_stop","index":0}"#);
+    let blocks = frame(
+        "content_block_start",
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    ) + &frame(
+        "content_block_delta",
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#,
+    ) + &frame(
+        "content_block_stop",
+        r#"{"type":"content_block_stop","index":0}"#,
+    );
     let c = run(&text_stream("end_turn", &blocks)).0.unwrap();
-    assert_eq!(c.usage, Usage { input_tokens: 6, cache_read_tokens: 0, output_tokens: 3 });
+    assert_eq!(
+        c.usage,
+        Usage {
+            input_tokens: 6,
+            cache_read_tokens: 0,
+            output_tokens: 3
+        }
+    );
     assert_eq!(c.content, vec![Block::text("hi")]);
     assert_eq!(c.stop_reason, StopReason::EndTurn);
 }
 
 #[test]
 fn skeleton_initial_content_and_signature_are_kept() {
-    let blocks = frame("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"pre ","signature":"s1"}}"#)
-        + &frame("ping", r#"{"type":"ping"}"#)
-        + &frame("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"more"}}"#)
-        + &frame("content_block_stop", r#"{"type":"content_block_stop","index":0}"#)
-        + &frame("content_block_start", r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"Hello"}}"#)
+    let blocks = frame(
+        "content_block_start",
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"pre ","signature":"s1"}}"#,
+    ) + &frame("ping", r#"{"type":"ping"}"#)
+        + &frame(
+            "content_block_delta",
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"more"}}"#,
+        )
+        + &frame(
+            "content_block_stop",
+            r#"{"type":"content_block_stop","index":0}"#,
+        )
+        + &frame(
+            "content_block_start",
+            r#"{"type":"content_block_start","index":1,"content_block":{"type":"text","text":"Hello"}}"#,
+        )
         + &frame("future_event", r#"{"type":"future_event","x":1}"#)
-        + &frame("content_block_stop", r#"{"type":"content_block_stop","index":1}"#)
-        + &frame("content_block_start", r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"c","name":"ls","input":{}}}"#)
-        + &frame("content_block_stop", r#"{"type":"content_block_stop","index":2}"#);
+        + &frame(
+            "content_block_stop",
+            r#"{"type":"content_block_stop","index":1}"#,
+        )
+        + &frame(
+            "content_block_start",
+            r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"c","name":"ls","input":{}}}"#,
+        )
+        + &frame(
+            "content_block_stop",
+            r#"{"type":"content_block_stop","index":2}"#,
+        );
     let (c, events) = run(&text_stream("tool_use", &blocks));
     let c = c.unwrap();
     assert_eq!(
         c.content,
         vec![
-            Block::Reasoning { text: "pre more".into(), signature: Some("s1".into()) },
+            Block::Reasoning {
+                text: "pre more".into(),
+                signature: Some("s1".into())
+            },
             Block::text("Hello"),
-            Block::ToolCall { id: "c".into(), name: "ls".into(), arguments: "{}".into() },
+            Block::ToolCall {
+                id: "c".into(),
+                name: "ls".into(),
+                arguments: "{}".into()
+            },
         ]
     );
     assert!(events.contains(&StreamEvent::TextDelta("Hello".into())));
@@ -128,16 +196,30 @@ fn skeleton_initial_content_and_signature_are_kept() {
 
 #[test]
 fn truncated_tool_json_on_max_tokens_is_kept_raw() {
-    let blocks = frame("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"c","name":"w","input":{}}}"#)
-        + &frame("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"text\": \"abc"}}"#)
-        + &frame("content_block_stop", r#"{"type":"content_block_stop","index":0}"#);
+    let blocks = frame(
+        "content_block_start",
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"c","name":"w","input":{}}}"#,
+    ) + &frame(
+        "content_block_delta",
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"text\": \"abc"}}"#,
+    ) + &frame(
+        "content_block_stop",
+        r#"{"type":"content_block_stop","index":0}"#,
+    );
     let c = run(&text_stream("max_tokens", &blocks)).0.unwrap();
     assert_eq!(c.stop_reason, StopReason::MaxTokens);
     assert_eq!(
         c.content,
-        vec![Block::ToolCall { id: "c".into(), name: "w".into(), arguments: "{\"text\": \"abc".into() }]
+        vec![Block::ToolCall {
+            id: "c".into(),
+            name: "w".into(),
+            arguments: "{\"text\": \"abc".into()
+        }]
     );
-    assert_eq!(crate::llm::client::invalid_tool_calls(&c), vec!["c".to_string()]);
+    assert_eq!(
+        crate::llm::client::invalid_tool_calls(&c),
+        vec!["c".to_string()]
+    );
 }
 
 #[test]
@@ -158,10 +240,18 @@ fn stream_without_message_stop_is_retryable_transport() {
 
 #[test]
 fn in_stream_error_event_is_classified() {
-    let s = frame("message_start", r#"{"type":"message_start","message":{"usage":{"input_tokens":5}}}"#)
-        + &frame("error", r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#);
+    let s = frame(
+        "message_start",
+        r#"{"type":"message_start","message":{"usage":{"input_tokens":5}}}"#,
+    ) + &frame(
+        "error",
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+    );
     let e = run(&s).0.unwrap_err();
-    assert_eq!((e.code, e.status, e.message.as_str()), (ErrorCode::Server, None, "Overloaded"));
+    assert_eq!(
+        (e.code, e.status, e.message.as_str()),
+        (ErrorCode::Server, None, "Overloaded")
+    );
 }
 
 #[test]
@@ -181,14 +271,22 @@ fn invalid_json_is_malformed() {
 
 #[test]
 fn delta_for_wrong_block_kind_is_malformed() {
-    let s = frame("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#)
-        + &frame("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"}}"#);
+    let s = frame(
+        "content_block_start",
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+    ) + &frame(
+        "content_block_delta",
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{"}}"#,
+    );
     assert_eq!(run(&s).0.unwrap_err().code, ErrorCode::Malformed);
 }
 
 #[test]
 fn partial_holds_content_received_so_far() {
-    let cut = WIRE_EXAMPLE.split("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}").next().unwrap();
+    let cut = WIRE_EXAMPLE
+        .split("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}")
+        .next()
+        .unwrap();
     let mut p = SseParser::new();
     let mut frames = Vec::new();
     p.push(cut.as_bytes(), &mut frames).unwrap();
