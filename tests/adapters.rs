@@ -631,3 +631,16 @@ async fn cancel_mid_stream_returns_partial_promptly() {
     assert_eq!(f.error.code, ErrorCode::Cancelled);
     assert_eq!(f.partial.unwrap().content, vec![Block::text("Hel")]);
 }
+
+/// The agent loop spawns requests on tokio tasks: the future must be `Send`
+/// (this fails to compile otherwise).
+#[test]
+fn stream_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let c = client(ProviderKind::OpenaiChat, "http://127.0.0.1:9");
+    let opts = options(c.route().clone(), vec![user("hi")], None);
+    let cancel = CancellationToken::new();
+    let mut on_event = |_e: StreamEvent| {};
+    let fut = c.stream(&opts, &mut on_event, &cancel);
+    assert_send(&fut);
+}

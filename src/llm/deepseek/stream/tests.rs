@@ -298,3 +298,31 @@ fn partial_holds_content_received_so_far() {
     assert_eq!(partial.content.len(), 2);
     assert_eq!(partial.usage.cache_read_tokens, 1920);
 }
+
+proptest::proptest! {
+    /// Any re-chunking of the byte stream (inside frames, CRLF pairs or UTF-8 characters)
+    /// assembles the same completion and the same live events.
+    #[test]
+    fn rechunked_stream_assembles_identically(cuts in proptest::collection::vec(0usize..4000, 0..60)) {
+        let text = WIRE_EXAMPLE.replace("Need the manifest", "需要 the manifest ✓").replace('\n', "\r\n");
+        let bytes = text.as_bytes();
+        let whole = run(&text);
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % bytes.len()).collect();
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut p = SseParser::new();
+        let mut a = MessagesAssembler::new();
+        let mut events = Vec::new();
+        let mut start = 0;
+        for end in cuts.into_iter().chain([bytes.len()]) {
+            let mut frames = Vec::new();
+            p.push(&bytes[start..end], &mut frames).unwrap();
+            for f in &frames {
+                a.on_frame(f, &mut |e| events.push(e)).unwrap();
+            }
+            start = end;
+        }
+        proptest::prop_assert_eq!(a.finish(), whole.0);
+        proptest::prop_assert_eq!(events, whole.1);
+    }
+}
