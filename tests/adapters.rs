@@ -261,11 +261,22 @@ async fn deepseek_messages_success_with_headers_and_beta() {
         vec![Block::addition("late")],
         Source::kind("tool-registry"),
     );
-    let opts = options(
-        c.route().clone(),
+    // The fold snapshot that makes `late` a recorded addition (R-1 projects at dispatch).
+    let history = deepterm::llm::types::ToolHistory {
+        tools: vec![tool("early", false)],
+        updates: vec![deepterm::llm::types::ToolHistoryUpdate {
+            message_id: dev.id.clone(),
+            additions: vec![tool("late", false)],
+        }],
+    };
+    let mut route = c.route().clone();
+    route.tool_update = Some(deepterm::session::event::ToolUpdateMode::AdditionOnly);
+    let mut opts = options(
+        route,
         vec![user("hi"), dev],
-        Some(vec![tool("early", false), tool("late", true)]),
+        Some(vec![tool("early", false), tool("late", false)]),
     );
+    opts.tool_history = Some(Arc::new(history));
     let (r, events) = run(&c, &opts).await;
     let done = r.unwrap();
     assert_eq!(done.content, vec![Block::text("Hello, 世界")]);
