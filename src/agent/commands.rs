@@ -138,9 +138,9 @@ impl Agent {
                     Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
                 }
             }
-            "/mcp" | "/compact" | "/inspect" => {
-                self.warn("cmd-not-available", vec![("command", Arg::from(cmd))])
-            }
+            "/mcp" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
+            "/compact" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
+            "/inspect" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
             _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),
         }
     }

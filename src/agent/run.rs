@@ -24,12 +24,12 @@ use crate::llm::types::{
     Thinking,
 };
 use crate::session::event::{
-    AssistantAttempt, AssistantMessageData, AttemptError, Block, CallConfig, EventKind, Message,
-    RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData, ToolResultData,
-    TurnEnd, TurnOutcome, TurnRef, Usage, UserMessageData,
+    AssistantAttempt, AssistantMessageData, AttemptError, Block, CallConfig, EventKind, McpStatus,
+    Message, RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData,
+    ToolResultData, TurnEnd, TurnOutcome, TurnRef, Usage, UserMessageData,
 };
 use crate::session::{Session, SessionError};
-use crate::tools::registry::ToolRegistry;
+use crate::tools::registry::{RegisteredTool, ToolRegistry, ToolSource};
 
 /// Most steps one turn may take before the loop stops it.
 pub const MAX_STEPS_PER_TURN: u64 = 64;
@@ -59,6 +59,22 @@ pub enum AgentError {
     /// The user cancelled.
     #[error("cancelled")]
     Cancelled,
+}
+
+/// Changes that arrive from outside the loop (MCP servers, tools that register tools).
+/// The loop applies them at the next attempt boundary, or at once while idle, so the
+/// session log stays single-writer.
+#[derive(Debug)]
+pub enum Background {
+    /// Replace every tool of a source (an empty list unregisters the source).
+    Tools {
+        /// Which source.
+        source: ToolSource,
+        /// Its tools now.
+        tools: Vec<RegisteredTool>,
+    },
+    /// An MCP server changed state (logged as `mcp/status`).
+    Mcp(McpStatus),
 }
 
 /// State shared between the command router and the loop.
@@ -124,6 +140,8 @@ pub struct Agent {
     turn: u64,
     usage: Usage,
     demo: bool,
+    bg_tx: mpsc::UnboundedSender<Background>,
+    bg_rx: mpsc::UnboundedReceiver<Background>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -154,7 +172,10 @@ impl Agent {
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
         let turn = last_turn(&session);
         let usage = session_usage(&session);
+        let (bg_tx, bg_rx) = mpsc::unbounded_channel();
         Ok(Agent {
+            bg_tx,
+            bg_rx,
             series: RequestSeries::attach(&session),
             session,
             route,
@@ -172,6 +193,35 @@ impl Agent {
             usage,
             demo,
         })
+    }
+
+    /// A sender for background changes (tool sources, MCP status).
+    pub fn background_sender(&self) -> mpsc::UnboundedSender<Background> {
+        self.bg_tx.clone()
+    }
+
+    /// Applies queued background changes: tool sources change the registry (the next
+    /// request logs the difference as usual), MCP status changes are logged.
+    pub fn drain_background(&mut self) -> Result<(), AgentError> {
+        while let Ok(bg) = self.bg_rx.try_recv() {
+            self.apply_background(bg)?;
+        }
+        Ok(())
+    }
+
+    fn apply_background(&mut self, bg: Background) -> Result<(), AgentError> {
+        match bg {
+            Background::Tools { source, tools } => {
+                self.registry.set_source_tools(source, tools);
+                Ok(())
+            }
+            Background::Mcp(status) => self.push(EventKind::McpStatus(status)),
+        }
+    }
+
+    /// Sets the stream idle timeout of the provider client (tests use short ones).
+    pub fn set_idle_timeout(&mut self, idle: std::time::Duration) {
+        self.client.set_idle_timeout(idle);
     }
 
     /// Replaces the retry policy (tests use short delays).
@@ -229,6 +279,13 @@ impl Agent {
         let trimmed = line.trim();
         if trimmed.is_empty() {
             return LineOutcome::default();
+        }
+        if let Err(e) = self.drain_background() {
+            self.notice(
+                NoticeLevel::Error,
+                "agent-session-error",
+                vec![("error", Arg::from(e.to_string()))],
+            );
         }
         if trimmed.starts_with('/') {
             let out = self.handle_command(trimmed).await;
@@ -376,6 +433,7 @@ impl Agent {
     /// E-16: reconcile the prompt, append the user batch, the header and developer message
     /// if owed, the request context if changed; fsync; build the request.
     fn prepare_attempt(&mut self, turn: u64, step: u64) -> Result<GenerateOptions, AgentError> {
+        self.drain_background()?;
         let rendered = self.render_prompt();
         let tools = self.registry.active_tools();
         for ev in reconcile_system_prompt(
@@ -788,7 +846,19 @@ impl Agent {
             }
             let next = self.shared.lock_queue().pop_front();
             let Some(line) = next else {
-                self.shared.notify.notified().await;
+                let shared = self.shared.clone();
+                tokio::select! {
+                    _ = shared.notify.notified() => {}
+                    Some(bg) = self.bg_rx.recv() => {
+                        if let Err(e) = self.apply_background(bg) {
+                            self.notice(
+                                NoticeLevel::Error,
+                                "agent-session-error",
+                                vec![("error", Arg::from(e.to_string()))],
+                            );
+                        }
+                    }
+                }
                 continue;
             };
             self.shared.busy.store(true, Ordering::SeqCst);

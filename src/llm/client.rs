@@ -351,6 +351,11 @@ impl ProviderClient {
         self
     }
 
+    /// Sets the idle timeout in place.
+    pub fn set_idle_timeout(&mut self, timeout: Duration) {
+        self.idle_timeout = timeout;
+    }
+
     /// Sets the cap on a whole request.
     pub fn with_overall_timeout(mut self, timeout: Duration) -> Self {
         self.overall_timeout = timeout;
