@@ -491,3 +491,203 @@ async fn a_second_process_on_the_same_session_is_refused_and_a_torn_tail_is_reco
     let out = env.exec(&cfg, "three\n", &["--resume", "last"]).await;
     assert!(!stderr(&out).contains("incomplete"), "reported once");
 }
+
+fn types(log: &[Value]) -> Vec<String> {
+    log.iter()
+        .map(|e| e["type"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compact_replaces_the_history_with_a_checkpoint_and_starts_a_new_series() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let out = env
+        .exec(
+            &cfg,
+            "First question\nSecond question\n/compact\nThird question\n",
+            &[],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let t = types(&log);
+    let start = t.iter().position(|x| x == "compaction/start").unwrap();
+    assert_eq!(t[start + 1], "compaction/summary");
+    assert_eq!(t[start + 2], "user/message");
+    assert_eq!(t[start + 3], "compaction/end");
+    let checkpoint = &log[start + 2];
+    assert_eq!(checkpoint["surfaceOp"]["op"], "replace");
+    assert_eq!(
+        checkpoint["data"]["message"]["source"]["kind"],
+        "compaction"
+    );
+    assert_eq!(log[start + 3]["data"]["outcome"], "completed");
+    // The next request starts a new series (L-1b) and carries only head + checkpoint + new input.
+    let header = log[start..]
+        .iter()
+        .find(|e| e["type"] == "request/header")
+        .expect("a header after compaction");
+    assert!(
+        header["data"]["reason"] == "series" || header["data"]["startsSeries"] == true,
+        "{header}"
+    );
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 4, "two turns, the summarizer, the third turn");
+    let summarizer = &reqs[2];
+    let last_msg = messages(summarizer).last().unwrap().to_string();
+    assert!(
+        last_msg.contains("Summarize the conversation"),
+        "{last_msg}"
+    );
+    let after = &reqs[3];
+    let text = after["rawBody"].as_str().unwrap();
+    assert!(text.contains("Summary of the earlier conversation"));
+    assert!(
+        !text.contains("Second question"),
+        "shadowed region is gone from the request"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_summary_leaves_the_history_untouched() {
+    let env = Env::new(SimConfig::default()).await;
+    env.sim
+        .push_reply(sim::ScriptedReply::text("First answer."));
+    env.sim
+        .push_reply(sim::ScriptedReply::fault(sim::Fault::HttpError {
+            status: 400,
+            message: "summary refused".into(),
+            retry_after: None,
+        }));
+    let cfg = env.config("");
+    let out = env.exec(&cfg, "First\n/compact\nNext\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("summary refused"), "{}", stderr(&out));
+    let log = env.log();
+    let end = log.iter().find(|e| e["type"] == "compaction/end").unwrap();
+    assert_eq!(end["data"]["outcome"], "failed");
+    assert!(!log.iter().any(|e| e["surfaceOp"]["op"] == "replace"));
+    let reqs = env.requests();
+    let last = reqs.last().unwrap()["rawBody"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(last.contains("First answer."), "history still sent in full");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn automatic_compaction_above_80_percent_keeps_the_latest_turn() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config(
+        r#"
+[[providers.ds.models]]
+id = "deepseek-flash"
+context_window = 800
+system_prompt_update = "in-history"
+tool_update = "addition-only"
+"#,
+    );
+    let long = "Tell me about the weather in every city you know. ".repeat(40);
+    let script = format!("{long}\nAnd the rivers please\n");
+    let out = env.exec(&cfg, &script, &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let start = log
+        .iter()
+        .find(|e| e["type"] == "compaction/start")
+        .unwrap_or_else(|| panic!("auto compaction ran: {log:?}"));
+    assert_eq!(start["data"]["trigger"], "auto");
+    let reqs = env.requests();
+    let last = reqs.last().unwrap()["rawBody"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        last.contains("And the rivers please"),
+        "latest turn kept verbatim"
+    );
+    assert!(
+        !last.contains("every city you know"),
+        "older turn summarized"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approval_ask_is_answered_by_exec_approve_flag() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config(
+        r#"
+[tools.command.stamp]
+description = "Print a fixed stamp."
+command = ["echo", "STAMPED"]
+parameters = { type = "object", properties = {} }
+approval = "ask"
+"#,
+    );
+    let out = env.exec(&cfg, "Please call stamp\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let result = log.iter().find(|e| e["type"] == "tool/result").unwrap();
+    assert_eq!(result["data"]["message"]["isError"], true);
+    assert!(result["data"]["error"].as_str().unwrap().contains("denied"));
+    std::fs::remove_dir_all(env.sessions()).unwrap();
+    let out = env
+        .exec(&cfg, "Please call stamp\n", &["--approve", "all"])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let result = log.iter().find(|e| e["type"] == "tool/result").unwrap();
+    assert!(result["data"]["message"].get("isError").is_none());
+    assert!(result["data"]["message"].to_string().contains("STAMPED"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn system_command_appends_on_capable_routes_and_consolidates_elsewhere() {
+    // S-1: in-history prompt route appends a system node; the wire keeps the head prompt.
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let out = env
+        .exec(&cfg, "One\n/system Always answer in haiku.\nTwo\n", &[])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert!(starts_with_previous(&reqs[0], &reqs[1]));
+    assert_eq!(reqs[0]["body"]["system"], reqs[1]["body"]["system"]);
+    let sys: Vec<&Value> = messages(&reqs[1])
+        .iter()
+        .filter(|m| m["role"] == "system")
+        .collect();
+    assert_eq!(sys.len(), 1);
+    assert!(sys[0].to_string().contains("Always answer in haiku."));
+    assert!(
+        reqs[1]["effectiveSystem"]
+            .as_str()
+            .unwrap()
+            .contains("haiku")
+    );
+    // L-11: a route without prompt updates consolidates at the head (earlier bytes change).
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let out = env
+        .exec(
+            &cfg,
+            "One\n/system Always answer in haiku.\nTwo\n",
+            &["--model", "ds/deepseek-v4-pro"],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert!(
+        reqs[1]["body"]["system"]
+            .as_str()
+            .unwrap()
+            .contains("haiku")
+    );
+    assert!(messages(&reqs[1]).iter().all(|m| m["role"] != "system"));
+    let log = env.log();
+    assert!(
+        log.iter()
+            .any(|e| e["type"] == "system/message" && e["surfaceOp"]["op"] == "replace")
+    );
+}

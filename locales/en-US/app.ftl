@@ -62,3 +62,8 @@ app-client-failed = Cannot set up the HTTP client: { $error }
 app-runtime-failed = Cannot start the async runtime: { $error }
 app-sim-failed = Cannot start the built-in simulator: { $error }
 app-ui-failed = The terminal interface stopped with an error: { $error }
+
+# Compaction.
+compact-nothing = Nothing to compact yet.
+compact-done = Conversation compacted: the earlier part was replaced by a summary.
+compact-failed = Compaction failed; the history is unchanged: { $message }

@@ -62,3 +62,8 @@ app-client-failed = 无法创建 HTTP 客户端：{ $error }
 app-runtime-failed = 无法启动异步运行时：{ $error }
 app-sim-failed = 无法启动内置模拟器：{ $error }
 app-ui-failed = 终端界面出错退出：{ $error }
+
+# 压缩。
+compact-nothing = 目前没有可压缩的内容。
+compact-done = 对话已压缩：较早的部分已替换为摘要。
+compact-failed = 压缩失败，历史未作改动：{ $message }

@@ -139,7 +139,18 @@ impl Agent {
                 }
             }
             "/mcp" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
-            "/compact" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
+            "/compact" => {
+                let cancel = self.fresh_cancel();
+                let res = self.compact("manual", false, &cancel).await;
+                self.emit_event(AgentEvent::Phase(crate::agent::protocol::TurnPhase::Idle));
+                match res {
+                    Ok(_) => LineOutcome::default(),
+                    Err(e) => self.warn(
+                        "compact-failed",
+                        vec![("message", Arg::from(e.to_string()))],
+                    ),
+                }
+            }
             "/inspect" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
             _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),
         }

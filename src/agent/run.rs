@@ -31,6 +31,9 @@ use crate::session::event::{
 use crate::session::{Session, SessionError};
 use crate::tools::registry::{RegisteredTool, ToolRegistry, ToolSource};
 
+mod compaction;
+pub use compaction::{AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION};
+
 /// Most steps one turn may take before the loop stops it.
 pub const MAX_STEPS_PER_TURN: u64 = 64;
 /// Default `max_tokens` for a request.
@@ -388,6 +391,9 @@ impl Agent {
             }
             if step > 1 {
                 self.take_steering();
+            }
+            if self.needs_auto_compaction() {
+                self.compact("auto", true, cancel).await?;
             }
             self.push(EventKind::StepStart(StepRef { turn, step }))?;
             let res = self.run_step(turn, step, cancel, final_text).await;
@@ -911,6 +917,10 @@ impl Agent {
 
     pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
         &mut self.registry
+    }
+
+    pub(crate) fn fresh_cancel(&self) -> CancellationToken {
+        self.shared.new_cancel()
     }
 
     /// Sets (or clears) this session's extra instructions (`/system`).

@@ -1,0 +1,229 @@
+//! Compaction (SPEC §5, reference R-4, E-6): one summarizer request replays the shadowed
+//! region with the current tools and the fold snapshot, then a checkpoint `user/message`
+//! replaces the region. The replacement bumps the surface generation, so the next loop
+//! request starts a new series (L-1b) and the tool history restarts (F-3). A failed
+//! summary leaves the history untouched.
+
+use super::*;
+use crate::session::event::{CompactionEnd, CompactionStart, CompactionSummary};
+
+/// Instruction appended (not logged) to the summarizer request.
+pub const COMPACTION_INSTRUCTION: &str = "Summarize the conversation above so that it can \
+continue from your summary alone. Keep every fact, decision, file path, tool result and open \
+task that later turns may need; drop pleasantries. Write the summary in the language the user \
+writes in. Reply with the summary only.";
+
+/// Prefix of the checkpoint message that replaces the summarized region.
+pub const CHECKPOINT_PREFIX: &str = "Summary of the earlier conversation (compacted):\n\n";
+
+/// Share of the context window above which the loop compacts automatically.
+pub const AUTO_COMPACT_RATIO: f64 = 0.8;
+
+impl Agent {
+    /// The surface node range `(start_seq, end_seq)` compaction would shadow, or `None`
+    /// when there is too little to summarize. Node 0 (the system prompt) is kept; with
+    /// `keep_latest_turn`, the latest user message and everything after it stay verbatim.
+    pub(crate) fn compaction_region(&self, keep_latest_turn: bool) -> Option<(u64, u64)> {
+        let nodes = self.session.surface().nodes();
+        let start = usize::from(
+            nodes
+                .first()
+                .is_some_and(|n| n.event_type == "system/message"),
+        );
+        // At the start of a turn the new user input is still pending (E-16 appends it with
+        // the first attempt), so the whole surface is the "earlier" part.
+        let end_excl = if keep_latest_turn && self.pending_user.is_empty() {
+            nodes
+                .iter()
+                .rposition(|n| n.event_type == "user/message" && n.message.source.kind == "user")
+                .unwrap_or(nodes.len())
+        } else {
+            nodes.len()
+        };
+        if end_excl <= start {
+            return None;
+        }
+        let region = &nodes[start..end_excl];
+        let messages = region.iter().filter(|n| n.derives_message()).count();
+        if messages < 2 {
+            return None;
+        }
+        Some((region[0].seq, region[region.len() - 1].seq))
+    }
+
+    /// Whether the last request used more than [`AUTO_COMPACT_RATIO`] of the context window.
+    pub(crate) fn needs_auto_compaction(&self) -> bool {
+        let last = self
+            .session
+            .events()
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                EventKind::AssistantMessage(m) => m.usage,
+                _ => None,
+            });
+        let Some(u) = last else { return false };
+        let used = u.total_input() + u.output_tokens;
+        used as f64 > AUTO_COMPACT_RATIO * self.route.context_window as f64
+    }
+
+    /// Summarizes and replaces the region. `Ok(true)` when the history was compacted,
+    /// `Ok(false)` when there was nothing to do or the summary failed (history untouched).
+    pub(crate) async fn compact(
+        &mut self,
+        trigger: &str,
+        keep_latest_turn: bool,
+        cancel: &CancellationToken,
+    ) -> Result<bool, AgentError> {
+        let Some((start_seq, end_seq)) = self.compaction_region(keep_latest_turn) else {
+            self.notice(NoticeLevel::Info, "compact-nothing", vec![]);
+            return Ok(false);
+        };
+        self.emit(AgentEvent::Phase(TurnPhase::Compacting));
+        self.push(EventKind::CompactionStart(CompactionStart {
+            trigger: trigger.to_string(),
+            start_seq,
+            end_seq,
+        }))?;
+        let opts = self.compaction_request(start_seq, end_seq)?;
+        self.session.sync()?;
+        let result = self.summarize(&opts, cancel).await;
+        let outcome = match result {
+            Ok(c) => {
+                self.add_usage(&c.usage);
+                let text = Message::new(Role::Assistant, c.content, Source::kind("model"))
+                    .joined_text()
+                    .trim()
+                    .to_string();
+                if text.is_empty() {
+                    Err(LlmError::new(
+                        ErrorCode::EmptyResponse,
+                        "the summary was empty",
+                    ))
+                } else {
+                    Ok((text, c.usage))
+                }
+            }
+            Err(e) => Err(e),
+        };
+        match outcome {
+            Ok((text, usage)) => {
+                self.push(EventKind::CompactionSummary(CompactionSummary {
+                    text: text.clone(),
+                    usage: Some(usage),
+                }))?;
+                let checkpoint = Message::text(
+                    Role::User,
+                    format!("{CHECKPOINT_PREFIX}{text}"),
+                    Source::kind("compaction"),
+                );
+                let ev = self.session.replace(
+                    EventKind::UserMessage(UserMessageData {
+                        message: checkpoint,
+                    }),
+                    start_seq,
+                    end_seq,
+                )?;
+                self.emit(AgentEvent::Committed(ev));
+                self.push(EventKind::CompactionEnd(CompactionEnd {
+                    outcome: "completed".into(),
+                    error: None,
+                }))?;
+                self.session.sync()?;
+                self.notice(NoticeLevel::Info, "compact-done", vec![]);
+                Ok(true)
+            }
+            Err(e) => {
+                self.push(EventKind::CompactionEnd(CompactionEnd {
+                    outcome: "failed".into(),
+                    error: Some(e.message.clone()),
+                }))?;
+                self.session.sync()?;
+                if e.code == ErrorCode::Cancelled {
+                    return Err(AgentError::Cancelled);
+                }
+                self.notice(
+                    NoticeLevel::Warn,
+                    "compact-failed",
+                    vec![("message", Arg::from(e.message.as_str()))],
+                );
+                Ok(false)
+            }
+        }
+    }
+
+    /// R-4: `[system head?, shadowed region…, instruction]` with the latest header's tools
+    /// and the session fold.
+    fn compaction_request(
+        &mut self,
+        start_seq: u64,
+        end_seq: u64,
+    ) -> Result<GenerateOptions, AgentError> {
+        let nodes = self.session.surface().nodes();
+        let mut messages: Vec<Arc<Message>> = Vec::new();
+        if let Some(head) = nodes.first()
+            && head.event_type == "system/message"
+            && head.derives_message()
+        {
+            messages.push(head.message.clone());
+        }
+        messages.extend(
+            nodes
+                .iter()
+                .filter(|n| n.seq >= start_seq && n.seq <= end_seq && n.derives_message())
+                .map(|n| n.message.clone()),
+        );
+        messages.push(Arc::new(Message::text(
+            Role::User,
+            COMPACTION_INSTRUCTION,
+            Source::kind("compaction-instruction"),
+        )));
+        let tools = self
+            .session
+            .latest_header()
+            .and_then(|(_, h)| h.header.tools.clone());
+        let history = self.session.tool_history()?;
+        Ok(GenerateOptions {
+            route: self.route.clone(),
+            messages,
+            tools,
+            tool_history: Some(history),
+            system: None,
+            max_tokens: DEFAULT_MAX_TOKENS,
+            thinking: Thinking::Default,
+            effort: None,
+            temperature: None,
+            stop: None,
+            purpose: Purpose::Compaction,
+        })
+    }
+
+    async fn summarize(
+        &mut self,
+        opts: &GenerateOptions,
+        cancel: &CancellationToken,
+    ) -> Result<Completion, LlmError> {
+        let mut attempt = 0;
+        loop {
+            let mut ignore = |_ev: StreamEvent| {};
+            match self.client.stream(opts, &mut ignore, cancel).await {
+                Ok(c) => return Ok(c),
+                Err(f) => {
+                    if cancel.is_cancelled() {
+                        return Err(LlmError::new(ErrorCode::Cancelled, "cancelled"));
+                    }
+                    let Some(delay) = self.retry.delay(attempt + 1, &f.error) else {
+                        return Err(f.error);
+                    };
+                    attempt += 1;
+                    tokio::select! {
+                        _ = tokio::time::sleep(delay) => {}
+                        _ = cancel.cancelled() => {
+                            return Err(LlmError::new(ErrorCode::Cancelled, "cancelled"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
