@@ -126,6 +126,7 @@ fn common_args(cmd: Command, l: Localizer) -> Command {
             .value_name("en-US|zh-CN")
             .global(true)
             .value_parser(["en-US", "zh-CN", "en", "zh"])
+            .hide_possible_values(true)
             .help(l.tr("cli-locale")),
     )
     .arg(
@@ -164,6 +165,7 @@ pub fn command(l: Localizer) -> Command {
                 .long("approve")
                 .value_name("all|none")
                 .value_parser(["all", "none"])
+                .hide_possible_values(true)
                 .default_value("none")
                 .help(l.tr("cli-exec-approve")),
         );
@@ -212,6 +214,45 @@ pub fn command(l: Localizer) -> Command {
         .subcommand(exec)
         .subcommand(sim);
     common_args(root, l)
+}
+
+/// A localized one-line description of an argument error (clap's own texts are English).
+pub fn localize_error(e: &clap::Error, l: Localizer) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let ctx = |kind: ContextKind| match e.get(kind) {
+        Some(ContextValue::String(s)) => s.clone(),
+        Some(ContextValue::Strings(v)) => v.join(", "),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    };
+    let line = match e.kind() {
+        ErrorKind::MissingRequiredArgument => l.tra(
+            "cli-err-missing",
+            &[("arg", ctx(ContextKind::InvalidArg).into())],
+        ),
+        ErrorKind::UnknownArgument | ErrorKind::InvalidSubcommand => l.tra(
+            "cli-err-unknown",
+            &[("arg", ctx(ContextKind::InvalidArg).into())],
+        ),
+        ErrorKind::InvalidValue | ErrorKind::ValueValidation => l.tra(
+            "cli-err-invalid-value",
+            &[
+                ("arg", ctx(ContextKind::InvalidArg).into()),
+                ("value", ctx(ContextKind::InvalidValue).into()),
+                ("valid", ctx(ContextKind::ValidValue).into()),
+            ],
+        ),
+        _ => {
+            let raw = e.to_string();
+            let first = raw
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            l.tra("cli-err-generic", &[("message", first.to_string().into())])
+        }
+    };
+    format!("{line}\n{}", l.tr("cli-err-hint"))
 }
 
 /// Parses `args` (including the program name).
@@ -312,6 +353,30 @@ mod tests {
             }
         );
         assert_eq!(a.resume.as_deref(), Some("last"));
+    }
+
+    #[test]
+    fn argument_errors_are_localized() {
+        let zh = Localizer::new(Locale::ZhCn);
+        let e = parse(&args(&["deepterm", "exec"]), zh).unwrap_err();
+        let text = localize_error(&e, zh);
+        assert!(
+            text.contains("缺少必需的参数") && text.contains("--script"),
+            "{text}"
+        );
+        let e = parse(&args(&["deepterm", "--bogus"]), zh).unwrap_err();
+        assert!(localize_error(&e, zh).contains("--bogus"));
+        let en = Localizer::new(Locale::EnUs);
+        let e = parse(
+            &args(&["deepterm", "exec", "--script", "x", "--approve", "some"]),
+            en,
+        )
+        .unwrap_err();
+        let text = localize_error(&e, en);
+        assert!(
+            text.contains("--approve") && text.contains("some"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -15,13 +15,14 @@ fn main() -> ExitCode {
     let early = Localizer::new(crate::early_locale(&argv));
     let args = match cli::parse(&argv, early) {
         Ok(a) => a,
+        Err(e) if e.use_stderr() => {
+            eprintln!("deepterm: {}", cli::localize_error(&e, early));
+            return ExitCode::from(2);
+        }
         Err(e) => {
+            // --help / --version
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return ExitCode::SUCCESS;
         }
     };
     init_logging();
