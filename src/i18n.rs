@@ -298,6 +298,88 @@ mod tests {
         );
     }
 
+    /// Message ids and `{ $var }` placeholders of one locale, from its Fluent files.
+    fn ids_and_vars(files: &[&str]) -> std::collections::BTreeMap<String, Vec<String>> {
+        let mut out = std::collections::BTreeMap::new();
+        let mut cur: Option<String> = None;
+        for f in files {
+            for line in f.lines() {
+                if line.starts_with('#') || line.trim().is_empty() {
+                    continue;
+                }
+                if !line.starts_with(' ')
+                    && let Some((id, _)) = line.split_once('=')
+                {
+                    cur = Some(id.trim().to_string());
+                    out.entry(id.trim().to_string()).or_insert_with(Vec::new);
+                }
+                if let Some(c) = &cur {
+                    let vars = out.entry(c.clone()).or_insert_with(Vec::new);
+                    for part in line.split("{ $").skip(1).chain(line.split("{$").skip(1)) {
+                        let name: String = part
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+                            .collect();
+                        if !vars.contains(&name) {
+                            vars.push(name);
+                        }
+                    }
+                    vars.sort();
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_locale_has_the_same_ids_and_placeholders() {
+        let en = ids_and_vars(&locale_files!("en-US"));
+        let zh = ids_and_vars(&locale_files!("zh-CN"));
+        assert!(en.len() > 100, "the bundles are loaded");
+        assert_eq!(
+            en.keys().collect::<Vec<_>>(),
+            zh.keys().collect::<Vec<_>>(),
+            "same message ids"
+        );
+        for (id, vars) in &en {
+            assert_eq!(Some(vars), zh.get(id), "placeholders of {id}");
+        }
+        // Every message formats in both locales (no Fluent syntax errors dropped an entry).
+        for id in en.keys() {
+            for loc in Locale::ALL {
+                assert!(
+                    Localizer::new(loc).has(id),
+                    "{id} missing from the {loc:?} bundle"
+                );
+            }
+        }
+    }
+
+    /// The project's own checker (`../shared/tools/ftl-parity`) when it is present.
+    #[test]
+    fn ftl_parity_tool_reports_no_problems() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let tool = root.join("../shared/tools/ftl-parity");
+        if !tool.exists() {
+            eprintln!(
+                "skipped: {} not found (the Rust parity test above still ran)",
+                tool.display()
+            );
+            return;
+        }
+        let out = std::process::Command::new("python3")
+            .arg(&tool)
+            .arg(root.join("locales"))
+            .output()
+            .expect("python3 runs ftl-parity");
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     #[test]
     fn unknown_key_is_visible_not_a_panic() {
         assert_eq!(
