@@ -691,3 +691,35 @@ async fn system_command_appends_on_capable_routes_and_consolidates_elsewhere() {
             .any(|e| e["type"] == "system/message" && e["surfaceOp"]["op"] == "replace")
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_route() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let script = "One\n/tool enable word_count\n/model ds/deepseek-v4-pro\nTwo\n/model ds/deepseek-flash\nThree\n";
+    let out = env.exec(&cfg, script, &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let contexts: Vec<(&str, Option<&str>)> = log
+        .iter()
+        .filter(|e| e["type"] == "request/context")
+        .map(|e| (e["data"]["model"].as_str().unwrap(), e["data"]["toolUpdate"].as_str()))
+        .collect();
+    assert_eq!(
+        contexts,
+        vec![
+            ("deepseek-flash", Some("addition-only")),
+            ("deepseek-v4-pro", None),
+            ("deepseek-flash", Some("addition-only")),
+        ]
+    );
+    // SPEC §12.4: a route switch alone never starts a series.
+    assert!(log
+        .iter()
+        .filter(|e| e["type"] == "request/header")
+        .all(|e| e["data"]["reason"] != "series" && e["data"].get("startsSeries").is_none()));
+    let reqs = env.requests();
+    assert_eq!(reqs[1]["model"], "deepseek-v4-pro");
+    assert!(messages(&reqs[1]).iter().all(|m| m["role"] != "system"), "no modes on v4-pro");
+    assert!(has_block(&reqs[2], "tool_addition"), "flash again: the addition is replayed");
+}
