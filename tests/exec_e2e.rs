@@ -703,7 +703,12 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
     let contexts: Vec<(&str, Option<&str>)> = log
         .iter()
         .filter(|e| e["type"] == "request/context")
-        .map(|e| (e["data"]["model"].as_str().unwrap(), e["data"]["toolUpdate"].as_str()))
+        .map(|e| {
+            (
+                e["data"]["model"].as_str().unwrap(),
+                e["data"]["toolUpdate"].as_str(),
+            )
+        })
         .collect();
     assert_eq!(
         contexts,
@@ -714,12 +719,109 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
         ]
     );
     // SPEC §12.4: a route switch alone never starts a series.
-    assert!(log
-        .iter()
-        .filter(|e| e["type"] == "request/header")
-        .all(|e| e["data"]["reason"] != "series" && e["data"].get("startsSeries").is_none()));
+    assert!(
+        log.iter()
+            .filter(|e| e["type"] == "request/header")
+            .all(|e| e["data"]["reason"] != "series" && e["data"].get("startsSeries").is_none())
+    );
     let reqs = env.requests();
     assert_eq!(reqs[1]["model"], "deepseek-v4-pro");
-    assert!(messages(&reqs[1]).iter().all(|m| m["role"] != "system"), "no modes on v4-pro");
-    assert!(has_block(&reqs[2], "tool_addition"), "flash again: the addition is replayed");
+    assert!(
+        messages(&reqs[1]).iter().all(|m| m["role"] != "system"),
+        "no modes on v4-pro"
+    );
+    assert!(
+        has_block(&reqs[2], "tool_addition"),
+        "flash again: the addition is replayed"
+    );
+}
+
+/// Builds an in-process agent (TUI wiring) against the test simulator.
+fn interactive_agent(
+    env: &Env,
+) -> (
+    deepterm::agent::run::Agent,
+    tokio::sync::mpsc::UnboundedReceiver<deepterm::agent::protocol::AgentEvent>,
+) {
+    let cfg = env.config("");
+    let args = deepterm::cli::CliArgs {
+        command: deepterm::cli::CliCommand::Tui,
+        config: Some(cfg),
+        model: None,
+        base_url: None,
+        session_dir: Some(env.sessions()),
+        resume: None,
+        locale: Some(deepterm::i18n::Locale::EnUs),
+        demo: true,
+    };
+    let setup = deepterm::app::setup(&args, true).unwrap();
+    let l = deepterm::i18n::Localizer::new(setup.locale);
+    let (session, _, _) = deepterm::app::open_session(&env.sessions(), None, l).unwrap();
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let agent = deepterm::app::build_agent(
+        &setup,
+        session,
+        Some(env.sim.base_url()),
+        tx,
+        deepterm::agent::run::ApprovalMode::Interactive,
+    )
+    .unwrap();
+    (agent, rx)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_boundary() {
+    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    let env = Env::new(SimConfig {
+        latency: std::time::Duration::from_millis(40),
+        ..SimConfig::default()
+    })
+    .await;
+    let (agent, mut rx) = interactive_agent(&env);
+    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    cmd_tx
+        .send(AgentCommand::Submit("First message".into()))
+        .unwrap();
+    // Wait until the first reply is streaming, then steer.
+    loop {
+        match rx.recv().await.unwrap() {
+            AgentEvent::Stream { .. } => break,
+            _ => continue,
+        }
+    }
+    cmd_tx
+        .send(AgentCommand::Submit("Also consider this".into()))
+        .unwrap();
+    let mut queued_seen = false;
+    let mut finished = 0;
+    while finished < 1 {
+        match rx.recv().await.unwrap() {
+            AgentEvent::Queued(n) if n > 0 => queued_seen = true,
+            AgentEvent::TurnFinished { .. } => finished += 1,
+            _ => {}
+        }
+    }
+    cmd_tx.send(AgentCommand::Shutdown).unwrap();
+    task.await.unwrap();
+    assert!(queued_seen, "the UI is told the message is queued");
+    let log = env.log();
+    let t = types(&log);
+    assert_eq!(
+        t.iter().filter(|x| *x == "turn/start").count(),
+        1,
+        "one turn: {t:?}"
+    );
+    let users: Vec<usize> = t
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| *x == "user/message")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(users.len(), 2);
+    let first_reply = t.iter().position(|x| x == "assistant/message").unwrap();
+    assert!(users[1] > first_reply, "delivered after the running step");
+    assert_eq!(t.iter().filter(|x| *x == "assistant/message").count(), 2);
+    let reqs = env.requests();
+    assert!(starts_with_previous(&reqs[0], &reqs[1]));
 }
