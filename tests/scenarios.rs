@@ -323,7 +323,7 @@ fn has_addition(req: &RecordedRequest, name: &str) -> bool {
     messages(req).iter().any(|m| {
         m["content"]
             .as_array()
-            .is_some_and(|blocks| blocks.iter().any(|b| *b == want))
+            .is_some_and(|blocks| blocks.contains(&want))
     })
 }
 
@@ -549,6 +549,10 @@ async fn t2_deepseek_flash(update_prompt: bool) {
     assert_eq!(tool_names(after), vec!["cache_tool_control"]);
     assert!(!after.raw_body.contains("tool_addition"));
     assert!(!after.raw_body.contains("defer_loading"));
+    assert!(
+        !after.headers.contains_key("anthropic-beta"),
+        "W-9: no change blocks, no beta header"
+    );
     assert_eq!(after.body["system"], r[REQ_READY].body["system"]);
 
     // The log: exactly one addition and one removal developer message, at the right steps.
