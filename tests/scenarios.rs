@@ -531,10 +531,19 @@ async fn t2_deepseek_flash(update_prompt: bool) {
         .filter(|m| m.to_string().contains(GUIDANCE))
         .count();
     assert_eq!(guidance_msgs, usize::from(update_prompt));
-    assert!(
-        !r[REQ_READY].body["system"].to_string().contains(GUIDANCE),
-        "top-level system never changes"
-    );
+    let want_system = if update_prompt {
+        format!("{BASE_PROMPT}\n\n{GUIDANCE}")
+    } else {
+        BASE_PROMPT.to_string()
+    };
+    assert_eq!(next.effective_system.as_deref(), Some(want_system.as_str()));
+    for req in r {
+        assert_eq!(
+            req.body["system"], r[REQ_READY].body["system"],
+            "top-level system of request {} changed",
+            req.index
+        );
+    }
     assert_eq!(
         next.effective_tools,
         vec!["cache_tool_control", "cache_sample"]
