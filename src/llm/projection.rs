@@ -36,6 +36,16 @@ fn without_developer(messages: &[Arc<Message>]) -> Cow<'_, [Arc<Message>]> {
     }
 }
 
+/// What the walk does with one message.
+enum Kept {
+    /// Keep the same object.
+    Same,
+    /// Drop it.
+    Drop,
+    /// Keep a filtered copy.
+    Copy(Arc<Message>),
+}
+
 /// Projects `messages` and `tools` for `mode` using the fold snapshot `history`.
 pub fn project_tool_updates<'a>(
     messages: &'a [Arc<Message>],
@@ -120,13 +130,14 @@ pub fn project_tool_updates<'a>(
         .map(|u| u.message_id.as_str())
         .collect();
 
-    // P-8: the message walk. `out` stays `None` while every position is unchanged.
+    // P-8: the message walk. `out` stays `None` while every position is unchanged, so
+    // an unchanged request costs no allocation and no reference-count traffic.
     let mut out: Option<Vec<Arc<Message>>> = None;
     for (i, m) in messages.iter().enumerate() {
-        let kept: Option<Arc<Message>> = if m.role != Role::Developer {
-            Some(m.clone())
+        let kept = if m.role != Role::Developer {
+            Kept::Same
         } else if !update_ids.contains(m.id.as_str()) {
-            None
+            Kept::Drop
         } else {
             let mut content = Vec::with_capacity(m.content.len());
             for b in &m.content {
@@ -145,26 +156,29 @@ pub fn project_tool_updates<'a>(
                 }
             }
             if content.is_empty() {
-                None
+                Kept::Drop
             } else if content.len() == m.content.len() {
-                Some(m.clone())
+                Kept::Same
             } else {
-                Some(Arc::new(Message {
+                Kept::Copy(Arc::new(Message {
                     content,
                     ..Message::clone(m)
                 }))
             }
         };
-        let same = kept.as_ref().is_some_and(|k| Arc::ptr_eq(k, m));
-        match (&mut out, same) {
-            (None, true) => {}
-            (None, false) => {
+        match (&mut out, kept) {
+            (None, Kept::Same) => {}
+            (None, other) => {
                 let mut v = Vec::with_capacity(messages.len());
                 v.extend(messages[..i].iter().cloned());
-                v.extend(kept);
+                if let Kept::Copy(c) = other {
+                    v.push(c);
+                }
                 out = Some(v);
             }
-            (Some(v), _) => v.extend(kept),
+            (Some(v), Kept::Same) => v.push(m.clone()),
+            (Some(v), Kept::Copy(c)) => v.push(c),
+            (Some(_), Kept::Drop) => {}
         }
     }
 
