@@ -86,6 +86,20 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
     })
 }
 
+/// Starts the in-process simulator for demo mode (it runs while the handle lives).
+pub async fn start_demo_sim(
+    latency: std::time::Duration,
+    l: Localizer,
+) -> Result<crate::sim::SimHandle, StartupError> {
+    let cfg = crate::sim::SimConfig {
+        latency,
+        ..Default::default()
+    };
+    crate::sim::start(cfg)
+        .await
+        .map_err(|e| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))])))
+}
+
 /// Points a route at the in-process simulator.
 pub fn demo_route(mut route: Route, sim_base: &str) -> Route {
     route.base_url = match route.kind {

@@ -143,18 +143,12 @@ fn run_exec(
         parse_script(&decode_script(bytes, l).map_err(StartupError)?, l).map_err(StartupError)?;
     let rt = runtime(l)?;
     rt.block_on(async {
-        let demo_base = if setup.demo {
-            let sim = deepterm::sim::start(deepterm::sim::SimConfig::default())
-                .await
-                .map_err(|e| {
-                    StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))]))
-                })?;
-            let base = sim.base_url();
-            std::mem::forget(sim);
-            Some(base)
-        } else {
-            None
+        // The handle keeps the in-process simulator running until the script ends.
+        let sim = match setup.demo {
+            true => Some(app::start_demo_sim(std::time::Duration::ZERO, l).await?),
+            false => None,
         };
+        let demo_base = sim.as_ref().map(|s| s.base_url());
         let (session, path, torn) =
             app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
         if let Some(t) = torn {
@@ -199,20 +193,12 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let l = Localizer::new(setup.locale);
     let rt = runtime(l)?;
     let (session, path, torn) = app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
-    let demo_base = if setup.demo {
-        let cfg = deepterm::sim::SimConfig {
-            latency: std::time::Duration::from_millis(12),
-            ..Default::default()
-        };
-        let sim = rt.block_on(deepterm::sim::start(cfg)).map_err(|e| {
-            StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e.to_string()))]))
-        })?;
-        let base = sim.base_url();
-        std::mem::forget(sim);
-        Some(base)
-    } else {
-        None
+    // Demo replies stream in small chunks with a short delay, like a real provider.
+    let sim = match setup.demo {
+        true => Some(rt.block_on(app::start_demo_sim(std::time::Duration::from_millis(12), l))?),
+        false => None,
     };
+    let demo_base = sim.as_ref().map(|s| s.base_url());
     let (ev_tx, ev_rx) = tokio::sync::mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let agent = {

@@ -496,10 +496,26 @@ impl Agent {
         }
         self.session.sync()?;
         let history = self.session.tool_history()?;
-        Ok(GenerateOptions {
+        Ok(self.request_options(
+            self.session.derive_messages(),
+            out.header.tools,
+            history,
+            Purpose::Step,
+        ))
+    }
+
+    /// Request options on the current route with the loop's defaults.
+    fn request_options(
+        &self,
+        messages: Vec<Arc<Message>>,
+        tools: Option<Vec<crate::session::event::ToolSchema>>,
+        history: Arc<crate::llm::types::ToolHistory>,
+        purpose: Purpose,
+    ) -> GenerateOptions {
+        GenerateOptions {
             route: self.route.clone(),
-            messages: self.session.derive_messages(),
-            tools: out.header.tools.clone(),
+            messages,
+            tools,
             tool_history: Some(history),
             system: None,
             max_tokens: DEFAULT_MAX_TOKENS,
@@ -507,8 +523,8 @@ impl Agent {
             effort: None,
             temperature: None,
             stop: None,
-            purpose: Purpose::Step,
-        })
+            purpose,
+        }
     }
 
     /// The next request as it would be built now, without writing anything (`/inspect`).

@@ -183,19 +183,7 @@ impl Agent {
             .latest_header()
             .and_then(|(_, h)| h.header.tools.clone());
         let history = self.session.tool_history()?;
-        Ok(GenerateOptions {
-            route: self.route.clone(),
-            messages,
-            tools,
-            tool_history: Some(history),
-            system: None,
-            max_tokens: DEFAULT_MAX_TOKENS,
-            thinking: Thinking::Default,
-            effort: None,
-            temperature: None,
-            stop: None,
-            purpose: Purpose::Compaction,
-        })
+        Ok(self.request_options(messages, tools, history, Purpose::Compaction))
     }
 
     async fn summarize(
