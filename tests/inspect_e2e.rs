@@ -122,7 +122,11 @@ fn assert_log_reconstructs_every_request(env: &Env, expected: usize) {
     let refs = request_refs(&events);
     let recorded = env.sim.requests();
     assert_eq!(recorded.len(), expected, "requests sent");
-    assert_eq!(refs.len(), recorded.len(), "one logged request per sent one");
+    assert_eq!(
+        refs.len(),
+        recorded.len(),
+        "one logged request per sent one"
+    );
     let wanted: Vec<usize> = refs.iter().map(|r| r.n).collect();
     let rebuilt = reconstruct(&events, &wanted, &kind_of).unwrap();
     assert_eq!(rebuilt.len(), recorded.len());

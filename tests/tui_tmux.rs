@@ -96,7 +96,18 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
         socket: format!("deepterm-test-{}", std::process::id()),
     };
     let out = tmux.run(&[
-        "-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", "sh", "-c",
+        "-f",
+        "/dev/null",
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "sh",
+        "-c",
         &cmd,
     ]);
     assert!(
@@ -114,7 +125,9 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     });
 
     tmux.type_line("/lang zh");
-    tmux.wait_for("the Chinese UI", |s| s.contains("轨迹") && s.contains("对话"));
+    tmux.wait_for("the Chinese UI", |s| {
+        s.contains("轨迹") && s.contains("对话")
+    });
 
     tmux.type_line("/tool disable grep");
     tmux.type_line("/tool disable list_dir");

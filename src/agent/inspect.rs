@@ -557,20 +557,19 @@ fn label(l: Localizer, n: Option<usize>) -> String {
 pub fn render_text(d: &InspectorData, l: Localizer) -> Vec<String> {
     let mut out = Vec::new();
     let reasons: Vec<String> = d.reasons.iter().map(|r| l.tr(r.message_id())).collect();
-    out.push(format!(
-        "{} {}",
-        l.tr("tui-inspector-reason"),
-        reasons.join("; ")
+    out.push(l.tra(
+        "tui-inspector-reason",
+        &[("reasons", Arg::from(reasons.join("; ")))],
     ));
     out.push(divergence_line(d, l));
     let sections: Vec<&InspectedRequest> = d.previous.iter().chain([&d.selected]).collect();
     for r in sections {
         out.push(format!("== {} · {}", label(l, r.n), r.route));
         if let Some(s) = &r.system {
+            let text = Arg::from(short(s, 60));
             out.push(format!(
-                "  {}: {}",
-                l.tr("tui-inspector-system"),
-                short(s, 60)
+                "  {}",
+                l.tra("tui-inspector-system-line", &[("text", text)])
             ));
         }
         out.push(format!("  {}:", l.tr("tui-inspector-tools")));

@@ -62,6 +62,11 @@ impl Inspector {
         true
     }
 
+    fn tool_rows(&self) -> usize {
+        let prev = self.data.previous.as_ref().map_or(0, |p| p.tools.len());
+        prev.max(self.data.selected.tools.len()).max(1)
+    }
+
     fn column(&self, r: Option<&InspectedRequest>, l: Localizer, selected: bool) -> Vec<Row> {
         let d = &self.data.divergence;
         let mark = self.data.previous.is_some();
@@ -85,21 +90,22 @@ impl Inspector {
             title_style,
             false,
         ));
-        if let Some(b) = &r.beta {
-            out.push((
-                format!("anthropic-beta: {}", sanitize(b)),
-                theme::dim(),
-                false,
-            ));
-        }
-        if let Some(s) = &r.system {
-            let one = sanitize(s).replace('\n', " ");
-            out.push((
-                format!("{}: {one}", l.tr("tui-inspector-system")),
-                normal,
-                mark && d.system,
-            ));
-        }
+        let beta = r.beta.as_deref().map(sanitize);
+        out.push((
+            format!("anthropic-beta: {}", beta.as_deref().unwrap_or("—")),
+            theme::dim(),
+            false,
+        ));
+        let system = r
+            .system
+            .as_deref()
+            .map(|s| sanitize(s).replace('\n', " "))
+            .unwrap_or_else(|| "—".into());
+        out.push((
+            l.tra("tui-inspector-system-line", &[("text", Arg::from(system))]),
+            normal,
+            mark && d.system,
+        ));
         out.push((l.tr("tui-inspector-tools"), theme::bold(), false));
         if r.tools.is_empty() {
             out.push((
@@ -108,6 +114,7 @@ impl Inspector {
                 mark && d.tool == Some(0),
             ));
         }
+        let tool_rows = self.tool_rows();
         for (i, (name, deferred)) in r.tools.iter().enumerate() {
             let suffix = if *deferred {
                 format!(" · {}", l.tr("tui-inspector-deferred"))
@@ -119,6 +126,10 @@ impl Inspector {
                 normal,
                 mark && d.tool == Some(i),
             ));
+        }
+        // Pad so both columns' message lists start on the same row.
+        for _ in r.tools.len().max(1)..tool_rows {
+            out.push((String::new(), normal, false));
         }
         out.push((l.tr("tui-inspector-messages"), theme::bold(), false));
         for (i, m) in r.messages.iter().enumerate() {
@@ -174,7 +185,10 @@ impl Inspector {
             area.y + 1,
             area.x,
             w,
-            &format!("{} {}", l.tr("tui-inspector-reason"), reasons.join("; ")),
+            &l.tra(
+                "tui-inspector-reason",
+                &[("reasons", Arg::from(reasons.join("; ")))],
+            ),
             theme::warn().patch(theme::bold()),
         );
         put(
