@@ -158,6 +158,16 @@ async fn inspector_rebuilds_addition_only_requests_byte_for_byte() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_log_reconstructs_every_request(&env, 4);
+    // `/inspect` ran after the last turn and wrote nothing (the preview runs on a copy).
+    let events = env.events();
+    assert!(
+        matches!(
+            events.last().map(|e| &e.kind),
+            Some(deepterm::session::event::EventKind::TurnEnd(_))
+        ),
+        "{:?}",
+        events.last()
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     // `/inspect 2`: the request after the addition, compared with request 1.
     assert!(text.contains("== Request #2"), "{text}");
