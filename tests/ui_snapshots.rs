@@ -306,3 +306,73 @@ fn resize_down_to_40x12_never_panics() {
         }
     }
 }
+
+fn inspector_data() -> deepterm::agent::inspect::InspectorData {
+    use deepterm::agent::inspect::{DiffReason, InspectorData, divergence, inspected};
+    use deepterm::llm::client::SerializedBody;
+    use deepterm::llm::types::{ProviderKind, Route};
+    use deepterm::session::event::ToolUpdateMode;
+    use serde_json::json;
+    let route = Route {
+        provider: "deepseek".into(),
+        model: "deepseek-flash".into(),
+        kind: ProviderKind::DeepseekMessages,
+        base_url: String::new(),
+        api_key_env: String::new(),
+        context_window: 128_000,
+        system_prompt_update: None,
+        tool_update: Some(ToolUpdateMode::AdditionOnly),
+        image_input: false,
+    };
+    let history = vec![
+        json!({"role": "user", "content": [{"type": "text", "text": "List the files, then read 说明.md."}]}),
+        json!({"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "...", "signature": "s"},
+            {"type": "tool_use", "id": "c1", "name": "list_dir", "input": {"path": "."}}]}),
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "Cargo.toml"}]}),
+        json!({"role": "assistant", "content": [{"type": "text", "text": "Done."}]}),
+    ];
+    let tools = vec![json!({"name": "list_dir", "description": "d", "input_schema": {}})];
+    let prev = SerializedBody {
+        body: json!({"model": "deepseek-flash", "max_tokens": 8192, "system": "You are deepterm.",
+            "messages": history, "tools": tools, "stream": true}),
+        beta: None,
+    };
+    let mut next_msgs = history.clone();
+    next_msgs.push(json!({"role": "system", "content": [
+        {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "fetch"}}]}));
+    let mut next_tools = tools.clone();
+    next_tools.push(
+        json!({"name": "fetch", "description": "d", "input_schema": {}, "defer_loading": true}),
+    );
+    let next = SerializedBody {
+        body: json!({"model": "deepseek-flash", "max_tokens": 8192, "system": "You are deepterm.",
+            "messages": next_msgs, "tools": next_tools, "stream": true}),
+        beta: Some("mid-conversation-tool-changes-2026-07-01".into()),
+    };
+    InspectorData {
+        previous: Some(inspected(Some(2), &route, &prev)),
+        selected: inspected(None, &route, &next),
+        divergence: divergence(&prev, &next),
+        reasons: vec![DiffReason::ToolAdditionAppended],
+    }
+}
+
+#[test]
+fn inspector_overlay_next_vs_last() {
+    for locale in Locale::ALL {
+        for (w, h) in [(80u16, 24u16), (120, 30)] {
+            let mut app = {
+                let mut s = Script::new();
+                s.route(false).user(1, "List the files.");
+                app_with(locale, &s.events)
+            };
+            app.on_agent_event(AgentEvent::Inspector(Box::new(inspector_data())));
+            let s = screen(&mut app, w, h);
+            insta::assert_snapshot!(format!("inspector_{}_{w}", tag(locale)), s);
+            // Esc closes it.
+            app.on_key(key(KeyCode::Esc));
+            assert!(app.inspector().is_none());
+        }
+    }
+}

@@ -151,7 +151,23 @@ impl Agent {
                     ),
                 }
             }
-            "/inspect" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
+            "/inspect" => {
+                let request = if rest.is_empty() {
+                    None
+                } else {
+                    match rest.parse::<usize>() {
+                        Ok(n) if n > 0 => Some(n),
+                        _ => return self.warn("tui-inspector-usage", vec![]),
+                    }
+                };
+                match self.inspect(request) {
+                    Ok(data) => {
+                        self.emit_event(AgentEvent::Inspector(Box::new(data)));
+                        LineOutcome::default()
+                    }
+                    Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e))]),
+                }
+            }
             _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),
         }
     }

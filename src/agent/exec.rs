@@ -81,6 +81,11 @@ fn drain(events: &mut mpsc::UnboundedReceiver<AgentEvent>, l: Localizer) {
                     println!("{line}");
                 }
             }
+            AgentEvent::Inspector(d) => {
+                for line in crate::agent::inspect::render_text(&d, l) {
+                    println!("{line}");
+                }
+            }
             AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
                 eprintln!("{}", n.render(l));
             }

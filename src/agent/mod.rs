@@ -3,6 +3,7 @@
 pub mod commands;
 pub mod exec;
 pub mod header;
+pub mod inspect;
 pub mod prompt;
 pub mod protocol;
 pub mod run;

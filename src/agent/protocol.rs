@@ -20,6 +20,14 @@ pub enum AgentCommand {
         /// The user's decision.
         decision: ApprovalDecision,
     },
+    /// Open the request inspector: `Some(n)` = past request `n` (Trajectory numbering)
+    /// next to request `n - 1`; `None` = the next request next to the last one sent.
+    /// While a turn runs it is queued like a slash command (`/inspect [n]`) and answered
+    /// when the loop is idle.
+    Inspect {
+        /// Which request.
+        request: Option<usize>,
+    },
     /// Stop the loop and release the session.
     Shutdown,
 }
@@ -165,6 +173,8 @@ pub enum AgentEvent {
     },
     /// A slash command that runs no turn finished.
     CommandFinished,
+    /// The request inspector's data (`/inspect`, [`AgentCommand::Inspect`]).
+    Inspector(Box<crate::agent::inspect::InspectorData>),
     /// The loop stopped (after `/quit` or `Shutdown`).
     Exited,
 }

@@ -24,9 +24,9 @@ use crate::llm::types::{
     Thinking,
 };
 use crate::session::event::{
-    AssistantAttempt, AssistantMessageData, AttemptError, Block, CallConfig, EventKind, McpStatus,
-    Message, RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData,
-    ToolResultData, TurnEnd, TurnOutcome, TurnRef, Usage, UserMessageData,
+    AssistantAttempt, AssistantMessageData, AttemptError, Block, CallConfig, Event, EventKind,
+    McpStatus, Message, RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData,
+    ToolResultData, ToolSchema, TurnEnd, TurnOutcome, TurnRef, Usage, UserMessageData,
 };
 use crate::session::{Session, SessionError};
 use crate::tools::registry::{RegisteredTool, ToolRegistry, ToolSource};
@@ -442,92 +442,86 @@ impl Agent {
         self.drain_background()?;
         let rendered = self.render_prompt();
         let tools = self.registry.active_tools();
-        for ev in reconcile_system_prompt(
-            &mut self.session,
-            &self.series,
-            &rendered,
-            self.route.system_prompt_update,
-            self.route.tool_update,
-            &tools,
-            false,
-            turn,
-            step,
-        )? {
-            self.emit(AgentEvent::Committed(ev));
-        }
-        for m in std::mem::take(&mut self.pending_user) {
-            self.push(EventKind::UserMessage(UserMessageData { message: m }))?;
-        }
-        let candidate = RequestHeader {
-            config: CallConfig {
-                provider: self.route.provider.clone(),
-                model: self.route.model.clone(),
-                reasoning_effort: None,
-                temperature: None,
-                max_tokens: Some(DEFAULT_MAX_TOKENS),
-                stop: None,
-            },
-            adapter_defaults: None,
-            tools: (!tools.is_empty()).then_some(tools),
+        let pending = std::mem::take(&mut self.pending_user);
+        let tx = self.tx.clone();
+        let mut on_commit = |ev: Arc<Event>| {
+            let _ = tx.send(AgentEvent::Committed(ev));
         };
-        let out = log_request_header(
+        plan_attempt(
             &mut self.session,
             &mut self.series,
-            candidate,
-            false,
-            turn,
-            step,
+            &self.route,
+            AttemptInput {
+                rendered: &rendered,
+                tools,
+                pending_user: pending,
+                turn,
+                step,
+            },
+            &mut on_commit,
+        )
+    }
+
+    /// The next request as it would be sent now (no new user message), computed on a
+    /// replayed copy of the session and series: nothing is written (`/inspect`).
+    /// Also returns the copy's events (the real log plus what the attempt would append).
+    pub fn preview_next_request(&self) -> Result<(GenerateOptions, Vec<Arc<Event>>), AgentError> {
+        let mut session = Session::from_events(
+            self.session
+                .events()
+                .iter()
+                .map(|e| (**e).clone())
+                .collect(),
         )?;
-        if let Some(ev) = out.applied.header {
-            self.emit(AgentEvent::Committed(ev));
-        }
-        if let Some(ev) = out.applied.developer {
-            self.emit(AgentEvent::Committed(ev));
-        }
-        let ctx = RequestContext {
-            provider: self.route.provider.clone(),
-            model: self.route.model.clone(),
-            context_window: Some(self.route.context_window),
-            system_prompt_update: self.route.system_prompt_update,
-            tool_update: self.route.tool_update,
-        };
-        if self.session.latest_context() != Some(&ctx) {
-            self.push(EventKind::RequestContext(ctx))?;
-        }
-        self.session.sync()?;
-        let history = self.session.tool_history()?;
-        Ok(self.request_options(
-            self.session.derive_messages(),
-            out.header.tools,
-            history,
-            Purpose::Step,
-        ))
+        let mut series = self.series;
+        let rendered = self.render_prompt();
+        let turn = self.turn.max(1);
+        let opts = plan_attempt(
+            &mut session,
+            &mut series,
+            &self.route,
+            AttemptInput {
+                rendered: &rendered,
+                tools: self.registry.active_tools(),
+                pending_user: self.pending_user.clone(),
+                turn,
+                step: 1,
+            },
+            &mut |_| {},
+        )?;
+        Ok((opts, session.events().to_vec()))
     }
 
-    /// Request options on the current route with the loop's defaults.
-    fn request_options(
+    /// Inspector data: past request `n` next to `n - 1`, or (`None`) the next request
+    /// next to the last one sent. Nothing is written to the log.
+    pub fn inspect(
         &self,
-        messages: Vec<Arc<Message>>,
-        tools: Option<Vec<crate::session::event::ToolSchema>>,
-        history: Arc<crate::llm::types::ToolHistory>,
-        purpose: Purpose,
-    ) -> GenerateOptions {
-        GenerateOptions {
-            route: self.route.clone(),
-            messages,
-            tools,
-            tool_history: Some(history),
-            system: None,
-            max_tokens: DEFAULT_MAX_TOKENS,
-            thinking: Thinking::Default,
-            effort: None,
-            temperature: None,
-            stop: None,
-            purpose,
+        request: Option<usize>,
+    ) -> Result<crate::agent::inspect::InspectorData, String> {
+        use crate::agent::inspect;
+        let current = (self.route.provider.clone(), self.route.kind);
+        let env = &self.env;
+        let kind_of = move |provider: &str| -> Option<crate::llm::types::ProviderKind> {
+            if provider == current.0 {
+                return Some(current.1);
+            }
+            // The protocol is a property of the provider; any model id resolves it.
+            env.resolve_route(&format!("{provider}/inspect"))
+                .ok()
+                .map(|(r, _)| r.kind)
+        };
+        match request {
+            Some(n) => {
+                inspect::inspect_past(self.session.events(), n, &kind_of).map_err(|e| e.to_string())
+            }
+            None => {
+                let (opts, events) = self.preview_next_request().map_err(|e| e.to_string())?;
+                inspect::inspect_next(&events, &opts, &kind_of).map_err(|e| e.to_string())
+            }
         }
     }
 
-    /// The next request as it would be built now, without writing anything (`/inspect`).
+    /// The rendered system prompt: the configured base plus `/system` instructions.
     pub fn render_prompt(&self) -> String {
         let mut p = self.env.base_prompt();
         if let Some(extra) = &self.extra_instructions {
@@ -838,6 +832,15 @@ impl Agent {
                         }
                         shared.notify.notify_one();
                     }
+                    AgentCommand::Inspect { request } => {
+                        // Answered by the loop between lines (the session is its own).
+                        let line = match request {
+                            Some(n) => format!("/inspect {n}"),
+                            None => "/inspect".to_string(),
+                        };
+                        shared.lock_queue().push_back(line);
+                        shared.notify.notify_one();
+                    }
                     AgentCommand::Cancel => shared.current_cancel().cancel(),
                     AgentCommand::Approve { call_id, decision } => {
                         let sender = shared
@@ -968,6 +971,112 @@ impl Agent {
 
     pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
         self.registry.listing_lines(l)
+    }
+}
+
+/// What one attempt adds on top of the session (see [`plan_attempt`]).
+struct AttemptInput<'a> {
+    rendered: &'a str,
+    tools: Vec<ToolSchema>,
+    pending_user: Vec<Message>,
+    turn: u64,
+    step: u64,
+}
+
+/// E-16 over any session and series (the loop's real ones, or replayed copies for
+/// `/inspect`): reconcile the prompt, append the user batch, the header and developer
+/// message if owed, the request context if changed; fsync; build the request.
+/// `on_commit` sees every appended event in order.
+fn plan_attempt(
+    session: &mut Session,
+    series: &mut RequestSeries,
+    route: &Route,
+    input: AttemptInput<'_>,
+    on_commit: &mut dyn FnMut(Arc<Event>),
+) -> Result<GenerateOptions, AgentError> {
+    let AttemptInput {
+        rendered,
+        tools,
+        pending_user,
+        turn,
+        step,
+    } = input;
+    for ev in reconcile_system_prompt(
+        session,
+        series,
+        rendered,
+        route.system_prompt_update,
+        route.tool_update,
+        &tools,
+        false,
+        turn,
+        step,
+    )? {
+        on_commit(ev);
+    }
+    for m in pending_user {
+        on_commit(session.push(EventKind::UserMessage(UserMessageData { message: m }))?);
+    }
+    let candidate = RequestHeader {
+        config: CallConfig {
+            provider: route.provider.clone(),
+            model: route.model.clone(),
+            reasoning_effort: None,
+            temperature: None,
+            max_tokens: Some(DEFAULT_MAX_TOKENS),
+            stop: None,
+        },
+        adapter_defaults: None,
+        tools: (!tools.is_empty()).then_some(tools),
+    };
+    let out = log_request_header(session, series, candidate, false, turn, step)?;
+    if let Some(ev) = out.applied.header {
+        on_commit(ev);
+    }
+    if let Some(ev) = out.applied.developer {
+        on_commit(ev);
+    }
+    let ctx = RequestContext {
+        provider: route.provider.clone(),
+        model: route.model.clone(),
+        context_window: Some(route.context_window),
+        system_prompt_update: route.system_prompt_update,
+        tool_update: route.tool_update,
+    };
+    if session.latest_context() != Some(&ctx) {
+        on_commit(session.push(EventKind::RequestContext(ctx))?);
+    }
+    session.sync()?;
+    let history = session.tool_history()?;
+    Ok(request_options(
+        route,
+        session.derive_messages(),
+        out.header.tools,
+        history,
+        Purpose::Step,
+    ))
+}
+
+/// Request options on `route` with the loop's defaults (steps and compaction alike).
+fn request_options(
+    route: &Route,
+    messages: Vec<Arc<Message>>,
+    tools: Option<Vec<crate::session::event::ToolSchema>>,
+    history: Arc<crate::llm::types::ToolHistory>,
+    purpose: Purpose,
+) -> GenerateOptions {
+    GenerateOptions {
+        route: route.clone(),
+        messages,
+        tools,
+        tool_history: Some(history),
+        system: None,
+        max_tokens: DEFAULT_MAX_TOKENS,
+        thinking: Thinking::Default,
+        effort: None,
+        temperature: None,
+        stop: None,
+        purpose,
     }
 }
 

@@ -74,6 +74,8 @@ pub struct App {
     chat_area: Rect,
     chat_top: usize,
     traj_area: Rect,
+    traj_selected: Option<usize>,
+    inspector: Option<super::inspector::Inspector>,
 }
 
 impl App {
@@ -109,6 +111,8 @@ impl App {
             chat_area: Rect::default(),
             chat_top: 0,
             traj_area: Rect::default(),
+            traj_selected: None,
+            inspector: None,
         }
     }
 
@@ -162,6 +166,16 @@ impl App {
         self.selected
     }
 
+    /// The selected Trajectory row.
+    pub fn trajectory_selected(&self) -> Option<usize> {
+        self.traj_selected
+    }
+
+    /// The open request inspector.
+    pub fn inspector(&self) -> Option<&super::inspector::Inspector> {
+        self.inspector.as_ref()
+    }
+
     fn ctx(&self) -> RenderCtx {
         RenderCtx {
             l: self.l,
@@ -189,6 +203,8 @@ impl App {
                 self.transcript = Transcript::new();
                 self.trajectory = Trajectory::new();
                 self.selected = None;
+                self.traj_selected = None;
+                self.inspector = None;
                 self.chat_scroll = Scroll::default();
                 self.traj_scroll = Scroll::default();
                 for e in &history {
@@ -233,6 +249,7 @@ impl App {
             AgentEvent::Queued(n) => self.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
             AgentEvent::TurnFinished { .. } | AgentEvent::CommandFinished => {}
+            AgentEvent::Inspector(d) => self.inspector = Some(super::inspector::Inspector::new(*d)),
             AgentEvent::Exited => self.exited = true,
         }
     }
@@ -298,6 +315,12 @@ impl App {
         }
         if self.help {
             self.help = false;
+            return;
+        }
+        if let Some(ins) = &mut self.inspector {
+            if !ins.key(&k) {
+                self.inspector = None;
+            }
             return;
         }
         if !self.approvals.is_empty() {
@@ -397,8 +420,17 @@ impl App {
                     self.transcript.toggle(i);
                 }
             }
-            (Focus::Trajectory, KeyCode::Up) => self.scroll(pane, -1),
-            (Focus::Trajectory, KeyCode::Down) => self.scroll(pane, 1),
+            (Focus::Trajectory, KeyCode::Up) => self.move_traj_selection(-1),
+            (Focus::Trajectory, KeyCode::Down) => self.move_traj_selection(1),
+            (Focus::Trajectory, KeyCode::Enter) => {
+                let n = self
+                    .traj_selected
+                    .and_then(|i| self.trajectory.rows().get(i))
+                    .and_then(super::trajectory::Row::request_number);
+                if let Some(n) = n {
+                    self.outbox.push(AgentCommand::Inspect { request: Some(n) });
+                }
+            }
             (_, KeyCode::Home) => self.scroll(pane, isize::MIN / 2),
             (_, KeyCode::End) => self.scroll(pane, isize::MAX / 2),
             _ => return false,
@@ -432,6 +464,36 @@ impl App {
         if dir > 0 {
             self.selected = None;
             self.chat_scroll = Scroll::default();
+        }
+    }
+
+    /// Moves the Trajectory selection between request rows (Enter inspects the selected one).
+    fn move_traj_selection(&mut self, dir: isize) {
+        let rows = self.trajectory.rows();
+        let n = rows.len();
+        let mut i = match self.traj_selected {
+            Some(i) => i as isize + dir,
+            None if dir < 0 => n as isize - 1,
+            None => return,
+        };
+        while i >= 0 && (i as usize) < n {
+            if rows[i as usize].request_number().is_some() {
+                let u = i as usize;
+                self.traj_selected = Some(u);
+                let h = self.traj_area.height as usize;
+                let cur = self.traj_scroll.resolve(n, h);
+                if h > 0 && (u < cur || u >= cur + h) {
+                    let max = n.saturating_sub(h);
+                    let t = u.saturating_sub(h / 2).min(max);
+                    self.traj_scroll.top = if t >= max { None } else { Some(t) };
+                }
+                return;
+            }
+            i += dir;
+        }
+        if dir > 0 {
+            self.traj_selected = None;
+            self.traj_scroll = Scroll::default();
         }
     }
 
@@ -683,11 +745,15 @@ impl App {
                 );
             }
         }
+        if let Some(ins) = &mut self.inspector {
+            ins.draw(l, area, buf);
+        }
         if self.help {
             help::draw(l, area, buf);
         }
         if let Some(c) = cursor
             && !self.help
+            && self.inspector.is_none()
         {
             frame.set_cursor_position(c);
         }
@@ -776,7 +842,10 @@ impl App {
                 ..r
             };
             self.traj_area = body;
-            self.trajectory.draw(&self.traj_scroll, l, body, buf);
+            let sel = (self.focus == Focus::Trajectory)
+                .then_some(self.traj_selected)
+                .flatten();
+            self.trajectory.draw(&self.traj_scroll, sel, l, body, buf);
         }
     }
 }

@@ -180,3 +180,39 @@ fn scrolling_up_stops_following_and_shows_the_jump_hint_until_end() {
     assert!(!screen.contains("End jumps to the latest"));
     assert!(screen.contains("Press Ctrl+C again to quit."));
 }
+
+#[test]
+fn trajectory_enter_on_a_request_row_asks_for_the_inspector() {
+    let mut s = Script::new();
+    s.route(false).user(1, "hi");
+    s.assistant(1, 1, "", "one", &[]);
+    s.user(2, "again");
+    s.assistant(2, 1, "", "two", &[]);
+    let mut app = App::new(Locale::EnUs, false);
+    for e in s.events {
+        app.on_agent_event(e);
+    }
+    draw(&mut app);
+    app.on_key(key(KeyCode::Tab));
+    app.on_key(key(KeyCode::Tab));
+    assert_eq!(app.focus(), Focus::Trajectory);
+    // ↑ selects the last request, ↑ again the one before; Enter asks for it.
+    app.on_key(key(KeyCode::Up));
+    app.on_key(key(KeyCode::Up));
+    app.take_commands();
+    app.on_key(key(KeyCode::Enter));
+    let cmds = app.take_commands();
+    assert!(
+        matches!(
+            cmds.as_slice(),
+            [AgentCommand::Inspect { request: Some(1) }]
+        ),
+        "{cmds:?}"
+    );
+    // ↓ past the last request clears the selection; Enter then does nothing.
+    app.on_key(key(KeyCode::Down));
+    app.on_key(key(KeyCode::Down));
+    assert_eq!(app.trajectory_selected(), None);
+    app.on_key(key(KeyCode::Enter));
+    assert!(app.take_commands().is_empty());
+}

@@ -9,6 +9,7 @@ pub mod composer;
 pub mod context_node;
 pub mod footer;
 pub mod help;
+pub mod inspector;
 pub mod keymap;
 pub mod markdown;
 #[doc(hidden)]

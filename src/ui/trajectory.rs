@@ -88,8 +88,10 @@ pub enum Row {
         /// Last error.
         error: Option<String>,
     },
-    /// A failed model attempt.
+    /// A failed model attempt (a request too: it has a number).
     Failed {
+        /// Request number in the session, from 1.
+        n: usize,
         /// Turn.
         turn: u64,
         /// Step.
@@ -108,6 +110,16 @@ pub enum Row {
         /// `manual` or `auto`.
         trigger: String,
     },
+}
+
+impl Row {
+    /// The request number of a request or failed-attempt row (what `/inspect N` takes).
+    pub fn request_number(&self) -> Option<usize> {
+        match self {
+            Row::Request { n, .. } | Row::Failed { n, .. } => Some(*n),
+            _ => None,
+        }
+    }
 }
 
 /// The ledger.
@@ -232,14 +244,18 @@ impl Trajectory {
                 tools: m.tools.as_ref().map(Vec::len),
                 error: m.error.as_deref().map(sanitize),
             }),
-            EventKind::AssistantAttempt(a) => self.rows.push(Row::Failed {
-                turn: a.turn,
-                step: a.step,
-                code: sanitize(&a.error.code),
-                status: a.error.status,
-                message: sanitize(&a.error.message).replace('\n', " "),
-                retried: a.error.retried,
-            }),
+            EventKind::AssistantAttempt(a) => {
+                self.requests += 1;
+                self.rows.push(Row::Failed {
+                    n: self.requests,
+                    turn: a.turn,
+                    step: a.step,
+                    code: sanitize(&a.error.code),
+                    status: a.error.status,
+                    message: sanitize(&a.error.message).replace('\n', " "),
+                    retried: a.error.retried,
+                });
+            }
             EventKind::CompactionStart(c) => self.rows.push(Row::Compaction {
                 trigger: sanitize(&c.trigger),
             }),
@@ -372,6 +388,7 @@ impl Trajectory {
                 Line::from(spans)
             }
             Row::Failed {
+                n,
                 turn,
                 step,
                 code,
@@ -379,7 +396,7 @@ impl Trajectory {
                 message,
                 retried,
             } => {
-                let mut s = format!("T{turn}.S{step}  {code}");
+                let mut s = format!("#{n} T{turn}.S{step}  {code}");
                 if let Some(st) = status {
                     s.push_str(&format!(" {st}"));
                 }
@@ -408,12 +425,22 @@ impl Trajectory {
         }
     }
 
-    /// Draws the visible rows; returns the top row.
-    pub fn draw(&self, scroll: &Scroll, l: Localizer, area: Rect, buf: &mut Buffer) -> usize {
+    /// Draws the visible rows (`selected` highlighted); returns the top row.
+    pub fn draw(
+        &self,
+        scroll: &Scroll,
+        selected: Option<usize>,
+        l: Localizer,
+        area: Rect,
+        buf: &mut Buffer,
+    ) -> usize {
         let height = area.height as usize;
         let top = scroll.resolve(self.rows.len(), height);
         for (y, row) in self.rows.iter().skip(top).take(height).enumerate() {
-            let line = Self::render_row(row, l);
+            let mut line = Self::render_row(row, l);
+            if selected == Some(top + y) {
+                line = line.patch_style(theme::selected());
+            }
             let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
             let line = if super::text::str_width(&text) > area.width as usize {
                 truncate_line(line, area.width as usize)

@@ -183,7 +183,13 @@ impl Agent {
             .latest_header()
             .and_then(|(_, h)| h.header.tools.clone());
         let history = self.session.tool_history()?;
-        Ok(self.request_options(messages, tools, history, Purpose::Compaction))
+        Ok(request_options(
+            &self.route,
+            messages,
+            tools,
+            history,
+            Purpose::Compaction,
+        ))
     }
 
     async fn summarize(

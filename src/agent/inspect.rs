@@ -1,0 +1,750 @@
+//! The request inspector (SPEC §10 "Inspector", §12.1): any past request is rebuilt from
+//! the session log alone, and two requests are compared for where their bytes first
+//! differ and why.
+//!
+//! Requests are numbered from 1 over `assistant/message` and `assistant/attempt` events
+//! (a failed attempt is a request too), the same numbering as the Trajectory pane. The
+//! request settled by the event at index `S` was built from `events[..S]`: nothing is
+//! logged between dispatch and settlement, so replaying that prefix gives its messages,
+//! tool history, header and route.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use crate::agent::run::DEFAULT_MAX_TOKENS;
+use crate::i18n::{Arg, Localizer};
+use crate::llm::client::{SerializedBody, build_request};
+use crate::llm::types::{GenerateOptions, LlmError, ProviderKind, Purpose, Route, Thinking};
+use crate::session::event::{
+    Block, Event, EventKind, HeaderReason, RequestContext, SurfaceOp, ToolUpdateMode,
+};
+use crate::session::{Session, SessionError};
+
+/// Errors of the reconstruction.
+#[derive(Debug, thiserror::Error)]
+pub enum InspectError {
+    /// Replaying the log failed.
+    #[error("{0}")]
+    Session(#[from] SessionError),
+    /// The request could not be serialized.
+    #[error("{0}")]
+    Llm(#[from] LlmError),
+    /// No request with this number.
+    #[error("no request #{0}")]
+    NoSuchRequest(usize),
+    /// The log has no `request/context` before the request.
+    #[error("request #{0} has no request/context before it")]
+    NoContext(usize),
+    /// The provider's protocol is unknown.
+    #[error("unknown provider \"{0}\"")]
+    UnknownProvider(String),
+}
+
+/// One request in the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestRef {
+    /// Number from 1 (Trajectory numbering).
+    pub n: usize,
+    /// Index of the settling event in the event list (the request saw `events[..index]`).
+    pub index: usize,
+    /// Turn.
+    pub turn: u64,
+    /// Step.
+    pub step: u64,
+    /// The attempt failed (`assistant/attempt`).
+    pub failed: bool,
+}
+
+/// Every request of a log, in order.
+pub fn request_refs(events: &[Arc<Event>]) -> Vec<RequestRef> {
+    let mut out = Vec::new();
+    for (index, ev) in events.iter().enumerate() {
+        let (turn, step, failed) = match &ev.kind {
+            EventKind::AssistantMessage(d) => (d.turn, d.step, false),
+            EventKind::AssistantAttempt(a) => (a.turn, a.step, true),
+            _ => continue,
+        };
+        out.push(RequestRef {
+            n: out.len() + 1,
+            index,
+            turn,
+            step,
+            failed,
+        });
+    }
+    out
+}
+
+/// A rebuilt request.
+#[derive(Debug, Clone)]
+pub struct Reconstructed {
+    /// Which request.
+    pub at: RequestRef,
+    /// The options the loop built.
+    pub opts: GenerateOptions,
+    /// The projected wire body and beta header.
+    pub wire: SerializedBody,
+}
+
+/// Maps a provider name to its protocol (from config).
+pub type KindOf<'a> = &'a dyn Fn(&str) -> Option<ProviderKind>;
+
+/// The request options the loop would build over `session` as it stands.
+pub fn options_from_session(
+    session: &mut Session,
+    kind_of: KindOf<'_>,
+) -> Result<GenerateOptions, InspectError> {
+    let ctx = session
+        .latest_context()
+        .cloned()
+        .ok_or(InspectError::NoContext(0))?;
+    let kind = kind_of(&ctx.provider)
+        .ok_or_else(|| InspectError::UnknownProvider(ctx.provider.clone()))?;
+    let header = session.latest_header().map(|(_, h)| h.header.clone());
+    let route = Route {
+        provider: ctx.provider.clone(),
+        model: ctx.model.clone(),
+        kind,
+        base_url: String::new(),
+        api_key_env: String::new(),
+        context_window: ctx.context_window.unwrap_or(0),
+        system_prompt_update: ctx.system_prompt_update,
+        tool_update: ctx.tool_update,
+        image_input: false,
+    };
+    let config = header.as_ref().map(|h| h.config.clone());
+    Ok(GenerateOptions {
+        route,
+        messages: session.derive_messages(),
+        tools: header.and_then(|h| h.tools),
+        tool_history: Some(session.tool_history()?),
+        system: None,
+        max_tokens: config
+            .as_ref()
+            .and_then(|c| c.max_tokens)
+            .unwrap_or(DEFAULT_MAX_TOKENS),
+        thinking: Thinking::Default,
+        effort: config.as_ref().and_then(|c| c.reasoning_effort.clone()),
+        temperature: config.as_ref().and_then(|c| c.temperature),
+        stop: config.and_then(|c| c.stop),
+        purpose: Purpose::Step,
+    })
+}
+
+/// Rebuilds the requests numbered `wanted` with one incremental replay of the log (the
+/// cost is one pass over the events up to the last wanted request). Results are in
+/// request order.
+pub fn reconstruct(
+    events: &[Arc<Event>],
+    wanted: &[usize],
+    kind_of: KindOf<'_>,
+) -> Result<Vec<Reconstructed>, InspectError> {
+    let refs = request_refs(events);
+    let mut targets: Vec<RequestRef> = Vec::with_capacity(wanted.len());
+    for &n in wanted {
+        let r = n
+            .checked_sub(1)
+            .and_then(|i| refs.get(i))
+            .ok_or(InspectError::NoSuchRequest(n))?;
+        targets.push(*r);
+    }
+    targets.sort_by_key(|r| r.n);
+    targets.dedup();
+    let Some(first) = events.first() else {
+        return Err(SessionError::Empty.into());
+    };
+    let mut session = Session::from_events(vec![(**first).clone()])?;
+    let mut out = Vec::with_capacity(targets.len());
+    let mut next = 1;
+    for t in targets {
+        while next < t.index {
+            let ev = &events[next];
+            session.append_with_sources(
+                ev.kind.clone(),
+                ev.surface_op.clone(),
+                ev.source_event_seqs.clone(),
+            )?;
+            next += 1;
+        }
+        let opts = options_from_session(&mut session, kind_of).map_err(|e| match e {
+            InspectError::NoContext(_) => InspectError::NoContext(t.n),
+            e => e,
+        })?;
+        let wire = build_request(&opts)?;
+        out.push(Reconstructed { at: t, opts, wire });
+    }
+    Ok(out)
+}
+
+/// Why the selected request differs from the one before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffReason {
+    /// There is no earlier request.
+    FirstRequest,
+    /// A tool-registry developer message with an addition was appended.
+    ToolAdditionAppended,
+    /// A tool removal was appended on an in-history route.
+    ToolRemovalAppended,
+    /// A changed system prompt was appended after the history.
+    PromptUpdateAppended,
+    /// The prompt was consolidated at the head (a `system/message` replacement).
+    Consolidation,
+    /// A header started a new series.
+    NewSeries,
+    /// A tool was removed on an addition-only route (history is rewritten, P-6).
+    RemovalOnAdditionOnly,
+    /// Provider, model or update modes changed.
+    RouteChanged,
+    /// Only new history was appended.
+    HistoryAppended,
+    /// The bodies are identical.
+    Identical,
+}
+
+impl DiffReason {
+    /// Fluent id of the localized text.
+    pub fn message_id(&self) -> &'static str {
+        match self {
+            DiffReason::FirstRequest => "tui-inspector-reason-first",
+            DiffReason::ToolAdditionAppended => "tui-inspector-reason-tool-addition",
+            DiffReason::ToolRemovalAppended => "tui-inspector-reason-tool-removal",
+            DiffReason::PromptUpdateAppended => "tui-inspector-reason-prompt-update",
+            DiffReason::Consolidation => "tui-inspector-reason-consolidation",
+            DiffReason::NewSeries => "tui-inspector-reason-new-series",
+            DiffReason::RemovalOnAdditionOnly => "tui-inspector-reason-removal-addition-only",
+            DiffReason::RouteChanged => "tui-inspector-reason-route-changed",
+            DiffReason::HistoryAppended => "tui-inspector-reason-history",
+            DiffReason::Identical => "tui-inspector-reason-identical",
+        }
+    }
+}
+
+/// Classifies the events logged between two requests (`between` = the events after the
+/// previous request settled up to the selected request's dispatch).
+pub fn classify(
+    between: &[Arc<Event>],
+    prev_ctx: Option<&RequestContext>,
+    sel_ctx: Option<&RequestContext>,
+    bodies_equal: bool,
+) -> Vec<DiffReason> {
+    let mut out = Vec::new();
+    let add = |r: DiffReason, out: &mut Vec<DiffReason>| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    let mode = sel_ctx.and_then(|c| c.tool_update);
+    for ev in between {
+        let replace = matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
+        match &ev.kind {
+            EventKind::RequestHeader(h)
+                if h.starts_series == Some(true) || h.reason == HeaderReason::Series =>
+            {
+                add(DiffReason::NewSeries, &mut out)
+            }
+            EventKind::SystemMessage(_) if replace => add(DiffReason::Consolidation, &mut out),
+            EventKind::SystemMessage(_) => add(DiffReason::PromptUpdateAppended, &mut out),
+            EventKind::DeveloperMessage(d) => {
+                for b in &d.message.content {
+                    match b {
+                        Block::ToolAddition { .. } => {
+                            add(DiffReason::ToolAdditionAppended, &mut out)
+                        }
+                        Block::ToolRemoval { .. } if mode == Some(ToolUpdateMode::AdditionOnly) => {
+                            add(DiffReason::RemovalOnAdditionOnly, &mut out)
+                        }
+                        Block::ToolRemoval { .. } => add(DiffReason::ToolRemovalAppended, &mut out),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let route_of = |c: &RequestContext| {
+        (
+            c.provider.clone(),
+            c.model.clone(),
+            c.system_prompt_update,
+            c.tool_update,
+        )
+    };
+    if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
+        && route_of(p) != route_of(s)
+    {
+        add(DiffReason::RouteChanged, &mut out);
+    }
+    if out.is_empty() {
+        out.push(if bodies_equal {
+            DiffReason::Identical
+        } else {
+            DiffReason::HistoryAppended
+        });
+    }
+    // Prefix-breaking reasons first.
+    out.sort_by_key(|r| match r {
+        DiffReason::NewSeries | DiffReason::Consolidation | DiffReason::RemovalOnAdditionOnly => 0,
+        DiffReason::RouteChanged => 1,
+        _ => 2,
+    });
+    out
+}
+
+/// One request as the inspector shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InspectedRequest {
+    /// Request number; `None` = the next request (not sent yet).
+    pub n: Option<usize>,
+    /// `provider/model`.
+    pub route: String,
+    /// Top-level system text (Messages route), if any.
+    pub system: Option<String>,
+    /// Declared tools: name and whether `defer_loading` is set.
+    pub tools: Vec<(String, bool)>,
+    /// One line per wire message: `role: block summary, …`.
+    pub messages: Vec<String>,
+    /// The compact JSON body as sent.
+    pub body: String,
+    /// The `anthropic-beta` header, when owed.
+    pub beta: Option<String>,
+}
+
+/// Where two requests first differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Divergence {
+    /// First differing byte offset of the compact JSON bodies (`None` = identical).
+    pub body_offset: Option<usize>,
+    /// The top-level system text differs.
+    pub system: bool,
+    /// First tool index whose declaration differs (or the first extra one).
+    pub tool: Option<usize>,
+    /// First message index that differs (or the first extra one).
+    pub message: Option<usize>,
+}
+
+/// Everything the inspector shows: the selected request next to the one before it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InspectorData {
+    /// The earlier request (`None` when the selected one is the first).
+    pub previous: Option<InspectedRequest>,
+    /// The selected request (or the next one).
+    pub selected: InspectedRequest,
+    /// Where they first differ.
+    pub divergence: Divergence,
+    /// Why, from the events between them.
+    pub reasons: Vec<DiffReason>,
+}
+
+fn short(s: &str, max: usize) -> String {
+    let one: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > max {
+        let t: String = one.chars().take(max).collect();
+        format!("{t}…")
+    } else {
+        one
+    }
+}
+
+fn block_summary(b: &Value) -> String {
+    let ty = b.get("type").and_then(Value::as_str).unwrap_or("?");
+    let detail = match ty {
+        "text" => b
+            .get("text")
+            .and_then(Value::as_str)
+            .map(|t| format!("\"{}\"", short(t, 40))),
+        "tool_use" => b.get("name").and_then(Value::as_str).map(str::to_string),
+        "tool_result" => b
+            .get("tool_use_id")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        "tool_addition" | "tool_removal" => b
+            .pointer("/tool/name")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        _ => None,
+    };
+    match detail {
+        Some(d) => format!("{ty} {d}"),
+        None => ty.to_string(),
+    }
+}
+
+/// One-line summary of a wire message (`system: tool_addition fetch`).
+pub fn message_summary(m: &Value) -> String {
+    let role = m.get("role").and_then(Value::as_str).unwrap_or("?");
+    let mut parts = Vec::new();
+    match m.get("content") {
+        Some(Value::String(s)) => parts.push(format!("text \"{}\"", short(s, 40))),
+        Some(Value::Array(blocks)) => parts.extend(blocks.iter().map(block_summary)),
+        _ => {}
+    }
+    if let Some(calls) = m.get("tool_calls").and_then(Value::as_array) {
+        for c in calls {
+            let name = c.pointer("/function/name").and_then(Value::as_str);
+            parts.push(format!("tool_call {}", name.unwrap_or("?")));
+        }
+    }
+    if let Some(id) = m.get("tool_call_id").and_then(Value::as_str) {
+        parts.push(format!("tool_call_id {id}"));
+    }
+    format!("{role}: {}", parts.join(", "))
+}
+
+fn tool_entry(t: &Value) -> (String, bool) {
+    let name = t
+        .get("name")
+        .or_else(|| t.pointer("/function/name"))
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .to_string();
+    (name, t.get("defer_loading") == Some(&Value::Bool(true)))
+}
+
+fn system_text(body: &Value) -> Option<String> {
+    match body.get("system")? {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(blocks) => Some(
+            blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ),
+        _ => None,
+    }
+}
+
+fn array<'a>(body: &'a Value, key: &str) -> &'a [Value] {
+    body.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+/// The inspector's view of a serialized request.
+pub fn inspected(n: Option<usize>, route: &Route, wire: &SerializedBody) -> InspectedRequest {
+    InspectedRequest {
+        n,
+        route: route.id(),
+        system: system_text(&wire.body),
+        tools: array(&wire.body, "tools").iter().map(tool_entry).collect(),
+        messages: array(&wire.body, "messages")
+            .iter()
+            .map(message_summary)
+            .collect(),
+        body: wire.body.to_string(),
+        beta: wire.beta.clone(),
+    }
+}
+
+fn first_difference(a: &[Value], b: &[Value]) -> Option<usize> {
+    let common = a.len().min(b.len());
+    (0..common)
+        .find(|&i| a[i] != b[i])
+        .or((a.len() != b.len()).then_some(common))
+}
+
+/// Where two serialized requests first differ.
+pub fn divergence(prev: &SerializedBody, sel: &SerializedBody) -> Divergence {
+    let (a, b) = (prev.body.to_string(), sel.body.to_string());
+    let body_offset = a
+        .bytes()
+        .zip(b.bytes())
+        .position(|(x, y)| x != y)
+        .or((a.len() != b.len()).then_some(a.len().min(b.len())));
+    Divergence {
+        body_offset,
+        system: prev.body.get("system") != sel.body.get("system"),
+        tool: first_difference(array(&prev.body, "tools"), array(&sel.body, "tools")),
+        message: first_difference(array(&prev.body, "messages"), array(&sel.body, "messages")),
+    }
+}
+
+fn context_before(events: &[Arc<Event>]) -> Option<&RequestContext> {
+    events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::RequestContext(c) => Some(c),
+        _ => None,
+    })
+}
+
+/// Inspector data for past request `n` (compared with request `n - 1`).
+pub fn inspect_past(
+    events: &[Arc<Event>],
+    n: usize,
+    kind_of: KindOf<'_>,
+) -> Result<InspectorData, InspectError> {
+    let wanted: Vec<usize> = if n > 1 { vec![n - 1, n] } else { vec![n] };
+    let mut rebuilt = reconstruct(events, &wanted, kind_of)?;
+    let Some(sel) = rebuilt.pop() else {
+        return Err(InspectError::NoSuchRequest(n));
+    };
+    let prev = rebuilt.pop();
+    Ok(compare(
+        events,
+        prev.as_ref(),
+        &sel.opts.route,
+        &sel.wire,
+        Some(n),
+        sel.at.index,
+    ))
+}
+
+/// Inspector data for the next request (`opts`, built over `events`, the log plus what the
+/// next attempt would append) compared with the last request sent.
+pub fn inspect_next(
+    events: &[Arc<Event>],
+    opts: &GenerateOptions,
+    kind_of: KindOf<'_>,
+) -> Result<InspectorData, InspectError> {
+    let wire = build_request(opts)?;
+    let refs = request_refs(events);
+    let prev = match refs.last() {
+        Some(last) => reconstruct(events, &[last.n], kind_of)?.pop(),
+        None => None,
+    };
+    Ok(compare(
+        events,
+        prev.as_ref(),
+        &opts.route,
+        &wire,
+        None,
+        events.len(),
+    ))
+}
+
+fn compare(
+    events: &[Arc<Event>],
+    prev: Option<&Reconstructed>,
+    sel_route: &Route,
+    sel_wire: &SerializedBody,
+    sel_n: Option<usize>,
+    sel_index: usize,
+) -> InspectorData {
+    let selected = inspected(sel_n, sel_route, sel_wire);
+    let Some(prev) = prev else {
+        return InspectorData {
+            previous: None,
+            selected,
+            divergence: Divergence::default(),
+            reasons: vec![DiffReason::FirstRequest],
+        };
+    };
+    let div = divergence(&prev.wire, sel_wire);
+    let start = (prev.at.index + 1).min(sel_index);
+    let reasons = classify(
+        &events[start..sel_index],
+        context_before(&events[..prev.at.index]),
+        context_before(&events[..sel_index]),
+        div.body_offset.is_none(),
+    );
+    InspectorData {
+        previous: Some(inspected(Some(prev.at.n), &prev.opts.route, &prev.wire)),
+        selected,
+        divergence: div,
+        reasons,
+    }
+}
+
+fn label(l: Localizer, n: Option<usize>) -> String {
+    match n {
+        Some(n) => l.tra("tui-inspector-request", &[("n", Arg::from(n))]),
+        None => l.tr("tui-inspector-next"),
+    }
+}
+
+/// Plain-text rendering (for `exec`): reason, divergence, then both requests.
+pub fn render_text(d: &InspectorData, l: Localizer) -> Vec<String> {
+    let mut out = Vec::new();
+    let reasons: Vec<String> = d.reasons.iter().map(|r| l.tr(r.message_id())).collect();
+    out.push(l.tra(
+        "tui-inspector-reason",
+        &[("reasons", Arg::from(reasons.join("; ")))],
+    ));
+    out.push(divergence_line(d, l));
+    let sections: Vec<&InspectedRequest> = d.previous.iter().chain([&d.selected]).collect();
+    for r in sections {
+        out.push(format!("== {} · {}", label(l, r.n), r.route));
+        if let Some(s) = &r.system {
+            let text = Arg::from(short(s, 60));
+            out.push(format!(
+                "  {}",
+                l.tra("tui-inspector-system-line", &[("text", text)])
+            ));
+        }
+        out.push(format!("  {}:", l.tr("tui-inspector-tools")));
+        for (name, deferred) in &r.tools {
+            let mark = if *deferred {
+                format!(" ({})", l.tr("tui-inspector-deferred"))
+            } else {
+                String::new()
+            };
+            out.push(format!("    {name}{mark}"));
+        }
+        out.push(format!("  {}:", l.tr("tui-inspector-messages")));
+        for (i, m) in r.messages.iter().enumerate() {
+            let marker = d.previous.is_some() && d.divergence.message == Some(i);
+            out.push(format!("  {} [{i}] {m}", if marker { "▶" } else { " " }));
+        }
+        if let Some(b) = &r.beta {
+            out.push(format!("  anthropic-beta: {b}"));
+        }
+        out.push(format!("  {}", r.body));
+    }
+    out
+}
+
+/// The localized one-line divergence summary.
+pub fn divergence_line(d: &InspectorData, l: Localizer) -> String {
+    match (&d.previous, d.divergence.body_offset) {
+        (None, _) => l.tr("tui-inspector-no-previous"),
+        (Some(_), None) => l.tr("tui-inspector-identical"),
+        (Some(_), Some(off)) => match d.divergence.message {
+            Some(i) => l.tra(
+                "tui-inspector-diverges-message",
+                &[("offset", Arg::from(off)), ("index", Arg::from(i))],
+            ),
+            None => l.tra("tui-inspector-diverges", &[("offset", Arg::from(off))]),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::{
+        DeveloperMessageData, Message, RequestHeaderData, Role, Source, StepMessage,
+    };
+
+    fn ev(kind: EventKind, op: Option<SurfaceOp>) -> Arc<Event> {
+        Arc::new(Event {
+            kind,
+            seq: 0,
+            time: String::new(),
+            surface_op: op,
+            source_event_seqs: None,
+        })
+    }
+
+    fn ctx(mode: Option<ToolUpdateMode>) -> RequestContext {
+        RequestContext {
+            provider: "ds".into(),
+            model: "m".into(),
+            context_window: None,
+            system_prompt_update: None,
+            tool_update: mode,
+        }
+    }
+
+    fn dev(blocks: Vec<Block>) -> Arc<Event> {
+        ev(
+            EventKind::DeveloperMessage(DeveloperMessageData {
+                turn: 1,
+                step: 1,
+                message: Message::new(Role::Developer, blocks, Source::kind("tool-registry")),
+                header_seq: None,
+            }),
+            Some(SurfaceOp::append()),
+        )
+    }
+
+    #[test]
+    fn classify_names_removal_on_addition_only_before_plain_history() {
+        let between = vec![dev(vec![Block::removal("grep")])];
+        let c = ctx(Some(ToolUpdateMode::AdditionOnly));
+        assert_eq!(
+            classify(&between, Some(&c), Some(&c), false),
+            vec![DiffReason::RemovalOnAdditionOnly]
+        );
+        let c = ctx(Some(ToolUpdateMode::InHistory));
+        assert_eq!(
+            classify(&between, Some(&c), Some(&c), false),
+            vec![DiffReason::ToolRemovalAppended]
+        );
+        assert_eq!(
+            classify(&[], Some(&c), Some(&c), false),
+            vec![DiffReason::HistoryAppended]
+        );
+        assert_eq!(
+            classify(&[], Some(&c), Some(&c), true),
+            vec![DiffReason::Identical]
+        );
+    }
+
+    #[test]
+    fn classify_orders_series_and_consolidation_first() {
+        let sys = |op| {
+            ev(
+                EventKind::SystemMessage(StepMessage {
+                    turn: 1,
+                    step: 1,
+                    message: Message::text(Role::System, "p", Source::kind("system-prompt")),
+                }),
+                Some(op),
+            )
+        };
+        let header = ev(
+            EventKind::RequestHeader(RequestHeaderData {
+                header: crate::session::event::RequestHeader {
+                    config: crate::session::event::CallConfig {
+                        provider: "ds".into(),
+                        model: "m".into(),
+                        reasoning_effort: None,
+                        temperature: None,
+                        max_tokens: None,
+                        stop: None,
+                    },
+                    adapter_defaults: None,
+                    tools: None,
+                },
+                reason: HeaderReason::Change,
+                starts_series: Some(true),
+            }),
+            None,
+        );
+        let between = vec![
+            dev(vec![Block::addition("fetch")]),
+            sys(SurfaceOp::replace(1, 1)),
+            header,
+        ];
+        let (a, b) = (ctx(None), ctx(Some(ToolUpdateMode::InHistory)));
+        let r = classify(&between, Some(&a), Some(&b), false);
+        assert_eq!(
+            r,
+            vec![
+                DiffReason::Consolidation,
+                DiffReason::NewSeries,
+                DiffReason::RouteChanged,
+                DiffReason::ToolAdditionAppended
+            ]
+        );
+        assert_eq!(
+            classify(&[sys(SurfaceOp::append())], Some(&a), Some(&a), false),
+            vec![DiffReason::PromptUpdateAppended]
+        );
+    }
+
+    #[test]
+    fn divergence_finds_first_differing_message_and_byte() {
+        let a = SerializedBody {
+            body: serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "hi"}]}),
+            beta: None,
+        };
+        let b = SerializedBody {
+            body: serde_json::json!({"model": "m", "messages": [
+                {"role": "user", "content": "hi"},
+                {"role": "system", "content": [{"type": "tool_addition", "tool": {"type": "tool_reference", "name": "fetch"}}]}
+            ]}),
+            beta: None,
+        };
+        let d = divergence(&a, &b);
+        assert_eq!(d.message, Some(1));
+        assert_eq!(d.tool, None);
+        assert!(!d.system);
+        let off = d.body_offset.unwrap();
+        assert_eq!(&a.body.to_string()[..off], &b.body.to_string()[..off]);
+        assert_eq!(divergence(&a, &a).body_offset, None);
+        let sb = serde_json::json!({"role": "system", "content": [{"type": "tool_addition", "tool": {"type": "tool_reference", "name": "fetch"}}]});
+        assert_eq!(message_summary(&sb), "system: tool_addition fetch");
+    }
+}

@@ -1,0 +1,275 @@
+//! The request inspector overlay (SPEC §10): the previous request next to the selected one
+//! (side by side, or stacked when narrow) with system, tools and messages, the line of the
+//! first difference highlighted and the reason on top. `↑`/`↓`/`PgUp`/`PgDn` scroll,
+//! `Esc`/`q` closes.
+
+use crossterm::event::{KeyCode, KeyEvent};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::agent::inspect::{InspectedRequest, InspectorData, divergence_line};
+use crate::i18n::{Arg, Localizer};
+
+use super::text::{sanitize, str_width, truncate};
+use super::theme;
+
+/// Width from which the two requests show side by side.
+pub const SIDE_BY_SIDE_WIDTH: u16 = 100;
+
+/// Open inspector state.
+#[derive(Debug, Clone)]
+pub struct Inspector {
+    data: InspectorData,
+    scroll: usize,
+    reveal: bool,
+    page: usize,
+}
+
+/// One body line: text and whether it holds the first difference.
+type Row = (String, Style, bool);
+
+impl Inspector {
+    /// Opens on `data`, scrolled so the first difference is visible.
+    pub fn new(data: InspectorData) -> Self {
+        Inspector {
+            data,
+            scroll: 0,
+            reveal: true,
+            page: 10,
+        }
+    }
+
+    /// The data shown.
+    pub fn data(&self) -> &InspectorData {
+        &self.data
+    }
+
+    /// Handles a key; returns `false` when the inspector should close.
+    pub fn key(&mut self, k: &KeyEvent) -> bool {
+        self.reveal = false;
+        match k.code {
+            KeyCode::Esc | KeyCode::Char('q') => return false,
+            KeyCode::Up => self.scroll = self.scroll.saturating_sub(1),
+            KeyCode::Down => self.scroll += 1,
+            KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(self.page),
+            KeyCode::PageDown => self.scroll += self.page,
+            KeyCode::Home => self.scroll = 0,
+            KeyCode::End => self.scroll = usize::MAX / 2,
+            _ => {}
+        }
+        true
+    }
+
+    fn tool_rows(&self) -> usize {
+        let prev = self.data.previous.as_ref().map_or(0, |p| p.tools.len());
+        prev.max(self.data.selected.tools.len()).max(1)
+    }
+
+    fn column(&self, r: Option<&InspectedRequest>, l: Localizer, selected: bool) -> Vec<Row> {
+        let d = &self.data.divergence;
+        let mark = self.data.previous.is_some();
+        let normal = Style::default();
+        let mut out: Vec<Row> = Vec::new();
+        let Some(r) = r else {
+            out.push((l.tr("tui-inspector-none"), theme::dim(), false));
+            return out;
+        };
+        let title = match r.n {
+            Some(n) => l.tra("tui-inspector-request", &[("n", Arg::from(n))]),
+            None => l.tr("tui-inspector-next"),
+        };
+        let title_style = if selected {
+            theme::accent().patch(theme::bold())
+        } else {
+            theme::bold()
+        };
+        out.push((
+            format!("{title} · {}", sanitize(&r.route)),
+            title_style,
+            false,
+        ));
+        let beta = r.beta.as_deref().map(sanitize);
+        out.push((
+            format!("anthropic-beta: {}", beta.as_deref().unwrap_or("—")),
+            theme::dim(),
+            false,
+        ));
+        let system = r
+            .system
+            .as_deref()
+            .map(|s| sanitize(s).replace('\n', " "))
+            .unwrap_or_else(|| "—".into());
+        out.push((
+            l.tra("tui-inspector-system-line", &[("text", Arg::from(system))]),
+            normal,
+            mark && d.system,
+        ));
+        out.push((l.tr("tui-inspector-tools"), theme::bold(), false));
+        if r.tools.is_empty() {
+            out.push((
+                format!("  {}", l.tr("tui-inspector-no-tools")),
+                theme::dim(),
+                mark && d.tool == Some(0),
+            ));
+        }
+        let tool_rows = self.tool_rows();
+        for (i, (name, deferred)) in r.tools.iter().enumerate() {
+            let suffix = if *deferred {
+                format!(" · {}", l.tr("tui-inspector-deferred"))
+            } else {
+                String::new()
+            };
+            out.push((
+                format!("  {}{suffix}", sanitize(name)),
+                normal,
+                mark && d.tool == Some(i),
+            ));
+        }
+        // Pad so both columns' message lists start on the same row.
+        for _ in r.tools.len().max(1)..tool_rows {
+            out.push((String::new(), normal, false));
+        }
+        out.push((l.tr("tui-inspector-messages"), theme::bold(), false));
+        for (i, m) in r.messages.iter().enumerate() {
+            out.push((
+                format!("  {i:>3} {}", sanitize(m)),
+                normal,
+                mark && d.message == Some(i),
+            ));
+        }
+        out
+    }
+
+    /// Draws the overlay over `area`.
+    pub fn draw(&mut self, l: Localizer, area: Rect, buf: &mut Buffer) {
+        if area.width < 4 || area.height < 4 {
+            return;
+        }
+        for y in area.y..area.y + area.height {
+            buf.set_line(
+                area.x,
+                y,
+                &Line::from(" ".repeat(area.width as usize)),
+                area.width,
+            );
+        }
+        let w = area.width as usize;
+        let put = |buf: &mut Buffer, y: u16, x: u16, width: usize, text: &str, st: Style| {
+            let t = truncate(text, width);
+            let pad = " ".repeat(width.saturating_sub(str_width(&t)));
+            buf.set_line(
+                x,
+                y,
+                &Line::from(Span::styled(format!("{t}{pad}"), st)),
+                width as u16,
+            );
+        };
+        let reasons: Vec<String> = self
+            .data
+            .reasons
+            .iter()
+            .map(|r| l.tr(r.message_id()))
+            .collect();
+        put(
+            buf,
+            area.y,
+            area.x,
+            w,
+            &format!(" {} ", l.tr("tui-inspector-title")),
+            theme::banner(),
+        );
+        put(
+            buf,
+            area.y + 1,
+            area.x,
+            w,
+            &l.tra(
+                "tui-inspector-reason",
+                &[("reasons", Arg::from(reasons.join("; ")))],
+            ),
+            theme::warn().patch(theme::bold()),
+        );
+        put(
+            buf,
+            area.y + 2,
+            area.x,
+            w,
+            &divergence_line(&self.data, l),
+            theme::dim(),
+        );
+        let bottom = area.y + area.height - 1;
+        put(
+            buf,
+            bottom,
+            area.x,
+            w,
+            &l.tr("tui-inspector-hint"),
+            theme::dim(),
+        );
+        let body = Rect {
+            x: area.x,
+            y: area.y + 3,
+            width: area.width,
+            height: bottom.saturating_sub(area.y + 3),
+        };
+        if body.height == 0 {
+            return;
+        }
+        let h = body.height as usize;
+        self.page = h.saturating_sub(1).max(1);
+        let prev = self.column(self.data.previous.as_ref(), l, false);
+        let sel = self.column(Some(&self.data.selected), l, true);
+        let side = area.width >= SIDE_BY_SIDE_WIDTH;
+        let columns: Vec<(Vec<Row>, u16, usize)> = if side {
+            let cw = (area.width as usize - 1) / 2;
+            for y in body.y..body.y + body.height {
+                buf.set_line(
+                    body.x + cw as u16,
+                    y,
+                    &Line::from(Span::styled("│", theme::dim())),
+                    1,
+                );
+            }
+            vec![
+                (prev, body.x, cw),
+                (sel, body.x + cw as u16 + 1, w - cw - 1),
+            ]
+        } else {
+            let mut all = prev;
+            all.push((String::new(), Style::default(), false));
+            all.extend(sel);
+            vec![(all, body.x, w)]
+        };
+        let total = columns.iter().map(|c| c.0.len()).max().unwrap_or(0);
+        let max = total.saturating_sub(h);
+        if self.reveal
+            && let Some(first) = columns
+                .iter()
+                .filter_map(|c| c.0.iter().position(|r| r.2))
+                .min()
+            && first >= h
+        {
+            self.scroll = first.saturating_sub(h / 2);
+        }
+        self.scroll = self.scroll.min(max);
+        for (rows, x, width) in &columns {
+            for (i, (text, st, hit)) in rows.iter().skip(self.scroll).take(h).enumerate() {
+                let y = body.y + i as u16;
+                if *hit {
+                    put(
+                        buf,
+                        y,
+                        *x,
+                        *width,
+                        &format!("▶{}", text.strip_prefix(' ').unwrap_or(text)),
+                        theme::selected(),
+                    );
+                } else {
+                    put(buf, y, *x, *width, text, *st);
+                }
+            }
+        }
+    }
+}

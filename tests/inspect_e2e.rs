@@ -1,0 +1,227 @@
+//! "Model-visible ⟺ logged" (SPEC §12.1, §10 Inspector): every request `deepterm exec`
+//! sent to the simulator is rebuilt from the session log file alone and must equal the
+//! recorded wire body byte for byte, with the same `anthropic-beta` header.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::Arc;
+
+use deepterm::agent::inspect::{reconstruct, request_refs};
+use deepterm::llm::types::ProviderKind;
+use deepterm::session::event::Event;
+use deepterm::sim::{self, SimConfig, SimHandle};
+
+const KEY_VAR: &str = "DEEPTERM_TEST_KEY";
+
+struct Env {
+    dir: tempfile::TempDir,
+    sim: SimHandle,
+}
+
+impl Env {
+    async fn new(cfg: SimConfig) -> Env {
+        Env {
+            dir: tempfile::tempdir().unwrap(),
+            sim: sim::start(cfg).await.unwrap(),
+        }
+    }
+
+    fn sessions(&self) -> PathBuf {
+        self.dir.path().join("sessions")
+    }
+
+    fn config(&self) -> PathBuf {
+        let base = self.sim.base_url();
+        let text = format!(
+            r#"
+model = "ds/deepseek-flash"
+
+[instructions]
+text = "You are a test assistant."
+
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+
+[providers.dsih]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+
+[[providers.dsih.models]]
+id = "deepseek-flash"
+system_prompt_update = "in-history"
+tool_update = "in-history"
+
+[providers.oai]
+kind = "openai-chat"
+base_url = "{base}"
+api_key_env = "{KEY_VAR}"
+
+[tools.builtin]
+enabled = false
+
+[tools.command.word_count]
+description = "Count the bytes of the JSON arguments."
+command = ["wc", "-c"]
+parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }} }}
+enabled = false
+"#
+        );
+        let path = self.dir.path().join("config.toml");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    async fn exec(&self, config: &Path, script: &str, extra_args: &[&str]) -> Output {
+        let script_path = self.dir.path().join("script.txt");
+        std::fs::write(&script_path, script).unwrap();
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
+        cmd.arg("exec")
+            .arg("--script")
+            .arg(&script_path)
+            .arg("--config")
+            .arg(config)
+            .arg("--session-dir")
+            .arg(self.sessions())
+            .arg("--locale")
+            .arg("en-US")
+            .args(extra_args)
+            .env(KEY_VAR, "sk-test-secret-123")
+            .env("HOME", self.dir.path());
+        cmd.output().await.unwrap()
+    }
+
+    fn events(&self) -> Vec<Arc<Event>> {
+        let path = std::fs::read_dir(self.sessions())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .unwrap();
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| Arc::new(serde_json::from_str::<Event>(l).unwrap()))
+            .collect()
+    }
+}
+
+fn kind_of(provider: &str) -> Option<ProviderKind> {
+    match provider {
+        "ds" | "dsih" => Some(ProviderKind::DeepseekMessages),
+        "oai" => Some(ProviderKind::OpenaiChat),
+        _ => None,
+    }
+}
+
+/// Rebuilds every logged request and compares it with what the simulator received.
+fn assert_log_reconstructs_every_request(env: &Env, expected: usize) {
+    let events = env.events();
+    let refs = request_refs(&events);
+    let recorded = env.sim.requests();
+    assert_eq!(recorded.len(), expected, "requests sent");
+    assert_eq!(
+        refs.len(),
+        recorded.len(),
+        "one logged request per sent one"
+    );
+    let wanted: Vec<usize> = refs.iter().map(|r| r.n).collect();
+    let rebuilt = reconstruct(&events, &wanted, &kind_of).unwrap();
+    assert_eq!(rebuilt.len(), recorded.len());
+    for (r, rec) in rebuilt.iter().zip(&recorded) {
+        assert_eq!(
+            r.wire.body.to_string(),
+            rec.raw_body,
+            "request #{} rebuilt from the log differs from the wire",
+            r.at.n
+        );
+        assert_eq!(
+            r.wire.beta.as_deref(),
+            rec.headers.get("anthropic-beta").map(String::as_str),
+            "beta header of request #{}",
+            r.at.n
+        );
+    }
+}
+
+const SCRIPT: &str = "Hello\n/tool enable word_count\nPlease run word_count now\n/system Answer briefly.\n/tool disable word_count\nThanks, bye\n/inspect\n/inspect 2\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspector_rebuilds_addition_only_requests_byte_for_byte() {
+    let env = Env::new(SimConfig::default()).await;
+    let out = env.exec(&env.config(), SCRIPT, &[]).await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_log_reconstructs_every_request(&env, 4);
+    // `/inspect` ran after the last turn and wrote nothing (the preview runs on a copy).
+    let events = env.events();
+    assert!(
+        matches!(
+            events.last().map(|e| &e.kind),
+            Some(deepterm::session::event::EventKind::TurnEnd(_))
+        ),
+        "{:?}",
+        events.last()
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // `/inspect 2`: the request after the addition, compared with request 1.
+    assert!(text.contains("== Request #2"), "{text}");
+    assert!(text.contains("tool addition appended"), "{text}");
+    assert!(text.contains("word_count (deferred)"), "{text}");
+    // `/inspect` alone: the next request next to the last one sent (#4).
+    assert!(text.contains("== Request #4"), "{text}");
+    assert!(text.contains("== Next request (not sent yet)"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspector_rebuilds_in_history_requests_with_prompt_update_byte_for_byte() {
+    let cfg = SimConfig {
+        tool_removal_ok: true,
+        ..SimConfig::default()
+    };
+    let env = Env::new(cfg).await;
+    let out = env
+        .exec(&env.config(), SCRIPT, &["--model", "dsih/deepseek-flash"])
+        .await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_log_reconstructs_every_request(&env, 4);
+    // The removal request appended the prompt update and the removal.
+    let events = env.events();
+    let data = deepterm::agent::inspect::inspect_past(&events, 4, &kind_of).unwrap();
+    use deepterm::agent::inspect::DiffReason;
+    assert!(
+        data.reasons.contains(&DiffReason::PromptUpdateAppended)
+            && data.reasons.contains(&DiffReason::ToolRemovalAppended),
+        "{:?}",
+        data.reasons
+    );
+    let prev = data.previous.as_ref().unwrap();
+    assert_eq!(
+        data.divergence.message,
+        Some(prev.messages.len()),
+        "in-history: request 4 extends request 3"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspector_rebuilds_openai_requests_byte_for_byte() {
+    let env = Env::new(SimConfig::default()).await;
+    let out = env
+        .exec(&env.config(), SCRIPT, &["--model", "oai/deepseek-flash"])
+        .await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_log_reconstructs_every_request(&env, 4);
+}

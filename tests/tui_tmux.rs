@@ -1,0 +1,163 @@
+//! Smoke test of the real terminal UI in tmux (issue 6 Tests): `deepterm --demo` starts,
+//! answers, switches language, shows and expands a tool-change node, survives a resize,
+//! opens the inspector, quits, and leaves the terminal in cooked mode. Skipped (with a
+//! message) when `tmux` is not installed. Uses its own tmux socket so a user's server is
+//! never touched.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A private tmux server, killed on drop (also when an assertion fails).
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("run tmux")
+    }
+
+    fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    /// Polls the pane until `pred` holds; panics with the last screen on timeout.
+    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            if start.elapsed() > TIMEOUT {
+                panic!("timed out waiting for {what}; screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn type_line(&self, text: &str) {
+        self.run(&["send-keys", "-t", "t", "-l", text]);
+        self.run(&["send-keys", "-t", "t", "Enter"]);
+    }
+
+    fn key(&self, key: &str) {
+        self.run(&["send-keys", "-t", "t", key]);
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .arg("kill-server")
+            .output();
+    }
+}
+
+fn tmux_available() -> bool {
+    Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+}
+
+#[test]
+fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
+    if !tmux_available() {
+        println!("skipped: tmux is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let sessions = dir.path().join("sessions");
+    let cmd = format!(
+        "{} --demo --session-dir {} --config {} --locale en-US; \
+         echo EXITED:$?; echo MODE:$(stty -a | grep -o -- '-\\?icanon' | head -1); sleep 60",
+        quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        quote(&sessions),
+        quote(&config),
+    );
+    let tmux = Tmux {
+        socket: format!("deepterm-test-{}", std::process::id()),
+    };
+    let out = tmux.run(&[
+        "-f",
+        "/dev/null",
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "100",
+        "-y",
+        "30",
+        "sh",
+        "-c",
+        &cmd,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    tmux.wait_for("the first frame", |s| {
+        s.contains("Demo mode: built-in simulator") && s.contains("Trajectory")
+    });
+
+    tmux.type_line("Hello there");
+    tmux.wait_for("the demo reply and its request row", |s| {
+        s.contains("Hello from the deepterm demo simulator!") && s.contains("#1 T1.S1")
+    });
+
+    tmux.type_line("/lang zh");
+    tmux.wait_for("the Chinese UI", |s| {
+        s.contains("轨迹") && s.contains("对话")
+    });
+
+    tmux.type_line("/tool disable grep");
+    tmux.type_line("/tool disable list_dir");
+    tmux.type_line("again");
+    let screen = tmux.wait_for("the tool-change node", |s| {
+        s.contains("工具已更新 · 移除 2 个") && s.contains("#2 T2.S1")
+    });
+    // The Trajectory CONTEXT cell lists the names; the Chat node is still collapsed.
+    let detail = "移除：grep, list_dir";
+    assert_eq!(screen.matches(detail).count(), 1, "{screen}");
+    tmux.key("C-t");
+    tmux.wait_for("the expanded Chat node", |s| s.matches(detail).count() == 2);
+
+    tmux.type_line("/inspect");
+    tmux.wait_for("the inspector overlay", |s| {
+        s.contains("请求检查器") && s.contains("下一个请求") && s.contains("请求 #2")
+    });
+    tmux.key("Escape");
+    tmux.wait_for("the inspector to close", |s| !s.contains("请求检查器"));
+
+    tmux.run(&["resize-window", "-t", "t", "-x", "50", "-y", "15"]);
+    tmux.wait_for("the narrow layout", |s| {
+        s.lines().all(|l| l.chars().count() <= 50) && s.contains("演示模式") && s.contains("对话")
+    });
+
+    tmux.type_line("/quit");
+    let screen = tmux.wait_for("the process to exit", |s| s.contains("MODE:"));
+    assert!(screen.contains("EXITED:0"), "{screen}");
+    assert!(
+        screen.lines().any(|l| l.trim() == "MODE:icanon"),
+        "terminal restored to cooked mode:\n{screen}"
+    );
+}
