@@ -138,7 +138,7 @@ impl Agent {
                     Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
                 }
             }
-            "/mcp" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
+            "/mcp" => self.mcp_command(rest).await,
             "/compact" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
             "/inspect" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
             _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),
