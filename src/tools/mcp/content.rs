@@ -91,7 +91,7 @@ pub fn outcome_from_result(result: &CallToolResult) -> ToolOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rmcp::model::{RawResource, ResourceContents};
+    use rmcp::model::{Resource, ResourceContents};
 
     #[test]
     fn text_blocks_join_and_media_is_summarized_with_mime_type() {
@@ -105,7 +105,7 @@ mod tests {
                 meta: None,
             }),
             ContentBlock::embedded_text("file:///n.txt", "notes"),
-            ContentBlock::resource_link(RawResource::new("file:///x", "x")),
+            ContentBlock::resource_link(Resource::new("file:///x", "x")),
         ]);
         let o = outcome_from_result(&r);
         assert!(!o.is_error);

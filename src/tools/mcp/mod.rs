@@ -191,8 +191,11 @@ fn send_status(
     if error.is_some() {
         st.last_error = error.clone();
     }
-    let tools =
-        (state == McpState::Connected).then(|| st.tools.iter().map(|(m, _)| m.clone()).collect());
+    let tools = (state == McpState::Connected).then(|| {
+        let mut names: Vec<String> = st.tools.iter().map(|(m, _)| m.clone()).collect();
+        names.sort();
+        names
+    });
     let _ = inner.bg.send(Background::Mcp(McpStatus {
         server: server.to_string(),
         state,
