@@ -269,7 +269,7 @@ pub fn build_agent(
         demo_base: demo_base.clone(),
         locale: setup.locale,
     };
-    Agent::new(
+    let mut agent = Agent::new(
         session,
         route,
         key,
@@ -280,5 +280,15 @@ pub fn build_agent(
         approval,
         demo_base.is_some(),
     )
-    .map_err(|e| StartupError(l.tra("app-client-failed", &[("error", Arg::from(e.message))])))
+    .map_err(|e| StartupError(l.tra("app-client-failed", &[("error", Arg::from(e.message))])))?;
+    // MCP servers connect in the background: start-up never waits for them.
+    let mcp = crate::tools::mcp::McpManager::new(
+        setup.config.mcp_servers.clone(),
+        agent.background_sender(),
+        cwd,
+        crate::tools::mcp::McpOptions::from_env(),
+    );
+    mcp.start_enabled();
+    agent.set_mcp(mcp);
+    Ok(agent)
 }

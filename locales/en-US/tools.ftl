@@ -13,3 +13,28 @@ tools-disabled = Tool disabled: { $name }
 tools-already-enabled = Tool { $name } is already enabled.
 tools-already-disabled = Tool { $name } is already disabled.
 tools-error-unknown-name = There is no tool named "{ $name }"; /tools lists the available tools.
+
+# MCP servers (/mcp, /mcp connect|disconnect NAME).
+mcp-none-configured = No MCP servers are configured; add [mcp.servers.NAME] to the config file.
+mcp-status-header = MCP servers ({ $count }):
+mcp-status-line = { $name }: { $state }, { $count ->
+    [one] 1 tool
+   *[other] { $count } tools
+}
+mcp-status-error =     last error: { $error }
+mcp-status-mapped =     { $model } ← tool "{ $original }"
+mcp-state-idle = not connected
+mcp-state-connecting = connecting
+mcp-state-connected = connected
+mcp-state-disconnected = disconnected
+mcp-state-reconnecting = disconnected, reconnecting
+mcp-state-failed = failed
+mcp-connected = MCP server { $name } connected ({ $count ->
+    [one] 1 tool
+   *[other] { $count } tools
+}).
+mcp-disconnected = MCP server { $name } disconnected; its tools were removed.
+mcp-not-running = MCP server { $name } is not running.
+mcp-connect-failed = MCP server { $name } could not be connected: { $error }
+mcp-unknown-server = There is no MCP server named "{ $name }"; /mcp lists the configured servers.
+mcp-usage = Usage: /mcp, /mcp connect NAME, /mcp disconnect NAME

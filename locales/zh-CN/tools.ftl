@@ -13,3 +13,22 @@ tools-disabled = 已停用工具：{ $name }
 tools-already-enabled = 工具 { $name } 已处于启用状态。
 tools-already-disabled = 工具 { $name } 已处于停用状态。
 tools-error-unknown-name = 没有名为 "{ $name }" 的工具；用 /tools 查看可用工具。
+
+# MCP 服务器（/mcp、/mcp connect|disconnect 名称）。
+mcp-none-configured = 尚未配置 MCP 服务器；请在配置文件中添加 [mcp.servers.名称]。
+mcp-status-header = MCP 服务器（{ $count } 个）：
+mcp-status-line = { $name }：{ $state }，{ $count } 个工具
+mcp-status-error =     最近的错误：{ $error }
+mcp-status-mapped =     { $model } ← 工具“{ $original }”
+mcp-state-idle = 未连接
+mcp-state-connecting = 正在连接
+mcp-state-connected = 已连接
+mcp-state-disconnected = 已断开
+mcp-state-reconnecting = 已断开，正在重连
+mcp-state-failed = 连接失败
+mcp-connected = MCP 服务器 { $name } 已连接（{ $count } 个工具）。
+mcp-disconnected = MCP 服务器 { $name } 已断开，其工具已移除。
+mcp-not-running = MCP 服务器 { $name } 未在运行。
+mcp-connect-failed = 无法连接 MCP 服务器 { $name }：{ $error }
+mcp-unknown-server = 没有名为“{ $name }”的 MCP 服务器；/mcp 会列出已配置的服务器。
+mcp-usage = 用法：/mcp、/mcp connect 名称、/mcp disconnect 名称

@@ -138,7 +138,7 @@ impl Agent {
                     Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
                 }
             }
-            "/mcp" => self.warn("cmd-not-available", vec![("command", Arg::from(cmd))]),
+            "/mcp" => self.mcp_command(rest).await,
             "/compact" => {
                 let cancel = self.fresh_cancel();
                 let res = self.compact("manual", false, &cancel).await;

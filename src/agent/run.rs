@@ -145,6 +145,7 @@ pub struct Agent {
     demo: bool,
     bg_tx: mpsc::UnboundedSender<Background>,
     bg_rx: mpsc::UnboundedReceiver<Background>,
+    mcp: Option<crate::tools::mcp::McpManager>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -179,6 +180,7 @@ impl Agent {
         Ok(Agent {
             bg_tx,
             bg_rx,
+            mcp: None,
             series: RequestSeries::attach(&session),
             session,
             route,
@@ -220,6 +222,16 @@ impl Agent {
             }
             Background::Mcp(status) => self.push(EventKind::McpStatus(status)),
         }
+    }
+
+    /// Attaches the MCP servers (`/mcp`); they report through [`Agent::background_sender`].
+    pub fn set_mcp(&mut self, m: crate::tools::mcp::McpManager) {
+        self.mcp = Some(m);
+    }
+
+    /// The MCP servers, if attached.
+    pub fn mcp(&self) -> Option<crate::tools::mcp::McpManager> {
+        self.mcp.clone()
     }
 
     /// Sets the stream idle timeout of the provider client (tests use short ones).

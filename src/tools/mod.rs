@@ -6,6 +6,7 @@
 
 pub mod builtin;
 pub mod command;
+pub mod mcp;
 pub mod registry;
 
 use futures_util::future::BoxFuture;

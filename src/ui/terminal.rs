@@ -187,12 +187,17 @@ pub fn run(
     frames.request();
     let mut quit_deadline: Option<Instant> = None;
     let mut agent_gone = false;
+    // Start-up benchmark hook (docs/benchmarks.md): leave right after the first frame.
+    let exit_after_first_frame = std::env::var_os("DEEPTERM_EXIT_AFTER_FIRST_FRAME").is_some();
     loop {
         let now = Instant::now();
         if frames.due(now) {
             app.set_now(now);
             term.draw(|f| app.render(f))?;
             frames.drawn(Instant::now());
+            if exit_after_first_frame {
+                break;
+            }
         }
         if let Some(d) = quit_deadline
             && (Instant::now() >= d || app.agent_exited() || agent_gone)

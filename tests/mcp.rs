@@ -1,0 +1,391 @@
+//! MCP servers that come and go (SPEC §3 `[mcp.servers.NAME]`, §5 MCP): `deepterm exec`
+//! against the loopback simulator with the real fixture server process
+//! (`deepterm-mcp-fixture`) configured as server `fx`.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use deepterm::sim::{self, SimConfig, SimHandle};
+use serde_json::{Value, json};
+
+const KEY_VAR: &str = "DEEPTERM_TEST_KEY";
+const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+const FX_TOOLS: [&str; 6] = [
+    "fx__add",
+    "fx__echo",
+    "fx__fail",
+    "fx__fixture_add_tool",
+    "fx__fixture_crash",
+    "fx__fixture_remove_tool",
+];
+
+struct Env {
+    dir: tempfile::TempDir,
+    sim: SimHandle,
+}
+
+impl Env {
+    async fn new() -> Env {
+        Env {
+            dir: tempfile::tempdir().unwrap(),
+            sim: sim::start(SimConfig::default()).await.unwrap(),
+        }
+    }
+
+    fn sessions(&self) -> PathBuf {
+        self.dir.path().join("sessions")
+    }
+
+    fn marker(&self) -> PathBuf {
+        self.dir.path().join("crashed.marker")
+    }
+
+    /// A config on the simulator with the fixture as server `fx` (not started at launch).
+    fn config(&self, fx_extra: &str) -> PathBuf {
+        let base = self.sim.base_url();
+        let marker = self.marker().display().to_string();
+        let text = format!(
+            r#"
+model = "ds/deepseek-flash"
+
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+
+[tools.builtin]
+enabled = false
+
+[mcp.servers.fx]
+command = "{FIXTURE}"
+enabled = false
+env = {{ FIXTURE_FAIL_MARKER = "{marker}" }}
+{fx_extra}
+"#
+        );
+        let path = self.dir.path().join("config.toml");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    async fn exec(&self, config: &Path, script: &str, backoff: Option<&str>) -> Output {
+        let script_path = self.dir.path().join("script.txt");
+        std::fs::write(&script_path, script).unwrap();
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
+        cmd.arg("exec")
+            .arg("--script")
+            .arg(&script_path)
+            .arg("--config")
+            .arg(config)
+            .arg("--session-dir")
+            .arg(self.sessions())
+            .arg("--locale")
+            .arg("en-US")
+            .env(KEY_VAR, "sk-test-secret-123")
+            .env("HOME", self.dir.path());
+        if let Some(b) = backoff {
+            cmd.env("DEEPTERM_MCP_BACKOFF_MS", b);
+        }
+        tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
+            .await
+            .expect("exec finishes")
+            .unwrap()
+    }
+
+    fn requests(&self) -> Vec<Value> {
+        self.sim
+            .requests()
+            .into_iter()
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect()
+    }
+
+    fn log(&self) -> Vec<Value> {
+        let file = std::fs::read_dir(self.sessions())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .unwrap();
+        std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn messages(r: &Value) -> &Vec<Value> {
+    r["body"]["messages"].as_array().unwrap()
+}
+
+fn starts_with_previous(prev: &Value, next: &Value) -> bool {
+    let (p, n) = (messages(prev), messages(next));
+    n.len() >= p.len() && n[..p.len()] == p[..]
+}
+
+fn tool_names(r: &Value) -> Vec<String> {
+    r["body"]["tools"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| t["name"].as_str().unwrap().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn has_block(r: &Value, kind: &str) -> bool {
+    r["rawBody"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("\"type\":\"{kind}\""))
+}
+
+fn developer_contents(log: &[Value]) -> Vec<Value> {
+    log.iter()
+        .filter(|e| e["type"] == "developer/message")
+        .map(|e| e["data"]["message"]["content"].clone())
+        .collect()
+}
+
+fn mcp_states(log: &[Value]) -> Vec<String> {
+    log.iter()
+        .filter(|e| e["type"] == "mcp/status")
+        .map(|e| e["data"]["state"].as_str().unwrap().to_string())
+        .collect()
+}
+
+fn tool_results(log: &[Value]) -> Vec<&Value> {
+    log.iter()
+        .filter(|e| e["type"] == "tool/result")
+        .map(|e| &e["data"]["message"])
+        .collect()
+}
+
+fn result_text(m: &Value) -> String {
+    m["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["text"].as_str())
+        .collect()
+}
+
+fn last_user_text(r: &Value) -> String {
+    let m = messages(r)
+        .iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .unwrap();
+    match &m["content"] {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => a.iter().filter_map(|b| b["text"].as_str()).collect(),
+        _ => String::new(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_server_connected_mid_conversation_adds_deferred_tools_and_keeps_the_prefix() {
+    let env = Env::new().await;
+    let script = "Hello\n/mcp\n/mcp connect fx\n/mcp\nplease call fx__add now\n";
+    let out = env.exec(&env.config(""), script, None).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    // /mcp lists state and tool count, before and after the connect.
+    let text = stdout(&out);
+    assert!(text.contains("fx: not connected, 0 tools"), "{text}");
+    assert!(text.contains("fx: connected, 6 tools"), "{text}");
+    assert!(
+        stderr(&out).contains("MCP server fx connected (6 tools)"),
+        "{}",
+        stderr(&out)
+    );
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 3, "hello, tool call, after the tool");
+    let (r0, r1, r2) = (&reqs[0], &reqs[1], &reqs[2]);
+    assert!(tool_names(r0).is_empty());
+    // The tools arrive appended, deferred, with a tool_addition block; nothing earlier changes.
+    assert!(starts_with_previous(r0, r1));
+    assert_eq!(tool_names(r1), FX_TOOLS);
+    assert!(
+        r1["body"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["defer_loading"] == true)
+    );
+    assert!(has_block(r1, "tool_addition"));
+    assert!(starts_with_previous(r1, r2));
+    assert_eq!(r1["toolCalls"][0]["name"], "fx__add");
+    // The call ran on the real server.
+    let log = env.log();
+    let results = tool_results(&log);
+    assert_eq!(results.len(), 1);
+    assert_eq!(result_text(results[0]), "2");
+    assert_ne!(results[0]["isError"], true);
+    // Status changes are logged.
+    assert_eq!(mcp_states(&log), vec!["connecting", "connected"]);
+    let connected = log
+        .iter()
+        .find(|e| e["type"] == "mcp/status" && e["data"]["state"] == "connected")
+        .unwrap();
+    assert_eq!(connected["data"]["tools"], json!(FX_TOOLS));
+    let additions: Vec<Value> = FX_TOOLS
+        .iter()
+        .map(|n| json!({"type": "tool-addition", "toolName": n}))
+        .collect();
+    assert_eq!(developer_contents(&log), vec![Value::Array(additions)]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_changed_adds_and_removes_a_tool_before_the_next_request() {
+    let env = Env::new().await;
+    let script = "Hello\n/mcp connect fx\n\
+        please call fx__fixture_add_tool \"extra\"\n\
+        please call fx__fixture_remove_tool \"extra\"\n\
+        Thanks\n";
+    let out = env.exec(&env.config(""), script, None).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 6, "{:#?}", reqs.len());
+    // The request right after the adding call already declares the new tool.
+    assert_eq!(reqs[1]["toolCalls"][0]["name"], "fx__fixture_add_tool");
+    assert!(tool_names(&reqs[2]).contains(&"fx__extra".to_string()));
+    assert!(starts_with_previous(&reqs[1], &reqs[2]));
+    assert_eq!(reqs[3]["toolCalls"][0]["name"], "fx__fixture_remove_tool");
+    assert!(!tool_names(&reqs[4]).contains(&"fx__extra".to_string()));
+    let log = env.log();
+    let dev = developer_contents(&log);
+    assert_eq!(dev.len(), 3, "{dev:#?}");
+    assert_eq!(
+        dev[1],
+        json!([{"type": "tool-addition", "toolName": "fx__extra"}])
+    );
+    assert_eq!(
+        dev[2],
+        json!([{"type": "tool-removal", "toolName": "fx__extra"}])
+    );
+    // A list change is not a state change.
+    assert_eq!(mcp_states(&log), vec!["connecting", "connected"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crash_keeps_tools_until_the_final_failure_then_removes_them_in_one_message() {
+    let env = Env::new().await;
+    let script = "Hello\n/mcp connect fx\n\
+        please call fx__fixture_crash now\n\
+        please call fx__echo \"during the outage\"\n\
+        /mcp connect fx\n\
+        /mcp\n\
+        Thanks\n";
+    // Three reconnect tries, 300 ms apart: the outage outlasts the two turns above.
+    let out = env.exec(&env.config(""), script, Some("300,300,3")).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(env.marker().exists(), "the fixture crashed");
+    let reqs = env.requests();
+    // hello; crash call + after; echo call + after; thanks.
+    assert_eq!(reqs.len(), 6);
+    for r in &reqs[1..5] {
+        assert_eq!(tool_names(r), FX_TOOLS, "no flapping during the outage");
+    }
+    let log = env.log();
+    let results = tool_results(&log);
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[1]["isError"], true);
+    assert_eq!(
+        result_text(results[1]),
+        "MCP server \"fx\" is not connected (reconnecting)"
+    );
+    // The final failure removed every fx tool in ONE developer message.
+    let dev = developer_contents(&log);
+    assert_eq!(dev.len(), 2, "{dev:#?}");
+    let removals: Vec<Value> = FX_TOOLS
+        .iter()
+        .map(|n| json!({"type": "tool-removal", "toolName": n}))
+        .collect();
+    assert_eq!(dev[1], Value::Array(removals));
+    assert!(last_user_text(&reqs[5]).contains("Thanks"));
+    assert!(tool_names(&reqs[5]).is_empty());
+    // Status: connected, then three failed reconnects, then failed.
+    let states = mcp_states(&log);
+    assert_eq!(
+        states,
+        vec![
+            "connecting",
+            "connected",
+            "disconnected",
+            "connecting",
+            "disconnected",
+            "connecting",
+            "disconnected",
+            "connecting",
+            "failed",
+        ]
+    );
+    let failed = log.iter().rfind(|e| e["type"] == "mcp/status").unwrap();
+    assert!(
+        failed["data"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("refusing to start"),
+        "the last error carries the server's stderr: {failed}"
+    );
+    let text = stdout(&out);
+    assert!(text.contains("fx: failed, 0 tools"), "{text}");
+    assert!(text.contains("last error:"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn is_error_result_becomes_a_tool_error_and_disconnect_removes_tools() {
+    let env = Env::new().await;
+    let script = "Hello\n/mcp connect fx\nplease call fx__fail \"boom\"\n\
+        /mcp disconnect fx\n/mcp\nbye\n";
+    let out = env
+        .exec(&env.config("approval = \"never\""), script, None)
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let results = tool_results(&log);
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["isError"], true);
+    assert_eq!(result_text(results[0]), "fixture failure: boom");
+    assert_eq!(
+        mcp_states(&log),
+        vec!["connecting", "connected", "disconnected"]
+    );
+    let dev = developer_contents(&log);
+    assert_eq!(dev.len(), 2);
+    assert_eq!(dev[1].as_array().unwrap().len(), FX_TOOLS.len());
+    assert!(stdout(&out).contains("fx: disconnected, 0 tools"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_server_and_failed_start_are_clear_errors() {
+    let env = Env::new().await;
+    let cfg = env.config("");
+    // A marker makes the fixture refuse to start: the first connect fails at once.
+    std::fs::write(env.marker(), b"x").unwrap();
+    let out = env
+        .exec(&cfg, "/mcp connect nope\n/mcp connect fx\nHello\n", None)
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("There is no MCP server named \"nope\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("MCP server fx could not be connected"),
+        "{err}"
+    );
+    let reqs = env.requests();
+    assert!(tool_names(&reqs[0]).is_empty());
+    assert_eq!(mcp_states(&env.log()), vec!["connecting", "failed"]);
+}
