@@ -389,3 +389,94 @@ async fn unknown_server_and_failed_start_are_clear_errors() {
     assert!(tool_names(&reqs[0]).is_empty());
     assert_eq!(mcp_states(&env.log()), vec!["connecting", "failed"]);
 }
+
+/// In the TUI, `/mcp connect` runs in the background: the loop keeps answering while a slow
+/// server starts, and the connection's status changes are logged while idle.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn interactive_connect_does_not_hold_up_the_loop() {
+    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    let env = Env::new().await;
+    let base = env.sim.base_url();
+    let cfg = env.dir.path().join("slow.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            r#"
+model = "ds/deepseek-flash"
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+[tools.builtin]
+enabled = false
+[mcp.servers.fx]
+command = "{FIXTURE}"
+enabled = false
+env = {{ FIXTURE_START_DELAY_MS = "1500" }}
+"#
+        ),
+    )
+    .unwrap();
+    let args = deepterm::cli::CliArgs {
+        command: deepterm::cli::CliCommand::Tui,
+        config: Some(cfg),
+        model: None,
+        base_url: None,
+        session_dir: Some(env.sessions()),
+        resume: None,
+        locale: Some(deepterm::i18n::Locale::EnUs),
+        demo: true,
+    };
+    let setup = deepterm::app::setup(&args, true).unwrap();
+    let l = deepterm::i18n::Localizer::new(setup.locale);
+    let (session, _, _) = deepterm::app::open_session(&env.sessions(), None, l).unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let agent = deepterm::app::build_agent(
+        &setup,
+        session,
+        Some(base),
+        tx,
+        deepterm::agent::run::ApprovalMode::Interactive,
+    )
+    .unwrap();
+    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    let started = std::time::Instant::now();
+    cmd_tx
+        .send(AgentCommand::Submit("/mcp connect fx".into()))
+        .unwrap();
+    cmd_tx.send(AgentCommand::Submit("/help".into())).unwrap();
+    let mut help_at = None;
+    let mut connected_at = None;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while connected_at.is_none() && std::time::Instant::now() < deadline {
+        let ev = tokio::time::timeout(std::time::Duration::from_secs(20), rx.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        match ev {
+            AgentEvent::Output(lines) if lines.iter().any(|x| x.contains("/compact")) => {
+                help_at.get_or_insert(started.elapsed());
+            }
+            AgentEvent::Notice(n) if n.key == "mcp-connected" => {
+                connected_at = Some(started.elapsed());
+            }
+            _ => {}
+        }
+    }
+    cmd_tx.send(AgentCommand::Shutdown).unwrap();
+    task.await.unwrap();
+    let (help_at, connected_at) = (help_at.unwrap(), connected_at.unwrap());
+    assert!(
+        help_at < connected_at,
+        "/help answered while the server was starting"
+    );
+    assert!(connected_at >= std::time::Duration::from_millis(1400));
+    let log = env.log();
+    let states: Vec<&str> = log
+        .iter()
+        .filter(|e| e["type"] == "mcp/status")
+        .map(|e| e["data"]["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, vec!["connecting", "connected"], "logged while idle");
+}

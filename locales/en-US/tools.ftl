@@ -38,3 +38,4 @@ mcp-not-running = MCP server { $name } is not running.
 mcp-connect-failed = MCP server { $name } could not be connected: { $error }
 mcp-unknown-server = There is no MCP server named "{ $name }"; /mcp lists the configured servers.
 mcp-usage = Usage: /mcp, /mcp connect NAME, /mcp disconnect NAME
+mcp-connecting = Connecting MCP server { $name }…

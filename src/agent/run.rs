@@ -938,6 +938,16 @@ impl Agent {
         self.notice(level, key, args);
     }
 
+    /// Whether a person answers (the TUI) rather than a script (`exec`).
+    pub(crate) fn is_interactive(&self) -> bool {
+        self.approval == ApprovalMode::Interactive
+    }
+
+    /// A sender for events produced by background tasks.
+    pub(crate) fn event_sender(&self) -> mpsc::UnboundedSender<AgentEvent> {
+        self.tx.clone()
+    }
+
     pub(crate) fn emit_event(&self, ev: AgentEvent) {
         self.emit(ev);
     }

@@ -83,6 +83,36 @@ impl Agent {
     /// the next line already sees the new tools.
     pub(crate) async fn mcp_command(&mut self, rest: &str) -> LineOutcome {
         let l = self.localizer();
+        // In the TUI a connect must not hold up the loop (a server may take seconds to
+        // start): it runs in the background, its status changes reach the log through the
+        // background channel, and the outcome arrives as a notice. `exec` waits, so the
+        // next script line sees the new tools.
+        if let Some(m) = self.mcp()
+            && self.is_interactive()
+            && rest.split_whitespace().next() == Some("connect")
+        {
+            let tx = self.event_sender();
+            let rest = rest.to_string();
+            self.emit_notice(
+                NoticeLevel::Info,
+                "mcp-connecting",
+                vec![("name", Arg::from(rest.trim_start_matches("connect").trim()))],
+            );
+            tokio::spawn(async move {
+                let (level, key, args) = match m.command(&rest, l).await {
+                    McpReply::Info(k, a) => (NoticeLevel::Info, k, a),
+                    McpReply::Warn(k, a) => (NoticeLevel::Warn, k, a),
+                    McpReply::Output(lines) => {
+                        let _ = tx.send(AgentEvent::Output(lines));
+                        return;
+                    }
+                };
+                let _ = tx.send(AgentEvent::Notice(crate::agent::protocol::Notice::new(
+                    level, key, args,
+                )));
+            });
+            return LineOutcome::default();
+        }
         let reply = match self.mcp() {
             Some(m) => m.command(rest, l).await,
             None => McpReply::Output(vec![l.tr("mcp-none-configured")]),
