@@ -225,3 +225,39 @@ async fn inspector_rebuilds_openai_requests_byte_for_byte() {
     );
     assert_log_reconstructs_every_request(&env, 4);
 }
+
+/// Compaction summarizer requests are numbered like every other request (Trajectory and
+/// inspector agree) and rebuild byte for byte from the log too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspector_rebuilds_compaction_requests_byte_for_byte() {
+    let env = Env::new(SimConfig::default()).await;
+    let script =
+        "Hello\n/tool enable word_count\nPlease run word_count now\n/compact\nAfter the summary\n";
+    let out = env.exec(&env.config(), script, &[]).await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // hello, tool call, after tool, summarizer, then the demo model calls the tool the
+    // summary mentions and answers: two more.
+    assert_log_reconstructs_every_request(&env, 6);
+    let events = env.events();
+    let refs = request_refs(&events);
+    assert!(refs[3].compaction.is_some() && !refs[3].failed);
+    // The Trajectory numbers the same requests the same way.
+    let mut traj = deepterm::ui::trajectory::Trajectory::new();
+    for e in &events {
+        traj.apply(e);
+    }
+    let numbers: Vec<usize> = traj
+        .rows()
+        .iter()
+        .filter_map(|r| r.request_number())
+        .collect();
+    assert_eq!(numbers, vec![1, 2, 3, 4, 5, 6]);
+    assert!(matches!(
+        traj.rows().iter().find(|r| r.request_number() == Some(4)),
+        Some(deepterm::ui::trajectory::Row::CompactionRequest { error: None, .. })
+    ));
+}

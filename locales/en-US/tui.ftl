@@ -60,6 +60,7 @@ tui-traj-cancelled = turn { $turn } cancelled
 tui-traj-error = turn { $turn } ended with an error
 tui-traj-retried = retried
 tui-traj-compaction = context compacted ({ $trigger })
+tui-traj-compaction-request = compaction summary
 tui-cmd-help = Show commands and keys
 tui-cmd-model = Switch model: /model provider/model
 tui-cmd-tools = List tools and their state

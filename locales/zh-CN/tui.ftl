@@ -48,6 +48,7 @@ tui-traj-cancelled = 第 { $turn } 轮已取消
 tui-traj-error = 第 { $turn } 轮因错误结束
 tui-traj-retried = 已重试
 tui-traj-compaction = 上下文已压缩（{ $trigger }）
+tui-traj-compaction-request = 压缩摘要
 tui-cmd-help = 显示命令和快捷键
 tui-cmd-model = 切换模型：/model 提供方/模型
 tui-cmd-tools = 列出工具及其状态

@@ -3,10 +3,12 @@
 //! differ and why.
 //!
 //! Requests are numbered from 1 over `assistant/message` and `assistant/attempt` events
-//! (a failed attempt is a request too), the same numbering as the Trajectory pane. The
-//! request settled by the event at index `S` was built from `events[..S]`: nothing is
-//! logged between dispatch and settlement, so replaying that prefix gives its messages,
-//! tool history, header and route.
+//! (a failed attempt is a request too) and compaction summarizer requests (settled by
+//! `compaction/summary`, or by a failed `compaction/end`), the same numbering as the
+//! Trajectory pane. A step request settled by the event at index `S` was built from
+//! `events[..S]`: nothing is logged between dispatch and settlement, so replaying that
+//! prefix gives its messages, tool history, header and route. A compaction request was
+//! built right after its `compaction/start` from the region that event names.
 
 use std::sync::Arc;
 
@@ -52,17 +54,45 @@ pub struct RequestRef {
     pub turn: u64,
     /// Step.
     pub step: u64,
-    /// The attempt failed (`assistant/attempt`).
+    /// The attempt failed (`assistant/attempt`, or a compaction that produced no summary).
     pub failed: bool,
+    /// For a compaction request: the shadowed region `(startSeq, endSeq)`.
+    pub compaction: Option<(u64, u64)>,
 }
 
 /// Every request of a log, in order.
 pub fn request_refs(events: &[Arc<Event>]) -> Vec<RequestRef> {
     let mut out = Vec::new();
+    // (index after compaction/start, region, turn/step of the latest step) while a
+    // compaction has started but not produced its request's settlement yet.
+    let mut pending: Option<(usize, (u64, u64))> = None;
+    let (mut turn, mut step) = (0, 0);
     for (index, ev) in events.iter().enumerate() {
-        let (turn, step, failed) = match &ev.kind {
-            EventKind::AssistantMessage(d) => (d.turn, d.step, false),
-            EventKind::AssistantAttempt(a) => (a.turn, a.step, true),
+        let (index, failed, compaction) = match &ev.kind {
+            EventKind::StepStart(s) => {
+                (turn, step) = (s.turn, s.step);
+                continue;
+            }
+            EventKind::AssistantMessage(d) => {
+                (turn, step) = (d.turn, d.step);
+                (index, false, None)
+            }
+            EventKind::AssistantAttempt(a) => {
+                (turn, step) = (a.turn, a.step);
+                (index, true, None)
+            }
+            EventKind::CompactionStart(c) => {
+                pending = Some((index + 1, (c.start_seq, c.end_seq)));
+                continue;
+            }
+            EventKind::CompactionSummary(_) => match pending.take() {
+                Some((at, region)) => (at, false, Some(region)),
+                None => continue,
+            },
+            EventKind::CompactionEnd(_) => match pending.take() {
+                Some((at, region)) => (at, true, Some(region)),
+                None => continue,
+            },
             _ => continue,
         };
         out.push(RequestRef {
@@ -71,6 +101,7 @@ pub fn request_refs(events: &[Arc<Event>]) -> Vec<RequestRef> {
             turn,
             step,
             failed,
+            compaction,
         });
     }
     out
@@ -167,10 +198,14 @@ pub fn reconstruct(
             )?;
             next += 1;
         }
-        let opts = options_from_session(&mut session, kind_of).map_err(|e| match e {
+        let mut opts = options_from_session(&mut session, kind_of).map_err(|e| match e {
             InspectError::NoContext(_) => InspectError::NoContext(t.n),
             e => e,
         })?;
+        if let Some((start, end)) = t.compaction {
+            opts.messages = crate::agent::run::compaction_messages(&session, start, end);
+            opts.purpose = Purpose::Compaction;
+        }
         let wire = build_request(&opts)?;
         out.push(Reconstructed { at: t, opts, wire });
     }

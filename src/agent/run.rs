@@ -32,7 +32,9 @@ use crate::session::{Session, SessionError};
 use crate::tools::registry::{RegisteredTool, ToolRegistry, ToolSource};
 
 mod compaction;
-pub use compaction::{AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION};
+pub use compaction::{
+    AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, compaction_messages,
+};
 
 /// Most steps one turn may take before the loop stops it.
 pub const MAX_STEPS_PER_TURN: u64 = 64;

@@ -110,13 +110,24 @@ pub enum Row {
         /// `manual` or `auto`.
         trigger: String,
     },
+    /// The compaction summarizer's request (numbered like every other request).
+    CompactionRequest {
+        /// Request number in the session, from 1.
+        n: usize,
+        /// Usage of the summarizer request, when it succeeded.
+        usage: Option<Usage>,
+        /// Error text when it produced no summary.
+        error: Option<String>,
+    },
 }
 
 impl Row {
     /// The request number of a request or failed-attempt row (what `/inspect N` takes).
     pub fn request_number(&self) -> Option<usize> {
         match self {
-            Row::Request { n, .. } | Row::Failed { n, .. } => Some(*n),
+            Row::Request { n, .. } | Row::Failed { n, .. } | Row::CompactionRequest { n, .. } => {
+                Some(*n)
+            }
             _ => None,
         }
     }
@@ -129,12 +140,34 @@ pub struct Trajectory {
     requests: usize,
     route: String,
     mode: Option<ToolUpdateMode>,
+    /// A compaction started and its request has not settled yet.
+    compaction_pending: bool,
 }
 
 /// Cache-hit percentage: cache-read ÷ (uncached + cache-read).
 pub fn hit_percent(u: &Usage) -> Option<u64> {
     let total = u.total_input();
     (total > 0).then(|| (u.cache_read_tokens * 100 + total / 2) / total)
+}
+
+/// `↑uncached ⟳cache-read ↓output` and the hit rate of one request.
+fn usage_spans(u: &Usage, l: Localizer) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::styled(
+        format!(
+            " ↑{} ⟳{} ↓{}",
+            tokens(u.input_tokens),
+            tokens(u.cache_read_tokens),
+            tokens(u.output_tokens)
+        ),
+        theme::dim(),
+    )];
+    if let Some(h) = hit_percent(u) {
+        spans.push(Span::styled(
+            format!(" {}", l.tra("tui-hit", &[("pct", Arg::from(h))])),
+            theme::success(),
+        ));
+    }
+    spans
 }
 
 /// Formats a token count compactly (`950`, `12.3k`, `1.2M`).
@@ -256,9 +289,30 @@ impl Trajectory {
                     retried: a.error.retried,
                 });
             }
-            EventKind::CompactionStart(c) => self.rows.push(Row::Compaction {
-                trigger: sanitize(&c.trigger),
-            }),
+            EventKind::CompactionStart(c) => {
+                self.compaction_pending = true;
+                self.rows.push(Row::Compaction {
+                    trigger: sanitize(&c.trigger),
+                });
+            }
+            EventKind::CompactionSummary(c) if self.compaction_pending => {
+                self.compaction_pending = false;
+                self.requests += 1;
+                self.rows.push(Row::CompactionRequest {
+                    n: self.requests,
+                    usage: c.usage,
+                    error: None,
+                });
+            }
+            EventKind::CompactionEnd(c) if self.compaction_pending => {
+                self.compaction_pending = false;
+                self.requests += 1;
+                self.rows.push(Row::CompactionRequest {
+                    n: self.requests,
+                    usage: None,
+                    error: Some(sanitize(c.error.as_deref().unwrap_or(&c.outcome))),
+                });
+            }
             _ => {}
         }
     }
@@ -310,21 +364,7 @@ impl Trajectory {
                 }
                 let mut spans = vec![Span::raw(" "), badge("REQ", theme::bold()), Span::raw(s)];
                 if let Some(u) = usage {
-                    spans.push(Span::styled(
-                        format!(
-                            " ↑{} ⟳{} ↓{}",
-                            tokens(u.input_tokens),
-                            tokens(u.cache_read_tokens),
-                            tokens(u.output_tokens)
-                        ),
-                        theme::dim(),
-                    ));
-                    if let Some(h) = hit_percent(u) {
-                        spans.push(Span::styled(
-                            format!(" {}", l.tra("tui-hit", &[("pct", Arg::from(h))])),
-                            theme::success(),
-                        ));
-                    }
+                    spans.extend(usage_spans(u, l));
                 }
                 Line::from(spans)
             }
@@ -411,6 +451,24 @@ impl Trajectory {
                         format!("  {}", l.tr("tui-traj-retried")),
                         theme::warn(),
                     ));
+                }
+                Line::from(spans)
+            }
+            Row::CompactionRequest { n, usage, error } => {
+                let label = l.tr("tui-traj-compaction-request");
+                let mut spans = vec![Span::raw(" ")];
+                match error {
+                    Some(e) => {
+                        spans.push(badge("FAIL", theme::error()));
+                        spans.push(Span::styled(format!("#{n} {label}  {e}"), theme::error()));
+                    }
+                    None => {
+                        spans.push(badge("REQ", theme::bold()));
+                        spans.push(Span::raw(format!("#{n} {label}")));
+                    }
+                }
+                if let Some(u) = usage {
+                    spans.extend(usage_spans(u, l));
                 }
                 Line::from(spans)
             }

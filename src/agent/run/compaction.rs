@@ -159,25 +159,7 @@ impl Agent {
         start_seq: u64,
         end_seq: u64,
     ) -> Result<GenerateOptions, AgentError> {
-        let nodes = self.session.surface().nodes();
-        let mut messages: Vec<Arc<Message>> = Vec::new();
-        if let Some(head) = nodes.first()
-            && head.event_type == "system/message"
-            && head.derives_message()
-        {
-            messages.push(head.message.clone());
-        }
-        messages.extend(
-            nodes
-                .iter()
-                .filter(|n| n.seq >= start_seq && n.seq <= end_seq && n.derives_message())
-                .map(|n| n.message.clone()),
-        );
-        messages.push(Arc::new(Message::text(
-            Role::User,
-            COMPACTION_INSTRUCTION,
-            Source::kind("compaction-instruction"),
-        )));
+        let messages = compaction_messages(&self.session, start_seq, end_seq);
         let tools = self
             .session
             .latest_header()
@@ -220,4 +202,34 @@ impl Agent {
             }
         }
     }
+}
+
+/// The summarizer's messages: the system head (when it derives a message), the
+/// shadowed region `start_seq..=end_seq`, then the (unlogged) instruction. Shared with the
+/// inspector, which rebuilds compaction requests from the log.
+pub fn compaction_messages(session: &Session, start_seq: u64, end_seq: u64) -> Vec<Arc<Message>> {
+    let nodes = session.surface().nodes();
+    let mut messages: Vec<Arc<Message>> = Vec::new();
+    if let Some(head) = nodes.first()
+        && head.event_type == "system/message"
+        && head.derives_message()
+    {
+        messages.push(head.message.clone());
+    }
+    messages.extend(
+        nodes
+            .iter()
+            .filter(|n| n.seq >= start_seq && n.seq <= end_seq && n.derives_message())
+            .map(|n| n.message.clone()),
+    );
+    messages.push(Arc::new(Message {
+        // Not logged, so nothing refers to it; a fixed id keeps rebuilt requests equal.
+        id: "compaction-instruction".into(),
+        ..Message::text(
+            Role::User,
+            COMPACTION_INSTRUCTION,
+            Source::kind("compaction-instruction"),
+        )
+    }));
+    messages
 }
