@@ -480,3 +480,117 @@ env = {{ FIXTURE_START_DELAY_MS = "1500" }}
         .collect();
     assert_eq!(states, vec!["connecting", "connected"], "logged while idle");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renamed_mcp_tools_show_their_mapping_in_tools() {
+    let env = Env::new().await;
+    let script = "/mcp connect fx\nplease call fx__fixture_add_tool \"weird.tool\"\n/tools\n";
+    let out = env.exec(&env.config(""), script, None).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("fx__weird_tool"), "{text}");
+    assert!(
+        text.contains("fx__weird_tool ← tool \"weird.tool\""),
+        "{text}"
+    );
+}
+
+/// A server that finishes connecting while a turn runs: its tools reach the next step's
+/// request as deferred declarations plus a `tool_addition`, earlier messages unchanged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_connecting_mid_turn_adds_deferred_tools_at_the_next_step() {
+    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    let env = Env {
+        dir: tempfile::tempdir().unwrap(),
+        sim: sim::start(SimConfig {
+            latency: std::time::Duration::from_millis(60),
+            ..SimConfig::default()
+        })
+        .await
+        .unwrap(),
+    };
+    let base = env.sim.base_url();
+    let cfg = env.dir.path().join("midturn.toml");
+    std::fs::write(
+        &cfg,
+        format!(
+            r#"
+model = "ds/deepseek-flash"
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+[tools.builtin]
+enabled = false
+[tools.command.stamp]
+description = "Print a stamp."
+command = ["echo", "STAMPED"]
+parameters = {{ type = "object", properties = {{}} }}
+[mcp.servers.fx]
+command = "{FIXTURE}"
+enabled = true
+env = {{ FIXTURE_START_DELAY_MS = "400", FIXTURE_TOOLS = "echo" }}
+"#
+        ),
+    )
+    .unwrap();
+    let args = deepterm::cli::CliArgs {
+        command: deepterm::cli::CliCommand::Tui,
+        config: Some(cfg),
+        model: None,
+        base_url: None,
+        session_dir: Some(env.sessions()),
+        resume: None,
+        locale: Some(deepterm::i18n::Locale::EnUs),
+        demo: true,
+    };
+    let setup = deepterm::app::setup(&args, true).unwrap();
+    let l = deepterm::i18n::Localizer::new(setup.locale);
+    let (session, _, _) = deepterm::app::open_session(&env.sessions(), None, l).unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let agent = deepterm::app::build_agent(
+        &setup,
+        session,
+        Some(base),
+        tx,
+        deepterm::agent::run::ApprovalMode::Interactive,
+    )
+    .unwrap();
+    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    // The first step (a call of `stamp`) streams for well over 400 ms.
+    cmd_tx
+        .send(AgentCommand::Submit("Please call stamp".into()))
+        .unwrap();
+    loop {
+        let ev = tokio::time::timeout(std::time::Duration::from_secs(20), rx.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        if matches!(ev, AgentEvent::TurnFinished { .. }) {
+            break;
+        }
+    }
+    cmd_tx.send(AgentCommand::Shutdown).unwrap();
+    task.await.unwrap();
+    let reqs = env.requests();
+    assert!(reqs.len() >= 2, "{}", reqs.len());
+    let (r1, r2) = (&reqs[0], &reqs[1]);
+    assert_eq!(tool_names(r1), vec!["stamp"], "the server was not up yet");
+    assert_eq!(r1["toolCalls"][0]["name"], "stamp");
+    assert!(starts_with_previous(r1, r2), "earlier messages unchanged");
+    assert_eq!(tool_names(r2), vec!["stamp", "fx__echo"]);
+    assert_eq!(r2["body"]["tools"][1]["defer_loading"], true);
+    assert!(r2["rawBody"].as_str().unwrap().contains(
+        r#"{"type":"tool_addition","tool":{"type":"tool_reference","name":"fx__echo"}}"#
+    ));
+    let log = env.log();
+    let t: Vec<&str> = log.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    let connected = log
+        .iter()
+        .position(|e| e["type"] == "mcp/status" && e["data"]["state"] == "connected")
+        .unwrap();
+    let turn_start = t.iter().position(|x| *x == "turn/start").unwrap();
+    let turn_end = t.iter().position(|x| *x == "turn/end").unwrap();
+    assert!(turn_start < connected && connected < turn_end, "{t:?}");
+}

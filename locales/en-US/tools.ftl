@@ -39,3 +39,4 @@ mcp-connect-failed = MCP server { $name } could not be connected: { $error }
 mcp-unknown-server = There is no MCP server named "{ $name }"; /mcp lists the configured servers.
 mcp-usage = Usage: /mcp, /mcp connect NAME, /mcp disconnect NAME
 mcp-connecting = Connecting MCP server { $name }…
+tools-mapped-header = MCP tools renamed for the model (model name ← name on the server):

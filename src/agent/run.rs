@@ -994,7 +994,25 @@ impl Agent {
     }
 
     pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
-        self.registry.listing_lines(l)
+        let mut lines = self.registry.listing_lines(l);
+        let mapped = self
+            .mcp
+            .as_ref()
+            .map(|m| m.mapped_names())
+            .unwrap_or_default();
+        if !mapped.is_empty() {
+            lines.push(l.tr("tools-mapped-header"));
+            for (_, model, original) in mapped {
+                lines.push(l.tra(
+                    "mcp-status-mapped",
+                    &[
+                        ("model", Arg::from(model)),
+                        ("original", Arg::from(original)),
+                    ],
+                ));
+            }
+        }
+        lines
     }
 }
 

@@ -351,6 +351,21 @@ impl McpManager {
         }
     }
 
+    /// `(server, model-facing name, server's own name)` of every tool whose model-facing
+    /// name differs from `<server>__<tool>` (shown by `/tools` and `/mcp`).
+    pub fn mapped_names(&self) -> Vec<(String, String, String)> {
+        let mut out = Vec::new();
+        for (name, server) in &self.inner.servers {
+            let st = server.lock();
+            for (model, original) in &st.tools {
+                if *model != format!("{name}__{original}") {
+                    out.push((name.clone(), model.clone(), original.clone()));
+                }
+            }
+        }
+        out
+    }
+
     /// The `/mcp` listing: per server its state, tool count and last error, plus the
     /// original names of tools whose model-facing name had to be changed.
     pub fn status_lines(&self, l: Localizer) -> Vec<String> {
