@@ -2,31 +2,21 @@
 //! resume, tool changes on every route mode (SPEC §5–8, reference L-, P-, W-rules), and
 //! bad input that must fail with one clear line and lose nothing.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::path::PathBuf;
 
-use deepterm::sim::{self, SimConfig, SimHandle};
+use deepterm::sim::{self, SimConfig};
 use serde_json::Value;
 
-const KEY_VAR: &str = "DEEPTERM_TEST_KEY";
+mod common;
 
-struct Env {
-    dir: tempfile::TempDir,
-    sim: SimHandle,
+use common::*;
+
+/// The config of these tests: providers for every route mode, a disabled command tool.
+trait ExecConfig {
+    fn config(&self, extra: &str) -> PathBuf;
 }
 
-impl Env {
-    async fn new(cfg: SimConfig) -> Env {
-        Env {
-            dir: tempfile::tempdir().unwrap(),
-            sim: sim::start(cfg).await.unwrap(),
-        }
-    }
-
-    fn sessions(&self) -> PathBuf {
-        self.dir.path().join("sessions")
-    }
-
+impl ExecConfig for TestEnv {
     /// Writes a config whose providers point at the simulator.
     fn config(&self, extra: &str) -> PathBuf {
         let base = self.sim.base_url();
@@ -65,99 +55,11 @@ enabled = false
 {extra}
 "#
         );
-        let path = self.dir.path().join("config.toml");
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    async fn exec(&self, config: &Path, script: &str, extra_args: &[&str]) -> Output {
-        let script_path = self.dir.path().join("script.txt");
-        std::fs::write(&script_path, script).unwrap();
-        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
-        cmd.arg("exec")
-            .arg("--script")
-            .arg(&script_path)
-            .arg("--config")
-            .arg(config)
-            .arg("--session-dir")
-            .arg(self.sessions())
-            .arg("--locale")
-            .arg("en-US")
-            .args(extra_args)
-            .env(KEY_VAR, "sk-test-secret-123")
-            .env("HOME", self.dir.path());
-        cmd.output().await.unwrap()
-    }
-
-    fn requests(&self) -> Vec<Value> {
-        self.sim
-            .requests()
-            .into_iter()
-            .map(|r| serde_json::to_value(r).unwrap())
-            .collect()
-    }
-
-    fn log(&self) -> Vec<Value> {
-        let mut files: Vec<_> = std::fs::read_dir(self.sessions())
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-            .collect();
-        assert_eq!(files.len(), 1, "one session file");
-        let text = std::fs::read_to_string(files.pop().unwrap()).unwrap();
-        text.lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        self.write_config("config.toml", &text)
     }
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn messages(r: &Value) -> &Vec<Value> {
-    r["body"]["messages"].as_array().unwrap()
-}
-
-fn tool_names(r: &Value) -> Vec<String> {
-    r["body"]["tools"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|t| {
-                    t["name"]
-                        .as_str()
-                        .or_else(|| t["function"]["name"].as_str())
-                        .unwrap()
-                        .to_string()
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn has_block(r: &Value, kind: &str) -> bool {
-    r["rawBody"]
-        .as_str()
-        .unwrap()
-        .contains(&format!("\"type\":\"{kind}\""))
-}
-
-fn starts_with_previous(prev: &Value, next: &Value) -> bool {
-    let (p, n) = (messages(prev), messages(next));
-    n.len() >= p.len() && n[..p.len()] == p[..]
-}
-
-fn developer_contents(log: &[Value]) -> Vec<Value> {
-    log.iter()
-        .filter(|e| e["type"] == "developer/message")
-        .map(|e| e["data"]["message"]["content"].clone())
-        .collect()
-}
+type Env = TestEnv;
 
 const TOOL_SCRIPT: &str = "Hello\n/tool enable word_count\nPlease run word_count now\n/tool disable word_count\nThanks, bye\n";
 
@@ -211,16 +113,8 @@ async fn exec_answers_two_turns_and_resume_last_continues_the_same_file() {
         "second turn reads the cache"
     );
     // The key never reaches the log.
-    let raw = std::fs::read_to_string(
-        std::fs::read_dir(env.sessions())
-            .unwrap()
-            .flatten()
-            .next()
-            .unwrap()
-            .path(),
-    )
-    .unwrap();
-    assert!(!raw.contains("sk-test-secret-123"));
+    let raw = std::fs::read_to_string(env.log_path()).unwrap();
+    assert!(!raw.contains(TEST_KEY));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -458,12 +352,7 @@ async fn a_second_process_on_the_same_session_is_refused_and_a_torn_tail_is_reco
     let cfg = env.config("");
     let out = env.exec(&cfg, "one\n", &[]).await;
     assert!(out.status.success(), "{}", stderr(&out));
-    let path = std::fs::read_dir(env.sessions())
-        .unwrap()
-        .flatten()
-        .next()
-        .unwrap()
-        .path();
+    let path = env.log_path();
     // Hold the lock as another process would.
     let held = deepterm::session::store::Store::open(&path).unwrap();
     let before = std::fs::read(&path).unwrap();
@@ -490,12 +379,6 @@ async fn a_second_process_on_the_same_session_is_refused_and_a_torn_tail_is_reco
     );
     let out = env.exec(&cfg, "three\n", &["--resume", "last"]).await;
     assert!(!stderr(&out).contains("incomplete"), "reported once");
-}
-
-fn types(log: &[Value]) -> Vec<String> {
-    log.iter()
-        .map(|e| e["type"].as_str().unwrap().to_string())
-        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -736,39 +619,6 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
     );
 }
 
-/// Builds an in-process agent (TUI wiring) against the test simulator.
-fn interactive_agent(
-    env: &Env,
-) -> (
-    deepterm::agent::run::Agent,
-    tokio::sync::mpsc::UnboundedReceiver<deepterm::agent::protocol::AgentEvent>,
-) {
-    let cfg = env.config("");
-    let args = deepterm::cli::CliArgs {
-        command: deepterm::cli::CliCommand::Tui,
-        config: Some(cfg),
-        model: None,
-        base_url: None,
-        session_dir: Some(env.sessions()),
-        resume: None,
-        locale: Some(deepterm::i18n::Locale::EnUs),
-        demo: true,
-    };
-    let setup = deepterm::app::setup(&args, true).unwrap();
-    let l = deepterm::i18n::Localizer::new(setup.locale);
-    let (session, _, _) = deepterm::app::open_session(&env.sessions(), None, l).unwrap();
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-    let agent = deepterm::app::build_agent(
-        &setup,
-        session,
-        Some(env.sim.base_url()),
-        tx,
-        deepterm::agent::run::ApprovalMode::Interactive,
-    )
-    .unwrap();
-    (agent, rx)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_boundary() {
     use deepterm::agent::protocol::{AgentCommand, AgentEvent};
@@ -777,7 +627,7 @@ async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_bou
         ..SimConfig::default()
     })
     .await;
-    let (agent, mut rx) = interactive_agent(&env);
+    let (agent, mut rx) = env.interactive_agent(env.config(""));
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));
     cmd_tx

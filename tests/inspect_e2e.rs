@@ -2,34 +2,22 @@
 //! sent to the simulator is rebuilt from the session log file alone and must equal the
 //! recorded wire body byte for byte, with the same `anthropic-beta` header.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
-use std::sync::Arc;
+use std::path::PathBuf;
 
 use deepterm::agent::inspect::{reconstruct, request_refs};
 use deepterm::llm::types::ProviderKind;
-use deepterm::session::event::Event;
-use deepterm::sim::{self, SimConfig, SimHandle};
+use deepterm::sim::SimConfig;
 
-const KEY_VAR: &str = "DEEPTERM_TEST_KEY";
+mod common;
 
-struct Env {
-    dir: tempfile::TempDir,
-    sim: SimHandle,
+use common::*;
+
+/// The config of these tests: every route mode and a disabled command tool.
+trait InspectConfig {
+    fn config(&self) -> PathBuf;
 }
 
-impl Env {
-    async fn new(cfg: SimConfig) -> Env {
-        Env {
-            dir: tempfile::tempdir().unwrap(),
-            sim: sim::start(cfg).await.unwrap(),
-        }
-    }
-
-    fn sessions(&self) -> PathBuf {
-        self.dir.path().join("sessions")
-    }
-
+impl InspectConfig for TestEnv {
     fn config(&self) -> PathBuf {
         let base = self.sim.base_url();
         let text = format!(
@@ -69,44 +57,11 @@ parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }}
 enabled = false
 "#
         );
-        let path = self.dir.path().join("config.toml");
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    async fn exec(&self, config: &Path, script: &str, extra_args: &[&str]) -> Output {
-        let script_path = self.dir.path().join("script.txt");
-        std::fs::write(&script_path, script).unwrap();
-        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
-        cmd.arg("exec")
-            .arg("--script")
-            .arg(&script_path)
-            .arg("--config")
-            .arg(config)
-            .arg("--session-dir")
-            .arg(self.sessions())
-            .arg("--locale")
-            .arg("en-US")
-            .args(extra_args)
-            .env(KEY_VAR, "sk-test-secret-123")
-            .env("HOME", self.dir.path());
-        cmd.output().await.unwrap()
-    }
-
-    fn events(&self) -> Vec<Arc<Event>> {
-        let path = std::fs::read_dir(self.sessions())
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
-            .unwrap();
-        std::fs::read_to_string(path)
-            .unwrap()
-            .lines()
-            .map(|l| Arc::new(serde_json::from_str::<Event>(l).unwrap()))
-            .collect()
+        self.write_config("config.toml", &text)
     }
 }
+
+type Env = TestEnv;
 
 fn kind_of(provider: &str) -> Option<ProviderKind> {
     match provider {

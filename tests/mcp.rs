@@ -5,10 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use deepterm::sim::{self, SimConfig, SimHandle};
+use deepterm::sim::SimConfig;
 use serde_json::{Value, json};
 
-const KEY_VAR: &str = "DEEPTERM_TEST_KEY";
 const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
 const FX_TOOLS: [&str; 6] = [
     "fx__add",
@@ -19,23 +18,19 @@ const FX_TOOLS: [&str; 6] = [
     "fx__fixture_remove_tool",
 ];
 
-struct Env {
-    dir: tempfile::TempDir,
-    sim: SimHandle,
+mod common;
+
+use common::*;
+
+/// The fixture as server `fx` and its crash marker.
+trait McpEnv {
+    fn marker(&self) -> PathBuf;
+    fn config(&self, fx_extra: &str) -> PathBuf;
+    /// `deepterm exec`, optionally with reconnect backoff `INITIAL,MAX,TRIES` (ms).
+    async fn run(&self, config: &Path, script: &str, backoff: Option<&str>) -> Output;
 }
 
-impl Env {
-    async fn new() -> Env {
-        Env {
-            dir: tempfile::tempdir().unwrap(),
-            sim: sim::start(SimConfig::default()).await.unwrap(),
-        }
-    }
-
-    fn sessions(&self) -> PathBuf {
-        self.dir.path().join("sessions")
-    }
-
+impl McpEnv for TestEnv {
     fn marker(&self) -> PathBuf {
         self.dir.path().join("crashed.marker")
     }
@@ -63,97 +58,22 @@ env = {{ FIXTURE_FAIL_MARKER = "{marker}" }}
 {fx_extra}
 "#
         );
-        let path = self.dir.path().join("config.toml");
-        std::fs::write(&path, text).unwrap();
-        path
+        self.write_config("config.toml", &text)
     }
 
-    async fn exec(&self, config: &Path, script: &str, backoff: Option<&str>) -> Output {
-        let script_path = self.dir.path().join("script.txt");
-        std::fs::write(&script_path, script).unwrap();
-        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
-        cmd.arg("exec")
-            .arg("--script")
-            .arg(&script_path)
-            .arg("--config")
-            .arg(config)
-            .arg("--session-dir")
-            .arg(self.sessions())
-            .arg("--locale")
-            .arg("en-US")
-            .env(KEY_VAR, "sk-test-secret-123")
-            .env("HOME", self.dir.path());
-        if let Some(b) = backoff {
-            cmd.env("DEEPTERM_MCP_BACKOFF_MS", b);
+    async fn run(&self, config: &Path, script: &str, backoff: Option<&str>) -> Output {
+        match backoff {
+            Some(b) => {
+                self.exec_with(config, script, &[], &[("DEEPTERM_MCP_BACKOFF_MS", b)])
+                    .await
+            }
+            None => self.exec(config, script, &[]).await,
         }
-        tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
-            .await
-            .expect("exec finishes")
-            .unwrap()
-    }
-
-    fn requests(&self) -> Vec<Value> {
-        self.sim
-            .requests()
-            .into_iter()
-            .map(|r| serde_json::to_value(r).unwrap())
-            .collect()
-    }
-
-    fn log(&self) -> Vec<Value> {
-        let file = std::fs::read_dir(self.sessions())
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .find(|p| p.extension().is_some_and(|e| e == "jsonl"))
-            .unwrap();
-        std::fs::read_to_string(file)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
     }
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn messages(r: &Value) -> &Vec<Value> {
-    r["body"]["messages"].as_array().unwrap()
-}
-
-fn starts_with_previous(prev: &Value, next: &Value) -> bool {
-    let (p, n) = (messages(prev), messages(next));
-    n.len() >= p.len() && n[..p.len()] == p[..]
-}
-
-fn tool_names(r: &Value) -> Vec<String> {
-    r["body"]["tools"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|t| t["name"].as_str().unwrap().to_string())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn has_block(r: &Value, kind: &str) -> bool {
-    r["rawBody"]
-        .as_str()
-        .unwrap()
-        .contains(&format!("\"type\":\"{kind}\""))
-}
-
-fn developer_contents(log: &[Value]) -> Vec<Value> {
-    log.iter()
-        .filter(|e| e["type"] == "developer/message")
-        .map(|e| e["data"]["message"]["content"].clone())
-        .collect()
+async fn new_env() -> TestEnv {
+    TestEnv::new(SimConfig::default()).await
 }
 
 fn mcp_states(log: &[Value]) -> Vec<String> {
@@ -194,9 +114,9 @@ fn last_user_text(r: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_server_connected_mid_conversation_adds_deferred_tools_and_keeps_the_prefix() {
-    let env = Env::new().await;
+    let env = new_env().await;
     let script = "Hello\n/mcp\n/mcp connect fx\n/mcp\nplease call fx__add now\n";
-    let out = env.exec(&env.config(""), script, None).await;
+    let out = env.run(&env.config(""), script, None).await;
     assert!(out.status.success(), "{}", stderr(&out));
     // /mcp lists state and tool count, before and after the connect.
     let text = stdout(&out);
@@ -246,12 +166,12 @@ async fn mcp_server_connected_mid_conversation_adds_deferred_tools_and_keeps_the
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_changed_adds_and_removes_a_tool_before_the_next_request() {
-    let env = Env::new().await;
+    let env = new_env().await;
     let script = "Hello\n/mcp connect fx\n\
         please call fx__fixture_add_tool \"extra\"\n\
         please call fx__fixture_remove_tool \"extra\"\n\
         Thanks\n";
-    let out = env.exec(&env.config(""), script, None).await;
+    let out = env.run(&env.config(""), script, None).await;
     assert!(out.status.success(), "{}", stderr(&out));
     let reqs = env.requests();
     assert_eq!(reqs.len(), 6, "{:#?}", reqs.len());
@@ -278,7 +198,7 @@ async fn list_changed_adds_and_removes_a_tool_before_the_next_request() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn crash_keeps_tools_until_the_final_failure_then_removes_them_in_one_message() {
-    let env = Env::new().await;
+    let env = new_env().await;
     let script = "Hello\n/mcp connect fx\n\
         please call fx__fixture_crash now\n\
         please call fx__echo \"during the outage\"\n\
@@ -286,7 +206,7 @@ async fn crash_keeps_tools_until_the_final_failure_then_removes_them_in_one_mess
         /mcp\n\
         Thanks\n";
     // Three reconnect tries, 300 ms apart: the outage outlasts the two turns above.
-    let out = env.exec(&env.config(""), script, Some("300,300,3")).await;
+    let out = env.run(&env.config(""), script, Some("300,300,3")).await;
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(env.marker().exists(), "the fixture crashed");
     let reqs = env.requests();
@@ -344,11 +264,11 @@ async fn crash_keeps_tools_until_the_final_failure_then_removes_them_in_one_mess
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn is_error_result_becomes_a_tool_error_and_disconnect_removes_tools() {
-    let env = Env::new().await;
+    let env = new_env().await;
     let script = "Hello\n/mcp connect fx\nplease call fx__fail \"boom\"\n\
         /mcp disconnect fx\n/mcp\nbye\n";
     let out = env
-        .exec(&env.config("approval = \"never\""), script, None)
+        .run(&env.config("approval = \"never\""), script, None)
         .await;
     assert!(out.status.success(), "{}", stderr(&out));
     let log = env.log();
@@ -368,12 +288,12 @@ async fn is_error_result_becomes_a_tool_error_and_disconnect_removes_tools() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_server_and_failed_start_are_clear_errors() {
-    let env = Env::new().await;
+    let env = new_env().await;
     let cfg = env.config("");
     // A marker makes the fixture refuse to start: the first connect fails at once.
     std::fs::write(env.marker(), b"x").unwrap();
     let out = env
-        .exec(&cfg, "/mcp connect nope\n/mcp connect fx\nHello\n", None)
+        .run(&cfg, "/mcp connect nope\n/mcp connect fx\nHello\n", None)
         .await;
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
@@ -395,7 +315,7 @@ async fn unknown_server_and_failed_start_are_clear_errors() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn interactive_connect_does_not_hold_up_the_loop() {
     use deepterm::agent::protocol::{AgentCommand, AgentEvent};
-    let env = Env::new().await;
+    let env = new_env().await;
     let base = env.sim.base_url();
     let cfg = env.dir.path().join("slow.toml");
     std::fs::write(
@@ -417,28 +337,7 @@ env = {{ FIXTURE_START_DELAY_MS = "1500" }}
         ),
     )
     .unwrap();
-    let args = deepterm::cli::CliArgs {
-        command: deepterm::cli::CliCommand::Tui,
-        config: Some(cfg),
-        model: None,
-        base_url: None,
-        session_dir: Some(env.sessions()),
-        resume: None,
-        locale: Some(deepterm::i18n::Locale::EnUs),
-        demo: true,
-    };
-    let setup = deepterm::app::setup(&args, true).unwrap();
-    let l = deepterm::i18n::Localizer::new(setup.locale);
-    let (session, _, _) = deepterm::app::open_session(&env.sessions(), None, l).unwrap();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let agent = deepterm::app::build_agent(
-        &setup,
-        session,
-        Some(base),
-        tx,
-        deepterm::agent::run::ApprovalMode::Interactive,
-    )
-    .unwrap();
+    let (agent, mut rx) = env.interactive_agent(cfg);
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));
     let started = std::time::Instant::now();
@@ -483,9 +382,9 @@ env = {{ FIXTURE_START_DELAY_MS = "1500" }}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn renamed_mcp_tools_show_their_mapping_in_tools() {
-    let env = Env::new().await;
+    let env = new_env().await;
     let script = "/mcp connect fx\nplease call fx__fixture_add_tool \"weird.tool\"\n/tools\n";
-    let out = env.exec(&env.config(""), script, None).await;
+    let out = env.run(&env.config(""), script, None).await;
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("fx__weird_tool"), "{text}");
@@ -500,15 +399,11 @@ async fn renamed_mcp_tools_show_their_mapping_in_tools() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_connecting_mid_turn_adds_deferred_tools_at_the_next_step() {
     use deepterm::agent::protocol::{AgentCommand, AgentEvent};
-    let env = Env {
-        dir: tempfile::tempdir().unwrap(),
-        sim: sim::start(SimConfig {
-            latency: std::time::Duration::from_millis(60),
-            ..SimConfig::default()
-        })
-        .await
-        .unwrap(),
-    };
+    let env = TestEnv::new(SimConfig {
+        latency: std::time::Duration::from_millis(60),
+        ..SimConfig::default()
+    })
+    .await;
     let base = env.sim.base_url();
     let cfg = env.dir.path().join("midturn.toml");
     std::fs::write(
@@ -534,28 +429,7 @@ env = {{ FIXTURE_START_DELAY_MS = "400", FIXTURE_TOOLS = "echo" }}
         ),
     )
     .unwrap();
-    let args = deepterm::cli::CliArgs {
-        command: deepterm::cli::CliCommand::Tui,
-        config: Some(cfg),
-        model: None,
-        base_url: None,
-        session_dir: Some(env.sessions()),
-        resume: None,
-        locale: Some(deepterm::i18n::Locale::EnUs),
-        demo: true,
-    };
-    let setup = deepterm::app::setup(&args, true).unwrap();
-    let l = deepterm::i18n::Localizer::new(setup.locale);
-    let (session, _, _) = deepterm::app::open_session(&env.sessions(), None, l).unwrap();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let agent = deepterm::app::build_agent(
-        &setup,
-        session,
-        Some(base),
-        tx,
-        deepterm::agent::run::ApprovalMode::Interactive,
-    )
-    .unwrap();
+    let (agent, mut rx) = env.interactive_agent(cfg);
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));
     // The first step (a call of `stamp`) streams for well over 400 ms.

@@ -1,0 +1,217 @@
+//! Shared test harness: a loopback simulator, a temp directory for config and sessions,
+//! `deepterm exec` runs, the in-process interactive agent, and readers for what the
+//! simulator recorded and what the session log holds.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::Arc;
+
+use deepterm::agent::protocol::AgentEvent;
+use deepterm::agent::run::{Agent, ApprovalMode};
+use deepterm::session::event::Event;
+use deepterm::sim::{self, SimConfig, SimHandle};
+use serde_json::Value;
+
+/// The environment variable the test configs name for the API key.
+pub const KEY_VAR: &str = "DEEPTERM_TEST_KEY";
+/// The key the `exec` runs get (it must never show up in logs or errors).
+pub const TEST_KEY: &str = "sk-test-secret-123";
+
+/// A simulator on loopback plus a temp directory.
+pub struct TestEnv {
+    /// Config files, scripts and sessions live here.
+    pub dir: tempfile::TempDir,
+    /// The simulator the configs point at.
+    pub sim: SimHandle,
+}
+
+impl TestEnv {
+    /// Starts a simulator with `cfg`.
+    pub async fn new(cfg: SimConfig) -> TestEnv {
+        TestEnv {
+            dir: tempfile::tempdir().unwrap(),
+            sim: sim::start(cfg).await.unwrap(),
+        }
+    }
+
+    /// The session directory.
+    pub fn sessions(&self) -> PathBuf {
+        self.dir.path().join("sessions")
+    }
+
+    /// Writes a config file and returns its path.
+    pub fn write_config(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// Runs `deepterm exec` with `script` (English UI, the test key set).
+    pub async fn exec(&self, config: &Path, script: &str, extra_args: &[&str]) -> Output {
+        self.exec_with(config, script, extra_args, &[]).await
+    }
+
+    /// Like [`TestEnv::exec`] with extra environment variables.
+    pub async fn exec_with(
+        &self,
+        config: &Path,
+        script: &str,
+        extra_args: &[&str],
+        envs: &[(&str, &str)],
+    ) -> Output {
+        let script_path = self.dir.path().join("script.txt");
+        std::fs::write(&script_path, script).unwrap();
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
+        cmd.arg("exec")
+            .arg("--script")
+            .arg(&script_path)
+            .arg("--config")
+            .arg(config)
+            .arg("--session-dir")
+            .arg(self.sessions())
+            .arg("--locale")
+            .arg("en-US")
+            .args(extra_args)
+            .env(KEY_VAR, TEST_KEY)
+            .env("HOME", self.dir.path());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
+            .await
+            .expect("exec finishes")
+            .unwrap()
+    }
+
+    /// Every request the simulator recorded, as JSON.
+    pub fn requests(&self) -> Vec<Value> {
+        self.sim
+            .requests()
+            .into_iter()
+            .map(|r| serde_json::to_value(r).unwrap())
+            .collect()
+    }
+
+    /// The one session log file in the session directory.
+    pub fn log_path(&self) -> PathBuf {
+        let files: Vec<PathBuf> = std::fs::read_dir(self.sessions())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        assert_eq!(files.len(), 1, "one session file: {files:?}");
+        files.into_iter().next().unwrap()
+    }
+
+    /// The session log as JSON values.
+    pub fn log(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.log_path())
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// The session log as typed events.
+    pub fn events(&self) -> Vec<Arc<Event>> {
+        std::fs::read_to_string(self.log_path())
+            .unwrap()
+            .lines()
+            .map(|l| Arc::new(serde_json::from_str::<Event>(l).unwrap()))
+            .collect()
+    }
+
+    /// The agent as the TUI wires it (interactive approvals), on this simulator.
+    pub fn interactive_agent(
+        &self,
+        config: PathBuf,
+    ) -> (Agent, tokio::sync::mpsc::UnboundedReceiver<AgentEvent>) {
+        let args = deepterm::cli::CliArgs {
+            command: deepterm::cli::CliCommand::Tui,
+            config: Some(config),
+            model: None,
+            base_url: None,
+            session_dir: Some(self.sessions()),
+            resume: None,
+            locale: Some(deepterm::i18n::Locale::EnUs),
+            demo: true,
+        };
+        let setup = deepterm::app::setup(&args, true).unwrap();
+        let l = deepterm::i18n::Localizer::new(setup.locale);
+        let (session, _, _) = deepterm::app::open_session(&self.sessions(), None, l).unwrap();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        let agent = deepterm::app::build_agent(
+            &setup,
+            session,
+            Some(self.sim.base_url()),
+            tx,
+            ApprovalMode::Interactive,
+        )
+        .unwrap();
+        (agent, rx)
+    }
+}
+
+/// Standard output of a run.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Standard error of a run.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The `messages` of a recorded request body.
+pub fn messages(r: &Value) -> &Vec<Value> {
+    r["body"]["messages"].as_array().unwrap()
+}
+
+/// Declared tool names of a recorded request (both wire formats).
+pub fn tool_names(r: &Value) -> Vec<String> {
+    r["body"]["tools"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|t| {
+                    t["name"]
+                        .as_str()
+                        .or_else(|| t["function"]["name"].as_str())
+                        .unwrap()
+                        .to_string()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether the raw body contains a block of this wire type.
+pub fn has_block(r: &Value, kind: &str) -> bool {
+    r["rawBody"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("\"type\":\"{kind}\""))
+}
+
+/// Whether `next`'s messages start with exactly `prev`'s messages.
+pub fn starts_with_previous(prev: &Value, next: &Value) -> bool {
+    let (p, n) = (messages(prev), messages(next));
+    n.len() >= p.len() && n[..p.len()] == p[..]
+}
+
+/// Content of every developer message in the log.
+pub fn developer_contents(log: &[Value]) -> Vec<Value> {
+    log.iter()
+        .filter(|e| e["type"] == "developer/message")
+        .map(|e| e["data"]["message"]["content"].clone())
+        .collect()
+}
+
+/// Event types of the log, in order.
+pub fn types(log: &[Value]) -> Vec<String> {
+    log.iter()
+        .map(|e| e["type"].as_str().unwrap().to_string())
+        .collect()
+}
