@@ -119,3 +119,14 @@ tui-inspector-reason-removal-addition-only = removal on an addition-only route (
 tui-inspector-reason-route-changed = route changed
 tui-inspector-reason-history = history appended
 tui-inspector-reason-identical = no change
+
+# Trajectory badges.
+tui-badge-turn = TURN { $turn }
+tui-badge-end = END
+tui-badge-route = ROUTE
+tui-badge-req = REQ
+tui-badge-tool = TOOL
+tui-badge-context = CONTEXT
+tui-badge-mcp = MCP
+tui-badge-fail = FAIL
+tui-badge-compact = COMPACT

@@ -107,3 +107,14 @@ tui-inspector-reason-removal-addition-only = 在仅追加路由上移除工具�
 tui-inspector-reason-route-changed = 路由已更改
 tui-inspector-reason-history = 追加了历史
 tui-inspector-reason-identical = 无变化
+
+# 轨迹标签。
+tui-badge-turn = 第 { $turn } 轮
+tui-badge-end = 结束
+tui-badge-route = 路由
+tui-badge-req = 请求
+tui-badge-tool = 工具
+tui-badge-context = 上下文
+tui-badge-mcp = MCP
+tui-badge-fail = 失败
+tui-badge-compact = 压缩

@@ -317,12 +317,17 @@ impl Trajectory {
         }
     }
 
-    /// Renders one row to a line (badges are design literals and stay in English).
+    /// Renders one row to a line. Badges are localized and padded to a common display
+    /// width so the columns line up in both languages.
     pub fn render_row(row: &Row, l: Localizer) -> Line<'static> {
-        let badge = |s: &str, st| Span::styled(format!("{s:<7} "), st);
+        let badge = |name: &str, st| {
+            let text = l.tr(&format!("tui-badge-{name}"));
+            let pad = 8usize.saturating_sub(unicode_width::UnicodeWidthStr::width(text.as_str()));
+            Span::styled(format!("{text}{}", " ".repeat(pad.max(1))), st)
+        };
         match row {
             Row::Turn { turn } => Line::from(vec![Span::styled(
-                format!("TURN {turn}"),
+                l.tra("tui-badge-turn", &[("turn", Arg::from(*turn))]),
                 theme::bold().patch(theme::accent()),
             )]),
             Row::TurnEnd { turn, outcome } => {
@@ -332,13 +337,13 @@ impl Trajectory {
                 };
                 Line::from(vec![
                     Span::raw(" "),
-                    badge("END", theme::warn()),
+                    badge("end", theme::warn()),
                     Span::styled(l.tra(key, &[("turn", Arg::from(*turn))]), theme::warn()),
                 ])
             }
             Row::Route { route, mode } => {
                 let mut spans = vec![
-                    badge("ROUTE", theme::dim()),
+                    badge("route", theme::dim()),
                     Span::styled(route.clone(), theme::bold()),
                 ];
                 if let Some(m) = mode {
@@ -362,7 +367,7 @@ impl Trajectory {
                 if let Some(d) = duration_ms {
                     s.push_str(&format!(" {}", ms(*d)));
                 }
-                let mut spans = vec![Span::raw(" "), badge("REQ", theme::bold()), Span::raw(s)];
+                let mut spans = vec![Span::raw(" "), badge("req", theme::bold()), Span::raw(s)];
                 if let Some(u) = usage {
                     spans.extend(usage_spans(u, l));
                 }
@@ -376,14 +381,14 @@ impl Trajectory {
                 };
                 Line::from(vec![
                     Span::raw("   "),
-                    badge("TOOL", theme::dim()),
+                    badge("tool", theme::dim()),
                     Span::raw(format!("{name} ")),
                     Span::styled(mark, st),
                 ])
             }
             Row::Context(k) => Line::from(vec![
                 Span::raw(" "),
-                badge("CONTEXT", theme::accent()),
+                badge("context", theme::accent()),
                 Span::styled(k.one_line(l), theme::accent()),
             ]),
             Row::ContextDetail { kind, line } => Line::from(Span::styled(
@@ -412,7 +417,7 @@ impl Trajectory {
                     _ => theme::warn(),
                 };
                 let mut spans = vec![
-                    badge("MCP", st),
+                    badge("mcp", st),
                     Span::raw(format!("{server} ")),
                     Span::styled(l.tr(key), st),
                 ];
@@ -443,7 +448,7 @@ impl Trajectory {
                 s.push_str(&format!("  {message}"));
                 let mut spans = vec![
                     Span::raw(" "),
-                    badge("FAIL", theme::error()),
+                    badge("fail", theme::error()),
                     Span::styled(s, theme::error()),
                 ];
                 if *retried {
@@ -459,11 +464,11 @@ impl Trajectory {
                 let mut spans = vec![Span::raw(" ")];
                 match error {
                     Some(e) => {
-                        spans.push(badge("FAIL", theme::error()));
+                        spans.push(badge("fail", theme::error()));
                         spans.push(Span::styled(format!("#{n} {label}  {e}"), theme::error()));
                     }
                     None => {
-                        spans.push(badge("REQ", theme::bold()));
+                        spans.push(badge("req", theme::bold()));
                         spans.push(Span::raw(format!("#{n} {label}")));
                     }
                 }
@@ -474,7 +479,7 @@ impl Trajectory {
             }
             Row::Compaction { trigger } => Line::from(vec![
                 Span::raw(" "),
-                badge("COMPACT", theme::dim()),
+                badge("compact", theme::dim()),
                 Span::styled(
                     l.tra("tui-traj-compaction", &[("trigger", Arg::from(trigger))]),
                     theme::dim(),
