@@ -11,14 +11,17 @@
 //! in the simulator scenarios; the proxy forwards to `https://api.deepseek.com` (override
 //! with `DEEPTERM_LIVE_UPSTREAM`). Retries are disabled; cache tolerance is 256 tokens.
 
+mod common;
+
+use common::PromptEnv;
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::Response;
-use deepterm::agent::run::{Agent, ApprovalMode, Background, Environment};
-use deepterm::config::{ApiKey, Config};
+use deepterm::agent::run::{Agent, ApprovalMode, Background};
+use deepterm::config::Config;
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
 use deepterm::session::Session;
@@ -113,34 +116,6 @@ async fn start_proxy(upstream: String) -> (String, Arc<Mutex<Vec<Recorded>>>) {
 // ---------------------------------------------------------------------------------------
 // Fixture
 // ---------------------------------------------------------------------------------------
-
-struct LiveEnv {
-    prompt: Arc<Mutex<String>>,
-}
-
-impl Environment for LiveEnv {
-    fn resolve_route(
-        &self,
-        _spec: &str,
-    ) -> Result<(deepterm::llm::types::Route, Option<ApiKey>), String> {
-        Err("not available in the live test".into())
-    }
-    fn save_locale(&self, _locale: Locale) -> Result<(), String> {
-        Err("not available in the live test".into())
-    }
-    fn base_prompt(&self) -> String {
-        self.prompt.lock().unwrap().clone()
-    }
-    fn new_session(&self) -> Result<(Session, std::path::PathBuf), String> {
-        Err("not available in the live test".into())
-    }
-    fn open_session(&self, _query: &str) -> Result<(Session, std::path::PathBuf), String> {
-        Err("not available in the live test".into())
-    }
-    fn list_sessions(&self) -> Vec<String> {
-        vec![]
-    }
-}
 
 struct FnTool<F>(F);
 
@@ -296,7 +271,7 @@ api_key_env = "DEEPSEEK_API_KEY"
         route,
         Some(key),
         deepterm::tools::ToolRegistry::new(),
-        Box::new(LiveEnv {
+        Box::new(PromptEnv {
             prompt: prompt.clone(),
         }),
         Localizer::new(Locale::default()),

@@ -2,12 +2,15 @@
 //! real agent loop against the in-process simulator. What each scenario proves is described
 //! in `docs/scenarios.md`.
 
+mod common;
+
+use common::PromptEnv;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use deepterm::agent::protocol::{AgentCommand, AgentEvent};
-use deepterm::agent::run::{Agent, ApprovalMode, Background, Environment, LineOutcome};
+use deepterm::agent::run::{Agent, ApprovalMode, Background, LineOutcome};
 use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
@@ -31,35 +34,6 @@ const UNIT: u64 = 64;
 // ---------------------------------------------------------------------------------------
 // Harness
 // ---------------------------------------------------------------------------------------
-
-/// The loop's surroundings: only the base prompt matters (a test tool may change it).
-struct TestEnv {
-    prompt: Arc<Mutex<String>>,
-}
-
-impl Environment for TestEnv {
-    fn resolve_route(
-        &self,
-        _spec: &str,
-    ) -> Result<(deepterm::llm::types::Route, Option<ApiKey>), String> {
-        Err("not available in scenario tests".into())
-    }
-    fn save_locale(&self, _locale: Locale) -> Result<(), String> {
-        Err("not available in scenario tests".into())
-    }
-    fn base_prompt(&self) -> String {
-        self.prompt.lock().unwrap().clone()
-    }
-    fn new_session(&self) -> Result<(Session, std::path::PathBuf), String> {
-        Err("not available in scenario tests".into())
-    }
-    fn open_session(&self, _query: &str) -> Result<(Session, std::path::PathBuf), String> {
-        Err("not available in scenario tests".into())
-    }
-    fn list_sessions(&self) -> Vec<String> {
-        vec![]
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Wire {
@@ -105,7 +79,7 @@ async fn harness(sim_cfg: SimConfig, wire: Wire, model_override: &str) -> Harnes
         route,
         Some(ApiKey::new(KEY)),
         deepterm::tools::ToolRegistry::new(),
-        Box::new(TestEnv {
+        Box::new(PromptEnv {
             prompt: prompt.clone(),
         }),
         Localizer::new(Locale::default()),

@@ -8,7 +8,10 @@ use std::process::Output;
 use std::sync::Arc;
 
 use deepterm::agent::protocol::AgentEvent;
-use deepterm::agent::run::{Agent, ApprovalMode};
+use deepterm::agent::run::{Agent, ApprovalMode, Environment};
+use deepterm::config::ApiKey;
+use deepterm::i18n::Locale;
+use deepterm::session::Session;
 use deepterm::session::event::Event;
 use deepterm::sim::{self, SimConfig, SimHandle};
 use serde_json::Value;
@@ -151,6 +154,37 @@ impl TestEnv {
         )
         .unwrap();
         (agent, rx)
+    }
+}
+
+/// The loop's surroundings for in-process tests: only the base prompt matters (a test
+/// tool may change it mid-turn); route switches, sessions and settings are unavailable.
+pub struct PromptEnv {
+    /// The rendered base prompt, re-read before every attempt.
+    pub prompt: Arc<std::sync::Mutex<String>>,
+}
+
+impl Environment for PromptEnv {
+    fn resolve_route(
+        &self,
+        _spec: &str,
+    ) -> Result<(deepterm::llm::types::Route, Option<ApiKey>), String> {
+        Err("not available in this test".into())
+    }
+    fn save_locale(&self, _locale: Locale) -> Result<(), String> {
+        Err("not available in this test".into())
+    }
+    fn base_prompt(&self) -> String {
+        self.prompt.lock().unwrap().clone()
+    }
+    fn new_session(&self) -> Result<(Session, PathBuf), String> {
+        Err("not available in this test".into())
+    }
+    fn open_session(&self, _query: &str) -> Result<(Session, PathBuf), String> {
+        Err("not available in this test".into())
+    }
+    fn list_sessions(&self) -> Vec<String> {
+        vec![]
     }
 }
 
