@@ -89,13 +89,5 @@ fn main() -> anyhow::Result<()> {
             }
         }
     });
-    run(
-        UiOptions {
-            locale,
-            demo: true,
-            config_path: None,
-        },
-        cmd_tx,
-        ev_rx,
-    )
+    run(UiOptions { locale, demo: true }, cmd_tx, ev_rx)
 }

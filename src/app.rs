@@ -169,11 +169,11 @@ pub struct AppEnvironment {
     pub config_location: Option<ConfigLocation>,
     /// Session directory.
     pub session_dir: PathBuf,
-    /// `--base-url`.
-    pub base_url_override: Option<String>,
+    /// `--base-url` and the provider it applies to (the one chosen at start).
+    pub base_url_override: Option<(String, String)>,
     /// Simulator base URL in demo mode.
     pub demo_base: Option<String>,
-    /// Locale for error texts.
+    /// Locale for error texts (follows `/lang`).
     pub locale: Locale,
 }
 
@@ -192,11 +192,23 @@ impl Environment for AppEnvironment {
         if let Some(base) = &self.demo_base {
             return Ok((demo_route(route, base), Some(ApiKey::new("demo"))));
         }
-        if let Some(url) = &self.base_url_override {
+        // `--base-url` overrides the chosen provider's URL only: another provider's key
+        // must never be sent there.
+        if let Some((provider, url)) = &self.base_url_override
+            && *provider == route.provider
+        {
             route = route.with_base_url(url);
         }
         let key = self.config.api_key(&route).map_err(|e| e.localized(l))?;
         Ok((route, Some(key)))
+    }
+
+    fn provider_kind(&self, provider: &str) -> Option<ProviderKind> {
+        self.config.providers.get(provider).map(|p| p.kind)
+    }
+
+    fn set_locale(&mut self, locale: Locale) {
+        self.locale = locale;
     }
 
     fn save_locale(&self, locale: Locale) -> Result<(), String> {
@@ -226,11 +238,26 @@ impl Environment for AppEnvironment {
             .map_err(|e| e.0)
     }
 
-    fn open_session(&self, query: &str) -> Result<(Session, PathBuf), String> {
+    fn open_session(
+        &self,
+        query: &str,
+        current_id: &str,
+    ) -> Result<(Session, PathBuf, Option<TornTail>), String> {
         let l = Localizer::new(self.locale);
-        open_session(&self.session_dir, Some(query), l)
-            .map(|(s, p, _)| (s, p))
-            .map_err(|e| e.0)
+        let query = if query == "last" {
+            // The newest session other than the one open now.
+            let sessions = store::list_sessions(&self.session_dir).map_err(|e| e.localized(l))?;
+            match sessions.into_iter().find(|s| s.id != current_id) {
+                Some(s) => s.id,
+                None => return Err(l.tr("app-no-other-session")),
+            }
+        } else {
+            query.to_string()
+        };
+        if query == current_id {
+            return Err(l.tr("app-session-already-open"));
+        }
+        open_session(&self.session_dir, Some(&query), l).map_err(|e| e.0)
     }
 
     fn list_sessions(&self) -> Vec<String> {
@@ -265,7 +292,10 @@ pub fn build_agent(
         config: setup.config.clone(),
         config_location: setup.config_location.clone(),
         session_dir: setup.session_dir.clone(),
-        base_url_override: setup.base_url_override.clone(),
+        base_url_override: setup
+            .base_url_override
+            .clone()
+            .map(|url| (setup.route.provider.clone(), url)),
         demo_base: demo_base.clone(),
         locale: setup.locale,
     };

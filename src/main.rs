@@ -213,7 +213,6 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let opts = deepterm::ui::UiOptions {
         locale: setup.locale,
         demo: setup.demo,
-        config_path: setup.config_location.as_ref().map(|c| c.path.clone()),
     };
     // The UI thread blocks on a std channel; forward the loop's events into it.
     let (ui_tx, ui_rx) = std::sync::mpsc::channel();

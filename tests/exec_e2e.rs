@@ -675,3 +675,80 @@ async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_bou
     let reqs = env.requests();
     assert!(starts_with_previous(&reqs[0], &reqs[1]));
 }
+
+/// A log that ends with a tool call but no result (deepterm stopped while the tool ran)
+/// is repaired on the next turn: the call gets an error result, so the provider's
+/// pairing rule holds and the session stays usable.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unanswered_tool_calls_are_answered_before_the_next_request() {
+    let env = Env::new(SimConfig::default()).await;
+    let cfg = env.config("");
+    let out = env
+        .exec(
+            &cfg,
+            "/tool enable word_count\nPlease run word_count now\n",
+            &[],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Cut the log right after the tool call, as a crash during the tool would leave it.
+    let path = env.log_path();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let kept: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.contains("\"type\":\"tool/result\""))
+        .collect();
+    assert!(kept.last().unwrap().contains("\"type\":\"tool/call\""));
+    std::fs::write(&path, format!("{}\n", kept.join("\n"))).unwrap();
+    let out = env.exec(&cfg, "And now?\n", &["--resume", "last"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let result = log.iter().find(|e| e["type"] == "tool/result").unwrap();
+    assert_eq!(result["data"]["message"]["isError"], true);
+    assert!(
+        result["data"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("did not finish")
+    );
+    let reqs = env.requests();
+    assert_eq!(reqs.last().unwrap()["status"], 200, "pairing accepted");
+}
+
+/// Text queued behind a command keeps its place: it is not pulled into the running turn
+/// ahead of the command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steering_stops_at_a_queued_command() {
+    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    let env = Env::new(SimConfig {
+        latency: std::time::Duration::from_millis(40),
+        ..SimConfig::default()
+    })
+    .await;
+    let (agent, mut rx) = env.interactive_agent(env.config(""));
+    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    cmd_tx
+        .send(AgentCommand::Submit("First message".into()))
+        .unwrap();
+    while !matches!(rx.recv().await.unwrap(), AgentEvent::Stream { .. }) {}
+    cmd_tx.send(AgentCommand::Submit("/help".into())).unwrap();
+    cmd_tx
+        .send(AgentCommand::Submit("After help".into()))
+        .unwrap();
+    let mut order = Vec::new();
+    while order.iter().filter(|x| **x == "turn").count() < 2 {
+        let next = tokio::time::timeout(std::time::Duration::from_secs(20), rx.recv());
+        match next.await.expect("the second turn runs").unwrap() {
+            AgentEvent::TurnFinished { .. } => order.push("turn"),
+            AgentEvent::Output(_) => order.push("help"),
+            _ => {}
+        }
+    }
+    cmd_tx.send(AgentCommand::Shutdown).unwrap();
+    task.await.unwrap();
+    assert_eq!(order, vec!["turn", "help", "turn"]);
+    let log = env.log();
+    let t = types(&log);
+    assert_eq!(t.iter().filter(|x| *x == "turn/start").count(), 2);
+}

@@ -67,3 +67,5 @@ app-ui-failed = The terminal interface stopped with an error: { $error }
 compact-nothing = Nothing to compact yet.
 compact-done = Conversation compacted: the earlier part was replaced by a summary.
 compact-failed = Compaction failed; the history is unchanged: { $message }
+app-no-other-session = There is no other saved session to resume.
+app-session-already-open = That session is the one open now.

@@ -67,3 +67,5 @@ app-ui-failed = 终端界面出错退出：{ $error }
 compact-nothing = 目前没有可压缩的内容。
 compact-done = 对话已压缩：较早的部分已替换为摘要。
 compact-failed = 压缩失败，历史未作改动：{ $message }
+app-no-other-session = 没有其他可恢复的已保存会话。
+app-session-already-open = 该会话就是当前打开的会话。

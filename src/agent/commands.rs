@@ -60,6 +60,7 @@ impl Agent {
                     return self.warn("cmd-lang-usage", vec![]);
                 };
                 self.set_locale(Localizer::new(loc));
+                self.env_mut().set_locale(loc);
                 self.emit_event(AgentEvent::LocaleChanged(loc));
                 if let Err(e) = self.env().save_locale(loc) {
                     return self.warn("cmd-lang-not-saved", vec![("error", Arg::from(e))]);
@@ -130,9 +131,13 @@ impl Agent {
                     self.emit_event(AgentEvent::Output(out));
                     return LineOutcome::default();
                 }
-                match self.env().open_session(rest) {
-                    Ok((s, path)) => {
+                let current = self.session().id().to_string();
+                match self.env().open_session(rest, &current) {
+                    Ok((s, path, torn)) => {
                         self.replace_session(s, path);
+                        if let Some(t) = torn {
+                            self.emit_torn_tail(&t);
+                        }
                         self.info("cmd-resume-done", vec![])
                     }
                     Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),

@@ -64,6 +64,9 @@ pub enum AgentError {
     /// The user cancelled.
     #[error("cancelled")]
     Cancelled,
+    /// The turn took more than [`MAX_STEPS_PER_TURN`] steps.
+    #[error("more than {MAX_STEPS_PER_TURN} steps in one turn")]
+    TooManySteps,
 }
 
 /// Changes that arrive from outside the loop (MCP servers, tools that register tools).
@@ -121,10 +124,22 @@ pub trait Environment: Send {
     fn base_prompt(&self) -> String;
     /// Opens a fresh session (for `/new`).
     fn new_session(&self) -> Result<(Session, PathBuf), String>;
-    /// Opens an existing session by id or `last` (for `/resume ID`).
-    fn open_session(&self, query: &str) -> Result<(Session, PathBuf), String>;
+    /// Opens an existing session by id or `last` (for `/resume ID`); `current_id` is the
+    /// session open now (`last` means the newest other one). Also returns a torn tail
+    /// that was cut on load, to report.
+    fn open_session(
+        &self,
+        query: &str,
+        current_id: &str,
+    ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), String>;
     /// Lines describing saved sessions (for `/resume` alone).
     fn list_sessions(&self) -> Vec<String>;
+    /// The protocol a configured provider speaks (for rebuilding past requests).
+    fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {
+        None
+    }
+    /// The interface language changed (`/lang`): later texts use it.
+    fn set_locale(&mut self, _locale: crate::i18n::Locale) {}
 }
 
 /// The agent: owns the session, the route and the tools.
@@ -313,14 +328,25 @@ impl Agent {
     }
 
     async fn run_turn(&mut self, text: String) -> LineOutcome {
+        if let Err(e) = self.repair_unanswered_calls() {
+            let line = self.session_error_line(&e);
+            return LineOutcome {
+                text: None,
+                error: Some(line),
+                quit: false,
+            };
+        }
         self.turn += 1;
         let turn = self.turn;
         let cancel = self.shared.new_cancel();
         self.pending_user
             .push(Message::text(Role::User, text, Source::kind("user")));
         let mut final_text = String::new();
-        let result = self.turn_body(turn, &cancel, &mut final_text).await;
-        let (outcome, error) = match &result {
+        let mut started = false;
+        let result = self
+            .turn_body(turn, &cancel, &mut final_text, &mut started)
+            .await;
+        let (outcome, mut error) = match &result {
             Ok(()) => (TurnOutcome::Completed, None),
             Err(AgentError::Cancelled) => {
                 self.notice(NoticeLevel::Warn, "agent-turn-cancelled", vec![]);
@@ -330,32 +356,32 @@ impl Agent {
                 let line = self.llm_error_line(e);
                 (TurnOutcome::Error, Some(line))
             }
-            Err(AgentError::Session(e)) => {
-                let line = self.l.tra(
-                    "agent-session-error",
-                    &[("error", Arg::from(e.to_string()))],
-                );
-                self.notice(
-                    NoticeLevel::Error,
-                    "agent-session-error",
-                    vec![("error", Arg::from(e.to_string()))],
-                );
+            Err(AgentError::TooManySteps) => {
+                let args = vec![("count", Arg::from(MAX_STEPS_PER_TURN))];
+                let line = self.l.tra("agent-too-many-steps", &args);
+                self.notice(NoticeLevel::Error, "agent-too-many-steps", args);
                 (TurnOutcome::Error, Some(line))
             }
+            Err(AgentError::Session(e)) => (TurnOutcome::Error, Some(self.session_error_line(e))),
         };
-        self.pending_user.clear();
-        if self.started_turn(turn) {
-            let _ = self.push(EventKind::TurnEnd(TurnEnd {
+        if started {
+            // Input that never reached a request (cancelled or failed before it) is still
+            // the user's: keep it in the log rather than dropping it.
+            for m in std::mem::take(&mut self.pending_user) {
+                if let Err(e) = self.push(EventKind::UserMessage(UserMessageData { message: m })) {
+                    error.get_or_insert_with(|| self.session_error_line(&e));
+                }
+            }
+            if let Err(e) = self.push(EventKind::TurnEnd(TurnEnd {
                 turn,
                 outcome: Some(outcome),
-            }));
+            })) {
+                error.get_or_insert_with(|| self.session_error_line(&e));
+            }
         }
+        self.pending_user.clear();
         if let Err(e) = self.session.sync() {
-            self.notice(
-                NoticeLevel::Error,
-                "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
-            );
+            error.get_or_insert_with(|| self.session_error_line(&e));
         }
         self.emit(AgentEvent::Phase(TurnPhase::Idle));
         self.emit(AgentEvent::TurnFinished {
@@ -368,12 +394,52 @@ impl Agent {
         }
     }
 
-    fn started_turn(&self, turn: u64) -> bool {
-        self.session
-            .events()
-            .iter()
-            .rev()
-            .any(|e| matches!(&e.kind, EventKind::TurnStart(t) if t.turn == turn))
+    /// A log that ends with tool calls but not all of their results (deepterm stopped
+    /// while tools ran) would break the pairing rule (W-8) on every later request: answer
+    /// the missing calls with an error result before anything else is sent.
+    fn repair_unanswered_calls(&mut self) -> Result<(), AgentError> {
+        let mut answered = std::collections::HashSet::new();
+        let mut pending: Vec<(u64, u64, String)> = Vec::new();
+        for e in self.session.events().iter().rev() {
+            match &e.kind {
+                EventKind::ToolResult(r) => {
+                    if let Some(id) = &r.message.tool_call_id {
+                        answered.insert(id.clone());
+                    }
+                }
+                EventKind::AssistantMessage(a) => {
+                    pending = a
+                        .message
+                        .tool_calls()
+                        .filter(|(id, _, _)| !answered.contains(*id))
+                        .map(|(id, _, _)| (a.turn, a.step, id.to_string()))
+                        .collect();
+                    break;
+                }
+                _ => {}
+            }
+        }
+        for (turn, step, id) in pending {
+            let text = "the call did not finish: deepterm stopped before the tool returned";
+            let mut message = Message::text(Role::Tool, text, Source::kind("tool"));
+            message.tool_call_id = Some(id);
+            message.is_error = Some(true);
+            self.push(EventKind::ToolResult(ToolResultData {
+                turn,
+                step,
+                message,
+                error: Some(text.to_string()),
+            }))?;
+        }
+        Ok(())
+    }
+
+    /// Notifies and returns the localized line for a session log failure.
+    fn session_error_line(&self, e: &dyn std::fmt::Display) -> String {
+        let args = vec![("error", Arg::from(e.to_string()))];
+        let line = self.l.tra("agent-session-error", &args);
+        self.notice(NoticeLevel::Error, "agent-session-error", args);
+        line
     }
 
     fn llm_error_line(&self, e: &LlmError) -> String {
@@ -387,27 +453,23 @@ impl Agent {
         turn: u64,
         cancel: &CancellationToken,
         final_text: &mut String,
+        started: &mut bool,
     ) -> Result<(), AgentError> {
         self.push(EventKind::TurnStart(TurnRef { turn }))?;
+        *started = true;
         let mut step = 0;
         loop {
             step += 1;
             if step > MAX_STEPS_PER_TURN {
-                self.notice(
-                    NoticeLevel::Error,
-                    "agent-too-many-steps",
-                    vec![("count", Arg::from(MAX_STEPS_PER_TURN))],
-                );
-                return Err(AgentError::Llm(LlmError::new(
-                    ErrorCode::InvalidContent,
-                    format!("more than {MAX_STEPS_PER_TURN} steps in one turn"),
-                )));
+                return Err(AgentError::TooManySteps);
             }
             if step > 1 {
                 self.take_steering();
             }
             if self.needs_auto_compaction() {
-                self.compact("auto", true, cancel).await?;
+                // At step 1 the turn's input is not logged yet: summarize everything before
+                // it. Later, keep the running turn (from its latest user message) verbatim.
+                self.compact("auto", step > 1, cancel).await?;
             }
             self.push(EventKind::StepStart(StepRef { turn, step }))?;
             let res = self.run_step(turn, step, cancel, final_text).await;
@@ -430,18 +492,21 @@ impl Agent {
     fn take_steering(&mut self) -> bool {
         let mut taken = false;
         {
+            // Plain text up to the first queued command steers this turn; the command and
+            // everything after it keep their order and run after the turn.
             let mut q = self.shared.lock_queue();
-            let mut rest = VecDeque::new();
-            while let Some(item) = q.pop_front() {
-                if item.trim_start().starts_with('/') {
-                    rest.push_back(item);
-                } else if !item.trim().is_empty() {
+            while q
+                .front()
+                .is_some_and(|item| !item.trim_start().starts_with('/'))
+            {
+                if let Some(item) = q.pop_front()
+                    && !item.trim().is_empty()
+                {
                     self.pending_user
                         .push(Message::text(Role::User, item, Source::kind("user")));
                     taken = true;
                 }
             }
-            *q = rest;
         }
         if taken {
             let n = self.shared.lock_queue().len();
@@ -519,10 +584,7 @@ impl Agent {
             if provider == current.0 {
                 return Some(current.1);
             }
-            // The protocol is a property of the provider; any model id resolves it.
-            env.resolve_route(&format!("{provider}/inspect"))
-                .ok()
-                .map(|(r, _)| r.kind)
+            env.provider_kind(provider)
         };
         match request {
             Some(n) => {
@@ -613,22 +675,7 @@ impl Agent {
                         return Err(AgentError::Llm(f.error));
                     };
                     attempt += 1;
-                    self.notice(
-                        NoticeLevel::Warn,
-                        "agent-retrying",
-                        vec![
-                            (
-                                "reason",
-                                Arg::from(self.l.tra(
-                                    error_message_id(f.error.code),
-                                    &[("message", Arg::from(f.error.message.as_str()))],
-                                )),
-                            ),
-                            ("attempt", Arg::from(attempt)),
-                            ("max", Arg::from(self.retry.max_retries)),
-                            ("seconds", Arg::from(format!("{:.1}", delay.as_secs_f64()))),
-                        ],
-                    );
+                    self.retry_notice(&f.error, attempt, delay);
                     tokio::select! {
                         _ = tokio::time::sleep(delay) => {}
                         _ = cancel.cancelled() => return Err(AgentError::Cancelled),
@@ -639,6 +686,24 @@ impl Agent {
         let (c, timing) = completion;
         self.commit_completion(turn, step, c, timing, cancel, final_text)
             .await
+    }
+
+    /// The one-line notice for a failed attempt that will be retried.
+    pub(crate) fn retry_notice(&self, e: &LlmError, attempt: u32, delay: std::time::Duration) {
+        let reason = self.l.tra(
+            error_message_id(e.code),
+            &[("message", Arg::from(e.message.as_str()))],
+        );
+        self.notice(
+            NoticeLevel::Warn,
+            "agent-retrying",
+            vec![
+                ("reason", Arg::from(reason)),
+                ("attempt", Arg::from(attempt)),
+                ("max", Arg::from(self.retry.max_retries)),
+                ("seconds", Arg::from(format!("{:.1}", delay.as_secs_f64()))),
+            ],
+        );
     }
 
     fn add_usage(&mut self, u: &Usage) {
@@ -660,10 +725,11 @@ impl Agent {
             .into_iter()
             .filter(|b| !matches!(b, Block::ToolCall { .. }))
             .collect();
-        self.add_usage(&partial.usage);
         if content.is_empty() {
             return Ok(());
         }
+        // Counted only when logged, so a resumed session shows the same totals.
+        self.add_usage(&partial.usage);
         self.push(EventKind::AssistantMessage(AssistantMessageData {
             turn,
             step,
@@ -958,6 +1024,10 @@ impl Agent {
         self.env.as_ref()
     }
 
+    pub(crate) fn env_mut(&mut self) -> &mut dyn Environment {
+        self.env.as_mut()
+    }
+
     pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
         &mut self.registry
     }
@@ -986,6 +1056,8 @@ impl Agent {
     /// Switches to another session (`/new`, `/resume ID`).
     pub(crate) fn replace_session(&mut self, session: Session, path: PathBuf) {
         let _ = self.session.sync();
+        // `/system` text belongs to the session it was given in.
+        self.extra_instructions = None;
         self.turn = last_turn(&session);
         self.usage = session_usage(&session);
         self.series = RequestSeries::attach(&session);
@@ -1134,12 +1206,16 @@ fn last_turn(session: &Session) -> u64 {
         .unwrap_or(0)
 }
 
+/// Usage of every logged request (steps and compaction summaries), as the live total.
 fn session_usage(session: &Session) -> Usage {
     let mut u = Usage::default();
     for e in session.events() {
-        if let EventKind::AssistantMessage(m) = &e.kind
-            && let Some(x) = &m.usage
-        {
+        let usage = match &e.kind {
+            EventKind::AssistantMessage(m) => m.usage.as_ref(),
+            EventKind::CompactionSummary(c) => c.usage.as_ref(),
+            _ => None,
+        };
+        if let Some(x) = usage {
             u.add(x);
         }
     }

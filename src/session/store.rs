@@ -229,6 +229,8 @@ impl Store {
     }
 
     /// Appends one event as one line with a single write (committed once it returns).
+    /// A write that fails part-way (a full disk) is rolled back to the previous end of
+    /// file, so the next append does not glue onto a fragment.
     pub fn append(&mut self, event: &Event) -> Result<(), StoreError> {
         let mut line = serde_json::to_vec(event).map_err(|e| {
             StoreError::io(
@@ -237,10 +239,16 @@ impl Store {
             )
         })?;
         line.push(b'\n');
-        self.file
-            .write_all(&line)
-            .and_then(|_| self.file.flush())
-            .map_err(|e| StoreError::io(&self.path, e))
+        let end = self
+            .file
+            .metadata()
+            .map(|m| m.len())
+            .map_err(|e| StoreError::io(&self.path, e))?;
+        if let Err(e) = self.file.write_all(&line).and_then(|_| self.file.flush()) {
+            let _ = self.file.set_len(end);
+            return Err(StoreError::io(&self.path, e));
+        }
+        Ok(())
     }
 
     /// fsyncs the file (before each provider request and at turn end).

@@ -3,7 +3,6 @@
 //! redraws are coalesced and capped at 60 per second.
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -36,8 +35,6 @@ pub struct UiOptions {
     pub locale: Locale,
     /// Demo mode (built-in simulator): shows a banner.
     pub demo: bool,
-    /// Config file path; unused by the UI itself (the agent loop persists `/lang`, which F2 sends).
-    pub config_path: Option<PathBuf>,
 }
 
 /// Coalesces redraw requests into at most one frame per [`FRAME`].

@@ -180,7 +180,11 @@ impl Environment for PromptEnv {
     fn new_session(&self) -> Result<(Session, PathBuf), String> {
         Err("not available in this test".into())
     }
-    fn open_session(&self, _query: &str) -> Result<(Session, PathBuf), String> {
+    fn open_session(
+        &self,
+        _query: &str,
+        _current_id: &str,
+    ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), String> {
         Err("not available in this test".into())
     }
     fn list_sessions(&self) -> Vec<String> {

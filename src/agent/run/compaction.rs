@@ -30,9 +30,7 @@ impl Agent {
                 .first()
                 .is_some_and(|n| n.event_type == "system/message"),
         );
-        // At the start of a turn the new user input is still pending (E-16 appends it with
-        // the first attempt), so the whole surface is the "earlier" part.
-        let end_excl = if keep_latest_turn && self.pending_user.is_empty() {
+        let end_excl = if keep_latest_turn {
             nodes
                 .iter()
                 .rposition(|n| n.event_type == "user/message" && n.message.source.kind == "user")
@@ -52,6 +50,8 @@ impl Agent {
     }
 
     /// Whether the last request used more than [`AUTO_COMPACT_RATIO`] of the context window.
+    /// A completed compaction since that request means its usage no longer describes the
+    /// history (so a failed step after a compaction cannot trigger another one at once).
     pub(crate) fn needs_auto_compaction(&self) -> bool {
         let last = self
             .session
@@ -59,10 +59,11 @@ impl Agent {
             .iter()
             .rev()
             .find_map(|e| match &e.kind {
-                EventKind::AssistantMessage(m) => m.usage,
+                EventKind::AssistantMessage(m) => Some(m.usage),
+                EventKind::CompactionEnd(c) if c.outcome == "completed" => Some(None),
                 _ => None,
             });
-        let Some(u) = last else { return false };
+        let Some(Some(u)) = last else { return false };
         let used = u.total_input() + u.output_tokens;
         used as f64 > AUTO_COMPACT_RATIO * self.route.context_window as f64
     }
@@ -76,17 +77,27 @@ impl Agent {
         cancel: &CancellationToken,
     ) -> Result<bool, AgentError> {
         let Some((start_seq, end_seq)) = self.compaction_region(keep_latest_turn) else {
-            self.notice(NoticeLevel::Info, "compact-nothing", vec![]);
+            if trigger != "auto" {
+                self.notice(NoticeLevel::Info, "compact-nothing", vec![]);
+            }
             return Ok(false);
         };
+        // Built before `compaction/start` is logged, so a failure here leaves no unmatched
+        // start; the request depends only on the history, not on that event.
+        let opts = self.compaction_request(start_seq, end_seq)?;
         self.emit(AgentEvent::Phase(TurnPhase::Compacting));
         self.push(EventKind::CompactionStart(CompactionStart {
             trigger: trigger.to_string(),
             start_seq,
             end_seq,
         }))?;
-        let opts = self.compaction_request(start_seq, end_seq)?;
-        self.session.sync()?;
+        if let Err(e) = self.session.sync() {
+            self.push(EventKind::CompactionEnd(CompactionEnd {
+                outcome: "failed".into(),
+                error: Some(e.to_string()),
+            }))?;
+            return Err(e.into());
+        }
         let result = self.summarize(&opts, cancel).await;
         let outcome = match result {
             Ok(c) => {
@@ -192,6 +203,7 @@ impl Agent {
                         return Err(f.error);
                     };
                     attempt += 1;
+                    self.retry_notice(&f.error, attempt, delay);
                     tokio::select! {
                         _ = tokio::time::sleep(delay) => {}
                         _ = cancel.cancelled() => {

@@ -449,7 +449,7 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .clear();
-    if let Some(stderr) = stderr {
+    let stderr_reader = stderr.map(|stderr| {
         let s = server.clone();
         tokio::spawn(async move {
             let mut lines = tokio::io::BufReader::new(stderr).lines();
@@ -464,18 +464,24 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
                 }
                 tail.push_back(line.chars().take(300).collect());
             }
-        });
-    }
+        })
+    });
     let (tx, rx) = mpsc::unbounded_channel();
     let handler = Handler {
         server: server.clone(),
         changed: tx,
     };
-    let running = handler
-        .serve(transport)
-        .await
-        .map_err(|e| format!("MCP handshake failed: {e}"))?;
-    Ok((running, rx))
+    match handler.serve(transport).await {
+        Ok(running) => Ok((running, rx)),
+        Err(e) => {
+            // The server's own explanation is usually its last stderr line: let the reader
+            // drain it (the process has exited or closed its pipes) before reporting.
+            if let Some(reader) = stderr_reader {
+                let _ = tokio::time::timeout(Duration::from_millis(500), reader).await;
+            }
+            Err(format!("MCP handshake failed: {e}"))
+        }
+    }
 }
 
 /// Lists the server's tools and builds their registrations.
