@@ -975,6 +975,11 @@ impl Agent {
                 break;
             }
         }
+        // Changes that arrived after the last line (an MCP server finishing its connect)
+        // still belong in the log.
+        if let Err(e) = self.drain_background() {
+            tracing::warn!("could not log background changes at exit: {e}");
+        }
         let _ = self.session.sync();
         router.abort();
         self.emit(AgentEvent::Exited);
