@@ -19,43 +19,7 @@ trait ExecConfig {
 impl ExecConfig for TestEnv {
     /// Writes a config whose providers point at the simulator.
     fn config(&self, extra: &str) -> PathBuf {
-        let base = self.sim.base_url();
-        let text = format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[providers.dsih]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[[providers.dsih.models]]
-id = "deepseek-flash"
-system_prompt_update = "in-history"
-tool_update = "in-history"
-
-[providers.oai]
-kind = "openai-chat"
-base_url = "{base}"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-
-[tools.command.word_count]
-description = "Count the bytes of the JSON arguments."
-command = ["wc", "-c"]
-parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }} }}
-enabled = false
-{extra}
-"#
-        );
-        self.write_config("config.toml", &text)
+        self.write_config("config.toml", &routes_config(&self.sim.base_url(), extra))
     }
 }
 
@@ -621,39 +585,32 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_boundary() {
-    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    use deepterm::agent::protocol::AgentEvent;
     let env = Env::new(SimConfig {
         latency: std::time::Duration::from_millis(40),
         ..SimConfig::default()
     })
     .await;
-    let (agent, mut rx) = env.interactive_agent(env.config(""));
-    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-    let task = tokio::spawn(agent.run_interactive(cmd_rx));
-    cmd_tx
-        .send(AgentCommand::Submit("First message".into()))
-        .unwrap();
+    let mut ui = env.start_interactive(env.config(""));
+    ui.submit("First message");
     // Wait until the first reply is streaming, then steer.
     loop {
-        match rx.recv().await.unwrap() {
+        match ui.next_event().await {
             AgentEvent::Stream { .. } => break,
             _ => continue,
         }
     }
-    cmd_tx
-        .send(AgentCommand::Submit("Also consider this".into()))
-        .unwrap();
+    ui.submit("Also consider this");
     let mut queued_seen = false;
     let mut finished = 0;
     while finished < 1 {
-        match rx.recv().await.unwrap() {
+        match ui.next_event().await {
             AgentEvent::Queued(n) if n > 0 => queued_seen = true,
             AgentEvent::TurnFinished { .. } => finished += 1,
             _ => {}
         }
     }
-    cmd_tx.send(AgentCommand::Shutdown).unwrap();
-    task.await.unwrap();
+    ui.shutdown().await;
     assert!(queued_seen, "the UI is told the message is queued");
     let log = env.log();
     let t = types(&log);
@@ -719,34 +676,26 @@ async fn unanswered_tool_calls_are_answered_before_the_next_request() {
 /// ahead of the command.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn steering_stops_at_a_queued_command() {
-    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    use deepterm::agent::protocol::AgentEvent;
     let env = Env::new(SimConfig {
         latency: std::time::Duration::from_millis(40),
         ..SimConfig::default()
     })
     .await;
-    let (agent, mut rx) = env.interactive_agent(env.config(""));
-    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-    let task = tokio::spawn(agent.run_interactive(cmd_rx));
-    cmd_tx
-        .send(AgentCommand::Submit("First message".into()))
-        .unwrap();
-    while !matches!(rx.recv().await.unwrap(), AgentEvent::Stream { .. }) {}
-    cmd_tx.send(AgentCommand::Submit("/help".into())).unwrap();
-    cmd_tx
-        .send(AgentCommand::Submit("After help".into()))
-        .unwrap();
+    let mut ui = env.start_interactive(env.config(""));
+    ui.submit("First message");
+    while !matches!(ui.next_event().await, AgentEvent::Stream { .. }) {}
+    ui.submit("/help");
+    ui.submit("After help");
     let mut order = Vec::new();
     while order.iter().filter(|x| **x == "turn").count() < 2 {
-        let next = tokio::time::timeout(std::time::Duration::from_secs(20), rx.recv());
-        match next.await.expect("the second turn runs").unwrap() {
+        match ui.next_event().await {
             AgentEvent::TurnFinished { .. } => order.push("turn"),
             AgentEvent::Output(_) => order.push("help"),
             _ => {}
         }
     }
-    cmd_tx.send(AgentCommand::Shutdown).unwrap();
-    task.await.unwrap();
+    ui.shutdown().await;
     assert_eq!(order, vec!["turn", "help", "turn"]);
     let log = env.log();
     let t = types(&log);

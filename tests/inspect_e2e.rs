@@ -19,45 +19,8 @@ trait InspectConfig {
 
 impl InspectConfig for TestEnv {
     fn config(&self) -> PathBuf {
-        let base = self.sim.base_url();
-        let text = format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[instructions]
-text = "You are a test assistant."
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[providers.dsih]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[[providers.dsih.models]]
-id = "deepseek-flash"
-system_prompt_update = "in-history"
-tool_update = "in-history"
-
-[providers.oai]
-kind = "openai-chat"
-base_url = "{base}"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-
-[tools.command.word_count]
-description = "Count the bytes of the JSON arguments."
-command = ["wc", "-c"]
-parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }} }}
-enabled = false
-"#
-        );
-        self.write_config("config.toml", &text)
+        let extra = "[instructions]\ntext = \"You are a test assistant.\"\n";
+        self.write_config("config.toml", &routes_config(&self.sim.base_url(), extra))
     }
 }
 

@@ -314,7 +314,7 @@ async fn unknown_server_and_failed_start_are_clear_errors() {
 /// server starts, and the connection's status changes are logged while idle.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn interactive_connect_does_not_hold_up_the_loop() {
-    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    use deepterm::agent::protocol::AgentEvent;
     let env = new_env().await;
     let base = env.sim.base_url();
     let cfg = env.dir.path().join("slow.toml");
@@ -337,22 +337,15 @@ env = {{ FIXTURE_START_DELAY_MS = "1500" }}
         ),
     )
     .unwrap();
-    let (agent, mut rx) = env.interactive_agent(cfg);
-    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    let mut ui = env.start_interactive(cfg);
     let started = std::time::Instant::now();
-    cmd_tx
-        .send(AgentCommand::Submit("/mcp connect fx".into()))
-        .unwrap();
-    cmd_tx.send(AgentCommand::Submit("/help".into())).unwrap();
+    ui.submit("/mcp connect fx");
+    ui.submit("/help");
     let mut help_at = None;
     let mut connected_at = None;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while connected_at.is_none() && std::time::Instant::now() < deadline {
-        let ev = tokio::time::timeout(std::time::Duration::from_secs(20), rx.recv())
-            .await
-            .unwrap()
-            .unwrap();
+        let ev = ui.next_event().await;
         match ev {
             AgentEvent::Output(lines) if lines.iter().any(|x| x.contains("/compact")) => {
                 help_at.get_or_insert(started.elapsed());
@@ -363,8 +356,7 @@ env = {{ FIXTURE_START_DELAY_MS = "1500" }}
             _ => {}
         }
     }
-    cmd_tx.send(AgentCommand::Shutdown).unwrap();
-    task.await.unwrap();
+    ui.shutdown().await;
     let (help_at, connected_at) = (help_at.unwrap(), connected_at.unwrap());
     assert!(
         help_at < connected_at,
@@ -398,7 +390,7 @@ async fn renamed_mcp_tools_show_their_mapping_in_tools() {
 /// request as deferred declarations plus a `tool_addition`, earlier messages unchanged.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_connecting_mid_turn_adds_deferred_tools_at_the_next_step() {
-    use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+    use deepterm::agent::protocol::AgentEvent;
     let env = TestEnv::new(SimConfig {
         latency: std::time::Duration::from_millis(60),
         ..SimConfig::default()
@@ -429,24 +421,16 @@ env = {{ FIXTURE_START_DELAY_MS = "400", FIXTURE_TOOLS = "echo" }}
         ),
     )
     .unwrap();
-    let (agent, mut rx) = env.interactive_agent(cfg);
-    let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    let mut ui = env.start_interactive(cfg);
     // The first step (a call of `stamp`) streams for well over 400 ms.
-    cmd_tx
-        .send(AgentCommand::Submit("Please call stamp".into()))
-        .unwrap();
+    ui.submit("Please call stamp");
     loop {
-        let ev = tokio::time::timeout(std::time::Duration::from_secs(20), rx.recv())
-            .await
-            .unwrap()
-            .unwrap();
+        let ev = ui.next_event().await;
         if matches!(ev, AgentEvent::TurnFinished { .. }) {
             break;
         }
     }
-    cmd_tx.send(AgentCommand::Shutdown).unwrap();
-    task.await.unwrap();
+    ui.shutdown().await;
     let reqs = env.requests();
     assert!(reqs.len() >= 2, "{}", reqs.len());
     let (r1, r2) = (&reqs[0], &reqs[1]);

@@ -155,6 +155,18 @@ impl TestEnv {
         .unwrap();
         (agent, rx)
     }
+
+    /// [`TestEnv::interactive_agent`] running its loop on a task.
+    pub fn start_interactive(&self, config: PathBuf) -> Interactive {
+        let (agent, events) = self.interactive_agent(config);
+        let (commands, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+        let task = tokio::spawn(agent.run_interactive(cmd_rx));
+        Interactive {
+            commands,
+            events,
+            task,
+        }
+    }
 }
 
 /// The loop's surroundings for in-process tests: only the base prompt matters (a test
@@ -189,6 +201,82 @@ impl Environment for PromptEnv {
     }
     fn list_sessions(&self) -> Vec<String> {
         vec![]
+    }
+}
+
+/// A config whose providers all point at the simulator at `base`: `ds` (built-in catalog:
+/// `deepseek-flash` addition-only, `deepseek-v4-pro` without modes), `dsih` (flash with
+/// in-history tool updates) and `oai` (OpenAI format); built-in tools off and one command
+/// tool, `word_count`, off until enabled. `extra` is appended (more tables).
+pub fn routes_config(base: &str, extra: &str) -> String {
+    format!(
+        r#"
+model = "ds/deepseek-flash"
+
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+
+[providers.dsih]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+
+[[providers.dsih.models]]
+id = "deepseek-flash"
+system_prompt_update = "in-history"
+tool_update = "in-history"
+
+[providers.oai]
+kind = "openai-chat"
+base_url = "{base}"
+api_key_env = "{KEY_VAR}"
+
+[tools.builtin]
+enabled = false
+
+[tools.command.word_count]
+description = "Count the bytes of the JSON arguments."
+command = ["wc", "-c"]
+parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }} }}
+enabled = false
+{extra}
+"#
+    )
+}
+
+/// An agent running its interactive loop on a task, driven like the TUI drives it.
+pub struct Interactive {
+    /// Commands to the loop.
+    pub commands: tokio::sync::mpsc::UnboundedSender<deepterm::agent::protocol::AgentCommand>,
+    /// Events from the loop.
+    pub events: tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Interactive {
+    /// Submits a composer line.
+    pub fn submit(&self, line: &str) {
+        self.commands
+            .send(deepterm::agent::protocol::AgentCommand::Submit(line.into()))
+            .unwrap();
+    }
+
+    /// The next event (fails the test after 20 s of silence).
+    pub async fn next_event(&mut self) -> AgentEvent {
+        tokio::time::timeout(std::time::Duration::from_secs(20), self.events.recv())
+            .await
+            .expect("an event within 20 s")
+            .expect("the loop is running")
+    }
+
+    /// Stops the loop and waits for it (the log is complete afterwards).
+    pub async fn shutdown(self) {
+        self.commands
+            .send(deepterm::agent::protocol::AgentCommand::Shutdown)
+            .unwrap();
+        self.task.await.unwrap();
     }
 }
 
