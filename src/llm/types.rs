@@ -97,6 +97,17 @@ pub enum Thinking {
     Disabled,
 }
 
+impl Thinking {
+    /// The `thinking` body field both DeepSeek routes take (`None` = leave it out).
+    pub fn wire_value(&self) -> Option<serde_json::Value> {
+        match self {
+            Thinking::Default => None,
+            Thinking::Enabled => Some(serde_json::json!({"type": "enabled"})),
+            Thinking::Disabled => Some(serde_json::json!({"type": "disabled"})),
+        }
+    }
+}
+
 /// Everything an adapter needs for one request (SPEC §7).
 ///
 /// `messages` and `tools` are the unprojected values; the runtime projects them for the

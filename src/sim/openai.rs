@@ -131,14 +131,7 @@ pub fn error_frame(message: &str) -> Frame {
 
 /// The non-streaming completion body.
 pub fn completion(turn: &Turn, head: &ChunkHead, usage: &Usage) -> Value {
-    let text: String = turn
-        .blocks
-        .iter()
-        .filter_map(|b| match b {
-            OutBlock::Text(t) => Some(t.as_str()),
-            OutBlock::ToolUse { .. } => None,
-        })
-        .collect();
+    let text = turn.text();
     let calls: Vec<Value> = turn
         .blocks
         .iter()

@@ -80,6 +80,17 @@ pub struct Turn {
 }
 
 impl Turn {
+    /// All text blocks joined (the OpenAI route's `content`).
+    pub fn text(&self) -> String {
+        self.blocks
+            .iter()
+            .filter_map(|b| match b {
+                OutBlock::Text(t) => Some(t.as_str()),
+                OutBlock::ToolUse { .. } => None,
+            })
+            .collect()
+    }
+
     /// Ids of the tool calls in this turn.
     pub fn tool_ids(&self) -> Vec<String> {
         self.blocks
@@ -116,15 +127,7 @@ impl Turn {
                 Some(json!({"role": "assistant", "content": content}))
             }
             Route::OpenAi => {
-                let text: String = self
-                    .blocks
-                    .iter()
-                    .filter_map(|b| match b {
-                        OutBlock::Text(t) => Some(t.as_str()),
-                        OutBlock::ToolUse { .. } => None,
-                    })
-                    .collect();
-                let mut m = json!({"role": "assistant", "content": text});
+                let mut m = json!({"role": "assistant", "content": self.text()});
                 if let Some(t) = &self.thinking {
                     m["reasoning_content"] = json!(t);
                 }

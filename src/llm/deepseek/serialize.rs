@@ -318,14 +318,8 @@ pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
     body.insert("model".into(), parts.model.into());
     body.insert("stream".into(), true.into());
     body.insert("max_tokens".into(), parts.max_tokens.into());
-    match parts.thinking {
-        Thinking::Default => {}
-        Thinking::Enabled => {
-            body.insert("thinking".into(), json!({"type": "enabled"}));
-        }
-        Thinking::Disabled => {
-            body.insert("thinking".into(), json!({"type": "disabled"}));
-        }
+    if let Some(thinking) = parts.thinking.wire_value() {
+        body.insert("thinking".into(), thinking);
     }
     if let Some(effort) = parts.effort
         && parts.thinking != Thinking::Disabled

@@ -105,14 +105,8 @@ pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
             ),
         );
     }
-    match parts.thinking {
-        Thinking::Default => {}
-        Thinking::Enabled => {
-            body.insert("thinking".into(), json!({"type": "enabled"}));
-        }
-        Thinking::Disabled => {
-            body.insert("thinking".into(), json!({"type": "disabled"}));
-        }
+    if let Some(thinking) = parts.thinking.wire_value() {
+        body.insert("thinking".into(), thinking);
     }
     if let Some(effort) = parts.effort
         && parts.thinking != Thinking::Disabled
