@@ -164,6 +164,7 @@ fn route(kind: ProviderKind, base: &str) -> Route {
         system_prompt_update: None,
         tool_update: None,
         image_input: false,
+        max_tools: 128,
     }
 }
 

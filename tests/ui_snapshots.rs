@@ -323,6 +323,7 @@ fn inspector_data() -> deepterm::agent::inspect::InspectorData {
         system_prompt_update: None,
         tool_update: Some(ToolUpdateMode::AdditionOnly),
         image_input: false,
+        max_tools: 128,
     };
     let history = vec![
         json!({"role": "user", "content": [{"type": "text", "text": "List the files, then read 说明.md."}]}),

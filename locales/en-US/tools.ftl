@@ -40,3 +40,9 @@ mcp-unknown-server = There is no MCP server named "{ $name }"; /mcp lists the co
 mcp-usage = Usage: /mcp, /mcp connect NAME, /mcp disconnect NAME
 mcp-connecting = Connecting MCP server { $name }…
 tools-mapped-header = MCP tools renamed for the model (model name ← name on the server):
+
+# hardening: mcp
+tools-limit-dropped = { $count ->
+    [one] 1 tool was
+   *[other] { $count } tools were
+} not declared to the model: a request may declare at most { $limit } tools (built-in and command tools come first). Dropped from { $sources }: { $names }

@@ -34,3 +34,6 @@ mcp-unknown-server = 没有名为“{ $name }”的 MCP 服务器；/mcp 会列�
 mcp-usage = 用法：/mcp、/mcp connect 名称、/mcp disconnect 名称
 mcp-connecting = 正在连接 MCP 服务器 { $name }……
 tools-mapped-header = 为模型改名的 MCP 工具（模型看到的名称 ← 服务器上的名称）：
+
+# hardening: mcp
+tools-limit-dropped = 有 { $count } 个工具未声明给模型：每个请求最多声明 { $limit } 个工具（内置工具和命令工具优先）。被舍弃的工具来自 { $sources }：{ $names }

@@ -143,6 +143,7 @@ pub fn options_from_session(
         system_prompt_update: ctx.system_prompt_update,
         tool_update: ctx.tool_update,
         image_input: false,
+        max_tools: crate::llm::catalog::DEFAULT_MAX_TOOLS,
     };
     let config = header.as_ref().map(|h| h.config.clone());
     Ok(GenerateOptions {

@@ -163,6 +163,8 @@ pub struct Agent {
     bg_tx: mpsc::UnboundedSender<Background>,
     bg_rx: mpsc::UnboundedReceiver<Background>,
     mcp: Option<crate::tools::mcp::McpManager>,
+    /// Names last reported as dropped by the tool limit (warned once per change).
+    dropped_tools: Vec<String>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -194,6 +196,8 @@ impl Agent {
         let turn = last_turn(&session);
         let usage = session_usage(&session);
         let (bg_tx, bg_rx) = mpsc::unbounded_channel();
+        let mut registry = registry;
+        registry.set_max_tools(route.max_tools);
         Ok(Agent {
             bg_tx,
             bg_rx,
@@ -214,6 +218,7 @@ impl Agent {
             turn,
             usage,
             demo,
+            dropped_tools: Vec::new(),
         })
     }
 
@@ -228,7 +233,45 @@ impl Agent {
         while let Ok(bg) = self.bg_rx.try_recv() {
             self.apply_background(bg)?;
         }
+        self.warn_dropped_tools();
         Ok(())
+    }
+
+    /// Warns when the route's tool limit leaves enabled tools undeclared, naming their
+    /// sources and the first few names; once per change of the dropped set.
+    fn warn_dropped_tools(&mut self) {
+        let dropped = self.registry.dropped();
+        let names: Vec<String> = dropped.iter().map(|d| d.name.clone()).collect();
+        if names == self.dropped_tools {
+            return;
+        }
+        self.dropped_tools = names;
+        if dropped.is_empty() {
+            return;
+        }
+        let mut sources: Vec<&ToolSource> = dropped.iter().map(|d| &d.source).collect();
+        sources.sort();
+        sources.dedup();
+        let sources: Vec<String> = sources.iter().map(|s| s.localized(self.l)).collect();
+        const SHOWN: usize = 5;
+        let mut shown: Vec<&str> = dropped
+            .iter()
+            .take(SHOWN)
+            .map(|d| d.name.as_str())
+            .collect();
+        if dropped.len() > SHOWN {
+            shown.push("…");
+        }
+        self.notice(
+            NoticeLevel::Warn,
+            "tools-limit-dropped",
+            vec![
+                ("count", Arg::from(dropped.len())),
+                ("limit", Arg::from(self.registry.max_tools())),
+                ("sources", Arg::from(sources.join(", "))),
+                ("names", Arg::from(shown.join(", "))),
+            ],
+        );
     }
 
     fn apply_background(&mut self, bg: Background) -> Result<(), AgentError> {
@@ -1051,10 +1094,12 @@ impl Agent {
         let (route, key) = self.env.resolve_route(spec)?;
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
             .map_err(|e| e.message)?;
+        self.registry.set_max_tools(route.max_tools);
         self.route = route;
         self.client = client;
         let info = self.route_info();
         self.emit(AgentEvent::Route(info.clone()));
+        self.warn_dropped_tools();
         Ok(info)
     }
 

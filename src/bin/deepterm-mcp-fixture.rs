@@ -6,6 +6,7 @@
 //! answering). A tool added by name answers like `echo` with its arguments.
 //!
 //! Environment: `FIXTURE_TOOLS=a,b` (initial tool list; default: all of the above),
+//! `FIXTURE_GENERATED_TOOLS=N` (adds `gen_001` … `gen_N`, echo-like),
 //! `FIXTURE_START_DELAY_MS` (sleep before serving), `FIXTURE_CRASH_AFTER_MS` (exit after
 //! that long), `FIXTURE_FAIL_MARKER=PATH` (`fixture_crash` creates the file; a start that
 //! finds it exits at once, so reconnects fail).
@@ -212,6 +213,12 @@ async fn main() {
             .collect(),
         Err(_) => DEFAULT_TOOLS.iter().map(|s| s.to_string()).collect(),
     };
+    let generated = std::env::var("FIXTURE_GENERATED_TOOLS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .unwrap_or(0);
+    let mut tools = tools;
+    tools.extend((1..=generated).map(|i| format!("gen_{i:03}")));
     let fixture = Fixture {
         tools: Mutex::new(tools),
         fail_marker,

@@ -293,6 +293,7 @@ impl Config {
             system_prompt_update: caps.system_prompt_update,
             tool_update: caps.tool_update,
             image_input: caps.image_input,
+            max_tools: caps.max_tools,
         })
     }
 

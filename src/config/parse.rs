@@ -388,6 +388,9 @@ fn parse_model(
         },
     };
     let image_input = w.bool(&mut t, prefix, "image_input")?.unwrap_or(false);
+    let max_tools = w
+        .positive(&mut t, prefix, "max_tools")?
+        .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     if kind == ProviderKind::OpenaiChat {
         let field = if tool_update.is_some() {
             Some("tool_update")
@@ -412,6 +415,7 @@ fn parse_model(
         system_prompt_update,
         tool_update,
         image_input,
+        max_tools,
     })
 }
 

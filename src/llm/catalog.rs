@@ -4,7 +4,9 @@
 //! same id (which replaces the built-in entry entirely, except that a missing
 //! `context_window` falls back to the built-in one), else the built-in catalog of the
 //! provider's kind, else nothing: an uncatalogued model id is allowed and resolves with no
-//! update modes, text-only input and [`DEFAULT_CONTEXT_WINDOW`] (W-12).
+//! update modes, text-only input and [`DEFAULT_CONTEXT_WINDOW`] (W-12). Like the context
+//! window, a missing `max_tools` falls back to the built-in entry, else
+//! [`DEFAULT_MAX_TOOLS`].
 
 use crate::llm::types::{ProviderKind, Route};
 use crate::session::event::{SystemPromptUpdate, ToolUpdateMode};
@@ -14,6 +16,10 @@ pub const DEFAULT_CONTEXT_WINDOW: u64 = 131_072;
 
 /// Context window of the DeepSeek V4 family.
 pub const DEEPSEEK_V4_CONTEXT_WINDOW: u64 = 1_048_576;
+
+/// Most tools one request may declare when the catalog entry says nothing else: the
+/// providers reject a longer `tools` array ("maximum length 128").
+pub const DEFAULT_MAX_TOOLS: usize = 128;
 
 /// One catalog entry: a model id and what it supports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,6 +34,9 @@ pub struct ModelSpec {
     pub tool_update: Option<ToolUpdateMode>,
     /// Accepts image input.
     pub image_input: bool,
+    /// Most tools one request may declare; `None` = the built-in value or
+    /// [`DEFAULT_MAX_TOOLS`].
+    pub max_tools: Option<usize>,
 }
 
 impl ModelSpec {
@@ -39,6 +48,7 @@ impl ModelSpec {
             system_prompt_update: None,
             tool_update: None,
             image_input: false,
+            max_tools: None,
         }
     }
 }
@@ -54,6 +64,8 @@ pub struct Capabilities {
     pub tool_update: Option<ToolUpdateMode>,
     /// Accepts image input.
     pub image_input: bool,
+    /// Most tools one request may declare.
+    pub max_tools: usize,
 }
 
 /// `deepseek-flash` as the catalog declares it (W-11).
@@ -64,6 +76,7 @@ fn deepseek_flash(id: &str) -> ModelSpec {
         system_prompt_update: Some(SystemPromptUpdate::InHistory),
         tool_update: Some(ToolUpdateMode::AdditionOnly),
         image_input: true,
+        max_tools: Some(DEFAULT_MAX_TOOLS),
     }
 }
 
@@ -96,18 +109,25 @@ pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capa
         .and_then(|m| m.context_window)
         .or_else(|| builtin.as_ref().and_then(|m| m.context_window))
         .unwrap_or(DEFAULT_CONTEXT_WINDOW);
+    let max_tools = chosen
+        .as_ref()
+        .and_then(|m| m.max_tools)
+        .or_else(|| builtin.as_ref().and_then(|m| m.max_tools))
+        .unwrap_or(DEFAULT_MAX_TOOLS);
     match chosen.or(builtin) {
         Some(spec) => Capabilities {
             context_window,
             system_prompt_update: spec.system_prompt_update,
             tool_update: spec.tool_update,
             image_input: spec.image_input,
+            max_tools,
         },
         None => Capabilities {
             context_window,
             system_prompt_update: None,
             tool_update: None,
             image_input: false,
+            max_tools,
         },
     }
 }
@@ -164,5 +184,25 @@ mod tests {
         assert_eq!(c.system_prompt_update, None);
         assert!(!c.image_input);
         assert_eq!(c.context_window, 1_048_576);
+    }
+
+    #[test]
+    fn hardening_d6_max_tools_is_per_route_with_a_default_of_128() {
+        for (kind, id) in [
+            (ProviderKind::DeepseekMessages, "deepseek-flash"),
+            (ProviderKind::DeepseekMessages, "deepseek-v4-pro"),
+            (ProviderKind::OpenaiChat, "deepseek-flash"),
+            (ProviderKind::DeepseekMessages, "some-future-model"),
+        ] {
+            assert_eq!(resolve(kind, &[], id).max_tools, 128, "{id}");
+        }
+        let mut o = ModelSpec::plain("deepseek-flash", None);
+        o.max_tools = Some(7);
+        let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
+        assert_eq!(c.max_tools, 7);
+        // An override without `max_tools` keeps the built-in limit.
+        let o = ModelSpec::plain("deepseek-flash", None);
+        let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
+        assert_eq!(c.max_tools, 128);
     }
 }

@@ -679,6 +679,7 @@ mod tests {
             system_prompt_update: None,
             tool_update: None,
             image_input: false,
+            max_tools: 128,
         }
     }
 

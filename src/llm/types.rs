@@ -48,6 +48,8 @@ pub struct Route {
     pub tool_update: Option<ToolUpdateMode>,
     /// Accepts image input.
     pub image_input: bool,
+    /// Most tools one request may declare (the catalog's `max_tools`).
+    pub max_tools: usize,
 }
 
 impl Route {

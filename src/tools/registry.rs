@@ -5,6 +5,12 @@
 //! accepted without checks. The active set is every registered, enabled tool in
 //! lexicographic name order (D-2). When two sources offer the same name, the first source
 //! in [`ToolSource`] order wins (built-in, then command, then MCP servers by name).
+//!
+//! A request may declare at most the route's `max_tools` (the catalog, default 128). When
+//! more tools are enabled, the declared set keeps built-ins first, then command tools, then
+//! MCP tools in name order, and drops the rest ([`ToolRegistry::dropped`]); a dropped tool
+//! is not active. The cut depends only on the registered set, so every request sees the
+//! same declarations until a source or the limit changes.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -15,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 use super::{Approval, ToolExecutor, ToolOutcome, builtin, command};
 use crate::config::Config;
 use crate::i18n::{Arg, Localizer};
+use crate::llm::catalog::DEFAULT_MAX_TOOLS;
 use crate::session::event::ToolSchema;
 
 /// Where a tool comes from.
@@ -119,6 +126,27 @@ pub struct ToolRegistry {
     overrides: HashMap<String, bool>,
     always_allowed: HashSet<String>,
     version: u64,
+    /// Most tools one request may declare; `None` = [`DEFAULT_MAX_TOOLS`].
+    max_tools: Option<usize>,
+}
+
+/// An enabled tool left out of the declarations because of the route's tool limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DroppedTool {
+    /// Where it comes from.
+    pub source: ToolSource,
+    /// Its model-facing name.
+    pub name: String,
+}
+
+/// Declaration priority under the tool limit: built-ins, then command tools, then MCP tools
+/// (all servers) by name.
+fn priority_rank(source: &ToolSource) -> u8 {
+    match source {
+        ToolSource::Builtin => 0,
+        ToolSource::Command => 1,
+        ToolSource::Mcp(_) => 2,
+    }
 }
 
 impl ToolRegistry {
@@ -180,19 +208,68 @@ impl ToolRegistry {
             .unwrap_or(t.enabled)
     }
 
-    fn active(&self, name: &str) -> Option<&RegisteredTool> {
-        self.effective()
-            .remove(name)
-            .map(|(_, t)| t)
-            .filter(|t| self.is_enabled(t))
+    /// Sets the most tools one request may declare (the route's `max_tools`).
+    pub fn set_max_tools(&mut self, max: usize) {
+        if self.max_tools != Some(max) {
+            self.max_tools = Some(max);
+            self.version += 1;
+        }
     }
 
-    /// The active declarations in lexicographic name order (D-2).
+    /// The limit in force.
+    pub fn max_tools(&self) -> usize {
+        self.max_tools.unwrap_or(DEFAULT_MAX_TOOLS)
+    }
+
+    /// Enabled tools split at the limit: `(declared, dropped)`, both in priority order.
+    #[allow(clippy::type_complexity)]
+    fn split_at_limit(
+        &self,
+    ) -> (
+        Vec<(&str, &ToolSource, &RegisteredTool)>,
+        Vec<(&str, &ToolSource, &RegisteredTool)>,
+    ) {
+        let mut enabled: Vec<(&str, &ToolSource, &RegisteredTool)> = self
+            .effective()
+            .into_iter()
+            .filter(|(_, (_, t))| self.is_enabled(t))
+            .map(|(name, (source, t))| (name, source, t))
+            .collect();
+        // `effective` is in name order; a stable sort by rank keeps names ordered within.
+        enabled.sort_by_key(|(_, source, _)| priority_rank(source));
+        let keep = enabled.len().min(self.max_tools());
+        let dropped = enabled.split_off(keep);
+        (enabled, dropped)
+    }
+
+    fn active(&self, name: &str) -> Option<&RegisteredTool> {
+        self.split_at_limit()
+            .0
+            .into_iter()
+            .find(|(n, _, _)| *n == name)
+            .map(|(_, _, t)| t)
+    }
+
+    /// The active declarations in lexicographic name order (D-2): every enabled tool, cut
+    /// at the tool limit (built-ins first, then command tools, then MCP tools by name).
     pub fn active_tools(&self) -> Vec<ToolSchema> {
-        self.effective()
-            .into_values()
-            .filter(|(_, t)| self.is_enabled(t))
-            .map(|(_, t)| t.schema.clone())
+        let (mut declared, _) = self.split_at_limit();
+        declared.sort_by(|a, b| a.0.cmp(b.0));
+        declared
+            .into_iter()
+            .map(|(_, _, t)| t.schema.clone())
+            .collect()
+    }
+
+    /// Enabled tools left out by the tool limit, in priority order (empty when all fit).
+    pub fn dropped(&self) -> Vec<DroppedTool> {
+        self.split_at_limit()
+            .1
+            .into_iter()
+            .map(|(name, source, _)| DroppedTool {
+                source: source.clone(),
+                name: name.to_string(),
+            })
             .collect()
     }
 
@@ -214,14 +291,16 @@ impl ToolRegistry {
         Ok(was != enabled)
     }
 
-    /// Every registered tool, active or not, in name order (for `/tools`).
+    /// Every registered tool, active or not, in name order (for `/tools`). A tool dropped
+    /// by the tool limit is listed as not active.
     pub fn listing(&self) -> Vec<ToolListing> {
+        let dropped: HashSet<String> = self.dropped().into_iter().map(|d| d.name).collect();
         self.effective()
             .into_iter()
             .map(|(name, (source, t))| ToolListing {
                 name: name.to_string(),
                 source: source.clone(),
-                active: self.is_enabled(t),
+                active: self.is_enabled(t) && !dropped.contains(name),
                 approval: t.approval,
                 description: t.schema.description.clone(),
             })
@@ -321,5 +400,99 @@ impl ToolRegistry {
             Ok(call) => call.run(cancel).await,
             Err(outcome) => outcome,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::future::BoxFuture;
+
+    struct Nop;
+
+    impl ToolExecutor for Nop {
+        fn call<'a>(
+            &'a self,
+            _arguments: serde_json::Value,
+            _cancel: &'a CancellationToken,
+        ) -> BoxFuture<'a, ToolOutcome> {
+            Box::pin(async { ToolOutcome::ok("") })
+        }
+    }
+
+    fn tool(name: &str) -> RegisteredTool {
+        RegisteredTool {
+            schema: ToolSchema {
+                name: name.to_string(),
+                description: String::new(),
+                parameters: serde_json::json!({"type": "object"}),
+                defer_loading: None,
+            },
+            approval: Approval::Never,
+            enabled: true,
+            executor: Arc::new(Nop),
+        }
+    }
+
+    fn names(r: &ToolRegistry) -> Vec<String> {
+        r.active_tools().into_iter().map(|t| t.name).collect()
+    }
+
+    #[test]
+    fn hardening_d6_declarations_are_capped_builtins_first_then_command_then_mcp_by_name() {
+        let mut r = ToolRegistry::new();
+        r.set_source_tools(
+            ToolSource::Mcp("zz".into()),
+            (0..300).map(|i| tool(&format!("zz__t{i:03}"))).collect(),
+        );
+        r.set_source_tools(
+            ToolSource::Mcp("aa".into()),
+            vec![tool("aa__b"), tool("aa__a")],
+        );
+        r.set_source_tools(ToolSource::Command, vec![tool("zcmd")]);
+        r.set_source_tools(ToolSource::Builtin, vec![tool("zbuiltin"), tool("read")]);
+        assert_eq!(r.active_tools().len(), 128, "the default limit is 128");
+        let n = names(&r);
+        for must in [
+            "zbuiltin", "read", "zcmd", "aa__a", "aa__b", "zz__t000", "zz__t122",
+        ] {
+            assert!(n.contains(&must.to_string()), "{must} is declared");
+        }
+        assert!(!n.contains(&"zz__t123".to_string()));
+        let mut sorted = n.clone();
+        sorted.sort();
+        assert_eq!(n, sorted, "the declared set stays in name order (D-2)");
+        // What was dropped, in priority order; dropped tools are not callable.
+        let dropped = r.dropped();
+        assert_eq!(dropped.len(), 300 + 2 + 1 + 2 - 128);
+        assert_eq!(dropped[0].name, "zz__t123");
+        assert_eq!(dropped[0].source, ToolSource::Mcp("zz".into()));
+        assert!(!r.is_active("zz__t299"));
+        assert!(r.prepare_call("zz__t299", "{}").is_err());
+        assert!(!r.listing().iter().any(|l| l.name == "zz__t299" && l.active));
+        // Stable: the same registrations give the same cut, whatever the order.
+        let again = names(&r);
+        assert_eq!(n, again);
+        // A smaller per-route limit still keeps built-ins and command tools first.
+        r.set_max_tools(3);
+        assert_eq!(names(&r), vec!["read", "zbuiltin", "zcmd"]);
+        r.set_max_tools(4);
+        assert_eq!(names(&r), vec!["aa__a", "read", "zbuiltin", "zcmd"]);
+    }
+
+    #[test]
+    fn hardening_d6_a_disabled_tool_frees_its_slot_and_nothing_is_dropped_below_the_limit() {
+        let mut r = ToolRegistry::new();
+        r.set_source_tools(
+            ToolSource::Mcp("s".into()),
+            vec![tool("s__a"), tool("s__b"), tool("s__c")],
+        );
+        r.set_max_tools(2);
+        assert_eq!(names(&r), vec!["s__a", "s__b"]);
+        r.set_enabled("s__a", false).unwrap();
+        assert_eq!(names(&r), vec!["s__b", "s__c"]);
+        assert!(r.dropped().is_empty());
+        r.set_max_tools(128);
+        assert!(r.dropped().is_empty());
     }
 }
