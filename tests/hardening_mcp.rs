@@ -1,7 +1,9 @@
-//! Issue 9, defect 6: MCP servers with too many tools. `deepterm exec` against the loopback
-//! simulator with the real fixture server process (`deepterm-mcp-fixture`) as server `fx`.
+//! Issue 9, defect 6: MCP servers with too many tools, oversized messages and a flood of
+//! stderr. `deepterm exec` against the loopback simulator with the real fixture server
+//! process (`deepterm-mcp-fixture`) as server `fx`.
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use deepterm::sim::SimConfig;
 use serde_json::Value;
@@ -186,5 +188,168 @@ async fn hardening_d6_max_tools_from_the_model_entry_caps_the_declarations() {
             "read_file",
             "stamp"
         ]
+    );
+}
+
+/// D6b: a reply over rmcp's fixed 16 MiB line limit (which used to be dropped silently and
+/// surface as a timeout) passes under the default 64 MiB limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d6_a_20_mb_reply_passes_the_default_message_limit() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(
+        &env,
+        "FIXTURE_TOOLS = \"echo,fixture_big\"",
+        "timeout_secs = 20",
+        "",
+    );
+    let out = env
+        .exec(
+            &cfg,
+            "/mcp connect fx\nplease call fx__fixture_big \"20000000\"\n",
+            &[],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let results = tool_results(&log);
+    assert_eq!(results.len(), 1);
+    let text = result_text(results[0]);
+    assert_ne!(
+        results[0]["isError"],
+        true,
+        "{}",
+        &text[..text.len().min(300)]
+    );
+    assert!(text.starts_with("bbbb"), "{}", &text[..text.len().min(300)]);
+    assert!(text.ends_with("[result truncated]"));
+}
+
+/// D6b: a reply over the server's `max_message_bytes` fails the call at once with an error
+/// that names the server, the size and the limit, not a timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d6_an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(
+        &env,
+        "FIXTURE_TOOLS = \"echo,fixture_big\"",
+        "timeout_secs = 50\nmax_message_bytes = 100000",
+        "",
+    );
+    let started = Instant::now();
+    let out = env
+        .exec(
+            &cfg,
+            "/mcp connect fx\nplease call fx__fixture_big \"200000\"\nplease call fx__echo \"still fine\"\n",
+            &[],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "no timeout wait"
+    );
+    let log = env.log();
+    let results = tool_results(&log);
+    assert_eq!(results.len(), 2);
+    assert_eq!(results[0]["isError"], true);
+    let text = result_text(results[0]);
+    assert!(
+        text.starts_with("MCP server \"fx\" sent a message of 200"),
+        "{text}"
+    );
+    assert!(text.contains("over the limit of 100000 bytes"), "{text}");
+    assert!(!text.contains("timed out"), "{text}");
+    // The connection survives: the next call works.
+    assert_eq!(result_text(results[1]), "still fine");
+}
+
+/// D6b: an oversized `tools/list` fails the connect at once with the same clear error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d6_an_oversized_tool_list_fails_the_connect_with_the_size() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(
+        &env,
+        "FIXTURE_GENERATED_TOOLS = \"300\"",
+        "max_message_bytes = 10000",
+        "",
+    );
+    let started = Instant::now();
+    let out = env.exec(&cfg, "/mcp connect fx\n/mcp\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "no timeout wait"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("MCP server fx could not be connected: MCP server \"fx\" sent a message of"),
+        "{err}"
+    );
+    assert!(err.contains("over the limit of 10000 bytes"), "{err}");
+}
+
+/// Peak resident memory (`VmHWM`, kB) of a running process, if readable.
+fn peak_rss_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// D6c: a server that writes 200 MB to stderr without a newline does not grow deepterm's
+/// memory (only the last 64 KiB are kept), and the connect error quotes the tail.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d6_a_stderr_flood_stays_bounded_and_the_error_shows_its_tail() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env, "FIXTURE_STDERR_BYTES = \"200000000\"", "", "");
+    let script = env.dir.path().join("script.txt");
+    std::fs::write(&script, "/mcp connect fx\n").unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
+        .arg("exec")
+        .arg("--script")
+        .arg(&script)
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--session-dir")
+        .arg(env.sessions())
+        .arg("--locale")
+        .arg("en-US")
+        .env(KEY_VAR, TEST_KEY)
+        .env("HOME", env.dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let sampler = std::thread::spawn(move || {
+        let mut peak = 0;
+        while let Some(kb) = peak_rss_kb(pid) {
+            peak = peak.max(kb);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        peak
+    });
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    let peak_kb = sampler.join().unwrap();
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("MCP server fx could not be connected"),
+        "{err}"
+    );
+    assert!(
+        err.contains("xxxx fixture: final words after the flood)"),
+        "the error quotes the end of stderr: {}",
+        &err[..err.len().min(2000)]
+    );
+    assert!(err.len() < 4000, "the quote is short: {} bytes", err.len());
+    assert!(peak_kb > 0, "sampled");
+    assert!(
+        peak_kb < 100 * 1024,
+        "peak memory {peak_kb} kB while the server wrote 200 MB to stderr"
     );
 }

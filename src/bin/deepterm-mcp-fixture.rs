@@ -4,9 +4,13 @@
 //! `fixture_add_tool {name}` / `fixture_remove_tool {name}` (change the tool list and send
 //! `notifications/tools/list_changed`), `fixture_crash {}` (the process exits without
 //! answering). A tool added by name answers like `echo` with its arguments.
+//! `fixture_big {size}` (only when listed in `FIXTURE_TOOLS`) answers with a text of
+//! `size` bytes.
 //!
 //! Environment: `FIXTURE_TOOLS=a,b` (initial tool list; default: all of the above),
 //! `FIXTURE_GENERATED_TOOLS=N` (adds `gen_001` … `gen_N`, echo-like),
+//! `FIXTURE_STDERR_BYTES=N` (writes N bytes to stderr with no newline, then a last
+//! message, and exits without serving),
 //! `FIXTURE_START_DELAY_MS` (sleep before serving), `FIXTURE_CRASH_AFTER_MS` (exit after
 //! that long), `FIXTURE_FAIL_MARKER=PATH` (`fixture_crash` creates the file; a start that
 //! finds it exits at once, so reconnects fail).
@@ -63,6 +67,10 @@ fn tool(name: &str) -> Tool {
         "fixture_remove_tool" => (
             "Remove a tool from this server.".into(),
             text_schema("name"),
+        ),
+        "fixture_big" => (
+            "Answer with a text of `size` bytes.".into(),
+            text_schema("size"),
         ),
         "fixture_crash" => (
             "Exit the server process at once.".into(),
@@ -167,6 +175,10 @@ impl ServerHandler for Fixture {
                 let _ = context.peer.notify_tool_list_changed().await;
                 text(format!("tools now: {}", self.names().join(",")))
             }
+            "fixture_big" => {
+                let size: usize = arg_str(&args, "size").trim().parse().unwrap_or(0);
+                text("b".repeat(size))
+            }
             "fixture_crash" => {
                 if let Some(m) = &self.fail_marker {
                     let _ = std::fs::write(m, b"crashed");
@@ -192,6 +204,25 @@ async fn main() {
         && std::path::Path::new(m).exists()
     {
         eprintln!("fixture: refusing to start (marker {m} exists)");
+        std::process::exit(1);
+    }
+    if let Some(n) = std::env::var("FIXTURE_STDERR_BYTES")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+    {
+        use std::io::Write;
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut err = std::io::stderr().lock();
+        let mut left = n;
+        while left > 0 {
+            let k = left.min(chunk.len());
+            if err.write_all(&chunk[..k]).is_err() {
+                break;
+            }
+            left -= k;
+        }
+        let _ = err.write_all(b" fixture: final words after the flood");
+        let _ = err.flush();
         std::process::exit(1);
     }
     if let Some(d) = env_ms("FIXTURE_START_DELAY_MS") {

@@ -66,6 +66,8 @@ pub struct McpServerConfig {
     pub approval: Approval,
     /// Per-call timeout.
     pub timeout_secs: Option<u64>,
+    /// Largest message the server may send (bytes); `None` = the default (64 MiB).
+    pub max_message_bytes: Option<u64>,
 }
 
 /// One `[tools.command.NAME]` table.

@@ -477,6 +477,7 @@ fn parse_mcp_server(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<McpSe
     let enabled = w.bool(&mut t, prefix, "enabled")?.unwrap_or(true);
     let approval = w.approval(&mut t, prefix)?;
     let timeout_secs = w.positive(&mut t, prefix, "timeout_secs")?;
+    let max_message_bytes = w.positive(&mut t, prefix, "max_message_bytes")?;
     w.leftovers(prefix, t);
     Ok(McpServerConfig {
         command,
@@ -485,6 +486,7 @@ fn parse_mcp_server(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<McpSe
         enabled,
         approval,
         timeout_secs,
+        max_message_bytes,
     })
 }
 

@@ -11,10 +11,11 @@
 mod command;
 pub mod content;
 pub mod names;
+pub mod stderr_tail;
+pub mod transport;
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,9 +23,8 @@ use std::time::Duration;
 use futures_util::future::BoxFuture;
 use rmcp::model::{CallToolRequestParams, Tool};
 use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, ServiceExt};
-use tokio::io::AsyncBufReadExt;
+use tokio::io::AsyncReadExt;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
@@ -36,6 +36,8 @@ use crate::i18n::{Arg, Localizer};
 use crate::session::event::{McpState, McpStatus, ToolSchema};
 use crate::tools::registry::{RegisteredTool, ToolSource};
 use crate::tools::{ToolExecutor, ToolOutcome};
+use stderr_tail::StderrTail;
+use transport::{ChildTransport, DEFAULT_MAX_MESSAGE_BYTES, Oversize, OversizeReport};
 
 /// Default per-call timeout when `timeout_secs` is not configured.
 pub const DEFAULT_CALL_TIMEOUT_SECS: u64 = 120;
@@ -133,7 +135,10 @@ struct Server {
     /// `tools/list_changed` notifications received / applied (see [`McpTool::call`]).
     changes_seen: AtomicU64,
     changes_done: watch::Sender<u64>,
-    stderr_tail: Mutex<VecDeque<String>>,
+    /// The last 64 KiB of the process's stderr (quoted in errors).
+    stderr_tail: Mutex<StderrTail>,
+    /// The last message over `max_message_bytes`; every one is sent (waiters fail at once).
+    oversize: watch::Sender<Option<Oversize>>,
 }
 
 impl Server {
@@ -145,8 +150,30 @@ impl Server {
         self.stderr_tail
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .back()
-            .cloned()
+            .hint()
+    }
+
+    /// The limit on one message from this server.
+    fn max_message_bytes(&self) -> u64 {
+        self.config
+            .max_message_bytes
+            .unwrap_or(DEFAULT_MAX_MESSAGE_BYTES)
+    }
+
+    /// Runs `fut`, failing it at once if the server sends an oversized message meanwhile.
+    async fn or_oversize<T>(
+        &self,
+        fut: impl Future<Output = Result<T, String>>,
+    ) -> Result<T, String> {
+        let mut rx = self.oversize.subscribe();
+        rx.borrow_and_update();
+        tokio::select! {
+            r = fut => r,
+            Ok(()) = rx.changed() => {
+                let o = *rx.borrow();
+                Err(o.map(|o| o.message(&self.name)).unwrap_or_default())
+            }
+        }
     }
 
     fn with_hint(&self, error: String) -> String {
@@ -231,7 +258,8 @@ impl McpManager {
                     phase: watch::Sender::new(Phase::Idle),
                     changes_seen: AtomicU64::new(0),
                     changes_done: watch::Sender::new(0),
-                    stderr_tail: Mutex::new(VecDeque::new()),
+                    stderr_tail: Mutex::new(StderrTail::default()),
+                    oversize: watch::Sender::new(None),
                 };
                 (name, Arc::new(server))
             })
@@ -440,29 +468,35 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
         .envs(&cfg.env)
         .current_dir(&inner.workspace)
         .kill_on_drop(true);
-    let (transport, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
+    let report: OversizeReport = {
+        let s = server.clone();
+        Arc::new(move |o: Oversize| {
+            let msg = o.message(&s.name);
+            tracing::warn!("{msg}");
+            s.lock().last_error = Some(msg);
+            s.oversize.send_replace(Some(o));
+        })
+    };
+    let (transport, stderr) = ChildTransport::spawn(cmd, server.max_message_bytes(), report)
         .map_err(|e| format!("cannot start \"{}\": {e}", cfg.command))?;
     server
         .stderr_tail
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .clear();
-    let stderr_reader = stderr.map(|stderr| {
+    // Read stderr in bounded chunks into the ring buffer: no line is ever held whole.
+    let stderr_reader = stderr.map(|mut stderr| {
         let s = server.clone();
         tokio::spawn(async move {
-            let mut lines = tokio::io::BufReader::new(stderr).lines();
-            while let Ok(Some(line)) = lines.next_line().await {
-                let line = line.trim().to_string();
-                if line.is_empty() {
-                    continue;
+            let mut chunk = vec![0u8; 8 * 1024];
+            while let Ok(n) = stderr.read(&mut chunk).await {
+                if n == 0 {
+                    break;
                 }
-                let mut tail = s.stderr_tail.lock().unwrap_or_else(|p| p.into_inner());
-                if tail.len() == 5 {
-                    tail.pop_front();
-                }
-                tail.push_back(line.chars().take(300).collect());
+                s.stderr_tail
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(&chunk[..n]);
             }
         })
     });
@@ -471,7 +505,15 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
         server: server.clone(),
         changed: tx,
     };
-    match handler.serve(transport).await {
+    let served = server
+        .or_oversize(async {
+            handler
+                .serve(transport)
+                .await
+                .map_err(|e| format!("MCP handshake failed: {e}"))
+        })
+        .await;
+    match served {
         Ok(running) => Ok((running, rx)),
         Err(e) => {
             // The server's own explanation is usually its last stderr line: let the reader
@@ -479,7 +521,7 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
             if let Some(reader) = stderr_reader {
                 let _ = tokio::time::timeout(Duration::from_millis(500), reader).await;
             }
-            Err(format!("MCP handshake failed: {e}"))
+            Err(e)
         }
     }
 }
@@ -489,10 +531,13 @@ async fn list_tools(
     server: &Arc<Server>,
     peer: &Peer<RoleClient>,
 ) -> Result<(Vec<(String, String)>, Vec<RegisteredTool>), String> {
-    let tools = peer
-        .list_all_tools()
-        .await
-        .map_err(|e| format!("tools/list failed: {e}"))?;
+    let tools = server
+        .or_oversize(async {
+            peer.list_all_tools()
+                .await
+                .map_err(|e| format!("tools/list failed: {e}"))
+        })
+        .await?;
     Ok(registrations(server, &tools))
 }
 
@@ -720,7 +765,14 @@ impl McpTool {
             _ => serde_json::Map::new(),
         };
         let params = CallToolRequestParams::new(self.tool.clone()).with_arguments(args);
+        // A reply over `max_message_bytes` is dropped by the transport: fail at once.
+        let mut oversize = self.server.oversize.subscribe();
+        oversize.borrow_and_update();
         let outcome = tokio::select! {
+            Ok(()) = oversize.changed() => {
+                let o = *oversize.borrow();
+                ToolOutcome::error(o.map(|o| o.message(server)).unwrap_or_default())
+            }
             _ = cancel.cancelled() => return ToolOutcome::error("tool call cancelled"),
             _ = tokio::time::sleep(self.timeout) => ToolOutcome::error(format!(
                 "MCP tool \"{}\" on server \"{server}\" timed out after {} s",
