@@ -5,6 +5,8 @@ use std::time::Duration;
 use deepterm::sim::{self, Fault, ScriptedReply, SimConfig, SimHandle};
 use serde_json::{Value, json};
 
+mod common;
+
 /// One parsed SSE event (comments dropped).
 #[derive(Debug, Clone)]
 struct Sse {
@@ -1009,15 +1011,15 @@ async fn openai_route_adding_a_tool_breaks_the_cache_after_the_tools() {
 }
 
 /// The official Anthropic and OpenAI Python SDKs stream from the simulator without error
-/// (tests/sdk/check_sdk.py). Skipped, with a message, when the SDKs are not installed
-/// (`.ci/run` installs them).
+/// (tests/sdk/check_sdk.py). Skipped, with a message, when the SDKs are not installed, or
+/// failed under `DEEPTERM_REQUIRE_EXTERNAL=1` (`.ci/run` sets it and installs them).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn official_sdks_stream_from_the_simulator() {
     let probe = std::process::Command::new("python3")
         .args(["-c", "import anthropic, openai"])
         .output();
-    if !matches!(&probe, Ok(o) if o.status.success()) {
-        eprintln!("skipped: python3 with the anthropic and openai packages is not available");
+    let found = matches!(&probe, Ok(o) if o.status.success());
+    if !common::require_external("python3 with the anthropic and openai packages", found) {
         return;
     }
     let sim = deepterm::sim::start(deepterm::sim::SimConfig::default())

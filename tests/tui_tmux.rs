@@ -1,12 +1,14 @@
 //! Smoke test of the real terminal UI in tmux (issue 6 Tests): `deepterm --demo` starts,
 //! answers, switches language, shows and expands a tool-change node, survives a resize,
 //! opens the inspector, quits, and leaves the terminal in cooked mode. Skipped (with a
-//! message) when `tmux` is not installed. Uses its own tmux socket so a user's server is
-//! never touched.
+//! message) when `tmux` is not installed, or failed under `DEEPTERM_REQUIRE_EXTERNAL=1`.
+//! Uses its own tmux socket so a user's server is never touched.
 
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+mod common;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -77,8 +79,7 @@ fn quote(p: &Path) -> String {
 
 #[test]
 fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
-    if !tmux_available() {
-        println!("skipped: tmux is not installed");
+    if !common::require_external("tmux", tmux_available()) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

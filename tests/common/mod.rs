@@ -341,3 +341,30 @@ pub fn types(log: &[Value]) -> Vec<String> {
         .map(|e| e["type"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// Set to `1` (as `.ci/run` does), tests that need tmux, Node/npm or the Python SDKs fail
+/// instead of skipping when those are missing.
+pub const REQUIRE_EXTERNAL_VAR: &str = "DEEPTERM_REQUIRE_EXTERNAL";
+
+/// Whether missing external tools must fail tests (`DEEPTERM_REQUIRE_EXTERNAL` set to
+/// anything but empty or `0`).
+pub fn external_required() -> bool {
+    std::env::var(REQUIRE_EXTERNAL_VAR).is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0")
+}
+
+/// The one rule for tests that need something outside cargo (`tool` names it): returns
+/// `available`; when it is missing, prints a skip message, or panics with a clear message
+/// if `DEEPTERM_REQUIRE_EXTERNAL=1`. Use as `if !require_external("tmux", found) { return; }`.
+pub fn require_external(tool: &str, available: bool) -> bool {
+    if available {
+        return true;
+    }
+    if external_required() {
+        panic!(
+            "{tool} is required ({REQUIRE_EXTERNAL_VAR}=1) but not available; \
+             .ci/run installs it"
+        );
+    }
+    eprintln!("skipped: {tool} is not available (set {REQUIRE_EXTERNAL_VAR}=1 to fail instead)");
+    false
+}
