@@ -31,7 +31,8 @@ fn main() -> ExitCode {
             addr,
             script,
             cache_unit,
-        } => run_sim(addr, script.as_deref(), *cache_unit, early),
+            keep_requests,
+        } => run_sim(addr, script.as_deref(), *cache_unit, *keep_requests, early),
         CliCommand::Exec {
             script,
             approve_all,
@@ -96,6 +97,7 @@ fn run_sim(
     addr: &str,
     script: Option<&std::path::Path>,
     cache_unit: usize,
+    keep_requests: usize,
     l: Localizer,
 ) -> Result<(), StartupError> {
     let fail = |e: String| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e))]));
@@ -110,6 +112,7 @@ fn run_sim(
         addr,
         cache_unit,
         script,
+        keep_requests,
         ..Default::default()
     };
     runtime(l)?
