@@ -4,8 +4,19 @@
 
 use std::path::Path;
 
-use deepterm::config::{Config, save_locale};
-use deepterm::i18n::Locale;
+use deepterm::config::{Config, ConfigError, save_locale};
+use deepterm::i18n::{Locale, Localizer};
+
+const EN: Localizer = Localizer {
+    locale: Locale::EnUs,
+};
+const ZH: Localizer = Localizer {
+    locale: Locale::ZhCn,
+};
+
+fn parse(text: &str) -> Result<Config, ConfigError> {
+    Config::parse_in(text, Some(Path::new("/cfg/deepterm.toml")), Path::new("/"))
+}
 
 // ------------------------------------------------------------------ D10: /lang and symlinks
 
@@ -99,5 +110,67 @@ fn hardening_d10_save_locale_through_a_dangling_symlink_creates_the_target() {
     assert_eq!(
         std::fs::read_to_string(&target).unwrap(),
         "locale = \"zh-CN\"\n"
+    );
+}
+
+// ------------------------------------------------------------------ D16: duplicate keys
+
+#[test]
+fn hardening_d16_duplicate_key_error_names_the_key_and_line() {
+    let e =
+        parse("# settings\nmodel = \"a/b\"\nlocale = \"en-US\"\nmodel = \"c/d\"\n").unwrap_err();
+    let ConfigError::DuplicateKey { line, key, .. } = &e else {
+        panic!("not a duplicate-key error: {e:?}");
+    };
+    assert_eq!((*line, key.as_str()), (4, "model"));
+    assert_eq!(
+        e.localized(EN),
+        "/cfg/deepterm.toml, line 4, column 1: invalid TOML: the key `model` is defined more \
+         than once; keep only one."
+    );
+    assert_eq!(
+        e.localized(ZH),
+        "/cfg/deepterm.toml 第 4 行第 1 列：TOML 语法错误：配置项 `model` 被重复定义，请只保留一处。"
+    );
+
+    // Inside a table: the dotted path of the key.
+    let e = parse("[providers.p]\nkind = \"openai-chat\"\n\nkind = \"openai-chat\"\n").unwrap_err();
+    assert!(
+        matches!(&e, ConfigError::DuplicateKey { line: 4, key, .. } if key == "providers.p.kind"),
+        "{e:?}"
+    );
+    // A table header given twice.
+    let e =
+        parse("[tools.builtin]\nenabled = true\n[tools.builtin]\nenabled = false\n").unwrap_err();
+    assert!(
+        matches!(&e, ConfigError::DuplicateKey { line: 3, key, .. } if key == "tools.builtin"),
+        "{e:?}"
+    );
+    // In the second entry of an array of tables, with a dotted key.
+    let e = parse(
+        "[[providers.deepseek.models]]\nid = \"a\"\n[[providers.deepseek.models]]\nid = \"b\"\nid = \"c\"\n",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, ConfigError::DuplicateKey { line: 5, key, .. } if key == "providers.deepseek.models[1].id"),
+        "{e:?}"
+    );
+    let e = parse("[mcp]\nservers.x.command = \"a\"\nservers.x.command = \"b\"\n").unwrap_err();
+    assert!(
+        matches!(&e, ConfigError::DuplicateKey { line: 3, key, .. } if key == "mcp.servers.x.command"),
+        "{e:?}"
+    );
+    // `/lang` refuses such a file the same way and leaves it alone.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    std::fs::write(&path, "model = \"a/b\"\nmodel = \"c/d\"\n").unwrap();
+    let e = save_locale(&path, Locale::ZhCn).unwrap_err();
+    assert!(
+        matches!(&e, ConfigError::DuplicateKey { line: 2, key, .. } if key == "model"),
+        "{e:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "model = \"a/b\"\nmodel = \"c/d\"\n"
     );
 }

@@ -34,3 +34,6 @@ config-expected-unique-model = must be unique: model "{ $id }" is listed twice
 config-expected-unreserved-name = must not reuse the name of the built-in tool "{ $name }"
 config-expected-no-modes = is not supported by { $kind } providers (they declare no update modes); remove it
 config-expected-parameters = must be "object" (tool parameters are a JSON-schema object)
+
+# hardening: config
+config-error-duplicate-key = { $file }, line { $line }, column { $column }: invalid TOML: the key `{ $key }` is defined more than once; keep only one.

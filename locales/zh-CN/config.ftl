@@ -34,3 +34,6 @@ config-expected-unique-model = 不能重复：模型 "{ $id }" 出现了两次
 config-expected-unreserved-name = 不能与内置工具 "{ $name }" 重名
 config-expected-no-modes = 不适用于 { $kind } 类型的提供方（它不声明任何更新模式），请删除此项
 config-expected-parameters = 必须是 "object"（工具参数是一个 JSON Schema 对象）
+
+# hardening: config
+config-error-duplicate-key = { $file } 第 { $line } 行第 { $column } 列：TOML 语法错误：配置项 `{ $key }` 被重复定义，请只保留一处。

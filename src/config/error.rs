@@ -125,6 +125,18 @@ pub enum ConfigError {
         /// The parser's explanation (English).
         detail: String,
     },
+    /// A key (or table) is defined twice.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    DuplicateKey {
+        /// The file.
+        file: PathBuf,
+        /// 1-based line of the second definition.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// Dotted key path, e.g. `providers.deepseek.base_url`.
+        key: String,
+    },
     /// A value is invalid.
     #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
     Invalid {
@@ -245,6 +257,20 @@ impl ConfigError {
                     ("line", Arg::from(*line)),
                     ("column", Arg::from(*column)),
                     ("detail", detail.into()),
+                ],
+            ),
+            ConfigError::DuplicateKey {
+                file,
+                line,
+                column,
+                key,
+            } => l.tra(
+                "config-error-duplicate-key",
+                &[
+                    ("file", show(file).into()),
+                    ("line", Arg::from(*line)),
+                    ("column", Arg::from(*column)),
+                    ("key", key.into()),
                 ],
             ),
             ConfigError::Invalid { file, key, problem } => {

@@ -369,21 +369,7 @@ pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
         }
     };
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
-        let (line, column) = e
-            .span()
-            .map(|s| {
-                let before = text.get(..s.start).unwrap_or("");
-                let line = before.matches('\n').count() + 1;
-                let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-                (line, col)
-            })
-            .unwrap_or((1, 1));
-        ConfigError::Syntax {
-            file: path.to_path_buf(),
-            line,
-            column,
-            detail: e.message().trim().to_string(),
-        }
+        parse::toml_error(&text, Some(path), e.message(), e.span())
     })?;
     let tag = locale.tag();
     match doc.get_mut("locale").and_then(|i| i.as_value_mut()) {

@@ -54,6 +54,97 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+/// A TOML parser error as a [`ConfigError`]. The parser says only "duplicate key" and
+/// points at the repeated key, so that case becomes [`ConfigError::DuplicateKey`] with the
+/// key's dotted path.
+pub(crate) fn toml_error(
+    text: &str,
+    file: Option<&Path>,
+    message: &str,
+    span: Option<std::ops::Range<usize>>,
+) -> ConfigError {
+    let (line, column) = span
+        .as_ref()
+        .map(|s| line_col(text, s.start))
+        .unwrap_or((1, 1));
+    let file = file.map(Path::to_path_buf).unwrap_or_default();
+    let message = message.trim();
+    if message.starts_with("duplicate key")
+        && let Some(key) = span.and_then(|s| duplicate_key_path(text, s))
+    {
+        return ConfigError::DuplicateKey {
+            file,
+            line,
+            column,
+            key,
+        };
+    }
+    ConfigError::Syntax {
+        file,
+        line,
+        column,
+        detail: message.to_string(),
+    }
+}
+
+/// The segments of a dotted TOML key as written (`a."b.c"` → `a`, `b.c`).
+fn key_segments(s: &str) -> Option<Vec<String>> {
+    toml_edit::Key::parse(s.trim())
+        .ok()
+        .map(|keys| keys.iter().map(|k| k.get().to_string()).collect())
+}
+
+/// Renders a key path, marking entries of arrays of tables with their index
+/// (`providers.p.models[1].id`). `arrays` maps each array-of-tables path to the number of
+/// its entries so far.
+fn render_path(path: &[String], arrays: &BTreeMap<Vec<String>, usize>) -> String {
+    let mut out = String::new();
+    for i in 0..path.len() {
+        out = join(&out, &path[i]);
+        if i + 1 < path.len()
+            && let Some(n) = arrays.get(&path[..=i])
+        {
+            out.push_str(&format!("[{}]", n.saturating_sub(1)));
+        }
+    }
+    out
+}
+
+/// The dotted path of the key at `span`, reported as a duplicate: the table headers above
+/// it give the table (a best-effort line scan), the key's own line gives the rest.
+fn duplicate_key_path(text: &str, span: std::ops::Range<usize>) -> Option<String> {
+    let segment = text.get(span.clone())?;
+    let line_start = text.get(..span.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let mut table: Vec<String> = vec![];
+    let mut arrays: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    for line in text.get(..line_start)?.lines() {
+        let l = line.trim_start();
+        if let Some(h) = l.strip_prefix("[[") {
+            if let Some(p) = h.split("]]").next().and_then(key_segments) {
+                *arrays.entry(p.clone()).or_default() += 1;
+                table = p;
+            }
+        } else if let Some(h) = l.strip_prefix('[')
+            && let Some(p) = h.split(']').next().and_then(key_segments)
+        {
+            table = p;
+        }
+    }
+    let own = text.get(line_start..span.end)?.trim_start();
+    let path: Vec<String> = if let Some(h) = own.strip_prefix("[[") {
+        key_segments(h)?
+    } else if let Some(h) = own.strip_prefix('[') {
+        key_segments(h)?
+    } else if let Some(k) = key_segments(own) {
+        table.extend(k);
+        table
+    } else {
+        // Inside an inline table: the key alone.
+        key_segments(segment)?
+    };
+    Some(render_path(&path, &arrays))
+}
+
 struct Walker<'a> {
     file: Option<&'a Path>,
     warnings: Vec<ConfigWarning>,
@@ -185,15 +276,9 @@ fn to_json(v: Value) -> Json {
 /// Parses and validates config text. `file` names the file in errors and anchors
 /// relative instruction files; `cwd` is the other anchor.
 pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> {
-    let mut root: Table = text.parse().map_err(|e: toml::de::Error| {
-        let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-        ConfigError::Syntax {
-            file: file.map(Path::to_path_buf).unwrap_or_default(),
-            line,
-            column,
-            detail: e.message().trim().to_string(),
-        }
-    })?;
+    let mut root: Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| toml_error(text, file, e.message(), e.span()))?;
     let mut w = Walker {
         file,
         warnings: vec![],
