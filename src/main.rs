@@ -127,6 +127,9 @@ fn run_exec(
 ) -> Result<(), StartupError> {
     let setup = app::setup(args, false)?;
     let l = Localizer::new(setup.locale);
+    for line in app::config_warning_lines(&setup.config, l) {
+        eprintln!("{line}");
+    }
     let bytes = if script.as_os_str() == "-" {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b).map(|_| b)
@@ -209,6 +212,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         app::build_agent(&setup, session, demo_base, ev_tx, ApprovalMode::Interactive)?
     };
     agent.announce(path.display().to_string());
+    app::announce_config_warnings(&agent, &setup.config);
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }

@@ -349,6 +349,14 @@ impl Config {
     }
 }
 
+/// Checks a `--base-url` value: an `http://` or `https://` URL with a host. Returns it
+/// without a trailing slash, or [`ConfigError::BadBaseUrl`].
+pub fn check_base_url_arg(url: &str) -> Result<String, ConfigError> {
+    parse::check_base_url(url).map_err(|_| ConfigError::BadBaseUrl {
+        url: url.to_string(),
+    })
+}
+
 /// Persists `locale = "<tag>"` into the config file at `path`, keeping every other line
 /// and comment; creates the file and its directory when absent. A symlinked config is
 /// written through to its target (the link stays a link), and the file keeps its mode.

@@ -54,6 +54,125 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+const TOP_KEYS: &[&str] = &[
+    "locale",
+    "model",
+    "providers",
+    "instructions",
+    "mcp",
+    "tools",
+    "limits",
+];
+const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
+const MODEL_KEYS: &[&str] = &[
+    "id",
+    "context_window",
+    "system_prompt_update",
+    "tool_update",
+    "image_input",
+];
+const INSTRUCTIONS_KEYS: &[&str] = &["text", "files"];
+const MCP_KEYS: &[&str] = &["servers"];
+const MCP_SERVER_KEYS: &[&str] = &[
+    "command",
+    "args",
+    "env",
+    "enabled",
+    "approval",
+    "timeout_secs",
+    "env_passthrough",
+];
+const TOOLS_KEYS: &[&str] = &["command", "builtin"];
+const BUILTIN_KEYS: &[&str] = &["enabled"];
+const COMMAND_TOOL_KEYS: &[&str] = &[
+    "description",
+    "command",
+    "parameters",
+    "enabled",
+    "approval",
+    "timeout_secs",
+    "env_passthrough",
+];
+const LIMITS_KEYS: &[&str] = &[
+    "max_event_bytes",
+    "max_reply_bytes",
+    "no_progress_timeout_secs",
+];
+
+/// The keys the table at dotted path `prefix` accepts (`providers.X`,
+/// `providers.X.models[i]`, `mcp.servers.X` and `tools.command.X` by shape).
+fn known_keys(prefix: &str) -> &'static [&'static str] {
+    match prefix {
+        "" => TOP_KEYS,
+        "instructions" => INSTRUCTIONS_KEYS,
+        "mcp" => MCP_KEYS,
+        "tools" => TOOLS_KEYS,
+        "tools.builtin" => BUILTIN_KEYS,
+        "limits" => LIMITS_KEYS,
+        p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
+        p if p.starts_with("providers.") => PROVIDER_KEYS,
+        p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
+        p if p.starts_with("tools.command.") => COMMAND_TOOL_KEYS,
+        _ => &[],
+    }
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment), over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The known key an unknown one most likely meant: case and `-`/`_` are ignored, and at
+/// most two edits are allowed (one for keys of up to five characters).
+fn suggest(key: &str, known: &[&'static str]) -> Option<&'static str> {
+    // Long keys are not typos of short ones; this also bounds the distance table.
+    if key.chars().count() > 64 {
+        return None;
+    }
+    let norm = key.to_lowercase().replace('-', "_");
+    known
+        .iter()
+        .map(|k| (edit_distance(&norm, k), *k))
+        .filter(|(d, k)| *d <= if k.len() <= 5 { 1 } else { 2 })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Checks a provider base URL: an `http://` or `https://` URL with a host. Returns it
+/// trimmed, without a trailing slash.
+pub(crate) fn check_base_url(s: &str) -> Result<String, Problem> {
+    let url = s.trim().trim_end_matches('/');
+    let ok = reqwest::Url::parse(url).is_ok_and(|u| {
+        matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+    });
+    if ok {
+        Ok(url.to_string())
+    } else {
+        Err(Problem::Url { got: s.to_string() })
+    }
+}
+
 /// A TOML parser error as a [`ConfigError`]. The parser says only "duplicate key" and
 /// points at the repeated key, so that case becomes [`ConfigError::DuplicateKey`] with the
 /// key's dotted path.
@@ -159,10 +278,27 @@ impl Walker<'_> {
         }
     }
 
+    /// Warns about every key left in `table` that the table does not accept, suggesting
+    /// a known key it closely resembles. Known keys that are still there (read by code
+    /// elsewhere) are not warned about.
     fn leftovers(&mut self, prefix: &str, table: Table) {
+        self.warn_unknown(prefix, &table);
+    }
+
+    fn warn_unknown(&mut self, prefix: &str, table: &Table) {
+        let known = known_keys(prefix);
         for key in table.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let key_path = join(prefix, key);
+            if self.warnings.iter().any(|w| w.key() == key_path) {
+                continue;
+            }
             self.warnings.push(ConfigWarning::UnknownKey {
-                key: join(prefix, key),
+                file: self.file.map(Path::to_path_buf),
+                key: key_path,
+                suggestion: suggest(key, known).map(|k| join(prefix, k)),
             });
         }
     }
@@ -375,6 +511,11 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
         w.leftovers("tools", tools);
     }
 
+    // `[limits]` belongs to the stream limits, which consume their own keys; a misspelt
+    // one is still worth a warning.
+    if let Some(Value::Table(limits)) = root.get("limits") {
+        w.warn_unknown("limits", limits);
+    }
     w.leftovers("", root);
     cfg.warnings = w.warnings;
     Ok(cfg)
@@ -401,7 +542,7 @@ fn parse_provider(
         },
     };
     let base_url = match w.non_empty(&mut t, prefix, "base_url")? {
-        Some(s) => s.trim().trim_end_matches('/').to_string(),
+        Some(s) => check_base_url(&s).map_err(|p| w.err(join(prefix, "base_url"), p))?,
         None => match &builtin {
             Some(b) => b.base_url.clone(),
             None => return Err(w.err(join(prefix, "base_url"), Problem::Required)),
@@ -530,6 +671,7 @@ fn parse_instructions(
         match candidates.into_iter().find(|c| c.is_file()) {
             Some(found) => files.push(found),
             None => w.warnings.push(ConfigWarning::MissingInstructionFile {
+                file: file.map(Path::to_path_buf),
                 key: format!("instructions.files[{i}]"),
                 path: f,
             }),
@@ -626,6 +768,31 @@ mod tests {
         assert_eq!(line_col("ab\ncdé\nx", 3), (2, 1));
         assert_eq!(line_col("ab\ncdé\nx", 7), (2, 4));
         assert_eq!(line_col("ab\ncdé\nx", 8), (3, 1));
+    }
+
+    #[test]
+    fn hardening_d9_suggestions_allow_transpositions_case_and_dashes() {
+        assert_eq!(edit_distance("modle", "model"), 1);
+        assert_eq!(edit_distance("bsae_url", "base_url"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(suggest("modle", TOP_KEYS), Some("model"));
+        assert_eq!(suggest("Model", TOP_KEYS), Some("model"));
+        assert_eq!(suggest("base-url", PROVIDER_KEYS), Some("base_url"));
+        assert_eq!(suggest("apikey_env", PROVIDER_KEYS), Some("api_key_env"));
+        // Short keys allow one edit only; unrelated keys get nothing.
+        assert_eq!(suggest("mdl", TOP_KEYS), None);
+        assert_eq!(suggest("colour", TOP_KEYS), None);
+        assert_eq!(suggest(&"x".repeat(1000), TOP_KEYS), None);
+    }
+
+    #[test]
+    fn hardening_d9_known_keys_by_table_shape() {
+        assert_eq!(known_keys(""), TOP_KEYS);
+        assert_eq!(known_keys("providers.p"), PROVIDER_KEYS);
+        assert_eq!(known_keys("providers.p.models[2]"), MODEL_KEYS);
+        assert_eq!(known_keys("mcp.servers.fs"), MCP_SERVER_KEYS);
+        assert_eq!(known_keys("tools.command.wc"), COMMAND_TOOL_KEYS);
+        assert_eq!(known_keys("limits"), LIMITS_KEYS);
     }
 
     #[test]
