@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agent::protocol::{Notice, NoticeLevel};
 use crate::agent::run::{Agent, ApprovalMode, Environment, default_session_dir};
 use crate::cli::CliArgs;
 use crate::config::ApiKey;
@@ -54,10 +55,50 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
         .map_err(|e| StartupError(e.localized(early)))?;
     let locale = crate::i18n::negotiate(args.locale, config.locale);
     let l = Localizer::new(locale);
+    let resolved = resolve_start(args, &config, allow_demo, l);
+    let (route, key, demo, base_url_override) = match resolved {
+        Ok(r) => r,
+        Err(e) => {
+            // A typo may be why the start fails (`bsae_url` leaves `base_url` unset):
+            // show the warnings before the error; nothing else has the terminal yet.
+            for line in config_warning_lines(&config, l) {
+                eprintln!("{line}");
+            }
+            return Err(e);
+        }
+    };
+    Ok(Setup {
+        session_dir: args.session_dir.clone().unwrap_or_else(default_session_dir),
+        config,
+        config_location,
+        locale,
+        route,
+        key,
+        demo,
+        base_url_override,
+    })
+}
+
+type StartRoute = (Route, Option<ApiKey>, bool, Option<String>);
+
+/// The starting route (with a checked `--base-url`), its key and whether to run in demo
+/// mode.
+fn resolve_start(
+    args: &CliArgs,
+    config: &Config,
+    allow_demo: bool,
+    l: Localizer,
+) -> Result<StartRoute, StartupError> {
     let mut route = config
         .resolve_route(args.model.as_deref())
         .map_err(|e| StartupError(e.localized(l)))?;
-    if let Some(url) = &args.base_url {
+    let base_url_override = match &args.base_url {
+        Some(url) => {
+            Some(crate::config::check_base_url_arg(url).map_err(|e| StartupError(e.localized(l)))?)
+        }
+        None => None,
+    };
+    if let Some(url) = &base_url_override {
         route = route.with_base_url(url);
     }
     let mut demo = args.demo;
@@ -74,16 +115,40 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
             Err(e) => return Err(StartupError(e.localized(l))),
         }
     };
-    Ok(Setup {
-        session_dir: args.session_dir.clone().unwrap_or_else(default_session_dir),
-        config,
-        config_location,
-        locale,
-        route,
-        key,
-        demo,
-        base_url_override: args.base_url.clone(),
-    })
+    Ok((route, key, demo, base_url_override))
+}
+
+/// The config's warnings (unknown keys, missing instruction files), one localized line
+/// each, naming the file and the key.
+pub fn config_warning_lines(config: &Config, l: Localizer) -> Vec<String> {
+    config.warnings.iter().map(|w| w.localized(l)).collect()
+}
+
+/// The config's warnings as notices (the TUI shows them at start; they re-render on
+/// `/lang`).
+pub fn config_warning_notices(config: &Config, l: Localizer) -> Vec<Notice> {
+    config
+        .warnings
+        .iter()
+        .map(|w| {
+            let (id, args) = w.message(l);
+            Notice::new(NoticeLevel::Warn, id, args)
+        })
+        .collect()
+}
+
+/// Shows the config's warnings as notices of the agent (TUI start).
+pub fn announce_config_warnings(agent: &Agent, config: &Config) {
+    for n in config_warning_notices(config, agent.localizer()) {
+        agent.emit_notice(
+            n.level,
+            &n.key,
+            n.args
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.clone()))
+                .collect(),
+        );
+    }
 }
 
 /// Starts the in-process simulator for demo mode (it runs while the handle lives).

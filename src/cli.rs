@@ -27,6 +27,8 @@ pub enum CliCommand {
         script: Option<PathBuf>,
         /// Cache unit in tokens.
         cache_unit: usize,
+        /// How many recorded requests to keep.
+        keep_requests: usize,
     },
 }
 
@@ -194,6 +196,14 @@ pub fn command(l: Localizer) -> Command {
                 .value_parser(clap::value_parser!(usize))
                 .default_value("64")
                 .help(l.tr("cli-sim-cache-unit")),
+        )
+        .arg(
+            Arg::new("keep-requests")
+                .long("keep-requests")
+                .value_name("N")
+                .value_parser(clap::value_parser!(usize))
+                .default_value("1000")
+                .help(l.tr("cli-sim-keep-requests")),
         );
     let root = Command::new("deepterm")
         .version(env!("CARGO_PKG_VERSION"))
@@ -278,6 +288,10 @@ pub fn parse(args: &[OsString], l: Localizer) -> Result<CliArgs, clap::Error> {
                     .unwrap_or_else(|| "127.0.0.1:0".into()),
                 script: s.get_one::<PathBuf>("script").cloned(),
                 cache_unit: s.get_one::<usize>("cache-unit").copied().unwrap_or(64),
+                keep_requests: s
+                    .get_one::<usize>("keep-requests")
+                    .copied()
+                    .unwrap_or(crate::sim::DEFAULT_KEEP_REQUESTS),
             },
             Some(s),
         ),

@@ -31,7 +31,8 @@ fn main() -> ExitCode {
             addr,
             script,
             cache_unit,
-        } => run_sim(addr, script.as_deref(), *cache_unit, early),
+            keep_requests,
+        } => run_sim(addr, script.as_deref(), *cache_unit, *keep_requests, early),
         CliCommand::Exec {
             script,
             approve_all,
@@ -96,6 +97,7 @@ fn run_sim(
     addr: &str,
     script: Option<&std::path::Path>,
     cache_unit: usize,
+    keep_requests: usize,
     l: Localizer,
 ) -> Result<(), StartupError> {
     let fail = |e: String| StartupError(l.tra("app-sim-failed", &[("error", Arg::from(e))]));
@@ -110,6 +112,7 @@ fn run_sim(
         addr,
         cache_unit,
         script,
+        keep_requests,
         ..Default::default()
     };
     runtime(l)?
@@ -124,6 +127,9 @@ fn run_exec(
 ) -> Result<(), StartupError> {
     let setup = app::setup(args, false)?;
     let l = Localizer::new(setup.locale);
+    for line in app::config_warning_lines(&setup.config, l) {
+        eprintln!("{line}");
+    }
     let bytes = if script.as_os_str() == "-" {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b).map(|_| b)
@@ -206,6 +212,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         app::build_agent(&setup, session, demo_base, ev_tx, ApprovalMode::Interactive)?
     };
     agent.announce(path.display().to_string());
+    app::announce_config_warnings(&agent, &setup.config);
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }

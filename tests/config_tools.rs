@@ -78,6 +78,7 @@ fn example_config_parses_with_only_the_missing_instructions_warning() {
     assert_eq!(
         c.warnings,
         vec![ConfigWarning::MissingInstructionFile {
+            file: Some("/cfg/config.toml".into()),
             key: "instructions.files[0]".into(),
             path: "AGENTS.md".into()
         }]
@@ -311,7 +312,7 @@ fn unknown_keys_are_warnings_not_errors() {
         .warnings
         .iter()
         .map(|w| match w {
-            ConfigWarning::UnknownKey { key } => key.clone(),
+            ConfigWarning::UnknownKey { key, .. } => key.clone(),
             other => panic!("{other:?}"),
         })
         .collect();

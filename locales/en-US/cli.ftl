@@ -23,3 +23,6 @@ cli-err-unknown = Unknown argument: { $arg }
 cli-err-invalid-value = Invalid value “{ $value }” for { $arg } (expected one of: { $valid })
 cli-err-generic = Invalid arguments: { $message }
 cli-err-hint = Run “deepterm --help” to see the usage.
+
+# hardening: config
+cli-sim-keep-requests = How many recorded requests to keep for GET /_sim/requests (the newest; older ones are dropped and counted)

@@ -8,8 +8,8 @@ config-error-invalid = { $file }: `{ $key }` { $expected }
 config-error-route-syntax = Invalid model route "{ $spec }": expected PROVIDER/MODEL, for example deepseek/deepseek-flash.
 config-error-unknown-provider = Unknown provider "{ $provider }" in route "{ $spec }". Configured providers: { $available }.
 config-error-missing-key = No API key for provider "{ $provider }": set the environment variable { $var }.
-config-warning-unknown-key = Ignoring unknown config key `{ $key }`.
-config-warning-missing-instructions = Instructions file "{ $path }" (`{ $key }`) was not found; skipping it.
+config-warning-unknown-key = { $file }: ignoring unknown config key `{ $key }`.
+config-warning-missing-instructions = { $file }: instructions file "{ $path }" (`{ $key }`) was not found; skipping it.
 
 config-type-string = a string
 config-type-table = a table
@@ -34,3 +34,10 @@ config-expected-unique-model = must be unique: model "{ $id }" is listed twice
 config-expected-unreserved-name = must not reuse the name of the built-in tool "{ $name }"
 config-expected-no-modes = is not supported by { $kind } providers (they declare no update modes); remove it
 config-expected-parameters = must be "object" (tool parameters are a JSON-schema object)
+
+# hardening: config
+config-unnamed = the configuration
+config-warning-unknown-key-suggest = { $file }: ignoring unknown config key `{ $key }`; did you mean `{ $suggestion }`?
+config-expected-url = must be an http:// or https:// URL with a host, for example "https://api.deepseek.com" (found "{ $got }")
+config-error-base-url-arg = Invalid --base-url "{ $url }": it must be an http:// or https:// URL with a host, for example "https://api.deepseek.com".
+config-error-duplicate-key = { $file }, line { $line }, column { $column }: invalid TOML: the key `{ $key }` is defined more than once; keep only one.

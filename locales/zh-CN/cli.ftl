@@ -23,3 +23,6 @@ cli-err-unknown = 未知参数：{ $arg }
 cli-err-invalid-value = 参数 { $arg } 的值“{ $value }”无效（可选值：{ $valid }）
 cli-err-generic = 参数有误：{ $message }
 cli-err-hint = 运行“deepterm --help”查看用法。
+
+# hardening: config
+cli-sim-keep-requests = 为 GET /_sim/requests 保留的已记录请求数（保留最新的；更早的会被丢弃并计数）

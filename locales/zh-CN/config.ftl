@@ -8,8 +8,8 @@ config-error-invalid = { $file }：`{ $key }` { $expected }
 config-error-route-syntax = 模型路由 "{ $spec }" 无效：应为 提供方/模型，例如 deepseek/deepseek-flash。
 config-error-unknown-provider = 路由 "{ $spec }" 中的提供方 "{ $provider }" 不存在。已配置的提供方：{ $available }。
 config-error-missing-key = 提供方 "{ $provider }" 没有 API 密钥：请设置环境变量 { $var }。
-config-warning-unknown-key = 已忽略未知的配置项 `{ $key }`。
-config-warning-missing-instructions = 未找到指令文件 "{ $path }"（`{ $key }`），已跳过。
+config-warning-unknown-key = { $file }：已忽略未知的配置项 `{ $key }`。
+config-warning-missing-instructions = { $file }：未找到指令文件 "{ $path }"（`{ $key }`），已跳过。
 
 config-type-string = 字符串
 config-type-table = 表（table）
@@ -34,3 +34,10 @@ config-expected-unique-model = 不能重复：模型 "{ $id }" 出现了两次
 config-expected-unreserved-name = 不能与内置工具 "{ $name }" 重名
 config-expected-no-modes = 不适用于 { $kind } 类型的提供方（它不声明任何更新模式），请删除此项
 config-expected-parameters = 必须是 "object"（工具参数是一个 JSON Schema 对象）
+
+# hardening: config
+config-unnamed = 配置
+config-warning-unknown-key-suggest = { $file }：已忽略未知的配置项 `{ $key }`；你是不是想写 `{ $suggestion }`？
+config-expected-url = 必须是带主机名的 http:// 或 https:// 地址，例如 "https://api.deepseek.com"（实际为 "{ $got }"）
+config-error-base-url-arg = --base-url "{ $url }" 无效：必须是带主机名的 http:// 或 https:// 地址，例如 "https://api.deepseek.com"。
+config-error-duplicate-key = { $file } 第 { $line } 行第 { $column } 列：TOML 语法错误：配置项 `{ $key }` 被重复定义，请只保留一处。

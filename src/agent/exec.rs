@@ -48,16 +48,36 @@ pub fn decode_script(bytes: Vec<u8>, l: Localizer) -> Result<String, String> {
 
 /// Runs the submissions; prints final assistant texts and command output to stdout and
 /// notices to stderr. Returns the first failure as one localized line.
+///
+/// Events are handled as they arrive, while the line runs: a long reply's stream deltas
+/// are dropped one by one instead of piling up in the channel until the turn ends, and
+/// notices (retries, tool warnings) show up when they happen.
 pub async fn run_script(
     agent: &mut Agent,
     lines: Vec<String>,
     events: &mut mpsc::UnboundedReceiver<AgentEvent>,
 ) -> Result<(), String> {
+    let mut l = agent.localizer();
+    drain(events, &mut l);
     for line in lines {
         let is_command = line.trim_start().starts_with('/');
-        let out = agent.handle_line(&line).await;
-        let l = agent.localizer();
-        drain(events, l);
+        let out = {
+            let run = agent.handle_line(&line);
+            tokio::pin!(run);
+            let mut open = true;
+            loop {
+                tokio::select! {
+                    biased;
+                    ev = events.recv(), if open => match ev {
+                        Some(ev) => print_event(ev, &mut l),
+                        None => open = false,
+                    },
+                    out = &mut run => break out,
+                }
+            }
+        };
+        l = agent.localizer();
+        drain(events, &mut l);
         if let Some(text) = &out.text
             && !text.is_empty()
         {
@@ -73,23 +93,31 @@ pub async fn run_script(
     Ok(())
 }
 
-fn drain(events: &mut mpsc::UnboundedReceiver<AgentEvent>, l: Localizer) {
+/// Handles every event already queued.
+fn drain(events: &mut mpsc::UnboundedReceiver<AgentEvent>, l: &mut Localizer) {
     while let Ok(ev) = events.try_recv() {
-        match ev {
-            AgentEvent::Output(lines) => {
-                for line in lines {
-                    println!("{line}");
-                }
+        print_event(ev, l);
+    }
+}
+
+/// Prints what `exec` shows of one event; everything else (stream deltas, committed
+/// events) is dropped here.
+fn print_event(ev: AgentEvent, l: &mut Localizer) {
+    match ev {
+        AgentEvent::Output(lines) => {
+            for line in lines {
+                println!("{line}");
             }
-            AgentEvent::Inspector(d) => {
-                for line in crate::agent::inspect::render_text(&d, l) {
-                    println!("{line}");
-                }
-            }
-            AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
-                eprintln!("{}", n.render(l));
-            }
-            _ => {}
         }
+        AgentEvent::Inspector(d) => {
+            for line in crate::agent::inspect::render_text(&d, *l) {
+                println!("{line}");
+            }
+        }
+        AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
+            eprintln!("{}", n.render(*l));
+        }
+        AgentEvent::LocaleChanged(locale) => *l = Localizer::new(locale),
+        _ => {}
     }
 }

@@ -85,6 +85,11 @@ pub enum Problem {
     },
     /// A tool's `parameters` is not a JSON-schema object (`type = "object"`).
     ParametersNotObject,
+    /// Not an `http://` or `https://` URL with a host.
+    Url {
+        /// The value found.
+        got: String,
+    },
 }
 
 /// A configuration failure. Render it with [`ConfigError::localized`]; `Display` gives the
@@ -125,6 +130,18 @@ pub enum ConfigError {
         /// The parser's explanation (English).
         detail: String,
     },
+    /// A key (or table) is defined twice.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    DuplicateKey {
+        /// The file.
+        file: PathBuf,
+        /// 1-based line of the second definition.
+        line: usize,
+        /// 1-based column (in characters).
+        column: usize,
+        /// Dotted key path, e.g. `providers.deepseek.base_url`.
+        key: String,
+    },
     /// A value is invalid.
     #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
     Invalid {
@@ -150,6 +167,12 @@ pub enum ConfigError {
         provider: String,
         /// Configured provider names, comma-separated.
         available: String,
+    },
+    /// `--base-url` is not an `http://` or `https://` URL with a host.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    BadBaseUrl {
+        /// The value given.
+        url: String,
     },
     /// The provider's API key variable is unset or empty.
     #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
@@ -214,6 +237,7 @@ impl Problem {
                 l.tra("config-expected-no-modes", &[("kind", Arg::from(*kind))])
             }
             Problem::ParametersNotObject => l.tr("config-expected-parameters"),
+            Problem::Url { got } => l.tra("config-expected-url", &[("got", got.into())]),
         }
     }
 }
@@ -247,6 +271,20 @@ impl ConfigError {
                     ("detail", detail.into()),
                 ],
             ),
+            ConfigError::DuplicateKey {
+                file,
+                line,
+                column,
+                key,
+            } => l.tra(
+                "config-error-duplicate-key",
+                &[
+                    ("file", show(file).into()),
+                    ("line", Arg::from(*line)),
+                    ("column", Arg::from(*column)),
+                    ("key", key.into()),
+                ],
+            ),
             ConfigError::Invalid { file, key, problem } => {
                 let file = match file {
                     Some(f) => show(f),
@@ -276,6 +314,9 @@ impl ConfigError {
                     ("available", available.into()),
                 ],
             ),
+            ConfigError::BadBaseUrl { url } => {
+                l.tra("config-error-base-url-arg", &[("url", url.into())])
+            }
             ConfigError::MissingKey { provider, var } => l.tra(
                 "config-error-missing-key",
                 &[("provider", provider.into()), ("var", var.into())],
@@ -289,11 +330,17 @@ impl ConfigError {
 pub enum ConfigWarning {
     /// A key deepterm does not know (a typo, most likely).
     UnknownKey {
+        /// The file (`None` when the text did not come from a file).
+        file: Option<PathBuf>,
         /// Dotted key path.
         key: String,
+        /// The dotted path of a known key it closely resembles (`model` for `modle`).
+        suggestion: Option<String>,
     },
     /// An `[instructions] files` entry that was not found; it is skipped.
     MissingInstructionFile {
+        /// The file (`None` when the text did not come from a file).
+        file: Option<PathBuf>,
         /// Dotted key path (`instructions.files[0]`).
         key: String,
         /// The path as written.
@@ -302,16 +349,58 @@ pub enum ConfigWarning {
 }
 
 impl ConfigWarning {
-    /// The localized one-line warning.
-    pub fn localized(&self, l: Localizer) -> String {
+    /// The dotted key path the warning is about.
+    pub fn key(&self) -> &str {
         match self {
-            ConfigWarning::UnknownKey { key } => {
-                l.tra("config-warning-unknown-key", &[("key", key.into())])
+            ConfigWarning::UnknownKey { key, .. }
+            | ConfigWarning::MissingInstructionFile { key, .. } => key,
+        }
+    }
+
+    /// The Fluent message id and its arguments (for a notice that re-renders on `/lang`).
+    /// `l` only names a config that did not come from a file.
+    pub fn message(&self, l: Localizer) -> (&'static str, Vec<(&'static str, Arg)>) {
+        let file_arg = |f: &Option<PathBuf>| -> Arg {
+            match f {
+                Some(f) => show(f).into(),
+                None => l.tr("config-unnamed").into(),
             }
-            ConfigWarning::MissingInstructionFile { key, path } => l.tra(
+        };
+        match self {
+            ConfigWarning::UnknownKey {
+                file,
+                key,
+                suggestion: None,
+            } => (
+                "config-warning-unknown-key",
+                vec![("file", file_arg(file)), ("key", key.into())],
+            ),
+            ConfigWarning::UnknownKey {
+                file,
+                key,
+                suggestion: Some(s),
+            } => (
+                "config-warning-unknown-key-suggest",
+                vec![
+                    ("file", file_arg(file)),
+                    ("key", key.into()),
+                    ("suggestion", s.into()),
+                ],
+            ),
+            ConfigWarning::MissingInstructionFile { file, key, path } => (
                 "config-warning-missing-instructions",
-                &[("key", key.into()), ("path", path.into())],
+                vec![
+                    ("file", file_arg(file)),
+                    ("key", key.into()),
+                    ("path", path.into()),
+                ],
             ),
         }
+    }
+
+    /// The localized one-line warning, naming the file and the key.
+    pub fn localized(&self, l: Localizer) -> String {
+        let (id, args) = self.message(l);
+        l.tra(id, &args)
     }
 }

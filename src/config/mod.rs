@@ -352,14 +352,24 @@ impl Config {
     }
 }
 
+/// Checks a `--base-url` value: an `http://` or `https://` URL with a host. Returns it
+/// without a trailing slash, or [`ConfigError::BadBaseUrl`].
+pub fn check_base_url_arg(url: &str) -> Result<String, ConfigError> {
+    parse::check_base_url(url).map_err(|_| ConfigError::BadBaseUrl {
+        url: url.to_string(),
+    })
+}
+
 /// Persists `locale = "<tag>"` into the config file at `path`, keeping every other line
-/// and comment; creates the file and its directory when absent.
+/// and comment; creates the file and its directory when absent. A symlinked config is
+/// written through to its target (the link stays a link), and the file keeps its mode.
 pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
     let write_err = |e: std::io::Error| ConfigError::Write {
         file: path.to_path_buf(),
         detail: e.to_string(),
     };
-    let text = match std::fs::read_to_string(path) {
+    let target = resolve_symlinks(path).map_err(write_err)?;
+    let text = match std::fs::read_to_string(&target) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => {
@@ -370,21 +380,7 @@ pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
         }
     };
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
-        let (line, column) = e
-            .span()
-            .map(|s| {
-                let before = text.get(..s.start).unwrap_or("");
-                let line = before.matches('\n').count() + 1;
-                let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-                (line, col)
-            })
-            .unwrap_or((1, 1));
-        ConfigError::Syntax {
-            file: path.to_path_buf(),
-            line,
-            column,
-            detail: e.message().trim().to_string(),
-        }
+        parse::toml_error(&text, Some(path), e.message(), e.span())
     })?;
     let tag = locale.tag();
     match doc.get_mut("locale").and_then(|i| i.as_value_mut()) {
@@ -398,15 +394,84 @@ pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
             doc.insert("locale", toml_edit::value(tag));
         }
     }
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(write_err)?;
     }
-    // Write a sibling temp file and rename it so a crash never leaves half a config.
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, doc.to_string()).map_err(write_err)?;
-    std::fs::rename(&tmp, path).map_err(write_err)
+    replace_file(&target, doc.to_string().as_bytes()).map_err(write_err)
+}
+
+/// Follows `path` through symlinks (also a dangling last link, whose target is where the
+/// file will be created). Gives up after 40 links, like the kernel.
+fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            Ok(_) => return Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(p),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+/// Replaces the regular file `target` atomically: a temp file in the same directory
+/// (so the rename never crosses file systems), synced, given the old file's permissions,
+/// then renamed over it. A crash leaves either the old or the new contents.
+fn replace_file(target: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "config.toml".to_string());
+    let old_perms = std::fs::metadata(target).ok().map(|m| m.permissions());
+    let mut attempt = 0u32;
+    let (tmp, mut file) = loop {
+        let tmp = dir.join(format!(
+            ".{name}.{}.{}.tmp",
+            std::process::id(),
+            fastrand::u32(..)
+        ));
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        // A new file gets the usual mode (0666 minus the umask). A replacement stays
+        // private until the old file's mode is copied: that may be owner-only.
+        #[cfg(unix)]
+        if old_perms.is_some() {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        match opts.open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => {
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let result = (|| {
+        file.write_all(contents)?;
+        if let Some(p) = &old_perms {
+            file.set_permissions(p.clone())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 #[cfg(test)]

@@ -54,6 +54,216 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
+const TOP_KEYS: &[&str] = &[
+    "locale",
+    "model",
+    "providers",
+    "instructions",
+    "mcp",
+    "tools",
+    "limits",
+];
+const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
+const MODEL_KEYS: &[&str] = &[
+    "id",
+    "context_window",
+    "system_prompt_update",
+    "tool_update",
+    "image_input",
+];
+const INSTRUCTIONS_KEYS: &[&str] = &["text", "files"];
+const MCP_KEYS: &[&str] = &["servers"];
+const MCP_SERVER_KEYS: &[&str] = &[
+    "command",
+    "args",
+    "env",
+    "enabled",
+    "approval",
+    "timeout_secs",
+    "env_passthrough",
+];
+const TOOLS_KEYS: &[&str] = &["command", "builtin"];
+const BUILTIN_KEYS: &[&str] = &["enabled"];
+const COMMAND_TOOL_KEYS: &[&str] = &[
+    "description",
+    "command",
+    "parameters",
+    "enabled",
+    "approval",
+    "timeout_secs",
+    "env_passthrough",
+];
+const LIMITS_KEYS: &[&str] = &[
+    "max_event_bytes",
+    "max_reply_bytes",
+    "no_progress_timeout_secs",
+];
+
+/// The keys the table at dotted path `prefix` accepts (`providers.X`,
+/// `providers.X.models[i]`, `mcp.servers.X` and `tools.command.X` by shape).
+fn known_keys(prefix: &str) -> &'static [&'static str] {
+    match prefix {
+        "" => TOP_KEYS,
+        "instructions" => INSTRUCTIONS_KEYS,
+        "mcp" => MCP_KEYS,
+        "tools" => TOOLS_KEYS,
+        "tools.builtin" => BUILTIN_KEYS,
+        "limits" => LIMITS_KEYS,
+        p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
+        p if p.starts_with("providers.") => PROVIDER_KEYS,
+        p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
+        p if p.starts_with("tools.command.") => COMMAND_TOOL_KEYS,
+        _ => &[],
+    }
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment), over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The known key an unknown one most likely meant: case and `-`/`_` are ignored, and at
+/// most two edits are allowed (one for keys of up to five characters).
+fn suggest(key: &str, known: &[&'static str]) -> Option<&'static str> {
+    // Long keys are not typos of short ones; this also bounds the distance table.
+    if key.chars().count() > 64 {
+        return None;
+    }
+    let norm = key.to_lowercase().replace('-', "_");
+    known
+        .iter()
+        .map(|k| (edit_distance(&norm, k), *k))
+        .filter(|(d, k)| *d <= if k.len() <= 5 { 1 } else { 2 })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Checks a provider base URL: an `http://` or `https://` URL with a host. Returns it
+/// trimmed, without a trailing slash.
+pub(crate) fn check_base_url(s: &str) -> Result<String, Problem> {
+    let url = s.trim().trim_end_matches('/');
+    let ok = reqwest::Url::parse(url).is_ok_and(|u| {
+        matches!(u.scheme(), "http" | "https") && u.host_str().is_some_and(|h| !h.is_empty())
+    });
+    if ok {
+        Ok(url.to_string())
+    } else {
+        Err(Problem::Url { got: s.to_string() })
+    }
+}
+
+/// A TOML parser error as a [`ConfigError`]. The parser says only "duplicate key" and
+/// points at the repeated key, so that case becomes [`ConfigError::DuplicateKey`] with the
+/// key's dotted path.
+pub(crate) fn toml_error(
+    text: &str,
+    file: Option<&Path>,
+    message: &str,
+    span: Option<std::ops::Range<usize>>,
+) -> ConfigError {
+    let (line, column) = span
+        .as_ref()
+        .map(|s| line_col(text, s.start))
+        .unwrap_or((1, 1));
+    let file = file.map(Path::to_path_buf).unwrap_or_default();
+    let message = message.trim();
+    if message.starts_with("duplicate key")
+        && let Some(key) = span.and_then(|s| duplicate_key_path(text, s))
+    {
+        return ConfigError::DuplicateKey {
+            file,
+            line,
+            column,
+            key,
+        };
+    }
+    ConfigError::Syntax {
+        file,
+        line,
+        column,
+        detail: message.to_string(),
+    }
+}
+
+/// The segments of a dotted TOML key as written (`a."b.c"` → `a`, `b.c`).
+fn key_segments(s: &str) -> Option<Vec<String>> {
+    toml_edit::Key::parse(s.trim())
+        .ok()
+        .map(|keys| keys.iter().map(|k| k.get().to_string()).collect())
+}
+
+/// Renders a key path, marking entries of arrays of tables with their index
+/// (`providers.p.models[1].id`). `arrays` maps each array-of-tables path to the number of
+/// its entries so far.
+fn render_path(path: &[String], arrays: &BTreeMap<Vec<String>, usize>) -> String {
+    let mut out = String::new();
+    for i in 0..path.len() {
+        out = join(&out, &path[i]);
+        if i + 1 < path.len()
+            && let Some(n) = arrays.get(&path[..=i])
+        {
+            out.push_str(&format!("[{}]", n.saturating_sub(1)));
+        }
+    }
+    out
+}
+
+/// The dotted path of the key at `span`, reported as a duplicate: the table headers above
+/// it give the table (a best-effort line scan), the key's own line gives the rest.
+fn duplicate_key_path(text: &str, span: std::ops::Range<usize>) -> Option<String> {
+    let segment = text.get(span.clone())?;
+    let line_start = text.get(..span.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let mut table: Vec<String> = vec![];
+    let mut arrays: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    for line in text.get(..line_start)?.lines() {
+        let l = line.trim_start();
+        if let Some(h) = l.strip_prefix("[[") {
+            if let Some(p) = h.split("]]").next().and_then(key_segments) {
+                *arrays.entry(p.clone()).or_default() += 1;
+                table = p;
+            }
+        } else if let Some(h) = l.strip_prefix('[')
+            && let Some(p) = h.split(']').next().and_then(key_segments)
+        {
+            table = p;
+        }
+    }
+    let own = text.get(line_start..span.end)?.trim_start();
+    let path: Vec<String> = if let Some(h) = own.strip_prefix("[[") {
+        key_segments(h)?
+    } else if let Some(h) = own.strip_prefix('[') {
+        key_segments(h)?
+    } else if let Some(k) = key_segments(own) {
+        table.extend(k);
+        table
+    } else {
+        // Inside an inline table: the key alone.
+        key_segments(segment)?
+    };
+    Some(render_path(&path, &arrays))
+}
+
 struct Walker<'a> {
     file: Option<&'a Path>,
     warnings: Vec<ConfigWarning>,
@@ -68,10 +278,27 @@ impl Walker<'_> {
         }
     }
 
+    /// Warns about every key left in `table` that the table does not accept, suggesting
+    /// a known key it closely resembles. Known keys that are still there (read by code
+    /// elsewhere) are not warned about.
     fn leftovers(&mut self, prefix: &str, table: Table) {
+        self.warn_unknown(prefix, &table);
+    }
+
+    fn warn_unknown(&mut self, prefix: &str, table: &Table) {
+        let known = known_keys(prefix);
         for key in table.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let key_path = join(prefix, key);
+            if self.warnings.iter().any(|w| w.key() == key_path) {
+                continue;
+            }
             self.warnings.push(ConfigWarning::UnknownKey {
-                key: join(prefix, key),
+                file: self.file.map(Path::to_path_buf),
+                key: key_path,
+                suggestion: suggest(key, known).map(|k| join(prefix, k)),
             });
         }
     }
@@ -185,15 +412,9 @@ fn to_json(v: Value) -> Json {
 /// Parses and validates config text. `file` names the file in errors and anchors
 /// relative instruction files; `cwd` is the other anchor.
 pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> {
-    let mut root: Table = text.parse().map_err(|e: toml::de::Error| {
-        let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((1, 1));
-        ConfigError::Syntax {
-            file: file.map(Path::to_path_buf).unwrap_or_default(),
-            line,
-            column,
-            detail: e.message().trim().to_string(),
-        }
-    })?;
+    let mut root: Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| toml_error(text, file, e.message(), e.span()))?;
     let mut w = Walker {
         file,
         warnings: vec![],
@@ -290,6 +511,11 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
         w.leftovers("tools", tools);
     }
 
+    // `[limits]` belongs to the stream limits, which consume their own keys; a misspelt
+    // one is still worth a warning.
+    if let Some(Value::Table(limits)) = root.get("limits") {
+        w.warn_unknown("limits", limits);
+    }
     w.leftovers("", root);
     cfg.warnings = w.warnings;
     Ok(cfg)
@@ -316,7 +542,7 @@ fn parse_provider(
         },
     };
     let base_url = match w.non_empty(&mut t, prefix, "base_url")? {
-        Some(s) => s.trim().trim_end_matches('/').to_string(),
+        Some(s) => check_base_url(&s).map_err(|p| w.err(join(prefix, "base_url"), p))?,
         None => match &builtin {
             Some(b) => b.base_url.clone(),
             None => return Err(w.err(join(prefix, "base_url"), Problem::Required)),
@@ -449,6 +675,7 @@ fn parse_instructions(
         match candidates.into_iter().find(|c| c.is_file()) {
             Some(found) => files.push(found),
             None => w.warnings.push(ConfigWarning::MissingInstructionFile {
+                file: file.map(Path::to_path_buf),
                 key: format!("instructions.files[{i}]"),
                 path: f,
             }),
@@ -547,6 +774,31 @@ mod tests {
         assert_eq!(line_col("ab\ncdé\nx", 3), (2, 1));
         assert_eq!(line_col("ab\ncdé\nx", 7), (2, 4));
         assert_eq!(line_col("ab\ncdé\nx", 8), (3, 1));
+    }
+
+    #[test]
+    fn hardening_d9_suggestions_allow_transpositions_case_and_dashes() {
+        assert_eq!(edit_distance("modle", "model"), 1);
+        assert_eq!(edit_distance("bsae_url", "base_url"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(suggest("modle", TOP_KEYS), Some("model"));
+        assert_eq!(suggest("Model", TOP_KEYS), Some("model"));
+        assert_eq!(suggest("base-url", PROVIDER_KEYS), Some("base_url"));
+        assert_eq!(suggest("apikey_env", PROVIDER_KEYS), Some("api_key_env"));
+        // Short keys allow one edit only; unrelated keys get nothing.
+        assert_eq!(suggest("mdl", TOP_KEYS), None);
+        assert_eq!(suggest("colour", TOP_KEYS), None);
+        assert_eq!(suggest(&"x".repeat(1000), TOP_KEYS), None);
+    }
+
+    #[test]
+    fn hardening_d9_known_keys_by_table_shape() {
+        assert_eq!(known_keys(""), TOP_KEYS);
+        assert_eq!(known_keys("providers.p"), PROVIDER_KEYS);
+        assert_eq!(known_keys("providers.p.models[2]"), MODEL_KEYS);
+        assert_eq!(known_keys("mcp.servers.fs"), MCP_SERVER_KEYS);
+        assert_eq!(known_keys("tools.command.wc"), COMMAND_TOOL_KEYS);
+        assert_eq!(known_keys("limits"), LIMITS_KEYS);
     }
 
     #[test]

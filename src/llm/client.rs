@@ -577,6 +577,10 @@ impl ProviderClient {
                 if assembler.is_done() {
                     break;
                 }
+                // A fast stream never leaves the body pending: yield now and then so the
+                // consumer of `on_event`'s events (exec's printer, the UI forwarder) keeps up
+                // instead of letting deltas pile up in its channel.
+                tokio::task::coop::consume_budget().await;
             }
         }
         if !assembler.is_done() {

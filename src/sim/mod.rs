@@ -88,6 +88,24 @@ pub struct SimConfig {
     pub max_chunk: usize,
     /// Seed for ids and chunk boundaries (default: random).
     pub seed: Option<u64>,
+    /// How many recorded requests to keep (the newest; default
+    /// [`DEFAULT_KEEP_REQUESTS`]); older ones are dropped and counted.
+    pub keep_requests: usize,
+}
+
+/// Default number of recorded requests the simulator keeps.
+pub const DEFAULT_KEEP_REQUESTS: usize = 1_000;
+
+/// The state of the recorded-request ring (`GET /_sim/requests` sends it as the
+/// `x-sim-requests-kept`, `-dropped` and `-limit` headers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestStats {
+    /// Requests kept (returned).
+    pub kept: usize,
+    /// Older requests dropped to stay within the limit.
+    pub dropped: usize,
+    /// The limit.
+    pub limit: usize,
 }
 
 impl Default for SimConfig {
@@ -111,6 +129,7 @@ impl Default for SimConfig {
             echo_mapped_model: false,
             max_chunk: 24,
             seed: None,
+            keep_requests: DEFAULT_KEEP_REQUESTS,
         }
     }
 }
@@ -124,6 +143,7 @@ impl std::fmt::Debug for SimConfig {
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("latency", &self.latency)
             .field("tool_removal_ok", &self.tool_removal_ok)
+            .field("keep_requests", &self.keep_requests)
             .finish_non_exhaustive()
     }
 }
@@ -147,9 +167,15 @@ impl SimHandle {
         self.addr
     }
 
-    /// Every model request so far, in arrival order.
+    /// The recorded model requests, in arrival order: every one, or the newest
+    /// [`SimConfig::keep_requests`] once more have arrived (see [`SimHandle::request_stats`]).
     pub fn requests(&self) -> Vec<RecordedRequest> {
-        self.shared.lock().requests.clone()
+        self.shared.lock().requests.to_vec()
+    }
+
+    /// How many recorded requests are kept and how many were dropped.
+    pub fn request_stats(&self) -> RequestStats {
+        self.shared.lock().requests.stats()
     }
 
     /// Append a reply to the script queue.
@@ -217,7 +243,7 @@ pub async fn start(cfg: SimConfig) -> Result<SimHandle, SimError> {
                 .unwrap_or_default(),
             cache: cache::CacheModel::new(cfg.cache_unit),
             thinking_tool_ids: HashSet::new(),
-            requests: Vec::new(),
+            requests: server::RequestRing::new(cfg.keep_requests),
             rng,
         }),
     });
@@ -252,7 +278,10 @@ pub async fn run_cli(cfg: SimConfig) -> Result<(), SimError> {
     }
     eprintln!("deepseek-messages base_url: {base}/anthropic");
     eprintln!("openai-chat base_url:       {base}");
-    eprintln!("recorded requests:          {base}/_sim/requests");
+    eprintln!(
+        "recorded requests:          {base}/_sim/requests (the newest {} are kept)",
+        handle.request_stats().limit
+    );
     eprintln!("press Ctrl+C to stop");
     tokio::signal::ctrl_c().await.map_err(SimError::Serve)?;
     handle.shutdown().await;

@@ -40,8 +40,54 @@ pub(crate) struct State0 {
     pub script: VecDeque<ScriptedReply>,
     pub cache: CacheModel,
     pub thinking_tool_ids: HashSet<String>,
-    pub requests: Vec<RecordedRequest>,
+    pub requests: RequestRing,
     pub rng: fastrand::Rng,
+}
+
+/// The recorded requests: the newest `limit` are kept, older ones are counted as dropped,
+/// so a long run's memory stays bounded.
+pub(crate) struct RequestRing {
+    kept: VecDeque<RecordedRequest>,
+    limit: usize,
+    dropped: usize,
+}
+
+impl RequestRing {
+    pub fn new(limit: usize) -> Self {
+        Self {
+            kept: VecDeque::new(),
+            limit,
+            dropped: 0,
+        }
+    }
+
+    /// Index of the next request (counting dropped ones).
+    pub fn next_index(&self) -> usize {
+        self.kept.len() + self.dropped
+    }
+
+    /// Records a request, dropping the oldest when over the limit.
+    pub fn push(&mut self, rec: RecordedRequest) {
+        self.kept.push_back(rec);
+        while self.kept.len() > self.limit {
+            self.kept.pop_front();
+            self.dropped += 1;
+        }
+    }
+
+    /// The kept requests, oldest first.
+    pub fn to_vec(&self) -> Vec<RecordedRequest> {
+        self.kept.iter().cloned().collect()
+    }
+
+    /// How many are kept, how many were dropped, and the limit.
+    pub fn stats(&self) -> super::RequestStats {
+        super::RequestStats {
+            kept: self.kept.len(),
+            dropped: self.dropped,
+            limit: self.limit,
+        }
+    }
 }
 
 /// Shared between handlers and the handle.
@@ -196,9 +242,30 @@ async fn models(State(s): State<AppState>, headers: HeaderMap) -> Response {
 }
 
 async fn sim_requests(State(s): State<AppState>) -> Response {
-    let reqs = s.lock().requests.clone();
+    let (reqs, stats) = {
+        let st = s.lock();
+        (st.requests.to_vec(), st.requests.stats())
+    };
+    // The body stays a plain array (clients index it); the ring's state rides in headers.
     (
-        [(header::CONTENT_TYPE, "application/json")],
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            ),
+            (
+                header::HeaderName::from_static("x-sim-requests-kept"),
+                HeaderValue::from(stats.kept),
+            ),
+            (
+                header::HeaderName::from_static("x-sim-requests-dropped"),
+                HeaderValue::from(stats.dropped),
+            ),
+            (
+                header::HeaderName::from_static("x-sim-requests-limit"),
+                HeaderValue::from(stats.limit),
+            ),
+        ],
         serde_json::to_string(&reqs).unwrap_or_else(|_| "[]".into()),
     )
         .into_response()
@@ -291,7 +358,7 @@ async fn handle(
     let trace = trace_id();
     let settings = &s.settings;
     let mut st = s.lock();
-    let index = st.requests.len();
+    let index = st.requests.next_index();
     let mut rec = empty_record(index, route, path, &headers, &body, &trace);
     if let Err(e) = check_auth(&headers, settings) {
         return fail(&mut st, rec, &e, &trace, None);

@@ -1,0 +1,120 @@
+//! Issue 9 D8: `exec` handles stream events as they arrive instead of letting every delta
+//! of a turn pile up in the event channel. A counting global allocator measures the peak
+//! heap of one in-process `exec` turn whose reply is 4 MB in 16-byte deltas, served by a
+//! bare loopback server that holds nothing (`tests/support/bulk_sse.rs`).
+//!
+//! This binary holds this one test only: the allocator counts the whole process.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use deepterm::agent::exec::run_script;
+use deepterm::agent::run::ApprovalMode;
+use deepterm::app;
+use deepterm::cli::{CliArgs, CliCommand};
+use deepterm::config::ApiKey;
+use deepterm::i18n::Locale;
+
+#[path = "support/bulk_sse.rs"]
+mod bulk_sse;
+
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const REPLY: usize = 4 << 20;
+const DELTA: usize = 16;
+
+#[test]
+fn hardening_d8_exec_peak_memory_stays_near_the_reply_size() {
+    // As `deepterm exec` runs: a multi-threaded runtime, so the HTTP connection feeds the
+    // stream from another thread while the agent task parses it.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let addr = rt.block_on(bulk_sse::start(REPLY, DELTA));
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "model = \"bulk/deepseek-flash\"\n[providers.bulk]\nkind = \"deepseek-messages\"\n\
+             base_url = \"http://{addr}/anthropic\"\napi_key_env = \"DEEPTERM_BULK_UNSET_KEY\"\n\
+             [tools.builtin]\nenabled = false\n"
+        ),
+    )
+    .unwrap();
+    let args = CliArgs {
+        command: CliCommand::Exec {
+            script: PathBuf::from("-"),
+            approve_all: false,
+        },
+        config: Some(config),
+        model: None,
+        base_url: None,
+        session_dir: Some(dir.path().join("sessions")),
+        resume: None,
+        locale: Some(Locale::EnUs),
+        demo: false,
+    };
+    // `allow_demo` only so the unset key variable is not an error; the key is set here.
+    let mut setup = app::setup(&args, true).unwrap();
+    setup.demo = false;
+    setup.key = Some(ApiKey::new("sk-bulk"));
+    let l = deepterm::i18n::Localizer::new(setup.locale);
+    let peak = rt.block_on(async {
+        let (session, _path, _) = app::open_session(&setup.session_dir, None, l).unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let mut agent = app::build_agent(&setup, session, None, tx, ApprovalMode::DenyAll).unwrap();
+        let base = LIVE.load(Ordering::Relaxed);
+        PEAK.store(base, Ordering::Relaxed);
+        run_script(&mut agent, vec!["Hello".to_string()], &mut rx)
+            .await
+            .unwrap();
+        PEAK.load(Ordering::Relaxed).saturating_sub(base)
+    });
+    // The whole reply arrived (and was logged).
+    let sessions: Vec<_> = std::fs::read_dir(dir.path().join("sessions"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    let log = std::fs::read_to_string(&sessions[0]).unwrap();
+    let expected_tail: String = (REPLY / DELTA - 3..REPLY / DELTA)
+        .map(|i| bulk_sse::delta_text(i, DELTA))
+        .collect();
+    assert!(
+        log.contains(&expected_tail),
+        "the reply's end is in the log"
+    );
+    // Queued deltas cost ~10× the reply (an event of ~100 bytes per 16-byte delta);
+    // handled as they arrive, what remains is a few copies of the text (the growing
+    // buffer, the committed event, its JSON log line, the printed answer).
+    let ratio = peak as f64 / REPLY as f64;
+    println!(
+        "peak heap {} KiB for a {} KiB reply ({ratio:.1}×)",
+        peak / 1024,
+        REPLY / 1024
+    );
+    assert!(ratio < 7.0, "peak heap {ratio:.1}× the reply size");
+}
