@@ -3,7 +3,10 @@
 //! Tools: `echo {text}`, `add {a, b}`, `fail {text}` (an `isError` result),
 //! `fixture_add_tool {name}` / `fixture_remove_tool {name}` (change the tool list and send
 //! `notifications/tools/list_changed`), `fixture_crash {}` (the process exits without
-//! answering). A tool added by name answers like `echo` with its arguments.
+//! answering). A tool added by name answers like `echo` with its arguments. Not in the
+//! default list (add it with `FIXTURE_TOOLS`): `env {name?}` answers the value of the
+//! environment variable `name` (`(unset)` when it is not set), or without `name` every
+//! variable as sorted `NAME=value` lines (for the secrets test).
 //!
 //! Environment: `FIXTURE_TOOLS=a,b` (initial tool list; default: all of the above),
 //! `FIXTURE_START_DELAY_MS` (sleep before serving), `FIXTURE_CRASH_AFTER_MS` (exit after
@@ -66,6 +69,10 @@ fn tool(name: &str) -> Tool {
         "fixture_crash" => (
             "Exit the server process at once.".into(),
             schema(json!({ "type": "object", "properties": {} })),
+        ),
+        "env" => (
+            "Show an environment variable of the server (or all of them).".into(),
+            schema(json!({ "type": "object", "properties": { "name": { "type": "string" } } })),
         ),
         other => (
             format!("Fixture tool {other}: echoes its arguments."),
@@ -166,6 +173,16 @@ impl ServerHandler for Fixture {
                 let _ = context.peer.notify_tool_list_changed().await;
                 text(format!("tools now: {}", self.names().join(",")))
             }
+            "env" => match args.get("name").and_then(Value::as_str) {
+                Some(n) => text(std::env::var(n).unwrap_or_else(|_| "(unset)".into())),
+                None => {
+                    let mut vars: Vec<String> = std::env::vars_os()
+                        .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+                        .collect();
+                    vars.sort();
+                    text(vars.join("\n"))
+                }
+            },
             "fixture_crash" => {
                 if let Some(m) = &self.fail_marker {
                     let _ = std::fs::write(m, b"crashed");

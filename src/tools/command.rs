@@ -3,7 +3,7 @@
 //! A call starts `command[0]` with the remaining elements as arguments, writes the call's
 //! JSON arguments (one line) to its stdin and closes it. Exit status 0 makes stdout the
 //! result; anything else is a tool error carrying stderr. The child is killed on timeout
-//! and on cancel.
+//! and on cancel. Its environment is deepterm's minus the keys (see [`super::child_env`]).
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use futures_util::future::BoxFuture;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
+use super::child_env::{self, ChildEnvPolicy};
 use super::{RegisteredTool, ToolExecutor, ToolOutcome};
 use crate::config::{CommandToolConfig, Config};
 use crate::session::event::ToolSchema;
@@ -28,16 +29,25 @@ pub struct CommandTool {
     name: String,
     command: Vec<String>,
     timeout: Duration,
+    env: ChildEnvPolicy,
 }
 
 impl CommandTool {
-    /// A tool named `name` running `command` (program + args) with a timeout.
+    /// A tool named `name` running `command` (program + args) with a timeout; its child
+    /// environment loses secret-looking variables (see [`CommandTool::with_env_policy`]).
     pub fn new(name: &str, command: Vec<String>, timeout: Duration) -> Self {
         CommandTool {
             name: name.to_string(),
             command,
             timeout,
+            env: ChildEnvPolicy::default(),
         }
+    }
+
+    /// Replaces the child-environment policy.
+    pub fn with_env_policy(mut self, env: ChildEnvPolicy) -> Self {
+        self.env = env;
+        self
     }
 
     async fn run(&self, arguments: serde_json::Value, cancel: &CancellationToken) -> ToolOutcome {
@@ -45,7 +55,9 @@ impl CommandTool {
         let Some((program, args)) = self.command.split_first() else {
             return ToolOutcome::error(format!("command tool \"{name}\" has no command"));
         };
-        let mut child = match tokio::process::Command::new(program)
+        let mut cmd = tokio::process::Command::new(program);
+        self.env.apply(&mut cmd);
+        let mut child = match cmd
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -162,8 +174,19 @@ impl ToolExecutor for CommandTool {
     }
 }
 
-/// A registered command tool from its config.
+/// A registered command tool from its config. Its children lose secret-looking
+/// variables; [`tools`] also removes the config's `api_key_env` variables.
 pub fn tool(name: &str, c: &CommandToolConfig) -> RegisteredTool {
+    tool_with_key_vars(name, c, &[])
+}
+
+/// [`tool`], also removing `key_vars` (the configured `api_key_env` names) from the
+/// children's environment unless the tool passes them on.
+pub fn tool_with_key_vars(
+    name: &str,
+    c: &CommandToolConfig,
+    key_vars: &[String],
+) -> RegisteredTool {
     RegisteredTool {
         schema: ToolSchema {
             name: name.to_string(),
@@ -173,19 +196,19 @@ pub fn tool(name: &str, c: &CommandToolConfig) -> RegisteredTool {
         },
         approval: c.approval,
         enabled: c.enabled,
-        executor: Arc::new(CommandTool::new(
-            name,
-            c.command.clone(),
-            Duration::from_secs(c.timeout_secs),
-        )),
+        executor: Arc::new(
+            CommandTool::new(name, c.command.clone(), Duration::from_secs(c.timeout_secs))
+                .with_env_policy(ChildEnvPolicy::new(key_vars, &c.env_passthrough)),
+        ),
     }
 }
 
 /// Every command tool in the config, in name order.
 pub fn tools(config: &Config) -> Vec<RegisteredTool> {
+    let key_vars = child_env::key_env_vars(config);
     config
         .command_tools
         .iter()
-        .map(|(name, c)| tool(name, c))
+        .map(|(name, c)| tool_with_key_vars(name, c, &key_vars))
         .collect()
 }

@@ -5,6 +5,7 @@
 //! `unknown tool "NAME"` must match exactly); only user-facing listings are localized.
 
 pub mod builtin;
+pub mod child_env;
 pub mod command;
 pub mod mcp;
 pub mod registry;
