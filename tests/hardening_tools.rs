@@ -1,10 +1,16 @@
 //! Issue 9 hardening of tools, end to end through `deepterm exec` against the loopback
-//! simulator: child environments without keys (D1).
+//! simulator (and the tool executors directly): child environments without keys (D1),
+//! non-regular files and built-in timeouts (D4).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::Duration;
 
 use deepterm::sim::{ScriptedReply, SimConfig};
+use deepterm::tools::builtin;
+use deepterm::tools::registry::{ToolRegistry, ToolSource};
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
 mod common;
 
@@ -208,4 +214,126 @@ env_passthrough = ["FOO_TOKEN"]
     for secret in [CANARY, TEST_KEY, "bar-hidden-value-2"] {
         assert!(!all.contains(secret), "{secret} leaked");
     }
+}
+
+// ------------------------------------------------------------- D4: non-regular files
+
+/// A config on the simulator with the built-in tools on (their workspace is the cwd).
+fn builtin_config(env: &TestEnv) -> PathBuf {
+    let base = env.sim.base_url();
+    env.write_config(
+        "builtin.toml",
+        &format!(
+            r#"
+model = "ds/deepseek-flash"
+
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "{KEY_VAR}"
+"#
+        ),
+    )
+}
+
+/// `deepterm exec` run in `cwd`; `None` when it is still running after `limit` (it is
+/// killed then, so a hang fails the test instead of hanging it).
+async fn exec_in(
+    env: &TestEnv,
+    cwd: &Path,
+    config: &Path,
+    script: &str,
+    limit: Duration,
+) -> Option<Output> {
+    let script_path = env.dir.path().join("script.txt");
+    std::fs::write(&script_path, script).unwrap();
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
+    cmd.arg("exec")
+        .arg("--script")
+        .arg(&script_path)
+        .arg("--config")
+        .arg(config)
+        .arg("--session-dir")
+        .arg(env.sessions())
+        .arg("--locale")
+        .arg("en-US")
+        .current_dir(cwd)
+        .env(KEY_VAR, TEST_KEY)
+        .env("HOME", env.dir.path())
+        .kill_on_drop(true);
+    tokio::time::timeout(limit, cmd.output())
+        .await
+        .ok()
+        .map(|r| r.unwrap())
+}
+
+fn mkfifo(path: &Path) {
+    let st = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(st.success(), "mkfifo");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d4_read_file_and_grep_on_a_fifo_fail_instead_of_hanging() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let ws = env.dir.path().join("ws");
+    std::fs::create_dir(&ws).unwrap();
+    mkfifo(&ws.join("pipe"));
+    // A symlink to the FIFO resolves to it and is refused the same way.
+    std::os::unix::fs::symlink("pipe", ws.join("link")).unwrap();
+    env.sim.push_reply(
+        ScriptedReply::tool_call("read_file", json!({"path": "pipe"}))
+            .with_tool_call("grep", json!({"pattern": "x", "path": "pipe"}))
+            .with_tool_call(
+                "read_file",
+                json!({"path": "link", "offset": 1, "limit": 5}),
+            ),
+    );
+    env.sim.push_reply(ScriptedReply::text("done"));
+    let cfg = builtin_config(&env);
+    let out = exec_in(&env, &ws, &cfg, "read the pipe\n", Duration::from_secs(20))
+        .await
+        .expect("exec finishes instead of hanging on the FIFO");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let results: Vec<&Value> = log.iter().filter(|e| e["type"] == "tool/result").collect();
+    assert_eq!(results.len(), 3);
+    for r in &results {
+        assert_eq!(r["data"]["message"]["isError"], true, "{r}");
+        let text = r["data"]["error"].as_str().unwrap();
+        assert!(
+            text.contains("is not a regular file") && text.contains("FIFO"),
+            "{text}"
+        );
+    }
+    assert_eq!(stdout(&out).trim_end().lines().last(), Some("done"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d4_builtin_tools_have_a_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    // 400,000 lines: reaching the last one takes far longer than a millisecond.
+    let text = "0123456789012345678901234567890123456789\n".repeat(400_000);
+    std::fs::write(dir.path().join("many.txt"), &text).unwrap();
+    let mut slow = ToolRegistry::new();
+    slow.set_source_tools(
+        ToolSource::Builtin,
+        builtin::tools_with_timeout(dir.path(), Duration::from_millis(1)),
+    );
+    let args = json!({"path": "many.txt", "offset": 400_000, "limit": 1}).to_string();
+    let out = slow
+        .call("read_file", &args, &CancellationToken::new())
+        .await;
+    assert!(out.is_error, "{}", out.content);
+    assert_eq!(out.content, "tool \"read_file\" timed out after 0.001 s");
+    // With the default timeout the same call succeeds.
+    let mut normal = ToolRegistry::new();
+    normal.set_source_tools(ToolSource::Builtin, builtin::tools(dir.path()));
+    let out = normal
+        .call("read_file", &args, &CancellationToken::new())
+        .await;
+    assert!(!out.is_error, "{}", out.content);
+    assert!(out.content.ends_with("[lines 400000-400000 of 400000]"));
 }

@@ -1,21 +1,32 @@
 //! Built-in read-only tools: `read_file`, `list_dir`, `grep`, confined to a workspace root.
 //!
 //! Every path is resolved against the root, normalized, canonicalized (following
-//! symlinks) and refused unless it stays inside the root. The descriptions and schemas
-//! are part of the cached prompt prefix, so they are fixed text with a stable key order.
+//! symlinks) and refused unless it stays inside the root. Only regular files are read: a
+//! FIFO, socket or device is refused from its metadata, before anything opens it (opening
+//! a FIFO for reading blocks until a writer appears). Each call runs under the same
+//! cancellable timeout as command tools ([`super::run_guarded`]). The descriptions and
+//! schemas are part of the cached prompt prefix, so they are fixed text with a stable key
+//! order.
 
 use std::fs;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::FutureExt;
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, truncate_utf8};
+use super::{
+    Approval, Interrupted, RegisteredTool, ToolExecutor, ToolOutcome, run_guarded, truncate_utf8,
+};
+use crate::config::DEFAULT_COMMAND_TIMEOUT_SECS;
 use crate::session::event::ToolSchema;
+
+/// Timeout of one built-in tool call: the command tools' default.
+pub const DEFAULT_BUILTIN_TIMEOUT: Duration = Duration::from_secs(DEFAULT_COMMAND_TIMEOUT_SECS);
 
 /// Largest file `read_file` returns whole; larger files need `offset`/`limit`.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024;
@@ -126,6 +137,60 @@ fn looks_binary(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 
+/// What a non-regular file is, for the error text.
+fn special_kind(t: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+    }
+    let _ = t;
+    "a special file"
+}
+
+/// The refusal of a non-regular file.
+fn not_regular(given: &str, t: fs::FileType) -> String {
+    format!(
+        "\"{given}\" is not a regular file (it is {}); only regular files can be read",
+        special_kind(t)
+    )
+}
+
+/// Opens a file for reading only if it is a regular file. The metadata is checked before
+/// opening (opening a FIFO for reading would block), and the open itself does not block
+/// (`O_NONBLOCK`) and is checked again, in case the path was swapped in between.
+fn open_regular(path: &Path, given: &str) -> Result<fs::File, String> {
+    let cannot = |e: std::io::Error| format!("cannot read \"{given}\": {e}");
+    let meta = fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(not_regular(given, meta.file_type()));
+    }
+    let mut opts = fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = opts.open(path).map_err(cannot)?;
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(not_regular(given, meta.file_type()));
+    }
+    Ok(file)
+}
+
 /// `read_file`.
 fn read_file(ws: &Workspace, args: &Value) -> ToolResult {
     let given = str_arg(args, "path")?.ok_or("missing required argument \"path\"")?;
@@ -136,6 +201,7 @@ fn read_file(ws: &Workspace, args: &Value) -> ToolResult {
     if meta.is_dir() {
         return Err(format!("\"{given}\" is a directory; use list_dir"));
     }
+    let file = open_regular(&path, given)?;
     let binary = || format!("\"{given}\" is a binary file; read_file only reads text");
     if offset.is_none() && limit.is_none() {
         if meta.len() > MAX_FILE_BYTES {
@@ -145,7 +211,17 @@ fn read_file(ws: &Workspace, args: &Value) -> ToolResult {
                 meta.len()
             ));
         }
-        let bytes = fs::read(&path).map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+        let mut bytes = Vec::new();
+        // A file that grew since its metadata was read is still read up to the limit only.
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(format!(
+                "\"{given}\" is too large (over {MAX_FILE_BYTES} bytes); \
+                 pass offset and limit to read it in parts"
+            ));
+        }
         if looks_binary(&bytes) {
             return Err(binary());
         }
@@ -159,7 +235,6 @@ fn read_file(ws: &Workspace, args: &Value) -> ToolResult {
     // A windowed read streams line by line, so huge files work too.
     let start = offset.unwrap_or(1);
     let limit = limit.unwrap_or(DEFAULT_LINE_LIMIT);
-    let file = fs::File::open(&path).map_err(|e| format!("cannot read \"{given}\": {e}"))?;
     let mut reader = BufReader::new(file);
     let mut out = String::new();
     let mut line_no = 0usize;
@@ -259,9 +334,10 @@ impl GrepState<'_> {
         if meta.len() > MAX_GREP_FILE_BYTES {
             return;
         }
-        let Ok(mut f) = fs::File::open(path) else {
+        let Ok(f) = open_regular(path, "") else {
             return;
         };
+        let mut f = f.take(MAX_GREP_FILE_BYTES);
         let mut bytes = Vec::new();
         if f.read_to_end(&mut bytes).is_err() || looks_binary(&bytes) {
             return;
@@ -326,10 +402,13 @@ fn grep(ws: &Workspace, args: &Value, cancel: &CancellationToken) -> ToolResult 
         files: 0,
         cancel,
     };
-    if path.is_dir() {
+    let meta = fs::metadata(&path).map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+    if meta.is_dir() {
         st.dir(&path);
-    } else {
+    } else if meta.is_file() {
         st.file(&path);
+    } else {
+        return Err(not_regular(given, meta.file_type()));
     }
     if cancel.is_cancelled() {
         return Err("grep cancelled".to_string());
@@ -357,10 +436,21 @@ enum Kind {
     Grep,
 }
 
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::ReadFile => "read_file",
+            Kind::ListDir => "list_dir",
+            Kind::Grep => "grep",
+        }
+    }
+}
+
 /// One built-in tool bound to a workspace.
 struct Builtin {
     kind: Kind,
     ws: Arc<Workspace>,
+    timeout: Duration,
 }
 
 impl ToolExecutor for Builtin {
@@ -371,20 +461,27 @@ impl ToolExecutor for Builtin {
     ) -> BoxFuture<'a, ToolOutcome> {
         let ws = self.ws.clone();
         let kind = self.kind;
-        let token = cancel.clone();
+        // The blocking work watches its own token: cancelled with the call, and when the
+        // call ends early (timeout, or the caller went away) so it stops reading.
+        let work_token = cancel.child_token();
+        let token = work_token.clone();
         async move {
+            let _stop_work = work_token.drop_guard();
             let work = tokio::task::spawn_blocking(move || match kind {
                 Kind::ReadFile => read_file(&ws, &arguments),
                 Kind::ListDir => list_dir(&ws, &arguments),
                 Kind::Grep => grep(&ws, &arguments, &token),
             });
-            tokio::select! {
-                r = work => match r {
-                    Ok(Ok(text)) => ToolOutcome::ok(text),
-                    Ok(Err(e)) => ToolOutcome::error(e),
-                    Err(e) => ToolOutcome::error(format!("tool failed: {e}")),
-                },
-                _ = cancel.cancelled() => ToolOutcome::error("tool call cancelled"),
+            match run_guarded(work, self.timeout, cancel).await {
+                Ok(Ok(Ok(text))) => ToolOutcome::ok(text),
+                Ok(Ok(Err(e))) => ToolOutcome::error(e),
+                Ok(Err(e)) => ToolOutcome::error(format!("tool failed: {e}")),
+                Err(Interrupted::Cancelled) => ToolOutcome::error("tool call cancelled"),
+                Err(Interrupted::TimedOut) => ToolOutcome::error(format!(
+                    "tool \"{}\" timed out after {} s",
+                    kind.name(),
+                    self.timeout.as_secs_f64()
+                )),
             }
         }
         .boxed()
@@ -450,8 +547,14 @@ pub fn schemas() -> Vec<ToolSchema> {
     ]
 }
 
-/// The built-in tools confined to `root`, enabled, needing no approval (read-only).
+/// The built-in tools confined to `root`, enabled, needing no approval (read-only), with
+/// [`DEFAULT_BUILTIN_TIMEOUT`].
 pub fn tools(root: &Path) -> Vec<RegisteredTool> {
+    tools_with_timeout(root, DEFAULT_BUILTIN_TIMEOUT)
+}
+
+/// [`tools`] with another per-call timeout.
+pub fn tools_with_timeout(root: &Path, timeout: Duration) -> Vec<RegisteredTool> {
     let ws = Arc::new(Workspace::new(root));
     schemas()
         .into_iter()
@@ -468,6 +571,7 @@ pub fn tools(root: &Path) -> Vec<RegisteredTool> {
                 executor: Arc::new(Builtin {
                     kind,
                     ws: ws.clone(),
+                    timeout,
                 }),
             }
         })

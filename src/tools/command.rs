@@ -15,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio_util::sync::CancellationToken;
 
 use super::child_env::{self, ChildEnvPolicy};
-use super::{RegisteredTool, ToolExecutor, ToolOutcome};
+use super::{Interrupted, RegisteredTool, ToolExecutor, ToolOutcome, run_guarded};
 use crate::config::{CommandToolConfig, Config};
 use crate::session::event::ToolSchema;
 
@@ -84,8 +84,8 @@ impl CommandTool {
                 let _ = s.shutdown().await;
             }
         };
-        let finished = tokio::select! {
-            r = async {
+        let finished = run_guarded(
+            async {
                 let (_, out, err, status) = tokio::join!(
                     feed,
                     read_capped(stdout, MAX_OUTPUT_BYTES),
@@ -93,20 +93,25 @@ impl CommandTool {
                     child.wait(),
                 );
                 (out, err, status)
-            } => Some(r),
-            _ = tokio::time::sleep(self.timeout) => None,
-            _ = cancel.cancelled() => None,
-        };
-        let Some(((out, out_cut), (err, err_cut), status)) = finished else {
-            let _ = child.kill().await;
-            return if cancel.is_cancelled() {
-                ToolOutcome::error(format!("command tool \"{name}\" was cancelled"))
-            } else {
-                ToolOutcome::error(format!(
-                    "command tool \"{name}\" timed out after {} s and was killed",
-                    self.timeout.as_secs_f64()
-                ))
-            };
+            },
+            self.timeout,
+            cancel,
+        )
+        .await;
+        let ((out, out_cut), (err, err_cut), status) = match finished {
+            Ok(r) => r,
+            Err(why) => {
+                let _ = child.kill().await;
+                return match why {
+                    Interrupted::Cancelled => {
+                        ToolOutcome::error(format!("command tool \"{name}\" was cancelled"))
+                    }
+                    Interrupted::TimedOut => ToolOutcome::error(format!(
+                        "command tool \"{name}\" timed out after {} s and was killed",
+                        self.timeout.as_secs_f64()
+                    )),
+                };
+            }
         };
         let status = match status {
             Ok(s) => s,
