@@ -1,13 +1,16 @@
 //! Issue 9 hardening of tools, end to end through `deepterm exec` against the loopback
 //! simulator (and the tool executors directly): child environments without keys (D1),
-//! non-regular files and built-in timeouts (D4).
+//! non-regular files and built-in timeouts (D4), command tools in their own process group
+//! (D13).
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use deepterm::sim::{ScriptedReply, SimConfig};
+use deepterm::tools::ToolExecutor;
 use deepterm::tools::builtin;
+use deepterm::tools::command::CommandTool;
 use deepterm::tools::registry::{ToolRegistry, ToolSource};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -336,4 +339,143 @@ async fn hardening_d4_builtin_tools_have_a_timeout() {
         .await;
     assert!(!out.is_error, "{}", out.content);
     assert!(out.content.ends_with("[lines 400000-400000 of 400000]"));
+}
+
+// ------------------------------------------------------------- D13: process groups
+
+/// Pids of live (non-zombie) processes whose command line is exactly `args` (Linux /proc).
+fn live_processes(args: &[&str]) -> Vec<u32> {
+    let mut want = args.join("\0").into_bytes();
+    want.push(0);
+    let mut out = vec![];
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        if std::fs::read(format!("/proc/{pid}/cmdline")).ok() != Some(want.clone()) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.trim().chars().next());
+        if state.is_some_and(|s| s != 'Z') {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Waits up to 3 s for every process with this command line to end; returns the rest
+/// (and kills them, so a failing test leaves nothing behind).
+async fn survivors(args: &[&str]) -> Vec<u32> {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let left = live_processes(args);
+        if left.is_empty() || Instant::now() > deadline {
+            for pid in &left {
+                let _ = std::process::Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status();
+            }
+            return left;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn sh_tool(script: &str, timeout: Duration) -> CommandTool {
+    CommandTool::new(
+        "sh_tool",
+        vec!["sh".into(), "-c".into(), script.into()],
+        timeout,
+    )
+}
+
+/// A sleep duration unique to this test process and `tag` (to find its processes).
+fn unique_sleep(tag: u32) -> String {
+    format!("{}.{}{tag}", 900 + tag, std::process::id())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d13_a_backgrounded_child_does_not_hold_up_the_result() {
+    let secs = unique_sleep(1);
+    let tool = sh_tool(
+        &format!("sleep {secs} & echo started"),
+        Duration::from_secs(20),
+    );
+    let t0 = Instant::now();
+    let out = tool.call(json!({}), &CancellationToken::new()).await;
+    let elapsed = t0.elapsed();
+    let _ = survivors(&["sleep", &secs]).await;
+    assert!(!out.is_error, "reported by its own exit status: {out:?}");
+    assert_eq!(out.content, "started\n");
+    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+
+    let secs = unique_sleep(2);
+    let tool = sh_tool(
+        &format!("sleep {secs} & echo started; exit 3"),
+        Duration::from_secs(20),
+    );
+    let t0 = Instant::now();
+    let out = tool.call(json!({}), &CancellationToken::new()).await;
+    let elapsed = t0.elapsed();
+    let _ = survivors(&["sleep", &secs]).await;
+    assert!(out.is_error);
+    assert!(
+        out.content.contains("exited with status 3") && out.content.contains("started"),
+        "{}",
+        out.content
+    );
+    assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d13_timeout_kills_the_whole_process_group() {
+    let (bg, fg) = (unique_sleep(3), unique_sleep(4));
+    let tool = sh_tool(
+        &format!("sleep {bg} & sleep {fg}; echo never"),
+        Duration::from_secs(1),
+    );
+    let out = tool.call(json!({}), &CancellationToken::new()).await;
+    assert!(out.is_error);
+    assert!(
+        out.content.contains("timed out after 1 s"),
+        "{}",
+        out.content
+    );
+    let left: Vec<u32> = [
+        survivors(&["sleep", &bg]).await,
+        survivors(&["sleep", &fg]).await,
+    ]
+    .concat();
+    assert!(left.is_empty(), "still running after the timeout: {left:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d13_cancel_kills_the_whole_process_group() {
+    let (bg, fg) = (unique_sleep(5), unique_sleep(6));
+    let tool = sh_tool(
+        &format!("sleep {bg} & sleep {fg}; echo never"),
+        Duration::from_secs(60),
+    );
+    let cancel = CancellationToken::new();
+    let trigger = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        trigger.cancel();
+    });
+    let out = tool.call(json!({}), &cancel).await;
+    assert!(out.is_error);
+    assert!(out.content.contains("was cancelled"), "{}", out.content);
+    let left: Vec<u32> = [
+        survivors(&["sleep", &bg]).await,
+        survivors(&["sleep", &fg]).await,
+    ]
+    .concat();
+    assert!(left.is_empty(), "still running after the cancel: {left:?}");
 }
