@@ -1,7 +1,7 @@
 //! Issue 9 hardening of tools, end to end through `deepterm exec` against the loopback
 //! simulator (and the tool executors directly): child environments without keys (D1),
 //! non-regular files and built-in timeouts (D4), command tools in their own process group
-//! (D13).
+//! (D13), windowed reads with bounded buffers (D5).
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -478,4 +478,109 @@ async fn hardening_d13_cancel_kills_the_whole_process_group() {
     ]
     .concat();
     assert!(left.is_empty(), "still running after the cancel: {left:?}");
+}
+
+// ------------------------------------------------------------- D5: bounded windows
+
+fn builtin_registry(root: &Path) -> ToolRegistry {
+    let mut reg = ToolRegistry::new();
+    reg.set_source_tools(ToolSource::Builtin, builtin::tools(root));
+    reg
+}
+
+async fn read(reg: &ToolRegistry, args: Value) -> deepterm::tools::ToolOutcome {
+    reg.call("read_file", &args.to_string(), &CancellationToken::new())
+        .await
+}
+
+#[tokio::test]
+async fn hardening_d5_one_long_line_is_returned_capped_not_past_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut line = "x".repeat(1024 * 1024);
+    line.push('\n');
+    line.push_str("second\n");
+    std::fs::write(dir.path().join("long.txt"), &line).unwrap();
+    let reg = builtin_registry(dir.path());
+    let out = read(&reg, json!({"path": "long.txt", "offset": 1, "limit": 1})).await;
+    assert!(!out.is_error, "{}", out.content);
+    let cap = builtin::MAX_LINE_BYTES;
+    assert!(
+        out.content.starts_with(&"x".repeat(cap)),
+        "first line returned"
+    );
+    assert!(!out.content.starts_with(&"x".repeat(cap + 1)), "capped");
+    assert!(
+        out.content
+            .contains(&format!("[line 1 cut: first {cap} of 1048576 bytes shown]")),
+        "{}",
+        &out.content[cap..]
+    );
+    assert!(
+        out.content.ends_with("[lines 1-1 of 2]"),
+        "{}",
+        &out.content[cap..]
+    );
+    // The next line is still reachable, whole.
+    let out = read(&reg, json!({"path": "long.txt", "offset": 2})).await;
+    assert_eq!(out.content, "second\n[lines 2-2 of 2]");
+}
+
+#[tokio::test]
+async fn hardening_d5_huge_file_without_newline_is_read_with_bounded_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.txt");
+    {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        let block = "abcdefghij".repeat(100_000);
+        for _ in 0..50 {
+            f.write_all(block.as_bytes()).unwrap();
+        }
+        f.flush().unwrap();
+    }
+    let size = 50 * 1_000_000;
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), size as u64);
+    let reg = builtin_registry(dir.path());
+    let out = read(&reg, json!({"path": "huge.txt", "offset": 1, "limit": 1})).await;
+    assert!(
+        !out.is_error,
+        "{}",
+        &out.content[..out.content.len().min(300)]
+    );
+    let cap = builtin::MAX_LINE_BYTES;
+    assert!(
+        out.content.len() < cap + 200,
+        "result length {}",
+        out.content.len()
+    );
+    assert!(out.content.starts_with("abcdefghij"));
+    assert!(
+        out.content.ends_with(&format!(
+            "[line 1 cut: first {cap} of {size} bytes shown]\n[lines 1-1 of 1]"
+        )),
+        "{}",
+        &out.content[cap..]
+    );
+    // Past the end is still reported as such.
+    let out = read(&reg, json!({"path": "huge.txt", "offset": 2})).await;
+    assert!(
+        out.is_error
+            && out
+                .content
+                .contains("has 1 lines; offset 2 is past the end")
+    );
+}
+
+#[tokio::test]
+async fn hardening_d5_a_cut_line_ends_on_a_character_boundary() {
+    let dir = tempfile::tempdir().unwrap();
+    // "é" is two bytes: with an odd prefix the cap falls inside a character.
+    let text = format!("a{}\n", "é".repeat(builtin::MAX_LINE_BYTES));
+    std::fs::write(dir.path().join("u.txt"), &text).unwrap();
+    let reg = builtin_registry(dir.path());
+    let out = read(&reg, json!({"path": "u.txt", "offset": 1, "limit": 1})).await;
+    assert!(!out.is_error, "{}", &out.content[..200]);
+    let body = out.content.split(" [line 1 cut").next().unwrap();
+    assert_eq!(body.len(), builtin::MAX_LINE_BYTES - 1);
+    assert!(body.starts_with("aé"));
 }

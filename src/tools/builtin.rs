@@ -30,6 +30,8 @@ pub const DEFAULT_BUILTIN_TIMEOUT: Duration = Duration::from_secs(DEFAULT_COMMAN
 
 /// Largest file `read_file` returns whole; larger files need `offset`/`limit`.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024;
+/// Longest line a windowed `read_file` returns; a longer line is cut, with a note.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// Lines returned by `read_file` when `limit` is absent on a partial read.
 pub const DEFAULT_LINE_LIMIT: usize = 2000;
 /// Entries `list_dir` returns at most.
@@ -192,7 +194,7 @@ fn open_regular(path: &Path, given: &str) -> Result<fs::File, String> {
 }
 
 /// `read_file`.
-fn read_file(ws: &Workspace, args: &Value) -> ToolResult {
+fn read_file(ws: &Workspace, args: &Value, cancel: &CancellationToken) -> ToolResult {
     let given = str_arg(args, "path")?.ok_or("missing required argument \"path\"")?;
     let offset = positive_arg(args, "offset")?;
     let limit = positive_arg(args, "limit")?;
@@ -232,53 +234,140 @@ fn read_file(ws: &Workspace, args: &Value) -> ToolResult {
             text
         });
     }
-    // A windowed read streams line by line, so huge files work too.
+    // A windowed read streams with bounded buffers, so huge files (and huge lines) work.
     let start = offset.unwrap_or(1);
     let limit = limit.unwrap_or(DEFAULT_LINE_LIMIT);
-    let mut reader = BufReader::new(file);
-    let mut out = String::new();
-    let mut line_no = 0usize;
-    let mut shown = 0usize;
-    let mut capped = false;
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| format!("cannot read \"{given}\": {e}"))?;
-        if n == 0 {
-            break;
-        }
-        line_no += 1;
-        if line_no < start || shown >= limit || capped {
-            continue;
-        }
-        if looks_binary(&buf) {
-            return Err(binary());
-        }
-        let line = std::str::from_utf8(&buf).map_err(|_| binary())?;
-        if (out.len() + line.len()) as u64 > MAX_FILE_BYTES {
-            capped = true;
-            continue;
-        }
-        out.push_str(line);
-        shown += 1;
-    }
-    if shown == 0 {
+    let mut reader = BufReader::with_capacity(READ_CHUNK, file);
+    let w = read_window(&mut reader, start, limit, cancel)
+        .map_err(|e| format!("cannot read \"{given}\": {e}"))?;
+    if w.lines.is_empty() {
         return Err(format!(
-            "\"{given}\" has {line_no} lines; offset {start} is past the end"
+            "\"{given}\" has {} lines; offset {start} is past the end",
+            w.total
         ));
     }
-    let last = start + shown - 1;
-    if !out.ends_with('\n') {
+    let mut out = String::new();
+    for (i, line) in w.lines.iter().enumerate() {
+        if looks_binary(&line.text) {
+            return Err(binary());
+        }
+        match std::str::from_utf8(&line.text) {
+            Ok(t) => out.push_str(t),
+            // The cut may fall inside a character: end before it.
+            Err(e) if line.cut && e.error_len().is_none() => out.push_str(
+                std::str::from_utf8(&line.text[..e.valid_up_to()]).map_err(|_| binary())?,
+            ),
+            Err(_) => return Err(binary()),
+        }
+        if line.cut {
+            let kept = out.len() - out.rfind('\n').map_or(0, |p| p + 1);
+            out.push_str(&format!(
+                " [line {} cut: first {kept} of {} bytes shown]",
+                start + i,
+                line.len
+            ));
+        }
         out.push('\n');
     }
-    out.push_str(&format!("[lines {start}-{last} of {line_no}"));
-    if capped {
+    let last = start + w.lines.len() - 1;
+    out.push_str(&format!("[lines {start}-{last} of {}", w.total));
+    if w.capped {
         out.push_str(&format!("; output capped at {MAX_FILE_BYTES} bytes"));
     }
     out.push(']');
     Ok(out)
+}
+
+/// Read buffer of a windowed `read_file`.
+const READ_CHUNK: usize = 64 * 1024;
+
+/// One line of a window: its first bytes (without the newline) and its full length.
+#[derive(Debug, Default, PartialEq)]
+struct WindowLine {
+    /// At most [`MAX_LINE_BYTES`] bytes.
+    text: Vec<u8>,
+    /// Length of the whole line in bytes, without the newline.
+    len: u64,
+    /// The line was longer than [`MAX_LINE_BYTES`].
+    cut: bool,
+}
+
+/// The lines of a window and what the whole file held.
+#[derive(Debug, Default, PartialEq)]
+struct Window {
+    /// Lines `start..start + limit` (fewer at the end or when capped).
+    lines: Vec<WindowLine>,
+    /// Lines in the file (a last line without a newline counts).
+    total: usize,
+    /// The window stopped early because the output reached [`MAX_FILE_BYTES`].
+    capped: bool,
+}
+
+/// Reads lines `start..start + limit` (1-based) and counts all lines, holding at most one
+/// buffer of the reader plus [`MAX_LINE_BYTES`] per kept line (and [`MAX_FILE_BYTES`] in
+/// all): no line is ever held whole, however long it is. Stops when `cancel` fires.
+fn read_window<R: BufRead>(
+    reader: &mut R,
+    start: usize,
+    limit: usize,
+    cancel: &CancellationToken,
+) -> std::io::Result<Window> {
+    let mut w = Window::default();
+    let mut kept_bytes = 0usize;
+    // The line being read, when it is inside the window.
+    let mut current: Option<WindowLine> = None;
+    let mut current_len = 0u64;
+    let mut in_line = false;
+    let mut finish = |w: &mut Window, line: Option<WindowLine>, len: u64| {
+        w.total += 1;
+        if let Some(mut line) = line {
+            line.len = len;
+            let size = line.text.len() + 1;
+            if kept_bytes + size > MAX_FILE_BYTES as usize {
+                w.capped = true;
+            } else {
+                kept_bytes += size;
+                w.lines.push(line);
+            }
+        }
+    };
+    loop {
+        if cancel.is_cancelled() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "the call was stopped",
+            ));
+        }
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        let content = &buf[..newline.unwrap_or(buf.len())];
+        let in_window = w.total + 1 >= start && w.lines.len() < limit && !w.capped;
+        if in_window {
+            let line = current.get_or_insert_with(WindowLine::default);
+            let room = MAX_LINE_BYTES - line.text.len();
+            if content.len() > room {
+                line.cut = true;
+            }
+            line.text
+                .extend_from_slice(&content[..content.len().min(room)]);
+        }
+        current_len += content.len() as u64;
+        in_line = true;
+        reader.consume(used);
+        if newline.is_some() {
+            finish(&mut w, current.take(), current_len);
+            current_len = 0;
+            in_line = false;
+        }
+    }
+    if in_line {
+        finish(&mut w, current.take(), current_len);
+    }
+    Ok(w)
 }
 
 /// `list_dir`.
@@ -468,7 +557,7 @@ impl ToolExecutor for Builtin {
         async move {
             let _stop_work = work_token.drop_guard();
             let work = tokio::task::spawn_blocking(move || match kind {
-                Kind::ReadFile => read_file(&ws, &arguments),
+                Kind::ReadFile => read_file(&ws, &arguments, &token),
                 Kind::ListDir => list_dir(&ws, &arguments),
                 Kind::Grep => grep(&ws, &arguments, &token),
             });
@@ -533,7 +622,8 @@ pub fn schemas() -> Vec<ToolSchema> {
             "Read a UTF-8 text file in the workspace. `path` is relative to the workspace root. \
              Without `offset`/`limit` the whole file is returned (at most 256 KiB). With them, \
              returns `limit` lines (default 2000) starting at line `offset` (1-based), followed \
-             by a `[lines A-B of N]` note. Binary files are refused.",
+             by a `[lines A-B of N]` note; a line longer than 64 KiB is cut, with a note. Binary \
+             files are refused.",
             json!({
                 "type": "object",
                 "properties": {
@@ -576,4 +666,84 @@ pub fn tools_with_timeout(root: &Path, timeout: Duration) -> Vec<RegisteredTool>
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read as _;
+
+    /// The window as a naive reader would see it (whole lines in memory).
+    fn naive(input: &[u8], start: usize, limit: usize) -> Window {
+        let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+        if input.is_empty() || input.ends_with(b"\n") {
+            lines.pop();
+        }
+        let mut w = Window {
+            total: lines.len(),
+            ..Window::default()
+        };
+        for l in lines.iter().skip(start - 1).take(limit) {
+            w.lines.push(WindowLine {
+                text: l[..l.len().min(MAX_LINE_BYTES)].to_vec(),
+                len: l.len() as u64,
+                cut: l.len() > MAX_LINE_BYTES,
+            });
+        }
+        w
+    }
+
+    #[test]
+    fn hardening_d5_window_matches_whole_line_reading_for_any_buffer_size() {
+        let long = "y".repeat(MAX_LINE_BYTES + 5);
+        let inputs: Vec<Vec<u8>> = vec![
+            b"".to_vec(),
+            b"\n".to_vec(),
+            b"one".to_vec(),
+            b"one\ntwo\n\nfour".to_vec(),
+            b"a\nbb\nccc\n".to_vec(),
+            format!("x\n{long}\nz").into_bytes(),
+            format!("{long}{long}").into_bytes(),
+        ];
+        let never = CancellationToken::new();
+        for input in &inputs {
+            for cap in [1, 2, 3, 7, 4096, READ_CHUNK] {
+                for (start, limit) in [(1, 1), (1, 10), (2, 1), (2, 2), (3, 5), (9, 1)] {
+                    let mut r = BufReader::with_capacity(cap, &input[..]);
+                    let got = read_window(&mut r, start, limit, &never).unwrap();
+                    assert_eq!(
+                        got,
+                        naive(input, start, limit),
+                        "input {:?}, buffer {cap}, window {start}+{limit}",
+                        String::from_utf8_lossy(&input[..input.len().min(20)])
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hardening_d5_window_streams_a_huge_line_keeping_only_its_capped_start() {
+        // 256 MiB of one line, produced on the fly and never held: the window keeps only
+        // its capped first bytes.
+        let size: u64 = 256 << 20;
+        let mut r = BufReader::with_capacity(READ_CHUNK, std::io::repeat(b'q').take(size));
+        let t = std::time::Instant::now();
+        let w = read_window(&mut r, 1, 1, &CancellationToken::new()).unwrap();
+        assert_eq!(w.total, 1);
+        assert_eq!(w.lines.len(), 1);
+        assert_eq!(w.lines[0].text.len(), MAX_LINE_BYTES);
+        assert_eq!(w.lines[0].len, size);
+        assert!(w.lines[0].cut);
+        assert!(t.elapsed() < std::time::Duration::from_secs(60));
+    }
+
+    #[test]
+    fn hardening_d5_window_stops_when_cancelled() {
+        let stop = CancellationToken::new();
+        stop.cancel();
+        let mut r = BufReader::new(std::io::repeat(b'q').take(1 << 20));
+        let e = read_window(&mut r, 1, 1, &stop).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::Interrupted);
+    }
 }
