@@ -535,6 +535,19 @@ impl Kind {
     }
 }
 
+/// Test hook (inert unless set): `DEEPTERM_TEST_PANIC_IN_TASK=<built-in tool name>` makes
+/// that tool's task panic, so the secrets test can check what a panic prints and logs.
+pub const TEST_PANIC_ENV: &str = "DEEPTERM_TEST_PANIC_IN_TASK";
+
+fn panic_if_asked(kind: Kind) {
+    if std::env::var(TEST_PANIC_ENV).is_ok_and(|v| v == kind.name()) {
+        panic!(
+            "{TEST_PANIC_ENV}: deliberate panic in the {} task",
+            kind.name()
+        );
+    }
+}
+
 /// One built-in tool bound to a workspace.
 struct Builtin {
     kind: Kind,
@@ -556,10 +569,13 @@ impl ToolExecutor for Builtin {
         let token = work_token.clone();
         async move {
             let _stop_work = work_token.drop_guard();
-            let work = tokio::task::spawn_blocking(move || match kind {
-                Kind::ReadFile => read_file(&ws, &arguments, &token),
-                Kind::ListDir => list_dir(&ws, &arguments),
-                Kind::Grep => grep(&ws, &arguments, &token),
+            let work = tokio::task::spawn_blocking(move || {
+                panic_if_asked(kind);
+                match kind {
+                    Kind::ReadFile => read_file(&ws, &arguments, &token),
+                    Kind::ListDir => list_dir(&ws, &arguments),
+                    Kind::Grep => grep(&ws, &arguments, &token),
+                }
             });
             match run_guarded(work, self.timeout, cancel).await {
                 Ok(Ok(Ok(text))) => ToolOutcome::ok(text),
@@ -671,7 +687,6 @@ pub fn tools_with_timeout(root: &Path, timeout: Duration) -> Vec<RegisteredTool>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Read as _;
 
     /// The window as a naive reader would see it (whole lines in memory).
     fn naive(input: &[u8], start: usize, limit: usize) -> Window {
