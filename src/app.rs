@@ -376,12 +376,19 @@ pub fn build_agent(
         demo_base.is_some(),
     )
     .map_err(|e| StartupError(l.tra("app-client-failed", &[("error", Arg::from(e.message))])))?;
+    // Every configured key is redacted from tool results (a second line of defence
+    // behind the scrubbed child environments).
+    for value in crate::tools::child_env::key_values(&setup.config) {
+        agent.add_secret(value);
+    }
+    let mut mcp_options = crate::tools::mcp::McpOptions::from_env();
+    mcp_options.key_env_vars = crate::tools::child_env::key_env_vars(&setup.config);
     // MCP servers connect in the background: start-up never waits for them.
     let mcp = crate::tools::mcp::McpManager::new(
         setup.config.mcp_servers.clone(),
         agent.background_sender(),
         cwd,
-        crate::tools::mcp::McpOptions::from_env(),
+        mcp_options,
     );
     mcp.start_enabled();
     agent.set_mcp(mcp);

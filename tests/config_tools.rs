@@ -530,6 +530,7 @@ fn cmd_config(
         enabled,
         approval,
         timeout_secs: 30,
+        env_passthrough: vec![],
     }
 }
 

@@ -165,6 +165,8 @@ pub struct Agent {
     mcp: Option<crate::tools::mcp::McpManager>,
     /// Names last reported as dropped by the tool limit (warned once per change).
     dropped_tools: Vec<String>,
+    /// Key values redacted from tool results before they are logged (issue 9 D1).
+    secrets: Vec<String>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -192,6 +194,7 @@ impl Agent {
         approval: ApprovalMode,
         demo: bool,
     ) -> Result<Agent, LlmError> {
+        let secrets: Vec<String> = key.iter().map(|k| k.expose().to_string()).collect();
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
         let turn = last_turn(&session);
         let usage = session_usage(&session);
@@ -219,7 +222,16 @@ impl Agent {
             usage,
             demo,
             dropped_tools: Vec::new(),
+            secrets,
         })
+    }
+
+    /// Adds a key value to redact from tool results (see [`crate::tools::child_env::redact`]).
+    pub fn add_secret(&mut self, value: impl Into<String>) {
+        let value = value.into();
+        if !value.is_empty() && !self.secrets.contains(&value) {
+            self.secrets.push(value);
+        }
     }
 
     /// A sender for background changes (tool sources, MCP status).
@@ -280,7 +292,13 @@ impl Agent {
                 self.registry.set_source_tools(source, tools);
                 Ok(())
             }
-            Background::Mcp(status) => self.push(EventKind::McpStatus(status)),
+            Background::Mcp(mut status) => {
+                // A server's stderr line may quote a key it was given explicitly.
+                status.error = status
+                    .error
+                    .map(|e| crate::tools::child_env::redact(&e, &self.secrets).into_owned());
+                self.push(EventKind::McpStatus(status))
+            }
         }
     }
 
@@ -892,6 +910,8 @@ impl Agent {
             });
         let results = futures_util::future::join_all(futures).await;
         for ((id, _, _), (content, is_error)) in calls.iter().zip(results) {
+            // Second line of defence: a key that reached a tool anyway is not logged.
+            let content = crate::tools::child_env::redact(&content, &self.secrets).into_owned();
             let mut message = Message::text(Role::Tool, content.clone(), Source::kind("tool"));
             message.tool_call_id = Some(id.clone());
             if is_error {
@@ -1092,6 +1112,9 @@ impl Agent {
     /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
     pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, String> {
         let (route, key) = self.env.resolve_route(spec)?;
+        if let Some(k) = &key {
+            self.add_secret(k.expose());
+        }
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
             .map_err(|e| e.message)?;
         self.registry.set_max_tools(route.max_tools);

@@ -5,7 +5,10 @@
 //! `notifications/tools/list_changed`), `fixture_crash {}` (the process exits without
 //! answering). A tool added by name answers like `echo` with its arguments.
 //! `fixture_big {size}` (only when listed in `FIXTURE_TOOLS`) answers with a text of
-//! `size` bytes.
+//! `size` bytes. Not in the default list either (add it with `FIXTURE_TOOLS`):
+//! `env {name?}` answers the value of the
+//! environment variable `name` (`(unset)` when it is not set), or without `name` every
+//! variable as sorted `NAME=value` lines (for the secrets test).
 //!
 //! Environment: `FIXTURE_TOOLS=a,b` (initial tool list; default: all of the above),
 //! `FIXTURE_GENERATED_TOOLS=N` (adds `gen_001` … `gen_N`, echo-like),
@@ -75,6 +78,10 @@ fn tool(name: &str) -> Tool {
         "fixture_crash" => (
             "Exit the server process at once.".into(),
             schema(json!({ "type": "object", "properties": {} })),
+        ),
+        "env" => (
+            "Show an environment variable of the server (or all of them).".into(),
+            schema(json!({ "type": "object", "properties": { "name": { "type": "string" } } })),
         ),
         other => (
             format!("Fixture tool {other}: echoes its arguments."),
@@ -179,6 +186,16 @@ impl ServerHandler for Fixture {
                 let size: usize = arg_str(&args, "size").trim().parse().unwrap_or(0);
                 text("b".repeat(size))
             }
+            "env" => match args.get("name").and_then(Value::as_str) {
+                Some(n) => text(std::env::var(n).unwrap_or_else(|_| "(unset)".into())),
+                None => {
+                    let mut vars: Vec<String> = std::env::vars_os()
+                        .map(|(k, v)| format!("{}={}", k.to_string_lossy(), v.to_string_lossy()))
+                        .collect();
+                    vars.sort();
+                    text(vars.join("\n"))
+                }
+            },
             "fixture_crash" => {
                 if let Some(m) = &self.fail_marker {
                     let _ = std::fs::write(m, b"crashed");

@@ -60,6 +60,8 @@ pub struct McpServerConfig {
     pub args: Vec<String>,
     /// Extra environment variables.
     pub env: BTreeMap<String, String>,
+    /// Inherited variables kept although they look secret (`env_passthrough`).
+    pub env_passthrough: Vec<String>,
     /// Connect at start.
     pub enabled: bool,
     /// Whether calls need the user's approval.
@@ -85,6 +87,8 @@ pub struct CommandToolConfig {
     pub approval: Approval,
     /// Kill the command after this many seconds.
     pub timeout_secs: u64,
+    /// Inherited variables kept although they look secret (`env_passthrough`).
+    pub env_passthrough: Vec<String>,
 }
 
 /// The whole configuration.

@@ -705,11 +705,15 @@ fn parse_mcp_server(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<McpSe
     let approval = w.approval(&mut t, prefix)?;
     let timeout_secs = w.positive(&mut t, prefix, "timeout_secs")?;
     let max_message_bytes = w.positive(&mut t, prefix, "max_message_bytes")?;
+    let env_passthrough = w
+        .strings(&mut t, prefix, "env_passthrough")?
+        .unwrap_or_default();
     w.leftovers(prefix, t);
     Ok(McpServerConfig {
         command,
         args,
         env,
+        env_passthrough,
         enabled,
         approval,
         timeout_secs,
@@ -753,6 +757,9 @@ fn parse_command_tool(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<Com
     let timeout_secs = w
         .positive(&mut t, prefix, "timeout_secs")?
         .unwrap_or(DEFAULT_COMMAND_TIMEOUT_SECS);
+    let env_passthrough = w
+        .strings(&mut t, prefix, "env_passthrough")?
+        .unwrap_or_default();
     w.leftovers(prefix, t);
     Ok(CommandToolConfig {
         description,
@@ -761,6 +768,7 @@ fn parse_command_tool(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<Com
         enabled,
         approval,
         timeout_secs,
+        env_passthrough,
     })
 }
 

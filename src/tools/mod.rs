@@ -5,9 +5,13 @@
 //! `unknown tool "NAME"` must match exactly); only user-facing listings are localized.
 
 pub mod builtin;
+pub mod child_env;
 pub mod command;
 pub mod mcp;
 pub mod registry;
+
+use std::future::Future;
+use std::time::Duration;
 
 use futures_util::future::BoxFuture;
 use tokio_util::sync::CancellationToken;
@@ -85,6 +89,32 @@ pub trait ToolExecutor: Send + Sync {
     ) -> BoxFuture<'a, ToolOutcome>;
 }
 
+/// Why a guarded tool call stopped before its work finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupted {
+    /// The tool's timeout passed.
+    TimedOut,
+    /// The call was cancelled (the user cancelled the turn).
+    Cancelled,
+}
+
+/// The deadline every tool call runs under (command tools and built-in tools alike):
+/// `work`'s output, unless `timeout` passes or `cancel` fires first. Finished work wins a
+/// tie. The caller stops whatever `work` started (kills a process group, cancels a
+/// blocking task's token).
+pub async fn run_guarded<F: Future>(
+    work: F,
+    timeout: Duration,
+    cancel: &CancellationToken,
+) -> Result<F::Output, Interrupted> {
+    tokio::select! {
+        biased;
+        out = work => Ok(out),
+        _ = cancel.cancelled() => Err(Interrupted::Cancelled),
+        _ = tokio::time::sleep(timeout) => Err(Interrupted::TimedOut),
+    }
+}
+
 /// Cuts `s` to at most `max` bytes on a character boundary; returns whether it cut.
 pub(crate) fn truncate_utf8(s: &mut String, max: usize) -> bool {
     if s.len() <= max {
@@ -101,6 +131,24 @@ pub(crate) fn truncate_utf8(s: &mut String, max: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn hardening_d4_guard_times_out_cancels_and_lets_finished_work_win() {
+        let never = std::future::pending::<()>();
+        let t = CancellationToken::new();
+        let r = run_guarded(never, Duration::from_millis(20), &t).await;
+        assert_eq!(r, Err(Interrupted::TimedOut));
+        let c = CancellationToken::new();
+        let trigger = c.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            trigger.cancel();
+        });
+        let r = run_guarded(std::future::pending::<()>(), Duration::from_secs(60), &c).await;
+        assert_eq!(r, Err(Interrupted::Cancelled));
+        let r = run_guarded(async { 7 }, Duration::ZERO, &c).await;
+        assert_eq!(r, Ok(7), "ready work wins over an expired deadline");
+    }
 
     #[test]
     fn truncate_respects_char_boundaries() {

@@ -57,6 +57,9 @@ pub struct McpOptions {
     pub max_retries: u32,
     /// Limit for starting the process, the MCP handshake and the first tool listing.
     pub connect_timeout: Duration,
+    /// The config's `api_key_env` variables, removed from every server's environment
+    /// unless its `env_passthrough` names them.
+    pub key_env_vars: Vec<String>,
 }
 
 impl Default for McpOptions {
@@ -66,6 +69,7 @@ impl Default for McpOptions {
             backoff_max: Duration::from_secs(30),
             max_retries: 10,
             connect_timeout: Duration::from_secs(60),
+            key_env_vars: Vec::new(),
         }
     }
 }
@@ -464,8 +468,11 @@ type Connection = (
 async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection, String> {
     let cfg = &server.config;
     let mut cmd = tokio::process::Command::new(&cfg.command);
-    cmd.args(&cfg.args)
-        .envs(&cfg.env)
+    cmd.args(&cfg.args);
+    // Keys stay out of the server (SPEC §13); its explicit `env` table still applies.
+    crate::tools::child_env::ChildEnvPolicy::new(&inner.options.key_env_vars, &cfg.env_passthrough)
+        .apply(&mut cmd);
+    cmd.envs(&cfg.env)
         .current_dir(&inner.workspace)
         .kill_on_drop(true);
     let report: OversizeReport = {

@@ -1,0 +1,223 @@
+//! What a child process (a command tool, an MCP server) may see of deepterm's environment,
+//! and the redaction of key values from tool results (SPEC §13 `env_passthrough`; see
+//! `docs/decisions/0006-child-env-scrubbing.md`).
+//!
+//! A child inherits the environment minus every configured `api_key_env` variable and
+//! every variable whose name ends in `_API_KEY`, `_TOKEN` or `_SECRET` (or is exactly
+//! `API_KEY`, `TOKEN` or `SECRET`), compared case-insensitively, so `github_token` goes
+//! too. A name listed in the tool's or server's `env_passthrough` is kept (exact,
+//! case-sensitive match, as environment names are on Unix). Variables set explicitly for
+//! the child (an MCP server's `env` table) are applied after the scrubbing and stay.
+
+use std::borrow::Cow;
+use std::ffi::OsString;
+
+use crate::config::Config;
+
+/// Name endings (compared in upper case) that mark a variable as a secret.
+pub const SECRET_SUFFIXES: [&str; 3] = ["_API_KEY", "_TOKEN", "_SECRET"];
+
+/// What replaces a key value found in a tool result.
+pub const REDACTION_MARKER: &str = "[REDACTED]";
+
+/// Key values shorter than this are not redacted (a placeholder such as the demo mode's
+/// `demo` would otherwise mangle ordinary text; real provider keys are much longer).
+pub const MIN_REDACTED_LEN: usize = 8;
+
+/// Whether `name` looks like a secret by itself (suffix rule, case-insensitive).
+pub fn is_secret_name(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    SECRET_SUFFIXES
+        .iter()
+        .any(|s| upper.ends_with(s) || upper == s[1..])
+}
+
+/// Every `api_key_env` variable the config names (built-in providers included), sorted,
+/// without duplicates.
+pub fn key_env_vars(config: &Config) -> Vec<String> {
+    let mut vars: Vec<String> = config
+        .providers
+        .values()
+        .map(|p| p.api_key_env.clone())
+        .filter(|v| !v.is_empty())
+        .collect();
+    vars.sort();
+    vars.dedup();
+    vars
+}
+
+/// The scrubbing rule for one child: the configured key variables and the tool's or
+/// server's `env_passthrough` list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChildEnvPolicy {
+    key_vars: Vec<String>,
+    passthrough: Vec<String>,
+}
+
+impl ChildEnvPolicy {
+    /// A policy removing `key_vars` and secret-looking names, except `passthrough`.
+    pub fn new(key_vars: &[String], passthrough: &[String]) -> Self {
+        ChildEnvPolicy {
+            key_vars: key_vars.to_vec(),
+            passthrough: passthrough.to_vec(),
+        }
+    }
+
+    /// Whether the variable `name` is kept from the child.
+    pub fn removes(&self, name: &str) -> bool {
+        if self.passthrough.iter().any(|p| p == name) {
+            return false;
+        }
+        self.key_vars.iter().any(|k| k == name) || is_secret_name(name)
+    }
+
+    /// The names to remove from an environment with these variable names (the configured
+    /// key variables always, present or not).
+    pub fn removed_names(&self, names: impl IntoIterator<Item = OsString>) -> Vec<OsString> {
+        let mut out: Vec<OsString> = names
+            .into_iter()
+            .filter(|n| self.removes(&n.to_string_lossy()))
+            .collect();
+        for k in &self.key_vars {
+            if self.removes(k) && !out.iter().any(|n| n == k.as_str()) {
+                out.push(OsString::from(k));
+            }
+        }
+        out
+    }
+
+    /// Removes the scrubbed variables of deepterm's current environment from what `cmd`
+    /// will pass on (call it right before setting the child's explicit variables).
+    pub fn apply(&self, cmd: &mut tokio::process::Command) {
+        for name in self.removed_names(std::env::vars_os().map(|(k, _)| k)) {
+            cmd.env_remove(name);
+        }
+    }
+}
+
+/// Replaces every occurrence of each secret value (at least [`MIN_REDACTED_LEN`] bytes
+/// long) in `text` with [`REDACTION_MARKER`].
+pub fn redact<'a>(text: &'a str, secrets: &[String]) -> Cow<'a, str> {
+    let mut out = Cow::Borrowed(text);
+    for s in secrets {
+        if s.len() >= MIN_REDACTED_LEN && out.contains(s.as_str()) {
+            out = Cow::Owned(out.replace(s.as_str(), REDACTION_MARKER));
+        }
+    }
+    out
+}
+
+/// The values of the config's key variables in deepterm's environment (to redact).
+pub fn key_values(config: &Config) -> Vec<String> {
+    key_env_vars(config)
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .map(|v| v.trim().to_string())
+        .filter(|v| v.len() >= MIN_REDACTED_LEN)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn hardening_d1_policy_removes_keys_and_secret_suffixes_case_insensitively() {
+        let p = ChildEnvPolicy::new(&["MY_DS_KEY".to_string()], &[]);
+        for n in [
+            "MY_DS_KEY",
+            "DEEPSEEK_API_KEY",
+            "OPENAI_API_KEY",
+            "GITHUB_TOKEN",
+            "AWS_SECRET",
+            "github_token",
+            "Some_Api_Key",
+            "TOKEN",
+            "API_KEY",
+            "SECRET",
+        ] {
+            assert!(p.removes(n), "{n} must be removed");
+        }
+        for n in [
+            "PATH",
+            "HOME",
+            "MY_DS_KEY2",
+            "TOKENS",
+            "API_KEYS",
+            "SECRETARY",
+            "TOKEN_FILE",
+            "XAPI_KEYX",
+            "LANG",
+        ] {
+            assert!(!p.removes(n), "{n} must be kept");
+        }
+    }
+
+    #[test]
+    fn hardening_d1_passthrough_keeps_exact_names_only() {
+        let p = ChildEnvPolicy::new(
+            &["MY_DS_KEY".to_string()],
+            &["FOO_TOKEN".to_string(), "MY_DS_KEY".to_string()],
+        );
+        assert!(!p.removes("FOO_TOKEN"));
+        assert!(!p.removes("MY_DS_KEY"), "explicitly passed on");
+        assert!(p.removes("foo_token"), "passthrough is case-sensitive");
+        assert!(p.removes("BAR_TOKEN"));
+    }
+
+    #[test]
+    fn hardening_d1_removed_names_include_absent_key_vars_once() {
+        let p = ChildEnvPolicy::new(&["MY_DS_KEY".to_string(), "X_TOKEN".to_string()], &[]);
+        let got = p.removed_names(names(&["PATH", "X_TOKEN", "A_SECRET", "HOME"]));
+        assert_eq!(got, names(&["X_TOKEN", "A_SECRET", "MY_DS_KEY"]));
+    }
+
+    #[test]
+    fn hardening_d1_key_env_vars_lists_every_provider_once() {
+        let c = Config::parse_in(
+            "[providers.a]\nkind = \"openai-chat\"\nbase_url = \"http://127.0.0.1:1\"\n\
+             api_key_env = \"A_KEY_VAR\"\n",
+            None,
+            std::path::Path::new("/"),
+        )
+        .unwrap();
+        assert_eq!(key_env_vars(&c), ["A_KEY_VAR", "DEEPSEEK_API_KEY"]);
+    }
+
+    #[test]
+    fn hardening_d1_env_passthrough_parses_for_tools_and_servers() {
+        let c = Config::parse_in(
+            "[tools.command.t]\ndescription = \"d\"\ncommand = [\"env\"]\n\
+             env_passthrough = [\"GH_TOKEN\"]\n\
+             [mcp.servers.s]\ncommand = \"x\"\nenv_passthrough = [\"A_SECRET\", \"B\"]\n",
+            None,
+            std::path::Path::new("/"),
+        )
+        .unwrap();
+        assert_eq!(c.command_tools["t"].env_passthrough, ["GH_TOKEN"]);
+        assert_eq!(c.mcp_servers["s"].env_passthrough, ["A_SECRET", "B"]);
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        let e = Config::parse_in(
+            "[mcp.servers.s]\ncommand = \"x\"\nenv_passthrough = \"A\"\n",
+            None,
+            std::path::Path::new("/"),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("env_passthrough"), "{e}");
+    }
+
+    #[test]
+    fn hardening_d1_redact_replaces_every_occurrence_of_long_values() {
+        let secrets = vec!["sk-abcdef123456".to_string(), "demo".to_string()];
+        let text = "k=sk-abcdef123456\nagain sk-abcdef123456 demo";
+        assert_eq!(
+            redact(text, &secrets),
+            "k=[REDACTED]\nagain [REDACTED] demo"
+        );
+        assert!(matches!(redact("nothing here", &secrets), Cow::Borrowed(_)));
+    }
+}
