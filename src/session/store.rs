@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::session::event::{Event, EventKind};
+use crate::session::{Session, SessionError};
 
 /// Errors of the session store.
 #[derive(Debug, thiserror::Error)]
@@ -134,8 +135,8 @@ pub struct Store {
 pub struct Loaded {
     /// The open store (lock held).
     pub store: Store,
-    /// Every committed event, in order.
-    pub events: Vec<Event>,
+    /// The restored session, every event validated as on live append (no sink set yet).
+    pub session: Session,
     /// The torn tail that was cut, if any (report it once).
     pub torn: Option<TornTail>,
 }
@@ -198,6 +199,17 @@ impl Store {
                 events.push(ev);
             }
         }
+        let session = Session::from_events_indexed(events).map_err(|(i, e)| {
+            let message = match e {
+                SessionError::Invalid(v) => v.to_string(),
+                other => other.to_string(),
+            };
+            StoreError::Corrupt {
+                path: path.to_path_buf(),
+                line: i + 1,
+                message,
+            }
+        })?;
         let tail = &bytes[complete..];
         let torn = if tail.iter().all(|b| b.is_ascii_whitespace()) {
             None
@@ -208,7 +220,7 @@ impl Store {
                 .map_err(|e| StoreError::io(path, e))?;
             file.sync_all().map_err(|e| StoreError::io(path, e))?;
             Some(TornTail {
-                line: events.len() + 1,
+                line: session.events().len() + 1,
                 bytes: tail.len(),
                 saved_to,
             })
@@ -218,7 +230,7 @@ impl Store {
                 path: path.to_path_buf(),
                 file,
             },
-            events,
+            session,
             torn,
         })
     }
@@ -366,71 +378,83 @@ pub fn resolve_resume(dir: &Path, query: &str) -> Result<PathBuf, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Session;
     use crate::session::event::*;
 
-    fn ev(seq: u64, text: &str) -> Event {
-        Event {
-            kind: EventKind::UserMessage(UserMessageData {
-                message: Message::text(Role::User, text, Source::kind("user")),
-            }),
-            seq,
-            time: "2026-11-30T00:00:00Z".into(),
-            surface_op: Some(SurfaceOp::append()),
-            source_event_seqs: None,
+    fn user(text: &str) -> EventKind {
+        EventKind::UserMessage(UserMessageData {
+            message: Message::text(Role::User, text, Source::kind("user")),
+        })
+    }
+
+    /// The lines (without newlines) of a valid log: session/start and `n` user messages.
+    fn valid_lines(id: &str, n: usize) -> Vec<String> {
+        let mut s = Session::new(id, "/tmp");
+        for i in 0..n {
+            s.push(user(&format!("message {i}"))).unwrap();
         }
+        s.events()
+            .iter()
+            .map(|e| serde_json::to_string(&**e).unwrap())
+            .collect()
+    }
+
+    fn joined(lines: &[String]) -> String {
+        lines.iter().map(|l| format!("{l}\n")).collect()
     }
 
     #[test]
     fn append_then_reopen_round_trips() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = Store::create(dir.path(), "a").unwrap();
-        let (a, b) = (ev(0, "one"), ev(1, "two"));
-        s.append(&a).unwrap();
-        s.append(&b).unwrap();
+        let src = Session::new("a", "/tmp");
+        s.append(&src.events()[0]).unwrap();
         s.sync().unwrap();
         let path = s.path().to_path_buf();
         drop(s);
         let loaded = Store::open(&path).unwrap();
-        assert_eq!(loaded.events.len(), 2);
-        assert_eq!(loaded.events, vec![a, b]);
+        assert_eq!(loaded.session.events(), src.events());
         assert!(loaded.torn.is_none());
     }
 
     #[test]
     fn second_open_is_refused_while_locked() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Store::create(dir.path(), "a").unwrap();
-        let err = Store::open(s.path()).unwrap_err();
+        let path = dir.path().join("a.jsonl");
+        std::fs::write(&path, joined(&valid_lines("a", 1))).unwrap();
+        let held = Store::open(&path).unwrap();
+        let err = Store::open(&path).unwrap_err();
         assert!(matches!(err, StoreError::Locked { .. }), "{err}");
-        drop(s);
-        assert!(Store::open(&dir.path().join("a.jsonl")).is_ok());
+        drop(held);
+        assert!(Store::open(&path).is_ok());
     }
 
     #[test]
     fn torn_tail_is_cut_saved_and_reported_once() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
-        let good = serde_json::to_string(&ev(0, "kept")).unwrap();
-        let partial = &serde_json::to_string(&ev(1, "lost?")).unwrap()[..30];
-        std::fs::write(&path, format!("{good}\n{partial}")).unwrap();
+        let lines = valid_lines("t", 2);
+        let good = joined(&lines[..2]);
+        let partial = &lines[2][..30];
+        std::fs::write(&path, format!("{good}{partial}")).unwrap();
         let loaded = Store::open(&path).unwrap();
-        assert_eq!(loaded.events.len(), 1);
+        assert_eq!(loaded.session.events().len(), 2);
         let torn = loaded.torn.clone().unwrap();
-        assert_eq!(torn.line, 2);
+        assert_eq!(torn.line, 3);
         assert_eq!(std::fs::read_to_string(&torn.saved_to).unwrap(), partial);
         drop(loaded);
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{good}\n"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
         let again = Store::open(&path).unwrap();
         assert!(again.torn.is_none(), "reported once");
-        assert_eq!(again.events.len(), 1);
+        assert_eq!(again.session.events().len(), 2);
     }
 
     #[test]
     fn corrupt_middle_line_names_the_line_and_leaves_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.jsonl");
-        let good = serde_json::to_string(&ev(0, "a")).unwrap();
-        let content = format!("{good}\n{{not json}}\n{good}\n");
+        let lines = valid_lines("c", 1);
+        let content = format!("{}\n{{not json}}\n{}\n", lines[0], lines[1]);
         std::fs::write(&path, &content).unwrap();
         match Store::open(&path).unwrap_err() {
             StoreError::Corrupt { line, .. } => assert_eq!(line, 2),
@@ -444,7 +468,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for id in ["20260101-000000-aaaa", "20260102-000000-bbbb"] {
             let mut s = Store::create(dir.path(), id).unwrap();
-            s.append(&ev(0, id)).unwrap();
+            s.append(&Session::new(id, "/tmp").events()[0]).unwrap();
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         let last = resolve_resume(dir.path(), "last").unwrap();
