@@ -1,10 +1,12 @@
 //! JSONL session store (SPEC §4): one event per line, flushed per event, fsynced on
 //! demand, an exclusive lock while open, torn-tail recovery and session listing.
 //!
-//! Recovery rule: bytes after the last newline are a torn final line (a crash mid-write).
-//! They are cut off, saved next to the log as `<id>.jsonl.torn` so nothing is lost, and
-//! reported once. Any other line that is not a valid event stops the load with an error
-//! naming the line; the file is never rewritten in that case.
+//! Loading never changes a log it cannot load: [`parse_log`] parses and validates the
+//! whole file in memory first and names the 1-based line of the first bad event. Only a
+//! successful load repairs the file: bytes after the last newline that do not parse as
+//! an event are a torn final line (a crash mid-write), cut off, saved next to the log and
+//! reported once; a complete last event without its newline is kept and terminated.
+//! See docs/decisions/0004-session-load-repairs-only-after-success.md.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -166,7 +168,11 @@ impl Store {
         Ok(Store { path, file })
     }
 
-    /// Opens and locks an existing log, loads its events and recovers a torn tail.
+    /// Opens and locks an existing log and loads it. The whole file is parsed and
+    /// validated first ([`parse_log`]); only when that succeeds is it repaired: a torn
+    /// tail is saved aside and cut, a missing final newline is added, and a log without
+    /// any complete event gets a fresh `session/start` (id = file stem). A failed load
+    /// changes nothing.
     pub fn open(path: &Path) -> Result<Loaded, StoreError> {
         let mut file = OpenOptions::new()
             .read(true)
@@ -177,59 +183,60 @@ impl Store {
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| StoreError::io(path, e))?;
-        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
-            Some(i) => i + 1,
-            None => 0,
-        };
-        let mut events = Vec::new();
-        let body = &bytes[..complete.saturating_sub(1)];
-        if complete > 0 {
-            for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
-                let corrupt = |message: String| StoreError::Corrupt {
-                    path: path.to_path_buf(),
-                    line: i + 1,
-                    message,
-                };
-                let text =
-                    std::str::from_utf8(raw).map_err(|_| corrupt("not valid UTF-8".into()))?;
-                if text.trim().is_empty() {
-                    return Err(corrupt("empty line".into()));
-                }
-                let ev: Event = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
-                events.push(ev);
-            }
-        }
-        let session = Session::from_events_indexed(events).map_err(|(i, e)| {
-            let message = match e {
-                SessionError::Invalid(v) => v.to_string(),
-                other => other.to_string(),
-            };
-            StoreError::Corrupt {
-                path: path.to_path_buf(),
-                line: i + 1,
-                message,
-            }
+        let parsed = parse_log(&bytes).map_err(|e| StoreError::Corrupt {
+            path: path.to_path_buf(),
+            line: e.line,
+            message: e.message,
         })?;
-        let tail = &bytes[complete..];
-        let torn = if tail.iter().all(|b| b.is_ascii_whitespace()) {
-            None
-        } else {
-            let saved_to = path.with_extension("jsonl.torn");
-            std::fs::write(&saved_to, tail).map_err(|e| StoreError::io(&saved_to, e))?;
-            file.set_len(complete as u64)
+        let torn = match parsed.torn_line {
+            Some(line) => {
+                let tail = &bytes[parsed.keep..];
+                let saved_to = save_torn(path, tail)?;
+                file.set_len(parsed.keep as u64)
+                    .map_err(|e| StoreError::io(path, e))?;
+                file.sync_all().map_err(|e| StoreError::io(path, e))?;
+                Some(TornTail {
+                    line,
+                    bytes: tail.len(),
+                    saved_to,
+                })
+            }
+            None => None,
+        };
+        let mut store = Store {
+            path: path.to_path_buf(),
+            file,
+        };
+        if parsed.missing_newline {
+            // The last event is complete; terminate its line so the next one starts fresh.
+            store
+                .file
+                .write_all(b"\n")
+                .and_then(|_| store.file.sync_data())
                 .map_err(|e| StoreError::io(path, e))?;
-            file.sync_all().map_err(|e| StoreError::io(path, e))?;
-            Some(TornTail {
-                line: session.events().len() + 1,
-                bytes: tail.len(),
-                saved_to,
-            })
+        }
+        let session = match parsed.session {
+            Some(s) => s,
+            None => {
+                // Nothing complete survived (a crash between creating the file and writing
+                // its first line): start the session afresh under the same id.
+                let id = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let cwd = std::env::current_dir()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default();
+                let s = Session::new(id, cwd);
+                for ev in s.events() {
+                    store.append(ev)?;
+                }
+                store.sync()?;
+                s
+            }
         };
         Ok(Loaded {
-            store: Store {
-                path: path.to_path_buf(),
-                file,
-            },
+            store,
             session,
             torn,
         })
@@ -269,6 +276,94 @@ impl Store {
             .sync_data()
             .map_err(|e| StoreError::io(&self.path, e))
     }
+}
+
+/// A line the loader rejects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong (English, internal; shown inside a localized frame).
+    pub message: String,
+}
+
+/// What [`parse_log`] found in a log's bytes. Nothing has been changed anywhere yet.
+#[derive(Debug)]
+pub struct ParsedLog {
+    /// The restored session, validated as on live append; `None` when the log holds no
+    /// complete event (a crash between creating the file and writing `session/start`).
+    pub session: Option<Session>,
+    /// Length of the prefix to keep: everything before a torn final line.
+    pub keep: usize,
+    /// 1-based line number of a torn final line (its bytes are `bytes[keep..]`).
+    pub torn_line: Option<usize>,
+    /// The kept bytes end with a complete event whose newline was never written.
+    pub missing_newline: bool,
+}
+
+/// Parses and validates a whole log in memory (SPEC §4). Every newline-terminated line
+/// must be a valid event. Bytes after the last newline are either a complete event whose
+/// newline is missing (kept) or, when they do not parse as an event, a torn final line
+/// (a crash mid-write) that the caller cuts. Blank trailing bytes are ignored.
+pub fn parse_log(bytes: &[u8]) -> Result<ParsedLog, LineError> {
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut events = Vec::new();
+    if complete > 0 {
+        for (i, raw) in bytes[..complete - 1].split(|&b| b == b'\n').enumerate() {
+            let ev = parse_line(raw).map_err(|message| LineError {
+                line: i + 1,
+                message,
+            })?;
+            events.push(ev);
+        }
+    }
+    let tail = &bytes[complete..];
+    let (mut keep, mut torn_line, mut missing_newline) = (bytes.len(), None, false);
+    if !tail.iter().all(u8::is_ascii_whitespace) {
+        match parse_line(tail) {
+            Ok(ev) => {
+                events.push(ev);
+                missing_newline = true;
+            }
+            Err(_) => {
+                keep = complete;
+                torn_line = Some(events.len() + 1);
+            }
+        }
+    }
+    let session = if events.is_empty() {
+        None
+    } else {
+        let s = Session::from_events_indexed(events).map_err(|(i, e)| LineError {
+            line: i + 1,
+            message: match e {
+                SessionError::Invalid(v) => v.to_string(),
+                other => other.to_string(),
+            },
+        })?;
+        Some(s)
+    };
+    Ok(ParsedLog {
+        session,
+        keep,
+        torn_line,
+        missing_newline,
+    })
+}
+
+fn parse_line(raw: &[u8]) -> Result<Event, String> {
+    let text = std::str::from_utf8(raw).map_err(|_| "not valid UTF-8".to_string())?;
+    if text.trim().is_empty() {
+        return Err("empty line".into());
+    }
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// Saves a torn tail next to the log as `<id>.jsonl.torn` and fsyncs it.
+fn save_torn(path: &Path, tail: &[u8]) -> Result<PathBuf, StoreError> {
+    let saved_to = path.with_extension("jsonl.torn");
+    std::fs::write(&saved_to, tail).map_err(|e| StoreError::io(&saved_to, e))?;
+    Ok(saved_to)
 }
 
 /// A new sortable session id: `YYYYMMDD-HHMMSS-xxxx`.

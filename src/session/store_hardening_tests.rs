@@ -66,3 +66,90 @@ fn hardening_d16_load_error_names_the_line_number_not_only_the_seq() {
     assert!(text.contains("line 4"), "{text}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), content);
 }
+
+#[test]
+fn hardening_d11_failed_load_with_wrong_seq_and_torn_tail_leaves_the_file_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = valid_lines("w", 3);
+    lines[2] = lines[2].replace("\"seq\":2", "\"seq\":5");
+    let mut content = joined(&lines).into_bytes();
+    content.extend_from_slice(br#"{"type":"turn/start","da"#);
+    let path = write_log(dir.path(), "w", &content);
+    let err = open_session(dir.path(), Some("w"), en()).unwrap_err().0;
+    assert_eq!(std::fs::read(&path).unwrap(), content, "log untouched");
+    assert!(err.contains("line 3"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 1, "no .torn file for a failed load: {names:?}");
+}
+
+#[test]
+fn hardening_d11_complete_last_line_without_newline_is_kept_and_terminated() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = valid_lines("n", 1);
+    let content = format!("{}\n{}", lines[0], lines[1]);
+    let path = write_log(dir.path(), "n", content.as_bytes());
+    let (mut session, _, torn) = open_session(dir.path(), Some("n"), en()).unwrap();
+    assert!(torn.is_none(), "a complete line is not torn");
+    assert_eq!(session.events().len(), 2);
+    // The next event must start on a line of its own.
+    session.push(user("after")).unwrap();
+    session.sync().unwrap();
+    drop(session);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with(&format!("{content}\n")), "{text}");
+    let (again, _, torn) = open_session(dir.path(), Some("n"), en()).unwrap();
+    assert!(torn.is_none());
+    assert_eq!(again.events().len(), 3);
+}
+
+#[test]
+fn hardening_d11_single_unterminated_valid_line_loads_and_is_not_emptied() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = valid_lines("u", 0).remove(0);
+    let path = write_log(dir.path(), "u", line.as_bytes());
+    let (session, _, torn) = open_session(dir.path(), Some("u"), en()).unwrap();
+    assert!(torn.is_none());
+    assert_eq!(session.events().len(), 1);
+    assert_eq!(session.id(), "u");
+    drop(session);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        format!("{line}\n")
+    );
+}
+
+#[test]
+fn hardening_d11_single_torn_line_never_leaves_a_zero_byte_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_log(dir.path(), "z", br#"{"type":"session/start","se"#);
+    // A fresh session under the same id, with the fragment saved aside: never a 0-byte log.
+    let (session, _, torn) = open_session(dir.path(), Some("z"), en()).unwrap();
+    assert_eq!(session.id(), "z");
+    let torn = torn.expect("the fragment is reported");
+    assert_eq!(torn.line, 1);
+    assert_eq!(
+        std::fs::read(&torn.saved_to).unwrap(),
+        br#"{"type":"session/start","se"#
+    );
+    drop(session);
+    let (again, _, torn) = open_session(dir.path(), Some("z"), en()).unwrap();
+    assert_eq!(again.events().len(), 1);
+    assert!(torn.is_none());
+    drop(again);
+    assert!(!std::fs::read(&path).unwrap().is_empty(), "0-byte log left");
+}
+
+#[test]
+fn hardening_d11_zero_byte_log_from_a_crash_after_creation_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_log(dir.path(), "e", b"");
+    let (session, _, torn) = open_session(dir.path(), Some("e"), en()).unwrap();
+    assert!(torn.is_none());
+    assert_eq!(session.id(), "e");
+    drop(session);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("{\"type\":\"session/start\"") && text.ends_with('\n'), "{text}");
+}
