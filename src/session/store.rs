@@ -5,7 +5,8 @@
 //! whole file in memory first and names the 1-based line of the first bad event. Only a
 //! successful load repairs the file: bytes after the last newline that do not parse as
 //! an event are a torn final line (a crash mid-write), cut off, saved next to the log and
-//! reported once; a complete last event without its newline is kept and terminated.
+//! reported once (every cut tail is kept: `<id>.jsonl.torn`, then `.torn.1`, `.torn.2`,
+//! …); a complete last event without its newline is kept and terminated.
 //! See docs/decisions/0004-session-load-repairs-only-after-success.md.
 
 use std::fs::{File, OpenOptions};
@@ -359,11 +360,44 @@ fn parse_line(raw: &[u8]) -> Result<Event, String> {
     serde_json::from_str(text).map_err(|e| e.to_string())
 }
 
-/// Saves a torn tail next to the log as `<id>.jsonl.torn` and fsyncs it.
+/// How many saved torn tails one log may collect (`.torn`, `.torn.1`, …).
+const MAX_TORN_FILES: u32 = 10_000;
+
+/// Saves a torn tail next to the log without overwriting an earlier one: the first as
+/// `<id>.jsonl.torn`, later ones as `<id>.jsonl.torn.1`, `.torn.2`, … (created with
+/// `O_EXCL`). The saved file is fsynced.
 fn save_torn(path: &Path, tail: &[u8]) -> Result<PathBuf, StoreError> {
-    let saved_to = path.with_extension("jsonl.torn");
-    std::fs::write(&saved_to, tail).map_err(|e| StoreError::io(&saved_to, e))?;
-    Ok(saved_to)
+    let base = path.with_extension("jsonl.torn");
+    for n in 0..MAX_TORN_FILES {
+        let candidate = if n == 0 {
+            base.clone()
+        } else {
+            let mut name = base.clone().into_os_string();
+            name.push(format!(".{n}"));
+            PathBuf::from(name)
+        };
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(mut f) => {
+                f.write_all(tail)
+                    .and_then(|_| f.sync_all())
+                    .map_err(|e| StoreError::io(&candidate, e))?;
+                return Ok(candidate);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(StoreError::io(&candidate, e)),
+        }
+    }
+    Err(StoreError::io(
+        &base,
+        std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "too many saved torn tails; remove old .torn files",
+        ),
+    ))
 }
 
 /// A new sortable session id: `YYYYMMDD-HHMMSS-xxxx`.

@@ -153,3 +153,27 @@ fn hardening_d11_zero_byte_log_from_a_crash_after_creation_resumes() {
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("{\"type\":\"session/start\"") && text.ends_with('\n'), "{text}");
 }
+
+#[test]
+fn hardening_d12_two_successive_torn_tails_are_both_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = valid_lines("t", 3);
+    let first = &lines[2][..25];
+    let mut content = joined(&lines[..2]);
+    content.push_str(first);
+    let path = write_log(dir.path(), "t", content.as_bytes());
+    let one = Store::open(&path).unwrap();
+    let saved_one = one.torn.clone().unwrap().saved_to;
+    drop(one);
+    let second = "{\"type\":\"user/message\",\"seq\":2,\"ti";
+    let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    std::io::Write::write_all(&mut f, second.as_bytes()).unwrap();
+    drop(f);
+    let two = Store::open(&path).unwrap();
+    let saved_two = two.torn.clone().unwrap().saved_to;
+    assert_ne!(saved_one, saved_two);
+    assert_eq!(std::fs::read_to_string(&saved_one).unwrap(), first);
+    assert_eq!(std::fs::read_to_string(&saved_two).unwrap(), second);
+    assert!(saved_one.ends_with("t.jsonl.torn"), "{}", saved_one.display());
+    assert!(saved_two.ends_with("t.jsonl.torn.1"), "{}", saved_two.display());
+}
