@@ -124,8 +124,8 @@ pub fn open_session(
             Ok((session, path, loaded.torn))
         }
         None => {
-            let id = store::new_session_id();
-            let st = Store::create(dir, &id).map_err(|e| StartupError(e.localized(l)))?;
+            let (id, st) = Store::create_unique(dir, store::new_session_id)
+                .map_err(|e| StartupError(e.localized(l)))?;
             let path = st.path().to_path_buf();
             let cwd = std::env::current_dir()
                 .map(|p| p.display().to_string())

@@ -133,6 +133,9 @@ pub struct Store {
     file: File,
 }
 
+/// How many fresh ids [`Store::create_unique`] tries before it gives up.
+const CREATE_ATTEMPTS: usize = 16;
+
 /// What loading an existing log produced.
 #[derive(Debug)]
 pub struct Loaded {
@@ -167,6 +170,34 @@ impl Store {
             .map_err(|e| StoreError::io(&path, e))?;
         lock(&file, &path)?;
         Ok(Store { path, file })
+    }
+
+    /// Creates a new log under a fresh id from `next_id`, retrying with another id while
+    /// the file exists already (the create is `O_EXCL`, so concurrent starts never share a
+    /// file). Returns the id used and the locked store.
+    pub fn create_unique(
+        dir: &Path,
+        mut next_id: impl FnMut() -> String,
+    ) -> Result<(String, Store), StoreError> {
+        let mut last = None;
+        for _ in 0..CREATE_ATTEMPTS {
+            let id = next_id();
+            match Store::create(dir, &id) {
+                Ok(store) => return Ok((id, store)),
+                Err(StoreError::Io { path, source })
+                    if source.kind() == std::io::ErrorKind::AlreadyExists =>
+                {
+                    last = Some(StoreError::Io { path, source });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| {
+            StoreError::io(
+                dir,
+                std::io::Error::new(std::io::ErrorKind::AlreadyExists, "no free session id"),
+            )
+        }))
     }
 
     /// Opens and locks an existing log and loads it. The whole file is parsed and
@@ -400,10 +431,11 @@ fn save_torn(path: &Path, tail: &[u8]) -> Result<PathBuf, StoreError> {
     ))
 }
 
-/// A new sortable session id: `YYYYMMDD-HHMMSS-xxxx`.
+/// A new sortable session id: `YYYYMMDD-HHMMSS-xxxxxxxx` (32 random bits, so parallel
+/// starts in the same second rarely collide; [`Store::create_unique`] retries when they do).
 pub fn new_session_id() -> String {
     let now = chrono::Utc::now();
-    format!("{}-{:04x}", now.format("%Y%m%d-%H%M%S"), fastrand::u16(..))
+    format!("{}-{:08x}", now.format("%Y%m%d-%H%M%S"), fastrand::u32(..))
 }
 
 /// One session in the listing.
@@ -590,6 +622,22 @@ mod tests {
             e => panic!("unexpected {e}"),
         }
         assert_eq!(std::fs::read_to_string(&path).unwrap(), content);
+    }
+
+    #[test]
+    fn hardening_d14_an_id_that_exists_already_is_replaced_by_a_fresh_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let taken = dir.path().join("taken.jsonl");
+        std::fs::write(&taken, "keep me").unwrap();
+        let mut ids = vec!["fresh", "taken"];
+        let (id, store) = Store::create_unique(dir.path(), || ids.pop().unwrap().into()).unwrap();
+        assert_eq!(id, "fresh");
+        assert_eq!(store.path(), dir.path().join("fresh.jsonl"));
+        assert!(ids.is_empty(), "the taken id was tried first");
+        assert_eq!(std::fs::read_to_string(&taken).unwrap(), "keep me");
+        // A directory where every id is taken gives up with a clear error, not a loop.
+        let err = Store::create_unique(dir.path(), || "taken".into()).unwrap_err();
+        assert!(err.to_string().contains("taken.jsonl"), "{err}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the same entry points `exec` and the TUI use: [`crate::app::open_session`] and
 //! [`Store::open`].
 
+use std::collections::HashSet;
 use std::path::Path;
 
 use super::Session;
@@ -176,4 +177,33 @@ fn hardening_d12_two_successive_torn_tails_are_both_kept() {
     assert_eq!(std::fs::read_to_string(&saved_two).unwrap(), second);
     assert!(saved_one.ends_with("t.jsonl.torn"), "{}", saved_one.display());
     assert!(saved_two.ends_with("t.jsonl.torn.1"), "{}", saved_two.display());
+}
+
+#[test]
+fn hardening_d14_many_concurrent_new_sessions_get_distinct_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let threads: Vec<_> = (0..16)
+        .map(|_| {
+            let dir = dir.path().to_path_buf();
+            std::thread::spawn(move || {
+                let mut out = Vec::new();
+                for _ in 0..64 {
+                    // Keep the sessions (and their locks) open, as parallel processes would.
+                    out.push(open_session(&dir, None, en()).map_err(|e| e.0));
+                }
+                out
+            })
+        })
+        .collect();
+    let mut ids = HashSet::new();
+    let mut sessions = Vec::new();
+    for t in threads {
+        for r in t.join().unwrap() {
+            let (s, path, _) = r.unwrap();
+            assert!(path.exists());
+            assert!(ids.insert(s.id().to_string()), "duplicate id {}", s.id());
+            sessions.push(s);
+        }
+    }
+    assert_eq!(ids.len(), 16 * 64);
 }
