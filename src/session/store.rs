@@ -44,6 +44,12 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
+    /// The session directory exists but is not a directory (`--session-dir FILE`).
+    #[error("{path}: not a directory")]
+    NotADirectory {
+        /// The path given as the session directory.
+        path: PathBuf,
+    },
     /// No session matches the id given to `--resume`.
     #[error("no session matches {query:?} in {dir}")]
     NotFound {
@@ -97,6 +103,10 @@ impl StoreError {
                     ("error", Arg::from(message.as_str())),
                 ],
             ),
+            StoreError::NotADirectory { path } => l.tra(
+                "store-not-a-directory",
+                &[("path", Arg::from(path.display().to_string()))],
+            ),
             StoreError::NotFound { dir, query } => l.tra(
                 "store-not-found",
                 &[
@@ -147,6 +157,48 @@ pub struct Loaded {
     pub torn: Option<TornTail>,
 }
 
+/// Makes sure `dir` is a directory, creating it when it is missing.
+fn ensure_dir(dir: &Path) -> Result<(), StoreError> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(StoreError::NotADirectory {
+            path: dir.to_path_buf(),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))
+        }
+        Err(e) => Err(dir_error(dir, e)),
+    }
+}
+
+/// An I/O error on the session directory; "not a directory" gets its own message.
+fn dir_error(dir: &Path, e: std::io::Error) -> StoreError {
+    if e.kind() == std::io::ErrorKind::NotADirectory {
+        StoreError::NotADirectory {
+            path: dir.to_path_buf(),
+        }
+    } else {
+        StoreError::io(dir, e)
+    }
+}
+
+/// fsyncs a directory so that a file just created in it survives a crash. Filesystems
+/// that cannot sync a directory (they report it as invalid or unsupported) are skipped.
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    let res = File::open(dir).and_then(|d| d.sync_all());
+    match res {
+        Err(e)
+            if !matches!(
+                e.kind(),
+                std::io::ErrorKind::InvalidInput | std::io::ErrorKind::Unsupported
+            ) =>
+        {
+            Err(StoreError::io(dir, e))
+        }
+        _ => Ok(()),
+    }
+}
+
 fn lock(file: &File, path: &Path) -> Result<(), StoreError> {
     match file.try_lock() {
         Ok(()) => Ok(()),
@@ -158,9 +210,10 @@ fn lock(file: &File, path: &Path) -> Result<(), StoreError> {
 }
 
 impl Store {
-    /// Creates `<dir>/<id>.jsonl` (and `dir`), failing if it exists, and locks it.
+    /// Creates `<dir>/<id>.jsonl` (and `dir`), failing if it exists, and locks it. The
+    /// directory is fsynced so the new entry survives a crash.
     pub fn create(dir: &Path, id: &str) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, e))?;
+        ensure_dir(dir)?;
         let path = dir.join(format!("{id}.jsonl"));
         let file = OpenOptions::new()
             .read(true)
@@ -169,6 +222,7 @@ impl Store {
             .open(&path)
             .map_err(|e| StoreError::io(&path, e))?;
         lock(&file, &path)?;
+        sync_dir(dir)?;
         Ok(Store { path, file })
     }
 
@@ -396,7 +450,7 @@ const MAX_TORN_FILES: u32 = 10_000;
 
 /// Saves a torn tail next to the log without overwriting an earlier one: the first as
 /// `<id>.jsonl.torn`, later ones as `<id>.jsonl.torn.1`, `.torn.2`, … (created with
-/// `O_EXCL`). The saved file is fsynced.
+/// `O_EXCL`). The saved file and its directory are fsynced.
 fn save_torn(path: &Path, tail: &[u8]) -> Result<PathBuf, StoreError> {
     let base = path.with_extension("jsonl.torn");
     for n in 0..MAX_TORN_FILES {
@@ -416,6 +470,9 @@ fn save_torn(path: &Path, tail: &[u8]) -> Result<PathBuf, StoreError> {
                 f.write_all(tail)
                     .and_then(|_| f.sync_all())
                     .map_err(|e| StoreError::io(&candidate, e))?;
+                if let Some(dir) = candidate.parent() {
+                    sync_dir(dir)?;
+                }
                 return Ok(candidate);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -456,7 +513,7 @@ pub fn list_sessions(dir: &Path) -> Result<Vec<SessionInfo>, StoreError> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(StoreError::io(dir, e)),
+        Err(e) => return Err(dir_error(dir, e)),
     };
     let mut out = Vec::new();
     for entry in rd.flatten() {

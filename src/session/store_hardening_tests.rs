@@ -207,3 +207,22 @@ fn hardening_d14_many_concurrent_new_sessions_get_distinct_ids() {
     }
     assert_eq!(ids.len(), 16 * 64);
 }
+
+#[test]
+fn hardening_d16_session_dir_that_is_a_file_gets_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-dir");
+    std::fs::write(&file, "x").unwrap();
+    let shown = file.display().to_string();
+    for resume in [None, Some("last")] {
+        let err = open_session(&file, resume, en()).unwrap_err().0;
+        assert!(err.contains(&shown), "{err}");
+        assert!(err.contains("not a directory"), "{err}");
+        assert!(!err.contains("File exists"), "{err}");
+    }
+    let zh = open_session(&file, None, Localizer::new(Locale::ZhCn))
+        .unwrap_err()
+        .0;
+    assert!(zh.contains(&shown) && zh.contains("不是目录"), "{zh}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"x");
+}
