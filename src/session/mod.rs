@@ -287,3 +287,5 @@ impl Session {
 mod tests;
 #[cfg(test)]
 mod store_hardening_tests;
+#[cfg(test)]
+mod store_proptest;
