@@ -284,8 +284,8 @@ impl Session {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod store_hardening_tests;
 #[cfg(test)]
 mod store_proptest;
+#[cfg(test)]
+mod tests;

@@ -116,10 +116,7 @@ fn hardening_d11_single_unterminated_valid_line_loads_and_is_not_emptied() {
     assert_eq!(session.events().len(), 1);
     assert_eq!(session.id(), "u");
     drop(session);
-    assert_eq!(
-        std::fs::read_to_string(&path).unwrap(),
-        format!("{line}\n")
-    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
 }
 
 #[test]
@@ -152,7 +149,10 @@ fn hardening_d11_zero_byte_log_from_a_crash_after_creation_resumes() {
     assert_eq!(session.id(), "e");
     drop(session);
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with("{\"type\":\"session/start\"") && text.ends_with('\n'), "{text}");
+    assert!(
+        text.starts_with("{\"type\":\"session/start\"") && text.ends_with('\n'),
+        "{text}"
+    );
 }
 
 #[test]
@@ -167,7 +167,10 @@ fn hardening_d12_two_successive_torn_tails_are_both_kept() {
     let saved_one = one.torn.clone().unwrap().saved_to;
     drop(one);
     let second = "{\"type\":\"user/message\",\"seq\":2,\"ti";
-    let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
     std::io::Write::write_all(&mut f, second.as_bytes()).unwrap();
     drop(f);
     let two = Store::open(&path).unwrap();
@@ -175,8 +178,16 @@ fn hardening_d12_two_successive_torn_tails_are_both_kept() {
     assert_ne!(saved_one, saved_two);
     assert_eq!(std::fs::read_to_string(&saved_one).unwrap(), first);
     assert_eq!(std::fs::read_to_string(&saved_two).unwrap(), second);
-    assert!(saved_one.ends_with("t.jsonl.torn"), "{}", saved_one.display());
-    assert!(saved_two.ends_with("t.jsonl.torn.1"), "{}", saved_two.display());
+    assert!(
+        saved_one.ends_with("t.jsonl.torn"),
+        "{}",
+        saved_one.display()
+    );
+    assert!(
+        saved_two.ends_with("t.jsonl.torn.1"),
+        "{}",
+        saved_two.display()
+    );
 }
 
 #[test]

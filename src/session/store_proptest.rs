@@ -148,7 +148,11 @@ fn check_contract(bytes: &[u8]) -> Result<Option<usize>, TestCaseError> {
     let line_count = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
     match parse_log(bytes) {
         Err(e) => {
-            prop_assert!(e.line >= 1 && e.line <= line_count, "line {} of {line_count}", e.line);
+            prop_assert!(
+                e.line >= 1 && e.line <= line_count,
+                "line {} of {line_count}",
+                e.line
+            );
             prop_assert!(!e.message.is_empty());
             // The same verdict from the file loader, which leaves the file as it was.
             let path = DIR.with(|d| d.path().join("p.jsonl"));
@@ -181,7 +185,12 @@ fn check_contract(bytes: &[u8]) -> Result<Option<usize>, TestCaseError> {
                     let n = again.session.as_ref().map_or(0, |s| s.events().len());
                     prop_assert_eq!(n, events);
                 }
-                Err(e) => prop_assert!(false, "repaired log fails at line {}: {}", e.line, e.message),
+                Err(e) => prop_assert!(
+                    false,
+                    "repaired log fails at line {}: {}",
+                    e.line,
+                    e.message
+                ),
             }
             Ok(Some(events))
         }
