@@ -25,7 +25,7 @@ thread_local! {
 
 /// One event the generator may append after `session/start`.
 #[derive(Debug, Clone)]
-enum Step {
+enum Gen {
     User(String),
     TurnStart(u64),
     TurnEnd(u64),
@@ -33,31 +33,31 @@ enum Step {
     Assistant(String),
 }
 
-fn step() -> impl Strategy<Value = Step> {
+fn gen_event() -> impl Strategy<Value = Gen> {
     prop_oneof![
-        any::<String>().prop_map(Step::User),
-        (0u64..5).prop_map(Step::TurnStart),
-        (0u64..5).prop_map(Step::TurnEnd),
-        ((0u64..5), (1u64..4)).prop_map(|(t, s)| Step::StepStart(t, s)),
-        "[a-z \n\"\\\\{}]{0,40}".prop_map(Step::Assistant),
+        any::<String>().prop_map(Gen::User),
+        (0u64..5).prop_map(Gen::TurnStart),
+        (0u64..5).prop_map(Gen::TurnEnd),
+        ((0u64..5), (1u64..4)).prop_map(|(t, s)| Gen::StepStart(t, s)),
+        "[a-z \n\"\\\\{}]{0,40}".prop_map(Gen::Assistant),
     ]
 }
 
 /// The lines (without newlines) of a valid log.
-fn valid_lines(steps: &[Step]) -> Vec<Vec<u8>> {
+fn valid_lines(steps: &[Gen]) -> Vec<Vec<u8>> {
     let mut s = Session::new("p", "/tmp");
     for st in steps {
         let kind = match st {
-            Step::User(t) => EventKind::UserMessage(UserMessageData {
+            Gen::User(t) => EventKind::UserMessage(UserMessageData {
                 message: Message::text(Role::User, t, Source::kind("user")),
             }),
-            Step::TurnStart(t) => EventKind::TurnStart(TurnRef { turn: *t }),
-            Step::TurnEnd(t) => EventKind::TurnEnd(TurnEnd {
+            Gen::TurnStart(t) => EventKind::TurnStart(TurnRef { turn: *t }),
+            Gen::TurnEnd(t) => EventKind::TurnEnd(TurnEnd {
                 turn: *t,
                 outcome: Some(TurnOutcome::Completed),
             }),
-            Step::StepStart(t, n) => EventKind::StepStart(StepRef { turn: *t, step: *n }),
-            Step::Assistant(t) => EventKind::AssistantMessage(AssistantMessageData {
+            Gen::StepStart(t, n) => EventKind::StepStart(StepRef { turn: *t, step: *n }),
+            Gen::Assistant(t) => EventKind::AssistantMessage(AssistantMessageData {
                 turn: 1,
                 step: 1,
                 message: Message::text(Role::Assistant, t, Source::kind("model")),
@@ -202,7 +202,7 @@ proptest! {
 
     #[test]
     fn hardening_store_loader_mutated_logs(
-        steps in proptest::collection::vec(step(), 0..6),
+        steps in proptest::collection::vec(gen_event(), 0..6),
         mutations in proptest::collection::vec(mutation(), 0..3),
     ) {
         let lines = valid_lines(&steps);
@@ -215,7 +215,7 @@ proptest! {
 
     #[test]
     fn hardening_store_loader_truncation_keeps_every_complete_line(
-        steps in proptest::collection::vec(step(), 0..6),
+        steps in proptest::collection::vec(gen_event(), 0..6),
         cut in any::<usize>(),
     ) {
         let lines = valid_lines(&steps);
