@@ -184,21 +184,13 @@ pub fn open_session(
         Some(q) => {
             let path = store::resolve_resume(dir, q).map_err(|e| StartupError(e.localized(l)))?;
             let loaded = Store::open(&path).map_err(|e| StartupError(e.localized(l)))?;
-            let mut session = Session::from_events(loaded.events).map_err(|e| {
-                StartupError(l.tra(
-                    "app-session-invalid",
-                    &[
-                        ("path", Arg::from(path.display().to_string())),
-                        ("error", Arg::from(e.to_string())),
-                    ],
-                ))
-            })?;
+            let mut session = loaded.session;
             session.set_sink(Box::new(loaded.store));
             Ok((session, path, loaded.torn))
         }
         None => {
-            let id = store::new_session_id();
-            let st = Store::create(dir, &id).map_err(|e| StartupError(e.localized(l)))?;
+            let (id, st) = Store::create_unique(dir, store::new_session_id)
+                .map_err(|e| StartupError(e.localized(l)))?;
             let path = st.path().to_path_buf();
             let cwd = std::env::current_dir()
                 .map(|p| p.display().to_string())

@@ -9,3 +9,6 @@ store-torn-tail = The last line of the session (line { $line }, { $bytes } bytes
 session-invalid-event = The session log has an invalid event at seq { $seq }: { $reason }
 session-rejected-event = Could not record a session event: { $reason }
 session-write-failed = Could not write the session log: { $reason }
+
+# hardening: session store
+store-not-a-directory = The session directory { $path } is not a directory. Point --session-dir at a directory.

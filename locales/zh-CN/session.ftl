@@ -9,3 +9,6 @@ store-torn-tail = 会话最后一行（第 { $line } 行，{ $bytes } 字节）�
 session-invalid-event = 会话日志中序号为 { $seq } 的事件无效：{ $reason }
 session-rejected-event = 无法记录会话事件：{ $reason }
 session-write-failed = 无法写入会话日志：{ $reason }
+
+# hardening: session store
+store-not-a-directory = 会话目录 { $path } 不是目录。请用 --session-dir 指定一个目录。

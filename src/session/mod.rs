@@ -129,14 +129,20 @@ impl Session {
     /// same rules as live appends (E-14). The tool-history fold consumes them lazily on
     /// the first [`Session::tool_history`] call (F-1).
     pub fn from_events(events: Vec<Event>) -> Result<Session, SessionError> {
+        Session::from_events_indexed(events).map_err(|(_, e)| e)
+    }
+
+    /// Like [`Session::from_events`], but a failure also gives the 0-based index of the
+    /// event that broke a rule (0 for an empty list), so a loader can name the line.
+    pub fn from_events_indexed(events: Vec<Event>) -> Result<Session, (usize, SessionError)> {
         let mut s = Session::empty();
         s.events.reserve(events.len());
-        for ev in events {
-            s.accept(ev)?;
+        for (i, ev) in events.into_iter().enumerate() {
+            s.accept(ev).map_err(|e| (i, e))?;
         }
         match s.events.first().map(|e| &e.kind) {
             Some(EventKind::SessionStart(start)) => s.id = start.id.clone(),
-            _ => return Err(SessionError::Empty),
+            _ => return Err((0, SessionError::Empty)),
         }
         Ok(s)
     }
@@ -277,5 +283,9 @@ impl Session {
     }
 }
 
+#[cfg(test)]
+mod store_hardening_tests;
+#[cfg(test)]
+mod store_proptest;
 #[cfg(test)]
 mod tests;

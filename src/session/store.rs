@@ -1,10 +1,13 @@
 //! JSONL session store (SPEC §4): one event per line, flushed per event, fsynced on
 //! demand, an exclusive lock while open, torn-tail recovery and session listing.
 //!
-//! Recovery rule: bytes after the last newline are a torn final line (a crash mid-write).
-//! They are cut off, saved next to the log as `<id>.jsonl.torn` so nothing is lost, and
-//! reported once. Any other line that is not a valid event stops the load with an error
-//! naming the line; the file is never rewritten in that case.
+//! Loading never changes a log it cannot load: [`parse_log`] parses and validates the
+//! whole file in memory first and names the 1-based line of the first bad event. Only a
+//! successful load repairs the file: bytes after the last newline that do not parse as
+//! an event are a torn final line (a crash mid-write), cut off, saved next to the log and
+//! reported once (every cut tail is kept: `<id>.jsonl.torn`, then `.torn.1`, `.torn.2`,
+//! …); a complete last event without its newline is kept and terminated.
+//! See docs/decisions/0008-session-load-repairs-only-after-success.md.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -12,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::session::event::{Event, EventKind};
+use crate::session::{Session, SessionError};
 
 /// Errors of the session store.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +43,12 @@ pub enum StoreError {
         line: usize,
         /// What is wrong.
         message: String,
+    },
+    /// The session directory exists but is not a directory (`--session-dir FILE`).
+    #[error("{path}: not a directory")]
+    NotADirectory {
+        /// The path given as the session directory.
+        path: PathBuf,
     },
     /// No session matches the id given to `--resume`.
     #[error("no session matches {query:?} in {dir}")]
@@ -93,6 +103,10 @@ impl StoreError {
                     ("error", Arg::from(message.as_str())),
                 ],
             ),
+            StoreError::NotADirectory { path } => l.tra(
+                "store-not-a-directory",
+                &[("path", Arg::from(path.display().to_string()))],
+            ),
             StoreError::NotFound { dir, query } => l.tra(
                 "store-not-found",
                 &[
@@ -129,15 +143,60 @@ pub struct Store {
     file: File,
 }
 
+/// How many fresh ids [`Store::create_unique`] tries before it gives up.
+const CREATE_ATTEMPTS: usize = 16;
+
 /// What loading an existing log produced.
 #[derive(Debug)]
 pub struct Loaded {
     /// The open store (lock held).
     pub store: Store,
-    /// Every committed event, in order.
-    pub events: Vec<Event>,
+    /// The restored session, every event validated as on live append (no sink set yet).
+    pub session: Session,
     /// The torn tail that was cut, if any (report it once).
     pub torn: Option<TornTail>,
+}
+
+/// Makes sure `dir` is a directory, creating it when it is missing.
+fn ensure_dir(dir: &Path) -> Result<(), StoreError> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(StoreError::NotADirectory {
+            path: dir.to_path_buf(),
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| dir_error(dir, e))
+        }
+        Err(e) => Err(dir_error(dir, e)),
+    }
+}
+
+/// An I/O error on the session directory; "not a directory" gets its own message.
+fn dir_error(dir: &Path, e: std::io::Error) -> StoreError {
+    if e.kind() == std::io::ErrorKind::NotADirectory {
+        StoreError::NotADirectory {
+            path: dir.to_path_buf(),
+        }
+    } else {
+        StoreError::io(dir, e)
+    }
+}
+
+/// fsyncs a directory so that a file just created in it survives a crash. Filesystems
+/// that cannot sync a directory (they report it as invalid or unsupported) are skipped.
+fn sync_dir(dir: &Path) -> Result<(), StoreError> {
+    let res = File::open(dir).and_then(|d| d.sync_all());
+    match res {
+        Err(e)
+            if !matches!(
+                e.kind(),
+                std::io::ErrorKind::InvalidInput | std::io::ErrorKind::Unsupported
+            ) =>
+        {
+            Err(StoreError::io(dir, e))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn lock(file: &File, path: &Path) -> Result<(), StoreError> {
@@ -151,9 +210,10 @@ fn lock(file: &File, path: &Path) -> Result<(), StoreError> {
 }
 
 impl Store {
-    /// Creates `<dir>/<id>.jsonl` (and `dir`), failing if it exists, and locks it.
+    /// Creates `<dir>/<id>.jsonl` (and `dir`), failing if it exists, and locks it. The
+    /// directory is fsynced so the new entry survives a crash.
     pub fn create(dir: &Path, id: &str) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, e))?;
+        ensure_dir(dir)?;
         let path = dir.join(format!("{id}.jsonl"));
         let file = OpenOptions::new()
             .read(true)
@@ -162,10 +222,43 @@ impl Store {
             .open(&path)
             .map_err(|e| StoreError::io(&path, e))?;
         lock(&file, &path)?;
+        sync_dir(dir)?;
         Ok(Store { path, file })
     }
 
-    /// Opens and locks an existing log, loads its events and recovers a torn tail.
+    /// Creates a new log under a fresh id from `next_id`, retrying with another id while
+    /// the file exists already (the create is `O_EXCL`, so concurrent starts never share a
+    /// file). Returns the id used and the locked store.
+    pub fn create_unique(
+        dir: &Path,
+        mut next_id: impl FnMut() -> String,
+    ) -> Result<(String, Store), StoreError> {
+        let mut last = None;
+        for _ in 0..CREATE_ATTEMPTS {
+            let id = next_id();
+            match Store::create(dir, &id) {
+                Ok(store) => return Ok((id, store)),
+                Err(StoreError::Io { path, source })
+                    if source.kind() == std::io::ErrorKind::AlreadyExists =>
+                {
+                    last = Some(StoreError::Io { path, source });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| {
+            StoreError::io(
+                dir,
+                std::io::Error::new(std::io::ErrorKind::AlreadyExists, "no free session id"),
+            )
+        }))
+    }
+
+    /// Opens and locks an existing log and loads it. The whole file is parsed and
+    /// validated first ([`parse_log`]); only when that succeeds is it repaired: a torn
+    /// tail is saved aside and cut, a missing final newline is added, and a log without
+    /// any complete event gets a fresh `session/start` (id = file stem). A failed load
+    /// changes nothing.
     pub fn open(path: &Path) -> Result<Loaded, StoreError> {
         let mut file = OpenOptions::new()
             .read(true)
@@ -176,49 +269,61 @@ impl Store {
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| StoreError::io(path, e))?;
-        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
-            Some(i) => i + 1,
-            None => 0,
-        };
-        let mut events = Vec::new();
-        let body = &bytes[..complete.saturating_sub(1)];
-        if complete > 0 {
-            for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
-                let corrupt = |message: String| StoreError::Corrupt {
-                    path: path.to_path_buf(),
-                    line: i + 1,
-                    message,
-                };
-                let text =
-                    std::str::from_utf8(raw).map_err(|_| corrupt("not valid UTF-8".into()))?;
-                if text.trim().is_empty() {
-                    return Err(corrupt("empty line".into()));
-                }
-                let ev: Event = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
-                events.push(ev);
+        let parsed = parse_log(&bytes).map_err(|e| StoreError::Corrupt {
+            path: path.to_path_buf(),
+            line: e.line,
+            message: e.message,
+        })?;
+        let torn = match parsed.torn_line {
+            Some(line) => {
+                let tail = &bytes[parsed.keep..];
+                let saved_to = save_torn(path, tail)?;
+                file.set_len(parsed.keep as u64)
+                    .map_err(|e| StoreError::io(path, e))?;
+                file.sync_all().map_err(|e| StoreError::io(path, e))?;
+                Some(TornTail {
+                    line,
+                    bytes: tail.len(),
+                    saved_to,
+                })
             }
-        }
-        let tail = &bytes[complete..];
-        let torn = if tail.iter().all(|b| b.is_ascii_whitespace()) {
-            None
-        } else {
-            let saved_to = path.with_extension("jsonl.torn");
-            std::fs::write(&saved_to, tail).map_err(|e| StoreError::io(&saved_to, e))?;
-            file.set_len(complete as u64)
+            None => None,
+        };
+        let mut store = Store {
+            path: path.to_path_buf(),
+            file,
+        };
+        if parsed.missing_newline {
+            // The last event is complete; terminate its line so the next one starts fresh.
+            store
+                .file
+                .write_all(b"\n")
+                .and_then(|_| store.file.sync_data())
                 .map_err(|e| StoreError::io(path, e))?;
-            file.sync_all().map_err(|e| StoreError::io(path, e))?;
-            Some(TornTail {
-                line: events.len() + 1,
-                bytes: tail.len(),
-                saved_to,
-            })
+        }
+        let session = match parsed.session {
+            Some(s) => s,
+            None => {
+                // Nothing complete survived (a crash between creating the file and writing
+                // its first line): start the session afresh under the same id.
+                let id = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let cwd = std::env::current_dir()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default();
+                let s = Session::new(id, cwd);
+                for ev in s.events() {
+                    store.append(ev)?;
+                }
+                store.sync()?;
+                s
+            }
         };
         Ok(Loaded {
-            store: Store {
-                path: path.to_path_buf(),
-                file,
-            },
-            events,
+            store,
+            session,
             torn,
         })
     }
@@ -259,10 +364,135 @@ impl Store {
     }
 }
 
-/// A new sortable session id: `YYYYMMDD-HHMMSS-xxxx`.
+/// A line the loader rejects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong (English, internal; shown inside a localized frame).
+    pub message: String,
+}
+
+/// What [`parse_log`] found in a log's bytes. Nothing has been changed anywhere yet.
+#[derive(Debug)]
+pub struct ParsedLog {
+    /// The restored session, validated as on live append; `None` when the log holds no
+    /// complete event (a crash between creating the file and writing `session/start`).
+    pub session: Option<Session>,
+    /// Length of the prefix to keep: everything before a torn final line.
+    pub keep: usize,
+    /// 1-based line number of a torn final line (its bytes are `bytes[keep..]`).
+    pub torn_line: Option<usize>,
+    /// The kept bytes end with a complete event whose newline was never written.
+    pub missing_newline: bool,
+}
+
+/// Parses and validates a whole log in memory (SPEC §4). Every newline-terminated line
+/// must be a valid event. Bytes after the last newline are either a complete event whose
+/// newline is missing (kept) or, when they do not parse as an event, a torn final line
+/// (a crash mid-write) that the caller cuts. Blank trailing bytes are ignored.
+pub fn parse_log(bytes: &[u8]) -> Result<ParsedLog, LineError> {
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut events = Vec::new();
+    if complete > 0 {
+        for (i, raw) in bytes[..complete - 1].split(|&b| b == b'\n').enumerate() {
+            let ev = parse_line(raw).map_err(|message| LineError {
+                line: i + 1,
+                message,
+            })?;
+            events.push(ev);
+        }
+    }
+    let tail = &bytes[complete..];
+    let (mut keep, mut torn_line, mut missing_newline) = (bytes.len(), None, false);
+    if !tail.iter().all(u8::is_ascii_whitespace) {
+        match parse_line(tail) {
+            Ok(ev) => {
+                events.push(ev);
+                missing_newline = true;
+            }
+            Err(_) => {
+                keep = complete;
+                torn_line = Some(events.len() + 1);
+            }
+        }
+    }
+    let session = if events.is_empty() {
+        None
+    } else {
+        let s = Session::from_events_indexed(events).map_err(|(i, e)| LineError {
+            line: i + 1,
+            message: match e {
+                SessionError::Invalid(v) => v.to_string(),
+                other => other.to_string(),
+            },
+        })?;
+        Some(s)
+    };
+    Ok(ParsedLog {
+        session,
+        keep,
+        torn_line,
+        missing_newline,
+    })
+}
+
+fn parse_line(raw: &[u8]) -> Result<Event, String> {
+    let text = std::str::from_utf8(raw).map_err(|_| "not valid UTF-8".to_string())?;
+    if text.trim().is_empty() {
+        return Err("empty line".into());
+    }
+    serde_json::from_str(text).map_err(|e| e.to_string())
+}
+
+/// How many saved torn tails one log may collect (`.torn`, `.torn.1`, …).
+const MAX_TORN_FILES: u32 = 10_000;
+
+/// Saves a torn tail next to the log without overwriting an earlier one: the first as
+/// `<id>.jsonl.torn`, later ones as `<id>.jsonl.torn.1`, `.torn.2`, … (created with
+/// `O_EXCL`). The saved file and its directory are fsynced.
+fn save_torn(path: &Path, tail: &[u8]) -> Result<PathBuf, StoreError> {
+    let base = path.with_extension("jsonl.torn");
+    for n in 0..MAX_TORN_FILES {
+        let candidate = if n == 0 {
+            base.clone()
+        } else {
+            let mut name = base.clone().into_os_string();
+            name.push(format!(".{n}"));
+            PathBuf::from(name)
+        };
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(mut f) => {
+                f.write_all(tail)
+                    .and_then(|_| f.sync_all())
+                    .map_err(|e| StoreError::io(&candidate, e))?;
+                if let Some(dir) = candidate.parent() {
+                    sync_dir(dir)?;
+                }
+                return Ok(candidate);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(StoreError::io(&candidate, e)),
+        }
+    }
+    Err(StoreError::io(
+        &base,
+        std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "too many saved torn tails; remove old .torn files",
+        ),
+    ))
+}
+
+/// A new sortable session id: `YYYYMMDD-HHMMSS-xxxxxxxx` (32 random bits, so parallel
+/// starts in the same second rarely collide; [`Store::create_unique`] retries when they do).
 pub fn new_session_id() -> String {
     let now = chrono::Utc::now();
-    format!("{}-{:04x}", now.format("%Y%m%d-%H%M%S"), fastrand::u16(..))
+    format!("{}-{:08x}", now.format("%Y%m%d-%H%M%S"), fastrand::u32(..))
 }
 
 /// One session in the listing.
@@ -283,7 +513,7 @@ pub fn list_sessions(dir: &Path) -> Result<Vec<SessionInfo>, StoreError> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(StoreError::io(dir, e)),
+        Err(e) => return Err(dir_error(dir, e)),
     };
     let mut out = Vec::new();
     for entry in rd.flatten() {
@@ -366,71 +596,83 @@ pub fn resolve_resume(dir: &Path, query: &str) -> Result<PathBuf, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::Session;
     use crate::session::event::*;
 
-    fn ev(seq: u64, text: &str) -> Event {
-        Event {
-            kind: EventKind::UserMessage(UserMessageData {
-                message: Message::text(Role::User, text, Source::kind("user")),
-            }),
-            seq,
-            time: "2026-11-30T00:00:00Z".into(),
-            surface_op: Some(SurfaceOp::append()),
-            source_event_seqs: None,
+    fn user(text: &str) -> EventKind {
+        EventKind::UserMessage(UserMessageData {
+            message: Message::text(Role::User, text, Source::kind("user")),
+        })
+    }
+
+    /// The lines (without newlines) of a valid log: session/start and `n` user messages.
+    fn valid_lines(id: &str, n: usize) -> Vec<String> {
+        let mut s = Session::new(id, "/tmp");
+        for i in 0..n {
+            s.push(user(&format!("message {i}"))).unwrap();
         }
+        s.events()
+            .iter()
+            .map(|e| serde_json::to_string(&**e).unwrap())
+            .collect()
+    }
+
+    fn joined(lines: &[String]) -> String {
+        lines.iter().map(|l| format!("{l}\n")).collect()
     }
 
     #[test]
     fn append_then_reopen_round_trips() {
         let dir = tempfile::tempdir().unwrap();
         let mut s = Store::create(dir.path(), "a").unwrap();
-        let (a, b) = (ev(0, "one"), ev(1, "two"));
-        s.append(&a).unwrap();
-        s.append(&b).unwrap();
+        let src = Session::new("a", "/tmp");
+        s.append(&src.events()[0]).unwrap();
         s.sync().unwrap();
         let path = s.path().to_path_buf();
         drop(s);
         let loaded = Store::open(&path).unwrap();
-        assert_eq!(loaded.events.len(), 2);
-        assert_eq!(loaded.events, vec![a, b]);
+        assert_eq!(loaded.session.events(), src.events());
         assert!(loaded.torn.is_none());
     }
 
     #[test]
     fn second_open_is_refused_while_locked() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Store::create(dir.path(), "a").unwrap();
-        let err = Store::open(s.path()).unwrap_err();
+        let path = dir.path().join("a.jsonl");
+        std::fs::write(&path, joined(&valid_lines("a", 1))).unwrap();
+        let held = Store::open(&path).unwrap();
+        let err = Store::open(&path).unwrap_err();
         assert!(matches!(err, StoreError::Locked { .. }), "{err}");
-        drop(s);
-        assert!(Store::open(&dir.path().join("a.jsonl")).is_ok());
+        drop(held);
+        assert!(Store::open(&path).is_ok());
     }
 
     #[test]
     fn torn_tail_is_cut_saved_and_reported_once() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.jsonl");
-        let good = serde_json::to_string(&ev(0, "kept")).unwrap();
-        let partial = &serde_json::to_string(&ev(1, "lost?")).unwrap()[..30];
-        std::fs::write(&path, format!("{good}\n{partial}")).unwrap();
+        let lines = valid_lines("t", 2);
+        let good = joined(&lines[..2]);
+        let partial = &lines[2][..30];
+        std::fs::write(&path, format!("{good}{partial}")).unwrap();
         let loaded = Store::open(&path).unwrap();
-        assert_eq!(loaded.events.len(), 1);
+        assert_eq!(loaded.session.events().len(), 2);
         let torn = loaded.torn.clone().unwrap();
-        assert_eq!(torn.line, 2);
+        assert_eq!(torn.line, 3);
         assert_eq!(std::fs::read_to_string(&torn.saved_to).unwrap(), partial);
         drop(loaded);
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{good}\n"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), good);
         let again = Store::open(&path).unwrap();
         assert!(again.torn.is_none(), "reported once");
-        assert_eq!(again.events.len(), 1);
+        assert_eq!(again.session.events().len(), 2);
     }
 
     #[test]
     fn corrupt_middle_line_names_the_line_and_leaves_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.jsonl");
-        let good = serde_json::to_string(&ev(0, "a")).unwrap();
-        let content = format!("{good}\n{{not json}}\n{good}\n");
+        let lines = valid_lines("c", 1);
+        let content = format!("{}\n{{not json}}\n{}\n", lines[0], lines[1]);
         std::fs::write(&path, &content).unwrap();
         match Store::open(&path).unwrap_err() {
             StoreError::Corrupt { line, .. } => assert_eq!(line, 2),
@@ -440,11 +682,27 @@ mod tests {
     }
 
     #[test]
+    fn hardening_d14_an_id_that_exists_already_is_replaced_by_a_fresh_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let taken = dir.path().join("taken.jsonl");
+        std::fs::write(&taken, "keep me").unwrap();
+        let mut ids = vec!["fresh", "taken"];
+        let (id, store) = Store::create_unique(dir.path(), || ids.pop().unwrap().into()).unwrap();
+        assert_eq!(id, "fresh");
+        assert_eq!(store.path(), dir.path().join("fresh.jsonl"));
+        assert!(ids.is_empty(), "the taken id was tried first");
+        assert_eq!(std::fs::read_to_string(&taken).unwrap(), "keep me");
+        // A directory where every id is taken gives up with a clear error, not a loop.
+        let err = Store::create_unique(dir.path(), || "taken".into()).unwrap_err();
+        assert!(err.to_string().contains("taken.jsonl"), "{err}");
+    }
+
+    #[test]
     fn resume_last_and_prefix() {
         let dir = tempfile::tempdir().unwrap();
         for id in ["20260101-000000-aaaa", "20260102-000000-bbbb"] {
             let mut s = Store::create(dir.path(), id).unwrap();
-            s.append(&ev(0, id)).unwrap();
+            s.append(&Session::new(id, "/tmp").events()[0]).unwrap();
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         let last = resolve_resume(dir.path(), "last").unwrap();
