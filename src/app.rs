@@ -311,6 +311,7 @@ pub fn build_agent(
         demo_base.is_some(),
     )
     .map_err(|e| StartupError(l.tra("app-client-failed", &[("error", Arg::from(e.message))])))?;
+    agent.set_stream_limits(setup.config.limits.stream_limits());
     // MCP servers connect in the background: start-up never waits for them.
     let mcp = crate::tools::mcp::McpManager::new(
         setup.config.mcp_servers.clone(),

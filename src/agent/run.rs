@@ -256,6 +256,11 @@ impl Agent {
         self.client.set_idle_timeout(idle);
     }
 
+    /// Sets the stream size and progress limits (`[limits]` in the config).
+    pub fn set_stream_limits(&mut self, limits: crate::llm::client::StreamLimits) {
+        self.client.set_limits(limits);
+    }
+
     /// Replaces the retry policy (tests use short delays).
     pub fn set_retry_policy(&mut self, p: RetryPolicy) {
         self.retry = p;
@@ -1050,7 +1055,8 @@ impl Agent {
     pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, String> {
         let (route, key) = self.env.resolve_route(spec)?;
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
-            .map_err(|e| e.message)?;
+            .map_err(|e| e.message)?
+            .with_limits(self.client.limits());
         self.route = route;
         self.client = client;
         let info = self.route_info();

@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::llm::projection::project_tool_updates;
-use crate::llm::sse::{SseFrame, SseParser};
+use crate::llm::sse::{SseError, SseFrame, SseParser};
 use crate::llm::types::{
     Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StopReason, StreamEvent,
     Thinking,
@@ -27,6 +27,67 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 pub const DEFAULT_OVERALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 /// Largest error body read from a failed response.
 const MAX_ERROR_BODY: usize = 64 * 1024;
+/// Default cap on one reply: text + reasoning + tool arguments (64 MiB).
+pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
+/// Bytes charged to the reply cap for every new content block (bounds block count).
+pub(crate) const BLOCK_OVERHEAD: usize = 64;
+
+/// Size and progress limits of one streamed reply (`[limits]` in the config, D2/D7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Cap on one SSE event's data, across its `data:` lines.
+    pub max_event_bytes: usize,
+    /// Cap on one reply: text + reasoning + tool arguments (+ a little per block).
+    pub max_reply_bytes: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> Self {
+        StreamLimits {
+            max_event_bytes: crate::llm::sse::DEFAULT_MAX_EVENT_BYTES,
+            max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
+        }
+    }
+}
+
+/// The error for a reply over its cap (not retried).
+pub(crate) fn reply_too_large(max: usize) -> LlmError {
+    LlmError::new(
+        ErrorCode::TooLarge,
+        format!(
+            "the reply is larger than {max} bytes of text, reasoning and tool arguments (limits.max_reply_bytes)"
+        ),
+    )
+}
+
+/// Counts reply bytes against the cap.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReplyBudget {
+    max: usize,
+    used: usize,
+}
+
+impl Default for ReplyBudget {
+    fn default() -> Self {
+        ReplyBudget::new(DEFAULT_MAX_REPLY_BYTES)
+    }
+}
+
+impl ReplyBudget {
+    /// A budget of `max` bytes.
+    pub(crate) fn new(max: usize) -> Self {
+        ReplyBudget { max, used: 0 }
+    }
+
+    /// Charges `n` bytes; over the cap is [`ErrorCode::TooLarge`].
+    pub(crate) fn charge(&mut self, n: usize) -> Result<(), LlmError> {
+        self.used = self.used.saturating_add(n);
+        if self.used > self.max {
+            return Err(reply_too_large(self.max));
+        }
+        Ok(())
+    }
+}
 
 /// Projected request data a serializer needs; independent of `GenerateOptions` so
 /// serializers stay pure.
@@ -177,6 +238,7 @@ pub fn error_message_id(code: ErrorCode) -> &'static str {
         ErrorCode::EmptyResponse => "llm-error-empty-response",
         ErrorCode::Cancelled => "llm-error-cancelled",
         ErrorCode::MissingKey => "llm-error-missing-key",
+        ErrorCode::TooLarge => "llm-error-too-large",
     }
 }
 
@@ -319,6 +381,7 @@ pub struct ProviderClient {
     http: reqwest::Client,
     idle_timeout: Duration,
     overall_timeout: Duration,
+    limits: StreamLimits,
 }
 
 impl ProviderClient {
@@ -342,7 +405,24 @@ impl ProviderClient {
             http,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             overall_timeout: DEFAULT_OVERALL_TIMEOUT,
+            limits: StreamLimits::default(),
         })
+    }
+
+    /// Sets the size and progress limits (`[limits]`).
+    pub fn with_limits(mut self, limits: StreamLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets the size and progress limits in place.
+    pub fn set_limits(&mut self, limits: StreamLimits) {
+        self.limits = limits;
+    }
+
+    /// The size and progress limits.
+    pub fn limits(&self) -> StreamLimits {
+        self.limits
     }
 
     /// Sets the idle timeout (longest gap between real stream events).
@@ -506,13 +586,16 @@ impl ProviderClient {
             return Err(self.scrubbed(err).into());
         }
 
+        let max_reply = self.limits.max_reply_bytes;
         let mut assembler = match self.route.kind {
-            ProviderKind::DeepseekMessages => {
-                Assembler::Messages(deepseek::stream::MessagesAssembler::new())
+            ProviderKind::DeepseekMessages => Assembler::Messages(
+                deepseek::stream::MessagesAssembler::with_max_reply_bytes(max_reply),
+            ),
+            ProviderKind::OpenaiChat => {
+                Assembler::Chat(openai::stream::ChatAssembler::with_max_reply_bytes(max_reply))
             }
-            ProviderKind::OpenaiChat => Assembler::Chat(openai::stream::ChatAssembler::new()),
         };
-        let mut parser = SseParser::new();
+        let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
         let mut bytes = response.bytes_stream();
@@ -556,10 +639,15 @@ impl ProviderClient {
             };
             frames.clear();
             if let Err(e) = parser.push(&chunk, &mut frames) {
-                return Err(fail(
-                    &assembler,
-                    LlmError::new(ErrorCode::Malformed, e.to_string()),
-                ));
+                let code = match e {
+                    SseError::EventTooLarge(_) | SseError::LineTooLong(_) => ErrorCode::TooLarge,
+                    SseError::InvalidUtf8 => ErrorCode::Malformed,
+                };
+                let message = match e {
+                    SseError::InvalidUtf8 => e.to_string(),
+                    _ => format!("{e} (limits.max_event_bytes)"),
+                };
+                return Err(fail(&assembler, LlmError::new(code, message)));
             }
             if frames.is_empty() {
                 continue;

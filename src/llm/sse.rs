@@ -31,14 +31,25 @@ pub enum SseError {
     /// A single line grew beyond the parser's limit without a line break.
     #[error("malformed SSE stream: line longer than {0} bytes")]
     LineTooLong(usize),
+    /// One event's data (all its `data:` lines together) grew beyond the event cap.
+    #[error("one stream event is larger than {0} bytes")]
+    EventTooLarge(usize),
 }
 
-/// Longest line accepted (a whole tool-call argument can arrive in one `data:` line).
-const MAX_LINE: usize = 64 * 1024 * 1024;
+/// Default cap on one event's data, across all its `data:` lines (16 MiB).
+pub const DEFAULT_MAX_EVENT_BYTES: usize = 16 * 1024 * 1024;
+
+/// Room on top of the event cap for one line's field name and separator.
+const LINE_SLACK: usize = 64;
 
 /// Incremental SSE parser (WHATWG event-stream rules, minus `id`/`retry` handling).
-#[derive(Debug, Default)]
+///
+/// Memory is bounded: the unterminated line and the event's data never hold more than
+/// the event cap (plus a few bytes for a field name).
+#[derive(Debug)]
 pub struct SseParser {
+    /// Cap on one event's data, in bytes.
+    max_event: usize,
     /// Bytes of the current, not yet terminated line.
     line: Vec<u8>,
     /// The previous chunk ended with `\r`; a leading `\n` of the next chunk belongs to it.
@@ -51,10 +62,37 @@ pub struct SseParser {
     has_data: bool,
 }
 
+impl Default for SseParser {
+    fn default() -> Self {
+        SseParser::with_max_event_bytes(DEFAULT_MAX_EVENT_BYTES)
+    }
+}
+
 impl SseParser {
-    /// A fresh parser.
+    /// A fresh parser with the default event cap.
     pub fn new() -> Self {
         SseParser::default()
+    }
+
+    /// A fresh parser whose events may hold at most `max_event` bytes of data.
+    pub fn with_max_event_bytes(max_event: usize) -> Self {
+        SseParser {
+            max_event,
+            line: Vec::new(),
+            pending_cr: false,
+            event: None,
+            data: String::new(),
+            has_data: false,
+        }
+    }
+
+    /// Bytes currently held for the unfinished line and event (for tests of the cap).
+    pub fn buffered_bytes(&self) -> usize {
+        self.line.len() + self.data.len() + self.event.as_ref().map_or(0, String::len)
+    }
+
+    fn max_line(&self) -> usize {
+        self.max_event.saturating_add(LINE_SLACK)
     }
 
     /// Feeds one chunk of bytes; complete frames are appended to `out` in order.
@@ -71,6 +109,9 @@ impl SseParser {
                 Some(i) => {
                     let terminator = rest[i];
                     let line_bytes = &rest[..i];
+                    if self.line.len() + line_bytes.len() > self.max_line() {
+                        return Err(SseError::LineTooLong(self.max_line()));
+                    }
                     if self.line.is_empty() {
                         self.process_line(line_bytes, out)?;
                     } else {
@@ -92,8 +133,8 @@ impl SseParser {
                     }
                 }
                 None => {
-                    if self.line.len() + rest.len() > MAX_LINE {
-                        return Err(SseError::LineTooLong(MAX_LINE));
+                    if self.line.len() + rest.len() > self.max_line() {
+                        return Err(SseError::LineTooLong(self.max_line()));
                     }
                     self.line.extend_from_slice(rest);
                     rest = &[];
@@ -134,6 +175,10 @@ impl SseParser {
         };
         match field {
             "data" => {
+                let sep = usize::from(self.has_data);
+                if self.data.len() + sep + value.len() > self.max_event {
+                    return Err(SseError::EventTooLarge(self.max_event));
+                }
                 if self.has_data {
                     self.data.push('\n');
                 }
@@ -231,5 +276,58 @@ event: trailing\ndata: partial";
             chunks.push(&bytes[start..]);
             prop_assert_eq!(parse_all(&chunks), whole);
         }
+    }
+
+    #[test]
+    fn hardening_d2_sse_event_cap_bounds_data_across_lines() {
+        // 17 MB of `data:` lines without the blank line that would end the event,
+        // fed in small chunks: the default 16 MB cap stops it, holding no more than that.
+        let line = format!("data: {}\n", "x".repeat(1000));
+        let mut p = SseParser::new();
+        let mut out = Vec::new();
+        let mut sent = 0usize;
+        let mut failure = None;
+        'feed: while sent < 17 * 1024 * 1024 {
+            for chunk in line.as_bytes().chunks(333) {
+                sent += chunk.len();
+                if let Err(e) = p.push(chunk, &mut out) {
+                    failure = Some(e);
+                    break 'feed;
+                }
+                assert!(
+                    p.buffered_bytes() <= DEFAULT_MAX_EVENT_BYTES + line.len(),
+                    "{} bytes buffered",
+                    p.buffered_bytes()
+                );
+            }
+        }
+        assert_eq!(
+            failure,
+            Some(SseError::EventTooLarge(DEFAULT_MAX_EVENT_BYTES))
+        );
+        assert!(out.is_empty());
+        // Stopped as soon as the data (without the `data: ` prefixes) passed 16 MB.
+        assert!(sent <= DEFAULT_MAX_EVENT_BYTES + DEFAULT_MAX_EVENT_BYTES / 100, "{sent}");
+    }
+
+    #[test]
+    fn hardening_d2_sse_event_cap_allows_events_up_to_the_cap() {
+        let mut p = SseParser::with_max_event_bytes(10);
+        let mut out = Vec::new();
+        // "12345\n6789" is 10 bytes of data: accepted.
+        p.push(b"data: 12345\ndata: 6789\n\n", &mut out).unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].data, "12345\n6789");
+        assert_eq!(
+            p.push(b"data: 12345\ndata: 67890\n", &mut out),
+            Err(SseError::EventTooLarge(10))
+        );
+        // A single unterminated line cannot outgrow the cap either.
+        let mut p = SseParser::with_max_event_bytes(10);
+        let long = vec![b'a'; 200];
+        assert_eq!(
+            p.push(&long, &mut out),
+            Err(SseError::LineTooLong(10 + LINE_SLACK))
+        );
     }
 }

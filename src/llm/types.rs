@@ -222,6 +222,8 @@ pub enum ErrorCode {
     Cancelled,
     /// No API key.
     MissingKey,
+    /// A stream event or the whole reply exceeded its size cap (`[limits]`).
+    TooLarge,
 }
 
 impl ErrorCode {
@@ -241,6 +243,7 @@ impl ErrorCode {
             ErrorCode::EmptyResponse => "empty_response",
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::MissingKey => "missing_key",
+            ErrorCode::TooLarge => "too_large",
         }
     }
 

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::llm::client::{classify_error, partial_stop};
+use crate::llm::client::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
 use crate::llm::sse::SseFrame;
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
 use crate::session::event::{Block, Usage};
@@ -105,12 +105,22 @@ pub struct MessagesAssembler {
     output: u64,
     stop_reason: Option<StopReason>,
     done: bool,
+    budget: ReplyBudget,
 }
 
 impl MessagesAssembler {
-    /// A fresh assembler.
+    /// A fresh assembler with the default reply cap.
     pub fn new() -> Self {
         MessagesAssembler::default()
+    }
+
+    /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
+    /// tool arguments (D2).
+    pub fn with_max_reply_bytes(max: usize) -> Self {
+        MessagesAssembler {
+            budget: ReplyBudget::new(max),
+            ..MessagesAssembler::default()
+        }
     }
 
     /// Whether `message_stop` arrived.
@@ -184,6 +194,11 @@ impl MessagesAssembler {
                 let delta = event
                     .delta
                     .ok_or_else(|| malformed("content_block_delta without delta".into()))?;
+                let size = [&delta.text, &delta.thinking, &delta.partial_json, &delta.signature]
+                    .iter()
+                    .map(|f| f.as_ref().map_or(0, String::len))
+                    .sum();
+                self.budget.charge(size)?;
                 let block = self.block_mut(event.index)?;
                 apply_delta(block, delta, emit)?;
             }
@@ -218,6 +233,11 @@ impl MessagesAssembler {
             .content_block
             .ok_or_else(|| malformed("content_block_start without content_block".into()))?;
         let str_field = |name: &str| cb.get(name).and_then(Value::as_str).map(str::to_string);
+        let size = ["text", "thinking", "signature", "id", "name"]
+            .iter()
+            .map(|f| cb.get(*f).and_then(Value::as_str).map_or(0, str::len))
+            .sum::<usize>();
+        self.budget.charge(size + BLOCK_OVERHEAD)?;
         let block = match cb.get("type").and_then(Value::as_str) {
             Some("text") => {
                 let text = str_field("text").unwrap_or_default();

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use crate::llm::client::{classify_error, partial_stop};
+use crate::llm::client::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
 use crate::llm::sse::SseFrame;
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
 use crate::session::event::{Block, Usage};
@@ -106,12 +106,22 @@ pub struct ChatAssembler {
     usage: Usage,
     stop_reason: Option<StopReason>,
     done: bool,
+    budget: ReplyBudget,
 }
 
 impl ChatAssembler {
-    /// A fresh assembler.
+    /// A fresh assembler with the default reply cap.
     pub fn new() -> Self {
         ChatAssembler::default()
+    }
+
+    /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
+    /// tool arguments (D2).
+    pub fn with_max_reply_bytes(max: usize) -> Self {
+        ChatAssembler {
+            budget: ReplyBudget::new(max),
+            ..ChatAssembler::default()
+        }
     }
 
     /// Whether `[DONE]` arrived.
@@ -140,7 +150,7 @@ impl ChatAssembler {
         }
         for choice in chunk.choices.into_iter().flatten() {
             if let Some(delta) = choice.delta {
-                self.apply_delta(delta, emit);
+                self.apply_delta(delta, emit)?;
             }
             if let Some(reason) = choice.finish_reason {
                 self.stop_reason = Some(map_finish_reason(&reason));
@@ -163,9 +173,14 @@ impl ChatAssembler {
         Ok(())
     }
 
-    fn apply_delta(&mut self, delta: WireDelta, emit: &mut dyn FnMut(StreamEvent)) {
+    fn apply_delta(
+        &mut self,
+        delta: WireDelta,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
         // The first thinking chunk is `""`: it must not open a block.
         if let Some(r) = delta.reasoning_content.filter(|r| !r.is_empty()) {
+            self.budget.charge(r.len())?;
             let i = *self.reasoning.get_or_insert_with(|| {
                 self.blocks.push(OpenBlock::Reasoning(String::new()));
                 self.blocks.len() - 1
@@ -176,6 +191,7 @@ impl ChatAssembler {
             emit(StreamEvent::ReasoningDelta(r));
         }
         if let Some(c) = delta.content.filter(|c| !c.is_empty()) {
+            self.budget.charge(c.len())?;
             let i = *self.text.get_or_insert_with(|| {
                 self.blocks.push(OpenBlock::Text(String::new()));
                 self.blocks.len() - 1
@@ -186,12 +202,22 @@ impl ChatAssembler {
             emit(StreamEvent::TextDelta(c));
         }
         for call in delta.tool_calls.into_iter().flatten() {
-            self.apply_tool_delta(call, emit);
+            self.apply_tool_delta(call, emit)?;
         }
+        Ok(())
     }
 
-    fn apply_tool_delta(&mut self, call: WireToolCall, emit: &mut dyn FnMut(StreamEvent)) {
+    fn apply_tool_delta(
+        &mut self,
+        call: WireToolCall,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
         let index = call.index.unwrap_or(0);
+        let size = call.id.as_ref().map_or(0, String::len)
+            + call.function.as_ref().map_or(0, |f| {
+                f.name.as_ref().map_or(0, String::len) + f.arguments.as_ref().map_or(0, String::len)
+            });
+        self.budget.charge(size)?;
         let pos = match self
             .blocks
             .iter()
@@ -199,6 +225,7 @@ impl ChatAssembler {
         {
             Some(p) => p,
             None => {
+                self.budget.charge(BLOCK_OVERHEAD)?;
                 self.blocks.push(OpenBlock::Tool {
                     index,
                     id: String::new(),
@@ -217,7 +244,7 @@ impl ChatAssembler {
             ..
         } = &mut self.blocks[pos]
         else {
-            return;
+            return Ok(());
         };
         // Gateways repeat `id`/`name` as "" or null on continuations: unchanged.
         if let Some(new_id) = call.id.filter(|s| !s.is_empty()) {
@@ -244,6 +271,7 @@ impl ChatAssembler {
                 fragment,
             });
         }
+        Ok(())
     }
 
     fn content(&self) -> Vec<Block> {
@@ -432,4 +460,26 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
         let e = run("data: {nope\n\n").0.unwrap_err();
         assert_eq!(e.code, ErrorCode::Malformed);
     }
+
+    #[test]
+    fn hardening_d2_reply_cap_counts_text_reasoning_and_arguments() {
+        let chunk = |delta: serde_json::Value| {
+            format!("data: {}\n\n", serde_json::json!({"choices": [{"delta": delta}]}))
+        };
+        let s = chunk(serde_json::json!({"reasoning_content": "r".repeat(400)}))
+            + &chunk(serde_json::json!({"content": "t".repeat(400)}))
+            + &chunk(serde_json::json!({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f", "arguments": "a".repeat(400)}}]}));
+        let mut p = SseParser::new();
+        let mut frames = Vec::new();
+        p.push(s.as_bytes(), &mut frames).unwrap();
+        let feed = |max: usize| {
+            let mut a = ChatAssembler::with_max_reply_bytes(max);
+            frames.iter().try_for_each(|f| a.on_frame(f, &mut |_| {}))
+        };
+        let e = feed(1000).unwrap_err();
+        assert_eq!(e.code, ErrorCode::TooLarge);
+        assert!(feed(2000).is_ok());
+    }
+
+
 }
