@@ -188,3 +188,23 @@ async fn hardening_d2_reply_cap_from_config_stops_a_long_reply() {
     assert!(err.contains("larger than 1000 bytes"), "{err}");
     assert_eq!(env.requests().len(), 1, "not retried: {err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d7_pings_without_content_hit_the_no_progress_timeout() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (base, count) = hostile(Hostile::PingsOnly { secs: 120 }).await;
+    let cfg = hostile_config(&env, &base, "\n[limits]\nno_progress_timeout_secs = 1\n");
+    let started = std::time::Instant::now();
+    let out = env.exec(&cfg, "hi\n", &[]).await;
+    let took = started.elapsed();
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    assert!(err.contains("no new content"), "{err}");
+    // Pings arrive every 100 ms, so only the no-progress timer can end each attempt:
+    // the first attempt and the three retries of the default policy.
+    assert_eq!(count.load(Ordering::SeqCst), 4, "{err}");
+    let a = attempts(&env);
+    assert_eq!(a.len(), 4);
+    assert!(a.iter().all(|e| e["data"]["error"]["code"] == "no_progress"));
+    assert!(took < Duration::from_secs(30), "{took:?}");
+}

@@ -16,3 +16,4 @@ llm-retrying = Retrying in { $seconds } s (attempt { $attempt } of { $max })…
 
 # hardening: wire
 llm-error-too-large = The reply is too large and was stopped (not retried): { $message } — raise the cap in the [limits] table of the config if this is expected.
+llm-error-no-progress = The provider sent no new content for too long: { $message }

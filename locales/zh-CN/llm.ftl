@@ -16,3 +16,4 @@ llm-retrying = { $seconds } 秒后重试（第 { $attempt } 次，共 { $max } �
 
 # hardening: wire
 llm-error-too-large = 回复过大，已停止接收（不会重试）：{ $message } —— 如属正常，请在配置的 [limits] 表中调高上限。
+llm-error-no-progress = 服务商长时间没有发送新内容：{ $message }

@@ -537,10 +537,11 @@ fn parse_command_tool(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<Com
 
 /// `[limits]` (issue 9, D2/D7): positive integers; other keys are warned about.
 fn parse_limits(w: &mut Walker<'_>, mut t: Table) -> Res<super::Limits> {
-    let [event, reply] = super::Limits::KEYS;
+    let [event, reply, progress] = super::Limits::KEYS;
     let limits = super::Limits {
         max_event_bytes: w.positive(&mut t, "limits", event)?,
         max_reply_bytes: w.positive(&mut t, "limits", reply)?,
+        no_progress_timeout_secs: w.positive(&mut t, "limits", progress)?,
     };
     w.leftovers("limits", t);
     Ok(limits)
@@ -553,7 +554,7 @@ mod tests {
     #[test]
     fn hardening_limits_table_parses_and_warns_on_unknown_keys() {
         let cfg = parse(
-            "[limits]\nmax_event_bytes = 1024\nmax_reply = 1\n",
+            "[limits]\nmax_event_bytes = 1024\nno_progress_timeout_secs = 2\nmax_reply = 1\n",
             None,
             Path::new("."),
         )
@@ -563,6 +564,7 @@ mod tests {
         let s = cfg.limits.stream_limits();
         assert_eq!(s.max_event_bytes, 1024);
         assert_eq!(s.max_reply_bytes, crate::llm::client::DEFAULT_MAX_REPLY_BYTES);
+        assert_eq!(s.no_progress_timeout, std::time::Duration::from_secs(2));
         assert_eq!(
             cfg.warnings,
             vec![ConfigWarning::UnknownKey {

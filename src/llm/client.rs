@@ -29,6 +29,8 @@ pub const DEFAULT_OVERALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 const MAX_ERROR_BODY: usize = 64 * 1024;
 /// Default cap on one reply: text + reasoning + tool arguments (64 MiB).
 pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
+/// Default no-progress timeout: longest time without a content delta.
+pub const DEFAULT_NO_PROGRESS_TIMEOUT: Duration = Duration::from_secs(300);
 /// Bytes charged to the reply cap for every new content block (bounds block count).
 pub(crate) const BLOCK_OVERHEAD: usize = 64;
 
@@ -39,6 +41,8 @@ pub struct StreamLimits {
     pub max_event_bytes: usize,
     /// Cap on one reply: text + reasoning + tool arguments (+ a little per block).
     pub max_reply_bytes: usize,
+    /// After the response starts, the longest time without a content delta.
+    pub no_progress_timeout: Duration,
 }
 
 impl Default for StreamLimits {
@@ -46,6 +50,7 @@ impl Default for StreamLimits {
         StreamLimits {
             max_event_bytes: crate::llm::sse::DEFAULT_MAX_EVENT_BYTES,
             max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
+            no_progress_timeout: DEFAULT_NO_PROGRESS_TIMEOUT,
         }
     }
 }
@@ -239,6 +244,7 @@ pub fn error_message_id(code: ErrorCode) -> &'static str {
         ErrorCode::Cancelled => "llm-error-cancelled",
         ErrorCode::MissingKey => "llm-error-missing-key",
         ErrorCode::TooLarge => "llm-error-too-large",
+        ErrorCode::NoProgress => "llm-error-no-progress",
     }
 }
 
@@ -598,6 +604,9 @@ impl ProviderClient {
         let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
+        // Only content deltas prove progress; pings and keep-alives do not (D7).
+        let no_progress = self.limits.no_progress_timeout;
+        let mut progress_deadline = Instant::now() + no_progress;
         let mut bytes = response.bytes_stream();
         let fail = |assembler: &Assembler, error: LlmError| StreamFailure {
             error: self.scrubbed(error),
@@ -623,6 +632,15 @@ impl ProviderClient {
                     return Err(fail(&assembler, LlmError::new(
                         ErrorCode::Transport,
                         format!("no stream event for {}s", self.idle_timeout.as_secs()),
+                    )));
+                }
+                _ = tokio::time::sleep_until(progress_deadline) => {
+                    return Err(fail(&assembler, LlmError::new(
+                        ErrorCode::NoProgress,
+                        format!(
+                            "no text, reasoning or tool-call content for {}s (limits.no_progress_timeout_secs)",
+                            no_progress.as_secs()
+                        ),
                     )));
                 }
                 c = bytes.next() => c,
@@ -658,13 +676,27 @@ impl ProviderClient {
                 first = false;
                 on_event(StreamEvent::FirstByte);
             }
+            let mut progressed = false;
+            let mut watch = |ev: StreamEvent| {
+                progressed |= matches!(
+                    ev,
+                    StreamEvent::TextDelta(_)
+                        | StreamEvent::ReasoningDelta(_)
+                        | StreamEvent::ToolCallStart { .. }
+                        | StreamEvent::ToolArgsDelta { .. }
+                );
+                on_event(ev);
+            };
             for frame in frames.drain(..) {
-                if let Err(e) = assembler.on_frame(frame, on_event) {
+                if let Err(e) = assembler.on_frame(frame, &mut watch) {
                     return Err(fail(&assembler, e));
                 }
                 if assembler.is_done() {
                     break;
                 }
+            }
+            if progressed {
+                progress_deadline = Instant::now() + no_progress;
             }
         }
         if !assembler.is_done() {

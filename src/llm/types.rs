@@ -224,6 +224,8 @@ pub enum ErrorCode {
     MissingKey,
     /// A stream event or the whole reply exceeded its size cap (`[limits]`).
     TooLarge,
+    /// The stream kept the connection alive but sent no content for too long.
+    NoProgress,
 }
 
 impl ErrorCode {
@@ -244,6 +246,7 @@ impl ErrorCode {
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::MissingKey => "missing_key",
             ErrorCode::TooLarge => "too_large",
+            ErrorCode::NoProgress => "no_progress",
         }
     }
 
@@ -255,6 +258,7 @@ impl ErrorCode {
                 | ErrorCode::Server
                 | ErrorCode::Transport
                 | ErrorCode::EmptyResponse
+                | ErrorCode::NoProgress
         )
     }
 }
