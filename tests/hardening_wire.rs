@@ -208,3 +208,30 @@ async fn hardening_d7_pings_without_content_hit_the_no_progress_timeout() {
     assert!(a.iter().all(|e| e["data"]["error"]["code"] == "no_progress"));
     assert!(took < Duration::from_secs(30), "{took:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d16_json_body_on_200_is_a_clear_error_not_retried() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (base, count) = hostile(Hostile::JsonBody).await;
+    let cfg = hostile_config(&env, &base, "");
+    let out = env.exec(&cfg, "hi\n", &[]).await;
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("the provider answered with JSON instead of a stream: Model Not Exist"),
+        "{err}"
+    );
+    assert_eq!(count.load(Ordering::SeqCst), 1, "{err}");
+
+    // The same body behind a `text/event-stream` content type.
+    let (base, count) = hostile(Hostile::JsonAsStream).await;
+    let cfg = hostile_config(&env, &base, "");
+    let out = env.exec(&cfg, "hi\n", &[]).await;
+    let err = stderr(&out);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("JSON instead of a stream: upstream quota gateway said no"),
+        "{err}"
+    );
+    assert_eq!(count.load(Ordering::SeqCst), 1, "{err}");
+}

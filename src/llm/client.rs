@@ -592,6 +592,24 @@ impl ProviderClient {
             return Err(self.scrubbed(err).into());
         }
 
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if is_json_type(&content_type) {
+            // A 200 with a JSON body (a gateway answering without `stream`, or an error
+            // wrapped in a 200): not a stream, and asking again gives the same (D16).
+            let text = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => return Err(cancelled()),
+                _ = tokio::time::sleep_until(overall_deadline.min(idle_deadline)) => String::new(),
+                t = read_limited(response, MAX_ERROR_BODY) => t,
+            };
+            return Err(self.scrubbed(json_instead_of_stream(&text)).into());
+        }
+
         let max_reply = self.limits.max_reply_bytes;
         let mut assembler = match self.route.kind {
             ProviderKind::DeepseekMessages => Assembler::Messages(
@@ -604,6 +622,10 @@ impl ProviderClient {
         let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
+        // The start of a body that has produced no frame yet (to recognize JSON sent
+        // with a wrong content type).
+        let mut head: Vec<u8> = Vec::new();
+        let mut seen_frame = false;
         // Only content deltas prove progress; pings and keep-alives do not (D7).
         let no_progress = self.limits.no_progress_timeout;
         let mut progress_deadline = Instant::now() + no_progress;
@@ -656,6 +678,10 @@ impl ProviderClient {
                 Some(Ok(c)) => c,
             };
             frames.clear();
+            if !seen_frame && head.len() < HEAD_BYTES {
+                let room = HEAD_BYTES - head.len();
+                head.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
             if let Err(e) = parser.push(&chunk, &mut frames) {
                 let code = match e {
                     SseError::EventTooLarge(_) | SseError::LineTooLong(_) => ErrorCode::TooLarge,
@@ -670,6 +696,7 @@ impl ProviderClient {
             if frames.is_empty() {
                 continue;
             }
+            seen_frame = true;
             // Only real events prove progress; keep-alive comments do not.
             idle_deadline = Instant::now() + self.idle_timeout;
             if first {
@@ -699,6 +726,11 @@ impl ProviderClient {
                 progress_deadline = Instant::now() + no_progress;
             }
         }
+        if !seen_frame && looks_like_json(&head) {
+            return Err(self
+                .scrubbed(json_instead_of_stream(&String::from_utf8_lossy(&head)))
+                .into());
+        }
         if !assembler.is_done() {
             let what = match self.route.kind {
                 ProviderKind::DeepseekMessages => "message_stop",
@@ -720,6 +752,51 @@ impl ProviderClient {
         completion.request_id = req_id;
         Ok(completion)
     }
+}
+
+/// Bytes of a frameless body kept to recognize JSON sent as a stream.
+const HEAD_BYTES: usize = 4096;
+
+/// Whether a content type names JSON (`application/json`, `…+json`).
+fn is_json_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+/// Whether a body starts like a JSON object or array.
+fn looks_like_json(head: &[u8]) -> bool {
+    matches!(
+        head.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    )
+}
+
+/// The error for a 200 whose body is JSON instead of an event stream (D16): names the
+/// embedded error message when there is one, else a short excerpt. Not retried.
+pub(crate) fn json_instead_of_stream(body: &str) -> LlmError {
+    let body = body.trim();
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let embedded = parsed.as_ref().and_then(|v| {
+        v.pointer("/error/message")
+            .or_else(|| v.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| v.get("error").and_then(Value::as_str).map(str::to_string))
+    });
+    let detail = match embedded {
+        Some(m) => m.chars().take(500).collect::<String>(),
+        None => {
+            let mut excerpt: String = body.chars().take(200).collect();
+            if excerpt.len() < body.len() {
+                excerpt.push('…');
+            }
+            excerpt
+        }
+    };
+    LlmError::new(
+        ErrorCode::Malformed,
+        format!("the provider answered with JSON instead of a stream: {detail}"),
+    )
 }
 
 /// A reqwest error with its source chain (the URL is kept; the key is never in it).
