@@ -235,3 +235,148 @@ async fn hardening_d16_json_body_on_200_is_a_clear_error_not_retried() {
     );
     assert_eq!(count.load(Ordering::SeqCst), 1, "{err}");
 }
+
+/// Tool calls of `word_count` with distinct inputs, so results show which call they answer.
+fn three_calls(ids: [&str; 3]) -> Value {
+    json!([
+        {"tool_calls": [
+            {"name": "word_count", "input": {"path": "a"}, "id": ids[0]},
+            {"name": "word_count", "input": {"path": "bb"}, "id": ids[1]},
+            {"name": "word_count", "input": {"path": "ccc"}, "id": ids[2]}
+        ]},
+        {"text": "counted"},
+        {"text": "still here"}
+    ])
+}
+
+/// Asserts a recorded Messages request has unique tool-use ids and that each result
+/// answers the call with its input (`wc -c` of the arguments).
+fn assert_paired_anthropic(req: &Value) {
+    let mut ids = std::collections::HashSet::new();
+    let mut expected = std::collections::HashMap::new();
+    for m in messages(req) {
+        for b in m["content"].as_array().into_iter().flatten() {
+            if b["type"] == "tool_use" {
+                let id = b["id"].as_str().unwrap().to_string();
+                assert!(!id.is_empty());
+                assert!(ids.insert(id.clone()), "duplicate id {id}");
+                expected.insert(id, (b["input"].to_string().len() + 1).to_string());
+            }
+        }
+    }
+    assert_eq!(ids.len(), 3, "{req}");
+    let mut answered = 0;
+    for m in messages(req) {
+        for b in m["content"].as_array().into_iter().flatten() {
+            if b["type"] == "tool_result" {
+                let id = b["tool_use_id"].as_str().unwrap();
+                let text = b["content"][0]["text"].as_str().unwrap().trim().to_string();
+                assert_eq!(Some(&text), expected.get(id), "result of {id}");
+                answered += 1;
+            }
+        }
+    }
+    assert_eq!(answered, 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d3_duplicate_and_empty_ids_on_arrival_are_renamed() {
+    for route in ["ds", "oai"] {
+        let script =
+            Script::parse(&three_calls(["call_same", "call_same", ""]).to_string()).unwrap();
+        let env = TestEnv::new(SimConfig {
+            script: Some(script),
+            ..SimConfig::default()
+        })
+        .await;
+        let cfg = env.write_config(
+            "config.toml",
+            &routes_config(&env.sim.base_url(), "").replace(
+                "model = \"ds/deepseek-flash\"",
+                &format!("model = \"{route}/deepseek-flash\""),
+            ),
+        );
+        let out = env
+            .exec(&cfg, "/tool enable word_count\ncount please\nand again\n", &[])
+            .await;
+        let err = stderr(&out);
+        assert!(out.status.success(), "{route}: {err}");
+        assert!(err.contains("renamed"), "{route}: notice expected: {err}");
+        let reqs = env.requests();
+        assert_eq!(reqs.len(), 3, "{route}");
+        assert!(reqs.iter().all(|r| r["status"] == 200), "{route}: {reqs:?}");
+        if route == "ds" {
+            assert_paired_anthropic(&reqs[1]);
+            assert_paired_anthropic(&reqs[2]);
+        } else {
+            let calls: Vec<String> = messages(&reqs[2])
+                .iter()
+                .flat_map(|m| m["tool_calls"].as_array().cloned().unwrap_or_default())
+                .map(|c| c["id"].as_str().unwrap().to_string())
+                .collect();
+            let results: Vec<String> = messages(&reqs[2])
+                .iter()
+                .filter(|m| m["role"] == "tool")
+                .map(|m| m["tool_call_id"].as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(calls.len(), 3);
+            assert_eq!(calls, results, "{route}");
+            let unique: std::collections::HashSet<&String> = calls.iter().collect();
+            assert_eq!(unique.len(), 3, "{calls:?}");
+        }
+        // The log holds the repaired ids: a resume sends the same request prefix.
+        let log = env.log();
+        let logged: Vec<&str> = log
+            .iter()
+            .filter(|e| e["type"] == "tool/call")
+            .map(|e| e["data"]["callId"].as_str().unwrap())
+            .collect();
+        assert_eq!(logged.len(), 3);
+        assert!(logged.iter().all(|id| !id.is_empty()), "{logged:?}");
+        assert_eq!(
+            logged
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len(),
+            3,
+            "{logged:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hardening_d3_old_log_with_duplicate_ids_resumes() {
+    let script = Script::parse(&three_calls(["call_a", "call_b", "call_c"]).to_string()).unwrap();
+    let env = TestEnv::new(SimConfig {
+        script: Some(script),
+        ..SimConfig::default()
+    })
+    .await;
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    let out = env
+        .exec(&cfg, "/tool enable word_count\ncount please\n", &[])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Turn the log into one an older deepterm wrote for a faulty provider: two calls with
+    // id `call_same` and one with "", plus their results.
+    let path = env.log_path();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("\"call_b\"").count(), 3, "call, tool/call, result");
+    let old = text
+        .replace("\"call_a\"", "\"call_same\"")
+        .replace("\"call_b\"", "\"call_same\"")
+        .replace("\"call_c\"", "\"\"");
+    std::fs::write(&path, old).unwrap();
+
+    let out = env
+        .exec(&cfg, "/tool enable word_count\nwhat now?\n", &["--resume", "last"])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    let last = reqs.last().unwrap();
+    assert_eq!(last["status"], 200, "{last}");
+    assert_paired_anthropic(last);
+    // The old lines themselves are untouched (repair happens when the request is built).
+    let now = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(now.matches("\"call_same\"").count(), 6);
+}

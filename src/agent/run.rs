@@ -755,7 +755,34 @@ impl Agent {
         final_text: &mut String,
     ) -> Result<bool, AgentError> {
         self.add_usage(&c.usage);
-        let message = Message::new(Role::Assistant, c.content, Source::kind("model"));
+        let mut content = c.content;
+        let mut repairs = c.id_repairs;
+        // Ids must also be unique across the conversation, or later requests break (D3).
+        let taken: std::collections::HashSet<String> = self
+            .session
+            .derive_messages()
+            .iter()
+            .flat_map(|m| {
+                m.tool_calls()
+                    .map(|(id, _, _)| id.to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        repairs.extend(crate::llm::tool_ids::assign_unique_ids(
+            &mut content,
+            &taken,
+            |_, i, _| format!("call_{turn}_{step}_{i}"),
+        ));
+        if !repairs.is_empty() {
+            let renamed = crate::llm::tool_ids::ToolIdRepair::describe(&repairs);
+            tracing::warn!(%renamed, "renamed tool-call ids before committing the reply");
+            self.notice(
+                NoticeLevel::Warn,
+                "agent-tool-ids-repaired",
+                vec![("renamed", Arg::from(renamed))],
+            );
+        }
+        let message = Message::new(Role::Assistant, content, Source::kind("model"));
         let text = message.joined_text();
         let calls: Vec<(String, String, String)> = message
             .tool_calls()

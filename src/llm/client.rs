@@ -14,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::llm::projection::project_tool_updates;
 use crate::llm::sse::{SseError, SseFrame, SseParser};
+use crate::llm::tool_ids::repair_history;
 use crate::llm::types::{
     Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StopReason, StreamEvent,
     Thinking,
@@ -154,8 +155,10 @@ pub struct SerializedBody {
 /// Projects `opts` for its route and serializes the wire body (also used by
 /// `/inspect`).
 pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
+    // Logs written before arrival repair may hold missing or duplicate call ids (D3).
+    let messages = repair_history(&opts.messages);
     let projection = project_tool_updates(
-        &opts.messages,
+        &messages,
         opts.tools.as_deref(),
         opts.route.tool_update,
         opts.tool_history.as_deref(),

@@ -7,4 +7,5 @@ pub mod openai;
 pub mod projection;
 pub mod retry;
 pub mod sse;
+pub mod tool_ids;
 pub mod types;

@@ -191,6 +191,8 @@ pub struct Completion {
     pub usage: Usage,
     /// Provider request id, when the response carried one.
     pub request_id: Option<String>,
+    /// Tool calls whose missing or duplicate ids the assembler replaced (D3).
+    pub id_repairs: Vec<crate::llm::tool_ids::ToolIdRepair>,
 }
 
 /// Stable error classes (SPEC §8).

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::llm::client::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
 use crate::llm::sse::SseFrame;
+use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
 use crate::session::event::{Block, Usage};
 
@@ -288,7 +289,14 @@ impl MessagesAssembler {
         Ok(())
     }
 
-    fn content(&self) -> Vec<Block> {
+    /// Settled content: tool calls get unique, non-empty ids (D3).
+    fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
+        let mut blocks = self.raw_content();
+        let repairs = unique_reply_ids(&mut blocks);
+        (blocks, repairs)
+    }
+
+    fn raw_content(&self) -> Vec<Block> {
         self.blocks
             .iter()
             .filter_map(|(_, b)| match b {
@@ -325,10 +333,11 @@ impl MessagesAssembler {
     /// What arrived so far (for cancelled or failed streams).
     pub fn partial(&self) -> Completion {
         Completion {
-            content: self.content(),
+            content: self.content().0,
             stop_reason: partial_stop(self.stop_reason.as_ref()),
             usage: self.usage(),
             request_id: None,
+            id_repairs: Vec::new(),
         }
     }
 
@@ -340,7 +349,7 @@ impl MessagesAssembler {
                 "the stream ended before message_stop",
             ));
         }
-        let content = self.content();
+        let (content, id_repairs) = self.content();
         let has_calls = content.iter().any(|b| matches!(b, Block::ToolCall { .. }));
         let stop_reason = self.stop_reason.clone().unwrap_or(if has_calls {
             StopReason::ToolUse
@@ -363,11 +372,18 @@ impl MessagesAssembler {
                 }
             }
         }
+        if !id_repairs.is_empty() {
+            tracing::warn!(
+                renamed = %ToolIdRepair::describe(&id_repairs),
+                "provider sent missing or duplicate tool-call ids"
+            );
+        }
         Ok(Completion {
             content,
             stop_reason,
             usage: self.usage(),
             request_id: None,
+            id_repairs,
         })
     }
 }

@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::llm::client::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
 use crate::llm::sse::SseFrame;
+use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
 use crate::session::event::{Block, Usage};
 
@@ -274,7 +275,14 @@ impl ChatAssembler {
         Ok(())
     }
 
-    fn content(&self) -> Vec<Block> {
+    /// Settled content: tool calls get unique, non-empty ids (D3).
+    fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
+        let mut blocks = self.raw_content();
+        let repairs = unique_reply_ids(&mut blocks);
+        (blocks, repairs)
+    }
+
+    fn raw_content(&self) -> Vec<Block> {
         self.blocks
             .iter()
             .map(|b| match b {
@@ -304,10 +312,11 @@ impl ChatAssembler {
     /// What arrived so far (for cancelled or failed streams).
     pub fn partial(&self) -> Completion {
         Completion {
-            content: self.content(),
+            content: self.content().0,
             stop_reason: partial_stop(self.stop_reason.as_ref()),
             usage: self.usage,
             request_id: None,
+            id_repairs: Vec::new(),
         }
     }
 
@@ -319,7 +328,7 @@ impl ChatAssembler {
                 "the stream ended before [DONE]",
             ));
         }
-        let content = self.content();
+        let (content, id_repairs) = self.content();
         let stop_reason = self.stop_reason.clone().unwrap_or(StopReason::EndTurn);
         if content.is_empty() && stop_reason == StopReason::EndTurn {
             return Err(LlmError::new(
@@ -327,11 +336,18 @@ impl ChatAssembler {
                 "the model returned a completed response with no content",
             ));
         }
+        if !id_repairs.is_empty() {
+            tracing::warn!(
+                renamed = %ToolIdRepair::describe(&id_repairs),
+                "provider sent missing or duplicate tool-call ids"
+            );
+        }
         Ok(Completion {
             content,
             stop_reason,
             usage: self.usage,
             request_id: None,
+            id_repairs,
         })
     }
 }
@@ -481,5 +497,22 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
         assert!(feed(2000).is_ok());
     }
 
-
+    #[test]
+    fn hardening_d3_empty_and_repeated_ids_are_unique_after_assembly() {
+        let call = |index: u64, id: &str| {
+            format!(
+                "data: {}\n\n",
+                serde_json::json!({"choices": [{"delta": {"tool_calls": [{"index": index, "id": id, "function": {"name": "f", "arguments": "{}"}}]}}]})
+            )
+        };
+        let s = call(0, "call_same") + &call(1, "call_same") + &call(2, "")
+            + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+        let c = run(&s).0.unwrap();
+        let ids: Vec<&str> = c.content.iter().filter_map(|b| match b {
+            Block::ToolCall { id, .. } => Some(id.as_str()),
+            _ => None,
+        }).collect();
+        assert_eq!(ids, ["call_same", "call_same_dup2", "call_2"]);
+        assert_eq!(c.id_repairs.len(), 2);
+    }
 }
