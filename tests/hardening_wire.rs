@@ -55,7 +55,8 @@ async fn read_request(sock: &mut TcpStream) {
     }
 }
 
-const SSE_HEAD: &str = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
+const SSE_HEAD: &str =
+    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
 const MESSAGE_START: &str = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":0}}}\n\n";
 
 async fn answer(mut sock: TcpStream, what: Hostile) {
@@ -177,10 +178,7 @@ async fn hardening_d2_reply_cap_from_config_stops_a_long_reply() {
     .await;
     let cfg = env.write_config(
         "config.toml",
-        &routes_config(
-            &env.sim.base_url(),
-            "\n[limits]\nmax_reply_bytes = 1000\n",
-        ),
+        &routes_config(&env.sim.base_url(), "\n[limits]\nmax_reply_bytes = 1000\n"),
     );
     let out = env.exec(&cfg, "hi\n", &[]).await;
     let err = stderr(&out);
@@ -205,7 +203,10 @@ async fn hardening_d7_pings_without_content_hit_the_no_progress_timeout() {
     assert_eq!(count.load(Ordering::SeqCst), 4, "{err}");
     let a = attempts(&env);
     assert_eq!(a.len(), 4);
-    assert!(a.iter().all(|e| e["data"]["error"]["code"] == "no_progress"));
+    assert!(
+        a.iter()
+            .all(|e| e["data"]["error"]["code"] == "no_progress")
+    );
     assert!(took < Duration::from_secs(30), "{took:?}");
 }
 
@@ -297,7 +298,11 @@ async fn hardening_d3_duplicate_and_empty_ids_on_arrival_are_renamed() {
             ),
         );
         let out = env
-            .exec(&cfg, "/tool enable word_count\ncount please\nand again\n", &[])
+            .exec(
+                &cfg,
+                "/tool enable word_count\ncount please\nand again\n",
+                &[],
+            )
             .await;
         let err = stderr(&out);
         assert!(out.status.success(), "{route}: {err}");
@@ -361,7 +366,11 @@ async fn hardening_d3_old_log_with_duplicate_ids_resumes() {
     // id `call_same` and one with "", plus their results.
     let path = env.log_path();
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.matches("\"call_b\"").count(), 3, "call, tool/call, result");
+    assert_eq!(
+        text.matches("\"call_b\"").count(),
+        3,
+        "call, tool/call, result"
+    );
     let old = text
         .replace("\"call_a\"", "\"call_same\"")
         .replace("\"call_b\"", "\"call_same\"")
@@ -369,7 +378,11 @@ async fn hardening_d3_old_log_with_duplicate_ids_resumes() {
     std::fs::write(&path, old).unwrap();
 
     let out = env
-        .exec(&cfg, "/tool enable word_count\nwhat now?\n", &["--resume", "last"])
+        .exec(
+            &cfg,
+            "/tool enable word_count\nwhat now?\n",
+            &["--resume", "last"],
+        )
         .await;
     assert!(out.status.success(), "{}", stderr(&out));
     let reqs = env.requests();

@@ -563,7 +563,10 @@ mod tests {
         assert_eq!(cfg.limits.max_reply_bytes, None);
         let s = cfg.limits.stream_limits();
         assert_eq!(s.max_event_bytes, 1024);
-        assert_eq!(s.max_reply_bytes, crate::llm::client::DEFAULT_MAX_REPLY_BYTES);
+        assert_eq!(
+            s.max_reply_bytes,
+            crate::llm::client::DEFAULT_MAX_REPLY_BYTES
+        );
         assert_eq!(s.no_progress_timeout, std::time::Duration::from_secs(2));
         assert_eq!(
             cfg.warnings,

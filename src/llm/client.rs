@@ -618,9 +618,9 @@ impl ProviderClient {
             ProviderKind::DeepseekMessages => Assembler::Messages(
                 deepseek::stream::MessagesAssembler::with_max_reply_bytes(max_reply),
             ),
-            ProviderKind::OpenaiChat => {
-                Assembler::Chat(openai::stream::ChatAssembler::with_max_reply_bytes(max_reply))
-            }
+            ProviderKind::OpenaiChat => Assembler::Chat(
+                openai::stream::ChatAssembler::with_max_reply_bytes(max_reply),
+            ),
         };
         let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();

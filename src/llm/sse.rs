@@ -98,7 +98,8 @@ impl SseParser {
     /// Feeds one chunk of bytes; complete frames are appended to `out` in order.
     pub fn push(&mut self, chunk: &[u8], out: &mut Vec<SseFrame>) -> Result<(), SseError> {
         let mut rest = chunk;
-        if self.pending_cr {
+        // An empty chunk must not forget a `\r` that ended the previous one.
+        if self.pending_cr && !rest.is_empty() {
             self.pending_cr = false;
             if let [b'\n', tail @ ..] = rest {
                 rest = tail;
@@ -252,6 +253,14 @@ event: trailing\ndata: partial";
     }
 
     #[test]
+    fn empty_chunk_between_cr_and_lf_keeps_one_line_break() {
+        // Found by the arbitrary-chunking property: `\r`, an empty chunk, `\n` used to
+        // count as two line breaks and dispatch an event early.
+        let frames = parse_all(&[b"data: a\r", b"", b"\nevent: x\n"]);
+        assert!(frames.is_empty(), "{frames:?}");
+    }
+
+    #[test]
     fn split_crlf_counts_as_one_line_break() {
         let frames = parse_all(&[b"data: a\r", b"\n", b"\r", b"\ndata: b\n\n"]);
         assert_eq!(frames.len(), 2, "{frames:?}");
@@ -307,7 +316,10 @@ event: trailing\ndata: partial";
         );
         assert!(out.is_empty());
         // Stopped as soon as the data (without the `data: ` prefixes) passed 16 MB.
-        assert!(sent <= DEFAULT_MAX_EVENT_BYTES + DEFAULT_MAX_EVENT_BYTES / 100, "{sent}");
+        assert!(
+            sent <= DEFAULT_MAX_EVENT_BYTES + DEFAULT_MAX_EVENT_BYTES / 100,
+            "{sent}"
+        );
     }
 
     #[test]
@@ -329,5 +341,73 @@ event: trailing\ndata: partial";
             p.push(&long, &mut out),
             Err(SseError::LineTooLong(10 + LINE_SLACK))
         );
+    }
+
+    /// Frames (and the first error) of `bytes` fed in the given pieces.
+    fn parse_pieces(
+        max_event: usize,
+        bytes: &[u8],
+        cuts: &[usize],
+    ) -> (Vec<SseFrame>, Option<SseError>, usize) {
+        let mut p = SseParser::with_max_event_bytes(max_event);
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut peak = 0;
+        let mut ends: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+        ends.sort_unstable();
+        ends.push(bytes.len());
+        for end in ends {
+            if end < start {
+                continue;
+            }
+            let r = p.push(&bytes[start..end], &mut out);
+            peak = peak.max(p.buffered_bytes());
+            if let Err(e) = r {
+                return (out, Some(e), peak);
+            }
+            start = end;
+        }
+        (out, None, peak)
+    }
+
+    /// Bytes biased towards SSE syntax so that frames actually form.
+    fn sse_bytes() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop_oneof![
+            Just(b"data: ".to_vec()),
+            Just(b"data:".to_vec()),
+            Just(b"event: x".to_vec()),
+            Just(b": c".to_vec()),
+            Just(b"\n".to_vec()),
+            Just(b"\r".to_vec()),
+            Just(b"\r\n".to_vec()),
+            Just("é世".as_bytes().to_vec()),
+            proptest::collection::vec(any::<u8>(), 0..8),
+            "[a-z{}\":]{0,12}".prop_map(String::into_bytes),
+        ];
+        proptest::collection::vec(piece, 0..60).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: crate::llm::proptest_cases(),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn hardening_sse_arbitrary_bytes_and_chunking(
+            bytes in prop_oneof![sse_bytes(), proptest::collection::vec(any::<u8>(), 0..200)],
+            cuts in proptest::collection::vec(any::<usize>(), 0..12),
+            max_event in prop_oneof![Just(DEFAULT_MAX_EVENT_BYTES), 0usize..40],
+        ) {
+            let (whole, whole_err, _) = parse_pieces(max_event, &bytes, &[]);
+            let (chunked, chunked_err, peak) = parse_pieces(max_event, &bytes, &cuts);
+            prop_assert_eq!(&chunked, &whole);
+            prop_assert_eq!(&chunked_err, &whole_err);
+            // Line, data and event name are each bounded by the cap (plus a field name).
+            prop_assert!(peak <= 3 * (max_event + LINE_SLACK), "peak {} cap {}", peak, max_event);
+            for f in &whole {
+                prop_assert!(f.data.len() <= max_event);
+            }
+        }
     }
 }

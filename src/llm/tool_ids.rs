@@ -127,12 +127,11 @@ pub fn repair_history(messages: &[Arc<Message>]) -> Cow<'_, [Arc<Message>]> {
         match m.role {
             Role::Assistant if m.tool_calls().next().is_some() => {
                 let mut content = m.content.clone();
-                let tag: String = m
-                    .id
-                    .chars()
-                    .filter(char::is_ascii_alphanumeric)
-                    .take(8)
-                    .collect();
+                let tag: String =
+                    m.id.chars()
+                        .filter(char::is_ascii_alphanumeric)
+                        .take(8)
+                        .collect();
                 let prefix = format!("call_{tag}");
                 let repairs = assign_unique_ids(&mut content, &taken, standard_name(&prefix));
                 pending = m
@@ -158,7 +157,9 @@ pub fn repair_history(messages: &[Arc<Message>]) -> Cow<'_, [Arc<Message>]> {
             }
             Role::Tool => {
                 let id = m.tool_call_id.as_deref().unwrap_or("");
-                if let Some(entry) = pending.iter_mut().find(|(orig, _, done)| !done && orig == id)
+                if let Some(entry) = pending
+                    .iter_mut()
+                    .find(|(orig, _, done)| !done && orig == id)
                 {
                     entry.2 = true;
                     if entry.1 != id {
@@ -230,7 +231,12 @@ mod tests {
         assert_eq!(repairs.len(), 2);
         assert_eq!(repairs[1].original, "");
         // Deterministic.
-        let mut again = vec![call("call_same"), call("call_same"), call(""), call("call_2")];
+        let mut again = vec![
+            call("call_same"),
+            call("call_same"),
+            call(""),
+            call("call_2"),
+        ];
         unique_reply_ids(&mut again);
         assert_eq!(ids(&again), ids(&blocks));
         // Ids taken elsewhere in the conversation are renamed too.
@@ -274,10 +280,7 @@ mod tests {
             .filter(|m| m.role == Role::Assistant)
             .flat_map(|m| ids(&m.content))
             .collect();
-        let results: Vec<String> = out
-            .iter()
-            .filter_map(|m| m.tool_call_id.clone())
-            .collect();
+        let results: Vec<String> = out.iter().filter_map(|m| m.tool_call_id.clone()).collect();
         assert_eq!(
             calls,
             [

@@ -195,10 +195,15 @@ impl MessagesAssembler {
                 let delta = event
                     .delta
                     .ok_or_else(|| malformed("content_block_delta without delta".into()))?;
-                let size = [&delta.text, &delta.thinking, &delta.partial_json, &delta.signature]
-                    .iter()
-                    .map(|f| f.as_ref().map_or(0, String::len))
-                    .sum();
+                let size = [
+                    &delta.text,
+                    &delta.thinking,
+                    &delta.partial_json,
+                    &delta.signature,
+                ]
+                .iter()
+                .map(|f| f.as_ref().map_or(0, String::len))
+                .sum();
                 self.budget.charge(size)?;
                 let block = self.block_mut(event.index)?;
                 apply_delta(block, delta, emit)?;

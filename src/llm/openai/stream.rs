@@ -480,11 +480,16 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     #[test]
     fn hardening_d2_reply_cap_counts_text_reasoning_and_arguments() {
         let chunk = |delta: serde_json::Value| {
-            format!("data: {}\n\n", serde_json::json!({"choices": [{"delta": delta}]}))
+            format!(
+                "data: {}\n\n",
+                serde_json::json!({"choices": [{"delta": delta}]})
+            )
         };
         let s = chunk(serde_json::json!({"reasoning_content": "r".repeat(400)}))
             + &chunk(serde_json::json!({"content": "t".repeat(400)}))
-            + &chunk(serde_json::json!({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f", "arguments": "a".repeat(400)}}]}));
+            + &chunk(
+                serde_json::json!({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f", "arguments": "a".repeat(400)}}]}),
+            );
         let mut p = SseParser::new();
         let mut frames = Vec::new();
         p.push(s.as_bytes(), &mut frames).unwrap();
@@ -505,13 +510,19 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
                 serde_json::json!({"choices": [{"delta": {"tool_calls": [{"index": index, "id": id, "function": {"name": "f", "arguments": "{}"}}]}}]})
             )
         };
-        let s = call(0, "call_same") + &call(1, "call_same") + &call(2, "")
+        let s = call(0, "call_same")
+            + &call(1, "call_same")
+            + &call(2, "")
             + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
         let c = run(&s).0.unwrap();
-        let ids: Vec<&str> = c.content.iter().filter_map(|b| match b {
-            Block::ToolCall { id, .. } => Some(id.as_str()),
-            _ => None,
-        }).collect();
+        let ids: Vec<&str> = c
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                Block::ToolCall { id, .. } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
         assert_eq!(ids, ["call_same", "call_same_dup2", "call_2"]);
         assert_eq!(c.id_repairs.len(), 2);
     }

@@ -353,9 +353,7 @@ fn hardening_d2_reply_cap_counts_text_reasoning_and_arguments() {
     p.push(s.as_bytes(), &mut frames).unwrap();
     let feed = |max: usize| {
         let mut a = MessagesAssembler::with_max_reply_bytes(max);
-        frames
-            .iter()
-            .try_for_each(|f| a.on_frame(f, &mut |_| {}))
+        frames.iter().try_for_each(|f| a.on_frame(f, &mut |_| {}))
     };
     let e = feed(1000).unwrap_err();
     assert_eq!(e.code, ErrorCode::TooLarge);
