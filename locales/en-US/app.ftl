@@ -69,3 +69,6 @@ compact-done = Conversation compacted: the earlier part was replaced by a summar
 compact-failed = Compaction failed; the history is unchanged: { $message }
 app-no-other-session = There is no other saved session to resume.
 app-session-already-open = That session is the one open now.
+
+# hardening: wire
+agent-tool-ids-repaired = The provider sent tool calls with missing or duplicate ids; renamed: { $renamed }

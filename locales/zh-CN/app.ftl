@@ -69,3 +69,6 @@ compact-done = 对话已压缩：较早的部分已替换为摘要。
 compact-failed = 压缩失败，历史未作改动：{ $message }
 app-no-other-session = 没有其他可恢复的已保存会话。
 app-session-already-open = 该会话就是当前打开的会话。
+
+# hardening: wire
+agent-tool-ids-repaired = 服务商发来的工具调用缺少 ID 或 ID 重复，已重命名：{ $renamed }

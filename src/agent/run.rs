@@ -317,6 +317,11 @@ impl Agent {
         self.client.set_idle_timeout(idle);
     }
 
+    /// Sets the stream size and progress limits (`[limits]` in the config).
+    pub fn set_stream_limits(&mut self, limits: crate::llm::client::StreamLimits) {
+        self.client.set_limits(limits);
+    }
+
     /// Replaces the retry policy (tests use short delays).
     pub fn set_retry_policy(&mut self, p: RetryPolicy) {
         self.retry = p;
@@ -811,7 +816,34 @@ impl Agent {
         final_text: &mut String,
     ) -> Result<bool, AgentError> {
         self.add_usage(&c.usage);
-        let message = Message::new(Role::Assistant, c.content, Source::kind("model"));
+        let mut content = c.content;
+        let mut repairs = c.id_repairs;
+        // Ids must also be unique across the conversation, or later requests break (D3).
+        let taken: std::collections::HashSet<String> = self
+            .session
+            .derive_messages()
+            .iter()
+            .flat_map(|m| {
+                m.tool_calls()
+                    .map(|(id, _, _)| id.to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        repairs.extend(crate::llm::tool_ids::assign_unique_ids(
+            &mut content,
+            &taken,
+            |_, i, _| format!("call_{turn}_{step}_{i}"),
+        ));
+        if !repairs.is_empty() {
+            let renamed = crate::llm::tool_ids::ToolIdRepair::describe(&repairs);
+            tracing::warn!(%renamed, "renamed tool-call ids before committing the reply");
+            self.notice(
+                NoticeLevel::Warn,
+                "agent-tool-ids-repaired",
+                vec![("renamed", Arg::from(renamed))],
+            );
+        }
+        let message = Message::new(Role::Assistant, content, Source::kind("model"));
         let text = message.joined_text();
         let calls: Vec<(String, String, String)> = message
             .tool_calls()
@@ -1116,7 +1148,8 @@ impl Agent {
             self.add_secret(k.expose());
         }
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
-            .map_err(|e| e.message)?;
+            .map_err(|e| e.message)?
+            .with_limits(self.client.limits());
         self.registry.set_max_tools(route.max_tools);
         self.route = route;
         self.client = client;

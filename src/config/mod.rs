@@ -6,6 +6,7 @@
 //! ([`Config::warnings`]), not errors.
 
 mod error;
+mod limits;
 mod parse;
 
 use std::collections::BTreeMap;
@@ -14,6 +15,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use error::{ConfigError, ConfigWarning, Problem};
+pub use limits::Limits;
 
 use crate::i18n::Locale;
 use crate::llm::catalog::{self, ModelSpec};
@@ -111,6 +113,8 @@ pub struct Config {
     pub command_tools: BTreeMap<String, CommandToolConfig>,
     /// `[tools.builtin] enabled`.
     pub builtin_tools: bool,
+    /// `[limits]`: stream size and progress caps.
+    pub limits: Limits,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }
@@ -150,6 +154,7 @@ impl Default for Config {
             mcp_servers: BTreeMap::new(),
             command_tools: BTreeMap::new(),
             builtin_tools: true,
+            limits: Limits::default(),
             warnings: vec![],
         }
     }

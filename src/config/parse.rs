@@ -70,6 +70,7 @@ const MODEL_KEYS: &[&str] = &[
     "system_prompt_update",
     "tool_update",
     "image_input",
+    "max_tools",
 ];
 const INSTRUCTIONS_KEYS: &[&str] = &["text", "files"];
 const MCP_KEYS: &[&str] = &["servers"];
@@ -81,6 +82,7 @@ const MCP_SERVER_KEYS: &[&str] = &[
     "approval",
     "timeout_secs",
     "env_passthrough",
+    "max_message_bytes",
 ];
 const TOOLS_KEYS: &[&str] = &["command", "builtin"];
 const BUILTIN_KEYS: &[&str] = &["enabled"];
@@ -511,11 +513,10 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
         w.leftovers("tools", tools);
     }
 
-    // `[limits]` belongs to the stream limits, which consume their own keys; a misspelt
-    // one is still worth a warning.
-    if let Some(Value::Table(limits)) = root.get("limits") {
-        w.warn_unknown("limits", limits);
+    if let Some(t) = w.table(&mut root, "", "limits")? {
+        cfg.limits = parse_limits(&mut w, t)?;
     }
+
     w.leftovers("", root);
     cfg.warnings = w.warnings;
     Ok(cfg)
@@ -772,9 +773,50 @@ fn parse_command_tool(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<Com
     })
 }
 
+/// `[limits]` (issue 9, D2/D7): positive integers; other keys are warned about.
+fn parse_limits(w: &mut Walker<'_>, mut t: Table) -> Res<super::Limits> {
+    let [event, reply, progress] = super::Limits::KEYS;
+    let limits = super::Limits {
+        max_event_bytes: w.positive(&mut t, "limits", event)?,
+        max_reply_bytes: w.positive(&mut t, "limits", reply)?,
+        no_progress_timeout_secs: w.positive(&mut t, "limits", progress)?,
+    };
+    w.leftovers("limits", t);
+    Ok(limits)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hardening_limits_table_parses_and_warns_on_unknown_keys() {
+        let cfg = parse(
+            "[limits]\nmax_event_bytes = 1024\nno_progress_timeout_secs = 2\nmax_reply = 1\n",
+            None,
+            Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(cfg.limits.max_event_bytes, Some(1024));
+        assert_eq!(cfg.limits.max_reply_bytes, None);
+        let s = cfg.limits.stream_limits();
+        assert_eq!(s.max_event_bytes, 1024);
+        assert_eq!(
+            s.max_reply_bytes,
+            crate::llm::client::DEFAULT_MAX_REPLY_BYTES
+        );
+        assert_eq!(s.no_progress_timeout, std::time::Duration::from_secs(2));
+        assert_eq!(
+            cfg.warnings,
+            vec![ConfigWarning::UnknownKey {
+                file: None,
+                key: "limits.max_reply".into(),
+                suggestion: None,
+            }]
+        );
+        let e = parse("[limits]\nmax_reply_bytes = 0\n", None, Path::new(".")).unwrap_err();
+        assert!(format!("{e:?}").contains("limits.max_reply_bytes"), "{e:?}");
+    }
 
     #[test]
     fn line_col_counts_characters() {

@@ -13,7 +13,8 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use crate::llm::projection::project_tool_updates;
-use crate::llm::sse::{SseFrame, SseParser};
+use crate::llm::sse::{SseError, SseFrame, SseParser};
+use crate::llm::tool_ids::repair_history;
 use crate::llm::types::{
     Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StopReason, StreamEvent,
     Thinking,
@@ -27,6 +28,72 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 pub const DEFAULT_OVERALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 /// Largest error body read from a failed response.
 const MAX_ERROR_BODY: usize = 64 * 1024;
+/// Default cap on one reply: text + reasoning + tool arguments (64 MiB).
+pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
+/// Default no-progress timeout: longest time without a content delta.
+pub const DEFAULT_NO_PROGRESS_TIMEOUT: Duration = Duration::from_secs(300);
+/// Bytes charged to the reply cap for every new content block (bounds block count).
+pub(crate) const BLOCK_OVERHEAD: usize = 64;
+
+/// Size and progress limits of one streamed reply (`[limits]` in the config, D2/D7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Cap on one SSE event's data, across its `data:` lines.
+    pub max_event_bytes: usize,
+    /// Cap on one reply: text + reasoning + tool arguments (+ a little per block).
+    pub max_reply_bytes: usize,
+    /// After the response starts, the longest time without a content delta.
+    pub no_progress_timeout: Duration,
+}
+
+impl Default for StreamLimits {
+    fn default() -> Self {
+        StreamLimits {
+            max_event_bytes: crate::llm::sse::DEFAULT_MAX_EVENT_BYTES,
+            max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
+            no_progress_timeout: DEFAULT_NO_PROGRESS_TIMEOUT,
+        }
+    }
+}
+
+/// The error for a reply over its cap (not retried).
+pub(crate) fn reply_too_large(max: usize) -> LlmError {
+    LlmError::new(
+        ErrorCode::TooLarge,
+        format!(
+            "the reply is larger than {max} bytes of text, reasoning and tool arguments (limits.max_reply_bytes)"
+        ),
+    )
+}
+
+/// Counts reply bytes against the cap.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ReplyBudget {
+    max: usize,
+    used: usize,
+}
+
+impl Default for ReplyBudget {
+    fn default() -> Self {
+        ReplyBudget::new(DEFAULT_MAX_REPLY_BYTES)
+    }
+}
+
+impl ReplyBudget {
+    /// A budget of `max` bytes.
+    pub(crate) fn new(max: usize) -> Self {
+        ReplyBudget { max, used: 0 }
+    }
+
+    /// Charges `n` bytes; over the cap is [`ErrorCode::TooLarge`].
+    pub(crate) fn charge(&mut self, n: usize) -> Result<(), LlmError> {
+        self.used = self.used.saturating_add(n);
+        if self.used > self.max {
+            return Err(reply_too_large(self.max));
+        }
+        Ok(())
+    }
+}
 
 /// Projected request data a serializer needs; independent of `GenerateOptions` so
 /// serializers stay pure.
@@ -88,8 +155,10 @@ pub struct SerializedBody {
 /// Projects `opts` for its route and serializes the wire body (also used by
 /// `/inspect`).
 pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
+    // Logs written before arrival repair may hold missing or duplicate call ids (D3).
+    let messages = repair_history(&opts.messages);
     let projection = project_tool_updates(
-        &opts.messages,
+        &messages,
         opts.tools.as_deref(),
         opts.route.tool_update,
         opts.tool_history.as_deref(),
@@ -177,6 +246,8 @@ pub fn error_message_id(code: ErrorCode) -> &'static str {
         ErrorCode::EmptyResponse => "llm-error-empty-response",
         ErrorCode::Cancelled => "llm-error-cancelled",
         ErrorCode::MissingKey => "llm-error-missing-key",
+        ErrorCode::TooLarge => "llm-error-too-large",
+        ErrorCode::NoProgress => "llm-error-no-progress",
     }
 }
 
@@ -319,6 +390,7 @@ pub struct ProviderClient {
     http: reqwest::Client,
     idle_timeout: Duration,
     overall_timeout: Duration,
+    limits: StreamLimits,
 }
 
 impl ProviderClient {
@@ -342,7 +414,24 @@ impl ProviderClient {
             http,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             overall_timeout: DEFAULT_OVERALL_TIMEOUT,
+            limits: StreamLimits::default(),
         })
+    }
+
+    /// Sets the size and progress limits (`[limits]`).
+    pub fn with_limits(mut self, limits: StreamLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets the size and progress limits in place.
+    pub fn set_limits(&mut self, limits: StreamLimits) {
+        self.limits = limits;
+    }
+
+    /// The size and progress limits.
+    pub fn limits(&self) -> StreamLimits {
+        self.limits
     }
 
     /// Sets the idle timeout (longest gap between real stream events).
@@ -506,15 +595,43 @@ impl ProviderClient {
             return Err(self.scrubbed(err).into());
         }
 
+        let content_type = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        if is_json_type(&content_type) {
+            // A 200 with a JSON body (a gateway answering without `stream`, or an error
+            // wrapped in a 200): not a stream, and asking again gives the same (D16).
+            let text = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => return Err(cancelled()),
+                _ = tokio::time::sleep_until(overall_deadline.min(idle_deadline)) => String::new(),
+                t = read_limited(response, MAX_ERROR_BODY) => t,
+            };
+            return Err(self.scrubbed(json_instead_of_stream(&text)).into());
+        }
+
+        let max_reply = self.limits.max_reply_bytes;
         let mut assembler = match self.route.kind {
-            ProviderKind::DeepseekMessages => {
-                Assembler::Messages(deepseek::stream::MessagesAssembler::new())
-            }
-            ProviderKind::OpenaiChat => Assembler::Chat(openai::stream::ChatAssembler::new()),
+            ProviderKind::DeepseekMessages => Assembler::Messages(
+                deepseek::stream::MessagesAssembler::with_max_reply_bytes(max_reply),
+            ),
+            ProviderKind::OpenaiChat => Assembler::Chat(
+                openai::stream::ChatAssembler::with_max_reply_bytes(max_reply),
+            ),
         };
-        let mut parser = SseParser::new();
+        let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
+        // The start of a body that has produced no frame yet (to recognize JSON sent
+        // with a wrong content type).
+        let mut head: Vec<u8> = Vec::new();
+        let mut seen_frame = false;
+        // Only content deltas prove progress; pings and keep-alives do not (D7).
+        let no_progress = self.limits.no_progress_timeout;
+        let mut progress_deadline = Instant::now() + no_progress;
         let mut bytes = response.bytes_stream();
         let fail = |assembler: &Assembler, error: LlmError| StreamFailure {
             error: self.scrubbed(error),
@@ -542,6 +659,15 @@ impl ProviderClient {
                         format!("no stream event for {}s", self.idle_timeout.as_secs()),
                     )));
                 }
+                _ = tokio::time::sleep_until(progress_deadline) => {
+                    return Err(fail(&assembler, LlmError::new(
+                        ErrorCode::NoProgress,
+                        format!(
+                            "no text, reasoning or tool-call content for {}s (limits.no_progress_timeout_secs)",
+                            no_progress.as_secs()
+                        ),
+                    )));
+                }
                 c = bytes.next() => c,
             };
             let chunk = match chunk {
@@ -555,23 +681,44 @@ impl ProviderClient {
                 Some(Ok(c)) => c,
             };
             frames.clear();
+            if !seen_frame && head.len() < HEAD_BYTES {
+                let room = HEAD_BYTES - head.len();
+                head.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
             if let Err(e) = parser.push(&chunk, &mut frames) {
-                return Err(fail(
-                    &assembler,
-                    LlmError::new(ErrorCode::Malformed, e.to_string()),
-                ));
+                let code = match e {
+                    SseError::EventTooLarge(_) | SseError::LineTooLong(_) => ErrorCode::TooLarge,
+                    SseError::InvalidUtf8 => ErrorCode::Malformed,
+                };
+                let message = match e {
+                    SseError::InvalidUtf8 => e.to_string(),
+                    _ => format!("{e} (limits.max_event_bytes)"),
+                };
+                return Err(fail(&assembler, LlmError::new(code, message)));
             }
             if frames.is_empty() {
                 continue;
             }
+            seen_frame = true;
             // Only real events prove progress; keep-alive comments do not.
             idle_deadline = Instant::now() + self.idle_timeout;
             if first {
                 first = false;
                 on_event(StreamEvent::FirstByte);
             }
+            let mut progressed = false;
+            let mut watch = |ev: StreamEvent| {
+                progressed |= matches!(
+                    ev,
+                    StreamEvent::TextDelta(_)
+                        | StreamEvent::ReasoningDelta(_)
+                        | StreamEvent::ToolCallStart { .. }
+                        | StreamEvent::ToolArgsDelta { .. }
+                );
+                on_event(ev);
+            };
             for frame in frames.drain(..) {
-                if let Err(e) = assembler.on_frame(frame, on_event) {
+                if let Err(e) = assembler.on_frame(frame, &mut watch) {
                     return Err(fail(&assembler, e));
                 }
                 if assembler.is_done() {
@@ -582,6 +729,14 @@ impl ProviderClient {
                 // instead of letting deltas pile up in its channel.
                 tokio::task::coop::consume_budget().await;
             }
+            if progressed {
+                progress_deadline = Instant::now() + no_progress;
+            }
+        }
+        if !seen_frame && looks_like_json(&head) {
+            return Err(self
+                .scrubbed(json_instead_of_stream(&String::from_utf8_lossy(&head)))
+                .into());
         }
         if !assembler.is_done() {
             let what = match self.route.kind {
@@ -604,6 +759,51 @@ impl ProviderClient {
         completion.request_id = req_id;
         Ok(completion)
     }
+}
+
+/// Bytes of a frameless body kept to recognize JSON sent as a stream.
+const HEAD_BYTES: usize = 4096;
+
+/// Whether a content type names JSON (`application/json`, `…+json`).
+fn is_json_type(content_type: &str) -> bool {
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+/// Whether a body starts like a JSON object or array.
+fn looks_like_json(head: &[u8]) -> bool {
+    matches!(
+        head.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'{' | b'[')
+    )
+}
+
+/// The error for a 200 whose body is JSON instead of an event stream (D16): names the
+/// embedded error message when there is one, else a short excerpt. Not retried.
+pub(crate) fn json_instead_of_stream(body: &str) -> LlmError {
+    let body = body.trim();
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let embedded = parsed.as_ref().and_then(|v| {
+        v.pointer("/error/message")
+            .or_else(|| v.get("message"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| v.get("error").and_then(Value::as_str).map(str::to_string))
+    });
+    let detail = match embedded {
+        Some(m) => m.chars().take(500).collect::<String>(),
+        None => {
+            let mut excerpt: String = body.chars().take(200).collect();
+            if excerpt.len() < body.len() {
+                excerpt.push('…');
+            }
+            excerpt
+        }
+    };
+    LlmError::new(
+        ErrorCode::Malformed,
+        format!("the provider answered with JSON instead of a stream: {detail}"),
+    )
 }
 
 /// A reqwest error with its source chain (the URL is kept; the key is never in it).

@@ -193,6 +193,8 @@ pub struct Completion {
     pub usage: Usage,
     /// Provider request id, when the response carried one.
     pub request_id: Option<String>,
+    /// Tool calls whose missing or duplicate ids the assembler replaced (D3).
+    pub id_repairs: Vec<crate::llm::tool_ids::ToolIdRepair>,
 }
 
 /// Stable error classes (SPEC §8).
@@ -224,6 +226,10 @@ pub enum ErrorCode {
     Cancelled,
     /// No API key.
     MissingKey,
+    /// A stream event or the whole reply exceeded its size cap (`[limits]`).
+    TooLarge,
+    /// The stream kept the connection alive but sent no content for too long.
+    NoProgress,
 }
 
 impl ErrorCode {
@@ -243,6 +249,8 @@ impl ErrorCode {
             ErrorCode::EmptyResponse => "empty_response",
             ErrorCode::Cancelled => "cancelled",
             ErrorCode::MissingKey => "missing_key",
+            ErrorCode::TooLarge => "too_large",
+            ErrorCode::NoProgress => "no_progress",
         }
     }
 
@@ -254,6 +262,7 @@ impl ErrorCode {
                 | ErrorCode::Server
                 | ErrorCode::Transport
                 | ErrorCode::EmptyResponse
+                | ErrorCode::NoProgress
         )
     }
 }

@@ -163,6 +163,7 @@ pub fn demo_reply(parsed: &Parsed) -> ScriptedReply {
                     tool_calls: vec![ScriptedToolCall {
                         name: tool.name.clone(),
                         input,
+                        id: None,
                     }],
                     ..ScriptedReply::default()
                 };

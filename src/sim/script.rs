@@ -15,6 +15,9 @@ pub struct ScriptedToolCall {
     pub name: String,
     /// Tool input (a JSON object).
     pub input: Value,
+    /// Call id to send instead of a generated `call_NN_…` one (may be empty or repeated,
+    /// to test how a client copes with a faulty provider).
+    pub id: Option<String>,
 }
 
 /// A fault injected instead of (or while streaming) a normal reply.
@@ -82,6 +85,7 @@ impl ScriptedReply {
             tool_calls: vec![ScriptedToolCall {
                 name: name.into(),
                 input,
+                id: None,
             }],
             ..Self::default()
         }
@@ -106,6 +110,7 @@ impl ScriptedReply {
         self.tool_calls.push(ScriptedToolCall {
             name: name.into(),
             input,
+            id: None,
         });
         self
     }
@@ -168,8 +173,18 @@ impl ScriptedReply {
                                 &format!("tool_calls[{i}].input must be an object"),
                             ));
                         }
+                        let id = match c.get("id") {
+                            None => None,
+                            Some(Value::String(s)) => Some(s.clone()),
+                            Some(_) => {
+                                return Err(script_err(
+                                    what,
+                                    &format!("tool_calls[{i}].id must be a string"),
+                                ));
+                            }
+                        };
                         for k in c.keys() {
-                            if k != "name" && k != "input" {
+                            if k != "name" && k != "input" && k != "id" {
                                 return Err(script_err(
                                     what,
                                     &format!("tool_calls[{i}]: unknown key `{k}`"),
@@ -179,6 +194,7 @@ impl ScriptedReply {
                         reply.tool_calls.push(ScriptedToolCall {
                             name: name.to_string(),
                             input,
+                            id,
                         });
                     }
                 }
@@ -447,5 +463,21 @@ http_error = 503
         assert!(e.to_string().contains("at most one fault"), "{e}");
         let e = Script::parse(r#"[{"text": "a", "stop_reason": "weird"}]"#).unwrap_err();
         assert!(e.to_string().contains("stop_reason"), "{e}");
+    }
+
+    #[test]
+    fn tool_call_id_can_be_scripted() {
+        let s = Script::parse(
+            r#"[{"tool_calls": [{"name": "t", "id": "call_same"}, {"name": "t", "id": ""}, {"name": "t"}]}]"#,
+        )
+        .unwrap();
+        let ids: Vec<Option<&str>> = s.replies[0]
+            .tool_calls
+            .iter()
+            .map(|c| c.id.as_deref())
+            .collect();
+        assert_eq!(ids, [Some("call_same"), Some(""), None]);
+        let e = Script::parse(r#"[{"tool_calls": [{"name": "t", "id": 3}]}]"#).unwrap_err();
+        assert!(e.to_string().contains("id must be a string"), "{e}");
     }
 }

@@ -216,6 +216,7 @@ pub fn build_turn(
         calls.push(super::script::ScriptedToolCall {
             name: tool.name.clone(),
             input: demo::arguments_for(tool, ""),
+            id: None,
         });
     }
     for c in &calls {
@@ -249,7 +250,10 @@ pub fn build_turn(
             json = truncate_utf8(&json, keep).to_string();
         }
         blocks.push(OutBlock::ToolUse {
-            id: format!("call_{i:02}_{}", random_id(rng, 24)),
+            id: c
+                .id
+                .clone()
+                .unwrap_or_else(|| format!("call_{i:02}_{}", random_id(rng, 24))),
             name: c.name.clone(),
             json,
         });

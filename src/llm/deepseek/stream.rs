@@ -9,8 +9,9 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::llm::client::{classify_error, partial_stop};
+use crate::llm::client::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
 use crate::llm::sse::SseFrame;
+use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
 use crate::session::event::{Block, Usage};
 
@@ -105,12 +106,22 @@ pub struct MessagesAssembler {
     output: u64,
     stop_reason: Option<StopReason>,
     done: bool,
+    budget: ReplyBudget,
 }
 
 impl MessagesAssembler {
-    /// A fresh assembler.
+    /// A fresh assembler with the default reply cap.
     pub fn new() -> Self {
         MessagesAssembler::default()
+    }
+
+    /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
+    /// tool arguments (D2).
+    pub fn with_max_reply_bytes(max: usize) -> Self {
+        MessagesAssembler {
+            budget: ReplyBudget::new(max),
+            ..MessagesAssembler::default()
+        }
     }
 
     /// Whether `message_stop` arrived.
@@ -184,6 +195,16 @@ impl MessagesAssembler {
                 let delta = event
                     .delta
                     .ok_or_else(|| malformed("content_block_delta without delta".into()))?;
+                let size = [
+                    &delta.text,
+                    &delta.thinking,
+                    &delta.partial_json,
+                    &delta.signature,
+                ]
+                .iter()
+                .map(|f| f.as_ref().map_or(0, String::len))
+                .sum();
+                self.budget.charge(size)?;
                 let block = self.block_mut(event.index)?;
                 apply_delta(block, delta, emit)?;
             }
@@ -218,6 +239,11 @@ impl MessagesAssembler {
             .content_block
             .ok_or_else(|| malformed("content_block_start without content_block".into()))?;
         let str_field = |name: &str| cb.get(name).and_then(Value::as_str).map(str::to_string);
+        let size = ["text", "thinking", "signature", "id", "name"]
+            .iter()
+            .map(|f| cb.get(*f).and_then(Value::as_str).map_or(0, str::len))
+            .sum::<usize>();
+        self.budget.charge(size + BLOCK_OVERHEAD)?;
         let block = match cb.get("type").and_then(Value::as_str) {
             Some("text") => {
                 let text = str_field("text").unwrap_or_default();
@@ -268,7 +294,14 @@ impl MessagesAssembler {
         Ok(())
     }
 
-    fn content(&self) -> Vec<Block> {
+    /// Settled content: tool calls get unique, non-empty ids (D3).
+    fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
+        let mut blocks = self.raw_content();
+        let repairs = unique_reply_ids(&mut blocks);
+        (blocks, repairs)
+    }
+
+    fn raw_content(&self) -> Vec<Block> {
         self.blocks
             .iter()
             .filter_map(|(_, b)| match b {
@@ -305,10 +338,11 @@ impl MessagesAssembler {
     /// What arrived so far (for cancelled or failed streams).
     pub fn partial(&self) -> Completion {
         Completion {
-            content: self.content(),
+            content: self.content().0,
             stop_reason: partial_stop(self.stop_reason.as_ref()),
             usage: self.usage(),
             request_id: None,
+            id_repairs: Vec::new(),
         }
     }
 
@@ -320,7 +354,7 @@ impl MessagesAssembler {
                 "the stream ended before message_stop",
             ));
         }
-        let content = self.content();
+        let (content, id_repairs) = self.content();
         let has_calls = content.iter().any(|b| matches!(b, Block::ToolCall { .. }));
         let stop_reason = self.stop_reason.clone().unwrap_or(if has_calls {
             StopReason::ToolUse
@@ -343,11 +377,18 @@ impl MessagesAssembler {
                 }
             }
         }
+        if !id_repairs.is_empty() {
+            tracing::warn!(
+                renamed = %ToolIdRepair::describe(&id_repairs),
+                "provider sent missing or duplicate tool-call ids"
+            );
+        }
         Ok(Completion {
             content,
             stop_reason,
             usage: self.usage(),
             request_id: None,
+            id_repairs,
         })
     }
 }

@@ -5,8 +5,9 @@
 
 use serde::Deserialize;
 
-use crate::llm::client::{classify_error, partial_stop};
+use crate::llm::client::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
 use crate::llm::sse::SseFrame;
+use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
 use crate::session::event::{Block, Usage};
 
@@ -106,12 +107,22 @@ pub struct ChatAssembler {
     usage: Usage,
     stop_reason: Option<StopReason>,
     done: bool,
+    budget: ReplyBudget,
 }
 
 impl ChatAssembler {
-    /// A fresh assembler.
+    /// A fresh assembler with the default reply cap.
     pub fn new() -> Self {
         ChatAssembler::default()
+    }
+
+    /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
+    /// tool arguments (D2).
+    pub fn with_max_reply_bytes(max: usize) -> Self {
+        ChatAssembler {
+            budget: ReplyBudget::new(max),
+            ..ChatAssembler::default()
+        }
     }
 
     /// Whether `[DONE]` arrived.
@@ -140,7 +151,7 @@ impl ChatAssembler {
         }
         for choice in chunk.choices.into_iter().flatten() {
             if let Some(delta) = choice.delta {
-                self.apply_delta(delta, emit);
+                self.apply_delta(delta, emit)?;
             }
             if let Some(reason) = choice.finish_reason {
                 self.stop_reason = Some(map_finish_reason(&reason));
@@ -163,9 +174,14 @@ impl ChatAssembler {
         Ok(())
     }
 
-    fn apply_delta(&mut self, delta: WireDelta, emit: &mut dyn FnMut(StreamEvent)) {
+    fn apply_delta(
+        &mut self,
+        delta: WireDelta,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
         // The first thinking chunk is `""`: it must not open a block.
         if let Some(r) = delta.reasoning_content.filter(|r| !r.is_empty()) {
+            self.budget.charge(r.len())?;
             let i = *self.reasoning.get_or_insert_with(|| {
                 self.blocks.push(OpenBlock::Reasoning(String::new()));
                 self.blocks.len() - 1
@@ -176,6 +192,7 @@ impl ChatAssembler {
             emit(StreamEvent::ReasoningDelta(r));
         }
         if let Some(c) = delta.content.filter(|c| !c.is_empty()) {
+            self.budget.charge(c.len())?;
             let i = *self.text.get_or_insert_with(|| {
                 self.blocks.push(OpenBlock::Text(String::new()));
                 self.blocks.len() - 1
@@ -186,12 +203,22 @@ impl ChatAssembler {
             emit(StreamEvent::TextDelta(c));
         }
         for call in delta.tool_calls.into_iter().flatten() {
-            self.apply_tool_delta(call, emit);
+            self.apply_tool_delta(call, emit)?;
         }
+        Ok(())
     }
 
-    fn apply_tool_delta(&mut self, call: WireToolCall, emit: &mut dyn FnMut(StreamEvent)) {
+    fn apply_tool_delta(
+        &mut self,
+        call: WireToolCall,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
         let index = call.index.unwrap_or(0);
+        let size = call.id.as_ref().map_or(0, String::len)
+            + call.function.as_ref().map_or(0, |f| {
+                f.name.as_ref().map_or(0, String::len) + f.arguments.as_ref().map_or(0, String::len)
+            });
+        self.budget.charge(size)?;
         let pos = match self
             .blocks
             .iter()
@@ -199,6 +226,7 @@ impl ChatAssembler {
         {
             Some(p) => p,
             None => {
+                self.budget.charge(BLOCK_OVERHEAD)?;
                 self.blocks.push(OpenBlock::Tool {
                     index,
                     id: String::new(),
@@ -217,7 +245,7 @@ impl ChatAssembler {
             ..
         } = &mut self.blocks[pos]
         else {
-            return;
+            return Ok(());
         };
         // Gateways repeat `id`/`name` as "" or null on continuations: unchanged.
         if let Some(new_id) = call.id.filter(|s| !s.is_empty()) {
@@ -244,9 +272,17 @@ impl ChatAssembler {
                 fragment,
             });
         }
+        Ok(())
     }
 
-    fn content(&self) -> Vec<Block> {
+    /// Settled content: tool calls get unique, non-empty ids (D3).
+    fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
+        let mut blocks = self.raw_content();
+        let repairs = unique_reply_ids(&mut blocks);
+        (blocks, repairs)
+    }
+
+    fn raw_content(&self) -> Vec<Block> {
         self.blocks
             .iter()
             .map(|b| match b {
@@ -276,10 +312,11 @@ impl ChatAssembler {
     /// What arrived so far (for cancelled or failed streams).
     pub fn partial(&self) -> Completion {
         Completion {
-            content: self.content(),
+            content: self.content().0,
             stop_reason: partial_stop(self.stop_reason.as_ref()),
             usage: self.usage,
             request_id: None,
+            id_repairs: Vec::new(),
         }
     }
 
@@ -291,7 +328,7 @@ impl ChatAssembler {
                 "the stream ended before [DONE]",
             ));
         }
-        let content = self.content();
+        let (content, id_repairs) = self.content();
         let stop_reason = self.stop_reason.clone().unwrap_or(StopReason::EndTurn);
         if content.is_empty() && stop_reason == StopReason::EndTurn {
             return Err(LlmError::new(
@@ -299,11 +336,18 @@ impl ChatAssembler {
                 "the model returned a completed response with no content",
             ));
         }
+        if !id_repairs.is_empty() {
+            tracing::warn!(
+                renamed = %ToolIdRepair::describe(&id_repairs),
+                "provider sent missing or duplicate tool-call ids"
+            );
+        }
         Ok(Completion {
             content,
             stop_reason,
             usage: self.usage,
             request_id: None,
+            id_repairs,
         })
     }
 }
@@ -431,5 +475,55 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     fn openai_invalid_json_is_malformed() {
         let e = run("data: {nope\n\n").0.unwrap_err();
         assert_eq!(e.code, ErrorCode::Malformed);
+    }
+
+    #[test]
+    fn hardening_d2_reply_cap_counts_text_reasoning_and_arguments() {
+        let chunk = |delta: serde_json::Value| {
+            format!(
+                "data: {}\n\n",
+                serde_json::json!({"choices": [{"delta": delta}]})
+            )
+        };
+        let s = chunk(serde_json::json!({"reasoning_content": "r".repeat(400)}))
+            + &chunk(serde_json::json!({"content": "t".repeat(400)}))
+            + &chunk(
+                serde_json::json!({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "f", "arguments": "a".repeat(400)}}]}),
+            );
+        let mut p = SseParser::new();
+        let mut frames = Vec::new();
+        p.push(s.as_bytes(), &mut frames).unwrap();
+        let feed = |max: usize| {
+            let mut a = ChatAssembler::with_max_reply_bytes(max);
+            frames.iter().try_for_each(|f| a.on_frame(f, &mut |_| {}))
+        };
+        let e = feed(1000).unwrap_err();
+        assert_eq!(e.code, ErrorCode::TooLarge);
+        assert!(feed(2000).is_ok());
+    }
+
+    #[test]
+    fn hardening_d3_empty_and_repeated_ids_are_unique_after_assembly() {
+        let call = |index: u64, id: &str| {
+            format!(
+                "data: {}\n\n",
+                serde_json::json!({"choices": [{"delta": {"tool_calls": [{"index": index, "id": id, "function": {"name": "f", "arguments": "{}"}}]}}]})
+            )
+        };
+        let s = call(0, "call_same")
+            + &call(1, "call_same")
+            + &call(2, "")
+            + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+        let c = run(&s).0.unwrap();
+        let ids: Vec<&str> = c
+            .content
+            .iter()
+            .filter_map(|b| match b {
+                Block::ToolCall { id, .. } => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ids, ["call_same", "call_same_dup2", "call_2"]);
+        assert_eq!(c.id_repairs.len(), 2);
     }
 }

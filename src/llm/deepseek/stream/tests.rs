@@ -326,3 +326,38 @@ proptest::proptest! {
         proptest::prop_assert_eq!(events, whole.1);
     }
 }
+
+#[test]
+fn hardening_d2_reply_cap_counts_text_reasoning_and_arguments() {
+    let delta = |i: u64, ty: &str, field: &str, v: &str| {
+        frame(
+            "content_block_delta",
+            &serde_json::json!({"type":"content_block_delta","index":i,"delta":{"type":ty, field: v}})
+                .to_string(),
+        )
+    };
+    let mut s = frame(
+        "content_block_start",
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}"#,
+    );
+    s += &frame(
+        "content_block_start",
+        r#"{"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"c","name":"t","input":{}}}"#,
+    );
+    // 3 × 400 bytes, split over reasoning and arguments.
+    s += &delta(0, "thinking_delta", "thinking", &"r".repeat(400));
+    s += &delta(1, "input_json_delta", "partial_json", &"a".repeat(400));
+    s += &delta(0, "thinking_delta", "thinking", &"r".repeat(400));
+    let mut p = SseParser::new();
+    let mut frames = Vec::new();
+    p.push(s.as_bytes(), &mut frames).unwrap();
+    let feed = |max: usize| {
+        let mut a = MessagesAssembler::with_max_reply_bytes(max);
+        frames.iter().try_for_each(|f| a.on_frame(f, &mut |_| {}))
+    };
+    let e = feed(1000).unwrap_err();
+    assert_eq!(e.code, ErrorCode::TooLarge);
+    assert!(!e.code.is_retryable());
+    assert!(e.message.contains("1000 bytes"), "{}", e.message);
+    assert!(feed(2000).is_ok());
+}
