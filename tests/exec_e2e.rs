@@ -606,7 +606,7 @@ async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_bou
     while finished < 1 {
         match ui.next_event().await {
             AgentEvent::Queued(n) if n > 0 => queued_seen = true,
-            AgentEvent::TurnFinished { .. } => finished += 1,
+            AgentEvent::TurnFinished => finished += 1,
             _ => {}
         }
     }
@@ -690,7 +690,7 @@ async fn steering_stops_at_a_queued_command() {
     let mut order = Vec::new();
     while order.iter().filter(|x| **x == "turn").count() < 2 {
         match ui.next_event().await {
-            AgentEvent::TurnFinished { .. } => order.push("turn"),
+            AgentEvent::TurnFinished => order.push("turn"),
             AgentEvent::Output(_) => order.push("help"),
             _ => {}
         }

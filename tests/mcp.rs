@@ -426,7 +426,7 @@ env = {{ FIXTURE_START_DELAY_MS = "400", FIXTURE_TOOLS = "echo" }}
     ui.submit("Please call stamp");
     loop {
         let ev = ui.next_event().await;
-        if matches!(ev, AgentEvent::TurnFinished { .. }) {
+        if matches!(ev, AgentEvent::TurnFinished) {
             break;
         }
     }

@@ -1090,7 +1090,7 @@ fn committed(seen: &[AgentEvent]) -> Vec<Arc<Event>> {
 }
 
 fn finished(e: &AgentEvent) -> bool {
-    matches!(e, AgentEvent::TurnFinished { .. })
+    matches!(e, AgentEvent::TurnFinished)
 }
 
 #[tokio::test]

@@ -167,10 +167,9 @@ pub enum AgentEvent {
     /// The user switched language (`/lang`); the UI re-renders.
     LocaleChanged(crate::i18n::Locale),
     /// A turn finished (any outcome); `exec` uses this to run the next line.
-    TurnFinished {
-        /// Final assistant text of the turn.
-        text: String,
-    },
+    /// (The final text travels in the line's outcome, not here: a copy of a large reply
+    /// per turn is what issue 9 D8 measured.)
+    TurnFinished,
     /// A slash command that runs no turn finished.
     CommandFinished,
     /// The request inspector's data (`/inspect`, [`AgentCommand::Inspect`]).

@@ -450,9 +450,7 @@ impl Agent {
             error.get_or_insert_with(|| self.session_error_line(&e));
         }
         self.emit(AgentEvent::Phase(TurnPhase::Idle));
-        self.emit(AgentEvent::TurnFinished {
-            text: final_text.clone(),
-        });
+        self.emit(AgentEvent::TurnFinished);
         LineOutcome {
             text: Some(final_text),
             error,
@@ -819,15 +817,17 @@ impl Agent {
         let mut content = c.content;
         let mut repairs = c.id_repairs;
         // Ids must also be unique across the conversation, or later requests break (D3).
+        // Read from the log's events by reference: deriving the messages would copy the
+        // whole history on every step.
         let taken: std::collections::HashSet<String> = self
             .session
-            .derive_messages()
+            .events()
             .iter()
-            .flat_map(|m| {
-                m.tool_calls()
-                    .map(|(id, _, _)| id.to_string())
-                    .collect::<Vec<_>>()
+            .filter_map(|e| match &e.kind {
+                EventKind::AssistantMessage(a) => Some(&a.message),
+                _ => None,
             })
+            .flat_map(|m| m.tool_calls().map(|(id, _, _)| id.to_string()))
             .collect();
         repairs.extend(crate::llm::tool_ids::assign_unique_ids(
             &mut content,
@@ -844,11 +844,14 @@ impl Agent {
             );
         }
         let message = Message::new(Role::Assistant, content, Source::kind("model"));
-        let text = message.joined_text();
         let calls: Vec<(String, String, String)> = message
             .tool_calls()
             .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
             .collect();
+        let has_text = message
+            .content
+            .iter()
+            .any(|b| matches!(b, Block::Text { text } if !text.is_empty()));
         self.push(EventKind::AssistantMessage(AssistantMessageData {
             turn,
             step,
@@ -857,8 +860,13 @@ impl Agent {
             timing: Some(timing),
             interrupted: None,
         }))?;
-        if !text.is_empty() {
-            *final_text = text;
+        // The answer is copied only after the log line is written, so a large reply is
+        // held at most twice at once (issue 9 D8).
+        if has_text
+            && let Some(EventKind::AssistantMessage(a)) =
+                self.session.events().last().map(|e| &e.kind)
+        {
+            *final_text = a.message.joined_text();
         }
         if calls.is_empty() {
             if c.stop_reason == StopReason::MaxTokens {

@@ -671,7 +671,15 @@ impl Message {
 
     /// All text blocks joined (for display and the system prompt).
     pub fn joined_text(&self) -> String {
-        let mut out = String::new();
+        let len = self
+            .content
+            .iter()
+            .map(|b| match b {
+                Block::Text { text } => text.len(),
+                _ => 0,
+            })
+            .sum();
+        let mut out = String::with_capacity(len);
         for b in &self.content {
             if let Block::Text { text } = b {
                 out.push_str(text);

@@ -248,7 +248,7 @@ impl App {
             }
             AgentEvent::Queued(n) => self.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
-            AgentEvent::TurnFinished { .. } | AgentEvent::CommandFinished => {}
+            AgentEvent::TurnFinished | AgentEvent::CommandFinished => {}
             AgentEvent::Inspector(d) => self.inspector = Some(super::inspector::Inspector::new(*d)),
             AgentEvent::Exited => self.exited = true,
         }
