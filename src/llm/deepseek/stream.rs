@@ -65,7 +65,7 @@ struct WireUsage {
     cache_creation_input_tokens: Option<u64>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum OpenBlock {
     Text(String),
     Thinking {
@@ -296,43 +296,7 @@ impl MessagesAssembler {
 
     /// Settled content: tool calls get unique, non-empty ids (D3).
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
-        let mut blocks = self.raw_content();
-        let repairs = unique_reply_ids(&mut blocks);
-        (blocks, repairs)
-    }
-
-    fn raw_content(&self) -> Vec<Block> {
-        self.blocks
-            .iter()
-            .filter_map(|(_, b)| match b {
-                OpenBlock::Text(t) if t.is_empty() => None,
-                OpenBlock::Text(t) => Some(Block::text(t.clone())),
-                OpenBlock::Thinking { text, signature } => {
-                    if text.is_empty() && signature.is_none() {
-                        None
-                    } else {
-                        Some(Block::Reasoning {
-                            text: text.clone(),
-                            signature: signature.clone(),
-                        })
-                    }
-                }
-                OpenBlock::ToolUse {
-                    id,
-                    name,
-                    json,
-                    skeleton,
-                } => Some(Block::ToolCall {
-                    id: id.clone(),
-                    name: name.clone(),
-                    arguments: if json.is_empty() {
-                        skeleton.clone().unwrap_or_else(|| "{}".to_string())
-                    } else {
-                        json.clone()
-                    },
-                }),
-            })
-            .collect()
+        settle(self.blocks.iter().map(|(_, b)| b.clone()))
     }
 
     /// What arrived so far (for cancelled or failed streams).
@@ -354,9 +318,12 @@ impl MessagesAssembler {
                 "the stream ended before message_stop",
             ));
         }
-        let (content, id_repairs) = self.content();
+        let usage = self.usage();
+        let explicit_stop = self.stop_reason.clone();
+        // Moved, not copied: a large reply is held once (issue 9 D8).
+        let (content, id_repairs) = settle(self.blocks.into_iter().map(|(_, b)| b));
         let has_calls = content.iter().any(|b| matches!(b, Block::ToolCall { .. }));
-        let stop_reason = self.stop_reason.clone().unwrap_or(if has_calls {
+        let stop_reason = explicit_stop.unwrap_or(if has_calls {
             StopReason::ToolUse
         } else {
             StopReason::EndTurn
@@ -386,11 +353,45 @@ impl MessagesAssembler {
         Ok(Completion {
             content,
             stop_reason,
-            usage: self.usage(),
+            usage,
             request_id: None,
             id_repairs,
         })
     }
+}
+
+/// The open blocks as message content: empty ones dropped, tool calls with unique,
+/// non-empty ids (D3).
+fn settle(blocks: impl Iterator<Item = OpenBlock>) -> (Vec<Block>, Vec<ToolIdRepair>) {
+    let mut blocks: Vec<Block> = blocks
+        .filter_map(|b| match b {
+            OpenBlock::Text(t) if t.is_empty() => None,
+            OpenBlock::Text(t) => Some(Block::text(t)),
+            OpenBlock::Thinking { text, signature } => {
+                if text.is_empty() && signature.is_none() {
+                    None
+                } else {
+                    Some(Block::Reasoning { text, signature })
+                }
+            }
+            OpenBlock::ToolUse {
+                id,
+                name,
+                json,
+                skeleton,
+            } => Some(Block::ToolCall {
+                id,
+                name,
+                arguments: if json.is_empty() {
+                    skeleton.unwrap_or_else(|| "{}".to_string())
+                } else {
+                    json
+                },
+            }),
+        })
+        .collect();
+    let repairs = unique_reply_ids(&mut blocks);
+    (blocks, repairs)
 }
 
 fn apply_delta(

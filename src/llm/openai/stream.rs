@@ -75,7 +75,7 @@ struct WirePromptDetails {
     cached_tokens: Option<u64>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum OpenBlock {
     Reasoning(String),
     Text(String),
@@ -277,36 +277,7 @@ impl ChatAssembler {
 
     /// Settled content: tool calls get unique, non-empty ids (D3).
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
-        let mut blocks = self.raw_content();
-        let repairs = unique_reply_ids(&mut blocks);
-        (blocks, repairs)
-    }
-
-    fn raw_content(&self) -> Vec<Block> {
-        self.blocks
-            .iter()
-            .map(|b| match b {
-                OpenBlock::Reasoning(text) => Block::Reasoning {
-                    text: text.clone(),
-                    signature: None,
-                },
-                OpenBlock::Text(text) => Block::text(text.clone()),
-                OpenBlock::Tool {
-                    id,
-                    name,
-                    arguments,
-                    ..
-                } => Block::ToolCall {
-                    id: id.clone(),
-                    name: name.clone(),
-                    arguments: if arguments.is_empty() {
-                        "{}".to_string()
-                    } else {
-                        arguments.clone()
-                    },
-                },
-            })
-            .collect()
+        settle(self.blocks.iter().cloned())
     }
 
     /// What arrived so far (for cancelled or failed streams).
@@ -328,8 +299,10 @@ impl ChatAssembler {
                 "the stream ended before [DONE]",
             ));
         }
-        let (content, id_repairs) = self.content();
         let stop_reason = self.stop_reason.clone().unwrap_or(StopReason::EndTurn);
+        let usage = self.usage;
+        // Moved, not copied: a large reply is held once (issue 9 D8).
+        let (content, id_repairs) = settle(self.blocks.into_iter());
         if content.is_empty() && stop_reason == StopReason::EndTurn {
             return Err(LlmError::new(
                 ErrorCode::EmptyResponse,
@@ -345,11 +318,40 @@ impl ChatAssembler {
         Ok(Completion {
             content,
             stop_reason,
-            usage: self.usage,
+            usage,
             request_id: None,
             id_repairs,
         })
     }
+}
+
+/// The blocks as message content, tool calls with unique, non-empty ids (D3).
+fn settle(blocks: impl Iterator<Item = OpenBlock>) -> (Vec<Block>, Vec<ToolIdRepair>) {
+    let mut blocks: Vec<Block> = blocks
+        .map(|b| match b {
+            OpenBlock::Reasoning(text) => Block::Reasoning {
+                text,
+                signature: None,
+            },
+            OpenBlock::Text(text) => Block::text(text),
+            OpenBlock::Tool {
+                id,
+                name,
+                arguments,
+                ..
+            } => Block::ToolCall {
+                id,
+                name,
+                arguments: if arguments.is_empty() {
+                    "{}".to_string()
+                } else {
+                    arguments
+                },
+            },
+        })
+        .collect();
+    let repairs = unique_reply_ids(&mut blocks);
+    (blocks, repairs)
 }
 
 #[cfg(test)]
