@@ -31,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let mut messages = MessagesAssembler::with_max_reply_bytes(4096);
-    if frames.iter().all(|f| messages.on_frame(f, &mut |_| {}).is_ok()) {
+    if frames
+        .iter()
+        .all(|f| messages.on_frame(f, &mut |_| {}).is_ok())
+    {
         if let Ok(c) = messages.finish() {
             check(&c);
         }
