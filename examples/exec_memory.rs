@@ -9,9 +9,7 @@
 //! Run: `cargo run --release --example exec_memory -- [MiB] [delta bytes] > /dev/null`
 //! (defaults: 40 MiB, 16 bytes).
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use deepterm::agent::exec::run_script;
 use deepterm::agent::run::ApprovalMode;
@@ -23,27 +21,11 @@ use deepterm::i18n::{Locale, Localizer};
 #[path = "../tests/support/bulk_sse.rs"]
 mod bulk_sse;
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "../tests/support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut argv = std::env::args().skip(1);
@@ -88,10 +70,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let mut agent =
             app::build_agent(&setup, session, None, tx, ApprovalMode::DenyAll).map_err(|e| e.0)?;
-        let base = LIVE.load(Ordering::Relaxed);
-        PEAK.store(base, Ordering::Relaxed);
+        let base = counting_alloc::reset_peak();
         run_script(&mut agent, vec!["Hello".to_string()], &mut rx).await?;
-        Ok::<usize, String>(PEAK.load(Ordering::Relaxed).saturating_sub(base))
+        Ok::<usize, String>(counting_alloc::peak_above(base))
     })?;
     eprintln!(
         "reply {mib} MiB in {delta}-byte deltas ({} deltas), {:.1} s: peak heap {:.1} MiB ({:.2}× the reply)",

@@ -6,33 +6,14 @@
 //!
 //! Run: `cargo run --release --example stream_memory`
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use deepterm::llm::deepseek::stream::MessagesAssembler;
 use deepterm::llm::sse::SseParser;
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "../tests/support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 /// A text stream whose message is `total` bytes of text, split into `deltas` deltas.
 fn stream(total: usize, deltas: usize) -> Vec<u8> {
@@ -54,8 +35,7 @@ fn stream(total: usize, deltas: usize) -> Vec<u8> {
 }
 
 fn peak_while_assembling(bytes: &[u8]) -> usize {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
+    let base = counting_alloc::reset_peak();
     let mut parser = SseParser::new();
     let mut asm = MessagesAssembler::new();
     let mut frames = Vec::new();
@@ -67,7 +47,7 @@ fn peak_while_assembling(bytes: &[u8]) -> usize {
         }
     }
     let done = asm.finish().expect("complete");
-    let peak = PEAK.load(Ordering::Relaxed) - base;
+    let peak = counting_alloc::peak_above(base);
     drop(done);
     peak
 }

@@ -3,11 +3,11 @@
 //! heap of one in-process `exec` turn whose reply is 4 MB in 16-byte deltas, served by a
 //! bare loopback server that holds nothing (`tests/support/bulk_sse.rs`).
 //!
-//! This binary holds this one test only: the allocator counts the whole process.
+//! This binary holds this one test only: the allocator counts the whole process. It runs
+//! without the libtest harness (`harness = false` in Cargo.toml): the harness would capture
+//! the printed reply in a growing buffer of its own and count it as the client's memory.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use deepterm::agent::exec::run_script;
 use deepterm::agent::run::ApprovalMode;
@@ -19,32 +19,60 @@ use deepterm::i18n::Locale;
 #[path = "support/bulk_sse.rs"]
 mod bulk_sse;
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
-            PEAK.fetch_max(now, Ordering::Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-}
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting_alloc::Counting = counting_alloc::Counting;
 
 const REPLY: usize = 4 << 20;
 const DELTA: usize = 16;
 
-#[test]
+fn main() {
+    let name = "hardening_d8_exec_peak_memory_stays_near_the_reply_size";
+    eprintln!("running 1 test");
+    // `exec` prints the 4 MiB reply: send it to /dev/null, as the example's command does.
+    let _quiet = StdoutToDevNull::new();
+    hardening_d8_exec_peak_memory_stays_near_the_reply_size();
+    eprintln!("test {name} ... ok");
+}
+
+/// Points file descriptor 1 at /dev/null until dropped.
+struct StdoutToDevNull {
+    saved: libc::c_int,
+}
+
+impl StdoutToDevNull {
+    fn new() -> Self {
+        use std::os::fd::AsRawFd;
+        let null = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/null")
+            .unwrap();
+        // SAFETY: plain descriptor calls on descriptors this process owns; `null` stays open
+        // until dup2 has copied it.
+        let saved = unsafe { libc::dup(1) };
+        assert!(saved >= 0, "dup(1) failed");
+        assert!(
+            unsafe { libc::dup2(null.as_raw_fd(), 1) } >= 0,
+            "dup2 failed"
+        );
+        StdoutToDevNull { saved }
+    }
+}
+
+impl Drop for StdoutToDevNull {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        // SAFETY: restores the descriptor saved in `new`.
+        unsafe {
+            libc::dup2(self.saved, 1);
+            libc::close(self.saved);
+        }
+    }
+}
+
 fn hardening_d8_exec_peak_memory_stays_near_the_reply_size() {
     // As `deepterm exec` runs: a multi-threaded runtime, so the HTTP connection feeds the
     // stream from another thread while the agent task parses it.
@@ -87,12 +115,11 @@ fn hardening_d8_exec_peak_memory_stays_near_the_reply_size() {
         let (session, _path, _) = app::open_session(&setup.session_dir, None, l).unwrap();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let mut agent = app::build_agent(&setup, session, None, tx, ApprovalMode::DenyAll).unwrap();
-        let base = LIVE.load(Ordering::Relaxed);
-        PEAK.store(base, Ordering::Relaxed);
+        let base = counting_alloc::reset_peak();
         run_script(&mut agent, vec!["Hello".to_string()], &mut rx)
             .await
             .unwrap();
-        PEAK.load(Ordering::Relaxed).saturating_sub(base)
+        counting_alloc::peak_above(base)
     });
     // The whole reply arrived (and was logged).
     let sessions: Vec<_> = std::fs::read_dir(dir.path().join("sessions"))
@@ -112,7 +139,7 @@ fn hardening_d8_exec_peak_memory_stays_near_the_reply_size() {
     // the committed message), the session's surface copy of that message, and one of the
     // JSON log line or the printed answer (never both at once): 3.0× here.
     let ratio = peak as f64 / REPLY as f64;
-    println!(
+    eprintln!(
         "peak heap {} KiB for a {} KiB reply ({ratio:.1}×)",
         peak / 1024,
         REPLY / 1024
