@@ -614,19 +614,19 @@ pub fn resolve_resume(dir: &Path, query: &str) -> Result<PathBuf, StoreError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::session::Session;
     use crate::session::event::*;
 
-    fn user(text: &str) -> EventKind {
+    pub(in crate::session) fn user(text: &str) -> EventKind {
         EventKind::UserMessage(UserMessageData {
             message: Message::text(Role::User, text, Source::kind("user")),
         })
     }
 
     /// The lines (without newlines) of a valid log: session/start and `n` user messages.
-    fn valid_lines(id: &str, n: usize) -> Vec<String> {
+    pub(in crate::session) fn valid_lines(id: &str, n: usize) -> Vec<String> {
         let mut s = Session::new(id, "/tmp");
         for i in 0..n {
             s.push(user(&format!("message {i}"))).unwrap();
@@ -637,7 +637,7 @@ mod tests {
             .collect()
     }
 
-    fn joined(lines: &[String]) -> String {
+    pub(in crate::session) fn joined(lines: &[String]) -> String {
         lines.iter().map(|l| format!("{l}\n")).collect()
     }
 

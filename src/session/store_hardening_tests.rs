@@ -5,36 +5,13 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::Session;
-use super::event::*;
+use super::store::tests::{joined, user, valid_lines};
 use super::store::{Store, StoreError};
 use crate::app::open_session;
 use crate::i18n::{Locale, Localizer};
 
 fn en() -> Localizer {
     Localizer::new(Locale::EnUs)
-}
-
-fn user(text: &str) -> EventKind {
-    EventKind::UserMessage(UserMessageData {
-        message: Message::text(Role::User, text, Source::kind("user")),
-    })
-}
-
-/// The lines (without newlines) of a valid log: session/start and `n` user messages.
-fn valid_lines(id: &str, n: usize) -> Vec<String> {
-    let mut s = Session::new(id, "/tmp");
-    for i in 0..n {
-        s.push(user(&format!("message {i}"))).unwrap();
-    }
-    s.events()
-        .iter()
-        .map(|e| serde_json::to_string(&**e).unwrap())
-        .collect()
-}
-
-fn joined(lines: &[String]) -> String {
-    lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
 fn write_log(dir: &Path, id: &str, content: &[u8]) -> std::path::PathBuf {
