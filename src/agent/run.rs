@@ -817,18 +817,25 @@ impl Agent {
         let mut content = c.content;
         let mut repairs = c.id_repairs;
         // Ids must also be unique across the conversation, or later requests break (D3).
-        // Read from the log's events by reference: deriving the messages would copy the
-        // whole history on every step.
-        let taken: std::collections::HashSet<String> = self
-            .session
-            .events()
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EventKind::AssistantMessage(a) => Some(&a.message),
-                _ => None,
-            })
-            .flat_map(|m| m.tool_calls().map(|(id, _, _)| id.to_string()))
-            .collect();
+        // Every earlier id counts (a replacement must not take one either). They are read
+        // from the log's events by reference (deriving the messages would copy the whole
+        // history), and not at all when the reply calls no tool.
+        let taken: std::collections::HashSet<String> = {
+            let calls_tools = content.iter().any(|b| matches!(b, Block::ToolCall { .. }));
+            if !calls_tools {
+                std::collections::HashSet::new()
+            } else {
+                self.session
+                    .events()
+                    .iter()
+                    .filter_map(|e| match &e.kind {
+                        EventKind::AssistantMessage(a) => Some(&a.message),
+                        _ => None,
+                    })
+                    .flat_map(|m| m.tool_calls().map(|(id, _, _)| id.to_string()))
+                    .collect()
+            }
+        };
         repairs.extend(crate::llm::tool_ids::assign_unique_ids(
             &mut content,
             &taken,
