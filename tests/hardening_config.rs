@@ -288,17 +288,6 @@ async fn hardening_d9_warnings_come_before_a_start_error() {
 
 // ------------------------------------------------------------------ D9: TUI notice
 
-fn tmux_available() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn quote(p: &Path) -> String {
-    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
-}
-
 #[test]
 fn hardening_d9_tui_shows_config_warnings_as_a_notice_at_start() {
     if !require_external("tmux", tmux_available()) {
@@ -325,9 +314,9 @@ fn hardening_d9_tui_shows_config_warnings_as_a_notice_at_start() {
     let _kill = Kill(&tmux);
     let cmd = format!(
         "{} --demo --session-dir {} --config {} --locale en-US; sleep 60",
-        quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
-        quote(&dir.path().join("sessions")),
-        quote(&config),
+        shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        shell_quote(&dir.path().join("sessions")),
+        shell_quote(&config),
     );
     let out = tmux(&[
         "-f",

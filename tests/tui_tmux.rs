@@ -66,20 +66,9 @@ impl Drop for Tmux {
     }
 }
 
-fn tmux_available() -> bool {
-    Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn quote(p: &Path) -> String {
-    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
-}
-
 #[test]
 fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
-    if !common::require_external("tmux", tmux_available()) {
+    if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -89,9 +78,9 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     let cmd = format!(
         "{} --demo --session-dir {} --config {} --locale en-US; \
          echo EXITED:$?; echo MODE:$(stty -a | grep -o -- '-\\?icanon' | head -1); sleep 60",
-        quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
-        quote(&sessions),
-        quote(&config),
+        common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        common::shell_quote(&sessions),
+        common::shell_quote(&config),
     );
     let tmux = Tmux {
         socket: format!("deepterm-test-{}", std::process::id()),

@@ -368,3 +368,16 @@ pub fn require_external(tool: &str, available: bool) -> bool {
     eprintln!("skipped: {tool} is not available (set {REQUIRE_EXTERNAL_VAR}=1 to fail instead)");
     false
 }
+
+/// Whether `tmux` runs here (pair with [`require_external`]).
+pub fn tmux_available() -> bool {
+    std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `p` quoted for a POSIX shell command line (tmux runs its command through `sh -c`).
+pub fn shell_quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+}
