@@ -168,6 +168,11 @@ fn run_exec(
         };
         let mut agent = app::build_agent(&setup, session, demo_base, tx, approval)?;
         let id = agent.session().id().to_string();
+        // Config-enabled MCP servers are part of the first request's tools.
+        let wait = setup.config.mcp_startup_wait_secs.unwrap_or(30);
+        agent
+            .wait_for_mcp(std::time::Duration::from_secs(wait))
+            .await;
         let result = run_script(&mut agent, lines, &mut rx).await;
         eprintln!(
             "{}",

@@ -531,6 +531,7 @@ fn cmd_config(
         approval,
         timeout_secs: 30,
         env_passthrough: vec![],
+        parallel: false,
     }
 }
 
@@ -679,7 +680,7 @@ async fn invalid_json_arguments_are_a_readable_tool_error_and_nothing_runs() {
 }
 
 #[test]
-fn approval_policy_and_always_allow() {
+fn approval_policy_and_parallel_safety() {
     let mut r = ToolRegistry::new();
     r.set_source_tools(
         ToolSource::Command,
@@ -690,8 +691,12 @@ fn approval_policy_and_always_allow() {
     );
     assert!(r.needs_approval("asks"));
     assert!(!r.needs_approval("free"));
-    r.allow_always("asks");
-    assert!(!r.needs_approval("asks"));
+    // Command tools may have side effects: one at a time unless the config says otherwise.
+    assert!(!r.is_parallel_safe("asks"));
+    let mut parallel = cmd_config("d", &["true"], true, Approval::Never);
+    parallel.parallel = true;
+    r.set_source_tools(ToolSource::Command, vec![command::tool("par", &parallel)]);
+    assert!(r.is_parallel_safe("par"));
 }
 
 #[test]

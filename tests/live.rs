@@ -145,6 +145,7 @@ fn registered(
         approval: Approval::Never,
         enabled: true,
         executor: exec,
+        parallel_safe: false,
     }
 }
 

@@ -165,6 +165,7 @@ fn tool(schema: ToolSchema, executor: Arc<dyn ToolExecutor>) -> RegisteredTool {
         approval: Approval::Never,
         enabled: true,
         executor,
+        parallel_safe: false,
     }
 }
 

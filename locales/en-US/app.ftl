@@ -72,3 +72,7 @@ app-session-already-open = That session is the one open now.
 
 # hardening: wire
 agent-tool-ids-repaired = The provider sent tool calls with missing or duplicate ids; renamed: { $renamed }
+
+# issue 10: exec waits for MCP servers
+exec-mcp-failed = MCP server { $name } failed to start, so its tools are missing: { $error }
+exec-mcp-timeout = MCP server { $name } was not connected after { $seconds } s, so its tools are missing from the first requests ([mcp] startup_wait_secs sets the wait).

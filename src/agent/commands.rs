@@ -59,13 +59,7 @@ impl Agent {
                 let Some(loc) = Locale::parse(rest) else {
                     return self.warn("cmd-lang-usage", vec![]);
                 };
-                self.set_locale(Localizer::new(loc));
-                self.env_mut().set_locale(loc);
-                self.emit_event(AgentEvent::LocaleChanged(loc));
-                if let Err(e) = self.env().save_locale(loc) {
-                    return self.warn("cmd-lang-not-saved", vec![("error", Arg::from(e))]);
-                }
-                self.info("cmd-lang-switched", vec![("locale", Arg::from(loc.tag()))])
+                self.switch_locale(loc)
             }
             "/system" => {
                 self.set_extra_instructions((!rest.is_empty()).then(|| rest.to_string()));
@@ -165,15 +159,31 @@ impl Agent {
                         _ => return self.warn("tui-inspector-usage", vec![]),
                     }
                 };
-                match self.inspect(request) {
-                    Ok(data) => {
-                        self.emit_event(AgentEvent::Inspector(Box::new(data)));
-                        LineOutcome::default()
-                    }
-                    Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e))]),
-                }
+                self.inspect_command(request)
             }
             _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),
+        }
+    }
+
+    /// Switches the interface language (`/lang`, F2): later texts use it, and it is saved.
+    pub(crate) fn switch_locale(&mut self, loc: Locale) -> LineOutcome {
+        self.set_locale(Localizer::new(loc));
+        self.env_mut().set_locale(loc);
+        self.emit_event(AgentEvent::LocaleChanged(loc));
+        if let Err(e) = self.env().save_locale(loc) {
+            return self.warn("cmd-lang-not-saved", vec![("error", Arg::from(e))]);
+        }
+        self.info("cmd-lang-switched", vec![("locale", Arg::from(loc.tag()))])
+    }
+
+    /// Opens the inspector (`/inspect [n]`, Enter on a Trajectory request).
+    pub(crate) fn inspect_command(&mut self, request: Option<usize>) -> LineOutcome {
+        match self.inspect(request) {
+            Ok(data) => {
+                self.emit_event(AgentEvent::Inspector(Box::new(data)));
+                LineOutcome::default()
+            }
+            Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e))]),
         }
     }
 }

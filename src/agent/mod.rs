@@ -3,7 +3,10 @@
 pub mod commands;
 pub mod exec;
 pub mod header;
+pub mod inbox;
 pub mod inspect;
 pub mod prompt;
 pub mod protocol;
 pub mod run;
+pub mod state;
+pub mod tool_runner;

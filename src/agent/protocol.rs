@@ -28,6 +28,8 @@ pub enum AgentCommand {
         /// Which request.
         request: Option<usize>,
     },
+    /// Switch the interface language (F2); queued like a command while a turn runs.
+    SetLocale(crate::i18n::Locale),
     /// Stop the loop and release the session.
     Shutdown,
 }

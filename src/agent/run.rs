@@ -1,20 +1,20 @@
 //! The agent loop: turns, steps, attempts (E-16), tool execution, retries, cancellation
 //! and steering. The loop is the only writer of the session log.
 
-use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
-use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::header::log_request_header;
+use crate::agent::inbox::{Inbox, Pending};
 use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
-use crate::agent::protocol::{
-    AgentCommand, AgentEvent, ApprovalDecision, Notice, NoticeLevel, RouteInfo, TurnPhase,
-};
+use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, TurnPhase};
+use crate::agent::state::SessionState;
+pub use crate::agent::tool_runner::ApprovalMode;
+use crate::agent::tool_runner::{ToolCall, ToolRunner};
 use crate::config::ApiKey;
 use crate::i18n::{Arg, Localizer};
 use crate::llm::client::{ProviderClient, error_message_id};
@@ -40,17 +40,6 @@ pub use compaction::{
 pub const MAX_STEPS_PER_TURN: u64 = 64;
 /// Default `max_tokens` for a request.
 pub const DEFAULT_MAX_TOKENS: u32 = 8192;
-
-/// How tool calls that need approval are answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ApprovalMode {
-    /// Ask the UI.
-    Interactive,
-    /// `exec --approve all`.
-    AllowAll,
-    /// `exec --approve none`.
-    DenyAll,
-}
 
 /// Errors that stop a turn.
 #[derive(Debug, thiserror::Error)]
@@ -85,34 +74,6 @@ pub enum Background {
     Mcp(McpStatus),
 }
 
-/// State shared between the command router and the loop.
-#[derive(Default)]
-pub struct Shared {
-    cancel: Mutex<CancellationToken>,
-    approvals: Mutex<HashMap<String, oneshot::Sender<ApprovalDecision>>>,
-    queue: Mutex<VecDeque<String>>,
-    notify: Notify,
-    busy: AtomicBool,
-    shutdown: AtomicBool,
-}
-
-impl Shared {
-    fn lock_queue(&self) -> std::sync::MutexGuard<'_, VecDeque<String>> {
-        self.queue.lock().unwrap_or_else(|p| p.into_inner())
-    }
-    fn current_cancel(&self) -> CancellationToken {
-        self.cancel
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-    fn new_cancel(&self) -> CancellationToken {
-        let t = CancellationToken::new();
-        *self.cancel.lock().unwrap_or_else(|p| p.into_inner()) = t.clone();
-        t
-    }
-}
-
 /// Hooks the loop needs from its surroundings (route resolution, config persistence,
 /// session switching). Implemented in `crate::app`.
 pub trait Environment: Send {
@@ -142,31 +103,29 @@ pub trait Environment: Send {
     fn set_locale(&mut self, _locale: crate::i18n::Locale) {}
 }
 
-/// The agent: owns the session, the route and the tools.
+/// The agent: an actor that owns its services and answers one command at a time.
+/// - the session state ([`SessionState`]), rebuilt whole on `/new` and `/resume`;
+/// - the turn runner (this file: turns, steps, attempts, one retry helper shared by steps
+///   and compaction) over the provider client and route;
+/// - the tool runner ([`ToolRunner`]: approvals, which calls may overlap);
+/// - the command table (`agent::commands`);
+/// - the inbox ([`Inbox`]): the typed command channel the running turn `select!`s on.
 pub struct Agent {
-    session: Session,
-    series: RequestSeries,
+    state: SessionState,
     route: Route,
     client: ProviderClient,
-    registry: ToolRegistry,
+    tools: ToolRunner,
+    inbox: Inbox,
     env: Box<dyn Environment>,
     l: Localizer,
     tx: mpsc::UnboundedSender<AgentEvent>,
-    shared: Arc<Shared>,
-    approval: ApprovalMode,
     retry: RetryPolicy,
-    extra_instructions: Option<String>,
-    pending_user: Vec<Message>,
-    turn: u64,
-    usage: Usage,
     demo: bool,
     bg_tx: mpsc::UnboundedSender<Background>,
     bg_rx: mpsc::UnboundedReceiver<Background>,
     mcp: Option<crate::tools::mcp::McpManager>,
     /// Names last reported as dropped by the tool limit (warned once per change).
     dropped_tools: Vec<String>,
-    /// Key values redacted from tool results before they are logged (issue 9 D1).
-    secrets: Vec<String>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -194,44 +153,34 @@ impl Agent {
         approval: ApprovalMode,
         demo: bool,
     ) -> Result<Agent, LlmError> {
-        let secrets: Vec<String> = key.iter().map(|k| k.expose().to_string()).collect();
+        let mut tools = ToolRunner::new(registry, approval);
+        if let Some(k) = &key {
+            tools.add_secret(k.expose());
+        }
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
-        let turn = last_turn(&session);
-        let usage = session_usage(&session);
         let (bg_tx, bg_rx) = mpsc::unbounded_channel();
-        let mut registry = registry;
-        registry.set_max_tools(route.max_tools);
+        tools.registry_mut().set_max_tools(route.max_tools);
         Ok(Agent {
             bg_tx,
             bg_rx,
             mcp: None,
-            series: RequestSeries::attach(&session),
-            session,
+            state: SessionState::open(session),
             route,
             client,
-            registry,
+            tools,
+            inbox: Inbox::detached(tx.clone()),
             env,
             l,
             tx,
-            shared: Arc::new(Shared::default()),
-            approval,
             retry: RetryPolicy::default(),
-            extra_instructions: None,
-            pending_user: Vec::new(),
-            turn,
-            usage,
             demo,
             dropped_tools: Vec::new(),
-            secrets,
         })
     }
 
     /// Adds a key value to redact from tool results (see [`crate::tools::child_env::redact`]).
     pub fn add_secret(&mut self, value: impl Into<String>) {
-        let value = value.into();
-        if !value.is_empty() && !self.secrets.contains(&value) {
-            self.secrets.push(value);
-        }
+        self.tools.add_secret(&value.into());
     }
 
     /// A sender for background changes (tool sources, MCP status).
@@ -252,7 +201,7 @@ impl Agent {
     /// Warns when the route's tool limit leaves enabled tools undeclared, naming their
     /// sources and the first few names; once per change of the dropped set.
     fn warn_dropped_tools(&mut self) {
-        let dropped = self.registry.dropped();
+        let dropped = self.tools.registry().dropped();
         let names: Vec<String> = dropped.iter().map(|d| d.name.clone()).collect();
         if names == self.dropped_tools {
             return;
@@ -279,7 +228,7 @@ impl Agent {
             "tools-limit-dropped",
             vec![
                 ("count", Arg::from(dropped.len())),
-                ("limit", Arg::from(self.registry.max_tools())),
+                ("limit", Arg::from(self.tools.registry().max_tools())),
                 ("sources", Arg::from(sources.join(", "))),
                 ("names", Arg::from(shown.join(", "))),
             ],
@@ -289,14 +238,12 @@ impl Agent {
     fn apply_background(&mut self, bg: Background) -> Result<(), AgentError> {
         match bg {
             Background::Tools { source, tools } => {
-                self.registry.set_source_tools(source, tools);
+                self.tools.registry_mut().set_source_tools(source, tools);
                 Ok(())
             }
             Background::Mcp(mut status) => {
                 // A server's stderr line may quote a key it was given explicitly.
-                status.error = status
-                    .error
-                    .map(|e| crate::tools::child_env::redact(&e, &self.secrets).into_owned());
+                status.error = status.error.map(|e| self.tools.redact(&e));
                 self.push(EventKind::McpStatus(status))
             }
         }
@@ -305,6 +252,39 @@ impl Agent {
     /// Attaches the MCP servers (`/mcp`); they report through [`Agent::background_sender`].
     pub fn set_mcp(&mut self, m: crate::tools::mcp::McpManager) {
         self.mcp = Some(m);
+    }
+
+    /// `exec`: waits (at most `limit`) for the MCP servers with `enabled = true` to be
+    /// connected or failed, so the first line's requests declare their tools; warns
+    /// about each server that is not connected, by name.
+    pub async fn wait_for_mcp(&mut self, limit: std::time::Duration) {
+        let Some(mcp) = self.mcp.clone() else { return };
+        for s in mcp.wait_enabled(limit).await {
+            let error = s.error.unwrap_or_default();
+            if s.timed_out {
+                self.notice(
+                    NoticeLevel::Warn,
+                    "exec-mcp-timeout",
+                    vec![
+                        ("name", Arg::from(s.name)),
+                        ("seconds", Arg::from(limit.as_secs())),
+                    ],
+                );
+            } else {
+                self.notice(
+                    NoticeLevel::Warn,
+                    "exec-mcp-failed",
+                    vec![("name", Arg::from(s.name)), ("error", Arg::from(error))],
+                );
+            }
+        }
+        if let Err(e) = self.drain_background() {
+            self.notice(
+                NoticeLevel::Error,
+                "agent-session-error",
+                vec![("error", Arg::from(e.to_string()))],
+            );
+        }
     }
 
     /// The MCP servers, if attached.
@@ -329,7 +309,7 @@ impl Agent {
 
     /// The session (read-only).
     pub fn session(&self) -> &Session {
-        &self.session
+        &self.state.session
     }
 
     /// The current route.
@@ -358,16 +338,16 @@ impl Agent {
     /// Announces the session and route to the UI.
     pub fn announce(&self, path: String) {
         self.emit(AgentEvent::SessionOpened {
-            id: self.session.id().to_string(),
+            id: self.state.session.id().to_string(),
             path,
-            history: self.session.events().to_vec(),
+            history: self.state.session.events().to_vec(),
         });
         self.emit(AgentEvent::Route(self.route_info()));
-        self.emit(AgentEvent::SessionUsage(self.usage));
+        self.emit(AgentEvent::SessionUsage(self.state.usage));
     }
 
     fn push(&mut self, kind: EventKind) -> Result<(), AgentError> {
-        let ev = self.session.push(kind)?;
+        let ev = self.state.session.push(kind)?;
         self.emit(AgentEvent::Committed(ev));
         Ok(())
     }
@@ -402,10 +382,11 @@ impl Agent {
                 quit: false,
             };
         }
-        self.turn += 1;
-        let turn = self.turn;
-        let cancel = self.shared.new_cancel();
-        self.pending_user
+        self.state.turn += 1;
+        let turn = self.state.turn;
+        let cancel = self.inbox.new_cancel();
+        self.state
+            .pending_user
             .push(Message::text(Role::User, text, Source::kind("user")));
         let mut final_text = String::new();
         let mut started = false;
@@ -433,7 +414,7 @@ impl Agent {
         if started {
             // Input that never reached a request (cancelled or failed before it) is still
             // the user's: keep it in the log rather than dropping it.
-            for m in std::mem::take(&mut self.pending_user) {
+            for m in std::mem::take(&mut self.state.pending_user) {
                 if let Err(e) = self.push(EventKind::UserMessage(UserMessageData { message: m })) {
                     error.get_or_insert_with(|| self.session_error_line(&e));
                 }
@@ -445,8 +426,8 @@ impl Agent {
                 error.get_or_insert_with(|| self.session_error_line(&e));
             }
         }
-        self.pending_user.clear();
-        if let Err(e) = self.session.sync() {
+        self.state.pending_user.clear();
+        if let Err(e) = self.state.session.sync() {
             error.get_or_insert_with(|| self.session_error_line(&e));
         }
         self.emit(AgentEvent::Phase(TurnPhase::Idle));
@@ -464,7 +445,7 @@ impl Agent {
     fn repair_unanswered_calls(&mut self) -> Result<(), AgentError> {
         let mut answered = std::collections::HashSet::new();
         let mut pending: Vec<(u64, u64, String)> = Vec::new();
-        for e in self.session.events().iter().rev() {
+        for e in self.state.session.events().iter().rev() {
             match &e.kind {
                 EventKind::ToolResult(r) => {
                     if let Some(id) = &r.message.tool_call_id {
@@ -554,27 +535,12 @@ impl Agent {
 
     /// Moves queued plain-text submissions into the next request (steering).
     fn take_steering(&mut self) -> bool {
-        let mut taken = false;
-        {
-            // Plain text up to the first queued command steers this turn; the command and
-            // everything after it keep their order and run after the turn.
-            let mut q = self.shared.lock_queue();
-            while q
-                .front()
-                .is_some_and(|item| !item.trim_start().starts_with('/'))
-            {
-                if let Some(item) = q.pop_front()
-                    && !item.trim().is_empty()
-                {
-                    self.pending_user
-                        .push(Message::text(Role::User, item, Source::kind("user")));
-                    taken = true;
-                }
-            }
-        }
-        if taken {
-            let n = self.shared.lock_queue().len();
-            self.emit(AgentEvent::Queued(n));
+        let lines = self.inbox.take_steering();
+        let taken = !lines.is_empty();
+        for line in lines {
+            self.state
+                .pending_user
+                .push(Message::text(Role::User, line, Source::kind("user")));
         }
         taken
     }
@@ -584,15 +550,15 @@ impl Agent {
     fn prepare_attempt(&mut self, turn: u64, step: u64) -> Result<GenerateOptions, AgentError> {
         self.drain_background()?;
         let rendered = self.render_prompt();
-        let tools = self.registry.active_tools();
-        let pending = std::mem::take(&mut self.pending_user);
+        let tools = self.tools.registry().active_tools();
+        let pending = std::mem::take(&mut self.state.pending_user);
         let tx = self.tx.clone();
         let mut on_commit = |ev: Arc<Event>| {
             let _ = tx.send(AgentEvent::Committed(ev));
         };
         plan_attempt(
-            &mut self.session,
-            &mut self.series,
+            &mut self.state.session,
+            &mut self.state.series,
             &self.route,
             AttemptInput {
                 rendered: &rendered,
@@ -610,23 +576,24 @@ impl Agent {
     /// Also returns the copy's events (the real log plus what the attempt would append).
     pub fn preview_next_request(&self) -> Result<(GenerateOptions, Vec<Arc<Event>>), AgentError> {
         let mut session = Session::from_events(
-            self.session
+            self.state
+                .session
                 .events()
                 .iter()
                 .map(|e| (**e).clone())
                 .collect(),
         )?;
-        let mut series = self.series;
+        let mut series = self.state.series;
         let rendered = self.render_prompt();
-        let turn = self.turn.max(1);
+        let turn = self.state.turn.max(1);
         let opts = plan_attempt(
             &mut session,
             &mut series,
             &self.route,
             AttemptInput {
                 rendered: &rendered,
-                tools: self.registry.active_tools(),
-                pending_user: self.pending_user.clone(),
+                tools: self.tools.registry().active_tools(),
+                pending_user: self.state.pending_user.clone(),
                 turn,
                 step: 1,
             },
@@ -651,9 +618,8 @@ impl Agent {
             env.provider_kind(provider)
         };
         match request {
-            Some(n) => {
-                inspect::inspect_past(self.session.events(), n, &kind_of).map_err(|e| e.to_string())
-            }
+            Some(n) => inspect::inspect_past(self.state.session.events(), n, &kind_of)
+                .map_err(|e| e.to_string()),
             None => {
                 let (opts, events) = self.preview_next_request().map_err(|e| e.to_string())?;
                 inspect::inspect_next(&events, &opts, &kind_of).map_err(|e| e.to_string())
@@ -664,7 +630,7 @@ impl Agent {
     /// The rendered system prompt: the configured base plus `/system` instructions.
     pub fn render_prompt(&self) -> String {
         let mut p = self.env.base_prompt();
-        if let Some(extra) = &self.extra_instructions {
+        if let Some(extra) = &self.state.extra_instructions {
             if !p.is_empty() {
                 p.push_str("\n\n");
             }
@@ -710,7 +676,12 @@ impl Agent {
                     event: ev,
                 });
             };
-            let res = self.client.stream(&opts, &mut on_event, cancel).await;
+            // The inbox keeps taking commands (Cancel, steering) while the reply streams.
+            let client = &self.client;
+            let res = self
+                .inbox
+                .during(client.stream(&opts, &mut on_event, cancel))
+                .await;
             let timing = Timing {
                 ttft_ms: ttft,
                 duration_ms: started.elapsed().as_millis() as u64,
@@ -724,7 +695,7 @@ impl Agent {
                     return Err(AgentError::Cancelled);
                 }
                 Err(f) => {
-                    let delay = self.retry.delay(attempt + 1, &f.error);
+                    let delay = self.retry_delay(attempt, &f.error);
                     self.push(EventKind::AssistantAttempt(AssistantAttempt {
                         turn,
                         step,
@@ -739,11 +710,7 @@ impl Agent {
                         return Err(AgentError::Llm(f.error));
                     };
                     attempt += 1;
-                    self.retry_notice(&f.error, attempt, delay);
-                    tokio::select! {
-                        _ = tokio::time::sleep(delay) => {}
-                        _ = cancel.cancelled() => return Err(AgentError::Cancelled),
-                    }
+                    self.retry_wait(&f.error, attempt, delay, cancel).await?;
                 }
             }
         };
@@ -752,8 +719,33 @@ impl Agent {
             .await
     }
 
+    /// The retry helper shared by steps and compaction, first half: whether failed
+    /// attempt number `attempt + 1` is retried, and after how long.
+    pub(crate) fn retry_delay(&self, attempt: u32, e: &LlmError) -> Option<std::time::Duration> {
+        self.retry.delay(attempt + 1, e)
+    }
+
+    /// The retry helper's second half: tells the user, then waits `delay` (commands keep
+    /// arriving meanwhile; Cancel ends the wait).
+    pub(crate) async fn retry_wait(
+        &mut self,
+        e: &LlmError,
+        attempt: u32,
+        delay: std::time::Duration,
+        cancel: &CancellationToken,
+    ) -> Result<(), AgentError> {
+        self.retry_notice(e, attempt, delay);
+        let wait = async {
+            tokio::select! {
+                _ = tokio::time::sleep(delay) => Ok(()),
+                _ = cancel.cancelled() => Err(AgentError::Cancelled),
+            }
+        };
+        self.inbox.during(wait).await
+    }
+
     /// The one-line notice for a failed attempt that will be retried.
-    pub(crate) fn retry_notice(&self, e: &LlmError, attempt: u32, delay: std::time::Duration) {
+    fn retry_notice(&self, e: &LlmError, attempt: u32, delay: std::time::Duration) {
         let reason = self.l.tra(
             error_message_id(e.code),
             &[("message", Arg::from(e.message.as_str()))],
@@ -771,8 +763,8 @@ impl Agent {
     }
 
     fn add_usage(&mut self, u: &Usage) {
-        self.usage.add(u);
-        self.emit(AgentEvent::SessionUsage(self.usage));
+        self.state.usage.add(u);
+        self.emit(AgentEvent::SessionUsage(self.state.usage));
     }
 
     fn commit_interrupted(
@@ -825,7 +817,8 @@ impl Agent {
             if !calls_tools {
                 std::collections::HashSet::new()
             } else {
-                self.session
+                self.state
+                    .session
                     .events()
                     .iter()
                     .filter_map(|e| match &e.kind {
@@ -851,9 +844,13 @@ impl Agent {
             );
         }
         let message = Message::new(Role::Assistant, content, Source::kind("model"));
-        let calls: Vec<(String, String, String)> = message
+        let calls: Vec<ToolCall> = message
             .tool_calls()
-            .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+            .map(|(id, name, arguments)| ToolCall {
+                id: id.to_string(),
+                name: name.to_string(),
+                arguments: arguments.to_string(),
+            })
             .collect();
         let has_text = message
             .content
@@ -871,7 +868,7 @@ impl Agent {
         // held at most twice at once (issue 9 D8).
         if has_text
             && let Some(EventKind::AssistantMessage(a)) =
-                self.session.events().last().map(|e| &e.kind)
+                self.state.session.events().last().map(|e| &e.kind)
         {
             *final_text = a.message.joined_text();
         }
@@ -899,171 +896,66 @@ impl Agent {
         &mut self,
         turn: u64,
         step: u64,
-        calls: Vec<(String, String, String)>,
+        calls: Vec<ToolCall>,
         truncated: bool,
         cancel: &CancellationToken,
     ) -> Result<(), AgentError> {
         self.emit(AgentEvent::Phase(TurnPhase::RunningTools));
-        for (id, name, args) in &calls {
+        for c in &calls {
             self.push(EventKind::ToolCall(ToolCallData {
                 turn,
                 step,
-                call_id: id.clone(),
-                name: name.clone(),
-                arguments: args.clone(),
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
             }))?;
         }
-        // Decide every call first (approvals are sequential), then run the approved
-        // ones in parallel and record results in call order.
-        let mut decided: Vec<Option<String>> = Vec::with_capacity(calls.len());
-        for (id, name, args) in &calls {
-            let pre_error = if truncated && serde_json::from_str::<serde_json::Value>(args).is_err()
-            {
-                Some(
-                    "the tool call's arguments were cut off because the reply reached max_tokens; \
-                     call the tool again with shorter arguments"
-                        .to_string(),
-                )
-            } else if cancel.is_cancelled() {
-                Some("cancelled by the user".to_string())
-            } else if self.registry.is_active(name) && self.registry.needs_approval(name) {
-                match self.ask_approval(id, name, args, cancel).await {
-                    ApprovalDecision::Allow => None,
-                    ApprovalDecision::AlwaysAllow => {
-                        self.registry.allow_always(name);
-                        None
-                    }
-                    ApprovalDecision::Deny => Some(format!(
-                        "the user denied this call of \"{name}\"; do not retry it unless asked"
-                    )),
-                }
-            } else {
-                None
-            };
-            decided.push(pre_error);
-        }
-        let registry = &self.registry;
-        let futures = calls
-            .iter()
-            .zip(decided.iter())
-            .map(|((_, name, args), pre)| async move {
-                match pre {
-                    Some(err) => (err.clone(), true),
-                    None => {
-                        let out = registry.call(name, args, cancel).await;
-                        (out.content, out.is_error)
-                    }
-                }
-            });
-        let results = futures_util::future::join_all(futures).await;
-        for ((id, _, _), (content, is_error)) in calls.iter().zip(results) {
-            // Second line of defence: a key that reached a tool anyway is not logged.
-            let content = crate::tools::child_env::redact(&content, &self.secrets).into_owned();
-            let mut message = Message::text(Role::Tool, content.clone(), Source::kind("tool"));
-            message.tool_call_id = Some(id.clone());
-            if is_error {
+        // Decide every call first (approvals are asked one at a time, in call order),
+        // then run the approved ones and record results in call order.
+        let decided = self
+            .tools
+            .decide(
+                &calls,
+                truncated,
+                cancel,
+                &mut self.state.always_allowed,
+                &mut self.inbox,
+                &self.tx,
+            )
+            .await;
+        let tools = &self.tools;
+        let results = self
+            .inbox
+            .during(tools.execute(&calls, decided, cancel))
+            .await;
+        for (call, r) in calls.iter().zip(results) {
+            let mut message = Message::text(Role::Tool, r.content.clone(), Source::kind("tool"));
+            message.tool_call_id = Some(call.id.clone());
+            if r.is_error {
                 message.is_error = Some(true);
             }
             self.push(EventKind::ToolResult(ToolResultData {
                 turn,
                 step,
                 message,
-                error: is_error.then_some(content),
+                error: r.is_error.then_some(r.content),
             }))?;
         }
         Ok(())
     }
 
-    async fn ask_approval(
-        &mut self,
-        id: &str,
-        name: &str,
-        args: &str,
-        cancel: &CancellationToken,
-    ) -> ApprovalDecision {
-        match self.approval {
-            ApprovalMode::AllowAll => ApprovalDecision::Allow,
-            ApprovalMode::DenyAll => ApprovalDecision::Deny,
-            ApprovalMode::Interactive => {
-                let (otx, orx) = oneshot::channel();
-                self.shared
-                    .approvals
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .insert(id.to_string(), otx);
-                self.emit(AgentEvent::ApprovalRequest {
-                    call_id: id.to_string(),
-                    tool: name.to_string(),
-                    arguments: args.to_string(),
-                });
-                tokio::select! {
-                    d = orx => d.unwrap_or(ApprovalDecision::Deny),
-                    _ = cancel.cancelled() => ApprovalDecision::Deny,
-                }
-            }
-        }
-    }
-
-    /// Runs the loop on commands from the UI until `/quit` or `Shutdown`.
-    pub async fn run_interactive(mut self, mut commands: mpsc::UnboundedReceiver<AgentCommand>) {
-        let shared = self.shared.clone();
-        let tx = self.tx.clone();
-        let router = tokio::spawn(async move {
-            while let Some(cmd) = commands.recv().await {
-                match cmd {
-                    AgentCommand::Submit(line) => {
-                        let n = {
-                            let mut q = shared.lock_queue();
-                            q.push_back(line);
-                            q.len()
-                        };
-                        if shared.busy.load(Ordering::SeqCst) {
-                            let _ = tx.send(AgentEvent::Queued(n));
-                        }
-                        shared.notify.notify_one();
-                    }
-                    AgentCommand::Inspect { request } => {
-                        // Answered by the loop between lines (the session is its own).
-                        let line = match request {
-                            Some(n) => format!("/inspect {n}"),
-                            None => "/inspect".to_string(),
-                        };
-                        shared.lock_queue().push_back(line);
-                        shared.notify.notify_one();
-                    }
-                    AgentCommand::Cancel => shared.current_cancel().cancel(),
-                    AgentCommand::Approve { call_id, decision } => {
-                        let sender = shared
-                            .approvals
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .remove(&call_id);
-                        if let Some(s) = sender {
-                            let _ = s.send(decision);
-                        }
-                    }
-                    AgentCommand::Shutdown => {
-                        shared.shutdown.store(true, Ordering::SeqCst);
-                        shared.current_cancel().cancel();
-                        shared.notify.notify_one();
-                        break;
-                    }
-                }
-            }
-            // The UI went away: stop too.
-            shared.shutdown.store(true, Ordering::SeqCst);
-            shared.current_cancel().cancel();
-            shared.notify.notify_one();
-        });
+    /// Runs the loop on commands from the UI until `/quit` or `Shutdown`: an actor that
+    /// takes one piece of work at a time from its inbox. While a turn runs, the turn
+    /// itself keeps reading the inbox (Cancel, Approve, steering).
+    pub async fn run_interactive(mut self, commands: mpsc::UnboundedReceiver<AgentCommand>) {
+        self.inbox.attach(commands);
         loop {
-            if self.shared.shutdown.load(Ordering::SeqCst) {
+            if self.inbox.shutting_down() {
                 break;
             }
-            let next = self.shared.lock_queue().pop_front();
-            let Some(line) = next else {
-                let shared = self.shared.clone();
+            let Some(work) = self.inbox.next_pending() else {
                 tokio::select! {
-                    _ = shared.notify.notified() => {}
+                    _ = self.inbox.wait_command() => {}
                     Some(bg) = self.bg_rx.recv() => {
                         if let Err(e) = self.apply_background(bg) {
                             self.notice(
@@ -1076,12 +968,11 @@ impl Agent {
                 }
                 continue;
             };
-            self.shared.busy.store(true, Ordering::SeqCst);
-            let out = self.handle_line(&line).await;
-            self.shared.busy.store(false, Ordering::SeqCst);
-            let n = self.shared.lock_queue().len();
-            self.emit(AgentEvent::Queued(n));
-            if out.quit {
+            self.inbox.set_busy(true);
+            let quit = self.handle_pending(work).await;
+            self.inbox.set_busy(false);
+            self.inbox.report_queue();
+            if quit {
                 break;
             }
         }
@@ -1090,9 +981,25 @@ impl Agent {
         if let Err(e) = self.drain_background() {
             tracing::warn!("could not log background changes at exit: {e}");
         }
-        let _ = self.session.sync();
-        router.abort();
+        let _ = self.state.session.sync();
         self.emit(AgentEvent::Exited);
+    }
+
+    /// Handles one piece of queued work; `true` = quit.
+    async fn handle_pending(&mut self, work: Pending) -> bool {
+        match work {
+            Pending::Line(line) => self.handle_line(&line).await.quit,
+            Pending::Inspect(request) => {
+                self.inspect_command(request);
+                self.emit(AgentEvent::CommandFinished);
+                false
+            }
+            Pending::SetLocale(locale) => {
+                self.switch_locale(locale);
+                self.emit(AgentEvent::CommandFinished);
+                false
+            }
+        }
     }
 
     /// Reports a torn log tail that was cut on load (once).
@@ -1123,7 +1030,7 @@ impl Agent {
 
     /// Whether a person answers (the TUI) rather than a script (`exec`).
     pub(crate) fn is_interactive(&self) -> bool {
-        self.approval == ApprovalMode::Interactive
+        self.tools.mode() == ApprovalMode::Interactive
     }
 
     /// A sender for events produced by background tasks.
@@ -1144,16 +1051,16 @@ impl Agent {
     }
 
     pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
-        &mut self.registry
+        self.tools.registry_mut()
     }
 
-    pub(crate) fn fresh_cancel(&self) -> CancellationToken {
-        self.shared.new_cancel()
+    pub(crate) fn fresh_cancel(&mut self) -> CancellationToken {
+        self.inbox.new_cancel()
     }
 
     /// Sets (or clears) this session's extra instructions (`/system`).
     pub fn set_extra_instructions(&mut self, text: Option<String>) {
-        self.extra_instructions = text;
+        self.state.extra_instructions = text;
     }
 
     /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
@@ -1165,7 +1072,7 @@ impl Agent {
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
             .map_err(|e| e.message)?
             .with_limits(self.client.limits());
-        self.registry.set_max_tools(route.max_tools);
+        self.tools.registry_mut().set_max_tools(route.max_tools);
         self.route = route;
         self.client = client;
         let info = self.route_info();
@@ -1175,19 +1082,17 @@ impl Agent {
     }
 
     /// Switches to another session (`/new`, `/resume ID`).
+    /// The session state is rebuilt as a whole: `/system` text, unsent input and
+    /// "always allow" answers belong to the session they were given in.
     pub(crate) fn replace_session(&mut self, session: Session, path: PathBuf) {
-        let _ = self.session.sync();
-        // `/system` text belongs to the session it was given in.
-        self.extra_instructions = None;
-        self.turn = last_turn(&session);
-        self.usage = session_usage(&session);
-        self.series = RequestSeries::attach(&session);
-        self.session = session;
+        let _ = self.state.session.sync();
+        self.state = SessionState::open(session);
+        self.inbox.reset();
         self.announce(path.display().to_string());
     }
 
     pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
-        let mut lines = self.registry.listing_lines(l);
+        let mut lines = self.tools.registry().listing_lines(l);
         let mapped = self
             .mcp
             .as_ref()
@@ -1313,34 +1218,6 @@ fn request_options(
         stop: None,
         purpose,
     }
-}
-
-fn last_turn(session: &Session) -> u64 {
-    session
-        .events()
-        .iter()
-        .rev()
-        .find_map(|e| match &e.kind {
-            EventKind::TurnStart(t) => Some(t.turn),
-            _ => None,
-        })
-        .unwrap_or(0)
-}
-
-/// Usage of every logged request (steps and compaction summaries), as the live total.
-fn session_usage(session: &Session) -> Usage {
-    let mut u = Usage::default();
-    for e in session.events() {
-        let usage = match &e.kind {
-            EventKind::AssistantMessage(m) => m.usage.as_ref(),
-            EventKind::CompactionSummary(c) => c.usage.as_ref(),
-            _ => None,
-        };
-        if let Some(x) = usage {
-            u.add(x);
-        }
-    }
-    u
 }
 
 /// Where sessions live when `--session-dir` is not given.

@@ -72,6 +72,9 @@ pub struct McpServerConfig {
     pub timeout_secs: Option<u64>,
     /// Largest message the server may send (bytes); `None` = the default (64 MiB).
     pub max_message_bytes: Option<u64>,
+    /// `parallel = true`: its calls may overlap each other and other tools' calls (by
+    /// default calls that may have side effects run one at a time, in call order).
+    pub parallel: bool,
 }
 
 /// One `[tools.command.NAME]` table.
@@ -91,6 +94,8 @@ pub struct CommandToolConfig {
     pub timeout_secs: u64,
     /// Inherited variables kept although they look secret (`env_passthrough`).
     pub env_passthrough: Vec<String>,
+    /// `parallel = true`: its calls may overlap other calls (default: one at a time).
+    pub parallel: bool,
 }
 
 /// The whole configuration.
@@ -109,6 +114,9 @@ pub struct Config {
     pub instructions: Instructions,
     /// MCP servers by name.
     pub mcp_servers: BTreeMap<String, McpServerConfig>,
+    /// `[mcp] startup_wait_secs`: how long `exec` waits for servers with `enabled = true`
+    /// before its first line (`None` = 30 s).
+    pub mcp_startup_wait_secs: Option<u64>,
     /// Command tools by name.
     pub command_tools: BTreeMap<String, CommandToolConfig>,
     /// `[tools.builtin] enabled`.
@@ -152,6 +160,7 @@ impl Default for Config {
             providers: default_providers(),
             instructions: Instructions::default(),
             mcp_servers: BTreeMap::new(),
+            mcp_startup_wait_secs: None,
             command_tools: BTreeMap::new(),
             builtin_tools: true,
             limits: Limits::default(),

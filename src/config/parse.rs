@@ -73,7 +73,7 @@ const MODEL_KEYS: &[&str] = &[
     "max_tools",
 ];
 const INSTRUCTIONS_KEYS: &[&str] = &["text", "files"];
-const MCP_KEYS: &[&str] = &["servers"];
+const MCP_KEYS: &[&str] = &["servers", "startup_wait_secs"];
 const MCP_SERVER_KEYS: &[&str] = &[
     "command",
     "args",
@@ -83,6 +83,7 @@ const MCP_SERVER_KEYS: &[&str] = &[
     "timeout_secs",
     "env_passthrough",
     "max_message_bytes",
+    "parallel",
 ];
 const TOOLS_KEYS: &[&str] = &["command", "builtin"];
 const BUILTIN_KEYS: &[&str] = &["enabled"];
@@ -94,6 +95,7 @@ const COMMAND_TOOL_KEYS: &[&str] = &[
     "approval",
     "timeout_secs",
     "env_passthrough",
+    "parallel",
 ];
 const LIMITS_KEYS: &[&str] = &[
     "max_event_bytes",
@@ -484,6 +486,7 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
                 cfg.mcp_servers.insert(name, s);
             }
         }
+        cfg.mcp_startup_wait_secs = w.positive(&mut mcp, "mcp", "startup_wait_secs")?;
         w.leftovers("mcp", mcp);
     }
 
@@ -709,8 +712,10 @@ fn parse_mcp_server(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<McpSe
     let env_passthrough = w
         .strings(&mut t, prefix, "env_passthrough")?
         .unwrap_or_default();
+    let parallel = w.bool(&mut t, prefix, "parallel")?.unwrap_or(false);
     w.leftovers(prefix, t);
     Ok(McpServerConfig {
+        parallel,
         command,
         args,
         env,
@@ -761,8 +766,10 @@ fn parse_command_tool(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<Com
     let env_passthrough = w
         .strings(&mut t, prefix, "env_passthrough")?
         .unwrap_or_default();
+    let parallel = w.bool(&mut t, prefix, "parallel")?.unwrap_or(false);
     w.leftovers(prefix, t);
     Ok(CommandToolConfig {
+        parallel,
         description,
         command,
         parameters,

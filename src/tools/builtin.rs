@@ -679,6 +679,8 @@ pub fn tools_with_timeout(root: &Path, timeout: Duration) -> Vec<RegisteredTool>
                     ws: ws.clone(),
                     timeout,
                 }),
+                // Read-only: calls may overlap.
+                parallel_safe: true,
             }
         })
         .collect()

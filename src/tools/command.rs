@@ -271,6 +271,7 @@ pub fn tool_with_key_vars(
             CommandTool::new(name, c.command.clone(), Duration::from_secs(c.timeout_secs))
                 .with_env_policy(ChildEnvPolicy::new(key_vars, &c.env_passthrough)),
         ),
+        parallel_safe: c.parallel,
     }
 }
 

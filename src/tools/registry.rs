@@ -57,6 +57,9 @@ pub struct RegisteredTool {
     pub enabled: bool,
     /// Runs calls.
     pub executor: Arc<dyn ToolExecutor>,
+    /// Calls may overlap other calls: built-in read-only tools, and command or MCP tools
+    /// whose config says `parallel = true`. Others run one at a time, in call order.
+    pub parallel_safe: bool,
 }
 
 impl std::fmt::Debug for RegisteredTool {
@@ -65,6 +68,7 @@ impl std::fmt::Debug for RegisteredTool {
             .field("schema", &self.schema)
             .field("approval", &self.approval)
             .field("enabled", &self.enabled)
+            .field("parallel_safe", &self.parallel_safe)
             .finish_non_exhaustive()
     }
 }
@@ -124,7 +128,6 @@ pub struct ToolRegistry {
     sources: BTreeMap<ToolSource, Vec<RegisteredTool>>,
     /// `/tool enable|disable` choices, by name; they outlive re-registration.
     overrides: HashMap<String, bool>,
-    always_allowed: HashSet<String>,
     version: u64,
     /// Most tools one request may declare; `None` = [`DEFAULT_MAX_TOOLS`].
     max_tools: Option<usize>,
@@ -345,18 +348,20 @@ impl ToolRegistry {
         out
     }
 
-    /// Whether a call of `name` must be approved first (policy `ask` and not always-allowed).
+    /// Whether a call of `name` must be approved first (policy `ask`). "Always allow"
+    /// answers belong to the session, not the registry (the agent's session state).
     pub fn needs_approval(&self, name: &str) -> bool {
-        !self.always_allowed.contains(name)
-            && self
-                .effective()
-                .get(name)
-                .is_some_and(|(_, t)| t.approval == Approval::Ask)
+        self.effective()
+            .get(name)
+            .is_some_and(|(_, t)| t.approval == Approval::Ask)
     }
 
-    /// "Always allow" for the rest of the session.
-    pub fn allow_always(&mut self, name: &str) {
-        self.always_allowed.insert(name.to_string());
+    /// Whether calls of `name` may overlap other calls (see
+    /// [`RegisteredTool::parallel_safe`]). An unknown name fails at once, so it may.
+    pub fn is_parallel_safe(&self, name: &str) -> bool {
+        self.effective()
+            .get(name)
+            .is_none_or(|(_, t)| t.parallel_safe)
     }
 
     /// Resolves a call: the tool must be active (else exactly `unknown tool "NAME"`, R-5)
@@ -431,6 +436,7 @@ mod tests {
             approval: Approval::Never,
             enabled: true,
             executor: Arc::new(Nop),
+            parallel_safe: false,
         }
     }
 

@@ -24,7 +24,7 @@ impl Agent {
     /// when there is too little to summarize. Node 0 (the system prompt) is kept; with
     /// `keep_latest_turn`, the latest user message and everything after it stay verbatim.
     pub(crate) fn compaction_region(&self, keep_latest_turn: bool) -> Option<(u64, u64)> {
-        let nodes = self.session.surface().nodes();
+        let nodes = self.state.session.surface().nodes();
         let start = usize::from(
             nodes
                 .first()
@@ -54,6 +54,7 @@ impl Agent {
     /// history (so a failed step after a compaction cannot trigger another one at once).
     pub(crate) fn needs_auto_compaction(&self) -> bool {
         let last = self
+            .state
             .session
             .events()
             .iter()
@@ -91,7 +92,7 @@ impl Agent {
             start_seq,
             end_seq,
         }))?;
-        if let Err(e) = self.session.sync() {
+        if let Err(e) = self.state.session.sync() {
             self.push(EventKind::CompactionEnd(CompactionEnd {
                 outcome: "failed".into(),
                 error: Some(e.to_string()),
@@ -128,7 +129,7 @@ impl Agent {
                     format!("{CHECKPOINT_PREFIX}{text}"),
                     Source::kind("compaction"),
                 );
-                let ev = self.session.replace(
+                let ev = self.state.session.replace(
                     EventKind::UserMessage(UserMessageData {
                         message: checkpoint,
                     }),
@@ -140,7 +141,7 @@ impl Agent {
                     outcome: "completed".into(),
                     error: None,
                 }))?;
-                self.session.sync()?;
+                self.state.session.sync()?;
                 self.notice(NoticeLevel::Info, "compact-done", vec![]);
                 Ok(true)
             }
@@ -149,7 +150,7 @@ impl Agent {
                     outcome: "failed".into(),
                     error: Some(e.message.clone()),
                 }))?;
-                self.session.sync()?;
+                self.state.session.sync()?;
                 if e.code == ErrorCode::Cancelled {
                     return Err(AgentError::Cancelled);
                 }
@@ -170,12 +171,13 @@ impl Agent {
         start_seq: u64,
         end_seq: u64,
     ) -> Result<GenerateOptions, AgentError> {
-        let messages = compaction_messages(&self.session, start_seq, end_seq);
+        let messages = compaction_messages(&self.state.session, start_seq, end_seq);
         let tools = self
+            .state
             .session
             .latest_header()
             .and_then(|(_, h)| h.header.tools.clone());
-        let history = self.session.tool_history()?;
+        let history = self.state.session.tool_history()?;
         Ok(request_options(
             &self.route,
             messages,
@@ -190,25 +192,32 @@ impl Agent {
         opts: &GenerateOptions,
         cancel: &CancellationToken,
     ) -> Result<Completion, LlmError> {
+        let cancelled = || LlmError::new(ErrorCode::Cancelled, "cancelled");
         let mut attempt = 0;
         loop {
             let mut ignore = |_ev: StreamEvent| {};
-            match self.client.stream(opts, &mut ignore, cancel).await {
+            let client = &self.client;
+            let res = self
+                .inbox
+                .during(client.stream(opts, &mut ignore, cancel))
+                .await;
+            match res {
                 Ok(c) => return Ok(c),
                 Err(f) => {
                     if cancel.is_cancelled() {
-                        return Err(LlmError::new(ErrorCode::Cancelled, "cancelled"));
+                        return Err(cancelled());
                     }
-                    let Some(delay) = self.retry.delay(attempt + 1, &f.error) else {
+                    // The same retry helper as a step's attempts.
+                    let Some(delay) = self.retry_delay(attempt, &f.error) else {
                         return Err(f.error);
                     };
                     attempt += 1;
-                    self.retry_notice(&f.error, attempt, delay);
-                    tokio::select! {
-                        _ = tokio::time::sleep(delay) => {}
-                        _ = cancel.cancelled() => {
-                            return Err(LlmError::new(ErrorCode::Cancelled, "cancelled"));
-                        }
+                    if self
+                        .retry_wait(&f.error, attempt, delay, cancel)
+                        .await
+                        .is_err()
+                    {
+                        return Err(cancelled());
                     }
                 }
             }

@@ -348,6 +348,39 @@ impl McpManager {
         Ok(server)
     }
 
+    /// Waits until every server with `enabled = true` is connected or has failed, for at
+    /// most `limit` in all (`exec` runs its first line only then, so the first request
+    /// declares their tools). Returns the servers that are not connected, in config order.
+    pub async fn wait_enabled(&self, limit: Duration) -> Vec<NotReady> {
+        let deadline = tokio::time::Instant::now() + limit;
+        let waits = self
+            .inner
+            .servers
+            .iter()
+            .filter(|(_, s)| s.config.enabled)
+            .map(|(name, _)| {
+                let wait = self.connect(name);
+                let name = name.clone();
+                async move {
+                    match tokio::time::timeout_at(deadline, wait).await {
+                        Ok(Ok(McpState::Connected)) => None,
+                        Ok(_) => Some((name, false)),
+                        Err(_) => Some((name, true)),
+                    }
+                }
+            });
+        futures_util::future::join_all(waits)
+            .await
+            .into_iter()
+            .flatten()
+            .map(|(name, timed_out)| NotReady {
+                error: self.last_error(&name),
+                name,
+                timed_out,
+            })
+            .collect()
+    }
+
     /// Stops `name`: ends its process, unregisters its tools and reports `disconnected`.
     /// Returns whether it was running.
     pub fn disconnect(&self, name: &str) -> Result<bool, McpError> {
@@ -591,9 +624,22 @@ fn registrations(
                 tool: original.clone(),
                 timeout,
             }),
+            parallel_safe: server.config.parallel,
         });
     }
     (mapping, regs)
+}
+
+/// A server with `enabled = true` that was not connected in time (see
+/// [`McpManager::wait_enabled`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotReady {
+    /// Server name.
+    pub name: String,
+    /// Still starting when the wait ended (otherwise it failed).
+    pub timed_out: bool,
+    /// The last error it reported.
+    pub error: Option<String>,
 }
 
 /// Applies `f` to the state if `generation` is still current; returns whether it was.

@@ -1,0 +1,70 @@
+//! The per-session state of the loop. It is rebuilt as a whole when another session is
+//! opened (`/new`, `/resume`), so nothing of the old session (its turn counter, usage,
+//! `/system` text, unsent input, "always allow" answers) carries over.
+
+use std::collections::HashSet;
+
+use crate::agent::prompt::RequestSeries;
+use crate::session::Session;
+use crate::session::event::{EventKind, Message, Usage};
+
+/// One open session and what the loop keeps about it.
+pub struct SessionState {
+    /// The log.
+    pub session: Session,
+    /// The header series (L-rules).
+    pub series: RequestSeries,
+    /// The latest turn number.
+    pub turn: u64,
+    /// Usage of every logged request.
+    pub usage: Usage,
+    /// `/system` text of this session.
+    pub extra_instructions: Option<String>,
+    /// User messages not yet logged (the turn's input and steering).
+    pub pending_user: Vec<Message>,
+    /// Tools the user answered "always allow" for, in this session.
+    pub always_allowed: HashSet<String>,
+}
+
+impl SessionState {
+    /// The state of `session` as loaded: counters and usage from its log, nothing else.
+    pub fn open(session: Session) -> SessionState {
+        SessionState {
+            series: RequestSeries::attach(&session),
+            turn: last_turn(&session),
+            usage: session_usage(&session),
+            extra_instructions: None,
+            pending_user: Vec::new(),
+            always_allowed: HashSet::new(),
+            session,
+        }
+    }
+}
+
+fn last_turn(session: &Session) -> u64 {
+    session
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| match &e.kind {
+            EventKind::TurnStart(t) => Some(t.turn),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
+/// Usage of every logged request (steps and compaction summaries), as the live total.
+fn session_usage(session: &Session) -> Usage {
+    let mut u = Usage::default();
+    for e in session.events() {
+        let usage = match &e.kind {
+            EventKind::AssistantMessage(m) => m.usage.as_ref(),
+            EventKind::CompactionSummary(c) => c.usage.as_ref(),
+            _ => None,
+        };
+        if let Some(x) = usage {
+            u.add(x);
+        }
+    }
+    u
+}

@@ -1,0 +1,421 @@
+//! The tool runner: decides every call of a step in call order (cut-off arguments,
+//! cancellation, approval), then runs the approved ones. Calls of tools that may overlap
+//! (built-in read-only tools, and tools configured with `parallel = true`) run
+//! concurrently; every other call (command and MCP tools, which may have side effects)
+//! runs one at a time, in call order. Results come back in call order, with configured
+//! key values redacted.
+
+use std::collections::HashSet;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::inbox::Inbox;
+use crate::agent::protocol::{AgentEvent, ApprovalDecision};
+use crate::tools::registry::ToolRegistry;
+
+/// How tool calls that need approval are answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApprovalMode {
+    /// Ask the UI.
+    Interactive,
+    /// `exec --approve all`.
+    AllowAll,
+    /// `exec --approve none`.
+    DenyAll,
+}
+
+/// One tool call of a reply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    /// Call id.
+    pub id: String,
+    /// Tool name.
+    pub name: String,
+    /// Raw JSON arguments.
+    pub arguments: String,
+}
+
+/// What one call produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallResult {
+    /// Model-facing text (redacted).
+    pub content: String,
+    /// Whether it is an error result.
+    pub is_error: bool,
+}
+
+/// The tools and how their calls are approved.
+pub struct ToolRunner {
+    registry: ToolRegistry,
+    mode: ApprovalMode,
+    /// Key values redacted from tool results before they are logged (issue 9 D1).
+    secrets: Vec<String>,
+}
+
+impl ToolRunner {
+    /// A runner over `registry`.
+    pub fn new(registry: ToolRegistry, mode: ApprovalMode) -> ToolRunner {
+        ToolRunner {
+            registry,
+            mode,
+            secrets: Vec::new(),
+        }
+    }
+
+    /// The registry.
+    pub fn registry(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
+    /// The registry, to change sources and `/tool enable|disable`.
+    pub fn registry_mut(&mut self) -> &mut ToolRegistry {
+        &mut self.registry
+    }
+
+    /// How approvals are answered.
+    pub fn mode(&self) -> ApprovalMode {
+        self.mode
+    }
+
+    /// Adds a key value to redact (see [`crate::tools::child_env::redact`]).
+    pub fn add_secret(&mut self, value: &str) {
+        if !value.is_empty() && !self.secrets.iter().any(|s| s == value) {
+            self.secrets.push(value.to_string());
+        }
+    }
+
+    /// `text` with every known key value replaced.
+    pub fn redact(&self, text: &str) -> String {
+        crate::tools::child_env::redact(text, &self.secrets).into_owned()
+    }
+
+    /// Decides each call in order: `Some(error)` is the result of a call that will not
+    /// run (arguments cut off by `max_tokens`, cancelled, denied), `None` runs it.
+    /// `allowed` holds the session's "always allow" answers and gains new ones.
+    pub async fn decide(
+        &self,
+        calls: &[ToolCall],
+        truncated: bool,
+        cancel: &CancellationToken,
+        allowed: &mut HashSet<String>,
+        inbox: &mut Inbox,
+        events: &mpsc::UnboundedSender<AgentEvent>,
+    ) -> Vec<Option<String>> {
+        let mut decided = Vec::with_capacity(calls.len());
+        for call in calls {
+            let name = call.name.as_str();
+            let pre_error = if truncated
+                && serde_json::from_str::<serde_json::Value>(&call.arguments).is_err()
+            {
+                Some(
+                    "the tool call's arguments were cut off because the reply reached max_tokens; \
+                     call the tool again with shorter arguments"
+                        .to_string(),
+                )
+            } else if cancel.is_cancelled() {
+                Some("cancelled by the user".to_string())
+            } else if self.registry.is_active(name)
+                && self.registry.needs_approval(name)
+                && !allowed.contains(name)
+            {
+                match self.ask(call, inbox, events).await {
+                    ApprovalDecision::Allow => None,
+                    ApprovalDecision::AlwaysAllow => {
+                        allowed.insert(name.to_string());
+                        None
+                    }
+                    ApprovalDecision::Deny => Some(format!(
+                        "the user denied this call of \"{name}\"; do not retry it unless asked"
+                    )),
+                }
+            } else {
+                None
+            };
+            decided.push(pre_error);
+        }
+        decided
+    }
+
+    async fn ask(
+        &self,
+        call: &ToolCall,
+        inbox: &mut Inbox,
+        events: &mpsc::UnboundedSender<AgentEvent>,
+    ) -> ApprovalDecision {
+        match self.mode {
+            ApprovalMode::AllowAll => ApprovalDecision::Allow,
+            ApprovalMode::DenyAll => ApprovalDecision::Deny,
+            ApprovalMode::Interactive => {
+                let _ = events.send(AgentEvent::ApprovalRequest {
+                    call_id: call.id.clone(),
+                    tool: call.name.clone(),
+                    arguments: call.arguments.clone(),
+                });
+                inbox.approval(&call.id).await
+            }
+        }
+    }
+
+    /// Runs the calls `decided` lets through and returns every call's result in call
+    /// order. Parallel-safe calls overlap each other; the rest run one at a time, in
+    /// call order, alongside them.
+    pub async fn execute(
+        &self,
+        calls: &[ToolCall],
+        decided: Vec<Option<String>>,
+        cancel: &CancellationToken,
+    ) -> Vec<CallResult> {
+        let mut results: Vec<Option<CallResult>> = decided
+            .iter()
+            .map(|d| {
+                d.as_ref().map(|e| CallResult {
+                    content: e.clone(),
+                    is_error: true,
+                })
+            })
+            .collect();
+        let runnable: Vec<usize> = (0..calls.len()).filter(|&i| results[i].is_none()).collect();
+        let (parallel, serial): (Vec<usize>, Vec<usize>) = runnable
+            .into_iter()
+            .partition(|&i| self.registry.is_parallel_safe(&calls[i].name));
+        let registry = &self.registry;
+        let run = |i: usize| async move {
+            let out = registry
+                .call(&calls[i].name, &calls[i].arguments, cancel)
+                .await;
+            (i, out)
+        };
+        let overlapping = futures_util::future::join_all(parallel.into_iter().map(run));
+        let one_at_a_time = async {
+            let mut out = Vec::with_capacity(serial.len());
+            for i in serial {
+                out.push(run(i).await);
+            }
+            out
+        };
+        let (a, b) = tokio::join!(overlapping, one_at_a_time);
+        for (i, out) in a.into_iter().chain(b) {
+            results[i] = Some(CallResult {
+                content: out.content,
+                is_error: out.is_error,
+            });
+        }
+        results
+            .into_iter()
+            .map(|r| {
+                let r = r.unwrap_or(CallResult {
+                    content: "the call did not run".to_string(),
+                    is_error: true,
+                });
+                CallResult {
+                    // Second line of defence: a key that reached a tool anyway is not logged.
+                    content: self.redact(&r.content),
+                    is_error: r.is_error,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use futures_util::future::BoxFuture;
+
+    use super::*;
+    use crate::session::event::ToolSchema;
+    use crate::tools::registry::{RegisteredTool, ToolSource};
+    use crate::tools::{Approval, ToolExecutor, ToolOutcome};
+
+    /// Records when each call starts and ends, and how many ran at once.
+    #[derive(Default)]
+    struct Clock {
+        log: Mutex<Vec<String>>,
+        running: Mutex<usize>,
+        most: Mutex<usize>,
+    }
+
+    struct Slow {
+        name: &'static str,
+        clock: Arc<Clock>,
+    }
+
+    impl ToolExecutor for Slow {
+        fn call<'a>(
+            &'a self,
+            _arguments: serde_json::Value,
+            _cancel: &'a CancellationToken,
+        ) -> BoxFuture<'a, ToolOutcome> {
+            Box::pin(async move {
+                {
+                    let mut r = self.clock.running.lock().unwrap();
+                    *r += 1;
+                    let mut m = self.clock.most.lock().unwrap();
+                    *m = (*m).max(*r);
+                    self.clock
+                        .log
+                        .lock()
+                        .unwrap()
+                        .push(format!("start {}", self.name));
+                }
+                tokio::time::sleep(Duration::from_millis(30)).await;
+                *self.clock.running.lock().unwrap() -= 1;
+                self.clock
+                    .log
+                    .lock()
+                    .unwrap()
+                    .push(format!("end {}", self.name));
+                ToolOutcome::ok(format!("{} done", self.name))
+            })
+        }
+    }
+
+    fn tool(name: &'static str, parallel_safe: bool, clock: &Arc<Clock>) -> RegisteredTool {
+        RegisteredTool {
+            schema: ToolSchema {
+                name: name.to_string(),
+                description: String::new(),
+                parameters: serde_json::json!({"type": "object"}),
+                defer_loading: None,
+            },
+            approval: Approval::Ask,
+            enabled: true,
+            executor: Arc::new(Slow {
+                name,
+                clock: clock.clone(),
+            }),
+            parallel_safe,
+        }
+    }
+
+    fn calls(names: &[&str]) -> Vec<ToolCall> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| ToolCall {
+                id: format!("c{i}"),
+                name: n.to_string(),
+                arguments: "{}".into(),
+            })
+            .collect()
+    }
+
+    fn runner(tools: Vec<RegisteredTool>) -> ToolRunner {
+        let mut r = ToolRegistry::new();
+        r.set_source_tools(ToolSource::Command, tools);
+        ToolRunner::new(r, ApprovalMode::AllowAll)
+    }
+
+    #[tokio::test]
+    async fn side_effecting_calls_never_overlap_and_keep_call_order() {
+        let clock = Arc::new(Clock::default());
+        let r = runner(vec![tool("a", false, &clock), tool("b", false, &clock)]);
+        let c = calls(&["a", "b", "a"]);
+        let out = r
+            .execute(&c, vec![None, None, None], &CancellationToken::new())
+            .await;
+        assert_eq!(*clock.most.lock().unwrap(), 1, "calls overlapped");
+        assert_eq!(
+            *clock.log.lock().unwrap(),
+            ["start a", "end a", "start b", "end b", "start a", "end a"]
+        );
+        let texts: Vec<&str> = out.iter().map(|r| r.content.as_str()).collect();
+        assert_eq!(texts, ["a done", "b done", "a done"]);
+    }
+
+    #[tokio::test]
+    async fn parallel_safe_calls_overlap() {
+        let clock = Arc::new(Clock::default());
+        let r = runner(vec![tool("read", true, &clock), tool("grep", true, &clock)]);
+        let c = calls(&["read", "grep", "read"]);
+        r.execute(&c, vec![None, None, None], &CancellationToken::new())
+            .await;
+        assert_eq!(*clock.most.lock().unwrap(), 3);
+    }
+
+    #[tokio::test]
+    async fn decided_errors_are_results_in_call_order_and_keys_are_redacted() {
+        let clock = Arc::new(Clock::default());
+        let mut r = runner(vec![tool("alpha", false, &clock)]);
+        r.add_secret("alpha done");
+        let c = calls(&["alpha", "alpha"]);
+        let out = r
+            .execute(
+                &c,
+                vec![Some("denied".into()), None],
+                &CancellationToken::new(),
+            )
+            .await;
+        assert_eq!(
+            out,
+            vec![
+                CallResult {
+                    content: "denied".into(),
+                    is_error: true
+                },
+                CallResult {
+                    content: "[REDACTED]".into(),
+                    is_error: false
+                },
+            ]
+        );
+        assert_eq!(
+            clock.log.lock().unwrap().len(),
+            2,
+            "only the allowed call ran"
+        );
+    }
+
+    #[tokio::test]
+    async fn always_allow_is_remembered_in_the_set_it_is_given() {
+        let clock = Arc::new(Clock::default());
+        let mut registry = ToolRegistry::new();
+        registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
+        let r = ToolRunner::new(registry, ApprovalMode::Interactive);
+        let (etx, mut erx) = mpsc::unbounded_channel();
+        let (ctx, crx) = mpsc::unbounded_channel();
+        let mut inbox = Inbox::detached(etx.clone());
+        inbox.attach(crx);
+        let cancel = inbox.new_cancel();
+        ctx.send(crate::agent::protocol::AgentCommand::Approve {
+            call_id: "c0".into(),
+            decision: ApprovalDecision::AlwaysAllow,
+        })
+        .unwrap();
+        let mut allowed = HashSet::new();
+        let d = r
+            .decide(
+                &calls(&["a", "a"]),
+                false,
+                &cancel,
+                &mut allowed,
+                &mut inbox,
+                &etx,
+            )
+            .await;
+        assert_eq!(d, vec![None, None]);
+        assert!(allowed.contains("a"));
+        // Only the first call asked.
+        let asked = std::iter::from_fn(|| erx.try_recv().ok())
+            .filter(|e| matches!(e, AgentEvent::ApprovalRequest { .. }))
+            .count();
+        assert_eq!(asked, 1);
+        // A fresh set (a new session) asks again, and a closed channel denies.
+        drop(ctx);
+        let d = r
+            .decide(
+                &calls(&["a"]),
+                false,
+                &cancel,
+                &mut HashSet::new(),
+                &mut inbox,
+                &etx,
+            )
+            .await;
+        assert!(d[0].as_deref().is_some_and(|e| e.contains("denied")));
+    }
+}
