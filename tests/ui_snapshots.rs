@@ -271,7 +271,7 @@ fn u5_language_switch_rerenders_history() {
     assert!(zh.contains("已添加工具：last_tool"), "{zh}");
     let cmds = app.take_commands();
     assert!(
-        matches!(cmds.as_slice(), [deepterm::agent::protocol::AgentCommand::Submit(s)] if s == "/lang zh")
+        matches!(cmds.as_slice(), [deepterm::agent::protocol::AgentCommand::SetLocale(Locale::ZhCn)])
     );
 }
 

@@ -72,3 +72,7 @@ app-session-already-open = That session is the one open now.
 
 # hardening: wire
 agent-tool-ids-repaired = The provider sent tool calls with missing or duplicate ids; renamed: { $renamed }
+
+# issue 10: command table and typed output
+cmd-help-entry = {"  "}{ $name } { $description }
+output-verbatim = { $text }

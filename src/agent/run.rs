@@ -90,14 +90,14 @@ pub enum Background {
 pub struct Shared {
     cancel: Mutex<CancellationToken>,
     approvals: Mutex<HashMap<String, oneshot::Sender<ApprovalDecision>>>,
-    queue: Mutex<VecDeque<String>>,
+    queue: Mutex<VecDeque<AgentCommand>>,
     notify: Notify,
     busy: AtomicBool,
     shutdown: AtomicBool,
 }
 
 impl Shared {
-    fn lock_queue(&self) -> std::sync::MutexGuard<'_, VecDeque<String>> {
+    fn lock_queue(&self) -> std::sync::MutexGuard<'_, VecDeque<AgentCommand>> {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
     fn current_cancel(&self) -> CancellationToken {
@@ -561,9 +561,9 @@ impl Agent {
             let mut q = self.shared.lock_queue();
             while q
                 .front()
-                .is_some_and(|item| !item.trim_start().starts_with('/'))
+                .is_some_and(|c| matches!(c, AgentCommand::Submit(t) if !t.trim_start().starts_with('/')))
             {
-                if let Some(item) = q.pop_front()
+                if let Some(AgentCommand::Submit(item)) = q.pop_front()
                     && !item.trim().is_empty()
                 {
                     self.pending_user
@@ -1014,7 +1014,7 @@ impl Agent {
                     AgentCommand::Submit(line) => {
                         let n = {
                             let mut q = shared.lock_queue();
-                            q.push_back(line);
+                            q.push_back(AgentCommand::Submit(line));
                             q.len()
                         };
                         if shared.busy.load(Ordering::SeqCst) {
@@ -1022,13 +1022,9 @@ impl Agent {
                         }
                         shared.notify.notify_one();
                     }
-                    AgentCommand::Inspect { request } => {
+                    cmd @ (AgentCommand::Inspect { .. } | AgentCommand::SetLocale(_)) => {
                         // Answered by the loop between lines (the session is its own).
-                        let line = match request {
-                            Some(n) => format!("/inspect {n}"),
-                            None => "/inspect".to_string(),
-                        };
-                        shared.lock_queue().push_back(line);
+                        shared.lock_queue().push_back(cmd);
                         shared.notify.notify_one();
                     }
                     AgentCommand::Cancel => shared.current_cancel().cancel(),
@@ -1077,7 +1073,7 @@ impl Agent {
                 continue;
             };
             self.shared.busy.store(true, Ordering::SeqCst);
-            let out = self.handle_line(&line).await;
+            let out = self.handle_queued(line).await;
             self.shared.busy.store(false, Ordering::SeqCst);
             let n = self.shared.lock_queue().len();
             self.emit(AgentEvent::Queued(n));
@@ -1184,28 +1180,6 @@ impl Agent {
         self.series = RequestSeries::attach(&session);
         self.session = session;
         self.announce(path.display().to_string());
-    }
-
-    pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
-        let mut lines = self.registry.listing_lines(l);
-        let mapped = self
-            .mcp
-            .as_ref()
-            .map(|m| m.mapped_names())
-            .unwrap_or_default();
-        if !mapped.is_empty() {
-            lines.push(l.tr("tools-mapped-header"));
-            for (_, model, original) in mapped {
-                lines.push(l.tra(
-                    "mcp-status-mapped",
-                    &[
-                        ("model", Arg::from(model)),
-                        ("original", Arg::from(original)),
-                    ],
-                ));
-            }
-        }
-        lines
     }
 }
 
