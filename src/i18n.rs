@@ -27,7 +27,9 @@ macro_rules! locale_files {
 }
 
 /// A supported interface language (serialized as its BCP 47 tag).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Locale {
     /// English (United States).
     #[default]

@@ -169,7 +169,12 @@ fn key_help_lists_the_table_when_tall_enough() {
         for spec in COMMANDS {
             assert!(s.contains(spec.name), "{} in {s}", spec.name);
             // Long descriptions are cut at the overlay's edge.
-            let desc: String = lz.tr(spec.desc_key).replace(' ', "").chars().take(12).collect();
+            let desc: String = lz
+                .tr(spec.desc_key)
+                .replace(' ', "")
+                .chars()
+                .take(12)
+                .collect();
             assert!(s.contains(&desc), "{desc} in {s}");
         }
     }
@@ -194,8 +199,16 @@ async fn help_and_tools_output_follow_f2() {
     let en = Localizer::new(Locale::EnUs);
     let zh = Localizer::new(Locale::ZhCn);
     let before = screen(&mut app, 120, 60);
-    for key in ["cmd-help", "cmd-quit", "tools-source-command", "tools-source-builtin"] {
-        assert!(before.contains(&en.tr(key).replace(' ', "")), "{key}: {before}");
+    for key in [
+        "cmd-help",
+        "cmd-quit",
+        "tools-source-command",
+        "tools-source-builtin",
+    ] {
+        assert!(
+            before.contains(&en.tr(key).replace(' ', "")),
+            "{key}: {before}"
+        );
     }
     app.on_key(KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE));
     // F2 sends the language as data, not as a `/lang` line.
@@ -205,8 +218,16 @@ async fn help_and_tools_output_follow_f2() {
     );
     let after = screen(&mut app, 120, 60);
     assert!(after.contains(&zh.tr("cmd-help-title")), "{after}");
-    for key in ["cmd-help", "cmd-quit", "tools-source-command", "tools-source-builtin"] {
-        assert!(after.contains(&zh.tr(key).replace(' ', "")), "{key}: {after}");
+    for key in [
+        "cmd-help",
+        "cmd-quit",
+        "tools-source-command",
+        "tools-source-builtin",
+    ] {
+        assert!(
+            after.contains(&zh.tr(key).replace(' ', "")),
+            "{key}: {after}"
+        );
         assert!(
             !after.contains(&en.tr(key).replace(' ', "")),
             "{key} still in English: {after}"
@@ -214,14 +235,17 @@ async fn help_and_tools_output_follow_f2() {
     }
     // Tool names are data and stay as they are.
     assert!(after.contains("word_count"), "{after}");
-    assert!(after.contains(
-        &zh.tra(
-            "tools-list-header-disabled",
-            // Three built-in tools and `word_count`, all off in this config.
-            &[("count", deepterm::i18n::Arg::from(4usize))]
-        )
-        .replace(' ', "")
-    ), "{after}");
+    assert!(
+        after.contains(
+            &zh.tra(
+                "tools-list-header-disabled",
+                // Three built-in tools and `word_count`, all off in this config.
+                &[("count", deepterm::i18n::Arg::from(4usize))]
+            )
+            .replace(' ', "")
+        ),
+        "{after}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -23,9 +23,7 @@ use crate::session::event::{
 };
 use crate::session::{Session, SessionError};
 
-pub use crate::agent::inspect_data::{
-    DiffReason, Divergence, InspectedRequest, InspectorData,
-};
+pub use crate::agent::inspect_data::{DiffReason, Divergence, InspectedRequest, InspectorData};
 
 /// Errors of the reconstruction.
 #[derive(Debug, thiserror::Error)]

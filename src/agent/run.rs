@@ -559,10 +559,9 @@ impl Agent {
             // Plain text up to the first queued command steers this turn; the command and
             // everything after it keep their order and run after the turn.
             let mut q = self.shared.lock_queue();
-            while q
-                .front()
-                .is_some_and(|c| matches!(c, AgentCommand::Submit(t) if !t.trim_start().starts_with('/')))
-            {
+            while q.front().is_some_and(
+                |c| matches!(c, AgentCommand::Submit(t) if !t.trim_start().starts_with('/')),
+            ) {
                 if let Some(AgentCommand::Submit(item)) = q.pop_front()
                     && !item.trim().is_empty()
                 {

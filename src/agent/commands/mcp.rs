@@ -34,9 +34,7 @@ impl Agent {
                         return;
                     }
                 };
-                let _ = tx.send(AgentEvent::Notice(Notice::new(
-                    level, key, args,
-                )));
+                let _ = tx.send(AgentEvent::Notice(Notice::new(level, key, args)));
             });
             return LineOutcome::default();
         }
