@@ -3,6 +3,7 @@
 //! (`crate::agent::commands`); the composer's popup, `/help` and the key help list
 //! [`COMMANDS`]. This module imports nothing, so the UI can read it without depending on
 //! the loop.
+//! (Decision note: docs/decisions/0010-command-table-and-typed-output.md.)
 
 /// Which command an entry is (the loop matches on it exhaustively, so every entry has a
 /// handler).
