@@ -51,6 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         command: CliCommand::Exec {
             script: PathBuf::from("-"),
             approve_all: false,
+            json: false,
         },
         config: Some(config),
         model: None,

@@ -60,7 +60,10 @@ fn main() -> anyhow::Result<()> {
                     let _ = ev_tx.send(AgentEvent::LocaleChanged(loc));
                 }
                 AgentCommand::Submit(text) if text.starts_with('/') => {
-                    let _ = ev_tx.send(AgentEvent::Output(vec![format!("(preview) {text}")]));
+                    let _ = ev_tx.send(AgentEvent::Output(vec![deepterm::i18n::Text::new(
+                        deepterm::agent::protocol::OUTPUT_VERBATIM,
+                        vec![("text", format!("(preview) {text}").into())],
+                    )]));
                 }
                 AgentCommand::Submit(text) => {
                     turn += 1;

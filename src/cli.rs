@@ -18,6 +18,8 @@ pub enum CliCommand {
         script: PathBuf,
         /// Answer to approval prompts.
         approve_all: bool,
+        /// `--json`: print every protocol event as one JSON line.
+        json: bool,
     },
     /// The simulator as a server.
     Sim {
@@ -170,6 +172,12 @@ pub fn command(l: Localizer) -> Command {
                 .hide_possible_values(true)
                 .default_value("none")
                 .help(l.tr("cli-exec-approve")),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .help(l.tr("cli-exec-json")),
         );
     let sim = Command::new("sim")
         .about(l.tr("cli-sim-about"))
@@ -277,6 +285,7 @@ pub fn parse(args: &[OsString], l: Localizer) -> Result<CliArgs, clap::Error> {
                     .cloned()
                     .unwrap_or_else(|| PathBuf::from("-")),
                 approve_all: s.get_one::<String>("approve").map(String::as_str) == Some("all"),
+                json: s.get_flag("json"),
             },
             Some(s),
         ),
@@ -363,7 +372,8 @@ mod tests {
             a.command,
             CliCommand::Exec {
                 script: "s.txt".into(),
-                approve_all: true
+                approve_all: true,
+                json: false,
             }
         );
         assert_eq!(a.resume.as_deref(), Some("last"));

@@ -26,13 +26,17 @@ macro_rules! locale_files {
     };
 }
 
-/// A supported interface language.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// A supported interface language (serialized as its BCP 47 tag).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Locale {
     /// English (United States).
     #[default]
+    #[serde(rename = "en-US")]
     EnUs,
     /// Simplified Chinese.
+    #[serde(rename = "zh-CN")]
     ZhCn,
 }
 
@@ -95,13 +99,43 @@ pub fn negotiate(cli: Option<Locale>, config: Option<Locale>) -> Locale {
     cli.or(config).or_else(Locale::from_env).unwrap_or_default()
 }
 
-/// An argument value for a message.
-#[derive(Debug, Clone, PartialEq)]
+/// An argument value for a message (in JSON: a string, a number, or a nested message).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
 pub enum Arg {
     /// A string (inserted verbatim).
     Str(String),
     /// A number (selects plural variants).
     Num(f64),
+    /// A message of its own, rendered in the same locale as the one it is inserted into
+    /// (so a label inside a line follows a language switch too).
+    Text(Box<Text>),
+}
+
+/// A Fluent message id with its arguments: text rendered when it is shown, not when it
+/// is produced.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Text {
+    /// Fluent message id.
+    pub key: String,
+    /// Arguments (verbatim strings, numbers, nested messages).
+    pub args: Vec<(String, Arg)>,
+}
+
+impl Text {
+    /// A message with arguments.
+    pub fn new(key: &str, args: Vec<(&str, Arg)>) -> Self {
+        Text {
+            key: key.to_string(),
+            args: args.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        }
+    }
+}
+
+impl From<Text> for Arg {
+    fn from(t: Text) -> Self {
+        Arg::Text(Box::new(t))
+    }
 }
 
 impl From<&str> for Arg {
@@ -201,12 +235,24 @@ impl Localizer {
             match value {
                 Arg::Str(s) => fargs.set(*name, FluentValue::from(s.clone())),
                 Arg::Num(n) => fargs.set(*name, FluentValue::from(*n)),
+                Arg::Text(t) => fargs.set(*name, FluentValue::from(self.text(t))),
             }
         }
         let mut errors = vec![];
         bundle
             .format_pattern(pattern, Some(&fargs), &mut errors)
             .into_owned()
+    }
+
+    /// A [`Text`] in this locale (nested messages too).
+    pub fn text(&self, t: &Text) -> String {
+        self.tra_owned(&t.key, &t.args)
+    }
+
+    /// The message `key` with owned argument names (as stored in notices and output).
+    pub fn tra_owned(&self, key: &str, args: &[(String, Arg)]) -> String {
+        let args: Vec<(&str, Arg)> = args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        self.tra(key, &args)
     }
 
     /// Whether `key` exists in this locale.

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::process::ExitCode;
 
-use deepterm::agent::exec::{decode_script, parse_script, run_script};
+use deepterm::agent::exec::{ExecOutput, decode_script, parse_script, run_script_as};
 use deepterm::agent::run::ApprovalMode;
 use deepterm::app::{self, StartupError};
 use deepterm::cli::{self, CliArgs, CliCommand};
@@ -36,7 +36,8 @@ fn main() -> ExitCode {
         CliCommand::Exec {
             script,
             approve_all,
-        } => run_exec(&args, script, *approve_all),
+            json,
+        } => run_exec(&args, script, *approve_all, *json),
         CliCommand::Tui => run_tui(&args),
     };
     match result {
@@ -124,6 +125,7 @@ fn run_exec(
     args: &CliArgs,
     script: &std::path::Path,
     approve_all: bool,
+    json: bool,
 ) -> Result<(), StartupError> {
     let setup = app::setup(args, false)?;
     let l = Localizer::new(setup.locale);
@@ -173,7 +175,12 @@ fn run_exec(
         agent
             .wait_for_mcp(std::time::Duration::from_secs(wait))
             .await;
-        let result = run_script(&mut agent, lines, &mut rx).await;
+        let output = if json {
+            ExecOutput::Json
+        } else {
+            ExecOutput::Plain
+        };
+        let result = run_script_as(&mut agent, lines, &mut rx, output).await;
         eprintln!(
             "{}",
             l.tra(

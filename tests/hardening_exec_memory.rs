@@ -97,6 +97,7 @@ fn hardening_d8_exec_peak_memory_stays_near_the_reply_size() {
         command: CliCommand::Exec {
             script: PathBuf::from("-"),
             approve_all: false,
+            json: false,
         },
         config: Some(config),
         model: None,

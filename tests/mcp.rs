@@ -347,7 +347,11 @@ env = {{ FIXTURE_START_DELAY_MS = "1500" }}
     while connected_at.is_none() && std::time::Instant::now() < deadline {
         let ev = ui.next_event().await;
         match ev {
-            AgentEvent::Output(lines) if lines.iter().any(|x| x.contains("/compact")) => {
+            AgentEvent::Output(lines)
+                if lines
+                    .iter()
+                    .any(|x| format!("{:?}", x.args).contains("/compact")) =>
+            {
                 help_at.get_or_insert(started.elapsed());
             }
             AgentEvent::Notice(n) if n.key == "mcp-connected" => {

@@ -270,9 +270,12 @@ fn u5_language_switch_rerenders_history() {
     assert!(zh.contains("工具已更新 · 新增 2 个，移除 1 个"), "{zh}");
     assert!(zh.contains("已添加工具：last_tool"), "{zh}");
     let cmds = app.take_commands();
-    assert!(
-        matches!(cmds.as_slice(), [deepterm::agent::protocol::AgentCommand::Submit(s)] if s == "/lang zh")
-    );
+    assert!(matches!(
+        cmds.as_slice(),
+        [deepterm::agent::protocol::AgentCommand::SetLocale(
+            Locale::ZhCn
+        )]
+    ));
 }
 
 #[test]

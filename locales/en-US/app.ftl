@@ -76,3 +76,7 @@ agent-tool-ids-repaired = The provider sent tool calls with missing or duplicate
 # issue 10: exec waits for MCP servers
 exec-mcp-failed = MCP server { $name } failed to start, so its tools are missing: { $error }
 exec-mcp-timeout = MCP server { $name } was not connected after { $seconds } s, so its tools are missing from the first requests ([mcp] startup_wait_secs sets the wait).
+
+# issue 10: command table and typed output
+cmd-help-entry = {"  "}{ $name } { $description }
+output-verbatim = { $text }

@@ -26,3 +26,6 @@ cli-err-hint = Run “deepterm --help” to see the usage.
 
 # hardening: config
 cli-sim-keep-requests = How many recorded requests to keep for GET /_sim/requests (the newest; older ones are dropped and counted)
+
+# issue 10: exec --json
+cli-exec-json = Print every protocol event as one JSON object per line on stdout (stream deltas included) instead of the plain answers

@@ -61,18 +61,6 @@ tui-traj-error = turn { $turn } ended with an error
 tui-traj-retried = retried
 tui-traj-compaction = context compacted ({ $trigger })
 tui-traj-compaction-request = compaction summary
-tui-cmd-help = Show commands and keys
-tui-cmd-model = Switch model: /model provider/model
-tui-cmd-tools = List tools and their state
-tui-cmd-tool = Enable or disable a tool: /tool on|off NAME
-tui-cmd-mcp = MCP servers: /mcp [connect|disconnect NAME]
-tui-cmd-system = Show or replace the system prompt
-tui-cmd-compact = Summarize earlier context now
-tui-cmd-lang = Interface language: /lang en|zh
-tui-cmd-inspect = Compare the next request with the last one sent
-tui-cmd-new = Start a new session
-tui-cmd-resume = Resume a session: /resume [ID|last]
-tui-cmd-quit = Quit
 tui-help-title = Keys
 tui-help-send = Send the message (or run the command)
 tui-help-newline = New line
@@ -130,3 +118,6 @@ tui-badge-context = CONTEXT
 tui-badge-mcp = MCP
 tui-badge-fail = FAIL
 tui-badge-compact = COMPACT
+
+# issue 10: command table and typed output
+tui-help-commands-title = Slash commands

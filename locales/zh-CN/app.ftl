@@ -76,3 +76,7 @@ agent-tool-ids-repaired = 服务商发来的工具调用缺少 ID 或 ID 重复�
 # issue 10: exec waits for MCP servers
 exec-mcp-failed = MCP 服务器 { $name } 启动失败，其工具不可用：{ $error }
 exec-mcp-timeout = MCP 服务器 { $name } 在 { $seconds } 秒内未连接，最初的请求中缺少它的工具（可用 [mcp] startup_wait_secs 设置等待时间）。
+
+# issue 10: command table and typed output
+cmd-help-entry = {"  "}{ $name } { $description }
+output-verbatim = { $text }

@@ -26,3 +26,6 @@ cli-err-hint = 运行“deepterm --help”查看用法。
 
 # hardening: config
 cli-sim-keep-requests = 为 GET /_sim/requests 保留的已记录请求数（保留最新的；更早的会被丢弃并计数）
+
+# issue 10: exec --json
+cli-exec-json = 在标准输出上每行打印一个协议事件的 JSON 对象（包括流式增量），代替纯文本回答

@@ -49,18 +49,6 @@ tui-traj-error = 第 { $turn } 轮因错误结束
 tui-traj-retried = 已重试
 tui-traj-compaction = 上下文已压缩（{ $trigger }）
 tui-traj-compaction-request = 压缩摘要
-tui-cmd-help = 显示命令和快捷键
-tui-cmd-model = 切换模型：/model 提供方/模型
-tui-cmd-tools = 列出工具及其状态
-tui-cmd-tool = 启用或停用工具：/tool on|off 名称
-tui-cmd-mcp = MCP 服务器：/mcp [connect|disconnect 名称]
-tui-cmd-system = 查看或替换系统提示词
-tui-cmd-compact = 立即总结更早的上下文
-tui-cmd-lang = 界面语言：/lang en|zh
-tui-cmd-inspect = 对比下一个请求与上一次发送的请求
-tui-cmd-new = 开始新会话
-tui-cmd-resume = 恢复会话：/resume [ID|last]
-tui-cmd-quit = 退出
 tui-help-title = 快捷键
 tui-help-send = 发送消息（或执行命令）
 tui-help-newline = 换行
@@ -118,3 +106,6 @@ tui-badge-context = 上下文
 tui-badge-mcp = MCP
 tui-badge-fail = 失败
 tui-badge-compact = 压缩
+
+# issue 10: command table and typed output
+tui-help-commands-title = 斜杠命令

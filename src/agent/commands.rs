@@ -1,24 +1,32 @@
-//! Slash commands (SPEC §2): parsed here, run by the loop, identical in the TUI and `exec`.
+//! Slash commands (SPEC §2): looked up in the one table
+//! ([`crate::agent::command_spec::COMMANDS`]), run by the loop, identical in the TUI and
+//! `exec`. Every [`CommandId`] is bound to its handler here by an exhaustive match, so a
+//! table entry cannot lack one.
 
-use crate::agent::protocol::{AgentEvent, NoticeLevel};
+mod mcp;
+
+use crate::agent::command_spec::{COMMANDS, CommandId, find};
+use crate::agent::protocol::{
+    AgentCommand, AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase,
+};
 use crate::agent::run::{Agent, LineOutcome};
-use crate::i18n::{Arg, Locale, Localizer};
+use crate::i18n::{Arg, Locale, Localizer, Text};
 
-/// Every slash command with its Fluent description id, in `/help` order.
-pub const COMMANDS: &[(&str, &str)] = &[
-    ("/help", "cmd-help"),
-    ("/model", "cmd-model"),
-    ("/tools", "cmd-tools"),
-    ("/tool", "cmd-tool"),
-    ("/mcp", "cmd-mcp"),
-    ("/system", "cmd-system"),
-    ("/compact", "cmd-compact"),
-    ("/lang", "cmd-lang"),
-    ("/inspect", "cmd-inspect"),
-    ("/new", "cmd-new"),
-    ("/resume", "cmd-resume"),
-    ("/quit", "cmd-quit"),
-];
+/// The `/help` lines: a title, then one line per table entry (name and description,
+/// rendered when drawn).
+pub fn help_lines() -> Vec<OutputLine> {
+    let mut out = vec![Text::new("cmd-help-title", vec![])];
+    for c in COMMANDS {
+        out.push(Text::new(
+            "cmd-help-entry",
+            vec![
+                ("name", Arg::from(format!("{:<10}", c.name))),
+                ("description", Arg::from(Text::new(c.desc_key, vec![]))),
+            ],
+        ));
+    }
+    out
+}
 
 impl Agent {
     pub(crate) fn warn(&self, key: &str, args: Vec<(&str, Arg)>) -> LineOutcome {
@@ -35,122 +43,70 @@ impl Agent {
         LineOutcome::default()
     }
 
-    /// Runs one slash command line.
+    /// Runs one queued UI command: a submission (text or slash command), or a typed
+    /// command (language switch, inspector) that never becomes a command string.
+    /// Cancel, approvals and shutdown are answered at once by the inbox, not queued.
+    pub async fn handle_queued(&mut self, cmd: AgentCommand) -> LineOutcome {
+        let out = match cmd {
+            AgentCommand::Submit(line) => return self.handle_line(&line).await,
+            AgentCommand::SetLocale(locale) => {
+                self.apply_background_now();
+                self.set_locale_command(locale)
+            }
+            AgentCommand::Inspect { request } => {
+                self.apply_background_now();
+                self.inspect_command(request)
+            }
+            AgentCommand::Cancel | AgentCommand::Approve { .. } | AgentCommand::Shutdown => {
+                return LineOutcome::default();
+            }
+        };
+        self.emit_event(AgentEvent::CommandFinished);
+        out
+    }
+
+    /// Applies pending background changes before a command (as a submitted line does).
+    fn apply_background_now(&mut self) {
+        if let Err(e) = self.drain_background() {
+            self.emit_notice(
+                NoticeLevel::Error,
+                "agent-session-error",
+                vec![("error", Arg::from(e.to_string()))],
+            );
+        }
+    }
+
+    /// Runs one slash command line (name or alias from the table, then arguments).
     pub async fn handle_command(&mut self, line: &str) -> LineOutcome {
         let (cmd, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
             None => (line, ""),
         };
-        let l = self.localizer();
-        match cmd {
-            "/help" => {
-                let mut out = vec![l.tr("cmd-help-title")];
-                for (name, key) in COMMANDS {
-                    out.push(format!("  {name:<10} {}", l.tr(key)));
-                }
-                self.emit_event(AgentEvent::Output(out));
-                LineOutcome::default()
-            }
-            "/quit" | "/exit" => LineOutcome {
+        let Some(spec) = find(cmd) else {
+            return self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]);
+        };
+        match spec.id {
+            CommandId::Help => self.output(help_lines()),
+            CommandId::Quit => LineOutcome {
                 quit: true,
                 ..LineOutcome::default()
             },
-            "/lang" => {
-                let Some(loc) = Locale::parse(rest) else {
-                    return self.warn("cmd-lang-usage", vec![]);
-                };
-                self.switch_locale(loc)
-            }
-            "/system" => {
-                self.set_extra_instructions((!rest.is_empty()).then(|| rest.to_string()));
-                if rest.is_empty() {
-                    self.info("cmd-system-cleared", vec![])
-                } else {
-                    self.info("cmd-system-set", vec![])
-                }
-            }
-            "/model" => {
-                if rest.is_empty() {
-                    let id = self.route().id();
-                    return self.info("cmd-model-current", vec![("route", Arg::from(id))]);
-                }
-                match self.switch_route(rest) {
-                    Ok(info) => {
-                        self.info("cmd-model-switched", vec![("route", Arg::from(info.id))])
-                    }
-                    Err(e) => self.warn("cmd-model-failed", vec![("error", Arg::from(e))]),
-                }
-            }
-            "/tools" => {
-                let lines = self.tool_listing(l);
-                self.emit_event(AgentEvent::Output(lines));
-                LineOutcome::default()
-            }
-            "/tool" => {
-                let mut parts = rest.split_whitespace();
-                let (action, name) = (parts.next(), parts.next());
-                match (action, name) {
-                    (Some(action @ ("enable" | "disable")), Some(n)) => {
-                        let enable = action == "enable";
-                        match self.registry_mut().set_enabled(n, enable) {
-                            Ok(changed) => {
-                                let key = match (enable, changed) {
-                                    (true, true) => "tools-enabled",
-                                    (true, false) => "tools-already-enabled",
-                                    (false, true) => "tools-disabled",
-                                    (false, false) => "tools-already-disabled",
-                                };
-                                self.info(key, vec![("name", Arg::from(n))])
-                            }
-                            Err(e) => self.warn(
-                                "cmd-tool-failed",
-                                vec![("error", Arg::from(e.localized(l)))],
-                            ),
-                        }
-                    }
-                    _ => self.warn("cmd-tool-usage", vec![]),
-                }
-            }
-            "/new" => match self.env().new_session() {
-                Ok((s, path)) => {
-                    self.replace_session(s, path);
-                    self.info("cmd-new-done", vec![])
-                }
-                Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+            CommandId::Lang => match Locale::parse(rest) {
+                Some(loc) => self.set_locale_command(loc),
+                None => self.warn("cmd-lang-usage", vec![]),
             },
-            "/resume" => {
-                if rest.is_empty() {
-                    let mut out = vec![l.tr("cmd-resume-title")];
-                    out.extend(self.env().list_sessions());
-                    self.emit_event(AgentEvent::Output(out));
-                    return LineOutcome::default();
-                }
-                let current = self.session().id().to_string();
-                match self.env().open_session(rest, &current) {
-                    Ok((s, path, torn)) => {
-                        self.replace_session(s, path);
-                        if let Some(t) = torn {
-                            self.emit_torn_tail(&t);
-                        }
-                        self.info("cmd-resume-done", vec![])
-                    }
-                    Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
-                }
+            CommandId::System => self.system_command(rest),
+            CommandId::Model => self.model_command(rest),
+            CommandId::Tools => {
+                let lines = self.tool_lines();
+                self.output(lines)
             }
-            "/mcp" => self.mcp_command(rest).await,
-            "/compact" => {
-                let cancel = self.fresh_cancel();
-                let res = self.compact("manual", false, &cancel).await;
-                self.emit_event(AgentEvent::Phase(crate::agent::protocol::TurnPhase::Idle));
-                match res {
-                    Ok(_) => LineOutcome::default(),
-                    Err(e) => self.warn(
-                        "compact-failed",
-                        vec![("message", Arg::from(e.to_string()))],
-                    ),
-                }
-            }
-            "/inspect" => {
+            CommandId::Tool => self.tool_command(rest),
+            CommandId::New => self.new_command(),
+            CommandId::Resume => self.resume_command(rest),
+            CommandId::Mcp => self.mcp_command(rest).await,
+            CommandId::Compact => self.compact_command().await,
+            CommandId::Inspect => {
                 let request = if rest.is_empty() {
                     None
                 } else {
@@ -161,12 +117,16 @@ impl Agent {
                 };
                 self.inspect_command(request)
             }
-            _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),
         }
     }
 
-    /// Switches the interface language (`/lang`, F2): later texts use it, and it is saved.
-    pub(crate) fn switch_locale(&mut self, loc: Locale) -> LineOutcome {
+    fn output(&self, lines: Vec<OutputLine>) -> LineOutcome {
+        self.emit_event(AgentEvent::Output(lines));
+        LineOutcome::default()
+    }
+
+    /// `/lang` and [`AgentCommand::SetLocale`]: switch, tell the UI, save the choice.
+    fn set_locale_command(&mut self, loc: Locale) -> LineOutcome {
         self.set_locale(Localizer::new(loc));
         self.env_mut().set_locale(loc);
         self.emit_event(AgentEvent::LocaleChanged(loc));
@@ -176,8 +136,120 @@ impl Agent {
         self.info("cmd-lang-switched", vec![("locale", Arg::from(loc.tag()))])
     }
 
-    /// Opens the inspector (`/inspect [n]`, Enter on a Trajectory request).
-    pub(crate) fn inspect_command(&mut self, request: Option<usize>) -> LineOutcome {
+    fn system_command(&mut self, rest: &str) -> LineOutcome {
+        self.set_extra_instructions((!rest.is_empty()).then(|| rest.to_string()));
+        if rest.is_empty() {
+            self.info("cmd-system-cleared", vec![])
+        } else {
+            self.info("cmd-system-set", vec![])
+        }
+    }
+
+    fn model_command(&mut self, rest: &str) -> LineOutcome {
+        if rest.is_empty() {
+            let id = self.route().id();
+            return self.info("cmd-model-current", vec![("route", Arg::from(id))]);
+        }
+        match self.switch_route(rest) {
+            Ok(info) => self.info("cmd-model-switched", vec![("route", Arg::from(info.id))]),
+            Err(e) => self.warn("cmd-model-failed", vec![("error", Arg::from(e))]),
+        }
+    }
+
+    /// `/tools`: the registry's listing, then any MCP names mapped to fit the model.
+    fn tool_lines(&mut self) -> Vec<OutputLine> {
+        let mut lines = self.registry_mut().listing_text();
+        let mapped = self.mcp().map(|m| m.mapped_names()).unwrap_or_default();
+        if !mapped.is_empty() {
+            lines.push(Text::new("tools-mapped-header", vec![]));
+            for (_, model, original) in mapped {
+                lines.push(Text::new(
+                    "mcp-status-mapped",
+                    vec![
+                        ("model", Arg::from(model)),
+                        ("original", Arg::from(original)),
+                    ],
+                ));
+            }
+        }
+        lines
+    }
+
+    fn tool_command(&mut self, rest: &str) -> LineOutcome {
+        let l = self.localizer();
+        let mut parts = rest.split_whitespace();
+        match (parts.next(), parts.next()) {
+            (Some(action @ ("enable" | "disable")), Some(n)) => {
+                let enable = action == "enable";
+                match self.registry_mut().set_enabled(n, enable) {
+                    Ok(changed) => {
+                        let key = match (enable, changed) {
+                            (true, true) => "tools-enabled",
+                            (true, false) => "tools-already-enabled",
+                            (false, true) => "tools-disabled",
+                            (false, false) => "tools-already-disabled",
+                        };
+                        self.info(key, vec![("name", Arg::from(n))])
+                    }
+                    Err(e) => self.warn(
+                        "cmd-tool-failed",
+                        vec![("error", Arg::from(e.localized(l)))],
+                    ),
+                }
+            }
+            _ => self.warn("cmd-tool-usage", vec![]),
+        }
+    }
+
+    fn new_command(&mut self) -> LineOutcome {
+        match self.env().new_session() {
+            Ok((s, path)) => {
+                self.replace_session(s, path);
+                self.info("cmd-new-done", vec![])
+            }
+            Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+        }
+    }
+
+    fn resume_command(&mut self, rest: &str) -> LineOutcome {
+        if rest.is_empty() {
+            let mut out = vec![Text::new("cmd-resume-title", vec![])];
+            out.extend(
+                self.env()
+                    .list_sessions()
+                    .into_iter()
+                    .map(|row| Text::new(OUTPUT_VERBATIM, vec![("text", Arg::from(row))])),
+            );
+            return self.output(out);
+        }
+        let current = self.session().id().to_string();
+        match self.env().open_session(rest, &current) {
+            Ok((s, path, torn)) => {
+                self.replace_session(s, path);
+                if let Some(t) = torn {
+                    self.emit_torn_tail(&t);
+                }
+                self.info("cmd-resume-done", vec![])
+            }
+            Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+        }
+    }
+
+    async fn compact_command(&mut self) -> LineOutcome {
+        let cancel = self.fresh_cancel();
+        let res = self.compact("manual", false, &cancel).await;
+        self.emit_event(AgentEvent::Phase(TurnPhase::Idle));
+        match res {
+            Ok(_) => LineOutcome::default(),
+            Err(e) => self.warn(
+                "compact-failed",
+                vec![("message", Arg::from(e.to_string()))],
+            ),
+        }
+    }
+
+    /// `/inspect [n]` and [`AgentCommand::Inspect`].
+    fn inspect_command(&mut self, request: Option<usize>) -> LineOutcome {
         match self.inspect(request) {
             Ok(data) => {
                 self.emit_event(AgentEvent::Inspector(Box::new(data)));

@@ -46,6 +46,18 @@ pub fn decode_script(bytes: Vec<u8>, l: Localizer) -> Result<String, String> {
     })
 }
 
+/// What `exec` prints on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExecOutput {
+    /// Final assistant texts and command output; notices go to stderr.
+    #[default]
+    Plain,
+    /// `--json`: every [`AgentEvent`] as one JSON object per line, in the protocol's serde
+    /// form (stream deltas included). Output and notice lines also carry `text`, rendered
+    /// in the current locale.
+    Json,
+}
+
 /// Runs the submissions; prints final assistant texts and command output to stdout and
 /// notices to stderr. Returns the first failure as one localized line.
 ///
@@ -57,8 +69,18 @@ pub async fn run_script(
     lines: Vec<String>,
     events: &mut mpsc::UnboundedReceiver<AgentEvent>,
 ) -> Result<(), String> {
+    run_script_as(agent, lines, events, ExecOutput::Plain).await
+}
+
+/// [`run_script`] with a choice of output (`exec --json`).
+pub async fn run_script_as(
+    agent: &mut Agent,
+    lines: Vec<String>,
+    events: &mut mpsc::UnboundedReceiver<AgentEvent>,
+    output: ExecOutput,
+) -> Result<(), String> {
     let mut l = agent.localizer();
-    drain(events, &mut l);
+    drain(events, &mut l, output);
     for line in lines {
         let is_command = line.trim_start().starts_with('/');
         let out = {
@@ -69,7 +91,7 @@ pub async fn run_script(
                 tokio::select! {
                     biased;
                     ev = events.recv(), if open => match ev {
-                        Some(ev) => print_event(ev, &mut l),
+                        Some(ev) => print_event(ev, &mut l, output),
                         None => open = false,
                     },
                     out = &mut run => break out,
@@ -77,9 +99,10 @@ pub async fn run_script(
             }
         };
         l = agent.localizer();
-        drain(events, &mut l);
+        drain(events, &mut l, output);
         if let Some(text) = &out.text
             && !text.is_empty()
+            && output == ExecOutput::Plain
         {
             println!("{text}");
         }
@@ -94,19 +117,59 @@ pub async fn run_script(
 }
 
 /// Handles every event already queued.
-fn drain(events: &mut mpsc::UnboundedReceiver<AgentEvent>, l: &mut Localizer) {
+fn drain(events: &mut mpsc::UnboundedReceiver<AgentEvent>, l: &mut Localizer, output: ExecOutput) {
     while let Ok(ev) = events.try_recv() {
-        print_event(ev, l);
+        print_event(ev, l, output);
     }
 }
 
-/// Prints what `exec` shows of one event; everything else (stream deltas, committed
-/// events) is dropped here.
-fn print_event(ev: AgentEvent, l: &mut Localizer) {
+/// Prints what `exec` shows of one event.
+fn print_event(ev: AgentEvent, l: &mut Localizer, output: ExecOutput) {
+    match output {
+        ExecOutput::Plain => print_plain(ev, l),
+        ExecOutput::Json => {
+            if let AgentEvent::LocaleChanged(locale) = &ev {
+                *l = Localizer::new(*locale);
+            }
+            match json_line(&ev, *l) {
+                Ok(line) => println!("{line}"),
+                Err(e) => tracing::warn!("exec --json: an event could not be serialized: {e}"),
+            }
+        }
+    }
+}
+
+/// One event as one line of JSON (`exec --json`): the protocol's serde form, plus a
+/// `text` rendered with `l` on every output line and notice.
+pub fn json_line(ev: &AgentEvent, l: Localizer) -> Result<String, serde_json::Error> {
+    let mut v = serde_json::to_value(ev)?;
+    match ev {
+        AgentEvent::Output(lines) => {
+            if let Some(items) = v.get_mut("data").and_then(|d| d.as_array_mut()) {
+                for (item, line) in items.iter_mut().zip(lines) {
+                    if let Some(o) = item.as_object_mut() {
+                        o.insert("text".into(), l.text(line).into());
+                    }
+                }
+            }
+        }
+        AgentEvent::Notice(n) => {
+            if let Some(o) = v.get_mut("data").and_then(|d| d.as_object_mut()) {
+                o.insert("text".into(), l.tra_owned(&n.key, &n.args).into());
+            }
+        }
+        _ => {}
+    }
+    serde_json::to_string(&v)
+}
+
+/// Prints what plain `exec` shows of one event; everything else (stream deltas,
+/// committed events) is dropped here.
+fn print_plain(ev: AgentEvent, l: &mut Localizer) {
     match ev {
         AgentEvent::Output(lines) => {
             for line in lines {
-                println!("{line}");
+                println!("{}", l.text(&line));
             }
         }
         AgentEvent::Inspector(d) => {
@@ -115,7 +178,7 @@ fn print_event(ev: AgentEvent, l: &mut Localizer) {
             }
         }
         AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
-            eprintln!("{}", n.render(*l));
+            eprintln!("{}", l.tra_owned(&n.key, &n.args));
         }
         AgentEvent::LocaleChanged(locale) => *l = Localizer::new(locale),
         _ => {}

@@ -1,10 +1,12 @@
 //! The agent loop on a tokio task.
 
+pub mod command_spec;
 pub mod commands;
 pub mod exec;
 pub mod header;
 pub mod inbox;
 pub mod inspect;
+pub mod inspect_data;
 pub mod prompt;
 pub mod protocol;
 pub mod run;

@@ -1,16 +1,26 @@
-//! Messages between the UI (or `exec`) and the agent loop (SPEC §1).
+//! Messages between the UI (or `exec`) and the agent loop (SPEC §1): plain serde data
+//! with no behaviour. `exec --json` prints [`AgentEvent`]s in this serde form, one per
+//! line. Texts the user reads travel as Fluent ids with arguments and are rendered when
+//! drawn, so a language switch re-renders them.
 
 use std::sync::Arc;
 
-use crate::i18n::Arg;
+use serde::{Deserialize, Serialize};
+
+use crate::agent::inspect_data::InspectorData;
+use crate::i18n::{Arg, Locale, Text};
 use crate::llm::types::StreamEvent;
 use crate::session::event::{Event, SystemPromptUpdate, ToolUpdateMode, Usage};
 
 /// UI → agent.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum AgentCommand {
     /// A composer submission: plain text is a user message, `/…` a slash command.
     Submit(String),
+    /// Switch the interface language and save the choice (F2; `/lang` does the same).
+    /// While a turn runs it waits like a submission.
+    SetLocale(Locale),
     /// Cancel the running step (stream and tool calls).
     Cancel,
     /// Answer an approval request.
@@ -22,20 +32,18 @@ pub enum AgentCommand {
     },
     /// Open the request inspector: `Some(n)` = past request `n` (Trajectory numbering)
     /// next to request `n - 1`; `None` = the next request next to the last one sent.
-    /// While a turn runs it is queued like a slash command (`/inspect [n]`) and answered
-    /// when the loop is idle.
+    /// While a turn runs it waits like a submission and is answered when the loop is idle.
     Inspect {
         /// Which request.
         request: Option<usize>,
     },
-    /// Switch the interface language (F2); queued like a command while a turn runs.
-    SetLocale(crate::i18n::Locale),
     /// Stop the loop and release the session.
     Shutdown,
 }
 
 /// Answer to an approval prompt (`y`, `a`, `n`/`Esc`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ApprovalDecision {
     /// Allow this call.
     Allow,
@@ -46,7 +54,8 @@ pub enum ApprovalDecision {
 }
 
 /// What the current turn is doing (status line).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TurnPhase {
     /// No turn running.
     #[default]
@@ -64,7 +73,8 @@ pub enum TurnPhase {
 }
 
 /// Severity of a notice.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum NoticeLevel {
     /// Informational.
     Info,
@@ -76,7 +86,7 @@ pub enum NoticeLevel {
 
 /// A localized one-line notice, rendered at draw time so a language switch re-renders it.
 /// Provider and wire texts travel verbatim inside `args`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Notice {
     /// Severity.
     pub level: NoticeLevel,
@@ -95,20 +105,18 @@ impl Notice {
             args: args.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         }
     }
-
-    /// Renders with a localizer.
-    pub fn render(&self, l: crate::i18n::Localizer) -> String {
-        let args: Vec<(&str, Arg)> = self
-            .args
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        l.tra(&self.key, &args)
-    }
 }
 
+/// One line of a slash command's output (`/help`, `/tools`, `/mcp`, `/resume`): a Fluent
+/// id with arguments, rendered when drawn. Data shown as is (a session list row) uses
+/// [`OUTPUT_VERBATIM`] with one `text` argument.
+pub type OutputLine = Text;
+
+/// Fluent id of an output line that is pure data (its `text` argument, verbatim).
+pub const OUTPUT_VERBATIM: &str = "output-verbatim";
+
 /// Route facts shown in the footer.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RouteInfo {
     /// `provider/model`.
     pub id: String,
@@ -122,8 +130,9 @@ pub struct RouteInfo {
     pub demo: bool,
 }
 
-/// Agent → UI.
-#[derive(Debug, Clone)]
+/// Agent → UI (and `exec --json`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum AgentEvent {
     /// The session is open.
     SessionOpened {
@@ -153,8 +162,8 @@ pub enum AgentEvent {
     SessionUsage(Usage),
     /// A localized one-line notice (errors, retries, command feedback).
     Notice(Notice),
-    /// Multi-line output of a slash command (`/tools`, `/mcp`, `/help`), already localized.
-    Output(Vec<String>),
+    /// Multi-line output of a slash command (`/tools`, `/mcp`, `/help`), rendered when drawn.
+    Output(Vec<OutputLine>),
     /// The loop needs a decision on a tool call.
     ApprovalRequest {
         /// Call id.
@@ -167,7 +176,7 @@ pub enum AgentEvent {
     /// Number of submissions queued behind the running turn.
     Queued(usize),
     /// The user switched language (`/lang`); the UI re-renders.
-    LocaleChanged(crate::i18n::Locale),
+    LocaleChanged(Locale),
     /// A turn finished (any outcome); `exec` uses this to run the next line.
     /// (The final text travels in the line's outcome, not here: a copy of a large reply
     /// per turn is what issue 9 D8 measured.)
@@ -175,7 +184,7 @@ pub enum AgentEvent {
     /// A slash command that runs no turn finished.
     CommandFinished,
     /// The request inspector's data (`/inspect`, [`AgentCommand::Inspect`]).
-    Inspector(Box<crate::agent::inspect::InspectorData>),
+    Inspector(Box<InspectorData>),
     /// The loop stopped (after `/quit` or `Shutdown`).
     Exited,
 }

@@ -985,21 +985,14 @@ impl Agent {
         self.emit(AgentEvent::Exited);
     }
 
-    /// Handles one piece of queued work; `true` = quit.
+    /// Handles one piece of queued work through the command table; `true` = quit.
     async fn handle_pending(&mut self, work: Pending) -> bool {
-        match work {
-            Pending::Line(line) => self.handle_line(&line).await.quit,
-            Pending::Inspect(request) => {
-                self.inspect_command(request);
-                self.emit(AgentEvent::CommandFinished);
-                false
-            }
-            Pending::SetLocale(locale) => {
-                self.switch_locale(locale);
-                self.emit(AgentEvent::CommandFinished);
-                false
-            }
-        }
+        let cmd = match work {
+            Pending::Line(line) => AgentCommand::Submit(line),
+            Pending::Inspect(request) => AgentCommand::Inspect { request },
+            Pending::SetLocale(locale) => AgentCommand::SetLocale(locale),
+        };
+        self.handle_queued(cmd).await.quit
     }
 
     /// Reports a torn log tail that was cut on load (once).
@@ -1089,28 +1082,6 @@ impl Agent {
         self.state = SessionState::open(session);
         self.inbox.reset();
         self.announce(path.display().to_string());
-    }
-
-    pub(crate) fn tool_listing(&self, l: Localizer) -> Vec<String> {
-        let mut lines = self.tools.registry().listing_lines(l);
-        let mapped = self
-            .mcp
-            .as_ref()
-            .map(|m| m.mapped_names())
-            .unwrap_or_default();
-        if !mapped.is_empty() {
-            lines.push(l.tr("tools-mapped-header"));
-            for (_, model, original) in mapped {
-                lines.push(l.tra(
-                    "mcp-status-mapped",
-                    &[
-                        ("model", Arg::from(model)),
-                        ("original", Arg::from(original)),
-                    ],
-                ));
-            }
-        }
-        lines
     }
 }
 

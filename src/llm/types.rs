@@ -155,8 +155,9 @@ pub enum StopReason {
     Other(String),
 }
 
-/// A transient stream event for live display (not durable).
-#[derive(Debug, Clone, PartialEq)]
+/// A transient stream event for live display (not durable; `exec --json` prints it).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum StreamEvent {
     /// The first event of the response arrived (TTFT).
     FirstByte,

@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Approval, ToolExecutor, ToolOutcome, builtin, command};
 use crate::config::Config;
-use crate::i18n::{Arg, Localizer};
+use crate::i18n::{Arg, Localizer, Text};
 use crate::llm::catalog::DEFAULT_MAX_TOOLS;
 use crate::session::event::ToolSchema;
 
@@ -38,10 +38,15 @@ pub enum ToolSource {
 impl ToolSource {
     /// The localized source label (`built-in`, `command`, `MCP server fs`).
     pub fn localized(&self, l: Localizer) -> String {
+        l.text(&self.label())
+    }
+
+    /// The source label as a message, rendered when shown.
+    pub fn label(&self) -> Text {
         match self {
-            ToolSource::Builtin => l.tr("tools-source-builtin"),
-            ToolSource::Command => l.tr("tools-source-command"),
-            ToolSource::Mcp(s) => l.tra("tools-source-mcp", &[("server", s.into())]),
+            ToolSource::Builtin => Text::new("tools-source-builtin", vec![]),
+            ToolSource::Command => Text::new("tools-source-command", vec![]),
+            ToolSource::Mcp(s) => Text::new("tools-source-mcp", vec![("server", s.into())]),
         }
     }
 }
@@ -312,9 +317,15 @@ impl ToolRegistry {
 
     /// The `/tools` output, localized: active tools, then available-but-disabled ones.
     pub fn listing_lines(&self, l: Localizer) -> Vec<String> {
+        self.listing_text().iter().map(|t| l.text(t)).collect()
+    }
+
+    /// [`ToolRegistry::listing_lines`] as messages, rendered when shown (`/tools` output
+    /// follows a language switch).
+    pub fn listing_text(&self) -> Vec<Text> {
         let rows = self.listing();
         if rows.is_empty() {
-            return vec![l.tr("tools-list-empty")];
+            return vec![Text::new("tools-list-empty", vec![])];
         }
         let (active, disabled): (Vec<_>, Vec<_>) = rows.into_iter().partition(|r| r.active);
         let mut out = vec![];
@@ -329,18 +340,18 @@ impl ToolRegistry {
             if group.is_empty() {
                 continue;
             }
-            out.push(l.tra(header, &[("count", Arg::from(group.len()))]));
+            out.push(Text::new(header, vec![("count", Arg::from(group.len()))]));
             for r in group {
                 let key = if r.active && r.approval == Approval::Ask {
                     "tools-list-active-ask"
                 } else {
                     line
                 };
-                out.push(l.tra(
+                out.push(Text::new(
                     key,
-                    &[
+                    vec![
                         ("name", r.name.as_str().into()),
-                        ("source", r.source.localized(l).into()),
+                        ("source", r.source.label().into()),
                     ],
                 ));
             }

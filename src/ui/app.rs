@@ -285,7 +285,9 @@ impl App {
             return;
         };
         self.chat_scroll = Scroll::default();
-        if text.trim() == "/quit" && !self.busy() {
+        let quit = crate::agent::command_spec::find(text.trim())
+            .is_some_and(|c| c.id == crate::agent::command_spec::CommandId::Quit);
+        if quit && !self.busy() {
             self.request_quit();
             return;
         }
@@ -300,9 +302,7 @@ impl App {
     fn toggle_locale(&mut self) {
         let next = self.l.locale.toggled();
         self.set_locale(next);
-        let tag = if next == Locale::ZhCn { "zh" } else { "en" };
-        self.outbox
-            .push(AgentCommand::Submit(format!("/lang {tag}")));
+        self.outbox.push(AgentCommand::SetLocale(next));
     }
 
     /// Handles a key press.
@@ -549,7 +549,7 @@ impl App {
             KeyCode::Enter => {
                 if self.composer.popup_open() {
                     if let Some(cmd) = self.composer.complete()
-                        && !cmd.takes_args
+                        && !cmd.complete_with_args
                     {
                         self.submit();
                     }

@@ -190,12 +190,16 @@ pub fn render_cell(cell: &Cell, width: usize, ctx: &RenderCtx) -> Vec<Line<'stat
                 NoticeLevel::Error => theme::error(),
             };
             out.push(Line::from(Span::styled(
-                super::text::sanitize(&n.render(l)),
+                super::text::sanitize(&l.tra_owned(&n.key, &n.args)),
                 style,
             )));
         }
         CellKind::Output(lines) => {
-            out.extend(lines.iter().map(|s| Line::from(super::text::sanitize(s))));
+            out.extend(
+                lines
+                    .iter()
+                    .map(|t| Line::from(super::text::sanitize(&l.text(t)))),
+            );
         }
         CellKind::Checkpoint { summary } => {
             out.push(Line::from(Span::styled(

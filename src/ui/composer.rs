@@ -12,80 +12,8 @@ pub const PASTE_CHAR_LIMIT: usize = 1000;
 /// Pastes with more than this many lines become a placeholder.
 pub const PASTE_LINE_LIMIT: usize = 10;
 
-/// A slash command offered by the popup.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SlashCommand {
-    /// The command including `/`.
-    pub name: &'static str,
-    /// Fluent id of its description.
-    pub desc_key: &'static str,
-    /// Whether it takes arguments (completion then leaves the composer open).
-    pub takes_args: bool,
-}
-
-/// Popup order (not alphabetical on purpose: most used first).
-pub const SLASH_COMMANDS: &[SlashCommand] = &[
-    SlashCommand {
-        name: "/help",
-        desc_key: "tui-cmd-help",
-        takes_args: false,
-    },
-    SlashCommand {
-        name: "/model",
-        desc_key: "tui-cmd-model",
-        takes_args: true,
-    },
-    SlashCommand {
-        name: "/tools",
-        desc_key: "tui-cmd-tools",
-        takes_args: false,
-    },
-    SlashCommand {
-        name: "/tool",
-        desc_key: "tui-cmd-tool",
-        takes_args: true,
-    },
-    SlashCommand {
-        name: "/mcp",
-        desc_key: "tui-cmd-mcp",
-        takes_args: true,
-    },
-    SlashCommand {
-        name: "/system",
-        desc_key: "tui-cmd-system",
-        takes_args: true,
-    },
-    SlashCommand {
-        name: "/compact",
-        desc_key: "tui-cmd-compact",
-        takes_args: false,
-    },
-    SlashCommand {
-        name: "/lang",
-        desc_key: "tui-cmd-lang",
-        takes_args: true,
-    },
-    SlashCommand {
-        name: "/inspect",
-        desc_key: "tui-cmd-inspect",
-        takes_args: false,
-    },
-    SlashCommand {
-        name: "/new",
-        desc_key: "tui-cmd-new",
-        takes_args: false,
-    },
-    SlashCommand {
-        name: "/resume",
-        desc_key: "tui-cmd-resume",
-        takes_args: true,
-    },
-    SlashCommand {
-        name: "/quit",
-        desc_key: "tui-cmd-quit",
-        takes_args: false,
-    },
-];
+/// A slash command offered by the popup: an entry of the one command table.
+pub use crate::agent::command_spec::CommandSpec as SlashCommand;
 
 /// Whether `needle` is a subsequence of `hay` (case-insensitive fuzzy match).
 pub fn fuzzy_match(hay: &str, needle: &str) -> bool {
@@ -373,7 +301,7 @@ impl Composer {
     /// Commands matching the typed prefix (fuzzy).
     pub fn popup_matches(&self) -> Vec<&'static SlashCommand> {
         let needle = self.text.trim_start_matches('/');
-        SLASH_COMMANDS
+        crate::agent::command_spec::COMMANDS
             .iter()
             .filter(|c| fuzzy_match(&c.name[1..], needle))
             .collect()
@@ -389,7 +317,7 @@ impl Composer {
         let matches = self.popup_matches();
         let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;
         self.text = cmd.name.to_string();
-        if cmd.takes_args {
+        if cmd.complete_with_args {
             self.text.push(' ');
         }
         self.caret = self.text.len();

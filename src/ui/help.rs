@@ -1,10 +1,12 @@
-//! The key-help overlay (`?` on an empty composer, or `F1`).
+//! The key-help overlay (`?` on an empty composer, or `F1`): the keys, then, when the
+//! terminal is tall enough, the slash commands from the one command table.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
+use crate::agent::command_spec::COMMANDS;
 use crate::i18n::Localizer;
 
 use super::text::{str_width, truncate};
@@ -28,15 +30,29 @@ pub const KEYS: &[(&str, &str)] = &[
     ("F1 / ?", "tui-help-help"),
 ];
 
+/// The overlay's rows (keys or command names, and description ids): the keys, then a
+/// heading and every command of the table when `height` rows leave room for all of them.
+pub fn rows(height: u16) -> Vec<(&'static str, &'static str)> {
+    let mut rows: Vec<(&str, &str)> = KEYS.to_vec();
+    // Border (2), the close hint (1) and the heading (1) besides the rows, and a row
+    // above and below so the overlay does not cover the whole screen.
+    if usize::from(height) >= KEYS.len() + COMMANDS.len() + 6 {
+        rows.push(("", "tui-help-commands-title"));
+        rows.extend(COMMANDS.iter().map(|c| (c.name, c.desc_key)));
+    }
+    rows
+}
+
 /// Draws the overlay centered in `area`.
 pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
-    let key_w = KEYS.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
+    let rows = rows(area.height);
+    let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
     let w = if area.width < 60 {
         area.width
     } else {
         area.width.saturating_sub(4).min(76)
     };
-    let h = (KEYS.len() as u16 + 3).min(area.height);
+    let h = (rows.len() as u16 + 3).min(area.height);
     let rect = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
@@ -51,9 +67,15 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(rect);
     block.render(rect, buf);
     let inner_w = inner.width as usize;
-    for (i, (k, d)) in KEYS.iter().enumerate() {
+    for (i, (k, d)) in rows.iter().enumerate() {
         if i as u16 >= inner.height.saturating_sub(1) {
             break;
+        }
+        if k.is_empty() {
+            // A heading.
+            let line = Line::from(Span::styled(truncate(&l.tr(d), inner_w), theme::bold()));
+            buf.set_line(inner.x, inner.y + i as u16, &line, inner.width);
+            continue;
         }
         let kw = key_w.min(inner_w * 2 / 5);
         let key = format!("{:<kw$}  ", truncate(k, kw), kw = kw);

@@ -115,7 +115,7 @@ fn install_panic_hook() {
 ///
 /// `events` is a std receiver: the agent side sends with `std::sync::mpsc::Sender::send`,
 /// which works from async code without blocking. F2 toggles the locale locally and sends
-/// `Submit("/lang zh|en")` so the loop persists the choice.
+/// `SetLocale(locale)` so the loop switches too and persists the choice.
 pub fn run(
     opts: UiOptions,
     commands: tokio::sync::mpsc::UnboundedSender<AgentCommand>,

@@ -96,8 +96,8 @@ pub enum CellKind {
     Context(ContextKind),
     /// A one-line notice, localized at draw time.
     Notice(Notice),
-    /// Command output (already localized by the loop).
-    Output(Vec<String>),
+    /// Command output, localized at draw time.
+    Output(Vec<crate::agent::protocol::OutputLine>),
     /// A compaction checkpoint with the summary the model now sees.
     Checkpoint {
         /// The summary.

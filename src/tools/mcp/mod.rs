@@ -32,7 +32,7 @@ pub use command::McpReply;
 
 use crate::agent::run::Background;
 use crate::config::McpServerConfig;
-use crate::i18n::{Arg, Localizer};
+use crate::i18n::{Arg, Text};
 use crate::session::event::{McpState, McpStatus, ToolSchema};
 use crate::tools::registry::{RegisteredTool, ToolSource};
 use crate::tools::{ToolExecutor, ToolOutcome};
@@ -433,41 +433,44 @@ impl McpManager {
 
     /// The `/mcp` listing: per server its state, tool count and last error, plus the
     /// original names of tools whose model-facing name had to be changed.
-    pub fn status_lines(&self, l: Localizer) -> Vec<String> {
+    pub fn status_text(&self) -> Vec<Text> {
         if self.inner.servers.is_empty() {
-            return vec![l.tr("mcp-none-configured")];
+            return vec![Text::new("mcp-none-configured", vec![])];
         }
-        let mut out = vec![l.tra(
+        let mut out = vec![Text::new(
             "mcp-status-header",
-            &[("count", Arg::from(self.inner.servers.len()))],
+            vec![("count", Arg::from(self.inner.servers.len()))],
         )];
         for (name, server) in &self.inner.servers {
             let st = server.lock();
             let reconnecting = st.run.is_some() && st.state == Some(McpState::Disconnected);
             let state = match st.state {
-                None => l.tr("mcp-state-idle"),
-                Some(_) if reconnecting => l.tr("mcp-state-reconnecting"),
-                Some(McpState::Connecting) => l.tr("mcp-state-connecting"),
-                Some(McpState::Connected) => l.tr("mcp-state-connected"),
-                Some(McpState::Disconnected) => l.tr("mcp-state-disconnected"),
-                Some(McpState::Failed) => l.tr("mcp-state-failed"),
+                None => "mcp-state-idle",
+                Some(_) if reconnecting => "mcp-state-reconnecting",
+                Some(McpState::Connecting) => "mcp-state-connecting",
+                Some(McpState::Connected) => "mcp-state-connected",
+                Some(McpState::Disconnected) => "mcp-state-disconnected",
+                Some(McpState::Failed) => "mcp-state-failed",
             };
-            out.push(l.tra(
+            out.push(Text::new(
                 "mcp-status-line",
-                &[
+                vec![
                     ("name", Arg::from(name.as_str())),
-                    ("state", Arg::from(state)),
+                    ("state", Arg::from(Text::new(state, vec![]))),
                     ("count", Arg::from(st.tools.len())),
                 ],
             ));
             if let Some(e) = &st.last_error {
-                out.push(l.tra("mcp-status-error", &[("error", Arg::from(e.as_str()))]));
+                out.push(Text::new(
+                    "mcp-status-error",
+                    vec![("error", Arg::from(e.as_str()))],
+                ));
             }
             for (model, original) in &st.tools {
                 if *model != format!("{name}__{original}") {
-                    out.push(l.tra(
+                    out.push(Text::new(
                         "mcp-status-mapped",
-                        &[
+                        vec![
                             ("model", Arg::from(model.as_str())),
                             ("original", Arg::from(original.as_str())),
                         ],

@@ -1,0 +1,306 @@
+//! Issue 10, items 4 and 5: one slash-command table drives dispatch, the composer's popup,
+//! `/help` and the key help; commands and output travel as typed protocol data, and
+//! command output re-renders on a language switch.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use deepterm::agent::command_spec::{COMMANDS, CommandId, find};
+use deepterm::agent::protocol::{AgentCommand, AgentEvent, OutputLine};
+use deepterm::agent::run::Agent;
+use deepterm::i18n::{Locale, Localizer};
+use deepterm::sim::SimConfig;
+use deepterm::ui::App;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+mod common;
+
+use common::*;
+
+/// A line that runs `name` harmlessly (arguments where the command needs them).
+fn sample_line(name: &str) -> String {
+    match find(name).map(|c| c.id) {
+        Some(CommandId::Lang) => format!("{name} en"),
+        Some(CommandId::Tool) => format!("{name} enable word_count"),
+        _ => name.to_string(),
+    }
+}
+
+async fn agent(env: &TestEnv) -> (Agent, UnboundedReceiver<AgentEvent>) {
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    env.interactive_agent(cfg)
+}
+
+fn drain(rx: &mut UnboundedReceiver<AgentEvent>) -> Vec<AgentEvent> {
+    let mut out = Vec::new();
+    while let Ok(ev) = rx.try_recv() {
+        out.push(ev);
+    }
+    out
+}
+
+fn unknown_command_notices(events: &[AgentEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, AgentEvent::Notice(n) if n.key == "cmd-unknown"))
+        .count()
+}
+
+fn outputs(events: &[AgentEvent]) -> Vec<Vec<OutputLine>> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Output(lines) => Some(lines.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_table_command_and_alias_dispatches() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (mut agent, mut rx) = agent(&env).await;
+    drain(&mut rx);
+    // The check itself can fail: a name outside the table is refused.
+    agent.handle_line("/no-such-command").await;
+    assert_eq!(unknown_command_notices(&drain(&mut rx)), 1);
+    for spec in COMMANDS {
+        for name in std::iter::once(&spec.name).chain(spec.aliases) {
+            let out = agent.handle_line(&sample_line(name)).await;
+            let events = drain(&mut rx);
+            assert_eq!(
+                unknown_command_notices(&events),
+                0,
+                "{name} dispatches: {events:?}"
+            );
+            assert!(
+                events
+                    .iter()
+                    .any(|e| matches!(e, AgentEvent::CommandFinished)),
+                "{name} finishes as a command"
+            );
+            assert_eq!(out.quit, spec.id == CommandId::Quit, "{name}");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exit_is_an_alias_of_quit() {
+    let spec = find("/exit").expect("alias in the table");
+    assert_eq!(spec.id, CommandId::Quit);
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (mut agent, _rx) = agent(&env).await;
+    assert!(agent.handle_line("/exit").await.quit);
+    // Idle, the TUI quits on the alias itself, as on `/quit`.
+    let mut app = App::new(Locale::EnUs, false);
+    for c in "/exit".chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    assert!(matches!(
+        app.take_commands().as_slice(),
+        [AgentCommand::Shutdown]
+    ));
+}
+
+#[test]
+fn popup_lists_exactly_the_table() {
+    let mut c = deepterm::ui::composer::Composer::new();
+    c.insert_str("/");
+    let popup: Vec<&str> = c.popup_matches().iter().map(|m| m.name).collect();
+    let table: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+    assert_eq!(popup, table);
+    for spec in COMMANDS {
+        for l in Locale::ALL {
+            assert!(
+                Localizer::new(l).has(spec.desc_key),
+                "{} in {l:?}",
+                spec.desc_key
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_lists_exactly_the_table() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (mut agent, mut rx) = agent(&env).await;
+    drain(&mut rx);
+    agent.handle_line("/help").await;
+    let out = outputs(&drain(&mut rx));
+    assert_eq!(out.len(), 1);
+    let l = Localizer::new(Locale::EnUs);
+    let lines: Vec<String> = out[0].iter().map(|t| l.text(t)).collect();
+    assert_eq!(lines[0], l.tr("cmd-help-title"));
+    assert_eq!(lines.len(), COMMANDS.len() + 1, "{lines:#?}");
+    for (line, spec) in lines[1..].iter().zip(COMMANDS) {
+        let name = line.split_whitespace().next().unwrap_or("");
+        assert_eq!(name, spec.name, "{line}");
+        assert!(line.ends_with(&l.tr(spec.desc_key)), "{line}");
+    }
+    // `/tool` is described with the arguments the loop accepts.
+    assert!(lines.iter().any(|s| s.contains("/tool enable|disable")));
+    assert!(!lines.iter().any(|s| s.contains("on|off")));
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(w, h)).unwrap();
+    term.draw(|f| app.render(f)).unwrap();
+    let buf = term.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        for x in 0..w {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    // Wide characters leave an empty cell after them.
+    out.replace(' ', "")
+}
+
+#[test]
+fn key_help_lists_the_table_when_tall_enough() {
+    for l in Locale::ALL {
+        let mut app = App::new(l, false);
+        app.on_key(KeyEvent::new(KeyCode::F(1), KeyModifiers::NONE));
+        let s = screen(&mut app, 120, 50);
+        let lz = Localizer::new(l);
+        assert!(s.contains(&lz.tr("tui-help-commands-title").replace(' ', "")));
+        for spec in COMMANDS {
+            assert!(s.contains(spec.name), "{} in {s}", spec.name);
+            // Long descriptions are cut at the overlay's edge.
+            let desc: String = lz
+                .tr(spec.desc_key)
+                .replace(' ', "")
+                .chars()
+                .take(12)
+                .collect();
+            assert!(s.contains(&desc), "{desc} in {s}");
+        }
+    }
+    // Short terminals keep the keys only.
+    let rows = deepterm::ui::help::rows(24);
+    assert!(!rows.iter().any(|(k, _)| *k == "/help"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn help_and_tools_output_follow_f2() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (mut agent, mut rx) = agent(&env).await;
+    let mut app = App::new(Locale::EnUs, false);
+    for e in drain(&mut rx) {
+        app.on_agent_event(e);
+    }
+    agent.handle_line("/help").await;
+    agent.handle_line("/tools").await;
+    for e in drain(&mut rx) {
+        app.on_agent_event(e);
+    }
+    let en = Localizer::new(Locale::EnUs);
+    let zh = Localizer::new(Locale::ZhCn);
+    let before = screen(&mut app, 120, 60);
+    for key in [
+        "cmd-help",
+        "cmd-quit",
+        "tools-source-command",
+        "tools-source-builtin",
+    ] {
+        assert!(
+            before.contains(&en.tr(key).replace(' ', "")),
+            "{key}: {before}"
+        );
+    }
+    app.on_key(KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE));
+    // F2 sends the language as data, not as a `/lang` line.
+    assert_eq!(
+        app.take_commands(),
+        vec![AgentCommand::SetLocale(Locale::ZhCn)]
+    );
+    let after = screen(&mut app, 120, 60);
+    assert!(after.contains(&zh.tr("cmd-help-title")), "{after}");
+    for key in [
+        "cmd-help",
+        "cmd-quit",
+        "tools-source-command",
+        "tools-source-builtin",
+    ] {
+        assert!(
+            after.contains(&zh.tr(key).replace(' ', "")),
+            "{key}: {after}"
+        );
+        assert!(
+            !after.contains(&en.tr(key).replace(' ', "")),
+            "{key} still in English: {after}"
+        );
+    }
+    // Tool names are data and stay as they are.
+    assert!(after.contains("word_count"), "{after}");
+    assert!(
+        after.contains(
+            &zh.tra(
+                "tools-list-header-disabled",
+                // Three built-in tools and `word_count`, all off in this config.
+                &[("count", deepterm::i18n::Arg::from(4usize))]
+            )
+            .replace(' ', "")
+        ),
+        "{after}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn set_locale_and_inspect_run_as_typed_commands() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    let mut ui = env.start_interactive(cfg.clone());
+    ui.commands
+        .send(AgentCommand::SetLocale(Locale::ZhCn))
+        .unwrap();
+    ui.commands
+        .send(AgentCommand::Inspect { request: None })
+        .unwrap();
+    let mut changed = false;
+    let mut switched = false;
+    let mut inspector = false;
+    while !(changed && switched && inspector) {
+        match ui.next_event().await {
+            AgentEvent::LocaleChanged(Locale::ZhCn) => changed = true,
+            AgentEvent::Notice(n) if n.key == "cmd-lang-switched" => switched = true,
+            AgentEvent::Inspector(_) => inspector = true,
+            AgentEvent::Notice(n) if n.key == "cmd-unknown" => panic!("{n:?}"),
+            _ => {}
+        }
+    }
+    ui.shutdown().await;
+    // The choice was saved, as `/lang zh` saves it.
+    let saved = std::fs::read_to_string(&cfg).unwrap();
+    assert!(saved.contains("zh-CN"), "{saved}");
+}
+
+#[test]
+fn protocol_round_trips_through_json() {
+    let cmds = vec![
+        AgentCommand::Submit("hi".into()),
+        AgentCommand::SetLocale(Locale::ZhCn),
+        AgentCommand::Inspect { request: Some(3) },
+        AgentCommand::Cancel,
+        AgentCommand::Shutdown,
+    ];
+    for c in cmds {
+        let s = serde_json::to_string(&c).unwrap();
+        let back: AgentCommand = serde_json::from_str(&s).unwrap();
+        assert_eq!(back, c, "{s}");
+    }
+    let ev = AgentEvent::Output(deepterm::agent::commands::help_lines());
+    let s = serde_json::to_string(&ev).unwrap();
+    let back: AgentEvent = serde_json::from_str(&s).unwrap();
+    match back {
+        AgentEvent::Output(lines) => {
+            assert_eq!(lines, deepterm::agent::commands::help_lines())
+        }
+        other => panic!("{other:?}"),
+    }
+    let v: serde_json::Value = serde_json::from_str(&s).unwrap();
+    assert_eq!(v["type"], "output");
+    assert_eq!(v["data"][1]["key"], "cmd-help-entry");
+}
