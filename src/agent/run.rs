@@ -942,6 +942,13 @@ impl Agent {
             };
             decided.push(pre_error);
         }
+        // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
+        let history = self.session.tool_history()?;
+        self.registry.set_retained(crate::llm::projection::retained_declarations(
+            self.route.tool_update,
+            self.route.tool_removal,
+            &history,
+        ));
         let registry = &self.registry;
         let futures = calls
             .iter()
@@ -1277,6 +1284,7 @@ fn plan_attempt(
         context_window: Some(route.context_window),
         system_prompt_update: route.system_prompt_update,
         tool_update: route.tool_update,
+        tool_removal: route.tool_removal,
     };
     if session.latest_context() != Some(&ctx) {
         on_commit(session.push(EventKind::RequestContext(ctx))?);
