@@ -87,7 +87,12 @@ impl ToolExecutor for Unused {
 fn tool(name: &str, description: &str, params: &[(&str, &str)]) -> RegisteredTool {
     let properties: serde_json::Map<String, Value> = params
         .iter()
-        .map(|(p, d)| ((*p).to_string(), json!({"type": "string", "description": d})))
+        .map(|(p, d)| {
+            (
+                (*p).to_string(),
+                json!({"type": "string", "description": d}),
+            )
+        })
         .collect();
     let required: Vec<&str> = params.iter().map(|(p, _)| *p).collect();
     RegisteredTool {
@@ -181,7 +186,10 @@ fn workspace_tools() -> Vec<RegisteredTool> {
         "grep",
         "Search file contents in the workspace for a regular expression and return the \
          matching lines with their file and line number.",
-        &[("pattern", "Regular expression."), ("path", "Where to search.")],
+        &[
+            ("pattern", "Regular expression."),
+            ("path", "Where to search."),
+        ],
     )]
 }
 
@@ -279,7 +287,9 @@ async fn run(entry: &str) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
         if r.status != 200 {
             return Err(format!("request {} failed: {:?}", r.index, r.error).into());
         }
-        let c = r.cache.ok_or("the simulator recorded no cache accounting")?;
+        let c = r
+            .cache
+            .ok_or("the simulator recorded no cache accounting")?;
         rows.push(Row {
             hit: c.hit_tokens,
             miss: c.miss_tokens,

@@ -118,23 +118,52 @@ tool_update = "addition-only"
     let bg = agent.background_sender();
     register(&bg, "base", vec![tool("base__note", "Write a note.")]);
     let long: String = (0..40)
-        .map(|i| format!("line {i:02}: a unique fact number {} about this session.\n", i * 7919))
+        .map(|i| {
+            format!(
+                "line {i:02}: a unique fact number {} about this session.\n",
+                i * 7919
+            )
+        })
         .collect();
     sim.push_reply(ScriptedReply::text("OK one"));
-    assert_eq!(agent.handle_line(&format!("Remember:\n{long}")).await.error, None);
-    register(&bg, "fs", vec![tool("fs__read", "Read a file of the workspace.")]);
+    assert_eq!(
+        agent.handle_line(&format!("Remember:\n{long}")).await.error,
+        None
+    );
+    register(
+        &bg,
+        "fs",
+        vec![tool("fs__read", "Read a file of the workspace.")],
+    );
     sim.push_reply(ScriptedReply::text("OK two"));
-    assert_eq!(agent.handle_line("The fs server is connected.").await.error, None);
+    assert_eq!(
+        agent.handle_line("The fs server is connected.").await.error,
+        None
+    );
     sim.push_reply(ScriptedReply::text("OK three"));
     // A long turn between the addition and the removal: what the default loses.
     let more: String = (0..40)
-        .map(|i| format!("entry {i:02}: another unique observation {} for later.\n", i * 104729))
+        .map(|i| {
+            format!(
+                "entry {i:02}: another unique observation {} for later.\n",
+                i * 104729
+            )
+        })
         .collect();
-    assert_eq!(agent.handle_line(&format!("Also remember:\n{more}")).await.error, None);
+    assert_eq!(
+        agent
+            .handle_line(&format!("Also remember:\n{more}"))
+            .await
+            .error,
+        None
+    );
     register(&bg, "fs", vec![]);
     let retain = tool_removal == Some("retain");
     if retain {
-        sim.push_reply(ScriptedReply::tool_call("fs__read", json!({"path": "a.txt"})));
+        sim.push_reply(ScriptedReply::tool_call(
+            "fs__read",
+            json!({"path": "a.txt"}),
+        ));
     }
     sim.push_reply(ScriptedReply::text("OK four"));
     assert_eq!(agent.handle_line("Read a.txt.").await.error, None);
@@ -144,22 +173,19 @@ tool_update = "addition-only"
         assert_eq!(r.status, 200, "request {} failed: {:?}", r.index, r.error);
     }
     let events = agent.session().events().to_vec();
-    let removed_call_result = events
-        .iter()
-        .rev()
-        .find_map(|e| match &e.kind {
-            EventKind::ToolResult(t) => Some(
-                t.message
-                    .content
-                    .iter()
-                    .filter_map(|b| match b {
-                        Block::Text { text } => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<String>(),
-            ),
-            _ => None,
-        });
+    let removed_call_result = events.iter().rev().find_map(|e| match &e.kind {
+        EventKind::ToolResult(t) => Some(
+            t.message
+                .content
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<String>(),
+        ),
+        _ => None,
+    });
     Run {
         reqs,
         events,
@@ -205,7 +231,10 @@ async fn p6_retain_removal_keeps_the_prefix_and_a_call_says_removed_from_this_se
         cache(before)
     );
     // The call to the removed tool fails through the unknown-tool path, saying why.
-    let text = r.removed_call_result.as_deref().expect("the call has a result");
+    let text = r
+        .removed_call_result
+        .as_deref()
+        .expect("the call has a result");
     assert!(text.contains("unknown tool \"fs__read\""), "{text}");
     assert!(text.contains("removed from this session"), "{text}");
     // The log records the option (so the inspector rebuilds exactly what was sent) and
@@ -221,8 +250,14 @@ async fn p6_retain_removal_keeps_the_prefix_and_a_call_says_removed_from_this_se
     assert_eq!(ctx.len(), 1);
     assert_eq!(ctx[0].tool_removal, ToolRemoval::Retain);
     let rebuilt = reconstruct(&r.events, &[4, 5], &kind_of).expect("rebuilds");
-    assert_eq!(rebuilt[0].wire.body, after.body, "request #4 rebuilt from the log");
-    assert_eq!(rebuilt[1].wire.body, r.reqs[4].body, "request #5 rebuilt from the log");
+    assert_eq!(
+        rebuilt[0].wire.body, after.body,
+        "request #4 rebuilt from the log"
+    );
+    assert_eq!(
+        rebuilt[1].wire.body, r.reqs[4].body,
+        "request #5 rebuilt from the log"
+    );
     let why = inspect_past(&r.events, 4, &kind_of).expect("inspects");
     assert!(
         why.reasons.contains(&DiffReason::RemovalRetained),

@@ -944,11 +944,12 @@ impl Agent {
         }
         // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
         let history = self.session.tool_history()?;
-        self.registry.set_retained(crate::llm::projection::retained_declarations(
-            self.route.tool_update,
-            self.route.tool_removal,
-            &history,
-        ));
+        self.registry
+            .set_retained(crate::llm::projection::retained_declarations(
+                self.route.tool_update,
+                self.route.tool_removal,
+                &history,
+            ));
         let registry = &self.registry;
         let futures = calls
             .iter()

@@ -621,7 +621,10 @@ fn parse_model(
             "omit" => ToolRemoval::Omit,
             "retain" => ToolRemoval::Retain,
             _ => {
-                return Err(w.err(join(prefix, "tool_removal"), Problem::ToolRemoval { got: s }));
+                return Err(w.err(
+                    join(prefix, "tool_removal"),
+                    Problem::ToolRemoval { got: s },
+                ));
             }
         },
     };
@@ -893,7 +896,10 @@ mod tests {
 
     #[test]
     fn issue10_tool_removal_retain_reaches_the_route_on_addition_only() {
-        let text = retain_entry("tool_update = \"addition-only\"", "tool_removal = \"retain\"");
+        let text = retain_entry(
+            "tool_update = \"addition-only\"",
+            "tool_removal = \"retain\"",
+        );
         let cfg = parse(&text, None, Path::new(".")).unwrap();
         assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
         let route = cfg.resolve_route(None).unwrap();
@@ -902,7 +908,10 @@ mod tests {
         for removal in ["", "tool_removal = \"omit\""] {
             let text = retain_entry("tool_update = \"addition-only\"", removal);
             let cfg = parse(&text, None, Path::new(".")).unwrap();
-            assert_eq!(cfg.resolve_route(None).unwrap().tool_removal, ToolRemoval::Omit);
+            assert_eq!(
+                cfg.resolve_route(None).unwrap().tool_removal,
+                ToolRemoval::Omit
+            );
         }
     }
 
@@ -910,7 +919,11 @@ mod tests {
     fn issue10_tool_removal_retain_off_addition_only_is_a_clear_error_in_both_locales() {
         use crate::i18n::{Locale, Localizer};
         for (tool_update, en_needle, zh_needle) in [
-            ("tool_update = \"in-history\"", "tool_update = \"in-history\"", "\"in-history\""),
+            (
+                "tool_update = \"in-history\"",
+                "tool_update = \"in-history\"",
+                "\"in-history\"",
+            ),
             ("", "sets no tool_update", "未设置 tool_update"),
         ] {
             let text = retain_entry(tool_update, "tool_removal = \"retain\"");
@@ -926,6 +939,9 @@ mod tests {
         let en = parse(&text, None, Path::new("."))
             .unwrap_err()
             .localized(Localizer::new(Locale::EnUs));
-        assert!(en.contains("\"omit\" or \"retain\"") && en.contains("keep"), "{en}");
+        assert!(
+            en.contains("\"omit\" or \"retain\"") && en.contains("keep"),
+            "{en}"
+        );
     }
 }

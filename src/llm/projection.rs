@@ -634,7 +634,7 @@ mod tests {
             dm("R", vec![rem("cache_sample")]),
         ];
         let hist = h(vec![c.clone()], vec![("A", vec![x.clone()]), ("R", vec![])]);
-        let (out, tools) = retain(&msgs, &[c.clone()], Some(AdditionOnly), &hist);
+        let (out, tools) = retain(&msgs, std::slice::from_ref(&c), Some(AdditionOnly), &hist);
         same_objects(&out, &[&p1, &a, &p2]);
         assert_eq!(tools, Some(vec![c, star(x)]));
     }
@@ -658,10 +658,18 @@ mod tests {
         after_msgs.push(dm("R", vec![rem("cache_sample")]));
         after_msgs.push(p());
         let after_hist = h(vec![c.clone()], vec![("A", vec![x.clone()]), ("R", vec![])]);
-        let (after, after_tools) = retain(&after_msgs, &[c.clone()], Some(AdditionOnly), &after_hist);
+        let (after, after_tools) = retain(
+            &after_msgs,
+            std::slice::from_ref(&c),
+            Some(AdditionOnly),
+            &after_hist,
+        );
         assert_eq!(after_tools, tools_of(&before));
         assert_eq!(after.len(), before.messages.len() + 1);
-        same_objects(&after[..before.messages.len()], &before.messages.iter().collect::<Vec<_>>());
+        same_objects(
+            &after[..before.messages.len()],
+            &before.messages.iter().collect::<Vec<_>>(),
+        );
         // The default (omit) rewrites the same history (P-6).
         let after_tools = [c.clone()];
         let omit = project_tool_updates(
@@ -689,7 +697,10 @@ mod tests {
         let hist = h(vec![s()], vec![("W", vec![f()]), ("R2", vec![])]);
         let (out, tools) = retain(&msgs, &[], Some(AdditionOnly), &hist);
         assert_eq!(out.len(), 4);
-        same_objects(&[out[0].clone(), out[2].clone(), out[3].clone()], &[&p1, &p2, &p3]);
+        same_objects(
+            &[out[0].clone(), out[2].clone(), out[3].clone()],
+            &[&p1, &p2, &p3],
+        );
         assert_eq!(out[1].id, "W");
         assert_eq!(blocks(&out[1]), [add("fetch")]);
         assert_eq!(tools, Some(vec![s(), star(f())]));
@@ -708,7 +719,12 @@ mod tests {
 
     #[test]
     fn p1_p5_retain_changes_nothing_off_addition_only() {
-        let msgs = vec![p(), dm("A", vec![add("fetch")]), p(), dm("R", vec![rem("fetch")])];
+        let msgs = vec![
+            p(),
+            dm("A", vec![add("fetch")]),
+            p(),
+            dm("R", vec![rem("fetch")]),
+        ];
         let hist = h(vec![s()], vec![("A", vec![f()]), ("R", vec![])]);
         for mode in [None, Some(InHistory)] {
             let (out, tools) = retain(&msgs, &[s()], mode, &hist);
@@ -721,7 +737,10 @@ mod tests {
 
     #[test]
     fn p4_retained_declarations_are_the_series_declarations_only_with_retain() {
-        let hist = h(vec![s()], vec![("A", vec![f()]), ("R", vec![]), ("T", vec![f()])]);
+        let hist = h(
+            vec![s()],
+            vec![("A", vec![f()]), ("R", vec![]), ("T", vec![f()])],
+        );
         assert_eq!(
             retained_declarations(Some(AdditionOnly), ToolRemoval::Retain, &hist),
             vec!["search".to_string(), "fetch".to_string()]
