@@ -163,6 +163,7 @@ fn route(kind: ProviderKind, base: &str) -> Route {
         context_window: 1_048_576,
         system_prompt_update: None,
         tool_update: None,
+        tool_removal: Default::default(),
         image_input: false,
         max_tools: 128,
     }

@@ -325,6 +325,7 @@ fn inspector_data() -> deepterm::agent::inspect::InspectorData {
         context_window: 128_000,
         system_prompt_update: None,
         tool_update: Some(ToolUpdateMode::AdditionOnly),
+        tool_removal: Default::default(),
         image_input: false,
         max_tools: 128,
     };

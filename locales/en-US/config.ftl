@@ -41,3 +41,8 @@ config-warning-unknown-key-suggest = { $file }: ignoring unknown config key `{ $
 config-expected-url = must be an http:// or https:// URL with a host, for example "https://api.deepseek.com" (found "{ $got }")
 config-error-base-url-arg = Invalid --base-url "{ $url }": it must be an http:// or https:// URL with a host, for example "https://api.deepseek.com".
 config-error-duplicate-key = { $file }, line { $line }, column { $column }: invalid TOML: the key `{ $key }` is defined more than once; keep only one.
+
+# issue 10: tool removal retain
+config-expected-tool-removal = must be "omit" or "retain" when present (found "{ $got }")
+config-expected-retain-addition-only = can be "retain" only on a model entry with tool_update = "addition-only" (this entry has tool_update = "{ $found }"); set tool_update = "addition-only" or remove tool_removal
+config-expected-retain-no-tool-update = can be "retain" only on a model entry with tool_update = "addition-only" (this entry sets no tool_update); set tool_update = "addition-only" or remove tool_removal

@@ -103,7 +103,7 @@ tui-inspector-reason-tool-removal = tool removal appended
 tui-inspector-reason-prompt-update = prompt update appended
 tui-inspector-reason-consolidation = consolidation (system prompt replaced at the head)
 tui-inspector-reason-new-series = new series
-tui-inspector-reason-removal-addition-only = removal on an addition-only route (history rewritten)
+tui-inspector-reason-removal-addition-only = removal on an addition-only route (history rewritten, cache prefix lost) — tool_removal = "retain" would have kept it
 tui-inspector-reason-route-changed = route changed
 tui-inspector-reason-history = history appended
 tui-inspector-reason-identical = no change
@@ -121,3 +121,6 @@ tui-badge-compact = COMPACT
 
 # issue 10: command table and typed output
 tui-help-commands-title = Slash commands
+
+# issue 10: tool removal retain
+tui-inspector-reason-removal-retained = tool removal on an addition-only route with tool_removal = "retain" (declaration kept, prefix unchanged)

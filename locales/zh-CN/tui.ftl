@@ -91,7 +91,7 @@ tui-inspector-reason-tool-removal = 追加了工具移除
 tui-inspector-reason-prompt-update = 追加了提示词更新
 tui-inspector-reason-consolidation = 合并（在开头替换了系统提示词）
 tui-inspector-reason-new-series = 新的请求序列
-tui-inspector-reason-removal-addition-only = 在仅追加路由上移除工具（历史被改写）
+tui-inspector-reason-removal-addition-only = 在仅追加路由上移除工具（历史被改写，缓存前缀失效）——设置 tool_removal = "retain" 本可保住缓存
 tui-inspector-reason-route-changed = 路由已更改
 tui-inspector-reason-history = 追加了历史
 tui-inspector-reason-identical = 无变化
@@ -109,3 +109,6 @@ tui-badge-compact = 压缩
 
 # issue 10: command table and typed output
 tui-help-commands-title = 斜杠命令
+
+# issue 10: tool removal retain
+tui-inspector-reason-removal-retained = 在设置了 tool_removal = "retain" 的仅追加路由上移除工具（保留声明，前缀不变）

@@ -19,7 +19,7 @@ use crate::i18n::{Arg, Localizer};
 use crate::llm::client::{SerializedBody, build_request};
 use crate::llm::types::{GenerateOptions, LlmError, ProviderKind, Purpose, Route, Thinking};
 use crate::session::event::{
-    Block, Event, EventKind, HeaderReason, RequestContext, SurfaceOp, ToolUpdateMode,
+    Block, Event, EventKind, HeaderReason, RequestContext, SurfaceOp, ToolRemoval, ToolUpdateMode,
 };
 use crate::session::{Session, SessionError};
 
@@ -144,6 +144,7 @@ pub fn options_from_session(
         context_window: ctx.context_window.unwrap_or(0),
         system_prompt_update: ctx.system_prompt_update,
         tool_update: ctx.tool_update,
+        tool_removal: ctx.tool_removal,
         image_input: false,
         max_tools: crate::llm::catalog::DEFAULT_MAX_TOOLS,
     };
@@ -226,6 +227,7 @@ impl DiffReason {
             DiffReason::Consolidation => "tui-inspector-reason-consolidation",
             DiffReason::NewSeries => "tui-inspector-reason-new-series",
             DiffReason::RemovalOnAdditionOnly => "tui-inspector-reason-removal-addition-only",
+            DiffReason::RemovalRetained => "tui-inspector-reason-removal-retained",
             DiffReason::RouteChanged => "tui-inspector-reason-route-changed",
             DiffReason::HistoryAppended => "tui-inspector-reason-history",
             DiffReason::Identical => "tui-inspector-reason-identical",
@@ -248,6 +250,7 @@ pub fn classify(
         }
     };
     let mode = sel_ctx.and_then(|c| c.tool_update);
+    let retain = sel_ctx.is_some_and(|c| c.tool_removal == ToolRemoval::Retain);
     for ev in between {
         let replace = matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
         match &ev.kind {
@@ -265,7 +268,12 @@ pub fn classify(
                             add(DiffReason::ToolAdditionAppended, &mut out)
                         }
                         Block::ToolRemoval { .. } if mode == Some(ToolUpdateMode::AdditionOnly) => {
-                            add(DiffReason::RemovalOnAdditionOnly, &mut out)
+                            let r = if retain {
+                                DiffReason::RemovalRetained
+                            } else {
+                                DiffReason::RemovalOnAdditionOnly
+                            };
+                            add(r, &mut out)
                         }
                         Block::ToolRemoval { .. } => add(DiffReason::ToolRemovalAppended, &mut out),
                         _ => {}
@@ -281,6 +289,7 @@ pub fn classify(
             c.model.clone(),
             c.system_prompt_update,
             c.tool_update,
+            c.tool_removal,
         )
     };
     if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
@@ -601,6 +610,7 @@ mod tests {
             context_window: None,
             system_prompt_update: None,
             tool_update: mode,
+            tool_removal: Default::default(),
         }
     }
 
@@ -637,6 +647,31 @@ mod tests {
             classify(&[], Some(&c), Some(&c), true),
             vec![DiffReason::Identical]
         );
+    }
+
+    #[test]
+    fn classify_removal_with_retain_keeps_the_prefix_and_default_names_retain() {
+        let between = vec![dev(vec![Block::removal("grep")])];
+        let mut c = ctx(Some(ToolUpdateMode::AdditionOnly));
+        c.tool_removal = ToolRemoval::Retain;
+        assert_eq!(
+            classify(&between, Some(&c), Some(&c), false),
+            vec![DiffReason::RemovalRetained]
+        );
+        // Switching the option changes the bytes: a route change.
+        let d = ctx(Some(ToolUpdateMode::AdditionOnly));
+        assert_eq!(
+            classify(&[], Some(&d), Some(&c), false),
+            vec![DiffReason::RouteChanged]
+        );
+        // The default's why line says that retain would have kept the cache.
+        for locale in [crate::i18n::Locale::EnUs, crate::i18n::Locale::ZhCn] {
+            let l = Localizer::new(locale);
+            let text = l.tr(DiffReason::RemovalOnAdditionOnly.message_id());
+            assert!(text.contains("tool_removal = \"retain\""), "{text}");
+            let kept = l.tr(DiffReason::RemovalRetained.message_id());
+            assert!(kept.contains("tool_removal = \"retain\""), "{kept}");
+        }
     }
 
     #[test]

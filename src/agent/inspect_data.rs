@@ -18,8 +18,12 @@ pub enum DiffReason {
     Consolidation,
     /// A header started a new series.
     NewSeries,
-    /// A tool was removed on an addition-only route (history is rewritten, P-6).
+    /// A tool was removed on an addition-only route (history is rewritten, P-6); the text
+    /// says that `tool_removal = "retain"` would have kept the prefix.
     RemovalOnAdditionOnly,
+    /// A tool was removed on an addition-only route with `tool_removal = "retain"` (its
+    /// declaration stays, the prefix is kept).
+    RemovalRetained,
     /// Provider, model or update modes changed.
     RouteChanged,
     /// Only new history was appended.

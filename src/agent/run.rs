@@ -923,6 +923,15 @@ impl Agent {
                 &self.tx,
             )
             .await;
+        // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
+        let history = self.state.session.tool_history()?;
+        self.tools
+            .registry_mut()
+            .set_retained(crate::llm::projection::retained_declarations(
+                self.route.tool_update,
+                self.route.tool_removal,
+                &history,
+            ));
         let tools = &self.tools;
         let results = self
             .inbox
@@ -1153,6 +1162,7 @@ fn plan_attempt(
         context_window: Some(route.context_window),
         system_prompt_update: route.system_prompt_update,
         tool_update: route.tool_update,
+        tool_removal: route.tool_removal,
     };
     if session.latest_context() != Some(&ctx) {
         on_commit(session.push(EventKind::RequestContext(ctx))?);

@@ -90,6 +90,16 @@ pub enum Problem {
         /// The value found.
         got: String,
     },
+    /// Not a tool removal policy.
+    ToolRemoval {
+        /// The value found.
+        got: String,
+    },
+    /// `tool_removal = "retain"` on an entry whose `tool_update` is not `addition-only`.
+    RetainNeedsAdditionOnly {
+        /// The entry's `tool_update` (`None` = absent).
+        tool_update: Option<&'static str>,
+    },
 }
 
 /// A configuration failure. Render it with [`ConfigError::localized`]; `Display` gives the
@@ -238,6 +248,16 @@ impl Problem {
             }
             Problem::ParametersNotObject => l.tr("config-expected-parameters"),
             Problem::Url { got } => l.tra("config-expected-url", &[("got", got.into())]),
+            Problem::ToolRemoval { got } => {
+                l.tra("config-expected-tool-removal", &[("got", got.into())])
+            }
+            Problem::RetainNeedsAdditionOnly { tool_update } => match tool_update {
+                Some(found) => l.tra(
+                    "config-expected-retain-addition-only",
+                    &[("found", Arg::from(*found))],
+                ),
+                None => l.tr("config-expected-retain-no-tool-update"),
+            },
         }
     }
 }

@@ -312,6 +312,7 @@ impl Config {
             context_window: caps.context_window,
             system_prompt_update: caps.system_prompt_update,
             tool_update: caps.tool_update,
+            tool_removal: caps.tool_removal,
             image_input: caps.image_input,
             max_tools: caps.max_tools,
         })

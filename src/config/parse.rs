@@ -17,7 +17,7 @@ use super::{
 use crate::i18n::Locale;
 use crate::llm::catalog::ModelSpec;
 use crate::llm::types::ProviderKind;
-use crate::session::event::{SystemPromptUpdate, ToolUpdateMode};
+use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
 use crate::tools::{Approval, BUILTIN_TOOL_NAMES};
 
 type Res<T> = Result<T, ConfigError>;
@@ -71,6 +71,7 @@ const MODEL_KEYS: &[&str] = &[
     "tool_update",
     "image_input",
     "max_tools",
+    "tool_removal",
 ];
 const INSTRUCTIONS_KEYS: &[&str] = &["text", "files"];
 const MCP_KEYS: &[&str] = &["servers", "startup_wait_secs"];
@@ -617,6 +618,29 @@ fn parse_model(
             }
         },
     };
+    let tool_removal = match w.string(&mut t, prefix, "tool_removal")? {
+        None => ToolRemoval::Omit,
+        Some(s) => match s.as_str() {
+            "omit" => ToolRemoval::Omit,
+            "retain" => ToolRemoval::Retain,
+            _ => {
+                return Err(w.err(
+                    join(prefix, "tool_removal"),
+                    Problem::ToolRemoval { got: s },
+                ));
+            }
+        },
+    };
+    // `retain` only means something where removals would otherwise rewrite history
+    // (P-6); the entry replaces the built-in one, so its own `tool_update` decides.
+    if tool_removal == ToolRemoval::Retain && tool_update != Some(ToolUpdateMode::AdditionOnly) {
+        return Err(w.err(
+            join(prefix, "tool_removal"),
+            Problem::RetainNeedsAdditionOnly {
+                tool_update: tool_update.map(|m| m.as_str()),
+            },
+        ));
+    }
     let image_input = w.bool(&mut t, prefix, "image_input")?.unwrap_or(false);
     let max_tools = w
         .positive(&mut t, prefix, "max_tools")?
@@ -644,6 +668,7 @@ fn parse_model(
         context_window,
         system_prompt_update,
         tool_update,
+        tool_removal,
         image_input,
         max_tools,
     })
@@ -866,5 +891,64 @@ mod tests {
             "providers.deepseek-openai"
         );
         assert_eq!(join("providers", "a.b"), "providers.\"a.b\"");
+    }
+
+    fn retain_entry(tool_update: &str, removal: &str) -> String {
+        format!(
+            "model = \"p/m\"\n[providers.p]\nkind = \"deepseek-messages\"\n\
+             base_url = \"http://127.0.0.1:1\"\napi_key_env = \"K\"\n\
+             [[providers.p.models]]\nid = \"m\"\n{tool_update}\n{removal}\n"
+        )
+    }
+
+    #[test]
+    fn issue10_tool_removal_retain_reaches_the_route_on_addition_only() {
+        let text = retain_entry(
+            "tool_update = \"addition-only\"",
+            "tool_removal = \"retain\"",
+        );
+        let cfg = parse(&text, None, Path::new(".")).unwrap();
+        assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+        let route = cfg.resolve_route(None).unwrap();
+        assert_eq!(route.tool_removal, ToolRemoval::Retain);
+        // Absent or "omit": the default.
+        for removal in ["", "tool_removal = \"omit\""] {
+            let text = retain_entry("tool_update = \"addition-only\"", removal);
+            let cfg = parse(&text, None, Path::new(".")).unwrap();
+            assert_eq!(
+                cfg.resolve_route(None).unwrap().tool_removal,
+                ToolRemoval::Omit
+            );
+        }
+    }
+
+    #[test]
+    fn issue10_tool_removal_retain_off_addition_only_is_a_clear_error_in_both_locales() {
+        use crate::i18n::{Locale, Localizer};
+        for (tool_update, en_needle, zh_needle) in [
+            (
+                "tool_update = \"in-history\"",
+                "tool_update = \"in-history\"",
+                "\"in-history\"",
+            ),
+            ("", "sets no tool_update", "未设置 tool_update"),
+        ] {
+            let text = retain_entry(tool_update, "tool_removal = \"retain\"");
+            let err = parse(&text, None, Path::new(".")).unwrap_err();
+            let en = err.localized(Localizer::new(Locale::EnUs));
+            assert!(en.contains("providers.p.models[0].tool_removal"), "{en}");
+            assert!(en.contains("\"addition-only\""), "{en}");
+            assert!(en.contains(en_needle), "{en}");
+            let zh = err.localized(Localizer::new(Locale::ZhCn));
+            assert!(zh.contains(zh_needle), "{zh}");
+        }
+        let text = retain_entry("tool_update = \"addition-only\"", "tool_removal = \"keep\"");
+        let en = parse(&text, None, Path::new("."))
+            .unwrap_err()
+            .localized(Localizer::new(Locale::EnUs));
+        assert!(
+            en.contains("\"omit\" or \"retain\"") && en.contains("keep"),
+            "{en}"
+        );
     }
 }

@@ -9,7 +9,7 @@
 //! [`DEFAULT_MAX_TOOLS`].
 
 use crate::llm::types::{ProviderKind, Route};
-use crate::session::event::{SystemPromptUpdate, ToolUpdateMode};
+use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
 
 /// Context window assumed for a model the catalog does not know.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 131_072;
@@ -32,6 +32,8 @@ pub struct ModelSpec {
     pub system_prompt_update: Option<SystemPromptUpdate>,
     /// Mid-conversation tool update mode.
     pub tool_update: Option<ToolUpdateMode>,
+    /// What an `addition-only` route does with a removed tool (config only; default `omit`).
+    pub tool_removal: ToolRemoval,
     /// Accepts image input.
     pub image_input: bool,
     /// Most tools one request may declare; `None` = the built-in value or
@@ -47,6 +49,7 @@ impl ModelSpec {
             context_window,
             system_prompt_update: None,
             tool_update: None,
+            tool_removal: ToolRemoval::Omit,
             image_input: false,
             max_tools: None,
         }
@@ -62,6 +65,8 @@ pub struct Capabilities {
     pub system_prompt_update: Option<SystemPromptUpdate>,
     /// Mid-conversation tool update mode.
     pub tool_update: Option<ToolUpdateMode>,
+    /// What an `addition-only` route does with a removed tool.
+    pub tool_removal: ToolRemoval,
     /// Accepts image input.
     pub image_input: bool,
     /// Most tools one request may declare.
@@ -75,6 +80,7 @@ fn deepseek_flash(id: &str) -> ModelSpec {
         context_window: Some(DEEPSEEK_V4_CONTEXT_WINDOW),
         system_prompt_update: Some(SystemPromptUpdate::InHistory),
         tool_update: Some(ToolUpdateMode::AdditionOnly),
+        tool_removal: ToolRemoval::Omit,
         image_input: true,
         max_tools: Some(DEFAULT_MAX_TOOLS),
     }
@@ -119,6 +125,7 @@ pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capa
             context_window,
             system_prompt_update: spec.system_prompt_update,
             tool_update: spec.tool_update,
+            tool_removal: spec.tool_removal,
             image_input: spec.image_input,
             max_tools,
         },
@@ -126,6 +133,7 @@ pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capa
             context_window,
             system_prompt_update: None,
             tool_update: None,
+            tool_removal: ToolRemoval::Omit,
             image_input: false,
             max_tools,
         },

@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::llm::projection::project_tool_updates;
+use crate::llm::projection::project_tool_updates_with;
 use crate::llm::sse::{SseError, SseFrame, SseParser};
 use crate::llm::tool_ids::repair_history;
 use crate::llm::types::{
@@ -157,10 +157,11 @@ pub struct SerializedBody {
 pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
     // Logs written before arrival repair may hold missing or duplicate call ids (D3).
     let messages = repair_history(&opts.messages);
-    let projection = project_tool_updates(
+    let projection = project_tool_updates_with(
         &messages,
         opts.tools.as_deref(),
         opts.route.tool_update,
+        opts.route.tool_removal,
         opts.tool_history.as_deref(),
     );
     let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
@@ -882,6 +883,7 @@ mod tests {
             context_window: 1_000_000,
             system_prompt_update: None,
             tool_update: None,
+            tool_removal: Default::default(),
             image_input: false,
             max_tools: 128,
         }

@@ -4,13 +4,18 @@
 //! "Same object" is `Arc::ptr_eq`; when nothing changed the input slice itself comes
 //! back as `Cow::Borrowed`. On the capable path the declarations are always `Some`, even
 //! `[]` (reference Q4); omitting an empty `tools` key on the wire is the serializer's job.
+//!
+//! `tool_removal = "retain"` (SPEC §13, issue 10; decision 0010) changes one rule on
+//! `addition-only` routes: P-6 is skipped, so every declaration of the series stays, as on
+//! `in-history` (P-5), and with it the tool's addition block (P-8). Removal blocks are
+//! still dropped (the route has none), so the request prefix is unchanged by a removal.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::llm::types::ToolHistory;
-use crate::session::event::{Block, Message, Role, ToolSchema, ToolUpdateMode};
+use crate::session::event::{Block, Message, Role, ToolRemoval, ToolSchema, ToolUpdateMode};
 
 /// Result of a projection. `Cow::Borrowed` means "the input itself, unchanged".
 #[derive(Debug, Clone)]
@@ -46,11 +51,45 @@ enum Kept {
     Copy(Arc<Message>),
 }
 
-/// Projects `messages` and `tools` for `mode` using the fold snapshot `history`.
+/// Projects `messages` and `tools` for `mode` using the fold snapshot `history`
+/// (removals omitted, the default; see [`project_tool_updates_with`]).
 pub fn project_tool_updates<'a>(
     messages: &'a [Arc<Message>],
     tools: Option<&'a [ToolSchema]>,
     mode: Option<ToolUpdateMode>,
+    history: Option<&ToolHistory>,
+) -> Projection<'a> {
+    project_tool_updates_with(messages, tools, mode, ToolRemoval::Omit, history)
+}
+
+/// Names a request on a route keeps declaring although they may no longer be active:
+/// with `tool_removal = "retain"` on an `addition-only` route, every declaration of the
+/// current series (P-4); otherwise none (P-6 drops inactive ones, P-1/P-5 do not apply to
+/// calls: a removed tool there fails as a plain unknown tool, R-5).
+pub fn retained_declarations(
+    mode: Option<ToolUpdateMode>,
+    removal: ToolRemoval,
+    history: &ToolHistory,
+) -> Vec<String> {
+    if mode != Some(ToolUpdateMode::AdditionOnly) || removal != ToolRemoval::Retain {
+        return Vec::new();
+    }
+    let mut names: Vec<String> = history.tools.iter().map(|t| t.name.clone()).collect();
+    for add in history.updates.iter().flat_map(|u| &u.additions) {
+        if !names.contains(&add.name) {
+            names.push(add.name.clone());
+        }
+    }
+    names
+}
+
+/// [`project_tool_updates`] with the route's `tool_removal`: `Retain` on `addition-only`
+/// skips P-6 (ignored on other modes, where it means nothing).
+pub fn project_tool_updates_with<'a>(
+    messages: &'a [Arc<Message>],
+    tools: Option<&'a [ToolSchema]>,
+    mode: Option<ToolUpdateMode>,
+    removal: ToolRemoval,
     history: Option<&ToolHistory>,
 ) -> Projection<'a> {
     // P-1: unsupported route — no updates, every declaration immediately available.
@@ -106,8 +145,8 @@ pub fn project_tool_updates<'a>(
             }
         }
     }
-    // P-5 / P-6.
-    if mode == ToolUpdateMode::AdditionOnly {
+    // P-5 / P-6 (`retain` keeps every declaration on addition-only too).
+    if mode == ToolUpdateMode::AdditionOnly && removal == ToolRemoval::Omit {
         let active: HashSet<&str> = tools
             .unwrap_or(&[])
             .iter()
@@ -566,5 +605,152 @@ mod tests {
         let msgs = vec![p()];
         let out = project_tool_updates(&msgs, None, Some(InHistory), Some(&h(vec![], vec![])));
         assert_eq!(tools_of(&out), Some(vec![]));
+    }
+
+    // --- tool_removal = "retain" (issue 10, decision 0010) ---
+
+    fn retain(
+        msgs: &[Arc<Message>],
+        tools: &[ToolSchema],
+        mode: Option<ToolUpdateMode>,
+        hist: &ToolHistory,
+    ) -> (Vec<Arc<Message>>, Option<Vec<ToolSchema>>) {
+        let out =
+            project_tool_updates_with(msgs, Some(tools), mode, ToolRemoval::Retain, Some(hist));
+        let tools = tools_of(&out);
+        (out.messages.into_owned(), tools)
+    }
+
+    #[test]
+    fn p6_retain_keeps_removed_tool_declared_and_its_addition_px19() {
+        // PX19 with retain: the removed cache_sample keeps its deferred declaration and
+        // its addition; the removal block is dropped (addition-only has none).
+        let (c, x) = (t("cache_tool_control"), t("cache_sample"));
+        let (p1, a, p2) = (p(), dm("A", vec![add("cache_sample")]), p());
+        let msgs = vec![
+            p1.clone(),
+            a.clone(),
+            p2.clone(),
+            dm("R", vec![rem("cache_sample")]),
+        ];
+        let hist = h(vec![c.clone()], vec![("A", vec![x.clone()]), ("R", vec![])]);
+        let (out, tools) = retain(&msgs, std::slice::from_ref(&c), Some(AdditionOnly), &hist);
+        same_objects(&out, &[&p1, &a, &p2]);
+        assert_eq!(tools, Some(vec![c, star(x)]));
+    }
+
+    #[test]
+    fn p6_retain_removal_leaves_the_previous_projection_as_prefix() {
+        // The request before the removal (PX18) and the one after it: same declarations,
+        // and the earlier messages are an unchanged prefix of the later ones.
+        let (c, x) = (t("cache_tool_control"), t("cache_sample"));
+        let before_msgs = vec![p(), dm("A", vec![add("cache_sample")]), p()];
+        let before_hist = h(vec![c.clone()], vec![("A", vec![x.clone()])]);
+        let before_tools = [c.clone(), x.clone()];
+        let before = project_tool_updates_with(
+            &before_msgs,
+            Some(&before_tools),
+            Some(AdditionOnly),
+            ToolRemoval::Retain,
+            Some(&before_hist),
+        );
+        let mut after_msgs = before_msgs.clone();
+        after_msgs.push(dm("R", vec![rem("cache_sample")]));
+        after_msgs.push(p());
+        let after_hist = h(vec![c.clone()], vec![("A", vec![x.clone()]), ("R", vec![])]);
+        let (after, after_tools) = retain(
+            &after_msgs,
+            std::slice::from_ref(&c),
+            Some(AdditionOnly),
+            &after_hist,
+        );
+        assert_eq!(after_tools, tools_of(&before));
+        assert_eq!(after.len(), before.messages.len() + 1);
+        same_objects(
+            &after[..before.messages.len()],
+            &before.messages.iter().collect::<Vec<_>>(),
+        );
+        // The default (omit) rewrites the same history (P-6).
+        let after_tools = [c.clone()];
+        let omit = project_tool_updates(
+            &after_msgs,
+            Some(&after_tools),
+            Some(AdditionOnly),
+            Some(&after_hist),
+        );
+        assert_eq!(tools_of(&omit), Some(vec![c]));
+        assert_eq!(omit.messages.len(), 3);
+    }
+
+    #[test]
+    fn p6_retain_keeps_a_removed_baseline_tool_px8() {
+        // PX8 with retain: search (baseline) and fetch (added) are both inactive; both stay
+        // declared, the addition of fetch is kept and every removal dropped.
+        let (p1, p2, p3) = (p(), p(), p());
+        let msgs = vec![
+            p1.clone(),
+            dm("W", vec![add("fetch"), rem("search")]),
+            p2.clone(),
+            dm("R2", vec![rem("fetch")]),
+            p3.clone(),
+        ];
+        let hist = h(vec![s()], vec![("W", vec![f()]), ("R2", vec![])]);
+        let (out, tools) = retain(&msgs, &[], Some(AdditionOnly), &hist);
+        assert_eq!(out.len(), 4);
+        same_objects(
+            &[out[0].clone(), out[2].clone(), out[3].clone()],
+            &[&p1, &p2, &p3],
+        );
+        assert_eq!(out[1].id, "W");
+        assert_eq!(blocks(&out[1]), [add("fetch")]);
+        assert_eq!(tools, Some(vec![s(), star(f())]));
+    }
+
+    #[test]
+    fn p13_retain_readded_tool_keeps_only_its_first_addition() {
+        // PX13 with retain equals PX13: the re-addition is dropped (never un-offered).
+        let (msgs, hist) = px12_case();
+        let tools = vec![s(), f()];
+        let (out, decl) = retain(&msgs, &tools, Some(AdditionOnly), &hist);
+        let omit = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
+        same_objects(&out, &omit.messages.iter().collect::<Vec<_>>());
+        assert_eq!(decl, Some(vec![s(), star(f())]));
+    }
+
+    #[test]
+    fn p1_p5_retain_changes_nothing_off_addition_only() {
+        let msgs = vec![
+            p(),
+            dm("A", vec![add("fetch")]),
+            p(),
+            dm("R", vec![rem("fetch")]),
+        ];
+        let hist = h(vec![s()], vec![("A", vec![f()]), ("R", vec![])]);
+        for mode in [None, Some(InHistory)] {
+            let (out, tools) = retain(&msgs, &[s()], mode, &hist);
+            let current = [s()];
+            let omit = project_tool_updates(&msgs, Some(&current), mode, Some(&hist));
+            same_objects(&out, &omit.messages.iter().collect::<Vec<_>>());
+            assert_eq!(tools, tools_of(&omit), "{mode:?}");
+        }
+    }
+
+    #[test]
+    fn p4_retained_declarations_are_the_series_declarations_only_with_retain() {
+        let hist = h(
+            vec![s()],
+            vec![("A", vec![f()]), ("R", vec![]), ("T", vec![f()])],
+        );
+        assert_eq!(
+            retained_declarations(Some(AdditionOnly), ToolRemoval::Retain, &hist),
+            vec!["search".to_string(), "fetch".to_string()]
+        );
+        for (mode, removal) in [
+            (Some(AdditionOnly), ToolRemoval::Omit),
+            (Some(InHistory), ToolRemoval::Retain),
+            (None, ToolRemoval::Retain),
+        ] {
+            assert!(retained_declarations(mode, removal, &hist).is_empty());
+        }
     }
 }

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::session::event::{
-    Block, Message, SystemPromptUpdate, ToolSchema, ToolUpdateMode, Usage,
+    Block, Message, SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, Usage,
 };
 
 /// Which wire protocol a provider speaks.
@@ -46,6 +46,8 @@ pub struct Route {
     pub system_prompt_update: Option<SystemPromptUpdate>,
     /// Mid-conversation tool update mode.
     pub tool_update: Option<ToolUpdateMode>,
+    /// What an `addition-only` route does with a removed tool (`omit` unless configured).
+    pub tool_removal: ToolRemoval,
     /// Accepts image input.
     pub image_input: bool,
     /// Most tools one request may declare (the catalog's `max_tools`).

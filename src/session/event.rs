@@ -507,6 +507,32 @@ impl ToolUpdateMode {
     }
 }
 
+/// What an `addition-only` route does with a removed tool (SPEC §13 "Config", issue 10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolRemoval {
+    /// Drop its declaration and earlier addition (P-6; the default).
+    #[default]
+    Omit,
+    /// Keep its declaration and earlier addition, so the request prefix is unchanged.
+    Retain,
+}
+
+impl ToolRemoval {
+    /// The config/log spelling.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            ToolRemoval::Omit => "omit",
+            ToolRemoval::Retain => "retain",
+        }
+    }
+
+    /// Whether this is the default (`omit`); the log leaves the default out.
+    pub fn is_omit(&self) -> bool {
+        *self == ToolRemoval::Omit
+    }
+}
+
 /// How a route accepts mid-conversation system prompt changes (D-7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -532,6 +558,9 @@ pub struct RequestContext {
     /// Tool update mode of the route.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_update: Option<ToolUpdateMode>,
+    /// `tool_removal` of the route; omitted when `omit` (older logs have none).
+    #[serde(default, skip_serializing_if = "ToolRemoval::is_omit")]
+    pub tool_removal: ToolRemoval,
 }
 
 /// MCP server connection state.

@@ -136,6 +136,9 @@ pub struct ToolRegistry {
     version: u64,
     /// Most tools one request may declare; `None` = [`DEFAULT_MAX_TOOLS`].
     max_tools: Option<usize>,
+    /// Names the requests still declare (`tool_removal = "retain"`); a call to one that is
+    /// not active says it was removed from this session.
+    retained: HashSet<String>,
 }
 
 /// An enabled tool left out of the declarations because of the route's tool limit.
@@ -375,10 +378,23 @@ impl ToolRegistry {
             .is_none_or(|(_, t)| t.parallel_safe)
     }
 
-    /// Resolves a call: the tool must be active (else exactly `unknown tool "NAME"`, R-5)
-    /// and the arguments a JSON object (an empty string counts as `{}`).
+    /// Sets the names the requests keep declaring after a removal (the route's
+    /// `tool_removal = "retain"`, see `llm::projection::retained_declarations`).
+    pub fn set_retained(&mut self, names: Vec<String>) {
+        self.retained = names.into_iter().collect();
+    }
+
+    /// Resolves a call: the tool must be active (else exactly `unknown tool "NAME"`, R-5,
+    /// with the reason when the name is a retained declaration of a removed tool) and the
+    /// arguments a JSON object (an empty string counts as `{}`).
     pub fn prepare_call(&self, name: &str, arguments: &str) -> Result<PreparedCall, ToolOutcome> {
         let Some(tool) = self.active(name) else {
+            if self.retained.contains(name) {
+                return Err(ToolOutcome::error(format!(
+                    "unknown tool \"{name}\": it was removed from this session and can no \
+                     longer be called, although it is still declared; do not call it again"
+                )));
+            }
             return Err(ToolOutcome::error(format!("unknown tool \"{name}\"")));
         };
         let arguments = if arguments.trim().is_empty() {
@@ -511,5 +527,27 @@ mod tests {
         assert!(r.dropped().is_empty());
         r.set_max_tools(128);
         assert!(r.dropped().is_empty());
+    }
+
+    #[test]
+    fn r5_retained_removed_tool_fails_as_unknown_saying_it_was_removed() {
+        let mut r = ToolRegistry::new();
+        r.set_source_tools(ToolSource::Mcp("s".into()), vec![tool("s__a")]);
+        r.set_retained(vec!["s__a".into(), "s__gone".into()]);
+        // Active: the retained list changes nothing.
+        assert!(r.prepare_call("s__a", "{}").is_ok());
+        let err = |r: &ToolRegistry, name: &str| match r.prepare_call(name, "{}") {
+            Err(o) => (o.content, o.is_error),
+            Ok(_) => panic!("{name} must not be callable"),
+        };
+        let (text, is_error) = err(&r, "s__gone");
+        assert!(is_error);
+        assert!(text.starts_with("unknown tool \"s__gone\""), "{text}");
+        assert!(text.contains("removed from this session"), "{text}");
+        // Not retained: exactly the R-5 text.
+        assert_eq!(err(&r, "other").0, "unknown tool \"other\"");
+        // Without retained names (the default) a removed tool is a plain unknown tool.
+        r.set_retained(vec![]);
+        assert_eq!(err(&r, "s__gone").0, "unknown tool \"s__gone\"");
     }
 }

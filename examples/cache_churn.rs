@@ -1,0 +1,359 @@
+//! Cache churn under MCP tool changes (issue 10, "Performance"):
+//! `cargo run --release --example cache_churn`.
+//!
+//! Drives the real agent loop against the in-process simulator through 20 turns with four
+//! MCP changes: server `fs` added (before turn 5), server `git` added (turn 9), `fs` removed
+//! (turn 13), `fs` re-added (turn 17). The conversation is the same three times, on three
+//! routes that differ only in how they take tool changes:
+//!
+//! - `default`: the catalog's `deepseek-flash` entry (`addition-only`, removals omitted);
+//! - `retain`: the same with `tool_removal = "retain"` (decision 0010);
+//! - `full-list`: no `tool_update`, so every request declares the full current list.
+//!
+//! The servers are not real processes: Cargo builds no `[[bin]]` for examples (there is no
+//! `CARGO_BIN_EXE_` for them), so each change is sent through the agent's `Background`
+//! channel as a batch of tools under `ToolSource::Mcp(server)`, exactly what the MCP client
+//! sends when a server connects or disconnects. Each turn is one request with a scripted
+//! text reply (no tool calls), so the three runs send the same conversation and only the
+//! tool declarations and tool-change blocks differ.
+//!
+//! The token figures are the simulator's prefix-cache model (SPEC §9: the longest common
+//! prefix with earlier renders, at 64-token units); they depend on the bytes sent, not on
+//! the build profile. The last line reads
+//! `cache churn: default miss N, retain miss R, full-list miss F`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use deepterm::agent::run::{Agent, ApprovalMode, Background, Environment};
+use deepterm::config::{ApiKey, Config};
+use deepterm::i18n::{Locale, Localizer};
+use deepterm::llm::types::Route;
+use deepterm::session::Session;
+use deepterm::session::event::ToolSchema;
+use deepterm::sim::{self, ScriptedReply, SimConfig};
+use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
+use futures_util::future::BoxFuture;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// Turns per run.
+const TURNS: usize = 20;
+const PROMPT: &str = "You are a coding assistant working in a Rust repository. Use the \
+                      tools that are offered when they help; answer briefly.";
+
+/// The loop's surroundings: only the base prompt is needed.
+struct Env;
+
+impl Environment for Env {
+    fn resolve_route(&self, _spec: &str) -> Result<(Route, Option<ApiKey>), String> {
+        Err("not available in this example".into())
+    }
+    fn save_locale(&self, _locale: Locale) -> Result<(), String> {
+        Err("not available in this example".into())
+    }
+    fn base_prompt(&self) -> String {
+        PROMPT.to_string()
+    }
+    fn new_session(&self) -> Result<(Session, PathBuf), String> {
+        Err("not available in this example".into())
+    }
+    fn open_session(
+        &self,
+        _query: &str,
+        _current_id: &str,
+    ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), String> {
+        Err("not available in this example".into())
+    }
+    fn list_sessions(&self) -> Vec<String> {
+        vec![]
+    }
+}
+
+/// Tools are never called here; a call would get this.
+struct Unused;
+
+impl ToolExecutor for Unused {
+    fn call<'a>(
+        &'a self,
+        _arguments: Value,
+        _cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, ToolOutcome> {
+        Box::pin(async { ToolOutcome::error("not available in this example") })
+    }
+}
+
+fn tool(name: &str, description: &str, params: &[(&str, &str)]) -> RegisteredTool {
+    let properties: serde_json::Map<String, Value> = params
+        .iter()
+        .map(|(p, d)| {
+            (
+                (*p).to_string(),
+                json!({"type": "string", "description": d}),
+            )
+        })
+        .collect();
+    let required: Vec<&str> = params.iter().map(|(p, _)| *p).collect();
+    RegisteredTool {
+        schema: ToolSchema {
+            name: name.into(),
+            description: description.into(),
+            parameters: json!({"type": "object", "properties": properties, "required": required}),
+            defer_loading: None,
+        },
+        approval: Approval::Never,
+        enabled: true,
+        executor: Arc::new(Unused),
+        parallel_safe: false,
+    }
+}
+
+/// What a filesystem server would register.
+fn fs_server() -> Vec<RegisteredTool> {
+    vec![
+        tool(
+            "fs__read_file",
+            "Read the complete contents of a file from the workspace. Handles text files \
+             in UTF-8; fails with a clear message for binary files or missing paths.",
+            &[("path", "Path of the file, relative to the workspace root.")],
+        ),
+        tool(
+            "fs__write_file",
+            "Create a new file or completely overwrite an existing file with new content. \
+             Use with care: the previous content is lost.",
+            &[
+                ("path", "Path of the file, relative to the workspace root."),
+                ("content", "The complete new content of the file."),
+            ],
+        ),
+        tool(
+            "fs__list_directory",
+            "List the files and directories directly inside a directory, marking each \
+             entry as [FILE] or [DIR].",
+            &[("path", "Directory path, relative to the workspace root.")],
+        ),
+        tool(
+            "fs__search_files",
+            "Recursively search for files and directories whose names match a glob \
+             pattern, starting from a directory; returns full paths.",
+            &[
+                ("path", "Directory to start from."),
+                ("pattern", "Glob pattern such as **/*.rs."),
+            ],
+        ),
+    ]
+}
+
+/// What a git server would register.
+fn git_server() -> Vec<RegisteredTool> {
+    vec![
+        tool(
+            "git__status",
+            "Show the working tree status: staged, unstaged and untracked files.",
+            &[("repo_path", "Path of the repository.")],
+        ),
+        tool(
+            "git__diff",
+            "Show the changes between the working tree and a commit or the index, as a \
+             unified diff.",
+            &[
+                ("repo_path", "Path of the repository."),
+                ("target", "Commit, branch or 'HEAD'."),
+            ],
+        ),
+        tool(
+            "git__log",
+            "Show the commit log: hash, author, date and subject of recent commits.",
+            &[
+                ("repo_path", "Path of the repository."),
+                ("max_count", "How many commits to show."),
+            ],
+        ),
+        tool(
+            "git__commit",
+            "Record the staged changes in a new commit with the given message.",
+            &[
+                ("repo_path", "Path of the repository."),
+                ("message", "The commit message."),
+            ],
+        ),
+    ]
+}
+
+/// The built-in-like tools present from the start.
+fn workspace_tools() -> Vec<RegisteredTool> {
+    vec![tool(
+        "grep",
+        "Search file contents in the workspace for a regular expression and return the \
+         matching lines with their file and line number.",
+        &[
+            ("pattern", "Regular expression."),
+            ("path", "Where to search."),
+        ],
+    )]
+}
+
+/// The change applied before turn `turn` (1-based), with its label.
+fn change(turn: usize) -> Option<(&'static str, &'static str, Vec<RegisteredTool>)> {
+    match turn {
+        5 => Some(("+fs (4 tools)", "fs", fs_server())),
+        9 => Some(("+git (4 tools)", "git", git_server())),
+        13 => Some(("-fs", "fs", vec![])),
+        17 => Some(("+fs again", "fs", fs_server())),
+        _ => None,
+    }
+}
+
+/// A deterministic user message of a few hundred tokens for `turn`.
+fn user_text(turn: usize) -> String {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15 ^ (turn as u64).wrapping_mul(0x1000_0000_01b3);
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut s = format!("Turn {turn}: notes from reviewing the crate, keep them in mind.\n");
+    for i in 0..12 {
+        s.push_str(&format!(
+            "- src/module_{:02}.rs line {}: function f{:06x} returns {:08x}; check caller c{:04x}.\n",
+            next() % 40,
+            next() % 900 + i,
+            next() % 0xff_ffff,
+            next() as u32,
+            next() % 0xffff
+        ));
+    }
+    s
+}
+
+/// One request's cache accounting.
+#[derive(Clone, Copy, Default)]
+struct Row {
+    hit: u64,
+    miss: u64,
+    total: u64,
+}
+
+/// Runs the 20 turns on a route whose model entry is `entry`; one row per request.
+async fn run(entry: &str) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
+    let sim = sim::start(SimConfig {
+        seed: Some(7),
+        ..SimConfig::default()
+    })
+    .await?;
+    let text = format!(
+        "model = \"sim/deepseek-flash\"\n\n[providers.sim]\nkind = \"deepseek-messages\"\n\
+         base_url = \"{}/anthropic\"\napi_key_env = \"DEEPTERM_CACHE_CHURN_UNUSED\"\n\n\
+         [[providers.sim.models]]\nid = \"deepseek-flash\"\n{entry}\n",
+        sim.base_url()
+    );
+    let cfg = Config::parse(&text, None)?;
+    let route = cfg.resolve_route(None)?;
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let mut agent = Agent::new(
+        Session::new("cache-churn", "/tmp"),
+        route,
+        Some(ApiKey::new("sk-cache-churn")),
+        deepterm::tools::ToolRegistry::new(),
+        Box::new(Env),
+        Localizer::new(Locale::EnUs),
+        tx,
+        ApprovalMode::AllowAll,
+        false,
+    )?;
+    let bg = agent.background_sender();
+    let send = |server: &str, tools: Vec<RegisteredTool>| {
+        bg.send(Background::Tools {
+            source: ToolSource::Mcp(server.into()),
+            tools,
+        })
+    };
+    send("workspace", workspace_tools())?;
+    for turn in 1..=TURNS {
+        if let Some((_, server, tools)) = change(turn) {
+            send(server, tools)?;
+        }
+        sim.push_reply(ScriptedReply::text(format!(
+            "Noted the {turn} items of turn {turn}; nothing to change yet."
+        )));
+        let out = agent.handle_line(&user_text(turn)).await;
+        if let Some(e) = out.error {
+            return Err(format!("turn {turn} failed: {e}").into());
+        }
+    }
+    let mut rows = Vec::new();
+    for r in sim.requests() {
+        if r.status != 200 {
+            return Err(format!("request {} failed: {:?}", r.index, r.error).into());
+        }
+        let c = r
+            .cache
+            .ok_or("the simulator recorded no cache accounting")?;
+        rows.push(Row {
+            hit: c.hit_tokens,
+            miss: c.miss_tokens,
+            total: c.total_tokens,
+        });
+    }
+    if rows.len() != TURNS {
+        return Err(format!("expected {TURNS} requests, got {}", rows.len()).into());
+    }
+    Ok(rows)
+}
+
+fn sum(rows: &[Row]) -> Row {
+    rows.iter().fold(Row::default(), |a, r| Row {
+        hit: a.hit + r.hit,
+        miss: a.miss + r.miss,
+        total: a.total + r.total,
+    })
+}
+
+fn cells(r: Row) -> String {
+    format!("{:>7} {:>7} {:>7}", r.hit, r.miss, r.total)
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let base = "system_prompt_update = \"in-history\"\n";
+    let default = run(&format!("{base}tool_update = \"addition-only\"")).await?;
+    let retain = run(&format!(
+        "{base}tool_update = \"addition-only\"\ntool_removal = \"retain\""
+    ))
+    .await?;
+    let full = run(base).await?;
+
+    let head = format!("{:>7} {:>7} {:>7}", "hit", "miss", "total");
+    println!(
+        "{:>3}  {:<15} | {:^23} | {:^23} | {:^23}",
+        "req", "change", "default", "retain", "full-list"
+    );
+    println!("{:>3}  {:<15} | {head} | {head} | {head}", "", "");
+    for i in 0..TURNS {
+        let label = change(i + 1).map(|(l, _, _)| l).unwrap_or("");
+        println!(
+            "{:>3}  {:<15} | {} | {} | {}",
+            i + 1,
+            label,
+            cells(default[i]),
+            cells(retain[i]),
+            cells(full[i])
+        );
+    }
+    let (d, r, f) = (sum(&default), sum(&retain), sum(&full));
+    println!(
+        "{:>3}  {:<15} | {} | {} | {}",
+        "run",
+        "total",
+        cells(d),
+        cells(r),
+        cells(f)
+    );
+    println!(
+        "cache churn: default miss {}, retain miss {}, full-list miss {}",
+        d.miss, r.miss, f.miss
+    );
+    Ok(())
+}
