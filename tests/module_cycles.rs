@@ -24,6 +24,9 @@
 //! - test code: items under `#[cfg(test)]` (inline test modules, test-only `use`s), modules
 //!   declared only under `#[cfg(test)]`, and files named `*tests*.rs` or `*_proptest*.rs`.
 //!
+//! Method calls are not followed (the scanner reads paths, not types): an `impl` block for a
+//! type in another file counts through the paths that file writes, e.g. its `use` of the type.
+//!
 //! A failure lists each cycle as a path `a -> b -> a`, then the line that makes each edge.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -573,19 +576,35 @@ impl Tree {
         let k = (0..=abs.len())
             .rev()
             .find(|&k| k == 0 || self.module_file.contains_key(&abs[..k]))?;
-        if k < abs.len() && depth < 16 {
-            if let Some(imp) = self.imports.get(&abs[..k]).and_then(|m| m.get(&abs[k])) {
-                if let Some(mut next) = self.absolutize(&imp.scope, &imp.path, depth + 1) {
-                    next.extend(abs[k + 1..].iter().cloned());
-                    return self.target(&next, depth + 1);
-                }
-            }
+        let import = (k < abs.len() && depth < 16)
+            .then(|| self.imports.get(&abs[..k])?.get(&abs[k]))
+            .flatten();
+        if let Some(imp) = import
+            && let Some(mut next) = self.absolutize(&imp.scope, &imp.path, depth + 1)
+        {
+            next.extend(abs[k + 1..].iter().cloned());
+            return self.target(&next, depth + 1);
         }
         if k == 0 {
             return None; // the crate root: wiring only
         }
         self.module_file.get(&abs[..k]).cloned()
     }
+}
+
+/// One path a file writes, in a `use` or in code.
+struct Ref<'a> {
+    /// Inline-module scope inside the file.
+    scope: &'a [String],
+    /// The path as written.
+    path: &'a [String],
+    line: usize,
+    /// A `use` binding a name (not a glob): importing a module by name is not an edge.
+    named_import: bool,
+    /// A glob `use` (`path::*`).
+    glob: bool,
+    /// A `pub use` whose name the file's own code never mentions.
+    unused_reexport: bool,
 }
 
 /// Reads every `.rs` file under `src` and builds the file and module graphs.
@@ -682,17 +701,38 @@ fn analyze(src: &Path) -> Analysis {
     for (m, (display, s)) in &included {
         files.entry(display.clone()).or_default();
         modules.entry(m[0].clone()).or_default();
-        // (scope, path, line, names an import rather than a glob, unused re-export)
-        let mut refs: Vec<(&[String], &[String], usize, bool, bool)> = Vec::new();
+        let mut refs: Vec<Ref<'_>> = Vec::new();
         for u in &s.uses {
             let unused_reexport =
                 u.public && !u.glob && u.bound.as_ref().is_some_and(|b| !s.idents.contains(b));
-            refs.push((&u.scope, &u.path, u.line, !u.glob, unused_reexport));
+            refs.push(Ref {
+                scope: &u.scope,
+                path: &u.path,
+                line: u.line,
+                named_import: !u.glob,
+                glob: u.glob,
+                unused_reexport,
+            });
         }
         for p in &s.paths {
-            refs.push((&p.scope, &p.path, p.line, false, false));
+            refs.push(Ref {
+                scope: &p.scope,
+                path: &p.path,
+                line: p.line,
+                named_import: false,
+                glob: false,
+                unused_reexport: false,
+            });
         }
-        for (scope, path, line, named_import, unused_reexport) in refs {
+        for Ref {
+            scope,
+            path,
+            line,
+            named_import,
+            glob,
+            unused_reexport,
+        } in refs
+        {
             let mut ctx = m.clone();
             ctx.extend(scope.iter().cloned());
             let Some(abs) = tree.absolutize(&ctx, path, 0) else {
@@ -713,7 +753,11 @@ fn analyze(src: &Path) -> Analysis {
             let ev = Evidence {
                 file: display.clone(),
                 line,
-                path: path.join("::"),
+                path: if glob {
+                    format!("{}::*", path.join("::"))
+                } else {
+                    path.join("::")
+                },
             };
             files
                 .entry(display.clone())
