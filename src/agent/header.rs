@@ -10,9 +10,9 @@ use std::sync::Arc;
 use crate::agent::prompt::RequestSeries;
 use crate::session::event::{
     Block, CallConfig, DeveloperMessageData, Event, EventKind, HeaderReason, Message,
-    RequestHeader, RequestHeaderData, Role, Source, ToolSchema,
+    RequestHeader, RequestHeaderData, Role, Source,
 };
-use crate::session::tool_history::schemas_json_equal;
+pub use crate::session::tool_history::tools_equal;
 use crate::session::{Session, SessionError};
 
 /// Source kind of loop-made developer messages.
@@ -36,11 +36,6 @@ pub fn canonical_header(mut h: RequestHeader) -> RequestHeader {
 /// Field-wise equality of call configs.
 pub fn call_config_equals(a: &CallConfig, b: &CallConfig) -> bool {
     a == b
-}
-
-/// Tool lists of the same length with pairwise JSON-equal schemas, in order.
-pub fn tools_equal(a: &[ToolSchema], b: &[ToolSchema]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| schemas_json_equal(x, y))
 }
 
 /// Header identity over canonical headers (D-8).
@@ -237,8 +232,8 @@ mod tests {
     use crate::llm::projection::project_tool_updates;
     use crate::llm::types::ToolHistory;
     use crate::session::event::{
-        AdapterDefaults, AssistantMessageData, SystemPromptUpdate, ToolResultData, ToolUpdateMode,
-        UserMessageData,
+        AdapterDefaults, AssistantMessageData, SystemPromptUpdate, ToolResultData, ToolSchema,
+        ToolUpdateMode, UserMessageData,
     };
     use serde_json::json;
 

@@ -8,12 +8,12 @@
 
 use std::sync::Arc;
 
-use crate::agent::header::tools_equal;
 use crate::session::event::{
     Block, Event, EventKind, Message, Role, Source, StepMessage, SystemPromptUpdate, ToolSchema,
     ToolUpdateMode,
 };
 use crate::session::surface::{Surface, SurfaceNode};
+use crate::session::tool_history::tools_equal;
 use crate::session::{Session, SessionError};
 
 /// Source kind of system prompt messages.

@@ -25,11 +25,12 @@ use crate::llm::types::{
 };
 use crate::session::event::{
     AssistantAttempt, AssistantMessageData, AttemptError, Block, CallConfig, Event, EventKind,
-    McpStatus, Message, RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData,
+    Message, RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData,
     ToolResultData, ToolSchema, TurnEnd, TurnOutcome, TurnRef, Usage, UserMessageData,
 };
 use crate::session::{Session, SessionError};
-use crate::tools::registry::{RegisteredTool, ToolRegistry, ToolSource};
+use crate::tools::registry::{ToolRegistry, ToolSource};
+pub use crate::tools::source::Background;
 
 mod compaction;
 pub use compaction::{
@@ -56,22 +57,6 @@ pub enum AgentError {
     /// The turn took more than [`MAX_STEPS_PER_TURN`] steps.
     #[error("more than {MAX_STEPS_PER_TURN} steps in one turn")]
     TooManySteps,
-}
-
-/// Changes that arrive from outside the loop (MCP servers, tools that register tools).
-/// The loop applies them at the next attempt boundary, or at once while idle, so the
-/// session log stays single-writer.
-#[derive(Debug)]
-pub enum Background {
-    /// Replace every tool of a source (an empty list unregisters the source).
-    Tools {
-        /// Which source.
-        source: ToolSource,
-        /// Its tools now.
-        tools: Vec<RegisteredTool>,
-    },
-    /// An MCP server changed state (logged as `mcp/status`).
-    Mcp(McpStatus),
 }
 
 /// Hooks the loop needs from its surroundings (route resolution, config persistence,

@@ -18,7 +18,7 @@ use crate::i18n::Locale;
 use crate::llm::catalog::ModelSpec;
 use crate::llm::types::ProviderKind;
 use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
-use crate::tools::{Approval, BUILTIN_TOOL_NAMES};
+use crate::session::vocab::{Approval, BUILTIN_TOOL_NAMES};
 
 type Res<T> = Result<T, ConfigError>;
 

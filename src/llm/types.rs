@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::session::event::{
     Block, Message, SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, Usage,
 };
+pub use crate::session::vocab::{ToolHistory, ToolHistoryUpdate};
 
 /// Which wire protocol a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -59,24 +60,6 @@ impl Route {
     pub fn id(&self) -> String {
         format!("{}/{}", self.provider, self.model)
     }
-}
-
-/// One update of a tool history: a developer message and its resolved additions (D-9).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolHistoryUpdate {
-    /// Id of the developer message.
-    pub message_id: String,
-    /// Full definitions of the tools it added, in block order.
-    pub additions: Vec<ToolSchema>,
-}
-
-/// Immutable snapshot of the current declaration series (D-9).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ToolHistory {
-    /// Complete active declarations at the start of the series.
-    pub tools: Vec<ToolSchema>,
-    /// Developer messages of the series, in order.
-    pub updates: Vec<ToolHistoryUpdate>,
 }
 
 /// What a request is for.

@@ -9,10 +9,10 @@ pub mod store;
 pub mod surface;
 pub mod tool_history;
 pub mod validate;
+pub mod vocab;
 
 use std::sync::Arc;
 
-use crate::llm::types::ToolHistory;
 use event::{
     Event, EventKind, LOG_FORMAT, Message, RequestContext, RequestHeaderData, SessionStart,
     SurfaceOp,
@@ -20,6 +20,7 @@ use event::{
 use surface::Surface;
 use tool_history::{ToolHistoryError, ToolHistoryFold};
 use validate::{ValidationError, Validator};
+use vocab::ToolHistory;
 
 /// Where committed events go (the JSONL store implements this).
 pub trait EventSink {

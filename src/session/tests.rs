@@ -8,7 +8,7 @@ use serde_json::json;
 use super::event::*;
 use super::tool_history::{ToolHistoryError, ToolHistoryFold, schemas_json_equal};
 use super::*;
-use crate::llm::types::{ToolHistory, ToolHistoryUpdate};
+use crate::session::vocab::{ToolHistory, ToolHistoryUpdate};
 
 pub(crate) fn tool(name: &str) -> ToolSchema {
     let mut desc = name.to_string();

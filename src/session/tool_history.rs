@@ -9,8 +9,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::llm::types::{ToolHistory, ToolHistoryUpdate};
 use crate::session::event::{Block, Event, EventKind, ToolSchema};
+use crate::session::vocab::{ToolHistory, ToolHistoryUpdate};
 
 /// A fold failure.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -30,6 +30,11 @@ pub fn schema_json(tool: &ToolSchema) -> String {
 /// Whether two definitions are JSON-equal with key order significant.
 pub fn schemas_json_equal(a: &ToolSchema, b: &ToolSchema) -> bool {
     schema_json(a) == schema_json(b)
+}
+
+/// Tool lists of the same length with pairwise JSON-equal schemas, in order.
+pub fn tools_equal(a: &[ToolSchema], b: &[ToolSchema]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| schemas_json_equal(x, y))
 }
 
 /// The fold state (F-2).

@@ -5,6 +5,7 @@
 mod anthropic;
 pub mod cache;
 mod demo;
+mod error;
 mod openai;
 mod record;
 pub mod render;
@@ -24,38 +25,9 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use record::{CacheRecord, RecordedRequest, RecordedToolCall};
+pub use error::SimError;
+pub use record::{CacheRecord, RecordedRequest, RecordedToolCall, RequestStats};
 pub use script::{Fault, Script, ScriptedReply, ScriptedToolCall};
-
-/// Simulator errors.
-#[derive(Debug, thiserror::Error)]
-pub enum SimError {
-    /// The listen address could not be bound.
-    #[error("cannot bind the simulator to {addr}: {source}")]
-    Bind {
-        /// The address.
-        addr: SocketAddr,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// A reply script is malformed.
-    #[error("invalid reply script: {message}")]
-    Script {
-        /// What is wrong, naming the entry.
-        message: String,
-    },
-    /// A reply script file could not be read.
-    #[error("cannot read reply script {path}: {source}")]
-    ScriptIo {
-        /// The path.
-        path: String,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// Serving failed.
-    #[error("simulator server error: {0}")]
-    Serve(std::io::Error),
-}
 
 /// Simulator settings.
 #[derive(Clone)]
@@ -95,18 +67,6 @@ pub struct SimConfig {
 
 /// Default number of recorded requests the simulator keeps.
 pub const DEFAULT_KEEP_REQUESTS: usize = 1_000;
-
-/// The state of the recorded-request ring (`GET /_sim/requests` sends it as the
-/// `x-sim-requests-kept`, `-dropped` and `-limit` headers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RequestStats {
-    /// Requests kept (returned).
-    pub kept: usize,
-    /// Older requests dropped to stay within the limit.
-    pub dropped: usize,
-    /// The limit.
-    pub limit: usize,
-}
 
 impl Default for SimConfig {
     fn default() -> Self {

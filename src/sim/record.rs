@@ -101,3 +101,15 @@ pub fn record_headers(headers: &HeaderMap) -> BTreeMap<String, String> {
     }
     out
 }
+
+/// The state of the recorded-request ring (`GET /_sim/requests` sends it as the
+/// `x-sim-requests-kept`, `-dropped` and `-limit` headers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestStats {
+    /// Requests kept (returned).
+    pub kept: usize,
+    /// Older requests dropped to stay within the limit.
+    pub dropped: usize,
+    /// The limit.
+    pub limit: usize,
+}

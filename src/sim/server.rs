@@ -21,6 +21,7 @@ use super::script::{Fault, ScriptedReply};
 use super::stream::{self, Playback};
 use super::turn::{self, OutBlock};
 use super::validate::{self, ApiError, Route, Rules};
+use super::validate_openai;
 
 /// Immutable server settings derived from `SimConfig`.
 #[derive(Clone)]
@@ -376,7 +377,7 @@ async fn handle(
         Route::Anthropic => {
             validate::validate_anthropic(&value, &settings.rules, &st.thinking_tool_ids)
         }
-        Route::OpenAi => validate::validate_openai(&value, &st.thinking_tool_ids),
+        Route::OpenAi => validate_openai::validate_openai(&value, &st.thinking_tool_ids),
     };
     let parsed = match parsed {
         Ok(p) => p,

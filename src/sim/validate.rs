@@ -7,8 +7,6 @@ use serde_json::Value;
 
 use super::render;
 
-pub use super::validate_openai::validate_openai;
-
 /// Which API a request came in on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
@@ -613,6 +611,7 @@ fn last_turn_anthropic(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::validate_openai::validate_openai;
     use serde_json::json;
 
     fn rules() -> Rules {

@@ -9,6 +9,8 @@ pub mod child_env;
 pub mod command;
 pub mod mcp;
 pub mod registry;
+mod setup;
+pub mod source;
 
 use std::future::Future;
 use std::time::Duration;
@@ -20,37 +22,7 @@ pub use registry::{
     PreparedCall, RegisteredTool, ToolError, ToolListing, ToolRegistry, ToolSource,
 };
 
-/// Names of the built-in tools (command tools may not reuse them).
-pub const BUILTIN_TOOL_NAMES: [&str; 3] = ["grep", "list_dir", "read_file"];
-
-/// Whether a tool's calls need the user's approval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Approval {
-    /// Ask before every call (until "always allow").
-    Ask,
-    /// Run without asking.
-    #[default]
-    Never,
-}
-
-impl Approval {
-    /// Parses the config spelling (`ask` / `never`).
-    pub fn parse(s: &str) -> Option<Approval> {
-        match s {
-            "ask" => Some(Approval::Ask),
-            "never" => Some(Approval::Never),
-            _ => None,
-        }
-    }
-
-    /// The config spelling.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            Approval::Ask => "ask",
-            Approval::Never => "never",
-        }
-    }
-}
+pub use crate::session::vocab::{Approval, BUILTIN_TOOL_NAMES};
 
 /// The result of one tool call, as the model will see it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,13 +13,11 @@
 //! same declarations until a source or the limit changes.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::{Approval, ToolExecutor, ToolOutcome, builtin, command};
-use crate::config::Config;
+use super::{Approval, ToolExecutor, ToolOutcome};
 use crate::i18n::{Arg, Localizer, Text};
 use crate::llm::catalog::DEFAULT_MAX_TOOLS;
 use crate::session::event::ToolSchema;
@@ -164,19 +162,6 @@ impl ToolRegistry {
     /// An empty registry.
     pub fn new() -> Self {
         ToolRegistry::default()
-    }
-
-    /// Built-in tools confined to `workspace_root` (registered disabled when
-    /// `[tools.builtin] enabled = false`) and the config's command tools.
-    pub fn from_config(config: &Config, workspace_root: &Path) -> Self {
-        let mut r = ToolRegistry::new();
-        let mut builtins = builtin::tools(workspace_root);
-        for t in &mut builtins {
-            t.enabled = config.builtin_tools;
-        }
-        r.set_source_tools(ToolSource::Builtin, builtins);
-        r.set_source_tools(ToolSource::Command, command::tools(config));
-        r
     }
 
     /// Replaces the batch registered under `source` (an empty batch unregisters it).

@@ -263,7 +263,7 @@ pub fn draw(
     if area.width == 0 || area.height == 0 {
         return 0;
     }
-    t.layout(area.width, ctx);
+    t.layout(area.width, ctx, render_cell);
     let total = t.total_height();
     let height = area.height as usize;
     let top = scroll.resolve(total, height);
@@ -274,7 +274,7 @@ pub fn draw(
     let mut y = 0usize;
     while y < height && i < t.len() {
         let is_sel = selected == Some(i);
-        let lines = t.lines(i, area.width, ctx);
+        let lines = t.lines(i, area.width, ctx, render_cell);
         for (k, line) in lines.iter().enumerate() {
             if row + k < top {
                 continue;

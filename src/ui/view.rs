@@ -148,6 +148,11 @@ pub struct RenderCtx {
     pub generation: u64,
 }
 
+/// Renders one cell to wrapped lines for a width. The Chat pane passes its renderer
+/// (`chat::render_cell`), so this view model does not depend on the drawing code; pass the
+/// same one every time (the line cache is keyed by width, generation and revision only).
+pub type RenderCell = fn(&Cell, usize, &RenderCtx) -> Vec<Line<'static>>;
+
 /// The Chat transcript.
 #[derive(Debug, Default)]
 pub struct Transcript {
@@ -353,7 +358,7 @@ impl Transcript {
     }
 
     /// Brings heights and the prefix sum up to date for `width` and `ctx`.
-    pub fn layout(&mut self, width: u16, ctx: &RenderCtx) {
+    pub fn layout(&mut self, width: u16, ctx: &RenderCtx, render: RenderCell) {
         if self.layout_key != (width, ctx.generation) {
             self.layout_key = (width, ctx.generation);
             self.valid = 0;
@@ -365,7 +370,7 @@ impl Transcript {
         self.heights.resize(n, 0);
         self.prefix.resize(n + 1, 0);
         for i in self.valid..n {
-            let h = self.lines(i, width, ctx).len();
+            let h = self.lines(i, width, ctx, render).len();
             self.heights[i] = h;
             self.prefix[i + 1] = self.prefix[i] + h;
         }
@@ -398,11 +403,17 @@ impl Transcript {
     }
 
     /// The wrapped lines of cell `i`, cached per (width, generation, revision).
-    pub fn lines(&mut self, i: usize, width: u16, ctx: &RenderCtx) -> &[Line<'static>] {
+    pub fn lines(
+        &mut self,
+        i: usize,
+        width: u16,
+        ctx: &RenderCtx,
+        render: RenderCell,
+    ) -> &[Line<'static>] {
         let cell = &mut self.cells[i];
         let fresh = matches!(&cell.cache, Some((w, g, r, _)) if *w == width && *g == ctx.generation && *r == cell.rev);
         if !fresh {
-            let lines = super::chat::render_cell(cell, width as usize, ctx);
+            let lines = render(cell, width as usize, ctx);
             cell.cache = Some((width, ctx.generation, cell.rev, lines));
         }
         match &cell.cache {

@@ -30,11 +30,11 @@ use tokio_util::sync::CancellationToken;
 
 pub use command::McpReply;
 
-use crate::agent::run::Background;
 use crate::config::McpServerConfig;
 use crate::i18n::{Arg, Text};
 use crate::session::event::{McpState, McpStatus, ToolSchema};
 use crate::tools::registry::{RegisteredTool, ToolSource};
+use crate::tools::source::Background;
 use crate::tools::{ToolExecutor, ToolOutcome};
 use stderr_tail::StderrTail;
 use transport::{ChildTransport, DEFAULT_MAX_MESSAGE_BYTES, Oversize, OversizeReport};

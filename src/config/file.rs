@@ -1,0 +1,178 @@
+//! Reading and writing the config file: [`Config::load`] and [`Config::parse`] (the parser
+//! itself is `parse.rs`), the `--base-url` check, and persisting the `/lang` choice.
+//!
+//! Kept apart from `mod.rs`, which holds the configuration types that the parser builds,
+//! so the parser and the types do not depend on each other in a circle.
+
+use std::path::{Path, PathBuf};
+
+use super::parse;
+use super::{Config, ConfigError, ConfigLocation, locate};
+use crate::i18n::Locale;
+
+impl Config {
+    /// Locates and loads the config (see [`locate`]); a missing file at the default
+    /// location gives the defaults.
+    pub fn load(cli: Option<&Path>) -> Result<Config, ConfigError> {
+        Config::load_from(locate(cli).as_ref())
+    }
+
+    /// Loads from a location; `None` gives the defaults.
+    pub fn load_from(location: Option<&ConfigLocation>) -> Result<Config, ConfigError> {
+        let Some(loc) = location else {
+            return Ok(Config::default());
+        };
+        match std::fs::read_to_string(&loc.path) {
+            Ok(text) => Config::parse(&text, Some(&loc.path)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                if loc.explicit {
+                    Err(ConfigError::NotFound {
+                        file: loc.path.clone(),
+                    })
+                } else {
+                    Ok(Config {
+                        path: Some(loc.path.clone()),
+                        ..Config::default()
+                    })
+                }
+            }
+            Err(e) => Err(ConfigError::Read {
+                file: loc.path.clone(),
+                detail: e.to_string(),
+            }),
+        }
+    }
+
+    /// Parses config text; `file` is named in errors and anchors relative paths.
+    pub fn parse(text: &str, file: Option<&Path>) -> Result<Config, ConfigError> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        parse::parse(text, file, &cwd)
+    }
+
+    /// [`Config::parse`] with an explicit working directory for instruction files.
+    pub fn parse_in(text: &str, file: Option<&Path>, cwd: &Path) -> Result<Config, ConfigError> {
+        parse::parse(text, file, cwd)
+    }
+}
+
+/// Checks a `--base-url` value: an `http://` or `https://` URL with a host. Returns it
+/// without a trailing slash, or [`ConfigError::BadBaseUrl`].
+pub fn check_base_url_arg(url: &str) -> Result<String, ConfigError> {
+    parse::check_base_url(url).map_err(|_| ConfigError::BadBaseUrl {
+        url: url.to_string(),
+    })
+}
+
+/// Persists `locale = "<tag>"` into the config file at `path`, keeping every other line
+/// and comment; creates the file and its directory when absent. A symlinked config is
+/// written through to its target (the link stays a link), and the file keeps its mode.
+pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
+    let write_err = |e: std::io::Error| ConfigError::Write {
+        file: path.to_path_buf(),
+        detail: e.to_string(),
+    };
+    let target = resolve_symlinks(path).map_err(write_err)?;
+    let text = match std::fs::read_to_string(&target) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(ConfigError::Read {
+                file: path.to_path_buf(),
+                detail: e.to_string(),
+            });
+        }
+    };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
+        parse::toml_error(&text, Some(path), e.message(), e.span())
+    })?;
+    let tag = locale.tag();
+    match doc.get_mut("locale").and_then(|i| i.as_value_mut()) {
+        Some(v) => {
+            // Keep the comment that may trail the old value.
+            let decor = v.decor().clone();
+            *v = toml_edit::Value::from(tag);
+            *v.decor_mut() = decor;
+        }
+        None => {
+            doc.insert("locale", toml_edit::value(tag));
+        }
+    }
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(write_err)?;
+    }
+    replace_file(&target, doc.to_string().as_bytes()).map_err(write_err)
+}
+
+/// Follows `path` through symlinks (also a dangling last link, whose target is where the
+/// file will be created). Gives up after 40 links, like the kernel.
+fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            Ok(_) => return Ok(p),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(p),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
+}
+
+/// Replaces the regular file `target` atomically: a temp file in the same directory
+/// (so the rename never crosses file systems), synced, given the old file's permissions,
+/// then renamed over it. A crash leaves either the old or the new contents.
+fn replace_file(target: &Path, contents: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "config.toml".to_string());
+    let old_perms = std::fs::metadata(target).ok().map(|m| m.permissions());
+    let mut attempt = 0u32;
+    let (tmp, mut file) = loop {
+        let tmp = dir.join(format!(
+            ".{name}.{}.{}.tmp",
+            std::process::id(),
+            fastrand::u32(..)
+        ));
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create_new(true);
+        // A new file gets the usual mode (0666 minus the umask). A replacement stays
+        // private until the old file's mode is copied: that may be owner-only.
+        #[cfg(unix)]
+        if old_perms.is_some() {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        match opts.open(&tmp) {
+            Ok(f) => break (tmp, f),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => {
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    let result = (|| {
+        file.write_all(contents)?;
+        if let Some(p) = &old_perms {
+            file.set_permissions(p.clone())?;
+        }
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&tmp, target)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
