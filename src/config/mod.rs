@@ -11,9 +11,10 @@ mod parse;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The key type lives in [`crate::secret`] (below both `config` and `llm`).
+pub use crate::secret::ApiKey;
 pub use error::{ConfigError, ConfigWarning, Problem};
 pub use limits::Limits;
 
@@ -201,28 +202,6 @@ pub fn locate_from(
     })
 }
 
-/// An API key read from the environment. `Debug` never shows it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
-
-impl ApiKey {
-    /// Wraps a key.
-    pub fn new(key: impl Into<String>) -> Self {
-        ApiKey(key.into())
-    }
-
-    /// The key itself, for the `x-api-key` / `Authorization` header only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ApiKey(<redacted>)")
-    }
-}
-
 impl Config {
     /// Locates and loads the config (see [`locate`]); a missing file at the default
     /// location gives the defaults.
@@ -329,7 +308,7 @@ impl Config {
     /// demo mode).
     pub fn api_key(&self, route: &Route) -> Result<ApiKey, ConfigError> {
         match std::env::var(&route.api_key_env) {
-            Ok(k) if !k.trim().is_empty() => Ok(ApiKey(k.trim().to_string())),
+            Ok(k) if !k.trim().is_empty() => Ok(ApiKey::new(k.trim())),
             _ => Err(ConfigError::MissingKey {
                 provider: route.provider.clone(),
                 var: route.api_key_env.clone(),
@@ -509,12 +488,5 @@ mod tests {
             def.map(|l| (l.path, l.explicit)),
             Some(("/home/u/.config/deepterm/config.toml".into(), false))
         );
-    }
-
-    #[test]
-    fn api_key_debug_is_redacted() {
-        let k = ApiKey::new("sk-secret");
-        assert!(!format!("{k:?}").contains("sk-secret"));
-        assert_eq!(k.expose(), "sk-secret");
     }
 }
