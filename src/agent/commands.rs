@@ -146,7 +146,13 @@ impl Agent {
             "/mcp" => self.mcp_command(rest).await,
             "/compact" => {
                 let cancel = self.fresh_cancel();
-                let res = self.compact("manual", false, &cancel).await;
+                let res = self
+                    .compact(
+                        crate::session::event::CompactionTrigger::Manual,
+                        false,
+                        &cancel,
+                    )
+                    .await;
                 self.emit_event(AgentEvent::Phase(crate::agent::protocol::TurnPhase::Idle));
                 match res {
                     Ok(_) => LineOutcome::default(),

@@ -533,7 +533,12 @@ impl Agent {
             if self.needs_auto_compaction() {
                 // At step 1 the turn's input is not logged yet: summarize everything before
                 // it. Later, keep the running turn (from its latest user message) verbatim.
-                self.compact("auto", step > 1, cancel).await?;
+                self.compact(
+                    crate::session::event::CompactionTrigger::Auto,
+                    step > 1,
+                    cancel,
+                )
+                .await?;
             }
             self.push(EventKind::StepStart(StepRef { turn, step }))?;
             let res = self.run_step(turn, step, cancel, final_text).await;

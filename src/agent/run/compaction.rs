@@ -5,7 +5,9 @@
 //! summary leaves the history untouched.
 
 use super::*;
-use crate::session::event::{CompactionEnd, CompactionStart, CompactionSummary};
+use crate::session::event::{
+    CompactionEnd, CompactionOutcome, CompactionStart, CompactionSummary, CompactionTrigger,
+};
 
 /// Instruction appended (not logged) to the summarizer request.
 pub const COMPACTION_INSTRUCTION: &str = "Summarize the conversation above so that it can \
@@ -60,7 +62,9 @@ impl Agent {
             .rev()
             .find_map(|e| match &e.kind {
                 EventKind::AssistantMessage(m) => Some(m.usage),
-                EventKind::CompactionEnd(c) if c.outcome == "completed" => Some(None),
+                EventKind::CompactionEnd(c) if c.outcome == CompactionOutcome::Completed => {
+                    Some(None)
+                }
                 _ => None,
             });
         let Some(Some(u)) = last else { return false };
@@ -72,12 +76,12 @@ impl Agent {
     /// `Ok(false)` when there was nothing to do or the summary failed (history untouched).
     pub(crate) async fn compact(
         &mut self,
-        trigger: &str,
+        trigger: CompactionTrigger,
         keep_latest_turn: bool,
         cancel: &CancellationToken,
     ) -> Result<bool, AgentError> {
         let Some((start_seq, end_seq)) = self.compaction_region(keep_latest_turn) else {
-            if trigger != "auto" {
+            if trigger != CompactionTrigger::Auto {
                 self.notice(NoticeLevel::Info, "compact-nothing", vec![]);
             }
             return Ok(false);
@@ -87,13 +91,13 @@ impl Agent {
         let opts = self.compaction_request(start_seq, end_seq)?;
         self.emit(AgentEvent::Phase(TurnPhase::Compacting));
         self.push(EventKind::CompactionStart(CompactionStart {
-            trigger: trigger.to_string(),
+            trigger,
             start_seq,
             end_seq,
         }))?;
         if let Err(e) = self.session.sync() {
             self.push(EventKind::CompactionEnd(CompactionEnd {
-                outcome: "failed".into(),
+                outcome: CompactionOutcome::Failed,
                 error: Some(e.to_string()),
             }))?;
             return Err(e.into());
@@ -137,7 +141,7 @@ impl Agent {
                 )?;
                 self.emit(AgentEvent::Committed(ev));
                 self.push(EventKind::CompactionEnd(CompactionEnd {
-                    outcome: "completed".into(),
+                    outcome: CompactionOutcome::Completed,
                     error: None,
                 }))?;
                 self.session.sync()?;
@@ -146,7 +150,7 @@ impl Agent {
             }
             Err(e) => {
                 self.push(EventKind::CompactionEnd(CompactionEnd {
-                    outcome: "failed".into(),
+                    outcome: CompactionOutcome::Failed,
                     error: Some(e.message.clone()),
                 }))?;
                 self.session.sync()?;
