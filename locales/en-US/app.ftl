@@ -72,3 +72,6 @@ app-session-already-open = That session is the one open now.
 
 # hardening: wire
 agent-tool-ids-repaired = The provider sent tool calls with missing or duplicate ids; renamed: { $renamed }
+
+# issue 10: clean-ups
+app-env-unsupported = Not available here.

@@ -72,3 +72,6 @@ app-session-already-open = 该会话就是当前打开的会话。
 
 # hardening: wire
 agent-tool-ids-repaired = 服务商发来的工具调用缺少 ID 或 ID 重复，已重命名：{ $renamed }
+
+# issue 10: clean-ups
+app-env-unsupported = 此处不可用。

@@ -60,9 +60,9 @@ impl Agent {
                     return self.warn("cmd-lang-usage", vec![]);
                 };
                 self.set_locale(Localizer::new(loc));
-                self.env_mut().set_locale(loc);
                 self.emit_event(AgentEvent::LocaleChanged(loc));
                 if let Err(e) = self.env().save_locale(loc) {
+                    let e = e.localized(self.localizer());
                     return self.warn("cmd-lang-not-saved", vec![("error", Arg::from(e))]);
                 }
                 self.info("cmd-lang-switched", vec![("locale", Arg::from(loc.tag()))])
@@ -84,7 +84,10 @@ impl Agent {
                     Ok(info) => {
                         self.info("cmd-model-switched", vec![("route", Arg::from(info.id))])
                     }
-                    Err(e) => self.warn("cmd-model-failed", vec![("error", Arg::from(e))]),
+                    Err(e) => self.warn(
+                        "cmd-model-failed",
+                        vec![("error", Arg::from(e.localized(l)))],
+                    ),
                 }
             }
             "/tools" => {
@@ -122,7 +125,10 @@ impl Agent {
                     self.replace_session(s, path);
                     self.info("cmd-new-done", vec![])
                 }
-                Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+                Err(e) => self.warn(
+                    "cmd-session-failed",
+                    vec![("error", Arg::from(e.localized(l)))],
+                ),
             },
             "/resume" => {
                 if rest.is_empty() {
@@ -140,7 +146,10 @@ impl Agent {
                         }
                         self.info("cmd-resume-done", vec![])
                     }
-                    Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+                    Err(e) => self.warn(
+                        "cmd-session-failed",
+                        vec![("error", Arg::from(e.localized(l)))],
+                    ),
                 }
             }
             "/mcp" => self.mcp_command(rest).await,

@@ -1,6 +1,7 @@
 //! The agent loop on a tokio task.
 
 pub mod commands;
+pub mod env_error;
 pub mod exec;
 pub mod header;
 pub mod inspect;

@@ -10,6 +10,7 @@ use std::time::Instant;
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::env_error::{EnvError, RouteSwitchError};
 use crate::agent::header::log_request_header;
 use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
 use crate::agent::protocol::{
@@ -117,13 +118,13 @@ impl Shared {
 /// session switching). Implemented in `crate::app`.
 pub trait Environment: Send {
     /// Resolves `provider/model` (with any base URL override) to a route and its key.
-    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), String>;
+    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), EnvError>;
     /// Persists the interface language.
-    fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), String>;
+    fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
     /// Rendered base system prompt (instructions from config).
     fn base_prompt(&self) -> String;
     /// Opens a fresh session (for `/new`).
-    fn new_session(&self) -> Result<(Session, PathBuf), String>;
+    fn new_session(&self) -> Result<(Session, PathBuf), EnvError>;
     /// Opens an existing session by id or `last` (for `/resume ID`); `current_id` is the
     /// session open now (`last` means the newest other one). Also returns a torn tail
     /// that was cut on load, to report.
@@ -131,15 +132,13 @@ pub trait Environment: Send {
         &self,
         query: &str,
         current_id: &str,
-    ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), String>;
+    ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), EnvError>;
     /// Lines describing saved sessions (for `/resume` alone).
     fn list_sessions(&self) -> Vec<String>;
     /// The protocol a configured provider speaks (for rebuilding past requests).
     fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {
         None
     }
-    /// The interface language changed (`/lang`): later texts use it.
-    fn set_locale(&mut self, _locale: crate::i18n::Locale) {}
 }
 
 /// The agent: owns the session, the route and the tools.
@@ -1144,10 +1143,6 @@ impl Agent {
         self.env.as_ref()
     }
 
-    pub(crate) fn env_mut(&mut self) -> &mut dyn Environment {
-        self.env.as_mut()
-    }
-
     pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
         &mut self.registry
     }
@@ -1162,13 +1157,13 @@ impl Agent {
     }
 
     /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
-    pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, String> {
+    pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, RouteSwitchError> {
         let (route, key) = self.env.resolve_route(spec)?;
         if let Some(k) = &key {
             self.add_secret(k.expose());
         }
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
-            .map_err(|e| e.message)?
+            .map_err(RouteSwitchError::Client)?
             .with_limits(self.client.limits());
         self.registry.set_max_tools(route.max_tools);
         self.route = route;
