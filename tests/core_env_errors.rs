@@ -35,8 +35,14 @@ async fn resume_and_model_failures_show_the_same_localized_lines() {
     for (l, locale) in [(en, "en-US"), (zh, "zh-CN")] {
         let no_other = framed(l, "cmd-session-failed", l.tr("app-no-other-session"));
         let model = framed(l, "cmd-model-failed", bad_route.localized(l));
-        assert!(lines.contains(&no_other.as_str()), "{locale}: {no_other:?} in\n{err}");
-        assert!(lines.contains(&model.as_str()), "{locale}: {model:?} in\n{err}");
+        assert!(
+            lines.contains(&no_other.as_str()),
+            "{locale}: {no_other:?} in\n{err}"
+        );
+        assert!(
+            lines.contains(&model.as_str()),
+            "{locale}: {model:?} in\n{err}"
+        );
     }
     assert!(
         err.contains("There is no other saved session to resume."),
