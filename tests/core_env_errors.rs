@@ -1,6 +1,6 @@
-//! The loop's environment hooks return typed errors now; what users see of them stays the
-//! same localized line: `/resume` and `/model` failures in `exec`, in English and after
-//! `/lang zh` in Chinese.
+//! The loop's environment hooks and the inspector return typed errors now; what users see
+//! of them stays the same localized line: `/resume`, `/model` and `/inspect` failures in
+//! `exec`, in English and after `/lang zh` in Chinese.
 
 use deepterm::config::Config;
 use deepterm::i18n::{Arg, Locale, Localizer};
@@ -69,6 +69,22 @@ async fn resuming_the_open_session_is_refused_with_the_same_line() {
     assert!(out.status.success(), "{}", stderr(&out));
     let en = Localizer::new(Locale::EnUs);
     let want = framed(en, "cmd-session-failed", en.tr("app-session-already-open"));
+    assert!(
+        stderr(&out).lines().any(|l| l == want),
+        "{want:?} in\n{}",
+        stderr(&out)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspecting_a_request_that_does_not_exist_shows_the_same_line() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    let out = env.exec(&cfg, "Hello\n/inspect 2\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let en = Localizer::new(Locale::EnUs);
+    let want = framed(en, "tui-inspector-failed", "no request #2".to_string());
+    assert_eq!(want, "Cannot inspect the request: no request #2");
     assert!(
         stderr(&out).lines().any(|l| l == want),
         "{want:?} in\n{}",

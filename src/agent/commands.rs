@@ -185,7 +185,10 @@ impl Agent {
                         self.emit_event(AgentEvent::Inspector(Box::new(data)));
                         LineOutcome::default()
                     }
-                    Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e))]),
+                    Err(e) => self.warn(
+                        "tui-inspector-failed",
+                        vec![("error", Arg::from(e.to_string()))],
+                    ),
                 }
             }
             _ => self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]),

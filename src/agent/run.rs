@@ -70,6 +70,17 @@ pub enum AgentError {
     TooManySteps,
 }
 
+/// Why [`Agent::inspect`] has no data to show (the text goes inside a localized frame).
+#[derive(Debug, thiserror::Error)]
+pub enum InspectFailure {
+    /// A logged request could not be rebuilt, or there is no such request.
+    #[error(transparent)]
+    Rebuild(#[from] crate::agent::inspect::InspectError),
+    /// The next request could not be previewed.
+    #[error(transparent)]
+    Preview(#[from] AgentError),
+}
+
 /// Changes that arrive from outside the loop (MCP servers, tools that register tools).
 /// The loop applies them at the next attempt boundary, or at once while idle, so the
 /// session log stays single-writer.
@@ -644,7 +655,7 @@ impl Agent {
     pub fn inspect(
         &self,
         request: Option<usize>,
-    ) -> Result<crate::agent::inspect::InspectorData, String> {
+    ) -> Result<crate::agent::inspect::InspectorData, InspectFailure> {
         use crate::agent::inspect;
         let current = (self.route.provider.clone(), self.route.kind);
         let env = &self.env;
@@ -655,12 +666,10 @@ impl Agent {
             env.provider_kind(provider)
         };
         match request {
-            Some(n) => {
-                inspect::inspect_past(self.session.events(), n, &kind_of).map_err(|e| e.to_string())
-            }
+            Some(n) => Ok(inspect::inspect_past(self.session.events(), n, &kind_of)?),
             None => {
-                let (opts, events) = self.preview_next_request().map_err(|e| e.to_string())?;
-                inspect::inspect_next(&events, &opts, &kind_of).map_err(|e| e.to_string())
+                let (opts, events) = self.preview_next_request()?;
+                Ok(inspect::inspect_next(&events, &opts, &kind_of)?)
             }
         }
     }
