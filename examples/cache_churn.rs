@@ -25,6 +25,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use deepterm::agent::env_error::EnvError;
 use deepterm::agent::run::{Agent, ApprovalMode, Background, Environment};
 use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
@@ -47,24 +48,24 @@ const PROMPT: &str = "You are a coding assistant working in a Rust repository. U
 struct Env;
 
 impl Environment for Env {
-    fn resolve_route(&self, _spec: &str) -> Result<(Route, Option<ApiKey>), String> {
-        Err("not available in this example".into())
+    fn resolve_route(&self, _spec: &str) -> Result<(Route, Option<ApiKey>), EnvError> {
+        Err(EnvError::Unsupported)
     }
-    fn save_locale(&self, _locale: Locale) -> Result<(), String> {
-        Err("not available in this example".into())
+    fn save_locale(&self, _locale: Locale) -> Result<(), EnvError> {
+        Err(EnvError::Unsupported)
     }
     fn base_prompt(&self) -> String {
         PROMPT.to_string()
     }
-    fn new_session(&self) -> Result<(Session, PathBuf), String> {
-        Err("not available in this example".into())
+    fn new_session(&self) -> Result<(Session, PathBuf), EnvError> {
+        Err(EnvError::Unsupported)
     }
     fn open_session(
         &self,
         _query: &str,
         _current_id: &str,
-    ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), String> {
-        Err("not available in this example".into())
+    ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), EnvError> {
+        Err(EnvError::Unsupported)
     }
     fn list_sessions(&self) -> Vec<String> {
         vec![]

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::agent::env_error::EnvError;
 use crate::agent::protocol::{Notice, NoticeLevel};
 use crate::agent::run::{Agent, ApprovalMode, Environment, default_session_dir};
 use crate::cli::CliArgs;
@@ -10,8 +11,8 @@ use crate::config::ApiKey;
 use crate::config::{Config, ConfigLocation};
 use crate::i18n::{Arg, Locale, Localizer};
 use crate::llm::types::{ProviderKind, Route};
-use crate::session::Session;
 use crate::session::store::{self, Store, TornTail};
+use crate::session::{Session, SinkError};
 
 /// A user-facing startup failure: one localized line, exit code 1.
 #[derive(Debug)]
@@ -180,29 +181,33 @@ pub fn open_session(
     resume: Option<&str>,
     l: Localizer,
 ) -> Result<(Session, PathBuf, Option<TornTail>), StartupError> {
+    open_session_typed(dir, resume).map_err(|e| StartupError(e.localized(l)))
+}
+
+/// [`open_session`] with a typed error (the loop's `/new` and `/resume` use it).
+fn open_session_typed(
+    dir: &Path,
+    resume: Option<&str>,
+) -> Result<(Session, PathBuf, Option<TornTail>), EnvError> {
     match resume {
         Some(q) => {
-            let path = store::resolve_resume(dir, q).map_err(|e| StartupError(e.localized(l)))?;
-            let loaded = Store::open(&path).map_err(|e| StartupError(e.localized(l)))?;
+            let path = store::resolve_resume(dir, q)?;
+            let loaded = Store::open(&path)?;
             let mut session = loaded.session;
             session.set_sink(Box::new(loaded.store));
             Ok((session, path, loaded.torn))
         }
         None => {
-            let (id, st) = Store::create_unique(dir, store::new_session_id)
-                .map_err(|e| StartupError(e.localized(l)))?;
+            let (id, st) = Store::create_unique(dir, store::new_session_id)?;
             let path = st.path().to_path_buf();
             let cwd = std::env::current_dir()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default();
-            let session = Session::create(id, cwd, Box::new(st)).map_err(|e| {
-                StartupError(l.tra(
-                    "app-session-invalid",
-                    &[
-                        ("path", Arg::from(path.display().to_string())),
-                        ("error", Arg::from(e.to_string())),
-                    ],
-                ))
+            let session = Session::create(id, cwd, Box::new(st)).map_err(|error| {
+                EnvError::SessionInvalid {
+                    path: path.clone(),
+                    error,
+                }
             })?;
             Ok((session, path, None))
         }
@@ -210,11 +215,11 @@ pub fn open_session(
 }
 
 impl crate::session::EventSink for Store {
-    fn write(&mut self, ev: &crate::session::event::Event) -> Result<(), String> {
-        self.append(ev).map_err(|e| e.to_string())
+    fn write(&mut self, ev: &crate::session::event::Event) -> Result<(), SinkError> {
+        self.append(ev).map_err(|e| SinkError::Write(e.to_string()))
     }
-    fn sync(&mut self) -> Result<(), String> {
-        Store::sync(self).map_err(|e| e.to_string())
+    fn sync(&mut self) -> Result<(), SinkError> {
+        Store::sync(self).map_err(|e| SinkError::Sync(e.to_string()))
     }
 }
 
@@ -230,8 +235,6 @@ pub struct AppEnvironment {
     pub base_url_override: Option<(String, String)>,
     /// Simulator base URL in demo mode.
     pub demo_base: Option<String>,
-    /// Locale for error texts (follows `/lang`).
-    pub locale: Locale,
 }
 
 /// The built-in part of the system prompt.
@@ -240,12 +243,8 @@ Use the available tools when they help; never invent tool results. Answer concis
 language the user writes in.";
 
 impl Environment for AppEnvironment {
-    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), String> {
-        let l = Localizer::new(self.locale);
-        let mut route = self
-            .config
-            .resolve_route(Some(spec))
-            .map_err(|e| e.localized(l))?;
+    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), EnvError> {
+        let mut route = self.config.resolve_route(Some(spec))?;
         if let Some(base) = &self.demo_base {
             return Ok((demo_route(route, base), Some(ApiKey::new("demo"))));
         }
@@ -256,7 +255,7 @@ impl Environment for AppEnvironment {
         {
             route = route.with_base_url(url);
         }
-        let key = self.config.api_key(&route).map_err(|e| e.localized(l))?;
+        let key = self.config.api_key(&route)?;
         Ok((route, Some(key)))
     }
 
@@ -264,17 +263,12 @@ impl Environment for AppEnvironment {
         self.config.providers.get(provider).map(|p| p.kind)
     }
 
-    fn set_locale(&mut self, locale: Locale) {
-        self.locale = locale;
-    }
-
-    fn save_locale(&self, locale: Locale) -> Result<(), String> {
-        let l = Localizer::new(locale);
+    fn save_locale(&self, locale: Locale) -> Result<(), EnvError> {
         let path = match &self.config_location {
             Some(loc) => loc.path.clone(),
-            None => return Err(l.tr("app-no-config-dir")),
+            None => return Err(EnvError::NoConfigDir),
         };
-        crate::config::save_locale(&path, locale).map_err(|e| e.localized(l))
+        Ok(crate::config::save_locale(&path, locale)?)
     }
 
     fn base_prompt(&self) -> String {
@@ -288,33 +282,29 @@ impl Environment for AppEnvironment {
         p
     }
 
-    fn new_session(&self) -> Result<(Session, PathBuf), String> {
-        let l = Localizer::new(self.locale);
-        open_session(&self.session_dir, None, l)
-            .map(|(s, p, _)| (s, p))
-            .map_err(|e| e.0)
+    fn new_session(&self) -> Result<(Session, PathBuf), EnvError> {
+        open_session_typed(&self.session_dir, None).map(|(s, p, _)| (s, p))
     }
 
     fn open_session(
         &self,
         query: &str,
         current_id: &str,
-    ) -> Result<(Session, PathBuf, Option<TornTail>), String> {
-        let l = Localizer::new(self.locale);
+    ) -> Result<(Session, PathBuf, Option<TornTail>), EnvError> {
         let query = if query == "last" {
             // The newest session other than the one open now.
-            let sessions = store::list_sessions(&self.session_dir).map_err(|e| e.localized(l))?;
+            let sessions = store::list_sessions(&self.session_dir)?;
             match sessions.into_iter().find(|s| s.id != current_id) {
                 Some(s) => s.id,
-                None => return Err(l.tr("app-no-other-session")),
+                None => return Err(EnvError::NoOtherSession),
             }
         } else {
             query.to_string()
         };
         if query == current_id {
-            return Err(l.tr("app-session-already-open"));
+            return Err(EnvError::SessionAlreadyOpen);
         }
-        open_session(&self.session_dir, Some(&query), l).map_err(|e| e.0)
+        open_session_typed(&self.session_dir, Some(&query))
     }
 
     fn list_sessions(&self) -> Vec<String> {
@@ -354,7 +344,6 @@ pub fn build_agent(
             .clone()
             .map(|url| (setup.route.provider.clone(), url)),
         demo_base: demo_base.clone(),
-        locale: setup.locale,
     };
     let mut agent = Agent::new(
         session,

@@ -401,31 +401,6 @@ mod tests {
         }
     }
 
-    /// The project's own checker (`../shared/tools/ftl-parity`) when it is present.
-    #[test]
-    fn ftl_parity_tool_reports_no_problems() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let tool = root.join("../shared/tools/ftl-parity");
-        if !tool.exists() {
-            eprintln!(
-                "skipped: {} not found (the Rust parity test above still ran)",
-                tool.display()
-            );
-            return;
-        }
-        let out = std::process::Command::new("python3")
-            .arg(&tool)
-            .arg(root.join("locales"))
-            .output()
-            .expect("python3 runs ftl-parity");
-        assert!(
-            out.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-
     #[test]
     fn unknown_key_is_visible_not_a_panic() {
         assert_eq!(

@@ -2,13 +2,11 @@
 tool-added = Tool added: { $name }
 tool-removed = Tool removed: { $name }
 tools-updated = Tools updated
-tools-updated-title = Tools Updated
 tools-changed = { $added } added, { $removed } removed
 tools-added-count = { $count } added
 tools-removed-count = { $count } removed
 tools-added-list = Added: { $names }
 tools-removed-list = Removed: { $names }
-system-prompt-and-tools-updated = System Prompt and Tools Updated
 context-injection = Context injection
 
 # Agent loop notices.
@@ -17,8 +15,6 @@ agent-session-error = Session log error: { $error }
 agent-too-many-steps = Stopped after { $count } steps in one turn.
 agent-retrying = { $reason } — retrying ({ $attempt }/{ $max }) in { $seconds } s.
 agent-max-tokens = The reply was cut off at the output limit (max_tokens).
-agent-demo-banner = Demo mode: answers come from the built-in simulator (no API key, no network).
-agent-torn-tail = { store-torn-tail }
 
 # Slash commands.
 cmd-help-title = Commands:
@@ -35,7 +31,6 @@ cmd-new = Start a new session
 cmd-resume = Resume a saved session: /resume [ID|last]
 cmd-quit = Quit
 cmd-unknown = Unknown command { $command }. Type /help for the list.
-cmd-not-available = { $command } is not available in this version yet.
 cmd-lang-usage = Usage: /lang en|zh
 cmd-lang-switched = Language switched to { $locale }.
 cmd-lang-not-saved = Language switched, but it could not be saved to the config: { $error }
@@ -80,3 +75,6 @@ exec-mcp-timeout = MCP server { $name } was not connected after { $seconds } s, 
 # issue 10: command table and typed output
 cmd-help-entry = {"  "}{ $name } { $description }
 output-verbatim = { $text }
+
+# issue 10: clean-ups
+app-env-unsupported = Not available here.

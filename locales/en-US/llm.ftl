@@ -12,7 +12,6 @@ llm-error-malformed = The provider sent a malformed response: { $message }
 llm-error-empty-response = The model returned an empty reply: { $message }
 llm-error-cancelled = Cancelled.
 llm-error-missing-key = No API key: { $message }
-llm-retrying = Retrying in { $seconds } s (attempt { $attempt } of { $max })…
 
 # hardening: wire
 llm-error-too-large = The reply is too large and was stopped (not retried): { $message } — raise the cap in the [limits] table of the config if this is expected.

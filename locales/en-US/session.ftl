@@ -5,10 +5,5 @@ store-not-found = No session matches “{ $query }” in { $dir }.
 store-ambiguous = “{ $query }” matches several sessions: { $candidates }. Give more of the id.
 store-torn-tail = The last line of the session (line { $line }, { $bytes } bytes) was incomplete, probably from a crash; it was cut off and saved to { $saved }.
 
-# Session log validation and persistence (reason texts stay in English inside the frame).
-session-invalid-event = The session log has an invalid event at seq { $seq }: { $reason }
-session-rejected-event = Could not record a session event: { $reason }
-session-write-failed = Could not write the session log: { $reason }
-
 # hardening: session store
 store-not-a-directory = The session directory { $path } is not a directory. Point --session-dir at a directory.

@@ -2,13 +2,11 @@
 tool-added = 已添加工具：{ $name }
 tool-removed = 已移除工具：{ $name }
 tools-updated = 工具已更新
-tools-updated-title = 工具已更新
 tools-changed = 新增 { $added } 个，移除 { $removed } 个
 tools-added-count = 新增 { $count } 个
 tools-removed-count = 移除 { $count } 个
 tools-added-list = 新增：{ $names }
 tools-removed-list = 移除：{ $names }
-system-prompt-and-tools-updated = 系统提示词和工具已更新
 context-injection = 上下文注入
 
 # 代理循环提示。
@@ -17,8 +15,6 @@ agent-session-error = 会话日志错误：{ $error }
 agent-too-many-steps = 单轮超过 { $count } 步，已停止。
 agent-retrying = { $reason } —— { $seconds } 秒后重试（第 { $attempt }/{ $max } 次）。
 agent-max-tokens = 回复达到输出上限（max_tokens），已被截断。
-agent-demo-banner = 演示模式：回复来自内置模拟器（无需 API 密钥，不联网）。
-agent-torn-tail = { store-torn-tail }
 
 # 斜杠命令。
 cmd-help-title = 命令：
@@ -35,7 +31,6 @@ cmd-new = 开始新会话
 cmd-resume = 恢复已保存的会话：/resume [ID|last]
 cmd-quit = 退出
 cmd-unknown = 未知命令 { $command }。输入 /help 查看命令列表。
-cmd-not-available = 此版本暂不支持 { $command }。
 cmd-lang-usage = 用法：/lang en|zh
 cmd-lang-switched = 界面语言已切换为 { $locale }。
 cmd-lang-not-saved = 语言已切换，但无法保存到配置文件：{ $error }
@@ -80,3 +75,6 @@ exec-mcp-timeout = MCP 服务器 { $name } 在 { $seconds } 秒内未连接，�
 # issue 10: command table and typed output
 cmd-help-entry = {"  "}{ $name } { $description }
 output-verbatim = { $text }
+
+# issue 10: clean-ups
+app-env-unsupported = 此处不可用。

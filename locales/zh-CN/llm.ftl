@@ -12,7 +12,6 @@ llm-error-malformed = 服务商返回了格式错误的响应：{ $message }
 llm-error-empty-response = 模型返回了空回复：{ $message }
 llm-error-cancelled = 已取消。
 llm-error-missing-key = 缺少 API 密钥：{ $message }
-llm-retrying = { $seconds } 秒后重试（第 { $attempt } 次，共 { $max } 次）……
 
 # hardening: wire
 llm-error-too-large = 回复过大，已停止接收（不会重试）：{ $message } —— 如属正常，请在配置的 [limits] 表中调高上限。

@@ -5,10 +5,5 @@ store-not-found = 在 { $dir } 中找不到与“{ $query }”匹配的会话。
 store-ambiguous = “{ $query }”匹配多个会话：{ $candidates }。请提供更完整的 ID。
 store-torn-tail = 会话最后一行（第 { $line } 行，{ $bytes } 字节）不完整，可能是程序崩溃所致；已将其截除并保存到 { $saved }。
 
-# 会话日志校验与持久化（原因文本保持英文，放在本地化的外框中）。
-session-invalid-event = 会话日志中序号为 { $seq } 的事件无效：{ $reason }
-session-rejected-event = 无法记录会话事件：{ $reason }
-session-write-failed = 无法写入会话日志：{ $reason }
-
 # hardening: session store
 store-not-a-directory = 会话目录 { $path } 不是目录。请用 --session-dir 指定一个目录。

@@ -128,9 +128,9 @@ impl Agent {
     /// `/lang` and [`AgentCommand::SetLocale`]: switch, tell the UI, save the choice.
     fn set_locale_command(&mut self, loc: Locale) -> LineOutcome {
         self.set_locale(Localizer::new(loc));
-        self.env_mut().set_locale(loc);
         self.emit_event(AgentEvent::LocaleChanged(loc));
         if let Err(e) = self.env().save_locale(loc) {
+            let e = e.localized(self.localizer());
             return self.warn("cmd-lang-not-saved", vec![("error", Arg::from(e))]);
         }
         self.info("cmd-lang-switched", vec![("locale", Arg::from(loc.tag()))])
@@ -152,7 +152,10 @@ impl Agent {
         }
         match self.switch_route(rest) {
             Ok(info) => self.info("cmd-model-switched", vec![("route", Arg::from(info.id))]),
-            Err(e) => self.warn("cmd-model-failed", vec![("error", Arg::from(e))]),
+            Err(e) => {
+                let e = e.localized(self.localizer());
+                self.warn("cmd-model-failed", vec![("error", Arg::from(e))])
+            }
         }
     }
 
@@ -207,7 +210,10 @@ impl Agent {
                 self.replace_session(s, path);
                 self.info("cmd-new-done", vec![])
             }
-            Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+            Err(e) => {
+                let e = e.localized(self.localizer());
+                self.warn("cmd-session-failed", vec![("error", Arg::from(e))])
+            }
         }
     }
 
@@ -231,13 +237,22 @@ impl Agent {
                 }
                 self.info("cmd-resume-done", vec![])
             }
-            Err(e) => self.warn("cmd-session-failed", vec![("error", Arg::from(e))]),
+            Err(e) => {
+                let e = e.localized(self.localizer());
+                self.warn("cmd-session-failed", vec![("error", Arg::from(e))])
+            }
         }
     }
 
     async fn compact_command(&mut self) -> LineOutcome {
         let cancel = self.fresh_cancel();
-        let res = self.compact("manual", false, &cancel).await;
+        let res = self
+            .compact(
+                crate::session::event::CompactionTrigger::Manual,
+                false,
+                &cancel,
+            )
+            .await;
         self.emit_event(AgentEvent::Phase(TurnPhase::Idle));
         match res {
             Ok(_) => LineOutcome::default(),
@@ -255,7 +270,10 @@ impl Agent {
                 self.emit_event(AgentEvent::Inspector(Box::new(data)));
                 LineOutcome::default()
             }
-            Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e))]),
+            Err(e) => self.warn(
+                "tui-inspector-failed",
+                vec![("error", Arg::from(e.to_string()))],
+            ),
         }
     }
 }

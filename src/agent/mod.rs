@@ -2,6 +2,7 @@
 
 pub mod command_spec;
 pub mod commands;
+pub mod env_error;
 pub mod exec;
 pub mod header;
 pub mod inbox;

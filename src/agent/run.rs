@@ -8,6 +8,7 @@ use std::time::Instant;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::env_error::{EnvError, RouteSwitchError};
 use crate::agent::header::log_request_header;
 use crate::agent::inbox::{Inbox, Pending};
 use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
@@ -59,17 +60,28 @@ pub enum AgentError {
     TooManySteps,
 }
 
+/// Why [`Agent::inspect`] has no data to show (the text goes inside a localized frame).
+#[derive(Debug, thiserror::Error)]
+pub enum InspectFailure {
+    /// A logged request could not be rebuilt, or there is no such request.
+    #[error(transparent)]
+    Rebuild(#[from] crate::agent::inspect::InspectError),
+    /// The next request could not be previewed.
+    #[error(transparent)]
+    Preview(#[from] AgentError),
+}
+
 /// Hooks the loop needs from its surroundings (route resolution, config persistence,
 /// session switching). Implemented in `crate::app`.
 pub trait Environment: Send {
     /// Resolves `provider/model` (with any base URL override) to a route and its key.
-    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), String>;
+    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), EnvError>;
     /// Persists the interface language.
-    fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), String>;
+    fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
     /// Rendered base system prompt (instructions from config).
     fn base_prompt(&self) -> String;
     /// Opens a fresh session (for `/new`).
-    fn new_session(&self) -> Result<(Session, PathBuf), String>;
+    fn new_session(&self) -> Result<(Session, PathBuf), EnvError>;
     /// Opens an existing session by id or `last` (for `/resume ID`); `current_id` is the
     /// session open now (`last` means the newest other one). Also returns a torn tail
     /// that was cut on load, to report.
@@ -77,15 +89,13 @@ pub trait Environment: Send {
         &self,
         query: &str,
         current_id: &str,
-    ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), String>;
+    ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), EnvError>;
     /// Lines describing saved sessions (for `/resume` alone).
     fn list_sessions(&self) -> Vec<String>;
     /// The protocol a configured provider speaks (for rebuilding past requests).
     fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {
         None
     }
-    /// The interface language changed (`/lang`): later texts use it.
-    fn set_locale(&mut self, _locale: crate::i18n::Locale) {}
 }
 
 /// The agent: an actor that owns its services and answers one command at a time.
@@ -499,7 +509,12 @@ impl Agent {
             if self.needs_auto_compaction() {
                 // At step 1 the turn's input is not logged yet: summarize everything before
                 // it. Later, keep the running turn (from its latest user message) verbatim.
-                self.compact("auto", step > 1, cancel).await?;
+                self.compact(
+                    crate::session::event::CompactionTrigger::Auto,
+                    step > 1,
+                    cancel,
+                )
+                .await?;
             }
             self.push(EventKind::StepStart(StepRef { turn, step }))?;
             let res = self.run_step(turn, step, cancel, final_text).await;
@@ -592,7 +607,7 @@ impl Agent {
     pub fn inspect(
         &self,
         request: Option<usize>,
-    ) -> Result<crate::agent::inspect::InspectorData, String> {
+    ) -> Result<crate::agent::inspect::InspectorData, InspectFailure> {
         use crate::agent::inspect;
         let current = (self.route.provider.clone(), self.route.kind);
         let env = &self.env;
@@ -603,11 +618,14 @@ impl Agent {
             env.provider_kind(provider)
         };
         match request {
-            Some(n) => inspect::inspect_past(self.state.session.events(), n, &kind_of)
-                .map_err(|e| e.to_string()),
+            Some(n) => Ok(inspect::inspect_past(
+                self.state.session.events(),
+                n,
+                &kind_of,
+            )?),
             None => {
-                let (opts, events) = self.preview_next_request().map_err(|e| e.to_string())?;
-                inspect::inspect_next(&events, &opts, &kind_of).map_err(|e| e.to_string())
+                let (opts, events) = self.preview_next_request()?;
+                Ok(inspect::inspect_next(&events, &opts, &kind_of)?)
             }
         }
     }
@@ -1033,10 +1051,6 @@ impl Agent {
         self.env.as_ref()
     }
 
-    pub(crate) fn env_mut(&mut self) -> &mut dyn Environment {
-        self.env.as_mut()
-    }
-
     pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
         self.tools.registry_mut()
     }
@@ -1051,13 +1065,13 @@ impl Agent {
     }
 
     /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
-    pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, String> {
+    pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, RouteSwitchError> {
         let (route, key) = self.env.resolve_route(spec)?;
         if let Some(k) = &key {
             self.add_secret(k.expose());
         }
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
-            .map_err(|e| e.message)?
+            .map_err(RouteSwitchError::Client)?
             .with_limits(self.client.limits());
         self.tools.registry_mut().set_max_tools(route.max_tools);
         self.route = route;

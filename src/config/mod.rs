@@ -12,9 +12,10 @@ mod parse;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// The key type lives in [`crate::secret`] (below both `config` and `llm`).
+pub use crate::secret::ApiKey;
 pub use error::{ConfigError, ConfigWarning, Problem};
 pub use file::{check_base_url_arg, save_locale};
 pub use limits::Limits;
@@ -212,28 +213,6 @@ pub fn locate_from(
     })
 }
 
-/// An API key read from the environment. `Debug` never shows it.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
-
-impl ApiKey {
-    /// Wraps a key.
-    pub fn new(key: impl Into<String>) -> Self {
-        ApiKey(key.into())
-    }
-
-    /// The key itself, for the `x-api-key` / `Authorization` header only.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for ApiKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ApiKey(<redacted>)")
-    }
-}
-
 impl Config {
     /// Resolves `provider/model` (or the configured default when `spec` is `None`) to a
     /// route with its catalog capabilities. Unknown model ids are allowed and get no update
@@ -298,7 +277,7 @@ impl Config {
     /// demo mode).
     pub fn api_key(&self, route: &Route) -> Result<ApiKey, ConfigError> {
         match std::env::var(&route.api_key_env) {
-            Ok(k) if !k.trim().is_empty() => Ok(ApiKey(k.trim().to_string())),
+            Ok(k) if !k.trim().is_empty() => Ok(ApiKey::new(k.trim())),
             _ => Err(ConfigError::MissingKey {
                 provider: route.provider.clone(),
                 var: route.api_key_env.clone(),
@@ -356,12 +335,5 @@ mod tests {
             def.map(|l| (l.path, l.explicit)),
             Some(("/home/u/.config/deepterm/config.toml".into(), false))
         );
-    }
-
-    #[test]
-    fn api_key_debug_is_redacted() {
-        let k = ApiKey::new("sk-secret");
-        assert!(!format!("{k:?}").contains("sk-secret"));
-        assert_eq!(k.expose(), "sk-secret");
     }
 }

@@ -597,11 +597,58 @@ pub struct McpStatus {
 #[serde(rename_all = "camelCase")]
 pub struct CompactionStart {
     /// Whether the user asked (`manual`) or the context filled up (`auto`).
-    pub trigger: String,
+    pub trigger: CompactionTrigger,
     /// First shadowed surface event seq.
     pub start_seq: u64,
     /// Last shadowed surface event seq.
     pub end_seq: u64,
+}
+
+// The compaction trigger and outcome are closed enums, like every other enum in the log
+// (`TurnOutcome`, `McpState`, `Role`), not `Other(String)` fallbacks: an unknown value
+// means a newer writer changed the format, and the compaction logic depends on these
+// values (only a `completed` compaction resets the auto-compaction check). A loader that
+// guessed would act on a log it does not understand, so it stops instead, and the store's
+// error names the line and the value ("unknown variant `x`, expected `manual` or `auto`").
+
+/// Why a compaction ran (`compaction/start.trigger`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompactionTrigger {
+    /// The user asked (`/compact`).
+    Manual,
+    /// The context window filled up.
+    Auto,
+}
+
+impl CompactionTrigger {
+    /// The value as written in the log (`manual`, `auto`).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CompactionTrigger::Manual => "manual",
+            CompactionTrigger::Auto => "auto",
+        }
+    }
+}
+
+/// How a compaction ended (`compaction/end.outcome`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CompactionOutcome {
+    /// The summary replaced the region.
+    Completed,
+    /// No summary; the history is untouched.
+    Failed,
+}
+
+impl CompactionOutcome {
+    /// The value as written in the log (`completed`, `failed`).
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CompactionOutcome::Completed => "completed",
+            CompactionOutcome::Failed => "failed",
+        }
+    }
 }
 
 /// `compaction/summary` payload.
@@ -618,7 +665,7 @@ pub struct CompactionSummary {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompactionEnd {
     /// `completed` or `failed`.
-    pub outcome: String,
+    pub outcome: CompactionOutcome,
     /// Error text when it failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

@@ -25,9 +25,21 @@ use vocab::ToolHistory;
 /// Where committed events go (the JSONL store implements this).
 pub trait EventSink {
     /// Writes one event (one line) and flushes it.
-    fn write(&mut self, ev: &Event) -> Result<(), String>;
+    fn write(&mut self, ev: &Event) -> Result<(), SinkError>;
     /// Makes everything written so far durable (fsync).
-    fn sync(&mut self) -> Result<(), String>;
+    fn sync(&mut self) -> Result<(), SinkError>;
+}
+
+/// Why an [`EventSink`] failed; the text is the cause as the sink reported it (English,
+/// shown inside a localized frame).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SinkError {
+    /// Writing or flushing an event line failed; the event is not committed.
+    #[error("{0}")]
+    Write(String),
+    /// Making the written events durable (fsync) failed.
+    #[error("{0}")]
+    Sync(String),
 }
 
 /// Errors of [`Session`].
@@ -38,7 +50,7 @@ pub enum SessionError {
     Invalid(#[from] ValidationError),
     /// The persistence sink failed; the event was not added.
     #[error("session log write failed: {0}")]
-    Sink(String),
+    Sink(#[from] SinkError),
     /// The tool-history fold failed.
     #[error("{0}")]
     ToolHistory(#[from] ToolHistoryError),

@@ -520,14 +520,17 @@ struct MemSink {
 }
 
 impl EventSink for MemSink {
-    fn write(&mut self, ev: &Event) -> Result<(), String> {
+    fn write(&mut self, ev: &Event) -> Result<(), SinkError> {
         if *self.fail.lock().unwrap() {
-            return Err("disk full".into());
+            return Err(SinkError::Write("disk full".into()));
         }
         self.lines.lock().unwrap().push(ev.seq);
         Ok(())
     }
-    fn sync(&mut self) -> Result<(), String> {
+    fn sync(&mut self) -> Result<(), SinkError> {
+        if *self.fail.lock().unwrap() {
+            return Err(SinkError::Sync("fsync: input/output error".into()));
+        }
         *self.syncs.lock().unwrap() += 1;
         Ok(())
     }
@@ -541,7 +544,11 @@ fn sink_receives_every_event_and_a_failed_write_adds_nothing() {
     assert_eq!(*sink.lines.lock().unwrap(), [0, 1]);
     *sink.fail.lock().unwrap() = true;
     let err = s.push(user_kind("b")).unwrap_err();
-    assert_eq!(err, SessionError::Sink("disk full".into()));
+    assert_eq!(
+        err,
+        SessionError::Sink(SinkError::Write("disk full".into()))
+    );
+    assert_eq!(err.to_string(), "session log write failed: disk full");
     assert_eq!(s.events().len(), 2);
     assert_eq!(s.derive_messages().len(), 1);
     *sink.fail.lock().unwrap() = false;
@@ -552,6 +559,23 @@ fn sink_receives_every_event_and_a_failed_write_adds_nothing() {
     // An invalid event never reaches the sink.
     assert!(s.append(user_kind("c"), None).is_err());
     assert_eq!(*sink.lines.lock().unwrap(), [0, 1, 2]);
+}
+
+#[test]
+fn a_failed_sync_is_reported_as_a_sync_failure_with_the_same_text() {
+    let sink = MemSink::default();
+    let mut s = Session::create("s", "/", Box::new(sink.clone())).unwrap();
+    *sink.fail.lock().unwrap() = true;
+    let err = s.sync().unwrap_err();
+    assert_eq!(
+        err,
+        SessionError::Sink(SinkError::Sync("fsync: input/output error".into()))
+    );
+    assert_eq!(
+        err.to_string(),
+        "session log write failed: fsync: input/output error"
+    );
+    assert_eq!(*sink.syncs.lock().unwrap(), 0);
 }
 
 #[test]

@@ -174,13 +174,6 @@ impl ToolRegistry {
         self.version += 1;
     }
 
-    /// Unregisters every tool of `source`.
-    pub fn remove_source(&mut self, source: &ToolSource) {
-        if self.sources.remove(source).is_some() {
-            self.version += 1;
-        }
-    }
-
     /// Increases on every change; compare to notice that the active set may have changed.
     pub fn version(&self) -> u64 {
         self.version

@@ -9,7 +9,7 @@ use crate::agent::protocol::{ApprovalDecision, NoticeLevel};
 use crate::i18n::Arg;
 
 use super::markdown;
-use super::text::{truncate, wrap_line, wrap_lines};
+use super::text::{truncate, wrap_line};
 use super::theme;
 use super::view::{Cell, CellKind, RenderCtx, ToolCardMode, Transcript};
 
@@ -302,10 +302,4 @@ pub fn jump_hint(ctx: &RenderCtx, width: u16) -> Line<'static> {
         truncate(&s, width as usize),
         theme::accent().patch(Style::default()),
     ))
-}
-
-/// Wraps plain strings (overlay helper).
-pub fn plain_wrapped(lines: &[String], width: usize) -> Vec<Line<'static>> {
-    let ls: Vec<Line<'static>> = lines.iter().map(|s| Line::from(s.clone())).collect();
-    wrap_lines(&ls, width)
 }

@@ -151,19 +151,13 @@ pub fn wrap_line(line: &Line<'static>, width: usize, indent: usize) -> Vec<Line<
         .collect()
 }
 
-/// Wraps many lines.
-pub fn wrap_lines(lines: &[Line<'static>], width: usize) -> Vec<Line<'static>> {
-    lines.iter().flat_map(|l| wrap_line(l, width, 0)).collect()
-}
-
-/// Display width of a line.
-pub fn line_width(line: &Line<'_>) -> usize {
-    line.spans.iter().map(|s| str_width(&s.content)).sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line_width(line: &Line<'_>) -> usize {
+        line.spans.iter().map(|s| str_width(&s.content)).sum()
+    }
 
     fn texts(lines: &[Line<'static>]) -> Vec<String> {
         lines

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 
 use crate::i18n::{Arg, Localizer};
 use crate::session::event::{
-    Event, EventKind, McpState, SurfaceOp, ToolUpdateMode, TurnOutcome, Usage,
+    CompactionTrigger, Event, EventKind, McpState, SurfaceOp, ToolUpdateMode, TurnOutcome, Usage,
 };
 
 use super::chat::Scroll;
@@ -108,7 +108,7 @@ pub enum Row {
     /// Compaction ran.
     Compaction {
         /// `manual` or `auto`.
-        trigger: String,
+        trigger: CompactionTrigger,
     },
     /// The compaction summarizer's request (numbered like every other request).
     CompactionRequest {
@@ -291,9 +291,7 @@ impl Trajectory {
             }
             EventKind::CompactionStart(c) => {
                 self.compaction_pending = true;
-                self.rows.push(Row::Compaction {
-                    trigger: sanitize(&c.trigger),
-                });
+                self.rows.push(Row::Compaction { trigger: c.trigger });
             }
             EventKind::CompactionSummary(c) if self.compaction_pending => {
                 self.compaction_pending = false;
@@ -310,7 +308,7 @@ impl Trajectory {
                 self.rows.push(Row::CompactionRequest {
                     n: self.requests,
                     usage: None,
-                    error: Some(sanitize(c.error.as_deref().unwrap_or(&c.outcome))),
+                    error: Some(sanitize(c.error.as_deref().unwrap_or(c.outcome.as_str()))),
                 });
             }
             _ => {}
@@ -481,7 +479,10 @@ impl Trajectory {
                 Span::raw(" "),
                 badge("compact", theme::dim()),
                 Span::styled(
-                    l.tra("tui-traj-compaction", &[("trigger", Arg::from(trigger))]),
+                    l.tra(
+                        "tui-traj-compaction",
+                        &[("trigger", Arg::from(trigger.as_str()))],
+                    ),
                     theme::dim(),
                 ),
             ]),

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;
 
+use deepterm::agent::env_error::EnvError;
 use deepterm::agent::protocol::AgentEvent;
 use deepterm::agent::run::{Agent, ApprovalMode, Environment};
 use deepterm::config::ApiKey;
@@ -180,24 +181,24 @@ impl Environment for PromptEnv {
     fn resolve_route(
         &self,
         _spec: &str,
-    ) -> Result<(deepterm::llm::types::Route, Option<ApiKey>), String> {
-        Err("not available in this test".into())
+    ) -> Result<(deepterm::llm::types::Route, Option<ApiKey>), EnvError> {
+        Err(EnvError::Unsupported)
     }
-    fn save_locale(&self, _locale: Locale) -> Result<(), String> {
-        Err("not available in this test".into())
+    fn save_locale(&self, _locale: Locale) -> Result<(), EnvError> {
+        Err(EnvError::Unsupported)
     }
     fn base_prompt(&self) -> String {
         self.prompt.lock().unwrap().clone()
     }
-    fn new_session(&self) -> Result<(Session, PathBuf), String> {
-        Err("not available in this test".into())
+    fn new_session(&self) -> Result<(Session, PathBuf), EnvError> {
+        Err(EnvError::Unsupported)
     }
     fn open_session(
         &self,
         _query: &str,
         _current_id: &str,
-    ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), String> {
-        Err("not available in this test".into())
+    ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), EnvError> {
+        Err(EnvError::Unsupported)
     }
     fn list_sessions(&self) -> Vec<String> {
         vec![]

@@ -5,7 +5,9 @@
 //! summary leaves the history untouched.
 
 use super::*;
-use crate::session::event::{CompactionEnd, CompactionStart, CompactionSummary};
+use crate::session::event::{
+    CompactionEnd, CompactionOutcome, CompactionStart, CompactionSummary, CompactionTrigger,
+};
 
 /// Instruction appended (not logged) to the summarizer request.
 pub const COMPACTION_INSTRUCTION: &str = "Summarize the conversation above so that it can \
@@ -61,7 +63,9 @@ impl Agent {
             .rev()
             .find_map(|e| match &e.kind {
                 EventKind::AssistantMessage(m) => Some(m.usage),
-                EventKind::CompactionEnd(c) if c.outcome == "completed" => Some(None),
+                EventKind::CompactionEnd(c) if c.outcome == CompactionOutcome::Completed => {
+                    Some(None)
+                }
                 _ => None,
             });
         let Some(Some(u)) = last else { return false };
@@ -73,12 +77,12 @@ impl Agent {
     /// `Ok(false)` when there was nothing to do or the summary failed (history untouched).
     pub(crate) async fn compact(
         &mut self,
-        trigger: &str,
+        trigger: CompactionTrigger,
         keep_latest_turn: bool,
         cancel: &CancellationToken,
     ) -> Result<bool, AgentError> {
         let Some((start_seq, end_seq)) = self.compaction_region(keep_latest_turn) else {
-            if trigger != "auto" {
+            if trigger != CompactionTrigger::Auto {
                 self.notice(NoticeLevel::Info, "compact-nothing", vec![]);
             }
             return Ok(false);
@@ -88,13 +92,13 @@ impl Agent {
         let opts = self.compaction_request(start_seq, end_seq)?;
         self.emit(AgentEvent::Phase(TurnPhase::Compacting));
         self.push(EventKind::CompactionStart(CompactionStart {
-            trigger: trigger.to_string(),
+            trigger,
             start_seq,
             end_seq,
         }))?;
         if let Err(e) = self.state.session.sync() {
             self.push(EventKind::CompactionEnd(CompactionEnd {
-                outcome: "failed".into(),
+                outcome: CompactionOutcome::Failed,
                 error: Some(e.to_string()),
             }))?;
             return Err(e.into());
@@ -138,7 +142,7 @@ impl Agent {
                 )?;
                 self.emit(AgentEvent::Committed(ev));
                 self.push(EventKind::CompactionEnd(CompactionEnd {
-                    outcome: "completed".into(),
+                    outcome: CompactionOutcome::Completed,
                     error: None,
                 }))?;
                 self.state.session.sync()?;
@@ -147,7 +151,7 @@ impl Agent {
             }
             Err(e) => {
                 self.push(EventKind::CompactionEnd(CompactionEnd {
-                    outcome: "failed".into(),
+                    outcome: CompactionOutcome::Failed,
                     error: Some(e.message.clone()),
                 }))?;
                 self.state.session.sync()?;

@@ -278,11 +278,6 @@ impl McpManager {
         }
     }
 
-    /// Configured server names, in order.
-    pub fn server_names(&self) -> Vec<String> {
-        self.inner.servers.keys().cloned().collect()
-    }
-
     /// Starts every server with `enabled = true` in the background; returns at once.
     /// Needs a tokio runtime context (does nothing without one).
     pub fn start_enabled(&self) {
