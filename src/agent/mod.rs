@@ -6,4 +6,5 @@ pub mod header;
 pub mod inspect;
 pub mod prompt;
 pub mod protocol;
+pub mod request;
 pub mod run;

@@ -532,6 +532,10 @@ pub struct RequestContext {
     /// Tool update mode of the route.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_update: Option<ToolUpdateMode>,
+    /// Wire protocol of the route (`deepseek-messages` / `openai-chat`), so a request
+    /// can be rebuilt without the config. Absent in logs written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
 }
 
 /// MCP server connection state.

@@ -570,6 +570,7 @@ fn latest_header_and_context_track_appends() {
         context_window: Some(10),
         system_prompt_update: None,
         tool_update: Some(ToolUpdateMode::AdditionOnly),
+        protocol: None,
     }))
     .unwrap();
     assert_eq!(s.latest_context().unwrap().model, "m");

@@ -55,6 +55,7 @@ impl Script {
             context_window: Some(128_000),
             system_prompt_update: None,
             tool_update: Some(ToolUpdateMode::InHistory),
+            protocol: None,
         }))
     }
 
