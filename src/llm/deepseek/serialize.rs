@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::llm::client::{RequestParts, SerializedBody};
+use crate::llm::adapter::{RequestParts, SerializedBody};
 use crate::llm::types::{ErrorCode, LlmError, Thinking};
 use crate::session::event::{Block, Message, Role, SystemPromptUpdate, ToolSchema};
 

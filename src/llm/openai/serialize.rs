@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::llm::client::{RequestParts, SerializedBody};
+use crate::llm::adapter::{RequestParts, SerializedBody};
 use crate::llm::types::{LlmError, Thinking};
 use crate::session::event::{Block, Message, Role};
 
