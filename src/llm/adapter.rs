@@ -109,6 +109,32 @@ impl<'a> RequestParts<'a> {
     }
 }
 
+/// The bytes of a request body as sent, and the `anthropic-beta` value it owes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WireBytes {
+    /// The compact JSON body.
+    pub bytes: Vec<u8>,
+    /// `anthropic-beta` header value, when owed (W-9).
+    pub beta: Option<String>,
+}
+
+/// The error for a body that cannot be encoded.
+pub fn encode_error(e: serde_json::Error) -> LlmError {
+    LlmError::new(
+        ErrorCode::InvalidContent,
+        format!("cannot encode body: {e}"),
+    )
+}
+
+impl SerializedBody {
+    /// The JSON tree of written body bytes (for the inspector and tests; the client
+    /// sends the bytes themselves).
+    pub fn from_bytes(bytes: &[u8], beta: Option<String>) -> Result<Self, LlmError> {
+        let body = serde_json::from_slice(bytes).map_err(encode_error)?;
+        Ok(SerializedBody { body, beta })
+    }
+}
+
 /// A serialized request body and the `anthropic-beta` value it owes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SerializedBody {
@@ -199,8 +225,19 @@ pub(crate) fn partial_stop(seen: Option<&StopReason>) -> StopReason {
 /// One route's wire protocol: body serialization, endpoint, authentication headers and
 /// stream assembly.
 pub trait WireAdapter: Sync {
-    /// Serializes one request body from projected parts (pure).
-    fn serialize(&self, parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError>;
+    /// Writes one request body from projected parts straight into `out`, borrowing the
+    /// history (pure); returns the `anthropic-beta` value owed.
+    fn write_body(
+        &self,
+        parts: &RequestParts<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<String>, LlmError>;
+    /// The body as a JSON tree (parsed from [`WireAdapter::write_body`]'s bytes).
+    fn serialize(&self, parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
+        let mut out = Vec::new();
+        let beta = self.write_body(parts, &mut out)?;
+        SerializedBody::from_bytes(&out, beta)
+    }
     /// The endpoint URL under `base` (no trailing slash).
     fn endpoint(&self, base: &str) -> String;
     /// Adds the authentication (and protocol) headers for `key`; `beta` is the

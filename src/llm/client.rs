@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 pub use crate::llm::adapter::{
-    DEFAULT_MAX_REPLY_BYTES, RequestParts, SerializedBody, classify_error,
+    DEFAULT_MAX_REPLY_BYTES, RequestParts, SerializedBody, WireBytes, classify_error,
 };
 use crate::llm::adapter::{HeaderError, StreamAssembler, WireAdapter};
 use crate::llm::projection::project_tool_updates;
@@ -61,9 +61,9 @@ pub fn wire(kind: ProviderKind) -> &'static dyn WireAdapter {
     }
 }
 
-/// Projects `opts` for its route and serializes the wire body (also used by
-/// `/inspect`).
-pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
+/// Projects `opts` for its route and writes the wire body bytes: what the client
+/// sends. The history is borrowed and written straight into the buffer.
+pub fn build_wire(opts: &GenerateOptions) -> Result<WireBytes, LlmError> {
     // Logs written before arrival repair may hold missing or duplicate call ids (D3).
     let messages = repair_history(&opts.messages);
     let projection = project_tool_updates(
@@ -73,7 +73,15 @@ pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError>
         opts.tool_history.as_deref(),
     );
     let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
-    wire(opts.route.kind).serialize(&parts)
+    let mut bytes = Vec::new();
+    let beta = wire(opts.route.kind).write_body(&parts, &mut bytes)?;
+    Ok(WireBytes { bytes, beta })
+}
+
+/// [`build_wire`] as a JSON tree (used by `/inspect`, whose text is these same bytes).
+pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
+    let w = build_wire(opts)?;
+    SerializedBody::from_bytes(&w.bytes, w.beta)
 }
 
 /// The endpoint URL of a route.
@@ -305,14 +313,9 @@ impl ProviderClient {
             )
             .into());
         };
-        let request = build_request(opts).map_err(|e| self.scrubbed(e))?;
+        let request = build_wire(opts).map_err(|e| self.scrubbed(e))?;
         let headers = self.headers(key, request.beta.as_deref())?;
-        let body = serde_json::to_vec(&request.body).map_err(|e| {
-            LlmError::new(
-                ErrorCode::InvalidContent,
-                format!("cannot encode body: {e}"),
-            )
-        })?;
+        let body = request.bytes;
         let url = endpoint_url(&self.route);
 
         let started = Instant::now();

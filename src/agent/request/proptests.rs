@@ -3,14 +3,14 @@
 //! the loop's planner ([`plan_attempt`]) and compaction builder ([`compaction_request`]);
 //! each request's wire body is logged next to the session. The inspector then rebuilds
 //! every request from the log alone (no config: `kind_of` knows no provider) and must
-//! produce the same bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 256.
+//! produce the same bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
 
 use proptest::prelude::*;
 use serde_json::json;
 
 use super::*;
 use crate::agent::inspect::reconstruct;
-use crate::llm::client::{SerializedBody, build_request};
+use crate::llm::client::{SerializedBody, WireBytes, build_wire};
 use crate::session::event::{
     AssistantAttempt, AssistantMessageData, AttemptError, Block, CompactionEnd, CompactionStart,
     CompactionSummary, ToolResultData,
@@ -20,7 +20,7 @@ fn cases() -> u32 {
     std::env::var("DEEPTERM_PROPTEST_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(256)
+        .unwrap_or(1_000)
 }
 
 /// The routes a session switches between: both protocols, every update mode.
@@ -126,6 +126,12 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// The bytes the client sends.
+fn sent(w: WireBytes) -> (Vec<u8>, Option<String>) {
+    (w.bytes, w.beta)
+}
+
+/// The inspector's rebuilt body, as bytes.
 fn bytes(w: &SerializedBody) -> (Vec<u8>, Option<String>) {
     (
         serde_json::to_vec(&w.body).unwrap_or_default(),
@@ -187,8 +193,8 @@ impl Driver {
             &mut |_| {},
         )
         .expect("plan");
-        let wire = build_request(&planned.opts).expect("the loop's request serializes");
-        self.sent.push(bytes(&wire));
+        let wire = build_wire(&planned.opts).expect("the loop's request serializes");
+        self.sent.push(sent(wire));
         planned.opts
     }
 
@@ -310,8 +316,8 @@ impl Driver {
             &mut |_| {},
         )
         .expect("compaction request");
-        let wire = build_request(&opts).expect("the summarizer request serializes");
-        self.sent.push(bytes(&wire));
+        let wire = build_wire(&opts).expect("the summarizer request serializes");
+        self.sent.push(sent(wire));
         self.session
             .push(EventKind::CompactionStart(CompactionStart {
                 trigger: "manual".into(),
@@ -372,6 +378,9 @@ proptest! {
         let rebuilt = reconstruct(&events, &wanted, &|_| None).expect("reconstruct");
         prop_assert_eq!(rebuilt.len(), d.sent.len());
         for (r, sent) in rebuilt.iter().zip(&d.sent) {
+            // What the inspector shows is its rebuilt body's text.
+            let shown = r.wire.body.to_string();
+            prop_assert_eq!(shown.as_bytes(), &sent.0[..]);
             let got = bytes(&r.wire);
             prop_assert!(
                 &got == sent,

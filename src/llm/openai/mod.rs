@@ -5,9 +5,7 @@ pub mod stream;
 
 use reqwest::header::{HeaderMap, HeaderValue};
 
-use crate::llm::adapter::{
-    HeaderError, RequestParts, SerializedBody, StreamAssembler, WireAdapter,
-};
+use crate::llm::adapter::{HeaderError, RequestParts, StreamAssembler, WireAdapter};
 use crate::llm::sse::SseFrame;
 use crate::llm::types::{Completion, LlmError, StreamEvent};
 
@@ -16,8 +14,12 @@ use crate::llm::types::{Completion, LlmError, StreamEvent};
 pub struct Chat;
 
 impl WireAdapter for Chat {
-    fn serialize(&self, parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
-        serialize::serialize(parts)
+    fn write_body(
+        &self,
+        parts: &RequestParts<'_>,
+        out: &mut Vec<u8>,
+    ) -> Result<Option<String>, LlmError> {
+        serialize::write_body(parts, out)
     }
 
     fn endpoint(&self, base: &str) -> String {
