@@ -117,3 +117,82 @@ impl RequestLedger {
         self.refs.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::{
+        AssistantAttempt, AttemptError, CompactionEnd, CompactionStart, CompactionSummary,
+    };
+
+    fn ev(kind: EventKind) -> Arc<Event> {
+        Arc::new(Event {
+            kind,
+            seq: 0,
+            time: String::new(),
+            surface_op: None,
+            source_event_seqs: None,
+        })
+    }
+
+    fn attempt(turn: u64, step: u64) -> Arc<Event> {
+        ev(EventKind::AssistantAttempt(AssistantAttempt {
+            turn,
+            step,
+            error: AttemptError {
+                code: "server".into(),
+                status: None,
+                message: "x".into(),
+                retried: true,
+            },
+        }))
+    }
+
+    #[test]
+    fn numbers_failed_attempts_and_compaction_requests_in_log_order() {
+        let start = |a, b| {
+            ev(EventKind::CompactionStart(CompactionStart {
+                trigger: "manual".into(),
+                start_seq: a,
+                end_seq: b,
+            }))
+        };
+        let end = |ok: bool| {
+            ev(EventKind::CompactionEnd(CompactionEnd {
+                outcome: if ok { "completed" } else { "failed" }.into(),
+                error: None,
+            }))
+        };
+        let events = vec![
+            attempt(1, 1),
+            start(2, 5),
+            ev(EventKind::CompactionSummary(CompactionSummary {
+                text: "s".into(),
+                usage: None,
+            })),
+            end(true),
+            start(2, 7),
+            end(false),
+            // An end without a start settles nothing.
+            end(false),
+            attempt(2, 3),
+        ];
+        let l = RequestLedger::from_events(&events);
+        let got: Vec<(usize, usize, bool, Option<(u64, u64)>, u64)> = l
+            .refs()
+            .iter()
+            .map(|r| (r.n, r.index, r.failed, r.compaction, r.step))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1, 0, true, None, 1),
+                (2, 2, false, Some((2, 5)), 1),
+                (3, 5, true, Some((2, 7)), 1),
+                (4, 7, true, None, 3),
+            ]
+        );
+        assert_eq!(l.get(4).map(|r| r.turn), Some(2));
+        assert!(l.get(0).is_none() && l.get(5).is_none());
+    }
+}
