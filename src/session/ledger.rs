@@ -178,18 +178,21 @@ mod tests {
             attempt(2, 3),
         ];
         let l = RequestLedger::from_events(&events);
-        let got: Vec<(usize, usize, bool, Option<(u64, u64)>, u64)> = l
-            .refs()
-            .iter()
-            .map(|r| (r.n, r.index, r.failed, r.compaction, r.step))
-            .collect();
+        let r = |n, index, failed, compaction, turn, step| RequestRef {
+            n,
+            index,
+            turn,
+            step,
+            failed,
+            compaction,
+        };
         assert_eq!(
-            got,
-            vec![
-                (1, 0, true, None, 1),
-                (2, 2, false, Some((2, 5)), 1),
-                (3, 5, true, Some((2, 7)), 1),
-                (4, 7, true, None, 3),
+            l.refs(),
+            [
+                r(1, 0, true, None, 1, 1),
+                r(2, 2, false, Some((2, 5)), 1, 1),
+                r(3, 5, true, Some((2, 7)), 1, 1),
+                r(4, 7, true, None, 2, 3),
             ]
         );
         assert_eq!(l.get(4).map(|r| r.turn), Some(2));
