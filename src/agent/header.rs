@@ -228,9 +228,11 @@ pub fn log_request_header(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
+    use crate::agent::prompt::RequestSeries;
+    use crate::agent::request::{AttemptInput, plan_attempt};
     use crate::llm::projection::project_tool_updates;
     use crate::llm::types::ToolHistory;
+    use crate::llm::types::{ProviderKind, Route};
     use crate::session::event::{
         AdapterDefaults, AssistantMessageData, SystemPromptUpdate, ToolResultData, ToolSchema,
         ToolUpdateMode, UserMessageData,
@@ -285,7 +287,8 @@ mod tests {
         outcome: HeaderOutcome,
     }
 
-    /// A minimal agent loop over a Session (E-16 order), for the worked sequences.
+    /// The worked sequences' driver: a session, series and turn/step counters; every
+    /// request goes through the loop's real planner and builder.
     struct Loop {
         session: Session,
         series: RequestSeries,
@@ -353,44 +356,50 @@ mod tests {
                 .unwrap();
         }
 
+        /// One attempt through the loop's real planner ([`plan_attempt`]).
         fn request(&mut self, prompt: &str, tools: &[ToolSchema], explicit: bool) -> Req {
             self.step += 1;
             let mut tools = tools.to_vec();
             tools.sort_by(|a, b| a.name.cmp(&b.name)); // D-2
-            reconcile_system_prompt(
-                &mut self.session,
-                &self.series,
-                prompt,
-                self.prompt_update,
-                self.tool_update,
-                &tools,
-                explicit,
-                self.turn,
-                self.step,
-            )
-            .unwrap();
-            for text in std::mem::take(&mut self.pending) {
-                self.session
-                    .push(EventKind::UserMessage(UserMessageData {
-                        message: Message::text(Role::User, text, Source::kind("user")),
-                    }))
-                    .unwrap();
-            }
-            let outcome = log_request_header(
+            let route = Route {
+                provider: "deepseek".into(),
+                model: "deepseek-flash".into(),
+                kind: ProviderKind::DeepseekMessages,
+                base_url: String::new(),
+                api_key_env: String::new(),
+                context_window: 1_000_000,
+                system_prompt_update: self.prompt_update,
+                tool_update: self.tool_update,
+                tool_removal: Default::default(),
+                image_input: false,
+                max_tools: 128,
+            };
+            let input = AttemptInput {
+                rendered: prompt,
+                tools,
+                pending_user: std::mem::take(&mut self.pending)
+                    .into_iter()
+                    .map(|text| Message::text(Role::User, text, Source::kind("user")))
+                    .collect(),
+                turn: self.turn,
+                step: self.step,
+                explicit_series_start: explicit,
+            };
+            let planned = plan_attempt(
                 &mut self.session,
                 &mut self.series,
-                candidate(&tools),
-                explicit,
-                self.turn,
-                self.step,
+                &route,
+                input,
+                &mut |_| {},
             )
             .unwrap();
-            let raw = self.session.derive_messages();
-            let history = self.session.tool_history().unwrap();
+            let opts = planned.opts;
+            let raw = opts.messages.clone();
+            let history = opts.tool_history.clone().unwrap();
             let p = project_tool_updates(
                 &raw,
-                outcome.header.tools.as_deref(),
-                self.tool_update,
+                opts.tools.as_deref(),
+                opts.route.tool_update,
                 Some(&history),
             );
             let messages = p.messages.to_vec();
@@ -400,7 +409,7 @@ mod tests {
                 messages,
                 tools,
                 history,
-                outcome,
+                outcome: planned.header,
             }
         }
 

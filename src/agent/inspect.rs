@@ -5,7 +5,8 @@
 //! Requests are numbered from 1 over `assistant/message` and `assistant/attempt` events
 //! (a failed attempt is a request too) and compaction summarizer requests (settled by
 //! `compaction/summary`, or by a failed `compaction/end`), the same numbering as the
-//! Trajectory pane. A step request settled by the event at index `S` was built from
+//! Trajectory pane: both read the one request ledger ([`crate::session::ledger`]), and
+//! requests are rebuilt by the loop's own builder ([`crate::agent::request`]). A step request settled by the event at index `S` was built from
 //! `events[..S]`: nothing is logged between dispatch and settlement, so replaying that
 //! prefix gives its messages, tool history, header and route. A compaction request was
 //! built right after its `compaction/start` from the region that event names.
@@ -14,13 +15,14 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::agent::run::DEFAULT_MAX_TOKENS;
+use crate::agent::request::{RequestError, RequestTarget, logged_request};
 use crate::i18n::{Arg, Localizer};
 use crate::llm::client::{SerializedBody, build_request};
-use crate::llm::types::{GenerateOptions, LlmError, ProviderKind, Purpose, Route, Thinking};
+use crate::llm::types::{GenerateOptions, LlmError, Route};
 use crate::session::event::{
     Block, Event, EventKind, HeaderReason, RequestContext, SurfaceOp, ToolRemoval, ToolUpdateMode,
 };
+use crate::session::ledger::RequestLedger;
 use crate::session::{Session, SessionError};
 
 pub use crate::agent::inspect_data::{DiffReason, Divergence, InspectedRequest, InspectorData};
@@ -45,68 +47,11 @@ pub enum InspectError {
     UnknownProvider(String),
 }
 
-/// One request in the log.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RequestRef {
-    /// Number from 1 (Trajectory numbering).
-    pub n: usize,
-    /// Index of the settling event in the event list (the request saw `events[..index]`).
-    pub index: usize,
-    /// Turn.
-    pub turn: u64,
-    /// Step.
-    pub step: u64,
-    /// The attempt failed (`assistant/attempt`, or a compaction that produced no summary).
-    pub failed: bool,
-    /// For a compaction request: the shadowed region `(startSeq, endSeq)`.
-    pub compaction: Option<(u64, u64)>,
-}
+pub use crate::session::ledger::RequestRef;
 
-/// Every request of a log, in order.
+/// Every request of a log, in order (the session's request ledger over `events`).
 pub fn request_refs(events: &[Arc<Event>]) -> Vec<RequestRef> {
-    let mut out = Vec::new();
-    // (index after compaction/start, region, turn/step of the latest step) while a
-    // compaction has started but not produced its request's settlement yet.
-    let mut pending: Option<(usize, (u64, u64))> = None;
-    let (mut turn, mut step) = (0, 0);
-    for (index, ev) in events.iter().enumerate() {
-        let (index, failed, compaction) = match &ev.kind {
-            EventKind::StepStart(s) => {
-                (turn, step) = (s.turn, s.step);
-                continue;
-            }
-            EventKind::AssistantMessage(d) => {
-                (turn, step) = (d.turn, d.step);
-                (index, false, None)
-            }
-            EventKind::AssistantAttempt(a) => {
-                (turn, step) = (a.turn, a.step);
-                (index, true, None)
-            }
-            EventKind::CompactionStart(c) => {
-                pending = Some((index + 1, (c.start_seq, c.end_seq)));
-                continue;
-            }
-            EventKind::CompactionSummary(_) => match pending.take() {
-                Some((at, region)) => (at, false, Some(region)),
-                None => continue,
-            },
-            EventKind::CompactionEnd(_) => match pending.take() {
-                Some((at, region)) => (at, true, Some(region)),
-                None => continue,
-            },
-            _ => continue,
-        };
-        out.push(RequestRef {
-            n: out.len() + 1,
-            index,
-            turn,
-            step,
-            failed,
-            compaction,
-        });
-    }
-    out
+    RequestLedger::from_events(events).refs().to_vec()
 }
 
 /// A rebuilt request.
@@ -120,52 +65,7 @@ pub struct Reconstructed {
     pub wire: SerializedBody,
 }
 
-/// Maps a provider name to its protocol (from config).
-pub type KindOf<'a> = &'a dyn Fn(&str) -> Option<ProviderKind>;
-
-/// The request options the loop would build over `session` as it stands.
-pub fn options_from_session(
-    session: &mut Session,
-    kind_of: KindOf<'_>,
-) -> Result<GenerateOptions, InspectError> {
-    let ctx = session
-        .latest_context()
-        .cloned()
-        .ok_or(InspectError::NoContext(0))?;
-    let kind = kind_of(&ctx.provider)
-        .ok_or_else(|| InspectError::UnknownProvider(ctx.provider.clone()))?;
-    let header = session.latest_header().map(|(_, h)| h.header.clone());
-    let route = Route {
-        provider: ctx.provider.clone(),
-        model: ctx.model.clone(),
-        kind,
-        base_url: String::new(),
-        api_key_env: String::new(),
-        context_window: ctx.context_window.unwrap_or(0),
-        system_prompt_update: ctx.system_prompt_update,
-        tool_update: ctx.tool_update,
-        tool_removal: ctx.tool_removal,
-        image_input: false,
-        max_tools: crate::llm::catalog::DEFAULT_MAX_TOOLS,
-    };
-    let config = header.as_ref().map(|h| h.config.clone());
-    Ok(GenerateOptions {
-        route,
-        messages: session.derive_messages(),
-        tools: header.and_then(|h| h.tools),
-        tool_history: Some(session.tool_history()?),
-        system: None,
-        max_tokens: config
-            .as_ref()
-            .and_then(|c| c.max_tokens)
-            .unwrap_or(DEFAULT_MAX_TOKENS),
-        thinking: Thinking::Default,
-        effort: config.as_ref().and_then(|c| c.reasoning_effort.clone()),
-        temperature: config.as_ref().and_then(|c| c.temperature),
-        stop: config.and_then(|c| c.stop),
-        purpose: Purpose::Step,
-    })
-}
+pub use crate::agent::request::KindOf;
 
 /// Rebuilds the requests numbered `wanted` with one incremental replay of the log (the
 /// cost is one pass over the events up to the last wanted request). Results are in
@@ -175,13 +75,10 @@ pub fn reconstruct(
     wanted: &[usize],
     kind_of: KindOf<'_>,
 ) -> Result<Vec<Reconstructed>, InspectError> {
-    let refs = request_refs(events);
+    let ledger = RequestLedger::from_events(events);
     let mut targets: Vec<RequestRef> = Vec::with_capacity(wanted.len());
     for &n in wanted {
-        let r = n
-            .checked_sub(1)
-            .and_then(|i| refs.get(i))
-            .ok_or(InspectError::NoSuchRequest(n))?;
+        let r = ledger.get(n).ok_or(InspectError::NoSuchRequest(n))?;
         targets.push(*r);
     }
     targets.sort_by_key(|r| r.n);
@@ -202,14 +99,15 @@ pub fn reconstruct(
             )?;
             next += 1;
         }
-        let mut opts = options_from_session(&mut session, kind_of).map_err(|e| match e {
-            InspectError::NoContext(_) => InspectError::NoContext(t.n),
-            e => e,
+        let target = match t.compaction {
+            Some((start_seq, end_seq)) => RequestTarget::Compaction { start_seq, end_seq },
+            None => RequestTarget::Step,
+        };
+        let opts = logged_request(&mut session, kind_of, target).map_err(|e| match e {
+            RequestError::Session(e) => InspectError::Session(e),
+            RequestError::NoContext => InspectError::NoContext(t.n),
+            RequestError::UnknownProvider(p) => InspectError::UnknownProvider(p),
         })?;
-        if let Some((start, end)) = t.compaction {
-            opts.messages = crate::agent::run::compaction_messages(&session, start, end);
-            opts.purpose = Purpose::Compaction;
-        }
         let wire = build_request(&opts)?;
         out.push(Reconstructed { at: t, opts, wire });
     }
@@ -475,8 +373,8 @@ pub fn inspect_next(
     kind_of: KindOf<'_>,
 ) -> Result<InspectorData, InspectError> {
     let wire = build_request(opts)?;
-    let refs = request_refs(events);
-    let prev = match refs.last() {
+    let ledger = RequestLedger::from_events(events);
+    let prev = match ledger.refs().last() {
         Some(last) => reconstruct(events, &[last.n], kind_of)?.pop(),
         None => None,
     };
@@ -611,6 +509,7 @@ mod tests {
             system_prompt_update: None,
             tool_update: mode,
             tool_removal: Default::default(),
+            protocol: None,
         }
     }
 

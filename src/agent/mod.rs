@@ -10,6 +10,7 @@ pub mod inspect;
 pub mod inspect_data;
 pub mod prompt;
 pub mod protocol;
+pub mod request;
 pub mod run;
 pub mod state;
 pub mod tool_runner;

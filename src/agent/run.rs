@@ -9,10 +9,9 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::env_error::{EnvError, RouteSwitchError};
-use crate::agent::header::log_request_header;
 use crate::agent::inbox::{Inbox, Pending};
-use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
 use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, TurnPhase};
+use crate::agent::request::{AttemptInput, plan_attempt};
 use crate::agent::state::SessionState;
 pub use crate::agent::tool_runner::ApprovalMode;
 use crate::agent::tool_runner::{ToolCall, ToolRunner};
@@ -21,13 +20,12 @@ use crate::i18n::{Arg, Localizer};
 use crate::llm::client::{ProviderClient, error_message_id};
 use crate::llm::retry::RetryPolicy;
 use crate::llm::types::{
-    Completion, ErrorCode, GenerateOptions, LlmError, Purpose, Route, StopReason, StreamEvent,
-    Thinking,
+    Completion, ErrorCode, GenerateOptions, LlmError, Route, StopReason, StreamEvent,
 };
 use crate::session::event::{
-    AssistantAttempt, AssistantMessageData, AttemptError, Block, CallConfig, Event, EventKind,
-    Message, RequestContext, RequestHeader, Role, Source, StepRef, Timing, ToolCallData,
-    ToolResultData, ToolSchema, TurnEnd, TurnOutcome, TurnRef, Usage, UserMessageData,
+    AssistantAttempt, AssistantMessageData, AttemptError, Block, Event, EventKind, Message, Role,
+    Source, StepRef, Timing, ToolCallData, ToolResultData, TurnEnd, TurnOutcome, TurnRef, Usage,
+    UserMessageData,
 };
 use crate::session::{Session, SessionError};
 use crate::tools::registry::{ToolRegistry, ToolSource};
@@ -40,8 +38,7 @@ pub use compaction::{
 
 /// Most steps one turn may take before the loop stops it.
 pub const MAX_STEPS_PER_TURN: u64 = 64;
-/// Default `max_tokens` for a request.
-pub const DEFAULT_MAX_TOKENS: u32 = 8192;
+pub use crate::agent::request::DEFAULT_MAX_TOKENS;
 
 /// Errors that stop a turn.
 #[derive(Debug, thiserror::Error)]
@@ -556,19 +553,22 @@ impl Agent {
         let mut on_commit = |ev: Arc<Event>| {
             let _ = tx.send(AgentEvent::Committed(ev));
         };
-        plan_attempt(
+        let input = AttemptInput {
+            rendered: &rendered,
+            tools,
+            pending_user: pending,
+            turn,
+            step,
+            explicit_series_start: false,
+        };
+        let plan = plan_attempt(
             &mut self.state.session,
             &mut self.state.series,
             &self.route,
-            AttemptInput {
-                rendered: &rendered,
-                tools,
-                pending_user: pending,
-                turn,
-                step,
-            },
+            input,
             &mut on_commit,
-        )
+        )?;
+        Ok(plan.opts)
     }
 
     /// The next request as it would be sent now (no new user message), computed on a
@@ -586,20 +586,16 @@ impl Agent {
         let mut series = self.state.series;
         let rendered = self.render_prompt();
         let turn = self.state.turn.max(1);
-        let opts = plan_attempt(
-            &mut session,
-            &mut series,
-            &self.route,
-            AttemptInput {
-                rendered: &rendered,
-                tools: self.tools.registry().active_tools(),
-                pending_user: self.state.pending_user.clone(),
-                turn,
-                step: 1,
-            },
-            &mut |_| {},
-        )?;
-        Ok((opts, session.events().to_vec()))
+        let input = AttemptInput {
+            rendered: &rendered,
+            tools: self.tools.registry().active_tools(),
+            pending_user: self.state.pending_user.clone(),
+            turn,
+            step: 1,
+            explicit_series_start: false,
+        };
+        let plan = plan_attempt(&mut session, &mut series, &self.route, input, &mut |_| {})?;
+        Ok((plan.opts, session.events().to_vec()))
     }
 
     /// Inspector data: past request `n` next to `n - 1`, or (`None`) the next request
@@ -1090,113 +1086,6 @@ impl Agent {
         self.state = SessionState::open(session);
         self.inbox.reset();
         self.announce(path.display().to_string());
-    }
-}
-
-/// What one attempt adds on top of the session (see [`plan_attempt`]).
-struct AttemptInput<'a> {
-    rendered: &'a str,
-    tools: Vec<ToolSchema>,
-    pending_user: Vec<Message>,
-    turn: u64,
-    step: u64,
-}
-
-/// E-16 over any session and series (the loop's real ones, or replayed copies for
-/// `/inspect`): reconcile the prompt, append the user batch, the header and developer
-/// message if owed, the request context if changed; fsync; build the request.
-/// `on_commit` sees every appended event in order.
-fn plan_attempt(
-    session: &mut Session,
-    series: &mut RequestSeries,
-    route: &Route,
-    input: AttemptInput<'_>,
-    on_commit: &mut dyn FnMut(Arc<Event>),
-) -> Result<GenerateOptions, AgentError> {
-    let AttemptInput {
-        rendered,
-        tools,
-        pending_user,
-        turn,
-        step,
-    } = input;
-    for ev in reconcile_system_prompt(
-        session,
-        series,
-        rendered,
-        route.system_prompt_update,
-        route.tool_update,
-        &tools,
-        false,
-        turn,
-        step,
-    )? {
-        on_commit(ev);
-    }
-    for m in pending_user {
-        on_commit(session.push(EventKind::UserMessage(UserMessageData { message: m }))?);
-    }
-    let candidate = RequestHeader {
-        config: CallConfig {
-            provider: route.provider.clone(),
-            model: route.model.clone(),
-            reasoning_effort: None,
-            temperature: None,
-            max_tokens: Some(DEFAULT_MAX_TOKENS),
-            stop: None,
-        },
-        adapter_defaults: None,
-        tools: (!tools.is_empty()).then_some(tools),
-    };
-    let out = log_request_header(session, series, candidate, false, turn, step)?;
-    if let Some(ev) = out.applied.header {
-        on_commit(ev);
-    }
-    if let Some(ev) = out.applied.developer {
-        on_commit(ev);
-    }
-    let ctx = RequestContext {
-        provider: route.provider.clone(),
-        model: route.model.clone(),
-        context_window: Some(route.context_window),
-        system_prompt_update: route.system_prompt_update,
-        tool_update: route.tool_update,
-        tool_removal: route.tool_removal,
-    };
-    if session.latest_context() != Some(&ctx) {
-        on_commit(session.push(EventKind::RequestContext(ctx))?);
-    }
-    session.sync()?;
-    let history = session.tool_history()?;
-    Ok(request_options(
-        route,
-        session.derive_messages(),
-        out.header.tools,
-        history,
-        Purpose::Step,
-    ))
-}
-
-/// Request options on `route` with the loop's defaults (steps and compaction alike).
-fn request_options(
-    route: &Route,
-    messages: Vec<Arc<Message>>,
-    tools: Option<Vec<crate::session::event::ToolSchema>>,
-    history: Arc<crate::llm::types::ToolHistory>,
-    purpose: Purpose,
-) -> GenerateOptions {
-    GenerateOptions {
-        route: route.clone(),
-        messages,
-        tools,
-        tool_history: Some(history),
-        system: None,
-        max_tokens: DEFAULT_MAX_TOKENS,
-        thinking: Thinking::Default,
-        effort: None,
-        temperature: None,
-        stop: None,
-        purpose,
     }
 }
 

@@ -2,7 +2,6 @@
 //! streaming with idle/overall timeouts and cancellation, and error classification
 //! (SPEC §7–8).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -11,16 +10,18 @@ use serde_json::Value;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+pub use crate::llm::adapter::{
+    DEFAULT_MAX_REPLY_BYTES, RequestParts, SerializedBody, WireBytes, classify_error,
+};
+use crate::llm::adapter::{HeaderError, StreamAssembler, WireAdapter};
 use crate::llm::projection::project_tool_updates_with;
 use crate::llm::sse::{SseError, SseFrame, SseParser};
 use crate::llm::tool_ids::repair_history;
 use crate::llm::types::{
-    Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StopReason, StreamEvent,
-    Thinking,
+    Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StreamEvent,
 };
 use crate::llm::{deepseek, openai};
 use crate::secret::ApiKey;
-use crate::session::event::{Message, SystemPromptUpdate, ToolSchema};
 
 /// Default idle timeout: longest gap between real stream events.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
@@ -28,12 +29,8 @@ pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
 pub const DEFAULT_OVERALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 /// Largest error body read from a failed response.
 const MAX_ERROR_BODY: usize = 64 * 1024;
-/// Default cap on one reply: text + reasoning + tool arguments (64 MiB).
-pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
 /// Default no-progress timeout: longest time without a content delta.
 pub const DEFAULT_NO_PROGRESS_TIMEOUT: Duration = Duration::from_secs(300);
-/// Bytes charged to the reply cap for every new content block (bounds block count).
-pub(crate) const BLOCK_OVERHEAD: usize = 64;
 
 /// Size and progress limits of one streamed reply (`[limits]` in the config, D2/D7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,105 +53,17 @@ impl Default for StreamLimits {
     }
 }
 
-/// The error for a reply over its cap (not retried).
-pub(crate) fn reply_too_large(max: usize) -> LlmError {
-    LlmError::new(
-        ErrorCode::TooLarge,
-        format!(
-            "the reply is larger than {max} bytes of text, reasoning and tool arguments (limits.max_reply_bytes)"
-        ),
-    )
-}
-
-/// Counts reply bytes against the cap.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ReplyBudget {
-    max: usize,
-    used: usize,
-}
-
-impl Default for ReplyBudget {
-    fn default() -> Self {
-        ReplyBudget::new(DEFAULT_MAX_REPLY_BYTES)
+/// The wire adapter of a protocol: the one place the route kind is matched.
+pub fn wire(kind: ProviderKind) -> &'static dyn WireAdapter {
+    match kind {
+        ProviderKind::DeepseekMessages => &deepseek::Messages,
+        ProviderKind::OpenaiChat => &openai::Chat,
     }
 }
 
-impl ReplyBudget {
-    /// A budget of `max` bytes.
-    pub(crate) fn new(max: usize) -> Self {
-        ReplyBudget { max, used: 0 }
-    }
-
-    /// Charges `n` bytes; over the cap is [`ErrorCode::TooLarge`].
-    pub(crate) fn charge(&mut self, n: usize) -> Result<(), LlmError> {
-        self.used = self.used.saturating_add(n);
-        if self.used > self.max {
-            return Err(reply_too_large(self.max));
-        }
-        Ok(())
-    }
-}
-
-/// Projected request data a serializer needs; independent of `GenerateOptions` so
-/// serializers stay pure.
-#[derive(Debug, Clone, Copy)]
-pub struct RequestParts<'a> {
-    /// Model id.
-    pub model: &'a str,
-    /// The route's in-history prompt mode (W-7).
-    pub system_prompt_update: Option<SystemPromptUpdate>,
-    /// Projected messages.
-    pub messages: &'a [Arc<Message>],
-    /// Projected declarations (`None` or empty = no `tools` key).
-    pub tools: Option<&'a [ToolSchema]>,
-    /// One-shot system text placed before the first system message.
-    pub system: Option<&'a str>,
-    /// Max output tokens.
-    pub max_tokens: u32,
-    /// Thinking setting.
-    pub thinking: Thinking,
-    /// Reasoning effort.
-    pub effort: Option<&'a str>,
-    /// Temperature.
-    pub temperature: Option<f64>,
-    /// Stop sequences.
-    pub stop: Option<&'a [String]>,
-}
-
-impl<'a> RequestParts<'a> {
-    /// Parts from options plus already projected messages and tools.
-    pub fn new(
-        opts: &'a GenerateOptions,
-        messages: &'a [Arc<Message>],
-        tools: Option<&'a [ToolSchema]>,
-    ) -> Self {
-        RequestParts {
-            model: &opts.route.model,
-            system_prompt_update: opts.route.system_prompt_update,
-            messages,
-            tools,
-            system: opts.system.as_deref(),
-            max_tokens: opts.max_tokens,
-            thinking: opts.thinking,
-            effort: opts.effort.as_deref(),
-            temperature: opts.temperature,
-            stop: opts.stop.as_deref(),
-        }
-    }
-}
-
-/// A serialized request body and the `anthropic-beta` value it owes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SerializedBody {
-    /// The JSON body.
-    pub body: Value,
-    /// `anthropic-beta` header value, when owed (W-9).
-    pub beta: Option<String>,
-}
-
-/// Projects `opts` for its route and serializes the wire body (also used by
-/// `/inspect`).
-pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
+/// Projects `opts` for its route and writes the wire body bytes: what the client
+/// sends. The history is borrowed and written straight into the buffer.
+pub fn build_wire(opts: &GenerateOptions) -> Result<WireBytes, LlmError> {
     // Logs written before arrival repair may hold missing or duplicate call ids (D3).
     let messages = repair_history(&opts.messages);
     let projection = project_tool_updates_with(
@@ -165,25 +74,20 @@ pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError>
         opts.tool_history.as_deref(),
     );
     let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
-    match opts.route.kind {
-        ProviderKind::DeepseekMessages => deepseek::serialize::serialize(&parts),
-        ProviderKind::OpenaiChat => openai::serialize::serialize(&parts),
-    }
+    let mut bytes = Vec::new();
+    let beta = wire(opts.route.kind).write_body(&parts, &mut bytes)?;
+    Ok(WireBytes { bytes, beta })
+}
+
+/// [`build_wire`] as a JSON tree (used by `/inspect`, whose text is these same bytes).
+pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
+    let w = build_wire(opts)?;
+    SerializedBody::from_bytes(&w.bytes, w.beta)
 }
 
 /// The endpoint URL of a route.
 pub fn endpoint_url(route: &Route) -> String {
-    let base = route.base_url.trim_end_matches('/');
-    match route.kind {
-        ProviderKind::DeepseekMessages => {
-            if base.ends_with("/v1") {
-                format!("{base}/messages")
-            } else {
-                format!("{base}/v1/messages")
-            }
-        }
-        ProviderKind::OpenaiChat => format!("{base}/chat/completions"),
-    }
+    wire(route.kind).endpoint(route.base_url.trim_end_matches('/'))
 }
 
 /// A failed stream: the error and whatever content had arrived.
@@ -226,78 +130,6 @@ pub fn error_message_id(code: ErrorCode) -> &'static str {
     }
 }
 
-fn mentions_context_length(text: &str) -> bool {
-    let t = text.to_ascii_lowercase();
-    t.contains("context length")
-        || t.contains("context_length")
-        || t.contains("context window")
-        || t.contains("maximum context")
-        || t.contains("too many tokens")
-        || t.contains("prompt is too long")
-}
-
-fn mentions_quota(text: &str) -> bool {
-    let t = text.to_ascii_lowercase();
-    t.contains("insufficient balance")
-        || t.contains("insufficient_quota")
-        || t.contains("quota")
-        || t.contains("credit balance")
-}
-
-/// Classifies a provider error from its HTTP status (`None` for in-stream errors) and a
-/// body in either the OpenAI (`{"error":{message,type,code}}`) or the Anthropic
-/// (`{"type":"error","error":{type,message}}`) shape. The message is kept verbatim.
-pub fn classify_error(status: Option<u16>, body: &str, retry_after: Option<Duration>) -> LlmError {
-    let parsed: Option<Value> = serde_json::from_str(body.trim()).ok();
-    let error = parsed.as_ref().and_then(|v| v.get("error"));
-    let field = |name: &str| {
-        error
-            .and_then(|e| e.get(name))
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
-    let (ty, code_field) = (field("type"), field("code"));
-    let message = match error.and_then(|e| e.get("message")).and_then(Value::as_str) {
-        Some(m) => m.to_string(),
-        None if !body.trim().is_empty() => body.trim().chars().take(2000).collect(),
-        None => match status {
-            Some(s) => format!("request failed with HTTP {s}"),
-            None => "stream error".to_string(),
-        },
-    };
-    let detail = format!("{ty} {code_field} {message}");
-    let code = if matches!(status, Some(401 | 403))
-        || matches!(ty.as_str(), "authentication_error" | "permission_error")
-    {
-        ErrorCode::Auth
-    } else if status == Some(402) || ty == "billing_error" || mentions_quota(&detail) {
-        ErrorCode::Quota
-    } else if status == Some(429) || ty == "rate_limit_error" {
-        ErrorCode::RateLimit
-    } else if matches!(status, Some(400 | 413) | None) && mentions_context_length(&detail) {
-        ErrorCode::ContextOverflow
-    } else if matches!(status, Some(400 | 413 | 422))
-        || ty == "invalid_request_error"
-        || ty == "request_too_large"
-    {
-        ErrorCode::InvalidRequest
-    } else if matches!(status, Some(s) if s >= 500)
-        || matches!(ty.as_str(), "api_error" | "overloaded_error")
-        || status.is_none()
-    {
-        ErrorCode::Server
-    } else {
-        ErrorCode::InvalidRequest
-    };
-    LlmError {
-        code,
-        status,
-        message,
-        retry_after,
-    }
-}
-
 /// Parses a `Retry-After` value: delay seconds or an HTTP-date.
 pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
@@ -318,43 +150,6 @@ fn request_id(headers: &HeaderMap) -> Option<String> {
     ]
     .iter()
     .find_map(|name| headers.get(*name)?.to_str().ok().map(str::to_string))
-}
-
-/// Stream assembly for either route.
-enum Assembler {
-    Messages(deepseek::stream::MessagesAssembler),
-    Chat(openai::stream::ChatAssembler),
-}
-
-impl Assembler {
-    fn on_frame(
-        &mut self,
-        frame: SseFrame,
-        emit: &mut dyn FnMut(StreamEvent),
-    ) -> Result<(), LlmError> {
-        match self {
-            Assembler::Messages(a) => a.on_frame(&frame, emit),
-            Assembler::Chat(a) => a.on_frame(&frame, emit),
-        }
-    }
-    fn is_done(&self) -> bool {
-        match self {
-            Assembler::Messages(a) => a.is_done(),
-            Assembler::Chat(a) => a.is_done(),
-        }
-    }
-    fn partial(&self) -> Completion {
-        match self {
-            Assembler::Messages(a) => a.partial(),
-            Assembler::Chat(a) => a.partial(),
-        }
-    }
-    fn finish(self) -> Result<Completion, LlmError> {
-        match self {
-            Assembler::Messages(a) => a.finish(),
-            Assembler::Chat(a) => a.finish(),
-        }
-    }
 }
 
 /// One provider connection, built once per route.
@@ -466,26 +261,14 @@ impl ProviderClient {
             reqwest::header::ACCEPT,
             HeaderValue::from_static("text/event-stream"),
         );
-        match self.route.kind {
-            ProviderKind::DeepseekMessages => {
-                let mut v = HeaderValue::from_str(key.expose()).map_err(|_| bad_key())?;
-                v.set_sensitive(true);
-                headers.insert("x-api-key", v);
-                headers.insert("anthropic-version", HeaderValue::from_static("2023-06-01"));
-                if let Some(beta) = beta {
-                    let v = HeaderValue::from_str(beta).map_err(|_| {
-                        LlmError::new(ErrorCode::InvalidContent, "invalid anthropic-beta value")
-                    })?;
-                    headers.insert("anthropic-beta", v);
+        wire(self.route.kind)
+            .auth_headers(&mut headers, key.expose(), beta)
+            .map_err(|e| match e {
+                HeaderError::BadKey => bad_key(),
+                HeaderError::BadBeta => {
+                    LlmError::new(ErrorCode::InvalidContent, "invalid anthropic-beta value")
                 }
-            }
-            ProviderKind::OpenaiChat => {
-                let mut v = HeaderValue::from_str(&format!("Bearer {}", key.expose()))
-                    .map_err(|_| bad_key())?;
-                v.set_sensitive(true);
-                headers.insert(reqwest::header::AUTHORIZATION, v);
-            }
-        }
+            })?;
         Ok(headers)
     }
 
@@ -505,14 +288,9 @@ impl ProviderClient {
             )
             .into());
         };
-        let request = build_request(opts).map_err(|e| self.scrubbed(e))?;
+        let request = build_wire(opts).map_err(|e| self.scrubbed(e))?;
         let headers = self.headers(key, request.beta.as_deref())?;
-        let body = serde_json::to_vec(&request.body).map_err(|e| {
-            LlmError::new(
-                ErrorCode::InvalidContent,
-                format!("cannot encode body: {e}"),
-            )
-        })?;
+        let body = request.bytes;
         let url = endpoint_url(&self.route);
 
         let started = Instant::now();
@@ -589,14 +367,7 @@ impl ProviderClient {
         }
 
         let max_reply = self.limits.max_reply_bytes;
-        let mut assembler = match self.route.kind {
-            ProviderKind::DeepseekMessages => Assembler::Messages(
-                deepseek::stream::MessagesAssembler::with_max_reply_bytes(max_reply),
-            ),
-            ProviderKind::OpenaiChat => Assembler::Chat(
-                openai::stream::ChatAssembler::with_max_reply_bytes(max_reply),
-            ),
-        };
+        let mut assembler = wire(self.route.kind).assembler(max_reply);
         let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
@@ -608,7 +379,7 @@ impl ProviderClient {
         let no_progress = self.limits.no_progress_timeout;
         let mut progress_deadline = Instant::now() + no_progress;
         let mut bytes = response.bytes_stream();
-        let fail = |assembler: &Assembler, error: LlmError| StreamFailure {
+        let fail = |assembler: &dyn StreamAssembler, error: LlmError| StreamFailure {
             error: self.scrubbed(error),
             partial: Some(assembler.partial()),
         };
@@ -623,19 +394,19 @@ impl ProviderClient {
                     });
                 }
                 _ = tokio::time::sleep_until(overall_deadline) => {
-                    return Err(fail(&assembler, LlmError::new(
+                    return Err(fail(&*assembler, LlmError::new(
                         ErrorCode::Transport,
                         format!("the response took longer than {}s", self.overall_timeout.as_secs()),
                     )));
                 }
                 _ = tokio::time::sleep_until(idle_deadline) => {
-                    return Err(fail(&assembler, LlmError::new(
+                    return Err(fail(&*assembler, LlmError::new(
                         ErrorCode::Transport,
                         format!("no stream event for {}s", self.idle_timeout.as_secs()),
                     )));
                 }
                 _ = tokio::time::sleep_until(progress_deadline) => {
-                    return Err(fail(&assembler, LlmError::new(
+                    return Err(fail(&*assembler, LlmError::new(
                         ErrorCode::NoProgress,
                         format!(
                             "no text, reasoning or tool-call content for {}s (limits.no_progress_timeout_secs)",
@@ -649,7 +420,7 @@ impl ProviderClient {
                 None => break,
                 Some(Err(e)) => {
                     return Err(fail(
-                        &assembler,
+                        &*assembler,
                         LlmError::new(ErrorCode::Transport, describe_reqwest(&e)),
                     ));
                 }
@@ -669,7 +440,7 @@ impl ProviderClient {
                     SseError::InvalidUtf8 => e.to_string(),
                     _ => format!("{e} (limits.max_event_bytes)"),
                 };
-                return Err(fail(&assembler, LlmError::new(code, message)));
+                return Err(fail(&*assembler, LlmError::new(code, message)));
             }
             if frames.is_empty() {
                 continue;
@@ -693,8 +464,8 @@ impl ProviderClient {
                 on_event(ev);
             };
             for frame in frames.drain(..) {
-                if let Err(e) = assembler.on_frame(frame, &mut watch) {
-                    return Err(fail(&assembler, e));
+                if let Err(e) = assembler.on_frame(&frame, &mut watch) {
+                    return Err(fail(&*assembler, e));
                 }
                 if assembler.is_done() {
                     break;
@@ -714,12 +485,9 @@ impl ProviderClient {
                 .into());
         }
         if !assembler.is_done() {
-            let what = match self.route.kind {
-                ProviderKind::DeepseekMessages => "message_stop",
-                ProviderKind::OpenaiChat => "[DONE]",
-            };
+            let what = wire(self.route.kind).end_marker();
             return Err(fail(
-                &assembler,
+                &*assembler,
                 LlmError::new(
                     ErrorCode::Transport,
                     format!("the stream ended before {what}"),
@@ -822,12 +590,6 @@ pub fn invalid_tool_calls(completion: &Completion) -> Vec<String> {
             _ => None,
         })
         .collect()
-}
-
-/// Stop reason used for partial content.
-pub(crate) fn partial_stop(seen: Option<&StopReason>) -> StopReason {
-    seen.cloned()
-        .unwrap_or_else(|| StopReason::Other("incomplete".into()))
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Provider-neutral request/stream vocabulary, routes, projection and adapters.
 
+pub mod adapter;
 pub mod catalog;
 pub mod client;
 pub mod deepseek;

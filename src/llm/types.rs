@@ -26,6 +26,15 @@ impl ProviderKind {
             ProviderKind::OpenaiChat => "openai-chat",
         }
     }
+
+    /// Parses the config spelling.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "deepseek-messages" => Some(ProviderKind::DeepseekMessages),
+            "openai-chat" => Some(ProviderKind::OpenaiChat),
+            _ => None,
+        }
+    }
 }
 
 /// A resolved route: provider + model + capabilities (D-7, W-11).

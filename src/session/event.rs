@@ -561,6 +561,10 @@ pub struct RequestContext {
     /// `tool_removal` of the route; omitted when `omit` (older logs have none).
     #[serde(default, skip_serializing_if = "ToolRemoval::is_omit")]
     pub tool_removal: ToolRemoval,
+    /// Wire protocol of the route (`deepseek-messages` / `openai-chat`), so a request
+    /// can be rebuilt without the config. Absent in logs written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
 }
 
 /// MCP server connection state.

@@ -5,6 +5,7 @@
 //! derived request messages, and the cached incremental tool-history fold.
 
 pub mod event;
+pub mod ledger;
 pub mod store;
 pub mod surface;
 pub mod tool_history;
@@ -69,6 +70,7 @@ pub struct Session {
     consumed: usize,
     latest_header: Option<usize>,
     latest_context: Option<usize>,
+    ledger: ledger::RequestLedger,
     sink: Option<Box<dyn EventSink + Send>>,
 }
 
@@ -99,6 +101,7 @@ impl Session {
             consumed: 0,
             latest_header: None,
             latest_context: None,
+            ledger: ledger::RequestLedger::new(),
             sink: None,
         }
     }
@@ -234,9 +237,15 @@ impl Session {
             EventKind::RequestContext(_) => self.latest_context = Some(idx),
             _ => {}
         }
+        self.ledger.apply(idx, &ev);
         let ev = Arc::new(ev);
         self.events.push(ev.clone());
         Ok(ev)
+    }
+
+    /// The request ledger: every request, attempt and compaction request, numbered.
+    pub fn ledger(&self) -> &ledger::RequestLedger {
+        &self.ledger
     }
 
     /// The session id.

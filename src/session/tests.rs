@@ -595,6 +595,7 @@ fn latest_header_and_context_track_appends() {
         system_prompt_update: None,
         tool_update: Some(ToolUpdateMode::AdditionOnly),
         tool_removal: Default::default(),
+        protocol: None,
     }))
     .unwrap();
     assert_eq!(s.latest_context().unwrap().model, "m");

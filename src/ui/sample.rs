@@ -56,6 +56,7 @@ impl Script {
             system_prompt_update: None,
             tool_update: Some(ToolUpdateMode::InHistory),
             tool_removal: Default::default(),
+            protocol: None,
         }))
     }
 

@@ -12,6 +12,7 @@ use crate::i18n::{Arg, Localizer};
 use crate::session::event::{
     CompactionTrigger, Event, EventKind, McpState, SurfaceOp, ToolUpdateMode, TurnOutcome, Usage,
 };
+use crate::session::ledger::RequestLedger;
 
 use super::chat::Scroll;
 use super::context_node::ContextKind;
@@ -137,11 +138,12 @@ impl Row {
 #[derive(Debug, Default)]
 pub struct Trajectory {
     rows: Vec<Row>,
-    requests: usize,
+    /// The session's request numbering, run over the events this pane receives.
+    ledger: RequestLedger,
+    /// Events folded so far (the ledger's event index).
+    seen: usize,
     route: String,
     mode: Option<ToolUpdateMode>,
-    /// A compaction started and its request has not settled yet.
-    compaction_pending: bool,
 }
 
 /// Cache-hit percentage: cache-read ÷ (uncached + cache-read).
@@ -200,9 +202,11 @@ impl Trajectory {
 
     /// Folds a committed event into the ledger.
     pub fn apply(&mut self, ev: &Event) {
-        match &ev.kind {
-            EventKind::TurnStart(t) => self.rows.push(Row::Turn { turn: t.turn }),
-            EventKind::TurnEnd(t) => {
+        let settled = self.ledger.apply(self.seen, ev).map(|r| r.n);
+        self.seen += 1;
+        match (&ev.kind, settled) {
+            (EventKind::TurnStart(t), _) => self.rows.push(Row::Turn { turn: t.turn }),
+            (EventKind::TurnEnd(t), _) => {
                 if let Some(o) = t.outcome
                     && o != TurnOutcome::Completed
                 {
@@ -212,7 +216,7 @@ impl Trajectory {
                     });
                 }
             }
-            EventKind::RequestContext(c) => {
+            (EventKind::RequestContext(c), _) => {
                 let route = sanitize(&format!("{}/{}", c.provider, c.model));
                 if route != self.route || c.tool_update != self.mode {
                     self.rows.push(Row::Route {
@@ -223,10 +227,9 @@ impl Trajectory {
                 self.route = route;
                 self.mode = c.tool_update;
             }
-            EventKind::AssistantMessage(d) => {
-                self.requests += 1;
+            (EventKind::AssistantMessage(d), Some(n)) => {
                 self.rows.push(Row::Request {
-                    n: self.requests,
+                    n,
                     turn: d.turn,
                     step: d.step,
                     route: self.route.clone(),
@@ -236,12 +239,12 @@ impl Trajectory {
                     usage: d.usage,
                 });
             }
-            EventKind::ToolCall(d) => self.rows.push(Row::Tool {
+            (EventKind::ToolCall(d), _) => self.rows.push(Row::Tool {
                 call_id: d.call_id.clone(),
                 name: sanitize(&d.name),
                 failed: None,
             }),
-            EventKind::ToolResult(d) => {
+            (EventKind::ToolResult(d), _) => {
                 let id = d.message.tool_call_id.as_deref().unwrap_or("");
                 let bad = d.error.is_some() || d.message.is_error == Some(true);
                 if let Some(Row::Tool { failed, .. }) = self
@@ -253,7 +256,7 @@ impl Trajectory {
                     *failed = Some(bad);
                 }
             }
-            EventKind::DeveloperMessage(d)
+            (EventKind::DeveloperMessage(d), _)
                 if !matches!(ev.surface_op, Some(SurfaceOp::Replace(_))) =>
             {
                 let kind = ContextKind::from_message(&d.message);
@@ -271,16 +274,15 @@ impl Trajectory {
                     });
                 }
             }
-            EventKind::McpStatus(m) => self.rows.push(Row::Mcp {
+            (EventKind::McpStatus(m), _) => self.rows.push(Row::Mcp {
                 server: sanitize(&m.server),
                 state: m.state,
                 tools: m.tools.as_ref().map(Vec::len),
                 error: m.error.as_deref().map(sanitize),
             }),
-            EventKind::AssistantAttempt(a) => {
-                self.requests += 1;
+            (EventKind::AssistantAttempt(a), Some(n)) => {
                 self.rows.push(Row::Failed {
-                    n: self.requests,
+                    n,
                     turn: a.turn,
                     step: a.step,
                     code: sanitize(&a.error.code),
@@ -289,24 +291,19 @@ impl Trajectory {
                     retried: a.error.retried,
                 });
             }
-            EventKind::CompactionStart(c) => {
-                self.compaction_pending = true;
+            (EventKind::CompactionStart(c), _) => {
                 self.rows.push(Row::Compaction { trigger: c.trigger });
             }
-            EventKind::CompactionSummary(c) if self.compaction_pending => {
-                self.compaction_pending = false;
-                self.requests += 1;
+            (EventKind::CompactionSummary(c), Some(n)) => {
                 self.rows.push(Row::CompactionRequest {
-                    n: self.requests,
+                    n,
                     usage: c.usage,
                     error: None,
                 });
             }
-            EventKind::CompactionEnd(c) if self.compaction_pending => {
-                self.compaction_pending = false;
-                self.requests += 1;
+            (EventKind::CompactionEnd(c), Some(n)) => {
                 self.rows.push(Row::CompactionRequest {
-                    n: self.requests,
+                    n,
                     usage: None,
                     error: Some(sanitize(c.error.as_deref().unwrap_or(c.outcome.as_str()))),
                 });

@@ -9,11 +9,7 @@ use crate::session::event::{
     CompactionEnd, CompactionOutcome, CompactionStart, CompactionSummary, CompactionTrigger,
 };
 
-/// Instruction appended (not logged) to the summarizer request.
-pub const COMPACTION_INSTRUCTION: &str = "Summarize the conversation above so that it can \
-continue from your summary alone. Keep every fact, decision, file path, tool result and open \
-task that later turns may need; drop pleasantries. Write the summary in the language the user \
-writes in. Reply with the summary only.";
+pub use crate::agent::request::{COMPACTION_INSTRUCTION, compaction_messages};
 
 /// Prefix of the checkpoint message that replaces the summarized region.
 pub const CHECKPOINT_PREFIX: &str = "Summary of the earlier conversation (compacted):\n\n";
@@ -169,26 +165,25 @@ impl Agent {
     }
 
     /// R-4: `[system head?, shadowed region…, instruction]` with the latest header's tools
-    /// and the session fold.
+    /// and the session fold, built from the log like every request (logs `request/context`
+    /// first when the route changed since the last request).
     fn compaction_request(
         &mut self,
         start_seq: u64,
         end_seq: u64,
     ) -> Result<GenerateOptions, AgentError> {
-        let messages = compaction_messages(&self.state.session, start_seq, end_seq);
-        let tools = self
-            .state
-            .session
-            .latest_header()
-            .and_then(|(_, h)| h.header.tools.clone());
-        let history = self.state.session.tool_history()?;
-        Ok(request_options(
-            &self.route,
-            messages,
-            tools,
-            history,
-            Purpose::Compaction,
-        ))
+        let tx = self.tx.clone();
+        let mut on_commit = |ev: Arc<Event>| {
+            let _ = tx.send(AgentEvent::Committed(ev));
+        };
+        let route = &self.route;
+        Ok(crate::agent::request::compaction_request(
+            &mut self.state.session,
+            route,
+            start_seq,
+            end_seq,
+            &mut on_commit,
+        )?)
     }
 
     async fn summarize(
@@ -227,34 +222,4 @@ impl Agent {
             }
         }
     }
-}
-
-/// The summarizer's messages (R-4): the system head (when it derives a message), the
-/// shadowed region `start_seq..=end_seq`, then the (unlogged) instruction. Shared with the
-/// inspector, which rebuilds compaction requests from the log.
-pub fn compaction_messages(session: &Session, start_seq: u64, end_seq: u64) -> Vec<Arc<Message>> {
-    let nodes = session.surface().nodes();
-    let mut messages: Vec<Arc<Message>> = Vec::new();
-    if let Some(head) = nodes.first()
-        && head.event_type == "system/message"
-        && head.derives_message()
-    {
-        messages.push(head.message.clone());
-    }
-    messages.extend(
-        nodes
-            .iter()
-            .filter(|n| n.seq >= start_seq && n.seq <= end_seq && n.derives_message())
-            .map(|n| n.message.clone()),
-    );
-    messages.push(Arc::new(Message {
-        // Not logged, so nothing refers to it; a fixed id keeps rebuilt requests equal.
-        id: "compaction-instruction".into(),
-        ..Message::text(
-            Role::User,
-            COMPACTION_INSTRUCTION,
-            Source::kind("compaction-instruction"),
-        )
-    }));
-    messages
 }

@@ -1,19 +1,106 @@
 //! Request body for DeepSeek's Anthropic-format Messages API (reference W-1…W-9,
 //! deepseek-wire §1–2). Pure: takes projected messages and tools, returns JSON.
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
-use crate::llm::client::{RequestParts, SerializedBody};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::llm::adapter::{RequestParts, SerializedBody, encode_error};
 use crate::llm::types::{ErrorCode, LlmError, Thinking};
-use crate::session::event::{Block, Message, Role, SystemPromptUpdate, ToolSchema};
+#[cfg(test)]
+use crate::session::event::ToolSchema;
+use crate::session::event::{Block, Message, Role, SystemPromptUpdate};
 
 /// The beta owed when any wire message carries a tool-change block (W-9).
 pub const TOOL_CHANGES_BETA: &str = "mid-conversation-tool-changes-2026-07-01";
 
+/// One content block on the wire; the variant order of fields is the wire's key order
+/// (`type` first).
+#[derive(Debug, Serialize)]
+#[serde(tag = "type")]
+enum WireBlock<'a> {
+    #[serde(rename = "text")]
+    Text { text: Cow<'a, str> },
+    #[serde(rename = "thinking")]
+    Thinking {
+        thinking: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        signature: Option<&'a str>,
+    },
+    #[serde(rename = "tool_use")]
+    ToolUse {
+        id: &'a str,
+        name: &'a str,
+        input: Value,
+    },
+    #[serde(rename = "tool_result")]
+    ToolResult {
+        tool_use_id: &'a str,
+        content: Vec<WireBlock<'a>>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        is_error: Option<bool>,
+    },
+    #[serde(rename = "tool_addition")]
+    ToolAddition { tool: ToolReference<'a> },
+    #[serde(rename = "tool_removal")]
+    ToolRemoval { tool: ToolReference<'a> },
+}
+
+#[derive(Debug, Serialize)]
+struct ToolReference<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: &'a str,
+}
+
+fn tool_ref(name: &str) -> ToolReference<'_> {
+    ToolReference {
+        kind: "tool_reference",
+        name,
+    }
+}
+
 /// One wire message under construction.
-struct WireMessage {
+#[derive(Debug, Serialize)]
+struct WireMessage<'a> {
     role: &'static str,
-    content: Vec<Value>,
+    content: Vec<WireBlock<'a>>,
+}
+
+#[derive(Serialize)]
+struct WireTool<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    defer_loading: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct OutputConfig<'a> {
+    effort: &'a str,
+}
+
+/// The whole body, borrowing the history; field order is the wire's key order.
+#[derive(Serialize)]
+struct WireBody<'a> {
+    model: &'a str,
+    stream: bool,
+    max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_config: Option<OutputConfig<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stop_sequences: Option<&'a [String]>,
+    messages: Vec<WireMessage<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<Vec<WireTool<'a>>>,
 }
 
 fn unsupported(what: &str) -> LlmError {
@@ -40,10 +127,6 @@ fn block_type(block: &Block) -> &'static str {
     }
 }
 
-fn tool_reference(kind: &str, name: &str) -> Value {
-    json!({"type": kind, "tool": {"type": "tool_reference", "name": name}})
-}
-
 /// Tool-call arguments as the `input` object. Arguments that are not a JSON object (for
 /// example a call truncated by `max_tokens`, which the loop already answered with a tool
 /// error) are sent as `{}`: the Messages API only accepts an object here, and the durable
@@ -55,16 +138,24 @@ fn tool_input(raw: &str) -> Value {
     }
 }
 
-fn developer_content(message: &Message) -> Result<Vec<Value>, LlmError> {
+fn text_block(text: &str) -> WireBlock<'_> {
+    WireBlock::Text {
+        text: Cow::Borrowed(text),
+    }
+}
+
+fn developer_content(message: &Message) -> Result<Vec<WireBlock<'_>>, LlmError> {
     let mut out = Vec::with_capacity(message.content.len());
     for block in &message.content {
         match block {
             Block::Text { text } if text.is_empty() => {}
-            Block::Text { text } => out.push(json!({"type": "text", "text": text})),
-            Block::ToolAddition { tool_name, .. } => {
-                out.push(tool_reference("tool_addition", tool_name))
-            }
-            Block::ToolRemoval { tool_name } => out.push(tool_reference("tool_removal", tool_name)),
+            Block::Text { text } => out.push(text_block(text)),
+            Block::ToolAddition { tool_name, .. } => out.push(WireBlock::ToolAddition {
+                tool: tool_ref(tool_name),
+            }),
+            Block::ToolRemoval { tool_name } => out.push(WireBlock::ToolRemoval {
+                tool: tool_ref(tool_name),
+            }),
             other => {
                 return Err(unsupported(&format!(
                     "developer content {}",
@@ -76,28 +167,25 @@ fn developer_content(message: &Message) -> Result<Vec<Value>, LlmError> {
     Ok(out)
 }
 
-fn assistant_content(message: &Message) -> Vec<Value> {
+fn assistant_content(message: &Message) -> Vec<WireBlock<'_>> {
     message
         .content
         .iter()
         .filter_map(|block| match block {
-            Block::Text { text } => Some(json!({"type": "text", "text": text})),
-            Block::Reasoning { text, signature } => {
-                let mut b = Map::new();
-                b.insert("type".into(), "thinking".into());
-                b.insert("thinking".into(), text.clone().into());
-                if let Some(sig) = signature {
-                    b.insert("signature".into(), sig.clone().into());
-                }
-                Some(Value::Object(b))
-            }
+            Block::Text { text } => Some(text_block(text)),
+            Block::Reasoning { text, signature } => Some(WireBlock::Thinking {
+                thinking: text,
+                signature: signature.as_deref(),
+            }),
             Block::ToolCall {
                 id,
                 name,
                 arguments,
-            } => Some(
-                json!({"type": "tool_use", "id": id, "name": name, "input": tool_input(arguments)}),
-            ),
+            } => Some(WireBlock::ToolUse {
+                id,
+                name,
+                input: tool_input(arguments),
+            }),
             // Tool-change blocks were rejected before (W-4).
             Block::ToolAddition { .. } | Block::ToolRemoval { .. } => None,
         })
@@ -105,45 +193,42 @@ fn assistant_content(message: &Message) -> Vec<Value> {
 }
 
 /// Text blocks of user/tool content; reasoning and tool-call blocks are not user content.
-fn input_content(message: &Message) -> Vec<Value> {
+fn input_content(message: &Message) -> Vec<WireBlock<'_>> {
     message
         .content
         .iter()
         .filter_map(|block| match block {
-            Block::Text { text } if !text.is_empty() => Some(json!({"type": "text", "text": text})),
+            Block::Text { text } if !text.is_empty() => Some(text_block(text)),
             _ => None,
         })
         .collect()
 }
 
-fn tool_result(message: &Message) -> Value {
+fn tool_result(message: &Message) -> WireBlock<'_> {
     let mut content = input_content(message);
     // DeepSeek ignores `is_error`, so the failure is also marked in the text.
     if message.is_error == Some(true) {
-        match content.first_mut().and_then(|b| b.get_mut("text")) {
-            Some(Value::String(text)) if !text.starts_with("Error: ") => {
-                text.insert_str(0, "Error: ");
+        match content.first_mut() {
+            Some(WireBlock::Text { text }) if !text.starts_with("Error: ") => {
+                *text = Cow::Owned(format!("Error: {text}"));
             }
             Some(_) => {}
-            None => content.push(json!({"type": "text", "text": "Error: (no output)"})),
+            None => content.push(text_block("Error: (no output)")),
         }
     }
-    let mut b = Map::new();
-    b.insert("type".into(), "tool_result".into());
-    b.insert(
-        "tool_use_id".into(),
-        message.tool_call_id.clone().unwrap_or_default().into(),
-    );
-    b.insert("content".into(), Value::Array(content));
-    if let Some(is_error) = message.is_error {
-        b.insert("is_error".into(), is_error.into());
+    WireBlock::ToolResult {
+        tool_use_id: message.tool_call_id.as_deref().unwrap_or_default(),
+        content,
+        is_error: message.is_error,
     }
-    Value::Object(b)
 }
 
 /// Moves queued system updates into the wire list before an assistant message or at the
 /// end (W-5).
-fn flush(wire: &mut Vec<WireMessage>, queued: &mut Vec<WireMessage>) -> Result<(), LlmError> {
+fn flush<'a>(
+    wire: &mut Vec<WireMessage<'a>>,
+    queued: &mut Vec<WireMessage<'a>>,
+) -> Result<(), LlmError> {
     if queued.is_empty() {
         return Ok(());
     }
@@ -156,62 +241,60 @@ fn flush(wire: &mut Vec<WireMessage>, queued: &mut Vec<WireMessage>) -> Result<(
     Ok(())
 }
 
-fn push_merged(wire: &mut Vec<WireMessage>, role: &'static str, content: Vec<Value>) {
+fn push_merged<'a>(
+    wire: &mut Vec<WireMessage<'a>>,
+    role: &'static str,
+    content: Vec<WireBlock<'a>>,
+) {
     match wire.last_mut() {
         Some(last) if last.role == role => last.content.extend(content),
         _ => wire.push(WireMessage { role, content }),
     }
 }
 
-fn tool_use_ids(content: &[Value]) -> impl Iterator<Item = &str> {
-    content
-        .iter()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("tool_use"))
-        .filter_map(|b| b.get("id").and_then(Value::as_str))
-}
-
-fn is_tool_result(block: &Value) -> bool {
-    block.get("type").and_then(Value::as_str) == Some("tool_result")
-}
-
 /// W-8: results first in each user message, answering exactly the preceding calls.
-fn check_tool_results(wire: &mut [WireMessage]) -> Result<(), LlmError> {
-    let mut pending: Vec<String> = Vec::new();
+fn check_tool_results(wire: &mut [WireMessage<'_>]) -> Result<(), LlmError> {
+    let mut pending: Vec<&str> = Vec::new();
     for message in wire.iter_mut() {
         match message.role {
             "assistant" => {
                 if !pending.is_empty() {
                     return Err(invalid("tool calls need immediate results"));
                 }
-                for id in tool_use_ids(&message.content) {
-                    if pending.iter().any(|p| p == id) {
-                        return Err(invalid(&format!("duplicate tool call id {id}")));
+                for block in &message.content {
+                    if let WireBlock::ToolUse { id, .. } = block {
+                        if pending.contains(id) {
+                            return Err(invalid(&format!("duplicate tool call id {id}")));
+                        }
+                        pending.push(id);
                     }
-                    pending.push(id.to_string());
                 }
             }
             "user" => {
-                for block in message.content.iter().filter(|b| is_tool_result(b)) {
-                    let id = block
-                        .get("tool_use_id")
-                        .and_then(Value::as_str)
-                        .unwrap_or("");
-                    match pending.iter().position(|p| p == id) {
-                        Some(i) => {
-                            pending.remove(i);
-                        }
-                        None => {
-                            return Err(invalid(&format!("tool result {id} has no matching call")));
+                for block in &message.content {
+                    if let WireBlock::ToolResult {
+                        tool_use_id: id, ..
+                    } = block
+                    {
+                        match pending.iter().position(|p| p == id) {
+                            Some(i) => {
+                                pending.remove(i);
+                            }
+                            None => {
+                                return Err(invalid(&format!(
+                                    "tool result {id} has no matching call"
+                                )));
+                            }
                         }
                     }
                 }
                 if !pending.is_empty() {
                     return Err(invalid("tool calls need immediate results"));
                 }
-                let (mut results, rest): (Vec<Value>, Vec<Value>) =
+                let (mut results, rest): (Vec<WireBlock<'_>>, Vec<WireBlock<'_>>) =
                     std::mem::take(&mut message.content)
                         .into_iter()
-                        .partition(is_tool_result);
+                        .partition(|b| matches!(b, WireBlock::ToolResult { .. }));
                 results.extend(rest);
                 message.content = results;
             }
@@ -225,29 +308,13 @@ fn check_tool_results(wire: &mut [WireMessage]) -> Result<(), LlmError> {
     Ok(())
 }
 
-fn tools_json(tools: &[ToolSchema]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| {
-                let mut m = Map::new();
-                m.insert("name".into(), t.name.clone().into());
-                m.insert("description".into(), t.description.clone().into());
-                m.insert("input_schema".into(), t.parameters.clone());
-                if t.is_deferred() {
-                    m.insert("defer_loading".into(), true.into());
-                }
-                Value::Object(m)
-            })
-            .collect(),
-    )
-}
-
-/// Serializes one Messages API request from projected parts.
-pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
+/// Writes one Messages API request body from projected parts straight into `out`,
+/// borrowing the history (no JSON tree of the whole request). Returns the
+/// `anthropic-beta` value owed (W-9).
+pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<String>, LlmError> {
     let in_history = parts.system_prompt_update == Some(SystemPromptUpdate::InHistory);
-    let mut wire: Vec<WireMessage> = Vec::with_capacity(parts.messages.len());
-    let mut queued: Vec<WireMessage> = Vec::new();
+    let mut wire: Vec<WireMessage<'_>> = Vec::with_capacity(parts.messages.len());
+    let mut queued: Vec<WireMessage<'_>> = Vec::new();
     let mut history_system: Option<String> = None;
 
     for message in parts.messages {
@@ -280,7 +347,9 @@ pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
                     }
                     queued.push(WireMessage {
                         role: "system",
-                        content: vec![json!({"type": "text", "text": text})],
+                        content: vec![WireBlock::Text {
+                            text: Cow::Owned(text),
+                        }],
                     });
                 } else {
                     history_system = Some(text);
@@ -308,55 +377,54 @@ pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
         .flat_map(|m| m.content.iter())
         .any(|b| {
             matches!(
-                b.get("type").and_then(Value::as_str),
-                Some("tool_addition" | "tool_removal")
+                b,
+                WireBlock::ToolAddition { .. } | WireBlock::ToolRemoval { .. }
             )
         })
         .then(|| TOOL_CHANGES_BETA.to_string());
 
-    let mut body = Map::new();
-    body.insert("model".into(), parts.model.into());
-    body.insert("stream".into(), true.into());
-    body.insert("max_tokens".into(), parts.max_tokens.into());
-    if let Some(thinking) = parts.thinking.wire_value() {
-        body.insert("thinking".into(), thinking);
-    }
-    if let Some(effort) = parts.effort
-        && parts.thinking != Thinking::Disabled
-    {
-        body.insert("output_config".into(), json!({"effort": effort}));
-    }
     let system = [parts.system, history_system.as_deref()]
         .into_iter()
         .flatten()
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join("\n\n");
-    if !system.is_empty() {
-        body.insert("system".into(), system.into());
-    }
-    if let Some(t) = parts.temperature {
-        body.insert("temperature".into(), t.into());
-    }
-    if let Some(stop) = parts.stop {
-        body.insert("stop_sequences".into(), stop.into());
-    }
-    body.insert(
-        "messages".into(),
-        Value::Array(
-            wire.into_iter()
-                .map(|m| json!({"role": m.role, "content": m.content}))
-                .collect(),
-        ),
-    );
-    // SPEC §12.2: no `tools` key when nothing is declared.
-    if let Some(tools) = parts.tools.filter(|t| !t.is_empty()) {
-        body.insert("tools".into(), tools_json(tools));
-    }
-    Ok(SerializedBody {
-        body: Value::Object(body),
-        beta,
-    })
+    let body = WireBody {
+        model: parts.model,
+        stream: true,
+        max_tokens: parts.max_tokens,
+        thinking: parts.thinking.wire_value(),
+        output_config: parts
+            .effort
+            .filter(|_| parts.thinking != Thinking::Disabled)
+            .map(|effort| OutputConfig { effort }),
+        system: (!system.is_empty()).then_some(system),
+        temperature: parts.temperature,
+        stop_sequences: parts.stop,
+        messages: wire,
+        // SPEC §12.2: no `tools` key when nothing is declared.
+        tools: parts.tools.filter(|t| !t.is_empty()).map(|tools| {
+            tools
+                .iter()
+                .map(|t| WireTool {
+                    name: &t.name,
+                    description: &t.description,
+                    input_schema: &t.parameters,
+                    defer_loading: t.is_deferred().then_some(true),
+                })
+                .collect()
+        }),
+    };
+    serde_json::to_writer(&mut *out, &body).map_err(encode_error)?;
+    Ok(beta)
+}
+
+/// Serializes one Messages API request from projected parts (the bytes of
+/// [`write_body`], as JSON).
+pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
+    let mut out = Vec::new();
+    let beta = write_body(parts, &mut out)?;
+    SerializedBody::from_bytes(&out, beta)
 }
 
 #[cfg(test)]

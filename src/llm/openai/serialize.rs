@@ -3,11 +3,16 @@
 //! The route has no update modes: the full current prompt is the first message and the
 //! full tool list is sent every request. Developer messages are never sent.
 
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 
-use crate::llm::client::{RequestParts, SerializedBody};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::llm::adapter::{RequestParts, SerializedBody, encode_error};
 use crate::llm::types::{LlmError, Thinking};
 use crate::session::event::{Block, Message, Role};
+#[cfg(test)]
+use serde_json::json;
 
 fn joined(message: &Message, reasoning: bool) -> String {
     let mut out = String::new();
@@ -21,52 +26,130 @@ fn joined(message: &Message, reasoning: bool) -> String {
     out
 }
 
-fn assistant(message: &Message) -> Value {
-    let calls: Vec<Value> = message
+/// One wire message; field order is the wire's key order.
+#[derive(Serialize)]
+struct WireMessage<'a> {
+    role: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'a str>,
+    content: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reasoning_content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_calls: Option<Vec<WireCall<'a>>>,
+}
+
+#[derive(Serialize)]
+struct WireCall<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: WireFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct WireFunction<'a> {
+    name: &'a str,
+    arguments: &'a str,
+}
+
+#[derive(Serialize)]
+struct WireTool<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    function: WireToolFunction<'a>,
+}
+
+#[derive(Serialize)]
+struct WireToolFunction<'a> {
+    name: &'a str,
+    description: &'a str,
+    parameters: &'a Value,
+}
+
+#[derive(Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
+/// The whole body, borrowing the history; field order is the wire's key order.
+#[derive(Serialize)]
+struct WireBody<'a> {
+    model: &'a str,
+    messages: Vec<WireMessage<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<Vec<WireTool<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reasoning_effort: Option<&'a str>,
+    max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stop: Option<&'a [String]>,
+    stream: bool,
+    stream_options: StreamOptions,
+}
+
+fn text(role: &'static str, content: impl Into<Cow<'static, str>>) -> WireMessage<'static> {
+    WireMessage {
+        role,
+        tool_call_id: None,
+        content: content.into(),
+        reasoning_content: None,
+        tool_calls: None,
+    }
+}
+
+fn assistant(message: &Message) -> WireMessage<'_> {
+    let calls: Vec<WireCall<'_>> = message
         .tool_calls()
-        .map(|(id, name, arguments)| {
-            json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+        .map(|(id, name, arguments)| WireCall {
+            id,
+            kind: "function",
+            function: WireFunction { name, arguments },
         })
         .collect();
-    let mut m = Map::new();
-    m.insert("role".into(), "assistant".into());
     // `""` rather than null on tool-call-only turns: some stacks reject null.
-    m.insert("content".into(), joined(message, false).into());
+    let mut m = text("assistant", joined(message, false));
     if !calls.is_empty() {
         // Required on tool-call turns in thinking mode, ignored elsewhere.
         let reasoning = joined(message, true);
-        if !reasoning.is_empty() {
-            m.insert("reasoning_content".into(), reasoning.into());
-        }
-        m.insert("tool_calls".into(), Value::Array(calls));
+        m.reasoning_content = (!reasoning.is_empty()).then_some(reasoning);
+        m.tool_calls = Some(calls);
     }
-    Value::Object(m)
+    m
 }
 
-fn tool(message: &Message) -> Value {
+fn tool(message: &Message) -> WireMessage<'_> {
     let mut text = joined(message, false);
     if message.is_error == Some(true) && !text.starts_with("Error: ") {
         text.insert_str(0, "Error: ");
     }
-    json!({
-        "role": "tool",
-        "tool_call_id": message.tool_call_id.clone().unwrap_or_default(),
-        "content": text,
-    })
+    WireMessage {
+        role: "tool",
+        tool_call_id: Some(message.tool_call_id.as_deref().unwrap_or_default()),
+        content: Cow::Owned(text),
+        reasoning_content: None,
+        tool_calls: None,
+    }
 }
 
-/// Serializes one Chat Completions request from projected parts.
-pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
+/// Writes one Chat Completions request body from projected parts straight into `out`,
+/// borrowing the history (no JSON tree of the whole request). Returns the
+/// `anthropic-beta` value owed (never, on this route).
+pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<String>, LlmError> {
     let mut prompt: Option<String> = None;
-    let mut messages: Vec<Value> = Vec::with_capacity(parts.messages.len() + 1);
+    let mut messages: Vec<WireMessage<'_>> = Vec::with_capacity(parts.messages.len() + 1);
     for message in parts.messages {
         match message.role {
             // Consolidated: the latest system message is the whole current prompt.
             Role::System => prompt = Some(message.joined_text()),
             Role::User => {
-                let text = joined(message, false);
-                if !text.is_empty() {
-                    messages.push(json!({"role": "user", "content": text}));
+                let text_ = joined(message, false);
+                if !text_.is_empty() {
+                    messages.push(text("user", text_));
                 }
             }
             Role::Assistant => messages.push(assistant(message)),
@@ -82,50 +165,46 @@ pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
         .collect::<Vec<_>>()
         .join("\n\n");
     if !system.is_empty() {
-        messages.insert(0, json!({"role": "system", "content": system}));
+        messages.insert(0, text("system", system));
     }
+    let body = WireBody {
+        model: parts.model,
+        messages,
+        tools: parts.tools.filter(|t| !t.is_empty()).map(|tools| {
+            tools
+                .iter()
+                .map(|t| WireTool {
+                    kind: "function",
+                    function: WireToolFunction {
+                        name: &t.name,
+                        description: &t.description,
+                        parameters: &t.parameters,
+                    },
+                })
+                .collect()
+        }),
+        thinking: parts.thinking.wire_value(),
+        reasoning_effort: parts
+            .effort
+            .filter(|_| parts.thinking != Thinking::Disabled),
+        max_tokens: parts.max_tokens,
+        temperature: parts.temperature,
+        stop: parts.stop,
+        stream: true,
+        stream_options: StreamOptions {
+            include_usage: true,
+        },
+    };
+    serde_json::to_writer(&mut *out, &body).map_err(encode_error)?;
+    Ok(None)
+}
 
-    let mut body = Map::new();
-    body.insert("model".into(), parts.model.into());
-    body.insert("messages".into(), Value::Array(messages));
-    if let Some(tools) = parts.tools.filter(|t| !t.is_empty()) {
-        body.insert(
-            "tools".into(),
-            Value::Array(
-                tools
-                    .iter()
-                    .map(|t| {
-                        json!({"type": "function", "function": {
-                            "name": t.name,
-                            "description": t.description,
-                            "parameters": t.parameters,
-                        }})
-                    })
-                    .collect(),
-            ),
-        );
-    }
-    if let Some(thinking) = parts.thinking.wire_value() {
-        body.insert("thinking".into(), thinking);
-    }
-    if let Some(effort) = parts.effort
-        && parts.thinking != Thinking::Disabled
-    {
-        body.insert("reasoning_effort".into(), effort.into());
-    }
-    body.insert("max_tokens".into(), parts.max_tokens.into());
-    if let Some(t) = parts.temperature {
-        body.insert("temperature".into(), t.into());
-    }
-    if let Some(stop) = parts.stop {
-        body.insert("stop".into(), stop.into());
-    }
-    body.insert("stream".into(), true.into());
-    body.insert("stream_options".into(), json!({"include_usage": true}));
-    Ok(SerializedBody {
-        body: Value::Object(body),
-        beta: None,
-    })
+/// Serializes one Chat Completions request from projected parts (the bytes of
+/// [`write_body`], as JSON).
+pub fn serialize(parts: &RequestParts<'_>) -> Result<SerializedBody, LlmError> {
+    let mut out = Vec::new();
+    let beta = write_body(parts, &mut out)?;
+    SerializedBody::from_bytes(&out, beta)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 
-use crate::llm::client::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
+use crate::llm::adapter::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
 use crate::llm::sse::SseFrame;
 use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};

@@ -1,0 +1,370 @@
+//! One request path (SPEC §10 "Inspector", §12.1): the outgoing request is built from
+//! what was just logged, by one function, for the loop and the inspector alike.
+//!
+//! The loop logs an attempt's prompt, user input, header, developer message and
+//! `request/context` ([`plan_attempt`]), then calls [`options_from_log`] over the session
+//! it just wrote. The inspector replays a log prefix and calls the same function, so a
+//! rebuilt request equals the sent one by construction. Every route fact the wire body
+//! depends on is read from the logged `request/context` ([`RouteFacts::from_context`], the
+//! one place where context fields feed the builder) and every call setting from the
+//! logged header; the thinking setting is the loop's constant ([`THINKING`]).
+
+use std::sync::Arc;
+
+use crate::agent::header::{HeaderOutcome, log_request_header};
+use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
+use crate::llm::types::{GenerateOptions, ProviderKind, Purpose, Route, Thinking};
+use crate::session::event::{
+    CallConfig, Event, EventKind, Message, RequestContext, RequestHeader, Role, Source,
+    SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, UserMessageData,
+};
+use crate::session::{Session, SessionError};
+
+/// Default `max_tokens` for a request (logged in every header the loop writes).
+pub const DEFAULT_MAX_TOKENS: u32 = 8192;
+
+/// The thinking setting of every request the loop sends. It is not configurable, so it is
+/// not logged; a configurable setting must be logged (header or context) and read here.
+pub const THINKING: Thinking = Thinking::Default;
+
+/// Instruction appended (not logged) to the summarizer request.
+pub const COMPACTION_INSTRUCTION: &str = "Summarize the conversation above so that it can \
+continue from your summary alone. Keep every fact, decision, file path, tool result and open \
+task that later turns may need; drop pleasantries. Write the summary in the language the user \
+writes in. Reply with the summary only.";
+
+/// Errors of building a request from a log.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// Reading the session (tool-history fold) failed.
+    #[error("{0}")]
+    Session(#[from] SessionError),
+    /// The log has no `request/context` yet.
+    #[error("the log has no request/context")]
+    NoContext,
+    /// The context names no protocol and the provider is unknown.
+    #[error("unknown provider \"{0}\"")]
+    UnknownProvider(String),
+}
+
+/// Maps a provider name to its protocol (from config); used only for logs written before
+/// `request/context` recorded the protocol.
+pub type KindOf<'a> = &'a dyn Fn(&str) -> Option<ProviderKind>;
+
+/// The route facts a wire body depends on, as logged in `request/context`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RouteFacts {
+    /// Provider name.
+    pub provider: String,
+    /// Model id.
+    pub model: String,
+    /// Wire protocol.
+    pub kind: ProviderKind,
+    /// Context window in tokens (0 = unknown).
+    pub context_window: u64,
+    /// Prompt update mode.
+    pub system_prompt_update: Option<SystemPromptUpdate>,
+    /// Tool update mode.
+    pub tool_update: Option<ToolUpdateMode>,
+    /// What a removal does on an addition-only route (`tool_removal`).
+    pub tool_removal: ToolRemoval,
+}
+
+impl RouteFacts {
+    /// The facts of a live route (what the loop logs).
+    pub fn of_route(route: &Route) -> Self {
+        RouteFacts {
+            provider: route.provider.clone(),
+            model: route.model.clone(),
+            kind: route.kind,
+            context_window: route.context_window,
+            system_prompt_update: route.system_prompt_update,
+            tool_update: route.tool_update,
+            tool_removal: route.tool_removal,
+        }
+    }
+
+    /// The `request/context` payload recording these facts.
+    pub fn context(&self) -> RequestContext {
+        RequestContext {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            context_window: Some(self.context_window),
+            system_prompt_update: self.system_prompt_update,
+            tool_update: self.tool_update,
+            tool_removal: self.tool_removal,
+            protocol: Some(self.kind.as_str().to_string()),
+        }
+    }
+
+    /// The facts a logged context records: the single place where `request/context`
+    /// fields feed the request builder. Contexts written before the protocol was logged
+    /// ask `kind_of` for the provider's protocol.
+    pub fn from_context(ctx: &RequestContext, kind_of: KindOf<'_>) -> Result<Self, RequestError> {
+        let kind = ctx
+            .protocol
+            .as_deref()
+            .and_then(ProviderKind::parse)
+            .or_else(|| kind_of(&ctx.provider))
+            .ok_or_else(|| RequestError::UnknownProvider(ctx.provider.clone()))?;
+        Ok(RouteFacts {
+            provider: ctx.provider.clone(),
+            model: ctx.model.clone(),
+            kind,
+            context_window: ctx.context_window.unwrap_or(0),
+            system_prompt_update: ctx.system_prompt_update,
+            tool_update: ctx.tool_update,
+            tool_removal: ctx.tool_removal,
+        })
+    }
+
+    /// A route carrying these facts. Connection details (base URL, key variable) are not
+    /// part of the body and stay empty; the client sends with its own route.
+    pub fn route(&self) -> Route {
+        Route {
+            provider: self.provider.clone(),
+            model: self.model.clone(),
+            kind: self.kind,
+            base_url: String::new(),
+            api_key_env: String::new(),
+            context_window: self.context_window,
+            system_prompt_update: self.system_prompt_update,
+            tool_update: self.tool_update,
+            tool_removal: self.tool_removal,
+            image_input: false,
+            max_tools: crate::llm::catalog::DEFAULT_MAX_TOOLS,
+        }
+    }
+}
+
+/// Which request to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestTarget {
+    /// A loop step over the whole derived history.
+    Step,
+    /// The compaction summarizer over the shadowed region `start_seq..=end_seq` (R-4).
+    Compaction {
+        /// First shadowed node.
+        start_seq: u64,
+        /// Last shadowed node.
+        end_seq: u64,
+    },
+}
+
+/// THE request builder: the options of a request over `session` as logged, on the route
+/// `facts` (read from the logged `request/context`). Call settings come from the latest
+/// header, tools from its declarations, the fold snapshot from the session. Both the
+/// loop (every attempt and compaction request) and the inspector (past and next
+/// requests) build through here; [`crate::llm::client::build_request`] turns the result
+/// into the wire body.
+pub fn options_from_log(
+    session: &mut Session,
+    facts: &RouteFacts,
+    target: RequestTarget,
+) -> Result<GenerateOptions, SessionError> {
+    let header = session.latest_header().map(|(_, h)| h.header.clone());
+    let (config, tools) = match header {
+        Some(h) => (Some(h.config), h.tools),
+        None => (None, None),
+    };
+    let (messages, purpose) = match target {
+        RequestTarget::Step => (session.derive_messages(), Purpose::Step),
+        RequestTarget::Compaction { start_seq, end_seq } => (
+            compaction_messages(session, start_seq, end_seq),
+            Purpose::Compaction,
+        ),
+    };
+    let history = session.tool_history()?;
+    let config = config.as_ref();
+    Ok(GenerateOptions {
+        route: facts.route(),
+        messages,
+        tools,
+        tool_history: Some(history),
+        system: None,
+        max_tokens: config
+            .and_then(|c| c.max_tokens)
+            .unwrap_or(DEFAULT_MAX_TOKENS),
+        thinking: THINKING,
+        effort: config.and_then(|c| c.reasoning_effort.clone()),
+        temperature: config.and_then(|c| c.temperature),
+        stop: config.and_then(|c| c.stop.clone()),
+        purpose,
+    })
+}
+
+/// The request over `session` as logged, on the route of its latest `request/context`
+/// (the inspector's entry point).
+pub fn logged_request(
+    session: &mut Session,
+    kind_of: KindOf<'_>,
+    target: RequestTarget,
+) -> Result<GenerateOptions, RequestError> {
+    let ctx = session.latest_context().ok_or(RequestError::NoContext)?;
+    let facts = RouteFacts::from_context(ctx, kind_of)?;
+    Ok(options_from_log(session, &facts, target)?)
+}
+
+/// Appends `request/context` for `route` unless the latest one already says the same;
+/// returns the facts as logged.
+fn log_context(
+    session: &mut Session,
+    route: &Route,
+    on_commit: &mut dyn FnMut(Arc<Event>),
+) -> Result<RouteFacts, SessionError> {
+    let facts = RouteFacts::of_route(route);
+    let ctx = facts.context();
+    if session.latest_context() != Some(&ctx) {
+        on_commit(session.push(EventKind::RequestContext(ctx))?);
+    }
+    // Read back what the log says, so the request depends on the log alone.
+    match session.latest_context() {
+        Some(logged) => {
+            Ok(RouteFacts::from_context(logged, &|_| Some(route.kind)).unwrap_or(facts))
+        }
+        None => Ok(facts),
+    }
+}
+
+/// What one attempt adds on top of the session (see [`plan_attempt`]).
+#[derive(Debug, Clone)]
+pub struct AttemptInput<'a> {
+    /// The rendered system prompt.
+    pub rendered: &'a str,
+    /// The active tools (registry order, D-2).
+    pub tools: Vec<ToolSchema>,
+    /// User messages queued for this attempt.
+    pub pending_user: Vec<Message>,
+    /// Turn number.
+    pub turn: u64,
+    /// Step number.
+    pub step: u64,
+    /// An explicit series start (L-1, S-4).
+    pub explicit_series_start: bool,
+}
+
+/// A planned attempt: the request and the header decision behind it.
+#[derive(Debug, Clone)]
+pub struct PlannedAttempt {
+    /// The request, built from the log by [`options_from_log`].
+    pub opts: GenerateOptions,
+    /// What the header step decided and wrote.
+    pub header: HeaderOutcome,
+}
+
+/// E-16 over any session and series (the loop's real ones, or replayed copies for
+/// `/inspect`): reconcile the prompt, append the user batch, the header and developer
+/// message if owed, the request context if changed; fsync; build the request from the
+/// log. `on_commit` sees every appended event in order.
+pub fn plan_attempt(
+    session: &mut Session,
+    series: &mut RequestSeries,
+    route: &Route,
+    input: AttemptInput<'_>,
+    on_commit: &mut dyn FnMut(Arc<Event>),
+) -> Result<PlannedAttempt, SessionError> {
+    let AttemptInput {
+        rendered,
+        tools,
+        pending_user,
+        turn,
+        step,
+        explicit_series_start,
+    } = input;
+    for ev in reconcile_system_prompt(
+        session,
+        series,
+        rendered,
+        route.system_prompt_update,
+        route.tool_update,
+        &tools,
+        explicit_series_start,
+        turn,
+        step,
+    )? {
+        on_commit(ev);
+    }
+    for m in pending_user {
+        on_commit(session.push(EventKind::UserMessage(UserMessageData { message: m }))?);
+    }
+    let candidate = RequestHeader {
+        config: CallConfig {
+            provider: route.provider.clone(),
+            model: route.model.clone(),
+            reasoning_effort: None,
+            temperature: None,
+            max_tokens: Some(DEFAULT_MAX_TOKENS),
+            stop: None,
+        },
+        adapter_defaults: None,
+        tools: (!tools.is_empty()).then_some(tools),
+    };
+    let header = log_request_header(
+        session,
+        series,
+        candidate,
+        explicit_series_start,
+        turn,
+        step,
+    )?;
+    if let Some(ev) = &header.applied.header {
+        on_commit(ev.clone());
+    }
+    if let Some(ev) = &header.applied.developer {
+        on_commit(ev.clone());
+    }
+    let facts = log_context(session, route, on_commit)?;
+    session.sync()?;
+    let opts = options_from_log(session, &facts, RequestTarget::Step)?;
+    Ok(PlannedAttempt { opts, header })
+}
+
+/// The compaction summarizer request (R-4) on `route` over the region
+/// `start_seq..=end_seq`: appends `request/context` if the route changed since the last
+/// request, then builds from the log like a step.
+pub fn compaction_request(
+    session: &mut Session,
+    route: &Route,
+    start_seq: u64,
+    end_seq: u64,
+    on_commit: &mut dyn FnMut(Arc<Event>),
+) -> Result<GenerateOptions, SessionError> {
+    let facts = log_context(session, route, on_commit)?;
+    options_from_log(
+        session,
+        &facts,
+        RequestTarget::Compaction { start_seq, end_seq },
+    )
+}
+
+/// The summarizer's messages (R-4): the system head (when it derives a message), the
+/// shadowed region `start_seq..=end_seq`, then the (unlogged) instruction.
+pub fn compaction_messages(session: &Session, start_seq: u64, end_seq: u64) -> Vec<Arc<Message>> {
+    let nodes = session.surface().nodes();
+    let mut messages: Vec<Arc<Message>> = Vec::new();
+    if let Some(head) = nodes.first()
+        && head.event_type == "system/message"
+        && head.derives_message()
+    {
+        messages.push(head.message.clone());
+    }
+    messages.extend(
+        nodes
+            .iter()
+            .filter(|n| n.seq >= start_seq && n.seq <= end_seq && n.derives_message())
+            .map(|n| n.message.clone()),
+    );
+    messages.push(Arc::new(Message {
+        // Not logged, so nothing refers to it; a fixed id keeps rebuilt requests equal.
+        id: "compaction-instruction".into(),
+        ..Message::text(
+            Role::User,
+            COMPACTION_INSTRUCTION,
+            Source::kind("compaction-instruction"),
+        )
+    }));
+    messages
+}
+
+#[cfg(test)]
+mod proptests;

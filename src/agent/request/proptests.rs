@@ -1,0 +1,456 @@
+//! Dispatch equals reconstruct: random sessions (tool churn, prompt updates, compactions,
+//! model switches across both wire protocols and every update mode) are driven through
+//! the loop's planner ([`plan_attempt`]) and compaction builder ([`compaction_request`]);
+//! each request's wire body is logged next to the session. The inspector then rebuilds
+//! every request from the log alone (no config: `kind_of` knows no provider) and must
+//! produce the same bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+use crate::agent::inspect::reconstruct;
+use crate::llm::client::{SerializedBody, WireBytes, build_wire};
+use crate::session::event::{
+    AssistantAttempt, AssistantMessageData, AttemptError, Block, CompactionEnd, CompactionStart,
+    CompactionSummary, ToolResultData,
+};
+
+fn cases() -> u32 {
+    std::env::var("DEEPTERM_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000)
+}
+
+/// The routes a session switches between: both protocols, every update mode, and an
+/// addition-only route with `tool_removal = "retain"` (route 5).
+fn route(i: usize) -> Route {
+    let (provider, model, kind, spu, tu) = match i % 6 {
+        5 => (
+            "deepseek",
+            "deepseek-flash-retain",
+            ProviderKind::DeepseekMessages,
+            None,
+            Some(ToolUpdateMode::AdditionOnly),
+        ),
+        0 => (
+            "deepseek",
+            "deepseek-flash",
+            ProviderKind::DeepseekMessages,
+            Some(SystemPromptUpdate::InHistory),
+            Some(ToolUpdateMode::InHistory),
+        ),
+        1 => (
+            "deepseek",
+            "deepseek-pro",
+            ProviderKind::DeepseekMessages,
+            None,
+            Some(ToolUpdateMode::AdditionOnly),
+        ),
+        2 => (
+            "anthro",
+            "claude-ish",
+            ProviderKind::DeepseekMessages,
+            None,
+            None,
+        ),
+        3 => (
+            "deepseek-chat",
+            "deepseek-flash",
+            ProviderKind::OpenaiChat,
+            None,
+            None,
+        ),
+        _ => (
+            "oa",
+            "gpt-ish",
+            ProviderKind::OpenaiChat,
+            Some(SystemPromptUpdate::InHistory),
+            None,
+        ),
+    };
+    Route {
+        provider: provider.into(),
+        model: model.into(),
+        kind,
+        base_url: "http://127.0.0.1:1".into(),
+        api_key_env: "KEY".into(),
+        context_window: 100_000,
+        system_prompt_update: spu,
+        tool_update: tu,
+        tool_removal: if i % 6 == 5 {
+            crate::session::event::ToolRemoval::Retain
+        } else {
+            crate::session::event::ToolRemoval::Omit
+        },
+        image_input: false,
+        max_tools: 128,
+    }
+}
+
+fn tool(name: &str, variant: bool) -> ToolSchema {
+    ToolSchema {
+        name: name.into(),
+        description: if variant {
+            format!("{name} (v2)")
+        } else {
+            format!("{name} tool")
+        },
+        parameters: json!({"type": "object", "properties": {"q": {"type": "string"}}}),
+        defer_loading: None,
+    }
+}
+
+const POOL: [&str; 5] = ["fetch", "grep", "read", "search", "write"];
+
+/// One thing that happens between requests.
+#[derive(Debug, Clone)]
+enum Op {
+    /// The active tool set becomes this subset of [`POOL`] (bit mask; bit 5 = variant
+    /// descriptions, a definition-only change).
+    Tools(u8),
+    /// `/system`-style change of the rendered prompt.
+    Prompt(u8),
+    /// Switch to route `i` (model switch, possibly across protocols).
+    Route(u8),
+    /// A step: the model calls a tool and its result comes back (the turn continues).
+    ToolRound,
+    /// A step fails and is retried (an `assistant/attempt`).
+    Fail,
+    /// The turn ends with a text answer; a new user message starts the next turn.
+    Answer,
+    /// Compact the history (summary succeeds, or fails when `false`).
+    Compact(bool),
+    /// Explicit series start on the next request (S-4).
+    Explicit,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => any::<u8>().prop_map(Op::Tools),
+        2 => (0u8..4).prop_map(Op::Prompt),
+        2 => (0u8..6).prop_map(Op::Route),
+        4 => Just(Op::ToolRound),
+        1 => Just(Op::Fail),
+        3 => Just(Op::Answer),
+        1 => any::<bool>().prop_map(Op::Compact),
+        1 => Just(Op::Explicit),
+    ]
+}
+
+/// The bytes the client sends.
+fn sent(w: WireBytes) -> (Vec<u8>, Option<String>) {
+    (w.bytes, w.beta)
+}
+
+/// The inspector's rebuilt body, as bytes.
+fn bytes(w: &SerializedBody) -> (Vec<u8>, Option<String>) {
+    (
+        serde_json::to_vec(&w.body).unwrap_or_default(),
+        w.beta.clone(),
+    )
+}
+
+/// The loop side: a session, its series and the live route/prompt/tools.
+struct Driver {
+    session: Session,
+    series: RequestSeries,
+    route: Route,
+    prompt: String,
+    tools: Vec<ToolSchema>,
+    pending: Vec<Message>,
+    explicit: bool,
+    turn: u64,
+    step: u64,
+    calls: u64,
+    /// Wire bodies as the loop built them, in request order.
+    sent: Vec<(Vec<u8>, Option<String>)>,
+}
+
+impl Driver {
+    fn new() -> Self {
+        let session = Session::new("prop", "/");
+        let series = RequestSeries::attach(&session);
+        Driver {
+            session,
+            series,
+            route: route(0),
+            prompt: "You are helpful.".into(),
+            tools: vec![tool("search", false)],
+            pending: vec![Message::text(Role::User, "hello", Source::kind("user"))],
+            explicit: false,
+            turn: 1,
+            step: 0,
+            calls: 0,
+            sent: Vec::new(),
+        }
+    }
+
+    /// One attempt through the real planner; the wire body it would send.
+    fn attempt(&mut self) -> GenerateOptions {
+        self.step += 1;
+        let input = AttemptInput {
+            rendered: &self.prompt,
+            tools: self.tools.clone(),
+            pending_user: std::mem::take(&mut self.pending),
+            turn: self.turn,
+            step: self.step,
+            explicit_series_start: std::mem::take(&mut self.explicit),
+        };
+        let planned = plan_attempt(
+            &mut self.session,
+            &mut self.series,
+            &self.route,
+            input,
+            &mut |_| {},
+        )
+        .expect("plan");
+        let wire = build_wire(&planned.opts).expect("the loop's request serializes");
+        self.sent.push(sent(wire));
+        planned.opts
+    }
+
+    fn assistant(&mut self, blocks: Vec<Block>) {
+        let m = Message::new(Role::Assistant, blocks, Source::kind("model"));
+        self.session
+            .push(EventKind::AssistantMessage(AssistantMessageData {
+                turn: self.turn,
+                step: self.step,
+                message: m,
+                usage: None,
+                timing: None,
+                interrupted: None,
+            }))
+            .expect("assistant");
+    }
+
+    fn apply(&mut self, op: &Op) {
+        match op {
+            Op::Tools(mask) => {
+                let variant = mask & 0x20 != 0;
+                self.tools = POOL
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & (1 << i) != 0)
+                    .map(|(_, n)| tool(n, variant))
+                    .collect();
+            }
+            Op::Prompt(p) => self.prompt = format!("You are helpful. Rule {p}."),
+            Op::Route(i) => self.route = route(usize::from(*i)),
+            Op::Explicit => self.explicit = true,
+            Op::ToolRound => {
+                self.attempt();
+                self.calls += 1;
+                let id = format!("call_{}", self.calls);
+                let name = self
+                    .tools
+                    .first()
+                    .map(|t| t.name.clone())
+                    .unwrap_or_else(|| "gone".into());
+                self.assistant(vec![Block::ToolCall {
+                    id: id.clone(),
+                    name,
+                    arguments: "{\"q\":\"x\"}".into(),
+                }]);
+                let mut r = Message::text(Role::Tool, "result", Source::kind("tool"));
+                r.tool_call_id = Some(id);
+                self.session
+                    .push(EventKind::ToolResult(ToolResultData {
+                        turn: self.turn,
+                        step: self.step,
+                        message: r,
+                        error: None,
+                    }))
+                    .expect("tool result");
+            }
+            Op::Fail => {
+                self.attempt();
+                self.session
+                    .push(EventKind::AssistantAttempt(AssistantAttempt {
+                        turn: self.turn,
+                        step: self.step,
+                        error: AttemptError {
+                            code: "server".into(),
+                            status: Some(503),
+                            message: "busy".into(),
+                            retried: true,
+                        },
+                    }))
+                    .expect("attempt");
+                // The retry is the same step.
+                self.step -= 1;
+            }
+            Op::Answer => {
+                self.attempt();
+                self.assistant(vec![Block::Text {
+                    text: format!("answer {}", self.turn),
+                }]);
+                self.turn += 1;
+                self.step = 0;
+                self.pending.push(Message::text(
+                    Role::User,
+                    format!("question {}", self.turn),
+                    Source::kind("user"),
+                ));
+            }
+            Op::Compact(ok) => self.compact(*ok),
+        }
+    }
+
+    /// Compaction as the loop runs it: build the request (real builder), log the start,
+    /// then the summary and checkpoint, or the failure.
+    fn compact(&mut self, ok: bool) {
+        // Only between turns, with the next user message still pending (as `/compact`).
+        if self.pending.is_empty() {
+            return;
+        }
+        let nodes = self.session.surface().nodes();
+        let start = usize::from(
+            nodes
+                .first()
+                .is_some_and(|n| n.event_type == "system/message"),
+        );
+        if nodes.len() <= start
+            || nodes[start..]
+                .iter()
+                .filter(|n| n.derives_message())
+                .count()
+                < 2
+        {
+            return;
+        }
+        let (start_seq, end_seq) = (nodes[start].seq, nodes[nodes.len() - 1].seq);
+        let opts = compaction_request(
+            &mut self.session,
+            &self.route,
+            start_seq,
+            end_seq,
+            &mut |_| {},
+        )
+        .expect("compaction request");
+        let wire = build_wire(&opts).expect("the summarizer request serializes");
+        self.sent.push(sent(wire));
+        self.session
+            .push(EventKind::CompactionStart(CompactionStart {
+                trigger: crate::session::event::CompactionTrigger::Manual,
+                start_seq,
+                end_seq,
+            }))
+            .expect("start");
+        if ok {
+            self.session
+                .push(EventKind::CompactionSummary(CompactionSummary {
+                    text: "summary".into(),
+                    usage: None,
+                }))
+                .expect("summary");
+            self.session
+                .replace(
+                    EventKind::UserMessage(UserMessageData {
+                        message: Message::text(
+                            Role::User,
+                            "Summary of the earlier conversation",
+                            Source::kind("compaction"),
+                        ),
+                    }),
+                    start_seq,
+                    end_seq,
+                )
+                .expect("checkpoint");
+        }
+        self.session
+            .push(EventKind::CompactionEnd(CompactionEnd {
+                outcome: if ok {
+                    crate::session::event::CompactionOutcome::Completed
+                } else {
+                    crate::session::event::CompactionOutcome::Failed
+                },
+                error: (!ok).then(|| "busy".into()),
+            }))
+            .expect("end");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+    /// Dispatch equals reconstruct (issue 10 §1, SPEC §12.1): for every request of a
+    /// random session the inspector's rebuilt body equals the loop's wire body byte for
+    /// byte, and both number the same requests.
+    #[test]
+    fn inspector_rebuilds_every_request_byte_for_byte(ops in prop::collection::vec(op(), 1..40)) {
+        let mut d = Driver::new();
+        for op in &ops {
+            d.apply(op);
+        }
+        // The last pending user message is a request too.
+        d.attempt();
+        d.assistant(vec![Block::Text { text: "done".into() }]);
+
+        let events = d.session.events().to_vec();
+        prop_assert_eq!(d.session.ledger().len(), d.sent.len());
+        let wanted: Vec<usize> = (1..=d.sent.len()).collect();
+        // No config: every route fact must come from the log.
+        let rebuilt = reconstruct(&events, &wanted, &|_| None).expect("reconstruct");
+        prop_assert_eq!(rebuilt.len(), d.sent.len());
+        for (r, sent) in rebuilt.iter().zip(&d.sent) {
+            // What the inspector shows is its rebuilt body's text.
+            let shown = r.wire.body.to_string();
+            prop_assert_eq!(shown.as_bytes(), &sent.0[..]);
+            let got = bytes(&r.wire);
+            prop_assert!(
+                &got == sent,
+                "request #{} differs:\nsent:    {}\nrebuilt: {}",
+                r.at.n,
+                String::from_utf8_lossy(&sent.0),
+                String::from_utf8_lossy(&got.0)
+            );
+        }
+        // A replayed log (resume) gives the same ledger.
+        let plain: Vec<Event> = events.iter().map(|e| Event::clone(e)).collect();
+        let replayed = Session::from_events(plain).expect("replay");
+        prop_assert_eq!(replayed.ledger().refs(), d.session.ledger().refs());
+    }
+}
+
+/// The builder reads the protocol from the log: a context without it (an older log)
+/// falls back to the config, and an unknown provider is an error, not a guess.
+#[test]
+fn route_facts_use_the_logged_protocol_and_fall_back_for_old_logs() {
+    let facts = RouteFacts::of_route(&route(3));
+    let ctx = facts.context();
+    assert_eq!(ctx.protocol.as_deref(), Some("openai-chat"));
+    assert_eq!(RouteFacts::from_context(&ctx, &|_| None).unwrap(), facts);
+    let old = RequestContext {
+        protocol: None,
+        ..ctx.clone()
+    };
+    assert!(matches!(
+        RouteFacts::from_context(&old, &|_| None),
+        Err(RequestError::UnknownProvider(p)) if p == "deepseek-chat"
+    ));
+    let back = RouteFacts::from_context(&old, &|_| Some(ProviderKind::OpenaiChat)).unwrap();
+    assert_eq!(back, facts);
+    // Old logs without the field still load.
+    let json = r#"{"provider":"p","model":"m","contextWindow":10}"#;
+    let parsed: RequestContext = serde_json::from_str(json).unwrap();
+    assert_eq!(parsed.protocol, None);
+    assert_eq!(serde_json::to_string(&parsed).unwrap(), json);
+}
+
+/// A compaction after a model switch goes to the new route and logs its context first,
+/// so the inspector rebuilds it for the route it was sent to.
+#[test]
+fn compaction_after_a_model_switch_is_rebuilt_for_the_new_route() {
+    let mut d = Driver::new();
+    d.apply(&Op::ToolRound);
+    d.apply(&Op::Answer);
+    d.apply(&Op::Route(3));
+    d.apply(&Op::Compact(true));
+    let events = d.session.events().to_vec();
+    let n = d.sent.len();
+    let r = reconstruct(&events, &[n], &|_| None).unwrap();
+    assert_eq!(r[0].opts.route.kind, ProviderKind::OpenaiChat);
+    assert_eq!(bytes(&r[0].wire), d.sent[n - 1]);
+}
