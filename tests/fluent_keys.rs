@@ -598,13 +598,15 @@ fn h() { tra("cmd-two", &[]); }
 #[test]
 fn ftl_parity_tool_reports_no_problems() {
     // `DEEPTERM_FTL_PARITY` names the checker; otherwise the nearest `shared/tools/ftl-parity`
-    // above the crate (the project keeps its tools next to the repository).
+    // above the crate (the project keeps its tools next to the repository), else the copy
+    // in `tests/support` (a clean clone has no `shared` folder next to it).
     let tool = match std::env::var_os("DEEPTERM_FTL_PARITY") {
         Some(p) => Some(PathBuf::from(p)).filter(|p| p.is_file()),
         None => root()
             .ancestors()
             .map(|a| a.join("shared/tools/ftl-parity"))
-            .find(|p| p.is_file()),
+            .find(|p| p.is_file())
+            .or_else(|| Some(root().join("tests/support/ftl-parity")).filter(|p| p.is_file())),
     };
     if !common::require_external("shared/tools/ftl-parity", tool.is_some()) {
         return;
