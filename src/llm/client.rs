@@ -2,6 +2,7 @@
 //! streaming with idle/overall timeouts and cancellation, and error classification
 //! (SPEC §7–8).
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -14,7 +15,7 @@ pub use crate::llm::adapter::{
     DEFAULT_MAX_REPLY_BYTES, RequestParts, SerializedBody, WireBytes, classify_error,
 };
 use crate::llm::adapter::{HeaderError, StreamAssembler, WireAdapter};
-use crate::llm::projection::project_tool_updates_with;
+use crate::llm::projection::project_tool_updates_indexed;
 use crate::llm::sse::{SseError, SseFrame, SseParser};
 use crate::llm::tool_ids::repair_history;
 use crate::llm::types::{
@@ -71,9 +72,16 @@ pub fn build_wire(opts: &GenerateOptions) -> Result<WireBytes, LlmError> {
 /// projects for the route and hands the borrowed [`RequestParts`] to `f`.
 pub fn with_request_parts<T>(opts: &GenerateOptions, f: impl FnOnce(&RequestParts<'_>) -> T) -> T {
     // Logs written before arrival repair may hold missing or duplicate call ids (D3).
-    let messages = repair_history(&opts.messages);
-    let projection = project_tool_updates_with(
+    // The session scans each message once as it arrives; a list it vouches for needs
+    // no walk here. The repair replaces messages in place, so positions still hold.
+    let messages = if opts.messages.ids_clean() {
+        Cow::Borrowed(&opts.messages[..])
+    } else {
+        repair_history(&opts.messages)
+    };
+    let projection = project_tool_updates_indexed(
         &messages,
+        opts.messages.developer_positions(),
         opts.tools.as_deref(),
         opts.route.tool_update,
         opts.route.tool_removal,
