@@ -1,14 +1,16 @@
 //! The whole per-attempt request path (plan → project → serialize → bytes) on sessions of
 //! 200 and 20,000 messages, both wire protocols: `plan_attempt` over an unchanged session
-//! (nothing to log) followed by `build_wire`. `serialize` measures `build_wire` alone on
-//! the planned options, the part that grows with the bytes sent.
+//! (nothing to log) followed by `build_wire`. It is split in two: `overhead` is
+//! everything except writing the body bytes (plan, options from the log, tool-id repair,
+//! projection, request parts) and `serialization` writes the body bytes from the prepared
+//! parts, the part that grows with the bytes sent.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use deepterm::agent::prompt::RequestSeries;
 use deepterm::agent::request::{AttemptInput, plan_attempt};
-use deepterm::llm::client::build_wire;
+use deepterm::llm::client::{build_wire, with_request_parts, write_wire};
 use deepterm::llm::types::{ProviderKind, Route};
 use deepterm::session::Session;
 use deepterm::session::event::*;
@@ -124,32 +126,39 @@ fn bench(c: &mut Criterion) {
         for n in [200usize, 20_000] {
             let (mut s, mut series) = session(n, &route);
             let turn = s.derive_messages().len() as u64;
+            let mut plan = || {
+                plan_attempt(
+                    &mut s,
+                    &mut series,
+                    &route,
+                    input(Vec::new(), turn),
+                    &mut |_| {},
+                )
+                .expect("plan")
+            };
+            // Everything but writing the body: plan, options from the log, tool-id
+            // repair, projection, the borrowed request parts.
+            c.bench_function(&format!("overhead/{name}/{n}"), |b| {
+                b.iter(|| {
+                    let planned = plan();
+                    with_request_parts(&planned.opts, |parts| black_box(parts.messages.len()))
+                })
+            });
             c.bench_function(&format!("request_path/{name}/{n}"), |b| {
                 b.iter(|| {
-                    let plan = plan_attempt(
-                        &mut s,
-                        &mut series,
-                        &route,
-                        input(Vec::new(), turn),
-                        &mut |_| {},
-                    )
-                    .expect("plan");
-                    let wire = build_wire(&plan.opts).expect("wire");
+                    let planned = plan();
+                    let wire = build_wire(&planned.opts).expect("wire");
                     black_box(wire.bytes.len())
                 })
             });
-            let plan = plan_attempt(
-                &mut s,
-                &mut series,
-                &route,
-                input(Vec::new(), turn),
-                &mut |_| {},
-            )
-            .expect("plan");
-            let bytes = build_wire(&plan.opts).expect("wire").bytes.len();
+            let planned = plan();
+            let bytes = build_wire(&planned.opts).expect("wire").bytes.len();
             eprintln!("{name}/{n}: {bytes} body bytes");
-            c.bench_function(&format!("serialize/{name}/{n}"), |b| {
-                b.iter(|| black_box(build_wire(&plan.opts).expect("wire").bytes.len()))
+            // Writing the body bytes from the prepared parts, alone.
+            with_request_parts(&planned.opts, |parts| {
+                c.bench_function(&format!("serialization/{name}/{n}"), |b| {
+                    b.iter(|| black_box(write_wire(kind, parts).expect("wire").bytes.len()))
+                });
             });
         }
     }

@@ -394,7 +394,7 @@ mod tests {
             )
             .unwrap();
             let opts = planned.opts;
-            let raw = opts.messages.clone();
+            let raw = opts.messages.to_vec();
             let history = opts.tool_history.clone().unwrap();
             let p = project_tool_updates(
                 &raw,

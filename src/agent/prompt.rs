@@ -96,11 +96,7 @@ pub fn plan_system_prompt(
     in_history: bool,
     consolidate: bool,
 ) -> Vec<PromptCommit> {
-    let nodes: Vec<&SurfaceNode> = surface
-        .nodes()
-        .iter()
-        .filter(|n| n.event_type == "system/message")
-        .collect();
+    let nodes: Vec<&SurfaceNode> = surface.system_nodes().collect();
     let Some(head) = nodes.first() else {
         return vec![PromptCommit::Append(rendered.to_string())];
     };

@@ -170,7 +170,7 @@ pub fn options_from_log(
     let (messages, purpose) = match target {
         RequestTarget::Step => (session.derive_messages(), Purpose::Step),
         RequestTarget::Compaction { start_seq, end_seq } => (
-            compaction_messages(session, start_seq, end_seq),
+            compaction_messages(session, start_seq, end_seq).into(),
             Purpose::Compaction,
         ),
     };

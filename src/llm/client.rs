@@ -2,6 +2,7 @@
 //! streaming with idle/overall timeouts and cancellation, and error classification
 //! (SPEC §7–8).
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -14,7 +15,7 @@ pub use crate::llm::adapter::{
     DEFAULT_MAX_REPLY_BYTES, RequestParts, SerializedBody, WireBytes, classify_error,
 };
 use crate::llm::adapter::{HeaderError, StreamAssembler, WireAdapter};
-use crate::llm::projection::project_tool_updates_with;
+use crate::llm::projection::project_tool_updates_indexed;
 use crate::llm::sse::{SseError, SseFrame, SseParser};
 use crate::llm::tool_ids::repair_history;
 use crate::llm::types::{
@@ -64,18 +65,37 @@ pub fn wire(kind: ProviderKind) -> &'static dyn WireAdapter {
 /// Projects `opts` for its route and writes the wire body bytes: what the client
 /// sends. The history is borrowed and written straight into the buffer.
 pub fn build_wire(opts: &GenerateOptions) -> Result<WireBytes, LlmError> {
+    with_request_parts(opts, |parts| write_wire(opts.route.kind, parts))
+}
+
+/// Everything of [`build_wire`] except writing the bytes: repairs tool-call ids (D3),
+/// projects for the route and hands the borrowed [`RequestParts`] to `f`.
+pub fn with_request_parts<T>(opts: &GenerateOptions, f: impl FnOnce(&RequestParts<'_>) -> T) -> T {
     // Logs written before arrival repair may hold missing or duplicate call ids (D3).
-    let messages = repair_history(&opts.messages);
-    let projection = project_tool_updates_with(
+    // The session scans each message once as it arrives; a list it vouches for needs
+    // no walk here. The repair replaces messages in place, so positions still hold.
+    let messages = if opts.messages.ids_clean() {
+        Cow::Borrowed(&opts.messages[..])
+    } else {
+        repair_history(&opts.messages)
+    };
+    let projection = project_tool_updates_indexed(
         &messages,
+        opts.messages.developer_positions(),
         opts.tools.as_deref(),
         opts.route.tool_update,
         opts.route.tool_removal,
         opts.tool_history.as_deref(),
     );
     let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
+    f(&parts)
+}
+
+/// Writes the body bytes of prepared `parts` for protocol `kind` (the serialization half
+/// of [`build_wire`]).
+pub fn write_wire(kind: ProviderKind, parts: &RequestParts<'_>) -> Result<WireBytes, LlmError> {
     let mut bytes = Vec::new();
-    let beta = wire(opts.route.kind).write_body(&parts, &mut bytes)?;
+    let beta = wire(kind).write_body(parts, &mut bytes)?;
     Ok(WireBytes { bytes, beta })
 }
 

@@ -26,9 +26,22 @@ pub struct Projection<'a> {
     pub tools: Option<Cow<'a, [ToolSchema]>>,
 }
 
+/// Positions of the developer messages in `messages`, ascending.
+pub fn developer_positions(messages: &[Arc<Message>]) -> Vec<usize> {
+    messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.role == Role::Developer)
+        .map(|(i, _)| i)
+        .collect()
+}
+
 /// `messages` without developer messages; the input itself when there were none.
-fn without_developer(messages: &[Arc<Message>]) -> Cow<'_, [Arc<Message>]> {
-    if messages.iter().any(|m| m.role == Role::Developer) {
+fn without_developer<'a>(
+    messages: &'a [Arc<Message>],
+    developer: &[usize],
+) -> Cow<'a, [Arc<Message>]> {
+    if !developer.is_empty() {
         Cow::Owned(
             messages
                 .iter()
@@ -92,6 +105,26 @@ pub fn project_tool_updates_with<'a>(
     removal: ToolRemoval,
     history: Option<&ToolHistory>,
 ) -> Projection<'a> {
+    let developer = developer_positions(messages);
+    project_tool_updates_indexed(messages, &developer, tools, mode, removal, history)
+}
+
+/// [`project_tool_updates_with`] given the positions of the developer messages
+/// (`developer`, ascending, as [`developer_positions`] computes them): only those
+/// messages are examined, so an unchanged request costs nothing per history message.
+pub fn project_tool_updates_indexed<'a>(
+    messages: &'a [Arc<Message>],
+    developer: &[usize],
+    tools: Option<&'a [ToolSchema]>,
+    mode: Option<ToolUpdateMode>,
+    removal: ToolRemoval,
+    history: Option<&ToolHistory>,
+) -> Projection<'a> {
+    let developer_messages = || {
+        developer
+            .iter()
+            .filter_map(|&i| messages.get(i).map(|m| (i, m)))
+    };
     // P-1: unsupported route — no updates, every declaration immediately available.
     let Some(mode) = mode else {
         let tools = match tools {
@@ -106,24 +139,20 @@ pub fn project_tool_updates_with<'a>(
             other => other.map(Cow::Borrowed),
         };
         return Projection {
-            messages: without_developer(messages),
+            messages: without_developer(messages, developer),
             tools,
         };
     };
     // P-2: without history, current declarations (explicit deferLoading kept).
     let fallback = || Projection {
-        messages: without_developer(messages),
+        messages: without_developer(messages, developer),
         tools: tools.map(Cow::Borrowed),
     };
     let Some(history) = history else {
         return fallback();
     };
     // P-3: every recorded update must be present, else the prefix is incomplete.
-    let present: HashSet<&str> = messages
-        .iter()
-        .filter(|m| m.role == Role::Developer)
-        .map(|m| m.id.as_str())
-        .collect();
+    let present: HashSet<&str> = developer_messages().map(|(_, m)| m.id.as_str()).collect();
     if history
         .updates
         .iter()
@@ -169,13 +198,12 @@ pub fn project_tool_updates_with<'a>(
         .map(|u| u.message_id.as_str())
         .collect();
 
-    // P-8: the message walk. `out` stays `None` while every position is unchanged, so
+    // P-8: the walk over the developer messages (every other message is kept as the
+    // same object). When every position is unchanged the input comes back borrowed, so
     // an unchanged request costs no allocation and no reference-count traffic.
-    let mut out: Option<Vec<Arc<Message>>> = None;
-    for (i, m) in messages.iter().enumerate() {
-        let kept = if m.role != Role::Developer {
-            Kept::Same
-        } else if !update_ids.contains(m.id.as_str()) {
+    let mut changed: Vec<(usize, Kept)> = Vec::new();
+    for (i, m) in developer_messages() {
+        let kept = if !update_ids.contains(m.id.as_str()) {
             Kept::Drop
         } else {
             let mut content = Vec::with_capacity(m.content.len());
@@ -205,21 +233,23 @@ pub fn project_tool_updates_with<'a>(
                 }))
             }
         };
-        match (&mut out, kept) {
-            (None, Kept::Same) => {}
-            (None, other) => {
-                let mut v = Vec::with_capacity(messages.len());
-                v.extend(messages[..i].iter().cloned());
-                if let Kept::Copy(c) = other {
-                    v.push(c);
-                }
-                out = Some(v);
-            }
-            (Some(v), Kept::Same) => v.push(m.clone()),
-            (Some(v), Kept::Copy(c)) => v.push(c),
-            (Some(_), Kept::Drop) => {}
+        if !matches!(kept, Kept::Same) {
+            changed.push((i, kept));
         }
     }
+    let out: Option<Vec<Arc<Message>>> = (!changed.is_empty()).then(|| {
+        let mut v = Vec::with_capacity(messages.len());
+        let mut next = 0;
+        for (i, kept) in changed {
+            v.extend(messages.get(next..i).unwrap_or(&[]).iter().cloned());
+            if let Kept::Copy(c) = kept {
+                v.push(c);
+            }
+            next = i + 1;
+        }
+        v.extend(messages.get(next..).unwrap_or(&[]).iter().cloned());
+        v
+    });
 
     // P-9: always a fresh list on this path (the history, not the input, defines it).
     let tools_out = Cow::Owned(declarations);

@@ -13,99 +13,8 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::session::event::{Block, Message, Role};
-
-/// One renamed tool call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ToolIdRepair {
-    /// Position of the call among the message's tool calls.
-    pub index: usize,
-    /// The id the provider sent (possibly empty).
-    pub original: String,
-    /// The id it has now.
-    pub replacement: String,
-}
-
-impl ToolIdRepair {
-    /// `"" → call_1` / `call_x → call_x_dup2`, for notices and logs.
-    pub fn describe(repairs: &[ToolIdRepair]) -> String {
-        repairs
-            .iter()
-            .map(|r| format!("{:?} → {}", r.original, r.replacement))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-/// Base name for a renamed call: an empty id becomes `<prefix>_<index>`, the `k`-th
-/// repeat of an id becomes `<id>_dup<k>` (k ≥ 2).
-pub fn standard_name(prefix: &str) -> impl Fn(&str, usize, usize) -> String + '_ {
-    move |original, index, occurrence| {
-        if original.is_empty() {
-            format!("{prefix}_{index}")
-        } else {
-            format!("{original}_dup{occurrence}")
-        }
-    }
-}
-
-/// Gives every tool call in `blocks` a non-empty id that is unique within `blocks` and not
-/// in `taken`. The first call with a given free id keeps it; any other gets
-/// `name(original, index, k)` (index among the tool calls; k = 2 for the second call
-/// with that original id, and counts up while the name is taken; a name that ignores k
-/// gets a `_2`, `_3`, … suffix instead). Deterministic. Returns what was renamed.
-pub fn assign_unique_ids(
-    blocks: &mut [Block],
-    taken: &HashSet<String>,
-    name: impl Fn(&str, usize, usize) -> String,
-) -> Vec<ToolIdRepair> {
-    // Original ids are reserved first so a replacement never steals a later call's id.
-    let reserved: HashSet<String> = blocks
-        .iter()
-        .filter_map(|b| match b {
-            Block::ToolCall { id, .. } if !id.is_empty() => Some(id.clone()),
-            _ => None,
-        })
-        .collect();
-    let mut used: HashSet<String> = HashSet::new();
-    let mut seen: Vec<String> = Vec::new();
-    let mut repairs = Vec::new();
-    for block in blocks.iter_mut() {
-        let Block::ToolCall { id, .. } = block else {
-            continue;
-        };
-        let index = seen.len();
-        let occurrence = seen.iter().filter(|s| *s == id).count() + 1;
-        seen.push(id.clone());
-        let free = |c: &str| !taken.contains(c) && !used.contains(c);
-        if !id.is_empty() && free(id) {
-            used.insert(id.clone());
-            continue;
-        }
-        // Repeats count from 2; a name that ignores the count gets a numeric suffix.
-        let first = occurrence.max(2);
-        let base = name(id, index, first);
-        let varies = name(id, index, first + 1) != base;
-        let mut candidate = base.clone();
-        let (mut k, mut n) = (first, 1u64);
-        while candidate.is_empty() || !free(&candidate) || reserved.contains(&candidate) {
-            if varies {
-                k += 1;
-                candidate = name(id, index, k);
-            } else {
-                n += 1;
-                candidate = format!("{base}_{n}");
-            }
-        }
-        repairs.push(ToolIdRepair {
-            index,
-            original: std::mem::replace(id, candidate.clone()),
-            replacement: candidate.clone(),
-        });
-        used.insert(candidate);
-    }
-    repairs
-}
+use crate::session::event::{Block, Message};
+pub use crate::session::tool_ids::{RepairScan, ToolIdRepair, assign_unique_ids, standard_name};
 
 /// [`assign_unique_ids`] for one reply on its own (stream assembly): empty ids become
 /// `call_<index>`, repeats `<id>_dup<k>`.
@@ -118,60 +27,19 @@ pub fn unique_reply_ids(blocks: &mut [Block]) -> Vec<ToolIdRepair> {
 /// `toolCallId` is the original id answers the first not yet answered call that had it.
 /// Returns the input itself when nothing needed repair.
 pub fn repair_history(messages: &[Arc<Message>]) -> Cow<'_, [Arc<Message>]> {
-    let mut taken: HashSet<String> = HashSet::new();
-    // Calls of the latest assistant message: (original id, final id, answered).
-    let mut pending: Vec<(String, String, bool)> = Vec::new();
+    let mut scan = RepairScan::default();
     let mut out: Option<Vec<Arc<Message>>> = None;
     for (i, m) in messages.iter().enumerate() {
-        let mut replacement: Option<Message> = None;
-        match m.role {
-            Role::Assistant if m.tool_calls().next().is_some() => {
-                let mut content = m.content.clone();
-                let tag: String =
-                    m.id.chars()
-                        .filter(char::is_ascii_alphanumeric)
-                        .take(8)
-                        .collect();
-                let prefix = format!("call_{tag}");
-                let repairs = assign_unique_ids(&mut content, &taken, standard_name(&prefix));
-                pending = m
-                    .tool_calls()
-                    .zip(content.iter().filter_map(|b| match b {
-                        Block::ToolCall { id, .. } => Some(id.clone()),
-                        _ => None,
-                    }))
-                    .map(|((orig, _, _), new)| (orig.to_string(), new, false))
-                    .collect();
-                taken.extend(pending.iter().map(|(_, new, _)| new.clone()));
-                if !repairs.is_empty() {
-                    tracing::warn!(
-                        message_id = %m.id,
-                        renamed = %ToolIdRepair::describe(&repairs),
-                        "repaired tool-call ids of a logged message"
-                    );
-                    replacement = Some(Message {
-                        content,
-                        ..Message::clone(m)
-                    });
-                }
+        let replacement = scan.step(m).map(|(r, repairs)| {
+            if !repairs.is_empty() {
+                tracing::warn!(
+                    message_id = %m.id,
+                    renamed = %ToolIdRepair::describe(&repairs),
+                    "repaired tool-call ids of a logged message"
+                );
             }
-            Role::Tool => {
-                let id = m.tool_call_id.as_deref().unwrap_or("");
-                if let Some(entry) = pending
-                    .iter_mut()
-                    .find(|(orig, _, done)| !done && orig == id)
-                {
-                    entry.2 = true;
-                    if entry.1 != id {
-                        replacement = Some(Message {
-                            tool_call_id: Some(entry.1.clone()),
-                            ..Message::clone(m)
-                        });
-                    }
-                }
-            }
-            _ => {}
-        }
+            r
+        });
         match (&mut out, replacement) {
             (None, None) => {}
             (None, Some(r)) => {
@@ -193,7 +61,12 @@ pub fn repair_history(messages: &[Arc<Message>]) -> Cow<'_, [Arc<Message>]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::event::Source;
+    use crate::llm::client::build_wire;
+    use crate::llm::types::{GenerateOptions, MessageList, ProviderKind, Purpose, Route, Thinking};
+    use crate::session::Session;
+    use crate::session::event::{
+        AssistantMessageData, EventKind, Role, Source, ToolResultData, UserMessageData,
+    };
 
     fn call(id: &str) -> Block {
         Block::ToolCall {
@@ -300,5 +173,137 @@ mod tests {
             msg(Role::Tool, vec![], "t", Some("a")),
         ];
         assert!(matches!(repair_history(&clean), Cow::Borrowed(_)));
+    }
+
+    fn session_with(turns: &[(&[&str], &[&str])]) -> (Session, Vec<u64>) {
+        let mut s = Session::new("t", "/");
+        let mut seqs = Vec::new();
+        for (turn, (calls, results)) in turns.iter().enumerate() {
+            let turn = turn as u64 + 1;
+            let user = Message::text(Role::User, "go", Source::kind("user"));
+            seqs.push(
+                s.push(EventKind::UserMessage(UserMessageData { message: user }))
+                    .unwrap()
+                    .seq,
+            );
+            let message = Message::new(
+                Role::Assistant,
+                calls.iter().map(|id| call(id)).collect(),
+                Source::kind("model"),
+            );
+            seqs.push(
+                s.push(EventKind::AssistantMessage(AssistantMessageData {
+                    turn,
+                    step: 1,
+                    message,
+                    usage: None,
+                    timing: None,
+                    interrupted: None,
+                }))
+                .unwrap()
+                .seq,
+            );
+            for id in *results {
+                let mut message = Message::text(Role::Tool, "r", Source::kind("tool"));
+                message.tool_call_id = Some(id.to_string());
+                seqs.push(
+                    s.push(EventKind::ToolResult(ToolResultData {
+                        turn,
+                        step: 1,
+                        message,
+                        error: None,
+                    }))
+                    .unwrap()
+                    .seq,
+                );
+            }
+        }
+        (s, seqs)
+    }
+
+    fn opts(messages: MessageList) -> GenerateOptions {
+        GenerateOptions {
+            route: Route {
+                provider: "deepseek".into(),
+                model: "m".into(),
+                kind: ProviderKind::DeepseekMessages,
+                base_url: String::new(),
+                api_key_env: String::new(),
+                context_window: 0,
+                system_prompt_update: None,
+                tool_update: None,
+                tool_removal: Default::default(),
+                image_input: false,
+                max_tools: 128,
+            },
+            messages,
+            tools: None,
+            tool_history: None,
+            system: None,
+            max_tokens: 100,
+            thinking: Thinking::Default,
+            effort: None,
+            temperature: None,
+            stop: None,
+            purpose: Purpose::Step,
+        }
+    }
+
+    /// The session's word that its history needs no repair agrees with the full repair,
+    /// and the body is byte-identical to one built with the full repair (D3).
+    fn assert_flag_matches_full_repair(s: &Session) -> bool {
+        let list = s.derive_messages();
+        let borrowed = matches!(repair_history(&list), Cow::Borrowed(_));
+        assert_eq!(list.ids_clean(), borrowed, "flag vs full repair");
+        let unflagged: MessageList = list.to_vec().into();
+        assert!(!unflagged.ids_clean());
+        let fast = build_wire(&opts(list)).unwrap().bytes;
+        let full = build_wire(&opts(unflagged)).unwrap().bytes;
+        assert_eq!(fast, full, "bytes with and without the session's scan");
+        borrowed
+    }
+
+    #[test]
+    fn hardening_d3_session_tracks_whether_its_history_needs_id_repair() {
+        // A clean log: the session vouches for it, so no request walks it for repair.
+        let (s, _) = session_with(&[(&["a", "b"], &["a", "b"]), (&["c"], &["c"])]);
+        assert!(assert_flag_matches_full_repair(&s));
+        // An old log from a faulty provider: a repeated id, then an empty one.
+        let (mut s, seqs) =
+            session_with(&[(&["a"], &["a"]), (&["a", ""], &["a", ""]), (&["d"], &["d"])]);
+        assert!(!assert_flag_matches_full_repair(&s));
+        let body =
+            String::from_utf8(build_wire(&opts(s.derive_messages())).unwrap().bytes).unwrap();
+        assert!(body.contains("a_dup2"), "{body}");
+        // A replacement shadowing the faulty turn (as compaction does) makes it clean.
+        let summary = Message::text(Role::User, "summary", Source::kind("compaction"));
+        s.replace(
+            EventKind::UserMessage(UserMessageData { message: summary }),
+            seqs[3],
+            seqs[6],
+        )
+        .unwrap();
+        assert!(assert_flag_matches_full_repair(&s));
+        // A later faulty reply (appended after the rebuild) is caught again.
+        let message = Message::new(Role::Assistant, vec![call("d")], Source::kind("model"));
+        s.push(EventKind::AssistantMessage(AssistantMessageData {
+            turn: 9,
+            step: 1,
+            message,
+            usage: None,
+            timing: None,
+            interrupted: None,
+        }))
+        .unwrap();
+        let mut message = Message::text(Role::Tool, "r", Source::kind("tool"));
+        message.tool_call_id = Some("d".into());
+        s.push(EventKind::ToolResult(ToolResultData {
+            turn: 9,
+            step: 1,
+            message,
+            error: None,
+        }))
+        .unwrap();
+        assert!(!assert_flag_matches_full_repair(&s));
     }
 }

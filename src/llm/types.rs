@@ -4,8 +4,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::session::event::{
-    Block, Message, SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, Usage,
+    Block, SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, Usage,
 };
+pub use crate::session::message_list::MessageList;
 pub use crate::session::vocab::{ToolHistory, ToolHistoryUpdate};
 
 /// Which wire protocol a provider speaks.
@@ -112,8 +113,8 @@ impl Thinking {
 pub struct GenerateOptions {
     /// Route to send to.
     pub route: Route,
-    /// Request messages derived from the session surface.
-    pub messages: Vec<Arc<Message>>,
+    /// Request messages derived from the session surface (a shared snapshot).
+    pub messages: MessageList,
     /// Current active tools (the header's tools); `None` when there are none.
     pub tools: Option<Vec<ToolSchema>>,
     /// Fold snapshot; `None` = send complete declarations without updates.

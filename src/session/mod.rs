@@ -6,17 +6,18 @@
 
 pub mod event;
 pub mod ledger;
+pub mod message_list;
 pub mod store;
 pub mod surface;
 pub mod tool_history;
+pub mod tool_ids;
 pub mod validate;
 pub mod vocab;
 
 use std::sync::Arc;
 
 use event::{
-    Event, EventKind, LOG_FORMAT, Message, RequestContext, RequestHeaderData, SessionStart,
-    SurfaceOp,
+    Event, EventKind, LOG_FORMAT, RequestContext, RequestHeaderData, SessionStart, SurfaceOp,
 };
 use surface::Surface;
 use tool_history::{ToolHistoryError, ToolHistoryFold};
@@ -263,8 +264,8 @@ impl Session {
         &self.surface
     }
 
-    /// Request messages derived from the current surface.
-    pub fn derive_messages(&self) -> Vec<Arc<Message>> {
+    /// Request messages derived from the current surface (O(1): a shared snapshot).
+    pub fn derive_messages(&self) -> message_list::MessageList {
         self.surface.derive_messages()
     }
 

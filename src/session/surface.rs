@@ -3,11 +3,15 @@
 //!
 //! Appends push a node; a replacement shadows a contiguous range of current nodes with
 //! one new node and bumps `content_generation` (used by L-1b). The derived message list
-//! is cached and only rebuilt after a replacement, so deriving is a clone of `Arc`s.
+//! is kept up to date as nodes are appended and rebuilt only after a replacement, so
+//! deriving is the clone of one `Arc`; the tool-call id scan (D3) and the positions of
+//! the system nodes are kept the same way, so no per-request step walks the history.
 
 use std::sync::Arc;
 
 use crate::session::event::{Event, EventKind, Message, SurfaceOp};
+use crate::session::message_list::MessageList;
+use crate::session::tool_ids::RepairScan;
 use crate::session::validate::ValidationError;
 
 /// One current surface node.
@@ -53,7 +57,11 @@ pub enum SurfacePlan {
 #[derive(Debug, Clone, Default)]
 pub struct Surface {
     nodes: Vec<SurfaceNode>,
-    derived: Vec<Arc<Message>>,
+    derived: MessageList,
+    /// The dispatch-time id repair run over `derived` so far (while it found nothing).
+    scan: RepairScan,
+    /// Indices of the `system/message` nodes, ascending.
+    system_nodes: Vec<usize>,
     content_generation: u64,
 }
 
@@ -73,9 +81,23 @@ impl Surface {
         self.content_generation
     }
 
-    /// Request messages derived from the current nodes (cheap: clones `Arc`s).
-    pub fn derive_messages(&self) -> Vec<Arc<Message>> {
+    /// Request messages derived from the current nodes (O(1): a shared snapshot).
+    pub fn derive_messages(&self) -> MessageList {
         self.derived.clone()
+    }
+
+    /// The `system/message` nodes, in order (without a walk over the other nodes).
+    pub fn system_nodes(&self) -> impl Iterator<Item = &SurfaceNode> {
+        self.system_nodes.iter().filter_map(|&i| self.nodes.get(i))
+    }
+
+    /// Adds a node's message to the derived list, scanning its tool-call ids once.
+    fn push_derived(&mut self, message: Arc<Message>) {
+        if self.derived.ids_clean() && self.scan.step(&message).is_some() {
+            // The log needs the repair; every request runs it in full from now on.
+            self.derived.set_ids_clean(false);
+        }
+        self.derived.push(message);
     }
 
     /// The derived messages without cloning.
@@ -184,7 +206,10 @@ impl Surface {
             SurfacePlan::None => {}
             SurfacePlan::Append => {
                 if node.derives_message() {
-                    self.derived.push(node.message.clone());
+                    self.push_derived(node.message.clone());
+                }
+                if node.event_type == "system/message" {
+                    self.system_nodes.push(self.nodes.len());
                 }
                 self.nodes.push(node);
             }
@@ -192,11 +217,24 @@ impl Surface {
                 self.nodes
                     .splice(start_idx..=end_idx, std::iter::once(node));
                 self.content_generation += 1;
-                self.derived = self
+                // Replacements are rare (consolidation, compaction): rebuild in full.
+                self.derived = MessageList::new();
+                self.scan = RepairScan::default();
+                let derived: Vec<Arc<Message>> = self
                     .nodes
                     .iter()
                     .filter(|n| n.derives_message())
                     .map(|n| n.message.clone())
+                    .collect();
+                for m in derived {
+                    self.push_derived(m);
+                }
+                self.system_nodes = self
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n.event_type == "system/message")
+                    .map(|(i, _)| i)
                     .collect();
             }
         }
