@@ -6,9 +6,8 @@
 mod mcp;
 
 use crate::agent::command_spec::{COMMANDS, CommandId, find};
-use crate::agent::protocol::{
-    AgentCommand, AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase,
-};
+use crate::agent::inbox::Pending;
+use crate::agent::protocol::{AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Locale, Localizer, Text};
 
@@ -43,22 +42,19 @@ impl Agent {
         LineOutcome::default()
     }
 
-    /// Runs one queued UI command: a submission (text or slash command), or a typed
-    /// command (language switch, inspector) that never becomes a command string.
-    /// Cancel, approvals and shutdown are answered at once by the inbox, not queued.
-    pub async fn handle_queued(&mut self, cmd: AgentCommand) -> LineOutcome {
-        let out = match cmd {
-            AgentCommand::Submit(line) => return self.handle_line(&line).await,
-            AgentCommand::SetLocale(locale) => {
+    /// Runs one piece of queued work: a submission (text or slash command), or a typed
+    /// command (language switch, inspector) that never becomes a command string. Cancel,
+    /// approvals and shutdown are never queued: the inbox answers them at once.
+    pub async fn handle_queued(&mut self, work: Pending) -> LineOutcome {
+        let out = match work {
+            Pending::Line(line) => return self.handle_line(&line).await,
+            Pending::SetLocale(locale) => {
                 self.apply_background_now();
                 self.set_locale_command(locale)
             }
-            AgentCommand::Inspect { request } => {
+            Pending::Inspect(request) => {
                 self.apply_background_now();
                 self.inspect_command(request)
-            }
-            AgentCommand::Cancel | AgentCommand::Approve { .. } | AgentCommand::Shutdown => {
-                return LineOutcome::default();
             }
         };
         self.emit_event(AgentEvent::CommandFinished);
@@ -125,7 +121,7 @@ impl Agent {
         LineOutcome::default()
     }
 
-    /// `/lang` and [`AgentCommand::SetLocale`]: switch, tell the UI, save the choice.
+    /// `/lang` and [`crate::agent::protocol::AgentCommand::SetLocale`]: switch, tell the UI, save the choice.
     fn set_locale_command(&mut self, loc: Locale) -> LineOutcome {
         self.set_locale(Localizer::new(loc));
         self.emit_event(AgentEvent::LocaleChanged(loc));
@@ -263,7 +259,7 @@ impl Agent {
         }
     }
 
-    /// `/inspect [n]` and [`AgentCommand::Inspect`].
+    /// `/inspect [n]` and [`crate::agent::protocol::AgentCommand::Inspect`].
     fn inspect_command(&mut self, request: Option<usize>) -> LineOutcome {
         match self.inspect(request) {
             Ok(data) => {

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::env_error::{EnvError, RouteSwitchError};
-use crate::agent::inbox::{Inbox, Pending};
+use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, TurnPhase};
 use crate::agent::request::{AttemptInput, plan_attempt};
 use crate::agent::state::SessionState;
@@ -977,7 +977,7 @@ impl Agent {
                 continue;
             };
             self.inbox.set_busy(true);
-            let quit = self.handle_pending(work).await;
+            let quit = self.handle_queued(work).await.quit;
             self.inbox.set_busy(false);
             self.inbox.report_queue();
             if quit {
@@ -991,16 +991,6 @@ impl Agent {
         }
         let _ = self.state.session.sync();
         self.emit(AgentEvent::Exited);
-    }
-
-    /// Handles one piece of queued work through the command table; `true` = quit.
-    async fn handle_pending(&mut self, work: Pending) -> bool {
-        let cmd = match work {
-            Pending::Line(line) => AgentCommand::Submit(line),
-            Pending::Inspect(request) => AgentCommand::Inspect { request },
-            Pending::SetLocale(locale) => AgentCommand::SetLocale(locale),
-        };
-        self.handle_queued(cmd).await.quit
     }
 
     /// Reports a torn log tail that was cut on load (once).
