@@ -277,6 +277,83 @@ fn render_table(rows: &[&str]) -> Vec<Line<'static>> {
     out
 }
 
+/// Renders a complete markdown document to rows of at most `width` columns.
+pub fn render_width(src: &str, width: usize) -> Vec<Line<'static>> {
+    render(src, false, "")
+        .iter()
+        .flat_map(|l| super::text::wrap_line(l, width, 0))
+        .collect()
+}
+
+/// A newline-gated markdown stream: completed lines are rendered once and cached per
+/// width; only the open tail (text after the last newline, or a table still arriving) is
+/// re-rendered per delta. After [`StreamCollector::finish`] everything is committed.
+#[derive(Debug, Clone, Default)]
+pub struct StreamCollector {
+    source: String,
+    finished: bool,
+}
+
+impl StreamCollector {
+    /// An empty stream.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A finished stream holding a whole document (a committed message).
+    pub fn complete(src: &str) -> Self {
+        StreamCollector {
+            source: src.to_string(),
+            finished: true,
+        }
+    }
+
+    /// Appends a (sanitized) delta.
+    pub fn push(&mut self, delta: &str) {
+        self.source.push_str(delta);
+    }
+
+    /// Ends the stream: the tail is committed.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// Whether [`StreamCollector::finish`] was called.
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The source received so far.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    fn split(&self) -> usize {
+        if self.finished {
+            self.source.len()
+        } else {
+            self.source.rfind('\n').map_or(0, |i| i + 1)
+        }
+    }
+
+    /// The committed rows at `width` (cached; stable while only the tail changes).
+    pub fn committed(&mut self, width: usize) -> Vec<Line<'static>> {
+        render_width(&self.source[..self.split()], width)
+    }
+
+    /// The open tail's rows at `width`; `table_placeholder` stands for a table still
+    /// arriving. Empty once finished.
+    pub fn tail(&self, width: usize, table_placeholder: &str) -> Vec<Line<'static>> {
+        if self.finished {
+            return Vec::new();
+        }
+        render(&self.source[self.split()..], true, table_placeholder)
+            .iter()
+            .flat_map(|l| super::text::wrap_line(l, width, 0))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,8 @@ pub mod keymap;
 pub mod markdown;
 #[doc(hidden)]
 pub mod sample;
+#[doc(hidden)]
+pub mod snapshot;
 pub mod terminal;
 pub mod text;
 pub mod theme;

@@ -151,6 +151,33 @@ pub fn wrap_line(line: &Line<'static>, width: usize, indent: usize) -> Vec<Line<
         .collect()
 }
 
+/// Wraps `body` to `width` columns with `first` before its first row and `rest` before
+/// every continuation row (quote bar, list indent, tool-output gutter, help column), so a
+/// wrapped line keeps its gutter. Rows never exceed `width` columns.
+pub fn wrap_prefixed(
+    body: &Line<'static>,
+    width: usize,
+    first: &[Span<'static>],
+    rest: &[Span<'static>],
+) -> Vec<Line<'static>> {
+    let pw = |p: &[Span<'static>]| p.iter().map(|s| str_width(&s.content)).sum::<usize>();
+    let gutter = pw(first).max(pw(rest));
+    let inner = width.saturating_sub(gutter).max(1);
+    wrap_line(body, inner, 0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut spans: Vec<Span<'static>> = if i == 0 {
+                first.to_vec()
+            } else {
+                rest.to_vec()
+            };
+            spans.extend(row.spans);
+            Line::from(spans).style(body.style)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
