@@ -228,22 +228,22 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }
-    rt.spawn(agent.run_interactive(cmd_rx));
+    let agent_task = rt.spawn(agent.run_interactive(cmd_rx));
     let opts = deepterm::ui::UiOptions {
         locale: setup.locale,
         demo: setup.demo,
+        secret: setup.key.clone(),
     };
-    // The UI thread blocks on a std channel; forward the loop's events into it.
-    let (ui_tx, ui_rx) = std::sync::mpsc::channel();
-    let mut ev_rx = ev_rx;
-    rt.spawn(async move {
-        while let Some(ev) = ev_rx.recv().await {
-            if ui_tx.send(ev).is_err() {
-                break;
-            }
-        }
-    });
-    let res = deepterm::ui::run(opts, cmd_tx, ui_rx);
+    // The UI runs on this thread (block_on), the agent and its tools on the workers.
+    let res = rt.block_on(deepterm::ui::run(opts, cmd_tx, ev_rx, Some(agent_task)));
     rt.shutdown_timeout(std::time::Duration::from_millis(500));
-    res.map_err(|e| StartupError(l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))])))
+    match res {
+        Ok(deepterm::ui::UiExit::Quit) => Ok(()),
+        Ok(deepterm::ui::UiExit::AgentDied(message)) => Err(StartupError(
+            l.tra("app-agent-died", &[("message", Arg::from(message))]),
+        )),
+        Err(e) => Err(StartupError(
+            l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))]),
+        )),
+    }
 }

@@ -124,3 +124,7 @@ tui-help-commands-title = Slash commands
 
 # issue 10: tool removal retain
 tui-inspector-reason-removal-retained = tool removal on an addition-only route with tool_removal = "retain" (declaration kept, prefix unchanged)
+
+# issue 11: event loop
+tui-agent-died = The agent stopped after an internal error: { $message }. Press any key to leave.
+tui-task-panicked = Internal error in a background task: { $message } ({ $location }). deepterm keeps running.

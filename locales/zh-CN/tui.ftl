@@ -112,3 +112,7 @@ tui-help-commands-title = 斜杠命令
 
 # issue 10: tool removal retain
 tui-inspector-reason-removal-retained = 在设置了 tool_removal = "retain" 的仅追加路由上移除工具（保留声明，前缀不变）
+
+# issue 11: event loop
+tui-agent-died = 智能体因内部错误而停止：{ $message }。按任意键退出。
+tui-task-panicked = 后台任务发生内部错误：{ $message }（{ $location }）。deepterm 继续运行。
