@@ -350,7 +350,8 @@ impl Composer {
                 let ri = ranges.iter().rposition(|r| r.start <= c).unwrap_or(0);
                 let start = ranges.get(ri).map_or(0, |r| r.start);
                 caret_row = first_row + ri;
-                caret_col = str_width(&line[start..c]);
+                // Before the first row's start only when leading spaces were dropped.
+                caret_col = line.get(start..c).map_or(0, str_width);
                 if caret_col >= width {
                     if self.caret == self.text.len() && ri + 1 == ranges.len() {
                         // Typing at the very end continues on a fresh row.
@@ -579,5 +580,103 @@ mod tests {
         c.left();
         c.down();
         assert_eq!(c.caret(), c.text().len() - 4);
+    }
+
+    mod props {
+        use super::*;
+        use crate::ui::text::str_width;
+        use proptest::prelude::*;
+
+        fn cases() -> u32 {
+            std::env::var("DEEPTERM_PROPTEST_CASES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2_000)
+        }
+
+        #[derive(Debug, Clone)]
+        enum Op {
+            Type(String),
+            Newline,
+            Backspace,
+            Delete,
+            Left,
+            Right,
+            Home,
+            End,
+            Up,
+            Down,
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                3 => prop_oneof![
+                    "[a-z ]{1,8}",
+                    Just(FAMILY.to_string()),
+                    Just("🇨🇳".to_string()),
+                    Just("e\u{301}".to_string()),
+                    Just("\u{301}".to_string()),
+                    "[一-龥，。]{1,3}",
+                ]
+                .prop_map(Op::Type),
+                1 => Just(Op::Newline),
+                1 => Just(Op::Backspace),
+                1 => Just(Op::Delete),
+                1 => Just(Op::Left),
+                1 => Just(Op::Right),
+                1 => Just(Op::Home),
+                1 => Just(Op::End),
+                1 => Just(Op::Up),
+                1 => Just(Op::Down),
+            ]
+        }
+
+        const ACUTE: char = '\u{301}';
+
+        fn boundary(s: &str, i: usize) -> bool {
+            GraphemeCursor::new(i, s.len(), true)
+                .is_boundary(s, 0)
+                .unwrap_or(false)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+            #[test]
+            fn caret_stays_on_grapheme_boundaries_and_layout_fits(
+                ops in proptest::collection::vec(op(), 1..40),
+                width in 4usize..30,
+            ) {
+                let mut c = Composer::new();
+                for op in ops {
+                    match op {
+                        Op::Type(s) => c.insert_str(&s),
+                        Op::Newline => c.newline(),
+                        Op::Backspace => c.backspace(),
+                        Op::Delete => c.delete(),
+                        Op::Left => c.left(),
+                        Op::Right => c.right(),
+                        Op::Home => c.home(),
+                        Op::End => c.end(),
+                        Op::Up => c.up(),
+                        Op::Down => c.down(),
+                    }
+                    // Typing a lone combining mark joins the cluster before it; moves and
+                    // deletes then treat the whole cluster as one.
+                    if !boundary(c.text(), c.caret()) {
+                        let rest = &c.text()[c.caret()..];
+                        prop_assert!(rest.starts_with(ACUTE), "caret inside a cluster: {:?}", rest);
+                    }
+                    let l = c.layout(width);
+                    prop_assert!(l.caret_row < l.rows.len());
+                    prop_assert!(l.caret_col <= width);
+                    for r in &l.rows {
+                        prop_assert!(str_width(r) <= width, "{:?}", l.rows);
+                    }
+                    let squash = |s: &str| s.chars().filter(|c| *c != ' ' && *c != '\n').collect::<String>();
+                    prop_assert_eq!(squash(&l.rows.concat()), squash(c.text()));
+                }
+            }
+        }
     }
 }

@@ -159,16 +159,18 @@ fn is_grapheme_boundary(s: &str, i: usize) -> bool {
             .unwrap_or(true)
 }
 
-/// Byte ranges of URLs (space-delimited tokens with `://`): UAX #14 allows breaks after
-/// their slashes, but a URL reads as one word, so it only hard-breaks at the width.
-fn url_ranges(text: &str) -> Vec<Range<usize>> {
-    if !text.contains("://") {
+/// Byte ranges of URLs and paths (space-delimited tokens with `://`, or ASCII tokens
+/// with `/` or `\\`). UAX #14 allows breaks after their slashes, but a URL or a path
+/// reads as one word: it moves to the next row whole, and only a token longer than a
+/// row is cut, at the width.
+fn atomic_ranges(text: &str) -> Vec<Range<usize>> {
+    if !text.contains(['/', '\\']) {
         return Vec::new();
     }
     let mut out = Vec::new();
     let mut pos = 0;
     for tok in text.split(' ') {
-        if tok.contains("://") {
+        if tok.contains("://") || (tok.is_ascii() && tok.contains(['/', '\\'])) {
             out.push(pos..pos + tok.len());
         }
         pos += tok.len() + 1;
@@ -202,20 +204,29 @@ impl Fragment for Frag {
 }
 
 /// The fragments of `text`: UAX #14 words, glued where a break would split a grapheme
-/// cluster or put closing punctuation at a row start.
+/// cluster, put closing punctuation at a row start or cut a URL or path; a URL or path
+/// after a space starts a fragment of its own (UAX #14 allows no break before `/`).
 fn fragments(text: &str) -> Vec<Frag> {
-    let mut frags: Vec<Frag> = Vec::new();
-    let urls = url_ranges(text);
+    let atomic = atomic_ranges(text);
+    // Starts of UAX #14 words, then the adjustments for URLs and paths.
+    let mut starts: Vec<usize> = Vec::new();
     let mut pos = 0;
     for w in WordSeparator::UnicodeBreakProperties.find_words(text) {
-        let start = pos;
-        let end = start + w.word.len();
-        let ws_end = end + w.whitespace.len();
-        pos = ws_end;
+        starts.push(pos);
+        pos += w.word.len() + w.whitespace.len();
+    }
+    if !atomic.is_empty() {
+        starts.retain(|&p| !atomic.iter().any(|u| u.start < p && p < u.end));
+        starts.extend(atomic.iter().map(|u| u.start).filter(|&p| p > 0));
+        starts.sort_unstable();
+        starts.dedup();
+    }
+    let mut frags: Vec<Frag> = Vec::with_capacity(starts.len());
+    for (i, &start) in starts.iter().enumerate() {
+        let ws_end = starts.get(i + 1).copied().unwrap_or(text.len());
+        let end = start + text[start..ws_end].trim_end_matches(' ').len();
         let glue = !frags.is_empty()
-            && (starts_with_closer(w.word)
-                || !is_grapheme_boundary(text, start)
-                || urls.iter().any(|u| u.start < start && start < u.end));
+            && (starts_with_closer(&text[start..end]) || !is_grapheme_boundary(text, start));
         if glue && let Some(prev) = frags.last_mut() {
             prev.end = end;
             prev.ws_end = ws_end;
@@ -238,9 +249,10 @@ fn fragments(text: &str) -> Vec<Frag> {
 /// grapheme boundaries; a piece never starts with closing punctuation when the
 /// character before it can go down with it.
 fn hard_break(text: &str, f: Frag, limit: usize, out: &mut Vec<Frag>) {
-    let gs: Vec<(usize, usize)> = text[f.start..f.end]
+    // (offset, width, is a plain space) of every cluster.
+    let gs: Vec<(usize, usize, bool)> = text[f.start..f.end]
         .grapheme_indices(true)
-        .map(|(i, g)| (f.start + i, grapheme_width(g)))
+        .map(|(i, g)| (f.start + i, grapheme_width(g), g == " "))
         .collect();
     let closer_at = |k: usize| starts_with_closer(&text[gs[k].0..]);
     let mut i = 0;
@@ -260,17 +272,29 @@ fn hard_break(text: &str, f: Frag, limit: usize, out: &mut Vec<Frag>) {
                 j = k;
             }
         }
+        // Spaces inside the word (UAX #14 keeps `a /b` or `x ，` together) that fall
+        // at the cut are break spaces: they end this piece and start no row.
+        let mut n = j;
+        while n < gs.len() && gs[n].2 {
+            n += 1;
+        }
         let start = gs[i].0;
-        let end = if j < gs.len() { gs[j].0 } else { f.end };
-        let last = j >= gs.len();
+        let (end, ws_end, ws_width) = if n < gs.len() {
+            let cut = gs[j].0;
+            let end = start + text[start..cut].trim_end_matches(' ').len();
+            let ws_end = gs[n].0;
+            (end, ws_end, str_width(&text[end..ws_end]))
+        } else {
+            (f.end, f.ws_end, f.ws_width)
+        };
         out.push(Frag {
             start,
             end,
-            ws_end: if last { f.ws_end } else { end },
+            ws_end,
             width: str_width(&text[start..end]),
-            ws_width: if last { f.ws_width } else { 0 },
+            ws_width,
         });
-        i = j;
+        i = n;
     }
 }
 
@@ -475,6 +499,23 @@ mod tests {
     }
 
     #[test]
+    fn a_path_moves_to_the_next_row_whole_instead_of_splitting_at_a_slash() {
+        let rows = wrap_line(&Line::from("look at /usr/lib/x and more"), 14, 0);
+        assert_eq!(texts(&rows), vec!["look at", "/usr/lib/x and", "more"]);
+        // Longer than a row: cut at the width, not at a slash.
+        let rows = wrap_line(&Line::from("open src/ui/text.rs now"), 12, 0);
+        assert_eq!(texts(&rows), vec!["open", "src/ui/text.", "rs now"]);
+    }
+
+    #[test]
+    fn a_space_kept_inside_a_word_by_uax14_is_dropped_at_a_hard_break() {
+        // UAX #14 allows no break before `/`, so "abcdefghij /x一" is one word; cut at
+        // 10 columns, the space is a break space and starts no row.
+        let rows = wrap_line(&Line::from("abcdefghij /x一"), 10, 0);
+        assert_eq!(texts(&rows), vec!["abcdefghij", "/x一"]);
+    }
+
+    #[test]
     fn uax14_breaks_after_hyphen_free_punctuation_not_inside_words() {
         // UAX #14: no break before `)` or `,`; `(x)` and `word,` stay whole.
         let rows = wrap_line(&Line::from("call f(x), then g(y)."), 10, 0);
@@ -640,8 +681,11 @@ mod tests {
                 Just("👨\u{200d}👩\u{200d}👧".to_string()),
                 Just("🇨🇳".to_string()),
                 Just("e\u{301}".to_string()),
+                Just("\u{301}".to_string()),
                 Just("https://example.com/some/long/path?x=1".to_string()),
                 Just("foo_bar-baz.rs:12".to_string()),
+                Just("/usr/lib/deepterm/x".to_string()),
+                Just("\u{3000}".to_string()),
             ]
         }
 
@@ -701,7 +745,8 @@ mod tests {
                     prop_assert_eq!(&r.spans[0].content, &p[0].content);
                     let text: String = r.spans[1..].iter().map(|s| s.content.as_ref()).collect();
                     if i > 0 {
-                        prop_assert!(!text.starts_with(' '), "row {} starts with a space: {:?}", i, texts(&rows));
+                        // A break space (a plain space cluster; " \u{301}" is a glyph).
+                        prop_assert!(text.graphemes(true).next() != Some(" "), "row {} starts with a space: {:?}", i, texts(&rows));
                         prop_assert!(!starts_with_closer(&text), "row {} starts with a closer: {:?}", i, texts(&rows));
                     }
                     for s in &r.spans[1..] {
