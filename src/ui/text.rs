@@ -225,12 +225,17 @@ fn fragments(text: &str) -> Vec<Frag> {
     for (i, &start) in starts.iter().enumerate() {
         let ws_end = starts.get(i + 1).copied().unwrap_or(text.len());
         let end = start + text[start..ws_end].trim_end_matches(' ').len();
-        let glue = !frags.is_empty()
-            && (starts_with_closer(&text[start..end]) || !is_grapheme_boundary(text, start));
+        let split_cluster = !is_grapheme_boundary(text, start);
+        let glue = !frags.is_empty() && (split_cluster || starts_with_closer(&text[start..end]));
         if glue && let Some(prev) = frags.last_mut() {
+            // Widths add up across a cluster boundary; a run of glued closers stays linear.
+            prev.width = if split_cluster {
+                str_width(&text[prev.start..end])
+            } else {
+                prev.width + prev.ws_width + str_width(&text[start..end])
+            };
             prev.end = end;
             prev.ws_end = ws_end;
-            prev.width = str_width(&text[prev.start..end]);
             prev.ws_width = str_width(&text[end..ws_end]);
             continue;
         }
@@ -312,7 +317,7 @@ fn break_rows(text: &str, first: usize, rest: usize) -> Vec<Range<usize>> {
         }
     }
     if frags.is_empty() {
-        return vec![0..text.len()];
+        return std::iter::once(0..text.len()).collect();
     }
     let mut rows: Vec<Range<usize>> =
         textwrap::wrap_algorithms::wrap_first_fit(&frags, &[first as f64, rest as f64])
@@ -428,7 +433,7 @@ pub fn wrap_prefixed(
 /// with the same breaks as [`wrap_line`]; spaces at a break fall between two ranges.
 pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
     if str_width(text) <= width.max(1) {
-        return vec![0..text.len()];
+        return std::iter::once(0..text.len()).collect();
     }
     break_rows(text, width, width)
 }
@@ -650,6 +655,22 @@ mod tests {
         // Indentation that fits stays (code blocks).
         let rows = wrap_line(&Line::from("    let x = 1; let y = 2;"), 16, 0);
         assert_eq!(texts(&rows), vec!["    let x = 1;", "let y = 2;"]);
+    }
+
+    #[test]
+    fn wrapping_a_long_paragraph_stays_linear() {
+        // 40,000 closers in a row glue into one word; 100,000 characters of prose.
+        let closers = "好".to_string() + &"。".repeat(40_000);
+        let prose = "前缀缓存按请求的最长公共前缀命中，word and words. ".repeat(2_500);
+        let t = std::time::Instant::now();
+        let a = wrap_line(&Line::from(closers), 80, 0);
+        let b = wrap_line(&Line::from(prose), 80, 0);
+        assert!(a.len() > 900 && b.len() > 1_000);
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(10),
+            "{:?}",
+            t.elapsed()
+        );
     }
 
     #[test]
