@@ -1,11 +1,17 @@
 //! The composer: a multi-line editor with history, paste placeholders and a slash popup.
 //!
-//! Pure state; the caret is a byte index into `text`. Layout wraps by display width so
-//! CJK text and the caret column agree with what the terminal shows.
+//! Pure state; the caret is a byte index into `text`, always between grapheme clusters:
+//! moving and deleting go by cluster, so an emoji sequence, a flag or a combining mark is
+//! never split. Layout wraps at word boundaries (the breaks of [`wrap_line`]) and measures
+//! by display width, so CJK text, emoji and the caret column agree with the terminal.
+//!
+//! [`wrap_line`]: super::text::wrap_line
 
 use crate::i18n::{Arg, Localizer};
 
-use super::text::char_width;
+use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
+
+use super::text::{grapheme_width, str_width, wrap_ranges};
 
 /// Pastes longer than this many characters become a placeholder.
 pub const PASTE_CHAR_LIMIT: usize = 1000;
@@ -121,7 +127,7 @@ impl Composer {
         }
     }
 
-    /// Deletes before the caret; a paste placeholder goes as one unit.
+    /// Deletes the grapheme cluster before the caret; a paste placeholder goes as one unit.
     pub fn backspace(&mut self) {
         if self.caret == 0 {
             return;
@@ -144,7 +150,7 @@ impl Composer {
         self.popup_sel = 0;
     }
 
-    /// Deletes after the caret.
+    /// Deletes the grapheme cluster after the caret.
     pub fn delete(&mut self) {
         if self.caret < self.text.len() {
             let next = next_boundary(&self.text, self.caret);
@@ -152,12 +158,12 @@ impl Composer {
         }
     }
 
-    /// Moves the caret left one character.
+    /// Moves the caret left one grapheme cluster.
     pub fn left(&mut self) {
         self.caret = prev_boundary(&self.text, self.caret);
     }
 
-    /// Moves the caret right one character.
+    /// Moves the caret right one grapheme cluster.
     pub fn right(&mut self) {
         self.caret = next_boundary(&self.text, self.caret);
     }
@@ -213,10 +219,7 @@ impl Composer {
 
     fn vertical(&mut self, dir: i32) {
         let line_start = self.text[..self.caret].rfind('\n').map_or(0, |i| i + 1);
-        let col: usize = self.text[line_start..self.caret]
-            .chars()
-            .map(char_width)
-            .sum();
+        let col = str_width(&self.text[line_start..self.caret]);
         let target_start = if dir < 0 {
             let prev_end = line_start - 1;
             self.text[..prev_end].rfind('\n').map_or(0, |i| i + 1)
@@ -226,14 +229,18 @@ impl Composer {
                 None => return,
             }
         };
+        let target_end = self.text[target_start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| target_start + i);
         let mut pos = target_start;
         let mut w = 0;
-        for c in self.text[target_start..].chars() {
-            if c == '\n' || w + char_width(c) > col {
+        for g in self.text[target_start..target_end].graphemes(true) {
+            let gw = grapheme_width(g);
+            if w + gw > col {
                 break;
             }
-            w += char_width(c);
-            pos += c.len_utf8();
+            w += gw;
+            pos += g.len();
         }
         self.caret = pos;
     }
@@ -325,40 +332,37 @@ impl Composer {
         Some(cmd)
     }
 
-    /// Lays the text out at `width` columns (hard wrap by display width).
+    /// Lays the text out at `width` columns: each line wraps at word boundaries (long
+    /// words hard-break), spaces at a break are not shown, and the caret column is the
+    /// display width before it on its row.
     pub fn layout(&self, width: usize) -> ComposerLayout {
         let width = width.max(2);
-        let mut rows = vec![String::new()];
-        let mut w = 0;
+        let mut rows = Vec::new();
         let (mut caret_row, mut caret_col) = (0, 0);
-        for (i, c) in self.text.char_indices() {
-            if i == self.caret {
-                (caret_row, caret_col) = (rows.len() - 1, w);
-            }
-            if c == '\n' {
-                rows.push(String::new());
-                w = 0;
-                continue;
-            }
-            let cw = char_width(c);
-            if w + cw > width {
-                rows.push(String::new());
-                w = 0;
-                if i == self.caret {
-                    (caret_row, caret_col) = (rows.len() - 1, 0);
+        let mut line_start = 0;
+        for line in self.text.split('\n') {
+            let ranges = wrap_ranges(line, width);
+            let first_row = rows.len();
+            rows.extend(ranges.iter().map(|r| line[r.clone()].to_string()));
+            let line_end = line_start + line.len();
+            if (line_start..=line_end).contains(&self.caret) {
+                let c = self.caret - line_start;
+                let ri = ranges.iter().rposition(|r| r.start <= c).unwrap_or(0);
+                let start = ranges.get(ri).map_or(0, |r| r.start);
+                caret_row = first_row + ri;
+                // Before the first row's start only when leading spaces were dropped.
+                caret_col = line.get(start..c).map_or(0, str_width);
+                if caret_col >= width {
+                    if self.caret == self.text.len() && ri + 1 == ranges.len() {
+                        // Typing at the very end continues on a fresh row.
+                        rows.push(String::new());
+                        (caret_row, caret_col) = (rows.len() - 1, 0);
+                    } else {
+                        caret_col = width;
+                    }
                 }
             }
-            if let Some(r) = rows.last_mut() {
-                r.push(c);
-            }
-            w += cw;
-        }
-        if self.caret >= self.text.len() {
-            if w >= width {
-                rows.push(String::new());
-                w = 0;
-            }
-            (caret_row, caret_col) = (rows.len() - 1, w);
+            line_start = line_end + 1;
         }
         ComposerLayout {
             rows,
@@ -368,12 +372,22 @@ impl Composer {
     }
 }
 
+/// The grapheme boundary before byte `i` (0 at the start).
 fn prev_boundary(s: &str, i: usize) -> usize {
-    s[..i].char_indices().next_back().map_or(0, |(p, _)| p)
+    GraphemeCursor::new(i, s.len(), true)
+        .prev_boundary(s, 0)
+        .ok()
+        .flatten()
+        .unwrap_or(0)
 }
 
+/// The grapheme boundary after byte `i` (the end at the end).
 fn next_boundary(s: &str, i: usize) -> usize {
-    s[i..].chars().next().map_or(i, |c| i + c.len_utf8())
+    GraphemeCursor::new(i, s.len(), true)
+        .next_boundary(s, 0)
+        .ok()
+        .flatten()
+        .unwrap_or(s.len())
 }
 
 #[cfg(test)]
@@ -483,5 +497,186 @@ mod tests {
         c.clear();
         c.insert_str("/q");
         assert_eq!(c.complete().map(|m| m.name), Some("/quit"));
+    }
+
+    const FAMILY: &str = "👨\u{200d}👩\u{200d}👧";
+
+    #[test]
+    fn backspace_removes_a_whole_zwj_family_flag_or_combining_mark() {
+        for g in [FAMILY, "🇨🇳", "e\u{301}", "👍🏽", "❤\u{fe0f}"] {
+            let mut c = Composer::new();
+            c.insert_str("a");
+            c.insert_str(g);
+            c.backspace();
+            assert_eq!(c.text(), "a", "backspace over {g:?}");
+        }
+        // Two flags: one Backspace removes only the last one, whole.
+        let mut c = Composer::new();
+        c.insert_str("🇨🇳🇺🇸");
+        c.backspace();
+        assert_eq!(c.text(), "🇨🇳");
+    }
+
+    #[test]
+    fn left_right_and_delete_move_by_grapheme_cluster() {
+        let mut c = Composer::new();
+        c.insert_str(&format!("x{FAMILY}e\u{301}🇨🇳y"));
+        c.home();
+        c.right();
+        c.right();
+        assert_eq!(c.caret(), 1 + FAMILY.len());
+        c.delete();
+        assert_eq!(c.text(), format!("x{FAMILY}🇨🇳y"));
+        c.delete();
+        assert_eq!(c.text(), format!("x{FAMILY}y"));
+        c.left();
+        assert_eq!(c.caret(), 1);
+        c.end();
+        c.left();
+        c.left();
+        assert_eq!(c.caret(), 1);
+    }
+
+    #[test]
+    fn caret_column_counts_emoji_and_combining_marks_by_display_width() {
+        let mut c = Composer::new();
+        c.insert_str(&format!("{FAMILY}e\u{301}a"));
+        assert_eq!(c.layout(20).caret_col, 4);
+        c.left();
+        assert_eq!(c.layout(20).caret_col, 3);
+    }
+
+    #[test]
+    fn layout_wraps_at_word_boundaries_with_the_caret_where_typed() {
+        let mut c = Composer::new();
+        c.insert_str("hello world again");
+        let l = c.layout(8);
+        assert_eq!(l.rows, vec!["hello", "world", "again"]);
+        assert_eq!((l.caret_row, l.caret_col), (2, 5));
+        // Caret just before "world": start of the second row.
+        c.home();
+        for _ in 0..6 {
+            c.right();
+        }
+        let l = c.layout(8);
+        assert_eq!((l.caret_row, l.caret_col), (1, 0));
+        // Caret right after "hello" (before the break space): end of the first row.
+        c.left();
+        let l = c.layout(8);
+        assert_eq!((l.caret_row, l.caret_col), (0, 5));
+    }
+
+    #[test]
+    fn vertical_moves_keep_display_column_across_wide_graphemes() {
+        let mut c = Composer::new();
+        c.insert_str(&format!("{FAMILY}{FAMILY}ab"));
+        c.newline();
+        c.insert_str("abcdef");
+        c.up();
+        // Column 6 on the line above is after "ab" (2 + 2 + 2).
+        assert_eq!(c.caret(), c.text().find('\n').unwrap_or(0));
+        c.left();
+        c.left();
+        c.left();
+        c.down();
+        assert_eq!(c.caret(), c.text().len() - 4);
+    }
+
+    mod props {
+        use super::*;
+        use crate::ui::text::str_width;
+        use proptest::prelude::*;
+
+        fn cases() -> u32 {
+            std::env::var("DEEPTERM_PROPTEST_CASES")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(2_000)
+        }
+
+        #[derive(Debug, Clone)]
+        enum Op {
+            Type(String),
+            Newline,
+            Backspace,
+            Delete,
+            Left,
+            Right,
+            Home,
+            End,
+            Up,
+            Down,
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                3 => prop_oneof![
+                    "[a-z ]{1,8}",
+                    Just(FAMILY.to_string()),
+                    Just("🇨🇳".to_string()),
+                    Just("e\u{301}".to_string()),
+                    Just("\u{301}".to_string()),
+                    "[一-龥，。]{1,3}",
+                ]
+                .prop_map(Op::Type),
+                1 => Just(Op::Newline),
+                1 => Just(Op::Backspace),
+                1 => Just(Op::Delete),
+                1 => Just(Op::Left),
+                1 => Just(Op::Right),
+                1 => Just(Op::Home),
+                1 => Just(Op::End),
+                1 => Just(Op::Up),
+                1 => Just(Op::Down),
+            ]
+        }
+
+        const ACUTE: char = '\u{301}';
+
+        fn boundary(s: &str, i: usize) -> bool {
+            GraphemeCursor::new(i, s.len(), true)
+                .is_boundary(s, 0)
+                .unwrap_or(false)
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+
+            #[test]
+            fn caret_stays_on_grapheme_boundaries_and_layout_fits(
+                ops in proptest::collection::vec(op(), 1..40),
+                width in 4usize..30,
+            ) {
+                let mut c = Composer::new();
+                for op in ops {
+                    match op {
+                        Op::Type(s) => c.insert_str(&s),
+                        Op::Newline => c.newline(),
+                        Op::Backspace => c.backspace(),
+                        Op::Delete => c.delete(),
+                        Op::Left => c.left(),
+                        Op::Right => c.right(),
+                        Op::Home => c.home(),
+                        Op::End => c.end(),
+                        Op::Up => c.up(),
+                        Op::Down => c.down(),
+                    }
+                    // Typing a lone combining mark joins the cluster before it; moves and
+                    // deletes then treat the whole cluster as one.
+                    if !boundary(c.text(), c.caret()) {
+                        let rest = &c.text()[c.caret()..];
+                        prop_assert!(rest.starts_with(ACUTE), "caret inside a cluster: {:?}", rest);
+                    }
+                    let l = c.layout(width);
+                    prop_assert!(l.caret_row < l.rows.len());
+                    prop_assert!(l.caret_col <= width);
+                    for r in &l.rows {
+                        prop_assert!(str_width(r) <= width, "{:?}", l.rows);
+                    }
+                    let squash = |s: &str| s.chars().filter(|c| *c != ' ' && *c != '\n').collect::<String>();
+                    prop_assert_eq!(squash(&l.rows.concat()), squash(c.text()));
+                }
+            }
+        }
     }
 }
