@@ -64,6 +64,11 @@ fn prefixed(
     }
 }
 
+/// The dim row standing for a table that is still arriving.
+pub(crate) fn placeholder_row(placeholder: &str) -> Line<'static> {
+    Line::from(Span::styled(format!("┄ {placeholder}"), theme::markup()))
+}
+
 /// Renders `src` to rows of at most `width` columns. With `hold_table`, a table that is the
 /// last block (still arriving while streaming) is replaced by a dim `┄ {hold_table}` row.
 pub(crate) fn render_blocks(src: &str, width: usize, hold_table: Option<&str>) -> Vec<Line<'static>> {
@@ -75,7 +80,7 @@ pub(crate) fn render_blocks(src: &str, width: usize, hold_table: Option<&str>) -
     if let (Some(placeholder), Some((start, prefix))) = (hold_table, r.held_table.take()) {
         r.out.truncate(start);
         let mut spans = prefix;
-        spans.push(Span::styled(format!("┄ {placeholder}"), theme::markup()));
+        spans.extend(placeholder_row(placeholder).spans);
         r.out.push(Line::from(spans));
     }
     r.out

@@ -12,7 +12,7 @@
 use ratatui::text::Line;
 
 use super::highlight::CodeHighlighter;
-use super::render::{code_label, code_rows, fence_lang, render_blocks};
+use super::render::{code_label, code_rows, fence_lang, placeholder_row, render_blocks};
 use crate::ui::text;
 
 /// One closed (or, for a code block, growing) run of source rendered on its own.
@@ -345,7 +345,6 @@ impl StreamCollector {
         }
         let width = width.max(1);
         let partial = &self.source[self.scanned..];
-        let hold = Some(table_placeholder);
         let mut rows = Vec::new();
         match &self.open {
             Open::Fence { marker, hl, .. } => {
@@ -360,18 +359,18 @@ impl StreamCollector {
                 let new_block = *blank_after && !is_blank(partial) && !partial.starts_with(' ');
                 if new_block {
                     rows = render_blocks(&self.source[*start..self.scanned], width, None);
-                    let next = render_blocks(partial, width, hold);
+                    let next = render_open(partial, width, table_placeholder);
                     if !rows.is_empty() && !next.is_empty() {
                         rows.push(Line::default());
                     }
                     rows.extend(next);
                 } else {
-                    rows = render_blocks(&self.source[*start..], width, hold);
+                    rows = render_open(&self.source[*start..], width, table_placeholder);
                 }
             }
             Open::None => {
                 if !is_blank(partial) {
-                    rows = render_blocks(partial, width, hold);
+                    rows = render_open(partial, width, table_placeholder);
                 }
             }
         }
@@ -380,6 +379,34 @@ impl StreamCollector {
         }
         rows
     }
+}
+
+/// Rows of the open block. Trailing lines starting with `|` may be a table whose delimiter
+/// row has not arrived: they are held back with the table placeholder, like a table that has.
+fn render_open(region: &str, width: usize, placeholder: &str) -> Vec<Line<'static>> {
+    let body = region.strip_suffix('\n').unwrap_or(region);
+    let mut run_start = None;
+    let mut end = body.len();
+    loop {
+        let line_start = body[..end].rfind('\n').map_or(0, |i| i + 1);
+        if !body[line_start..end].trim_start().starts_with('|') {
+            break;
+        }
+        run_start = Some(line_start);
+        if line_start == 0 {
+            break;
+        }
+        end = line_start - 1;
+    }
+    let Some(run_start) = run_start else {
+        return render_blocks(region, width, Some(placeholder));
+    };
+    let mut rows = render_blocks(&region[..run_start], width, Some(placeholder));
+    if !rows.is_empty() {
+        rows.push(Line::default());
+    }
+    rows.extend(text::wrap_prefixed(&placeholder_row(placeholder), width, &[], &[]));
+    rows
 }
 
 /// Rows of a whole document: the chunks a finished stream of it commits.

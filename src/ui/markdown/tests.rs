@@ -270,3 +270,19 @@ fn code_lines_commit_as_their_newline_arrives() {
     c.finish();
     assert_eq!(c.committed(80), render_width(c.source(), 80));
 }
+
+#[test]
+fn streaming_pipe_header_is_held_until_its_delimiter_row_decides() {
+    let mut c = StreamCollector::new();
+    c.push("Intro\n\n| a | b |");
+    assert_eq!(texts(&c.tail(80, "table …")), vec!["Intro", "", "┄ table …"]);
+    c.push("\n");
+    assert_eq!(texts(&c.committed(80)), vec!["Intro"]);
+    assert_eq!(texts(&c.tail(80, "table …")), vec!["", "┄ table …"]);
+    c.push("just text after a pipe line");
+    c.finish();
+    assert_eq!(
+        texts(&c.committed(80)),
+        vec!["Intro", "", "| a | b |", "just text after a pipe line"]
+    );
+}
