@@ -147,6 +147,7 @@ proptest! {
     fn stream_in_any_deltas_ends_as_render_width_and_commits_are_stable(
         (doc, cuts, width) in doc_and_splits()
     ) {
+        let other = width / 2 + 10;
         let mut c = StreamCollector::new();
         let mut seen: Vec<Line<'static>> = Vec::new();
         for d in deltas(&doc, &cuts) {
@@ -154,8 +155,8 @@ proptest! {
             let now = c.committed_ref(width).to_vec();
             prop_assert!(now.len() >= seen.len());
             prop_assert_eq!(&now[..seen.len()], &seen[..], "committed rows changed");
-            // A second width in between must not disturb the first width's rows.
-            let _ = c.committed_ref(width / 2 + 10);
+            // A second width in between (a resize) must not disturb the first width's rows.
+            let _ = c.committed_ref(other);
             let _ = c.tail(width, "table");
             seen = now;
         }
@@ -165,6 +166,7 @@ proptest! {
         let whole = render_width(&doc, width);
         prop_assert_eq!(&done, &whole);
         prop_assert!(c.tail(width, "table").is_empty());
+        prop_assert_eq!(c.committed(other), render_width(&doc, other));
         for r in &whole {
             let rw: usize = r.spans.iter().map(|s| str_width(&s.content)).sum();
             prop_assert!(rw <= width, "row of {} > {}: {:?}", rw, width, r);

@@ -132,11 +132,6 @@ impl CodeHighlighter {
             }
         }
     }
-
-    /// Highlights an unfinished line without advancing the state.
-    pub fn peek(&self, text: &str) -> Line<'static> {
-        self.clone().line(text)
-    }
 }
 
 fn plain(text: &str) -> Line<'static> {

@@ -9,11 +9,11 @@
 //! the end of a long reply as at its start. [`super::render_width`] renders a whole document
 //! through the same chunks, so a finished stream shows exactly what a stored message shows.
 
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 
 use super::highlight::CodeHighlighter;
 use super::render::{code_label, code_rows, fence_lang, placeholder_row, render_blocks};
-use crate::ui::text;
+use crate::ui::{text, theme};
 
 /// One closed (or, for a code block, growing) run of source rendered on its own.
 #[derive(Debug, Clone)]
@@ -347,9 +347,13 @@ impl StreamCollector {
         let partial = &self.source[self.scanned..];
         let mut rows = Vec::new();
         match &self.open {
-            Open::Fence { marker, hl, .. } => {
+            Open::Fence { marker, .. } => {
+                // The open line is plain code: it is highlighted once, when its newline
+                // arrives (grammars are slow enough that re-highlighting it per delta
+                // would dominate a delta's cost).
                 if !partial.is_empty() && !may_close(partial, *marker) {
-                    rows.extend(code_rows(&hl.peek(partial), width, &[], &[]));
+                    let body = Line::from(Span::styled(partial.to_string(), theme::code()));
+                    rows.extend(code_rows(&body, width, &[], &[]));
                 }
                 return rows;
             }
