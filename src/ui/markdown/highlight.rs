@@ -138,7 +138,11 @@ fn plain(text: &str) -> Line<'static> {
     Line::from(Span::styled(text.to_string(), theme::code()))
 }
 
-fn highlight_line(parse: &mut ParseState, stack: &mut ScopeStack, text: &str) -> Option<Line<'static>> {
+fn highlight_line(
+    parse: &mut ParseState,
+    stack: &mut ScopeStack,
+    text: &str,
+) -> Option<Line<'static>> {
     let mut with_nl = String::with_capacity(text.len() + 1);
     with_nl.push_str(text);
     with_nl.push('\n');

@@ -71,7 +71,11 @@ pub(crate) fn placeholder_row(placeholder: &str) -> Line<'static> {
 
 /// Renders `src` to rows of at most `width` columns. With `hold_table`, a table that is the
 /// last block (still arriving while streaming) is replaced by a dim `┄ {hold_table}` row.
-pub(crate) fn render_blocks(src: &str, width: usize, hold_table: Option<&str>) -> Vec<Line<'static>> {
+pub(crate) fn render_blocks(
+    src: &str,
+    width: usize,
+    hold_table: Option<&str>,
+) -> Vec<Line<'static>> {
     let mut r = Renderer::new(width.max(1));
     for event in Parser::new_ext(src, options()) {
         r.event(event);
@@ -374,7 +378,9 @@ impl Renderer {
                 }
             }
             Tag::TableCell => self.cur.clear(),
-            Tag::Emphasis => self.styles.push(Style::default().add_modifier(Modifier::ITALIC)),
+            Tag::Emphasis => self
+                .styles
+                .push(Style::default().add_modifier(Modifier::ITALIC)),
             Tag::Strong => self.styles.push(theme::bold()),
             Tag::Strikethrough => self
                 .styles
@@ -530,7 +536,9 @@ impl Renderer {
                 w += match c {
                     Container::Quote => 2,
                     Container::List { .. } => 0,
-                    Container::Item { first, rest, .. } => spans_width(first).max(spans_width(rest)),
+                    Container::Item { first, rest, .. } => {
+                        spans_width(first).max(spans_width(rest))
+                    }
                 };
             }
             w
@@ -566,13 +574,19 @@ impl Renderer {
                     spans.push(Span::raw(" ".repeat(right)));
                 }
             }
+            // Narrower than one column per cell plus borders: cut the row, never wrap it.
+            let spans = truncate_spans(spans, self.width.saturating_sub(prefix_w).max(1));
             let (first, rest) = self.prefixes();
             rest_prefix = rest.clone();
             let rows = prefixed(&Line::from(spans), self.width, &first, &rest);
             self.out.extend(rows);
             if ri + 1 == table.header_rows {
                 let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
-                let body = Line::from(Span::styled(rule.join("─┼─"), theme::markup()));
+                let rule = text::truncate(
+                    &rule.join("─┼─"),
+                    self.width.saturating_sub(prefix_w).max(1),
+                );
+                let body = Line::from(Span::styled(rule, theme::markup()));
                 let (first, rest) = self.prefixes();
                 let rows = prefixed(&body, self.width, &first, &rest);
                 self.out.extend(rows);

@@ -315,9 +315,12 @@ impl StreamCollector {
                             if !cache.rows.is_empty() {
                                 cache.rows.push(Line::default());
                             }
-                            cache
-                                .rows
-                                .extend(text::wrap_prefixed(&code_label(lang), width, &[], &[]));
+                            cache.rows.extend(text::wrap_prefixed(
+                                &code_label(lang),
+                                width,
+                                &[],
+                                &[],
+                            ));
                             0
                         }
                     };
@@ -409,7 +412,12 @@ fn render_open(region: &str, width: usize, placeholder: &str) -> Vec<Line<'stati
     if !rows.is_empty() {
         rows.push(Line::default());
     }
-    rows.extend(text::wrap_prefixed(&placeholder_row(placeholder), width, &[], &[]));
+    rows.extend(text::wrap_prefixed(
+        &placeholder_row(placeholder),
+        width,
+        &[],
+        &[],
+    ));
     rows
 }
 

@@ -43,7 +43,12 @@ fn strong_tool_name_with_double_underscore_is_one_bold_span() {
 #[test]
 fn emphasis_strikethrough_and_inline_code_are_styled() {
     let rows = render_width("*it* ~~gone~~ `a*b*c`", 80);
-    assert!(span_with(&rows, "it").style.add_modifier.contains(Modifier::ITALIC));
+    assert!(
+        span_with(&rows, "it")
+            .style
+            .add_modifier
+            .contains(Modifier::ITALIC)
+    );
     assert!(
         span_with(&rows, "gone")
             .style
@@ -95,8 +100,14 @@ fn pipe_line_that_is_not_a_table_stays_text() {
 #[test]
 fn headings_are_distinct_by_level() {
     let rows = render_width("# One\n\n## Two\n\n### Three\n\n#### Four", 80);
-    assert_eq!(texts(&rows), vec!["One", "", "Two", "", "Three", "", "Four"]);
-    let styles: Vec<Style> = [0, 2, 4, 6].iter().map(|i| rows[*i].spans[0].style).collect();
+    assert_eq!(
+        texts(&rows),
+        vec!["One", "", "Two", "", "Three", "", "Four"]
+    );
+    let styles: Vec<Style> = [0, 2, 4, 6]
+        .iter()
+        .map(|i| rows[*i].spans[0].style)
+        .collect();
     for i in 0..styles.len() {
         for j in i + 1..styles.len() {
             assert_ne!(styles[i], styles[j], "levels {} and {}", i + 1, j + 1);
@@ -112,7 +123,10 @@ fn nested_lists_keep_their_indent_when_wrapped_at_40() {
     let t = texts(&rows);
     assert!(t[0].starts_with("• outer"), "{t:?}");
     assert!(t[1].starts_with("  ") && !t[1].starts_with("   "), "{t:?}");
-    let inner = t.iter().position(|r| r.starts_with("  ◦ inner")).expect("inner");
+    let inner = t
+        .iter()
+        .position(|r| r.starts_with("  ◦ inner"))
+        .expect("inner");
     assert!(t[inner + 1].starts_with("    ") && !t[inner + 1].starts_with("     "));
     assert!(t.iter().any(|r| r == "1. first"));
     assert!(t.iter().any(|r| r == "2. second"));
@@ -126,7 +140,10 @@ fn ordered_list_continuation_aligns_under_text() {
     let rows = render_width("10. a long ordered item that wraps onto a second row", 30);
     let t = texts(&rows);
     assert!(t[0].starts_with("10. a"));
-    assert!(t[1].starts_with("    ") && !t[1].starts_with("     "), "{t:?}");
+    assert!(
+        t[1].starts_with("    ") && !t[1].starts_with("     "),
+        "{t:?}"
+    );
 }
 
 #[test]
@@ -157,7 +174,12 @@ fn table_columns_follow_alignment() {
     assert_eq!(t[1], "─────┼───────┼──────");
     assert_eq!(t[2], "a    │     1 │   x");
     assert_eq!(t[3], "bbbb │ 22222 │ yyyyy");
-    assert!(span_with(&rows, "left").style.add_modifier.contains(Modifier::BOLD));
+    assert!(
+        span_with(&rows, "left")
+            .style
+            .add_modifier
+            .contains(Modifier::BOLD)
+    );
 }
 
 #[test]
@@ -176,9 +198,15 @@ fn wide_table_is_truncated_with_ellipsis_and_never_overflows_40() {
 #[test]
 fn link_shows_text_and_dim_target_unless_identical() {
     let rows = render_width("see [docs](https://d.io/x) and <https://a.io>", 80);
-    assert_eq!(texts(&rows), vec!["see docs (https://d.io/x) and https://a.io"]);
+    assert_eq!(
+        texts(&rows),
+        vec!["see docs (https://d.io/x) and https://a.io"]
+    );
     assert_eq!(span_with(&rows, "docs").style, theme::link());
-    assert_eq!(span_with(&rows, " (https://d.io/x)").style, theme::link_target());
+    assert_eq!(
+        span_with(&rows, " (https://d.io/x)").style,
+        theme::link_target()
+    );
 }
 
 #[test]
@@ -261,11 +289,17 @@ fn streaming_table_is_held_back_until_the_chunk_closes() {
 fn code_lines_commit_as_their_newline_arrives() {
     let mut c = StreamCollector::new();
     c.push("intro\n\n```py\nx = 1\ny = ");
-    assert_eq!(texts(&c.committed(80)), vec!["intro", "", "─ py", "  x = 1"]);
+    assert_eq!(
+        texts(&c.committed(80)),
+        vec!["intro", "", "─ py", "  x = 1"]
+    );
     assert_eq!(texts(&c.tail(80, "")), vec!["  y = "]);
     c.push("2\n``");
     assert_eq!(c.committed_len(80), 5);
-    assert!(c.tail(80, "").is_empty(), "a possible closing fence is kept back");
+    assert!(
+        c.tail(80, "").is_empty(),
+        "a possible closing fence is kept back"
+    );
     c.push("`\n");
     c.finish();
     assert_eq!(c.committed(80), render_width(c.source(), 80));
@@ -275,7 +309,10 @@ fn code_lines_commit_as_their_newline_arrives() {
 fn streaming_pipe_header_is_held_until_its_delimiter_row_decides() {
     let mut c = StreamCollector::new();
     c.push("Intro\n\n| a | b |");
-    assert_eq!(texts(&c.tail(80, "table …")), vec!["Intro", "", "┄ table …"]);
+    assert_eq!(
+        texts(&c.tail(80, "table …")),
+        vec!["Intro", "", "┄ table …"]
+    );
     c.push("\n");
     assert_eq!(texts(&c.committed(80)), vec!["Intro"]);
     assert_eq!(texts(&c.tail(80, "table …")), vec!["", "┄ table …"]);
@@ -285,4 +322,14 @@ fn streaming_pipe_header_is_held_until_its_delimiter_row_decides() {
         texts(&c.committed(80)),
         vec!["Intro", "", "| a | b |", "just text after a pipe line"]
     );
+}
+
+#[test]
+fn table_too_narrow_for_its_columns_is_cut_not_wrapped() {
+    let src = "| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n| 1 | 2 | 3 | 4 | 5 | 6 |";
+    let rows = render_width(src, 12);
+    assert_eq!(rows.len(), 3, "{:?}", texts(&rows));
+    for r in &rows {
+        assert!(width_of(r) <= 12, "{:?}", texts(&rows));
+    }
 }
