@@ -57,3 +57,58 @@ pub fn banner() -> Style {
         .bg(Color::Yellow)
         .add_modifier(Modifier::BOLD)
 }
+
+// issue 11: markdown and code highlighting roles (16-colour ANSI only, no RGB).
+
+/// A markdown heading: level 1 bold, underlined and accented, level 2 bold and accented,
+/// level 3 bold, deeper levels bold italic.
+pub fn heading(level: u8) -> Style {
+    match level {
+        1 => accent()
+            .add_modifier(Modifier::BOLD)
+            .add_modifier(Modifier::UNDERLINED),
+        2 => accent().add_modifier(Modifier::BOLD),
+        3 => bold(),
+        _ => bold().add_modifier(Modifier::ITALIC),
+    }
+}
+/// Link text.
+pub fn link() -> Style {
+    Style::default()
+        .fg(Color::Cyan)
+        .add_modifier(Modifier::UNDERLINED)
+}
+/// A link's target shown after its text.
+pub fn link_target() -> Style {
+    dim()
+}
+/// Markdown structure marks: quote bars, table borders, rules, code labels.
+pub fn markup() -> Style {
+    dim()
+}
+/// Code tokens no grammar rule styles.
+pub fn code_plain() -> Style {
+    Style::default()
+}
+/// Code comments.
+pub fn code_comment() -> Style {
+    Style::default()
+        .add_modifier(Modifier::DIM)
+        .add_modifier(Modifier::ITALIC)
+}
+/// Numeric literals.
+pub fn code_number() -> Style {
+    Style::default().fg(Color::Magenta)
+}
+/// Language constants and escapes (`true`, `None`, `\n`).
+pub fn code_constant() -> Style {
+    Style::default().fg(Color::Magenta)
+}
+/// Type names.
+pub fn code_type() -> Style {
+    Style::default().fg(Color::Yellow)
+}
+/// Function names.
+pub fn code_function() -> Style {
+    Style::default().fg(Color::Cyan)
+}

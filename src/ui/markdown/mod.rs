@@ -1,0 +1,40 @@
+//! Markdown for model replies: pulldown-cmark events rendered to ratatui rows (emphasis,
+//! strong, strikethrough, inline and fenced code, headings, quotes, nested and task lists,
+//! aligned tables, links with their targets, rules), fenced code highlighted with syntect,
+//! and a newline-gated [`StreamCollector`] for replies that are still arriving.
+//!
+//! Input must already be sanitized. Every row is wrapped to the width it is rendered for,
+//! keeping its gutter. Why these crates: docs/decisions/0016-markdown.md.
+
+pub mod highlight;
+mod render;
+mod stream;
+
+use ratatui::text::Line;
+
+pub use stream::StreamCollector;
+
+/// Renders a complete markdown document to rows of at most `width` columns.
+pub fn render_width(src: &str, width: usize) -> Vec<Line<'static>> {
+    stream::render_document(src, width)
+}
+
+/// Width used by [`render`], whose callers wrap the rows themselves.
+const UNWRAPPED: usize = 1000;
+
+/// Renders markdown without a target width (rows are at most 1000 columns; callers wrap
+/// them). While `streaming`, a table still arriving is a dim `┄ {table_placeholder}` row.
+/// Transitional: prefer [`render_width`] and [`StreamCollector`].
+pub fn render(src: &str, streaming: bool, table_placeholder: &str) -> Vec<Line<'static>> {
+    if !streaming {
+        return render_width(src, UNWRAPPED);
+    }
+    let mut c = StreamCollector::new();
+    c.push(src);
+    let mut rows = c.committed(UNWRAPPED);
+    rows.extend(c.tail(UNWRAPPED, table_placeholder));
+    rows
+}
+
+#[cfg(test)]
+mod tests;
