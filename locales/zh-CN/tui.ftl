@@ -112,3 +112,14 @@ tui-help-commands-title = 斜杠命令
 
 # issue 10: tool removal retain
 tui-inspector-reason-removal-retained = 在设置了 tool_removal = "retain" 的仅追加路由上移除工具（保留声明，前缀不变）
+
+# issue 11: components and keymap
+tui-help-edit = 编辑：移动光标、删除；输入框为空时 Home / End 滚动对话
+tui-help-clear = 清空输入框
+tui-help-traj-select = 在轨迹中：选择一个请求
+tui-help-inspect = 在轨迹中：查看所选请求
+tui-help-inspector-scroll = 在检查器中：滚动
+tui-help-inspector-close = 关闭检查器
+tui-help-mouse = 滚轮滚动指针下的窗格，点击展开对话节点
+tui-key-mouse = 鼠标
+tui-key-any = 任意键
