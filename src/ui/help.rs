@@ -70,7 +70,8 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
             continue;
         }
         let kw = key_w.min(inner_w * 2 / 5);
-        let key = format!("{:<kw$}  ", truncate(k, kw), kw = kw);
+        let kt = truncate(k, kw);
+        let key = format!("{kt}{}  ", " ".repeat(kw.saturating_sub(str_width(&kt))));
         let desc = truncate(&l.tr(d), inner_w.saturating_sub(str_width(&key)));
         let line = Line::from(vec![Span::styled(key, theme::bold()), Span::raw(desc)]);
         buf.set_line(inner.x, inner.y + i as u16, &line, inner.width);

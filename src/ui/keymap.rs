@@ -283,15 +283,15 @@ const fn b(
 use Action as A;
 use Context as C;
 
-/// The table. Within a context the first matching binding wins (Shift+Enter is a newline
-/// before Enter sends); the help lists help texts in order of first appearance.
+/// The table. Within a context the most specific matching chord wins (Shift+Enter makes a
+/// newline although Enter sends); the help lists help texts in order of first appearance.
 pub const BINDINGS: &[Binding] = &[
+    b(C::Composer, A::Send, &[key(KeyCode::Enter)], "tui-help-send"),
     b(C::Composer, A::Newline, &[
         Chord::Key(KeyCode::Enter, KeyModifiers::SHIFT),
         ctl('j'),
         Chord::Key(KeyCode::Enter, KeyModifiers::ALT),
     ], "tui-help-newline"),
-    b(C::Composer, A::Send, &[key(KeyCode::Enter)], "tui-help-send"),
     b(C::Composer, A::HistoryPrev, &[key(KeyCode::Up)], "tui-help-history"),
     b(C::Composer, A::HistoryNext, &[key(KeyCode::Down)], "tui-help-history"),
     b(C::Composer, A::SlashCommands, &[ch('/')], "tui-help-commands"),
@@ -346,25 +346,23 @@ pub fn lookup(contexts: &[Context], k: &KeyEvent, armed: bool) -> Option<Action>
 /// Like [`lookup`], also naming the context that binds the key.
 pub fn lookup_in(contexts: &[Context], k: &KeyEvent, armed: bool) -> Option<(Context, Action)> {
     contexts.iter().find_map(|&cx| {
-        let in_cx = || BINDINGS.iter().filter(move |b| b.context == cx);
-        let twice = armed
-            .then(|| {
-                in_cx().find(|b| {
-                    b.keys
-                        .iter()
-                        .any(|c| matches!(c, Chord::Twice(..)) && c.matches(k))
-                })
-            })
-            .flatten();
-        twice
-            .or_else(|| {
-                in_cx().find(|b| {
-                    b.keys
-                        .iter()
-                        .any(|c| !matches!(c, Chord::Twice(..)) && c.matches(k))
-                })
-            })
-            .map(|b| (cx, b.action))
+        // Within a context the most specific chord wins (Shift+Enter over Enter); ties go to
+        // the earlier binding. `Twice` chords count only inside the quit window, and first.
+        let mut best: Option<(u32, Action)> = None;
+        for bnd in BINDINGS.iter().filter(|b| b.context == cx) {
+            for c in bnd.keys {
+                let rank = match *c {
+                    Chord::Twice(_, m) if armed => 100 + m.bits().count_ones(),
+                    Chord::Twice(..) => continue,
+                    Chord::Key(_, m) => 1 + m.bits().count_ones(),
+                    Chord::AnyKey | Chord::Mouse => 0,
+                };
+                if c.matches(k) && best.is_none_or(|(r, _)| rank > r) {
+                    best = Some((rank, bnd.action));
+                }
+            }
+        }
+        best.map(|(_, a)| (cx, a))
     })
 }
 
