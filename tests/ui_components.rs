@@ -83,10 +83,19 @@ fn busy_trajectory(locale: Locale) -> App {
     let mut s = Script::new();
     s.route(false);
     for turn in 1..=6 {
-        s.user(turn, &format!("Question {turn}: find the bug in the cache key."));
+        s.user(
+            turn,
+            &format!("Question {turn}: find the bug in the cache key."),
+        );
         s.assistant(turn, 1, "", "", &[("c1", "grep", "{}")]);
         s.tool(turn, 1, "c1", "grep", "{}", Some(("found", false)));
-        s.assistant(turn, 2, "", "Fixed: the cache key ignored the tool order.", &[]);
+        s.assistant(
+            turn,
+            2,
+            "",
+            "Fixed: the cache key ignored the tool order.",
+            &[],
+        );
     }
     let mut app = App::new(locale, false);
     for e in s.events {
@@ -105,7 +114,10 @@ fn select_request(app: &mut App) {
 }
 
 fn reversed(buf: &Buffer, x: u16, y: u16) -> bool {
-    buf[(x, y)].style().add_modifier.contains(Modifier::REVERSED)
+    buf[(x, y)]
+        .style()
+        .add_modifier
+        .contains(Modifier::REVERSED)
 }
 
 #[test]
@@ -119,7 +131,11 @@ fn inspector_over_a_busy_trajectory_shows_nothing_of_the_pane_underneath() {
             let under = frame(&mut term, &mut app);
             // The premise: the selected Trajectory row is drawn reversed.
             let sel_row = (0..h).find(|&y| (0..w).any(|x| reversed(&under, x, y)));
-            assert!(sel_row.is_some(), "no selected row at {w}\n{}", styled(&under));
+            assert!(
+                sel_row.is_some(),
+                "no selected row at {w}\n{}",
+                styled(&under)
+            );
             app.on_agent_event(AgentEvent::Inspector(Box::new(inspector_data())));
             let buf = frame(&mut term, &mut app);
             // Only the inspector's own marked rows (`▶` first difference) are reversed.
@@ -132,9 +148,7 @@ fn inspector_over_a_busy_trajectory_shows_nothing_of_the_pane_underneath() {
                         hidden -= 1;
                         continue;
                     }
-                    hidden = unicode_width::UnicodeWidthStr::width(buf[(x, y)].symbol())
-                        .max(1)
-                        - 1;
+                    hidden = unicode_width::UnicodeWidthStr::width(buf[(x, y)].symbol()).max(1) - 1;
                     assert!(
                         !reversed(&buf, x, y) || line.contains('▶'),
                         "reverse video shows through at ({x}, {y}) {w} {locale:?}\n{}",
@@ -171,11 +185,12 @@ fn jump_hint_owns_its_row_and_leaves_nothing_behind_when_it_goes() {
             // The row holds the hint (maybe cut at the edge) and nothing else.
             let want = deepterm::ui::text::truncate(&hint, w as usize);
             let chat_part = row.split('│').next().unwrap_or(row);
-            assert_eq!(chat_part.trim_end(), want, "stale text beside the hint at {w}");
-            insta::assert_snapshot!(
-                format!("jump_hint_{}_{w}", tag(locale)),
-                styled(&with)
+            assert_eq!(
+                chat_part.trim_end(),
+                want,
+                "stale text beside the hint at {w}"
             );
+            insta::assert_snapshot!(format!("jump_hint_{}_{w}", tag(locale)), styled(&with));
             // Following again: the same terminal shows exactly what a fresh one shows.
             app.on_key(key(KeyCode::End));
             let after = frame(&mut term, &mut app);

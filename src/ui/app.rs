@@ -409,7 +409,10 @@ impl App {
         .areas(area);
         let buf = frame.buffer_mut();
         if banner.height > 0 {
-            let t = truncate(&format!(" {} ", l.tr("tui-demo-banner")), banner.width as usize);
+            let t = truncate(
+                &format!(" {} ", l.tr("tui-demo-banner")),
+                banner.width as usize,
+            );
             let pad = " ".repeat((banner.width as usize).saturating_sub(str_width(&t)));
             buf.set_line(
                 banner.x,

@@ -1,8 +1,8 @@
 //! Unit tests of the App state machine: node selection, approvals, quit, scrolling.
 use super::*;
 use crate::agent::protocol::ApprovalDecision;
-use crossterm::event::{KeyCode, KeyModifiers};
 use crate::ui::sample::Script;
+use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

@@ -214,9 +214,7 @@ fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
         KeyCode::Delete => s.push_str("Del"),
         KeyCode::F(n) => s.push_str(&format!("F{n}")),
         KeyCode::Char(' ') => s.push_str("Space"),
-        KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => {
-            s.push(c.to_ascii_uppercase())
-        }
+        KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => s.push(c.to_ascii_uppercase()),
         KeyCode::Char(c) => s.push(c),
         other => s.push_str(&format!("{other:?}")),
     }
@@ -285,6 +283,7 @@ use Context as C;
 
 /// The table. Within a context the most specific matching chord wins (Shift+Enter makes a
 /// newline although Enter sends); the help lists help texts in order of first appearance.
+#[rustfmt::skip]
 pub const BINDINGS: &[Binding] = &[
     b(C::Composer, A::Send, &[key(KeyCode::Enter)], "tui-help-send"),
     b(C::Composer, A::Newline, &[
@@ -413,7 +412,11 @@ mod tests {
             None
         );
         assert_eq!(
-            lookup(&[Context::Composer], &k(KeyCode::Char('?'), KeyModifiers::SHIFT), false),
+            lookup(
+                &[Context::Composer],
+                &k(KeyCode::Char('?'), KeyModifiers::SHIFT),
+                false
+            ),
             Some(Action::HelpOrType)
         );
     }
@@ -421,7 +424,10 @@ mod tests {
     #[test]
     fn ctrl_c_is_quit_only_inside_the_window() {
         let c = KeyEvent::new(KeyCode::Char('c'), CTRL);
-        assert_eq!(lookup(&[Context::Global], &c, false), Some(Action::Interrupt));
+        assert_eq!(
+            lookup(&[Context::Global], &c, false),
+            Some(Action::Interrupt)
+        );
         assert_eq!(lookup(&[Context::Global], &c, true), Some(Action::Quit));
     }
 

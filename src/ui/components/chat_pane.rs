@@ -80,8 +80,8 @@ impl ChatPane {
 
 impl Component for ChatPane {
     fn render(&mut self, area: Rect, buf: &mut Buffer, s: &mut UiState) {
-        let [title, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)])
-            .areas(area);
+        let [title, body] =
+            Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
         pane_title(buf, title, s.l, "tui-pane-chat", s.focus == Focus::Chat);
         s.chat_area = body;
         if s.transcript.is_empty() {

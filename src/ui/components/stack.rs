@@ -19,7 +19,7 @@ pub enum Overlay {
     /// The key help.
     Help(HelpOverlay),
     /// The request inspector.
-    Inspector(InspectorOverlay),
+    Inspector(Box<InspectorOverlay>),
 }
 
 impl Overlay {
@@ -91,7 +91,9 @@ impl OverlayStack {
     /// Replaces any open inspector with `ins` (on top).
     pub fn open_inspector(&mut self, ins: Inspector) {
         self.items.retain(|o| !matches!(o, Overlay::Inspector(_)));
-        self.push(Overlay::Inspector(InspectorOverlay { inspector: ins }));
+        self.push(Overlay::Inspector(Box::new(InspectorOverlay {
+            inspector: ins,
+        })));
     }
 
     /// Gives `k` to the topmost overlay; returns `false` when none is open. A key the

@@ -49,8 +49,8 @@ impl TrajectoryPane {
 
 impl Component for TrajectoryPane {
     fn render(&mut self, area: Rect, buf: &mut Buffer, s: &mut UiState) {
-        let [title, body] = Layout::vertical([Constraint::Length(1), Constraint::Fill(1)])
-            .areas(area);
+        let [title, body] =
+            Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
         pane_title(
             buf,
             title,
