@@ -2,7 +2,8 @@
 //! description under the description column instead of cutting it with `…`.
 
 use deepterm::i18n::{Locale, Localizer};
-use deepterm::ui::help::{self, KEYS};
+use deepterm::ui::help;
+use deepterm::ui::keymap;
 use deepterm::ui::snapshot;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -40,13 +41,17 @@ fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
+const H: u16 = 48;
+
 #[test]
-fn help_overlay_at_60x30_wraps_long_descriptions_under_their_column() {
+fn help_overlay_at_60x48_wraps_long_descriptions_under_their_column() {
+    // Every key row of the keymap table, with its localized label.
+    let keys = keymap::help_rows();
     for locale in Locale::ALL {
         let l = Localizer::new(locale);
-        let buf = draw(locale, 60, 30);
+        let buf = draw(locale, 60, H);
         // The box: top border row has `┌`, body rows start with `│`.
-        let top = (0..30)
+        let top = (0..H)
             .find(|&y| cells(&buf, y).iter().any(|(_, s)| s == "┌"))
             .expect("overlay border");
         let row0 = cells(&buf, top + 1);
@@ -62,7 +67,7 @@ fn help_overlay_at_60x30_wraps_long_descriptions_under_their_column() {
             .map(|(x, _)| *x)
             .expect("right");
         // The description column: where "Send the message" starts on the Enter row.
-        let first_key = KEYS[0].0;
+        let first_key = keymap::label_text(l, &keys[0].0);
         let after_key = left + 1 + first_key.width() as u16;
         let desc_x = row0
             .iter()
@@ -73,7 +78,7 @@ fn help_overlay_at_60x30_wraps_long_descriptions_under_their_column() {
         // key column continues the previous description.
         let mut entries: Vec<(String, String)> = Vec::new();
         let mut continuation_rows = 0;
-        for y in top + 1..30 {
+        for y in top + 1..H {
             let c = cells(&buf, y);
             if c.iter().any(|(_, s)| s == "└") {
                 break;
@@ -97,7 +102,8 @@ fn help_overlay_at_60x30_wraps_long_descriptions_under_their_column() {
             continuation_rows > 0,
             "{locale:?}: something wraps at 60 columns"
         );
-        for (i, (key, desc_id)) in KEYS.iter().enumerate() {
+        for (i, (key, desc_id)) in keys.iter().enumerate() {
+            let key = keymap::label_text(l, key);
             let (shown_key, shown) = &entries[i];
             assert!(
                 key.starts_with(shown_key.trim_end_matches('…')),
@@ -118,9 +124,9 @@ fn help_overlay_at_60x30_wraps_long_descriptions_under_their_column() {
             Locale::EnUs => "en",
             Locale::ZhCn => "zh",
         };
-        insta::assert_snapshot!(format!("help_wrap_{tag}_60x30"), snapshot::symbols(&buf));
+        insta::assert_snapshot!(format!("help_wrap_{tag}_60x48"), snapshot::symbols(&buf));
         insta::assert_snapshot!(
-            format!("help_wrap_{tag}_60x30_styled"),
+            format!("help_wrap_{tag}_60x48_styled"),
             snapshot::styled(&buf)
         );
     }

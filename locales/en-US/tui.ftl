@@ -128,3 +128,14 @@ tui-inspector-reason-removal-retained = tool removal on an addition-only route w
 # issue 11: event loop
 tui-agent-died = The agent stopped after an internal error: { $message }. Press any key to leave.
 tui-task-panicked = Internal error in a background task: { $message } ({ $location }). deepterm keeps running.
+
+# issue 11: components and keymap
+tui-help-edit = Edit: move the caret, delete; Home / End scroll Chat when empty
+tui-help-clear = Clear the composer
+tui-help-traj-select = In Trajectory: select a request
+tui-help-inspect = In Trajectory: inspect the selected request
+tui-help-inspector-scroll = In the inspector: scroll
+tui-help-inspector-close = Close the inspector
+tui-help-mouse = Wheel scrolls the pane under the pointer, a click expands a Chat node
+tui-key-mouse = Mouse
+tui-key-any = Any key

@@ -116,3 +116,14 @@ tui-inspector-reason-removal-retained = 在设置了 tool_removal = "retain" 的
 # issue 11: event loop
 tui-agent-died = 智能体因内部错误而停止：{ $message }。按任意键退出。
 tui-task-panicked = 后台任务发生内部错误：{ $message }（{ $location }）。deepterm 继续运行。
+
+# issue 11: components and keymap
+tui-help-edit = 编辑：移动光标、删除；输入框为空时 Home / End 滚动对话
+tui-help-clear = 清空输入框
+tui-help-traj-select = 在轨迹中：选择一个请求
+tui-help-inspect = 在轨迹中：查看所选请求
+tui-help-inspector-scroll = 在检查器中：滚动
+tui-help-inspector-close = 关闭检查器
+tui-help-mouse = 滚轮滚动指针下的窗格，点击展开对话节点
+tui-key-mouse = 鼠标
+tui-key-any = 任意键

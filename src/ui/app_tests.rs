@@ -1,6 +1,8 @@
 //! Unit tests of the App state machine: node selection, approvals, quit, scrolling.
 use super::*;
+use crate::agent::protocol::ApprovalDecision;
 use crate::ui::sample::Script;
+use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -215,4 +217,205 @@ fn trajectory_enter_on_a_request_row_asks_for_the_inspector() {
     assert_eq!(app.trajectory_selected(), None);
     app.on_key(key(KeyCode::Enter));
     assert!(app.take_commands().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------
+// Issue 11, item 6: the keymap table drives dispatch.
+
+use crate::ui::keymap::{BINDINGS, Chord, Context};
+
+fn screen_at(app: &mut App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    t.draw(|f| app.render(f)).unwrap();
+    crate::ui::snapshot::symbols(t.backend().buffer())
+}
+
+/// Everything a key can change: the screen, commands, composer, focus, selections,
+/// overlays and quitting.
+fn fingerprint(app: &mut App) -> String {
+    let screen = screen_at(app, 120, 30);
+    let cmds = app.take_commands();
+    format!(
+        "{screen}\n{cmds:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?}",
+        app.composer().text(),
+        app.composer().caret(),
+        app.focus(),
+        app.selected(),
+        app.trajectory_selected(),
+        app.help_open(),
+        app.should_quit(),
+        app.inspector(),
+        app.transcript()
+            .cells()
+            .iter()
+            .map(|c| c.expanded)
+            .collect::<Vec<_>>(),
+    )
+}
+
+fn small_inspector() -> crate::agent::inspect::InspectorData {
+    let req = |n: Option<usize>| {
+        serde_json::json!({"n": n, "route": "p/m", "system": "s", "tools": [["t", false]],
+            "messages": ["user: hi"], "body": "{}", "beta": null})
+    };
+    serde_json::from_value(serde_json::json!({
+        "previous": req(Some(1)), "selected": req(None),
+        "divergence": {"body_offset": null, "system": false, "tool": null, "message": null},
+        "reasons": ["Identical"],
+    }))
+    .unwrap()
+}
+
+/// A fresh App in `cx`, set up so that every binding of `cx` has something to act on.
+fn app_in(cx: Context) -> App {
+    let mut app = nodes_app();
+    for e in crate::ui::sample::long_session(40) {
+        if !matches!(e, AgentEvent::SessionOpened { .. }) {
+            app.on_agent_event(e);
+        }
+    }
+    screen_at(&mut app, 120, 30);
+    let k = |app: &mut App, c: KeyCode| app.on_key(key(c));
+    match cx {
+        Context::Composer => {
+            for c in "first".chars() {
+                k(&mut app, KeyCode::Char(c));
+            }
+            k(&mut app, KeyCode::Enter);
+            for c in "ab".chars() {
+                k(&mut app, KeyCode::Char(c));
+            }
+            app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::SHIFT));
+            for c in "cd".chars() {
+                k(&mut app, KeyCode::Char(c));
+            }
+            k(&mut app, KeyCode::Up);
+            k(&mut app, KeyCode::Left);
+        }
+        Context::Global => {
+            app.on_agent_event(AgentEvent::Phase(TurnPhase::Responding));
+            k(&mut app, KeyCode::PageUp);
+        }
+        Context::Chat => {
+            k(&mut app, KeyCode::Tab);
+            k(&mut app, KeyCode::Up);
+            k(&mut app, KeyCode::PageUp);
+        }
+        Context::Trajectory => {
+            k(&mut app, KeyCode::Tab);
+            k(&mut app, KeyCode::Tab);
+            k(&mut app, KeyCode::Up);
+            k(&mut app, KeyCode::PageUp);
+        }
+        Context::Approval => app.on_agent_event(AgentEvent::ApprovalRequest {
+            call_id: "c9".into(),
+            tool: "t".into(),
+            arguments: "{}".into(),
+        }),
+        Context::HelpOverlay => k(&mut app, KeyCode::F(1)),
+        Context::InspectorOverlay => {
+            app.on_agent_event(AgentEvent::Inspector(Box::new(small_inspector())))
+        }
+    }
+    screen_at(&mut app, 120, 30);
+    app.take_commands();
+    app
+}
+
+#[test]
+fn every_binding_of_the_keymap_table_is_reachable_and_acts() {
+    for b in BINDINGS {
+        for chord in b.keys {
+            let Some(k) = chord.example() else {
+                // The mouse row: `on_mouse` (tested by mouse_click_toggles_…).
+                assert_eq!(*chord, Chord::Mouse);
+                continue;
+            };
+            let mut app = if let Chord::Twice(..) = chord {
+                // The quit window is open only after a first press while idle.
+                let mut app = app_in(Context::Composer);
+                app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+                app.on_key(k);
+                app
+            } else {
+                app_in(b.context)
+            };
+            assert_eq!(
+                app.resolve(&k),
+                Some((b.context, b.action)),
+                "{chord:?} in {:?} does not reach {:?}",
+                b.context,
+                b.action
+            );
+            let before = fingerprint(&mut app);
+            app.on_key(k);
+            assert_ne!(
+                fingerprint(&mut app),
+                before,
+                "{chord:?} ({:?} in {:?}) changed nothing",
+                b.action,
+                b.context
+            );
+        }
+    }
+}
+
+#[test]
+fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
+    let mut codes = vec![
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Backspace,
+        KeyCode::Delete,
+        KeyCode::Insert,
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+    ];
+    codes.extend((1..=12).map(KeyCode::F));
+    codes.extend(('a'..='z').map(KeyCode::Char));
+    codes.extend([' ', '/', '?'].map(KeyCode::Char));
+    let mods = [
+        KeyModifiers::NONE,
+        KeyModifiers::CONTROL,
+        KeyModifiers::ALT,
+        KeyModifiers::SHIFT,
+    ];
+    let contexts = [
+        Context::Composer,
+        Context::Global,
+        Context::Chat,
+        Context::Trajectory,
+        Context::Approval,
+        Context::HelpOverlay,
+        Context::InspectorOverlay,
+    ];
+    for cx in contexts {
+        for &code in &codes {
+            for m in mods {
+                let k = KeyEvent::new(code, m);
+                // Plain typed characters are text for the composer, not bindings.
+                if crate::ui::keymap::typed(&k).is_some() {
+                    continue;
+                }
+                let mut app = app_in(cx);
+                let resolved = app.resolve(&k);
+                let before = fingerprint(&mut app);
+                app.on_key(k);
+                if fingerprint(&mut app) != before {
+                    assert!(
+                        resolved.is_some(),
+                        "{k:?} changes the UI in {cx:?} but is not in the keymap table"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -5,39 +5,25 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
+use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::agent::command_spec::COMMANDS;
 use crate::i18n::Localizer;
 
+use super::components::component::{clear_area, overlay_base};
+use super::keymap;
 use super::text::{str_width, truncate, wrap_prefixed};
 use super::theme;
-
-/// (keys, Fluent id of the description), in display order.
-pub const KEYS: &[(&str, &str)] = &[
-    ("Enter", "tui-help-send"),
-    ("Shift+Enter / Ctrl+J / Alt+Enter", "tui-help-newline"),
-    ("↑ / ↓", "tui-help-history"),
-    ("/", "tui-help-commands"),
-    ("Tab", "tui-help-focus"),
-    ("↑ ↓ Enter Space", "tui-help-select"),
-    ("PgUp / PgDn / Home / End", "tui-help-scroll"),
-    ("Ctrl+O", "tui-help-cards"),
-    ("Ctrl+T", "tui-help-toggle-tools"),
-    ("Esc / Ctrl+C", "tui-help-cancel"),
-    ("Ctrl+C Ctrl+C", "tui-help-quit"),
-    ("y / a / n", "tui-help-approve"),
-    ("F2", "tui-help-lang"),
-    ("F1 / ?", "tui-help-help"),
-];
 
 /// The overlay's rows (keys or command names, and description ids): the keys, then a
 /// heading and every command of the table when `height` rows leave room for all of them.
 pub fn rows(height: u16) -> Vec<(&'static str, &'static str)> {
-    let mut rows: Vec<(&str, &str)> = KEYS.to_vec();
+    // The key rows come from the keymap table, so the help lists every bound key.
+    let keys = keymap::help_rows();
+    let mut rows: Vec<(&str, &str)> = keys.iter().map(|(k, d)| (k.as_str(), *d)).collect();
     // Border (2), the close hint (1) and the heading (1) besides the rows, and a row
     // above and below so the overlay does not cover the whole screen.
-    if usize::from(height) >= KEYS.len() + COMMANDS.len() + 6 {
+    if usize::from(height) >= keys.len() + COMMANDS.len() + 6 {
         rows.push(("", "tui-help-commands-title"));
         rows.extend(COMMANDS.iter().map(|c| (c.name, c.desc_key)));
     }
@@ -47,7 +33,7 @@ pub fn rows(height: u16) -> Vec<(&'static str, &'static str)> {
 /// The overlay's visual rows at `inner_w` columns: a long description wraps under its
 /// own column (continuation rows start below the description, not at column 0), or,
 /// when `wrap` is off, is cut with `…` to one row.
-fn lines(l: Localizer, rows: &[(&str, &str)], inner_w: usize, wrap: bool) -> Vec<Line<'static>> {
+fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize, wrap: bool) -> Vec<Line<'static>> {
     let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
     let kw = key_w.min(inner_w * 2 / 5);
     let gutter = [Span::raw(" ".repeat(kw + 2))];
@@ -89,11 +75,16 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
         area.width.saturating_sub(4).min(76)
     };
     let inner_w = w.saturating_sub(2) as usize;
-    let mut rows = rows(area.height);
+    let key_rows = keymap::help_rows().len();
+    // Key names that are words (mouse, any key) are localized.
+    let mut rows: Vec<(String, &str)> = rows(area.height)
+        .into_iter()
+        .map(|(k, d)| (keymap::label_text(l, k), d))
+        .collect();
     let mut body = lines(l, &rows, inner_w, true);
     // As in `rows`: border, close hint and a row above and below besides the rows.
-    if rows.len() > KEYS.len() && body.len() + 5 > usize::from(area.height) {
-        rows.truncate(KEYS.len());
+    if rows.len() > key_rows && body.len() + 5 > usize::from(area.height) {
+        rows.truncate(key_rows);
         body = lines(l, &rows, inner_w, true);
     }
     // Border and close hint besides the rows.
@@ -107,7 +98,8 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
         width: w,
         height: h,
     };
-    Clear.render(rect, buf);
+    // Own the area: cleared and filled with the overlay's base style.
+    clear_area(rect, buf, overlay_base());
     let block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme::accent())

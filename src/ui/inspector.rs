@@ -3,7 +3,7 @@
 //! first difference highlighted and the reason on top. `↑`/`↓`/`PgUp`/`PgDn` scroll,
 //! `Esc`/`q` closes.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -12,6 +12,8 @@ use ratatui::text::{Line, Span};
 use crate::agent::inspect::{InspectedRequest, InspectorData, divergence_line};
 use crate::i18n::{Arg, Localizer};
 
+use super::components::component::{clear_area, overlay_base};
+use super::keymap::{Action, Context, lookup};
 use super::text::{sanitize, str_width, truncate};
 use super::theme;
 
@@ -46,17 +48,28 @@ impl Inspector {
         &self.data
     }
 
-    /// Handles a key; returns `false` when the inspector should close.
+    /// Handles a key through the keymap table; returns `false` when the inspector should close.
     pub fn key(&mut self, k: &KeyEvent) -> bool {
+        match lookup(&[Context::InspectorOverlay], k, false) {
+            Some(a) => self.act(a),
+            None => {
+                self.reveal = false;
+                true
+            }
+        }
+    }
+
+    /// Performs a keymap action; returns `false` when the inspector should close.
+    pub fn act(&mut self, a: Action) -> bool {
         self.reveal = false;
-        match k.code {
-            KeyCode::Esc | KeyCode::Char('q') => return false,
-            KeyCode::Up => self.scroll = self.scroll.saturating_sub(1),
-            KeyCode::Down => self.scroll += 1,
-            KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(self.page),
-            KeyCode::PageDown => self.scroll += self.page,
-            KeyCode::Home => self.scroll = 0,
-            KeyCode::End => self.scroll = usize::MAX / 2,
+        match a {
+            Action::Close => return false,
+            Action::LineUp => self.scroll = self.scroll.saturating_sub(1),
+            Action::LineDown => self.scroll += 1,
+            Action::PageUp => self.scroll = self.scroll.saturating_sub(self.page),
+            Action::PageDown => self.scroll += self.page,
+            Action::ScrollTop => self.scroll = 0,
+            Action::ScrollBottom => self.scroll = usize::MAX / 2,
             _ => {}
         }
         true
@@ -147,14 +160,8 @@ impl Inspector {
         if area.width < 4 || area.height < 4 {
             return;
         }
-        for y in area.y..area.y + area.height {
-            buf.set_line(
-                area.x,
-                y,
-                &Line::from(" ".repeat(area.width as usize)),
-                area.width,
-            );
-        }
+        // Own the whole area: no colour or reverse video from the panes shows through.
+        clear_area(area, buf, overlay_base());
         let w = area.width as usize;
         let put = |buf: &mut Buffer, y: u16, x: u16, width: usize, text: &str, st: Style| {
             let t = truncate(text, width);

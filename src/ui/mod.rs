@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod chat;
+pub mod components;
 pub mod composer;
 pub mod context_node;
 pub mod event_loop;

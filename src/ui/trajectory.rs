@@ -515,6 +515,8 @@ impl Trajectory {
 }
 
 fn truncate_line(line: Line<'static>, width: usize) -> Line<'static> {
+    // The line's own style (the selection's reverse video) survives the cut.
+    let style = line.style;
     let mut left = width.saturating_sub(1);
     let mut spans = Vec::new();
     for s in line.spans {
@@ -533,7 +535,7 @@ fn truncate_line(line: Line<'static>, width: usize) -> Line<'static> {
         }
     }
     spans.push(Span::styled("…", theme::dim()));
-    Line::from(spans)
+    Line::from(spans).style(style)
 }
 
 #[cfg(test)]

@@ -1,0 +1,118 @@
+//! The overlay stack: the topmost overlay gets every key first (overlays are modal) and is
+//! taken off when it returns [`Handled::Close`]; overlays draw bottom to top over the screen.
+
+use crossterm::event::KeyEvent;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use crate::ui::inspector::Inspector;
+use crate::ui::keymap::{self, Context};
+
+use super::component::{Component, Handled};
+use super::help_overlay::HelpOverlay;
+use super::inspector_overlay::InspectorOverlay;
+use super::state::UiState;
+
+/// An overlay (later: pickers).
+#[derive(Debug)]
+pub enum Overlay {
+    /// The key help.
+    Help(HelpOverlay),
+    /// The request inspector.
+    Inspector(Box<InspectorOverlay>),
+}
+
+impl Overlay {
+    /// The keymap context of this overlay.
+    pub fn context(&self) -> Context {
+        match self {
+            Overlay::Help(_) => Context::HelpOverlay,
+            Overlay::Inspector(_) => Context::InspectorOverlay,
+        }
+    }
+}
+
+impl Component for Overlay {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, s: &mut UiState) {
+        match self {
+            Overlay::Help(o) => o.render(area, buf, s),
+            Overlay::Inspector(o) => o.render(area, buf, s),
+        }
+    }
+
+    fn handle(&mut self, action: keymap::Action, s: &mut UiState) -> Handled {
+        match self {
+            Overlay::Help(o) => o.handle(action, s),
+            Overlay::Inspector(o) => o.handle(action, s),
+        }
+    }
+}
+
+/// The open overlays, bottom first.
+#[derive(Debug, Default)]
+pub struct OverlayStack {
+    items: Vec<Overlay>,
+}
+
+impl OverlayStack {
+    /// Opens `o` on top.
+    pub fn push(&mut self, o: Overlay) {
+        self.items.push(o);
+    }
+
+    /// Whether no overlay is open.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Closes every overlay.
+    pub fn clear(&mut self) {
+        self.items.clear();
+    }
+
+    /// The contexts of the open overlays, topmost first.
+    pub fn contexts(&self) -> Vec<Context> {
+        self.items.iter().rev().map(Overlay::context).collect()
+    }
+
+    /// Whether the key help is open.
+    pub fn help_open(&self) -> bool {
+        self.items.iter().any(|o| matches!(o, Overlay::Help(_)))
+    }
+
+    /// The open inspector, if any.
+    pub fn inspector(&self) -> Option<&Inspector> {
+        self.items.iter().rev().find_map(|o| match o {
+            Overlay::Inspector(i) => Some(&i.inspector),
+            Overlay::Help(_) => None,
+        })
+    }
+
+    /// Replaces any open inspector with `ins` (on top).
+    pub fn open_inspector(&mut self, ins: Inspector) {
+        self.items.retain(|o| !matches!(o, Overlay::Inspector(_)));
+        self.push(Overlay::Inspector(Box::new(InspectorOverlay {
+            inspector: ins,
+        })));
+    }
+
+    /// Gives `k` to the topmost overlay; returns `false` when none is open. A key the
+    /// overlay's context does not bind is still swallowed (overlays are modal).
+    pub fn on_key(&mut self, k: &KeyEvent, s: &mut UiState) -> bool {
+        let Some(top) = self.items.last_mut() else {
+            return false;
+        };
+        let action = keymap::lookup(&[top.context()], k, false);
+        if action.is_some_and(|a| top.handle(a, s) == Handled::Close) {
+            self.items.pop();
+        }
+        true
+    }
+
+    /// Draws every overlay over `area`, bottom first.
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer, s: &mut UiState) {
+        for o in &mut self.items {
+            o.render(area, buf, s);
+        }
+    }
+}
