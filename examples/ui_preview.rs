@@ -1,7 +1,6 @@
 //! Runs the TUI against a canned fake agent (no network), for looking at the UI by hand:
 //! `cargo run --example ui_preview -- [zh]`.
 
-use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -17,7 +16,7 @@ fn main() -> anyhow::Result<()> {
         Locale::EnUs
     };
     let (cmd_tx, mut cmd_rx) = tokio::sync::mpsc::unbounded_channel::<AgentCommand>();
-    let (ev_tx, ev_rx) = mpsc::channel::<AgentEvent>();
+    let (ev_tx, ev_rx) = tokio::sync::mpsc::unbounded_channel::<AgentEvent>();
     thread::spawn(move || {
         let mut s = Script::new();
         s.route(true)
@@ -92,5 +91,16 @@ fn main() -> anyhow::Result<()> {
             }
         }
     });
-    run(UiOptions { locale, demo: true }, cmd_tx, ev_rx)
+    let rt = tokio::runtime::Runtime::new()?;
+    rt.block_on(run(
+        UiOptions {
+            locale,
+            demo: true,
+            secrets: vec![],
+        },
+        cmd_tx,
+        ev_rx,
+        None,
+    ))?;
+    Ok(())
 }

@@ -228,22 +228,59 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }
-    rt.spawn(agent.run_interactive(cmd_rx));
+    let agent_task = rt.spawn(deepterm::ui::panic::named(
+        deepterm::ui::panic::AGENT_TASK,
+        agent_loop(agent, cmd_rx),
+    ));
     let opts = deepterm::ui::UiOptions {
         locale: setup.locale,
         demo: setup.demo,
+        secrets: panic_secrets(&setup),
     };
-    // The UI thread blocks on a std channel; forward the loop's events into it.
-    let (ui_tx, ui_rx) = std::sync::mpsc::channel();
-    let mut ev_rx = ev_rx;
-    rt.spawn(async move {
-        while let Some(ev) = ev_rx.recv().await {
-            if ui_tx.send(ev).is_err() {
-                break;
-            }
-        }
-    });
-    let res = deepterm::ui::run(opts, cmd_tx, ui_rx);
+    // The UI runs on this thread inside the runtime; the agent's events arrive directly.
+    let res = rt.block_on(deepterm::ui::run(opts, cmd_tx, ev_rx, Some(agent_task)));
     rt.shutdown_timeout(std::time::Duration::from_millis(500));
-    res.map_err(|e| StartupError(l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))])))
+    res.map_err(|e| match e {
+        deepterm::ui::UiError::AgentDied(p) => StartupError(l.tra(
+            "tui-task-panicked",
+            &[("task", Arg::from(p.task)), ("message", Arg::from(p.message))],
+        )),
+        deepterm::ui::UiError::Io(e) => {
+            StartupError(l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))]))
+        }
+    })
+}
+
+/// The agent loop. `DEEPTERM_TEST_PANIC_AGENT=1` (test hook, tests/tui_loop_panic.rs) makes
+/// the agent task panic on the first submission, to exercise the UI's handling of it.
+async fn agent_loop(
+    agent: deepterm::agent::run::Agent,
+    mut commands: tokio::sync::mpsc::UnboundedReceiver<deepterm::agent::protocol::AgentCommand>,
+) {
+    if std::env::var_os("DEEPTERM_TEST_PANIC_AGENT").is_none_or(|v| v != "1") {
+        return agent.run_interactive(commands).await;
+    }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let forward = async move {
+        while let Some(cmd) = commands.recv().await {
+            if matches!(cmd, deepterm::agent::protocol::AgentCommand::Submit(_)) {
+                panic!("DEEPTERM_TEST_PANIC_AGENT: agent panicked on submit");
+            }
+            let _ = tx.send(cmd);
+        }
+    };
+    tokio::join!(agent.run_interactive(rx), forward);
+}
+
+/// Every configured provider's key present in the environment, to scrub from panic notices.
+fn panic_secrets(setup: &app::Setup) -> Vec<deepterm::config::ApiKey> {
+    let mut keys: Vec<_> = setup.key.iter().cloned().collect();
+    for p in setup.config.providers.values() {
+        if let Ok(k) = std::env::var(&p.api_key_env)
+            && !k.trim().is_empty()
+        {
+            keys.push(deepterm::config::ApiKey::new(k.trim()));
+        }
+    }
+    keys
 }

@@ -7,11 +7,13 @@ pub mod app;
 pub mod chat;
 pub mod composer;
 pub mod context_node;
+pub mod event_loop;
 pub mod footer;
 pub mod help;
 pub mod inspector;
 pub mod keymap;
 pub mod markdown;
+pub mod panic;
 #[doc(hidden)]
 pub mod sample;
 #[doc(hidden)]
@@ -23,4 +25,4 @@ pub mod trajectory;
 pub mod view;
 
 pub use app::App;
-pub use terminal::{UiOptions, run};
+pub use terminal::{UiError, UiOptions, run};

@@ -1,17 +1,15 @@
-//! Terminal lifecycle and the event loop: raw mode, alternate screen, bracketed paste and
-//! mouse capture, restored on exit and on panic; one channel carries keys and agent events;
-//! redraws are coalesced and capped at 60 per second.
+//! Terminal lifecycle: raw mode, alternate screen, bracketed paste, mouse capture and focus
+//! reports, restored on exit and on a panic of the UI task (see `panic.rs`); the loop itself
+//! is `event_loop.rs`, fed by crossterm's async `EventStream`. Redraws are coalesced and
+//! capped at 60 per second by [`FrameLimiter`].
 
 use std::io::{self, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{
-    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event as TermEvent, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
-    PushKeyboardEnhancementFlags,
+    DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture, EventStream, KeyboardEnhancementFlags,
+    PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
 };
 use crossterm::execute;
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
@@ -20,13 +18,16 @@ use ratatui::backend::CrosstermBackend;
 
 use crate::agent::protocol::{AgentCommand, AgentEvent};
 use crate::i18n::Locale;
+use crate::secret::ApiKey;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use tokio::task::JoinHandle;
 
 use super::app::App;
+use super::event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
+use super::panic::{Registration, TaskPanic, UI_TASK, named, register};
 
 /// Minimum time between two frames (60 per second).
 pub const FRAME: Duration = Duration::from_micros(16_667);
-/// How long to wait for `Exited` after `Shutdown`.
-const EXIT_WAIT: Duration = Duration::from_secs(2);
 
 /// Options the binary passes to [`run`].
 #[derive(Debug, Clone, Default)]
@@ -35,6 +36,8 @@ pub struct UiOptions {
     pub locale: Locale,
     /// Demo mode (built-in simulator): shows a banner.
     pub demo: bool,
+    /// API keys to scrub from panic notices.
+    pub secrets: Vec<ApiKey>,
 }
 
 /// Coalesces redraw requests into at most one frame per [`FRAME`].
@@ -73,19 +76,26 @@ impl FrameLimiter {
     }
 }
 
-enum UiEvent {
-    Term(TermEvent),
-    Agent(AgentEvent),
-    AgentGone,
+/// Why [`run`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum UiError {
+    /// Terminal I/O failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The agent task panicked; the UI showed the notice and left.
+    #[error("internal error in {}: {}", .0.task, .0.message)]
+    AgentDied(TaskPanic),
 }
 
-fn restore_terminal() {
+/// Leaves raw mode and the alternate screen and shows the cursor (idempotent).
+pub fn restore_terminal() {
     let mut out = io::stdout();
     let _ = execute!(
         out,
         PopKeyboardEnhancementFlags,
         DisableMouseCapture,
         DisableBracketedPaste,
+        DisableFocusChange,
         LeaveAlternateScreen,
         crossterm::cursor::Show
     );
@@ -102,34 +112,69 @@ impl Drop for TerminalGuard {
     }
 }
 
-fn install_panic_hook() {
-    let previous = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        // Restore first so the panic message lands on a usable screen.
-        restore_terminal();
-        previous(info);
-    }));
+struct TermScreen(Terminal<CrosstermBackend<io::Stdout>>);
+
+impl Screen for TermScreen {
+    fn draw(&mut self, app: &mut App) -> io::Result<()> {
+        self.0.draw(|f| app.render(f)).map(|_| ())
+    }
 }
 
-/// Runs the UI on the calling thread until the user quits.
+#[cfg(unix)]
+fn shutdown_signal() -> Option<Shutdown> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).ok()?;
+    let mut hup = signal(SignalKind::hangup()).ok()?;
+    Some(Box::pin(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = hup.recv() => {}
+        }
+    }))
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> Option<Shutdown> {
+    None
+}
+
+/// Runs the UI as the calling task until the user quits; call it inside a tokio runtime
+/// (the binary uses `block_on`, so the UI stays on the main thread while the agent, tools
+/// and MCP servers run on the workers).
 ///
-/// `events` is a std receiver: the agent side sends with `std::sync::mpsc::Sender::send`,
-/// which works from async code without blocking. F2 toggles the locale locally and sends
-/// `SetLocale(locale)` so the loop switches too and persists the choice.
-pub fn run(
+/// `agent` is the agent loop's task (spawned with [`super::panic::named`]`("agent", …)`):
+/// if it panics the UI shows the notice and returns [`UiError::AgentDied`] after restoring
+/// the terminal. F2 toggles the locale locally and sends `SetLocale(locale)`.
+pub async fn run(
     opts: UiOptions,
-    commands: tokio::sync::mpsc::UnboundedSender<AgentCommand>,
-    events: mpsc::Receiver<AgentEvent>,
-) -> anyhow::Result<()> {
-    install_panic_hook();
+    commands: UnboundedSender<AgentCommand>,
+    events: UnboundedReceiver<AgentEvent>,
+    agent: Option<JoinHandle<()>>,
+) -> Result<(), UiError> {
+    named(UI_TASK, run_ui(opts, commands, events, agent)).await
+}
+
+async fn run_ui(
+    opts: UiOptions,
+    commands: UnboundedSender<AgentCommand>,
+    events: UnboundedReceiver<AgentEvent>,
+    agent: Option<JoinHandle<()>>,
+) -> Result<(), UiError> {
+    let (panic_tx, panics) = tokio::sync::mpsc::unbounded_channel();
+    let _hook = register(Registration {
+        restore: restore_terminal,
+        reports: panic_tx,
+        secrets: opts.secrets.clone(),
+    });
     terminal::enable_raw_mode()?;
-    let _guard = TerminalGuard;
+    let guard = TerminalGuard;
     let mut out = io::stdout();
     execute!(
         out,
         EnterAlternateScreen,
         EnableBracketedPaste,
-        EnableMouseCapture
+        EnableMouseCapture,
+        EnableFocusChange
     )?;
     if terminal::supports_keyboard_enhancement().unwrap_or(false) {
         let _ = execute!(
@@ -139,118 +184,25 @@ pub fn run(
     }
     let mut term = Terminal::new(CrosstermBackend::new(out))?;
     term.clear()?;
-
-    let (tx, rx) = mpsc::channel::<UiEvent>();
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let tx = tx.clone();
-        std::thread::Builder::new()
-            .name("ui-agent-events".into())
-            .spawn(move || {
-                while let Ok(ev) = events.recv() {
-                    if tx.send(UiEvent::Agent(ev)).is_err() {
-                        return;
-                    }
-                }
-                let _ = tx.send(UiEvent::AgentGone);
-            })?;
-    }
-    {
-        let tx = tx.clone();
-        let stop = stop.clone();
-        std::thread::Builder::new()
-            .name("ui-input".into())
-            .spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    match event::poll(Duration::from_millis(50)) {
-                        Ok(true) => match event::read() {
-                            Ok(ev) => {
-                                if tx.send(UiEvent::Term(ev)).is_err() {
-                                    return;
-                                }
-                            }
-                            Err(_) => return,
-                        },
-                        Ok(false) => {}
-                        Err(_) => return,
-                    }
-                }
-            })?;
-    }
-    drop(tx);
-
+    let mut screen = TermScreen(term);
     let mut app = App::new(opts.locale, opts.demo);
-    let mut frames = FrameLimiter::default();
-    frames.request();
-    let mut quit_deadline: Option<Instant> = None;
-    let mut agent_gone = false;
-    // Start-up benchmark hook (docs/benchmarks.md): leave right after the first frame.
-    let exit_after_first_frame = std::env::var_os("DEEPTERM_EXIT_AFTER_FIRST_FRAME").is_some();
-    loop {
-        let now = Instant::now();
-        if frames.due(now) {
-            app.set_now(now);
-            term.draw(|f| app.render(f))?;
-            frames.drawn(Instant::now());
-            if exit_after_first_frame {
-                break;
-            }
-        }
-        if let Some(d) = quit_deadline
-            && (Instant::now() >= d || app.agent_exited() || agent_gone)
-        {
-            break;
-        }
-        // Wake for the next frame when dirty, for the status clock while busy, else idle.
-        let timeout = if let Some(w) = frames.wait(Instant::now()) {
-            w
-        } else if app.busy() {
-            Duration::from_millis(250)
-        } else {
-            Duration::from_secs(1)
-        };
-        let first = match rx.recv_timeout(timeout) {
-            Ok(ev) => Some(ev),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if app.busy() {
-                    frames.request();
-                }
-                None
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        };
-        // Drain everything already queued so a burst of deltas costs one frame.
-        for ev in first
-            .into_iter()
-            .chain(std::iter::from_fn(|| rx.try_recv().ok()))
-        {
-            app.set_now(Instant::now());
-            frames.request();
-            match ev {
-                UiEvent::Term(TermEvent::Key(k)) => app.on_key(k),
-                UiEvent::Term(TermEvent::Paste(s)) => app.on_paste(&s),
-                UiEvent::Term(TermEvent::Mouse(m)) => app.on_mouse(m),
-                UiEvent::Term(_) => {}
-                UiEvent::Agent(ev) => app.on_agent_event(ev),
-                UiEvent::AgentGone => agent_gone = true,
-            }
-            for cmd in app.take_commands() {
-                // A closed agent channel means the loop is gone; quitting still works.
-                let _ = commands.send(cmd);
-            }
-            if app.should_quit() && quit_deadline.is_none() {
-                quit_deadline = Some(Instant::now() + EXIT_WAIT);
-            }
-        }
-        if agent_gone && quit_deadline.is_none() {
-            // Without an agent there is nothing to wait for on quit.
-            if app.should_quit() {
-                break;
-            }
-        }
+    let io = LoopIo {
+        term: EventStream::new(),
+        agent_events: events,
+        commands,
+        agent,
+        panics,
+        shutdown: shutdown_signal(),
+        // Start-up benchmark hook (docs/benchmarks.md): leave right after the first frame.
+        exit_after_first_frame: std::env::var_os("DEEPTERM_EXIT_AFTER_FIRST_FRAME").is_some(),
+    };
+    let exit = drive(&mut app, io, &mut screen).await?;
+    drop(screen);
+    drop(guard);
+    match exit {
+        LoopExit::Quit => Ok(()),
+        LoopExit::AgentDied(p) => Err(UiError::AgentDied(p)),
     }
-    stop.store(true, Ordering::Relaxed);
-    Ok(())
 }
 
 #[cfg(test)]
