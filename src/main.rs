@@ -243,7 +243,10 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     res.map_err(|e| match e {
         deepterm::ui::UiError::AgentDied(p) => StartupError(l.tra(
             "tui-task-panicked",
-            &[("task", Arg::from(p.task)), ("message", Arg::from(p.message))],
+            &[
+                ("task", Arg::from(p.task)),
+                ("message", Arg::from(p.message)),
+            ],
         )),
         deepterm::ui::UiError::Io(e) => {
             StartupError(l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))]))

@@ -127,15 +127,16 @@ where
             return Ok(LoopExit::Quit);
         }
         // The next instant anything is due: a pending frame, the busy tick, the quit deadline.
-        let frame_at = frames
-            .wait(now.into_std())
-            .map(|w| now + w);
+        let frame_at = frames.wait(now.into_std()).map(|w| now + w);
         let tick_at = match (app.busy(), last_draw) {
             (true, Some(t)) => Some(t + BUSY_TICK),
             (true, None) => Some(now),
             _ => None,
         };
-        let wake = [frame_at, tick_at, quit_deadline].into_iter().flatten().min();
+        let wake = [frame_at, tick_at, quit_deadline]
+            .into_iter()
+            .flatten()
+            .min();
         let agent_running = io.agent.is_some();
         tokio::select! {
             biased;
@@ -323,7 +324,11 @@ mod tests {
         assert!(n <= 7, "{n} draws for 1000 events in 100 ms");
         assert!(n >= 3, "frames kept coming during the burst: {n}");
         for w in screen.draws.windows(2) {
-            assert!(w[1] - w[0] >= crate::ui::terminal::FRAME, "{:?}", screen.draws);
+            assert!(
+                w[1] - w[0] >= crate::ui::terminal::FRAME,
+                "{:?}",
+                screen.draws
+            );
         }
         let final_frame = *screen.draws.last().unwrap();
         assert!(final_frame >= last_event, "the final state was drawn");
@@ -344,7 +349,11 @@ mod tests {
         };
         let (exit, ()) = tokio::join!(drive(&mut app, h.io, &mut screen), idle);
         assert_eq!(exit.unwrap(), LoopExit::Quit);
-        assert_eq!(screen.draws.len(), 1, "only the first frame in 60 idle seconds");
+        assert_eq!(
+            screen.draws.len(),
+            1,
+            "only the first frame in 60 idle seconds"
+        );
         drop(h.agent_tx);
     }
 
@@ -357,7 +366,9 @@ mod tests {
         let (tx, agent_tx) = (h.term_tx, h.agent_tx);
         let script = async move {
             agent_tx
-                .send(AgentEvent::Phase(crate::agent::protocol::TurnPhase::Waiting))
+                .send(AgentEvent::Phase(
+                    crate::agent::protocol::TurnPhase::Waiting,
+                ))
                 .unwrap();
             tokio::time::sleep(Duration::from_millis(2010)).await;
             agent_tx
@@ -399,7 +410,11 @@ mod tests {
         };
         let (exit, ()) = tokio::join!(named(UI_TASK, drive(&mut app, h.io, &mut screen)), script);
         assert_eq!(exit.unwrap(), LoopExit::Quit);
-        assert_eq!(RESTORES.load(Ordering::SeqCst), before, "terminal left alone");
+        assert_eq!(
+            RESTORES.load(Ordering::SeqCst),
+            before,
+            "terminal left alone"
+        );
         assert!(
             screen.text.contains("Internal error in mcp: tool exploded"),
             "{}",
