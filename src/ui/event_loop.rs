@@ -11,6 +11,7 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::time::Duration;
+use std::time::Instant as StdInstant;
 
 use crossterm::event::Event as TermEvent;
 use futures_util::{Stream, StreamExt};
@@ -23,7 +24,6 @@ use crate::i18n::Arg;
 
 use super::app::App;
 use super::panic::{AGENT_TASK, TaskPanic, payload_message, scrub_registered};
-use super::terminal::FrameLimiter;
 
 /// How long to wait for `Exited` after `Shutdown`.
 pub const EXIT_WAIT: Duration = Duration::from_secs(2);
@@ -31,6 +31,45 @@ pub const EXIT_WAIT: Duration = Duration::from_secs(2);
 pub const BUSY_TICK: Duration = Duration::from_millis(250);
 /// Fluent id of the notice for a panicked task.
 pub const PANIC_NOTICE: &str = "tui-task-panicked";
+
+/// Minimum time between two frames (60 per second).
+pub const FRAME: Duration = Duration::from_micros(16_667);
+
+/// Coalesces redraw requests into at most one frame per [`FRAME`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FrameLimiter {
+    last: Option<StdInstant>,
+    dirty: bool,
+}
+
+impl FrameLimiter {
+    /// Asks for a frame.
+    pub fn request(&mut self) {
+        self.dirty = true;
+    }
+
+    /// Whether a frame should be drawn now.
+    pub fn due(&self, now: StdInstant) -> bool {
+        self.dirty
+            && self
+                .last
+                .is_none_or(|t| now.saturating_duration_since(t) >= FRAME)
+    }
+
+    /// Records a drawn frame.
+    pub fn drawn(&mut self, now: StdInstant) {
+        self.last = Some(now);
+        self.dirty = false;
+    }
+
+    /// How long to sleep before the pending frame is due (`None` when nothing is pending).
+    pub fn wait(&self, now: StdInstant) -> Option<Duration> {
+        self.dirty.then(|| match self.last {
+            Some(t) => FRAME.saturating_sub(now.saturating_duration_since(t)),
+            None => Duration::ZERO,
+        })
+    }
+}
 
 /// Where frames go (the real terminal, or a `TestBackend` in tests).
 pub trait Screen {

@@ -4,7 +4,6 @@
 //! capped at 60 per second by [`FrameLimiter`].
 
 use std::io::{self, Write};
-use std::time::{Duration, Instant};
 
 use crossterm::event::{
     DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
@@ -26,8 +25,7 @@ use super::app::App;
 use super::event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
 use super::panic::{Registration, TaskPanic, UI_TASK, named, register};
 
-/// Minimum time between two frames (60 per second).
-pub const FRAME: Duration = Duration::from_micros(16_667);
+pub use super::event_loop::{FRAME, FrameLimiter};
 
 /// Options the binary passes to [`run`].
 #[derive(Debug, Clone, Default)]
@@ -38,42 +36,6 @@ pub struct UiOptions {
     pub demo: bool,
     /// API keys to scrub from panic notices.
     pub secrets: Vec<ApiKey>,
-}
-
-/// Coalesces redraw requests into at most one frame per [`FRAME`].
-#[derive(Debug, Clone, Copy, Default)]
-pub struct FrameLimiter {
-    last: Option<Instant>,
-    dirty: bool,
-}
-
-impl FrameLimiter {
-    /// Asks for a frame.
-    pub fn request(&mut self) {
-        self.dirty = true;
-    }
-
-    /// Whether a frame should be drawn now.
-    pub fn due(&self, now: Instant) -> bool {
-        self.dirty
-            && self
-                .last
-                .is_none_or(|t| now.saturating_duration_since(t) >= FRAME)
-    }
-
-    /// Records a drawn frame.
-    pub fn drawn(&mut self, now: Instant) {
-        self.last = Some(now);
-        self.dirty = false;
-    }
-
-    /// How long to sleep before the pending frame is due (`None` when nothing is pending).
-    pub fn wait(&self, now: Instant) -> Option<Duration> {
-        self.dirty.then(|| match self.last {
-            Some(t) => FRAME.saturating_sub(now.saturating_duration_since(t)),
-            None => Duration::ZERO,
-        })
-    }
 }
 
 /// Why [`run`] failed.
@@ -208,6 +170,7 @@ async fn run_ui(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn redraws_are_coalesced_and_capped_at_60_per_second() {
