@@ -91,12 +91,16 @@ fn main() -> anyhow::Result<()> {
             }
         }
     });
-    let opts = UiOptions {
-        locale,
-        demo: true,
-        secret: None,
-    };
     let rt = tokio::runtime::Runtime::new()?;
-    rt.block_on(run(opts, cmd_tx, ev_rx, None))?;
+    rt.block_on(run(
+        UiOptions {
+            locale,
+            demo: true,
+            secrets: vec![],
+        },
+        cmd_tx,
+        ev_rx,
+        None,
+    ))?;
     Ok(())
 }

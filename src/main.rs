@@ -228,22 +228,62 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }
-    let agent_task = rt.spawn(agent.run_interactive(cmd_rx));
+    let agent_task = rt.spawn(deepterm::ui::panic::named(
+        deepterm::ui::panic::AGENT_TASK,
+        agent_loop(agent, cmd_rx),
+    ));
     let opts = deepterm::ui::UiOptions {
         locale: setup.locale,
         demo: setup.demo,
-        secret: setup.key.clone(),
+        secrets: panic_secrets(&setup),
     };
-    // The UI runs on this thread (block_on), the agent and its tools on the workers.
+    // The UI runs on this thread inside the runtime; the agent's events arrive directly.
     let res = rt.block_on(deepterm::ui::run(opts, cmd_tx, ev_rx, Some(agent_task)));
     rt.shutdown_timeout(std::time::Duration::from_millis(500));
-    match res {
-        Ok(deepterm::ui::UiExit::Quit) => Ok(()),
-        Ok(deepterm::ui::UiExit::AgentDied(message)) => Err(StartupError(
-            l.tra("app-agent-died", &[("message", Arg::from(message))]),
+    res.map_err(|e| match e {
+        deepterm::ui::UiError::AgentDied(p) => StartupError(l.tra(
+            "tui-task-panicked",
+            &[
+                ("task", Arg::from(p.task)),
+                ("message", Arg::from(p.message)),
+            ],
         )),
-        Err(e) => Err(StartupError(
-            l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))]),
-        )),
+        deepterm::ui::UiError::Io(e) => {
+            StartupError(l.tra("app-ui-failed", &[("error", Arg::from(e.to_string()))]))
+        }
+    })
+}
+
+/// The agent loop. `DEEPTERM_TEST_PANIC_AGENT=1` (test hook, tests/tui_loop_panic.rs) makes
+/// the agent task panic on the first submission, to exercise the UI's handling of it.
+async fn agent_loop(
+    agent: deepterm::agent::run::Agent,
+    mut commands: tokio::sync::mpsc::UnboundedReceiver<deepterm::agent::protocol::AgentCommand>,
+) {
+    if std::env::var_os("DEEPTERM_TEST_PANIC_AGENT").is_none_or(|v| v != "1") {
+        return agent.run_interactive(commands).await;
     }
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let forward = async move {
+        while let Some(cmd) = commands.recv().await {
+            if matches!(cmd, deepterm::agent::protocol::AgentCommand::Submit(_)) {
+                panic!("DEEPTERM_TEST_PANIC_AGENT: agent panicked on submit");
+            }
+            let _ = tx.send(cmd);
+        }
+    };
+    tokio::join!(agent.run_interactive(rx), forward);
+}
+
+/// Every configured provider's key present in the environment, to scrub from panic notices.
+fn panic_secrets(setup: &app::Setup) -> Vec<deepterm::config::ApiKey> {
+    let mut keys: Vec<_> = setup.key.iter().cloned().collect();
+    for p in setup.config.providers.values() {
+        if let Ok(k) = std::env::var(&p.api_key_env)
+            && !k.trim().is_empty()
+        {
+            keys.push(deepterm::config::ApiKey::new(k.trim()));
+        }
+    }
+    keys
 }

@@ -78,6 +78,3 @@ output-verbatim = { $text }
 
 # issue 10: clean-ups
 app-env-unsupported = Not available here.
-
-# issue 11: event loop
-app-agent-died = The agent stopped after an internal error: { $message }

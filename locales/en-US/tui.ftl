@@ -126,8 +126,7 @@ tui-help-commands-title = Slash commands
 tui-inspector-reason-removal-retained = tool removal on an addition-only route with tool_removal = "retain" (declaration kept, prefix unchanged)
 
 # issue 11: event loop
-tui-agent-died = The agent stopped after an internal error: { $message }. Press any key to leave.
-tui-task-panicked = Internal error in a background task: { $message } ({ $location }). deepterm keeps running.
+tui-task-panicked = Internal error in { $task }: { $message }
 
 # issue 11: components and keymap
 tui-help-edit = Edit: move the caret, delete; Home / End scroll Chat when empty

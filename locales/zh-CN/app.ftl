@@ -78,6 +78,3 @@ output-verbatim = { $text }
 
 # issue 10: clean-ups
 app-env-unsupported = 此处不可用。
-
-# issue 11: event loop
-app-agent-died = 智能体因内部错误而停止：{ $message }

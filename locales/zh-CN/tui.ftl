@@ -114,8 +114,7 @@ tui-help-commands-title = 斜杠命令
 tui-inspector-reason-removal-retained = 在设置了 tool_removal = "retain" 的仅追加路由上移除工具（保留声明，前缀不变）
 
 # issue 11: event loop
-tui-agent-died = 智能体因内部错误而停止：{ $message }。按任意键退出。
-tui-task-panicked = 后台任务发生内部错误：{ $message }（{ $location }）。deepterm 继续运行。
+tui-task-panicked = { $task } 内部错误：{ $message }
 
 # issue 11: components and keymap
 tui-help-edit = 编辑：移动光标、删除；输入框为空时 Home / End 滚动对话

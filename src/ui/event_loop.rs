@@ -1,38 +1,44 @@
-//! The one UI event loop: crossterm's async `EventStream`, the agent's events, panics
-//! reported from other tasks and a frame timer, in one `tokio::select!` on the UI task.
-//! Every input marks the frame dirty; [`FrameLimiter`] coalesces redraws to at most 60
-//! per second, and an idle app draws nothing.
+//! The one UI event loop (issue 11 item 7): a `tokio::select!` over terminal events (an
+//! async stream, crossterm's `EventStream` in the binary), agent events, panic reports from
+//! other tasks, the agent task's exit, shutdown and a frame timer. Events only mark the
+//! frame dirty; [`FrameLimiter`] coalesces them into at most 60 draws per second. An idle app
+//! sleeps without drawing; while a turn runs, a 250 ms tick keeps the status clock moving.
+//!
+//! The loop is generic over the event stream and the screen so tests drive it with tokio's
+//! paused clock and a `TestBackend`.
 
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
 use std::time::Duration;
+use std::time::Instant as StdInstant;
 
 use crossterm::event::Event as TermEvent;
 use futures_util::{Stream, StreamExt};
-use ratatui::Terminal;
-use ratatui::backend::Backend;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel};
 use crate::i18n::Arg;
-use crate::secret::ApiKey;
 
 use super::app::App;
-use super::panic::TaskPanic;
+use super::panic::{AGENT_TASK, TaskPanic, payload_message, scrub_registered};
+
+/// How long to wait for `Exited` after `Shutdown`.
+pub const EXIT_WAIT: Duration = Duration::from_secs(2);
+/// Status clock refresh while a turn runs.
+pub const BUSY_TICK: Duration = Duration::from_millis(250);
+/// Fluent id of the notice for a panicked task.
+pub const PANIC_NOTICE: &str = "tui-task-panicked";
 
 /// Minimum time between two frames (60 per second).
 pub const FRAME: Duration = Duration::from_micros(16_667);
-/// How long to wait for `Exited` after `Shutdown`.
-pub const EXIT_WAIT: Duration = Duration::from_secs(2);
-/// While a turn runs, the status clock and spinner redraw this often.
-pub const BUSY_TICK: Duration = Duration::from_millis(250);
-/// How long the loop sleeps when nothing is pending (it wakes on any input anyway).
-const IDLE: Duration = Duration::from_secs(3600);
 
 /// Coalesces redraw requests into at most one frame per [`FRAME`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FrameLimiter {
-    last: Option<std::time::Instant>,
+    last: Option<StdInstant>,
     dirty: bool,
 }
 
@@ -43,7 +49,7 @@ impl FrameLimiter {
     }
 
     /// Whether a frame should be drawn now.
-    pub fn due(&self, now: std::time::Instant) -> bool {
+    pub fn due(&self, now: StdInstant) -> bool {
         self.dirty
             && self
                 .last
@@ -51,13 +57,13 @@ impl FrameLimiter {
     }
 
     /// Records a drawn frame.
-    pub fn drawn(&mut self, now: std::time::Instant) {
+    pub fn drawn(&mut self, now: StdInstant) {
         self.last = Some(now);
         self.dirty = false;
     }
 
     /// How long to sleep before the pending frame is due (`None` when nothing is pending).
-    pub fn wait(&self, now: std::time::Instant) -> Option<Duration> {
+    pub fn wait(&self, now: StdInstant) -> Option<Duration> {
         self.dirty.then(|| match self.last {
             Some(t) => FRAME.saturating_sub(now.saturating_duration_since(t)),
             None => Duration::ZERO,
@@ -65,238 +71,433 @@ impl FrameLimiter {
     }
 }
 
-/// How the loop ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum UiExit {
-    /// The user quit (or the agent finished after a quit request).
-    Quit,
-    /// The agent task panicked; the message (API key scrubbed) is shown on exit.
-    AgentDied(String),
+/// Where frames go (the real terminal, or a `TestBackend` in tests).
+pub trait Screen {
+    /// Draws one frame of `app`.
+    fn draw(&mut self, app: &mut App) -> io::Result<()>;
 }
 
-/// What a finished loop reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoopEnd {
-    /// Why it ended.
-    pub exit: UiExit,
-    /// Frames drawn.
-    pub frames: u64,
-}
+/// A future that resolves when the process is asked to stop (a signal).
+pub type Shutdown = Pin<Box<dyn Future<Output = ()> + Send>>;
 
-/// The loop's inputs and outputs besides the terminal.
+/// The loop's inputs and outputs.
 pub struct LoopIo<S> {
-    /// Terminal events (crossterm's `EventStream` in the binary).
-    pub input: S,
+    /// Terminal events.
+    pub term: S,
     /// Events from the agent loop.
-    pub events: UnboundedReceiver<AgentEvent>,
-    /// The agent task, watched for a panic. `None` when there is none to watch.
-    pub agent: Option<JoinHandle<()>>,
+    pub agent_events: UnboundedReceiver<AgentEvent>,
     /// Commands to the agent loop.
     pub commands: UnboundedSender<AgentCommand>,
-    /// Panics on other threads (see [`super::panic`]).
+    /// The agent task, watched for a panic.
+    pub agent: Option<JoinHandle<()>>,
+    /// Panics of other tasks ([`super::panic`]).
     pub panics: UnboundedReceiver<TaskPanic>,
-    /// Scrubbed from every panic message shown.
-    pub secret: Option<ApiKey>,
-    /// Leave right after the first frame (start-up benchmark hook).
+    /// Resolves on an outside request to stop.
+    pub shutdown: Option<Shutdown>,
+    /// Leave after the first frame (start-up benchmark).
     pub exit_after_first_frame: bool,
 }
 
-fn now() -> std::time::Instant {
-    Instant::now().into_std()
+/// Why the loop ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoopExit {
+    /// The user quit (or a shutdown was requested).
+    Quit,
+    /// The agent task died; the notice was drawn.
+    AgentDied(TaskPanic),
 }
 
-fn scrub(secret: &Option<ApiKey>, s: &str) -> String {
-    match secret {
-        Some(k) => k.scrub(s),
-        None => s.to_string(),
+fn panic_notice(p: &TaskPanic) -> AgentEvent {
+    AgentEvent::Notice(Notice::new(
+        NoticeLevel::Error,
+        PANIC_NOTICE,
+        vec![
+            ("task", Arg::from(p.task.clone())),
+            ("message", Arg::from(p.message.clone())),
+        ],
+    ))
+}
+
+fn agent_death(err: tokio::task::JoinError) -> TaskPanic {
+    let message = match err.try_into_panic() {
+        Ok(payload) => scrub_registered(&payload_message(payload.as_ref())),
+        Err(e) => scrub_registered(&e.to_string()),
+    };
+    TaskPanic {
+        task: AGENT_TASK.to_string(),
+        message,
     }
 }
 
-fn panic_message(e: tokio::task::JoinError) -> String {
-    match e.try_into_panic() {
-        Ok(p) => {
-            if let Some(s) = p.downcast_ref::<&str>() {
-                (*s).to_string()
-            } else if let Some(s) = p.downcast_ref::<String>() {
-                s.clone()
-            } else {
-                "panic".to_string()
-            }
-        }
-        Err(e) => e.to_string(),
-    }
-}
-
-enum Wake {
-    Term(Option<std::io::Result<TermEvent>>),
-    Agent(Option<AgentEvent>),
-    AgentDone(Result<(), tokio::task::JoinError>),
-    Panic(TaskPanic),
-    Timer,
-}
-
-/// Runs `app` on `term` until the user quits, the input ends, or the agent dies.
-pub async fn drive<B, S>(
-    app: &mut App,
-    term: &mut Terminal<B>,
-    mut io: LoopIo<S>,
-) -> anyhow::Result<LoopEnd>
+/// Runs the loop until the user quits, a shutdown is requested or the agent task dies.
+pub async fn drive<S, D>(app: &mut App, mut io: LoopIo<S>, screen: &mut D) -> io::Result<LoopExit>
 where
-    B: Backend,
-    B::Error: Send + Sync + 'static,
-    S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
+    S: Stream<Item = io::Result<TermEvent>> + Unpin,
+    D: Screen,
 {
     let mut frames = FrameLimiter::default();
     frames.request();
-    let mut drawn = 0u64;
-    let mut quit_deadline: Option<std::time::Instant> = None;
+    let mut last_draw: Option<Instant> = None;
+    let mut quit_deadline: Option<Instant> = None;
     let mut agent_gone = false;
-    let mut input_open = true;
-    let mut died: Option<String> = None;
-    let mut next_tick = now() + BUSY_TICK;
+    let mut died: Option<TaskPanic> = None;
+    let mut shutdown = io.shutdown.take();
     loop {
-        let t = now();
-        if frames.due(t) {
-            app.set_now(t);
-            term.draw(|f| app.render(f))?;
-            frames.drawn(now());
-            drawn += 1;
+        let now = Instant::now();
+        if frames.due(now.into_std()) {
+            app.set_now(now.into_std());
+            screen.draw(app)?;
+            frames.drawn(now.into_std());
+            last_draw = Some(now);
             if io.exit_after_first_frame {
-                break;
+                return Ok(LoopExit::Quit);
             }
+        }
+        if let Some(p) = died.take() {
+            if frames.wait(now.into_std()).is_none() {
+                // The notice is on screen: leave.
+                return Ok(LoopExit::AgentDied(p));
+            }
+            died = Some(p);
         }
         if let Some(d) = quit_deadline
-            && (now() >= d || app.agent_exited() || agent_gone)
+            && (now >= d || app.agent_exited() || agent_gone)
         {
-            break;
+            return Ok(LoopExit::Quit);
         }
-        if agent_gone && app.should_quit() {
-            break;
-        }
-        // Sleep until the pending frame, the busy tick, or the quit deadline.
-        let t = now();
-        let mut wait = frames.wait(t).unwrap_or(IDLE);
-        if app.busy() {
-            wait = wait.min(next_tick.saturating_duration_since(t));
-        }
-        if let Some(d) = quit_deadline {
-            wait = wait.min(d.saturating_duration_since(t));
-        }
-        let sleep = tokio::time::sleep(wait);
-        let agent_watch = async {
-            match io.agent.as_mut() {
-                Some(h) => h.await,
-                None => std::future::pending().await,
-            }
+        // The next instant anything is due: a pending frame, the busy tick, the quit deadline.
+        let frame_at = frames.wait(now.into_std()).map(|w| now + w);
+        let tick_at = match (app.busy(), last_draw) {
+            (true, Some(t)) => Some(t + BUSY_TICK),
+            (true, None) => Some(now),
+            _ => None,
         };
-        let wake = tokio::select! {
-            ev = io.input.next(), if input_open => Wake::Term(ev),
-            ev = io.events.recv(), if !agent_gone => Wake::Agent(ev),
-            r = agent_watch => Wake::AgentDone(r),
-            Some(p) = io.panics.recv() => Wake::Panic(p),
-            _ = sleep => Wake::Timer,
-        };
-        let t = now();
-        app.set_now(t);
-        match wake {
-            Wake::Timer => {
-                if app.busy() && t >= next_tick {
-                    next_tick = t + BUSY_TICK;
+        let wake = [frame_at, tick_at, quit_deadline]
+            .into_iter()
+            .flatten()
+            .min();
+        let agent_running = io.agent.is_some();
+        tokio::select! {
+            biased;
+            ev = io.term.next() => match ev {
+                Some(Ok(ev)) => {
+                    app.set_now(Instant::now().into_std());
+                    match ev {
+                        TermEvent::Key(k) => app.on_key(k),
+                        TermEvent::Paste(s) => app.on_paste(&s),
+                        TermEvent::Mouse(m) => app.on_mouse(m),
+                        // Resize and focus only need a frame (ratatui resizes on draw).
+                        TermEvent::Resize(..) | TermEvent::FocusGained | TermEvent::FocusLost => {}
+                    }
                     frames.request();
                 }
-                continue;
-            }
-            // After the agent died, the notice stays up until a key (or the input's end).
-            Wake::Term(None) | Wake::Term(Some(Ok(TermEvent::Key(_)))) if died.is_some() => {
-                return Ok(LoopEnd {
-                    exit: UiExit::AgentDied(died.unwrap_or_default()),
-                    frames: drawn,
-                });
-            }
-            Wake::Term(None) => input_open = false,
-            Wake::Term(Some(Err(e))) => return Err(e.into()),
-            Wake::Term(Some(Ok(ev))) => match ev {
-                TermEvent::Key(k) => app.on_key(k),
-                TermEvent::Paste(s) => app.on_paste(&s),
-                TermEvent::Mouse(m) => app.on_mouse(m),
-                _ => {}
+                Some(Err(e)) => return Err(e),
+                // The terminal is gone: nothing more can be typed.
+                None => return Ok(LoopExit::Quit),
             },
-            Wake::Agent(Some(ev)) => {
-                app.on_agent_event(ev);
-                // Drain what is already queued so a burst of deltas costs one frame.
-                while let Ok(ev) = io.events.try_recv() {
+            p = io.panics.recv() => {
+                if let Some(p) = p {
+                    app.on_agent_event(panic_notice(&p));
+                    frames.request();
+                }
+            }
+            ev = io.agent_events.recv(), if !agent_gone => match ev {
+                Some(ev) => {
+                    app.set_now(Instant::now().into_std());
                     app.on_agent_event(ev);
+                    frames.request();
                 }
-            }
-            Wake::Agent(None) => agent_gone = true,
-            Wake::AgentDone(r) => {
+                None => agent_gone = true,
+            },
+            r = async {
+                match io.agent.as_mut() {
+                    Some(h) => h.await,
+                    None => std::future::pending().await,
+                }
+            }, if agent_running => {
                 io.agent = None;
-                if let Err(e) = r
-                    && e.is_panic()
-                {
-                    let msg = scrub(&io.secret, &panic_message(e));
-                    app.on_agent_event(AgentEvent::Notice(Notice::new(
-                        NoticeLevel::Error,
-                        "tui-agent-died",
-                        vec![("message", Arg::from(msg.clone()))],
-                    )));
-                    died = Some(msg);
+                if let Err(e) = r {
+                    // The hook's report (sent before unwinding) carries the same panic.
+                    let mut p = agent_death(e);
+                    while let Ok(r) = io.panics.try_recv() {
+                        if r.task == AGENT_TASK {
+                            p = r;
+                        } else {
+                            app.on_agent_event(panic_notice(&r));
+                        }
+                    }
+                    app.on_agent_event(panic_notice(&p));
+                    frames.request();
+                    died = Some(p);
+                } else {
+                    agent_gone = true;
                 }
             }
-            Wake::Panic(p) => {
-                let msg = scrub(&io.secret, &p.message);
-                app.on_agent_event(AgentEvent::Notice(Notice::new(
-                    NoticeLevel::Error,
-                    "tui-task-panicked",
-                    vec![
-                        ("message", Arg::from(msg)),
-                        ("location", Arg::from(p.location)),
-                    ],
-                )));
+            _ = async {
+                match shutdown.as_mut() {
+                    Some(s) => s.await,
+                    None => std::future::pending().await,
+                }
+            }, if shutdown.is_some() => {
+                shutdown = None;
+                let _ = io.commands.send(AgentCommand::Shutdown);
+                quit_deadline.get_or_insert(Instant::now() + EXIT_WAIT);
+            }
+            _ = tokio::time::sleep_until(wake.unwrap_or(now)), if wake.is_some() => {
+                if app.busy() && tick_at.is_some_and(|t| Instant::now() >= t) {
+                    frames.request();
+                }
             }
         }
-        frames.request();
         for cmd in app.take_commands() {
             // A closed agent channel means the loop is gone; quitting still works.
             let _ = io.commands.send(cmd);
         }
-        if app.should_quit() && quit_deadline.is_none() {
-            quit_deadline = Some(now() + EXIT_WAIT);
-        }
-        if !input_open && quit_deadline.is_none() && died.is_none() {
-            // No more keys: nothing can ever quit; leave.
-            break;
+        if app.should_quit() {
+            if agent_gone {
+                // Without an agent there is nothing to wait for.
+                return Ok(LoopExit::Quit);
+            }
+            quit_deadline.get_or_insert(Instant::now() + EXIT_WAIT);
         }
     }
-    Ok(LoopEnd {
-        exit: UiExit::Quit,
-        frames: drawn,
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Instant;
+    use crate::i18n::Locale;
+    use crate::ui::panic::tests::{LOCK, RESTORES, count_restore};
+    use crate::ui::panic::{Registration, UI_TASK, named, register};
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use futures_util::stream::BoxStream;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use std::sync::atomic::Ordering;
+    use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
-    #[test]
-    fn redraws_are_coalesced_and_capped_at_60_per_second() {
-        let t0 = Instant::now();
-        let mut f = FrameLimiter::default();
-        assert!(!f.due(t0));
-        assert_eq!(f.wait(t0), None);
-        f.request();
-        assert!(f.due(t0));
-        f.drawn(t0);
-        // A burst of requests right after a frame waits for the next 16.7 ms slot: one frame.
-        for _ in 0..100 {
-            f.request();
+    /// A `TestBackend` screen that counts frames and keeps the last one's text.
+    struct TestScreen {
+        term: Terminal<TestBackend>,
+        draws: Vec<Instant>,
+        text: String,
+    }
+
+    impl TestScreen {
+        fn new() -> Self {
+            TestScreen {
+                term: Terminal::new(TestBackend::new(100, 30)).unwrap(),
+                draws: Vec::new(),
+                text: String::new(),
+            }
         }
-        let soon = t0 + Duration::from_millis(5);
-        assert!(!f.due(soon));
-        assert_eq!(f.wait(soon), Some(FRAME - Duration::from_millis(5)));
-        assert!(f.due(t0 + FRAME));
-        f.drawn(t0 + FRAME);
-        assert!(!f.due(t0 + FRAME * 3));
+    }
+
+    impl Screen for TestScreen {
+        fn draw(&mut self, app: &mut App) -> io::Result<()> {
+            let Ok(_) = self.term.draw(|f| app.render(f));
+            self.draws.push(Instant::now());
+            self.text = crate::ui::snapshot::symbols(self.term.backend().buffer());
+            Ok(())
+        }
+    }
+
+    struct Harness {
+        term_tx: UnboundedSender<TermEvent>,
+        agent_tx: UnboundedSender<AgentEvent>,
+        io: LoopIo<BoxStream<'static, io::Result<TermEvent>>>,
+    }
+
+    fn harness(panics: UnboundedReceiver<TaskPanic>) -> Harness {
+        let (term_tx, term_rx) = unbounded_channel();
+        let (agent_tx, agent_events) = unbounded_channel();
+        let (commands, _cmd_rx) = unbounded_channel();
+        let term = futures_util::stream::unfold(term_rx, |mut rx| async move {
+            rx.recv().await.map(|e| (Ok(e), rx))
+        })
+        .boxed();
+        Harness {
+            term_tx,
+            agent_tx,
+            io: LoopIo {
+                term,
+                agent_events,
+                commands,
+                agent: None,
+                panics,
+                shutdown: None,
+                exit_after_first_frame: false,
+            },
+        }
+    }
+
+    fn key(c: char) -> TermEvent {
+        TermEvent::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn l7_thousand_events_in_100ms_draw_at_most_7_frames_and_the_last_state() {
+        let (_ptx, prx) = unbounded_channel();
+        let h = harness(prx);
+        let mut app = App::new(Locale::EnUs, false);
+        let mut screen = TestScreen::new();
+        let start = Instant::now();
+        let tx = h.term_tx.clone();
+        let feed = async move {
+            for _ in 0..100 {
+                for _ in 0..10 {
+                    tx.send(key('a')).unwrap();
+                }
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            let last = Instant::now();
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            drop(tx);
+            last
+        };
+        drop(h.term_tx);
+        let (exit, last_event) = tokio::join!(drive(&mut app, h.io, &mut screen), feed);
+        assert_eq!(exit.unwrap(), LoopExit::Quit);
+        assert_eq!(app.composer().text().chars().count(), 1000);
+        let n = screen.draws.len();
+        assert!(n <= 7, "{n} draws for 1000 events in 100 ms");
+        assert!(n >= 3, "frames kept coming during the burst: {n}");
+        for w in screen.draws.windows(2) {
+            assert!(
+                w[1] - w[0] >= crate::ui::terminal::FRAME,
+                "{:?}",
+                screen.draws
+            );
+        }
+        let final_frame = *screen.draws.last().unwrap();
+        assert!(final_frame >= last_event, "the final state was drawn");
+        assert!(final_frame - start < Duration::from_millis(130));
+        drop(h.agent_tx);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn l7_an_idle_app_draws_nothing_after_the_first_frame() {
+        let (_ptx, prx) = unbounded_channel();
+        let h = harness(prx);
+        let mut app = App::new(Locale::EnUs, false);
+        let mut screen = TestScreen::new();
+        let tx = h.term_tx;
+        let idle = async move {
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            drop(tx);
+        };
+        let (exit, ()) = tokio::join!(drive(&mut app, h.io, &mut screen), idle);
+        assert_eq!(exit.unwrap(), LoopExit::Quit);
+        assert_eq!(
+            screen.draws.len(),
+            1,
+            "only the first frame in 60 idle seconds"
+        );
+        drop(h.agent_tx);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn l7_a_busy_app_ticks_the_status_clock_four_times_a_second() {
+        let (_ptx, prx) = unbounded_channel();
+        let h = harness(prx);
+        let mut app = App::new(Locale::EnUs, false);
+        let mut screen = TestScreen::new();
+        let (tx, agent_tx) = (h.term_tx, h.agent_tx);
+        let script = async move {
+            agent_tx
+                .send(AgentEvent::Phase(
+                    crate::agent::protocol::TurnPhase::Waiting,
+                ))
+                .unwrap();
+            tokio::time::sleep(Duration::from_millis(2010)).await;
+            agent_tx
+                .send(AgentEvent::Phase(crate::agent::protocol::TurnPhase::Idle))
+                .unwrap();
+            tokio::time::sleep(Duration::from_secs(10)).await;
+            drop(tx);
+            agent_tx
+        };
+        let (exit, _keep) = tokio::join!(drive(&mut app, h.io, &mut screen), script);
+        assert_eq!(exit.unwrap(), LoopExit::Quit);
+        // First frame, the phase change, ~8 ticks in 2 s, the return to idle; then nothing.
+        let n = screen.draws.len();
+        assert!((9..=12).contains(&n), "{n} draws: {:?}", screen.draws);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn l7_panic_in_a_spawned_task_is_a_notice_not_a_terminal_restore() {
+        let _l = LOCK.lock().await;
+        let (ptx, prx) = unbounded_channel();
+        let _g = register(Registration {
+            restore: count_restore,
+            reports: ptx,
+            secrets: vec![],
+        });
+        let before = RESTORES.load(Ordering::SeqCst);
+        let h = harness(prx);
+        let mut app = App::new(Locale::EnUs, false);
+        let mut screen = TestScreen::new();
+        let tx = h.term_tx;
+        let script = async move {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            // An MCP/tool task on the same thread as the UI (current-thread runtime).
+            let _ = tokio::spawn(named("mcp", async { panic!("tool exploded") })).await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            tx.send(key('x')).unwrap();
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            drop(tx);
+        };
+        let (exit, ()) = tokio::join!(named(UI_TASK, drive(&mut app, h.io, &mut screen)), script);
+        assert_eq!(exit.unwrap(), LoopExit::Quit);
+        assert_eq!(
+            RESTORES.load(Ordering::SeqCst),
+            before,
+            "terminal left alone"
+        );
+        assert!(
+            screen.text.contains("Internal error in mcp: tool exploded"),
+            "{}",
+            screen.text
+        );
+        assert_eq!(app.composer().text(), "x", "the app kept running");
+        drop(h.agent_tx);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn l7_agent_task_panic_shows_the_notice_and_asks_for_a_clean_exit() {
+        let _l = LOCK.lock().await;
+        let (ptx, prx) = unbounded_channel();
+        let _g = register(Registration {
+            restore: count_restore,
+            reports: ptx,
+            secrets: vec![crate::secret::ApiKey::new("sk-live-42")],
+        });
+        let before = RESTORES.load(Ordering::SeqCst);
+        let mut h = harness(prx);
+        h.io.agent = Some(tokio::spawn(named(AGENT_TASK, async {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            panic!("boom with sk-live-42");
+        })));
+        let mut app = App::new(Locale::EnUs, false);
+        let mut screen = TestScreen::new();
+        let exit = named(UI_TASK, drive(&mut app, h.io, &mut screen))
+            .await
+            .unwrap();
+        assert_eq!(
+            exit,
+            LoopExit::AgentDied(TaskPanic {
+                task: "agent".into(),
+                message: "boom with <redacted>".into()
+            })
+        );
+        assert_eq!(RESTORES.load(Ordering::SeqCst), before);
+        assert!(
+            screen
+                .text
+                .contains("Internal error in agent: boom with <redacted>"),
+            "the notice was drawn before leaving:\n{}",
+            screen.text
+        );
+        drop((h.term_tx, h.agent_tx));
     }
 }

@@ -26,4 +26,4 @@ pub mod trajectory;
 pub mod view;
 
 pub use app::App;
-pub use terminal::{UiExit, UiOptions, run};
+pub use terminal::{UiError, UiOptions, run};

@@ -1,28 +1,31 @@
-//! Terminal lifecycle: raw mode, alternate screen, bracketed paste and mouse capture,
-//! restored on exit and on a panic of the UI thread (see [`super::panic`]). The event loop
-//! itself is [`super::event_loop::drive`].
+//! Terminal lifecycle: raw mode, alternate screen, bracketed paste, mouse capture and focus
+//! reports, restored on exit and on a panic of the UI task (see `panic.rs`); the loop itself
+//! is `event_loop.rs`, fed by crossterm's async `EventStream`. Redraws are coalesced and
+//! capped at 60 per second by [`FrameLimiter`].
 
 use std::io::{self, Write};
 
 use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    EventStream, KeyboardEnhancementFlags, PopKeyboardEnhancementFlags,
-    PushKeyboardEnhancementFlags,
+    DisableBracketedPaste, DisableFocusChange, DisableMouseCapture, EnableBracketedPaste,
+    EnableFocusChange, EnableMouseCapture, EventStream, KeyboardEnhancementFlags,
+    PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
 };
 use crossterm::execute;
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
-use tokio::task::JoinHandle;
 
 use crate::agent::protocol::{AgentCommand, AgentEvent};
 use crate::i18n::Locale;
 use crate::secret::ApiKey;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use tokio::task::JoinHandle;
 
 use super::app::App;
-pub use super::event_loop::{FRAME, FrameLimiter, UiExit};
-use super::event_loop::{LoopIo, drive};
+use super::event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
+use super::panic::{Registration, TaskPanic, UI_TASK, named, register};
+
+pub use super::event_loop::{FRAME, FrameLimiter};
 
 /// Options the binary passes to [`run`].
 #[derive(Debug, Clone, Default)]
@@ -31,11 +34,22 @@ pub struct UiOptions {
     pub locale: Locale,
     /// Demo mode (built-in simulator): shows a banner.
     pub demo: bool,
-    /// The API key, scrubbed from every panic message the UI shows.
-    pub secret: Option<ApiKey>,
+    /// API keys to scrub from panic notices.
+    pub secrets: Vec<ApiKey>,
 }
 
-/// Puts the terminal back: keyboard flags, mouse, paste, main screen, cursor, cooked mode.
+/// Why [`run`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum UiError {
+    /// Terminal I/O failed.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The agent task panicked; the UI showed the notice and left.
+    #[error("internal error in {}: {}", .0.task, .0.message)]
+    AgentDied(TaskPanic),
+}
+
+/// Leaves raw mode and the alternate screen and shows the cursor (idempotent).
 pub fn restore_terminal() {
     let mut out = io::stdout();
     let _ = execute!(
@@ -43,6 +57,7 @@ pub fn restore_terminal() {
         PopKeyboardEnhancementFlags,
         DisableMouseCapture,
         DisableBracketedPaste,
+        DisableFocusChange,
         LeaveAlternateScreen,
         crossterm::cursor::Show
     );
@@ -59,24 +74,69 @@ impl Drop for TerminalGuard {
     }
 }
 
-/// Runs the UI on the calling task until the user quits or the agent task dies. Call it
-/// with `Runtime::block_on` on the thread that owns the terminal: that thread becomes the
-/// UI thread of the panic hook. `agent` is the agent task, watched for a panic.
+struct TermScreen(Terminal<CrosstermBackend<io::Stdout>>);
+
+impl Screen for TermScreen {
+    fn draw(&mut self, app: &mut App) -> io::Result<()> {
+        self.0.draw(|f| app.render(f)).map(|_| ())
+    }
+}
+
+#[cfg(unix)]
+fn shutdown_signal() -> Option<Shutdown> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).ok()?;
+    let mut hup = signal(SignalKind::hangup()).ok()?;
+    Some(Box::pin(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = hup.recv() => {}
+        }
+    }))
+}
+
+#[cfg(not(unix))]
+fn shutdown_signal() -> Option<Shutdown> {
+    None
+}
+
+/// Runs the UI as the calling task until the user quits; call it inside a tokio runtime
+/// (the binary uses `block_on`, so the UI stays on the main thread while the agent, tools
+/// and MCP servers run on the workers).
+///
+/// `agent` is the agent loop's task (spawned with [`super::panic::named`]`("agent", …)`):
+/// if it panics the UI shows the notice and returns [`UiError::AgentDied`] after restoring
+/// the terminal. F2 toggles the locale locally and sends `SetLocale(locale)`.
 pub async fn run(
     opts: UiOptions,
     commands: UnboundedSender<AgentCommand>,
     events: UnboundedReceiver<AgentEvent>,
     agent: Option<JoinHandle<()>>,
-) -> anyhow::Result<UiExit> {
-    let (_panic_guard, panics) = super::panic::register(restore_terminal);
+) -> Result<(), UiError> {
+    named(UI_TASK, run_ui(opts, commands, events, agent)).await
+}
+
+async fn run_ui(
+    opts: UiOptions,
+    commands: UnboundedSender<AgentCommand>,
+    events: UnboundedReceiver<AgentEvent>,
+    agent: Option<JoinHandle<()>>,
+) -> Result<(), UiError> {
+    let (panic_tx, panics) = tokio::sync::mpsc::unbounded_channel();
+    let _hook = register(Registration {
+        restore: restore_terminal,
+        reports: panic_tx,
+        secrets: opts.secrets.clone(),
+    });
     terminal::enable_raw_mode()?;
-    let _guard = TerminalGuard;
+    let guard = TerminalGuard;
     let mut out = io::stdout();
     execute!(
         out,
         EnterAlternateScreen,
         EnableBracketedPaste,
-        EnableMouseCapture
+        EnableMouseCapture,
+        EnableFocusChange
     )?;
     if terminal::supports_keyboard_enhancement().unwrap_or(false) {
         let _ = execute!(
@@ -86,17 +146,50 @@ pub async fn run(
     }
     let mut term = Terminal::new(CrosstermBackend::new(out))?;
     term.clear()?;
+    let mut screen = TermScreen(term);
     let mut app = App::new(opts.locale, opts.demo);
     let io = LoopIo {
-        input: EventStream::new(),
-        events,
-        agent,
+        term: EventStream::new(),
+        agent_events: events,
         commands,
+        agent,
         panics,
-        secret: opts.secret,
+        shutdown: shutdown_signal(),
         // Start-up benchmark hook (docs/benchmarks.md): leave right after the first frame.
         exit_after_first_frame: std::env::var_os("DEEPTERM_EXIT_AFTER_FIRST_FRAME").is_some(),
     };
-    let end = drive(&mut app, &mut term, io).await?;
-    Ok(end.exit)
+    let exit = drive(&mut app, io, &mut screen).await?;
+    drop(screen);
+    drop(guard);
+    match exit {
+        LoopExit::Quit => Ok(()),
+        LoopExit::AgentDied(p) => Err(UiError::AgentDied(p)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn redraws_are_coalesced_and_capped_at_60_per_second() {
+        let t0 = Instant::now();
+        let mut f = FrameLimiter::default();
+        assert!(!f.due(t0));
+        assert_eq!(f.wait(t0), None);
+        f.request();
+        assert!(f.due(t0));
+        f.drawn(t0);
+        // A burst of requests right after a frame waits for the next 16.7 ms slot: one frame.
+        for _ in 0..100 {
+            f.request();
+        }
+        let soon = t0 + Duration::from_millis(5);
+        assert!(!f.due(soon));
+        assert_eq!(f.wait(soon), Some(FRAME - Duration::from_millis(5)));
+        assert!(f.due(t0 + FRAME));
+        f.drawn(t0 + FRAME);
+        assert!(!f.due(t0 + FRAME * 3));
+    }
 }
