@@ -124,3 +124,6 @@ tui-help-commands-title = Slash commands
 
 # issue 10: tool removal retain
 tui-inspector-reason-removal-retained = tool removal on an addition-only route with tool_removal = "retain" (declaration kept, prefix unchanged)
+# issue 11: cells
+tui-attempt-retrying = attempt { $attempt } failed — retrying
+tui-attempt-failed = attempt { $attempt } failed

@@ -112,3 +112,6 @@ tui-help-commands-title = 斜杠命令
 
 # issue 10: tool removal retain
 tui-inspector-reason-removal-retained = 在设置了 tool_removal = "retain" 的仅追加路由上移除工具（保留声明，前缀不变）
+# issue 11: cells
+tui-attempt-retrying = 第 { $attempt } 次尝试失败，正在重试
+tui-attempt-failed = 第 { $attempt } 次尝试失败

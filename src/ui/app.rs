@@ -818,7 +818,7 @@ impl App {
             }
             self.chat_top = chat::draw(
                 &mut self.transcript,
-                &self.chat_scroll,
+                &mut self.chat_scroll,
                 self.selected,
                 ctx,
                 body,

@@ -292,6 +292,38 @@ pub fn render_width(src: &str, width: usize) -> Vec<Line<'static>> {
 pub struct StreamCollector {
     source: String,
     finished: bool,
+    cache: CommittedCache,
+}
+
+/// Rows of the committed source at one width: `frozen` covers `source[..restart]` (ending at
+/// a blank line outside a code fence, where the renderer's state is neutral) and is never
+/// re-rendered; `open` covers `source[restart..split]` and is re-rendered when it grows.
+#[derive(Debug, Clone, Default)]
+struct CommittedCache {
+    width: usize,
+    restart: usize,
+    frozen_rows: usize,
+    split: usize,
+    rows: Vec<Line<'static>>,
+    valid: bool,
+}
+
+/// The byte offset just after the last blank line of `seg` that lies outside a code fence
+/// (fence state is neutral at the start of `seg`), or `None`.
+fn last_neutral_boundary(seg: &str) -> Option<usize> {
+    let mut in_fence = false;
+    let mut at = 0;
+    let mut found = None;
+    for line in seg.split_inclusive('\n') {
+        at += line.len();
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_fence = !in_fence;
+        } else if !in_fence && t.is_empty() && line.ends_with('\n') {
+            found = Some(at);
+        }
+    }
+    found
 }
 
 impl StreamCollector {
@@ -305,6 +337,7 @@ impl StreamCollector {
         StreamCollector {
             source: src.to_string(),
             finished: true,
+            cache: CommittedCache::default(),
         }
     }
 
@@ -338,7 +371,52 @@ impl StreamCollector {
 
     /// The committed rows at `width` (cached; stable while only the tail changes).
     pub fn committed(&mut self, width: usize) -> Vec<Line<'static>> {
-        render_width(&self.source[..self.split()], width)
+        self.committed_ref(width).to_vec()
+    }
+
+    /// The committed rows at `width`, borrowed from the cache. When only the open tail
+    /// changed this costs nothing; when lines were committed, only the source since the
+    /// last blank line outside a code fence is rendered again.
+    pub fn committed_ref(&mut self, width: usize) -> &[Line<'static>] {
+        // The committed source excludes the newline that ends it, so committed rows plus
+        // tail rows are exactly the rows of the whole source.
+        let end = match (self.finished, self.split()) {
+            (true, n) => Some(n),
+            (false, 0) => None,
+            (false, n) => Some(n - 1),
+        };
+        let c = &mut self.cache;
+        if !c.valid || c.width != width || end.is_some_and(|e| e < c.restart) {
+            *c = CommittedCache {
+                width,
+                valid: true,
+                split: usize::MAX,
+                ..CommittedCache::default()
+            };
+        }
+        let Some(end) = end else {
+            c.rows.clear();
+            c.split = usize::MAX;
+            return &self.cache.rows;
+        };
+        if c.split != end {
+            c.rows.truncate(c.frozen_rows);
+            let seg = &self.source[c.restart..end];
+            let open_from = match last_neutral_boundary(seg) {
+                Some(b) => {
+                    // `seg[..b]` ends with "\n"; rendering it without that newline gives
+                    // exactly its rows in the whole document (`split('\n')` is additive).
+                    c.rows.extend(render_width(&seg[..b - 1], width));
+                    c.frozen_rows = c.rows.len();
+                    c.restart += b;
+                    b
+                }
+                None => 0,
+            };
+            c.rows.extend(render_width(&seg[open_from..], width));
+            c.split = end;
+        }
+        &self.cache.rows
     }
 
     /// The open tail's rows at `width`; `table_placeholder` stands for a table still
