@@ -125,3 +125,52 @@ fn i11_retried_stream_styled_snapshots() {
         }
     }
 }
+
+#[test]
+fn i11_scroll_stays_on_its_cell_and_in_range_after_resize() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let mut app = App::new(Locale::EnUs, false);
+    for e in deepterm::ui::sample::long_session(400) {
+        app.on_agent_event(e);
+    }
+    let mut term = Terminal::new(TestBackend::new(80, 30)).expect("backend");
+    term.draw(|f| app.render(f)).expect("draw");
+    app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+    for _ in 0..20 {
+        app.on_key(KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE));
+    }
+    term.draw(|f| app.render(f)).expect("draw");
+    let before = symbols(term.backend().buffer());
+    let q_before = first_question(&before);
+    assert!(q_before > 0, "{before}");
+    term.backend_mut().resize(60, 30);
+    term.draw(|f| app.render(f)).expect("draw");
+    let after = symbols(term.backend().buffer());
+    // Still scrolled back (the jump hint shows) and on the same part of the log.
+    assert!(after.contains("Not following"), "{after}");
+    let q_after = first_question(&after);
+    assert!(
+        q_before.abs_diff(q_after) <= 1,
+        "{q_before} vs {q_after}\n{after}"
+    );
+    for _ in 0..200 {
+        term.draw(|f| app.render(f)).expect("draw");
+    }
+    assert_eq!(app.transcript().estimated(), 0);
+    let settled = symbols(term.backend().buffer());
+    assert!(
+        q_before.abs_diff(first_question(&settled)) <= 1,
+        "{settled}"
+    );
+}
+
+/// The number of the first "Question N:" on screen.
+fn first_question(screen: &str) -> u64 {
+    screen
+        .lines()
+        .find_map(|l| {
+            let rest = l.trim().strip_prefix("Question ")?;
+            rest.split(':').next()?.parse().ok()
+        })
+        .unwrap_or(0)
+}

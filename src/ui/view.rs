@@ -902,3 +902,120 @@ fn estimate(h: usize, old_w: u16, new_w: u16) -> usize {
     let body = h - 1;
     1 + (body * old_w as usize).div_ceil(new_w as usize).max(1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+    use crate::session::event::{AssistantAttempt, AttemptError};
+
+    fn ctx() -> RenderCtx {
+        RenderCtx {
+            l: Localizer::new(Locale::EnUs),
+            cards: ToolCardMode::Collapsed,
+            generation: 0,
+        }
+    }
+
+    fn attempt(turn: u64, step: u64, retried: bool) -> Event {
+        Event {
+            kind: EventKind::AssistantAttempt(AssistantAttempt {
+                turn,
+                step,
+                error: AttemptError {
+                    code: "server".into(),
+                    status: Some(500),
+                    message: "boom".into(),
+                    retried,
+                },
+            }),
+            seq: 1,
+            time: String::new(),
+            surface_op: None,
+            source_event_seqs: None,
+        }
+    }
+
+    fn text(t: &mut Transcript, i: usize) -> String {
+        let rows = t.rows(i, 80, &ctx());
+        rows.iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn i11_new_attempt_starts_a_new_stream_and_replaces_the_partial_text() {
+        let mut t = Transcript::new();
+        t.stream(1, 1, &StreamEvent::TextDelta("partial".into()));
+        t.apply(&attempt(1, 1, true));
+        t.stream(1, 1, &StreamEvent::TextDelta("second".into()));
+        assert_eq!(t.len(), 2);
+        assert_eq!(text(&mut t, 0).trim(), "attempt 1 failed — retrying");
+        let second = text(&mut t, 1);
+        assert!(
+            second.contains("second") && !second.contains("partial"),
+            "{second}"
+        );
+    }
+
+    #[test]
+    fn i11_attempt_without_streamed_text_still_shows_one_line() {
+        let mut t = Transcript::new();
+        t.apply(&attempt(1, 1, true));
+        t.apply(&attempt(1, 1, false));
+        assert_eq!(t.len(), 2);
+        assert_eq!(text(&mut t, 1).trim(), "attempt 2 failed");
+    }
+
+    fn big(n: usize) -> Transcript {
+        let mut t = Transcript::new();
+        for k in 0..n {
+            t.push(CellKind::User {
+                text: format!("message {k} ").repeat(k % 7 + 1),
+            });
+        }
+        t
+    }
+
+    #[test]
+    fn i11_lazy_heights_converge_to_exact_after_resize() {
+        let c = ctx();
+        let mut t = big(2000);
+        t.layout(120, &c);
+        t.layout(30, &c);
+        assert_eq!(t.estimated(), 2000);
+        let mut frames = 0;
+        while t.estimated() > 0 {
+            t.refine(REFINE_PER_FRAME, 30, &c);
+            frames += 1;
+            assert!(frames < 100);
+        }
+        let mut fresh = big(2000);
+        fresh.layout(30, &c);
+        for i in 0..2000 {
+            assert_eq!(t.cell_height(i), fresh.cell_height(i), "cell {i}");
+        }
+        assert_eq!(t.total_height(), fresh.total_height());
+    }
+
+    #[test]
+    fn i11_resize_makes_only_the_viewport_exact_before_the_first_frame() {
+        let c = ctx();
+        let mut t = big(2000);
+        t.layout(120, &c);
+        t.layout(60, &c);
+        let total = t.total_height();
+        t.make_exact(total.saturating_sub(40)..total, 60, &c);
+        assert!(t.estimated() > 1900, "{}", t.estimated());
+        let last = t.len() - 1;
+        let mut fresh = big(2000);
+        fresh.layout(60, &c);
+        assert_eq!(t.cell_height(last), fresh.cell_height(last));
+    }
+}
