@@ -174,3 +174,25 @@ fn first_question(screen: &str) -> u64 {
         })
         .unwrap_or(0)
 }
+
+#[test]
+fn i11_incremental_committed_rows_equal_a_whole_render() {
+    use deepterm::ui::markdown::{StreamCollector, render_width};
+    let src = "# Title\n\nFirst paragraph with **bold** text that wraps at forty columns wide.\n\n\
+               ```rust\nfn main() {}\n\nlet x = \"// not a comment\";\n```\n\n- a\n- b\n\nlast line";
+    let mut c = StreamCollector::new();
+    let chars: Vec<char> = src.chars().collect();
+    for chunk in chars.chunks(7) {
+        c.push(&chunk.iter().collect::<String>());
+        let end = c.source().rfind('\n').unwrap_or(0);
+        let expect = if end == 0 {
+            Vec::new()
+        } else {
+            render_width(&c.source()[..end], 40)
+        };
+        let seen = c.source().to_string();
+        assert_eq!(c.committed_ref(40), expect.as_slice(), "after {seen:?}");
+    }
+    c.finish();
+    assert_eq!(c.committed_ref(40), render_width(src, 40).as_slice());
+}
