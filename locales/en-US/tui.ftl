@@ -138,3 +138,6 @@ tui-help-inspector-close = Close the inspector
 tui-help-mouse = Wheel scrolls the pane under the pointer, a click expands a Chat node
 tui-key-mouse = Mouse
 tui-key-any = Any key
+# issue 11: cells
+tui-attempt-retrying = attempt { $attempt } failed — retrying
+tui-attempt-failed = attempt { $attempt } failed

@@ -126,3 +126,6 @@ tui-help-inspector-close = 关闭检查器
 tui-help-mouse = 滚轮滚动指针下的窗格，点击展开对话节点
 tui-key-mouse = 鼠标
 tui-key-any = 任意键
+# issue 11: cells
+tui-attempt-retrying = 第 { $attempt } 次尝试失败，正在重试
+tui-attempt-failed = 第 { $attempt } 次尝试失败

@@ -1,227 +1,14 @@
-//! Chat cells rendered as a function of (cell, width, ctx), and the virtualized Chat pane.
+//! The virtualized Chat pane: draws the visible rows of a [`Transcript`] (cells render
+//! themselves, see `view.rs`) and keeps the scroll anchored across lazy re-layouts.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::agent::protocol::{ApprovalDecision, NoticeLevel};
-use crate::i18n::Arg;
-
-use super::markdown;
-use super::text::{truncate, wrap_line};
+use super::text::truncate;
 use super::theme;
-use super::view::{Cell, CellKind, RenderCtx, ToolCardMode, Transcript};
-
-/// Lines of a tool result shown in a collapsed card.
-const PREVIEW_LINES: usize = 3;
-
-/// Renders one cell to wrapped lines (including its trailing blank separator).
-pub fn render_cell(cell: &Cell, width: usize, ctx: &RenderCtx) -> Vec<Line<'static>> {
-    let l = ctx.l;
-    let mut out: Vec<Line<'static>> = Vec::new();
-    match &cell.kind {
-        CellKind::User { text } => {
-            out.push(Line::from(Span::styled(
-                l.tr("tui-role-user"),
-                theme::role(),
-            )));
-            out.extend(text.split('\n').map(|s| Line::from(s.to_string())));
-        }
-        CellKind::Assistant {
-            reasoning,
-            text,
-            streaming,
-            interrupted,
-            ..
-        } => {
-            if reasoning.is_empty() && text.is_empty() && !streaming {
-                return vec![];
-            }
-            out.push(Line::from(Span::styled(
-                l.tr("tui-role-assistant"),
-                theme::role(),
-            )));
-            if !reasoning.is_empty() {
-                let n = reasoning.lines().count();
-                if cell.expanded {
-                    out.push(Line::from(Span::styled(
-                        l.tr("tui-thinking-expanded"),
-                        theme::dim(),
-                    )));
-                    out.extend(
-                        reasoning
-                            .split('\n')
-                            .map(|s| Line::from(Span::styled(format!("  {s}"), theme::dim()))),
-                    );
-                } else {
-                    out.push(Line::from(Span::styled(
-                        l.tra("tui-thinking-collapsed", &[("lines", Arg::from(n))]),
-                        theme::dim(),
-                    )));
-                }
-            }
-            if text.is_empty() && *streaming {
-                out.push(Line::from(Span::styled("…", theme::dim())));
-            } else {
-                out.extend(markdown::render(
-                    text,
-                    *streaming,
-                    &l.tr("tui-table-pending"),
-                ));
-            }
-            if *interrupted {
-                out.push(Line::from(Span::styled(
-                    l.tr("tui-interrupted"),
-                    theme::warn(),
-                )));
-            }
-        }
-        CellKind::Tool {
-            name,
-            arguments,
-            result,
-            error,
-            ..
-        } => {
-            let mode = if cell.expanded {
-                ToolCardMode::Expanded
-            } else {
-                ctx.cards
-            };
-            if mode == ToolCardMode::Hidden {
-                return vec![];
-            }
-            let (status, style) = match (result, error) {
-                (None, _) => (l.tr("tui-tool-running"), theme::warn()),
-                (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
-                (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
-            };
-            out.push(Line::from(vec![
-                Span::styled(
-                    format!("{} / {name}", l.tr("tui-tool")),
-                    style.patch(theme::bold()),
-                ),
-                Span::styled(format!("  {status}"), style),
-            ]));
-            if mode == ToolCardMode::Expanded {
-                out.extend(
-                    arguments
-                        .split('\n')
-                        .map(|s| Line::from(Span::styled(format!("  {s}"), theme::dim()))),
-                );
-            } else {
-                let one: String = arguments.replace('\n', " ");
-                out.push(Line::from(Span::styled(
-                    format!("  {}", truncate(&one, width.saturating_sub(2))),
-                    theme::dim(),
-                )));
-            }
-            if let Some(r) = result {
-                let lines: Vec<&str> = r.split('\n').collect();
-                let shown = if mode == ToolCardMode::Expanded {
-                    lines.len()
-                } else {
-                    PREVIEW_LINES
-                };
-                for s in lines.iter().take(shown) {
-                    out.push(Line::from(Span::styled(format!("  │ {s}"), theme::dim())));
-                }
-                if lines.len() > shown {
-                    out.push(Line::from(Span::styled(
-                        format!(
-                            "  {}",
-                            l.tra(
-                                "tui-more-lines",
-                                &[("count", Arg::from(lines.len() - shown))]
-                            )
-                        ),
-                        theme::dim(),
-                    )));
-                }
-            }
-        }
-        CellKind::Approval {
-            tool,
-            arguments,
-            decision,
-            ..
-        } => {
-            out.push(Line::from(Span::styled(
-                l.tra("tui-approval-title", &[("tool", Arg::from(tool))]),
-                theme::warn().patch(theme::bold()),
-            )));
-            out.push(Line::from(Span::styled(
-                format!("  {arguments}"),
-                theme::dim(),
-            )));
-            let (key, style) = match decision {
-                None => ("tui-approval-keys", theme::accent()),
-                Some(ApprovalDecision::Allow) => ("tui-approval-allowed", theme::success()),
-                Some(ApprovalDecision::AlwaysAllow) => ("tui-approval-always", theme::success()),
-                Some(ApprovalDecision::Deny) => ("tui-approval-denied", theme::error()),
-            };
-            out.push(Line::from(Span::styled(l.tr(key), style)));
-        }
-        CellKind::Context(k) => {
-            let marker = if !k.expandable() {
-                "◆ "
-            } else if cell.expanded {
-                "▾ "
-            } else {
-                "▸ "
-            };
-            out.push(Line::from(vec![
-                Span::styled(marker, theme::accent()),
-                Span::styled(k.one_line(l), theme::accent()),
-            ]));
-            if cell.expanded {
-                out.extend(
-                    k.detail(l)
-                        .into_iter()
-                        .map(|s| Line::from(Span::styled(format!("    {s}"), theme::dim()))),
-                );
-            }
-        }
-        CellKind::Notice(n) => {
-            let style = match n.level {
-                NoticeLevel::Info => theme::dim(),
-                NoticeLevel::Warn => theme::warn(),
-                NoticeLevel::Error => theme::error(),
-            };
-            out.push(Line::from(Span::styled(
-                super::text::sanitize(&l.tra_owned(&n.key, &n.args)),
-                style,
-            )));
-        }
-        CellKind::Output(lines) => {
-            out.extend(
-                lines
-                    .iter()
-                    .map(|t| Line::from(super::text::sanitize(&l.text(t)))),
-            );
-        }
-        CellKind::Checkpoint { summary } => {
-            out.push(Line::from(Span::styled(
-                format!("┄ {} ┄", l.tr("tui-checkpoint")),
-                theme::dim(),
-            )));
-            if cell.expanded {
-                out.extend(
-                    summary
-                        .split('\n')
-                        .map(|s| Line::from(Span::styled(format!("  {s}"), theme::dim()))),
-                );
-            }
-        }
-    }
-    let mut wrapped = Vec::with_capacity(out.len() + 1);
-    for line in &out {
-        wrapped.extend(wrap_line(line, width, 0));
-    }
-    wrapped.push(Line::default());
-    wrapped
-}
+use super::view::{REFINE_PER_FRAME, RenderCtx, Transcript};
 
 /// Scroll state of a pane: `None` follows the tail.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -252,9 +39,14 @@ impl Scroll {
 }
 
 /// Draws the visible slice of the transcript into `area`; returns the top row used.
+///
+/// After a width change only the cells on (and a screen around) the viewport get exact
+/// heights before this frame; the rest keep estimates that each frame refines
+/// ([`REFINE_PER_FRAME`] cells, from the bottom up). A scroll position that is not
+/// following the tail stays on the same cell (and row within it) while heights change.
 pub fn draw(
     t: &mut Transcript,
-    scroll: &Scroll,
+    scroll: &mut Scroll,
     selected: Option<usize>,
     ctx: &RenderCtx,
     area: Rect,
@@ -263,33 +55,57 @@ pub fn draw(
     if area.width == 0 || area.height == 0 {
         return 0;
     }
-    t.layout(area.width, ctx, render_cell);
-    let total = t.total_height();
     let height = area.height as usize;
-    let top = scroll.resolve(total, height);
+    // Anchor (cell, row within it) in the layout of the previous frame.
+    let anchor = scroll.top.and_then(|top| {
+        let top = top.min(t.total_height().saturating_sub(height));
+        t.cell_at(top).map(|i| (i, top - t.cell_top(i)))
+    });
+    t.layout(area.width, ctx);
+    let resolve = |t: &Transcript, scroll: &mut Scroll| {
+        if let Some((i, off)) = anchor {
+            let h = t.cell_height(i).max(1);
+            scroll.top = Some(t.cell_top(i) + off.min(h - 1));
+        }
+        scroll.resolve(t.total_height(), height)
+    };
+    let mut top = resolve(t, scroll);
+    for _ in 0..8 {
+        let from = top.saturating_sub(height);
+        if !t.make_exact(from..top + 2 * height, area.width, ctx) {
+            break;
+        }
+        top = resolve(t, scroll);
+    }
+    if t.estimated() > 0 && t.refine(REFINE_PER_FRAME, area.width, ctx) {
+        top = resolve(t, scroll);
+    }
+    if let Some(top_now) = scroll.top
+        && top_now >= t.total_height().saturating_sub(height)
+    {
+        scroll.top = None;
+    }
     let Some(mut i) = t.cell_at(top) else {
         return top;
     };
-    let mut row = t.cell_top(i);
+    let mut skip = top - t.cell_top(i);
     let mut y = 0usize;
     while y < height && i < t.len() {
         let is_sel = selected == Some(i);
-        let lines = t.lines(i, area.width, ctx, render_cell);
-        for (k, line) in lines.iter().enumerate() {
-            if row + k < top {
-                continue;
-            }
+        let rows = t.rows(i, area.width, ctx);
+        for (k, line) in rows.iter().enumerate().skip(skip) {
             if y >= height {
                 break;
             }
-            let mut line = line.clone();
             if is_sel && k == 0 {
-                line = line.patch_style(theme::selected());
+                let line = line.clone().patch_style(theme::selected());
+                buf.set_line(area.x, area.y + y as u16, &line, area.width);
+            } else {
+                buf.set_line(area.x, area.y + y as u16, line, area.width);
             }
-            buf.set_line(area.x, area.y + y as u16, &line, area.width);
             y += 1;
         }
-        row += lines.len();
+        skip = 0;
         i += 1;
     }
     top

@@ -155,6 +155,21 @@ impl Script {
         }))
     }
 
+    /// A failed attempt of `(turn, step)` (`assistant/attempt`); `retried` when the loop
+    /// tries again.
+    pub fn attempt(&mut self, turn: u64, step: u64, retried: bool) -> &mut Self {
+        self.commit(EventKind::AssistantAttempt(AssistantAttempt {
+            turn,
+            step,
+            error: AttemptError {
+                code: "server".into(),
+                status: Some(503),
+                message: "Service Unavailable".into(),
+                retried,
+            },
+        }))
+    }
+
     /// Streams text deltas for `(turn, step)`.
     pub fn stream(&mut self, turn: u64, step: u64, reasoning: &str, text: &str) -> &mut Self {
         if !reasoning.is_empty() {

@@ -1,18 +1,30 @@
-//! The Chat view model: cells built from AgentEvents, each rendering to wrapped lines that
-//! are cached per (width, render generation, cell revision), plus a prefix sum of cell
+//! The Chat view model: cells built from AgentEvents that render themselves to wrapped
+//! lines cached per (width, render generation, cell revision), plus a prefix sum of cell
 //! heights so drawing and hit-testing cost depends on the visible rows only.
+//!
+//! An assistant cell streams through a [`StreamCollector`]: its committed rows are cached
+//! by the collector and borrowed, only the open tail is rendered per delta. After a width
+//! change the layout is lazy: cells near the viewport get exact heights, the others an
+//! estimate that later frames refine a bounded number of cells at a time.
 
 use std::collections::HashMap;
 
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 
-use crate::agent::protocol::{ApprovalDecision, Notice};
-use crate::i18n::Localizer;
+use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel};
+use crate::i18n::{Arg, Localizer};
 use crate::llm::types::StreamEvent;
 use crate::session::event::{Block, Event, EventKind, SurfaceOp};
 
 use super::context_node::ContextKind;
-use super::text::sanitize;
+use super::markdown::StreamCollector;
+use super::text::{sanitize, truncate, wrap_line, wrap_prefixed};
+use super::theme;
+
+/// Lines of a tool result shown in a collapsed card.
+const PREVIEW_LINES: usize = 3;
+/// Cells whose estimated height is replaced by an exact one per frame after a resize.
+pub const REFINE_PER_FRAME: usize = 256;
 
 /// How tool cards show (`Ctrl+O` cycles).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -46,7 +58,7 @@ impl ToolCardMode {
 }
 
 /// What a Chat cell shows. Text fields are sanitized on the way in.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub enum CellKind {
     /// A user message.
     User {
@@ -61,8 +73,8 @@ pub enum CellKind {
         step: u64,
         /// Reasoning text.
         reasoning: String,
-        /// Answer markdown.
-        text: String,
+        /// Answer markdown, streamed through a newline-gated collector.
+        text: StreamCollector,
         /// Still receiving deltas.
         streaming: bool,
         /// The stream was cancelled.
@@ -103,6 +115,13 @@ pub enum CellKind {
         /// The summary.
         summary: String,
     },
+    /// A failed model attempt (`assistant/attempt`): its partial text is never shown.
+    Attempt {
+        /// 1-based attempt number within the step.
+        number: u32,
+        /// Whether the loop retried after it.
+        retried: bool,
+    },
 }
 
 /// One transcript cell.
@@ -113,7 +132,53 @@ pub struct Cell {
     /// Disclosure state (context nodes, reasoning, tool cards, checkpoints).
     pub expanded: bool,
     rev: u64,
-    cache: Option<(u16, u64, u64, Vec<Line<'static>>)>,
+    cache: Option<LineCache>,
+}
+
+/// A cell's rendered rows at one (width, generation, revision): `head`, then the borrowed
+/// committed markdown rows of an assistant cell, then `foot`.
+#[derive(Debug, Clone)]
+struct LineCache {
+    key: (u16, u64, u64),
+    head: Vec<Line<'static>>,
+    foot: Vec<Line<'static>>,
+}
+
+/// The rows of one cell, borrowed from its caches.
+#[derive(Debug, Clone, Copy)]
+pub struct CellRows<'a> {
+    head: &'a [Line<'static>],
+    body: &'a [Line<'static>],
+    foot: &'a [Line<'static>],
+}
+
+impl<'a> CellRows<'a> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.head.len() + self.body.len() + self.foot.len()
+    }
+
+    /// Whether the cell has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The rows in order, without copying.
+    pub fn iter(&self) -> impl Iterator<Item = &'a Line<'static>> + 'a {
+        self.head.iter().chain(self.body).chain(self.foot)
+    }
+
+    /// Row `k`.
+    pub fn get(&self, k: usize) -> Option<&'a Line<'static>> {
+        let (h, b) = (self.head.len(), self.body.len());
+        if k < h {
+            self.head.get(k)
+        } else if k < h + b {
+            self.body.get(k - h)
+        } else {
+            self.foot.get(k - h - b)
+        }
+    }
 }
 
 impl Cell {
@@ -135,6 +200,300 @@ impl Cell {
             _ => false,
         }
     }
+
+    /// The cell's rows at `width` (including its trailing blank separator), cached per
+    /// (width, generation, revision). An assistant cell's committed markdown rows are
+    /// borrowed from its collector's cache, so a stream delta renders only the open tail.
+    pub fn rows(&mut self, width: u16, ctx: &RenderCtx) -> CellRows<'_> {
+        let key = (width, ctx.generation, self.rev);
+        if self.cache.as_ref().is_none_or(|c| c.key != key) {
+            let (head, foot) = render_parts(self, width as usize, ctx);
+            self.cache = Some(LineCache { key, head, foot });
+        }
+        let body: &[Line<'static>] = match &mut self.kind {
+            CellKind::Assistant { text, .. } if shows_body(text) => {
+                text.committed_ref(width as usize)
+            }
+            _ => &[],
+        };
+        match &self.cache {
+            Some(c) => CellRows {
+                head: &c.head,
+                body,
+                foot: &c.foot,
+            },
+            None => CellRows {
+                head: &[],
+                body,
+                foot: &[],
+            },
+        }
+    }
+}
+
+/// Whether an assistant cell shows its markdown body (not while it is still empty).
+fn shows_body(text: &StreamCollector) -> bool {
+    !text.source().is_empty()
+}
+
+fn dim_indented(s: &str, indent: &'static str, width: usize) -> Vec<Line<'static>> {
+    let pre = [Span::styled(indent, theme::dim())];
+    s.split('\n')
+        .flat_map(|row| {
+            wrap_prefixed(
+                &Line::from(Span::styled(row.to_string(), theme::dim())),
+                width,
+                &pre,
+                &pre,
+            )
+        })
+        .collect()
+}
+
+/// Renders a cell's rows except an assistant's committed markdown: `(head, foot)`, both
+/// wrapped to `width`; `foot` ends with the blank separator.
+fn render_parts(
+    cell: &Cell,
+    width: usize,
+    ctx: &RenderCtx,
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let l = ctx.l;
+    let wrap_all = |v: Vec<Line<'static>>| -> Vec<Line<'static>> {
+        v.iter()
+            .flat_map(|line| wrap_line(line, width, 0))
+            .collect()
+    };
+    let mut head: Vec<Line<'static>> = Vec::new();
+    let mut foot: Vec<Line<'static>> = Vec::new();
+    match &cell.kind {
+        CellKind::User { text } => {
+            head.push(Line::from(Span::styled(
+                l.tr("tui-role-user"),
+                theme::role(),
+            )));
+            head.extend(text.split('\n').map(|s| Line::from(s.to_string())));
+            head = wrap_all(head);
+        }
+        CellKind::Assistant {
+            reasoning,
+            text,
+            streaming,
+            interrupted,
+            ..
+        } => {
+            if reasoning.is_empty() && text.source().is_empty() && !streaming {
+                return (vec![], vec![]);
+            }
+            head.push(Line::from(Span::styled(
+                l.tr("tui-role-assistant"),
+                theme::role(),
+            )));
+            if !reasoning.is_empty() {
+                if cell.expanded {
+                    head.push(Line::from(Span::styled(
+                        l.tr("tui-thinking-expanded"),
+                        theme::dim(),
+                    )));
+                    head = wrap_all(head);
+                    head.extend(dim_indented(reasoning, "  ", width));
+                } else {
+                    let n = reasoning.lines().count();
+                    head.push(Line::from(Span::styled(
+                        l.tra("tui-thinking-collapsed", &[("lines", Arg::from(n))]),
+                        theme::dim(),
+                    )));
+                    head = wrap_all(head);
+                }
+            } else {
+                head = wrap_all(head);
+            }
+            if text.source().is_empty() && *streaming {
+                foot.push(Line::from(Span::styled("…", theme::dim())));
+            } else {
+                foot.extend(text.tail(width, &l.tr("tui-table-pending")));
+            }
+            if *interrupted {
+                foot.extend(wrap_line(
+                    &Line::from(Span::styled(l.tr("tui-interrupted"), theme::warn())),
+                    width,
+                    0,
+                ));
+            }
+        }
+        CellKind::Tool {
+            name,
+            arguments,
+            result,
+            error,
+            ..
+        } => {
+            let mode = if cell.expanded {
+                ToolCardMode::Expanded
+            } else {
+                ctx.cards
+            };
+            if mode == ToolCardMode::Hidden {
+                return (vec![], vec![]);
+            }
+            let (status, style) = match (result, error) {
+                (None, _) => (l.tr("tui-tool-running"), theme::warn()),
+                (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
+                (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
+            };
+            head.extend(wrap_line(
+                &Line::from(vec![
+                    Span::styled(
+                        format!("{} / {name}", l.tr("tui-tool")),
+                        style.patch(theme::bold()),
+                    ),
+                    Span::styled(format!("  {status}"), style),
+                ]),
+                width,
+                0,
+            ));
+            if mode == ToolCardMode::Expanded {
+                head.extend(dim_indented(arguments, "  ", width));
+            } else {
+                let one: String = arguments.replace('\n', " ");
+                head.push(Line::from(Span::styled(
+                    format!("  {}", truncate(&one, width.saturating_sub(2))),
+                    theme::dim(),
+                )));
+            }
+            if let Some(r) = result {
+                let lines: Vec<&str> = r.split('\n').collect();
+                let shown = if mode == ToolCardMode::Expanded {
+                    lines.len()
+                } else {
+                    PREVIEW_LINES
+                };
+                let gutter = [Span::styled("  │ ", theme::dim())];
+                for s in lines.iter().take(shown) {
+                    head.extend(wrap_prefixed(
+                        &Line::from(Span::styled(s.to_string(), theme::dim())),
+                        width,
+                        &gutter,
+                        &gutter,
+                    ));
+                }
+                if lines.len() > shown {
+                    head.extend(wrap_line(
+                        &Line::from(Span::styled(
+                            format!(
+                                "  {}",
+                                l.tra(
+                                    "tui-more-lines",
+                                    &[("count", Arg::from(lines.len() - shown))]
+                                )
+                            ),
+                            theme::dim(),
+                        )),
+                        width,
+                        0,
+                    ));
+                }
+            }
+        }
+        CellKind::Approval {
+            tool,
+            arguments,
+            decision,
+            ..
+        } => {
+            head.extend(wrap_line(
+                &Line::from(Span::styled(
+                    l.tra("tui-approval-title", &[("tool", Arg::from(tool))]),
+                    theme::warn().patch(theme::bold()),
+                )),
+                width,
+                0,
+            ));
+            head.extend(dim_indented(arguments, "  ", width));
+            let (key, style) = match decision {
+                None => ("tui-approval-keys", theme::accent()),
+                Some(ApprovalDecision::Allow) => ("tui-approval-allowed", theme::success()),
+                Some(ApprovalDecision::AlwaysAllow) => ("tui-approval-always", theme::success()),
+                Some(ApprovalDecision::Deny) => ("tui-approval-denied", theme::error()),
+            };
+            head.extend(wrap_line(
+                &Line::from(Span::styled(l.tr(key), style)),
+                width,
+                0,
+            ));
+        }
+        CellKind::Context(k) => {
+            let marker = if !k.expandable() {
+                "◆ "
+            } else if cell.expanded {
+                "▾ "
+            } else {
+                "▸ "
+            };
+            head.extend(wrap_line(
+                &Line::from(vec![
+                    Span::styled(marker, theme::accent()),
+                    Span::styled(k.one_line(l), theme::accent()),
+                ]),
+                width,
+                0,
+            ));
+            if cell.expanded {
+                for s in k.detail(l) {
+                    head.extend(dim_indented(&s, "    ", width));
+                }
+            }
+        }
+        CellKind::Notice(n) => {
+            let style = match n.level {
+                NoticeLevel::Info => theme::dim(),
+                NoticeLevel::Warn => theme::warn(),
+                NoticeLevel::Error => theme::error(),
+            };
+            head.extend(wrap_line(
+                &Line::from(Span::styled(sanitize(&l.tra_owned(&n.key, &n.args)), style)),
+                width,
+                0,
+            ));
+        }
+        CellKind::Output(lines) => {
+            head = wrap_all(
+                lines
+                    .iter()
+                    .map(|t| Line::from(sanitize(&l.text(t))))
+                    .collect(),
+            );
+        }
+        CellKind::Checkpoint { summary } => {
+            head.extend(wrap_line(
+                &Line::from(Span::styled(
+                    format!("┄ {} ┄", l.tr("tui-checkpoint")),
+                    theme::dim(),
+                )),
+                width,
+                0,
+            ));
+            if cell.expanded {
+                head.extend(dim_indented(summary, "  ", width));
+            }
+        }
+        CellKind::Attempt { number, retried } => {
+            let key = if *retried {
+                "tui-attempt-retrying"
+            } else {
+                "tui-attempt-failed"
+            };
+            head.extend(wrap_line(
+                &Line::from(Span::styled(
+                    l.tra(key, &[("attempt", Arg::from(*number))]),
+                    theme::dim(),
+                )),
+                width,
+                0,
+            ));
+        }
+    }
+    foot.push(Line::default());
+    (head, foot)
 }
 
 /// Rendering inputs shared by every cell.
@@ -148,20 +507,20 @@ pub struct RenderCtx {
     pub generation: u64,
 }
 
-/// Renders one cell to wrapped lines for a width. The Chat pane passes its renderer
-/// (`chat::render_cell`), so this view model does not depend on the drawing code; pass the
-/// same one every time (the line cache is keyed by width, generation and revision only).
-pub type RenderCell = fn(&Cell, usize, &RenderCtx) -> Vec<Line<'static>>;
-
 /// The Chat transcript.
 #[derive(Debug, Default)]
 pub struct Transcript {
     cells: Vec<Cell>,
     by_call: HashMap<String, usize>,
     streaming: HashMap<(u64, u64), usize>,
+    attempts: HashMap<(u64, u64), u32>,
     heights: Vec<usize>,
+    exact: Vec<bool>,
+    estimated: usize,
+    dirty: Vec<usize>,
     prefix: Vec<usize>,
-    valid: usize,
+    prefix_valid: usize,
+    refine_next: usize,
     layout_key: (u16, u64),
 }
 
@@ -199,7 +558,9 @@ impl Transcript {
         if let Some(c) = self.cells.get_mut(i) {
             c.rev += 1;
         }
-        self.valid = self.valid.min(i);
+        if i < self.heights.len() && self.dirty.last() != Some(&i) {
+            self.dirty.push(i);
+        }
     }
 
     /// Toggles a cell's disclosure; returns whether it changed.
@@ -235,7 +596,8 @@ impl Transcript {
         }
     }
 
-    /// Applies a stream delta to the streaming assistant cell of `(turn, step)`.
+    /// Applies a stream delta to the streaming assistant cell of `(turn, step)`; a step's
+    /// next attempt streams into a new cell (see [`Transcript::apply`]).
     pub fn stream(&mut self, turn: u64, step: u64, ev: &StreamEvent) {
         let (is_reasoning, delta) = match ev {
             StreamEvent::TextDelta(s) => (false, s),
@@ -249,7 +611,7 @@ impl Transcript {
                     turn,
                     step,
                     reasoning: String::new(),
-                    text: String::new(),
+                    text: StreamCollector::new(),
                     streaming: true,
                     interrupted: false,
                 });
@@ -261,13 +623,21 @@ impl Transcript {
             reasoning, text, ..
         } = &mut self.cells[i].kind
         {
-            let target = if is_reasoning { reasoning } else { text };
-            target.push_str(&sanitize(delta));
+            let delta = sanitize(delta);
+            if is_reasoning {
+                reasoning.push_str(&delta);
+            } else {
+                text.push(&delta);
+            }
         }
         self.touch(i);
     }
 
     /// Folds one committed session event into the transcript.
+    ///
+    /// `assistant/attempt` ends the step's current stream: the failed attempt's partial
+    /// text (never in the log) becomes one dim "attempt N failed" line, and the next
+    /// attempt opens a new cell. Replaying the log therefore yields the same cells.
     pub fn apply(&mut self, ev: &Event) {
         let append = !matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
         match &ev.kind {
@@ -286,6 +656,24 @@ impl Transcript {
                     self.push(CellKind::Context(kind));
                 }
             }
+            EventKind::AssistantAttempt(a) => {
+                let n = self.attempts.entry((a.turn, a.step)).or_insert(0);
+                *n += 1;
+                let kind = CellKind::Attempt {
+                    number: *n,
+                    retried: a.error.retried,
+                };
+                match self.streaming.remove(&(a.turn, a.step)) {
+                    Some(i) => {
+                        self.cells[i].kind = kind;
+                        self.cells[i].expanded = false;
+                        self.touch(i);
+                    }
+                    None => {
+                        self.push(kind);
+                    }
+                }
+            }
             EventKind::AssistantMessage(d) => {
                 let mut reasoning = String::new();
                 let mut text = String::new();
@@ -300,7 +688,7 @@ impl Transcript {
                     turn: d.turn,
                     step: d.step,
                     reasoning: sanitize(&reasoning),
-                    text: sanitize(&text),
+                    text: StreamCollector::complete(&sanitize(&text)),
                     streaming: false,
                     interrupted: d.interrupted == Some(true),
                 };
@@ -347,34 +735,132 @@ impl Transcript {
             if let CellKind::Assistant {
                 streaming,
                 interrupted,
+                text,
                 ..
             } = &mut self.cells[i].kind
             {
                 *streaming = false;
                 *interrupted = true;
+                text.finish();
             }
             self.touch(i);
         }
     }
 
-    /// Brings heights and the prefix sum up to date for `width` and `ctx`.
-    pub fn layout(&mut self, width: u16, ctx: &RenderCtx, render: RenderCell) {
-        if self.layout_key != (width, ctx.generation) {
-            self.layout_key = (width, ctx.generation);
-            self.valid = 0;
+    fn set_height(&mut self, i: usize, h: usize) {
+        if !self.exact[i] {
+            self.exact[i] = true;
+            self.estimated -= 1;
+        }
+        if self.heights[i] != h {
+            self.heights[i] = h;
+            self.prefix_valid = self.prefix_valid.min(i);
+        }
+    }
+
+    fn fix_prefix(&mut self) {
+        let n = self.cells.len();
+        for i in self.prefix_valid..n {
+            self.prefix[i + 1] = self.prefix[i] + self.heights[i];
+        }
+        self.prefix_valid = n;
+    }
+
+    /// Brings heights and the prefix sum up to date for `width` and `ctx`: new and changed
+    /// cells get exact heights; after a width or generation change every other cell keeps
+    /// an estimate (its old height scaled by the width ratio) until
+    /// [`Transcript::make_exact`] or [`Transcript::refine`] replaces it.
+    pub fn layout(&mut self, width: u16, ctx: &RenderCtx) {
+        let key = (width, ctx.generation);
+        let old = self.heights.len();
+        if self.layout_key != key {
+            let (old_w, _) = self.layout_key;
+            for i in 0..old {
+                self.heights[i] = estimate(self.heights[i], old_w, width);
+                if self.exact[i] {
+                    self.exact[i] = false;
+                    self.estimated += 1;
+                }
+            }
+            self.layout_key = key;
+            self.prefix_valid = 0;
+            self.refine_next = old;
         }
         let n = self.cells.len();
-        if self.valid >= n && self.prefix.len() == n + 1 {
-            return;
-        }
         self.heights.resize(n, 0);
+        self.exact.resize(n, true);
         self.prefix.resize(n + 1, 0);
-        for i in self.valid..n {
-            let h = self.lines(i, width, ctx, render).len();
-            self.heights[i] = h;
-            self.prefix[i + 1] = self.prefix[i] + h;
+        self.prefix_valid = self.prefix_valid.min(old);
+        for i in old..n {
+            self.heights[i] = self.cells[i].rows(width, ctx).len();
         }
-        self.valid = n;
+        let dirty = std::mem::take(&mut self.dirty);
+        for i in dirty {
+            if i < n {
+                let h = self.cells[i].rows(width, ctx).len();
+                self.set_height(i, h);
+            }
+        }
+        self.fix_prefix();
+    }
+
+    /// Gives every cell covering transcript rows `rows` an exact height (after
+    /// [`Transcript::layout`] with the same arguments); returns whether any height changed.
+    pub fn make_exact(
+        &mut self,
+        rows: std::ops::Range<usize>,
+        width: u16,
+        ctx: &RenderCtx,
+    ) -> bool {
+        if self.estimated == 0 || self.cells.is_empty() {
+            return false;
+        }
+        let before = self.total_height();
+        let first = self.cell_at(rows.start).unwrap_or(self.cells.len() - 1);
+        let last = self
+            .cell_at(rows.end.saturating_sub(1))
+            .unwrap_or(self.cells.len() - 1);
+        let mut changed = false;
+        for i in first..=last {
+            if !self.exact[i] {
+                let old = self.heights[i];
+                let h = self.cells[i].rows(width, ctx).len();
+                self.set_height(i, h);
+                changed |= h != old;
+            }
+        }
+        self.fix_prefix();
+        changed || self.total_height() != before
+    }
+
+    /// Replaces up to `budget` estimated heights with exact ones, from the bottom up;
+    /// returns whether any height changed.
+    pub fn refine(&mut self, budget: usize, width: u16, ctx: &RenderCtx) -> bool {
+        let mut left = budget;
+        let mut changed = false;
+        while self.estimated > 0 && left > 0 && self.refine_next > 0 {
+            self.refine_next -= 1;
+            let i = self.refine_next;
+            if i < self.exact.len() && !self.exact[i] {
+                let old = self.heights[i];
+                let h = self.cells[i].rows(width, ctx).len();
+                self.set_height(i, h);
+                changed |= h != old;
+                left -= 1;
+            }
+        }
+        if self.refine_next == 0 && self.estimated > 0 {
+            // Cells touched below the cursor were made exact by `layout`; start over for any
+            // left (cannot loop: each pass makes at least one cell exact).
+            self.refine_next = self.cells.len();
+        }
+        self.fix_prefix();
+        changed
+    }
+
+    /// Number of cells whose height is still an estimate.
+    pub fn estimated(&self) -> usize {
+        self.estimated
     }
 
     /// Total height in rows (after [`Transcript::layout`]).
@@ -402,23 +888,134 @@ impl Transcript {
         Some(i.min(self.cells.len().saturating_sub(1)))
     }
 
-    /// The wrapped lines of cell `i`, cached per (width, generation, revision).
-    pub fn lines(
-        &mut self,
-        i: usize,
-        width: u16,
-        ctx: &RenderCtx,
-        render: RenderCell,
-    ) -> &[Line<'static>] {
-        let cell = &mut self.cells[i];
-        let fresh = matches!(&cell.cache, Some((w, g, r, _)) if *w == width && *g == ctx.generation && *r == cell.rev);
-        if !fresh {
-            let lines = render(cell, width as usize, ctx);
-            cell.cache = Some((width, ctx.generation, cell.rev, lines));
+    /// The rows of cell `i` at `width`, borrowed from the cell's caches.
+    pub fn rows(&mut self, i: usize, width: u16, ctx: &RenderCtx) -> CellRows<'_> {
+        self.cells[i].rows(width, ctx)
+    }
+}
+
+/// A height at `old_w` columns scaled to `new_w` (the blank separator row is kept as is).
+fn estimate(h: usize, old_w: u16, new_w: u16) -> usize {
+    if h <= 1 || old_w == 0 || new_w == 0 || old_w == new_w {
+        return h;
+    }
+    let body = h - 1;
+    1 + (body * old_w as usize).div_ceil(new_w as usize).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+    use crate::session::event::{AssistantAttempt, AttemptError};
+
+    fn ctx() -> RenderCtx {
+        RenderCtx {
+            l: Localizer::new(Locale::EnUs),
+            cards: ToolCardMode::Collapsed,
+            generation: 0,
         }
-        match &cell.cache {
-            Some((_, _, _, l)) => l,
-            None => &[],
+    }
+
+    fn attempt(turn: u64, step: u64, retried: bool) -> Event {
+        Event {
+            kind: EventKind::AssistantAttempt(AssistantAttempt {
+                turn,
+                step,
+                error: AttemptError {
+                    code: "server".into(),
+                    status: Some(500),
+                    message: "boom".into(),
+                    retried,
+                },
+            }),
+            seq: 1,
+            time: String::new(),
+            surface_op: None,
+            source_event_seqs: None,
         }
+    }
+
+    fn text(t: &mut Transcript, i: usize) -> String {
+        let rows = t.rows(i, 80, &ctx());
+        rows.iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn i11_new_attempt_starts_a_new_stream_and_replaces_the_partial_text() {
+        let mut t = Transcript::new();
+        t.stream(1, 1, &StreamEvent::TextDelta("partial".into()));
+        t.apply(&attempt(1, 1, true));
+        t.stream(1, 1, &StreamEvent::TextDelta("second".into()));
+        assert_eq!(t.len(), 2);
+        assert_eq!(text(&mut t, 0).trim(), "attempt 1 failed — retrying");
+        let second = text(&mut t, 1);
+        assert!(
+            second.contains("second") && !second.contains("partial"),
+            "{second}"
+        );
+    }
+
+    #[test]
+    fn i11_attempt_without_streamed_text_still_shows_one_line() {
+        let mut t = Transcript::new();
+        t.apply(&attempt(1, 1, true));
+        t.apply(&attempt(1, 1, false));
+        assert_eq!(t.len(), 2);
+        assert_eq!(text(&mut t, 1).trim(), "attempt 2 failed");
+    }
+
+    fn big(n: usize) -> Transcript {
+        let mut t = Transcript::new();
+        for k in 0..n {
+            t.push(CellKind::User {
+                text: format!("message {k} ").repeat(k % 7 + 1),
+            });
+        }
+        t
+    }
+
+    #[test]
+    fn i11_lazy_heights_converge_to_exact_after_resize() {
+        let c = ctx();
+        let mut t = big(2000);
+        t.layout(120, &c);
+        t.layout(30, &c);
+        assert_eq!(t.estimated(), 2000);
+        let mut frames = 0;
+        while t.estimated() > 0 {
+            t.refine(REFINE_PER_FRAME, 30, &c);
+            frames += 1;
+            assert!(frames < 100);
+        }
+        let mut fresh = big(2000);
+        fresh.layout(30, &c);
+        for i in 0..2000 {
+            assert_eq!(t.cell_height(i), fresh.cell_height(i), "cell {i}");
+        }
+        assert_eq!(t.total_height(), fresh.total_height());
+    }
+
+    #[test]
+    fn i11_resize_makes_only_the_viewport_exact_before_the_first_frame() {
+        let c = ctx();
+        let mut t = big(2000);
+        t.layout(120, &c);
+        t.layout(60, &c);
+        let total = t.total_height();
+        t.make_exact(total.saturating_sub(40)..total, 60, &c);
+        assert!(t.estimated() > 1900, "{}", t.estimated());
+        let last = t.len() - 1;
+        let mut fresh = big(2000);
+        fresh.layout(60, &c);
+        assert_eq!(t.cell_height(last), fresh.cell_height(last));
     }
 }

@@ -96,7 +96,7 @@ impl Component for ChatPane {
         let ctx = s.ctx();
         s.chat_top = chat::draw(
             &mut s.transcript,
-            &s.chat_scroll,
+            &mut s.chat_scroll,
             s.selected,
             &ctx,
             body,
