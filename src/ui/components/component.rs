@@ -43,9 +43,19 @@ pub fn overlay_base() -> Style {
         .remove_modifier(Modifier::all())
 }
 
-/// Clears `area` with ratatui's [`Clear`] and fills it with `base`.
+/// Clears `area` with ratatui's [`Clear`] and fills it with `base`. A wide (CJK) character
+/// just left of the area whose right half lies inside it is blanked too: the terminal would
+/// otherwise draw it over the area's first column (a border) when only the area changes.
 pub fn clear_area(area: Rect, buf: &mut Buffer, base: Style) {
     let area = area.intersection(buf.area);
+    if area.x > buf.area.x {
+        for y in area.top()..area.bottom() {
+            let left = &mut buf[(area.x - 1, y)];
+            if unicode_width::UnicodeWidthStr::width(left.symbol()) > 1 {
+                left.set_symbol(" ");
+            }
+        }
+    }
     Clear.render(area, buf);
     buf.set_style(area, base);
 }
@@ -59,4 +69,22 @@ pub fn pane_title(buf: &mut Buffer, r: Rect, l: Localizer, key: &str, focused: b
     };
     let s = truncate(&format!(" {} ", l.tr(key)), r.width as usize);
     buf.set_line(r.x, r.y, &Line::from(Span::styled(s, st)), r.width);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clearing_an_area_blanks_a_wide_char_straddling_its_left_edge() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 10, 2));
+        buf.set_string(1, 0, "请求", Style::default());
+        buf.set_string(1, 1, "ab", Style::default());
+        clear_area(Rect::new(2, 0, 5, 2), &mut buf, Style::default());
+        // The wide char at x=1 covered x=2, inside the area: it is gone, not half-drawn.
+        assert_eq!(buf[(1, 0)].symbol(), " ");
+        // A narrow char left of the area stays.
+        assert_eq!(buf[(1, 1)].symbol(), "a");
+        assert_eq!(buf[(2, 0)].symbol(), " ");
+    }
 }
