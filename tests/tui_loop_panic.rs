@@ -4,47 +4,10 @@
 //! the first submission). Skipped without `tmux` unless `DEEPTERM_REQUIRE_EXTERNAL=1`.
 
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 mod common;
 
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("run tmux")
-    }
-
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let out = self.run(&["capture-pane", "-p", "-t", "t"]);
-            let screen = String::from_utf8_lossy(&out.stdout).into_owned();
-            if pred(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
+use common::tmux::Tmux;
 
 #[test]
 fn l7_agent_task_panic_restores_the_terminal_and_exits_non_zero_with_one_line() {
@@ -62,29 +25,7 @@ fn l7_agent_task_panic_restores_the_terminal_and_exits_non_zero_with_one_line() 
         common::shell_quote(&dir.path().join("sessions")),
         common::shell_quote(&config),
     );
-    let tmux = Tmux {
-        socket: format!("deepterm-loop-panic-{}", std::process::id()),
-    };
-    let out = tmux.run(&[
-        "-f",
-        "/dev/null",
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &cmd,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let tmux = Tmux::start("deepterm-loop-panic", 100, 30, &cmd);
     tmux.wait_for("the first frame", |s| s.contains("Demo mode"));
     tmux.run(&["send-keys", "-t", "t", "-l", "hello"]);
     tmux.run(&["send-keys", "-t", "t", "Enter"]);

@@ -5,67 +5,12 @@
 //! Uses its own tmux socket so a user's server is never touched.
 
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
 
 mod common;
 
-const TIMEOUT: Duration = Duration::from_secs(20);
+use common::tmux::Tmux;
 
 /// A private tmux server, killed on drop (also when an assertion fails).
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("run tmux")
-    }
-
-    fn capture(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    }
-
-    /// Polls the pane until `pred` holds; panics with the last screen on timeout.
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        loop {
-            let screen = self.capture();
-            if pred(&screen) {
-                return screen;
-            }
-            if start.elapsed() > TIMEOUT {
-                panic!("timed out waiting for {what}; screen:\n{screen}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn type_line(&self, text: &str) {
-        self.run(&["send-keys", "-t", "t", "-l", text]);
-        self.run(&["send-keys", "-t", "t", "Enter"]);
-    }
-
-    fn key(&self, key: &str) {
-        self.run(&["send-keys", "-t", "t", key]);
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .arg("kill-server")
-            .output();
-    }
-}
-
 #[test]
 fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     if !common::require_external("tmux", common::tmux_available()) {
@@ -82,29 +27,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
         common::shell_quote(&sessions),
         common::shell_quote(&config),
     );
-    let tmux = Tmux {
-        socket: format!("deepterm-test-{}", std::process::id()),
-    };
-    let out = tmux.run(&[
-        "-f",
-        "/dev/null",
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "100",
-        "-y",
-        "30",
-        "sh",
-        "-c",
-        &cmd,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let tmux = Tmux::start("deepterm-test", 100, 30, &cmd);
     tmux.wait_for("the first frame", |s| {
         s.contains("Demo mode: built-in simulator") && s.contains("Trajectory")
     });

@@ -3,6 +3,8 @@
 //! simulator recorded and what the session log holds.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod tmux;
+
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;

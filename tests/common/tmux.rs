@@ -1,0 +1,92 @@
+//! A tmux server of the test's own (`-L socket`), one session `t` running a shell command,
+//! for driving the real binary in a terminal. The server is killed on drop.
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// How long [`Tmux::wait_for`] polls before failing.
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A private tmux server.
+pub struct Tmux {
+    /// The `-L` socket name.
+    pub socket: String,
+}
+
+impl Tmux {
+    /// Starts session `t`, `w`×`h`, running `sh -c cmd` on socket `socket`.
+    pub fn start(socket: &str, w: u16, h: u16, cmd: &str) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("{socket}-{}", std::process::id()),
+        };
+        let (w, h) = (w.to_string(), h.to_string());
+        let out = tmux.run(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            &w,
+            "-y",
+            &h,
+            "sh",
+            "-c",
+            cmd,
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        tmux
+    }
+
+    /// Runs one tmux command against this server.
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("run tmux")
+    }
+
+    /// The pane's text.
+    pub fn capture(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    /// Polls the pane until `pred` holds; panics with the last screen on timeout.
+    pub fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.capture();
+            if pred(&screen) {
+                return screen;
+            }
+            if start.elapsed() > TIMEOUT {
+                panic!("timed out waiting for {what}; screen:\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Types `text` literally, then Enter.
+    pub fn type_line(&self, text: &str) {
+        self.run(&["send-keys", "-t", "t", "-l", text]);
+        self.run(&["send-keys", "-t", "t", "Enter"]);
+    }
+
+    /// Sends one key by tmux name (`Enter`, `F2`, `C-c`).
+    pub fn key(&self, key: &str) {
+        self.run(&["send-keys", "-t", "t", key]);
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
