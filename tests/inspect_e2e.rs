@@ -97,7 +97,7 @@ async fn inspector_rebuilds_addition_only_requests_byte_for_byte() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn inspector_rebuilds_in_history_requests_with_prompt_update_byte_for_byte() {
+async fn inspector_rebuilds_in_history_requests_with_prompt_update_byte_for_byte_and_names_a_missing_request() {
     let cfg = SimConfig {
         tool_removal_ok: true,
         ..SimConfig::default()
@@ -114,6 +114,11 @@ async fn inspector_rebuilds_in_history_requests_with_prompt_update_byte_for_byte
     assert_log_reconstructs_every_request(&env, 4);
     // The removal request appended the prompt update and the removal.
     let events = env.events();
+    // A request number past the last one names that number, not the one before it.
+    let missing = deepterm::agent::inspect::inspect_past(&events, 999, &kind_of)
+        .err()
+        .map(|e| e.to_string());
+    assert_eq!(missing.as_deref(), Some("no request #999"));
     let data = deepterm::agent::inspect::inspect_past(&events, 4, &kind_of).unwrap();
     use deepterm::agent::inspect::DiffReason;
     assert!(

@@ -349,6 +349,10 @@ pub fn inspect_past(
     n: usize,
     kind_of: KindOf<'_>,
 ) -> Result<InspectorData, InspectError> {
+    // Name the request asked for, not its predecessor, when neither exists.
+    if RequestLedger::from_events(events).get(n).is_none() {
+        return Err(InspectError::NoSuchRequest(n));
+    }
     let wanted: Vec<usize> = if n > 1 { vec![n - 1, n] } else { vec![n] };
     let mut rebuilt = reconstruct(events, &wanted, kind_of)?;
     let Some(sel) = rebuilt.pop() else {
