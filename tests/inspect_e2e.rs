@@ -97,7 +97,8 @@ async fn inspector_rebuilds_addition_only_requests_byte_for_byte() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn inspector_rebuilds_in_history_requests_with_prompt_update_byte_for_byte_and_names_a_missing_request() {
+async fn inspector_rebuilds_in_history_requests_with_prompt_update_byte_for_byte_and_names_a_missing_request()
+ {
     let cfg = SimConfig {
         tool_removal_ok: true,
         ..SimConfig::default()

@@ -11,7 +11,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 
-use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel, TurnPhase};
+use crate::agent::protocol::{AgentCommand, AgentEvent, TurnPhase};
 use crate::i18n::{Locale, Localizer};
 use crate::session::event::EventKind;
 
@@ -88,6 +88,18 @@ impl App {
         self.state.busy()
     }
 
+    /// Whether the screen changes with time alone (a running turn's clock, or the quit hint
+    /// that disappears when its window closes), so the loop keeps a tick.
+    pub fn animating(&self) -> bool {
+        self.busy() || self.quit_hint_visible()
+    }
+
+    /// Whether the first Ctrl+C armed quitting and the second can still quit.
+    fn quit_hint_visible(&self) -> bool {
+        self.quit_armed
+            .is_some_and(|t| self.state.now.saturating_duration_since(t) < QUIT_WINDOW)
+    }
+
     /// The composer (tests).
     pub fn composer(&self) -> &Composer {
         &self.bottom.composer
@@ -150,10 +162,7 @@ impl App {
 
     /// The action `k` resolves to now, and the context that binds it.
     pub fn resolve(&self, k: &KeyEvent) -> Option<(Context, Action)> {
-        let armed = self
-            .quit_armed
-            .is_some_and(|t| self.state.now.saturating_duration_since(t) < QUIT_WINDOW);
-        keymap::lookup_in(&self.key_contexts(), k, armed)
+        keymap::lookup_in(&self.key_contexts(), k, self.quit_hint_visible())
     }
 
     fn set_locale(&mut self, loc: Locale) {
@@ -162,12 +171,6 @@ impl App {
             s.l = Localizer::new(loc);
             s.generation += 1;
         }
-    }
-
-    fn notice(&mut self, level: NoticeLevel, key: &str) {
-        self.state
-            .transcript
-            .push(CellKind::Notice(Notice::new(level, key, vec![])));
     }
 
     /// Folds one agent event into the view.
@@ -337,8 +340,8 @@ impl App {
                 } else if a == Action::Quit {
                     s.request_quit();
                 } else {
+                    // Transient: shown on the status line while armed, never in the history.
                     self.quit_armed = Some(s.now);
-                    self.notice(NoticeLevel::Info, "tui-quit-hint");
                 }
             }
             Action::CycleCards => {
@@ -393,6 +396,7 @@ impl App {
         if area.height < 3 || area.width < 4 {
             return;
         }
+        let quit_hint = self.quit_hint_visible();
         let s = &mut self.state;
         let l = s.l;
         let banner_h = u16::from(s.demo);
@@ -432,7 +436,14 @@ impl App {
         buf.set_line(footer_row.x, footer_row.y, &footer, footer_row.width);
         self.bottom.render(bottom, buf, s);
         let elapsed = s.now.saturating_duration_since(s.phase_since);
-        let st = footer::status_line(l, s.phase, elapsed, s.queued, status.width);
+        let st = if quit_hint {
+            Line::from(Span::styled(
+                truncate(&l.tr("tui-quit-hint"), usize::from(status.width)),
+                theme::warn(),
+            ))
+        } else {
+            footer::status_line(l, s.phase, elapsed, s.queued, status.width)
+        };
         buf.set_line(status.x, status.y, &st, status.width);
         self.render_panes(panes, buf);
         self.bottom.render_popup(panes, buf, &self.state);

@@ -1,6 +1,6 @@
 //! Unit tests of the App state machine: node selection, approvals, quit, scrolling.
 use super::*;
-use crate::agent::protocol::ApprovalDecision;
+use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel};
 use crate::ui::sample::Script;
 use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;
@@ -418,4 +418,30 @@ fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
             }
         }
     }
+}
+
+#[test]
+fn ctrl_c_quit_hint_is_transient_on_the_status_line_and_never_piles_up_in_chat() {
+    let mut app = App::new(Locale::EnUs, false);
+    let t0 = Instant::now();
+    let cells = app.transcript().len();
+    for i in 0..3u64 {
+        // Three single presses, each after the last one's window closed.
+        app.set_now(t0 + Duration::from_secs(10 * i));
+        app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        let screen = draw(&mut app);
+        assert_eq!(
+            screen.matches("Press Ctrl+C again to quit.").count(),
+            1,
+            "{screen}"
+        );
+        assert!(!app.should_quit());
+        assert!(app.animating(), "the loop must tick to take the hint down");
+    }
+    assert_eq!(app.transcript().len(), cells, "the hint is not history");
+    // Once the window closes the hint is gone.
+    app.set_now(t0 + Duration::from_secs(25));
+    let screen = draw(&mut app);
+    assert!(!screen.contains("Press Ctrl+C again to quit."), "{screen}");
+    assert!(!app.animating());
 }

@@ -167,7 +167,7 @@ where
         }
         // The next instant anything is due: a pending frame, the busy tick, the quit deadline.
         let frame_at = frames.wait(now.into_std()).map(|w| now + w);
-        let tick_at = match (app.busy(), last_draw) {
+        let tick_at = match (app.animating(), last_draw) {
             (true, Some(t)) => Some(t + BUSY_TICK),
             (true, None) => Some(now),
             _ => None,
@@ -244,7 +244,7 @@ where
                 quit_deadline.get_or_insert(Instant::now() + EXIT_WAIT);
             }
             _ = tokio::time::sleep_until(wake.unwrap_or(now)), if wake.is_some() => {
-                if app.busy() && tick_at.is_some_and(|t| Instant::now() >= t) {
+                if app.animating() && tick_at.is_some_and(|t| Instant::now() >= t) {
                     frames.request();
                 }
             }
