@@ -304,3 +304,38 @@ fn protocol_round_trips_through_json() {
     assert_eq!(v["type"], "output");
     assert_eq!(v["data"][1]["key"], "cmd-help-entry");
 }
+
+fn notice_keys(events: &[AgentEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Notice(n) => Some(n.key.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn system_alone_shows_the_instructions_and_system_clear_clears_them() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (mut agent, mut rx) = agent(&env).await;
+    drain(&mut rx);
+    agent.handle_line("/system").await;
+    assert!(notice_keys(&drain(&mut rx)).contains(&"cmd-system-none".to_string()));
+    agent.handle_line("/system Answer in haiku.").await;
+    assert_eq!(agent.extra_instructions(), Some("Answer in haiku."));
+    drain(&mut rx);
+    // A bare `/system` shows them and keeps them.
+    agent.handle_line("/system").await;
+    let events = drain(&mut rx);
+    let shown = events.iter().any(|e| {
+        matches!(e, AgentEvent::Notice(n) if n.key == "cmd-system-current"
+            && n.args.iter().any(|(k, v)| k == "text"
+                && Localizer::new(Locale::EnUs).tra_owned("cmd-system-current", &[(k.clone(), v.clone())]).contains("Answer in haiku.")))
+    });
+    assert!(shown, "{events:?}");
+    assert_eq!(agent.extra_instructions(), Some("Answer in haiku."));
+    agent.handle_line("/system clear").await;
+    assert!(notice_keys(&drain(&mut rx)).contains(&"cmd-system-cleared".to_string()));
+    assert_eq!(agent.extra_instructions(), None);
+}

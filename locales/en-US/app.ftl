@@ -23,7 +23,7 @@ cmd-model = Switch route: /model PROVIDER/MODEL
 cmd-tools = List active and available tools
 cmd-tool = Enable or disable a tool: /tool enable|disable NAME
 cmd-mcp = MCP server status; /mcp connect|disconnect NAME
-cmd-system = Set this session's extra instructions (/system alone clears them)
+cmd-system = Show this session's extra instructions; /system TEXT replaces them, /system clear clears them
 cmd-compact = Summarize the conversation so far to free context
 cmd-lang = Switch language: /lang en|zh
 cmd-inspect = Show the next request next to the last one sent
@@ -78,3 +78,7 @@ output-verbatim = { $text }
 
 # issue 10: clean-ups
 app-env-unsupported = Not available here.
+
+# issue 12: /system shows and clears
+cmd-system-current = Extra instructions for this session: { $text }
+cmd-system-none = No extra instructions are set for this session; /system TEXT sets them.

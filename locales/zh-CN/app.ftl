@@ -23,7 +23,7 @@ cmd-model = 切换路由：/model 提供方/模型
 cmd-tools = 列出已启用和可用的工具
 cmd-tool = 启用或停用工具：/tool enable|disable 名称
 cmd-mcp = MCP 服务器状态；/mcp connect|disconnect 名称
-cmd-system = 设置本会话的附加指令（单独输入 /system 则清除）
+cmd-system = 显示本会话的附加指令；/system 文本 替换它们，/system clear 清除它们
 cmd-compact = 总结目前的对话以释放上下文
 cmd-lang = 切换语言：/lang en|zh
 cmd-inspect = 将下一个请求与上一个已发送的请求并排显示
@@ -78,3 +78,7 @@ output-verbatim = { $text }
 
 # issue 10: clean-ups
 app-env-unsupported = 此处不可用。
+
+# issue 12: /system shows and clears
+cmd-system-current = 本会话的附加指令：{ $text }
+cmd-system-none = 本会话尚未设置附加指令；输入 /system 文本 即可设置。

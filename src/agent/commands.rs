@@ -132,12 +132,22 @@ impl Agent {
         self.info("cmd-lang-switched", vec![("locale", Arg::from(loc.tag()))])
     }
 
+    /// `/system` shows this session's extra instructions, `/system clear` clears them and
+    /// `/system TEXT` replaces them.
     fn system_command(&mut self, rest: &str) -> LineOutcome {
-        self.set_extra_instructions((!rest.is_empty()).then(|| rest.to_string()));
-        if rest.is_empty() {
-            self.info("cmd-system-cleared", vec![])
-        } else {
-            self.info("cmd-system-set", vec![])
+        match rest {
+            "" => match self.extra_instructions().map(str::to_string) {
+                Some(text) => self.info("cmd-system-current", vec![("text", Arg::from(text))]),
+                None => self.info("cmd-system-none", vec![]),
+            },
+            "clear" => {
+                self.set_extra_instructions(None);
+                self.info("cmd-system-cleared", vec![])
+            }
+            text => {
+                self.set_extra_instructions(Some(text.to_string()));
+                self.info("cmd-system-set", vec![])
+            }
         }
     }
 

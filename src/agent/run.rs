@@ -1045,6 +1045,11 @@ impl Agent {
         self.inbox.new_cancel()
     }
 
+    /// This session's extra instructions (`/system`), if any.
+    pub fn extra_instructions(&self) -> Option<&str> {
+        self.state.extra_instructions.as_deref()
+    }
+
     /// Sets (or clears) this session's extra instructions (`/system`).
     pub fn set_extra_instructions(&mut self, text: Option<String>) {
         self.state.extra_instructions = text;
