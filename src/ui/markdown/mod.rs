@@ -19,22 +19,5 @@ pub fn render_width(src: &str, width: usize) -> Vec<Line<'static>> {
     stream::render_document(src, width)
 }
 
-/// Width used by [`render`], whose callers wrap the rows themselves.
-const UNWRAPPED: usize = 1000;
-
-/// Renders markdown without a target width (rows are at most 1000 columns; callers wrap
-/// them). While `streaming`, a table still arriving is a dim `┄ {table_placeholder}` row.
-/// Transitional: prefer [`render_width`] and [`StreamCollector`].
-pub fn render(src: &str, streaming: bool, table_placeholder: &str) -> Vec<Line<'static>> {
-    if !streaming {
-        return render_width(src, UNWRAPPED);
-    }
-    let mut c = StreamCollector::new();
-    c.push(src);
-    let mut rows = c.committed(UNWRAPPED);
-    rows.extend(c.tail(UNWRAPPED, table_placeholder));
-    rows
-}
-
 #[cfg(test)]
 mod tests;
