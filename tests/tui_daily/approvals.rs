@@ -1,0 +1,4 @@
+//! Issue 12 scenarios: approvals.
+
+#[allow(unused_imports)]
+use crate::common;
