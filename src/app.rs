@@ -259,6 +259,10 @@ impl Environment for AppEnvironment {
         Ok((route, Some(key)))
     }
 
+    fn known_routes(&self) -> Vec<String> {
+        self.config.known_routes()
+    }
+
     fn provider_kind(&self, provider: &str) -> Option<ProviderKind> {
         self.config.providers.get(provider).map(|p| p.kind)
     }

@@ -339,3 +339,93 @@ async fn system_alone_shows_the_instructions_and_system_clear_clears_them() {
     assert!(notice_keys(&drain(&mut rx)).contains(&"cmd-system-cleared".to_string()));
     assert_eq!(agent.extra_instructions(), None);
 }
+
+fn output_text(events: &[AgentEvent], locale: Locale) -> String {
+    let l = Localizer::new(locale);
+    outputs(events)
+        .iter()
+        .flatten()
+        .map(|line| l.text(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// SPEC (issue 12 item 7): `/model` alone lists the routes it can switch to, marking the
+/// current one, and refuses unknown ones before the next send.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue12_item7_bare_model_lists_routes_and_unknown_is_refused() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (mut agent, mut rx) = agent(&env).await;
+    drain(&mut rx);
+    agent.handle_line("/model").await;
+    let shown = output_text(&drain(&mut rx), Locale::EnUs);
+    assert!(
+        shown.contains("Current route: ds/deepseek-flash"),
+        "{shown}"
+    );
+    assert!(shown.contains("ds/deepseek-flash  (current)"), "{shown}");
+    for r in [
+        "ds/deepseek-v4-pro",
+        "oai/deepseek-flash",
+        "dsih/deepseek-flash",
+    ] {
+        assert!(
+            shown.lines().any(|l| l.trim() == r),
+            "{r} missing:\n{shown}"
+        );
+    }
+
+    // Not in the catalog or config, and the provider's /models does not list it.
+    let out = agent.handle_line("/model ds/nope").await;
+    let events = drain(&mut rx);
+    assert_eq!(notice_keys(&events), vec!["cmd-model-unknown".to_string()]);
+    assert!(out.error.unwrap().contains("“ds/nope”"));
+    assert_eq!(agent.route().id(), "ds/deepseek-flash");
+    assert!(!events.iter().any(|e| matches!(e, AgentEvent::Route(_))));
+
+    // Not in the catalog, but the provider lists it: accepted.
+    agent
+        .handle_line("/model ds/deepseek-v4-flash-vision-exp")
+        .await;
+    assert!(notice_keys(&drain(&mut rx)).contains(&"cmd-model-switched".to_string()));
+    assert_eq!(agent.route().id(), "ds/deepseek-v4-flash-vision-exp");
+
+    // A catalogued route switches without asking the provider.
+    agent.handle_line("/model oai/deepseek-v4-pro").await;
+    assert!(notice_keys(&drain(&mut rx)).contains(&"cmd-model-switched".to_string()));
+    assert_eq!(agent.route().id(), "oai/deepseek-v4-pro");
+}
+
+/// Issue 12 item 7: `/model` asks the provider's `GET /models` (both wire formats; the
+/// Anthropic-format base `…/anthropic` lists at the provider's root), and a provider that
+/// cannot be reached is a clear transport error naming the URL, never a hang.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue12_item7_provider_model_list_both_formats_and_unreachable() {
+    use deepterm::llm::client::{ProviderClient, models_url};
+    use deepterm::llm::types::ErrorCode;
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg =
+        deepterm::config::Config::parse(&routes_config(&env.sim.base_url(), ""), None).unwrap();
+    for spec in ["ds/deepseek-flash", "oai/deepseek-flash"] {
+        let route = cfg.resolve_route(Some(spec)).unwrap();
+        let client = ProviderClient::new(route, Some(TEST_KEY.to_string())).unwrap();
+        let ids = client.list_models().await.unwrap();
+        assert!(
+            ids.contains(&"deepseek-flash".to_string()),
+            "{spec}: {ids:?}"
+        );
+    }
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = dead.local_addr().unwrap().port();
+    drop(dead);
+    let mut route = cfg.resolve_route(Some("oai/custom")).unwrap();
+    route = route.with_base_url(&format!("http://127.0.0.1:{port}"));
+    assert_eq!(
+        models_url(&route),
+        format!("http://127.0.0.1:{port}/models")
+    );
+    let client = ProviderClient::new(route, Some(TEST_KEY.to_string())).unwrap();
+    let err = client.list_models().await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Transport);
+    assert!(!err.message.contains(TEST_KEY));
+}

@@ -10,6 +10,7 @@ use crate::agent::inbox::Pending;
 use crate::agent::protocol::{AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Locale, Localizer, Text};
+use crate::llm::client::ProviderClient;
 
 /// The `/help` lines: a title, then one line per table entry (name and description,
 /// rendered when drawn).
@@ -92,7 +93,7 @@ impl Agent {
                 None => self.warn("cmd-lang-usage", vec![]),
             },
             CommandId::System => self.system_command(rest),
-            CommandId::Model => self.model_command(rest),
+            CommandId::Model => self.model_command(rest).await,
             CommandId::Tools => {
                 let lines = self.tool_lines();
                 self.output(lines)
@@ -151,10 +152,33 @@ impl Agent {
         }
     }
 
-    fn model_command(&mut self, rest: &str) -> LineOutcome {
+    /// `/model` alone: the current route and every route the catalog and config know.
+    /// `/model PROVIDER/MODEL`: switches, but only to a known route or to a model the
+    /// provider's `GET /models` lists; anything else is refused before the next send.
+    async fn model_command(&mut self, rest: &str) -> LineOutcome {
+        let known = self.env().known_routes();
+        let current = self.route().id();
         if rest.is_empty() {
-            let id = self.route().id();
-            return self.info("cmd-model-current", vec![("route", Arg::from(id))]);
+            let mut lines = vec![Text::new(
+                "cmd-model-current",
+                vec![("route", Arg::from(current.clone()))],
+            )];
+            if !known.is_empty() {
+                lines.push(Text::new("cmd-model-choices", vec![]));
+                for r in known {
+                    let key = match r == current {
+                        true => "cmd-model-choice-current",
+                        false => "cmd-model-choice",
+                    };
+                    lines.push(Text::new(key, vec![("route", Arg::from(r))]));
+                }
+            }
+            return self.output(lines);
+        }
+        if !known.iter().any(|r| r == rest)
+            && let Err(out) = self.check_listed_model(rest).await
+        {
+            return out;
         }
         match self.switch_route(rest) {
             Ok(info) => self.info("cmd-model-switched", vec![("route", Arg::from(info.id))]),
@@ -162,6 +186,34 @@ impl Agent {
                 let e = e.localized(self.localizer());
                 self.warn("cmd-model-failed", vec![("error", Arg::from(e))])
             }
+        }
+    }
+
+    /// A route the catalog and config do not know is accepted only when its provider lists
+    /// the model; when the provider cannot be asked, it is refused with the reason.
+    async fn check_listed_model(&mut self, spec: &str) -> Result<(), LineOutcome> {
+        let (route, key) = match self.env().resolve_route(spec) {
+            Ok(r) => r,
+            Err(e) => {
+                let e = e.localized(self.localizer());
+                return Err(self.warn("cmd-model-failed", vec![("error", Arg::from(e))]));
+            }
+        };
+        let model = route.model.clone();
+        let client =
+            ProviderClient::new(route, key.map(|k| k.expose().to_string())).map_err(|e| {
+                self.warn(
+                    "cmd-model-unchecked",
+                    vec![("route", Arg::from(spec)), ("error", Arg::from(e.message))],
+                )
+            })?;
+        match client.list_models().await {
+            Ok(ids) if ids.contains(&model) => Ok(()),
+            Ok(_) => Err(self.warn("cmd-model-unknown", vec![("route", Arg::from(spec))])),
+            Err(e) => Err(self.warn(
+                "cmd-model-unchecked",
+                vec![("route", Arg::from(spec)), ("error", Arg::from(e.message))],
+            )),
         }
     }
 

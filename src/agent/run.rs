@@ -73,6 +73,10 @@ pub enum InspectFailure {
 pub trait Environment: Send {
     /// Resolves `provider/model` (with any base URL override) to a route and its key.
     fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), EnvError>;
+    /// Every `provider/model` the catalog and config know (for `/model`).
+    fn known_routes(&self) -> Vec<String> {
+        vec![]
+    }
     /// Persists the interface language.
     fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
     /// Rendered base system prompt (instructions from config).

@@ -110,6 +110,28 @@ pub fn endpoint_url(route: &Route) -> String {
     wire(route.kind).endpoint(route.base_url.trim_end_matches('/'))
 }
 
+/// Where a route's provider lists its models (`GET /models`, deepseek-wire §1.2): the
+/// OpenAI-format base plus `/models`; for the Anthropic-format base `…/anthropic` the
+/// provider's root `…/models`, else `{base}/v1/models`.
+pub fn models_url(route: &Route) -> String {
+    let base = route.base_url.trim_end_matches('/');
+    match route.kind {
+        ProviderKind::OpenaiChat => format!("{base}/models"),
+        ProviderKind::DeepseekMessages => {
+            if let Some(root) = base.strip_suffix("/anthropic") {
+                format!("{root}/models")
+            } else if base.ends_with("/v1") {
+                format!("{base}/models")
+            } else {
+                format!("{base}/v1/models")
+            }
+        }
+    }
+}
+
+/// How long `/model` waits for the provider's model list.
+pub const MODELS_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// A failed stream: the error and whatever content had arrived.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{error}")]
@@ -290,6 +312,52 @@ impl ProviderClient {
                 }
             })?;
         Ok(headers)
+    }
+
+    /// The model ids the provider lists (`GET /models`), within [`MODELS_TIMEOUT`].
+    pub async fn list_models(&self) -> Result<Vec<String>, LlmError> {
+        let Some(key) = &self.key else {
+            return Err(LlmError::new(
+                ErrorCode::MissingKey,
+                format!("no API key: set {}", self.route.api_key_env),
+            ));
+        };
+        let mut headers = self.headers(key, None)?;
+        headers.insert(
+            reqwest::header::ACCEPT,
+            HeaderValue::from_static("application/json"),
+        );
+        let url = models_url(&self.route);
+        let send = self.http.get(&url).headers(headers).send();
+        let response = match tokio::time::timeout(MODELS_TIMEOUT, send).await {
+            Err(_) => {
+                return Err(self.transport(format!(
+                    "no response from {url} within {}s",
+                    MODELS_TIMEOUT.as_secs()
+                )));
+            }
+            Ok(r) => r.map_err(|e| self.transport(describe_reqwest(&e)))?,
+        };
+        let status = response.status();
+        if !status.is_success() {
+            return Err(self.transport(format!("{url} answered HTTP {}", status.as_u16())));
+        }
+        let body = tokio::time::timeout(MODELS_TIMEOUT, response.bytes())
+            .await
+            .map_err(|_| self.transport(format!("{url} did not finish its answer")))?
+            .map_err(|e| self.transport(describe_reqwest(&e)))?;
+        let v: serde_json::Value = serde_json::from_slice(&body)
+            .map_err(|e| self.transport(format!("{url} answered with invalid JSON: {e}")))?;
+        let ids = v
+            .get("data")
+            .and_then(|d| d.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|m| m.get("id").and_then(|i| i.as_str()).map(str::to_string))
+                    .collect::<Vec<_>>()
+            })
+            .ok_or_else(|| self.transport(format!("{url} answered without a model list")))?;
+        Ok(ids)
     }
 
     /// Sends one streaming request for `opts` (projected for the route, R-1), reporting

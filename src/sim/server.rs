@@ -227,10 +227,14 @@ async fn models(State(s): State<AppState>, headers: HeaderMap) -> Response {
     if let Err(e) = check_auth(&headers, &s.settings) {
         return error_response(e.status, e.kind, &e.message, &trace, None);
     }
-    let data: Vec<Value> = ["deepseek-flash", "deepseek-v4-pro"]
-        .iter()
-        .map(|id| json!({"id": id, "object": "model", "owned_by": "deepseek"}))
-        .collect();
+    let data: Vec<Value> = [
+        "deepseek-flash",
+        "deepseek-v4-pro",
+        "deepseek-v4-flash-vision-exp",
+    ]
+    .iter()
+    .map(|id| json!({"id": id, "object": "model", "owned_by": "deepseek"}))
+    .collect();
     let mut resp = (
         [(header::CONTENT_TYPE, "application/json")],
         json!({"object": "list", "data": data}).to_string(),
