@@ -110,6 +110,9 @@ pub enum Arg {
     /// A message of its own, rendered in the same locale as the one it is inserted into
     /// (so a label inside a line follows a language switch too).
     Text(Box<Text>),
+    /// A list of items, joined when rendered with the locale's separator (`, ` in English,
+    /// `、` in Chinese).
+    List(Vec<String>),
 }
 
 /// A Fluent message id with its arguments: text rendered when it is shown, not when it
@@ -236,12 +239,33 @@ impl Localizer {
                 Arg::Str(s) => fargs.set(*name, FluentValue::from(s.clone())),
                 Arg::Num(n) => fargs.set(*name, FluentValue::from(*n)),
                 Arg::Text(t) => fargs.set(*name, FluentValue::from(self.text(t))),
+                Arg::List(items) => fargs.set(*name, FluentValue::from(self.join(items))),
             }
         }
         let mut errors = vec![];
         bundle
             .format_pattern(pattern, Some(&fargs), &mut errors)
             .into_owned()
+    }
+
+    /// The locale's list separator: `, ` in English, `、` in Chinese.
+    pub fn list_separator(&self) -> &'static str {
+        match self.locale {
+            Locale::ZhCn => "、",
+            _ => ", ",
+        }
+    }
+
+    /// `items` joined with the locale's list separator.
+    pub fn join<S: AsRef<str>>(&self, items: &[S]) -> String {
+        let mut out = String::new();
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(self.list_separator());
+            }
+            out.push_str(item.as_ref());
+        }
+        out
     }
 
     /// A [`Text`] in this locale (nested messages too).
@@ -264,6 +288,34 @@ impl Localizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn list_args_use_the_locale_separator() {
+        let names = Arg::List(vec!["grep".into(), "list_dir".into()]);
+        let en = Localizer::new(Locale::EnUs);
+        let zh = Localizer::new(Locale::ZhCn);
+        assert_eq!(en.join(&["a", "b", "c"]), "a, b, c");
+        assert_eq!(zh.join(&["a", "b", "c"]), "a、b、c");
+        let args = [("candidates", names)];
+        assert!(
+            en.tra(
+                "store-ambiguous",
+                &[("query", Arg::from("x")), args[0].clone()]
+            )
+            .contains("grep, list_dir")
+        );
+        assert!(
+            zh.tra(
+                "store-ambiguous",
+                &[("query", Arg::from("x")), args[0].clone()]
+            )
+            .contains("grep、list_dir")
+        );
+        // In JSON (exec --json, the session file) a list is an array of strings.
+        let json = serde_json::to_string(&args[0].1).unwrap();
+        assert_eq!(json, r#"["grep","list_dir"]"#);
+        assert_eq!(serde_json::from_str::<Arg>(&json).unwrap(), args[0].1);
+    }
 
     #[test]
     fn parses_posix_and_bcp47_locales() {

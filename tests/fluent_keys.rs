@@ -636,3 +636,99 @@ fn ftl_parity_tool_reports_no_problems() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Every zh-CN message value (`key = value` plus its continuation lines), comments skipped.
+fn zh_values() -> Vec<(String, String)> {
+    let dir = root().join("locales/zh-CN");
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ftl"))
+        .collect();
+    files.sort();
+    let head = Regex::new(r"^([a-z][a-z0-9-]*) = ?(.*)$").unwrap();
+    for f in files {
+        for line in std::fs::read_to_string(&f).unwrap().lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            if let Some(c) = head.captures(line) {
+                out.push((c[1].to_string(), c[2].to_string()));
+            } else if let Some(last) = out.last_mut() {
+                last.1.push('\n');
+                last.1.push_str(line.trim());
+            }
+        }
+    }
+    out
+}
+
+/// Issue 12 item 11: one Chinese word per concept. Each entry is the chosen term and the
+/// variants that must not appear in any zh-CN message.
+const ZH_GLOSSARY: &[(&str, &[&str])] = &[
+    // A route is provider/model; `/model` switches it.
+    ("路由", &["切换模型", "未选择模型", "模型路线"]),
+    ("服务器", &["服务端"]),
+    ("轮", &["回合"]),
+    ("允许", &["批准"]),
+    ("拒绝", &["否决"]),
+    ("提示词", &["提示语"]),
+    ("会话", &["对话记录"]),
+    ("输入框", &["编辑框", "撰写框"]),
+    ("简体中文", &["zh-CN。", "为 zh-CN"]),
+];
+
+#[test]
+fn issue12_item11_zh_glossary_one_word_per_concept() {
+    let values = zh_values();
+    assert!(values.len() > 100, "read the zh-CN messages");
+    let mut problems = Vec::new();
+    for (term, banned) in ZH_GLOSSARY {
+        for (key, value) in &values {
+            for b in *banned {
+                if value.contains(b) {
+                    problems.push(format!("{key}: uses “{b}”, the glossary says “{term}”"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Issue 12 item 11: Chinese punctuation. Quotations use full-width “…” (ASCII quotes only in
+/// TOML syntax such as `tool_removal = "retain"`, or where the text names the `"` character
+/// itself), no ASCII comma or colon sits next to Chinese text, and the list separator
+/// (`Arg::List`) is `、`.
+#[test]
+fn issue12_item11_zh_punctuation_is_full_width() {
+    let cjk = r"[\u{4e00}-\u{9fff}\u{3000}-\u{303f}\u{ff00}-\u{ffef}“”]";
+    let ascii_punct = Regex::new(&format!(
+        r"{cjk}[ ]?[,:;]|[,;][ ]?{cjk}|{cjk}[ ]?\(|\)[ ]?{cjk}"
+    ))
+    .unwrap();
+    let toml = Regex::new(r#"= "[^"]*""#).unwrap();
+    let fluent_literal = Regex::new(r#"\{"[^"]*"\}"#).unwrap();
+    let mut problems = Vec::new();
+    for (key, value) in zh_values() {
+        let rest = fluent_literal.replace_all(&value, "");
+        let rest = toml.replace_all(&rest, "");
+        let names_the_character = rest.contains("以 \" 开头");
+        if rest.contains('"') && !names_the_character {
+            problems.push(format!("{key}: ASCII quotes in “{value}”"));
+        }
+        if ascii_punct.is_match(&rest) {
+            problems.push(format!(
+                "{key}: ASCII punctuation next to Chinese in “{value}”"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let zh = deepterm::i18n::Localizer::new(deepterm::i18n::Locale::ZhCn);
+    let names = deepterm::i18n::Arg::List(vec!["grep".into(), "list_dir".into()]);
+    let shown = zh.tra(
+        "store-ambiguous",
+        &[("query", "ab".into()), ("candidates", names)],
+    );
+    assert!(shown.contains("grep、list_dir"), "{shown}");
+}

@@ -32,7 +32,10 @@ cmd-resume = Resume a saved session: /resume [ID|last]
 cmd-quit = Quit
 cmd-unknown = Unknown command { $command }. Type /help for the list.
 cmd-lang-usage = Usage: /lang en|zh
-cmd-lang-switched = Language switched to { $locale }.
+cmd-lang-switched = Language switched to { $locale ->
+    [zh-CN] 简体中文
+   *[en-US] English
+    }.
 cmd-lang-not-saved = Language switched, but it could not be saved to the config: { $error }
 cmd-system-set = Extra instructions set for this session; they apply from the next request.
 cmd-system-cleared = Extra instructions cleared.

@@ -9,7 +9,7 @@ tui-role-assistant = Assistant
 tui-thinking-collapsed = ▸ Thinking ({ $lines ->
     [one] { $lines } line
    *[other] { $lines } lines
-})
+    })
 tui-thinking-expanded = ▾ Thinking
 tui-interrupted = (interrupted)
 tui-tool = Tool
@@ -19,7 +19,7 @@ tui-tool-failed = failed
 tui-more-lines = … { $count ->
     [one] { $count } more line
    *[other] { $count } more lines
-}
+    }
 tui-approval-title = Allow { $tool }?
 tui-approval-keys = [y] allow  [a] always allow  [n] deny
 tui-approval-prompt = Approval needed: y allow · a always · n / Esc deny
@@ -34,7 +34,7 @@ tui-cards-hidden = cards: hidden
 tui-paste-placeholder = [Pasted { $lines ->
     [one] { $lines } line
    *[other] { $lines } lines
-}]
+    }]
 tui-phase-idle = Idle
 tui-phase-waiting = Waiting for the model
 tui-phase-thinking = Thinking
@@ -55,11 +55,14 @@ tui-mcp-failed = failed
 tui-mcp-tools = { $count ->
     [one] { $count } tool
    *[other] { $count } tools
-}
+    }
 tui-traj-cancelled = turn { $turn } cancelled
 tui-traj-error = turn { $turn } ended with an error
 tui-traj-retried = retried
-tui-traj-compaction = context compacted ({ $trigger })
+tui-traj-compaction = context compacted ({ $trigger ->
+    [manual] /compact
+   *[auto] the window was nearly full
+    })
 tui-traj-compaction-request = compaction summary
 tui-help-title = Keys
 tui-help-send = Send the message (or run the command)

@@ -5,11 +5,11 @@ config-error-not-found = 配置文件 { $file } 不存在。
 config-error-write = 无法写入配置文件 { $file }：{ $detail }
 config-error-syntax = { $file } 第 { $line } 行第 { $column } 列：TOML 语法错误：{ $detail }
 config-error-invalid = { $file }：`{ $key }` { $expected }
-config-error-route-syntax = 模型路由 "{ $spec }" 无效：应为 提供方/模型，例如 deepseek/deepseek-flash。
-config-error-unknown-provider = 路由 "{ $spec }" 中的提供方 "{ $provider }" 不存在。已配置的提供方：{ $available }。
-config-error-missing-key = 提供方 "{ $provider }" 没有 API 密钥：请设置环境变量 { $var }。
+config-error-route-syntax = 模型路由“{ $spec }”无效：应为 提供方/模型，例如 deepseek/deepseek-flash。
+config-error-unknown-provider = 路由“{ $spec }”中的提供方“{ $provider }”不存在。已配置的提供方：{ $available }。
+config-error-missing-key = 提供方“{ $provider }”没有 API 密钥：请设置环境变量 { $var }。
 config-warning-unknown-key = { $file }：已忽略未知的配置项 `{ $key }`。
-config-warning-missing-instructions = { $file }：未找到指令文件 "{ $path }"（`{ $key }`），已跳过。
+config-warning-missing-instructions = { $file }：未找到指令文件“{ $path }”（`{ $key }`），已跳过。
 
 config-type-string = 字符串
 config-type-table = 表（table）
@@ -18,31 +18,31 @@ config-type-boolean = 布尔值（true 或 false）
 config-type-integer = 整数
 config-expected-type = 必须是{ $type }
 config-expected-required = 是必填项
-config-expected-provider-kind = 必须是 "deepseek-messages" 或 "openai-chat"（实际为 "{ $got }"）
-config-expected-tool-update = 如果填写，必须是 "in-history" 或 "addition-only"（实际为 "{ $got }"）
-config-expected-system-prompt-update = 如果填写，必须是 "in-history"（实际为 "{ $got }"）
-config-expected-approval = 必须是 "ask" 或 "never"（实际为 "{ $got }"）
-config-expected-locale = 必须是 "en-US" 或 "zh-CN"（实际为 "{ $got }"）
-config-expected-route = 必须是 "提供方/模型" 格式，例如 "deepseek/deepseek-flash"（实际为 "{ $got }"）
-config-expected-known-provider = 必须指向已配置的提供方；"{ $provider }" 不在其中（已配置：{ $available }）
+config-expected-provider-kind = 必须是“deepseek-messages”或“openai-chat”（实际为“{ $got }”）
+config-expected-tool-update = 如果填写，必须是“in-history”或“addition-only”（实际为“{ $got }”）
+config-expected-system-prompt-update = 如果填写，必须是“in-history”（实际为“{ $got }”）
+config-expected-approval = 必须是“ask”或“never”（实际为“{ $got }”）
+config-expected-locale = 必须是“en-US”或“zh-CN”（实际为“{ $got }”）
+config-expected-route = 必须是“提供方/模型”格式，例如“deepseek/deepseek-flash”（实际为“{ $got }”）
+config-expected-known-provider = 必须指向已配置的提供方；“{ $provider }”不在其中（已配置：{ $available }）
 config-expected-command = 必须是非空数组，第一个元素为要运行的程序
 config-expected-non-empty = 不能为空
 config-expected-positive = 必须是正整数
-config-expected-name = 只能包含 1–64 个字母、数字、"_" 或 "-"（实际为 "{ $got }"）
-config-expected-server-name = 只能包含 1–64 个字母、数字、"_" 或 "-"，且不能含有 "__"（实际为 "{ $got }"）
-config-expected-unique-model = 不能重复：模型 "{ $id }" 出现了两次
-config-expected-unreserved-name = 不能与内置工具 "{ $name }" 重名
+config-expected-name = 只能包含 1–64 个字母、数字、“_”或“-”（实际为“{ $got }”）
+config-expected-server-name = 只能包含 1–64 个字母、数字、“_”或“-”，且不能含有“__”（实际为“{ $got }”）
+config-expected-unique-model = 不能重复：模型“{ $id }”出现了两次
+config-expected-unreserved-name = 不能与内置工具“{ $name }”重名
 config-expected-no-modes = 不适用于 { $kind } 类型的提供方（它不声明任何更新模式），请删除此项
-config-expected-parameters = 必须是 "object"（工具参数是一个 JSON Schema 对象）
+config-expected-parameters = 必须是“object”（工具参数是一个 JSON Schema 对象）
 
 # hardening: config
 config-unnamed = 配置
 config-warning-unknown-key-suggest = { $file }：已忽略未知的配置项 `{ $key }`；你是不是想写 `{ $suggestion }`？
-config-expected-url = 必须是带主机名的 http:// 或 https:// 地址，例如 "https://api.deepseek.com"（实际为 "{ $got }"）
-config-error-base-url-arg = --base-url "{ $url }" 无效：必须是带主机名的 http:// 或 https:// 地址，例如 "https://api.deepseek.com"。
+config-expected-url = 必须是带主机名的 http:// 或 https:// 地址，例如“https://api.deepseek.com”（实际为“{ $got }”）
+config-error-base-url-arg = --base-url “{ $url }”无效：必须是带主机名的 http:// 或 https:// 地址，例如“https://api.deepseek.com”。
 config-error-duplicate-key = { $file } 第 { $line } 行第 { $column } 列：TOML 语法错误：配置项 `{ $key }` 被重复定义，请只保留一处。
 
 # issue 10: tool removal retain
-config-expected-tool-removal = 如果填写，必须是 "omit" 或 "retain"（实际为 "{ $got }"）
-config-expected-retain-addition-only = 只有在 tool_update = "addition-only" 的模型条目上才能设为 "retain"（此条目的 tool_update 为 "{ $found }"）；请设置 tool_update = "addition-only"，或删除 tool_removal
-config-expected-retain-no-tool-update = 只有在 tool_update = "addition-only" 的模型条目上才能设为 "retain"（此条目未设置 tool_update）；请设置 tool_update = "addition-only"，或删除 tool_removal
+config-expected-tool-removal = 如果填写，必须是“omit”或“retain”（实际为“{ $got }”）
+config-expected-retain-addition-only = 只有在 tool_update = "addition-only" 的模型条目上才能设为“retain”（此条目的 tool_update 为“{ $found }”）；请设置 tool_update = "addition-only"，或删除 tool_removal
+config-expected-retain-no-tool-update = 只有在 tool_update = "addition-only" 的模型条目上才能设为“retain”（此条目未设置 tool_update）；请设置 tool_update = "addition-only"，或删除 tool_removal

@@ -12,7 +12,7 @@ tools-enabled = 已启用工具：{ $name }
 tools-disabled = 已停用工具：{ $name }
 tools-already-enabled = 工具 { $name } 已处于启用状态。
 tools-already-disabled = 工具 { $name } 已处于停用状态。
-tools-error-unknown-name = 没有名为 "{ $name }" 的工具；用 /tools 查看可用工具。
+tools-error-unknown-name = 没有名为“{ $name }”的工具；用 /tools 查看可用工具。
 
 # MCP 服务器（/mcp、/mcp connect|disconnect 名称）。
 mcp-none-configured = 尚未配置 MCP 服务器；请在配置文件中添加 [mcp.servers.名称]。

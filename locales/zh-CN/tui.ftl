@@ -35,7 +35,7 @@ tui-phase-compacting = 正在压缩上下文
 tui-status-idle-hint = ? 查看快捷键 · / 查看命令
 tui-status-cancel-hint = Esc 取消
 tui-status-queued = { $count } 条排队中
-tui-footer-no-route = 未选择模型
+tui-footer-no-route = 未选择路由
 tui-footer-context = 上下文 { $pct }%
 tui-hit = 命中 { $pct }%
 tui-quit-hint = 再按一次 Ctrl+C 退出。
@@ -47,7 +47,10 @@ tui-mcp-tools = { $count } 个工具
 tui-traj-cancelled = 第 { $turn } 轮已取消
 tui-traj-error = 第 { $turn } 轮因错误结束
 tui-traj-retried = 已重试
-tui-traj-compaction = 上下文已压缩（{ $trigger }）
+tui-traj-compaction = 上下文已压缩（{ $trigger ->
+    [manual] 手动执行 /compact
+   *[auto] 上下文窗口将满
+    }）
 tui-traj-compaction-request = 压缩摘要
 tui-help-title = 快捷键
 tui-help-send = 发送消息（或执行命令）
@@ -86,14 +89,14 @@ tui-inspector-hint = ↑/↓ PgUp/PgDn 滚动 · Esc/q 关闭
 tui-inspector-usage = 用法：/inspect [请求编号]
 tui-inspector-failed = 无法检查该请求：{ $error }
 tui-inspector-reason-first = 第一个请求
-tui-inspector-reason-tool-addition = 追加了工具添加
-tui-inspector-reason-tool-removal = 追加了工具移除
-tui-inspector-reason-prompt-update = 追加了提示词更新
+tui-inspector-reason-tool-addition = 在末尾追加了新增工具的声明
+tui-inspector-reason-tool-removal = 在末尾追加了移除工具的声明
+tui-inspector-reason-prompt-update = 在末尾追加了提示词更新
 tui-inspector-reason-consolidation = 合并（在开头替换了系统提示词）
 tui-inspector-reason-new-series = 新的请求序列
 tui-inspector-reason-removal-addition-only = 在仅追加路由上移除工具（历史被改写，缓存前缀失效）——设置 tool_removal = "retain" 本可保住缓存
 tui-inspector-reason-route-changed = 路由已更改
-tui-inspector-reason-history = 追加了历史
+tui-inspector-reason-history = 在末尾追加了对话历史
 tui-inspector-reason-identical = 无变化
 
 # 轨迹标签。

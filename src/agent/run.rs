@@ -225,8 +225,14 @@ impl Agent {
             vec![
                 ("count", Arg::from(dropped.len())),
                 ("limit", Arg::from(self.tools.registry().max_tools())),
-                ("sources", Arg::from(sources.join(", "))),
-                ("names", Arg::from(shown.join(", "))),
+                (
+                    "sources",
+                    Arg::List(sources.iter().map(|s| s.to_string()).collect()),
+                ),
+                (
+                    "names",
+                    Arg::List(shown.iter().map(|s| s.to_string()).collect()),
+                ),
             ],
         );
     }

@@ -49,8 +49,8 @@ pub enum Problem {
     UnknownProvider {
         /// The provider named.
         provider: String,
-        /// Configured provider names, comma-separated.
-        available: String,
+        /// Configured provider names (joined with the locale's separator when shown).
+        available: Vec<String>,
     },
     /// A command tool's `command` array is empty.
     EmptyCommand,
@@ -175,8 +175,8 @@ pub enum ConfigError {
         spec: String,
         /// The provider named.
         provider: String,
-        /// Configured provider names, comma-separated.
-        available: String,
+        /// Configured provider names (joined with the locale's separator when shown).
+        available: Vec<String>,
     },
     /// `--base-url` is not an `http://` or `https://` URL with a host.
     #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
@@ -227,7 +227,7 @@ impl Problem {
                 "config-expected-known-provider",
                 &[
                     ("provider", provider.into()),
-                    ("available", available.into()),
+                    ("available", Arg::List(available.clone())),
                 ],
             ),
             Problem::EmptyCommand => l.tr("config-expected-command"),
@@ -331,7 +331,7 @@ impl ConfigError {
                 &[
                     ("spec", spec.into()),
                     ("provider", provider.into()),
-                    ("available", available.into()),
+                    ("available", Arg::List(available.clone())),
                 ],
             ),
             ConfigError::BadBaseUrl { url } => {

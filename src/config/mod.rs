@@ -233,12 +233,7 @@ impl Config {
             .ok_or_else(|| ConfigError::UnknownProvider {
                 spec: spec.to_string(),
                 provider: provider.to_string(),
-                available: self
-                    .providers
-                    .keys()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: self.providers.keys().cloned().collect(),
             })?;
         let caps = catalog::resolve(p.kind, &p.models, model);
         Ok(Route {

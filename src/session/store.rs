@@ -118,7 +118,7 @@ impl StoreError {
                 "store-ambiguous",
                 &[
                     ("query", Arg::from(query.as_str())),
-                    ("candidates", Arg::from(candidates.join(", "))),
+                    ("candidates", Arg::List(candidates.clone())),
                 ],
             ),
         }
