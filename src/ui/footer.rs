@@ -63,11 +63,14 @@ pub fn status_line(
     clip(spans, width)
 }
 
-/// The footer.
+/// The footer. `usage` is the session's; `last` the last request's, whose hit is shown
+/// next to the session's.
+#[allow(clippy::too_many_arguments)]
 pub fn footer_line(
     l: Localizer,
     route: Option<&RouteInfo>,
     usage: &Usage,
+    last: Option<&Usage>,
     context_used: u64,
     cards: ToolCardMode,
     width: u16,
@@ -96,10 +99,23 @@ pub fn footer_line(
         tokens(usage.output_tokens)
     )));
     if let Some(h) = hit_percent(usage) {
+        // Labelled as the session's, next to the last request's, each coloured by band.
         spans.push(Span::styled(
-            format!("  {}", l.tra("tui-hit", &[("pct", Arg::from(h))])),
-            theme::success(),
+            format!(
+                "  {}",
+                l.tra("tui-footer-hit-session", &[("pct", Arg::from(h))])
+            ),
+            theme::hit_band(h),
         ));
+        if let Some(h) = last.and_then(hit_percent) {
+            spans.push(Span::styled(
+                format!(
+                    " · {}",
+                    l.tra("tui-footer-hit-last", &[("pct", Arg::from(h))])
+                ),
+                theme::hit_band(h),
+            ));
+        }
     }
     if let Some(r) = route
         && r.context_window > 0
