@@ -740,4 +740,59 @@ mod tests {
         let sb = serde_json::json!({"role": "system", "content": [{"type": "tool_addition", "tool": {"type": "tool_reference", "name": "fetch"}}]});
         assert_eq!(message_summary(&sb), "system: tool_addition fetch");
     }
+
+    fn req(n: usize, tools: &[&str], system: &str, messages: &[&str]) -> InspectedRequest {
+        InspectedRequest {
+            n: Some(n),
+            route: "ds/m".into(),
+            system: Some(system.into()),
+            tools: tools.iter().map(|t| (t.to_string(), false)).collect(),
+            messages: messages.iter().map(|m| m.to_string()).collect(),
+            body: String::new(),
+            beta: None,
+        }
+    }
+
+    #[test]
+    fn issue12_item3_first_difference_names_the_tools_before_the_messages() {
+        // The tool list differs at its first entry and the messages differ too: the line
+        // names the tools (what the provider reads first), not the body byte in messages.
+        let a = SerializedBody {
+            body: serde_json::json!({"messages": [{"role": "user", "content": "hi"}],
+                "system": "p", "tools": [{"name": "grep"}, {"name": "ls"}]}),
+            beta: None,
+        };
+        let b = SerializedBody {
+            body: serde_json::json!({"messages": [{"role": "user", "content": "hi!"}],
+                "system": "p", "tools": [{"name": "fetch"}, {"name": "ls"}]}),
+            beta: None,
+        };
+        let div = divergence(&a, &b);
+        assert_eq!(div.tool, Some(0));
+        assert_eq!(div.message, Some(0));
+        let data = InspectorData {
+            previous: Some(req(1, &["grep", "ls"], "p", &["user: hi"])),
+            selected: req(2, &["fetch", "ls"], "p", &["user: hi!"]),
+            divergence: div,
+            reasons: vec![DiffReason::RemovalOnAdditionOnly],
+        };
+        let en = divergence_line(&data, Localizer::new(crate::i18n::Locale::EnUs));
+        assert!(en.contains("tool list, entry 1 (fetch)"), "{en}");
+        let zh = divergence_line(&data, Localizer::new(crate::i18n::Locale::ZhCn));
+        assert!(zh.contains("工具列表第 1 项（fetch）"), "{zh}");
+        // Same tools, different system prompt: the system prompt is named.
+        let mut sys = data.clone();
+        sys.divergence = Divergence {
+            body_offset: Some(3),
+            system: true,
+            tool: None,
+            message: Some(0),
+        };
+        let en = divergence_line(&sys, Localizer::new(crate::i18n::Locale::EnUs));
+        assert!(en.contains("system prompt"), "{en}");
+        // Only the messages differ: the message index.
+        sys.divergence.system = false;
+        let en = divergence_line(&sys, Localizer::new(crate::i18n::Locale::EnUs));
+        assert!(en.contains("messages[0]"), "{en}");
+    }
 }

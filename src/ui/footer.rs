@@ -151,3 +151,48 @@ fn clip(spans: Vec<Span<'static>>, width: u16) -> Line<'static> {
     }
     Line::from(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+
+    #[test]
+    fn issue12_item3_footer_labels_the_session_hit_and_shows_the_last_requests() {
+        let session = Usage {
+            input_tokens: 130,
+            cache_read_tokens: 870,
+            output_tokens: 10,
+        };
+        let last = Usage {
+            input_tokens: 880,
+            cache_read_tokens: 120,
+            output_tokens: 10,
+        };
+        for (locale, want) in [
+            (Locale::EnUs, ["session hit 87%", "last 12%"]),
+            (Locale::ZhCn, ["会话命中 87%", "上次 12%"]),
+        ] {
+            let line = footer_line(
+                Localizer::new(locale),
+                None,
+                &session,
+                Some(&last),
+                0,
+                ToolCardMode::Collapsed,
+                200,
+            );
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            for w in want {
+                let span = line
+                    .spans
+                    .iter()
+                    .find(|s| s.content.contains(w))
+                    .unwrap_or_else(|| panic!("{w} in {text}"));
+                // Each figure is coloured by its band: 87 % warns, 12 % is a miss.
+                let pct = if w.contains("87") { 87 } else { 12 };
+                assert_eq!(span.style, theme::hit_band(pct), "{w}");
+            }
+        }
+    }
+}
