@@ -160,3 +160,62 @@ fn cjk_paragraph_never_starts_a_row_with_closing_punctuation_styled() {
         }
     }
 }
+
+/// A warm request and one that lost the cache to a tool removal on an addition-only
+/// route (issue 12 items 3 and 6).
+fn cache_break_script() -> Script {
+    use deepterm::session::event::{ToolUpdateMode, Usage};
+    let u = |input, cached| Usage {
+        input_tokens: input,
+        cache_read_tokens: cached,
+        output_tokens: 120,
+    };
+    let mut s = Script::new();
+    s.route(false)
+        .context("deepseek-flash", Some(ToolUpdateMode::AdditionOnly))
+        .user(1, "Read the config and explain it")
+        .assistant_usage(1, 1, "ok", u(6_000, 0))
+        .user(2, "Now the tests")
+        .assistant_usage(2, 1, "ok", u(70, 6_080))
+        .tools_changed(3, &[], &["grep"])
+        .user(3, "And the README")
+        .assistant_usage(3, 1, "ok", u(6_300, 0));
+    s
+}
+
+#[test]
+fn issue12_item3_cache_break_row_is_styled_unlike_a_warm_row() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let s = cache_break_script();
+    for locale in Locale::ALL {
+        for (w, h) in SIZES {
+            let mut app = App::new(locale, false);
+            for e in &s.events {
+                app.on_agent_event(e.clone());
+            }
+            // Focus the Trajectory (narrow layouts then show it alone).
+            for _ in 0..2 {
+                app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+            }
+            let mut term = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+            term.draw(|f| app.render(f)).expect("draw");
+            let buf = term.backend().buffer();
+            let (plain, st) = (symbols(buf), styled(buf));
+            // The warm row's hit is green, the broken one's red and marked.
+            assert!(st.contains("« 99%»{fg=Green}"), "{st}");
+            assert!(st.contains("«! »{fg=Red BOLD}"), "{st}");
+            let broken = st
+                .lines()
+                .find(|r| r.contains("«! »"))
+                .expect("a marked row");
+            assert!(broken.ends_with("«  0%»{fg=Red}"), "{broken}");
+            // Its reason is on the row below, in the locale.
+            let reason = match locale {
+                Locale::EnUs => "cache break: tools changed",
+                Locale::ZhCn => "缓存中断：工具有变化",
+            };
+            assert!(plain.contains(reason), "{plain}");
+            insta::assert_snapshot!(format!("cache_break_{}_{w}", tag(locale)), st);
+        }
+    }
+}

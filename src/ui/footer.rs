@@ -78,8 +78,9 @@ pub fn footer_line(
     let mut spans = Vec::new();
     match route {
         Some(r) => {
-            // Narrow screens keep the model name and drop the provider and mode.
-            let narrow = width < 60;
+            // Below 100 columns the model name stays and the provider and mode go (the
+            // Trajectory's ROUTE rows name them), so the cache-hit figures fit.
+            let narrow = width < 100;
             let id = if narrow {
                 r.id.rsplit('/').next().unwrap_or(&r.id)
             } else {
@@ -92,12 +93,15 @@ pub fn footer_line(
         }
         None => spans.push(Span::styled(l.tr("tui-footer-no-route"), theme::dim())),
     }
-    spans.push(Span::raw(format!(
-        "  ↑{} ⟳{} ↓{}",
-        tokens(usage.input_tokens),
-        tokens(usage.cache_read_tokens),
-        tokens(usage.output_tokens)
-    )));
+    // Below 60 columns the token counts give way to the hit figures.
+    if width >= 60 {
+        spans.push(Span::raw(format!(
+            "  ↑{} ⟳{} ↓{}",
+            tokens(usage.input_tokens),
+            tokens(usage.cache_read_tokens),
+            tokens(usage.output_tokens)
+        )));
+    }
     if let Some(h) = hit_percent(usage) {
         // Labelled as the session's, next to the last request's, each coloured by band.
         spans.push(Span::styled(
