@@ -111,7 +111,6 @@ tui-inspector-reason-identical = no change
 tui-badge-turn = TURN { $turn }
 tui-badge-end = END
 tui-badge-route = ROUTE
-tui-badge-req = REQ
 tui-badge-tool = TOOL
 tui-badge-context = CONTEXT
 tui-badge-mcp = MCP

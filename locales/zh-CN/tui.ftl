@@ -99,7 +99,6 @@ tui-inspector-reason-identical = 无变化
 tui-badge-turn = 第 { $turn } 轮
 tui-badge-end = 结束
 tui-badge-route = 路由
-tui-badge-req = 请求
 tui-badge-tool = 工具
 tui-badge-context = 上下文
 tui-badge-mcp = MCP

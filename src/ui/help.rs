@@ -23,17 +23,15 @@ pub fn rows(height: u16) -> Vec<(&'static str, &'static str)> {
     let mut rows: Vec<(&str, &str)> = keys.iter().map(|(k, d)| (k.as_str(), *d)).collect();
     // Border (2), the close hint (1) and the heading (1) besides the rows, and a row
     // above and below so the overlay does not cover the whole screen.
-    // The Trajectory legend (issue 12 item 6) when it fits with the keys.
-    let legend = super::trajectory::LEGEND;
-    let with_legend = usize::from(height) >= keys.len() + legend.len() + 1 + 6;
-    if with_legend {
-        rows.push(("", "tui-help-legend-title"));
-        rows.extend(legend.iter().copied());
-    }
-    let shown = if with_legend { legend.len() + 1 } else { 0 };
-    if usize::from(height) >= keys.len() + shown + COMMANDS.len() + 6 {
+    if usize::from(height) >= keys.len() + COMMANDS.len() + 6 {
         rows.push(("", "tui-help-commands-title"));
         rows.extend(COMMANDS.iter().map(|c| (c.name, c.desc_key)));
+    }
+    // The Trajectory legend (issue 12 item 6) when it fits below the rest.
+    let legend = super::trajectory::LEGEND;
+    if usize::from(height) >= rows.len() + legend.len() + 1 + 5 {
+        rows.push(("", "tui-help-legend-title"));
+        rows.extend(legend.iter().copied());
     }
     rows
 }
@@ -90,6 +88,13 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
         .map(|(k, d)| (keymap::label_text(l, k), d))
         .collect();
     let mut body = lines(l, &rows, inner_w, true);
+    // The legend goes first when the wrapped rows do not fit.
+    if body.len() + 5 > usize::from(area.height)
+        && let Some(at) = rows.iter().position(|(_, d)| *d == "tui-help-legend-title")
+    {
+        rows.truncate(at);
+        body = lines(l, &rows, inner_w, true);
+    }
     // As in `rows`: border, close hint and a row above and below besides the rows.
     if rows.len() > key_rows && body.len() + 5 > usize::from(area.height) {
         rows.truncate(key_rows);

@@ -407,7 +407,10 @@ fn columns_line(
             spans.push(Span::raw(" "));
         }
         let (text, style) = cell(*c);
-        spans.push(Span::styled(pad(&text, c.width(), c.right_aligned()), style));
+        spans.push(Span::styled(
+            pad(&text, c.width(), c.right_aligned()),
+            style,
+        ));
     }
     spans
 }
@@ -483,8 +486,11 @@ impl Trajectory {
                 prompt: None,
             }),
             (EventKind::UserMessage(u), _) => {
-                if let Some(Row::Turn { prompt, .. }) =
-                    self.rows.iter_mut().rev().find(|r| matches!(r, Row::Turn { .. }))
+                if let Some(Row::Turn { prompt, .. }) = self
+                    .rows
+                    .iter_mut()
+                    .rev()
+                    .find(|r| matches!(r, Row::Turn { .. }))
                     && prompt.is_none()
                 {
                     let text = first_words(&u.message.joined_text());
@@ -814,26 +820,24 @@ impl Trajectory {
                 }
                 Line::from(spans)
             }
-            Row::CompactionRequest { n, usage, error } => {
-                match error {
-                    Some(e) => Line::from(vec![
-                        gutter(),
-                        Span::styled(
-                            format!(
-                                "{} {} {}  {e}",
-                                pad(&format!("#{n}"), Column::Number.width(), false),
-                                l.tr("tui-badge-fail"),
-                                l.tr("tui-traj-compaction-request")
-                            ),
-                            theme::error(),
+            Row::CompactionRequest { n, usage, error } => match error {
+                Some(e) => Line::from(vec![
+                    gutter(),
+                    Span::styled(
+                        format!(
+                            "{} {} {}  {e}",
+                            pad(&format!("#{n}"), Column::Number.width(), false),
+                            l.tr("tui-badge-fail"),
+                            l.tr("tui-traj-compaction-request")
                         ),
-                    ]),
-                    None => Line::from(columns_line(gutter(), &cols, |c| {
-                        let label = l.tr("tui-traj-col-summary");
-                        usage_cell(c, *n, &label, None, None, usage.as_ref())
-                    })),
-                }
-            }
+                        theme::error(),
+                    ),
+                ]),
+                None => Line::from(columns_line(gutter(), &cols, |c| {
+                    let label = l.tr("tui-traj-col-summary");
+                    usage_cell(c, *n, &label, None, None, usage.as_ref())
+                })),
+            },
             Row::Compaction { trigger } => Line::from(vec![
                 gutter(),
                 badge("compact", theme::dim()),
@@ -1092,7 +1096,8 @@ mod tests {
             assert!(h.contains(label), "{label} in {h}");
         }
         let hz = text(&header_line(zh, 60));
-        for label in ["轮.步", "首字", "耗时", "↑输入", "⟳缓存", "↓输出", "命中"] {
+        for label in ["轮.步", "首字", "耗时", "↑输入", "⟳缓存", "↓输出", "命中"]
+        {
             assert!(hz.contains(label), "{label} in {hz}");
         }
         for l in [en, zh] {
@@ -1139,7 +1144,10 @@ mod tests {
         let t = fold(&s);
         let l = Localizer::new(Locale::EnUs);
         let line = text(&Trajectory::render_row(&t.rows()[1], l, 120));
-        assert!(line.contains("TURN 1 · Please look at the parser"), "{line}");
+        assert!(
+            line.contains("TURN 1 · Please look at the parser"),
+            "{line}"
+        );
         assert!(str_width(&line) < 80, "{line}");
     }
 
@@ -1209,7 +1217,14 @@ mod tests {
         // A warm request (re-read all but less than one cache unit) is no break.
         let warm = usage(150, 5_950);
         assert_eq!(
-            CacheBreak::derive(&prev, &warm, &[DiffReason::Consolidation], false, false, (0, 0)),
+            CacheBreak::derive(
+                &prev,
+                &warm,
+                &[DiffReason::Consolidation],
+                false,
+                false,
+                (0, 0)
+            ),
             None
         );
         // The reason names the counts, in both languages.
@@ -1227,7 +1242,12 @@ mod tests {
         assert!(en.contains("addition-only"), "{en}");
         let zh = b.reason(Localizer::new(Locale::ZhCn));
         assert!(zh.contains("新增 22 个、移除 6 个"), "{zh}");
-        let one = CacheBreak { removed: 1, added: 0, ..b }.reason(Localizer::new(Locale::EnUs));
+        let one = CacheBreak {
+            removed: 1,
+            added: 0,
+            ..b
+        }
+        .reason(Localizer::new(Locale::EnUs));
         assert!(one.contains("(1 removed)"), "{one}");
     }
 
@@ -1297,5 +1317,35 @@ mod tests {
         assert_eq!(cold.spans.last().map(|s| s.style), Some(theme::error()));
         // The footer's "last" figure is the last request's.
         assert_eq!(t.last_usage().map(|u| u.input_tokens), Some(6_700));
+    }
+
+    #[test]
+    fn issue12_item6_key_help_explains_the_glyphs_step_and_durations() {
+        for locale in [Locale::EnUs, Locale::ZhCn] {
+            let l = Localizer::new(locale);
+            let area = Rect::new(0, 0, 140, 90);
+            let mut buf = Buffer::empty(area);
+            crate::ui::help::draw(l, area, &mut buf);
+            let shown: String = (0..90)
+                .map(|y| {
+                    (0..140)
+                        .map(|x| buf[(x, y)].symbol().to_string())
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+                .replace(' ', "");
+            for want in [
+                "T1.S2".to_string(),
+                "↑⟳↓".to_string(),
+                l.tr("tui-help-legend-title"),
+                l.tr("tui-key-legend-durations"),
+                l.tr("tui-help-legend-break"),
+            ] {
+                let want = want.replace(' ', "");
+                let head: String = want.chars().take(12).collect();
+                assert!(shown.contains(&head), "{head} in {shown}");
+            }
+        }
     }
 }

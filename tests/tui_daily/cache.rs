@@ -28,7 +28,11 @@ const EN: Texts = Texts {
     reason: "cache break: tools changed",
     session: "session hit",
     last: "· last 0%",
-    inspector: ["Request #2", "Request #3", "First difference: the tool list"],
+    inspector: [
+        "Request #2",
+        "Request #3",
+        "First difference: the tool list",
+    ],
 };
 
 const ZH: Texts = Texts {
@@ -161,12 +165,24 @@ fn scenario(w: u16, t: &Texts) {
     let (warm, cold) = (row("#2"), row("#3"));
     // The warm row is green at its hit %, unmarked; the broken one red and marked `!`.
     assert!(texts[warm].trim_end().ends_with("99%"), "{}", texts[warm]);
-    assert!(fg_before(lines[warm], 2, "99%"), "green warm hit: {:?}", lines[warm]);
+    assert!(
+        fg_before(lines[warm], 2, "99%"),
+        "green warm hit: {:?}",
+        lines[warm]
+    );
     assert!(!texts[warm].contains("! #2"), "{}", texts[warm]);
     assert!(texts[cold].contains("! #3"), "{}", texts[cold]);
     assert!(texts[cold].trim_end().ends_with(" 0%"), "{}", texts[cold]);
-    assert!(fg_before(lines[cold], 1, "0%"), "red cold hit: {:?}", lines[cold]);
-    assert!(fg_before(lines[cold], 1, "! "), "red marker: {:?}", lines[cold]);
+    assert!(
+        fg_before(lines[cold], 1, "0%"),
+        "red cold hit: {:?}",
+        lines[cold]
+    );
+    assert!(
+        fg_before(lines[cold], 1, "! "),
+        "red marker: {:?}",
+        lines[cold]
+    );
     // The reason is on the row below the broken one, in red.
     assert!(texts[cold + 1].contains(t.reason), "{}", texts[cold + 1]);
     assert!(fg_before(lines[cold + 1], 1, "↳"), "{:?}", lines[cold + 1]);
