@@ -65,7 +65,6 @@ pub fn status_line(
 
 /// The footer. `usage` is the session's; `last` the last request's, whose hit is shown
 /// next to the session's.
-#[allow(clippy::too_many_arguments)]
 pub fn footer_line(
     l: Localizer,
     route: Option<&RouteInfo>,
