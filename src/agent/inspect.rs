@@ -551,13 +551,13 @@ pub fn divergence_line(d: &InspectorData, l: Localizer) -> String {
         return l.tr("tui-inspector-identical");
     };
     if let Some(i) = d.divergence.tool {
-        let name = d
-            .selected
-            .tools
-            .get(i)
-            .or_else(|| prev.tools.get(i))
-            .map(|(n, _)| n.clone())
-            .unwrap_or_default();
+        // The entry as it was and as it is (`grep → fetch`), or the one side that exists.
+        let name = match (prev.tools.get(i), d.selected.tools.get(i)) {
+            (Some((a, _)), Some((b, _))) if a != b => format!("{a} → {b}"),
+            (_, Some((b, _))) => b.clone(),
+            (Some((a, _)), None) => a.clone(),
+            (None, None) => String::new(),
+        };
         return l.tra(
             "tui-inspector-diverges-tools",
             &[("index", Arg::from(i + 1)), ("name", Arg::from(name))],
@@ -777,9 +777,9 @@ mod tests {
             reasons: vec![DiffReason::RemovalOnAdditionOnly],
         };
         let en = divergence_line(&data, Localizer::new(crate::i18n::Locale::EnUs));
-        assert!(en.contains("tool list, entry 1 (fetch)"), "{en}");
+        assert!(en.contains("tool list, entry 1 (grep → fetch)"), "{en}");
         let zh = divergence_line(&data, Localizer::new(crate::i18n::Locale::ZhCn));
-        assert!(zh.contains("工具列表第 1 项（fetch）"), "{zh}");
+        assert!(zh.contains("工具列表第 1 项（grep → fetch）"), "{zh}");
         // Same tools, different system prompt: the system prompt is named.
         let mut sys = data.clone();
         sys.divergence = Divergence {
