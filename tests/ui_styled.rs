@@ -219,3 +219,68 @@ fn issue12_item3_cache_break_row_is_styled_unlike_a_warm_row() {
         }
     }
 }
+
+#[test]
+fn issue12_item6_hit_survives_every_terminal_width_and_columns_go_least_important_first() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let s = cache_break_script();
+    // Terminal width → the header labels shown (the Trajectory is half of 100+ columns).
+    let cases: [(u16, &[&str], &[&str]); 5] = [
+        (
+            40,
+            &["#", "step", "↑in", "⟳cache", "↓out", "hit"],
+            &["TTFT", "total"],
+        ),
+        (
+            60,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+        (
+            80,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+        (
+            100,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+        (
+            120,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+    ];
+    for (w, shown, dropped) in cases {
+        let mut app = App::new(Locale::EnUs, false);
+        for e in &s.events {
+            app.on_agent_event(e.clone());
+        }
+        for _ in 0..2 {
+            app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+        }
+        let mut term = Terminal::new(TestBackend::new(w, 30)).expect("test backend");
+        term.draw(|f| app.render(f)).expect("draw");
+        let plain = symbols(term.backend().buffer());
+        let header = plain
+            .lines()
+            .find(|r| r.contains("⟳cache") || r.contains(" hit"))
+            .unwrap_or_else(|| panic!("header at {w}: {plain}"));
+        for h in shown {
+            assert!(header.contains(h), "{w}: {h} in {header}");
+        }
+        for h in dropped {
+            assert!(!header.contains(h), "{w}: {h} dropped from {header}");
+        }
+        // Every request row shows its hit %, uncut.
+        for n in ["#1", "#2", "#3"] {
+            let row = plain
+                .lines()
+                .find(|r| r.contains(&format!("{n}   T")))
+                .unwrap_or_else(|| panic!("{n} at {w}: {plain}"));
+            assert!(row.trim_end().ends_with('%'), "{w}: {row}");
+            assert!(!row.contains('…'), "{w}: {row}");
+        }
+    }
+}
