@@ -184,4 +184,22 @@ async fn inspector_rebuilds_compaction_requests_byte_for_byte() {
         traj.rows().iter().find(|r| r.request_number() == Some(4)),
         Some(deepterm::ui::trajectory::Row::CompactionRequest { error: None, .. })
     ));
+    // The first request after the compaction re-reads little of the old prefix: its row
+    // names the compaction as the cache break (issue 12 item 3); the next one is warm.
+    let breaks: Vec<(usize, deepterm::ui::trajectory::BreakKind)> = traj
+        .rows()
+        .iter()
+        .filter_map(|r| match r {
+            deepterm::ui::trajectory::Row::Request {
+                n,
+                cache_break: Some(b),
+                ..
+            } => Some((*n, b.kind)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        breaks,
+        vec![(5, deepterm::ui::trajectory::BreakKind::Compaction)]
+    );
 }

@@ -34,7 +34,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
 
     tmux.type_line("Hello there");
     tmux.wait_for("the demo reply and its request row", |s| {
-        s.contains("Hello from the deepterm demo simulator!") && s.contains("#1 T1.S1")
+        s.contains("Hello from the deepterm demo simulator!") && s.contains("#1   T1.S1")
     });
 
     tmux.type_line("/lang zh");
@@ -46,7 +46,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     tmux.type_line("/tool disable list_dir");
     tmux.type_line("again");
     let screen = tmux.wait_for("the tool-change node", |s| {
-        s.contains("工具已更新 · 移除 2 个") && s.contains("#2 T2.S1")
+        s.contains("工具已更新 · 移除 2 个") && s.contains("#2   T2.S1")
     });
     // The Trajectory CONTEXT cell lists the names; the Chat node is still collapsed.
     let detail = "移除：grep, list_dir";

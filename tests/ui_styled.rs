@@ -160,3 +160,127 @@ fn cjk_paragraph_never_starts_a_row_with_closing_punctuation_styled() {
         }
     }
 }
+
+/// A warm request and one that lost the cache to a tool removal on an addition-only
+/// route (issue 12 items 3 and 6).
+fn cache_break_script() -> Script {
+    use deepterm::session::event::{ToolUpdateMode, Usage};
+    let u = |input, cached| Usage {
+        input_tokens: input,
+        cache_read_tokens: cached,
+        output_tokens: 120,
+    };
+    let mut s = Script::new();
+    s.route(false)
+        .context("deepseek-flash", Some(ToolUpdateMode::AdditionOnly))
+        .user(1, "Read the config and explain it")
+        .assistant_usage(1, 1, "ok", u(6_000, 0))
+        .user(2, "Now the tests")
+        .assistant_usage(2, 1, "ok", u(70, 6_080))
+        .tools_changed(3, &[], &["grep"])
+        .user(3, "And the README")
+        .assistant_usage(3, 1, "ok", u(6_300, 0));
+    s
+}
+
+#[test]
+fn issue12_item3_cache_break_row_is_styled_unlike_a_warm_row() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let s = cache_break_script();
+    for locale in Locale::ALL {
+        for (w, h) in SIZES {
+            let mut app = App::new(locale, false);
+            for e in &s.events {
+                app.on_agent_event(e.clone());
+            }
+            // Focus the Trajectory (narrow layouts then show it alone).
+            for _ in 0..2 {
+                app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+            }
+            let mut term = Terminal::new(TestBackend::new(w, h)).expect("test backend");
+            term.draw(|f| app.render(f)).expect("draw");
+            let buf = term.backend().buffer();
+            let (plain, st) = (symbols(buf), styled(buf));
+            // The warm row's hit is green, the broken one's red and marked.
+            assert!(st.contains("« 99%»{fg=Green}"), "{st}");
+            assert!(st.contains("«! »{fg=Red BOLD}"), "{st}");
+            let broken = st
+                .lines()
+                .find(|r| r.contains("«! »"))
+                .expect("a marked row");
+            assert!(broken.ends_with("«  0%»{fg=Red}"), "{broken}");
+            // Its reason is on the row below, in the locale.
+            let reason = match locale {
+                Locale::EnUs => "cache break: tools changed",
+                Locale::ZhCn => "缓存中断：工具有变化",
+            };
+            assert!(plain.contains(reason), "{plain}");
+            insta::assert_snapshot!(format!("cache_break_{}_{w}", tag(locale)), st);
+        }
+    }
+}
+
+#[test]
+fn issue12_item6_hit_survives_every_terminal_width_and_columns_go_least_important_first() {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let s = cache_break_script();
+    // Terminal width → the header labels shown (the Trajectory is half of 100+ columns).
+    let cases: [(u16, &[&str], &[&str]); 5] = [
+        (
+            40,
+            &["#", "step", "↑in", "⟳cache", "↓out", "hit"],
+            &["TTFT", "total"],
+        ),
+        (
+            60,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+        (
+            80,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+        (
+            100,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+        (
+            120,
+            &["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"],
+            &[],
+        ),
+    ];
+    for (w, shown, dropped) in cases {
+        let mut app = App::new(Locale::EnUs, false);
+        for e in &s.events {
+            app.on_agent_event(e.clone());
+        }
+        for _ in 0..2 {
+            app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE));
+        }
+        let mut term = Terminal::new(TestBackend::new(w, 30)).expect("test backend");
+        term.draw(|f| app.render(f)).expect("draw");
+        let plain = symbols(term.backend().buffer());
+        let header = plain
+            .lines()
+            .find(|r| r.contains("⟳cache") || r.contains(" hit"))
+            .unwrap_or_else(|| panic!("header at {w}: {plain}"));
+        for h in shown {
+            assert!(header.contains(h), "{w}: {h} in {header}");
+        }
+        for h in dropped {
+            assert!(!header.contains(h), "{w}: {h} dropped from {header}");
+        }
+        // Every request row shows its hit %, uncut.
+        for n in ["#1", "#2", "#3"] {
+            let row = plain
+                .lines()
+                .find(|r| r.contains(&format!("{n}   T")))
+                .unwrap_or_else(|| panic!("{n} at {w}: {plain}"));
+            assert!(row.trim_end().ends_with('%'), "{w}: {row}");
+            assert!(!row.contains('…'), "{w}: {row}");
+        }
+    }
+}

@@ -46,7 +46,6 @@ tui-status-cancel-hint = Esc cancels
 tui-status-queued = { $count } queued
 tui-footer-no-route = no route
 tui-footer-context = context { $pct }%
-tui-hit = hit { $pct }%
 tui-quit-hint = Press Ctrl+C again to quit.
 tui-mcp-connecting = connecting
 tui-mcp-connected = connected
@@ -115,7 +114,6 @@ tui-inspector-reason-identical = no change
 tui-badge-turn = TURN { $turn }
 tui-badge-end = END
 tui-badge-route = ROUTE
-tui-badge-req = REQ
 tui-badge-tool = TOOL
 tui-badge-context = CONTEXT
 tui-badge-mcp = MCP
@@ -144,3 +142,48 @@ tui-key-any = Any key
 # issue 11: cells
 tui-attempt-retrying = attempt { $attempt } failed — retrying
 tui-attempt-failed = attempt { $attempt } failed
+
+# issue 12: cache breaks and the Trajectory
+tui-footer-hit-session = session hit { $pct }%
+tui-footer-hit-last = last { $pct }%
+tui-traj-col-number = #
+tui-traj-col-step = step
+tui-traj-col-ttft = TTFT
+tui-traj-col-total = total
+tui-traj-col-in = ↑in
+tui-traj-col-cached = ⟳cache
+tui-traj-col-out = ↓out
+tui-traj-col-hit = hit
+tui-traj-col-summary = summary
+tui-traj-empty = No requests yet. Each model request will appear here with its timing, tokens and cache hit; select one and press Enter to inspect it.
+tui-traj-break = cache break: { $reason }
+tui-traj-break-tools-removal = tools changed ({ $removed ->
+        [0] { $added } added
+       *[other] { $added ->
+            [0] { $removed } removed
+           *[other] { $added } added, { $removed } removed
+        }
+    }): removal on an addition-only route
+tui-traj-break-tools = tools changed ({ $removed ->
+        [0] { $added } added
+       *[other] { $added ->
+            [0] { $removed } removed
+           *[other] { $added } added, { $removed } removed
+        }
+    })
+tui-traj-break-prompt = system prompt changed
+tui-traj-break-model = model changed
+tui-traj-break-route = route settings changed
+tui-traj-break-header = request settings changed (new series)
+tui-traj-break-compaction = context compacted
+tui-traj-break-unexplained = request unchanged; the provider's cache expired or was evicted
+tui-inspector-diverges-tools = First difference: the tool list, entry { $index } ({ $name }); tools come before the system prompt and the messages.
+tui-inspector-diverges-system = First difference: the system prompt (the tool lists are the same).
+tui-help-legend-title = Trajectory columns
+tui-help-legend-step = turn 1, step 2 (each step is one model request)
+tui-help-legend-ttft = time to first token, and the whole request's duration
+tui-help-legend-tokens = uncached input ↑, cache-read input ⟳, output ↓ (also in the footer)
+tui-help-legend-hit = cache hit: green ≥ 90 %, yellow 50–89 %, red < 50 %
+tui-help-legend-break = cache break: read less than the previous request's prefix; the reason is below the row
+tui-key-legend-durations = TTFT / total
+tui-key-legend-hit = hit

@@ -37,7 +37,6 @@ tui-status-cancel-hint = Esc 取消
 tui-status-queued = { $count } 条排队中
 tui-footer-no-route = 未选择路由
 tui-footer-context = 上下文 { $pct }%
-tui-hit = 命中 { $pct }%
 tui-quit-hint = 再按一次 Ctrl+C 退出。
 tui-mcp-connecting = 连接中
 tui-mcp-connected = 已连接
@@ -103,7 +102,6 @@ tui-inspector-reason-identical = 无变化
 tui-badge-turn = 第 { $turn } 轮
 tui-badge-end = 结束
 tui-badge-route = 路由
-tui-badge-req = 请求
 tui-badge-tool = 工具
 tui-badge-context = 上下文
 tui-badge-mcp = MCP
@@ -132,3 +130,48 @@ tui-key-any = 任意键
 # issue 11: cells
 tui-attempt-retrying = 第 { $attempt } 次尝试失败，正在重试
 tui-attempt-failed = 第 { $attempt } 次尝试失败
+
+# issue 12: cache breaks and the Trajectory
+tui-footer-hit-session = 会话命中 { $pct }%
+tui-footer-hit-last = 上次 { $pct }%
+tui-traj-col-number = #
+tui-traj-col-step = 轮.步
+tui-traj-col-ttft = 首字
+tui-traj-col-total = 耗时
+tui-traj-col-in = ↑输入
+tui-traj-col-cached = ⟳缓存
+tui-traj-col-out = ↓输出
+tui-traj-col-hit = 命中
+tui-traj-col-summary = 摘要
+tui-traj-empty = 还没有请求。每次模型请求都会显示在这里，包括耗时、token 数和缓存命中；选中一行后按 Enter 查看详情。
+tui-traj-break = 缓存中断：{ $reason }
+tui-traj-break-tools-removal = 工具有变化（{ $removed ->
+        [0] 新增 { $added } 个
+       *[other] { $added ->
+            [0] 移除 { $removed } 个
+           *[other] 新增 { $added } 个、移除 { $removed } 个
+        }
+    }）：在仅追加路由上移除了工具
+tui-traj-break-tools = 工具有变化（{ $removed ->
+        [0] 新增 { $added } 个
+       *[other] { $added ->
+            [0] 移除 { $removed } 个
+           *[other] 新增 { $added } 个、移除 { $removed } 个
+        }
+    }）
+tui-traj-break-prompt = 系统提示词已更改
+tui-traj-break-model = 模型已更改
+tui-traj-break-route = 路由设置已更改
+tui-traj-break-header = 请求设置已更改（新的请求序列）
+tui-traj-break-compaction = 上下文已压缩
+tui-traj-break-unexplained = 请求未变；服务商的缓存已过期或被清除
+tui-inspector-diverges-tools = 首个差异：工具列表第 { $index } 项（{ $name }）；工具列表位于系统提示词和消息之前。
+tui-inspector-diverges-system = 首个差异：系统提示词（工具列表相同）。
+tui-help-legend-title = 轨迹各列
+tui-help-legend-step = 第 1 轮第 2 步（每一步是一次模型请求）
+tui-help-legend-ttft = 收到第一个 token 的时间，以及整个请求的时长
+tui-help-legend-tokens = 未缓存输入 ↑、缓存读取输入 ⟳、输出 ↓（底栏也用这些符号）
+tui-help-legend-hit = 缓存命中：绿色 ≥ 90%、黄色 50–89%、红色 < 50%
+tui-help-legend-break = 缓存中断：读取的缓存少于上一请求的前缀；原因显示在该行下方
+tui-key-legend-durations = 首字 / 耗时
+tui-key-legend-hit = 命中

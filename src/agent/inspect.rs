@@ -133,6 +133,135 @@ impl DiffReason {
     }
 }
 
+/// What a stretch of logged events did to the next request's prefix, folded one event at
+/// a time. The inspector's why-line ([`classify`]) and the Trajectory's cache-break reason
+/// both use it, so they always agree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReasonFold {
+    seen: Vec<Seen>,
+    /// Tool additions appended.
+    pub added: usize,
+    /// Tool removals appended.
+    pub removed: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    Series,
+    Consolidation,
+    Prompt,
+    Addition,
+    Removal,
+}
+
+impl ReasonFold {
+    /// An empty fold (nothing logged since the previous request).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn note(&mut self, s: Seen) {
+        if !self.seen.contains(&s) {
+            self.seen.push(s);
+        }
+    }
+
+    /// Folds one event logged after the previous request settled.
+    pub fn observe(&mut self, ev: &Event) {
+        let replace = matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
+        match &ev.kind {
+            EventKind::RequestHeader(h)
+                if h.starts_series == Some(true) || h.reason == HeaderReason::Series =>
+            {
+                self.note(Seen::Series)
+            }
+            EventKind::SystemMessage(_) if replace => self.note(Seen::Consolidation),
+            EventKind::SystemMessage(_) => self.note(Seen::Prompt),
+            EventKind::DeveloperMessage(d) => {
+                for b in &d.message.content {
+                    match b {
+                        Block::ToolAddition { .. } => {
+                            self.added += 1;
+                            self.note(Seen::Addition)
+                        }
+                        Block::ToolRemoval { .. } => {
+                            self.removed += 1;
+                            self.note(Seen::Removal)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The reasons, prefix-breaking ones first, given the route contexts of the previous
+    /// and the selected request and whether their bodies are byte-identical.
+    pub fn reasons(
+        &self,
+        prev_ctx: Option<&RequestContext>,
+        sel_ctx: Option<&RequestContext>,
+        bodies_equal: bool,
+    ) -> Vec<DiffReason> {
+        let mut out = Vec::new();
+        let add = |r: DiffReason, out: &mut Vec<DiffReason>| {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        };
+        let mode = sel_ctx.and_then(|c| c.tool_update);
+        let retain = sel_ctx.is_some_and(|c| c.tool_removal == ToolRemoval::Retain);
+        for s in &self.seen {
+            let r = match s {
+                Seen::Series => DiffReason::NewSeries,
+                Seen::Consolidation => DiffReason::Consolidation,
+                Seen::Prompt => DiffReason::PromptUpdateAppended,
+                Seen::Addition => DiffReason::ToolAdditionAppended,
+                Seen::Removal if mode == Some(ToolUpdateMode::AdditionOnly) => {
+                    if retain {
+                        DiffReason::RemovalRetained
+                    } else {
+                        DiffReason::RemovalOnAdditionOnly
+                    }
+                }
+                Seen::Removal => DiffReason::ToolRemovalAppended,
+            };
+            add(r, &mut out);
+        }
+        let route_of = |c: &RequestContext| {
+            (
+                c.provider.clone(),
+                c.model.clone(),
+                c.system_prompt_update,
+                c.tool_update,
+                c.tool_removal,
+            )
+        };
+        if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
+            && route_of(p) != route_of(s)
+        {
+            add(DiffReason::RouteChanged, &mut out);
+        }
+        if out.is_empty() {
+            out.push(if bodies_equal {
+                DiffReason::Identical
+            } else {
+                DiffReason::HistoryAppended
+            });
+        }
+        // Prefix-breaking reasons first.
+        out.sort_by_key(|r| match r {
+            DiffReason::NewSeries
+            | DiffReason::Consolidation
+            | DiffReason::RemovalOnAdditionOnly => 0,
+            DiffReason::RouteChanged => 1,
+            _ => 2,
+        });
+        out
+    }
+}
+
 /// Classifies the events logged between two requests (`between` = the events after the
 /// previous request settled up to the selected request's dispatch).
 pub fn classify(
@@ -141,74 +270,11 @@ pub fn classify(
     sel_ctx: Option<&RequestContext>,
     bodies_equal: bool,
 ) -> Vec<DiffReason> {
-    let mut out = Vec::new();
-    let add = |r: DiffReason, out: &mut Vec<DiffReason>| {
-        if !out.contains(&r) {
-            out.push(r);
-        }
-    };
-    let mode = sel_ctx.and_then(|c| c.tool_update);
-    let retain = sel_ctx.is_some_and(|c| c.tool_removal == ToolRemoval::Retain);
+    let mut fold = ReasonFold::new();
     for ev in between {
-        let replace = matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
-        match &ev.kind {
-            EventKind::RequestHeader(h)
-                if h.starts_series == Some(true) || h.reason == HeaderReason::Series =>
-            {
-                add(DiffReason::NewSeries, &mut out)
-            }
-            EventKind::SystemMessage(_) if replace => add(DiffReason::Consolidation, &mut out),
-            EventKind::SystemMessage(_) => add(DiffReason::PromptUpdateAppended, &mut out),
-            EventKind::DeveloperMessage(d) => {
-                for b in &d.message.content {
-                    match b {
-                        Block::ToolAddition { .. } => {
-                            add(DiffReason::ToolAdditionAppended, &mut out)
-                        }
-                        Block::ToolRemoval { .. } if mode == Some(ToolUpdateMode::AdditionOnly) => {
-                            let r = if retain {
-                                DiffReason::RemovalRetained
-                            } else {
-                                DiffReason::RemovalOnAdditionOnly
-                            };
-                            add(r, &mut out)
-                        }
-                        Block::ToolRemoval { .. } => add(DiffReason::ToolRemovalAppended, &mut out),
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
+        fold.observe(ev);
     }
-    let route_of = |c: &RequestContext| {
-        (
-            c.provider.clone(),
-            c.model.clone(),
-            c.system_prompt_update,
-            c.tool_update,
-            c.tool_removal,
-        )
-    };
-    if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
-        && route_of(p) != route_of(s)
-    {
-        add(DiffReason::RouteChanged, &mut out);
-    }
-    if out.is_empty() {
-        out.push(if bodies_equal {
-            DiffReason::Identical
-        } else {
-            DiffReason::HistoryAppended
-        });
-    }
-    // Prefix-breaking reasons first.
-    out.sort_by_key(|r| match r {
-        DiffReason::NewSeries | DiffReason::Consolidation | DiffReason::RemovalOnAdditionOnly => 0,
-        DiffReason::RouteChanged => 1,
-        _ => 2,
-    });
-    out
+    fold.reasons(prev_ctx, sel_ctx, bodies_equal)
 }
 
 fn short(s: &str, max: usize) -> String {
@@ -473,18 +539,39 @@ pub fn render_text(d: &InspectorData, l: Localizer) -> Vec<String> {
     out
 }
 
-/// The localized one-line divergence summary.
+/// The localized one-line divergence summary. It names the first differing part in the
+/// order the provider reads a request, which is the order its prefix cache compares:
+/// the tool declarations, then the system prompt, then the messages. (The byte offset of
+/// the compact JSON body is no guide: its keys are sorted, so `messages` precede `tools`.)
 pub fn divergence_line(d: &InspectorData, l: Localizer) -> String {
-    match (&d.previous, d.divergence.body_offset) {
-        (None, _) => l.tr("tui-inspector-no-previous"),
-        (Some(_), None) => l.tr("tui-inspector-identical"),
-        (Some(_), Some(off)) => match d.divergence.message {
-            Some(i) => l.tra(
-                "tui-inspector-diverges-message",
-                &[("offset", Arg::from(off)), ("index", Arg::from(i))],
-            ),
-            None => l.tra("tui-inspector-diverges", &[("offset", Arg::from(off))]),
-        },
+    let Some(prev) = &d.previous else {
+        return l.tr("tui-inspector-no-previous");
+    };
+    let Some(off) = d.divergence.body_offset else {
+        return l.tr("tui-inspector-identical");
+    };
+    if let Some(i) = d.divergence.tool {
+        // The entry as it was and as it is (`grep → fetch`), or the one side that exists.
+        let name = match (prev.tools.get(i), d.selected.tools.get(i)) {
+            (Some((a, _)), Some((b, _))) if a != b => format!("{a} → {b}"),
+            (_, Some((b, _))) => b.clone(),
+            (Some((a, _)), None) => a.clone(),
+            (None, None) => String::new(),
+        };
+        return l.tra(
+            "tui-inspector-diverges-tools",
+            &[("index", Arg::from(i + 1)), ("name", Arg::from(name))],
+        );
+    }
+    if d.divergence.system {
+        return l.tr("tui-inspector-diverges-system");
+    }
+    match d.divergence.message {
+        Some(i) => l.tra(
+            "tui-inspector-diverges-message",
+            &[("offset", Arg::from(off)), ("index", Arg::from(i))],
+        ),
+        None => l.tra("tui-inspector-diverges", &[("offset", Arg::from(off))]),
     }
 }
 
@@ -652,5 +739,60 @@ mod tests {
         assert_eq!(divergence(&a, &a).body_offset, None);
         let sb = serde_json::json!({"role": "system", "content": [{"type": "tool_addition", "tool": {"type": "tool_reference", "name": "fetch"}}]});
         assert_eq!(message_summary(&sb), "system: tool_addition fetch");
+    }
+
+    fn req(n: usize, tools: &[&str], system: &str, messages: &[&str]) -> InspectedRequest {
+        InspectedRequest {
+            n: Some(n),
+            route: "ds/m".into(),
+            system: Some(system.into()),
+            tools: tools.iter().map(|t| (t.to_string(), false)).collect(),
+            messages: messages.iter().map(|m| m.to_string()).collect(),
+            body: String::new(),
+            beta: None,
+        }
+    }
+
+    #[test]
+    fn issue12_item3_first_difference_names_the_tools_before_the_messages() {
+        // The tool list differs at its first entry and the messages differ too: the line
+        // names the tools (what the provider reads first), not the body byte in messages.
+        let a = SerializedBody {
+            body: serde_json::json!({"messages": [{"role": "user", "content": "hi"}],
+                "system": "p", "tools": [{"name": "grep"}, {"name": "ls"}]}),
+            beta: None,
+        };
+        let b = SerializedBody {
+            body: serde_json::json!({"messages": [{"role": "user", "content": "hi!"}],
+                "system": "p", "tools": [{"name": "fetch"}, {"name": "ls"}]}),
+            beta: None,
+        };
+        let div = divergence(&a, &b);
+        assert_eq!(div.tool, Some(0));
+        assert_eq!(div.message, Some(0));
+        let data = InspectorData {
+            previous: Some(req(1, &["grep", "ls"], "p", &["user: hi"])),
+            selected: req(2, &["fetch", "ls"], "p", &["user: hi!"]),
+            divergence: div,
+            reasons: vec![DiffReason::RemovalOnAdditionOnly],
+        };
+        let en = divergence_line(&data, Localizer::new(crate::i18n::Locale::EnUs));
+        assert!(en.contains("tool list, entry 1 (grep → fetch)"), "{en}");
+        let zh = divergence_line(&data, Localizer::new(crate::i18n::Locale::ZhCn));
+        assert!(zh.contains("工具列表第 1 项（grep → fetch）"), "{zh}");
+        // Same tools, different system prompt: the system prompt is named.
+        let mut sys = data.clone();
+        sys.divergence = Divergence {
+            body_offset: Some(3),
+            system: true,
+            tool: None,
+            message: Some(0),
+        };
+        let en = divergence_line(&sys, Localizer::new(crate::i18n::Locale::EnUs));
+        assert!(en.contains("system prompt"), "{en}");
+        // Only the messages differ: the message index.
+        sys.divergence.system = false;
+        let en = divergence_line(&sys, Localizer::new(crate::i18n::Locale::EnUs));
+        assert!(en.contains("messages[0]"), "{en}");
     }
 }

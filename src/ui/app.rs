@@ -429,6 +429,7 @@ impl App {
             l,
             s.route.as_ref(),
             &s.usage,
+            s.trajectory.last_usage(),
             s.context_used,
             s.cards,
             footer_row.width,

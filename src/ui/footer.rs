@@ -63,11 +63,13 @@ pub fn status_line(
     clip(spans, width)
 }
 
-/// The footer.
+/// The footer. `usage` is the session's; `last` the last request's, whose hit is shown
+/// next to the session's.
 pub fn footer_line(
     l: Localizer,
     route: Option<&RouteInfo>,
     usage: &Usage,
+    last: Option<&Usage>,
     context_used: u64,
     cards: ToolCardMode,
     width: u16,
@@ -75,8 +77,9 @@ pub fn footer_line(
     let mut spans = Vec::new();
     match route {
         Some(r) => {
-            // Narrow screens keep the model name and drop the provider and mode.
-            let narrow = width < 60;
+            // Below 100 columns the model name stays and the provider and mode go (the
+            // Trajectory's ROUTE rows name them), so the cache-hit figures fit.
+            let narrow = width < 100;
             let id = if narrow {
                 r.id.rsplit('/').next().unwrap_or(&r.id)
             } else {
@@ -89,17 +92,33 @@ pub fn footer_line(
         }
         None => spans.push(Span::styled(l.tr("tui-footer-no-route"), theme::dim())),
     }
-    spans.push(Span::raw(format!(
-        "  ↑{} ⟳{} ↓{}",
-        tokens(usage.input_tokens),
-        tokens(usage.cache_read_tokens),
-        tokens(usage.output_tokens)
-    )));
+    // Below 60 columns the token counts give way to the hit figures.
+    if width >= 60 {
+        spans.push(Span::raw(format!(
+            "  ↑{} ⟳{} ↓{}",
+            tokens(usage.input_tokens),
+            tokens(usage.cache_read_tokens),
+            tokens(usage.output_tokens)
+        )));
+    }
     if let Some(h) = hit_percent(usage) {
+        // Labelled as the session's, next to the last request's, each coloured by band.
         spans.push(Span::styled(
-            format!("  {}", l.tra("tui-hit", &[("pct", Arg::from(h))])),
-            theme::success(),
+            format!(
+                "  {}",
+                l.tra("tui-footer-hit-session", &[("pct", Arg::from(h))])
+            ),
+            theme::hit_band(h),
         ));
+        if let Some(h) = last.and_then(hit_percent) {
+            spans.push(Span::styled(
+                format!(
+                    " · {}",
+                    l.tra("tui-footer-hit-last", &[("pct", Arg::from(h))])
+                ),
+                theme::hit_band(h),
+            ));
+        }
     }
     if let Some(r) = route
         && r.context_window > 0
@@ -134,4 +153,49 @@ fn clip(spans: Vec<Span<'static>>, width: u16) -> Line<'static> {
         }
     }
     Line::from(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+
+    #[test]
+    fn issue12_item3_footer_labels_the_session_hit_and_shows_the_last_requests() {
+        let session = Usage {
+            input_tokens: 130,
+            cache_read_tokens: 870,
+            output_tokens: 10,
+        };
+        let last = Usage {
+            input_tokens: 880,
+            cache_read_tokens: 120,
+            output_tokens: 10,
+        };
+        for (locale, want) in [
+            (Locale::EnUs, ["session hit 87%", "last 12%"]),
+            (Locale::ZhCn, ["会话命中 87%", "上次 12%"]),
+        ] {
+            let line = footer_line(
+                Localizer::new(locale),
+                None,
+                &session,
+                Some(&last),
+                0,
+                ToolCardMode::Collapsed,
+                200,
+            );
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            for w in want {
+                let span = line
+                    .spans
+                    .iter()
+                    .find(|s| s.content.contains(w))
+                    .unwrap_or_else(|| panic!("{w} in {text}"));
+                // Each figure is coloured by its band: 87 % warns, 12 % is a miss.
+                let pct = if w.contains("87") { 87 } else { 12 };
+                assert_eq!(span.style, theme::hit_band(pct), "{w}");
+            }
+        }
+    }
 }

@@ -27,6 +27,12 @@ pub fn rows(height: u16) -> Vec<(&'static str, &'static str)> {
         rows.push(("", "tui-help-commands-title"));
         rows.extend(COMMANDS.iter().map(|c| (c.name, c.desc_key)));
     }
+    // The Trajectory legend (issue 12 item 6) when it fits below the rest.
+    let legend = super::trajectory::LEGEND;
+    if usize::from(height) >= rows.len() + legend.len() + 1 + 5 {
+        rows.push(("", "tui-help-legend-title"));
+        rows.extend(legend.iter().copied());
+    }
     rows
 }
 
@@ -82,6 +88,13 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
         .map(|(k, d)| (keymap::label_text(l, k), d))
         .collect();
     let mut body = lines(l, &rows, inner_w, true);
+    // The legend goes first when the wrapped rows do not fit.
+    if body.len() + 5 > usize::from(area.height)
+        && let Some(at) = rows.iter().position(|(_, d)| *d == "tui-help-legend-title")
+    {
+        rows.truncate(at);
+        body = lines(l, &rows, inner_w, true);
+    }
     // As in `rows`: border, close hint and a row above and below besides the rows.
     if rows.len() > key_rows && body.len() + 5 > usize::from(area.height) {
         rows.truncate(key_rows);

@@ -4,6 +4,7 @@
 //! into any ratatui backend (snapshot tests use `TestBackend`); [`run`] owns the terminal.
 
 pub mod app;
+pub mod cache_break;
 pub mod chat;
 pub mod components;
 pub mod composer;

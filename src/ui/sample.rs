@@ -10,6 +10,8 @@ use crate::session::event::*;
 #[derive(Debug, Default)]
 pub struct Script {
     seq: u64,
+    /// The input the last assistant message sent (the next one re-reads it from the cache).
+    prev_input: Option<u64>,
     /// The events built so far.
     pub events: Vec<AgentEvent>,
 }
@@ -94,16 +96,29 @@ impl Script {
                 arguments: (*args).into(),
             });
         }
+        // A warm cache: each request re-reads everything the one before it sent.
+        let usage = Usage {
+            input_tokens: 1200,
+            cache_read_tokens: self.prev_input.unwrap_or(4800),
+            output_tokens: 310,
+        };
+        self.with_usage(turn, step, content, usage)
+    }
+
+    /// A settled assistant message with this usage (a cold request reads little from the
+    /// cache).
+    pub fn assistant_usage(&mut self, turn: u64, step: u64, text: &str, usage: Usage) -> &mut Self {
+        self.with_usage(turn, step, vec![Block::text(text)], usage)
+    }
+
+    fn with_usage(&mut self, turn: u64, step: u64, content: Vec<Block>, usage: Usage) -> &mut Self {
+        self.prev_input = Some(usage.total_input());
         self.commit(EventKind::StepStart(StepRef { turn, step }))
             .commit(EventKind::AssistantMessage(AssistantMessageData {
                 turn,
                 step,
                 message: Message::new(Role::Assistant, content, Source::kind("model")),
-                usage: Some(Usage {
-                    input_tokens: 1200,
-                    cache_read_tokens: 4800,
-                    output_tokens: 310,
-                }),
+                usage: Some(usage),
                 timing: Some(Timing {
                     ttft_ms: Some(420),
                     duration_ms: 2300,
@@ -141,6 +156,19 @@ impl Script {
             }));
         }
         self
+    }
+
+    /// A route context (`request/context`) for `model` with this tool-update mode.
+    pub fn context(&mut self, model: &str, mode: Option<ToolUpdateMode>) -> &mut Self {
+        self.commit(EventKind::RequestContext(RequestContext {
+            provider: "deepseek".into(),
+            model: model.into(),
+            context_window: Some(128_000),
+            system_prompt_update: None,
+            tool_update: mode,
+            tool_removal: Default::default(),
+            protocol: None,
+        }))
     }
 
     /// A developer tool-change message.

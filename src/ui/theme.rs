@@ -112,3 +112,14 @@ pub fn code_type() -> Style {
 pub fn code_function() -> Style {
     Style::default().fg(Color::Cyan)
 }
+
+// issue 12: cache breaks visible
+
+/// A cache-hit % by band: ≥ 90 % success, 50–89 % warning, < 50 % error (a miss).
+pub fn hit_band(pct: u64) -> Style {
+    match pct {
+        90.. => success(),
+        50..=89 => warn(),
+        _ => error(),
+    }
+}

@@ -8,15 +8,17 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
+use crate::agent::inspect::ReasonFold;
 use crate::i18n::{Arg, Localizer};
 use crate::session::event::{
-    CompactionTrigger, Event, EventKind, McpState, SurfaceOp, ToolUpdateMode, TurnOutcome, Usage,
+    CompactionTrigger, Event, EventKind, McpState, RequestContext, SurfaceOp, ToolUpdateMode,
+    TurnOutcome, Usage,
 };
 use crate::session::ledger::RequestLedger;
 
 use super::chat::Scroll;
 use super::context_node::ContextKind;
-use super::text::{sanitize, truncate};
+use super::text::{sanitize, str_width, truncate};
 use super::theme;
 
 /// One ledger row.
@@ -26,6 +28,8 @@ pub enum Row {
     Turn {
         /// Turn number.
         turn: u64,
+        /// The first words of the turn's prompt (filled when the user message arrives).
+        prompt: Option<String>,
     },
     /// A turn ended other than normally.
     TurnEnd {
@@ -59,6 +63,16 @@ pub enum Row {
         duration_ms: Option<u64>,
         /// Usage.
         usage: Option<Usage>,
+        /// Set when the request read less from the cache than the prefix it shared with
+        /// the previous request (the reason is shown on the row below).
+        cache_break: Option<CacheBreak>,
+    },
+    /// The reason line under a request that broke the cache.
+    BreakReason {
+        /// The request number.
+        n: usize,
+        /// Why.
+        cache_break: CacheBreak,
     },
     /// A tool call.
     Tool {
@@ -144,6 +158,165 @@ pub struct Trajectory {
     seen: usize,
     route: String,
     mode: Option<ToolUpdateMode>,
+    /// What was logged since the previous model request (the inspector's why-line fold).
+    fold: ReasonFold,
+    /// A compaction ran since the previous model request.
+    compacted: bool,
+    /// The route context in force now, and the one the previous request was sent with.
+    ctx: Option<RequestContext>,
+    prev_ctx: Option<RequestContext>,
+    /// The previous step request's usage (the prefix the next one shares).
+    prev_usage: Option<Usage>,
+}
+
+pub use super::cache_break::{BreakKind, CACHE_UNIT_TOKENS, CacheBreak};
+
+/// The request-row columns, in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// `#n`, the number `/inspect N` takes.
+    Number,
+    /// `T1.S2`: turn 1, step 2.
+    Step,
+    /// Time to first token.
+    Ttft,
+    /// Total duration.
+    Total,
+    /// Uncached input tokens (↑).
+    In,
+    /// Cache-read input tokens (⟳).
+    Cached,
+    /// Output tokens (↓).
+    Out,
+    /// Cache-hit %.
+    Hit,
+}
+
+impl Column {
+    /// Every column, in display order.
+    pub const ALL: [Column; 8] = [
+        Column::Number,
+        Column::Step,
+        Column::Ttft,
+        Column::Total,
+        Column::In,
+        Column::Cached,
+        Column::Out,
+        Column::Hit,
+    ];
+    /// The order columns are dropped in when the pane is narrow: the least important
+    /// first; the hit % goes last.
+    pub const DROP_ORDER: [Column; 7] = [
+        Column::Ttft,
+        Column::Total,
+        Column::Out,
+        Column::Step,
+        Column::In,
+        Column::Cached,
+        Column::Number,
+    ];
+
+    /// Display width in columns.
+    pub fn width(self) -> usize {
+        match self {
+            Column::Number | Column::Hit => 4,
+            Column::Step | Column::Cached => 6,
+            _ => 5,
+        }
+    }
+
+    fn right_aligned(self) -> bool {
+        !matches!(self, Column::Number | Column::Step)
+    }
+
+    fn header_key(self) -> &'static str {
+        match self {
+            Column::Number => "tui-traj-col-number",
+            Column::Step => "tui-traj-col-step",
+            Column::Ttft => "tui-traj-col-ttft",
+            Column::Total => "tui-traj-col-total",
+            Column::In => "tui-traj-col-in",
+            Column::Cached => "tui-traj-col-cached",
+            Column::Out => "tui-traj-col-out",
+            Column::Hit => "tui-traj-col-hit",
+        }
+    }
+}
+
+/// The legend the key help shows for the Trajectory: (what you see, its explanation).
+pub const LEGEND: [(&str, &str); 5] = [
+    ("T1.S2", "tui-help-legend-step"),
+    ("tui-key-legend-durations", "tui-help-legend-ttft"),
+    ("↑ ⟳ ↓", "tui-help-legend-tokens"),
+    ("tui-key-legend-hit", "tui-help-legend-hit"),
+    ("!", "tui-help-legend-break"),
+];
+
+/// Width of the marker gutter every row starts with (the cache-break `!`).
+pub const GUTTER: usize = 2;
+
+/// The columns that fit `width`, in display order.
+pub fn columns_for(width: usize) -> Vec<Column> {
+    let mut cols = Column::ALL.to_vec();
+    let need = |c: &[Column]| GUTTER + c.iter().map(|c| c.width()).sum::<usize>() + c.len() - 1;
+    for d in Column::DROP_ORDER {
+        if need(&cols) <= width {
+            break;
+        }
+        cols.retain(|c| *c != d);
+    }
+    cols
+}
+
+fn pad(text: &str, w: usize, right: bool) -> String {
+    let t = truncate(text, w);
+    let fill = " ".repeat(w.saturating_sub(str_width(&t)));
+    if right {
+        format!("{fill}{t}")
+    } else {
+        format!("{t}{fill}")
+    }
+}
+
+/// Lays out `cells` (text and style per column) in `cols`, after the gutter span.
+fn columns_line(
+    gutter: Span<'static>,
+    cols: &[Column],
+    cell: impl Fn(Column) -> (String, ratatui::style::Style),
+) -> Vec<Span<'static>> {
+    let mut spans = vec![gutter];
+    for (i, c) in cols.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw(" "));
+        }
+        let (text, style) = cell(*c);
+        spans.push(Span::styled(
+            pad(&text, c.width(), c.right_aligned()),
+            style,
+        ));
+    }
+    spans
+}
+
+/// The localized column header for a pane `width` columns wide.
+pub fn header_line(l: Localizer, width: usize) -> Line<'static> {
+    let cols = columns_for(width);
+    Line::from(columns_line(Span::raw(" ".repeat(GUTTER)), &cols, |c| {
+        (l.tr(c.header_key()), theme::dim().patch(theme::bold()))
+    }))
+}
+
+/// The first words of a prompt (one line, at most about 60 columns).
+fn first_words(text: &str) -> String {
+    let one: String = sanitize(text)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if str_width(&one) > 60 {
+        truncate(&one, 60)
+    } else {
+        one
+    }
 }
 
 /// Cache-hit percentage: cache-read ÷ (uncached + cache-read).
@@ -152,24 +325,9 @@ pub fn hit_percent(u: &Usage) -> Option<u64> {
     (total > 0).then(|| (u.cache_read_tokens * 100 + total / 2) / total)
 }
 
-/// `↑uncached ⟳cache-read ↓output` and the hit rate of one request.
-fn usage_spans(u: &Usage, l: Localizer) -> Vec<Span<'static>> {
-    let mut spans = vec![Span::styled(
-        format!(
-            " ↑{} ⟳{} ↓{}",
-            tokens(u.input_tokens),
-            tokens(u.cache_read_tokens),
-            tokens(u.output_tokens)
-        ),
-        theme::dim(),
-    )];
-    if let Some(h) = hit_percent(u) {
-        spans.push(Span::styled(
-            format!(" {}", l.tra("tui-hit", &[("pct", Arg::from(h))])),
-            theme::success(),
-        ));
-    }
-    spans
+/// The style of a hit % (see [`theme::hit_band`]).
+pub fn hit_style(pct: u64) -> ratatui::style::Style {
+    theme::hit_band(pct)
 }
 
 /// Formats a token count compactly (`950`, `12.3k`, `1.2M`).
@@ -204,8 +362,24 @@ impl Trajectory {
     pub fn apply(&mut self, ev: &Event) {
         let settled = self.ledger.apply(self.seen, ev).map(|r| r.n);
         self.seen += 1;
+        self.fold.observe(ev);
         match (&ev.kind, settled) {
-            (EventKind::TurnStart(t), _) => self.rows.push(Row::Turn { turn: t.turn }),
+            (EventKind::TurnStart(t), _) => self.rows.push(Row::Turn {
+                turn: t.turn,
+                prompt: None,
+            }),
+            (EventKind::UserMessage(u), _) => {
+                if let Some(Row::Turn { prompt, .. }) = self
+                    .rows
+                    .iter_mut()
+                    .rev()
+                    .find(|r| matches!(r, Row::Turn { .. }))
+                    && prompt.is_none()
+                {
+                    let text = first_words(&u.message.joined_text());
+                    *prompt = (!text.is_empty()).then_some(text);
+                }
+            }
             (EventKind::TurnEnd(t), _) => {
                 if let Some(o) = t.outcome
                     && o != TurnOutcome::Completed
@@ -226,8 +400,29 @@ impl Trajectory {
                 }
                 self.route = route;
                 self.mode = c.tool_update;
+                self.ctx = Some(c.clone());
             }
             (EventKind::AssistantMessage(d), Some(n)) => {
+                let cache_break = match (&self.prev_usage, &d.usage) {
+                    (Some(prev), Some(cur)) => {
+                        let reasons =
+                            self.fold
+                                .reasons(self.prev_ctx.as_ref(), self.ctx.as_ref(), false);
+                        let model_changed = match (&self.prev_ctx, &self.ctx) {
+                            (Some(a), Some(b)) => a.model != b.model || a.provider != b.provider,
+                            _ => false,
+                        };
+                        CacheBreak::derive(
+                            prev,
+                            cur,
+                            &reasons,
+                            self.compacted,
+                            model_changed,
+                            (self.fold.added, self.fold.removed),
+                        )
+                    }
+                    _ => None,
+                };
                 self.rows.push(Row::Request {
                     n,
                     turn: d.turn,
@@ -237,7 +432,17 @@ impl Trajectory {
                     ttft_ms: d.timing.and_then(|t| t.ttft_ms),
                     duration_ms: d.timing.map(|t| t.duration_ms),
                     usage: d.usage,
+                    cache_break,
                 });
+                if let Some(cache_break) = cache_break {
+                    self.rows.push(Row::BreakReason { n, cache_break });
+                }
+                if d.usage.is_some() {
+                    self.prev_usage = d.usage;
+                }
+                self.prev_ctx = self.ctx.clone();
+                self.fold = ReasonFold::new();
+                self.compacted = false;
             }
             (EventKind::ToolCall(d), _) => self.rows.push(Row::Tool {
                 call_id: d.call_id.clone(),
@@ -292,6 +497,7 @@ impl Trajectory {
                 });
             }
             (EventKind::CompactionStart(c), _) => {
+                self.compacted = true;
                 self.rows.push(Row::Compaction { trigger: c.trigger });
             }
             (EventKind::CompactionSummary(c), Some(n)) => {
@@ -312,32 +518,53 @@ impl Trajectory {
         }
     }
 
-    /// Renders one row to a line. Badges are localized and padded to a common display
-    /// width so the columns line up in both languages.
-    pub fn render_row(row: &Row, l: Localizer) -> Line<'static> {
+    /// The last step request's usage (what the footer shows as the last request's hit).
+    pub fn last_usage(&self) -> Option<&Usage> {
+        self.rows.iter().rev().find_map(|r| match r {
+            Row::Request { usage, .. } => usage.as_ref(),
+            _ => None,
+        })
+    }
+
+    /// Renders one row to a line `width` columns wide. Every row starts after the same
+    /// two-column gutter; request rows lay their figures out in the header's columns
+    /// ([`columns_for`]); badges are localized and padded to a common display width.
+    pub fn render_row(row: &Row, l: Localizer, width: usize) -> Line<'static> {
         let badge = |name: &str, st| {
             let text = l.tr(&format!("tui-badge-{name}"));
-            let pad = 8usize.saturating_sub(unicode_width::UnicodeWidthStr::width(text.as_str()));
+            let pad = 8usize.saturating_sub(str_width(text.as_str()));
             Span::styled(format!("{text}{}", " ".repeat(pad.max(1))), st)
         };
+        let gutter = || Span::raw(" ".repeat(GUTTER));
+        let cols = columns_for(width);
         match row {
-            Row::Turn { turn } => Line::from(vec![Span::styled(
-                l.tra("tui-badge-turn", &[("turn", Arg::from(*turn))]),
-                theme::bold().patch(theme::accent()),
-            )]),
+            Row::Turn { turn, prompt } => {
+                let mut spans = vec![
+                    gutter(),
+                    Span::styled(
+                        l.tra("tui-badge-turn", &[("turn", Arg::from(*turn))]),
+                        theme::bold().patch(theme::accent()),
+                    ),
+                ];
+                if let Some(p) = prompt {
+                    spans.push(Span::styled(format!(" · {p}"), theme::accent()));
+                }
+                Line::from(spans)
+            }
             Row::TurnEnd { turn, outcome } => {
                 let key = match outcome {
                     TurnOutcome::Cancelled => "tui-traj-cancelled",
                     _ => "tui-traj-error",
                 };
                 Line::from(vec![
-                    Span::raw(" "),
+                    gutter(),
                     badge("end", theme::warn()),
                     Span::styled(l.tra(key, &[("turn", Arg::from(*turn))]), theme::warn()),
                 ])
             }
             Row::Route { route, mode } => {
                 let mut spans = vec![
+                    gutter(),
                     badge("route", theme::dim()),
                     Span::styled(route.clone(), theme::bold()),
                 ];
@@ -353,21 +580,32 @@ impl Trajectory {
                 ttft_ms,
                 duration_ms,
                 usage,
+                cache_break,
                 ..
             } => {
-                let mut s = format!("#{n} T{turn}.S{step}");
-                if let Some(t) = ttft_ms {
-                    s.push_str(&format!(" ttft {}", ms(*t)));
-                }
-                if let Some(d) = duration_ms {
-                    s.push_str(&format!(" {}", ms(*d)));
-                }
-                let mut spans = vec![Span::raw(" "), badge("req", theme::bold()), Span::raw(s)];
-                if let Some(u) = usage {
-                    spans.extend(usage_spans(u, l));
-                }
-                Line::from(spans)
+                let mark = if cache_break.is_some() {
+                    Span::styled("! ", theme::error().patch(theme::bold()))
+                } else {
+                    gutter()
+                };
+                let step = format!("T{turn}.S{step}");
+                Line::from(columns_line(mark, &cols, |c| {
+                    usage_cell(c, *n, &step, *ttft_ms, *duration_ms, usage.as_ref())
+                }))
             }
+            Row::BreakReason { cache_break, .. } => Line::from(vec![
+                gutter(),
+                Span::styled(
+                    format!(
+                        "↳ {}",
+                        l.tra(
+                            "tui-traj-break",
+                            &[("reason", Arg::from(cache_break.reason(l)))]
+                        )
+                    ),
+                    theme::error(),
+                ),
+            ]),
             Row::Tool { name, failed, .. } => {
                 let (mark, st) = match failed {
                     None => ("…", theme::warn()),
@@ -375,21 +613,22 @@ impl Trajectory {
                     Some(false) => ("✓", theme::success()),
                 };
                 Line::from(vec![
-                    Span::raw("   "),
+                    gutter(),
                     badge("tool", theme::dim()),
                     Span::raw(format!("{name} ")),
                     Span::styled(mark, st),
                 ])
             }
             Row::Context(k) => Line::from(vec![
-                Span::raw(" "),
+                gutter(),
                 badge("context", theme::accent()),
                 Span::styled(k.one_line(l), theme::accent()),
             ]),
             Row::ContextDetail { kind, line } => Line::from(Span::styled(
                 format!(
-                    "{:10}{}",
+                    "{:1$}{2}",
                     "",
+                    GUTTER + 8,
                     kind.detail(l).get(*line).cloned().unwrap_or_default()
                 ),
                 theme::dim(),
@@ -412,6 +651,7 @@ impl Trajectory {
                     _ => theme::warn(),
                 };
                 let mut spans = vec![
+                    gutter(),
                     badge("mcp", st),
                     Span::raw(format!("{server} ")),
                     Span::styled(l.tr(key), st),
@@ -436,16 +676,25 @@ impl Trajectory {
                 message,
                 retried,
             } => {
-                let mut s = format!("#{n} T{turn}.S{step}  {code}");
+                let mut s = format!("{} {code}", l.tr("tui-badge-fail"));
                 if let Some(st) = status {
                     s.push_str(&format!(" {st}"));
                 }
                 s.push_str(&format!("  {message}"));
                 let mut spans = vec![
-                    Span::raw(" "),
-                    badge("fail", theme::error()),
-                    Span::styled(s, theme::error()),
+                    gutter(),
+                    Span::styled(
+                        pad(&format!("#{n}"), Column::Number.width(), false),
+                        theme::error(),
+                    ),
                 ];
+                if cols.contains(&Column::Step) {
+                    spans.push(Span::styled(
+                        format!(" {}", pad(&format!("T{turn}.S{step}"), 6, false)),
+                        theme::error(),
+                    ));
+                }
+                spans.push(Span::styled(format!(" {s}"), theme::error()));
                 if *retried {
                     spans.push(Span::styled(
                         format!("  {}", l.tr("tui-traj-retried")),
@@ -454,26 +703,26 @@ impl Trajectory {
                 }
                 Line::from(spans)
             }
-            Row::CompactionRequest { n, usage, error } => {
-                let label = l.tr("tui-traj-compaction-request");
-                let mut spans = vec![Span::raw(" ")];
-                match error {
-                    Some(e) => {
-                        spans.push(badge("fail", theme::error()));
-                        spans.push(Span::styled(format!("#{n} {label}  {e}"), theme::error()));
-                    }
-                    None => {
-                        spans.push(badge("req", theme::bold()));
-                        spans.push(Span::raw(format!("#{n} {label}")));
-                    }
-                }
-                if let Some(u) = usage {
-                    spans.extend(usage_spans(u, l));
-                }
-                Line::from(spans)
-            }
+            Row::CompactionRequest { n, usage, error } => match error {
+                Some(e) => Line::from(vec![
+                    gutter(),
+                    Span::styled(
+                        format!(
+                            "{} {} {}  {e}",
+                            pad(&format!("#{n}"), Column::Number.width(), false),
+                            l.tr("tui-badge-fail"),
+                            l.tr("tui-traj-compaction-request")
+                        ),
+                        theme::error(),
+                    ),
+                ]),
+                None => Line::from(columns_line(gutter(), &cols, |c| {
+                    let label = l.tr("tui-traj-col-summary");
+                    usage_cell(c, *n, &label, None, None, usage.as_ref())
+                })),
+            },
             Row::Compaction { trigger } => Line::from(vec![
-                Span::raw(" "),
+                gutter(),
                 badge("compact", theme::dim()),
                 Span::styled(
                     l.tra(
@@ -496,9 +745,26 @@ impl Trajectory {
         buf: &mut Buffer,
     ) -> usize {
         let height = area.height as usize;
+        if self.rows.is_empty() {
+            // The empty pane says what it will show.
+            let text = l.tr("tui-traj-empty");
+            let w = (area.width as usize).saturating_sub(GUTTER).max(1);
+            for (y, r) in super::text::wrap_ranges(&text, w)
+                .into_iter()
+                .take(height)
+                .enumerate()
+            {
+                let line = Line::from(vec![
+                    Span::raw(" ".repeat(GUTTER)),
+                    Span::styled(text[r].trim().to_string(), theme::dim()),
+                ]);
+                buf.set_line(area.x, area.y + y as u16, &line, area.width);
+            }
+            return 0;
+        }
         let top = scroll.resolve(self.rows.len(), height);
         for (y, row) in self.rows.iter().skip(top).take(height).enumerate() {
-            let mut line = Self::render_row(row, l);
+            let mut line = Self::render_row(row, l, area.width as usize);
             if selected == Some(top + y) {
                 line = line.patch_style(theme::selected());
             }
@@ -511,6 +777,32 @@ impl Trajectory {
             buf.set_line(area.x, area.y + y as u16, &line, area.width);
         }
         top
+    }
+}
+
+/// One request-row cell: its text and style.
+fn usage_cell(
+    c: Column,
+    n: usize,
+    step: &str,
+    ttft_ms: Option<u64>,
+    duration_ms: Option<u64>,
+    usage: Option<&Usage>,
+) -> (String, ratatui::style::Style) {
+    let none = || ("—".to_string(), theme::dim());
+    let plain = ratatui::style::Style::default();
+    match c {
+        Column::Number => (format!("#{n}"), theme::bold()),
+        Column::Step => (step.to_string(), plain),
+        Column::Ttft => ttft_ms.map_or_else(none, |v| (ms(v), theme::dim())),
+        Column::Total => duration_ms.map_or_else(none, |v| (ms(v), plain)),
+        Column::In => usage.map_or_else(none, |u| (tokens(u.input_tokens), plain)),
+        Column::Cached => usage.map_or_else(none, |u| (tokens(u.cache_read_tokens), plain)),
+        Column::Out => usage.map_or_else(none, |u| (tokens(u.output_tokens), plain)),
+        Column::Hit => match usage.and_then(hit_percent) {
+            Some(h) => (format!("{h}%"), hit_style(h)),
+            None => none(),
+        },
     }
 }
 
@@ -539,18 +831,5 @@ fn truncate_line(line: Line<'static>, width: usize) -> Line<'static> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hit_percent_is_cache_read_over_all_input() {
-        let u = Usage {
-            input_tokens: 200,
-            cache_read_tokens: 800,
-            output_tokens: 50,
-        };
-        assert_eq!(hit_percent(&u), Some(80));
-        assert_eq!(hit_percent(&Usage::default()), None);
-        assert_eq!(tokens(12_345), "12.3k");
-    }
-}
+#[path = "trajectory_tests.rs"]
+mod tests;

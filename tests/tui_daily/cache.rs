@@ -1,4 +1,219 @@
-//! Issue 12 scenarios: cache.
+//! Issue 12 scenarios: cache (items 3 and 6). In demo mode, a warm request and one that lost
+//! the cache to a tool removal on the addition-only route (`/tool disable grep`): the broken
+//! row is marked and coloured unlike the warm one (checked in the escape codes of
+//! `capture-pane -e`), its reason is on the row below, the pane has a localized column
+//! header, the footer labels the session's hit next to the last request's, and `/inspect N`
+//! opens the request the Trajectory numbers `#N`, naming the tool list as the first
+//! difference.
 
-#[allow(unused_imports)]
+use std::path::Path;
+use std::time::{Duration, Instant};
+
 use crate::common;
+use common::tmux::Tmux;
+
+/// What a locale shows.
+struct Texts {
+    locale: &'static str,
+    header: [&'static str; 3],
+    reason: &'static str,
+    session: &'static str,
+    last: &'static str,
+    inspector: [&'static str; 3],
+}
+
+const EN: Texts = Texts {
+    locale: "en-US",
+    header: ["step", "↑in", "hit"],
+    reason: "cache break: tools changed",
+    session: "session hit",
+    last: "· last 0%",
+    inspector: [
+        "Request #2",
+        "Request #3",
+        "First difference: the tool list",
+    ],
+};
+
+const ZH: Texts = Texts {
+    locale: "zh-CN",
+    header: ["轮.步", "↑输入", "命中"],
+    reason: "缓存中断：工具有变化",
+    session: "会话命中",
+    last: "· 上次 0%",
+    inspector: ["请求 #2", "请求 #3", "首个差异：工具列表"],
+};
+
+/// Removes SGR escape sequences.
+fn plain(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether the foreground in force at the text `before` (its last occurrence in `line`,
+/// escapes included) is ANSI colour `idx` (1 red, 2 green).
+fn fg_before(line: &str, idx: u8, before: &str) -> bool {
+    let Some(end) = line.rfind(before) else {
+        return false;
+    };
+    let mut fg: Option<u8> = None;
+    for seq in line[..end].split("\u{1b}[").skip(1) {
+        let Some(m) = seq.find('m') else { continue };
+        let params: Vec<&str> = seq[..m].split(';').collect();
+        let mut i = 0;
+        while i < params.len() {
+            match params[i] {
+                "" | "0" | "39" => fg = None,
+                "38" if params.get(i + 1) == Some(&"5") => {
+                    fg = params.get(i + 2).and_then(|v| v.parse().ok());
+                    i += 2;
+                }
+                p if p.len() == 2 && p.starts_with('3') => fg = p[1..].parse().ok(),
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    fg == Some(idx)
+}
+
+/// Waits until the session log holds `n` settled assistant messages.
+fn wait_requests(sessions: &Path, n: usize, tmux: &Tmux) {
+    let start = Instant::now();
+    loop {
+        let count: usize = std::fs::read_dir(sessions)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+            .map(|t| t.matches("\"type\":\"assistant/message\"").count())
+            .sum();
+        if count >= n {
+            return;
+        }
+        assert!(
+            start.elapsed() < common::tmux::TIMEOUT,
+            "timed out waiting for request {n}; screen:\n{}",
+            tmux.capture()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn scenario(w: u16, t: &Texts) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let sessions = dir.path().join("sessions");
+    let cmd = format!(
+        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {}; sleep 60",
+        common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        common::shell_quote(&sessions),
+        common::shell_quote(&config),
+        t.locale,
+    );
+    let tmux = Tmux::start(&format!("i12-cache-{w}-{}", t.locale), w, 40, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains('›'));
+    // #1 cold (first request), #2 warm, then a removal on the addition-only route and #3
+    // loses the cache.
+    tmux.type_line("hello there");
+    wait_requests(&sessions, 1, &tmux);
+    tmux.type_line("second message");
+    wait_requests(&sessions, 2, &tmux);
+    tmux.type_line("/tool disable grep");
+    tmux.type_line("third message");
+    wait_requests(&sessions, 3, &tmux);
+    if w < 100 {
+        // One pane: show the Trajectory. (No Escape before it: tmux would send Esc and the
+        // next key as one Alt chord.)
+        tmux.key("Tab");
+        tmux.key("Tab");
+    }
+    tmux.wait_for("the break's reason", |s| s.contains(t.reason));
+    let out = tmux.run(&["capture-pane", "-p", "-e", "-t", "t"]);
+    let screen = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = screen.lines().collect();
+    let texts: Vec<String> = lines.iter().map(|l| plain(l)).collect();
+    let all = texts.join("\n");
+    // The column header.
+    assert!(
+        texts.iter().any(|l| t.header.iter().all(|h| l.contains(h))),
+        "header {:?} in\n{all}",
+        t.header
+    );
+    let row = |n: &str| {
+        texts
+            .iter()
+            .position(|l| l.contains(&format!("{n}   T")))
+            .unwrap_or_else(|| panic!("row {n} in\n{all}"))
+    };
+    let (warm, cold) = (row("#2"), row("#3"));
+    // The warm row is green at its hit %, unmarked; the broken one red and marked `!`.
+    assert!(texts[warm].trim_end().ends_with("99%"), "{}", texts[warm]);
+    assert!(
+        fg_before(lines[warm], 2, "99%"),
+        "green warm hit: {:?}",
+        lines[warm]
+    );
+    assert!(!texts[warm].contains("! #2"), "{}", texts[warm]);
+    assert!(texts[cold].contains("! #3"), "{}", texts[cold]);
+    assert!(texts[cold].trim_end().ends_with(" 0%"), "{}", texts[cold]);
+    assert!(
+        fg_before(lines[cold], 1, "0%"),
+        "red cold hit: {:?}",
+        lines[cold]
+    );
+    assert!(
+        fg_before(lines[cold], 1, "! "),
+        "red marker: {:?}",
+        lines[cold]
+    );
+    // The reason is on the row below the broken one, in red.
+    assert!(texts[cold + 1].contains(t.reason), "{}", texts[cold + 1]);
+    assert!(fg_before(lines[cold + 1], 1, "↳"), "{:?}", lines[cold + 1]);
+    // The footer: the session's figure, labelled, and the last request's.
+    let footer = texts.iter().rev().find(|l| !l.trim().is_empty()).unwrap();
+    assert!(footer.contains(t.session), "{footer}");
+    assert!(footer.contains(t.last), "{footer}");
+    // `/inspect 3` opens the request the Trajectory calls #3, next to #2, and names the
+    // tool list (sent before the messages) as the first difference.
+    tmux.type_line("/inspect 3");
+    tmux.wait_for("the inspector on #3", |s| {
+        t.inspector.iter().all(|x| s.contains(x))
+    });
+}
+
+#[test]
+fn issue12_item3_cache_break_row_marked_and_explained_80_en() {
+    scenario(80, &EN);
+}
+
+#[test]
+fn issue12_item3_cache_break_row_marked_and_explained_80_zh() {
+    scenario(80, &ZH);
+}
+
+#[test]
+fn issue12_item3_cache_break_row_marked_and_explained_120_en() {
+    scenario(120, &EN);
+}
+
+#[test]
+fn issue12_item3_cache_break_row_marked_and_explained_120_zh() {
+    scenario(120, &ZH);
+}

@@ -58,6 +58,15 @@ impl Component for TrajectoryPane {
             "tui-pane-trajectory",
             s.focus == Focus::Trajectory,
         );
+        // The localized column header stays on top; the rows scroll below it.
+        let [header, body] =
+            Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(body);
+        buf.set_line(
+            header.x,
+            header.y,
+            &crate::ui::trajectory::header_line(s.l, header.width as usize),
+            header.width,
+        );
         s.traj_area = body;
         let sel = (s.focus == Focus::Trajectory)
             .then_some(s.traj_selected)
