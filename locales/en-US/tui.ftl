@@ -141,3 +141,9 @@ tui-key-any = Any key
 # issue 11: cells
 tui-attempt-retrying = attempt { $attempt } failed — retrying
 tui-attempt-failed = attempt { $attempt } failed
+
+# issue 12: slash popup and help
+tui-help-complete = In the slash popup: Tab completes the name; Enter runs the command, or completes one that needs arguments and shows its usage
+tui-help-help-scroll = In this help: scroll
+tui-help-close-scroll = ↑/↓, PgUp/PgDn, Home/End scroll; any other key closes
+tui-help-position = { $first }–{ $last } of { $total }

@@ -6,7 +6,7 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::agent::command_spec::{CommandId, find};
+use crate::agent::command_spec::{ArgSpec, CommandId, CommandSpec, find};
 use crate::agent::protocol::{AgentCommand, ApprovalDecision};
 use crate::ui::chat::Scroll;
 use crate::ui::composer::Composer;
@@ -77,19 +77,49 @@ impl BottomPane {
         s.outbox.push(AgentCommand::Submit(text));
     }
 
-    /// Draws the slash popup over the bottom rows of `above` (the panes), if it is open.
+    /// Draws the slash popup over the bottom rows of `above` (the panes), if it is open:
+    /// each command with its argument synopsis and description. While a command's
+    /// arguments are typed (`/tool `), one row shows its usage instead.
     pub fn render_popup(&self, above: Rect, buf: &mut Buffer, s: &UiState) {
-        if !s.approvals.is_empty() || !self.composer.popup_open() {
+        if !s.approvals.is_empty() || above.height == 0 {
+            return;
+        }
+        let l = s.l;
+        let w = above.width as usize;
+        if !self.composer.popup_open() {
+            let Some(cmd) = self.composer.command_being_typed() else {
+                return;
+            };
+            let row = Rect {
+                y: above.bottom() - 1,
+                height: 1,
+                ..above
+            };
+            let text = truncate(
+                &format!("{}  {}", usage_line(l, cmd), l.tr(cmd.desc_key)),
+                w,
+            );
+            let pad = " ".repeat(w.saturating_sub(str_width(&text)));
+            buf.set_line(
+                row.x,
+                row.y,
+                &Line::from(Span::styled(format!("{text}{pad}"), theme::dim())),
+                row.width,
+            );
             return;
         }
         let matches = self.composer.popup_matches();
         let h = (matches.len() as u16).min(above.height);
         let [_, popup] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(above);
-        for (i, m) in matches.iter().take(popup.height as usize).enumerate() {
+        let names: Vec<String> = matches.iter().map(|m| usage_line(l, m)).collect();
+        // The synopsis column is as wide as the widest shown, up to half the popup.
+        let col = names.iter().map(|n| str_width(n)).max().unwrap_or(0).min(w / 2);
+        for (i, (m, name)) in matches.iter().zip(&names).take(popup.height as usize).enumerate() {
             let sel = i == self.composer.popup_selected();
-            let w = popup.width as usize;
-            let text = truncate(&format!("{:<10} {}", m.name, s.l.tr(m.desc_key)), w);
+            let name = truncate(name, col);
+            let name_pad = " ".repeat(col.saturating_sub(str_width(&name)));
+            let text = truncate(&format!("{name}{name_pad}  {}", l.tr(m.desc_key)), w);
             let pad = " ".repeat(w.saturating_sub(str_width(&text)));
             let st = if sel {
                 theme::selected()
@@ -103,6 +133,26 @@ impl BottomPane {
                 popup.width,
             );
         }
+    }
+
+    /// Enter with the slash popup open: a command that requires arguments is completed
+    /// (`/tool `, its usage then shows above the composer); any other runs at once.
+    fn run_highlighted(&mut self, cmd: &'static CommandSpec, s: &mut UiState) {
+        if cmd.args == ArgSpec::Required {
+            self.composer.complete();
+        } else {
+            self.composer.clear();
+            self.composer.insert_str(cmd.name);
+            self.submit(s);
+        }
+    }
+}
+
+/// A command's name and argument synopsis from the table (`/tool enable|disable NAME`).
+pub fn usage_line(l: crate::i18n::Localizer, cmd: &CommandSpec) -> String {
+    match cmd.usage_key {
+        Some(k) => format!("{} {}", cmd.name, l.tr(k)),
+        None => cmd.name.to_string(),
     }
 }
 
@@ -179,16 +229,12 @@ impl Component for BottomPane {
             Action::AlwaysAllow => self.answer(s, ApprovalDecision::AlwaysAllow),
             Action::Deny => self.answer(s, ApprovalDecision::Deny),
             Action::Newline => c.newline(),
-            Action::Send => {
-                if c.popup_open() {
-                    if let Some(cmd) = c.complete()
-                        && !cmd.complete_with_args
-                    {
-                        self.submit(s);
-                    }
-                } else {
-                    self.submit(s);
-                }
+            Action::Send => match c.popup_highlighted() {
+                Some(cmd) => self.run_highlighted(cmd, s),
+                None => self.submit(s),
+            },
+            Action::CompleteCommand => {
+                c.complete();
             }
             Action::HistoryPrev => c.up(),
             Action::HistoryNext => c.down(),
