@@ -143,7 +143,14 @@ tui-attempt-retrying = attempt { $attempt } failed — retrying
 tui-attempt-failed = attempt { $attempt } failed
 
 # issue 12: slash popup and help
-tui-help-complete = In the slash popup: Tab completes the name; Enter runs the command, or completes one that needs arguments and shows its usage
+tui-help-complete = Slash popup: Tab completes; Enter runs the command, or completes one that needs arguments
 tui-help-help-scroll = In this help: scroll
 tui-help-close-scroll = ↑/↓, PgUp/PgDn, Home/End scroll; any other key closes
 tui-help-position = { $first }–{ $last } of { $total }
+tui-user-collapsed = ▸ { $hidden ->
+    [one] { $hidden } more line
+   *[other] { $hidden } more lines
+} (Enter expands)
+tui-user-expanded = ▾ { $lines } lines (Enter collapses)
+tui-queued-item = ↳ queued: { $text }
+tui-queued-more = … { $count } more queued

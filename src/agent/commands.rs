@@ -137,7 +137,11 @@ impl Agent {
     /// Warns with `spec`'s usage (from the table, as the popup and `/help` show it).
     fn usage(&self, spec: &CommandSpec) -> LineOutcome {
         let t = usage_text(spec);
-        let args: Vec<(&str, Arg)> = t.args.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        let args: Vec<(&str, Arg)> = t
+            .args
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
         self.warn(&t.key, args)
     }
 

@@ -404,7 +404,7 @@ impl App {
         let banner_h = u16::from(s.demo);
         // Rows between the banner and the footer, as the composer's height budget.
         let avail = area.height.saturating_sub(banner_h + 1);
-        let bottom_h = self.bottom.height(area.width, avail);
+        let bottom_h = self.bottom.height(area.width, avail) + BottomPane::queued_rows(s);
         let [banner, panes, status, bottom, footer_row] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Fill(1),

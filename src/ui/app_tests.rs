@@ -349,7 +349,10 @@ fn every_binding_of_the_keymap_table_is_reachable_and_acts() {
                 let mut app = app_in(b.context);
                 // The help scrolls up only from below its first row.
                 if b.context == Context::HelpOverlay
-                    && matches!(b.action, Action::LineUp | Action::PageUp | Action::ScrollTop)
+                    && matches!(
+                        b.action,
+                        Action::LineUp | Action::PageUp | Action::ScrollTop
+                    )
                 {
                     app.on_key(key(KeyCode::End));
                     screen_at(&mut app, 120, 30);
@@ -612,6 +615,115 @@ fn issue12_item10_help_uses_the_width_of_a_wide_terminal_without_cutting() {
         let top = s.lines().find(|r| r.contains('┌')).unwrap_or_default();
         let w = str_width(top.trim());
         assert!(w > 100, "{loc:?}: {w} columns wide:\n{s}");
-        assert!(!s.contains('…'), "{loc:?}: nothing cut at 200 columns:\n{s}");
+        assert!(
+            !s.contains('…'),
+            "{loc:?}: nothing cut at 200 columns:\n{s}"
+        );
     }
+}
+
+#[test]
+fn issue12_item12_long_paste_collapses_in_chat_and_expands_with_enter() {
+    for loc in Locale::ALL {
+        let l = Localizer::new(loc);
+        let paste: String = (1..=60).map(|i| format!("pasted line {i}\n")).collect();
+        let mut s = Script::new();
+        s.route(false).user(1, &paste);
+        let mut app = App::new(loc, false);
+        for e in s.events {
+            app.on_agent_event(e);
+        }
+        let screen = screen_at(&mut app, 80, 30);
+        assert!(screen.contains("pasted line 3"), "{screen}");
+        assert!(
+            !screen.contains("pasted line 4"),
+            "{loc:?} collapsed: {screen}"
+        );
+        let more = l.tra(
+            "tui-user-collapsed",
+            &[("hidden", crate::i18n::Arg::from(57usize))],
+        );
+        assert!(screen.contains(&more), "{more} in {screen}");
+        // Select it in Chat and expand: the end of the paste is there.
+        app.on_key(key(KeyCode::Tab));
+        app.on_key(key(KeyCode::Up));
+        app.on_key(key(KeyCode::Enter));
+        let screen = screen_at(&mut app, 80, 30);
+        assert!(screen.contains("▾"), "{screen}");
+        let h = app.transcript().total_height();
+        assert!(h > 60, "{loc:?}: expanded to {h} rows");
+        // A short message is not collapsible.
+        let mut s = Script::new();
+        s.route(false).user(1, "short\nmessage");
+        let mut app = App::new(loc, false);
+        for e in s.events {
+            app.on_agent_event(e);
+        }
+        let screen = screen_at(&mut app, 80, 30);
+        assert!(
+            screen.contains("message") && !screen.contains('▸'),
+            "{screen}"
+        );
+    }
+}
+
+#[test]
+fn issue12_item12_queued_messages_show_dimmed_under_the_composer() {
+    let mut app = App::new(Locale::EnUs, false);
+    app.on_agent_event(AgentEvent::Phase(TurnPhase::Responding));
+    for t in ["first queued message", "second one", "third", "fourth"] {
+        for c in t.chars() {
+            app.on_key(key(KeyCode::Char(c)));
+        }
+        app.on_key(key(KeyCode::Enter));
+    }
+    app.on_agent_event(AgentEvent::Queued(3));
+    let s = screen_at(&mut app, 40, 20);
+    assert!(!s.contains("first queued"), "no longer queued: {s}");
+    assert!(s.contains("↳ queued: second one"), "{s}");
+    assert!(s.contains("↳ queued: fourth"), "{s}");
+    let rows: Vec<&str> = s.lines().collect();
+    let composer = rows.iter().position(|r| r.starts_with('›')).unwrap_or(0);
+    let queued = rows.iter().position(|r| r.contains("↳")).unwrap_or(0);
+    assert!(queued > composer, "under the composer: {s}");
+    app.on_agent_event(AgentEvent::Queued(0));
+    let s = screen_at(&mut app, 40, 20);
+    assert!(!s.contains('↳'), "{s}");
+    // A long queued message is one truncated row.
+    let mut app = App::new(Locale::ZhCn, false);
+    app.on_agent_event(AgentEvent::Phase(TurnPhase::Responding));
+    for c in "很长的排队消息 ".repeat(10).chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+    app.on_key(key(KeyCode::Enter));
+    app.on_agent_event(AgentEvent::Queued(1));
+    let s = screen_at(&mut app, 40, 20);
+    assert_eq!(s.matches("↳ 排队中").count(), 1, "{s:?}");
+    assert!(s.contains('…'), "{s}");
+}
+
+#[test]
+fn issue12_item12_composer_wraps_at_word_boundaries_at_40_columns() {
+    let mut app = App::new(Locale::EnUs, false);
+    let text = "please refactor the configuration loader so that environment overrides win";
+    for c in text.chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+    let s = screen_at(&mut app, 40, 20);
+    let rows: Vec<&str> = s
+        .lines()
+        .filter(|r| r.starts_with("› ") || r.starts_with("  "))
+        .filter(|r| !r.trim().is_empty())
+        .collect();
+    let words: Vec<&str> = text.split(' ').collect();
+    for r in &rows {
+        for w in r.trim().split(' ').filter(|w| !w.is_empty()) {
+            let w = w.trim_start_matches("›");
+            assert!(
+                w.is_empty() || words.contains(&w),
+                "{w:?} is a broken word in {s}"
+            );
+        }
+    }
+    assert!(rows.len() >= 2, "{s}");
 }

@@ -107,8 +107,14 @@ pub fn draw_scrolled(l: Localizer, area: Rect, buf: &mut Buffer, scroll: usize) 
     };
     let inner_w = w.saturating_sub(2) as usize;
     let body = lines(l, &rows, inner_w);
-    // Border (2) and the close hint (1) besides the rows.
-    let h = (body.len() as u16 + 3).min(area.height);
+    // Border (2) and the close hint (1) besides the rows; a row above and below stays
+    // free when the terminal is not tiny, so the overlay reads as one.
+    let max_h = if area.height >= 12 {
+        area.height - 2
+    } else {
+        area.height
+    };
+    let h = (body.len() as u16 + 3).min(max_h);
     let page = usize::from(h.saturating_sub(3)).max(1);
     let view = HelpView {
         first: scroll.min(body.len().saturating_sub(page)),

@@ -8,10 +8,11 @@ use ratatui::text::{Line, Span};
 
 use crate::agent::command_spec::{ArgSpec, CommandId, CommandSpec, find};
 use crate::agent::protocol::{AgentCommand, ApprovalDecision};
+use crate::i18n::Arg;
 use crate::ui::chat::Scroll;
 use crate::ui::composer::Composer;
 use crate::ui::keymap::Action;
-use crate::ui::text::{str_width, truncate};
+use crate::ui::text::{sanitize, str_width, truncate};
 use crate::ui::theme;
 
 use super::component::{Component, Handled};
@@ -19,6 +20,10 @@ use super::state::{Focus, UiState};
 
 /// Maximum composer text rows.
 const COMPOSER_MAX_ROWS: usize = 6;
+/// Queued messages shown under the composer (more are counted on one more row).
+const QUEUED_MAX_ROWS: usize = 3;
+/// Submitted texts remembered to show the queued ones.
+const SENT_KEPT: usize = 32;
 
 /// The bottom pane: owns the composer.
 #[derive(Debug, Default)]
@@ -48,6 +53,57 @@ impl BottomPane {
         width.saturating_sub(2).max(2) as usize
     }
 
+    /// Rows the queued messages take under the composer (issue 12 item 12): one per
+    /// message up to [`QUEUED_MAX_ROWS`], then one row counting the rest.
+    pub fn queued_rows(s: &UiState) -> u16 {
+        let n = s.queued_texts().count();
+        if n > QUEUED_MAX_ROWS {
+            QUEUED_MAX_ROWS as u16 + 1
+        } else {
+            n as u16
+        }
+    }
+
+    /// Draws the queued messages dimmed, one truncated line each, into `area`.
+    fn render_queued(area: Rect, buf: &mut Buffer, s: &UiState) {
+        let l = s.l;
+        let w = area.width as usize;
+        let texts: Vec<&str> = s.queued_texts().collect();
+        let mut rows: Vec<String> = texts
+            .iter()
+            .take(QUEUED_MAX_ROWS)
+            .map(|t| {
+                let first = t.lines().find(|x| !x.trim().is_empty()).unwrap_or("");
+                let more = if t.trim().lines().count() > 1 {
+                    " …"
+                } else {
+                    ""
+                };
+                l.tra(
+                    "tui-queued-item",
+                    &[(
+                        "text",
+                        Arg::from(format!("{}{more}", sanitize(first.trim()))),
+                    )],
+                )
+            })
+            .collect();
+        if texts.len() > QUEUED_MAX_ROWS {
+            rows.push(l.tra(
+                "tui-queued-more",
+                &[("count", Arg::from(texts.len() - QUEUED_MAX_ROWS))],
+            ));
+        }
+        for (i, r) in rows.iter().take(area.height as usize).enumerate() {
+            buf.set_line(
+                area.x,
+                area.y + i as u16,
+                &Line::from(Span::styled(truncate(r, w), theme::dim())),
+                area.width,
+            );
+        }
+    }
+
     /// Where the terminal cursor goes (the composer caret), after [`Component::render`].
     pub fn cursor(&self) -> Option<Position> {
         self.cursor
@@ -65,9 +121,14 @@ impl BottomPane {
     }
 
     fn submit(&mut self, s: &mut UiState) {
+        let shown = self.composer.text().to_string();
         let Some(text) = self.composer.submit() else {
             return;
         };
+        s.sent.push_back(shown);
+        if s.sent.len() > SENT_KEPT {
+            s.sent.pop_front();
+        }
         s.chat_scroll = Scroll::default();
         let quit = find(text.trim()).is_some_and(|c| c.id == CommandId::Quit);
         if quit && !s.busy() {
@@ -114,8 +175,18 @@ impl BottomPane {
             Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(above);
         let names: Vec<String> = matches.iter().map(|m| usage_line(l, m)).collect();
         // The synopsis column is as wide as the widest shown, up to half the popup.
-        let col = names.iter().map(|n| str_width(n)).max().unwrap_or(0).min(w / 2);
-        for (i, (m, name)) in matches.iter().zip(&names).take(popup.height as usize).enumerate() {
+        let col = names
+            .iter()
+            .map(|n| str_width(n))
+            .max()
+            .unwrap_or(0)
+            .min(w / 2);
+        for (i, (m, name)) in matches
+            .iter()
+            .zip(&names)
+            .take(popup.height as usize)
+            .enumerate()
+        {
             let sel = i == self.composer.popup_selected();
             let name = truncate(name, col);
             let name_pad = " ".repeat(col.saturating_sub(str_width(&name)));
@@ -178,6 +249,10 @@ impl Component for BottomPane {
         if body.height == 0 {
             return;
         }
+        let queued_h = Self::queued_rows(s).min(body.height.saturating_sub(1));
+        let [body, queued] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(queued_h)]).areas(body);
+        Self::render_queued(queued, buf, s);
         let l = s.l;
         if !s.approvals.is_empty() {
             let t = truncate(&l.tr("tui-approval-prompt"), body.width as usize);
