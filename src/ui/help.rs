@@ -100,10 +100,7 @@ pub fn draw_scrolled(l: Localizer, area: Rect, buf: &mut Buffer, scroll: usize) 
     let w = if area.width < 60 {
         area.width
     } else {
-        natural
-            .min(area.width.saturating_sub(4))
-            .min(MAX_WIDTH)
-            .max(56)
+        natural.clamp(56, area.width.saturating_sub(4).min(MAX_WIDTH))
     };
     let inner_w = w.saturating_sub(2) as usize;
     let body = lines(l, &rows, inner_w);
