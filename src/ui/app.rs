@@ -321,9 +321,6 @@ impl App {
                 if s.focus != Focus::Composer {
                     s.narrow_pane = s.focus;
                 }
-                if s.focus == Focus::Composer && self.bottom.composer.popup_open() {
-                    self.bottom.composer.complete();
-                }
             }
             Action::PageUp | Action::PageDown => {
                 let pane = if s.focus == Focus::Trajectory {
