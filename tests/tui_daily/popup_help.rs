@@ -119,8 +119,8 @@ fn issue12_item10_help_scrolls_at_60x10_and_is_wide_at_200() {
 }
 
 /// A 60-line bracketed paste shows as a placeholder in the composer and, once sent,
-/// collapsed in Chat (its first rows and how many more); Enter on the selected cell
-/// expands it.
+/// collapsed in Chat (its first rows and how many more); a message typed meanwhile shows
+/// queued under the composer; Enter on the selected cell expands the paste.
 fn paste_collapses(w: u16, locale: &str) {
     let (tmux, dir) = start(&format!("popup-paste-{w}-{locale}"), w, 30, locale);
     let text: String = (1..=60).map(|i| format!("pasted row {i}\n")).collect();
@@ -135,6 +135,18 @@ fn paste_collapses(w: u16, locale: &str) {
     };
     tmux.wait_for("the paste placeholder", |s| s.contains(placeholder));
     tmux.key("Enter");
+    // Typed while the reply streams: queued, and shown dimmed under the composer.
+    tmux.type_line("a follow-up while it runs");
+    let queued = if locale == "zh-CN" {
+        "↳ 排队中：a follow-up while it runs"
+    } else {
+        "↳ queued: a follow-up while it runs"
+    };
+    let s = tmux.wait_for("the queued message", |s| s.contains(queued));
+    let rows: Vec<&str> = s.lines().collect();
+    let composer = rows.iter().position(|r| r.starts_with('›'));
+    let shown = rows.iter().position(|r| r.contains(queued));
+    assert!(shown > composer, "queued under the composer:\n{s}");
     let more = if locale == "zh-CN" {
         "还有 57 行"
     } else {
@@ -150,7 +162,8 @@ fn paste_collapses(w: u16, locale: &str) {
     tmux.wait_for("the demo reply", |s| s.contains("●") || !s.contains("…"));
     tmux.key("Tab");
     tmux.key("Home");
-    for _ in 0..3 {
+    // The paste is the first selectable cell: enough ↑ reach it (selection stops there).
+    for _ in 0..8 {
         tmux.key("Up");
     }
     tmux.key("Enter");
@@ -158,7 +171,7 @@ fn paste_collapses(w: u16, locale: &str) {
 }
 
 #[test]
-fn issue12_item12_sixty_line_paste_collapses_in_chat() {
+fn issue12_item12_sixty_line_paste_collapses_in_chat_and_queued_message_shows() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
