@@ -727,3 +727,13 @@ fn issue12_item12_composer_wraps_at_word_boundaries_at_40_columns() {
     }
     assert!(rows.len() >= 2, "{s}");
 }
+
+#[test]
+fn issue12_item10_scroll_keys_close_the_help_when_it_fits() {
+    let mut app = App::new(Locale::EnUs, false);
+    app.on_key(key(KeyCode::F(1)));
+    let s = screen_at(&mut app, 200, 80);
+    assert!(!s.contains(" of "), "everything fits: {s}");
+    app.on_key(key(KeyCode::Down));
+    assert!(!app.help_open(), "↓ closes a help that does not scroll");
+}

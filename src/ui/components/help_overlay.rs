@@ -29,6 +29,10 @@ impl Component for HelpOverlay {
     fn handle(&mut self, action: Action, _s: &mut UiState) -> Handled {
         let page = self.view.page.max(1);
         let max = self.view.max_scroll();
+        // When everything fits, the help says "any key closes": the scroll keys close too.
+        if max == 0 && self.view.total > 0 {
+            return Handled::Close;
+        }
         self.scroll = match action {
             Action::LineUp => self.scroll.saturating_sub(1),
             Action::LineDown => (self.scroll + 1).min(max),
