@@ -178,9 +178,10 @@ fn key_help_lists_the_table_when_tall_enough() {
             assert!(s.contains(&desc), "{desc} in {s}");
         }
     }
-    // Short terminals keep the keys only.
-    let rows = deepterm::ui::help::rows(24);
-    assert!(!rows.iter().any(|(k, _)| *k == "/help"));
+    // Short terminals scroll to the commands (issue 12 item 10): they are always rows.
+    let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs));
+    assert!(rows.iter().any(|(k, _)| k == "/help"));
+    assert!(rows.iter().any(|(k, _)| k == "/tool enable|disable NAME"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -19,19 +19,18 @@ agent-max-tokens = The reply was cut off at the output limit (max_tokens).
 # Slash commands.
 cmd-help-title = Commands:
 cmd-help = Show commands and keys
-cmd-model = Switch route: /model PROVIDER/MODEL
+cmd-model = Show the current route, or switch to another
 cmd-tools = List active and available tools
-cmd-tool = Enable or disable a tool: /tool enable|disable NAME
-cmd-mcp = MCP server status; /mcp connect|disconnect NAME
-cmd-system = Show this session's extra instructions; /system TEXT replaces them, /system clear clears them
+cmd-tool = Enable or disable a tool
+cmd-mcp = Show the MCP servers, or connect or disconnect one
+cmd-system = Show this session's extra instructions; clear clears them, TEXT replaces them
 cmd-compact = Summarize the conversation so far to free context
-cmd-lang = Switch language: /lang en|zh
-cmd-inspect = Show the next request next to the last one sent
+cmd-lang = Switch the interface language
+cmd-inspect = Compare the next request with the last one sent, or inspect request N
 cmd-new = Start a new session
-cmd-resume = Resume a saved session: /resume [ID|last]
+cmd-resume = List saved sessions, or resume one
 cmd-quit = Quit
 cmd-unknown = Unknown command { $command }. Type /help for the list.
-cmd-lang-usage = Usage: /lang en|zh
 cmd-lang-switched = Language switched to { $locale ->
     [zh-CN] 简体中文
    *[en-US] English
@@ -48,7 +47,6 @@ cmd-model-choice-current = {"  "}{ $route }  (current)
 cmd-model-unknown = Cannot switch route: “{ $route }” is not in the catalog or the config, and its provider does not list it. Run /model to see the routes.
 cmd-model-unchecked = Cannot switch route: “{ $route }” is not in the catalog or the config, and its provider's model list could not be read ({ $error }). Add it under [[providers.NAME.models]] in the config to use it.
 cmd-tool-failed = { $error }
-cmd-tool-usage = Usage: /tool enable NAME or /tool disable NAME
 cmd-new-done = New session started.
 cmd-resume-title = Saved sessions (newest first):
 cmd-resume-done = Session resumed.
@@ -90,3 +88,14 @@ app-env-unsupported = Not available here.
 # issue 12: /system shows and clears
 cmd-system-current = Extra instructions for this session: { $text }
 cmd-system-none = No extra instructions are set for this session; /system TEXT sets them.
+
+# issue 12: slash popup and help
+cmd-model-args = [PROVIDER/MODEL]
+cmd-tool-args = enable|disable NAME
+cmd-mcp-args = [connect|disconnect NAME]
+cmd-system-args = [clear|TEXT]
+cmd-lang-args = en|zh
+cmd-inspect-args = [N]
+cmd-resume-args = [ID|last]
+cmd-usage = Usage: { $command } { $args }
+cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }

@@ -37,7 +37,6 @@ mcp-disconnected = MCP server { $name } disconnected; its tools were removed.
 mcp-not-running = MCP server { $name } is not running.
 mcp-connect-failed = MCP server { $name } could not be connected: { $error }
 mcp-unknown-server = There is no MCP server named "{ $name }"; /mcp lists the configured servers.
-mcp-usage = Usage: /mcp, /mcp connect NAME, /mcp disconnect NAME
 mcp-connecting = Connecting MCP server { $name }…
 tools-mapped-header = MCP tools renamed for the model (model name ← name on the server):
 

@@ -187,3 +187,15 @@ tui-help-legend-hit = cache hit: green ≥ 90 %, yellow 50–89 %, red < 50 %
 tui-help-legend-break = cache break: read less than the previous request's prefix; the reason is below the row
 tui-key-legend-durations = TTFT / total
 tui-key-legend-hit = hit
+# issue 12: slash popup and help
+tui-help-complete = Slash popup: Tab completes; Enter runs the command, or completes one that needs arguments
+tui-help-help-scroll = In this help: scroll
+tui-help-close-scroll = ↑/↓, PgUp/PgDn, Home/End scroll; any other key closes
+tui-help-position = { $first }–{ $last } of { $total }
+tui-user-collapsed = ▸ { $hidden ->
+    [one] { $hidden } more line
+   *[other] { $hidden } more lines
+} (Enter expands)
+tui-user-expanded = ▾ { $lines } lines (Enter collapses)
+tui-queued-item = ↳ queued: { $text }
+tui-queued-more = … { $count } more queued

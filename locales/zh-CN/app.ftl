@@ -19,19 +19,18 @@ agent-max-tokens = 回复达到输出上限（max_tokens），已被截断。
 # 斜杠命令。
 cmd-help-title = 命令：
 cmd-help = 显示命令和快捷键
-cmd-model = 切换路由：/model 提供方/模型
+cmd-model = 显示当前路由，或切换到其他路由
 cmd-tools = 列出已启用和可用的工具
-cmd-tool = 启用或停用工具：/tool enable|disable 名称
-cmd-mcp = MCP 服务器状态；/mcp connect|disconnect 名称
-cmd-system = 显示本会话的附加指令；/system 文本 替换它们，/system clear 清除它们
+cmd-tool = 启用或停用工具
+cmd-mcp = 显示 MCP 服务器，或连接、断开其中一个
+cmd-system = 显示本会话的附加指令；clear 清除它们，给出文本则替换它们
 cmd-compact = 总结目前的对话以释放上下文
-cmd-lang = 切换语言：/lang en|zh
-cmd-inspect = 将下一个请求与上一个已发送的请求并排显示
+cmd-lang = 切换界面语言
+cmd-inspect = 将下一个请求与上一个已发送的请求对比，或查看第 N 个请求
 cmd-new = 开始新会话
-cmd-resume = 恢复已保存的会话：/resume [ID|last]
+cmd-resume = 列出已保存的会话，或恢复其中一个
 cmd-quit = 退出
 cmd-unknown = 未知命令 { $command }。输入 /help 查看命令列表。
-cmd-lang-usage = 用法：/lang en|zh
 cmd-lang-switched = 界面语言已切换为{ $locale ->
     [zh-CN] 简体中文
    *[en-US] English
@@ -48,7 +47,6 @@ cmd-model-choice-current = {"  "}{ $route }（当前）
 cmd-model-unknown = 无法切换路由：“{ $route }”不在模型目录和配置中，提供方的模型列表里也没有它。输入 /model 查看可用路由。
 cmd-model-unchecked = 无法切换路由：“{ $route }”不在模型目录和配置中，且无法读取提供方的模型列表（{ $error }）。如需使用，请在配置的 [[providers.NAME.models]] 中添加它。
 cmd-tool-failed = { $error }
-cmd-tool-usage = 用法：/tool enable 名称 或 /tool disable 名称
 cmd-new-done = 已开始新会话。
 cmd-resume-title = 已保存的会话（最新的在前）：
 cmd-resume-done = 会话已恢复。
@@ -90,3 +88,14 @@ app-env-unsupported = 此处不可用。
 # issue 12: /system shows and clears
 cmd-system-current = 本会话的附加指令：{ $text }
 cmd-system-none = 本会话尚未设置附加指令；输入 /system 文本 即可设置。
+
+# issue 12: slash popup and help
+cmd-model-args = [提供方/模型]
+cmd-tool-args = enable|disable 名称
+cmd-mcp-args = [connect|disconnect 名称]
+cmd-system-args = [clear|文本]
+cmd-lang-args = en|zh
+cmd-inspect-args = [N]
+cmd-resume-args = [ID|last]
+cmd-usage = 用法：{ $command } { $args }
+cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }

@@ -31,7 +31,6 @@ mcp-disconnected = MCP 服务器 { $name } 已断开，其工具已移除。
 mcp-not-running = MCP 服务器 { $name } 未在运行。
 mcp-connect-failed = 无法连接 MCP 服务器 { $name }：{ $error }
 mcp-unknown-server = 没有名为“{ $name }”的 MCP 服务器；/mcp 会列出已配置的服务器。
-mcp-usage = 用法：/mcp、/mcp connect 名称、/mcp disconnect 名称
 mcp-connecting = 正在连接 MCP 服务器 { $name }……
 tools-mapped-header = 为模型改名的 MCP 工具（模型看到的名称 ← 服务器上的名称）：
 

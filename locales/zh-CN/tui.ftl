@@ -175,3 +175,12 @@ tui-help-legend-hit = 缓存命中：绿色 ≥ 90%、黄色 50–89%、红色 <
 tui-help-legend-break = 缓存中断：读取的缓存少于上一请求的前缀；原因显示在该行下方
 tui-key-legend-durations = 首字 / 耗时
 tui-key-legend-hit = 命中
+# issue 12: slash popup and help
+tui-help-complete = 斜杠命令弹窗：Tab 补全；Enter 运行命令，需要参数的命令则补全并显示用法
+tui-help-help-scroll = 在本帮助中：滚动
+tui-help-close-scroll = ↑/↓、PgUp/PgDn、Home/End 滚动；按其他任意键关闭
+tui-help-position = 第 { $first }–{ $last } 行，共 { $total } 行
+tui-user-collapsed = ▸ 还有 { $hidden } 行（Enter 展开）
+tui-user-expanded = ▾ 共 { $lines } 行（Enter 折叠）
+tui-queued-item = ↳ 排队中：{ $text }
+tui-queued-more = … 另有 { $count } 条排队中

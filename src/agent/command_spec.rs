@@ -19,7 +19,7 @@ pub enum CommandId {
     Tool,
     /// `/mcp [connect|disconnect NAME]`.
     Mcp,
-    /// `/system [TEXT]`.
+    /// `/system [clear|TEXT]`.
     System,
     /// `/compact`.
     Compact,
@@ -59,9 +59,13 @@ pub struct CommandSpec {
     pub args: ArgSpec,
     /// Fluent id of its one-line description.
     pub desc_key: &'static str,
-    /// Whether completing it in the popup leaves the composer open for arguments
-    /// (otherwise Enter on the popup sends it at once).
+    /// Whether completing it in the popup (Tab, or Enter on a command that requires
+    /// arguments) leaves a space after the name for arguments: true exactly when it takes
+    /// any (Enter on the popup runs a command whose arguments are optional or none).
     pub complete_with_args: bool,
+    /// Fluent id of its argument synopsis (`enable|disable NAME`), shown after the name in
+    /// the popup, `/help` and the parser's usage message; `None` when it takes none.
+    pub usage_key: Option<&'static str>,
 }
 
 /// Every slash command, in `/help` and popup order (most used first).
@@ -73,6 +77,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::None,
         desc_key: "cmd-help",
         complete_with_args: false,
+        usage_key: None,
     },
     CommandSpec {
         id: CommandId::Model,
@@ -81,6 +86,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::Optional,
         desc_key: "cmd-model",
         complete_with_args: true,
+        usage_key: Some("cmd-model-args"),
     },
     CommandSpec {
         id: CommandId::Tools,
@@ -89,6 +95,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::None,
         desc_key: "cmd-tools",
         complete_with_args: false,
+        usage_key: None,
     },
     CommandSpec {
         id: CommandId::Tool,
@@ -97,6 +104,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::Required,
         desc_key: "cmd-tool",
         complete_with_args: true,
+        usage_key: Some("cmd-tool-args"),
     },
     CommandSpec {
         id: CommandId::Mcp,
@@ -105,6 +113,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::Optional,
         desc_key: "cmd-mcp",
         complete_with_args: true,
+        usage_key: Some("cmd-mcp-args"),
     },
     CommandSpec {
         id: CommandId::System,
@@ -113,6 +122,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::Optional,
         desc_key: "cmd-system",
         complete_with_args: true,
+        usage_key: Some("cmd-system-args"),
     },
     CommandSpec {
         id: CommandId::Compact,
@@ -121,6 +131,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::None,
         desc_key: "cmd-compact",
         complete_with_args: false,
+        usage_key: None,
     },
     CommandSpec {
         id: CommandId::Lang,
@@ -129,6 +140,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::Required,
         desc_key: "cmd-lang",
         complete_with_args: true,
+        usage_key: Some("cmd-lang-args"),
     },
     CommandSpec {
         id: CommandId::Inspect,
@@ -136,7 +148,8 @@ pub const COMMANDS: &[CommandSpec] = &[
         aliases: &[],
         args: ArgSpec::Optional,
         desc_key: "cmd-inspect",
-        complete_with_args: false,
+        complete_with_args: true,
+        usage_key: Some("cmd-inspect-args"),
     },
     CommandSpec {
         id: CommandId::New,
@@ -145,6 +158,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::None,
         desc_key: "cmd-new",
         complete_with_args: false,
+        usage_key: None,
     },
     CommandSpec {
         id: CommandId::Resume,
@@ -153,6 +167,7 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::Optional,
         desc_key: "cmd-resume",
         complete_with_args: true,
+        usage_key: Some("cmd-resume-args"),
     },
     CommandSpec {
         id: CommandId::Quit,
@@ -161,12 +176,81 @@ pub const COMMANDS: &[CommandSpec] = &[
         args: ArgSpec::None,
         desc_key: "cmd-quit",
         complete_with_args: false,
+        usage_key: None,
     },
 ];
+
+/// Where `typed` (without the leading `/`) matches a command name: 0 for the exact name or
+/// an alias, 1 for a prefix, 2 for a fuzzy (subsequence, case-insensitive) match; `None`
+/// when it does not match. The popup orders by this rank, then by table order, so an
+/// exact name always comes first (`/tool` before `/tools`).
+pub fn match_rank(c: &CommandSpec, typed: &str) -> Option<u8> {
+    let typed = typed.to_lowercase();
+    let name = c.name.trim_start_matches('/');
+    if name == typed || c.aliases.iter().any(|a| a.trim_start_matches('/') == typed) {
+        Some(0)
+    } else if name.starts_with(&typed) {
+        Some(1)
+    } else if is_subsequence(name, &typed) {
+        Some(2)
+    } else {
+        None
+    }
+}
+
+fn is_subsequence(hay: &str, needle: &str) -> bool {
+    let mut it = hay.chars();
+    needle.chars().all(|n| it.any(|h| h == n))
+}
+
+/// The commands matching `typed` (without the leading `/`), best first: exact name,
+/// then prefixes, then fuzzy matches, each in table order.
+pub fn ranked(typed: &str) -> Vec<&'static CommandSpec> {
+    let mut v: Vec<(u8, usize, &'static CommandSpec)> = COMMANDS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match_rank(c, typed).map(|r| (r, i, c)))
+        .collect();
+    v.sort_by_key(|(r, i, _)| (*r, *i));
+    v.into_iter().map(|(_, _, c)| c).collect()
+}
 
 /// The command named `name` (its name or an alias, including `/`).
 pub fn find(name: &str) -> Option<&'static CommandSpec> {
     COMMANDS
         .iter()
         .find(|c| c.name == name || c.aliases.contains(&name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(typed: &str) -> Vec<&'static str> {
+        ranked(typed).iter().map(|c| c.name).collect()
+    }
+
+    #[test]
+    fn issue12_item2_exact_name_ranks_first_then_prefixes_then_fuzzy() {
+        // `/tools` comes before `/tool` in the table; typing `tool` still puts `/tool` first.
+        assert_eq!(names("tool"), vec!["/tool", "/tools"]);
+        assert_eq!(names("TOOLS")[0], "/tools");
+        // An alias typed exactly offers its command first.
+        assert_eq!(names("exit")[0], "/quit");
+        // Prefixes before subsequences: `m` starts /model and /mcp, and is inside /compact.
+        let m = names("m");
+        assert_eq!(&m[..2], &["/model", "/mcp"]);
+        assert!(m.contains(&"/compact"));
+        assert!(m.iter().position(|n| *n == "/compact") > Some(1));
+        assert_eq!(names("").len(), COMMANDS.len());
+        assert!(names("zzz").is_empty());
+    }
+
+    #[test]
+    fn usage_keys_match_argument_specs() {
+        for c in COMMANDS {
+            assert_eq!(c.usage_key.is_some(), c.args != ArgSpec::None, "{}", c.name);
+            assert_eq!(c.complete_with_args, c.args != ArgSpec::None, "{}", c.name);
+        }
+    }
 }

@@ -5,27 +5,45 @@
 
 mod mcp;
 
-use crate::agent::command_spec::{COMMANDS, CommandId, find};
+use crate::agent::command_spec::{COMMANDS, CommandId, CommandSpec, find};
 use crate::agent::inbox::Pending;
 use crate::agent::protocol::{AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Locale, Localizer, Text};
 use crate::llm::client::ProviderClient;
 
-/// The `/help` lines: a title, then one line per table entry (name and description,
-/// rendered when drawn).
+/// The `/help` lines: a title, then one line per table entry (name, argument synopsis and
+/// description, rendered when drawn).
 pub fn help_lines() -> Vec<OutputLine> {
     let mut out = vec![Text::new("cmd-help-title", vec![])];
     for c in COMMANDS {
-        out.push(Text::new(
-            "cmd-help-entry",
-            vec![
-                ("name", Arg::from(format!("{:<10}", c.name))),
-                ("description", Arg::from(Text::new(c.desc_key, vec![]))),
-            ],
-        ));
+        let mut args = vec![
+            ("name", Arg::from(format!("{:<10}", c.name))),
+            ("description", Arg::from(Text::new(c.desc_key, vec![]))),
+        ];
+        let key = match c.usage_key {
+            Some(u) => {
+                args[0].1 = Arg::from(c.name);
+                args.push(("args", Arg::from(Text::new(u, vec![]))));
+                "cmd-help-entry-args"
+            }
+            None => "cmd-help-entry",
+        };
+        out.push(Text::new(key, args));
     }
     out
+}
+
+/// The usage message of `spec`, from the table: `Usage: /tool enable|disable NAME`.
+pub fn usage_text(spec: &CommandSpec) -> Text {
+    let args = match spec.usage_key {
+        Some(u) => Arg::from(Text::new(u, vec![])),
+        None => Arg::from(""),
+    };
+    Text::new(
+        "cmd-usage",
+        vec![("command", Arg::from(spec.name)), ("args", args)],
+    )
 }
 
 impl Agent {
@@ -90,7 +108,7 @@ impl Agent {
             },
             CommandId::Lang => match Locale::parse(rest) {
                 Some(loc) => self.set_locale_command(loc),
-                None => self.warn("cmd-lang-usage", vec![]),
+                None => self.usage(spec),
             },
             CommandId::System => self.system_command(rest),
             CommandId::Model => self.model_command(rest).await,
@@ -98,7 +116,7 @@ impl Agent {
                 let lines = self.tool_lines();
                 self.output(lines)
             }
-            CommandId::Tool => self.tool_command(rest),
+            CommandId::Tool => self.tool_command(rest, spec),
             CommandId::New => self.new_command(),
             CommandId::Resume => self.resume_command(rest),
             CommandId::Mcp => self.mcp_command(rest).await,
@@ -115,6 +133,17 @@ impl Agent {
                 self.inspect_command(request)
             }
         }
+    }
+
+    /// Warns with `spec`'s usage (from the table, as the popup and `/help` show it).
+    fn usage(&self, spec: &CommandSpec) -> LineOutcome {
+        let t = usage_text(spec);
+        let args: Vec<(&str, Arg)> = t
+            .args
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        self.warn(&t.key, args)
     }
 
     fn output(&self, lines: Vec<OutputLine>) -> LineOutcome {
@@ -236,7 +265,7 @@ impl Agent {
         lines
     }
 
-    fn tool_command(&mut self, rest: &str) -> LineOutcome {
+    fn tool_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
         let l = self.localizer();
         let mut parts = rest.split_whitespace();
         match (parts.next(), parts.next()) {
@@ -258,7 +287,7 @@ impl Agent {
                     ),
                 }
             }
-            _ => self.warn("cmd-tool-usage", vec![]),
+            _ => self.usage(spec),
         }
     }
 

@@ -31,7 +31,7 @@ pub use super::components::Focus;
 /// Width from which Chat and Trajectory show side by side.
 pub const SPLIT_WIDTH: u16 = 100;
 /// Window for the second Ctrl+C.
-const QUIT_WINDOW: Duration = Duration::from_secs(2);
+const QUIT_WINDOW: Duration = Duration::from_secs(3);
 
 /// The whole UI: the components and the state they share.
 pub struct App {
@@ -153,6 +153,8 @@ impl App {
         match self.state.focus {
             Focus::Chat => cx.push(Context::Chat),
             Focus::Trajectory => cx.push(Context::Trajectory),
+            // With the slash popup open, Tab completes instead of moving focus.
+            Focus::Composer if self.bottom.composer.popup_open() => cx.push(Context::Composer),
             Focus::Composer => {}
         }
         cx.push(Context::Global);
@@ -296,7 +298,7 @@ impl App {
             }
         }
         if std::mem::take(&mut self.state.open_help) {
-            self.overlays.push(Overlay::Help(HelpOverlay));
+            self.overlays.push(Overlay::Help(HelpOverlay::default()));
         }
     }
 
@@ -304,7 +306,7 @@ impl App {
     fn global(&mut self, a: Action) {
         let s = &mut self.state;
         match a {
-            Action::Help => self.overlays.push(Overlay::Help(HelpOverlay)),
+            Action::Help => self.overlays.push(Overlay::Help(HelpOverlay::default())),
             Action::ToggleLocale => {
                 let next = s.l.locale.toggled();
                 self.set_locale(next);
@@ -318,9 +320,6 @@ impl App {
                 };
                 if s.focus != Focus::Composer {
                     s.narrow_pane = s.focus;
-                }
-                if s.focus == Focus::Composer && self.bottom.composer.popup_open() {
-                    self.bottom.composer.complete();
                 }
             }
             Action::PageUp | Action::PageDown => {
@@ -402,7 +401,7 @@ impl App {
         let banner_h = u16::from(s.demo);
         // Rows between the banner and the footer, as the composer's height budget.
         let avail = area.height.saturating_sub(banner_h + 1);
-        let bottom_h = self.bottom.height(area.width, avail);
+        let bottom_h = self.bottom.height(area.width, avail) + BottomPane::queued_rows(s);
         let [banner, panes, status, bottom, footer_row] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Fill(1),

@@ -305,13 +305,27 @@ impl Composer {
         self.popup_closed = true;
     }
 
-    /// Commands matching the typed prefix (fuzzy).
+    /// Commands matching the typed name, best first: the exact name (or alias), then
+    /// prefixes, then fuzzy matches ([`crate::agent::command_spec::ranked`]).
     pub fn popup_matches(&self) -> Vec<&'static SlashCommand> {
-        let needle = self.text.trim_start_matches('/');
-        crate::agent::command_spec::COMMANDS
-            .iter()
-            .filter(|c| fuzzy_match(&c.name[1..], needle))
-            .collect()
+        crate::agent::command_spec::ranked(self.text.trim_start_matches('/'))
+    }
+
+    /// The highlighted popup command, if the popup is open.
+    pub fn popup_highlighted(&self) -> Option<&'static SlashCommand> {
+        if !self.popup_open() {
+            return None;
+        }
+        let matches = self.popup_matches();
+        matches
+            .get(self.popup_sel.min(matches.len().saturating_sub(1)))
+            .copied()
+    }
+
+    /// The command whose arguments are being typed (`/tool en…`), for the inline usage.
+    pub fn command_being_typed(&self) -> Option<&'static SlashCommand> {
+        let (name, _) = self.text.split_once(' ')?;
+        crate::agent::command_spec::find(name).filter(|c| c.usage_key.is_some())
     }
 
     /// The selected popup row.
@@ -319,7 +333,8 @@ impl Composer {
         self.popup_sel
     }
 
-    /// Completes the selected command; returns it when it takes no arguments (ready to send).
+    /// Completes the highlighted command's name (with a space after it when it takes
+    /// arguments) and returns it.
     pub fn complete(&mut self) -> Option<&'static SlashCommand> {
         let matches = self.popup_matches();
         let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;

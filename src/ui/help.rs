@@ -1,6 +1,6 @@
-//! The key-help overlay (`?` on an empty composer, or `F1`): the keys, then, when the
-//! terminal is tall enough, the slash commands from the one command table. A long
-//! description wraps under its own column.
+//! The key-help overlay (`?` on an empty composer, or `F1`): the keys, then the slash
+//! commands from the one command table. A long description wraps under its own column;
+//! the overlay sizes to the terminal and scrolls when its rows do not fit.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,38 +8,59 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::agent::command_spec::COMMANDS;
-use crate::i18n::Localizer;
+use crate::i18n::{Arg, Localizer};
+use crate::ui::components::bottom_pane::usage_line;
 
 use super::components::component::{clear_area, overlay_base};
 use super::keymap;
 use super::text::{str_width, truncate, wrap_prefixed};
 use super::theme;
 
-/// The overlay's rows (keys or command names, and description ids): the keys, then a
-/// heading and every command of the table when `height` rows leave room for all of them.
-pub fn rows(height: u16) -> Vec<(&'static str, &'static str)> {
+/// The overlay's rows (key names or a command with its argument synopsis, and
+/// description ids): every key of the keymap table, then a heading and every command of
+/// the one command table. Key names that are words (mouse, any key) are localized.
+pub fn rows(l: Localizer) -> Vec<(String, &'static str)> {
     // The key rows come from the keymap table, so the help lists every bound key.
-    let keys = keymap::help_rows();
-    let mut rows: Vec<(&str, &str)> = keys.iter().map(|(k, d)| (k.as_str(), *d)).collect();
-    // Border (2), the close hint (1) and the heading (1) besides the rows, and a row
-    // above and below so the overlay does not cover the whole screen.
-    if usize::from(height) >= keys.len() + COMMANDS.len() + 6 {
-        rows.push(("", "tui-help-commands-title"));
-        rows.extend(COMMANDS.iter().map(|c| (c.name, c.desc_key)));
-    }
-    // The Trajectory legend (issue 12 item 6) when it fits below the rest.
-    let legend = super::trajectory::LEGEND;
-    if usize::from(height) >= rows.len() + legend.len() + 1 + 5 {
-        rows.push(("", "tui-help-legend-title"));
-        rows.extend(legend.iter().copied());
-    }
+    let mut rows: Vec<(String, &'static str)> = keymap::help_rows()
+        .iter()
+        .map(|(k, d)| (keymap::label_text(l, k), *d))
+        .collect();
+    rows.push((String::new(), "tui-help-commands-title"));
+    rows.extend(COMMANDS.iter().map(|c| (usage_line(l, c), c.desc_key)));
+    // The Trajectory legend (issue 12 item 6) last: the overlay scrolls to it.
+    rows.push((String::new(), "tui-help-legend-title"));
+    rows.extend(
+        super::trajectory::LEGEND
+            .iter()
+            .map(|(k, d)| (keymap::label_text(l, k), *d)),
+    );
     rows
 }
 
+/// The widest the overlay gets: wider lines read badly.
+pub const MAX_WIDTH: u16 = 120;
+
+/// What the overlay shows of its rows after drawing (the scroll position, clamped).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HelpView {
+    /// The first visual row shown (0-based).
+    pub first: usize,
+    /// Visual rows shown at once.
+    pub page: usize,
+    /// Visual rows in all.
+    pub total: usize,
+}
+
+impl HelpView {
+    /// The largest useful scroll position.
+    pub fn max_scroll(&self) -> usize {
+        self.total.saturating_sub(self.page)
+    }
+}
+
 /// The overlay's visual rows at `inner_w` columns: a long description wraps under its
-/// own column (continuation rows start below the description, not at column 0), or,
-/// when `wrap` is off, is cut with `…` to one row.
-fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize, wrap: bool) -> Vec<Line<'static>> {
+/// own column (continuation rows start below the description, not at column 0).
+fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'static>> {
     let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
     let kw = key_w.min(inner_w * 2 / 5);
     let gutter = [Span::raw(" ".repeat(kw + 2))];
@@ -48,11 +69,7 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize, wrap: bool) -> V
         if k.is_empty() {
             // A heading.
             let heading = Line::from(Span::styled(l.tr(d), theme::bold()));
-            out.extend(
-                wrap_prefixed(&heading, inner_w, &[], &[])
-                    .into_iter()
-                    .take(if wrap { usize::MAX } else { 1 }),
-            );
+            out.extend(wrap_prefixed(&heading, inner_w, &[], &[]));
             continue;
         }
         let key = truncate(k, kw);
@@ -61,50 +78,53 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize, wrap: bool) -> V
             format!("{key}{}", " ".repeat(pad)),
             theme::bold(),
         )];
-        if wrap {
-            out.extend(wrap_prefixed(&Line::from(l.tr(d)), inner_w, &key, &gutter));
-        } else {
-            let desc = truncate(&l.tr(d), inner_w.saturating_sub(kw + 2));
-            out.push(Line::from(vec![key[0].clone(), Span::raw(desc)]));
-        }
+        out.extend(wrap_prefixed(&Line::from(l.tr(d)), inner_w, &key, &gutter));
     }
     out
 }
 
-/// Draws the overlay centered in `area`. Descriptions wrap under their column; the
-/// commands are shown only when their wrapped rows fit too, and when even the keys'
-/// wrapped rows do not fit, every description is cut to one row so that no key is lost.
-pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
+/// Draws the overlay centered in `area`, from its first row (see [`draw_scrolled`]).
+pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) -> HelpView {
+    draw_scrolled(l, area, buf, 0)
+}
+
+/// Draws the overlay centered in `area`, sized to the terminal: as wide as its longest
+/// row needs, up to the area less a margin (or [`MAX_WIDTH`]); as tall as its rows, up to
+/// the area. Descriptions wrap under their column. When the rows do not fit, the body
+/// starts at visual row `scroll` (clamped) and the bottom border shows which rows are
+/// visible (`3–14 of 20`).
+pub fn draw_scrolled(l: Localizer, area: Rect, buf: &mut Buffer, scroll: usize) -> HelpView {
+    let rows = rows(l);
+    let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
+    let desc_w = rows
+        .iter()
+        .filter(|(k, _)| !k.is_empty())
+        .map(|(_, d)| str_width(&l.tr(d)))
+        .max()
+        .unwrap_or(0);
+    // Borders (2) besides the key column, a gap of 2 and the longest description.
+    let natural = (key_w + 2 + desc_w + 2).min(usize::from(u16::MAX)) as u16;
     let w = if area.width < 60 {
         area.width
     } else {
-        area.width.saturating_sub(4).min(76)
+        natural.clamp(56, area.width.saturating_sub(4).min(MAX_WIDTH))
     };
     let inner_w = w.saturating_sub(2) as usize;
-    let key_rows = keymap::help_rows().len();
-    // Key names that are words (mouse, any key) are localized.
-    let mut rows: Vec<(String, &str)> = rows(area.height)
-        .into_iter()
-        .map(|(k, d)| (keymap::label_text(l, k), d))
-        .collect();
-    let mut body = lines(l, &rows, inner_w, true);
-    // The legend goes first when the wrapped rows do not fit.
-    if body.len() + 5 > usize::from(area.height)
-        && let Some(at) = rows.iter().position(|(_, d)| *d == "tui-help-legend-title")
-    {
-        rows.truncate(at);
-        body = lines(l, &rows, inner_w, true);
-    }
-    // As in `rows`: border, close hint and a row above and below besides the rows.
-    if rows.len() > key_rows && body.len() + 5 > usize::from(area.height) {
-        rows.truncate(key_rows);
-        body = lines(l, &rows, inner_w, true);
-    }
-    // Border and close hint besides the rows.
-    if body.len() + 3 > usize::from(area.height) {
-        body = lines(l, &rows, inner_w, false);
-    }
-    let h = (body.len() as u16 + 3).min(area.height);
+    let body = lines(l, &rows, inner_w);
+    // Border (2) and the close hint (1) besides the rows; a row above and below stays
+    // free when the terminal is not tiny, so the overlay reads as one.
+    let max_h = if area.height >= 12 {
+        area.height - 2
+    } else {
+        area.height
+    };
+    let h = (body.len() as u16 + 3).min(max_h);
+    let page = usize::from(h.saturating_sub(3)).max(1);
+    let view = HelpView {
+        first: scroll.min(body.len().saturating_sub(page)),
+        page,
+        total: body.len(),
+    };
     let rect = Rect {
         x: area.x + (area.width - w) / 2,
         y: area.y + (area.height - h) / 2,
@@ -113,20 +133,36 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
     };
     // Own the area: cleared and filled with the overlay's base style.
     clear_area(rect, buf, overlay_base());
-    let block = Block::default()
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme::accent())
         .title(format!(" {} ", l.tr("tui-help-title")));
+    if view.total > view.page {
+        let pos = l.tra(
+            "tui-help-position",
+            &[
+                ("first", Arg::from(view.first + 1)),
+                ("last", Arg::from((view.first + view.page).min(view.total))),
+                ("total", Arg::from(view.total)),
+            ],
+        );
+        block = block.title_bottom(Line::from(format!(" {pos} ")).right_aligned());
+    }
     let inner = block.inner(rect);
     block.render(rect, buf);
-    for (i, line) in body.iter().enumerate() {
+    for (i, line) in body.iter().skip(view.first).take(page).enumerate() {
         if i as u16 >= inner.height.saturating_sub(1) {
             break;
         }
         buf.set_line(inner.x, inner.y + i as u16, line, inner.width);
     }
+    let close_key = if view.total > view.page {
+        "tui-help-close-scroll"
+    } else {
+        "tui-help-close"
+    };
     let close = Line::from(Span::styled(
-        truncate(&l.tr("tui-help-close"), inner_w),
+        truncate(&l.tr(close_key), inner_w),
         theme::dim(),
     ));
     buf.set_line(
@@ -135,4 +171,5 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) {
         &close,
         inner.width,
     );
+    view
 }

@@ -86,6 +86,8 @@ pub enum Action {
     ToggleLastToolChange,
     /// Composer: insert a newline.
     Newline,
+    /// Composer, slash popup open: complete the highlighted command's name.
+    CompleteCommand,
     /// Composer: send (or complete the slash popup's command).
     Send,
     /// Composer: caret up / previous history entry / popup selection up.
@@ -294,6 +296,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Composer, A::HistoryPrev, &[key(KeyCode::Up)], "tui-help-history"),
     b(C::Composer, A::HistoryNext, &[key(KeyCode::Down)], "tui-help-history"),
     b(C::Composer, A::SlashCommands, &[ch('/')], "tui-help-commands"),
+    b(C::Composer, A::CompleteCommand, &[key(KeyCode::Tab)], "tui-help-complete"),
     b(C::Composer, A::CursorLeft, &[key(KeyCode::Left)], "tui-help-edit"),
     b(C::Composer, A::CursorRight, &[key(KeyCode::Right)], "tui-help-edit"),
     b(C::Composer, A::LineStart, &[key(KeyCode::Home)], "tui-help-edit"),
@@ -333,6 +336,12 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Global, A::ToggleLocale, &[key(KeyCode::F(2))], "tui-help-lang"),
     b(C::Global, A::Help, &[key(KeyCode::F(1))], "tui-help-help"),
     b(C::Composer, A::HelpOrType, &[ch('?')], "tui-help-help"),
+    b(C::HelpOverlay, A::LineUp, &[key(KeyCode::Up)], "tui-help-help-scroll"),
+    b(C::HelpOverlay, A::LineDown, &[key(KeyCode::Down)], "tui-help-help-scroll"),
+    b(C::HelpOverlay, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-help-scroll"),
+    b(C::HelpOverlay, A::PageDown, &[key(KeyCode::PageDown)], "tui-help-help-scroll"),
+    b(C::HelpOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-help-scroll"),
+    b(C::HelpOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-help-scroll"),
     b(C::HelpOverlay, A::Close, &[Chord::AnyKey], "tui-help-close"),
 ];
 

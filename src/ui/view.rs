@@ -197,6 +197,7 @@ impl Cell {
             CellKind::Context(k) => k.expandable(),
             CellKind::Assistant { reasoning, .. } => !reasoning.is_empty(),
             CellKind::Tool { .. } | CellKind::Checkpoint { .. } => true,
+            CellKind::User { text } => user_collapsible(text),
             _ => false,
         }
     }
@@ -229,6 +230,16 @@ impl Cell {
             },
         }
     }
+}
+
+/// Rows of a long user message shown while it is collapsed.
+const USER_PREVIEW_ROWS: usize = 3;
+
+/// Whether a user message is long enough to collapse: what the composer would have shown
+/// as a paste placeholder.
+fn user_collapsible(text: &str) -> bool {
+    text.lines().count() > crate::ui::composer::PASTE_LINE_LIMIT
+        || text.chars().count() > crate::ui::composer::PASTE_CHAR_LIMIT
 }
 
 /// Whether an assistant cell shows its markdown body (not while it is still empty).
@@ -271,8 +282,30 @@ fn render_parts(
                 l.tr("tui-role-user"),
                 theme::role(),
             )));
-            head.extend(text.split('\n').map(|s| Line::from(s.to_string())));
+            let body = if user_collapsible(text) {
+                text.trim_end_matches('\n')
+            } else {
+                text
+            };
+            head.extend(body.split('\n').map(|s| Line::from(s.to_string())));
             head = wrap_all(head);
+            // A long message (a large paste) shows its first rows until expanded, as the
+            // composer shows a placeholder (issue 12 item 12).
+            let rows = head.len() - 1;
+            if user_collapsible(text) && rows > USER_PREVIEW_ROWS {
+                let (key, args) = if cell.expanded {
+                    ("tui-user-expanded", [("lines", Arg::from(rows))])
+                } else {
+                    head.truncate(1 + USER_PREVIEW_ROWS);
+                    let hidden = rows - USER_PREVIEW_ROWS;
+                    ("tui-user-collapsed", [("hidden", Arg::from(hidden))])
+                };
+                head.extend(wrap_line(
+                    &Line::from(Span::styled(l.tra(key, &args), theme::dim())),
+                    width,
+                    0,
+                ));
+            }
         }
         CellKind::Assistant {
             reasoning,

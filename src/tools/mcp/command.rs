@@ -56,7 +56,14 @@ impl McpManager {
                 Ok(false) => McpReply::Info("mcp-not-running", vec![("name", name.into())]),
                 Err(e) => unknown(e),
             },
-            _ => McpReply::Warn("mcp-usage", vec![]),
+            // The usage from the one command table, as the popup and `/help` show it.
+            _ => McpReply::Warn(
+                "cmd-usage",
+                vec![
+                    ("command", "/mcp".into()),
+                    ("args", Text::new("cmd-mcp-args", vec![]).into()),
+                ],
+            ),
         }
     }
 

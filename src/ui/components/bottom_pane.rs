@@ -6,12 +6,13 @@ use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::agent::command_spec::{CommandId, find};
+use crate::agent::command_spec::{ArgSpec, CommandId, CommandSpec, find};
 use crate::agent::protocol::{AgentCommand, ApprovalDecision};
+use crate::i18n::Arg;
 use crate::ui::chat::Scroll;
 use crate::ui::composer::Composer;
 use crate::ui::keymap::Action;
-use crate::ui::text::{str_width, truncate};
+use crate::ui::text::{sanitize, str_width, truncate};
 use crate::ui::theme;
 
 use super::component::{Component, Handled};
@@ -19,6 +20,10 @@ use super::state::{Focus, UiState};
 
 /// Maximum composer text rows.
 const COMPOSER_MAX_ROWS: usize = 6;
+/// Queued messages shown under the composer (more are counted on one more row).
+const QUEUED_MAX_ROWS: usize = 3;
+/// Submitted texts remembered to show the queued ones.
+const SENT_KEPT: usize = 32;
 
 /// The bottom pane: owns the composer.
 #[derive(Debug, Default)]
@@ -48,6 +53,57 @@ impl BottomPane {
         width.saturating_sub(2).max(2) as usize
     }
 
+    /// Rows the queued messages take under the composer (issue 12 item 12): one per
+    /// message up to [`QUEUED_MAX_ROWS`], then one row counting the rest.
+    pub fn queued_rows(s: &UiState) -> u16 {
+        let n = s.queued_texts().count();
+        if n > QUEUED_MAX_ROWS {
+            QUEUED_MAX_ROWS as u16 + 1
+        } else {
+            n as u16
+        }
+    }
+
+    /// Draws the queued messages dimmed, one truncated line each, into `area`.
+    fn render_queued(area: Rect, buf: &mut Buffer, s: &UiState) {
+        let l = s.l;
+        let w = area.width as usize;
+        let texts: Vec<&str> = s.queued_texts().collect();
+        let mut rows: Vec<String> = texts
+            .iter()
+            .take(QUEUED_MAX_ROWS)
+            .map(|t| {
+                let first = t.lines().find(|x| !x.trim().is_empty()).unwrap_or("");
+                let more = if t.trim().lines().count() > 1 {
+                    " …"
+                } else {
+                    ""
+                };
+                l.tra(
+                    "tui-queued-item",
+                    &[(
+                        "text",
+                        Arg::from(format!("{}{more}", sanitize(first.trim()))),
+                    )],
+                )
+            })
+            .collect();
+        if texts.len() > QUEUED_MAX_ROWS {
+            rows.push(l.tra(
+                "tui-queued-more",
+                &[("count", Arg::from(texts.len() - QUEUED_MAX_ROWS))],
+            ));
+        }
+        for (i, r) in rows.iter().take(area.height as usize).enumerate() {
+            buf.set_line(
+                area.x,
+                area.y + i as u16,
+                &Line::from(Span::styled(truncate(r, w), theme::dim())),
+                area.width,
+            );
+        }
+    }
+
     /// Where the terminal cursor goes (the composer caret), after [`Component::render`].
     pub fn cursor(&self) -> Option<Position> {
         self.cursor
@@ -65,9 +121,14 @@ impl BottomPane {
     }
 
     fn submit(&mut self, s: &mut UiState) {
+        let shown = self.composer.text().to_string();
         let Some(text) = self.composer.submit() else {
             return;
         };
+        s.sent.push_back(shown);
+        if s.sent.len() > SENT_KEPT {
+            s.sent.pop_front();
+        }
         s.chat_scroll = Scroll::default();
         let quit = find(text.trim()).is_some_and(|c| c.id == CommandId::Quit);
         if quit && !s.busy() {
@@ -77,19 +138,59 @@ impl BottomPane {
         s.outbox.push(AgentCommand::Submit(text));
     }
 
-    /// Draws the slash popup over the bottom rows of `above` (the panes), if it is open.
+    /// Draws the slash popup over the bottom rows of `above` (the panes), if it is open:
+    /// each command with its argument synopsis and description. While a command's
+    /// arguments are typed (`/tool `), one row shows its usage instead.
     pub fn render_popup(&self, above: Rect, buf: &mut Buffer, s: &UiState) {
-        if !s.approvals.is_empty() || !self.composer.popup_open() {
+        if !s.approvals.is_empty() || above.height == 0 {
+            return;
+        }
+        let l = s.l;
+        let w = above.width as usize;
+        if !self.composer.popup_open() {
+            let Some(cmd) = self.composer.command_being_typed() else {
+                return;
+            };
+            let row = Rect {
+                y: above.bottom() - 1,
+                height: 1,
+                ..above
+            };
+            let text = truncate(
+                &format!("{}  {}", usage_line(l, cmd), l.tr(cmd.desc_key)),
+                w,
+            );
+            let pad = " ".repeat(w.saturating_sub(str_width(&text)));
+            buf.set_line(
+                row.x,
+                row.y,
+                &Line::from(Span::styled(format!("{text}{pad}"), theme::dim())),
+                row.width,
+            );
             return;
         }
         let matches = self.composer.popup_matches();
         let h = (matches.len() as u16).min(above.height);
         let [_, popup] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(above);
-        for (i, m) in matches.iter().take(popup.height as usize).enumerate() {
+        let names: Vec<String> = matches.iter().map(|m| usage_line(l, m)).collect();
+        // The synopsis column is as wide as the widest shown, up to half the popup.
+        let col = names
+            .iter()
+            .map(|n| str_width(n))
+            .max()
+            .unwrap_or(0)
+            .min(w / 2);
+        for (i, (m, name)) in matches
+            .iter()
+            .zip(&names)
+            .take(popup.height as usize)
+            .enumerate()
+        {
             let sel = i == self.composer.popup_selected();
-            let w = popup.width as usize;
-            let text = truncate(&format!("{:<10} {}", m.name, s.l.tr(m.desc_key)), w);
+            let name = truncate(name, col);
+            let name_pad = " ".repeat(col.saturating_sub(str_width(&name)));
+            let text = truncate(&format!("{name}{name_pad}  {}", l.tr(m.desc_key)), w);
             let pad = " ".repeat(w.saturating_sub(str_width(&text)));
             let st = if sel {
                 theme::selected()
@@ -103,6 +204,26 @@ impl BottomPane {
                 popup.width,
             );
         }
+    }
+
+    /// Enter with the slash popup open: a command that requires arguments is completed
+    /// (`/tool `, its usage then shows above the composer); any other runs at once.
+    fn run_highlighted(&mut self, cmd: &'static CommandSpec, s: &mut UiState) {
+        if cmd.args == ArgSpec::Required {
+            self.composer.complete();
+        } else {
+            self.composer.clear();
+            self.composer.insert_str(cmd.name);
+            self.submit(s);
+        }
+    }
+}
+
+/// A command's name and argument synopsis from the table (`/tool enable|disable NAME`).
+pub fn usage_line(l: crate::i18n::Localizer, cmd: &CommandSpec) -> String {
+    match cmd.usage_key {
+        Some(k) => format!("{} {}", cmd.name, l.tr(k)),
+        None => cmd.name.to_string(),
     }
 }
 
@@ -128,6 +249,10 @@ impl Component for BottomPane {
         if body.height == 0 {
             return;
         }
+        let queued_h = Self::queued_rows(s).min(body.height.saturating_sub(1));
+        let [body, queued] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(queued_h)]).areas(body);
+        Self::render_queued(queued, buf, s);
         let l = s.l;
         if !s.approvals.is_empty() {
             let t = truncate(&l.tr("tui-approval-prompt"), body.width as usize);
@@ -179,16 +304,12 @@ impl Component for BottomPane {
             Action::AlwaysAllow => self.answer(s, ApprovalDecision::AlwaysAllow),
             Action::Deny => self.answer(s, ApprovalDecision::Deny),
             Action::Newline => c.newline(),
-            Action::Send => {
-                if c.popup_open() {
-                    if let Some(cmd) = c.complete()
-                        && !cmd.complete_with_args
-                    {
-                        self.submit(s);
-                    }
-                } else {
-                    self.submit(s);
-                }
+            Action::Send => match c.popup_highlighted() {
+                Some(cmd) => self.run_highlighted(cmd, s),
+                None => self.submit(s),
+            },
+            Action::CompleteCommand => {
+                c.complete();
             }
             Action::HistoryPrev => c.up(),
             Action::HistoryNext => c.down(),

@@ -59,6 +59,10 @@ pub struct UiState {
     pub now: Instant,
     /// Queued inputs.
     pub queued: usize,
+    /// The latest submitted texts, newest last (as shown in the composer, bounded); the
+    /// last [`UiState::queued`] of them wait behind the running turn and are shown under
+    /// the composer.
+    pub sent: VecDeque<String>,
     /// The active route.
     pub route: Option<RouteInfo>,
     /// Session token usage.
@@ -102,6 +106,7 @@ impl UiState {
             phase_since: now,
             now,
             queued: 0,
+            sent: VecDeque::new(),
             route: None,
             usage: Usage::default(),
             context_used: 0,
@@ -127,6 +132,15 @@ impl UiState {
     /// Whether a turn is running.
     pub fn busy(&self) -> bool {
         self.phase != TurnPhase::Idle
+    }
+
+    /// The queued messages, oldest first (the agent counts them; the UI remembers the texts).
+    pub fn queued_texts(&self) -> impl Iterator<Item = &str> {
+        let n = self.queued.min(self.sent.len());
+        self.sent
+            .iter()
+            .skip(self.sent.len() - n)
+            .map(String::as_str)
     }
 
     /// Asks the agent to shut down and the UI to quit.
