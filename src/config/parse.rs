@@ -929,7 +929,7 @@ mod tests {
             (
                 "tool_update = \"in-history\"",
                 "tool_update = \"in-history\"",
-                "\"in-history\"",
+                "“in-history”",
             ),
             ("", "sets no tool_update", "未设置 tool_update"),
         ] {

@@ -90,6 +90,12 @@ fn help_scrolls_and_sizes(locale: &str) {
     };
     tmux.wait_for("one row down", |s| s.contains(second));
     tmux.key("End");
+    // The Trajectory legend is last, the commands just above it.
+    tmux.wait_for("the legend at the end", |s| {
+        s.contains("below the row") || s.contains("原因显示在该行下方")
+    });
+    tmux.key("PPage");
+    tmux.key("PPage");
     tmux.wait_for("the last command", |s| s.contains("/quit"));
     tmux.key("Home");
     tmux.wait_for("back at the top", |s| s.contains(first));
