@@ -21,11 +21,11 @@ tui-more-lines = … { $count ->
    *[other] { $count } more lines
 }
 tui-approval-title = Allow { $tool }?
-tui-approval-keys = [y] allow  [a] always allow  [n] deny
-tui-approval-prompt = Approval needed: y allow · a always · n / Esc deny
+tui-approval-keys = [y] allow  [a] always allow  [n / Esc] deny — the turn goes on
+tui-approval-prompt = y allow · a always allow · n / Esc deny — the turn goes on
 tui-approval-allowed = Allowed
 tui-approval-always = Always allowed for this session
-tui-approval-denied = Denied
+tui-approval-denied = Denied by you
 tui-checkpoint = earlier context was compacted
 tui-jump-latest = ↓ Not following · End jumps to the latest
 tui-cards-collapsed = cards: collapsed
@@ -73,7 +73,7 @@ tui-help-cards = Tool cards: collapsed → expanded → hidden
 tui-help-toggle-tools = Expand / collapse the latest tool change
 tui-help-cancel = Cancel the running turn
 tui-help-quit = Quit when idle (or /quit)
-tui-help-approve = Answer an approval: allow, always, deny
+tui-help-approve = While an approval waits: allow, always allow, deny (the turn goes on)
 tui-help-lang = Switch language (English / 中文)
 tui-help-help = This help
 tui-help-close = Press any key to close
@@ -141,3 +141,9 @@ tui-key-any = Any key
 # issue 11: cells
 tui-attempt-retrying = attempt { $attempt } failed — retrying
 tui-attempt-failed = attempt { $attempt } failed
+# issue 12: approvals
+tui-tool-waiting = waiting for you
+tui-tool-denied = denied by you
+tui-phase-awaiting-approval = Waiting for you
+tui-status-paused = { $secs }s, paused
+tui-status-approval-hint = y allow · a always · n / Esc deny, the turn goes on

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::inbox::Inbox;
-use crate::agent::protocol::{AgentEvent, ApprovalDecision};
+use crate::agent::protocol::{AgentEvent, ApprovalDecision, TurnPhase};
 use crate::tools::registry::ToolRegistry;
 
 /// How tool calls that need approval are answered.
@@ -23,6 +23,17 @@ pub enum ApprovalMode {
     AllowAll,
     /// `exec --approve none`.
     DenyAll,
+}
+
+/// The model-facing result of a call the user denied. The UI recognizes it (see
+/// [`is_denial`]) to show "Denied by you", live and on resume.
+pub fn denial_text(name: &str) -> String {
+    format!("the user denied this call of \"{name}\"; do not retry it unless asked")
+}
+
+/// Whether `result` is the denial of a call of `name` (an error result from [`denial_text`]).
+pub fn is_denial(name: &str, result: &str) -> bool {
+    result == denial_text(name)
 }
 
 /// One tool call of a reply.
@@ -125,9 +136,7 @@ impl ToolRunner {
                         allowed.insert(name.to_string());
                         None
                     }
-                    ApprovalDecision::Deny => Some(format!(
-                        "the user denied this call of \"{name}\"; do not retry it unless asked"
-                    )),
+                    ApprovalDecision::Deny => Some(denial_text(name)),
                 }
             } else {
                 None
@@ -147,12 +156,16 @@ impl ToolRunner {
             ApprovalMode::AllowAll => ApprovalDecision::Allow,
             ApprovalMode::DenyAll => ApprovalDecision::Deny,
             ApprovalMode::Interactive => {
+                // Waiting for the user is its own phase: the status line pauses the clock.
+                let _ = events.send(AgentEvent::Phase(TurnPhase::AwaitingApproval));
                 let _ = events.send(AgentEvent::ApprovalRequest {
                     call_id: call.id.clone(),
                     tool: call.name.clone(),
                     arguments: call.arguments.clone(),
                 });
-                inbox.approval(&call.id).await
+                let d = inbox.approval(&call.id).await;
+                let _ = events.send(AgentEvent::Phase(TurnPhase::RunningTools));
+                d
             }
         }
     }

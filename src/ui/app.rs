@@ -192,7 +192,19 @@ impl App {
             AgentEvent::Committed(e) => self.apply_committed(&e),
             AgentEvent::Stream { turn, step, event } => s.transcript.stream(turn, step, &event),
             AgentEvent::Phase(p) => {
-                if p != s.phase {
+                // Waiting for the user pauses the clock of the phase it interrupts; the
+                // phase it returns to goes on from there (issue 12 item 4).
+                if p == TurnPhase::AwaitingApproval {
+                    if s.paused_at.is_none() {
+                        s.paused_at = Some(s.now);
+                    }
+                } else if let Some(at) = s.paused_at.take() {
+                    if p == TurnPhase::RunningTools {
+                        s.phase_since += s.now.saturating_duration_since(at);
+                    } else {
+                        s.phase_since = s.now;
+                    }
+                } else if p != s.phase {
                     s.phase_since = s.now;
                 }
                 if p == TurnPhase::Idle {
@@ -207,22 +219,26 @@ impl App {
             AgentEvent::SessionUsage(u) => s.usage = u,
             AgentEvent::Notice(n) => {
                 s.transcript.push(CellKind::Notice(n));
+                s.show_chat(None);
             }
             AgentEvent::Output(lines) => {
                 s.transcript.push(CellKind::Output(lines));
+                s.show_chat(None);
             }
             AgentEvent::ApprovalRequest {
                 call_id,
                 tool,
                 arguments,
             } => {
-                s.transcript.push(CellKind::Approval {
-                    call_id: call_id.clone(),
-                    tool: super::text::sanitize(&tool),
-                    arguments: super::text::sanitize(&arguments),
-                    decision: None,
-                });
+                // The call's own card shows "waiting for you" (issue 12 item 4), and Chat
+                // comes into view with it (item 1).
+                let i = s.transcript.request_approval(
+                    &call_id,
+                    &super::text::sanitize(&tool),
+                    &super::text::sanitize(&arguments),
+                );
                 s.approvals.push_back(call_id);
+                s.show_chat(Some(i));
             }
             AgentEvent::Queued(n) => s.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
@@ -402,7 +418,11 @@ impl App {
         let banner_h = u16::from(s.demo);
         // Rows between the banner and the footer, as the composer's height budget.
         let avail = area.height.saturating_sub(banner_h + 1);
-        let bottom_h = self.bottom.height(area.width, avail);
+        let bottom_h = if s.approvals.is_empty() {
+            self.bottom.height(area.width, avail)
+        } else {
+            BottomPane::approval_height(avail)
+        };
         let [banner, panes, status, bottom, footer_row] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Fill(1),
@@ -435,14 +455,14 @@ impl App {
         );
         buf.set_line(footer_row.x, footer_row.y, &footer, footer_row.width);
         self.bottom.render(bottom, buf, s);
-        let elapsed = s.now.saturating_duration_since(s.phase_since);
+        let elapsed = s.elapsed();
         let st = if quit_hint {
             Line::from(Span::styled(
                 truncate(&l.tr("tui-quit-hint"), usize::from(status.width)),
                 theme::warn(),
             ))
         } else {
-            footer::status_line(l, s.phase, elapsed, s.queued, status.width)
+            footer::status_line(l, s.shown_phase(), elapsed, s.queued, status.width)
         };
         buf.set_line(status.x, status.y, &st, status.width);
         self.render_panes(panes, buf);
@@ -462,6 +482,7 @@ impl App {
         if area.height < 2 {
             return;
         }
+        s.one_pane = area.width < SPLIT_WIDTH;
         if area.width >= SPLIT_WIDTH {
             let [chat, sep, traj] = Layout::horizontal([
                 Constraint::Length(area.width / 2),
