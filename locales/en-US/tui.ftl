@@ -145,5 +145,5 @@ tui-attempt-failed = attempt { $attempt } failed
 tui-tool-waiting = waiting for you
 tui-tool-denied = denied by you
 tui-phase-awaiting-approval = Waiting for you
-tui-status-paused = { $secs }s, paused
-tui-status-approval-hint = y allow · a always · n / Esc deny, the turn goes on
+tui-status-paused = { $secs }s paused
+tui-status-approval-hint = y allow · a always · n / Esc deny, turn goes on

@@ -133,5 +133,5 @@ tui-attempt-failed = 第 { $attempt } 次尝试失败
 tui-tool-waiting = 等待你确认
 tui-tool-denied = 已被你拒绝
 tui-phase-awaiting-approval = 等待你确认
-tui-status-paused = { $secs }s（已暂停）
+tui-status-paused = { $secs }s 已暂停
 tui-status-approval-hint = y 允许 · a 总是允许 · n / Esc 拒绝，本轮继续
