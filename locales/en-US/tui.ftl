@@ -143,7 +143,7 @@ tui-attempt-retrying = attempt { $attempt } failed — retrying
 tui-attempt-failed = attempt { $attempt } failed
 # issue 12: approvals
 tui-tool-waiting = waiting for you
-tui-tool-denied = denied by you
+tui-tool-denied = not run
 tui-phase-awaiting-approval = Waiting for you
 tui-status-paused = { $secs }s paused
 tui-status-approval-hint = y allow · a always · n / Esc deny, turn goes on

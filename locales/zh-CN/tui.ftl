@@ -131,7 +131,7 @@ tui-attempt-retrying = 第 { $attempt } 次尝试失败，正在重试
 tui-attempt-failed = 第 { $attempt } 次尝试失败
 # issue 12: approvals
 tui-tool-waiting = 等待你确认
-tui-tool-denied = 已被你拒绝
+tui-tool-denied = 未运行
 tui-phase-awaiting-approval = 等待你确认
 tui-status-paused = { $secs }s 已暂停
 tui-status-approval-hint = y 允许 · a 总是允许 · n / Esc 拒绝，本轮继续

@@ -568,7 +568,7 @@ fn issue12_item4_resumed_denial_reads_denied_by_you() {
         history,
     });
     let screen = draw(&mut app);
-    assert!(screen.contains("run_cmd  denied by you"), "{screen}");
+    assert!(screen.contains("run_cmd  not run"), "{screen}");
     assert!(screen.contains("Denied by you"), "{screen}");
     assert!(!screen.contains("the user denied"), "{screen}");
 }
