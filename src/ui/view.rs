@@ -392,10 +392,12 @@ fn render_parts(
                         ("tui-approval-denied", theme::error())
                     }
                 };
-                head.extend(wrap_line(
-                    &Line::from(Span::styled(format!("  {}", l.tr(key)), style)),
+                let indent = [Span::raw("  ")];
+                head.extend(wrap_prefixed(
+                    &Line::from(Span::styled(l.tr(key), style)),
                     width,
-                    0,
+                    &indent,
+                    &indent,
                 ));
             }
             // A denial's result is the model-facing text; the card says "Denied by you".
