@@ -11,9 +11,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 
-use crate::agent::protocol::{AgentCommand, AgentEvent, TurnPhase};
-use crate::i18n::{Locale, Localizer};
-use crate::session::event::EventKind;
+use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel, TurnPhase};
+use crate::i18n::{Arg, Locale, Localizer};
+use crate::session::event::{EventKind, McpState};
 
 use super::chat::Scroll;
 use super::components::{
@@ -188,8 +188,14 @@ impl App {
                 for e in &history {
                     self.apply_committed(e);
                 }
+                // Replaying history is not news: the pane the user chose stays.
+                self.state.reveal = None;
             }
-            AgentEvent::Committed(e) => self.apply_committed(&e),
+            AgentEvent::Committed(e) => {
+                if self.apply_committed(&e) {
+                    self.state.show_chat(None);
+                }
+            }
             AgentEvent::Stream { turn, step, event } => s.transcript.stream(turn, step, &event),
             AgentEvent::Phase(p) => {
                 // Waiting for the user pauses the clock of the phase it interrupts; the
@@ -218,7 +224,9 @@ impl App {
             }
             AgentEvent::SessionUsage(u) => s.usage = u,
             AgentEvent::Notice(n) => {
-                s.transcript.push(CellKind::Notice(n));
+                if n.key != "mcp-connect-failed" || !recent_notice(&s.transcript, &n) {
+                    s.transcript.push(CellKind::Notice(n));
+                }
                 s.show_chat(None);
             }
             AgentEvent::Output(lines) => {
@@ -250,7 +258,9 @@ impl App {
         }
     }
 
-    fn apply_committed(&mut self, e: &crate::session::event::Event) {
+    /// Folds a committed event into Chat and the Trajectory; returns whether it put
+    /// something in Chat the user must see (an MCP server that failed, issue 12 item 1).
+    fn apply_committed(&mut self, e: &crate::session::event::Event) -> bool {
         let s = &mut self.state;
         if let EventKind::AssistantMessage(d) = &e.kind
             && let Some(u) = d.usage
@@ -259,6 +269,25 @@ impl App {
         }
         s.transcript.apply(e);
         s.trajectory.apply(e);
+        // A failed MCP server is a Trajectory row, and a notice in Chat too: the Trajectory
+        // may be hidden. `/mcp connect` already said so when it was the one that failed.
+        if let EventKind::McpStatus(m) = &e.kind
+            && m.state == McpState::Failed
+        {
+            let n = Notice::new(
+                NoticeLevel::Warn,
+                "mcp-connect-failed",
+                vec![
+                    ("name", Arg::from(m.server.clone())),
+                    ("error", Arg::from(m.error.clone().unwrap_or_default())),
+                ],
+            );
+            if !recent_notice(&s.transcript, &n) {
+                s.transcript.push(CellKind::Notice(n));
+            }
+            return true;
+        }
+        false
     }
 
     /// Handles a bracketed paste.
@@ -501,6 +530,16 @@ impl App {
             self.chat.render(area, buf, s);
         }
     }
+}
+
+/// Whether one of the last few Chat cells is notice `n` already (an MCP failure is both
+/// a `/mcp connect` reply and an `mcp/status` event).
+fn recent_notice(t: &Transcript, n: &Notice) -> bool {
+    t.cells()
+        .iter()
+        .rev()
+        .take(3)
+        .any(|c| matches!(&c.kind, CellKind::Notice(m) if m == n))
 }
 
 #[cfg(test)]

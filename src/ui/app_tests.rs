@@ -660,3 +660,41 @@ fn issue12_item1_output_and_notices_bring_chat_into_view() {
     )));
     assert!(draw(&mut app).contains("boom"));
 }
+
+#[test]
+fn issue12_item1_mcp_failure_shows_in_chat_once_and_brings_it_into_view() {
+    let mut app = App::new(Locale::EnUs, false);
+    draw(&mut app);
+    app.on_key(key(KeyCode::Tab));
+    app.on_key(key(KeyCode::Tab));
+    draw(&mut app);
+    assert_eq!(app.focus(), Focus::Trajectory);
+    let mut s = Script::new();
+    s.commit(EventKind::McpStatus(crate::session::event::McpStatus {
+        server: "github".into(),
+        state: McpState::Failed,
+        tools: None,
+        error: Some("exited with status 1".into()),
+    }));
+    // `/mcp connect github` says the same; Chat shows it once.
+    s.push(AgentEvent::Notice(Notice::new(
+        NoticeLevel::Warn,
+        "mcp-connect-failed",
+        vec![
+            ("name", "github".into()),
+            ("error", "exited with status 1".into()),
+        ],
+    )));
+    for e in s.events {
+        app.on_agent_event(e);
+    }
+    assert_eq!(app.focus(), Focus::Chat);
+    let screen = draw(&mut app);
+    assert_eq!(
+        screen
+            .matches("MCP server github could not be connected")
+            .count(),
+        1,
+        "{screen}"
+    );
+}
