@@ -698,3 +698,18 @@ fn issue12_item1_mcp_failure_shows_in_chat_once_and_brings_it_into_view() {
         "{screen}"
     );
 }
+
+#[test]
+fn issue12_item1_a_message_sent_from_the_trajectory_shows_chat_for_its_reply() {
+    let mut app = App::new(Locale::EnUs, false);
+    draw(&mut app);
+    app.on_key(key(KeyCode::Tab));
+    app.on_key(key(KeyCode::Tab));
+    for c in "hi".chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+    // Typing moved focus to the composer; the Trajectory is still the pane shown.
+    assert!(!draw(&mut app).contains(" Chat"));
+    app.on_key(key(KeyCode::Enter));
+    assert!(draw(&mut app).contains(" Chat"));
+}

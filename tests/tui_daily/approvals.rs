@@ -46,7 +46,8 @@ impl Drop for Sim {
 
 /// The model calls `run_cmd` once, then answers after the (denied) result.
 const SCRIPT: &str = r#"[
-  {"text": "Let me look.", "tool_calls": [{"name": "run_cmd", "input": {"command": "ls -la /tmp"}}]},
+  {"text": "Let me look.", "tool_calls": [{"name": "run_cmd", "input": {"command": "ls -la /tmp"}}],
+   "stall_ms": 1500},
   {"text": "NEXT-REPLY: fine, I will not run it."}
 ]"#;
 
@@ -119,16 +120,17 @@ fn pending_approval_is_seen_and_esc_denies_and_continues(sock: &str, width: u16,
     );
     let tmux = Tmux::start(sock, width, 30, &cmd);
     tmux.wait_for("the first frame", |s| s.contains(w.chat));
-    let one_pane = width < 100;
-    if one_pane {
-        // Composer → Chat → Trajectory: the Trajectory is the one pane shown.
+    tmux.type_line("please list /tmp");
+    if width < 100 {
+        // Sending the message shows Chat (its reply lands there); then, while the model
+        // takes its time, Composer → Chat → Trajectory: the Trajectory is the one pane shown.
+        tmux.wait_for("Chat with the message", |s| s.contains("please list /tmp"));
         tmux.key("Tab");
         tmux.key("Tab");
         tmux.wait_for("the Trajectory alone", |s| {
             s.contains(w.trajectory) && !s.contains(w.chat)
         });
     }
-    tmux.type_line("please list /tmp");
     let screen = tmux.wait_for("the pending approval in Chat", |s| {
         s.contains(w.waiting) && s.contains(w.status)
     });

@@ -81,6 +81,8 @@ impl BottomPane {
             return;
         }
         s.outbox.push(AgentCommand::Submit(text));
+        // A message sent while the Trajectory was the one pane shown: its reply is in Chat.
+        s.show_chat(None);
     }
 
     /// Draws the slash popup over the bottom rows of `above` (the panes), if it is open.
