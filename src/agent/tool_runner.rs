@@ -431,4 +431,42 @@ mod tests {
             .await;
         assert!(d[0].as_deref().is_some_and(|e| e.contains("denied")));
     }
+
+    #[tokio::test]
+    async fn issue12_item4_waiting_for_the_user_is_its_own_phase_and_a_denial_is_recognised() {
+        let clock = Arc::new(Clock::default());
+        let mut registry = ToolRegistry::new();
+        registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
+        let r = ToolRunner::new(registry, ApprovalMode::Interactive);
+        let (etx, mut erx) = mpsc::unbounded_channel();
+        let (ctx, crx) = mpsc::unbounded_channel();
+        let mut inbox = Inbox::detached(etx.clone());
+        inbox.attach(crx);
+        let cancel = inbox.new_cancel();
+        ctx.send(crate::agent::protocol::AgentCommand::Approve {
+            call_id: "c0".into(),
+            decision: ApprovalDecision::Deny,
+        })
+        .unwrap();
+        let d = r
+            .decide(
+                &calls(&["a"]),
+                false,
+                &cancel,
+                &mut HashSet::new(),
+                &mut inbox,
+                &etx,
+            )
+            .await;
+        let seen: Vec<String> = std::iter::from_fn(|| erx.try_recv().ok())
+            .filter_map(|e| match e {
+                AgentEvent::Phase(p) => Some(format!("{p:?}")),
+                AgentEvent::ApprovalRequest { .. } => Some("ask".into()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(seen, ["AwaitingApproval", "ask", "RunningTools"]);
+        let text = d[0].clone().unwrap();
+        assert!(is_denial("a", &text) && !is_denial("b", &text));
+    }
 }
