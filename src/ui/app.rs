@@ -215,6 +215,9 @@ impl App {
                 }
                 if p == TurnPhase::Idle {
                     s.transcript.end_streams();
+                    // No call waits for an answer once the turn is over: keys go back to
+                    // the composer.
+                    s.approvals.clear();
                 }
                 s.phase = p;
             }
