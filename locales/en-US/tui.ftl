@@ -147,3 +147,4 @@ tui-tool-denied = not run
 tui-phase-awaiting-approval = Waiting for you
 tui-status-paused = { $secs }s paused
 tui-status-approval-hint = y allow · a always · n / Esc deny, turn goes on
+tui-tool-queued = queued

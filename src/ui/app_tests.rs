@@ -713,3 +713,30 @@ fn issue12_item1_a_message_sent_from_the_trajectory_shows_chat_for_its_reply() {
     app.on_key(key(KeyCode::Enter));
     assert!(draw(&mut app).contains(" Chat"));
 }
+
+#[test]
+fn issue12_item4_no_card_says_running_while_the_step_waits_for_you() {
+    let mut s = Script::new();
+    s.route(false).user(1, "two calls");
+    s.push(AgentEvent::Phase(TurnPhase::RunningTools));
+    s.tool(1, 1, "c1", "run_cmd", r#"{"command":"one"}"#, None);
+    s.tool(1, 1, "c2", "read", r#"{"path":"two"}"#, None);
+    s.push(AgentEvent::Phase(TurnPhase::AwaitingApproval));
+    s.push(AgentEvent::ApprovalRequest {
+        call_id: "c1".into(),
+        tool: "run_cmd".into(),
+        arguments: r#"{"command":"one"}"#.into(),
+    });
+    let mut app = App::new(Locale::EnUs, false);
+    for e in s.events {
+        app.on_agent_event(e);
+    }
+    let screen = draw(&mut app);
+    assert!(screen.contains("run_cmd  waiting for you"), "{screen}");
+    assert!(screen.contains("read  queued"), "{screen}");
+    assert!(!screen.contains("running"), "{screen}");
+    app.on_key(key(KeyCode::Char('y')));
+    app.on_agent_event(AgentEvent::Phase(TurnPhase::RunningTools));
+    let screen = draw(&mut app);
+    assert!(screen.contains("read  running"), "{screen}");
+}

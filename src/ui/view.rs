@@ -63,6 +63,8 @@ impl ToolCardMode {
 pub enum ToolApproval {
     /// Waiting for the user; the turn's clock is paused.
     Waiting,
+    /// Another call of the step waits for the user; this one has not started.
+    Queued,
     /// Answered.
     Decided(ApprovalDecision),
 }
@@ -354,6 +356,9 @@ fn render_parts(
             }
             let (status, style) = match (result, error) {
                 _ if waiting => (l.tr("tui-tool-waiting"), theme::warn()),
+                (None, _) if *approval == Some(ToolApproval::Queued) => {
+                    (l.tr("tui-tool-queued"), theme::dim())
+                }
                 _ if denied => (l.tr("tui-tool-denied"), theme::error()),
                 (None, _) => (l.tr("tui-tool-running"), theme::warn()),
                 (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
@@ -379,9 +384,11 @@ fn render_parts(
                     theme::dim(),
                 )));
             }
-            if let Some(a) = approval {
+            if let Some(a) = approval.filter(|a| *a != ToolApproval::Queued) {
                 let (key, style) = match a {
-                    ToolApproval::Waiting => ("tui-approval-keys", theme::accent()),
+                    ToolApproval::Waiting | ToolApproval::Queued => {
+                        ("tui-approval-keys", theme::accent())
+                    }
                     ToolApproval::Decided(ApprovalDecision::Allow) => {
                         ("tui-approval-allowed", theme::success())
                     }
@@ -633,6 +640,9 @@ impl Transcript {
         {
             *approval = Some(ToolApproval::Waiting);
             self.touch(i);
+            // The step's other calls without a result wait too: none runs before every
+            // call of the step is decided.
+            self.set_queued(Some(i));
             return i;
         }
         self.push(CellKind::Approval {
@@ -661,6 +671,31 @@ impl Transcript {
         }
     }
 
+    /// Marks every result-less tool card that needs no answer as queued behind the one
+    /// waiting (`Some(waiting)`), or clears those marks (`None`).
+    fn set_queued(&mut self, waiting: Option<usize>) {
+        let open: Vec<usize> = self.by_call.values().copied().collect();
+        for j in open {
+            if Some(j) == waiting {
+                continue;
+            }
+            if let CellKind::Tool {
+                result: None,
+                approval,
+                ..
+            } = &mut self.cells[j].kind
+            {
+                let next = match (*approval, waiting) {
+                    (None, Some(_)) => Some(ToolApproval::Queued),
+                    (Some(ToolApproval::Queued), None) => None,
+                    _ => continue,
+                };
+                *approval = next;
+                self.touch(j);
+            }
+        }
+    }
+
     /// Records a decision on call `call`'s tool card (or approval cell).
     pub fn decide(&mut self, call: &str, d: ApprovalDecision) {
         if let Some(&i) = self.by_call.get(call)
@@ -668,6 +703,7 @@ impl Transcript {
         {
             *approval = Some(ToolApproval::Decided(d));
             self.touch(i);
+            self.set_queued(None);
             return;
         }
         let found = self.cells.iter().rposition(
