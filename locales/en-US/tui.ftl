@@ -21,11 +21,11 @@ tui-more-lines = … { $count ->
    *[other] { $count } more lines
     }
 tui-approval-title = Allow { $tool }?
-tui-approval-keys = [y] allow  [a] always allow  [n] deny
-tui-approval-prompt = Approval needed: y allow · a always · n / Esc deny
+tui-approval-keys = [y] allow  [a] always allow  [n / Esc] deny — the turn goes on
+tui-approval-prompt = y allow · a always allow · n / Esc deny — the turn goes on
 tui-approval-allowed = Allowed
 tui-approval-always = Always allowed for this session
-tui-approval-denied = Denied
+tui-approval-denied = Denied by you
 tui-checkpoint = earlier context was compacted
 tui-jump-latest = ↓ Not following · End jumps to the latest
 tui-cards-collapsed = cards: collapsed
@@ -75,7 +75,7 @@ tui-help-cards = Tool cards: collapsed → expanded → hidden
 tui-help-toggle-tools = Expand / collapse the latest tool change
 tui-help-cancel = Cancel the running turn
 tui-help-quit = Quit when idle (or /quit)
-tui-help-approve = Answer an approval: allow, always, deny
+tui-help-approve = Allow, always allow, deny (turn goes on)
 tui-help-lang = Switch language (English / 中文)
 tui-help-help = This help
 tui-help-close = Press any key to close
@@ -187,6 +187,7 @@ tui-help-legend-hit = cache hit: green ≥ 90 %, yellow 50–89 %, red < 50 %
 tui-help-legend-break = cache break: read less than the previous request's prefix; the reason is below the row
 tui-key-legend-durations = TTFT / total
 tui-key-legend-hit = hit
+
 # issue 12: slash popup and help
 tui-help-complete = Slash popup: Tab completes; Enter runs the command, or completes one that needs arguments
 tui-help-help-scroll = In this help: scroll
@@ -199,3 +200,11 @@ tui-user-collapsed = ▸ { $hidden ->
 tui-user-expanded = ▾ { $lines } lines (Enter collapses)
 tui-queued-item = ↳ queued: { $text }
 tui-queued-more = … { $count } more queued
+
+# issue 12: approvals
+tui-tool-waiting = waiting for you
+tui-tool-denied = not run
+tui-phase-awaiting-approval = Waiting for you
+tui-status-paused = { $secs }s paused
+tui-status-approval-hint = y allow · a always · n / Esc deny, turn goes on
+tui-tool-queued = queued

@@ -15,11 +15,11 @@ tui-tool-done = 完成
 tui-tool-failed = 失败
 tui-more-lines = … 还有 { $count } 行
 tui-approval-title = 允许调用 { $tool } 吗？
-tui-approval-keys = [y] 允许  [a] 总是允许  [n] 拒绝
-tui-approval-prompt = 需要确认：y 允许 · a 总是允许 · n / Esc 拒绝
+tui-approval-keys = [y] 允许  [a] 总是允许  [n / Esc] 拒绝（本轮继续）
+tui-approval-prompt = y 允许 · a 总是允许 · n / Esc 拒绝（本轮继续）
 tui-approval-allowed = 已允许
 tui-approval-always = 本会话中总是允许
-tui-approval-denied = 已拒绝
+tui-approval-denied = 已被你拒绝
 tui-checkpoint = 更早的上下文已压缩
 tui-jump-latest = ↓ 未跟随最新 · 按 End 跳到最新
 tui-cards-collapsed = 卡片：折叠
@@ -63,7 +63,7 @@ tui-help-cards = 工具卡片：折叠 → 展开 → 隐藏
 tui-help-toggle-tools = 展开 / 折叠最近一次工具变更
 tui-help-cancel = 取消正在进行的一轮
 tui-help-quit = 空闲时退出（或 /quit）
-tui-help-approve = 回应确认请求：允许、总是允许、拒绝
+tui-help-approve = 确认请求：允许、总是允许、拒绝（本轮继续）
 tui-help-lang = 切换语言（English / 中文）
 tui-help-help = 显示本帮助
 tui-help-close = 按任意键关闭
@@ -175,6 +175,7 @@ tui-help-legend-hit = 缓存命中：绿色 ≥ 90%、黄色 50–89%、红色 <
 tui-help-legend-break = 缓存中断：读取的缓存少于上一请求的前缀；原因显示在该行下方
 tui-key-legend-durations = 首字 / 耗时
 tui-key-legend-hit = 命中
+
 # issue 12: slash popup and help
 tui-help-complete = 斜杠命令弹窗：Tab 补全；Enter 运行命令，需要参数的命令则补全并显示用法
 tui-help-help-scroll = 在本帮助中：滚动
@@ -184,3 +185,11 @@ tui-user-collapsed = ▸ 还有 { $hidden } 行（Enter 展开）
 tui-user-expanded = ▾ 共 { $lines } 行（Enter 折叠）
 tui-queued-item = ↳ 排队中：{ $text }
 tui-queued-more = … 另有 { $count } 条排队中
+
+# issue 12: approvals
+tui-tool-waiting = 等待你确认
+tui-tool-denied = 未运行
+tui-phase-awaiting-approval = 等待你确认
+tui-status-paused = { $secs }s 已暂停
+tui-status-approval-hint = y 允许 · a 总是允许 · n / Esc 拒绝，本轮继续
+tui-tool-queued = 排队中

@@ -68,6 +68,9 @@ pub enum TurnPhase {
     Responding,
     /// Executing tool calls.
     RunningTools,
+    /// A tool call waits for the user's approval; the turn's clock is paused
+    /// (issue 12 item 4). Back to `RunningTools` once answered.
+    AwaitingApproval,
     /// Summarizing for compaction.
     Compacting,
 }

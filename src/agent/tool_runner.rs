@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::inbox::Inbox;
-use crate::agent::protocol::{AgentEvent, ApprovalDecision};
+use crate::agent::protocol::{AgentEvent, ApprovalDecision, TurnPhase};
 use crate::tools::registry::ToolRegistry;
 
 /// How tool calls that need approval are answered.
@@ -23,6 +23,17 @@ pub enum ApprovalMode {
     AllowAll,
     /// `exec --approve none`.
     DenyAll,
+}
+
+/// The model-facing result of a call the user denied. The UI recognizes it (see
+/// [`is_denial`]) to show "Denied by you", live and on resume.
+pub fn denial_text(name: &str) -> String {
+    format!("the user denied this call of \"{name}\"; do not retry it unless asked")
+}
+
+/// Whether `result` is the denial of a call of `name` (an error result from [`denial_text`]).
+pub fn is_denial(name: &str, result: &str) -> bool {
+    result == denial_text(name)
 }
 
 /// One tool call of a reply.
@@ -125,9 +136,7 @@ impl ToolRunner {
                         allowed.insert(name.to_string());
                         None
                     }
-                    ApprovalDecision::Deny => Some(format!(
-                        "the user denied this call of \"{name}\"; do not retry it unless asked"
-                    )),
+                    ApprovalDecision::Deny => Some(denial_text(name)),
                 }
             } else {
                 None
@@ -147,12 +156,16 @@ impl ToolRunner {
             ApprovalMode::AllowAll => ApprovalDecision::Allow,
             ApprovalMode::DenyAll => ApprovalDecision::Deny,
             ApprovalMode::Interactive => {
+                // Waiting for the user is its own phase: the status line pauses the clock.
+                let _ = events.send(AgentEvent::Phase(TurnPhase::AwaitingApproval));
                 let _ = events.send(AgentEvent::ApprovalRequest {
                     call_id: call.id.clone(),
                     tool: call.name.clone(),
                     arguments: call.arguments.clone(),
                 });
-                inbox.approval(&call.id).await
+                let d = inbox.approval(&call.id).await;
+                let _ = events.send(AgentEvent::Phase(TurnPhase::RunningTools));
+                d
             }
         }
     }
@@ -417,5 +430,43 @@ mod tests {
             )
             .await;
         assert!(d[0].as_deref().is_some_and(|e| e.contains("denied")));
+    }
+
+    #[tokio::test]
+    async fn issue12_item4_waiting_for_the_user_is_its_own_phase_and_a_denial_is_recognised() {
+        let clock = Arc::new(Clock::default());
+        let mut registry = ToolRegistry::new();
+        registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
+        let r = ToolRunner::new(registry, ApprovalMode::Interactive);
+        let (etx, mut erx) = mpsc::unbounded_channel();
+        let (ctx, crx) = mpsc::unbounded_channel();
+        let mut inbox = Inbox::detached(etx.clone());
+        inbox.attach(crx);
+        let cancel = inbox.new_cancel();
+        ctx.send(crate::agent::protocol::AgentCommand::Approve {
+            call_id: "c0".into(),
+            decision: ApprovalDecision::Deny,
+        })
+        .unwrap();
+        let d = r
+            .decide(
+                &calls(&["a"]),
+                false,
+                &cancel,
+                &mut HashSet::new(),
+                &mut inbox,
+                &etx,
+            )
+            .await;
+        let seen: Vec<String> = std::iter::from_fn(|| erx.try_recv().ok())
+            .filter_map(|e| match e {
+                AgentEvent::Phase(p) => Some(format!("{p:?}")),
+                AgentEvent::ApprovalRequest { .. } => Some("ask".into()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(seen, ["AwaitingApproval", "ask", "RunningTools"]);
+        let text = d[0].clone().unwrap();
+        assert!(is_denial("a", &text) && !is_denial("b", &text));
     }
 }

@@ -11,9 +11,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 
-use crate::agent::protocol::{AgentCommand, AgentEvent, TurnPhase};
-use crate::i18n::{Locale, Localizer};
-use crate::session::event::EventKind;
+use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel, TurnPhase};
+use crate::i18n::{Arg, Locale, Localizer};
+use crate::session::event::{EventKind, McpState};
 
 use super::chat::Scroll;
 use super::components::{
@@ -190,15 +190,36 @@ impl App {
                 for e in &history {
                     self.apply_committed(e);
                 }
+                // Replaying history is not news: the pane the user chose stays.
+                self.state.reveal = None;
             }
-            AgentEvent::Committed(e) => self.apply_committed(&e),
+            AgentEvent::Committed(e) => {
+                if self.apply_committed(&e) {
+                    self.state.show_chat(None);
+                }
+            }
             AgentEvent::Stream { turn, step, event } => s.transcript.stream(turn, step, &event),
             AgentEvent::Phase(p) => {
-                if p != s.phase {
+                // Waiting for the user pauses the clock of the phase it interrupts; the
+                // phase it returns to goes on from there (issue 12 item 4).
+                if p == TurnPhase::AwaitingApproval {
+                    if s.paused_at.is_none() {
+                        s.paused_at = Some(s.now);
+                    }
+                } else if let Some(at) = s.paused_at.take() {
+                    if p == TurnPhase::RunningTools {
+                        s.phase_since += s.now.saturating_duration_since(at);
+                    } else {
+                        s.phase_since = s.now;
+                    }
+                } else if p != s.phase {
                     s.phase_since = s.now;
                 }
                 if p == TurnPhase::Idle {
                     s.transcript.end_streams();
+                    // No call waits for an answer once the turn is over: keys go back to
+                    // the composer.
+                    s.approvals.clear();
                 }
                 s.phase = p;
             }
@@ -208,23 +229,29 @@ impl App {
             }
             AgentEvent::SessionUsage(u) => s.usage = u,
             AgentEvent::Notice(n) => {
-                s.transcript.push(CellKind::Notice(n));
+                if n.key != "mcp-connect-failed" || !recent_notice(&s.transcript, &n) {
+                    s.transcript.push(CellKind::Notice(n));
+                }
+                s.show_chat(None);
             }
             AgentEvent::Output(lines) => {
                 s.transcript.push(CellKind::Output(lines));
+                s.show_chat(None);
             }
             AgentEvent::ApprovalRequest {
                 call_id,
                 tool,
                 arguments,
             } => {
-                s.transcript.push(CellKind::Approval {
-                    call_id: call_id.clone(),
-                    tool: super::text::sanitize(&tool),
-                    arguments: super::text::sanitize(&arguments),
-                    decision: None,
-                });
+                // The call's own card shows "waiting for you" (issue 12 item 4), and Chat
+                // comes into view with it (item 1).
+                let i = s.transcript.request_approval(
+                    &call_id,
+                    &super::text::sanitize(&tool),
+                    &super::text::sanitize(&arguments),
+                );
                 s.approvals.push_back(call_id);
+                s.show_chat(Some(i));
             }
             AgentEvent::Queued(n) => s.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
@@ -236,7 +263,9 @@ impl App {
         }
     }
 
-    fn apply_committed(&mut self, e: &crate::session::event::Event) {
+    /// Folds a committed event into Chat and the Trajectory; returns whether it put
+    /// something in Chat the user must see (an MCP server that failed, issue 12 item 1).
+    fn apply_committed(&mut self, e: &crate::session::event::Event) -> bool {
         let s = &mut self.state;
         if let EventKind::AssistantMessage(d) = &e.kind
             && let Some(u) = d.usage
@@ -245,6 +274,25 @@ impl App {
         }
         s.transcript.apply(e);
         s.trajectory.apply(e);
+        // A failed MCP server is a Trajectory row, and a notice in Chat too: the Trajectory
+        // may be hidden. `/mcp connect` already said so when it was the one that failed.
+        if let EventKind::McpStatus(m) = &e.kind
+            && m.state == McpState::Failed
+        {
+            let n = Notice::new(
+                NoticeLevel::Warn,
+                "mcp-connect-failed",
+                vec![
+                    ("name", Arg::from(m.server.clone())),
+                    ("error", Arg::from(m.error.clone().unwrap_or_default())),
+                ],
+            );
+            if !recent_notice(&s.transcript, &n) {
+                s.transcript.push(CellKind::Notice(n));
+            }
+            return true;
+        }
+        false
     }
 
     /// Handles a bracketed paste.
@@ -401,7 +449,11 @@ impl App {
         let banner_h = u16::from(s.demo);
         // Rows between the banner and the footer, as the composer's height budget.
         let avail = area.height.saturating_sub(banner_h + 1);
-        let bottom_h = self.bottom.height(area.width, avail) + BottomPane::queued_rows(s);
+        let bottom_h = if s.approvals.is_empty() {
+            self.bottom.height(area.width, avail) + BottomPane::queued_rows(s)
+        } else {
+            BottomPane::approval_height(avail)
+        };
         let [banner, panes, status, bottom, footer_row] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Fill(1),
@@ -435,14 +487,14 @@ impl App {
         );
         buf.set_line(footer_row.x, footer_row.y, &footer, footer_row.width);
         self.bottom.render(bottom, buf, s);
-        let elapsed = s.now.saturating_duration_since(s.phase_since);
+        let elapsed = s.elapsed();
         let st = if quit_hint {
             Line::from(Span::styled(
                 truncate(&l.tr("tui-quit-hint"), usize::from(status.width)),
                 theme::warn(),
             ))
         } else {
-            footer::status_line(l, s.phase, elapsed, s.queued, status.width)
+            footer::status_line(l, s.shown_phase(), elapsed, s.queued, status.width)
         };
         buf.set_line(status.x, status.y, &st, status.width);
         self.render_panes(panes, buf);
@@ -462,6 +514,7 @@ impl App {
         if area.height < 2 {
             return;
         }
+        s.one_pane = area.width < SPLIT_WIDTH;
         if area.width >= SPLIT_WIDTH {
             let [chat, sep, traj] = Layout::horizontal([
                 Constraint::Length(area.width / 2),
@@ -480,6 +533,16 @@ impl App {
             self.chat.render(area, buf, s);
         }
     }
+}
+
+/// Whether one of the last few Chat cells is notice `n` already (an MCP failure is both
+/// a `/mcp connect` reply and an `mcp/status` event).
+fn recent_notice(t: &Transcript, n: &Notice) -> bool {
+    t.cells()
+        .iter()
+        .rev()
+        .take(3)
+        .any(|c| matches!(&c.kind, CellKind::Notice(m) if m == n))
 }
 
 #[cfg(test)]

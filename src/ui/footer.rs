@@ -22,6 +22,7 @@ pub fn phase_key(p: TurnPhase) -> &'static str {
         TurnPhase::Thinking => "tui-phase-thinking",
         TurnPhase::Responding => "tui-phase-responding",
         TurnPhase::RunningTools => "tui-phase-tools",
+        TurnPhase::AwaitingApproval => "tui-phase-awaiting-approval",
         TurnPhase::Compacting => "tui-phase-compacting",
     }
 }
@@ -42,14 +43,32 @@ pub fn status_line(
             format!("● {}", l.tr(phase_key(phase))),
             theme::accent(),
         ));
-        spans.push(Span::styled(
-            format!(" {}s", elapsed.as_secs()),
-            theme::dim(),
-        ));
-        spans.push(Span::styled(
-            format!(" · {}", l.tr("tui-status-cancel-hint")),
-            theme::dim(),
-        ));
+        if phase == TurnPhase::AwaitingApproval {
+            // The clock is paused while the user decides; Esc denies and the turn goes on.
+            spans.push(Span::styled(
+                format!(
+                    " {}",
+                    l.tra(
+                        "tui-status-paused",
+                        &[("secs", Arg::from(elapsed.as_secs()))]
+                    )
+                ),
+                theme::dim(),
+            ));
+            spans.push(Span::styled(
+                format!(" · {}", l.tr("tui-status-approval-hint")),
+                theme::warn(),
+            ));
+        } else {
+            spans.push(Span::styled(
+                format!(" {}s", elapsed.as_secs()),
+                theme::dim(),
+            ));
+            spans.push(Span::styled(
+                format!(" · {}", l.tr("tui-status-cancel-hint")),
+                theme::dim(),
+            ));
+        }
     }
     if queued > 0 {
         spans.push(Span::styled(

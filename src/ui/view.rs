@@ -57,6 +57,18 @@ impl ToolCardMode {
     }
 }
 
+/// Where a tool call that needs approval stands (issue 12 item 4): the card reads
+/// tool + arguments → waiting for you → allowed / denied → result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolApproval {
+    /// Waiting for the user; the turn's clock is paused.
+    Waiting,
+    /// Another call of the step waits for the user; this one has not started.
+    Queued,
+    /// Answered.
+    Decided(ApprovalDecision),
+}
+
 /// What a Chat cell shows. Text fields are sanitized on the way in.
 #[derive(Debug, Clone)]
 pub enum CellKind {
@@ -92,6 +104,8 @@ pub enum CellKind {
         result: Option<String>,
         /// The call failed.
         error: bool,
+        /// The user's part, when the call needed approval: waiting, then the answer.
+        approval: Option<ToolApproval>,
     },
     /// An approval request and, once answered, the decision.
     Approval {
@@ -358,9 +372,14 @@ fn render_parts(
             arguments,
             result,
             error,
+            approval,
             ..
         } => {
-            let mode = if cell.expanded {
+            let waiting = *approval == Some(ToolApproval::Waiting);
+            let denied = *approval == Some(ToolApproval::Decided(ApprovalDecision::Deny));
+            // A card waiting for the user shows in full whatever the card mode: the tool and
+            // its arguments are on screen before the call can be answered.
+            let mode = if cell.expanded || waiting {
                 ToolCardMode::Expanded
             } else {
                 ctx.cards
@@ -369,6 +388,11 @@ fn render_parts(
                 return (vec![], vec![]);
             }
             let (status, style) = match (result, error) {
+                _ if waiting => (l.tr("tui-tool-waiting"), theme::warn()),
+                (None, _) if *approval == Some(ToolApproval::Queued) => {
+                    (l.tr("tui-tool-queued"), theme::dim())
+                }
+                _ if denied => (l.tr("tui-tool-denied"), theme::error()),
                 (None, _) => (l.tr("tui-tool-running"), theme::warn()),
                 (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
                 (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
@@ -393,7 +417,31 @@ fn render_parts(
                     theme::dim(),
                 )));
             }
-            if let Some(r) = result {
+            if let Some(a) = approval.filter(|a| *a != ToolApproval::Queued) {
+                let (key, style) = match a {
+                    ToolApproval::Waiting | ToolApproval::Queued => {
+                        ("tui-approval-keys", theme::accent())
+                    }
+                    ToolApproval::Decided(ApprovalDecision::Allow) => {
+                        ("tui-approval-allowed", theme::success())
+                    }
+                    ToolApproval::Decided(ApprovalDecision::AlwaysAllow) => {
+                        ("tui-approval-always", theme::success())
+                    }
+                    ToolApproval::Decided(ApprovalDecision::Deny) => {
+                        ("tui-approval-denied", theme::error())
+                    }
+                };
+                let indent = [Span::raw("  ")];
+                head.extend(wrap_prefixed(
+                    &Line::from(Span::styled(l.tr(key), style)),
+                    width,
+                    &indent,
+                    &indent,
+                ));
+            }
+            // A denial's result is the model-facing text; the card says "Denied by you".
+            if let Some(r) = result.as_ref().filter(|_| !denied) {
                 let lines: Vec<&str> = r.split('\n').collect();
                 let shown = if mode == ToolCardMode::Expanded {
                     lines.len()
@@ -616,8 +664,81 @@ impl Transcript {
         )
     }
 
-    /// Records a decision on an approval cell.
+    /// Marks call `call`'s tool card as waiting for the user (issue 12 item 4); returns the
+    /// card's index. Without a card for the call (none was logged), an approval cell shows
+    /// the tool and arguments instead.
+    pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
+        if let Some(&i) = self.by_call.get(call)
+            && let CellKind::Tool { approval, .. } = &mut self.cells[i].kind
+        {
+            *approval = Some(ToolApproval::Waiting);
+            self.touch(i);
+            // The step's other calls without a result wait too: none runs before every
+            // call of the step is decided.
+            self.set_queued(Some(i));
+            return i;
+        }
+        self.push(CellKind::Approval {
+            call_id: call.to_string(),
+            tool: tool.to_string(),
+            arguments: arguments.to_string(),
+            decision: None,
+        })
+    }
+
+    /// The tool name and arguments of call `call` (its tool card or approval cell).
+    pub fn call_info(&self, call: &str) -> Option<(&str, &str)> {
+        let i = self.by_call.get(call).copied().or_else(|| {
+            self.cells.iter().rposition(
+                |c| matches!(&c.kind, CellKind::Approval { call_id, .. } if call_id == call),
+            )
+        })?;
+        match &self.cells[i].kind {
+            CellKind::Tool {
+                name, arguments, ..
+            } => Some((name, arguments)),
+            CellKind::Approval {
+                tool, arguments, ..
+            } => Some((tool, arguments)),
+            _ => None,
+        }
+    }
+
+    /// Marks every result-less tool card that needs no answer as queued behind the one
+    /// waiting (`Some(waiting)`), or clears those marks (`None`).
+    fn set_queued(&mut self, waiting: Option<usize>) {
+        let open: Vec<usize> = self.by_call.values().copied().collect();
+        for j in open {
+            if Some(j) == waiting {
+                continue;
+            }
+            if let CellKind::Tool {
+                result: None,
+                approval,
+                ..
+            } = &mut self.cells[j].kind
+            {
+                let next = match (*approval, waiting) {
+                    (None, Some(_)) => Some(ToolApproval::Queued),
+                    (Some(ToolApproval::Queued), None) => None,
+                    _ => continue,
+                };
+                *approval = next;
+                self.touch(j);
+            }
+        }
+    }
+
+    /// Records a decision on call `call`'s tool card (or approval cell).
     pub fn decide(&mut self, call: &str, d: ApprovalDecision) {
+        if let Some(&i) = self.by_call.get(call)
+            && let CellKind::Tool { approval, .. } = &mut self.cells[i].kind
+        {
+            *approval = Some(ToolApproval::Decided(d));
+            self.touch(i);
+            self.set_queued(None);
+            return;
+        }
         let found = self.cells.iter().rposition(
             |c| matches!(&c.kind, CellKind::Approval { call_id, .. } if call_id == call),
         );
@@ -742,6 +863,7 @@ impl Transcript {
                     arguments: sanitize(&d.arguments),
                     result: None,
                     error: false,
+                    approval: None,
                 });
                 self.by_call.insert(d.call_id.clone(), i);
             }
@@ -750,7 +872,19 @@ impl Transcript {
                 let out = sanitize(&d.message.joined_text());
                 let failed = d.error.is_some() || d.message.is_error == Some(true);
                 if let Some(&i) = self.by_call.get(&id) {
-                    if let CellKind::Tool { result, error, .. } = &mut self.cells[i].kind {
+                    if let CellKind::Tool {
+                        name,
+                        result,
+                        error,
+                        approval,
+                        ..
+                    } = &mut self.cells[i].kind
+                    {
+                        // The log keeps the denial as the model-facing result; a resumed
+                        // session shows it as the user's denial, like the live one did.
+                        if failed && crate::agent::tool_runner::is_denial(name, &out) {
+                            *approval = Some(ToolApproval::Decided(ApprovalDecision::Deny));
+                        }
                         *result = Some(out);
                         *error = failed;
                     }

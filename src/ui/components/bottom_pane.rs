@@ -42,6 +42,12 @@ impl BottomPane {
         }
     }
 
+    /// Rows the pane wants while an approval is pending: the separator, the tool and its
+    /// arguments, the keys (fewer when the screen is short).
+    pub fn approval_height(avail: u16) -> u16 {
+        3.min(avail.saturating_sub(3)).max(2)
+    }
+
     /// Rows the pane wants at `width` when `avail` rows lie between the top and the footer.
     pub fn height(&self, width: u16, avail: u16) -> u16 {
         let rows = self.composer.layout(Self::inner_width(width)).rows.len();
@@ -136,6 +142,8 @@ impl BottomPane {
             return;
         }
         s.outbox.push(AgentCommand::Submit(text));
+        // A message sent while the Trajectory was the one pane shown: its reply is in Chat.
+        s.show_chat(None);
     }
 
     /// Draws the slash popup over the bottom rows of `above` (the panes), if it is open:
@@ -254,14 +262,32 @@ impl Component for BottomPane {
             Layout::vertical([Constraint::Fill(1), Constraint::Length(queued_h)]).areas(body);
         Self::render_queued(queued, buf, s);
         let l = s.l;
-        if !s.approvals.is_empty() {
-            let t = truncate(&l.tr("tui-approval-prompt"), body.width as usize);
-            buf.set_line(
-                body.x,
-                body.y,
-                &Line::from(Span::styled(t, theme::warn().patch(theme::bold()))),
-                body.width,
-            );
+        if let Some(call) = s.approvals.front() {
+            // The prompt names the tool and shows its arguments (cut to the row), then the
+            // keys; Esc denies and the turn goes on (issue 12 items 1 and 4).
+            let w = body.width as usize;
+            let (tool, args) = s.transcript.call_info(call).unwrap_or(("?", ""));
+            let title = l.tra("tui-approval-title", &[("tool", tool.into())]);
+            let args = args.split_whitespace().collect::<Vec<_>>().join(" ");
+            let what = truncate(&format!("{title} {args}"), w);
+            let keys = truncate(&l.tr("tui-approval-prompt"), w);
+            let mut rows = vec![
+                Line::from(Span::styled(what, theme::warn().patch(theme::bold()))),
+                Line::from(Span::styled(keys, theme::accent())),
+            ];
+            if body.height < 2 {
+                let one = truncate(
+                    &format!("{title} {args} · {}", l.tr("tui-approval-prompt")),
+                    w,
+                );
+                rows = vec![Line::from(Span::styled(
+                    one,
+                    theme::warn().patch(theme::bold()),
+                ))];
+            }
+            for (k, row) in rows.iter().enumerate().take(body.height as usize) {
+                buf.set_line(body.x, body.y + k as u16, row, body.width);
+            }
             return;
         }
         let inner_w = Self::inner_width(area.width);

@@ -60,6 +60,31 @@ impl ChatPane {
         }
     }
 
+    /// Scrolls Chat so all of cell `i` shows (its top if it is taller than the pane), after
+    /// laying the transcript out at the pane's width: a pending approval's card, with its
+    /// tool and arguments, is on screen before it can be answered (issue 12 item 1).
+    fn reveal_whole(s: &mut UiState, i: usize, body: Rect, ctx: &crate::ui::view::RenderCtx) {
+        let h = body.height as usize;
+        if i >= s.transcript.len() || h == 0 || body.width == 0 {
+            return;
+        }
+        s.transcript.layout(body.width, ctx);
+        let total = s.transcript.total_height();
+        let max = total.saturating_sub(h);
+        let top = s.transcript.cell_top(i);
+        let end = top + s.transcript.cell_height(i);
+        let cur = s.chat_scroll.resolve(total, h);
+        if top < cur || end > cur + h {
+            let t = if end - top >= h {
+                top
+            } else {
+                end.saturating_sub(h)
+            }
+            .min(max);
+            s.chat_scroll.top = if t >= max { None } else { Some(t) };
+        }
+    }
+
     /// A left click at `pos`: toggles the node under it. Returns whether it hit one.
     pub fn click(&self, pos: Position, s: &mut UiState) -> bool {
         if !s.chat_area.contains(pos) {
@@ -94,6 +119,9 @@ impl Component for ChatPane {
             );
         }
         let ctx = s.ctx();
+        if let Some(i) = s.reveal.take() {
+            Self::reveal_whole(s, i, body, &ctx);
+        }
         s.chat_top = chat::draw(
             &mut s.transcript,
             &mut s.chat_scroll,

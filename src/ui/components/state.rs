@@ -83,6 +83,12 @@ pub struct UiState {
     pub chat_top: usize,
     /// The Trajectory body area of the last frame.
     pub traj_area: Rect,
+    /// When the turn's clock was paused for an approval (issue 12 item 4).
+    pub paused_at: Option<Instant>,
+    /// Whether the last frame showed one pane (narrower than the split width).
+    pub one_pane: bool,
+    /// A Chat cell to scroll into view on the next frame (a pending approval's card).
+    pub reveal: Option<usize>,
 }
 
 impl UiState {
@@ -117,6 +123,42 @@ impl UiState {
             chat_area: Rect::default(),
             chat_top: 0,
             traj_area: Rect::default(),
+            paused_at: None,
+            one_pane: false,
+            reveal: None,
+        }
+    }
+
+    /// The running phase's elapsed time; it stands still while an approval waits.
+    pub fn elapsed(&self) -> std::time::Duration {
+        self.paused_at
+            .unwrap_or(self.now)
+            .saturating_duration_since(self.phase_since)
+    }
+
+    /// The phase the status line shows: waiting for the user whenever an approval is
+    /// pending, whatever the agent last reported.
+    pub fn shown_phase(&self) -> TurnPhase {
+        if self.approvals.is_empty() || self.phase == TurnPhase::Idle {
+            self.phase
+        } else {
+            TurnPhase::AwaitingApproval
+        }
+    }
+
+    /// Brings Chat into view in one-pane mode (issue 12 item 1): something the user must see
+    /// or answer arrived. `cell` is scrolled into view on the next frame, else Chat follows
+    /// the tail if it was hidden. With both panes shown, focus and the pane stay as they are.
+    pub fn show_chat(&mut self, cell: Option<usize>) {
+        let hidden = self.one_pane && self.narrow_pane == Focus::Trajectory;
+        self.narrow_pane = Focus::Chat;
+        if self.one_pane && self.focus == Focus::Trajectory {
+            self.focus = Focus::Chat;
+        }
+        match cell {
+            Some(i) => self.reveal = Some(i),
+            None if hidden => self.chat_scroll = Scroll::default(),
+            None => {}
         }
     }
 
