@@ -70,7 +70,7 @@ tui-help-focus = Move focus: composer → Chat → Trajectory
 tui-help-select = In Chat: select a node, Enter / Space expands it
 tui-help-scroll = Scroll the focused pane
 tui-help-cards = Tool cards: collapsed → expanded → hidden
-tui-help-toggle-tools = Expand / collapse the latest tool change
+tui-help-toggle-tools = Expand / collapse the latest tool change and scroll to it (◆ one tool, ▸ several tools, ▾ expanded)
 tui-help-cancel = Cancel the running turn
 tui-help-quit = Quit when idle (or /quit)
 tui-help-approve = Answer an approval: allow, always, deny
@@ -141,3 +141,10 @@ tui-key-any = Any key
 # issue 11: cells
 tui-attempt-retrying = attempt { $attempt } failed — retrying
 tui-attempt-failed = attempt { $attempt } failed
+# issue 12: nodes and resume
+tui-node-source = Source: { $source }
+tui-node-no-description = (no description)
+tui-node-added = Added
+tui-node-removed = Removed
+tui-turn-failed = The turn failed.
+tui-resume-hint = Resume with: deepterm --resume { $id }

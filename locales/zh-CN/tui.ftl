@@ -58,7 +58,7 @@ tui-help-focus = 切换焦点：输入框 → 对话 → 轨迹
 tui-help-select = 在对话中：选择节点，Enter / 空格展开
 tui-help-scroll = 滚动当前窗格
 tui-help-cards = 工具卡片：折叠 → 展开 → 隐藏
-tui-help-toggle-tools = 展开 / 折叠最近一次工具变更
+tui-help-toggle-tools = 展开 / 折叠最近一次工具变更并滚动到该处（◆ 单个工具、▸ 多个工具、▾ 已展开）
 tui-help-cancel = 取消正在进行的一轮
 tui-help-quit = 空闲时退出（或 /quit）
 tui-help-approve = 回应确认请求：允许、总是允许、拒绝
@@ -129,3 +129,10 @@ tui-key-any = 任意键
 # issue 11: cells
 tui-attempt-retrying = 第 { $attempt } 次尝试失败，正在重试
 tui-attempt-failed = 第 { $attempt } 次尝试失败
+# issue 12: nodes and resume
+tui-node-source = 来源：{ $source }
+tui-node-no-description = （无描述）
+tui-node-added = 新增
+tui-node-removed = 移除
+tui-turn-failed = 本轮失败。
+tui-resume-hint = 继续此会话：deepterm --resume { $id }

@@ -231,6 +231,7 @@ impl Agent {
         match bg {
             Background::Tools { source, tools } => {
                 self.tools.registry_mut().set_source_tools(source, tools);
+                self.report_tool_change();
                 Ok(())
             }
             Background::Mcp(mut status) => {
@@ -302,6 +303,16 @@ impl Agent {
     /// The session (read-only).
     pub fn session(&self) -> &Session {
         &self.state.session
+    }
+
+    /// The per-session state.
+    pub(crate) fn state_mut(&mut self) -> &mut SessionState {
+        &mut self.state
+    }
+
+    /// The session, for folds that need `&mut` (the tool history).
+    pub(crate) fn session_mut(&mut self) -> &mut Session {
+        &mut self.state.session
     }
 
     /// The current route.
@@ -568,6 +579,8 @@ impl Agent {
             input,
             &mut on_commit,
         )?;
+        // The request logged the registry's set: later changes are reported against it.
+        self.state.tools_shown = None;
         Ok(plan.opts)
     }
 
@@ -1079,6 +1092,7 @@ impl Agent {
     pub(crate) fn replace_session(&mut self, session: Session, path: PathBuf) {
         let _ = self.state.session.sync();
         self.state = SessionState::open(session);
+        self.restore_tool_state();
         self.inbox.reset();
         self.announce(path.display().to_string());
     }

@@ -11,10 +11,11 @@ use std::collections::HashMap;
 
 use ratatui::text::{Line, Span};
 
-use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel};
+use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel, ToolChange, ToolInfo};
 use crate::i18n::{Arg, Localizer};
 use crate::llm::types::StreamEvent;
-use crate::session::event::{Block, Event, EventKind, SurfaceOp};
+use crate::session::event::{AttemptError, Block, Event, EventKind, SurfaceOp, TurnOutcome};
+use crate::tools::registry::ToolSource;
 
 use super::context_node::ContextKind;
 use super::markdown::StreamCollector;
@@ -104,8 +105,11 @@ pub enum CellKind {
         /// The answer.
         decision: Option<ApprovalDecision>,
     },
-    /// A developer message shown as a context node (U-1…U-3).
-    Context(ContextKind),
+    /// A tool change (or other developer message) shown as a context node (U-1…U-3): one
+    /// cell per change, made when the change happens and linked to the developer message
+    /// the next request logs (issue 12 item 5). The infos give each tool's source and
+    /// description for the expansion.
+    Context(ContextKind, Vec<ToolInfo>),
     /// A one-line notice, localized at draw time.
     Notice(Notice),
     /// Command output, localized at draw time.
@@ -194,7 +198,8 @@ impl Cell {
     /// Whether Enter/Space/click can toggle this cell.
     pub fn selectable(&self) -> bool {
         match &self.kind {
-            CellKind::Context(k) => k.expandable(),
+            // Every tool-change node expands (issue 12 item 5).
+            CellKind::Context(k, _) => k.is_tool_change() || k.expandable(),
             CellKind::Assistant { reasoning, .. } => !reasoning.is_empty(),
             CellKind::Tool { .. } | CellKind::Checkpoint { .. } => true,
             _ => false,
@@ -421,8 +426,9 @@ fn render_parts(
                 0,
             ));
         }
-        CellKind::Context(k) => {
-            let marker = if !k.expandable() {
+        CellKind::Context(k, tools) => {
+            // `◆` one tool (expands to its source and description), `▸`/`▾` several.
+            let marker = if k.is_tool_change() && !k.expandable() {
                 "◆ "
             } else if cell.expanded {
                 "▾ "
@@ -438,8 +444,15 @@ fn render_parts(
                 0,
             ));
             if cell.expanded {
-                for s in k.detail(l) {
-                    head.extend(dim_indented(&s, "    ", width));
+                match k {
+                    ContextKind::Tools { added, removed } => {
+                        head.extend(node_detail(added, removed, tools, l, width));
+                    }
+                    ContextKind::Generic { .. } => {
+                        for s in k.detail(l) {
+                            head.extend(dim_indented(&s, "    ", width));
+                        }
+                    }
                 }
             }
         }
@@ -496,6 +509,119 @@ fn render_parts(
     (head, foot)
 }
 
+/// The info of `name` among `tools`, else what its name says (source) and no description.
+fn tool_info(name: &str, tools: &[ToolInfo]) -> ToolInfo {
+    tools
+        .iter()
+        .find(|t| t.name == name)
+        .cloned()
+        .unwrap_or_else(|| ToolInfo {
+            name: name.to_string(),
+            source: ToolSource::of_name(name).label(),
+            description: String::new(),
+        })
+}
+
+/// A tool-change node's expansion (issue 12 item 5): one tool shows its source and
+/// description; several are grouped under `Added` / `Removed`, then by source, one tool
+/// per line (name and the description's first line, cut to the width), indented.
+fn node_detail(
+    added: &[String],
+    removed: &[String],
+    tools: &[ToolInfo],
+    l: Localizer,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    if let ([one], []) | ([], [one]) = (added, removed) {
+        let t = tool_info(one, tools);
+        let source = l.text(&t.source);
+        out.extend(dim_indented(
+            &sanitize(&l.tra("tui-node-source", &[("source", Arg::from(source))])),
+            "    ",
+            width,
+        ));
+        let desc = if t.description.trim().is_empty() {
+            l.tr("tui-node-no-description")
+        } else {
+            sanitize(t.description.trim())
+        };
+        out.extend(dim_indented(&desc, "    ", width));
+        return out;
+    }
+    for (key, names) in [("tui-node-added", added), ("tui-node-removed", removed)] {
+        if names.is_empty() {
+            continue;
+        }
+        out.extend(wrap_line(
+            &Line::from(Span::styled(format!("    {}", l.tr(key)), theme::accent())),
+            width,
+            0,
+        ));
+        // Groups in order of first appearance; names keep their order within a group.
+        let mut groups: Vec<(String, Vec<ToolInfo>)> = Vec::new();
+        for n in names {
+            let t = tool_info(n, tools);
+            let label = sanitize(&l.text(&t.source));
+            match groups.iter_mut().find(|(g, _)| *g == label) {
+                Some((_, v)) => v.push(t),
+                None => groups.push((label, vec![t])),
+            }
+        }
+        for (label, members) in groups {
+            out.push(Line::from(Span::styled(
+                truncate(&format!("      {label}"), width),
+                theme::dim(),
+            )));
+            for t in members {
+                let desc = t
+                    .description
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                let text = if desc.is_empty() {
+                    format!("        {}", sanitize(&t.name))
+                } else {
+                    format!("        {} — {}", sanitize(&t.name), sanitize(&desc))
+                };
+                out.push(Line::from(Span::styled(
+                    truncate(&text, width),
+                    theme::dim(),
+                )));
+            }
+        }
+    }
+    out
+}
+
+/// The Fluent id of a logged attempt error's code (as the live notice used it).
+fn attempt_error_id(code: &str) -> &'static str {
+    use crate::llm::types::ErrorCode as C;
+    const ALL: [C; 15] = [
+        C::Auth,
+        C::Quota,
+        C::InvalidRequest,
+        C::ContextOverflow,
+        C::RateLimit,
+        C::Server,
+        C::Transport,
+        C::UnsupportedContent,
+        C::InvalidContent,
+        C::Malformed,
+        C::EmptyResponse,
+        C::Cancelled,
+        C::MissingKey,
+        C::TooLarge,
+        C::NoProgress,
+    ];
+    ALL.iter()
+        .find(|c| c.as_str() == code)
+        .map(|c| crate::llm::client::error_message_id(*c))
+        .unwrap_or("llm-error-server")
+}
+
 /// Rendering inputs shared by every cell.
 #[derive(Debug, Clone, Copy)]
 pub struct RenderCtx {
@@ -522,6 +648,16 @@ pub struct Transcript {
     prefix_valid: usize,
     refine_next: usize,
     layout_key: (u16, u64),
+    /// Tool-change nodes made live that no logged developer message covers yet.
+    pending_nodes: Vec<usize>,
+    /// Source and description of every tool seen (changes, request headers).
+    tool_infos: HashMap<String, ToolInfo>,
+    /// The last failed attempt of each turn (a resumed error turn names it).
+    turn_errors: HashMap<u64, AttemptError>,
+    /// Replaying a resumed log (outcomes the live loop announced as notices are shown).
+    replaying: bool,
+    /// A cell the Chat pane should scroll into view on the next frame.
+    reveal: Option<usize>,
 }
 
 impl Transcript {
@@ -578,9 +714,91 @@ impl Transcript {
 
     /// Index of the most recent tool-change context node.
     pub fn last_tool_change(&self) -> Option<usize> {
-        self.cells.iter().rposition(
-            |c| matches!(&c.kind, CellKind::Context(k) if k.is_tool_change() && k.expandable()),
-        )
+        self.cells
+            .iter()
+            .rposition(|c| matches!(&c.kind, CellKind::Context(k, _) if k.is_tool_change()))
+    }
+
+    /// Asks the Chat pane to bring cell `i` into view on its next frame (Ctrl+T).
+    pub fn reveal(&mut self, i: usize) {
+        self.reveal = Some(i);
+    }
+
+    /// The cell to bring into view, once.
+    pub fn take_reveal(&mut self) -> Option<usize> {
+        self.reveal.take()
+    }
+
+    /// Marks the events applied until `set_replaying(false)` as a resumed log.
+    pub fn set_replaying(&mut self, on: bool) {
+        self.replaying = on;
+    }
+
+    /// A tool change as it happens (issue 12 item 5): one node, here; the developer
+    /// message the next request logs is linked to it instead of adding a second one.
+    pub fn tools_changed(&mut self, c: &ToolChange) {
+        for t in c.added.iter().chain(&c.removed) {
+            self.tool_infos.insert(t.name.clone(), t.clone());
+        }
+        let kind = ContextKind::Tools {
+            added: c.added.iter().map(|t| sanitize(&t.name)).collect(),
+            removed: c.removed.iter().map(|t| sanitize(&t.name)).collect(),
+        };
+        let infos = c.added.iter().chain(&c.removed).cloned().collect();
+        let i = self.push(CellKind::Context(kind, infos));
+        self.pending_nodes.push(i);
+    }
+
+    /// A logged tool-change developer message: the part that live nodes do not already
+    /// show becomes a node. On a resumed log a change logged by a turn's first request
+    /// goes before that turn's message, where the live node was made.
+    fn developer_tools(&mut self, added: Vec<String>, removed: Vec<String>, first_step: bool) {
+        let (mut shown_add, mut shown_rem) = (
+            std::collections::BTreeSet::new(),
+            std::collections::BTreeSet::new(),
+        );
+        for &i in &self.pending_nodes {
+            if let Some(CellKind::Context(ContextKind::Tools { added, removed }, _)) =
+                self.cells.get(i).map(|c| &c.kind)
+            {
+                for a in added {
+                    if !shown_rem.remove(a) {
+                        shown_add.insert(a.clone());
+                    }
+                }
+                for r in removed {
+                    if !shown_add.remove(r) {
+                        shown_rem.insert(r.clone());
+                    }
+                }
+            }
+        }
+        self.pending_nodes.clear();
+        let added: Vec<String> = added
+            .into_iter()
+            .filter(|n| !shown_add.contains(n))
+            .collect();
+        let removed: Vec<String> = removed
+            .into_iter()
+            .filter(|n| !shown_rem.contains(n))
+            .collect();
+        if added.is_empty() && removed.is_empty() {
+            return;
+        }
+        let infos = added
+            .iter()
+            .chain(&removed)
+            .filter_map(|n| self.tool_infos.get(n).cloned())
+            .collect();
+        let kind = ContextKind::Tools { added, removed };
+        let i = self.push(CellKind::Context(kind, infos));
+        if self.replaying
+            && first_step
+            && i > 0
+            && matches!(self.cells[i - 1].kind, CellKind::User { .. })
+        {
+            self.cells.swap(i - 1, i);
+        }
     }
 
     /// Records a decision on an approval cell.
@@ -650,13 +868,51 @@ impl Transcript {
                 }
             }
             EventKind::DeveloperMessage(d) if append => {
-                let kind = ContextKind::from_message(&d.message);
                 // U-1: Chat hides ordinary context rows; tool-change nodes stay visible.
-                if kind.is_tool_change() {
-                    self.push(CellKind::Context(kind));
+                if let ContextKind::Tools { added, removed } = ContextKind::from_message(&d.message)
+                {
+                    let added = added.iter().map(|n| sanitize(n)).collect();
+                    let removed = removed.iter().map(|n| sanitize(n)).collect();
+                    self.developer_tools(added, removed, d.step == 1);
                 }
             }
+            EventKind::RequestHeader(h) => {
+                for t in h.header.tools.iter().flatten() {
+                    let e = self
+                        .tool_infos
+                        .entry(t.name.clone())
+                        .or_insert_with(|| ToolInfo {
+                            name: t.name.clone(),
+                            source: ToolSource::of_name(&t.name).label(),
+                            description: String::new(),
+                        });
+                    e.description = t.description.clone();
+                }
+            }
+            EventKind::TurnEnd(t) if self.replaying => match t.outcome {
+                // Live, the loop announced these as notices (not logged): show them again.
+                Some(TurnOutcome::Cancelled) => {
+                    self.push(CellKind::Notice(Notice::new(
+                        NoticeLevel::Warn,
+                        "agent-turn-cancelled",
+                        vec![],
+                    )));
+                }
+                Some(TurnOutcome::Error) => {
+                    let n = match self.turn_errors.get(&t.turn) {
+                        Some(e) => Notice::new(
+                            NoticeLevel::Error,
+                            attempt_error_id(&e.code),
+                            vec![("message", Arg::from(e.message.as_str()))],
+                        ),
+                        None => Notice::new(NoticeLevel::Error, "tui-turn-failed", vec![]),
+                    };
+                    self.push(CellKind::Notice(n));
+                }
+                _ => {}
+            },
             EventKind::AssistantAttempt(a) => {
+                self.turn_errors.insert(a.turn, a.error.clone());
                 let n = self.attempts.entry((a.turn, a.step)).or_insert(0);
                 *n += 1;
                 let kind = CellKind::Attempt {
