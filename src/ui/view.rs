@@ -1229,6 +1229,172 @@ mod tests {
         assert_eq!(text(&mut t, 1).trim(), "attempt 2 failed");
     }
 
+    fn event(kind: EventKind) -> Event {
+        Event {
+            kind,
+            seq: 1,
+            time: String::new(),
+            surface_op: None,
+            source_event_seqs: None,
+        }
+    }
+
+    fn dev_event(step: u64, blocks: Vec<Block>) -> Event {
+        use crate::session::event::{DeveloperMessageData, Message, Role, Source};
+        event(EventKind::DeveloperMessage(DeveloperMessageData {
+            turn: 2,
+            step,
+            message: Message::new(Role::Developer, blocks, Source::kind("tool-registry")),
+            header_seq: None,
+        }))
+    }
+
+    fn user_event(text: &str) -> Event {
+        use crate::session::event::{Message, Role, Source, UserMessageData};
+        event(EventKind::UserMessage(UserMessageData {
+            message: Message::text(Role::User, text, Source::kind("user")),
+        }))
+    }
+
+    fn info(name: &str, source: ToolSource, description: &str) -> ToolInfo {
+        ToolInfo {
+            name: name.into(),
+            source: source.label(),
+            description: description.into(),
+        }
+    }
+
+    fn nodes(t: &Transcript) -> Vec<usize> {
+        (0..t.len())
+            .filter(|&i| matches!(t.cells()[i].kind, CellKind::Context(..)))
+            .collect()
+    }
+
+    #[test]
+    fn issue12_item5_a_tool_change_is_one_node_where_it_happened() {
+        let mut t = Transcript::new();
+        // `/tool disable grep`: the node appears at once …
+        t.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
+        });
+        assert_eq!(nodes(&t), vec![0]);
+        assert_eq!(text(&mut t, 0).trim(), "◆ Tool removed: grep");
+        // … and the next message's logged developer message is linked to it.
+        t.apply(&user_event("hi"));
+        t.apply(&dev_event(1, vec![Block::removal("grep")]));
+        assert_eq!(nodes(&t), vec![0], "one node per change");
+        // Two changes before a send: two nodes, and the one logged message adds none.
+        t.tools_changed(&ToolChange {
+            added: vec![info("word_count", ToolSource::Command, "Count.")],
+            removed: vec![],
+        });
+        t.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
+        });
+        t.apply(&user_event("again"));
+        t.apply(&dev_event(
+            1,
+            vec![Block::addition("word_count"), Block::removal("list_dir")],
+        ));
+        assert_eq!(nodes(&t).len(), 3);
+        // A logged change no live node showed (a server's list) still gets its node.
+        t.apply(&dev_event(2, vec![Block::addition("fs__read")]));
+        assert_eq!(nodes(&t).len(), 4);
+    }
+
+    #[test]
+    fn issue12_item5_resumed_node_sits_where_the_live_one_did() {
+        let mut live = Transcript::new();
+        live.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
+        });
+        live.apply(&user_event("hi"));
+        live.apply(&dev_event(1, vec![Block::removal("grep")]));
+        let mut resumed = Transcript::new();
+        resumed.set_replaying(true);
+        resumed.apply(&user_event("hi"));
+        resumed.apply(&dev_event(1, vec![Block::removal("grep")]));
+        resumed.set_replaying(false);
+        assert_eq!(nodes(&live), vec![0]);
+        assert_eq!(
+            nodes(&resumed),
+            vec![0],
+            "the node comes before the message"
+        );
+        assert_eq!(text(&mut live, 0), text(&mut resumed, 0));
+    }
+
+    #[test]
+    fn issue12_item5_every_node_expands_single_to_source_grouped_one_per_line() {
+        let mut t = Transcript::new();
+        t.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("grep", ToolSource::Builtin, "Search file contents.")],
+        });
+        assert!(t.toggle(0), "a single-tool node expands");
+        let one = text(&mut t, 0);
+        assert!(one.contains("    Source: built-in"), "{one}");
+        assert!(one.contains("    Search file contents."), "{one}");
+        t.tools_changed(&ToolChange {
+            added: vec![
+                info("fs__read", ToolSource::Mcp("fs".into()), "Read a file."),
+                info("fs__write", ToolSource::Mcp("fs".into()), "Write a file."),
+                info("word_count", ToolSource::Command, "Count words."),
+            ],
+            removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
+        });
+        assert!(t.toggle(1));
+        let many = text(&mut t, 1);
+        let rows: Vec<&str> = many.lines().collect();
+        assert_eq!(
+            rows,
+            vec![
+                "▾ Tools updated · 3 added, 1 removed",
+                "    Added",
+                "      MCP server fs",
+                "        fs__read — Read a file.",
+                "        fs__write — Write a file.",
+                "      command",
+                "        word_count — Count words.",
+                "    Removed",
+                "      built-in",
+                "        list_dir — List.",
+            ]
+        );
+    }
+
+    #[test]
+    fn issue12_item8_resumed_cancel_and_error_are_shown() {
+        use crate::session::event::{TurnEnd, TurnOutcome};
+        let mut t = Transcript::new();
+        t.set_replaying(true);
+        t.apply(&user_event("one"));
+        t.apply(&event(EventKind::TurnEnd(TurnEnd {
+            turn: 1,
+            outcome: Some(TurnOutcome::Cancelled),
+        })));
+        t.apply(&user_event("two"));
+        t.apply(&attempt(2, 1, false));
+        t.apply(&event(EventKind::TurnEnd(TurnEnd {
+            turn: 2,
+            outcome: Some(TurnOutcome::Error),
+        })));
+        t.set_replaying(false);
+        let all: Vec<String> = (0..t.len()).map(|i| text(&mut t, i)).collect();
+        assert!(all[1].contains("Turn cancelled."), "{all:?}");
+        assert!(all.last().unwrap().contains("boom"), "{all:?}");
+        // Live, the loop's own notices show these: a live turn end adds nothing.
+        let n = t.len();
+        t.apply(&event(EventKind::TurnEnd(TurnEnd {
+            turn: 3,
+            outcome: Some(TurnOutcome::Cancelled),
+        })));
+        assert_eq!(t.len(), n);
+    }
+
     fn big(n: usize) -> Transcript {
         let mut t = Transcript::new();
         for k in 0..n {
