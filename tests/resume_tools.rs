@@ -93,3 +93,34 @@ async fn issue12_item8_a_tool_gone_from_the_config_is_a_logged_change_on_resume(
     assert_eq!(dev[1][0]["type"], "tool-removal");
     assert_eq!(dev[1][0]["toolName"], "word_count");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue12_item8_resume_reconnects_a_server_connected_with_mcp_connect() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let fixture = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+    let cfg = config_with_builtins(
+        &env,
+        &format!("\n[mcp.servers.fx]\ncommand = \"{fixture}\"\nenabled = false\n"),
+    );
+    let out = env
+        .exec(
+            &cfg,
+            "Hello\n/mcp connect fx\n/tool disable fx__fail\nSecond\n",
+            &[],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = declared(&env);
+    let last_before = before.last().unwrap().clone();
+    assert!(
+        last_before.contains(&"fx__echo".to_string()),
+        "{last_before:?}"
+    );
+    assert!(!last_before.contains(&"fx__fail".to_string()));
+    let dev_before = developer_events(&env.log()).len();
+
+    let out = env.exec(&cfg, "Third\n", &["--resume", "last"]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(declared(&env).last().unwrap(), &last_before);
+    assert_eq!(developer_events(&env.log()).len(), dev_before);
+}

@@ -2,9 +2,10 @@
 //!
 //! The log does not record `/tool` or `/mcp` commands, only what the model was offered:
 //! the declared tools of every `request/header` and the tool-change developer messages
-//! (the tool-history fold), and every `mcp/status`. The session's own changes are the
-//! difference between the tools its first request declared and the tools available at the
-//! end of the log; resume re-applies that difference on top of the current config, and
+//! (the tool-history fold), and every `mcp/status` (with the server's tool names). Resume
+//! enables the tools available at the end of the log that the first request did not
+//! declare (the session enabled them), disables every tool the session knew (declared at
+//! some point, listed by a server, or built in) that is not available at the end, and
 //! re-connects (or keeps disconnected) the MCP servers the log ends with. The config itself
 //! is not restored: a tool the config no longer has, or one it newly disables, is a real
 //! change and the next request logs it. An unchanged resume therefore logs no tool change,
@@ -16,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::agent::protocol::{AgentEvent, ToolChange, ToolInfo};
 use crate::agent::run::Agent;
 use crate::session::event::{EventKind, McpState};
+use crate::session::vocab::BUILTIN_TOOL_NAMES;
 use crate::session::{Session, SessionError};
 use crate::tools::registry::ToolSource;
 
@@ -48,30 +50,35 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
         return Ok(ToolRestore::default());
     };
     let last: BTreeSet<String> = last.into_iter().collect();
-    let first: BTreeSet<String> = session
-        .events()
-        .iter()
-        .find_map(|e| match &e.kind {
-            EventKind::RequestHeader(h) => Some(
-                h.header
+    // Tools the session knew: every name a request declared or a server listed, and the
+    // built-ins (always registered). One of them not available at the end was disabled.
+    let mut known: BTreeSet<String> = BUILTIN_TOOL_NAMES.iter().map(|n| n.to_string()).collect();
+    let mut first: Option<BTreeSet<String>> = None;
+    let mut servers: BTreeMap<String, McpState> = BTreeMap::new();
+    for e in session.events() {
+        match &e.kind {
+            EventKind::RequestHeader(h) => {
+                let names: BTreeSet<String> = h
+                    .header
                     .tools
                     .iter()
                     .flatten()
                     .map(|t| t.name.clone())
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let mut servers: BTreeMap<String, McpState> = BTreeMap::new();
-    for e in session.events() {
-        if let EventKind::McpStatus(s) = &e.kind {
-            servers.insert(s.server.clone(), s.state);
+                    .collect();
+                known.extend(names.iter().cloned());
+                first.get_or_insert(names);
+            }
+            EventKind::McpStatus(st) => {
+                known.extend(st.tools.iter().flatten().cloned());
+                servers.insert(st.server.clone(), st.state);
+            }
+            _ => {}
         }
     }
+    let first = first.unwrap_or_default();
     let mut plan = ToolRestore {
         enable: last.difference(&first).cloned().collect(),
-        disable: first.difference(&last).cloned().collect(),
+        disable: known.difference(&last).cloned().collect(),
         ..ToolRestore::default()
     };
     for (server, state) in servers {
@@ -214,7 +221,8 @@ mod tests {
         .unwrap();
         let plan = plan_restore(&mut s).unwrap();
         assert_eq!(plan.enable, names(&["word_count"]));
-        assert_eq!(plan.disable, names(&["grep"]));
+        // grep was disabled; list_dir (a built-in) was never offered in this session.
+        assert_eq!(plan.disable, names(&["grep", "list_dir"]));
         assert_eq!(plan.connect, names(&["fs"]));
         assert_eq!(plan.disconnect, names(&["web"]));
     }

@@ -385,6 +385,11 @@ impl Agent {
                 quit: false,
             };
         }
+        // A resumed session's first turn waits (bounded) for the MCP servers it had
+        // connected, so its first request declares the same tools (issue 12 item 8).
+        if let Some(mcp) = self.mcp.clone() {
+            mcp.wait_restored(std::time::Duration::from_secs(15)).await;
+        }
         self.state.turn += 1;
         let turn = self.state.turn;
         let cancel = self.inbox.new_cancel();

@@ -365,6 +365,35 @@ impl McpManager {
         true
     }
 
+    /// Waits once (at most `limit`) for the servers a resume started to connect or fail, so
+    /// the resumed session's first request declares their tools as before (issue 12 item 8).
+    /// Later calls return at once.
+    pub async fn wait_restored(&self, limit: Duration) {
+        let names: Vec<String> = match self.inner.restored.lock() {
+            Ok(mut r) => {
+                let on: Vec<String> = r
+                    .iter()
+                    .filter(|(_, on)| **on)
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                r.retain(|_, on| !*on);
+                on
+            }
+            Err(_) => return,
+        };
+        if names.is_empty() {
+            return;
+        }
+        let deadline = tokio::time::Instant::now() + limit;
+        let waits = names.iter().map(|n| {
+            let wait = self.connect(n);
+            async move {
+                let _ = tokio::time::timeout_at(deadline, wait).await;
+            }
+        });
+        futures_util::future::join_all(waits).await;
+    }
+
     /// Whether `name` should be running at start: its restored state, else `enabled`.
     fn wanted(&self, name: &str, s: &Server) -> bool {
         self.inner
