@@ -50,14 +50,18 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
         return Ok(ToolRestore::default());
     };
     let last: BTreeSet<String> = last.into_iter().collect();
-    // Tools the session knew: every name a request declared or a server listed, and the
-    // built-ins (always registered). One of them not available at the end was disabled.
+    // Tools the session knew when it last sent a request: every name a request declared or
+    // a server listed before that, and the built-ins (always registered). One of them not
+    // available at the end was disabled. A server's list after the last request was never
+    // offered: those tools come back as the server registers them.
     let mut known: BTreeSet<String> = BUILTIN_TOOL_NAMES.iter().map(|n| n.to_string()).collect();
+    let mut listed: BTreeSet<String> = BTreeSet::new();
     let mut first: Option<BTreeSet<String>> = None;
     let mut servers: BTreeMap<String, McpState> = BTreeMap::new();
     for e in session.events() {
         match &e.kind {
             EventKind::RequestHeader(h) => {
+                known.append(&mut listed);
                 let names: BTreeSet<String> = h
                     .header
                     .tools
@@ -69,7 +73,7 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
                 first.get_or_insert(names);
             }
             EventKind::McpStatus(st) => {
-                known.extend(st.tools.iter().flatten().cloned());
+                listed.extend(st.tools.iter().flatten().cloned());
                 servers.insert(st.server.clone(), st.state);
             }
             _ => {}
@@ -180,51 +184,67 @@ mod tests {
         v.iter().map(|s| s.to_string()).collect()
     }
 
+    fn status(server: &str, state: McpState, tools: &[&str]) -> EventKind {
+        EventKind::McpStatus(McpStatus {
+            server: server.into(),
+            state,
+            tools: (!tools.is_empty()).then(|| names(tools)),
+            error: None,
+        })
+    }
+
     #[test]
     fn issue12_item8_fold_gives_the_session_changes_to_restore() {
         let mut s = Session::new("s1", "/tmp");
         assert!(plan_restore(&mut s).unwrap().is_empty(), "new session");
-        let (g, r, w) = (tool("grep"), tool("read_file"), tool("word_count"));
+        let (g, r, w, f) = (
+            tool("grep"),
+            tool("read_file"),
+            tool("word_count"),
+            tool("fs__read"),
+        );
         s.push(header_kind(
             &[g.clone(), r.clone()],
             HeaderReason::Initial,
             false,
         ))
         .unwrap();
-        // `/tool enable word_count`, `/tool disable grep`: one developer message.
+        // `/mcp connect fs`, `/tool disable fs__write`, `/tool enable word_count`,
+        // `/tool disable grep`, then a message: one developer message.
+        s.push(status(
+            "fs",
+            McpState::Connected,
+            &["fs__read", "fs__write"],
+        ))
+        .unwrap();
         let h = s
             .push(header_kind(
-                &[r.clone(), w.clone()],
+                &[f.clone(), r.clone(), w.clone()],
                 HeaderReason::Change,
                 false,
             ))
             .unwrap()
             .seq;
         s.push(dev_kind(
-            vec![Block::addition("word_count"), Block::removal("grep")],
+            vec![
+                Block::addition("fs__read"),
+                Block::addition("word_count"),
+                Block::removal("grep"),
+            ],
             Some(h),
         ))
         .unwrap();
-        s.push(EventKind::McpStatus(McpStatus {
-            server: "fs".into(),
-            state: McpState::Connected,
-            tools: None,
-            error: None,
-        }))
-        .unwrap();
-        s.push(EventKind::McpStatus(McpStatus {
-            server: "web".into(),
-            state: McpState::Disconnected,
-            tools: None,
-            error: None,
-        }))
-        .unwrap();
+        // After the last request: a server connected (never offered) and one disconnected.
+        s.push(status("web", McpState::Connected, &["web__late"]))
+            .unwrap();
+        s.push(status("old", McpState::Disconnected, &[])).unwrap();
         let plan = plan_restore(&mut s).unwrap();
-        assert_eq!(plan.enable, names(&["word_count"]));
-        // grep was disabled; list_dir (a built-in) was never offered in this session.
-        assert_eq!(plan.disable, names(&["grep", "list_dir"]));
-        assert_eq!(plan.connect, names(&["fs"]));
-        assert_eq!(plan.disconnect, names(&["web"]));
+        assert_eq!(plan.enable, names(&["fs__read", "word_count"]));
+        // grep and fs__write were turned off; list_dir (a built-in) was never offered;
+        // web__late was never offered either, so it is left to its server.
+        assert_eq!(plan.disable, names(&["fs__write", "grep", "list_dir"]));
+        assert_eq!(plan.connect, names(&["fs", "web"]));
+        assert_eq!(plan.disconnect, names(&["old"]));
     }
 
     #[test]
