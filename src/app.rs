@@ -378,5 +378,7 @@ pub fn build_agent(
     );
     mcp.start_enabled();
     agent.set_mcp(mcp);
+    // `--resume`: the session's `/tool` and `/mcp` choices come back (issue 12 item 8).
+    agent.restore_tool_state();
     Ok(agent)
 }

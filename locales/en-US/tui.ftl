@@ -208,3 +208,12 @@ tui-phase-awaiting-approval = Waiting for you
 tui-status-paused = { $secs }s paused
 tui-status-approval-hint = y allow · a always · n / Esc deny, turn goes on
 tui-tool-queued = queued
+
+# issue 12: nodes and resume
+tui-node-source = Source: { $source }
+tui-node-no-description = (no description)
+tui-node-added = Added
+tui-node-removed = Removed
+tui-turn-failed = The turn failed.
+tui-resume-hint = Resume with: deepterm --resume { $id }
+tui-help-node-legend = Tool-change nodes: ◆ one tool, ▸ several (Enter expands), ▾ expanded

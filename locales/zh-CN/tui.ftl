@@ -193,3 +193,12 @@ tui-phase-awaiting-approval = 等待你确认
 tui-status-paused = { $secs }s 已暂停
 tui-status-approval-hint = y 允许 · a 总是允许 · n / Esc 拒绝，本轮继续
 tui-tool-queued = 排队中
+
+# issue 12: nodes and resume
+tui-node-source = 来源：{ $source }
+tui-node-no-description = （无描述）
+tui-node-added = 新增
+tui-node-removed = 移除
+tui-turn-failed = 本轮失败。
+tui-resume-hint = 继续此会话：deepterm --resume { $id }
+tui-help-node-legend = 工具变更节点：◆ 单个工具、▸ 多个工具（Enter 展开）、▾ 已展开

@@ -272,6 +272,7 @@ impl Agent {
             (Some(action @ ("enable" | "disable")), Some(n)) => {
                 let enable = action == "enable";
                 match self.registry_mut().set_enabled(n, enable) {
+                    Ok(true) if self.report_tool_change() => LineOutcome::default(),
                     Ok(changed) => {
                         let key = match (enable, changed) {
                             (true, true) => "tools-enabled",

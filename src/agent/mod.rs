@@ -11,6 +11,7 @@ pub mod inspect_data;
 pub mod prompt;
 pub mod protocol;
 pub mod request;
+pub mod restore;
 pub mod run;
 pub mod state;
 pub mod tool_runner;

@@ -133,6 +133,30 @@ pub struct RouteInfo {
     pub demo: bool,
 }
 
+/// One tool of a [`ToolChange`]: where it comes from and what it does (the node's
+/// expansion shows both, issue 12 item 5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolInfo {
+    /// Model-facing name.
+    pub name: String,
+    /// Source label (`built-in`, `command`, `MCP server fs`), rendered when drawn.
+    pub source: Text,
+    /// The declaration's description.
+    pub description: String,
+}
+
+/// The active tool set changed (`/tool`, `/mcp connect|disconnect`, a server's list), by
+/// name, relative to what the model was last offered or the previous change. The next
+/// request logs it as a tool-registry `developer/message`; the TUI shows one context node
+/// for it, here, and links the logged message to that node.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolChange {
+    /// Tools now available that were not, in name order.
+    pub added: Vec<ToolInfo>,
+    /// Tools no longer available, in name order.
+    pub removed: Vec<ToolInfo>,
+}
+
 /// Agent → UI (and `exec --json`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
@@ -165,6 +189,8 @@ pub enum AgentEvent {
     SessionUsage(Usage),
     /// A localized one-line notice (errors, retries, command feedback).
     Notice(Notice),
+    /// The active tool set changed (interactive loop only; `exec` keeps its notices).
+    ToolsChanged(ToolChange),
     /// Multi-line output of a slash command (`/tools`, `/mcp`, `/help`), rendered when drawn.
     Output(Vec<OutputLine>),
     /// The loop needs a decision on a tool call.

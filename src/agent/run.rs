@@ -241,6 +241,7 @@ impl Agent {
         match bg {
             Background::Tools { source, tools } => {
                 self.tools.registry_mut().set_source_tools(source, tools);
+                self.report_tool_change();
                 Ok(())
             }
             Background::Mcp(mut status) => {
@@ -314,6 +315,16 @@ impl Agent {
         &self.state.session
     }
 
+    /// The per-session state.
+    pub(crate) fn state_mut(&mut self) -> &mut SessionState {
+        &mut self.state
+    }
+
+    /// The session, for folds that need `&mut` (the tool history).
+    pub(crate) fn session_mut(&mut self) -> &mut Session {
+        &mut self.state.session
+    }
+
     /// The current route.
     pub fn route(&self) -> &Route {
         &self.route
@@ -383,6 +394,11 @@ impl Agent {
                 error: Some(line),
                 quit: false,
             };
+        }
+        // A resumed session's first turn waits (bounded) for the MCP servers it had
+        // connected, so its first request declares the same tools (issue 12 item 8).
+        if let Some(mcp) = self.mcp.clone() {
+            mcp.wait_restored(std::time::Duration::from_secs(15)).await;
         }
         self.state.turn += 1;
         let turn = self.state.turn;
@@ -578,6 +594,8 @@ impl Agent {
             input,
             &mut on_commit,
         )?;
+        // The request logged the registry's set: later changes are reported against it.
+        self.state.tools_shown = None;
         Ok(plan.opts)
     }
 
@@ -1089,6 +1107,7 @@ impl Agent {
     pub(crate) fn replace_session(&mut self, session: Session, path: PathBuf) {
         let _ = self.state.session.sync();
         self.state = SessionState::open(session);
+        self.restore_tool_state();
         self.inbox.reset();
         self.announce(path.display().to_string());
     }

@@ -2,7 +2,7 @@
 //! opened (`/new`, `/resume`), so nothing of the old session (its turn counter, usage,
 //! `/system` text, unsent input, "always allow" answers) carries over.
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use crate::agent::prompt::RequestSeries;
 use crate::session::Session;
@@ -24,6 +24,9 @@ pub struct SessionState {
     pub pending_user: Vec<Message>,
     /// Tools the user answered "always allow" for, in this session.
     pub always_allowed: HashSet<String>,
+    /// Active tool names as last reported to the UI by a tool change; `None` = as the log
+    /// says (reset by every request, which logs the registry's set).
+    pub tools_shown: Option<BTreeSet<String>>,
 }
 
 impl SessionState {
@@ -36,6 +39,7 @@ impl SessionState {
             extra_instructions: None,
             pending_user: Vec::new(),
             always_allowed: HashSet::new(),
+            tools_shown: None,
             session,
         }
     }

@@ -300,6 +300,13 @@ impl Session {
         Ok(self.fold.snapshot())
     }
 
+    /// The tools the model could call at the end of the log (the fold's available names,
+    /// sorted); `None` before the first request. Resume restores this set (issue 12 item 8).
+    pub fn available_tool_names(&mut self) -> Result<Option<Vec<String>>, SessionError> {
+        self.tool_history()?;
+        Ok(self.fold.available_names())
+    }
+
     /// Number of events the tool-history fold has consumed (F-1 accounting).
     pub fn tool_history_folded_events(&self) -> u64 {
         self.fold.folded_events()
@@ -311,4 +318,4 @@ mod store_hardening_tests;
 #[cfg(test)]
 mod store_proptest;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

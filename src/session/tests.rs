@@ -28,7 +28,7 @@ fn deferred(t: ToolSchema) -> ToolSchema {
     }
 }
 
-fn header_kind(tools: &[ToolSchema], reason: HeaderReason, starts: bool) -> EventKind {
+pub(crate) fn header_kind(tools: &[ToolSchema], reason: HeaderReason, starts: bool) -> EventKind {
     EventKind::RequestHeader(RequestHeaderData {
         header: RequestHeader {
             config: CallConfig {
@@ -51,7 +51,7 @@ fn header(s: &mut Session, tools: &[ToolSchema], reason: HeaderReason) -> u64 {
     s.push(header_kind(tools, reason, false)).unwrap().seq
 }
 
-fn dev_kind(blocks: Vec<Block>, header_seq: Option<u64>) -> EventKind {
+pub(crate) fn dev_kind(blocks: Vec<Block>, header_seq: Option<u64>) -> EventKind {
     EventKind::DeveloperMessage(DeveloperMessageData {
         turn: 1,
         step: 1,

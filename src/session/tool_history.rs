@@ -76,6 +76,22 @@ impl ToolHistoryFold {
         self.baseline_seq
     }
 
+    /// Names the model could call after the events folded so far: the latest header's
+    /// tools as the current series explains them (a retained removal is not available).
+    /// `None` before the first header. Falls back to the header's names when the recorded
+    /// updates do not explain them (as [`ToolHistoryFold::snapshot`] does).
+    pub fn available_names(&self) -> Option<Vec<String>> {
+        self.baseline_seq?;
+        let active: HashSet<&str> = self.active.iter().map(|t| t.name.as_str()).collect();
+        let mut names: Vec<String> = if self.available.iter().all(|n| active.contains(n.as_str())) {
+            self.available.iter().cloned().collect()
+        } else {
+            active.iter().map(|n| n.to_string()).collect()
+        };
+        names.sort();
+        Some(names)
+    }
+
     /// Consumes the next committed event (F-3…F-5). On error nothing changes.
     pub fn apply(&mut self, ev: &Event) -> Result<(), ToolHistoryError> {
         match &ev.kind {

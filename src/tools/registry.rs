@@ -39,6 +39,19 @@ impl ToolSource {
         l.text(&self.label())
     }
 
+    /// The source a tool name suggests when no source has it registered (a removed tool,
+    /// a resumed log): `server__tool` is an MCP server's, a built-in name is built-in, any
+    /// other a command tool's.
+    pub fn of_name(name: &str) -> ToolSource {
+        if crate::session::vocab::BUILTIN_TOOL_NAMES.contains(&name) {
+            ToolSource::Builtin
+        } else if let Some((server, _)) = name.split_once("__") {
+            ToolSource::Mcp(server.to_string())
+        } else {
+            ToolSource::Command
+        }
+    }
+
     /// The source label as a message, rendered when shown.
     pub fn label(&self) -> Text {
         match self {
@@ -278,6 +291,15 @@ impl ToolRegistry {
             self.version += 1;
         }
         Ok(was != enabled)
+    }
+
+    /// Re-applies a resumed session's `/tool` choice (issue 12 item 8): like
+    /// [`ToolRegistry::set_enabled`], but also for a name no source has registered yet (an
+    /// MCP server still connecting), so the choice holds when its tools arrive.
+    pub fn restore_enabled(&mut self, name: &str, enabled: bool) {
+        if self.overrides.insert(name.to_string(), enabled) != Some(enabled) {
+            self.version += 1;
+        }
     }
 
     /// Every registered tool, active or not, in name order (for `/tools`). A tool dropped

@@ -42,6 +42,8 @@ pub struct App {
     overlays: OverlayStack,
     quit_armed: Option<Instant>,
     exited: bool,
+    /// The open session's id (the exit hint names it, issue 12 item 8).
+    session_id: Option<String>,
 }
 
 impl App {
@@ -55,7 +57,15 @@ impl App {
             overlays: OverlayStack::default(),
             quit_armed: None,
             exited: false,
+            session_id: None,
         }
+    }
+
+    /// The line the normal screen shows after the TUI closes, in the current language:
+    /// `Resume with: deepterm --resume <id>` (issue 12 item 8); `None` before a session opened.
+    pub fn resume_hint(&self) -> Option<String> {
+        let id = self.session_id.as_deref()?;
+        Some(self.state.l.tra("tui-resume-hint", &[("id", id.into())]))
     }
 
     /// Sets the clock used for elapsed times (the event loop calls this before drawing).
@@ -179,7 +189,8 @@ impl App {
     pub fn on_agent_event(&mut self, ev: AgentEvent) {
         let s = &mut self.state;
         match ev {
-            AgentEvent::SessionOpened { history, .. } => {
+            AgentEvent::SessionOpened { id, history, .. } => {
+                self.session_id = Some(id);
                 s.transcript = Transcript::new();
                 s.trajectory = Trajectory::new();
                 s.selected = None;
@@ -187,9 +198,11 @@ impl App {
                 self.overlays.clear();
                 s.chat_scroll = Scroll::default();
                 s.traj_scroll = Scroll::default();
+                s.transcript.set_replaying(true);
                 for e in &history {
                     self.apply_committed(e);
                 }
+                self.state.transcript.set_replaying(false);
                 // Replaying history is not news: the pane the user chose stays.
                 self.state.reveal = None;
             }
@@ -238,6 +251,7 @@ impl App {
                 s.transcript.push(CellKind::Output(lines));
                 s.show_chat(None);
             }
+            AgentEvent::ToolsChanged(c) => s.transcript.tools_changed(&c),
             AgentEvent::ApprovalRequest {
                 call_id,
                 tool,
@@ -398,6 +412,8 @@ impl App {
             Action::ToggleLastToolChange => {
                 if let Some(i) = s.transcript.last_tool_change() {
                     s.transcript.toggle(i);
+                    // Expanded below the screen is no use: bring it into view.
+                    s.transcript.reveal(i);
                 }
             }
             Action::Cancel => {

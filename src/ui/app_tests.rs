@@ -49,15 +49,20 @@ fn u2_up_down_select_only_expandable_nodes_and_enter_toggles() {
     assert_eq!(app.focus(), Focus::Chat);
     app.on_key(key(KeyCode::Up));
     assert_eq!(app.selected(), Some(3));
-    // The single-change node (index 2) is not expandable, so ↑ skips it.
+    // Issue 12 item 5: a single-change node (index 2) expands too, to its source.
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.selected(), Some(2));
+    app.on_key(key(KeyCode::Enter));
+    assert!(expanded(&app, 2));
+    assert!(draw(&mut app).contains("    Source: "));
     app.on_key(key(KeyCode::Up));
     assert_eq!(app.selected(), Some(1));
     app.on_key(key(KeyCode::Enter));
     assert!(expanded(&app, 1));
-    assert!(draw(&mut app).contains("Added: search, read_file"));
+    assert!(draw(&mut app).contains("        read_file"));
     app.on_key(key(KeyCode::Char(' ')));
     assert!(!expanded(&app, 1));
-    assert!(!draw(&mut app).contains("Added: search, read_file"));
+    assert!(!draw(&mut app).contains("        read_file"));
 }
 
 #[test]

@@ -80,6 +80,24 @@ pub fn draw(
     if t.estimated() > 0 && t.refine(REFINE_PER_FRAME, area.width, ctx) {
         top = resolve(t, scroll);
     }
+    // Ctrl+T expanded a node: scroll so all of it (or its top, when taller) is visible.
+    if let Some(i) = t.take_reveal()
+        && i < t.len()
+    {
+        let (cell_top, cell_h) = (t.cell_top(i), t.cell_height(i));
+        let want = if cell_top < top {
+            cell_top
+        } else if cell_top + cell_h > top + height {
+            (cell_top + cell_h).saturating_sub(height).min(cell_top)
+        } else {
+            top
+        };
+        if want != top {
+            scroll.top = Some(want);
+            t.make_exact(want..want + height, area.width, ctx);
+            top = scroll.resolve(t.total_height(), height);
+        }
+    }
     if let Some(top_now) = scroll.top
         && top_now >= t.total_height().saturating_sub(height)
     {

@@ -399,11 +399,22 @@ pub fn help_rows() -> &'static [(String, &'static str)] {
                 }
             }
         }
-        rows.into_iter()
+        let mut rows: Vec<(String, &'static str)> = rows
+            .into_iter()
             .map(|(names, h)| (names.join(" / "), h))
-            .collect()
+            .collect();
+        // The node symbols, explained under the key that toggles nodes (issue 12 item 5).
+        let at = rows
+            .iter()
+            .position(|(_, h)| *h == "tui-help-toggle-tools")
+            .map_or(rows.len(), |i| i + 1);
+        rows.insert(at, (NODE_LEGEND_KEYS.to_string(), "tui-help-node-legend"));
+        rows
     })
 }
+
+/// The key column of the node-symbol legend row of the key help.
+pub const NODE_LEGEND_KEYS: &str = "◆ ▸ ▾";
 
 #[cfg(test)]
 mod tests {

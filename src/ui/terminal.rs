@@ -161,6 +161,12 @@ async fn run_ui(
     let exit = drive(&mut app, io, &mut screen).await?;
     drop(screen);
     drop(guard);
+    // On the normal screen, after the alternate one is gone (issue 12 item 8).
+    if matches!(exit, LoopExit::Quit)
+        && let Some(hint) = app.resume_hint()
+    {
+        println!("{hint}");
+    }
     match exit {
         LoopExit::Quit => Ok(()),
         LoopExit::AgentDied(p) => Err(UiError::AgentDied(p)),

@@ -11,10 +11,11 @@ use std::collections::HashMap;
 
 use ratatui::text::{Line, Span};
 
-use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel};
+use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel, ToolChange, ToolInfo};
 use crate::i18n::{Arg, Localizer};
 use crate::llm::types::StreamEvent;
-use crate::session::event::{Block, Event, EventKind, SurfaceOp};
+use crate::session::event::{AttemptError, Block, Event, EventKind, SurfaceOp, TurnOutcome};
+use crate::tools::registry::ToolSource;
 
 use super::context_node::ContextKind;
 use super::markdown::StreamCollector;
@@ -118,8 +119,11 @@ pub enum CellKind {
         /// The answer.
         decision: Option<ApprovalDecision>,
     },
-    /// A developer message shown as a context node (U-1…U-3).
-    Context(ContextKind),
+    /// A tool change (or other developer message) shown as a context node (U-1…U-3): one
+    /// cell per change, made when the change happens and linked to the developer message
+    /// the next request logs (issue 12 item 5). The infos give each tool's source and
+    /// description for the expansion.
+    Context(ContextKind, Vec<ToolInfo>),
     /// A one-line notice, localized at draw time.
     Notice(Notice),
     /// Command output, localized at draw time.
@@ -208,7 +212,8 @@ impl Cell {
     /// Whether Enter/Space/click can toggle this cell.
     pub fn selectable(&self) -> bool {
         match &self.kind {
-            CellKind::Context(k) => k.expandable(),
+            // Every tool-change node expands (issue 12 item 5).
+            CellKind::Context(k, _) => k.is_tool_change() || k.expandable(),
             CellKind::Assistant { reasoning, .. } => !reasoning.is_empty(),
             CellKind::Tool { .. } | CellKind::Checkpoint { .. } => true,
             CellKind::User { text } => user_collapsible(text),
@@ -502,8 +507,9 @@ fn render_parts(
                 0,
             ));
         }
-        CellKind::Context(k) => {
-            let marker = if !k.expandable() {
+        CellKind::Context(k, tools) => {
+            // `◆` one tool (expands to its source and description), `▸`/`▾` several.
+            let marker = if k.is_tool_change() && !k.expandable() {
                 "◆ "
             } else if cell.expanded {
                 "▾ "
@@ -519,8 +525,15 @@ fn render_parts(
                 0,
             ));
             if cell.expanded {
-                for s in k.detail(l) {
-                    head.extend(dim_indented(&s, "    ", width));
+                match k {
+                    ContextKind::Tools { added, removed } => {
+                        head.extend(node_detail(added, removed, tools, l, width));
+                    }
+                    ContextKind::Generic { .. } => {
+                        for s in k.detail(l) {
+                            head.extend(dim_indented(&s, "    ", width));
+                        }
+                    }
                 }
             }
         }
@@ -577,6 +590,119 @@ fn render_parts(
     (head, foot)
 }
 
+/// The info of `name` among `tools`, else what its name says (source) and no description.
+fn tool_info(name: &str, tools: &[ToolInfo]) -> ToolInfo {
+    tools
+        .iter()
+        .find(|t| t.name == name)
+        .cloned()
+        .unwrap_or_else(|| ToolInfo {
+            name: name.to_string(),
+            source: ToolSource::of_name(name).label(),
+            description: String::new(),
+        })
+}
+
+/// A tool-change node's expansion (issue 12 item 5): one tool shows its source and
+/// description; several are grouped under `Added` / `Removed`, then by source, one tool
+/// per line (name and the description's first line, cut to the width), indented.
+fn node_detail(
+    added: &[String],
+    removed: &[String],
+    tools: &[ToolInfo],
+    l: Localizer,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    if let ([one], []) | ([], [one]) = (added, removed) {
+        let t = tool_info(one, tools);
+        let source = l.text(&t.source);
+        out.extend(dim_indented(
+            &sanitize(&l.tra("tui-node-source", &[("source", Arg::from(source))])),
+            "    ",
+            width,
+        ));
+        let desc = if t.description.trim().is_empty() {
+            l.tr("tui-node-no-description")
+        } else {
+            sanitize(t.description.trim())
+        };
+        out.extend(dim_indented(&desc, "    ", width));
+        return out;
+    }
+    for (key, names) in [("tui-node-added", added), ("tui-node-removed", removed)] {
+        if names.is_empty() {
+            continue;
+        }
+        out.extend(wrap_line(
+            &Line::from(Span::styled(format!("    {}", l.tr(key)), theme::accent())),
+            width,
+            0,
+        ));
+        // Groups in order of first appearance; names keep their order within a group.
+        let mut groups: Vec<(String, Vec<ToolInfo>)> = Vec::new();
+        for n in names {
+            let t = tool_info(n, tools);
+            let label = sanitize(&l.text(&t.source));
+            match groups.iter_mut().find(|(g, _)| *g == label) {
+                Some((_, v)) => v.push(t),
+                None => groups.push((label, vec![t])),
+            }
+        }
+        for (label, members) in groups {
+            out.push(Line::from(Span::styled(
+                truncate(&format!("      {label}"), width),
+                theme::dim(),
+            )));
+            for t in members {
+                let desc = t
+                    .description
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                let text = if desc.is_empty() {
+                    format!("        {}", sanitize(&t.name))
+                } else {
+                    format!("        {} — {}", sanitize(&t.name), sanitize(&desc))
+                };
+                out.push(Line::from(Span::styled(
+                    truncate(&text, width),
+                    theme::dim(),
+                )));
+            }
+        }
+    }
+    out
+}
+
+/// The Fluent id of a logged attempt error's code (as the live notice used it).
+fn attempt_error_id(code: &str) -> &'static str {
+    use crate::llm::types::ErrorCode as C;
+    const ALL: [C; 15] = [
+        C::Auth,
+        C::Quota,
+        C::InvalidRequest,
+        C::ContextOverflow,
+        C::RateLimit,
+        C::Server,
+        C::Transport,
+        C::UnsupportedContent,
+        C::InvalidContent,
+        C::Malformed,
+        C::EmptyResponse,
+        C::Cancelled,
+        C::MissingKey,
+        C::TooLarge,
+        C::NoProgress,
+    ];
+    ALL.iter()
+        .find(|c| c.as_str() == code)
+        .map(|c| crate::llm::client::error_message_id(*c))
+        .unwrap_or("llm-error-server")
+}
+
 /// Rendering inputs shared by every cell.
 #[derive(Debug, Clone, Copy)]
 pub struct RenderCtx {
@@ -603,6 +729,16 @@ pub struct Transcript {
     prefix_valid: usize,
     refine_next: usize,
     layout_key: (u16, u64),
+    /// Tool-change nodes made live that no logged developer message covers yet.
+    pending_nodes: Vec<usize>,
+    /// Source and description of every tool seen (changes, request headers).
+    tool_infos: HashMap<String, ToolInfo>,
+    /// The last failed attempt of each turn (a resumed error turn names it).
+    turn_errors: HashMap<u64, AttemptError>,
+    /// Replaying a resumed log (outcomes the live loop announced as notices are shown).
+    replaying: bool,
+    /// A cell the Chat pane should scroll into view on the next frame.
+    reveal: Option<usize>,
 }
 
 impl Transcript {
@@ -659,9 +795,91 @@ impl Transcript {
 
     /// Index of the most recent tool-change context node.
     pub fn last_tool_change(&self) -> Option<usize> {
-        self.cells.iter().rposition(
-            |c| matches!(&c.kind, CellKind::Context(k) if k.is_tool_change() && k.expandable()),
-        )
+        self.cells
+            .iter()
+            .rposition(|c| matches!(&c.kind, CellKind::Context(k, _) if k.is_tool_change()))
+    }
+
+    /// Asks the Chat pane to bring cell `i` into view on its next frame (Ctrl+T).
+    pub fn reveal(&mut self, i: usize) {
+        self.reveal = Some(i);
+    }
+
+    /// The cell to bring into view, once.
+    pub fn take_reveal(&mut self) -> Option<usize> {
+        self.reveal.take()
+    }
+
+    /// Marks the events applied until `set_replaying(false)` as a resumed log.
+    pub fn set_replaying(&mut self, on: bool) {
+        self.replaying = on;
+    }
+
+    /// A tool change as it happens (issue 12 item 5): one node, here; the developer
+    /// message the next request logs is linked to it instead of adding a second one.
+    pub fn tools_changed(&mut self, c: &ToolChange) {
+        for t in c.added.iter().chain(&c.removed) {
+            self.tool_infos.insert(t.name.clone(), t.clone());
+        }
+        let kind = ContextKind::Tools {
+            added: c.added.iter().map(|t| sanitize(&t.name)).collect(),
+            removed: c.removed.iter().map(|t| sanitize(&t.name)).collect(),
+        };
+        let infos = c.added.iter().chain(&c.removed).cloned().collect();
+        let i = self.push(CellKind::Context(kind, infos));
+        self.pending_nodes.push(i);
+    }
+
+    /// A logged tool-change developer message: the part that live nodes do not already
+    /// show becomes a node. On a resumed log a change logged by a turn's first request
+    /// goes before that turn's message, where the live node was made.
+    fn developer_tools(&mut self, added: Vec<String>, removed: Vec<String>, first_step: bool) {
+        let (mut shown_add, mut shown_rem) = (
+            std::collections::BTreeSet::new(),
+            std::collections::BTreeSet::new(),
+        );
+        for &i in &self.pending_nodes {
+            if let Some(CellKind::Context(ContextKind::Tools { added, removed }, _)) =
+                self.cells.get(i).map(|c| &c.kind)
+            {
+                for a in added {
+                    if !shown_rem.remove(a) {
+                        shown_add.insert(a.clone());
+                    }
+                }
+                for r in removed {
+                    if !shown_add.remove(r) {
+                        shown_rem.insert(r.clone());
+                    }
+                }
+            }
+        }
+        self.pending_nodes.clear();
+        let added: Vec<String> = added
+            .into_iter()
+            .filter(|n| !shown_add.contains(n))
+            .collect();
+        let removed: Vec<String> = removed
+            .into_iter()
+            .filter(|n| !shown_rem.contains(n))
+            .collect();
+        if added.is_empty() && removed.is_empty() {
+            return;
+        }
+        let infos = added
+            .iter()
+            .chain(&removed)
+            .filter_map(|n| self.tool_infos.get(n).cloned())
+            .collect();
+        let kind = ContextKind::Tools { added, removed };
+        let i = self.push(CellKind::Context(kind, infos));
+        if self.replaying
+            && first_step
+            && i > 0
+            && matches!(self.cells[i - 1].kind, CellKind::User { .. })
+        {
+            self.cells.swap(i - 1, i);
+        }
     }
 
     /// Marks call `call`'s tool card as waiting for the user (issue 12 item 4); returns the
@@ -804,13 +1022,51 @@ impl Transcript {
                 }
             }
             EventKind::DeveloperMessage(d) if append => {
-                let kind = ContextKind::from_message(&d.message);
                 // U-1: Chat hides ordinary context rows; tool-change nodes stay visible.
-                if kind.is_tool_change() {
-                    self.push(CellKind::Context(kind));
+                if let ContextKind::Tools { added, removed } = ContextKind::from_message(&d.message)
+                {
+                    let added = added.iter().map(|n| sanitize(n)).collect();
+                    let removed = removed.iter().map(|n| sanitize(n)).collect();
+                    self.developer_tools(added, removed, d.step == 1);
                 }
             }
+            EventKind::RequestHeader(h) => {
+                for t in h.header.tools.iter().flatten() {
+                    let e = self
+                        .tool_infos
+                        .entry(t.name.clone())
+                        .or_insert_with(|| ToolInfo {
+                            name: t.name.clone(),
+                            source: ToolSource::of_name(&t.name).label(),
+                            description: String::new(),
+                        });
+                    e.description = t.description.clone();
+                }
+            }
+            EventKind::TurnEnd(t) if self.replaying => match t.outcome {
+                // Live, the loop announced these as notices (not logged): show them again.
+                Some(TurnOutcome::Cancelled) => {
+                    self.push(CellKind::Notice(Notice::new(
+                        NoticeLevel::Warn,
+                        "agent-turn-cancelled",
+                        vec![],
+                    )));
+                }
+                Some(TurnOutcome::Error) => {
+                    let n = match self.turn_errors.get(&t.turn) {
+                        Some(e) => Notice::new(
+                            NoticeLevel::Error,
+                            attempt_error_id(&e.code),
+                            vec![("message", Arg::from(e.message.as_str()))],
+                        ),
+                        None => Notice::new(NoticeLevel::Error, "tui-turn-failed", vec![]),
+                    };
+                    self.push(CellKind::Notice(n));
+                }
+                _ => {}
+            },
             EventKind::AssistantAttempt(a) => {
+                self.turn_errors.insert(a.turn, a.error.clone());
                 let n = self.attempts.entry((a.turn, a.step)).or_insert(0);
                 *n += 1;
                 let kind = CellKind::Attempt {
@@ -1138,6 +1394,172 @@ mod tests {
         t.apply(&attempt(1, 1, false));
         assert_eq!(t.len(), 2);
         assert_eq!(text(&mut t, 1).trim(), "attempt 2 failed");
+    }
+
+    fn event(kind: EventKind) -> Event {
+        Event {
+            kind,
+            seq: 1,
+            time: String::new(),
+            surface_op: None,
+            source_event_seqs: None,
+        }
+    }
+
+    fn dev_event(step: u64, blocks: Vec<Block>) -> Event {
+        use crate::session::event::{DeveloperMessageData, Message, Role, Source};
+        event(EventKind::DeveloperMessage(DeveloperMessageData {
+            turn: 2,
+            step,
+            message: Message::new(Role::Developer, blocks, Source::kind("tool-registry")),
+            header_seq: None,
+        }))
+    }
+
+    fn user_event(text: &str) -> Event {
+        use crate::session::event::{Message, Role, Source, UserMessageData};
+        event(EventKind::UserMessage(UserMessageData {
+            message: Message::text(Role::User, text, Source::kind("user")),
+        }))
+    }
+
+    fn info(name: &str, source: ToolSource, description: &str) -> ToolInfo {
+        ToolInfo {
+            name: name.into(),
+            source: source.label(),
+            description: description.into(),
+        }
+    }
+
+    fn nodes(t: &Transcript) -> Vec<usize> {
+        (0..t.len())
+            .filter(|&i| matches!(t.cells()[i].kind, CellKind::Context(..)))
+            .collect()
+    }
+
+    #[test]
+    fn issue12_item5_a_tool_change_is_one_node_where_it_happened() {
+        let mut t = Transcript::new();
+        // `/tool disable grep`: the node appears at once …
+        t.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
+        });
+        assert_eq!(nodes(&t), vec![0]);
+        assert_eq!(text(&mut t, 0).trim(), "◆ Tool removed: grep");
+        // … and the next message's logged developer message is linked to it.
+        t.apply(&user_event("hi"));
+        t.apply(&dev_event(1, vec![Block::removal("grep")]));
+        assert_eq!(nodes(&t), vec![0], "one node per change");
+        // Two changes before a send: two nodes, and the one logged message adds none.
+        t.tools_changed(&ToolChange {
+            added: vec![info("word_count", ToolSource::Command, "Count.")],
+            removed: vec![],
+        });
+        t.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
+        });
+        t.apply(&user_event("again"));
+        t.apply(&dev_event(
+            1,
+            vec![Block::addition("word_count"), Block::removal("list_dir")],
+        ));
+        assert_eq!(nodes(&t).len(), 3);
+        // A logged change no live node showed (a server's list) still gets its node.
+        t.apply(&dev_event(2, vec![Block::addition("fs__read")]));
+        assert_eq!(nodes(&t).len(), 4);
+    }
+
+    #[test]
+    fn issue12_item5_resumed_node_sits_where_the_live_one_did() {
+        let mut live = Transcript::new();
+        live.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
+        });
+        live.apply(&user_event("hi"));
+        live.apply(&dev_event(1, vec![Block::removal("grep")]));
+        let mut resumed = Transcript::new();
+        resumed.set_replaying(true);
+        resumed.apply(&user_event("hi"));
+        resumed.apply(&dev_event(1, vec![Block::removal("grep")]));
+        resumed.set_replaying(false);
+        assert_eq!(nodes(&live), vec![0]);
+        assert_eq!(
+            nodes(&resumed),
+            vec![0],
+            "the node comes before the message"
+        );
+        assert_eq!(text(&mut live, 0), text(&mut resumed, 0));
+    }
+
+    #[test]
+    fn issue12_item5_every_node_expands_single_to_source_grouped_one_per_line() {
+        let mut t = Transcript::new();
+        t.tools_changed(&ToolChange {
+            added: vec![],
+            removed: vec![info("grep", ToolSource::Builtin, "Search file contents.")],
+        });
+        assert!(t.toggle(0), "a single-tool node expands");
+        let one = text(&mut t, 0);
+        assert!(one.contains("    Source: built-in"), "{one}");
+        assert!(one.contains("    Search file contents."), "{one}");
+        t.tools_changed(&ToolChange {
+            added: vec![
+                info("fs__read", ToolSource::Mcp("fs".into()), "Read a file."),
+                info("fs__write", ToolSource::Mcp("fs".into()), "Write a file."),
+                info("word_count", ToolSource::Command, "Count words."),
+            ],
+            removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
+        });
+        assert!(t.toggle(1));
+        let many = text(&mut t, 1);
+        let rows: Vec<&str> = many.lines().collect();
+        assert_eq!(
+            rows,
+            vec![
+                "▾ Tools updated · 3 added, 1 removed",
+                "    Added",
+                "      MCP server fs",
+                "        fs__read — Read a file.",
+                "        fs__write — Write a file.",
+                "      command",
+                "        word_count — Count words.",
+                "    Removed",
+                "      built-in",
+                "        list_dir — List.",
+            ]
+        );
+    }
+
+    #[test]
+    fn issue12_item8_resumed_cancel_and_error_are_shown() {
+        use crate::session::event::{TurnEnd, TurnOutcome};
+        let mut t = Transcript::new();
+        t.set_replaying(true);
+        t.apply(&user_event("one"));
+        t.apply(&event(EventKind::TurnEnd(TurnEnd {
+            turn: 1,
+            outcome: Some(TurnOutcome::Cancelled),
+        })));
+        t.apply(&user_event("two"));
+        t.apply(&attempt(2, 1, false));
+        t.apply(&event(EventKind::TurnEnd(TurnEnd {
+            turn: 2,
+            outcome: Some(TurnOutcome::Error),
+        })));
+        t.set_replaying(false);
+        let all: Vec<String> = (0..t.len()).map(|i| text(&mut t, i)).collect();
+        assert!(all[1].contains("Turn cancelled."), "{all:?}");
+        assert!(all.last().unwrap().contains("boom"), "{all:?}");
+        // Live, the loop's own notices show these: a live turn end adds nothing.
+        let n = t.len();
+        t.apply(&event(EventKind::TurnEnd(TurnEnd {
+            turn: 3,
+            outcome: Some(TurnOutcome::Cancelled),
+        })));
+        assert_eq!(t.len(), n);
     }
 
     fn big(n: usize) -> Transcript {

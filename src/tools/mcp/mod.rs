@@ -193,6 +193,8 @@ struct Inner {
     bg: mpsc::UnboundedSender<Background>,
     options: McpOptions,
     workspace: PathBuf,
+    /// Servers a resumed session wants on or off, over their `enabled` (issue 12 item 8).
+    restored: Mutex<BTreeMap<String, bool>>,
 }
 
 /// The configured MCP servers and their connections. Cheap to clone (shared state).
@@ -274,6 +276,7 @@ impl McpManager {
                 bg,
                 options,
                 workspace,
+                restored: Mutex::new(BTreeMap::new()),
             }),
         }
     }
@@ -343,6 +346,64 @@ impl McpManager {
         Ok(server)
     }
 
+    /// Re-establishes a resumed session's `/mcp connect` or `/mcp disconnect` of `name`
+    /// (issue 12 item 8): starts or stops it, and [`McpManager::wait_enabled`] then waits
+    /// for it as for an `enabled = true` server (or not). Returns false for a server the
+    /// config no longer has.
+    pub fn restore(&self, name: &str, on: bool) -> bool {
+        if !self.inner.servers.contains_key(name) {
+            return false;
+        }
+        if let Ok(mut r) = self.inner.restored.lock() {
+            r.insert(name.to_string(), on);
+        }
+        if on {
+            drop(self.connect(name));
+        } else {
+            let _ = self.disconnect(name);
+        }
+        true
+    }
+
+    /// Waits once (at most `limit`) for the servers a resume started to connect or fail, so
+    /// the resumed session's first request declares their tools as before (issue 12 item 8).
+    /// Later calls return at once.
+    pub async fn wait_restored(&self, limit: Duration) {
+        let names: Vec<String> = match self.inner.restored.lock() {
+            Ok(mut r) => {
+                let on: Vec<String> = r
+                    .iter()
+                    .filter(|(_, on)| **on)
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                r.retain(|_, on| !*on);
+                on
+            }
+            Err(_) => return,
+        };
+        if names.is_empty() {
+            return;
+        }
+        let deadline = tokio::time::Instant::now() + limit;
+        let waits = names.iter().map(|n| {
+            let wait = self.connect(n);
+            async move {
+                let _ = tokio::time::timeout_at(deadline, wait).await;
+            }
+        });
+        futures_util::future::join_all(waits).await;
+    }
+
+    /// Whether `name` should be running at start: its restored state, else `enabled`.
+    fn wanted(&self, name: &str, s: &Server) -> bool {
+        self.inner
+            .restored
+            .lock()
+            .ok()
+            .and_then(|r| r.get(name).copied())
+            .unwrap_or(s.config.enabled)
+    }
+
     /// Waits until every server with `enabled = true` is connected or has failed, for at
     /// most `limit` in all (`exec` runs its first line only then, so the first request
     /// declares their tools). Returns the servers that are not connected, in config order.
@@ -352,7 +413,7 @@ impl McpManager {
             .inner
             .servers
             .iter()
-            .filter(|(_, s)| s.config.enabled)
+            .filter(|(name, s)| self.wanted(name, s))
             .map(|(name, _)| {
                 let wait = self.connect(name);
                 let name = name.clone();
