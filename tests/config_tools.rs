@@ -139,7 +139,7 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
             "[providers.x]\nkind = \"grpc\"\nbase_url = \"u\"\napi_key_env = \"K\"",
             "providers.x.kind",
             r#"must be "deepseek-messages" or "openai-chat" (found "grpc")"#,
-            r#"必须是 "deepseek-messages" 或 "openai-chat""#,
+            "必须是“deepseek-messages”或“openai-chat”",
         ),
         (
             "[providers.x]\nkind = \"openai-chat\"\napi_key_env = \"K\"",
@@ -175,13 +175,13 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
             "[[providers.deepseek.models]]\nid = \"deepseek-flash\"\ntool_update = \"sometimes\"",
             "providers.deepseek.models[0].tool_update",
             r#"must be "in-history" or "addition-only" when present"#,
-            r#"必须是 "in-history" 或 "addition-only""#,
+            "必须是“in-history”或“addition-only”",
         ),
         (
             "[[providers.deepseek.models]]\nid = \"a\"\n[[providers.deepseek.models]]\nid = \"b\"\nsystem_prompt_update = \"always\"",
             "providers.deepseek.models[1].system_prompt_update",
             r#"must be "in-history" when present"#,
-            r#"必须是 "in-history""#,
+            "必须是“in-history”",
         ),
         (
             "[[providers.deepseek-openai.models]]\nid = \"deepseek-flash\"\ntool_update = \"in-history\"",
@@ -223,19 +223,19 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
             "[tools.command.t]\ndescription = \"d\"\ncommand = [\"ls\"]\napproval = \"maybe\"",
             "tools.command.t.approval",
             r#"must be "ask" or "never" (found "maybe")"#,
-            r#"必须是 "ask" 或 "never""#,
+            "必须是“ask”或“never”",
         ),
         (
             "[mcp.servers.fs]\ncommand = \"x\"\napproval = \"sometimes\"",
             "mcp.servers.fs.approval",
             r#"must be "ask" or "never""#,
-            r#"必须是 "ask" 或 "never""#,
+            "必须是“ask”或“never”",
         ),
         (
             "[mcp.servers.a__b]\ncommand = \"x\"",
             "mcp.servers.a__b",
             r#"without "__""#,
-            r#"不能含有 "__""#,
+            "不能含有“__”",
         ),
         (
             "[mcp.servers.fs]\nargs = []",
@@ -247,19 +247,19 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
             "[tools.command.read_file]\ndescription = \"d\"\ncommand = [\"cat\"]",
             "tools.command.read_file",
             r#"built-in tool "read_file""#,
-            r#"内置工具 "read_file""#,
+            "内置工具“read_file”",
         ),
         (
             "[tools.command.t]\ndescription = \"d\"\ncommand = [\"ls\"]\nparameters = { type = \"string\" }",
             "tools.command.t.parameters.type",
             r#"must be "object""#,
-            r#"必须是 "object""#,
+            "必须是“object”",
         ),
         (
             "locale = \"fr-FR\"",
             "locale",
             r#"must be "en-US" or "zh-CN" (found "fr-FR")"#,
-            r#"必须是 "en-US" 或 "zh-CN""#,
+            "必须是“en-US”或“zh-CN”",
         ),
         (
             "[tools.builtin]\nenabled = \"yes\"",
@@ -440,7 +440,7 @@ fn route_resolution_errors_are_localized() {
         e.localized(EN),
         "Unknown provider \"openai\" in route \"openai/gpt\". Configured providers: deepseek, deepseek-openai."
     );
-    assert!(e.localized(ZH).contains("提供方 \"openai\" 不存在"));
+    assert!(e.localized(ZH).contains("提供方“openai”不存在"));
     let r = c
         .resolve_route(Some("deepseek/deepseek-flash"))
         .unwrap()
@@ -630,7 +630,7 @@ async fn enable_disable_by_name_and_config_enabled_false() {
     let e = r.set_enabled("nope", true).unwrap_err();
     assert_eq!(e, ToolError::UnknownName("nope".into()));
     assert!(e.localized(EN).contains("no tool named \"nope\""));
-    assert!(e.localized(ZH).contains("没有名为 \"nope\" 的工具"));
+    assert!(e.localized(ZH).contains("没有名为“nope”的工具"));
     // The override survives re-registration of the source (e.g. an MCP re-sync).
     r.set_source_tools(ToolSource::Builtin, builtin::tools(dir.path()));
     assert!(!r.is_active("read_file"));

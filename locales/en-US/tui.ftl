@@ -217,3 +217,13 @@ tui-node-removed = Removed
 tui-turn-failed = The turn failed.
 tui-resume-hint = Resume with: deepterm --resume { $id }
 tui-help-node-legend = Tool-change nodes: ◆ one tool, ▸ several (Enter expands), ▾ expanded
+
+# issue 12: Chinese and labels
+tui-key-mode-in-history = in-history
+tui-key-mode-addition-only = addition-only
+tui-help-legend-in-history = route mode: tool changes are written into the history in place (cache kept)
+tui-help-legend-addition-only = route mode: tools can only be added at the end; a removal rewrites the history and loses the cache unless tool_removal = "retain"
+tui-inspector-role-user = user
+tui-inspector-role-assistant = assistant
+tui-inspector-role-system = system
+tui-inspector-role-tool = tool

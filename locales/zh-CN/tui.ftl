@@ -202,3 +202,13 @@ tui-node-removed = 移除
 tui-turn-failed = 本轮失败。
 tui-resume-hint = 继续此会话：deepterm --resume { $id }
 tui-help-node-legend = 工具变更节点：◆ 单个工具、▸ 多个工具（Enter 展开）、▾ 已展开
+
+# issue 12: Chinese and labels
+tui-key-mode-in-history = 历史内更新
+tui-key-mode-addition-only = 仅追加
+tui-help-legend-in-history = 路由模式：工具变化直接写入历史中的相应位置（缓存保留）
+tui-help-legend-addition-only = 路由模式：工具只能在末尾追加；移除工具会改写历史并丢失缓存，除非设置 tool_removal = "retain"
+tui-inspector-role-user = 用户
+tui-inspector-role-assistant = 助手
+tui-inspector-role-system = 系统
+tui-inspector-role-tool = 工具

@@ -112,15 +112,12 @@ impl ContextKind {
                 }
                 let mut out = vec![];
                 if !added.is_empty() {
-                    out.push(l.tra(
-                        "tools-added-list",
-                        &[("names", Arg::from(added.join(", ")))],
-                    ));
+                    out.push(l.tra("tools-added-list", &[("names", Arg::List(added.clone()))]));
                 }
                 if !removed.is_empty() {
                     out.push(l.tra(
                         "tools-removed-list",
-                        &[("names", Arg::from(removed.join(", ")))],
+                        &[("names", Arg::List(removed.clone()))],
                     ));
                 }
                 out

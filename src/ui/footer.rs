@@ -106,7 +106,10 @@ pub fn footer_line(
             };
             spans.push(Span::styled(id.to_string(), theme::bold()));
             if let Some(m) = r.tool_update.filter(|_| !narrow) {
-                spans.push(Span::styled(format!(" · {}", m.as_str()), theme::dim()));
+                spans.push(Span::styled(
+                    format!(" · {}", super::trajectory::mode_label(l, m)),
+                    theme::dim(),
+                ));
             }
         }
         None => spans.push(Span::styled(l.tr("tui-footer-no-route"), theme::dim())),

@@ -147,7 +147,7 @@ impl Inspector {
         out.push((l.tr("tui-inspector-messages"), theme::bold(), false));
         for (i, m) in r.messages.iter().enumerate() {
             out.push((
-                format!("  {i:>3} {}", sanitize(m)),
+                format!("  {i:>3} {}", localize_role(l, &sanitize(m))),
                 normal,
                 mark && d.message == Some(i),
             ));
@@ -278,5 +278,58 @@ impl Inspector {
                 }
             }
         }
+    }
+}
+
+/// A message summary (`user: text "…"`) with its role named in the interface language; the
+/// block types after it are the wire's own words and stay as sent.
+fn localize_role(l: Localizer, summary: &str) -> String {
+    for (role, key) in [
+        ("user", "tui-inspector-role-user"),
+        ("assistant", "tui-inspector-role-assistant"),
+        ("system", "tui-inspector-role-system"),
+        ("tool", "tui-inspector-role-tool"),
+    ] {
+        if let Some(rest) = summary
+            .strip_prefix(role)
+            .and_then(|r| r.strip_prefix(": "))
+        {
+            let sep = match l.locale {
+                crate::i18n::Locale::ZhCn => "：",
+                _ => ": ",
+            };
+            return format!("{}{sep}{rest}", l.tr(key));
+        }
+    }
+    summary.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+    use crate::session::event::ToolUpdateMode;
+
+    #[test]
+    fn issue12_item11_inspector_roles_and_route_modes_are_localized() {
+        let zh = Localizer::new(Locale::ZhCn);
+        let en = Localizer::new(Locale::EnUs);
+        assert_eq!(localize_role(zh, "user: text \"hi\""), "用户：text \"hi\"");
+        assert_eq!(
+            localize_role(zh, "assistant: tool_use grep"),
+            "助手：tool_use grep"
+        );
+        assert_eq!(localize_role(en, "user: text \"hi\""), "user: text \"hi\"");
+        assert_eq!(localize_role(zh, "odd summary"), "odd summary");
+        let mode = crate::ui::trajectory::mode_label;
+        assert_eq!(mode(zh, ToolUpdateMode::AdditionOnly), "仅追加");
+        assert_eq!(mode(en, ToolUpdateMode::InHistory), "in-history");
+        // The key help explains both modes (the legend rows).
+        let legend: Vec<&str> = crate::ui::trajectory::LEGEND.iter().map(|r| r.1).collect();
+        assert!(legend.contains(&"tui-help-legend-addition-only"));
+        assert!(
+            zh.tr("tui-help-legend-addition-only")
+                .contains("只能在末尾追加")
+        );
     }
 }

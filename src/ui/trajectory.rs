@@ -244,13 +244,26 @@ impl Column {
 }
 
 /// The legend the key help shows for the Trajectory: (what you see, its explanation).
-pub const LEGEND: [(&str, &str); 5] = [
+pub const LEGEND: [(&str, &str); 7] = [
     ("T1.S2", "tui-help-legend-step"),
     ("tui-key-legend-durations", "tui-help-legend-ttft"),
     ("↑ ⟳ ↓", "tui-help-legend-tokens"),
     ("tui-key-legend-hit", "tui-help-legend-hit"),
     ("!", "tui-help-legend-break"),
+    ("tui-key-mode-in-history", "tui-help-legend-in-history"),
+    (
+        "tui-key-mode-addition-only",
+        "tui-help-legend-addition-only",
+    ),
 ];
+
+/// The localized name of a route's tool-update mode (footer, ROUTE rows, key help).
+pub fn mode_label(l: Localizer, m: crate::session::event::ToolUpdateMode) -> String {
+    l.tr(match m {
+        crate::session::event::ToolUpdateMode::InHistory => "tui-key-mode-in-history",
+        crate::session::event::ToolUpdateMode::AdditionOnly => "tui-key-mode-addition-only",
+    })
+}
 
 /// Width of the marker gutter every row starts with (the cache-break `!`).
 pub const GUTTER: usize = 2;
@@ -569,7 +582,10 @@ impl Trajectory {
                     Span::styled(route.clone(), theme::bold()),
                 ];
                 if let Some(m) = mode {
-                    spans.push(Span::styled(format!(" · {}", m.as_str()), theme::dim()));
+                    spans.push(Span::styled(
+                        format!(" · {}", mode_label(l, *m)),
+                        theme::dim(),
+                    ));
                 }
                 Line::from(spans)
             }
