@@ -169,7 +169,7 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
             "model = \"nope/deepseek-flash\"",
             "model",
             r#"must name a configured provider; "nope" is not one (configured: deepseek, deepseek-openai)"#,
-            "已配置：deepseek, deepseek-openai",
+            "已配置：deepseek、deepseek-openai",
         ),
         (
             "[[providers.deepseek.models]]\nid = \"deepseek-flash\"\ntool_update = \"sometimes\"",
