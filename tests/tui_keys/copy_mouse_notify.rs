@@ -1,0 +1,4 @@
+//! Issue 13 scenarios: copy_mouse_notify.
+
+#[allow(unused_imports)]
+use crate::common;

@@ -1,0 +1,4 @@
+//! Issue 13 scenarios: picker.
+
+#[allow(unused_imports)]
+use crate::common;
