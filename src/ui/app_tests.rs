@@ -241,7 +241,7 @@ fn fingerprint(app: &mut App) -> String {
     let screen = screen_at(app, 120, 30);
     let cmds = app.take_commands();
     format!(
-        "{screen}\n{cmds:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?}",
+        "{screen}\n{cmds:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?} {}",
         app.composer().text(),
         app.composer().caret(),
         app.focus(),
@@ -255,6 +255,8 @@ fn fingerprint(app: &mut App) -> String {
             .iter()
             .map(|c| c.expanded)
             .collect::<Vec<_>>(),
+        // Ctrl+G asks the loop to run the editor (issue 13 item 2).
+        app.editor_requested,
     )
 }
 
