@@ -101,8 +101,14 @@ impl Screen for TermScreen {
                 PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
             );
         }
-        // Everything is drawn anew.
-        self.0.clear()
+        // Everything is drawn anew: a cleared screen and a blank previous frame (ratatui's
+        // `clear` would ask the terminal for the cursor position, which is not needed here).
+        execute!(
+            self.0.backend_mut(),
+            terminal::Clear(terminal::ClearType::All)
+        )?;
+        self.0.swap_buffers();
+        Ok(())
     }
 }
 
