@@ -38,17 +38,24 @@ fn ctrl_r_finds_a_message_of_an_earlier_session(width: u16, locale: &str) {
     let tmux = Tmux::start(&format!("i13-hist-r-{width}-{locale}"), width, 30, &cmd);
     let zh = locale == "zh-CN";
     tmux.wait_for("the first frame", |s| s.contains('›'));
+    let idle = if zh {
+        "? 查看快捷键"
+    } else {
+        "? for keys"
+    };
     tmux.type_line("deploy the Blue Whale release");
-    tmux.wait_for("the demo reply", |s| s.contains("deepterm demo simulator"));
+    tmux.wait_for("the demo reply, idle", |s| {
+        s.contains("deepterm demo simulator") && s.contains(idle)
+    });
     tmux.type_line("/quit");
     tmux.wait_for("the second session", |s| {
         s.contains('›') && !s.contains("Blue Whale") && !s.contains("deepterm demo simulator")
     });
     tmux.type_line("a message of the second session");
-    tmux.wait_for("its reply", |s| s.contains("deepterm demo simulator"));
-    for c in ["h", "a", "l", "f"] {
-        tmux.run(&["send-keys", "-t", "t", "-l", c]);
-    }
+    tmux.wait_for("its reply, idle", |s| {
+        s.contains("deepterm demo simulator") && s.contains(idle)
+    });
+    tmux.run(&["send-keys", "-t", "t", "-l", "half"]);
     tmux.key("C-r");
     tmux.run(&["send-keys", "-t", "t", "-l", "blue wh"]);
     let label = if zh {
