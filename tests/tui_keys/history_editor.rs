@@ -195,3 +195,43 @@ fn issue13_item2_ctrl_g_stub_editor_120_en() {
 fn issue13_item2_ctrl_g_stub_editor_80_zh() {
     ctrl_g_puts_the_stub_editors_text_in_the_composer(80, "zh-CN");
 }
+
+/// An editor that does not start: a notice naming it, the draft unchanged, the TUI whole.
+fn ctrl_g_missing_editor_keeps_the_draft(width: u16, locale: &str) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let cmd = format!(
+        "env -u VISUAL EDITOR='/nonexistent/editor-i13 --wait' {} --demo --session-dir {} \
+         --config {} --locale {locale}; sleep 60",
+        bin(),
+        common::shell_quote(&dir.path().join("sessions")),
+        common::shell_quote(&config),
+    );
+    let tmux = Tmux::start(&format!("i13-hist-gx-{width}-{locale}"), width, 30, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains('›'));
+    tmux.run(&["send-keys", "-t", "t", "-l", "keep me"]);
+    tmux.wait_for("the draft", |s| composer_has(s, "keep me"));
+    tmux.key("C-g");
+    let notice = if locale == "zh-CN" {
+        "无法启动编辑器“/nonexistent/editor-i13 --wait”"
+    } else {
+        "Could not start the editor “/nonexistent/editor-i13 --wait”"
+    };
+    tmux.wait_for("the notice and the draft", |s| {
+        s.contains(notice) && composer_has(s, "keep me")
+    });
+}
+
+#[test]
+fn issue13_item2_ctrl_g_missing_editor_80_zh() {
+    ctrl_g_missing_editor_keeps_the_draft(80, "zh-CN");
+}
+
+#[test]
+fn issue13_item2_ctrl_g_missing_editor_120_en() {
+    ctrl_g_missing_editor_keeps_the_draft(120, "en-US");
+}
