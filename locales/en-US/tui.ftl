@@ -227,3 +227,12 @@ tui-inspector-role-user = user
 tui-inspector-role-assistant = assistant
 tui-inspector-role-system = system
 tui-inspector-role-tool = tool
+
+# issue 13: history search and external editor
+tui-help-history-search = Search the messages of all sessions (type to narrow, Ctrl+R older, Enter takes, Esc leaves)
+tui-help-external-editor = Edit the draft in $VISUAL / $EDITOR
+tui-history-search = (reverse-i-search) `{ $query }`:
+tui-history-search-failed = (failing reverse-i-search) `{ $query }`:
+tui-editor-spawn-failed = Could not start the editor “{ $command }”: { $error }. The draft is unchanged.
+tui-editor-failed = The editor “{ $command }” failed ({ $status }). The draft is unchanged.
+tui-editor-file-failed = Could not pass the draft to the editor: { $error }. The draft is unchanged.

@@ -212,3 +212,12 @@ tui-inspector-role-user = 用户
 tui-inspector-role-assistant = 助手
 tui-inspector-role-system = 系统
 tui-inspector-role-tool = 工具
+
+# issue 13: history search and external editor
+tui-help-history-search = 搜索所有会话中的消息（输入以缩小范围，Ctrl+R 更早，Enter 采用，Esc 退出）
+tui-help-external-editor = 在 $VISUAL / $EDITOR 中编辑草稿
+tui-history-search = （反向搜索）“{ $query }”：
+tui-history-search-failed = （反向搜索无结果）“{ $query }”：
+tui-editor-spawn-failed = 无法启动编辑器“{ $command }”：{ $error }。草稿未改动。
+tui-editor-failed = 编辑器“{ $command }”执行失败（{ $status }）。草稿未改动。
+tui-editor-file-failed = 无法把草稿交给编辑器：{ $error }。草稿未改动。
