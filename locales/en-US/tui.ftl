@@ -227,3 +227,10 @@ tui-inspector-role-user = user
 tui-inspector-role-assistant = assistant
 tui-inspector-role-system = system
 tui-inspector-role-tool = tool
+
+# issue 13: cost
+tui-footer-cost = cost { $cost }
+tui-traj-col-cost = cost
+tui-key-legend-cost = cost
+tui-help-legend-cost = what the request cost in US dollars at its model's prices (built-in DeepSeek prices or price_* in the config); blank when no price is known; the footer shows the session's total
+tui-inspector-cache-saved = cache saved { $cost } on { $tokens } cached tokens

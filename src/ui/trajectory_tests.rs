@@ -76,6 +76,7 @@ fn issue12_item3_hit_bands_colour_a_miss_unlike_a_hit() {
         duration_ms: Some(900),
         usage: Some(usage(1000 - cached, cached)),
         cache_break: None,
+        cost: None,
     };
     for (cached, style) in [
         (990, theme::success()),
@@ -93,9 +94,14 @@ fn issue12_item3_hit_bands_colour_a_miss_unlike_a_hit() {
 fn issue12_item6_columns_drop_from_the_least_important_and_keep_hit_last() {
     use Column::*;
     // Pane widths: 120 and 100 columns split in two give 59 and 49.
-    for w in [49, 59, 60, 80, 100, 120] {
+    for w in [59, 60, 80, 100, 120] {
         assert_eq!(columns_for(w), Column::ALL.to_vec(), "{w}");
     }
+    // The cost goes first (issue 13: the footer shows the session's total).
+    assert_eq!(
+        columns_for(49),
+        vec![Number, Step, Ttft, Total, In, Cached, Out, Hit]
+    );
     assert_eq!(columns_for(40), vec![Number, Step, In, Cached, Out, Hit]);
     assert_eq!(columns_for(30), vec![Number, In, Cached, Hit]);
     assert_eq!(columns_for(20), vec![Number, Cached, Hit]);
@@ -113,6 +119,7 @@ fn issue12_item6_columns_drop_from_the_least_important_and_keep_hit_last() {
         duration_ms: Some(12_300),
         usage: Some(usage(1_234, 45_678)),
         cache_break: None,
+        cost: None,
     };
     for w in [8, 12, 20, 30, 40, 49, 60, 80, 100, 120] {
         let line = text(&Trajectory::render_row(&row, l, w));
@@ -139,19 +146,31 @@ fn issue12_item6_header_names_the_columns_and_lines_up_with_rows() {
             shared: 6_000,
             cached: 4_800,
         }),
+        cost: Some(0.00123),
     };
     let en = Localizer::new(Locale::EnUs);
     let zh = Localizer::new(Locale::ZhCn);
     let h = text(&header_line(en, 60));
-    for label in ["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"] {
+    for label in [
+        "#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "cost", "hit",
+    ] {
         assert!(h.contains(label), "{label} in {h}");
     }
     let hz = text(&header_line(zh, 60));
-    for label in ["轮.步", "首字", "耗时", "↑输入", "⟳缓存", "↓输出", "命中"] {
+    for label in [
+        "轮.步",
+        "首字",
+        "耗时",
+        "↑输入",
+        "⟳缓存",
+        "↓输出",
+        "费用",
+        "命中",
+    ] {
         assert!(hz.contains(label), "{label} in {hz}");
     }
     for l in [en, zh] {
-        for w in [30, 40, 49, 60] {
+        for w in [30, 40, 49, 59, 60] {
             let head = text(&header_line(l, w));
             let line = text(&Trajectory::render_row(&row, l, w));
             // Same width, so every right-aligned figure ends under its label.
