@@ -310,4 +310,95 @@ mod tests {
         let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
         assert_eq!(c.max_tools, 128);
     }
+
+    #[test]
+    fn issue13_cost_arithmetic_prices_cache_hit_tokens_at_the_hit_price() {
+        let u = Usage {
+            input_tokens: 1_000_000,
+            cache_read_tokens: 2_000_000,
+            output_tokens: 500_000,
+        };
+        // 1M miss × $0.14 + 2M hit × $0.0028 + 0.5M out × $0.28.
+        let cost = DEEPSEEK_FLASH_PRICES.cost(&u);
+        assert!((cost - 0.2856).abs() < 1e-12, "{cost}");
+        // The cache saved 2M × ($0.14 − $0.0028).
+        let saved = DEEPSEEK_FLASH_PRICES.cache_saving(&u);
+        assert!((saved - 0.2744).abs() < 1e-12, "{saved}");
+        // The same input read uncached costs exactly the saving more.
+        let cold = Usage {
+            input_tokens: 3_000_000,
+            cache_read_tokens: 0,
+            output_tokens: 500_000,
+        };
+        assert!((DEEPSEEK_FLASH_PRICES.cost(&cold) - cost - saved).abs() < 1e-12);
+        // Each price applies to its own tokens.
+        let p = Prices {
+            input_hit: 1.0,
+            input_miss: 10.0,
+            output: 100.0,
+        };
+        let one = |i, c, o| {
+            p.cost(&Usage {
+                input_tokens: i,
+                cache_read_tokens: c,
+                output_tokens: o,
+            })
+        };
+        assert_eq!(one(0, 1_000_000, 0), 1.0);
+        assert_eq!(one(1_000_000, 0, 0), 10.0);
+        assert_eq!(one(0, 0, 1_000_000), 100.0);
+        assert_eq!(p.cache_saving(&Usage::default()), 0.0);
+    }
+
+    #[test]
+    fn issue13_cost_overrides_inherit_builtin_prices_and_unknown_models_have_none() {
+        for id in [
+            "deepseek-flash",
+            "deepseek-v4-flash",
+            "deepseek-v4-flash-vision-exp",
+            "deepseek-v4-pro",
+        ] {
+            for kind in [ProviderKind::DeepseekMessages, ProviderKind::OpenaiChat] {
+                assert_eq!(
+                    resolve(kind, &[], id).prices,
+                    Some(DEEPSEEK_FLASH_PRICES),
+                    "{id}"
+                );
+            }
+        }
+        assert_eq!(
+            resolve(ProviderKind::DeepseekMessages, &[], "some-future-model").prices,
+            None
+        );
+        // An entry without prices keeps the built-in ones; one with prices wins.
+        let o = ModelSpec::plain("deepseek-flash", None);
+        let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
+        assert_eq!(c.prices, Some(DEEPSEEK_FLASH_PRICES));
+        let own = Prices {
+            input_hit: 0.1,
+            input_miss: 1.0,
+            output: 2.0,
+        };
+        let mut o = ModelSpec::plain("deepseek-flash", None);
+        o.prices = Some(own);
+        let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
+        assert_eq!(c.prices, Some(own));
+    }
+
+    #[test]
+    fn issue13_cost_format_keeps_tiny_amounts_readable_in_eight_columns() {
+        for (usd, want) in [
+            (0.0, "$0"),
+            (0.00000028, "<$0.0001"),
+            (0.00042, "$0.00042"),
+            (0.0123, "$0.0123"),
+            (0.5, "$0.5000"),
+            (1.234, "$1.23"),
+            (999.99, "$999.99"),
+        ] {
+            let got = format_usd(usd);
+            assert_eq!(got, want);
+            assert!(got.chars().count() <= 8, "{got}");
+        }
+    }
 }

@@ -233,4 +233,41 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn issue13_cost_footer_shows_the_session_cost_only_when_known() {
+        let session = Usage {
+            input_tokens: 1_000,
+            cache_read_tokens: 40_000,
+            output_tokens: 100,
+        };
+        let render = |locale, cost, width| {
+            let line = footer_line(
+                Localizer::new(locale),
+                None,
+                &session,
+                None,
+                cost,
+                0,
+                ToolCardMode::Collapsed,
+                width,
+            );
+            line.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        };
+        for (locale, want) in [
+            (Locale::EnUs, "cost $0.0123"),
+            (Locale::ZhCn, "费用 $0.0123"),
+        ] {
+            for width in [80, 120] {
+                let text = render(locale, Some(0.0123), width);
+                assert!(text.contains(want), "{width}: {text}");
+            }
+            // No price known: no cost at all.
+            let text = render(locale, None, 120);
+            assert!(!text.contains('$'), "{text}");
+        }
+    }
 }

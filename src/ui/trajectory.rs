@@ -287,7 +287,16 @@ pub const GUTTER: usize = 2;
 
 /// The columns that fit `width`, in display order.
 pub fn columns_for(width: usize) -> Vec<Column> {
+    columns_priced(width, true)
+}
+
+/// The columns that fit `width`, in display order; without the cost column when no price
+/// is known (`priced` false: no cost is shown anywhere, issue 13).
+pub fn columns_priced(width: usize, priced: bool) -> Vec<Column> {
     let mut cols = Column::ALL.to_vec();
+    if !priced {
+        cols.retain(|c| *c != Column::Cost);
+    }
     let need = |c: &[Column]| GUTTER + c.iter().map(|c| c.width()).sum::<usize>() + c.len() - 1;
     for d in Column::DROP_ORDER {
         if need(&cols) <= width {
@@ -330,8 +339,11 @@ fn columns_line(
 
 /// The localized column header for a pane `width` columns wide.
 pub fn header_line(l: Localizer, width: usize) -> Line<'static> {
-    let cols = columns_for(width);
-    Line::from(columns_line(Span::raw(" ".repeat(GUTTER)), &cols, |c| {
+    header_of(l, &columns_for(width))
+}
+
+fn header_of(l: Localizer, cols: &[Column]) -> Line<'static> {
+    Line::from(columns_line(Span::raw(" ".repeat(GUTTER)), cols, |c| {
         (l.tr(c.header_key()), theme::dim().patch(theme::bold()))
     }))
 }
@@ -638,13 +650,27 @@ impl Trajectory {
     /// two-column gutter; request rows lay their figures out in the header's columns
     /// ([`columns_for`]); badges are localized and padded to a common display width.
     pub fn render_row(row: &Row, l: Localizer, width: usize) -> Line<'static> {
+        Self::render_row_in(row, l, &columns_for(width))
+    }
+
+    /// Whether any route's price is known (else the cost column is left out).
+    fn priced(&self) -> bool {
+        !self.prices.is_empty()
+    }
+
+    /// The localized column header for this pane, `width` columns wide: with the cost
+    /// column only when a price is known (issue 13).
+    pub fn header(&self, l: Localizer, width: usize) -> Line<'static> {
+        header_of(l, &columns_priced(width, self.priced()))
+    }
+
+    fn render_row_in(row: &Row, l: Localizer, cols: &[Column]) -> Line<'static> {
         let badge = |name: &str, st| {
             let text = l.tr(&format!("tui-badge-{name}"));
             let pad = 8usize.saturating_sub(str_width(text.as_str()));
             Span::styled(format!("{text}{}", " ".repeat(pad.max(1))), st)
         };
         let gutter = || Span::raw(" ".repeat(GUTTER));
-        let cols = columns_for(width);
         match row {
             Row::Turn { turn, prompt } => {
                 let mut spans = vec![
@@ -881,8 +907,9 @@ impl Trajectory {
             return 0;
         }
         let top = scroll.resolve(self.rows.len(), height);
+        let cols = columns_priced(area.width as usize, self.priced());
         for (y, row) in self.rows.iter().skip(top).take(height).enumerate() {
-            let mut line = Self::render_row(row, l, area.width as usize);
+            let mut line = Self::render_row_in(row, l, &cols);
             if selected == Some(top + y) {
                 line = line.patch_style(theme::selected());
             }

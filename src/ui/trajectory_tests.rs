@@ -417,3 +417,67 @@ fn issue12_item6_key_help_explains_the_glyphs_step_and_durations() {
         }
     }
 }
+
+#[test]
+fn issue13_cost_request_rows_and_the_session_total_follow_the_route_prices() {
+    use crate::llm::catalog::DEEPSEEK_FLASH_PRICES;
+    let mut s = Script::new();
+    s.route(false)
+        .context("deepseek-flash", None)
+        .user(1, "one")
+        // 20k uncached, 0 cached, 100 out.
+        .assistant_usage(1, 1, "a", usage(20_000, 0))
+        .user(2, "two")
+        // 1k uncached, 40k cached, 100 out.
+        .assistant_usage(2, 1, "b", usage(1_000, 40_000))
+        .context("unpriced-model", None)
+        .user(3, "three")
+        .assistant_usage(3, 1, "c", usage(1_000, 40_000));
+    let mut t = fold(&s);
+    // No price known yet: no cost anywhere, the cell is blank.
+    assert_eq!(t.session_cost(), None);
+    assert_eq!(t.cache_saving(2), None);
+    let en = Localizer::new(Locale::EnUs);
+    let req = |t: &Trajectory, n: usize| {
+        t.rows()
+            .iter()
+            .find(|r| matches!(r, Row::Request { n: m, .. } if *m == n))
+            .cloned()
+            .unwrap()
+    };
+    assert!(!text(&Trajectory::render_row(&req(&t, 2), en, 59)).contains('$'));
+    // Nor a cost column in the pane's header.
+    assert!(!text(&t.header(en, 59)).contains("cost"));
+    // The route's prices arrive (AgentEvent::Route): the rows listed on it are priced.
+    t.set_prices("deepseek/deepseek-flash", Some(DEEPSEEK_FLASH_PRICES));
+    // #1: 20k × $0.14/M + 100 × $0.28/M = $0.002828.
+    // #2: 1k × $0.14/M + 40k × $0.0028/M + 100 × $0.28/M = $0.000280.
+    let total = t.session_cost().unwrap();
+    assert!((total - 0.003108).abs() < 1e-12, "{total}");
+    let (cached, saved) = t.cache_saving(2).unwrap();
+    assert_eq!(cached, 40_000);
+    assert!((saved - 40_000.0 * (0.14 - 0.0028) / 1e6).abs() < 1e-12);
+    // #3 went to a model with no price: no cost, no saving.
+    assert_eq!(t.cache_saving(3), None);
+    let r3 = text(&Trajectory::render_row(&req(&t, 3), en, 59));
+    assert!(!r3.contains('$'), "{r3}");
+    // At 59 columns (a 120-column terminal) the row shows its cost before the hit %.
+    let r2 = text(&Trajectory::render_row(&req(&t, 2), en, 59));
+    assert!(r2.contains("$0.00028"), "{r2}");
+    assert!(r2.ends_with("98%"), "{r2}");
+    assert!(text(&t.header(en, 59)).contains("cost"));
+    let head = text(&t.header(Localizer::new(Locale::ZhCn), 59));
+    assert!(head.contains("费用"), "{head}");
+    // Narrow, the cost column is the first to go.
+    let r2 = text(&Trajectory::render_row(&req(&t, 2), en, 49));
+    assert!(!r2.contains('$'), "{r2}");
+    // Requests after the prices are known are priced as they arrive, and a session
+    // switch keeps the prices.
+    let mut t2 = t.renewed();
+    for e in &s.events {
+        if let AgentEvent::Committed(ev) = e {
+            t2.apply(ev);
+        }
+    }
+    assert_eq!(t2.session_cost(), t.session_cost());
+}
