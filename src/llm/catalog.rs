@@ -64,9 +64,9 @@ pub const DEEPSEEK_FLASH_PRICES: Prices = Prices {
     output: 0.28,
 };
 
-/// Formats a cost in USD in at most 8 columns for amounts under $1,000, with a precision
-/// that keeps tiny amounts readable: `$1.23`, `$0.0123`, `$0.00042`, `<$0.0001`, and `$0`
-/// for nothing.
+/// Formats a cost in USD in at most 9 columns (for amounts under $100,000), with about
+/// two significant digits for tiny amounts: `$1.23`, `$0.0123`, `$0.00042`, `$0.000094`,
+/// `<$0.00001`, and `$0` for nothing.
 pub fn format_usd(usd: f64) -> String {
     if usd <= 0.0 {
         "$0".to_string()
@@ -76,8 +76,10 @@ pub fn format_usd(usd: f64) -> String {
         format!("${usd:.4}")
     } else if usd >= 0.0001 {
         format!("${usd:.5}")
+    } else if usd >= 0.00001 {
+        format!("${usd:.6}")
     } else {
-        "<$0.0001".to_string()
+        "<$0.00001".to_string()
     }
 }
 
@@ -386,10 +388,11 @@ mod tests {
     }
 
     #[test]
-    fn issue13_cost_format_keeps_tiny_amounts_readable_in_eight_columns() {
+    fn issue13_cost_format_keeps_tiny_amounts_readable_in_nine_columns() {
         for (usd, want) in [
             (0.0, "$0"),
-            (0.00000028, "<$0.0001"),
+            (0.00000028, "<$0.00001"),
+            (0.000094, "$0.000094"),
             (0.00042, "$0.00042"),
             (0.0123, "$0.0123"),
             (0.5, "$0.5000"),
@@ -398,7 +401,7 @@ mod tests {
         ] {
             let got = format_usd(usd);
             assert_eq!(got, want);
-            assert!(got.chars().count() <= 8, "{got}");
+            assert!(got.chars().count() <= 9, "{got}");
         }
     }
 }

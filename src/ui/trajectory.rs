@@ -234,8 +234,8 @@ impl Column {
         match self {
             Column::Number | Column::Hit => 4,
             Column::Step | Column::Cached => 6,
-            // `$0.00042`, `<$0.0001`, `$0.0123` (see `format_usd`).
-            Column::Cost => 8,
+            // `$0.000094`, `<$0.00001`, `$0.0123` (see `format_usd`).
+            Column::Cost => 9,
             _ => 5,
         }
     }
