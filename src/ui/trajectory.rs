@@ -727,7 +727,7 @@ impl Trajectory {
                     gutter()
                 };
                 let step = format!("T{turn}.S{step}");
-                Line::from(columns_line(mark, &cols, |c| {
+                Line::from(columns_line(mark, cols, |c| {
                     usage_cell(c, *n, &step, *ttft_ms, *duration_ms, usage.as_ref(), *cost)
                 }))
             }
@@ -860,7 +860,7 @@ impl Trajectory {
                         theme::error(),
                     ),
                 ]),
-                None => Line::from(columns_line(gutter(), &cols, |c| {
+                None => Line::from(columns_line(gutter(), cols, |c| {
                     let label = l.tr("tui-traj-col-summary");
                     usage_cell(c, *n, &label, None, None, usage.as_ref(), *cost)
                 })),
