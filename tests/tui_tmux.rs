@@ -50,7 +50,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     });
     // The Trajectory CONTEXT cell lists the names; Chat shows one node per change
     // (issue 12 item 5), still collapsed.
-    let detail = "移除：grep, list_dir";
+    let detail = "移除：grep、list_dir";
     assert_eq!(screen.matches(detail).count(), 1, "{screen}");
     assert!(screen.contains("◆ 已移除工具：grep"), "{screen}");
     assert!(screen.contains("◆ 已移除工具：list_dir"), "{screen}");

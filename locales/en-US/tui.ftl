@@ -76,7 +76,7 @@ tui-help-toggle-tools = Expand / collapse the latest tool change
 tui-help-cancel = Cancel the running turn
 tui-help-quit = Quit when idle (or /quit)
 tui-help-approve = Allow, always allow, deny (turn goes on)
-tui-help-lang = Switch language (English / 中文)
+tui-help-lang = Switch language (English / 简体中文)
 tui-help-help = This help
 tui-help-close = Press any key to close
 tui-table-pending = table …
@@ -234,3 +234,12 @@ tui-traj-col-cost = cost
 tui-key-legend-cost = cost
 tui-help-legend-cost = what the request cost in US dollars at its model's prices (built-in DeepSeek prices or price_* in the config); blank when no price is known; the footer shows the session's total
 tui-inspector-cache-saved = cache saved { $cost } on { $tokens } cached tokens
+
+# issue 13: history search and external editor
+tui-help-history-search = Search the messages of all sessions (type to narrow, Ctrl+R older, Enter takes, Esc leaves)
+tui-help-external-editor = Edit the draft in $VISUAL / $EDITOR
+tui-history-search = (reverse-i-search) `{ $query }`:
+tui-history-search-failed = (failing reverse-i-search) `{ $query }`:
+tui-editor-spawn-failed = Could not start the editor “{ $command }”: { $error }. The draft is unchanged.
+tui-editor-failed = The editor “{ $command }” failed ({ $status }). The draft is unchanged.
+tui-editor-file-failed = Could not pass the draft to the editor: { $error }. The draft is unchanged.

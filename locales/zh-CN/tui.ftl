@@ -64,7 +64,7 @@ tui-help-toggle-tools = 展开 / 折叠最近一次工具变更
 tui-help-cancel = 取消正在进行的一轮
 tui-help-quit = 空闲时退出（或 /quit）
 tui-help-approve = 确认请求：允许、总是允许、拒绝（本轮继续）
-tui-help-lang = 切换语言（English / 中文）
+tui-help-lang = 切换语言（English / 简体中文）
 tui-help-help = 显示本帮助
 tui-help-close = 按任意键关闭
 tui-table-pending = 表格接收中…
@@ -219,3 +219,12 @@ tui-traj-col-cost = 费用
 tui-key-legend-cost = 费用
 tui-help-legend-cost = 该请求按其模型价格计算的费用（美元；内置 DeepSeek 价格或配置中的 price_* 项）；价格未知时留空；底栏显示整个会话的总费用
 tui-inspector-cache-saved = 缓存节省 { $cost }（{ $tokens } 个缓存 token）
+
+# issue 13: history search and external editor
+tui-help-history-search = 搜索所有会话中的消息（输入以缩小范围，Ctrl+R 更早，Enter 采用，Esc 退出）
+tui-help-external-editor = 在 $VISUAL / $EDITOR 中编辑草稿
+tui-history-search = （反向搜索）“{ $query }”：
+tui-history-search-failed = （反向搜索无结果）“{ $query }”：
+tui-editor-spawn-failed = 无法启动编辑器“{ $command }”：{ $error }。草稿未改动。
+tui-editor-failed = 编辑器“{ $command }”执行失败（{ $status }）。草稿未改动。
+tui-editor-file-failed = 无法把草稿交给编辑器：{ $error }。草稿未改动。

@@ -44,6 +44,10 @@ pub struct App {
     exited: bool,
     /// The open session's id (the exit hint names it, issue 12 item 8).
     session_id: Option<String>,
+    /// The messages of all sessions, loading off the UI thread (issue 13 item 1).
+    history_rx: Option<std::sync::mpsc::Receiver<Vec<String>>>,
+    /// Ctrl+G was pressed: the loop hands the terminal to the editor (issue 13 item 2).
+    editor_requested: bool,
 }
 
 impl App {
@@ -58,6 +62,83 @@ impl App {
             quit_armed: None,
             exited: false,
             session_id: None,
+            history_rx: None,
+            editor_requested: false,
+        }
+    }
+
+    /// The draft to edit when Ctrl+G was pressed (once); the event loop suspends the
+    /// terminal, runs the editor and calls [`App::editor_finished`].
+    pub fn take_editor_request(&mut self) -> Option<String> {
+        std::mem::take(&mut self.editor_requested).then(|| self.bottom.composer.expanded_text())
+    }
+
+    /// The editor's result: its text replaces the draft; a failure is a notice and the
+    /// draft stays.
+    pub fn editor_finished(&mut self, r: Result<String, super::editor::EditorError>) {
+        use super::editor::EditorError;
+        let notice = |key: &'static str, args: Vec<(&'static str, Arg)>| {
+            CellKind::Notice(Notice::new(NoticeLevel::Error, key, args))
+        };
+        let cell = match r {
+            Ok(text) => {
+                self.bottom.composer.set_text(&text);
+                self.state.focus = Focus::Composer;
+                return;
+            }
+            Err(EditorError::Spawn(cmd, e)) => notice(
+                "tui-editor-spawn-failed",
+                vec![("command", cmd.into()), ("error", e.into())],
+            ),
+            Err(EditorError::Failed(cmd, st)) => notice(
+                "tui-editor-failed",
+                vec![("command", cmd.into()), ("status", st.into())],
+            ),
+            Err(EditorError::File(e)) => {
+                notice("tui-editor-file-failed", vec![("error", e.into())])
+            }
+        };
+        self.state.transcript.push(cell);
+        self.state.show_chat(None);
+    }
+
+    /// Takes the cross-session history into the composer once it has loaded.
+    fn poll_history(&mut self) {
+        if let Some(rx) = &self.history_rx {
+            match rx.try_recv() {
+                Ok(h) => {
+                    self.bottom.composer.add_older_history(h);
+                    self.history_rx = None;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(_) => self.history_rx = None,
+            }
+        }
+    }
+
+    /// Loads the messages of every session in `dir`'s sessions now (tests).
+    pub fn load_history_now(&mut self, log: &std::path::Path) {
+        let dir = log.parent().unwrap_or(log);
+        self.bottom
+            .composer
+            .add_older_history(super::history::load(dir));
+    }
+
+    /// Keys while Ctrl+R searches (issue 13 item 1): typing narrows, Ctrl+R goes older,
+    /// Enter takes the match into the composer, Esc / Ctrl+C leave with the draft as it was.
+    fn search_key(&mut self, k: &KeyEvent) {
+        use crossterm::event::KeyCode;
+        let c = &mut self.bottom.composer;
+        if ctrl(k, 'r') {
+            c.search_older();
+        } else if ctrl(k, 'c') || k.code == KeyCode::Esc {
+            c.search_cancel();
+        } else if k.code == KeyCode::Enter {
+            c.search_accept();
+        } else if k.code == KeyCode::Backspace {
+            c.search_backspace();
+        } else if let Some(ch) = typed(k) {
+            c.search_type(ch);
         }
     }
 
@@ -189,8 +270,11 @@ impl App {
     pub fn on_agent_event(&mut self, ev: AgentEvent) {
         let s = &mut self.state;
         match ev {
-            AgentEvent::SessionOpened { id, history, .. } => {
+            AgentEvent::SessionOpened { id, path, history } => {
                 self.session_id = Some(id);
+                if !path.is_empty() {
+                    self.history_rx = Some(super::history::spawn_load(std::path::Path::new(&path)));
+                }
                 s.transcript = Transcript::new();
                 s.trajectory = s.trajectory.renewed();
                 s.selected = None;
@@ -315,6 +399,7 @@ impl App {
     /// Handles a bracketed paste.
     pub fn on_paste(&mut self, text: &str) {
         self.state.focus = Focus::Composer;
+        self.bottom.composer.search_cancel();
         self.bottom.composer.paste(text, self.state.l);
     }
 
@@ -332,6 +417,11 @@ impl App {
         if self.overlays.on_key(&k, &mut self.state) {
             return;
         }
+        self.poll_history();
+        if self.bottom.composer.search().is_some() && self.state.approvals.is_empty() {
+            self.search_key(&k);
+            return;
+        }
         let s = &mut self.state;
         match resolved {
             Some((Context::Approval, a)) => {
@@ -344,10 +434,16 @@ impl App {
                 self.traj.handle(a, s);
             }
             Some((Context::Global, a)) => self.global(a),
+            Some((Context::Composer, Action::ExternalEditor)) => {
+                s.focus = Focus::Composer;
+                self.editor_requested = true;
+            }
             Some((Context::Composer, a)) => {
                 // From a pane only typing and Backspace move to the composer.
                 if s.focus != Focus::Composer {
-                    if typed(&k).is_none() && a != Action::Backspace {
+                    if typed(&k).is_none()
+                        && !matches!(a, Action::Backspace | Action::HistorySearch)
+                    {
                         return;
                     }
                     s.focus = Focus::Composer;

@@ -241,7 +241,7 @@ fn fingerprint(app: &mut App) -> String {
     let screen = screen_at(app, 120, 30);
     let cmds = app.take_commands();
     format!(
-        "{screen}\n{cmds:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?}",
+        "{screen}\n{cmds:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?} {}",
         app.composer().text(),
         app.composer().caret(),
         app.focus(),
@@ -255,6 +255,8 @@ fn fingerprint(app: &mut App) -> String {
             .iter()
             .map(|c| c.expanded)
             .collect::<Vec<_>>(),
+        // Ctrl+G asks the loop to run the editor (issue 13 item 2).
+        app.editor_requested,
     )
 }
 
@@ -617,9 +619,15 @@ fn issue12_item10_help_scrolls_with_the_keymap_keys_and_shows_its_position() {
     app.on_key(key(KeyCode::End));
     let s = screen_at(&mut app, 60, 10);
     // The Trajectory legend is last; the commands above it are reachable on the way.
-    assert!(s.contains("cache break"), "the last row is reachable: {s}");
-    app.on_key(key(KeyCode::PageUp));
-    let s = screen_at(&mut app, 60, 10);
+    assert!(s.contains("tool_removal"), "the last row is reachable: {s}");
+    let mut s = s;
+    for _ in 0..8 {
+        if s.contains("/quit") {
+            break;
+        }
+        app.on_key(key(KeyCode::PageUp));
+        s = screen_at(&mut app, 60, 10);
+    }
     assert!(s.contains("/quit"), "the last command is reachable: {s}");
     assert!(app.help_open());
     app.on_key(key(KeyCode::PageUp));
@@ -1040,4 +1048,65 @@ fn issue12_item4_no_card_says_running_while_the_step_waits_for_you() {
     app.on_agent_event(AgentEvent::Phase(TurnPhase::RunningTools));
     let screen = draw(&mut app);
     assert!(screen.contains("read  running"), "{screen}");
+}
+
+fn ctl(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)
+}
+
+fn type_text(app: &mut App, s: &str) {
+    for c in s.chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+}
+
+#[test]
+fn issue13_item1_ctrl_r_keys_search_show_the_line_and_enter_or_esc_leave() {
+    for loc in Locale::ALL {
+        let mut app = App::new(loc, false);
+        app.bottom
+            .composer
+            .add_older_history(vec!["Refactor the parser".into(), "write docs".into()]);
+        type_text(&mut app, "draft");
+        app.on_key(ctl('r'));
+        type_text(&mut app, "PARS");
+        let s = screen_at(&mut app, 80, 24);
+        let label = if loc == Locale::EnUs {
+            "(reverse-i-search) `PARS`: Refactor the parser"
+        } else {
+            "（反向搜索）“PARS”： Refactor the parser"
+        };
+        assert!(s.contains(label), "{s}");
+        assert_eq!(app.composer().text(), "draft");
+        // Esc: the draft as it was, no search line.
+        app.on_key(key(KeyCode::Esc));
+        let s = screen_at(&mut app, 80, 24);
+        assert!(s.contains("› draft"), "{s}");
+        assert!(!s.contains("PARS"), "{s}");
+        // Enter: the match in the composer, nothing sent.
+        app.on_key(ctl('r'));
+        type_text(&mut app, "docs");
+        app.on_key(key(KeyCode::Enter));
+        assert_eq!(app.composer().text(), "write docs");
+        assert!(app.take_commands().is_empty());
+    }
+}
+
+#[test]
+fn issue13_item2_ctrl_g_asks_for_the_editor_and_a_failure_keeps_the_draft() {
+    let mut app = App::new(Locale::ZhCn, false);
+    type_text(&mut app, "draft");
+    assert_eq!(app.take_editor_request(), None);
+    app.on_key(ctl('g'));
+    assert_eq!(app.take_editor_request().as_deref(), Some("draft"));
+    assert_eq!(app.take_editor_request(), None, "asked once");
+    app.editor_finished(Err(crate::ui::editor::EditorError::Failed(
+        "nano".into(),
+        "exit status: 1".into(),
+    )));
+    assert_eq!(app.composer().text(), "draft");
+    let s = screen_at(&mut app, 120, 30);
+    assert!(s.contains("编辑器“nano”执行失败"), "{s}");
+    app.editor_finished(Ok("edited".into()));
+    assert_eq!(app.composer().text(), "edited");
 }

@@ -41,6 +41,17 @@ pub struct Composer {
     draft: String,
     popup_sel: usize,
     popup_closed: bool,
+    search: Option<Search>,
+}
+
+/// A running Ctrl+R reverse search (issue 13 item 1): the query and which match (0 = the
+/// newest) is shown. The composer text is left alone until Enter takes the match.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Search {
+    /// What was typed.
+    pub query: String,
+    /// Which match is shown, newest first.
+    pub nth: usize,
 }
 
 /// The composer laid out at a width: visual rows and the caret's (row, column).
@@ -292,6 +303,108 @@ impl Composer {
         Some(full)
     }
 
+    /// Adds older messages (other sessions, newest first) before the history of this
+    /// session; texts already present are skipped. ↑ reaches them after this session's.
+    pub fn add_older_history(&mut self, newest_first: Vec<String>) {
+        let mut older: Vec<String> = Vec::new();
+        for t in newest_first {
+            if !self.history.contains(&t) && !older.contains(&t) {
+                older.push(t);
+            }
+        }
+        let added = older.len();
+        older.reverse();
+        older.append(&mut self.history);
+        self.history = older;
+        // An entry being browsed keeps being the same entry.
+        self.hist_idx = self.hist_idx.map(|i| i + added);
+    }
+
+    /// The history, newest first.
+    pub fn history_newest_first(&self) -> Vec<&str> {
+        self.history.iter().rev().map(String::as_str).collect()
+    }
+
+    /// Ctrl+R: starts a reverse search, or goes to the next older match.
+    pub fn search_older(&mut self) {
+        match &mut self.search {
+            None => self.search = Some(Search::default()),
+            Some(s) => {
+                let n = crate::ui::history::matches(
+                    &self
+                        .history
+                        .iter()
+                        .rev()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>(),
+                    &s.query,
+                )
+                .len();
+                if s.nth + 1 < n {
+                    s.nth += 1;
+                }
+            }
+        }
+    }
+
+    /// The running search, if any.
+    pub fn search(&self) -> Option<&Search> {
+        self.search.as_ref()
+    }
+
+    /// The text the search shows now (`None`: nothing matches).
+    pub fn search_match(&self) -> Option<&str> {
+        let s = self.search.as_ref()?;
+        let h = self.history_newest_first();
+        let m = crate::ui::history::matches(&h, &s.query);
+        m.get(s.nth).map(|&i| h[i])
+    }
+
+    /// Types into the search query (the newest match is shown again).
+    pub fn search_type(&mut self, c: char) {
+        if let Some(s) = &mut self.search {
+            s.query.push(c);
+            s.nth = 0;
+        }
+    }
+
+    /// Deletes the query's last character.
+    pub fn search_backspace(&mut self) {
+        if let Some(s) = &mut self.search {
+            s.query.pop();
+            s.nth = 0;
+        }
+    }
+
+    /// Enter: the shown match replaces the draft (not sent); nothing matched keeps it.
+    pub fn search_accept(&mut self) {
+        if let Some(m) = self.search_match().map(str::to_string) {
+            self.set_text(&m);
+        }
+        self.search = None;
+    }
+
+    /// Esc: leaves the search; the draft is as it was.
+    pub fn search_cancel(&mut self) {
+        self.search = None;
+    }
+
+    /// The text with paste placeholders replaced by the pasted content.
+    pub fn expanded_text(&self) -> String {
+        let mut full = self.text.clone();
+        for (ph, content) in &self.pastes {
+            full = full.replacen(ph.as_str(), content, 1);
+        }
+        full
+    }
+
+    /// Replaces the whole text (caret at the end, no paste placeholders).
+    pub fn set_text(&mut self, text: &str) {
+        self.clear();
+        self.text = text.to_string();
+        self.caret = self.text.len();
+    }
+
     /// Whether the slash popup is showing.
     pub fn popup_open(&self) -> bool {
         !self.popup_closed
@@ -412,6 +525,103 @@ mod tests {
 
     fn en() -> Localizer {
         Localizer::new(Locale::EnUs)
+    }
+
+    fn typed(c: &mut Composer, s: &str) {
+        for ch in s.chars() {
+            c.insert_char(ch);
+        }
+    }
+
+    fn with_history() -> Composer {
+        let mut c = Composer::new();
+        for m in ["fix the parser", "this session: deploy"] {
+            typed(&mut c, m);
+            c.submit();
+        }
+        c.add_older_history(vec![
+            "Deploy staging".into(),
+            "write docs".into(),
+            "deploy production".into(),
+            "fix the parser".into(),
+        ]);
+        c
+    }
+
+    #[test]
+    fn issue13_item1_older_sessions_come_after_this_one_on_arrow_up() {
+        let mut c = with_history();
+        let mut seen = vec![];
+        for _ in 0..6 {
+            c.up();
+            seen.push(c.text().to_string());
+        }
+        assert_eq!(
+            seen,
+            [
+                "this session: deploy",
+                "fix the parser",
+                "Deploy staging",
+                "write docs",
+                "deploy production",
+                "deploy production"
+            ]
+        );
+    }
+
+    #[test]
+    fn issue13_item1_ctrl_r_narrows_goes_older_and_enter_takes_the_match() {
+        let mut c = with_history();
+        typed(&mut c, "my draft");
+        c.search_older();
+        for ch in "DEPLOY".chars() {
+            c.search_type(ch);
+        }
+        assert_eq!(c.search_match(), Some("this session: deploy"));
+        c.search_older();
+        assert_eq!(c.search_match(), Some("Deploy staging"));
+        c.search_older();
+        assert_eq!(c.search_match(), Some("deploy production"));
+        // No older match: the oldest stays.
+        c.search_older();
+        assert_eq!(c.search_match(), Some("deploy production"));
+        assert_eq!(
+            c.text(),
+            "my draft",
+            "the draft is untouched while searching"
+        );
+        c.search_backspace();
+        c.search_type('y');
+        c.search_type(' ');
+        c.search_type('p');
+        assert_eq!(c.search_match(), Some("deploy production"));
+        c.search_accept();
+        assert!(c.search().is_none());
+        assert_eq!(
+            c.text(),
+            "deploy production",
+            "Enter puts it in the composer"
+        );
+        assert_eq!(c.caret(), c.text().len());
+    }
+
+    #[test]
+    fn issue13_item1_esc_leaves_the_search_and_keeps_the_draft() {
+        let mut c = with_history();
+        typed(&mut c, "half written");
+        c.search_older();
+        c.search_type('d');
+        assert!(c.search_match().is_some());
+        c.search_cancel();
+        assert!(c.search().is_none());
+        assert_eq!(c.text(), "half written");
+        // No match: Enter keeps the draft too.
+        c.search_older();
+        c.search_type('z');
+        c.search_type('q');
+        assert_eq!(c.search_match(), None);
+        c.search_accept();
+        assert_eq!(c.text(), "half written");
     }
 
     #[test]

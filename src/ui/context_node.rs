@@ -172,7 +172,7 @@ mod tests {
         );
         assert_eq!(
             n.detail(zh),
-            vec!["新增：search, read_file", "移除：old_search"]
+            vec!["新增：search、read_file", "移除：old_search"]
         );
         let only_added = dev(vec![
             Block::addition("a"),

@@ -75,6 +75,14 @@ impl FrameLimiter {
 pub trait Screen {
     /// Draws one frame of `app`.
     fn draw(&mut self, app: &mut App) -> io::Result<()>;
+
+    /// Hands the terminal to `f` (an external editor, issue 13 item 2): leaves the
+    /// alternate screen, raw mode and mouse capture, runs `f`, restores them and clears for
+    /// a full redraw. The default (test screens) just runs `f`.
+    fn suspended(&mut self, f: &mut dyn FnMut()) -> io::Result<()> {
+        f();
+        Ok(())
+    }
 }
 
 /// A future that resolves when the process is asked to stop (a signal).
@@ -96,6 +104,12 @@ pub struct LoopIo<S> {
     pub shutdown: Option<Shutdown>,
     /// Leave after the first frame (start-up benchmark).
     pub exit_after_first_frame: bool,
+    /// Makes a fresh terminal event stream. While an external editor runs (Ctrl+G) the
+    /// stream is dropped so it cannot read the editor's keys, then made anew; `None` keeps
+    /// the stream (test streams read no terminal).
+    pub reopen: Option<fn() -> S>,
+    /// API keys the editor's environment must not hold.
+    pub secrets: Vec<String>,
 }
 
 /// Why the loop ended.
@@ -129,6 +143,29 @@ fn agent_death(err: tokio::task::JoinError) -> TaskPanic {
     }
 }
 
+/// The next terminal event (`None` stream: pending, only while the editor runs).
+async fn next_event<S>(term: &mut Option<S>) -> Option<io::Result<TermEvent>>
+where
+    S: Stream<Item = io::Result<TermEvent>> + Unpin,
+{
+    match term.as_mut() {
+        Some(t) => t.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Runs the editor on `draft` with the terminal handed over.
+fn run_editor<D: Screen>(
+    screen: &mut D,
+    draft: &str,
+    secrets: &[String],
+) -> io::Result<Result<String, super::editor::EditorError>> {
+    let command = super::editor::command_from_env();
+    let mut out = None;
+    screen.suspended(&mut || out = Some(super::editor::edit(&command, draft, secrets)))?;
+    Ok(out.unwrap_or_else(|| Err(super::editor::EditorError::File(String::new()))))
+}
+
 /// Runs the loop until the user quits, a shutdown is requested or the agent task dies.
 pub async fn drive<S, D>(app: &mut App, mut io: LoopIo<S>, screen: &mut D) -> io::Result<LoopExit>
 where
@@ -142,6 +179,9 @@ where
     let mut agent_gone = false;
     let mut died: Option<TaskPanic> = None;
     let mut shutdown = io.shutdown.take();
+    let reopen = io.reopen.take();
+    let secrets = std::mem::take(&mut io.secrets);
+    let mut term = Some(io.term);
     loop {
         let now = Instant::now();
         if frames.due(now.into_std()) {
@@ -179,11 +219,24 @@ where
         let agent_running = io.agent.is_some();
         tokio::select! {
             biased;
-            ev = io.term.next() => match ev {
+            ev = next_event(&mut term) => match ev {
                 Some(Ok(ev)) => {
                     app.set_now(Instant::now().into_std());
                     match ev {
-                        TermEvent::Key(k) => app.on_key(k),
+                        TermEvent::Key(k) => {
+                            app.on_key(k);
+                            if let Some(draft) = app.take_editor_request() {
+                                if let Some(make) = reopen {
+                                    // Nothing may read the terminal while the editor has it.
+                                    drop(term.take());
+                                    let r = run_editor(screen, &draft, &secrets);
+                                    term = Some(make());
+                                    app.editor_finished(r?);
+                                } else {
+                                    app.editor_finished(run_editor(screen, &draft, &secrets)?);
+                                }
+                            }
+                        }
                         TermEvent::Paste(s) => app.on_paste(&s),
                         TermEvent::Mouse(m) => app.on_mouse(m),
                         // Resize and focus only need a frame (ratatui resizes on draw).
@@ -327,6 +380,8 @@ mod tests {
                 panics,
                 shutdown: None,
                 exit_after_first_frame: false,
+                reopen: None,
+                secrets: vec![],
             },
         }
     }

@@ -112,6 +112,10 @@ pub enum Action {
     Delete,
     /// Composer: clear the text.
     ClearComposer,
+    /// Composer: reverse search through the messages of all sessions (issue 13 item 1).
+    HistorySearch,
+    /// Composer: edit the draft in `$VISUAL` / `$EDITOR` (issue 13 item 2).
+    ExternalEditor,
     /// Pane: select the previous row / node.
     SelectPrev,
     /// Pane: select the next row / node.
@@ -304,6 +308,8 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Composer, A::Backspace, &[key(KeyCode::Backspace)], "tui-help-edit"),
     b(C::Composer, A::Delete, &[key(KeyCode::Delete)], "tui-help-edit"),
     b(C::Composer, A::ClearComposer, &[ctl('u')], "tui-help-clear"),
+    b(C::Composer, A::HistorySearch, &[ctl('r')], "tui-help-history-search"),
+    b(C::Composer, A::ExternalEditor, &[ctl('g')], "tui-help-external-editor"),
     b(C::Global, A::FocusNext, &[key(KeyCode::Tab)], "tui-help-focus"),
     b(C::Chat, A::SelectPrev, &[key(KeyCode::Up)], "tui-help-select"),
     b(C::Chat, A::SelectNext, &[key(KeyCode::Down)], "tui-help-select"),

@@ -74,11 +74,41 @@ impl Drop for TerminalGuard {
     }
 }
 
-struct TermScreen(Terminal<CrosstermBackend<io::Stdout>>);
+struct TermScreen(Terminal<CrosstermBackend<io::Stdout>>, bool);
 
 impl Screen for TermScreen {
     fn draw(&mut self, app: &mut App) -> io::Result<()> {
         self.0.draw(|f| app.render(f)).map(|_| ())
+    }
+
+    /// Ctrl+G (issue 13 item 2): the editor gets a normal terminal, then the TUI returns.
+    fn suspended(&mut self, f: &mut dyn FnMut()) -> io::Result<()> {
+        let keyboard = self.1;
+        restore_terminal();
+        f();
+        terminal::enable_raw_mode()?;
+        let out = self.0.backend_mut();
+        execute!(
+            out,
+            EnterAlternateScreen,
+            EnableBracketedPaste,
+            EnableMouseCapture,
+            EnableFocusChange
+        )?;
+        if keyboard {
+            let _ = execute!(
+                out,
+                PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+            );
+        }
+        // Everything is drawn anew: a cleared screen and a blank previous frame (ratatui's
+        // `clear` would ask the terminal for the cursor position, which is not needed here).
+        execute!(
+            self.0.backend_mut(),
+            terminal::Clear(terminal::ClearType::All)
+        )?;
+        self.0.swap_buffers();
+        Ok(())
     }
 }
 
@@ -138,7 +168,8 @@ async fn run_ui(
         EnableMouseCapture,
         EnableFocusChange
     )?;
-    if terminal::supports_keyboard_enhancement().unwrap_or(false) {
+    let keyboard = terminal::supports_keyboard_enhancement().unwrap_or(false);
+    if keyboard {
         let _ = execute!(
             out,
             PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
@@ -146,7 +177,7 @@ async fn run_ui(
     }
     let mut term = Terminal::new(CrosstermBackend::new(out))?;
     term.clear()?;
-    let mut screen = TermScreen(term);
+    let mut screen = TermScreen(term, keyboard);
     let mut app = App::new(opts.locale, opts.demo);
     let io = LoopIo {
         term: EventStream::new(),
@@ -157,6 +188,12 @@ async fn run_ui(
         shutdown: shutdown_signal(),
         // Start-up benchmark hook (docs/benchmarks.md): leave right after the first frame.
         exit_after_first_frame: std::env::var_os("DEEPTERM_EXIT_AFTER_FIRST_FRAME").is_some(),
+        reopen: Some(EventStream::new),
+        secrets: opts
+            .secrets
+            .iter()
+            .map(|k| k.expose().to_string())
+            .collect(),
     };
     let exit = drive(&mut app, io, &mut screen).await?;
     drop(screen);

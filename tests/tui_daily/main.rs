@@ -7,5 +7,6 @@ mod common;
 
 mod approvals;
 mod cache;
+mod commands_lang;
 mod nodes_resume;
 mod popup_help;

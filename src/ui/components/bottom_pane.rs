@@ -110,6 +110,55 @@ impl BottomPane {
         }
     }
 
+    /// The Ctrl+R search line (issue 13 item 1): `(reverse-i-search) `query`: match`, the
+    /// query highlighted in the match; the match's further lines below while room is left.
+    fn render_search(&mut self, body: Rect, buf: &mut Buffer, s: &UiState, query: &str) {
+        let l = s.l;
+        let w = body.width as usize;
+        let found = self.composer.search_match().map(str::to_string);
+        let key = if found.is_some() || query.is_empty() {
+            "tui-history-search"
+        } else {
+            "tui-history-search-failed"
+        };
+        let label = l.tra(key, &[("query", Arg::from(sanitize(query)))]);
+        let label_w = str_width(&label) + 1;
+        let mut spans = vec![Span::styled(format!("{label} "), theme::accent())];
+        let text = found.as_deref().map(sanitize).unwrap_or_default();
+        let mut lines = text.split('\n');
+        let first = lines.next().unwrap_or("");
+        let room = w.saturating_sub(label_w);
+        let shown = truncate(first, room);
+        match crate::ui::history::find_ci(&shown, query) {
+            Some(r) => {
+                spans.push(Span::raw(shown[..r.start].to_string()));
+                spans.push(Span::styled(
+                    shown[r.clone()].to_string(),
+                    theme::warn().patch(theme::bold()),
+                ));
+                spans.push(Span::raw(shown[r.end..].to_string()));
+            }
+            None => spans.push(Span::raw(shown.clone())),
+        }
+        buf.set_line(body.x, body.y, &Line::from(spans), body.width);
+        for (i, more) in lines
+            .enumerate()
+            .take(body.height.saturating_sub(1) as usize)
+        {
+            buf.set_line(
+                body.x,
+                body.y + 1 + i as u16,
+                &Line::from(Span::styled(
+                    truncate(&format!("  {more}"), w),
+                    theme::dim(),
+                )),
+                body.width,
+            );
+        }
+        let cx = body.x + str_width(&label).min(w.saturating_sub(1)) as u16;
+        self.cursor = Some(Position { x: cx, y: body.y });
+    }
+
     /// Where the terminal cursor goes (the composer caret), after [`Component::render`].
     pub fn cursor(&self) -> Option<Position> {
         self.cursor
@@ -290,6 +339,10 @@ impl Component for BottomPane {
             }
             return;
         }
+        if let Some(search) = self.composer.search() {
+            self.render_search(body, buf, s, &search.query.clone());
+            return;
+        }
         let inner_w = Self::inner_width(area.width);
         let layout = self.composer.layout(inner_w);
         let rows_shown = body.height as usize;
@@ -356,6 +409,7 @@ impl Component for BottomPane {
             Action::Backspace => c.backspace(),
             Action::Delete => c.delete(),
             Action::ClearComposer => c.clear(),
+            Action::HistorySearch => c.search_older(),
             _ => return Handled::Ignored,
         }
         Handled::Consumed

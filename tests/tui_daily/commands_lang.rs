@@ -1,0 +1,102 @@
+//! Issue 12 scenarios: `/model` validates and lists (item 7), the Ctrl+C quit hint is
+//! transient (item 9), and the Chinese interface reads naturally (item 11), in the real
+//! binary under tmux at 80 and 120 columns, in both locales.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::common;
+use crate::common::tmux::Tmux;
+
+fn start(socket: &str, w: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let sessions = dir.path().join("sessions");
+    let cmd = format!(
+        "env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
+         {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
+        home = common::shell_quote(dir.path()),
+        bin = common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        sessions = common::shell_quote(&sessions),
+        config = common::shell_quote(&config),
+    );
+    let tmux = Tmux::start(socket, w, 40, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains('›'));
+    (tmux, dir)
+}
+
+/// Item 7: a bare `/model` lists the routes with the current one marked; an unknown model
+/// is refused (the route stays), in the interface language.
+fn model_validates(w: u16, locale: &str) {
+    let zh = locale == "zh-CN";
+    let (tmux, _dir) = start(&format!("cmds-model-{w}-{locale}"), w, locale);
+    tmux.type_line("/model");
+    let (current, listed) = if zh {
+        ("deepseek/deepseek-flash（当前）", "可切换的路由")
+    } else {
+        (
+            "deepseek/deepseek-flash  (current)",
+            "Routes you can switch to",
+        )
+    };
+    let s = tmux.wait_for("the route list", |s| s.contains(listed));
+    assert!(s.contains(current), "{w} {locale}:\n{s}");
+    assert!(s.contains("deepseek/deepseek-v4-pro"), "{s}");
+    tmux.type_line("/model deepseek/nope");
+    let refused = if zh {
+        "无法切换路由"
+    } else {
+        "Cannot switch route"
+    };
+    let s = tmux.wait_for("the refusal", |s| s.contains(refused));
+    assert!(
+        !s.contains("deepseek/nope ·"),
+        "the route did not change:\n{s}"
+    );
+    let footer = s.lines().last().unwrap_or_default().to_string();
+    assert!(footer.contains("deepseek-flash"), "{footer}");
+}
+
+#[test]
+fn issue12_item7_model_lists_routes_and_refuses_unknown_80_en_120_zh() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    model_validates(80, "en-US");
+    model_validates(120, "zh-CN");
+}
+
+/// Item 9: one Ctrl+C when idle shows the quit hint on the status line only, never in
+/// Chat, and it goes away; item 11: the language switch names 简体中文 / English.
+fn hint_and_language(w: u16, locale: &str) {
+    let zh = locale == "zh-CN";
+    let (tmux, _dir) = start(&format!("cmds-hint-{w}-{locale}"), w, locale);
+    tmux.key("C-c");
+    let hint = if zh {
+        "再按一次 Ctrl+C"
+    } else {
+        "Ctrl+C again"
+    };
+    let s = tmux.wait_for("the quit hint", |s| s.contains(hint));
+    assert_eq!(s.matches(hint).count(), 1, "{s}");
+    tmux.wait_for("the hint to go", |s| !s.contains(hint));
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!tmux.capture().contains(hint), "the hint left no trace");
+    let (cmd, shown) = if zh {
+        ("/lang en", "Language switched to English.")
+    } else {
+        ("/lang zh", "界面语言已切换为简体中文。")
+    };
+    tmux.type_line(cmd);
+    tmux.wait_for("the language switch", |s| s.contains(shown));
+}
+
+#[test]
+fn issue12_item9_item11_transient_quit_hint_and_language_names_80_zh_120_en() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    hint_and_language(80, "zh-CN");
+    hint_and_language(120, "en-US");
+}
