@@ -232,7 +232,7 @@ tui-inspector-role-tool = tool
 tui-footer-cost = cost { $cost }
 tui-traj-col-cost = cost
 tui-key-legend-cost = cost
-tui-help-legend-cost = what the request cost in US dollars at its model's prices (built-in DeepSeek prices or price_* in the config); blank when no price is known; the footer shows the session's total
+tui-help-legend-cost = the request's cost in US dollars at its model's prices (built-in, or price_* in the config); the footer shows the session's total
 tui-inspector-cache-saved = cache saved { $cost } on { $tokens } cached tokens
 
 # issue 13: history search and external editor

@@ -217,7 +217,7 @@ tui-inspector-role-tool = 工具
 tui-footer-cost = 费用 { $cost }
 tui-traj-col-cost = 费用
 tui-key-legend-cost = 费用
-tui-help-legend-cost = 该请求按其模型价格计算的费用（美元；内置 DeepSeek 价格或配置中的 price_* 项）；价格未知时留空；底栏显示整个会话的总费用
+tui-help-legend-cost = 该请求按模型价格计算的费用（美元；内置价格或配置中的 price_*）；底栏显示整个会话的总费用
 tui-inspector-cache-saved = 缓存节省 { $cost }（{ $tokens } 个缓存 token）
 
 # issue 13: history search and external editor
