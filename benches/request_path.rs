@@ -30,6 +30,7 @@ fn route(kind: ProviderKind) -> Route {
         tool_removal: Default::default(),
         image_input: false,
         max_tools: 128,
+        prices: None,
     }
 }
 

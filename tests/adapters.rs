@@ -166,6 +166,7 @@ fn route(kind: ProviderKind, base: &str) -> Route {
         tool_removal: Default::default(),
         image_input: false,
         max_tools: 128,
+        prices: None,
     }
 }
 

@@ -1100,3 +1100,117 @@ fn tool_call_futures_are_send_for_spawning() {
     drop(r);
     assert_send(prepared.run(&cancel));
 }
+
+// ---------------------------------------------------------------- prices (issue 13)
+
+#[test]
+fn issue13_cost_builtin_catalog_carries_deepseek_prices_and_v4_pro_is_billed_as_flash() {
+    let c = Config::default();
+    for route in [
+        "deepseek/deepseek-flash",
+        "deepseek/deepseek-v4-flash",
+        "deepseek/deepseek-v4-flash-vision-exp",
+        "deepseek/deepseek-v4-pro",
+        "deepseek-openai/deepseek-flash",
+        "deepseek-openai/deepseek-v4-pro",
+    ] {
+        let p = c.resolve_route(Some(route)).unwrap().prices;
+        assert_eq!(
+            p,
+            Some(deepterm::llm::catalog::Prices {
+                input_hit: 0.0028,
+                input_miss: 0.14,
+                output: 0.28,
+            }),
+            "{route}"
+        );
+    }
+    // An uncatalogued model has no price: no cost is shown for it.
+    let r = c.resolve_route(Some("deepseek/deepseek-next")).unwrap();
+    assert_eq!(r.prices, None);
+}
+
+#[test]
+fn issue13_cost_config_prices_override_and_an_entry_without_prices_inherits() {
+    let c = Config::parse_in(
+        r#"
+[[providers.deepseek.models]]
+id = "deepseek-flash"
+price_input_hit = 0.01
+price_input_miss = 0.5
+price_output = 2
+[[providers.deepseek.models]]
+id = "deepseek-v4-pro"
+context_window = 64000
+[[providers.deepseek.models]]
+id = "my-model"
+price_input_hit = 0
+price_input_miss = 1.25
+price_output = 3.5
+[[providers.deepseek.models]]
+id = "other-model"
+"#,
+        None,
+        Path::new("/"),
+    )
+    .unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let price = |r: &str| {
+        c.resolve_route(Some(r))
+            .unwrap()
+            .prices
+            .map(|p| (p.input_hit, p.input_miss, p.output))
+    };
+    assert_eq!(price("deepseek/deepseek-flash"), Some((0.01, 0.5, 2.0)));
+    // Sets no prices: keeps the built-in ones of its id.
+    assert_eq!(
+        price("deepseek/deepseek-v4-pro"),
+        Some((0.0028, 0.14, 0.28))
+    );
+    assert_eq!(price("deepseek/my-model"), Some((0.0, 1.25, 3.5)));
+    // Not in the catalog and no prices in the config: unknown.
+    assert_eq!(price("deepseek/other-model"), None);
+    // The override of one provider leaves the other's built-in prices alone.
+    assert_eq!(
+        price("deepseek-openai/deepseek-flash"),
+        Some((0.0028, 0.14, 0.28))
+    );
+}
+
+#[test]
+fn issue13_cost_bad_or_partial_prices_are_localized_errors() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "price_input_hit = -1\nprice_input_miss = 1\nprice_output = 1",
+            "providers.deepseek.models[0].price_input_hit",
+            "must be a number of US dollars per million tokens, 0 or more",
+            "必须是不小于 0 的数字（单位：美元/百万 token）",
+        ),
+        (
+            "price_input_hit = 1\nprice_input_miss = nan\nprice_output = 1",
+            "providers.deepseek.models[0].price_input_miss",
+            "0 or more",
+            "不小于 0",
+        ),
+        (
+            "price_input_hit = 1\nprice_input_miss = 1\nprice_output = \"cheap\"",
+            "providers.deepseek.models[0].price_output",
+            "must be a number",
+            "必须是数字",
+        ),
+        (
+            "price_input_hit = 1\nprice_output = 1",
+            "providers.deepseek.models[0].price_input_miss",
+            "all three of price_input_hit, price_input_miss and price_output, or none of them",
+            "要么同时设置 price_input_hit、price_input_miss 和 price_output 三项，要么一项都不设",
+        ),
+    ];
+    for (body, key, en, zh) in cases {
+        let text = format!("[[providers.deepseek.models]]\nid = \"deepseek-flash\"\n{body}");
+        let e = parse_err(&text);
+        let (le, lz) = (e.localized(EN), e.localized(ZH));
+        assert!(le.contains(key) && le.contains(en), "{le}");
+        assert!(lz.contains(key) && lz.contains(zh), "{lz}");
+        assert!(le.contains("/cfg/deepterm.toml"), "{le}");
+    }
+}

@@ -49,6 +49,7 @@ fn inspector_data() -> deepterm::agent::inspect::InspectorData {
         tool_removal: Default::default(),
         image_input: false,
         max_tools: 128,
+        prices: None,
     };
     let history = vec![
         json!({"role": "user", "content": [{"type": "text", "text": "Find the bug."}]}),

@@ -332,6 +332,7 @@ fn inspector_data() -> deepterm::agent::inspect::InspectorData {
         tool_removal: Default::default(),
         image_input: false,
         max_tools: 128,
+        prices: None,
     };
     let history = vec![
         json!({"role": "user", "content": [{"type": "text", "text": "List the files, then read 说明.md."}]}),

@@ -46,3 +46,8 @@ config-error-duplicate-key = { $file }, line { $line }, column { $column }: inva
 config-expected-tool-removal = must be "omit" or "retain" when present (found "{ $got }")
 config-expected-retain-addition-only = can be "retain" only on a model entry with tool_update = "addition-only" (this entry has tool_update = "{ $found }"); set tool_update = "addition-only" or remove tool_removal
 config-expected-retain-no-tool-update = can be "retain" only on a model entry with tool_update = "addition-only" (this entry sets no tool_update); set tool_update = "addition-only" or remove tool_removal
+
+# issue 13: cost
+config-type-number = a number
+config-expected-price = must be a number of US dollars per million tokens, 0 or more
+config-expected-prices-complete = is missing: a model entry sets all three of price_input_hit, price_input_miss and price_output, or none of them (to keep the built-in prices)

@@ -228,6 +228,13 @@ tui-inspector-role-assistant = assistant
 tui-inspector-role-system = system
 tui-inspector-role-tool = tool
 
+# issue 13: cost
+tui-footer-cost = cost { $cost }
+tui-traj-col-cost = cost
+tui-key-legend-cost = cost
+tui-help-legend-cost = the request's cost in US dollars at its model's prices (built-in, or price_* in the config); the footer shows the session's total
+tui-inspector-cache-saved = cache saved { $cost } on { $tokens } cached tokens
+
 # issue 13: history search and external editor
 tui-help-history-search = Search the messages of all sessions (type to narrow, Ctrl+R older, Enter takes, Esc leaves)
 tui-help-external-editor = Edit the draft in $VISUAL / $EDITOR

@@ -46,3 +46,8 @@ config-error-duplicate-key = { $file } 第 { $line } 行第 { $column } 列：TO
 config-expected-tool-removal = 如果填写，必须是“omit”或“retain”（实际为“{ $got }”）
 config-expected-retain-addition-only = 只有在 tool_update = "addition-only" 的模型条目上才能设为“retain”（此条目的 tool_update 为“{ $found }”）；请设置 tool_update = "addition-only"，或删除 tool_removal
 config-expected-retain-no-tool-update = 只有在 tool_update = "addition-only" 的模型条目上才能设为“retain”（此条目未设置 tool_update）；请设置 tool_update = "addition-only"，或删除 tool_removal
+
+# issue 13: cost
+config-type-number = 数字
+config-expected-price = 必须是不小于 0 的数字（单位：美元/百万 token）
+config-expected-prices-complete = 缺失：模型条目要么同时设置 price_input_hit、price_input_miss 和 price_output 三项，要么一项都不设（沿用内置价格）

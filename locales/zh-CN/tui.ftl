@@ -213,6 +213,13 @@ tui-inspector-role-assistant = 助手
 tui-inspector-role-system = 系统
 tui-inspector-role-tool = 工具
 
+# issue 13: cost
+tui-footer-cost = 费用 { $cost }
+tui-traj-col-cost = 费用
+tui-key-legend-cost = 费用
+tui-help-legend-cost = 该请求按模型价格计算的费用（美元；内置价格或配置中的 price_*）；底栏显示整个会话的总费用
+tui-inspector-cache-saved = 缓存节省 { $cost }（{ $tokens } 个缓存 token）
+
 # issue 13: history search and external editor
 tui-help-history-search = 搜索所有会话中的消息（输入以缩小范围，Ctrl+R 更早，Enter 采用，Esc 退出）
 tui-help-external-editor = 在 $VISUAL / $EDITOR 中编辑草稿

@@ -373,6 +373,7 @@ mod tests {
                 tool_removal: Default::default(),
                 image_input: false,
                 max_tools: 128,
+                prices: None,
             };
             let input = AttemptInput {
                 rendered: prompt,

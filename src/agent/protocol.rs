@@ -131,6 +131,10 @@ pub struct RouteInfo {
     pub system_prompt_update: Option<SystemPromptUpdate>,
     /// Demo mode (built-in simulator).
     pub demo: bool,
+    /// The route's prices, when known (issue 13): the footer and Trajectory show costs
+    /// only with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prices: Option<crate::llm::catalog::Prices>,
 }
 
 /// One tool of a [`ToolChange`]: where it comes from and what it does (the node's

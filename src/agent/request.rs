@@ -133,6 +133,7 @@ impl RouteFacts {
             tool_removal: self.tool_removal,
             image_input: false,
             max_tools: crate::llm::catalog::DEFAULT_MAX_TOOLS,
+            prices: None,
         }
     }
 }

@@ -345,6 +345,7 @@ impl Agent {
             tool_update: self.route.tool_update,
             system_prompt_update: self.route.system_prompt_update,
             demo: self.demo,
+            prices: self.route.prices,
         }
     }
 

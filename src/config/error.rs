@@ -8,7 +8,7 @@ use crate::i18n::{Arg, Locale, Localizer};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Problem {
     /// The value has the wrong TOML type; `expected` is `string`, `table`, `array`,
-    /// `boolean` or `integer`.
+    /// `boolean`, `integer` or `number`.
     Type {
         /// Expected TOML type.
         expected: &'static str,
@@ -100,6 +100,10 @@ pub enum Problem {
         /// The entry's `tool_update` (`None` = absent).
         tool_update: Option<&'static str>,
     },
+    /// A price that is negative or not finite (issue 13).
+    Price,
+    /// Some but not all of a model entry's three price keys (issue 13).
+    PricesIncomplete,
 }
 
 /// A configuration failure. Render it with [`ConfigError::localized`]; `Display` gives the
@@ -258,6 +262,8 @@ impl Problem {
                 ),
                 None => l.tr("config-expected-retain-no-tool-update"),
             },
+            Problem::Price => l.tr("config-expected-price"),
+            Problem::PricesIncomplete => l.tr("config-expected-prices-complete"),
         }
     }
 }

@@ -248,6 +248,7 @@ impl Config {
             tool_removal: caps.tool_removal,
             image_input: caps.image_input,
             max_tools: caps.max_tools,
+            prices: caps.prices,
         })
     }
 

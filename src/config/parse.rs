@@ -15,7 +15,7 @@ use super::{
     ProviderConfig, default_providers,
 };
 use crate::i18n::Locale;
-use crate::llm::catalog::ModelSpec;
+use crate::llm::catalog::{ModelSpec, Prices};
 use crate::llm::types::ProviderKind;
 use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
 use crate::session::vocab::{Approval, BUILTIN_TOOL_NAMES};
@@ -72,6 +72,9 @@ const MODEL_KEYS: &[&str] = &[
     "image_input",
     "max_tools",
     "tool_removal",
+    "price_input_hit",
+    "price_input_miss",
+    "price_output",
 ];
 const INSTRUCTIONS_KEYS: &[&str] = &["text", "files"];
 const MCP_KEYS: &[&str] = &["servers", "startup_wait_secs"];
@@ -662,6 +665,7 @@ fn parse_model(
             ));
         }
     }
+    let prices = parse_prices(w, prefix, &mut t)?;
     w.leftovers(prefix, t);
     Ok(ModelSpec {
         id: id.trim().to_string(),
@@ -671,7 +675,46 @@ fn parse_model(
         tool_removal,
         image_input,
         max_tools,
+        prices,
     })
+}
+
+/// The price keys of a model entry, in USD per million tokens (issue 13).
+const PRICE_KEYS: [&str; 3] = ["price_input_hit", "price_input_miss", "price_output"];
+
+/// A model entry's prices: all three keys or none (none inherits the built-in prices of
+/// the id). Each is a finite number ≥ 0; integers are accepted.
+fn parse_prices(w: &Walker<'_>, prefix: &str, t: &mut Table) -> Res<Option<Prices>> {
+    let mut got = [None; 3];
+    for (slot, key) in got.iter_mut().zip(PRICE_KEYS) {
+        *slot = match t.remove(key) {
+            None => None,
+            Some(Value::Float(f)) if f.is_finite() && f >= 0.0 => Some(f),
+            Some(Value::Integer(n)) if n >= 0 => Some(n as f64),
+            Some(Value::Float(_) | Value::Integer(_)) => {
+                return Err(w.err(join(prefix, key), Problem::Price));
+            }
+            Some(_) => {
+                return Err(w.err(join(prefix, key), Problem::Type { expected: "number" }));
+            }
+        };
+    }
+    match got {
+        [None, None, None] => Ok(None),
+        [Some(input_hit), Some(input_miss), Some(output)] => Ok(Some(Prices {
+            input_hit,
+            input_miss,
+            output,
+        })),
+        _ => {
+            let missing = PRICE_KEYS
+                .iter()
+                .zip(got)
+                .find(|(_, v)| v.is_none())
+                .map_or(PRICE_KEYS[0], |(k, _)| *k);
+            Err(w.err(join(prefix, missing), Problem::PricesIncomplete))
+        }
+    }
 }
 
 fn parse_instructions(

@@ -6,10 +6,11 @@
 //! provider's kind, else nothing: an uncatalogued model id is allowed and resolves with no
 //! update modes, text-only input and [`DEFAULT_CONTEXT_WINDOW`] (W-12). Like the context
 //! window, a missing `max_tools` falls back to the built-in entry, else
-//! [`DEFAULT_MAX_TOOLS`].
+//! [`DEFAULT_MAX_TOOLS`]. Prices work the same way: an entry that sets none inherits the
+//! built-in prices of its model id; a model with no price known shows no cost (issue 13).
 
 use crate::llm::types::{ProviderKind, Route};
-use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
+use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode, Usage};
 
 /// Context window assumed for a model the catalog does not know.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 131_072;
@@ -20,6 +21,67 @@ pub const DEEPSEEK_V4_CONTEXT_WINDOW: u64 = 1_048_576;
 /// Most tools one request may declare when the catalog entry says nothing else: the
 /// providers reject a longer `tools` array ("maximum length 128").
 pub const DEFAULT_MAX_TOOLS: usize = 128;
+
+/// What a model costs, in USD per million tokens (issue 13): cache-hit input, cache-miss
+/// input and output, as DeepSeek publishes them.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Prices {
+    /// Input tokens read from the prefix cache.
+    pub input_hit: f64,
+    /// Uncached input tokens.
+    pub input_miss: f64,
+    /// Output tokens.
+    pub output: f64,
+}
+
+// Prices are finite and non-negative (the catalog's constants and validated config values),
+// never NaN, so equality is reflexive.
+impl Eq for Prices {}
+
+impl Prices {
+    /// The cost in USD of a request with usage `u`: cache-read tokens at the hit price,
+    /// uncached input at the miss price, output at the output price.
+    pub fn cost(&self, u: &Usage) -> f64 {
+        (u.cache_read_tokens as f64 * self.input_hit
+            + u.input_tokens as f64 * self.input_miss
+            + u.output_tokens as f64 * self.output)
+            / 1_000_000.0
+    }
+
+    /// What the cache saved on a request with usage `u`, in USD: its cache-read tokens at
+    /// the miss price minus what they cost at the hit price.
+    pub fn cache_saving(&self, u: &Usage) -> f64 {
+        (self.input_miss - self.input_hit).max(0.0) * u.cache_read_tokens as f64 / 1_000_000.0
+    }
+}
+
+/// DeepSeek's published V4.1-Flash prices (api-docs.deepseek.com "Models & Pricing", see
+/// docs/decisions/00XX-prices.md): $0.0028 per million cache-hit input
+/// tokens, $0.14 cache-miss input, $0.28 output. Config entries override them.
+pub const DEEPSEEK_FLASH_PRICES: Prices = Prices {
+    input_hit: 0.0028,
+    input_miss: 0.14,
+    output: 0.28,
+};
+
+/// Formats a cost in USD in at most 9 columns (for amounts under $100,000), with about
+/// two significant digits for tiny amounts: `$1.23`, `$0.0123`, `$0.00042`, `$0.000094`,
+/// `<$0.00001`, and `$0` for nothing.
+pub fn format_usd(usd: f64) -> String {
+    if usd <= 0.0 {
+        "$0".to_string()
+    } else if usd >= 1.0 {
+        format!("${usd:.2}")
+    } else if usd >= 0.001 {
+        format!("${usd:.4}")
+    } else if usd >= 0.0001 {
+        format!("${usd:.5}")
+    } else if usd >= 0.00001 {
+        format!("${usd:.6}")
+    } else {
+        "<$0.00001".to_string()
+    }
+}
 
 /// One catalog entry: a model id and what it supports.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -39,6 +101,8 @@ pub struct ModelSpec {
     /// Most tools one request may declare; `None` = the built-in value or
     /// [`DEFAULT_MAX_TOOLS`].
     pub max_tools: Option<usize>,
+    /// Prices; `None` = the built-in entry's, else unknown (no cost is shown).
+    pub prices: Option<Prices>,
 }
 
 impl ModelSpec {
@@ -52,6 +116,7 @@ impl ModelSpec {
             tool_removal: ToolRemoval::Omit,
             image_input: false,
             max_tools: None,
+            prices: None,
         }
     }
 }
@@ -71,6 +136,22 @@ pub struct Capabilities {
     pub image_input: bool,
     /// Most tools one request may declare.
     pub max_tools: usize,
+    /// Prices, when known.
+    pub prices: Option<Prices>,
+}
+
+/// DeepSeek's published price for a model id, for the ids DeepSeek bills (issue 13):
+/// `deepseek-flash`, its legacy ids `deepseek-v4-flash` and `deepseek-v4-flash-vision-exp`
+/// (billed as Flash), and `deepseek-v4-pro`, which since 2026-09-14 DeepSeek routes to
+/// V4.1-Flash and bills at Flash rates "until V4.1-Pro launches" (DeepSeek news
+/// 2026-09-10; the DeepSeek wire reference §1.2). The vision id has no capability
+/// entry (it resolves as uncatalogued, W-12) but is still priced. Config overrides these.
+pub fn builtin_prices(model: &str) -> Option<Prices> {
+    matches!(
+        model,
+        "deepseek-flash" | "deepseek-v4-flash" | "deepseek-v4-flash-vision-exp" | "deepseek-v4-pro"
+    )
+    .then_some(DEEPSEEK_FLASH_PRICES)
 }
 
 /// `deepseek-flash` as the catalog declares it (W-11).
@@ -83,6 +164,15 @@ fn deepseek_flash(id: &str) -> ModelSpec {
         tool_removal: ToolRemoval::Omit,
         image_input: true,
         max_tools: Some(DEFAULT_MAX_TOOLS),
+        prices: builtin_prices(id),
+    }
+}
+
+/// A catalogued id with no update modes and text-only input, at its DeepSeek price.
+fn plain_priced(id: &str) -> ModelSpec {
+    ModelSpec {
+        prices: builtin_prices(id),
+        ..ModelSpec::plain(id, Some(DEEPSEEK_V4_CONTEXT_WINDOW))
     }
 }
 
@@ -91,17 +181,18 @@ fn deepseek_flash(id: &str) -> ModelSpec {
 /// `deepseek-messages`: `deepseek-flash` (in-history prompt updates, `addition-only` tool
 /// updates, image input), its legacy id `deepseek-v4-flash`, and `deepseek-v4-pro` (no
 /// modes). `openai-chat`: the same ids with their context windows but no update modes and
-/// text-only input (the OpenAI-format route declares no tool-update mode, W-11).
+/// text-only input (the OpenAI-format route declares no tool-update mode, W-11). Each
+/// carries its DeepSeek price ([`builtin_prices`]).
 pub fn builtin_models(kind: ProviderKind) -> Vec<ModelSpec> {
     match kind {
         ProviderKind::DeepseekMessages => vec![
             deepseek_flash("deepseek-flash"),
             deepseek_flash("deepseek-v4-flash"),
-            ModelSpec::plain("deepseek-v4-pro", Some(DEEPSEEK_V4_CONTEXT_WINDOW)),
+            plain_priced("deepseek-v4-pro"),
         ],
         ProviderKind::OpenaiChat => ["deepseek-flash", "deepseek-v4-flash", "deepseek-v4-pro"]
             .into_iter()
-            .map(|id| ModelSpec::plain(id, Some(DEEPSEEK_V4_CONTEXT_WINDOW)))
+            .map(plain_priced)
             .collect(),
     }
 }
@@ -120,6 +211,12 @@ pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capa
         .and_then(|m| m.max_tools)
         .or_else(|| builtin.as_ref().and_then(|m| m.max_tools))
         .unwrap_or(DEFAULT_MAX_TOOLS);
+    // An entry that sets no prices inherits the built-in ones for its id (issue 13).
+    let prices = chosen
+        .as_ref()
+        .and_then(|m| m.prices)
+        .or_else(|| builtin.as_ref().and_then(|m| m.prices))
+        .or_else(|| builtin_prices(model));
     match chosen.or(builtin) {
         Some(spec) => Capabilities {
             context_window,
@@ -128,6 +225,7 @@ pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capa
             tool_removal: spec.tool_removal,
             image_input: spec.image_input,
             max_tools,
+            prices,
         },
         None => Capabilities {
             context_window,
@@ -136,6 +234,7 @@ pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capa
             tool_removal: ToolRemoval::Omit,
             image_input: false,
             max_tools,
+            prices,
         },
     }
 }
@@ -212,5 +311,97 @@ mod tests {
         let o = ModelSpec::plain("deepseek-flash", None);
         let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
         assert_eq!(c.max_tools, 128);
+    }
+
+    #[test]
+    fn issue13_cost_arithmetic_prices_cache_hit_tokens_at_the_hit_price() {
+        let u = Usage {
+            input_tokens: 1_000_000,
+            cache_read_tokens: 2_000_000,
+            output_tokens: 500_000,
+        };
+        // 1M miss × $0.14 + 2M hit × $0.0028 + 0.5M out × $0.28.
+        let cost = DEEPSEEK_FLASH_PRICES.cost(&u);
+        assert!((cost - 0.2856).abs() < 1e-12, "{cost}");
+        // The cache saved 2M × ($0.14 − $0.0028).
+        let saved = DEEPSEEK_FLASH_PRICES.cache_saving(&u);
+        assert!((saved - 0.2744).abs() < 1e-12, "{saved}");
+        // The same input read uncached costs exactly the saving more.
+        let cold = Usage {
+            input_tokens: 3_000_000,
+            cache_read_tokens: 0,
+            output_tokens: 500_000,
+        };
+        assert!((DEEPSEEK_FLASH_PRICES.cost(&cold) - cost - saved).abs() < 1e-12);
+        // Each price applies to its own tokens.
+        let p = Prices {
+            input_hit: 1.0,
+            input_miss: 10.0,
+            output: 100.0,
+        };
+        let one = |i, c, o| {
+            p.cost(&Usage {
+                input_tokens: i,
+                cache_read_tokens: c,
+                output_tokens: o,
+            })
+        };
+        assert_eq!(one(0, 1_000_000, 0), 1.0);
+        assert_eq!(one(1_000_000, 0, 0), 10.0);
+        assert_eq!(one(0, 0, 1_000_000), 100.0);
+        assert_eq!(p.cache_saving(&Usage::default()), 0.0);
+    }
+
+    #[test]
+    fn issue13_cost_overrides_inherit_builtin_prices_and_unknown_models_have_none() {
+        for id in [
+            "deepseek-flash",
+            "deepseek-v4-flash",
+            "deepseek-v4-flash-vision-exp",
+            "deepseek-v4-pro",
+        ] {
+            for kind in [ProviderKind::DeepseekMessages, ProviderKind::OpenaiChat] {
+                assert_eq!(
+                    resolve(kind, &[], id).prices,
+                    Some(DEEPSEEK_FLASH_PRICES),
+                    "{id}"
+                );
+            }
+        }
+        assert_eq!(
+            resolve(ProviderKind::DeepseekMessages, &[], "some-future-model").prices,
+            None
+        );
+        // An entry without prices keeps the built-in ones; one with prices wins.
+        let o = ModelSpec::plain("deepseek-flash", None);
+        let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
+        assert_eq!(c.prices, Some(DEEPSEEK_FLASH_PRICES));
+        let own = Prices {
+            input_hit: 0.1,
+            input_miss: 1.0,
+            output: 2.0,
+        };
+        let mut o = ModelSpec::plain("deepseek-flash", None);
+        o.prices = Some(own);
+        let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
+        assert_eq!(c.prices, Some(own));
+    }
+
+    #[test]
+    fn issue13_cost_format_keeps_tiny_amounts_readable_in_nine_columns() {
+        for (usd, want) in [
+            (0.0, "$0"),
+            (0.00000028, "<$0.00001"),
+            (0.000094, "$0.000094"),
+            (0.00042, "$0.00042"),
+            (0.0123, "$0.0123"),
+            (0.5, "$0.5000"),
+            (1.234, "$1.23"),
+            (999.99, "$999.99"),
+        ] {
+            let got = format_usd(usd);
+            assert_eq!(got, want);
+            assert!(got.chars().count() <= 9, "{got}");
+        }
     }
 }

@@ -710,6 +710,7 @@ mod tests {
             tool_removal: Default::default(),
             image_input: false,
             max_tools: 128,
+            prices: None,
         }
     }
 

@@ -235,6 +235,7 @@ mod tests {
                 tool_removal: Default::default(),
                 image_input: false,
                 max_tools: 128,
+                prices: None,
             },
             messages,
             tools: None,

@@ -63,6 +63,8 @@ pub struct Route {
     pub image_input: bool,
     /// Most tools one request may declare (the catalog's `max_tools`).
     pub max_tools: usize,
+    /// Prices in USD per million tokens, when known (issue 13; `None` shows no cost).
+    pub prices: Option<crate::llm::catalog::Prices>,
 }
 
 impl Route {

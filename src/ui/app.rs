@@ -276,7 +276,7 @@ impl App {
                     self.history_rx = Some(super::history::spawn_load(std::path::Path::new(&path)));
                 }
                 s.transcript = Transcript::new();
-                s.trajectory = Trajectory::new();
+                s.trajectory = s.trajectory.renewed();
                 s.selected = None;
                 s.traj_selected = None;
                 self.overlays.clear();
@@ -322,6 +322,7 @@ impl App {
             }
             AgentEvent::Route(r) => {
                 s.demo |= r.demo;
+                s.trajectory.set_prices(&r.id, r.prices);
                 s.route = Some(r);
             }
             AgentEvent::SessionUsage(u) => s.usage = u,
@@ -354,9 +355,11 @@ impl App {
             AgentEvent::Queued(n) => s.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
             AgentEvent::TurnFinished | AgentEvent::CommandFinished => {}
-            AgentEvent::Inspector(d) => self
-                .overlays
-                .open_inspector(super::inspector::Inspector::new(*d)),
+            AgentEvent::Inspector(d) => {
+                let saving = d.selected.n.and_then(|n| s.trajectory.cache_saving(n));
+                self.overlays
+                    .open_inspector(super::inspector::Inspector::new(*d).with_cache_saving(saving))
+            }
             AgentEvent::Exited => self.exited = true,
         }
     }
@@ -593,6 +596,7 @@ impl App {
             s.route.as_ref(),
             &s.usage,
             s.trajectory.last_usage(),
+            s.trajectory.session_cost(),
             s.context_used,
             s.cards,
             footer_row.width,

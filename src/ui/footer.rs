@@ -83,12 +83,14 @@ pub fn status_line(
 }
 
 /// The footer. `usage` is the session's; `last` the last request's, whose hit is shown
-/// next to the session's.
+/// next to the session's; `cost` the session's cost in USD, shown when known (issue 13).
+#[allow(clippy::too_many_arguments)]
 pub fn footer_line(
     l: Localizer,
     route: Option<&RouteInfo>,
     usage: &Usage,
     last: Option<&Usage>,
+    cost: Option<f64>,
     context_used: u64,
     cards: ToolCardMode,
     width: u16,
@@ -114,7 +116,7 @@ pub fn footer_line(
         }
         None => spans.push(Span::styled(l.tr("tui-footer-no-route"), theme::dim())),
     }
-    // Below 60 columns the token counts give way to the hit figures.
+    // Below 60 columns the token counts and the cost give way to the hit figures.
     if width >= 60 {
         spans.push(Span::raw(format!(
             "  ↑{} ⟳{} ↓{}",
@@ -122,6 +124,16 @@ pub fn footer_line(
             tokens(usage.cache_read_tokens),
             tokens(usage.output_tokens)
         )));
+        // The session's cost, when a price is known (issue 13).
+        if let Some(c) = cost {
+            spans.push(Span::raw(format!(
+                "  {}",
+                l.tra(
+                    "tui-footer-cost",
+                    &[("cost", Arg::from(crate::llm::catalog::format_usd(c)))]
+                )
+            )));
+        }
     }
     if let Some(h) = hit_percent(usage) {
         // Labelled as the session's, next to the last request's, each coloured by band.
@@ -203,6 +215,7 @@ mod tests {
                 None,
                 &session,
                 Some(&last),
+                None,
                 0,
                 ToolCardMode::Collapsed,
                 200,
@@ -218,6 +231,43 @@ mod tests {
                 let pct = if w.contains("87") { 87 } else { 12 };
                 assert_eq!(span.style, theme::hit_band(pct), "{w}");
             }
+        }
+    }
+
+    #[test]
+    fn issue13_cost_footer_shows_the_session_cost_only_when_known() {
+        let session = Usage {
+            input_tokens: 1_000,
+            cache_read_tokens: 40_000,
+            output_tokens: 100,
+        };
+        let render = |locale, cost, width| {
+            let line = footer_line(
+                Localizer::new(locale),
+                None,
+                &session,
+                None,
+                cost,
+                0,
+                ToolCardMode::Collapsed,
+                width,
+            );
+            line.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        };
+        for (locale, want) in [
+            (Locale::EnUs, "cost $0.0123"),
+            (Locale::ZhCn, "费用 $0.0123"),
+        ] {
+            for width in [80, 120] {
+                let text = render(locale, Some(0.0123), width);
+                assert!(text.contains(want), "{width}: {text}");
+            }
+            // No price known: no cost at all.
+            let text = render(locale, None, 120);
+            assert!(!text.contains('$'), "{text}");
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct Inspector {
     scroll: usize,
     reveal: bool,
     page: usize,
+    /// What the cache saved on the selected request: cached tokens and USD (issue 13).
+    saving: Option<(u64, f64)>,
 }
 
 /// One body line: text and whether it holds the first difference.
@@ -40,7 +42,15 @@ impl Inspector {
             scroll: 0,
             reveal: true,
             page: 10,
+            saving: None,
         }
+    }
+
+    /// Shows what the cache saved on the selected request (its cache-read tokens and the
+    /// USD they would have cost more uncached); `None` when no price is known.
+    pub fn with_cache_saving(mut self, saving: Option<(u64, f64)>) -> Self {
+        self.saving = saving;
+        self
     }
 
     /// The data shown.
@@ -179,14 +189,20 @@ impl Inspector {
             .iter()
             .map(|r| l.tr(r.message_id()))
             .collect();
-        put(
-            buf,
-            area.y,
-            area.x,
-            w,
-            &format!(" {} ", l.tr("tui-inspector-title")),
-            theme::banner(),
-        );
+        let mut title = format!(" {} ", l.tr("tui-inspector-title"));
+        if let Some((cached, usd)) = self.saving {
+            title.push_str(&format!(
+                "· {} ",
+                l.tra(
+                    "tui-inspector-cache-saved",
+                    &[
+                        ("cost", Arg::from(crate::llm::catalog::format_usd(usd))),
+                        ("tokens", Arg::from(super::trajectory::tokens(cached))),
+                    ]
+                )
+            ));
+        }
+        put(buf, area.y, area.x, w, &title, theme::banner());
         put(
             buf,
             area.y + 1,

@@ -50,6 +50,7 @@ impl Script {
             tool_update: Some(ToolUpdateMode::InHistory),
             system_prompt_update: None,
             demo,
+            prices: None,
         }))
         .commit(EventKind::RequestContext(RequestContext {
             provider: "deepseek".into(),

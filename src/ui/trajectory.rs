@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 
 use crate::agent::inspect::ReasonFold;
 use crate::i18n::{Arg, Localizer};
+use crate::llm::catalog::{Prices, format_usd};
 use crate::session::event::{
     CompactionTrigger, Event, EventKind, McpState, RequestContext, SurfaceOp, ToolUpdateMode,
     TurnOutcome, Usage,
@@ -66,6 +67,8 @@ pub enum Row {
         /// Set when the request read less from the cache than the prefix it shared with
         /// the previous request (the reason is shown on the row below).
         cache_break: Option<CacheBreak>,
+        /// What it cost in USD, when its route's prices are known (issue 13).
+        cost: Option<f64>,
     },
     /// The reason line under a request that broke the cache.
     BreakReason {
@@ -133,6 +136,10 @@ pub enum Row {
         usage: Option<Usage>,
         /// Error text when it produced no summary.
         error: Option<String>,
+        /// `provider/model` it was sent on.
+        route: String,
+        /// What it cost in USD, when its route's prices are known (issue 13).
+        cost: Option<f64>,
     },
 }
 
@@ -167,6 +174,8 @@ pub struct Trajectory {
     prev_ctx: Option<RequestContext>,
     /// The previous step request's usage (the prefix the next one shares).
     prev_usage: Option<Usage>,
+    /// Known prices by `provider/model` (from the routes the agent announced, issue 13).
+    prices: std::collections::HashMap<String, Prices>,
 }
 
 pub use super::cache_break::{BreakKind, CACHE_UNIT_TOKENS, CacheBreak};
@@ -188,13 +197,15 @@ pub enum Column {
     Cached,
     /// Output tokens (↓).
     Out,
+    /// What the request cost (issue 13); empty when no price is known.
+    Cost,
     /// Cache-hit %.
     Hit,
 }
 
 impl Column {
     /// Every column, in display order.
-    pub const ALL: [Column; 8] = [
+    pub const ALL: [Column; 9] = [
         Column::Number,
         Column::Step,
         Column::Ttft,
@@ -202,11 +213,13 @@ impl Column {
         Column::In,
         Column::Cached,
         Column::Out,
+        Column::Cost,
         Column::Hit,
     ];
     /// The order columns are dropped in when the pane is narrow: the least important
-    /// first; the hit % goes last.
-    pub const DROP_ORDER: [Column; 7] = [
+    /// first (the cost, whose total the footer shows); the hit % goes last.
+    pub const DROP_ORDER: [Column; 8] = [
+        Column::Cost,
         Column::Ttft,
         Column::Total,
         Column::Out,
@@ -221,6 +234,8 @@ impl Column {
         match self {
             Column::Number | Column::Hit => 4,
             Column::Step | Column::Cached => 6,
+            // `$0.000094`, `<$0.00001`, `$0.0123` (see `format_usd`).
+            Column::Cost => 9,
             _ => 5,
         }
     }
@@ -238,16 +253,18 @@ impl Column {
             Column::In => "tui-traj-col-in",
             Column::Cached => "tui-traj-col-cached",
             Column::Out => "tui-traj-col-out",
+            Column::Cost => "tui-traj-col-cost",
             Column::Hit => "tui-traj-col-hit",
         }
     }
 }
 
 /// The legend the key help shows for the Trajectory: (what you see, its explanation).
-pub const LEGEND: [(&str, &str); 7] = [
+pub const LEGEND: [(&str, &str); 8] = [
     ("T1.S2", "tui-help-legend-step"),
     ("tui-key-legend-durations", "tui-help-legend-ttft"),
     ("↑ ⟳ ↓", "tui-help-legend-tokens"),
+    ("tui-key-legend-cost", "tui-help-legend-cost"),
     ("tui-key-legend-hit", "tui-help-legend-hit"),
     ("!", "tui-help-legend-break"),
     ("tui-key-mode-in-history", "tui-help-legend-in-history"),
@@ -270,7 +287,16 @@ pub const GUTTER: usize = 2;
 
 /// The columns that fit `width`, in display order.
 pub fn columns_for(width: usize) -> Vec<Column> {
+    columns_priced(width, true)
+}
+
+/// The columns that fit `width`, in display order; without the cost column when no price
+/// is known (`priced` false: no cost is shown anywhere, issue 13).
+pub fn columns_priced(width: usize, priced: bool) -> Vec<Column> {
     let mut cols = Column::ALL.to_vec();
+    if !priced {
+        cols.retain(|c| *c != Column::Cost);
+    }
     let need = |c: &[Column]| GUTTER + c.iter().map(|c| c.width()).sum::<usize>() + c.len() - 1;
     for d in Column::DROP_ORDER {
         if need(&cols) <= width {
@@ -313,8 +339,11 @@ fn columns_line(
 
 /// The localized column header for a pane `width` columns wide.
 pub fn header_line(l: Localizer, width: usize) -> Line<'static> {
-    let cols = columns_for(width);
-    Line::from(columns_line(Span::raw(" ".repeat(GUTTER)), &cols, |c| {
+    header_of(l, &columns_for(width))
+}
+
+fn header_of(l: Localizer, cols: &[Column]) -> Line<'static> {
+    Line::from(columns_line(Span::raw(" ".repeat(GUTTER)), cols, |c| {
         (l.tr(c.header_key()), theme::dim().patch(theme::bold()))
     }))
 }
@@ -369,6 +398,79 @@ impl Trajectory {
     /// The rows.
     pub fn rows(&self) -> &[Row] {
         &self.rows
+    }
+
+    /// An empty ledger that keeps the prices this one knows (a session switch).
+    pub fn renewed(&self) -> Self {
+        Trajectory {
+            prices: self.prices.clone(),
+            ..Self::default()
+        }
+    }
+
+    /// Records the prices of route `route` (`provider/model`, as the agent announces it)
+    /// and prices the requests already listed on it (issue 13). `None` changes nothing.
+    pub fn set_prices(&mut self, route: &str, prices: Option<Prices>) {
+        let Some(p) = prices else { return };
+        let route = sanitize(route);
+        for row in &mut self.rows {
+            if let Row::Request {
+                route: r,
+                usage: Some(u),
+                cost,
+                ..
+            }
+            | Row::CompactionRequest {
+                route: r,
+                usage: Some(u),
+                cost,
+                ..
+            } = row
+                && *r == route
+            {
+                *cost = Some(p.cost(u));
+            }
+        }
+        self.prices.insert(route, p);
+    }
+
+    fn cost_of(&self, usage: Option<&Usage>) -> Option<f64> {
+        Some(self.prices.get(&self.route)?.cost(usage?))
+    }
+
+    /// The session's cost in USD: the sum over its priced requests; `None` when no
+    /// request has a known price (issue 13: then no cost is shown).
+    pub fn session_cost(&self) -> Option<f64> {
+        self.rows
+            .iter()
+            .filter_map(|r| match r {
+                Row::Request { cost, .. } | Row::CompactionRequest { cost, .. } => *cost,
+                _ => None,
+            })
+            .reduce(|a, b| a + b)
+    }
+
+    /// What the cache saved on request `n`: its cache-read tokens and the USD they would
+    /// have cost more at the miss price. `None` when its route has no known price.
+    pub fn cache_saving(&self, n: usize) -> Option<(u64, f64)> {
+        self.rows.iter().find_map(|r| match r {
+            Row::Request {
+                n: m,
+                route,
+                usage: Some(u),
+                ..
+            }
+            | Row::CompactionRequest {
+                n: m,
+                route,
+                usage: Some(u),
+                ..
+            } if *m == n => {
+                let p = self.prices.get(route)?;
+                Some((u.cache_read_tokens, p.cache_saving(u)))
+            }
+            _ => None,
+        })
     }
 
     /// Folds a committed event into the ledger.
@@ -446,6 +548,7 @@ impl Trajectory {
                     duration_ms: d.timing.map(|t| t.duration_ms),
                     usage: d.usage,
                     cache_break,
+                    cost: self.cost_of(d.usage.as_ref()),
                 });
                 if let Some(cache_break) = cache_break {
                     self.rows.push(Row::BreakReason { n, cache_break });
@@ -518,6 +621,8 @@ impl Trajectory {
                     n,
                     usage: c.usage,
                     error: None,
+                    route: self.route.clone(),
+                    cost: self.cost_of(c.usage.as_ref()),
                 });
             }
             (EventKind::CompactionEnd(c), Some(n)) => {
@@ -525,6 +630,8 @@ impl Trajectory {
                     n,
                     usage: None,
                     error: Some(sanitize(c.error.as_deref().unwrap_or(c.outcome.as_str()))),
+                    route: self.route.clone(),
+                    cost: None,
                 });
             }
             _ => {}
@@ -543,13 +650,27 @@ impl Trajectory {
     /// two-column gutter; request rows lay their figures out in the header's columns
     /// ([`columns_for`]); badges are localized and padded to a common display width.
     pub fn render_row(row: &Row, l: Localizer, width: usize) -> Line<'static> {
+        Self::render_row_in(row, l, &columns_for(width))
+    }
+
+    /// Whether any route's price is known (else the cost column is left out).
+    fn priced(&self) -> bool {
+        !self.prices.is_empty()
+    }
+
+    /// The localized column header for this pane, `width` columns wide: with the cost
+    /// column only when a price is known (issue 13).
+    pub fn header(&self, l: Localizer, width: usize) -> Line<'static> {
+        header_of(l, &columns_priced(width, self.priced()))
+    }
+
+    fn render_row_in(row: &Row, l: Localizer, cols: &[Column]) -> Line<'static> {
         let badge = |name: &str, st| {
             let text = l.tr(&format!("tui-badge-{name}"));
             let pad = 8usize.saturating_sub(str_width(text.as_str()));
             Span::styled(format!("{text}{}", " ".repeat(pad.max(1))), st)
         };
         let gutter = || Span::raw(" ".repeat(GUTTER));
-        let cols = columns_for(width);
         match row {
             Row::Turn { turn, prompt } => {
                 let mut spans = vec![
@@ -597,6 +718,7 @@ impl Trajectory {
                 duration_ms,
                 usage,
                 cache_break,
+                cost,
                 ..
             } => {
                 let mark = if cache_break.is_some() {
@@ -605,8 +727,8 @@ impl Trajectory {
                     gutter()
                 };
                 let step = format!("T{turn}.S{step}");
-                Line::from(columns_line(mark, &cols, |c| {
-                    usage_cell(c, *n, &step, *ttft_ms, *duration_ms, usage.as_ref())
+                Line::from(columns_line(mark, cols, |c| {
+                    usage_cell(c, *n, &step, *ttft_ms, *duration_ms, usage.as_ref(), *cost)
                 }))
             }
             Row::BreakReason { cache_break, .. } => Line::from(vec![
@@ -719,7 +841,13 @@ impl Trajectory {
                 }
                 Line::from(spans)
             }
-            Row::CompactionRequest { n, usage, error } => match error {
+            Row::CompactionRequest {
+                n,
+                usage,
+                error,
+                cost,
+                ..
+            } => match error {
                 Some(e) => Line::from(vec![
                     gutter(),
                     Span::styled(
@@ -732,9 +860,9 @@ impl Trajectory {
                         theme::error(),
                     ),
                 ]),
-                None => Line::from(columns_line(gutter(), &cols, |c| {
+                None => Line::from(columns_line(gutter(), cols, |c| {
                     let label = l.tr("tui-traj-col-summary");
-                    usage_cell(c, *n, &label, None, None, usage.as_ref())
+                    usage_cell(c, *n, &label, None, None, usage.as_ref(), *cost)
                 })),
             },
             Row::Compaction { trigger } => Line::from(vec![
@@ -779,8 +907,9 @@ impl Trajectory {
             return 0;
         }
         let top = scroll.resolve(self.rows.len(), height);
+        let cols = columns_priced(area.width as usize, self.priced());
         for (y, row) in self.rows.iter().skip(top).take(height).enumerate() {
-            let mut line = Self::render_row(row, l, area.width as usize);
+            let mut line = Self::render_row_in(row, l, &cols);
             if selected == Some(top + y) {
                 line = line.patch_style(theme::selected());
             }
@@ -804,6 +933,7 @@ fn usage_cell(
     ttft_ms: Option<u64>,
     duration_ms: Option<u64>,
     usage: Option<&Usage>,
+    cost: Option<f64>,
 ) -> (String, ratatui::style::Style) {
     let none = || ("—".to_string(), theme::dim());
     let plain = ratatui::style::Style::default();
@@ -815,6 +945,8 @@ fn usage_cell(
         Column::In => usage.map_or_else(none, |u| (tokens(u.input_tokens), plain)),
         Column::Cached => usage.map_or_else(none, |u| (tokens(u.cache_read_tokens), plain)),
         Column::Out => usage.map_or_else(none, |u| (tokens(u.output_tokens), plain)),
+        // No price known, no cost: the cell stays blank rather than a misleading `$0`.
+        Column::Cost => cost.map_or_else(|| (String::new(), plain), |c| (format_usd(c), plain)),
         Column::Hit => match usage.and_then(hit_percent) {
             Some(h) => (format!("{h}%"), hit_style(h)),
             None => none(),

@@ -76,6 +76,7 @@ fn issue12_item3_hit_bands_colour_a_miss_unlike_a_hit() {
         duration_ms: Some(900),
         usage: Some(usage(1000 - cached, cached)),
         cache_break: None,
+        cost: None,
     };
     for (cached, style) in [
         (990, theme::success()),
@@ -93,9 +94,14 @@ fn issue12_item3_hit_bands_colour_a_miss_unlike_a_hit() {
 fn issue12_item6_columns_drop_from_the_least_important_and_keep_hit_last() {
     use Column::*;
     // Pane widths: 120 and 100 columns split in two give 59 and 49.
-    for w in [49, 59, 60, 80, 100, 120] {
+    for w in [59, 60, 80, 100, 120] {
         assert_eq!(columns_for(w), Column::ALL.to_vec(), "{w}");
     }
+    // The cost goes first (issue 13: the footer shows the session's total).
+    assert_eq!(
+        columns_for(49),
+        vec![Number, Step, Ttft, Total, In, Cached, Out, Hit]
+    );
     assert_eq!(columns_for(40), vec![Number, Step, In, Cached, Out, Hit]);
     assert_eq!(columns_for(30), vec![Number, In, Cached, Hit]);
     assert_eq!(columns_for(20), vec![Number, Cached, Hit]);
@@ -113,6 +119,7 @@ fn issue12_item6_columns_drop_from_the_least_important_and_keep_hit_last() {
         duration_ms: Some(12_300),
         usage: Some(usage(1_234, 45_678)),
         cache_break: None,
+        cost: None,
     };
     for w in [8, 12, 20, 30, 40, 49, 60, 80, 100, 120] {
         let line = text(&Trajectory::render_row(&row, l, w));
@@ -139,19 +146,31 @@ fn issue12_item6_header_names_the_columns_and_lines_up_with_rows() {
             shared: 6_000,
             cached: 4_800,
         }),
+        cost: Some(0.00123),
     };
     let en = Localizer::new(Locale::EnUs);
     let zh = Localizer::new(Locale::ZhCn);
     let h = text(&header_line(en, 60));
-    for label in ["#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "hit"] {
+    for label in [
+        "#", "step", "TTFT", "total", "↑in", "⟳cache", "↓out", "cost", "hit",
+    ] {
         assert!(h.contains(label), "{label} in {h}");
     }
     let hz = text(&header_line(zh, 60));
-    for label in ["轮.步", "首字", "耗时", "↑输入", "⟳缓存", "↓输出", "命中"] {
+    for label in [
+        "轮.步",
+        "首字",
+        "耗时",
+        "↑输入",
+        "⟳缓存",
+        "↓输出",
+        "费用",
+        "命中",
+    ] {
         assert!(hz.contains(label), "{label} in {hz}");
     }
     for l in [en, zh] {
-        for w in [30, 40, 49, 60] {
+        for w in [30, 40, 49, 59, 60] {
             let head = text(&header_line(l, w));
             let line = text(&Trajectory::render_row(&row, l, w));
             // Same width, so every right-aligned figure ends under its label.
@@ -397,4 +416,68 @@ fn issue12_item6_key_help_explains_the_glyphs_step_and_durations() {
             assert!(shown.contains(&head), "{head} in {shown}");
         }
     }
+}
+
+#[test]
+fn issue13_cost_request_rows_and_the_session_total_follow_the_route_prices() {
+    use crate::llm::catalog::DEEPSEEK_FLASH_PRICES;
+    let mut s = Script::new();
+    s.route(false)
+        .context("deepseek-flash", None)
+        .user(1, "one")
+        // 20k uncached, 0 cached, 100 out.
+        .assistant_usage(1, 1, "a", usage(20_000, 0))
+        .user(2, "two")
+        // 1k uncached, 40k cached, 100 out.
+        .assistant_usage(2, 1, "b", usage(1_000, 40_000))
+        .context("unpriced-model", None)
+        .user(3, "three")
+        .assistant_usage(3, 1, "c", usage(1_000, 40_000));
+    let mut t = fold(&s);
+    // No price known yet: no cost anywhere, the cell is blank.
+    assert_eq!(t.session_cost(), None);
+    assert_eq!(t.cache_saving(2), None);
+    let en = Localizer::new(Locale::EnUs);
+    let req = |t: &Trajectory, n: usize| {
+        t.rows()
+            .iter()
+            .find(|r| matches!(r, Row::Request { n: m, .. } if *m == n))
+            .cloned()
+            .unwrap()
+    };
+    assert!(!text(&Trajectory::render_row(&req(&t, 2), en, 59)).contains('$'));
+    // Nor a cost column in the pane's header.
+    assert!(!text(&t.header(en, 59)).contains("cost"));
+    // The route's prices arrive (AgentEvent::Route): the rows listed on it are priced.
+    t.set_prices("deepseek/deepseek-flash", Some(DEEPSEEK_FLASH_PRICES));
+    // #1: 20k × $0.14/M + 100 × $0.28/M = $0.002828.
+    // #2: 1k × $0.14/M + 40k × $0.0028/M + 100 × $0.28/M = $0.000280.
+    let total = t.session_cost().unwrap();
+    assert!((total - 0.003108).abs() < 1e-12, "{total}");
+    let (cached, saved) = t.cache_saving(2).unwrap();
+    assert_eq!(cached, 40_000);
+    assert!((saved - 40_000.0 * (0.14 - 0.0028) / 1e6).abs() < 1e-12);
+    // #3 went to a model with no price: no cost, no saving.
+    assert_eq!(t.cache_saving(3), None);
+    let r3 = text(&Trajectory::render_row(&req(&t, 3), en, 59));
+    assert!(!r3.contains('$'), "{r3}");
+    // At 59 columns (a 120-column terminal) the row shows its cost before the hit %.
+    let r2 = text(&Trajectory::render_row(&req(&t, 2), en, 59));
+    assert!(r2.contains("$0.00028"), "{r2}");
+    assert!(r2.ends_with("98%"), "{r2}");
+    assert!(text(&t.header(en, 59)).contains("cost"));
+    let head = text(&t.header(Localizer::new(Locale::ZhCn), 59));
+    assert!(head.contains("费用"), "{head}");
+    // Narrow, the cost column is the first to go.
+    let r2 = text(&Trajectory::render_row(&req(&t, 2), en, 49));
+    assert!(!r2.contains('$'), "{r2}");
+    // Requests after the prices are known are priced as they arrive, and a session
+    // switch keeps the prices.
+    let mut t2 = t.renewed();
+    for e in &s.events {
+        if let AgentEvent::Committed(ev) = e {
+            t2.apply(ev);
+        }
+    }
+    assert_eq!(t2.session_cost(), t.session_cost());
 }

@@ -1,4 +1,170 @@
-//! Issue 13 scenarios: cost.
+//! Issue 13 scenarios: cost. In demo mode the route is `deepseek/deepseek-flash`, which the
+//! built-in catalog prices ($0.0028 / $0.14 / $0.28 per million tokens): after a request
+//! the footer shows the session's cost, and at 120 columns the request row shows its own.
+//! A model with no price known shows no cost anywhere.
 
-#[allow(unused_imports)]
+use std::path::Path;
+
 use crate::common;
+use crate::common::tmux::Tmux;
+
+/// Starts `deepterm --demo` in a `w`×30 tmux pane with `config` text and `args`.
+fn start(
+    socket: &str,
+    w: u16,
+    locale: &str,
+    config: &str,
+    args: &str,
+) -> (Tmux, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("config.toml");
+    std::fs::write(&cfg, config).unwrap();
+    let cmd = format!(
+        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale} {args}; sleep 60",
+        common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        common::shell_quote(&dir.path().join("sessions")),
+        common::shell_quote(&cfg),
+    );
+    let tmux = Tmux::start(socket, w, 30, &cmd);
+    (tmux, dir)
+}
+
+/// The footer (the last non-empty line of the screen).
+fn footer(screen: &str) -> String {
+    screen
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// One request in demo mode; returns the screen once its row is listed and the footer
+/// names the cost (`label`).
+fn priced_request(socket: &str, w: u16, locale: &str, label: &str) -> String {
+    let (tmux, _dir) = start(socket, w, locale, "", "");
+    tmux.wait_for("the first frame", |s| s.contains("deepseek"));
+    tmux.type_line("Hello there");
+    let screen = tmux.wait_for("the footer's session cost", |s| {
+        footer(s).contains(&format!("{label} $"))
+    });
+    // The demo request is tiny: a cost of about $0.0001, shown with two significant
+    // digits (never rounded to "$0").
+    let f = footer(&screen);
+    assert!(!f.contains(&format!("{label} $0 ")), "{f}");
+    screen
+}
+
+#[test]
+fn issue13_cost_footer_and_request_row_show_the_cost_at_120_columns_en() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let screen = priced_request("i13-cost-120-en", 120, "en-US", "cost");
+    // The Trajectory's cost column, and the request row's own cost before its hit %.
+    assert!(screen.contains("cost  hit"), "{screen}");
+    let row = screen
+        .lines()
+        .find(|l| l.contains("#1   T1.S1"))
+        .unwrap_or_else(|| panic!("request row in {screen}"));
+    assert!(row.contains(" $0.0000"), "{row}");
+}
+
+#[test]
+fn issue13_cost_footer_and_request_row_show_the_cost_at_120_columns_zh() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let screen = priced_request("i13-cost-120-zh", 120, "zh-CN", "费用");
+    assert!(screen.contains("费用 命中"), "{screen}");
+    let row = screen
+        .lines()
+        .find(|l| l.contains("#1   T1.S1"))
+        .unwrap_or_else(|| panic!("request row in {screen}"));
+    assert!(row.contains(" $0.0000"), "{row}");
+}
+
+#[test]
+fn issue13_cost_footer_shows_the_session_cost_at_80_columns_in_both_locales() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    for (socket, locale, label) in [
+        ("i13-cost-80-en", "en-US", "cost"),
+        ("i13-cost-80-zh", "zh-CN", "费用"),
+    ] {
+        priced_request(socket, 80, locale, label);
+    }
+}
+
+#[test]
+fn issue13_cost_config_prices_override_the_builtin_ones_and_the_inspector_shows_the_saving() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    // $1,000 per million output tokens: a ~100-token demo reply costs about $0.10.
+    let config = "[[providers.deepseek.models]]\nid = \"deepseek-flash\"\n\
+                  price_input_hit = 1\nprice_input_miss = 100\nprice_output = 1000\n";
+    for (socket, w, locale, label, warm, saved) in [
+        (
+            "i13-cost-cfg-en",
+            120,
+            "en-US",
+            "cost $0.",
+            "last 9",
+            "cache saved $",
+        ),
+        (
+            "i13-cost-cfg-zh",
+            80,
+            "zh-CN",
+            "费用 $0.",
+            "上次 9",
+            "缓存节省 $",
+        ),
+    ] {
+        let (tmux, _dir) = start(socket, w, locale, config, "");
+        tmux.wait_for("the first frame", |s| s.contains("deepseek"));
+        tmux.type_line("Hello there");
+        tmux.wait_for("the first reply", |s| footer(s).contains(label));
+        tmux.type_line("again");
+        // The second request reads the first from the cache (the last hit is 9x %).
+        let screen = tmux.wait_for("the second request", |s| footer(s).contains(warm));
+        let f = footer(&screen);
+        // Two requests of ~100 output tokens at $1,000/M: more than $0.1 in total.
+        let cost: f64 = f
+            .split(label)
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(|n| format!("0.{n}").parse().ok())
+            .unwrap_or_else(|| panic!("{f}"));
+        assert!(cost > 0.1, "{f}");
+        // The second request read the first from the cache: the inspector says what
+        // that saved at these prices.
+        tmux.type_line("/inspect 2");
+        tmux.wait_for("the inspector's cache saving", |s| {
+            s.lines().next().is_some_and(|l| l.contains(saved))
+        });
+    }
+}
+
+#[test]
+fn issue13_cost_no_price_known_shows_no_cost() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    // Not in the catalog and no prices in the config (the simulator serves it as Flash).
+    for (socket, w, locale, header) in [
+        ("i13-cost-none-en", 120, "en-US", "↓out  hit"),
+        ("i13-cost-none-zh", 80, "zh-CN", ""),
+    ] {
+        let (tmux, _dir) = start(socket, w, locale, "", "--model deepseek/claude-sonnet-4");
+        tmux.wait_for("the first frame", |s| s.contains("claude-sonnet-4"));
+        tmux.type_line("Hello there");
+        let screen = tmux.wait_for("the reply's usage in the footer", |s| {
+            footer(s).contains("↓") && !footer(s).contains("↓0 ")
+        });
+        assert!(!screen.contains('$'), "{screen}");
+        assert!(screen.contains(header), "{screen}");
+    }
+}

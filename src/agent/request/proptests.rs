@@ -86,6 +86,7 @@ fn route(i: usize) -> Route {
         },
         image_input: false,
         max_tools: 128,
+        prices: None,
     }
 }
 

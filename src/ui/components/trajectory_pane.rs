@@ -64,7 +64,7 @@ impl Component for TrajectoryPane {
         buf.set_line(
             header.x,
             header.y,
-            &crate::ui::trajectory::header_line(s.l, header.width as usize),
+            &s.trajectory.header(s.l, header.width as usize),
             header.width,
         );
         s.traj_area = body;
