@@ -227,3 +227,13 @@ tui-inspector-role-user = user
 tui-inspector-role-assistant = assistant
 tui-inspector-role-system = system
 tui-inspector-role-tool = tool
+
+# issue 13: copy, mouse, notify
+tui-copy-done = Copied reply #{ $n } ({ $chars } characters)
+tui-copy-nothing = Nothing to copy yet: no reply in this session.
+tui-copy-no-such = There is no reply #{ $n } to copy.
+tui-footer-mouse-scroll = mouse: scroll
+tui-footer-mouse-select = mouse: select
+tui-help-mouse-toggle = Mouse capture on / off (off: the terminal's own text selection works)
+tui-notify-turn-finished = deepterm: turn finished
+tui-notify-turn-finished-reply = deepterm: turn finished — { $reply }

@@ -212,3 +212,13 @@ tui-inspector-role-user = 用户
 tui-inspector-role-assistant = 助手
 tui-inspector-role-system = 系统
 tui-inspector-role-tool = 工具
+
+# issue 13: copy, mouse, notify
+tui-copy-done = 已复制倒数第 { $n } 条回复（{ $chars } 个字符）
+tui-copy-nothing = 还没有可复制的内容：本会话中没有回复。
+tui-copy-no-such = 没有倒数第 { $n } 条回复可复制。
+tui-footer-mouse-scroll = 鼠标：滚动
+tui-footer-mouse-select = 鼠标：选择
+tui-help-mouse-toggle = 开启 / 关闭鼠标捕获（关闭时可用终端自带的文本选择）
+tui-notify-turn-finished = deepterm：本轮已完成
+tui-notify-turn-finished-reply = deepterm：本轮已完成 — { $reply }

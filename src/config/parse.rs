@@ -62,6 +62,7 @@ const TOP_KEYS: &[&str] = &[
     "mcp",
     "tools",
     "limits",
+    "ui",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -98,6 +99,7 @@ const COMMAND_TOOL_KEYS: &[&str] = &[
     "env_passthrough",
     "parallel",
 ];
+const UI_KEYS: &[&str] = &["notify"];
 const LIMITS_KEYS: &[&str] = &[
     "max_event_bytes",
     "max_reply_bytes",
@@ -114,6 +116,7 @@ fn known_keys(prefix: &str) -> &'static [&'static str] {
         "tools" => TOOLS_KEYS,
         "tools.builtin" => BUILTIN_KEYS,
         "limits" => LIMITS_KEYS,
+        "ui" => UI_KEYS,
         p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
         p if p.starts_with("providers.") => PROVIDER_KEYS,
         p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
@@ -519,6 +522,13 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
 
     if let Some(t) = w.table(&mut root, "", "limits")? {
         cfg.limits = parse_limits(&mut w, t)?;
+    }
+
+    if let Some(mut ui) = w.table(&mut root, "", "ui")? {
+        if let Some(on) = w.bool(&mut ui, "ui", "notify")? {
+            cfg.ui_notify = on;
+        }
+        w.leftovers("ui", ui);
     }
 
     w.leftovers("", root);

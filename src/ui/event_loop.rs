@@ -23,6 +23,7 @@ use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel};
 use crate::i18n::Arg;
 
 use super::app::App;
+use super::osc::TermRequest;
 use super::panic::{AGENT_TASK, TaskPanic, payload_message, scrub_registered};
 
 /// How long to wait for `Exited` after `Shutdown`.
@@ -75,6 +76,13 @@ impl FrameLimiter {
 pub trait Screen {
     /// Draws one frame of `app`.
     fn draw(&mut self, app: &mut App) -> io::Result<()>;
+
+    /// Carries out a terminal request (issue 13: OSC 52 / OSC 9, mouse capture); screens
+    /// without a terminal ignore it.
+    fn apply(&mut self, request: TermRequest) -> io::Result<()> {
+        let _ = request;
+        Ok(())
+    }
 }
 
 /// A future that resolves when the process is asked to stop (a signal).
@@ -186,8 +194,10 @@ where
                         TermEvent::Key(k) => app.on_key(k),
                         TermEvent::Paste(s) => app.on_paste(&s),
                         TermEvent::Mouse(m) => app.on_mouse(m),
-                        // Resize and focus only need a frame (ratatui resizes on draw).
-                        TermEvent::Resize(..) | TermEvent::FocusGained | TermEvent::FocusLost => {}
+                        TermEvent::FocusGained => app.on_focus(true),
+                        TermEvent::FocusLost => app.on_focus(false),
+                        // A resize only needs a frame (ratatui resizes on draw).
+                        TermEvent::Resize(..) => {}
                     }
                     frames.request();
                 }
@@ -252,6 +262,9 @@ where
         for cmd in app.take_commands() {
             // A closed agent channel means the loop is gone; quitting still works.
             let _ = io.commands.send(cmd);
+        }
+        for r in app.take_term_requests() {
+            screen.apply(r)?;
         }
         if app.should_quit() {
             if agent_gone {

@@ -141,6 +141,12 @@ impl BottomPane {
             s.request_quit();
             return;
         }
+        // `/copy` writes to the terminal, which the UI owns: it never reaches the agent.
+        let (name, args) = text.trim().split_once(char::is_whitespace).unwrap_or((text.trim(), ""));
+        if find(name).is_some_and(|c| c.id == CommandId::Copy) {
+            s.copy_request = Some(args.trim().to_string());
+            return;
+        }
         s.outbox.push(AgentCommand::Submit(text));
         // A message sent while the Trajectory was the one pane shown: its reply is in Chat.
         s.show_chat(None);
