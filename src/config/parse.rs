@@ -961,4 +961,32 @@ mod tests {
             "{en}"
         );
     }
+
+    #[test]
+    fn issue13_ui_notify_is_off_by_default_and_parsed_with_clear_errors() {
+        use crate::i18n::{Locale, Localizer};
+        let cwd = Path::new(".");
+        assert!(!parse("", None, cwd).unwrap().ui_notify);
+        assert!(!Config::default().ui_notify);
+        let cfg = parse("[ui]\nnotify = true\n", None, cwd).unwrap();
+        assert!(cfg.ui_notify);
+        assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+        assert!(!parse("[ui]\nnotify = false\n", None, cwd).unwrap().ui_notify);
+        // A misspelt key is a warning with a suggestion, not an error.
+        let cfg = parse("[ui]\nnotfy = true\n", None, cwd).unwrap();
+        assert!(!cfg.ui_notify);
+        assert_eq!(
+            cfg.warnings,
+            vec![ConfigWarning::UnknownKey {
+                file: None,
+                key: "ui.notfy".into(),
+                suggestion: Some("ui.notify".into()),
+            }]
+        );
+        let err = parse("[ui]\nnotify = \"yes\"\n", None, cwd).unwrap_err();
+        let en = err.localized(Localizer::new(Locale::EnUs));
+        let zh = err.localized(Localizer::new(Locale::ZhCn));
+        assert!(en.contains("ui.notify") && en.contains("true or false"), "{en}");
+        assert!(zh.contains("ui.notify") && zh != en, "{zh}");
+    }
 }

@@ -81,23 +81,28 @@ pub fn first_words(reply: &str) -> String {
     out
 }
 
-/// The `n`th last finished assistant reply with text (1 = the last), as markdown source.
-/// Replies still streaming and steps that only called tools are not counted.
+/// The `n`th last reply (1 = the last), as markdown source: per turn, the last finished
+/// assistant text (the answer, not the "let me look" before a tool call). Replies still
+/// streaming and steps that only called tools are not counted.
 pub fn nth_last_reply(t: &Transcript, n: usize) -> Option<&str> {
     if n == 0 {
         return None;
     }
+    let mut last_turn = None;
     t.cells()
         .iter()
         .rev()
         .filter_map(|c| match &c.kind {
             CellKind::Assistant {
+                turn,
                 text,
                 streaming: false,
                 ..
-            } if !text.source().trim().is_empty() => Some(text.source()),
+            } if !text.source().trim().is_empty() => Some((*turn, text.source())),
             _ => None,
         })
+        .filter(|(turn, _)| last_turn.replace(*turn) != Some(*turn))
+        .map(|(_, text)| text)
         .nth(n - 1)
 }
 
@@ -159,10 +164,10 @@ mod tests {
         );
     }
 
-    fn assistant(text: &str, streaming: bool) -> CellKind {
+    fn assistant(turn: u64, step: u64, text: &str, streaming: bool) -> CellKind {
         CellKind::Assistant {
-            turn: 1,
-            step: 1,
+            turn,
+            step,
             reasoning: String::new(),
             text: StreamCollector::complete(text),
             streaming,
@@ -171,14 +176,16 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item_copy_nth_last_reply_skips_tool_only_steps_and_streams() {
+    fn issue13_item_copy_nth_last_reply_is_each_turns_answer() {
         let mut t = Transcript::new();
         t.push(CellKind::User { text: "q1".into() });
-        t.push(assistant("first **reply**", false));
+        t.push(assistant(1, 1, "first **reply**", false));
         t.push(CellKind::User { text: "q2".into() });
-        t.push(assistant("", false));
-        t.push(assistant("second reply", false));
-        t.push(assistant("still streaming", true));
+        t.push(assistant(2, 1, "let me look", false));
+        t.push(assistant(2, 2, "", false));
+        t.push(assistant(2, 3, "second reply", false));
+        t.push(CellKind::User { text: "q3".into() });
+        t.push(assistant(3, 1, "still streaming", true));
         assert_eq!(nth_last_reply(&t, 1), Some("second reply"));
         assert_eq!(nth_last_reply(&t, 2), Some("first **reply**"));
         assert_eq!(nth_last_reply(&t, 3), None);
