@@ -971,7 +971,11 @@ mod tests {
         let cfg = parse("[ui]\nnotify = true\n", None, cwd).unwrap();
         assert!(cfg.ui_notify);
         assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
-        assert!(!parse("[ui]\nnotify = false\n", None, cwd).unwrap().ui_notify);
+        assert!(
+            !parse("[ui]\nnotify = false\n", None, cwd)
+                .unwrap()
+                .ui_notify
+        );
         // A misspelt key is a warning with a suggestion, not an error.
         let cfg = parse("[ui]\nnotfy = true\n", None, cwd).unwrap();
         assert!(!cfg.ui_notify);
@@ -986,7 +990,10 @@ mod tests {
         let err = parse("[ui]\nnotify = \"yes\"\n", None, cwd).unwrap_err();
         let en = err.localized(Localizer::new(Locale::EnUs));
         let zh = err.localized(Localizer::new(Locale::ZhCn));
-        assert!(en.contains("ui.notify") && en.contains("true or false"), "{en}");
+        assert!(
+            en.contains("ui.notify") && en.contains("true or false"),
+            "{en}"
+        );
         assert!(zh.contains("ui.notify") && zh != en, "{zh}");
     }
 }

@@ -609,10 +609,13 @@ impl App {
                 banner.width,
             );
         }
-        // The mouse mode (issue 13, F3) sits at the right end; the rest clips before it.
+        // The mouse mode (issue 13, F3) sits at the right end. Released (select) it always
+        // has its place, and from the split width on; below it, the scroll mode shows only
+        // where the rest leaves room, so the usage figures keep theirs.
         let mouse_w = str_width(&mouse.content) as u16;
-        let show_mouse = footer_row.width >= mouse_w + 20;
-        let footer_w = if show_mouse {
+        let reserve = (!self.mouse_capture || footer_row.width >= SPLIT_WIDTH)
+            && footer_row.width >= mouse_w + 20;
+        let footer_w = if reserve {
             footer_row.width - mouse_w - 2
         } else {
             footer_row.width
@@ -627,7 +630,7 @@ impl App {
             footer_w,
         );
         buf.set_line(footer_row.x, footer_row.y, &footer, footer_w);
-        if show_mouse {
+        if reserve || footer.width() + usize::from(mouse_w) + 2 <= usize::from(footer_row.width) {
             buf.set_line(
                 footer_row.right() - mouse_w,
                 footer_row.y,

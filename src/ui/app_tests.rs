@@ -1186,7 +1186,8 @@ fn issue13_notify_only_when_enabled_and_unfocused() {
     zh.on_focus(false);
     assert_eq!(
         finished(&mut zh),
-        vec![TermRequest::Escape("\x1b]9;deepterm：本轮已完成\x07".into())]
+        vec![TermRequest::Escape(
+            "\x1b]9;deepterm：本轮已完成\x07".into()
+        )]
     );
 }
-

@@ -142,7 +142,10 @@ impl BottomPane {
             return;
         }
         // `/copy` writes to the terminal, which the UI owns: it never reaches the agent.
-        let (name, args) = text.trim().split_once(char::is_whitespace).unwrap_or((text.trim(), ""));
+        let (name, args) = text
+            .trim()
+            .split_once(char::is_whitespace)
+            .unwrap_or((text.trim(), ""));
         if find(name).is_some_and(|c| c.id == CommandId::Copy) {
             s.copy_request = Some(args.trim().to_string());
             return;
