@@ -1191,3 +1191,19 @@ fn issue13_notify_only_when_enabled_and_unfocused() {
         )]
     );
 }
+
+#[test]
+fn issue13_copy_works_while_a_turn_runs_and_is_never_queued() {
+    let mut app = two_replies_app(Locale::EnUs);
+    app.on_agent_event(AgentEvent::Phase(TurnPhase::Waiting));
+    type_and_send(&mut app, "next question");
+    app.on_agent_event(AgentEvent::Queued(1));
+    type_and_send(&mut app, "/copy");
+    let cmds = app.take_commands();
+    assert_eq!(cmds.len(), 1, "{cmds:?}");
+    assert!(matches!(&cmds[0], AgentCommand::Submit(t) if t == "next question"));
+    assert_eq!(app.take_term_requests().len(), 1);
+    let screen = draw(&mut app);
+    assert!(screen.contains("queued: next question"), "{screen}");
+    assert!(!screen.contains("queued: /copy"), "{screen}");
+}
