@@ -294,6 +294,7 @@ mod tests {
         term: Terminal<TestBackend>,
         draws: Vec<Instant>,
         text: String,
+        applied: Vec<TermRequest>,
     }
 
     impl TestScreen {
@@ -302,6 +303,7 @@ mod tests {
                 term: Terminal::new(TestBackend::new(100, 30)).unwrap(),
                 draws: Vec::new(),
                 text: String::new(),
+                applied: Vec::new(),
             }
         }
     }
@@ -311,6 +313,11 @@ mod tests {
             let Ok(_) = self.term.draw(|f| app.render(f));
             self.draws.push(Instant::now());
             self.text = crate::ui::snapshot::symbols(self.term.backend().buffer());
+            Ok(())
+        }
+
+        fn apply(&mut self, request: TermRequest) -> io::Result<()> {
+            self.applied.push(request);
             Ok(())
         }
     }
@@ -512,5 +519,46 @@ mod tests {
             screen.text
         );
         drop((h.term_tx, h.agent_tx));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn issue13_focus_events_and_f3_reach_the_screen_and_notify_when_unfocused() {
+        let (_ptx, prx) = unbounded_channel();
+        let h = harness(prx);
+        let mut app = App::new(Locale::EnUs, false);
+        app.set_notify(true);
+        let mut screen = TestScreen::new();
+        let (tx, agent_tx) = (h.term_tx, h.agent_tx);
+        let script = async move {
+            let step = Duration::from_millis(50);
+            // Focused: a finished turn notifies nobody.
+            agent_tx.send(AgentEvent::TurnFinished).unwrap();
+            tokio::time::sleep(step).await;
+            tx.send(TermEvent::FocusLost).unwrap();
+            tokio::time::sleep(step).await;
+            agent_tx.send(AgentEvent::TurnFinished).unwrap();
+            tokio::time::sleep(step).await;
+            tx.send(TermEvent::FocusGained).unwrap();
+            tokio::time::sleep(step).await;
+            agent_tx.send(AgentEvent::TurnFinished).unwrap();
+            tokio::time::sleep(step).await;
+            tx.send(TermEvent::Key(KeyEvent::new(
+                KeyCode::F(3),
+                KeyModifiers::NONE,
+            )))
+            .unwrap();
+            tokio::time::sleep(step).await;
+            drop(tx);
+            agent_tx
+        };
+        let (exit, _keep) = tokio::join!(drive(&mut app, h.io, &mut screen), script);
+        assert_eq!(exit.unwrap(), LoopExit::Quit);
+        assert_eq!(
+            screen.applied,
+            vec![
+                TermRequest::Escape("\x1b]9;deepterm: turn finished\x07".into()),
+                TermRequest::MouseCapture(false),
+            ]
+        );
     }
 }
