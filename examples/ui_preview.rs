@@ -97,6 +97,7 @@ fn main() -> anyhow::Result<()> {
             locale,
             demo: true,
             secrets: vec![],
+            ..UiOptions::default()
         },
         cmd_tx,
         ev_rx,

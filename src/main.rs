@@ -236,6 +236,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         locale: setup.locale,
         demo: setup.demo,
         secrets: panic_secrets(&setup),
+        notify: setup.config.ui_notify,
     };
     // The UI runs on this thread inside the runtime; the agent's events arrive directly.
     let res = rt.block_on(deepterm::ui::run(opts, cmd_tx, ev_rx, Some(agent_task)));

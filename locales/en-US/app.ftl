@@ -99,3 +99,8 @@ cmd-inspect-args = [N]
 cmd-resume-args = [ID|last]
 cmd-usage = Usage: { $command } { $args }
 cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }
+
+# issue 13: copy, mouse, notify
+cmd-copy = Copy the last reply (or the Nth last) to the clipboard
+cmd-copy-args = [N]
+cmd-copy-needs-tui = /copy needs the terminal UI: it writes the reply to the terminal's clipboard.

@@ -243,3 +243,12 @@ tui-history-search-failed = (failing reverse-i-search) `{ $query }`:
 tui-editor-spawn-failed = Could not start the editor “{ $command }”: { $error }. The draft is unchanged.
 tui-editor-failed = The editor “{ $command }” failed ({ $status }). The draft is unchanged.
 tui-editor-file-failed = Could not pass the draft to the editor: { $error }. The draft is unchanged.
+# issue 13: copy, mouse, notify
+tui-copy-done = Copied reply #{ $n } ({ $chars } characters)
+tui-copy-nothing = Nothing to copy yet: no reply in this session.
+tui-copy-no-such = There is no reply #{ $n } to copy.
+tui-footer-mouse-scroll = mouse: scroll
+tui-footer-mouse-select = mouse: select
+tui-help-mouse-toggle = Mouse capture on / off (off: the terminal's own text selection works)
+tui-notify-turn-finished = deepterm: turn finished
+tui-notify-turn-finished-reply = deepterm: turn finished — { $reply }

@@ -99,3 +99,8 @@ cmd-inspect-args = [N]
 cmd-resume-args = [ID|last]
 cmd-usage = 用法：{ $command } { $args }
 cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }
+
+# issue 13: copy, mouse, notify
+cmd-copy = 把最后一条回复（或倒数第 N 条）复制到剪贴板
+cmd-copy-args = [N]
+cmd-copy-needs-tui = /copy 需要终端界面：它把回复写入终端的剪贴板。

@@ -228,3 +228,12 @@ tui-history-search-failed = （反向搜索无结果）“{ $query }”：
 tui-editor-spawn-failed = 无法启动编辑器“{ $command }”：{ $error }。草稿未改动。
 tui-editor-failed = 编辑器“{ $command }”执行失败（{ $status }）。草稿未改动。
 tui-editor-file-failed = 无法把草稿交给编辑器：{ $error }。草稿未改动。
+# issue 13: copy, mouse, notify
+tui-copy-done = 已复制倒数第 { $n } 条回复（{ $chars } 个字符）
+tui-copy-nothing = 还没有可复制的内容：本会话中没有回复。
+tui-copy-no-such = 没有倒数第 { $n } 条回复可复制。
+tui-footer-mouse-scroll = 鼠标：滚动
+tui-footer-mouse-select = 鼠标：选择
+tui-help-mouse-toggle = 开启 / 关闭鼠标捕获（关闭时可用终端自带的文本选择）
+tui-notify-turn-finished = deepterm：本轮已完成
+tui-notify-turn-finished-reply = deepterm：本轮已完成 — { $reply }

@@ -27,6 +27,9 @@ pub enum CommandId {
     Lang,
     /// `/inspect [N]`.
     Inspect,
+    /// `/copy [N]`: the UI puts a reply on the clipboard (OSC 52); the loop answers that
+    /// it needs the TUI (`exec`).
+    Copy,
     /// `/new`.
     New,
     /// `/resume [ID|last]`.
@@ -150,6 +153,15 @@ pub const COMMANDS: &[CommandSpec] = &[
         desc_key: "cmd-inspect",
         complete_with_args: true,
         usage_key: Some("cmd-inspect-args"),
+    },
+    CommandSpec {
+        id: CommandId::Copy,
+        name: "/copy",
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: "cmd-copy",
+        complete_with_args: true,
+        usage_key: Some("cmd-copy-args"),
     },
     CommandSpec {
         id: CommandId::New,

@@ -117,6 +117,8 @@ impl Agent {
                 self.output(lines)
             }
             CommandId::Tool => self.tool_command(rest, spec),
+            // The TUI copies by itself (it owns the terminal); `exec` has no clipboard.
+            CommandId::Copy => self.warn("cmd-copy-needs-tui", vec![]),
             CommandId::New => self.new_command(),
             CommandId::Resume => self.resume_command(rest),
             CommandId::Mcp => self.mcp_command(rest).await,

@@ -126,6 +126,9 @@ pub struct Config {
     pub builtin_tools: bool,
     /// `[limits]`: stream size and progress caps.
     pub limits: Limits,
+    /// `[ui] notify`: an OSC 9 notification when a turn ends while the terminal is
+    /// unfocused (off by default, issue 13).
+    pub ui_notify: bool,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }
@@ -167,6 +170,7 @@ impl Default for Config {
             command_tools: BTreeMap::new(),
             builtin_tools: true,
             limits: Limits::default(),
+            ui_notify: false,
             warnings: vec![],
         }
     }

@@ -62,6 +62,7 @@ const TOP_KEYS: &[&str] = &[
     "mcp",
     "tools",
     "limits",
+    "ui",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -101,6 +102,7 @@ const COMMAND_TOOL_KEYS: &[&str] = &[
     "env_passthrough",
     "parallel",
 ];
+const UI_KEYS: &[&str] = &["notify"];
 const LIMITS_KEYS: &[&str] = &[
     "max_event_bytes",
     "max_reply_bytes",
@@ -117,6 +119,7 @@ fn known_keys(prefix: &str) -> &'static [&'static str] {
         "tools" => TOOLS_KEYS,
         "tools.builtin" => BUILTIN_KEYS,
         "limits" => LIMITS_KEYS,
+        "ui" => UI_KEYS,
         p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
         p if p.starts_with("providers.") => PROVIDER_KEYS,
         p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
@@ -522,6 +525,13 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
 
     if let Some(t) = w.table(&mut root, "", "limits")? {
         cfg.limits = parse_limits(&mut w, t)?;
+    }
+
+    if let Some(mut ui) = w.table(&mut root, "", "ui")? {
+        if let Some(on) = w.bool(&mut ui, "ui", "notify")? {
+            cfg.ui_notify = on;
+        }
+        w.leftovers("ui", ui);
     }
 
     w.leftovers("", root);
@@ -993,5 +1003,40 @@ mod tests {
             en.contains("\"omit\" or \"retain\"") && en.contains("keep"),
             "{en}"
         );
+    }
+
+    #[test]
+    fn issue13_ui_notify_is_off_by_default_and_parsed_with_clear_errors() {
+        use crate::i18n::{Locale, Localizer};
+        let cwd = Path::new(".");
+        assert!(!parse("", None, cwd).unwrap().ui_notify);
+        assert!(!Config::default().ui_notify);
+        let cfg = parse("[ui]\nnotify = true\n", None, cwd).unwrap();
+        assert!(cfg.ui_notify);
+        assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+        assert!(
+            !parse("[ui]\nnotify = false\n", None, cwd)
+                .unwrap()
+                .ui_notify
+        );
+        // A misspelt key is a warning with a suggestion, not an error.
+        let cfg = parse("[ui]\nnotfy = true\n", None, cwd).unwrap();
+        assert!(!cfg.ui_notify);
+        assert_eq!(
+            cfg.warnings,
+            vec![ConfigWarning::UnknownKey {
+                file: None,
+                key: "ui.notfy".into(),
+                suggestion: Some("ui.notify".into()),
+            }]
+        );
+        let err = parse("[ui]\nnotify = \"yes\"\n", None, cwd).unwrap_err();
+        let en = err.localized(Localizer::new(Locale::EnUs));
+        let zh = err.localized(Localizer::new(Locale::ZhCn));
+        assert!(
+            en.contains("ui.notify") && en.contains("true or false"),
+            "{en}"
+        );
+        assert!(zh.contains("ui.notify") && zh != en, "{zh}");
     }
 }

@@ -21,6 +21,7 @@ use super::components::{
 };
 use super::composer::Composer;
 use super::keymap::{self, Action, Context, ctrl, typed};
+use super::osc::{self, TermRequest};
 use super::text::{str_width, truncate};
 use super::trajectory::Trajectory;
 use super::view::{CellKind, Transcript};
@@ -32,6 +33,8 @@ pub use super::components::Focus;
 pub const SPLIT_WIDTH: u16 = 100;
 /// Window for the second Ctrl+C.
 const QUIT_WINDOW: Duration = Duration::from_secs(3);
+/// How long a transient status-line hint (`/copy`'s answer) stays (issue 13).
+const HINT_WINDOW: Duration = Duration::from_secs(4);
 
 /// The whole UI: the components and the state they share.
 pub struct App {
@@ -48,6 +51,16 @@ pub struct App {
     history_rx: Option<std::sync::mpsc::Receiver<Vec<String>>>,
     /// Ctrl+G was pressed: the loop hands the terminal to the editor (issue 13 item 2).
     editor_requested: bool,
+    /// Issue 13: terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
+    term_out: Vec<TermRequest>,
+    /// Issue 13: whether the mouse is captured (wheel scrolls) or free (native selection).
+    mouse_capture: bool,
+    /// Issue 13: whether the terminal has focus (focus events; assumed until told).
+    focused: bool,
+    /// Issue 13: `[ui] notify`: OSC 9 at turn end while unfocused.
+    notify: bool,
+    /// Issue 13: a transient status-line hint (warns when true) and when it was set.
+    hint: Option<(String, bool, Instant)>,
 }
 
 impl App {
@@ -64,6 +77,11 @@ impl App {
             session_id: None,
             history_rx: None,
             editor_requested: false,
+            term_out: Vec::new(),
+            mouse_capture: true,
+            focused: true,
+            notify: false,
+            hint: None,
         }
     }
 
@@ -142,6 +160,94 @@ impl App {
         }
     }
 
+    /// Turns the turn-end notification (`[ui] notify`) on or off.
+    pub fn set_notify(&mut self, on: bool) {
+        self.notify = on;
+    }
+
+    /// Whether the mouse is captured (the wheel scrolls the panes); F3 toggles it. The
+    /// terminal code re-applies this after a suspend.
+    pub fn mouse_capture(&self) -> bool {
+        self.mouse_capture
+    }
+
+    /// The terminal gained (`true`) or lost focus.
+    pub fn on_focus(&mut self, focused: bool) {
+        self.focused = focused;
+    }
+
+    /// Terminal requests produced since the last call, in order (the loop writes them).
+    pub fn take_term_requests(&mut self) -> Vec<TermRequest> {
+        std::mem::take(&mut self.term_out)
+    }
+
+    /// The transient status-line hint shown now, if any.
+    pub fn hint(&self) -> Option<&str> {
+        self.hint_visible().map(|(t, _)| t)
+    }
+
+    fn hint_visible(&self) -> Option<(&str, bool)> {
+        self.hint
+            .as_ref()
+            .filter(|(_, _, t)| self.state.now.saturating_duration_since(*t) < HINT_WINDOW)
+            .map(|(text, warn, _)| (text.as_str(), *warn))
+    }
+
+    fn set_hint(&mut self, text: String, warn: bool) {
+        self.hint = Some((text, warn, self.state.now));
+    }
+
+    /// `/copy ARGS`: the reply on the clipboard through OSC 52, and a transient hint.
+    fn copy(&mut self, args: &str) {
+        let l = self.state.l;
+        let Some(n) = osc::parse_copy_arg(args) else {
+            let usage = l.tra(
+                "cmd-usage",
+                &[
+                    ("command", Arg::from("/copy")),
+                    ("args", Arg::from(l.tr("cmd-copy-args"))),
+                ],
+            );
+            self.set_hint(usage, true);
+            return;
+        };
+        match osc::nth_last_reply(&self.state.transcript, n) {
+            Some(text) => {
+                let chars = text.chars().count();
+                self.term_out.push(TermRequest::Escape(osc::osc52(text)));
+                let msg = l.tra(
+                    "tui-copy-done",
+                    &[("n", Arg::from(n)), ("chars", Arg::from(chars))],
+                );
+                self.set_hint(msg, false);
+            }
+            None => {
+                let msg = if n == 1 {
+                    l.tr("tui-copy-nothing")
+                } else {
+                    l.tra("tui-copy-no-such", &[("n", Arg::from(n))])
+                };
+                self.set_hint(msg, true);
+            }
+        }
+    }
+
+    /// A turn ended: notify through OSC 9 when enabled and the terminal is unfocused.
+    fn turn_finished(&mut self) {
+        if !self.notify || self.focused {
+            return;
+        }
+        let l = self.state.l;
+        let text = match osc::nth_last_reply(&self.state.transcript, 1) {
+            Some(reply) => l.tra(
+                "tui-notify-turn-finished-reply",
+                &[("reply", Arg::from(osc::first_words(reply)))],
+            ),
+            None => l.tr("tui-notify-turn-finished"),
+        };
+        self.term_out.push(TermRequest::Escape(osc::osc9(&text)));
+    }
+
     /// The line the normal screen shows after the TUI closes, in the current language:
     /// `Resume with: deepterm --resume <id>` (issue 12 item 8); `None` before a session opened.
     pub fn resume_hint(&self) -> Option<String> {
@@ -182,7 +288,7 @@ impl App {
     /// Whether the screen changes with time alone (a running turn's clock, or the quit hint
     /// that disappears when its window closes), so the loop keeps a tick.
     pub fn animating(&self) -> bool {
-        self.busy() || self.quit_hint_visible()
+        self.busy() || self.quit_hint_visible() || self.hint_visible().is_some()
     }
 
     /// Whether the first Ctrl+C armed quitting and the second can still quit.
@@ -354,7 +460,8 @@ impl App {
             }
             AgentEvent::Queued(n) => s.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
-            AgentEvent::TurnFinished | AgentEvent::CommandFinished => {}
+            AgentEvent::TurnFinished => self.turn_finished(),
+            AgentEvent::CommandFinished => {}
             AgentEvent::Inspector(d) => {
                 let saving = d.selected.n.and_then(|n| s.trajectory.cache_saving(n));
                 self.overlays
@@ -461,6 +568,9 @@ impl App {
         if std::mem::take(&mut self.state.open_help) {
             self.overlays.push(Overlay::Help(HelpOverlay::default()));
         }
+        if let Some(args) = self.state.copy_request.take() {
+            self.copy(&args);
+        }
     }
 
     /// Global actions (no component owns them).
@@ -503,6 +613,11 @@ impl App {
                     // Transient: shown on the status line while armed, never in the history.
                     self.quit_armed = Some(s.now);
                 }
+            }
+            Action::ToggleMouse => {
+                self.mouse_capture = !self.mouse_capture;
+                self.term_out
+                    .push(TermRequest::MouseCapture(self.mouse_capture));
             }
             Action::CycleCards => {
                 s.cards = s.cards.next();
@@ -559,6 +674,8 @@ impl App {
             return;
         }
         let quit_hint = self.quit_hint_visible();
+        let hint = self.hint_visible().map(|(t, w)| (t.to_string(), w));
+        let mouse = footer::mouse_span(self.state.l, self.mouse_capture);
         let s = &mut self.state;
         let l = s.l;
         let banner_h = u16::from(s.demo);
@@ -591,6 +708,17 @@ impl App {
                 banner.width,
             );
         }
+        // The mouse mode (issue 13, F3) sits at the right end. Released (select) it always
+        // has its place, and from the split width on; below it, the scroll mode shows only
+        // where the rest leaves room, so the usage figures keep theirs.
+        let mouse_w = str_width(&mouse.content) as u16;
+        let reserve = (!self.mouse_capture || footer_row.width >= SPLIT_WIDTH)
+            && footer_row.width >= mouse_w + 20;
+        let footer_w = if reserve {
+            footer_row.width - mouse_w - 2
+        } else {
+            footer_row.width
+        };
         let footer = footer::footer_line(
             l,
             s.route.as_ref(),
@@ -599,15 +727,29 @@ impl App {
             s.trajectory.session_cost(),
             s.context_used,
             s.cards,
-            footer_row.width,
+            footer_w,
         );
-        buf.set_line(footer_row.x, footer_row.y, &footer, footer_row.width);
+        buf.set_line(footer_row.x, footer_row.y, &footer, footer_w);
+        if reserve || footer.width() + usize::from(mouse_w) + 2 <= usize::from(footer_row.width) {
+            buf.set_line(
+                footer_row.right() - mouse_w,
+                footer_row.y,
+                &Line::from(mouse),
+                mouse_w,
+            );
+        }
         self.bottom.render(bottom, buf, s);
         let elapsed = s.elapsed();
         let st = if quit_hint {
             Line::from(Span::styled(
                 truncate(&l.tr("tui-quit-hint"), usize::from(status.width)),
                 theme::warn(),
+            ))
+        } else if let Some((text, warn)) = hint {
+            let style = if warn { theme::warn() } else { theme::accent() };
+            Line::from(Span::styled(
+                truncate(&text, usize::from(status.width)),
+                style,
             ))
         } else {
             footer::status_line(l, s.shown_phase(), elapsed, s.queued, status.width)

@@ -23,6 +23,7 @@ use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel};
 use crate::i18n::Arg;
 
 use super::app::App;
+use super::osc::TermRequest;
 use super::panic::{AGENT_TASK, TaskPanic, payload_message, scrub_registered};
 
 /// How long to wait for `Exited` after `Shutdown`.
@@ -81,6 +82,13 @@ pub trait Screen {
     /// a full redraw. The default (test screens) just runs `f`.
     fn suspended(&mut self, f: &mut dyn FnMut()) -> io::Result<()> {
         f();
+        Ok(())
+    }
+
+    /// Carries out a terminal request (issue 13: OSC 52 / OSC 9, mouse capture); screens
+    /// without a terminal ignore it.
+    fn apply(&mut self, request: TermRequest) -> io::Result<()> {
+        let _ = request;
         Ok(())
     }
 }
@@ -159,10 +167,15 @@ fn run_editor<D: Screen>(
     screen: &mut D,
     draft: &str,
     secrets: &[String],
+    mouse_capture: bool,
 ) -> io::Result<Result<String, super::editor::EditorError>> {
     let command = super::editor::command_from_env();
     let mut out = None;
     screen.suspended(&mut || out = Some(super::editor::edit(&command, draft, secrets)))?;
+    // The suspend turned capture back on: F3's choice stands.
+    if !mouse_capture {
+        screen.apply(TermRequest::MouseCapture(false))?;
+    }
     Ok(out.unwrap_or_else(|| Err(super::editor::EditorError::File(String::new()))))
 }
 
@@ -229,18 +242,22 @@ where
                                 if let Some(make) = reopen {
                                     // Nothing may read the terminal while the editor has it.
                                     drop(term.take());
-                                    let r = run_editor(screen, &draft, &secrets);
+                                    let mouse = app.mouse_capture();
+                                    let r = run_editor(screen, &draft, &secrets, mouse);
                                     term = Some(make());
                                     app.editor_finished(r?);
                                 } else {
-                                    app.editor_finished(run_editor(screen, &draft, &secrets)?);
+                                    let mouse = app.mouse_capture();
+                                    app.editor_finished(run_editor(screen, &draft, &secrets, mouse)?);
                                 }
                             }
                         }
                         TermEvent::Paste(s) => app.on_paste(&s),
                         TermEvent::Mouse(m) => app.on_mouse(m),
-                        // Resize and focus only need a frame (ratatui resizes on draw).
-                        TermEvent::Resize(..) | TermEvent::FocusGained | TermEvent::FocusLost => {}
+                        TermEvent::FocusGained => app.on_focus(true),
+                        TermEvent::FocusLost => app.on_focus(false),
+                        // A resize only needs a frame (ratatui resizes on draw).
+                        TermEvent::Resize(..) => {}
                     }
                     frames.request();
                 }
@@ -306,6 +323,9 @@ where
             // A closed agent channel means the loop is gone; quitting still works.
             let _ = io.commands.send(cmd);
         }
+        for r in app.take_term_requests() {
+            screen.apply(r)?;
+        }
         if app.should_quit() {
             if agent_gone {
                 // Without an agent there is nothing to wait for.
@@ -334,6 +354,7 @@ mod tests {
         term: Terminal<TestBackend>,
         draws: Vec<Instant>,
         text: String,
+        applied: Vec<TermRequest>,
     }
 
     impl TestScreen {
@@ -342,6 +363,7 @@ mod tests {
                 term: Terminal::new(TestBackend::new(100, 30)).unwrap(),
                 draws: Vec::new(),
                 text: String::new(),
+                applied: Vec::new(),
             }
         }
     }
@@ -351,6 +373,11 @@ mod tests {
             let Ok(_) = self.term.draw(|f| app.render(f));
             self.draws.push(Instant::now());
             self.text = crate::ui::snapshot::symbols(self.term.backend().buffer());
+            Ok(())
+        }
+
+        fn apply(&mut self, request: TermRequest) -> io::Result<()> {
+            self.applied.push(request);
             Ok(())
         }
     }
@@ -554,5 +581,46 @@ mod tests {
             screen.text
         );
         drop((h.term_tx, h.agent_tx));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn issue13_focus_events_and_f3_reach_the_screen_and_notify_when_unfocused() {
+        let (_ptx, prx) = unbounded_channel();
+        let h = harness(prx);
+        let mut app = App::new(Locale::EnUs, false);
+        app.set_notify(true);
+        let mut screen = TestScreen::new();
+        let (tx, agent_tx) = (h.term_tx, h.agent_tx);
+        let script = async move {
+            let step = Duration::from_millis(50);
+            // Focused: a finished turn notifies nobody.
+            agent_tx.send(AgentEvent::TurnFinished).unwrap();
+            tokio::time::sleep(step).await;
+            tx.send(TermEvent::FocusLost).unwrap();
+            tokio::time::sleep(step).await;
+            agent_tx.send(AgentEvent::TurnFinished).unwrap();
+            tokio::time::sleep(step).await;
+            tx.send(TermEvent::FocusGained).unwrap();
+            tokio::time::sleep(step).await;
+            agent_tx.send(AgentEvent::TurnFinished).unwrap();
+            tokio::time::sleep(step).await;
+            tx.send(TermEvent::Key(KeyEvent::new(
+                KeyCode::F(3),
+                KeyModifiers::NONE,
+            )))
+            .unwrap();
+            tokio::time::sleep(step).await;
+            drop(tx);
+            agent_tx
+        };
+        let (exit, _keep) = tokio::join!(drive(&mut app, h.io, &mut screen), script);
+        assert_eq!(exit.unwrap(), LoopExit::Quit);
+        assert_eq!(
+            screen.applied,
+            vec![
+                TermRequest::Escape("\x1b]9;deepterm: turn finished\x07".into()),
+                TermRequest::MouseCapture(false),
+            ]
+        );
     }
 }

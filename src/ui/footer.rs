@@ -170,6 +170,16 @@ pub fn footer_line(
     clip(spans, width)
 }
 
+/// The footer's mouse mode (issue 13): captured, the wheel scrolls the panes; released
+/// with F3, the terminal's own selection works.
+pub fn mouse_span(l: Localizer, captured: bool) -> Span<'static> {
+    if captured {
+        Span::styled(l.tr("tui-footer-mouse-scroll"), theme::dim())
+    } else {
+        Span::styled(l.tr("tui-footer-mouse-select"), theme::warn())
+    }
+}
+
 /// Clips a span list to `width` columns (the right side goes first).
 fn clip(spans: Vec<Span<'static>>, width: u16) -> Line<'static> {
     let mut left = width as usize;

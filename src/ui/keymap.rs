@@ -136,6 +136,8 @@ pub enum Action {
     Close,
     /// Mouse: the wheel scrolls the pane under the pointer, a click toggles a Chat node.
     Mouse,
+    /// Turn mouse capture off (native text selection) or back on (issue 13).
+    ToggleMouse,
 }
 
 /// A key (or a non-key input) that triggers a binding.
@@ -324,6 +326,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Trajectory, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-scroll"),
     b(C::Trajectory, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-scroll"),
     b(C::Global, A::Mouse, &[Chord::Mouse], "tui-help-mouse"),
+    b(C::Global, A::ToggleMouse, &[key(KeyCode::F(3))], "tui-help-mouse-toggle"),
     b(C::Global, A::CycleCards, &[ctl('o')], "tui-help-cards"),
     b(C::Global, A::ToggleLastToolChange, &[ctl('t')], "tui-help-toggle-tools"),
     b(C::Global, A::Cancel, &[key(KeyCode::Esc)], "tui-help-cancel"),

@@ -23,6 +23,7 @@ use tokio::task::JoinHandle;
 
 use super::app::App;
 use super::event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
+use super::osc::TermRequest;
 use super::panic::{Registration, TaskPanic, UI_TASK, named, register};
 
 pub use super::event_loop::{FRAME, FrameLimiter};
@@ -36,6 +37,8 @@ pub struct UiOptions {
     pub demo: bool,
     /// API keys to scrub from panic notices.
     pub secrets: Vec<ApiKey>,
+    /// `[ui] notify`: an OSC 9 notification when a turn ends while unfocused (issue 13).
+    pub notify: bool,
 }
 
 /// Why [`run`] failed.
@@ -110,6 +113,27 @@ impl Screen for TermScreen {
         self.0.swap_buffers();
         Ok(())
     }
+
+    fn apply(&mut self, request: TermRequest) -> io::Result<()> {
+        let out = self.0.backend_mut();
+        match request {
+            TermRequest::Escape(seq) => {
+                out.write_all(seq.as_bytes())?;
+                out.flush()
+            }
+            TermRequest::MouseCapture(on) => set_mouse_capture(out, on),
+        }
+    }
+}
+
+/// Turns mouse capture on or off (F3, issue 13; re-applied after a suspend with
+/// [`App::mouse_capture`]). [`restore_terminal`] always turns it off on exit.
+pub fn set_mouse_capture(out: &mut impl Write, on: bool) -> io::Result<()> {
+    if on {
+        execute!(out, EnableMouseCapture)
+    } else {
+        execute!(out, DisableMouseCapture)
+    }
 }
 
 #[cfg(unix)]
@@ -179,6 +203,7 @@ async fn run_ui(
     term.clear()?;
     let mut screen = TermScreen(term, keyboard);
     let mut app = App::new(opts.locale, opts.demo);
+    app.set_notify(opts.notify);
     let io = LoopIo {
         term: EventStream::new(),
         agent_events: events,

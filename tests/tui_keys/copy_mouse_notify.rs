@@ -1,4 +1,199 @@
-//! Issue 13 scenarios: copy_mouse_notify.
+//! Issue 13 scenarios: `/copy` fills tmux's paste buffer through OSC 52 (with
+//! `set-clipboard on`), F3 switches the footer's mouse mode, and `exec` says `/copy` needs
+//! the TUI. At 80 and 120 columns, in en-US and zh-CN. (The OSC 9 turn-end notification
+//! has no tmux-visible effect; unit tests in `src/ui/app_tests.rs` cover it.)
 
-#[allow(unused_imports)]
+use std::path::Path;
+use std::process::Command;
+
 use crate::common;
+use crate::common::tmux::Tmux;
+
+/// Starts `deepterm --demo` in `locale` in a private tmux server, `w` columns wide.
+fn start(socket: &str, w: u16, locale: &str, dir: &Path) -> Tmux {
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let cmd = format!(
+        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale}; sleep 60",
+        common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        common::shell_quote(&dir.join("sessions")),
+        common::shell_quote(&config),
+    );
+    Tmux::start(socket, w, 30, &cmd)
+}
+
+fn footer(screen: &str) -> &str {
+    screen
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+}
+
+fn copy_fills_the_paste_buffer(w: u16, locale: &str) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let zh = locale == "zh-CN";
+    let dir = tempfile::tempdir().unwrap();
+    let tmux = start(&format!("dt-i13-copy-{w}-{locale}"), w, locale, dir.path());
+    // OSC 52 from an application sets tmux's paste buffer only with `set-clipboard on`.
+    tmux.run(&["set-option", "-s", "set-clipboard", "on"]);
+    let idle = if zh { "查看快捷键" } else { "? for keys" };
+    tmux.wait_for("the first frame", |s| s.contains(idle));
+
+    // Nothing to copy yet: a hint, and no buffer.
+    tmux.type_line("/copy");
+    let nothing = if zh {
+        "还没有可复制的内容"
+    } else {
+        "Nothing to copy yet"
+    };
+    tmux.wait_for("the nothing-to-copy hint", |s| s.contains(nothing));
+    let buffers = tmux.run(&["list-buffers"]);
+    assert!(buffers.stdout.is_empty(), "no buffer yet");
+
+    tmux.type_line("Hello copy");
+    tmux.wait_for("the finished demo reply", |s| {
+        s.contains("I will call") && s.contains(idle)
+    });
+    tmux.type_line("/copy");
+    let done = if zh {
+        "已复制倒数第 1 条回复"
+    } else {
+        "Copied reply #1 ("
+    };
+    let screen = tmux.wait_for("the copied hint", |s| s.contains(done));
+    // The hint is on the status line, not in the transcript: the chat has no `/copy` echo.
+    assert!(!screen.contains("/copy"), "{screen}");
+    let mut buffer = String::new();
+    for _ in 0..40 {
+        buffer = common::stdout(&tmux.run(&["show-buffer"]));
+        if !buffer.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The markdown source of the reply, not its rendering.
+    assert!(
+        buffer.starts_with("**Hello from the deepterm demo simulator!**"),
+        "{buffer}"
+    );
+    assert!(buffer.contains("> Hello copy"), "{buffer}");
+    let chars = buffer.chars().count();
+    assert!(
+        screen.contains(&format!("{chars}")),
+        "the hint counts the characters ({chars}): {screen}"
+    );
+
+    // The 2nd last reply does not exist: a clear hint, the buffer stays.
+    tmux.type_line("/copy 2");
+    let no_such = if zh {
+        "没有倒数第 2 条回复"
+    } else {
+        "There is no reply #2"
+    };
+    tmux.wait_for("the no-such-reply hint", |s| s.contains(no_such));
+    assert_eq!(common::stdout(&tmux.run(&["show-buffer"])), buffer);
+}
+
+#[test]
+fn issue13_copy_fills_tmux_paste_buffer_80_en() {
+    copy_fills_the_paste_buffer(80, "en-US");
+}
+
+#[test]
+fn issue13_copy_fills_tmux_paste_buffer_120_zh() {
+    copy_fills_the_paste_buffer(120, "zh-CN");
+}
+
+#[test]
+fn issue13_copy_fills_tmux_paste_buffer_80_zh() {
+    copy_fills_the_paste_buffer(80, "zh-CN");
+}
+
+#[test]
+fn issue13_copy_fills_tmux_paste_buffer_120_en() {
+    copy_fills_the_paste_buffer(120, "en-US");
+}
+
+fn f3_switches_the_footer_mouse_mode(w: u16, locale: &str) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let (scroll, select) = if locale == "zh-CN" {
+        ("鼠标：滚动", "鼠标：选择")
+    } else {
+        ("mouse: scroll", "mouse: select")
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tmux = start(&format!("dt-i13-mouse-{w}-{locale}"), w, locale, dir.path());
+    tmux.wait_for("the scroll mode in the footer", |s| {
+        footer(s).contains(scroll)
+    });
+    // The mode tmux sees the application ask for: mouse reporting on.
+    let mode = |t: &Tmux| {
+        common::stdout(&t.run(&["display-message", "-p", "-t", "t", "#{mouse_any_flag}"]))
+            .trim()
+            .to_string()
+    };
+    assert_eq!(mode(&tmux), "1");
+    tmux.key("F3");
+    let screen = tmux.wait_for("the select mode", |s| footer(s).contains(select));
+    assert!(
+        footer(&screen).chars().count() <= usize::from(w),
+        "{screen}"
+    );
+    assert_eq!(mode(&tmux), "0", "mouse capture is off");
+    tmux.key("F3");
+    tmux.wait_for("the scroll mode again", |s| footer(s).contains(scroll));
+    assert_eq!(mode(&tmux), "1", "mouse capture is back on");
+}
+
+#[test]
+fn issue13_f3_toggles_footer_mouse_mode_80_en() {
+    f3_switches_the_footer_mouse_mode(80, "en-US");
+}
+
+#[test]
+fn issue13_f3_toggles_footer_mouse_mode_120_zh() {
+    f3_switches_the_footer_mouse_mode(120, "zh-CN");
+}
+
+#[test]
+fn issue13_f3_toggles_footer_mouse_mode_80_zh() {
+    f3_switches_the_footer_mouse_mode(80, "zh-CN");
+}
+
+#[test]
+fn issue13_f3_toggles_footer_mouse_mode_120_en() {
+    f3_switches_the_footer_mouse_mode(120, "en-US");
+}
+
+#[test]
+fn issue13_exec_copy_says_it_needs_the_tui_in_both_locales() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let script = dir.path().join("s.txt");
+    std::fs::write(&script, "/copy\n").unwrap();
+    for (locale, want) in [
+        ("en-US", "/copy needs the terminal UI"),
+        ("zh-CN", "/copy 需要终端界面"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_deepterm"))
+            .args(["exec", "--demo", "--locale", locale, "--script"])
+            .arg(&script)
+            .arg("--config")
+            .arg(&config)
+            .arg("--session-dir")
+            .arg(dir.path().join("sessions"))
+            .env_remove("DEEPSEEK_API_KEY")
+            .output()
+            .unwrap();
+        let all = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        assert!(all.contains(want), "{all}");
+        // Nothing that looks like a clipboard write reaches a non-terminal.
+        assert!(!all.contains("\x1b]52"), "{all}");
+    }
+}

@@ -180,6 +180,16 @@ impl BottomPane {
         let Some(text) = self.composer.submit() else {
             return;
         };
+        // `/copy` writes to the terminal, which the UI owns: it never reaches the agent
+        // (nor the queued list under the composer).
+        let (name, args) = text
+            .trim()
+            .split_once(char::is_whitespace)
+            .unwrap_or((text.trim(), ""));
+        if find(name).is_some_and(|c| c.id == CommandId::Copy) {
+            s.copy_request = Some(args.trim().to_string());
+            return;
+        }
         s.sent.push_back(shown);
         if s.sent.len() > SENT_KEPT {
             s.sent.pop_front();

@@ -89,6 +89,8 @@ pub struct UiState {
     pub one_pane: bool,
     /// A Chat cell to scroll into view on the next frame (a pending approval's card).
     pub reveal: Option<usize>,
+    /// `/copy ARGS` typed in the composer: the UI copies (it owns the terminal, issue 13).
+    pub copy_request: Option<String>,
 }
 
 impl UiState {
@@ -126,6 +128,7 @@ impl UiState {
             paused_at: None,
             one_pane: false,
             reveal: None,
+            copy_request: None,
         }
     }
 
