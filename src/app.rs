@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::agent::env_error::EnvError;
-use crate::agent::protocol::{Notice, NoticeLevel};
+use crate::agent::protocol::{Notice, NoticeLevel, SessionSummary};
 use crate::agent::run::{Agent, ApprovalMode, Environment, default_session_dir};
 use crate::cli::CliArgs;
 use crate::config::ApiKey;
@@ -311,6 +311,29 @@ impl Environment for AppEnvironment {
         open_session_typed(&self.session_dir, Some(&query))
     }
 
+    fn session_summaries(&self) -> Vec<SessionSummary> {
+        store::list_sessions(&self.session_dir)
+            .unwrap_or_default()
+            .into_iter()
+            .take(SUMMARIES_MAX)
+            .map(|s| {
+                let (first_prompt, messages) = store::summarize_log(&s.path);
+                let modified = s
+                    .modified
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs() as i64);
+                let bytes = std::fs::metadata(&s.path).map_or(0, |m| m.len());
+                SessionSummary {
+                    id: s.id,
+                    modified,
+                    first_prompt,
+                    messages,
+                    bytes,
+                }
+            })
+            .collect()
+    }
+
     fn list_sessions(&self) -> Vec<String> {
         store::list_sessions(&self.session_dir)
             .unwrap_or_default()
@@ -320,6 +343,9 @@ impl Environment for AppEnvironment {
             .collect()
     }
 }
+
+/// The most sessions the `/resume` picker lists (newest first).
+const SUMMARIES_MAX: usize = 500;
 
 /// Builds the agent for a setup (after the simulator started, in demo mode).
 pub fn build_agent(

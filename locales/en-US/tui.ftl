@@ -227,3 +227,20 @@ tui-inspector-role-user = user
 tui-inspector-role-assistant = assistant
 tui-inspector-role-system = system
 tui-inspector-role-tool = tool
+
+# issue 13: resume picker
+tui-resume-title = Resume a session
+tui-resume-filter = Filter:
+tui-resume-keys = Type to filter · ↑/↓ PgUp/PgDn move · Enter resume · Esc close
+tui-resume-count = { $shown } of { $total }
+tui-resume-stats = { $count ->
+    [one] 1 message
+   *[other] { $count } messages
+} · { $size }
+tui-resume-no-prompt = (no message yet)
+tui-resume-empty = No other saved sessions.
+tui-resume-no-match = No session matches “{ $filter }”.
+tui-help-resume-move = In the session picker: move
+tui-help-resume-filter = In the session picker: type to filter, delete from the filter
+tui-help-resume-open = In the session picker: resume the highlighted session
+tui-help-resume-close = Close the session picker

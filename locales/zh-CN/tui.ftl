@@ -212,3 +212,17 @@ tui-inspector-role-user = 用户
 tui-inspector-role-assistant = 助手
 tui-inspector-role-system = 系统
 tui-inspector-role-tool = 工具
+
+# issue 13: resume picker
+tui-resume-title = 恢复会话
+tui-resume-filter = 筛选：
+tui-resume-keys = 输入以筛选 · ↑/↓ PgUp/PgDn 移动 · Enter 恢复 · Esc 关闭
+tui-resume-count = { $shown } / { $total }
+tui-resume-stats = { $count } 条消息 · { $size }
+tui-resume-no-prompt = （尚无消息）
+tui-resume-empty = 没有其他已保存的会话。
+tui-resume-no-match = 没有会话匹配“{ $filter }”。
+tui-help-resume-move = 在会话选择器中：移动
+tui-help-resume-filter = 在会话选择器中：输入以筛选，删除筛选字符
+tui-help-resume-open = 在会话选择器中：恢复选中的会话
+tui-help-resume-close = 关闭会话选择器

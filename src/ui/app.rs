@@ -145,6 +145,11 @@ impl App {
         self.overlays.inspector()
     }
 
+    /// The open `/resume` picker (issue 13).
+    pub fn resume_picker(&self) -> Option<&super::components::ResumePicker> {
+        self.overlays.resume_picker()
+    }
+
     /// Whether the key help is open.
     pub fn help_open(&self) -> bool {
         self.overlays.help_open()
@@ -270,6 +275,9 @@ impl App {
             AgentEvent::Queued(n) => s.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
             AgentEvent::TurnFinished | AgentEvent::CommandFinished => {}
+            AgentEvent::Sessions { current, sessions } => self
+                .overlays
+                .open_resume_picker(super::components::ResumePicker::new(&current, sessions)),
             AgentEvent::Inspector(d) => self
                 .overlays
                 .open_inspector(super::inspector::Inspector::new(*d)),
@@ -351,7 +359,8 @@ impl App {
                 }
                 self.bottom.handle(a, s);
             }
-            Some((Context::HelpOverlay | Context::InspectorOverlay, _)) => {}
+            Some((Context::HelpOverlay | Context::InspectorOverlay | Context::ResumePicker, _)) => {
+            }
             None => {
                 if let Some(c) = typed(&k) {
                     s.focus = Focus::Composer;
