@@ -367,6 +367,7 @@ mod tests {
         p.handle(Action::SelectNext, &mut s);
         p.handle(Action::SelectNext, &mut s);
         assert_eq!(p.selected().map(|x| x.id.as_str()), Some("old"));
+        p.page = 10;
         p.handle(Action::PageUp, &mut s);
         assert_eq!(p.selected().map(|x| x.id.as_str()), Some("new"));
         assert_eq!(p.handle(Action::Send, &mut s), Handled::Close);
