@@ -238,7 +238,7 @@ tui-resume-stats = { $count ->
    *[other] { $count } messages
 } · { $size }
 tui-resume-no-prompt = (no message yet)
-tui-resume-empty = No other saved sessions.
+tui-resume-empty = No other saved session has messages.
 tui-resume-no-match = No session matches “{ $filter }”.
 tui-help-resume-move = In the session picker: move
 tui-help-resume-filter = In the session picker: type to filter, delete from the filter

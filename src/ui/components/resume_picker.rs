@@ -38,9 +38,11 @@ pub struct ResumePicker {
 }
 
 impl ResumePicker {
-    /// A picker over `sessions` (any order: shown newest first), leaving out `current`.
+    /// A picker over `sessions` (any order: shown newest first), leaving out `current` and
+    /// sessions without messages.
     pub fn new(current: &str, mut sessions: Vec<SessionSummary>) -> Self {
-        sessions.retain(|s| s.id != current);
+        // An empty session (started, nothing sent) is nothing to go back to.
+        sessions.retain(|s| s.id != current && s.messages > 0);
         sessions.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
         ResumePicker {
             sessions,
@@ -134,7 +136,12 @@ impl ResumePicker {
                 Span::styled(stats, base.patch(theme::dim())),
             ]));
         } else {
-            let head = truncate(&format!("{marker}{date}  {stats}"), w);
+            let mut head = format!("{marker}{date}  {stats}");
+            if str_width(&head) > w {
+                // Narrow: the year goes first, so the size still shows.
+                head = format!("{marker}{}  {stats}", date.get(5..).unwrap_or(&date));
+            }
+            let head = truncate(&head, w);
             lines.push(Line::from(Span::styled(head, base.patch(theme::dim()))));
             let p = truncate(&format!("    {prompt}"), w);
             lines.push(Line::from(Span::styled(p, base)));
@@ -326,6 +333,10 @@ mod tests {
                 sum("cur", 400, Some("the open one")),
                 sum("new", 300, Some("write a haiku")),
                 sum("mid", 200, None),
+                SessionSummary {
+                    messages: 0,
+                    ..sum("empty", 500, None)
+                },
             ],
         )
     }
@@ -335,7 +346,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_picker_lists_newest_first_without_the_open_session() {
+    fn issue13_picker_lists_newest_first_without_the_open_or_empty_sessions() {
         assert_eq!(ids(&picker()), ["new", "mid", "old"]);
     }
 
@@ -387,6 +398,41 @@ mod tests {
         assert!(p.visible().is_empty());
         assert_eq!(p.handle(Action::Send, &mut s), Handled::Consumed);
         assert!(s.outbox.is_empty());
+    }
+
+    fn draw(p: &mut ResumePicker, w: u16, loc: crate::i18n::Locale) -> String {
+        let area = Rect::new(0, 0, w, 16);
+        let mut buf = Buffer::empty(area);
+        // What is underneath: must not show through the picker.
+        for y in 0..16 {
+            buf.set_string(0, y, "#".repeat(w as usize), Style::default());
+        }
+        let mut s = UiState::new(loc, false);
+        p.render(area, &mut buf, &mut s);
+        crate::ui::snapshot::symbols(&buf)
+    }
+
+    #[test]
+    fn issue13_picker_fits_from_40_to_200_columns_in_both_locales_and_clears_its_area() {
+        for loc in crate::i18n::Locale::ALL {
+            for w in [40u16, 80, 120, 200] {
+                let mut p = picker();
+                let screen = draw(&mut p, w, loc);
+                let rows: Vec<&str> = screen.lines().collect();
+                assert!(screen.contains("write a haiku"), "{loc:?} {w}:\n{screen}");
+                assert!(screen.contains("Explain the"), "{loc:?} {w}:\n{screen}");
+                // Inside the border nothing of the screen underneath remains.
+                for r in &rows[2..14] {
+                    let inner = r.split('│').nth(1).unwrap_or_default();
+                    assert!(!inner.contains('#'), "{loc:?} {w}: {r:?}\n{screen}");
+                }
+                // The size shows even at 40 columns (the date loses its year first).
+                assert!(screen.contains("100 B"), "{loc:?} {w}:\n{screen}");
+                for r in &rows {
+                    assert!(crate::ui::text::str_width(r) <= w as usize, "{r:?}");
+                }
+            }
+        }
     }
 
     #[test]
