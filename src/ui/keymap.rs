@@ -350,9 +350,9 @@ pub const BINDINGS: &[Binding] = &[
     b(C::ResumePicker, A::SelectNext, &[key(KeyCode::Down)], "tui-help-resume-move"),
     b(C::ResumePicker, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-resume-move"),
     b(C::ResumePicker, A::PageDown, &[key(KeyCode::PageDown)], "tui-help-resume-move"),
-    b(C::ResumePicker, A::Backspace, &[key(KeyCode::Backspace)], "tui-help-resume-filter"),
+    b(C::ResumePicker, A::Backspace, &[key(KeyCode::Backspace)], "tui-help-resume-move"),
     b(C::ResumePicker, A::Send, &[key(KeyCode::Enter)], "tui-help-resume-open"),
-    b(C::ResumePicker, A::Close, &[key(KeyCode::Esc)], "tui-help-resume-close"),
+    b(C::ResumePicker, A::Close, &[key(KeyCode::Esc)], "tui-help-resume-open"),
 ];
 
 /// The action `k` triggers in the first of `contexts` that binds it. `armed` says the quit
