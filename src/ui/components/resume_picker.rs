@@ -291,11 +291,9 @@ impl Component for ResumePicker {
             Action::SelectNext => self.move_by(1),
             Action::PageUp => self.move_by(-page),
             Action::PageDown => self.move_by(page),
-            Action::Backspace => {
-                if self.filter.pop().is_some() {
-                    self.selected = 0;
-                    self.scroll = 0;
-                }
+            Action::Backspace if self.filter.pop().is_some() => {
+                self.selected = 0;
+                self.scroll = 0;
             }
             Action::Send => {
                 let Some(id) = self.selected().map(|x| x.id.clone()) else {
