@@ -231,7 +231,15 @@ impl Component for ResumePicker {
         // Row 0: the filter, with a caret block; row 1 free; entries; last row: the keys.
         let label = l.tr("tui-resume-filter");
         let filter = Line::from(vec![
-            Span::styled(format!("{label} "), theme::accent()),
+            // A full-width colon (Chinese) carries its own space.
+            Span::styled(
+                if label.ends_with('：') {
+                    label
+                } else {
+                    format!("{label} ")
+                },
+                theme::accent(),
+            ),
             Span::raw(sanitize(&self.filter)),
             Span::styled(" ", theme::selected()),
         ]);
