@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::agent::env_error::EnvError;
-use crate::agent::protocol::{Notice, NoticeLevel};
+use crate::agent::protocol::{Notice, NoticeLevel, SessionSummary};
 use crate::agent::run::{Agent, ApprovalMode, Environment, default_session_dir};
 use crate::cli::CliArgs;
 use crate::config::ApiKey;
@@ -311,6 +311,15 @@ impl Environment for AppEnvironment {
         open_session_typed(&self.session_dir, Some(&query))
     }
 
+    fn session_summaries(&self) -> Vec<SessionSummary> {
+        store::list_sessions(&self.session_dir)
+            .unwrap_or_default()
+            .into_iter()
+            .take(SUMMARIES_MAX)
+            .map(summary_of)
+            .collect()
+    }
+
     fn list_sessions(&self) -> Vec<String> {
         store::list_sessions(&self.session_dir)
             .unwrap_or_default()
@@ -318,6 +327,27 @@ impl Environment for AppEnvironment {
             .take(20)
             .map(|s| format!("  {}  {}", s.id, s.title.unwrap_or_default()))
             .collect()
+    }
+}
+
+/// The most sessions the `/resume` picker lists (newest first).
+const SUMMARIES_MAX: usize = 500;
+
+/// What the `/resume` picker shows of a listed session (issue 13): its first prompt and
+/// message count from one pass over the log ([`store::summarize_log`]), its size and time.
+fn summary_of(s: store::SessionInfo) -> SessionSummary {
+    let (first_prompt, messages) = store::summarize_log(&s.path);
+    let modified = s
+        .modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let bytes = std::fs::metadata(&s.path).map_or(0, |m| m.len());
+    SessionSummary {
+        id: s.id,
+        modified,
+        first_prompt,
+        messages,
+        bytes,
     }
 }
 
@@ -381,4 +411,78 @@ pub fn build_agent(
     // `--resume`: the session's `/tool` and `/mcp` choices come back (issue 12 item 8).
     agent.restore_tool_state();
     Ok(agent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::event::{
+        AssistantMessageData, Event, EventKind, Message, Role, Source, UserMessageData,
+    };
+
+    fn line(seq: u64, kind: EventKind) -> String {
+        let e = Event {
+            kind,
+            seq,
+            time: "2026-12-01T00:00:00Z".into(),
+            surface_op: None,
+            source_event_seqs: None,
+        };
+        serde_json::to_string(&e).unwrap() + "\n"
+    }
+
+    fn user(text: &str) -> EventKind {
+        EventKind::UserMessage(UserMessageData {
+            message: Message::text(Role::User, text, Source::kind("user")),
+        })
+    }
+
+    #[test]
+    fn issue13_session_summary_counts_messages_and_keeps_the_first_prompt_and_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = crate::session::Session::new("s1", "/tmp").events()[0].clone();
+        let mut log = serde_json::to_string(&*start).unwrap() + "\n";
+        log += &line(1, user("  Explain\nthe   borrow checker  "));
+        log += &line(
+            2,
+            EventKind::AssistantMessage(AssistantMessageData {
+                turn: 1,
+                step: 1,
+                message: Message::text(
+                    Role::Assistant,
+                    "It checks borrows.",
+                    Source::kind("model"),
+                ),
+                usage: None,
+                timing: None,
+                interrupted: None,
+            }),
+        );
+        // A message quoting a type tag is still one message (the quotes are escaped).
+        log += &line(3, user(r#"what is "type":"user/message"?"#));
+        std::fs::write(dir.path().join("s1.jsonl"), &log).unwrap();
+        let infos = store::list_sessions(dir.path()).unwrap();
+        let s = summary_of(infos.into_iter().next().unwrap());
+        assert_eq!(s.id, "s1");
+        assert_eq!(
+            s.first_prompt.as_deref(),
+            Some("Explain the borrow checker")
+        );
+        assert_eq!(s.messages, 3);
+        assert_eq!(s.bytes, log.len() as u64);
+        assert!(s.modified > 1_700_000_000);
+    }
+
+    #[test]
+    fn issue13_session_summary_of_a_log_without_messages_has_no_prompt() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = crate::session::Session::new("e", "/tmp").events()[0].clone();
+        std::fs::write(
+            dir.path().join("e.jsonl"),
+            serde_json::to_string(&*start).unwrap() + "\n",
+        )
+        .unwrap();
+        let s = summary_of(store::list_sessions(dir.path()).unwrap().remove(0));
+        assert_eq!((s.first_prompt, s.messages), (None, 0));
+    }
 }

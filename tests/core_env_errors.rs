@@ -91,3 +91,18 @@ async fn inspecting_a_request_that_does_not_exist_shows_the_same_line() {
         stderr(&out)
     );
 }
+
+/// Issue 13: the TUI's bare `/resume` opens the picker, but `exec` keeps printing the list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue13_exec_bare_resume_still_prints_the_session_list() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    let out = env.exec(&cfg, "Hello from the first session\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec(&cfg, "/resume\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let en = Localizer::new(Locale::EnUs);
+    assert!(text.contains(&en.tr("cmd-resume-title")), "{text}");
+    assert!(text.contains("Hello from the first session"), "{text}");
+}

@@ -41,10 +41,11 @@ fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-const H: u16 = 48;
+/// Tall enough for the whole key help at 60 columns (issue 13 added the pickers' keys).
+const H: u16 = 64;
 
 #[test]
-fn help_overlay_at_60x48_wraps_long_descriptions_under_their_column() {
+fn help_overlay_at_60_columns_wraps_long_descriptions_under_their_column() {
     // Every key row of the keymap table, with its localized label.
     let keys = keymap::help_rows();
     for locale in Locale::ALL {
@@ -128,9 +129,9 @@ fn help_overlay_at_60x48_wraps_long_descriptions_under_their_column() {
             Locale::EnUs => "en",
             Locale::ZhCn => "zh",
         };
-        insta::assert_snapshot!(format!("help_wrap_{tag}_60x48"), snapshot::symbols(&buf));
+        insta::assert_snapshot!(format!("help_wrap_{tag}_60x{H}"), snapshot::symbols(&buf));
         insta::assert_snapshot!(
-            format!("help_wrap_{tag}_60x48_styled"),
+            format!("help_wrap_{tag}_60x{H}_styled"),
             snapshot::styled(&buf)
         );
     }

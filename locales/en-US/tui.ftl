@@ -243,6 +243,7 @@ tui-history-search-failed = (failing reverse-i-search) `{ $query }`:
 tui-editor-spawn-failed = Could not start the editor “{ $command }”: { $error }. The draft is unchanged.
 tui-editor-failed = The editor “{ $command }” failed ({ $status }). The draft is unchanged.
 tui-editor-file-failed = Could not pass the draft to the editor: { $error }. The draft is unchanged.
+
 # issue 13: copy, mouse, notify
 tui-copy-done = Copied reply #{ $n } ({ $chars } characters)
 tui-copy-nothing = Nothing to copy yet: no reply in this session.
@@ -252,3 +253,18 @@ tui-footer-mouse-select = mouse: select
 tui-help-mouse-toggle = Mouse capture on / off (off: the terminal's own text selection works)
 tui-notify-turn-finished = deepterm: turn finished
 tui-notify-turn-finished-reply = deepterm: turn finished — { $reply }
+
+# issue 13: resume picker
+tui-resume-title = Resume a session
+tui-resume-filter = Filter:
+tui-resume-keys = Type to filter · ↑/↓ PgUp/PgDn move · Enter resume · Esc close
+tui-resume-count = { $shown } of { $total }
+tui-resume-stats = { $count ->
+    [one] 1 message
+   *[other] { $count } messages
+} · { $size }
+tui-resume-no-prompt = (no message yet)
+tui-resume-empty = No other saved session has messages.
+tui-resume-no-match = No session matches “{ $filter }”.
+tui-help-resume-move = In the session picker: move; type to filter, Backspace deletes
+tui-help-resume-open = In the session picker: resume the highlighted session (Enter) or close (Esc)

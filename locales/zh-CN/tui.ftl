@@ -228,6 +228,7 @@ tui-history-search-failed = （反向搜索无结果）“{ $query }”：
 tui-editor-spawn-failed = 无法启动编辑器“{ $command }”：{ $error }。草稿未改动。
 tui-editor-failed = 编辑器“{ $command }”执行失败（{ $status }）。草稿未改动。
 tui-editor-file-failed = 无法把草稿交给编辑器：{ $error }。草稿未改动。
+
 # issue 13: copy, mouse, notify
 tui-copy-done = 已复制倒数第 { $n } 条回复（{ $chars } 个字符）
 tui-copy-nothing = 还没有可复制的内容：本会话中没有回复。
@@ -237,3 +238,15 @@ tui-footer-mouse-select = 鼠标：选择
 tui-help-mouse-toggle = 开启 / 关闭鼠标捕获（关闭时可用终端自带的文本选择）
 tui-notify-turn-finished = deepterm：本轮已完成
 tui-notify-turn-finished-reply = deepterm：本轮已完成 — { $reply }
+
+# issue 13: resume picker
+tui-resume-title = 恢复会话
+tui-resume-filter = 筛选：
+tui-resume-keys = 输入以筛选 · ↑/↓ PgUp/PgDn 移动 · Enter 恢复 · Esc 关闭
+tui-resume-count = { $shown } / { $total }
+tui-resume-stats = { $count } 条消息 · { $size }
+tui-resume-no-prompt = （尚无消息）
+tui-resume-empty = 没有其他含消息的已保存会话。
+tui-resume-no-match = 没有会话匹配“{ $filter }”。
+tui-help-resume-move = 在会话选择器中：移动；输入文字筛选，Backspace 删除
+tui-help-resume-open = 在会话选择器中：恢复选中的会话（Enter）或关闭（Esc）

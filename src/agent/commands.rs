@@ -308,6 +308,13 @@ impl Agent {
     }
 
     fn resume_command(&mut self, rest: &str) -> LineOutcome {
+        // In the TUI bare `/resume` opens the picker (issue 13); `exec` prints the list.
+        if rest.is_empty() && self.is_interactive() {
+            let current = self.session().id().to_string();
+            let sessions = self.env().session_summaries();
+            self.emit_event(AgentEvent::Sessions { current, sessions });
+            return LineOutcome::default();
+        }
         if rest.is_empty() {
             let mut out = vec![Text::new("cmd-resume-title", vec![])];
             out.extend(

@@ -161,6 +161,22 @@ pub struct ToolChange {
     pub removed: Vec<ToolInfo>,
 }
 
+/// One saved session in the `/resume` picker (issue 13): what the listing shows of it,
+/// computed by the agent's environment from the log without loading it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionSummary {
+    /// Session id (the log's file stem).
+    pub id: String,
+    /// Last modification, seconds since the Unix epoch.
+    pub modified: i64,
+    /// The first user message, on one line and shortened; `None` before the first one.
+    pub first_prompt: Option<String>,
+    /// User and assistant messages in the log.
+    pub messages: usize,
+    /// The log's size in bytes.
+    pub bytes: u64,
+}
+
 /// Agent → UI (and `exec --json`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
@@ -216,6 +232,14 @@ pub enum AgentEvent {
     TurnFinished,
     /// A slash command that runs no turn finished.
     CommandFinished,
+    /// The saved sessions, newest first, for the `/resume` picker (bare `/resume` in the
+    /// TUI; `exec` prints a text list instead). `current` is the session open now.
+    Sessions {
+        /// The open session's id.
+        current: String,
+        /// The saved sessions, newest first.
+        sessions: Vec<SessionSummary>,
+    },
     /// The request inspector's data (`/inspect`, [`AgentCommand::Inspect`]).
     Inspector(Box<InspectorData>),
     /// The loop stopped (after `/quit` or `Shutdown`).

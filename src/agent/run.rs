@@ -91,8 +91,12 @@ pub trait Environment: Send {
         query: &str,
         current_id: &str,
     ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), EnvError>;
-    /// Lines describing saved sessions (for `/resume` alone).
+    /// Lines describing saved sessions (for `/resume` alone in `exec`).
     fn list_sessions(&self) -> Vec<String>;
+    /// The saved sessions, newest first, for the TUI's `/resume` picker (issue 13).
+    fn session_summaries(&self) -> Vec<crate::agent::protocol::SessionSummary> {
+        vec![]
+    }
     /// The protocol a configured provider speaks (for rebuilding past requests).
     fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {
         None

@@ -579,6 +579,45 @@ fn first_user_text(path: &Path) -> Option<String> {
     None
 }
 
+/// What the `/resume` picker shows of one log (issue 13): its first user message (on one
+/// line, at most [`SUMMARY_PROMPT_CHARS`] characters) and how many user and assistant
+/// messages it holds. One pass over the lines; only the first user message is parsed, the
+/// others are recognized by their type tag (a string in a payload has its quotes escaped,
+/// so it cannot look like one). An unreadable log summarizes as empty.
+pub fn summarize_log(path: &Path) -> (Option<String>, usize) {
+    use std::io::BufRead;
+    let Ok(f) = File::open(path) else {
+        return (None, 0);
+    };
+    let mut first = None;
+    let mut messages = 0;
+    for line in std::io::BufReader::new(f).split(b'\n') {
+        let Ok(line) = line else { break };
+        let user = contains(&line, br#""type":"user/message""#);
+        if !user && !contains(&line, br#""type":"assistant/message""#) {
+            continue;
+        }
+        messages += 1;
+        if user
+            && first.is_none()
+            && let Ok(ev) = serde_json::from_slice::<Event>(&line)
+            && let EventKind::UserMessage(m) = &ev.kind
+        {
+            let t = m.message.joined_text();
+            let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+            first = Some(t.chars().take(SUMMARY_PROMPT_CHARS).collect());
+        }
+    }
+    (first, messages)
+}
+
+/// The longest first prompt [`summarize_log`] keeps, in characters.
+pub const SUMMARY_PROMPT_CHARS: usize = 200;
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
 /// Resolves `--resume ID|last` to a log path: `last` is the newest session; otherwise an
 /// exact id or a unique id prefix.
 pub fn resolve_resume(dir: &Path, query: &str) -> Result<PathBuf, StoreError> {

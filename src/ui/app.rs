@@ -332,6 +332,11 @@ impl App {
         self.overlays.inspector()
     }
 
+    /// The open `/resume` picker (issue 13).
+    pub fn resume_picker(&self) -> Option<&super::components::ResumePicker> {
+        self.overlays.resume_picker()
+    }
+
     /// Whether the key help is open.
     pub fn help_open(&self) -> bool {
         self.overlays.help_open()
@@ -462,6 +467,9 @@ impl App {
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
             AgentEvent::TurnFinished => self.turn_finished(),
             AgentEvent::CommandFinished => {}
+            AgentEvent::Sessions { current, sessions } => self
+                .overlays
+                .open_resume_picker(super::components::ResumePicker::new(&current, sessions)),
             AgentEvent::Inspector(d) => {
                 let saving = d.selected.n.and_then(|n| s.trajectory.cache_saving(n));
                 self.overlays
@@ -557,7 +565,8 @@ impl App {
                 }
                 self.bottom.handle(a, s);
             }
-            Some((Context::HelpOverlay | Context::InspectorOverlay, _)) => {}
+            Some((Context::HelpOverlay | Context::InspectorOverlay | Context::ResumePicker, _)) => {
+            }
             None => {
                 if let Some(c) = typed(&k) {
                     s.focus = Focus::Composer;

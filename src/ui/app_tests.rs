@@ -323,6 +323,25 @@ fn app_in(cx: Context) -> App {
         Context::InspectorOverlay => {
             app.on_agent_event(AgentEvent::Inspector(Box::new(small_inspector())))
         }
+        Context::ResumePicker => {
+            // Three sessions, a filter every one matches and the middle one highlighted, so
+            // each picker key has something to change.
+            let sessions = (1..=3)
+                .map(|i| crate::agent::protocol::SessionSummary {
+                    id: format!("s{i}"),
+                    modified: 1_700_000_000 + i,
+                    first_prompt: Some(format!("prompt {i}")),
+                    messages: 2,
+                    bytes: 300,
+                })
+                .collect();
+            app.on_agent_event(AgentEvent::Sessions {
+                current: "now".into(),
+                sessions,
+            });
+            k(&mut app, KeyCode::Char('s'));
+            k(&mut app, KeyCode::Down);
+        }
     }
     screen_at(&mut app, 120, 30);
     app.take_commands();
@@ -422,6 +441,7 @@ fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
         Context::Approval,
         Context::HelpOverlay,
         Context::InspectorOverlay,
+        Context::ResumePicker,
     ];
     for cx in contexts {
         for &code in &codes {

@@ -53,6 +53,8 @@ pub enum Context {
     HelpOverlay,
     /// The request inspector overlay is open.
     InspectorOverlay,
+    /// The `/resume` picker is open (issue 13); typed characters go to its filter.
+    ResumePicker,
 }
 
 /// What a key does.
@@ -352,6 +354,14 @@ pub const BINDINGS: &[Binding] = &[
     b(C::HelpOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-help-scroll"),
     b(C::HelpOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-help-scroll"),
     b(C::HelpOverlay, A::Close, &[Chord::AnyKey], "tui-help-close"),
+    // issue 13: the /resume picker
+    b(C::ResumePicker, A::SelectPrev, &[key(KeyCode::Up)], "tui-help-resume-move"),
+    b(C::ResumePicker, A::SelectNext, &[key(KeyCode::Down)], "tui-help-resume-move"),
+    b(C::ResumePicker, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-resume-move"),
+    b(C::ResumePicker, A::PageDown, &[key(KeyCode::PageDown)], "tui-help-resume-move"),
+    b(C::ResumePicker, A::Backspace, &[key(KeyCode::Backspace)], "tui-help-resume-move"),
+    b(C::ResumePicker, A::Send, &[key(KeyCode::Enter)], "tui-help-resume-open"),
+    b(C::ResumePicker, A::Close, &[key(KeyCode::Esc)], "tui-help-resume-open"),
 ];
 
 /// The action `k` triggers in the first of `contexts` that binds it. `armed` says the quit

@@ -11,6 +11,7 @@ use crate::ui::keymap::{self, Context};
 use super::component::{Component, Handled};
 use super::help_overlay::HelpOverlay;
 use super::inspector_overlay::InspectorOverlay;
+use super::resume_picker::ResumePicker;
 use super::state::UiState;
 
 /// An overlay (later: pickers).
@@ -20,6 +21,8 @@ pub enum Overlay {
     Help(HelpOverlay),
     /// The request inspector.
     Inspector(Box<InspectorOverlay>),
+    /// The `/resume` picker (issue 13).
+    Resume(ResumePicker),
 }
 
 impl Overlay {
@@ -28,6 +31,7 @@ impl Overlay {
         match self {
             Overlay::Help(_) => Context::HelpOverlay,
             Overlay::Inspector(_) => Context::InspectorOverlay,
+            Overlay::Resume(_) => Context::ResumePicker,
         }
     }
 }
@@ -37,6 +41,7 @@ impl Component for Overlay {
         match self {
             Overlay::Help(o) => o.render(area, buf, s),
             Overlay::Inspector(o) => o.render(area, buf, s),
+            Overlay::Resume(o) => o.render(area, buf, s),
         }
     }
 
@@ -44,6 +49,7 @@ impl Component for Overlay {
         match self {
             Overlay::Help(o) => o.handle(action, s),
             Overlay::Inspector(o) => o.handle(action, s),
+            Overlay::Resume(o) => o.handle(action, s),
         }
     }
 }
@@ -84,7 +90,7 @@ impl OverlayStack {
     pub fn inspector(&self) -> Option<&Inspector> {
         self.items.iter().rev().find_map(|o| match o {
             Overlay::Inspector(i) => Some(&i.inspector),
-            Overlay::Help(_) => None,
+            Overlay::Help(_) | Overlay::Resume(_) => None,
         })
     }
 
@@ -96,13 +102,34 @@ impl OverlayStack {
         })));
     }
 
+    /// The open `/resume` picker, if any.
+    pub fn resume_picker(&self) -> Option<&ResumePicker> {
+        self.items.iter().rev().find_map(|o| match o {
+            Overlay::Resume(p) => Some(p),
+            _ => None,
+        })
+    }
+
+    /// Replaces any open `/resume` picker with `p` (on top).
+    pub fn open_resume_picker(&mut self, p: ResumePicker) {
+        self.items.retain(|o| !matches!(o, Overlay::Resume(_)));
+        self.push(Overlay::Resume(p));
+    }
+
     /// Gives `k` to the topmost overlay; returns `false` when none is open. A key the
-    /// overlay's context does not bind is still swallowed (overlays are modal).
+    /// overlay's context does not bind is still swallowed (overlays are modal), except that
+    /// a typed character goes to the `/resume` picker's filter.
     pub fn on_key(&mut self, k: &KeyEvent, s: &mut UiState) -> bool {
         let Some(top) = self.items.last_mut() else {
             return false;
         };
         let action = keymap::lookup(&[top.context()], k, false);
+        if action.is_none()
+            && let (Overlay::Resume(p), Some(c)) = (&mut *top, keymap::typed(k))
+        {
+            p.type_char(c);
+            return true;
+        }
         if action.is_some_and(|a| top.handle(a, s) == Handled::Close) {
             self.items.pop();
         }
