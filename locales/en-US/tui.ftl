@@ -227,3 +227,17 @@ tui-inspector-role-user = user
 tui-inspector-role-assistant = assistant
 tui-inspector-role-system = system
 tui-inspector-role-tool = tool
+
+# issue 13: @ mentions
+tui-help-mention = Attach a workspace file: @ opens a fuzzy file popup (Tab or Enter completes, Esc closes); on send the file's content goes with the message
+tui-attachment = ▸ @{ $path } · { $lines ->
+    [one] 1 line
+   *[other] { $lines } lines
+}
+tui-attachment-truncated = ▸ @{ $path } · { $lines ->
+    [one] 1 line
+   *[other] { $lines } lines
+} (cut at { $kib } KiB of { $total } KiB)
+tui-attachment-expanded = ▾ @{ $path } (Enter collapses)
+tui-attachment-outside = ▸ @{ $path } · not attached: outside the workspace
+tui-attachment-binary = ▸ @{ $path } · not attached: binary or not UTF-8

@@ -212,3 +212,11 @@ tui-inspector-role-user = 用户
 tui-inspector-role-assistant = 助手
 tui-inspector-role-system = 系统
 tui-inspector-role-tool = 工具
+
+# issue 13: @ mentions
+tui-help-mention = 附加工作区文件：@ 打开文件模糊搜索弹窗（Tab 或 Enter 补全，Esc 关闭）；发送时文件内容随消息一起发送
+tui-attachment = ▸ @{ $path } · { $lines } 行
+tui-attachment-truncated = ▸ @{ $path } · { $lines } 行（截取 { $total } KiB 中的前 { $kib } KiB）
+tui-attachment-expanded = ▾ @{ $path }（Enter 折叠）
+tui-attachment-outside = ▸ @{ $path } · 未附加：位于工作区之外
+tui-attachment-binary = ▸ @{ $path } · 未附加：二进制或非 UTF-8 文件

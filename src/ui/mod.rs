@@ -15,6 +15,7 @@ pub mod help;
 pub mod inspector;
 pub mod keymap;
 pub mod markdown;
+pub mod mention;
 pub mod panic;
 #[doc(hidden)]
 pub mod sample;

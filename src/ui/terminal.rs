@@ -148,6 +148,10 @@ async fn run_ui(
     term.clear()?;
     let mut screen = TermScreen(term);
     let mut app = App::new(opts.locale, opts.demo);
+    // The `@` popup's files, walked once in the background (issue 13).
+    app.set_mention_files(crate::ui::mention::FileIndex::spawn(
+        crate::tools::walk::current_root(),
+    ));
     let io = LoopIo {
         term: EventStream::new(),
         agent_events: events,
