@@ -229,7 +229,7 @@ tui-inspector-role-system = system
 tui-inspector-role-tool = tool
 
 # issue 13: @ mentions
-tui-help-mention = Attach a workspace file: @ opens a fuzzy file popup (Tab or Enter completes, Esc closes); on send the file's content goes with the message
+tui-help-mention = At a word start: workspace-file popup (Tab/Enter completes); attached on send
 tui-attachment = ▸ @{ $path } · { $lines ->
     [one] 1 line
    *[other] { $lines } lines

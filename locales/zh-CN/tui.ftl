@@ -214,7 +214,7 @@ tui-inspector-role-system = 系统
 tui-inspector-role-tool = 工具
 
 # issue 13: @ mentions
-tui-help-mention = 附加工作区文件：@ 打开文件模糊搜索弹窗（Tab 或 Enter 补全，Esc 关闭）；发送时文件内容随消息一起发送
+tui-help-mention = 在词首：工作区文件弹窗（Tab/Enter 补全）；发送时附加文件
 tui-attachment = ▸ @{ $path } · { $lines } 行
 tui-attachment-truncated = ▸ @{ $path } · { $lines } 行（截取 { $total } KiB 中的前 { $kib } KiB）
 tui-attachment-expanded = ▾ @{ $path }（Enter 折叠）
