@@ -964,6 +964,21 @@ async fn grep_finds_matches_and_skips_binary_git_and_target() {
     );
 }
 
+/// Issue 13: `grep` walks with the `ignore` crate, so `.gitignore`d files are skipped
+/// (whether or not the workspace is a git repository); hidden files are still searched.
+#[tokio::test]
+async fn issue13_grep_skips_gitignored_files_and_still_searches_hidden_ones() {
+    let w = ws();
+    std::fs::create_dir(w.root.join("build")).unwrap();
+    std::fs::write(w.root.join(".gitignore"), "build/\n*.log\n").unwrap();
+    std::fs::write(w.root.join("build/gen.rs"), "needle").unwrap();
+    std::fs::write(w.root.join("run.log"), "needle").unwrap();
+    std::fs::write(w.root.join(".env.example"), "needle=1").unwrap();
+    std::fs::write(w.root.join("kept.rs"), "needle").unwrap();
+    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "needle"})).await;
+    assert_eq!(out.content, ".env.example:1:needle=1\nkept.rs:1:needle");
+}
+
 #[test]
 fn builtin_schemas_are_stable_objects() {
     let s = builtin::schemas();

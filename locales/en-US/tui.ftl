@@ -268,3 +268,17 @@ tui-resume-empty = No other saved session has messages.
 tui-resume-no-match = No session matches “{ $filter }”.
 tui-help-resume-move = In the session picker: move; type to filter, Backspace deletes
 tui-help-resume-open = In the session picker: resume the highlighted session (Enter) or close (Esc)
+
+# issue 13: @ mentions
+tui-help-mention = At a word start: workspace-file popup (Tab/Enter completes); attached on send
+tui-attachment = ▸ @{ $path } · { $lines ->
+    [one] 1 line
+   *[other] { $lines } lines
+}
+tui-attachment-truncated = ▸ @{ $path } · { $lines ->
+    [one] 1 line
+   *[other] { $lines } lines
+} (cut at { $kib } KiB of { $total } KiB)
+tui-attachment-expanded = ▾ @{ $path } (Enter collapses)
+tui-attachment-outside = ▸ @{ $path } · not attached: outside the workspace
+tui-attachment-binary = ▸ @{ $path } · not attached: binary or not UTF-8

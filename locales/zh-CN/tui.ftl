@@ -250,3 +250,11 @@ tui-resume-empty = 没有其他含消息的已保存会话。
 tui-resume-no-match = 没有会话匹配“{ $filter }”。
 tui-help-resume-move = 在会话选择器中：移动；输入文字筛选，Backspace 删除
 tui-help-resume-open = 在会话选择器中：恢复选中的会话（Enter）或关闭（Esc）
+
+# issue 13: @ mentions
+tui-help-mention = 在词首：工作区文件弹窗（Tab/Enter 补全）；发送时附加文件
+tui-attachment = ▸ @{ $path } · { $lines } 行
+tui-attachment-truncated = ▸ @{ $path } · { $lines } 行（截取 { $total } KiB 中的前 { $kib } KiB）
+tui-attachment-expanded = ▾ @{ $path }（Enter 折叠）
+tui-attachment-outside = ▸ @{ $path } · 未附加：位于工作区之外
+tui-attachment-binary = ▸ @{ $path } · 未附加：二进制或非 UTF-8 文件

@@ -8,6 +8,7 @@ pub mod header;
 pub mod inbox;
 pub mod inspect;
 pub mod inspect_data;
+pub mod mentions;
 pub mod prompt;
 pub mod protocol;
 pub mod request;

@@ -408,9 +408,14 @@ impl Agent {
         self.state.turn += 1;
         let turn = self.state.turn;
         let cancel = self.inbox.new_cancel();
+        // `@path` mentions attach the files' content (issue 13).
         self.state
             .pending_user
-            .push(Message::text(Role::User, text, Source::kind("user")));
+            .push(crate::agent::mentions::user_message(
+                &crate::tools::walk::current_root(),
+                text,
+                crate::agent::mentions::MAX_MENTION_BYTES,
+            ));
         let mut final_text = String::new();
         let mut started = false;
         let result = self
@@ -568,7 +573,11 @@ impl Agent {
         for line in lines {
             self.state
                 .pending_user
-                .push(Message::text(Role::User, line, Source::kind("user")));
+                .push(crate::agent::mentions::user_message(
+                    &crate::tools::walk::current_root(),
+                    line,
+                    crate::agent::mentions::MAX_MENTION_BYTES,
+                ));
         }
         taken
     }

@@ -10,7 +10,7 @@
 //! built-in prices of its model id; a model with no price known shows no cost (issue 13).
 
 use crate::llm::types::{ProviderKind, Route};
-use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode, Usage};
+use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
 
 /// Context window assumed for a model the catalog does not know.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 131_072;
@@ -22,41 +22,10 @@ pub const DEEPSEEK_V4_CONTEXT_WINDOW: u64 = 1_048_576;
 /// providers reject a longer `tools` array ("maximum length 128").
 pub const DEFAULT_MAX_TOOLS: usize = 128;
 
-/// What a model costs, in USD per million tokens (issue 13): cache-hit input, cache-miss
-/// input and output, as DeepSeek publishes them.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Prices {
-    /// Input tokens read from the prefix cache.
-    pub input_hit: f64,
-    /// Uncached input tokens.
-    pub input_miss: f64,
-    /// Output tokens.
-    pub output: f64,
-}
-
-// Prices are finite and non-negative (the catalog's constants and validated config values),
-// never NaN, so equality is reflexive.
-impl Eq for Prices {}
-
-impl Prices {
-    /// The cost in USD of a request with usage `u`: cache-read tokens at the hit price,
-    /// uncached input at the miss price, output at the output price.
-    pub fn cost(&self, u: &Usage) -> f64 {
-        (u.cache_read_tokens as f64 * self.input_hit
-            + u.input_tokens as f64 * self.input_miss
-            + u.output_tokens as f64 * self.output)
-            / 1_000_000.0
-    }
-
-    /// What the cache saved on a request with usage `u`, in USD: its cache-read tokens at
-    /// the miss price minus what they cost at the hit price.
-    pub fn cache_saving(&self, u: &Usage) -> f64 {
-        (self.input_miss - self.input_hit).max(0.0) * u.cache_read_tokens as f64 / 1_000_000.0
-    }
-}
+pub use crate::llm::types::Prices;
 
 /// DeepSeek's published V4.1-Flash prices (api-docs.deepseek.com "Models & Pricing", see
-/// docs/decisions/00XX-prices.md): $0.0028 per million cache-hit input
+/// docs/decisions/0025-prices.md): $0.0028 per million cache-hit input
 /// tokens, $0.14 cache-miss input, $0.28 output. Config entries override them.
 pub const DEEPSEEK_FLASH_PRICES: Prices = Prices {
     input_hit: 0.0028,
@@ -251,6 +220,7 @@ impl Route {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::event::Usage;
 
     #[test]
     fn w11_flash_has_both_modes_and_images() {

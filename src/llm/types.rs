@@ -64,7 +64,7 @@ pub struct Route {
     /// Most tools one request may declare (the catalog's `max_tools`).
     pub max_tools: usize,
     /// Prices in USD per million tokens, when known (issue 13; `None` shows no cost).
-    pub prices: Option<crate::llm::catalog::Prices>,
+    pub prices: Option<Prices>,
 }
 
 impl Route {
@@ -289,5 +289,38 @@ impl LlmError {
             message: message.into(),
             retry_after: None,
         }
+    }
+}
+
+/// What a model costs, in USD per million tokens (issue 13): cache-hit input, cache-miss
+/// input and output, as DeepSeek publishes them.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Prices {
+    /// Input tokens read from the prefix cache.
+    pub input_hit: f64,
+    /// Uncached input tokens.
+    pub input_miss: f64,
+    /// Output tokens.
+    pub output: f64,
+}
+
+// Prices are finite and non-negative (the catalog's constants and validated config values),
+// never NaN, so equality is reflexive.
+impl Eq for Prices {}
+
+impl Prices {
+    /// The cost in USD of a request with usage `u`: cache-read tokens at the hit price,
+    /// uncached input at the miss price, output at the output price.
+    pub fn cost(&self, u: &Usage) -> f64 {
+        (u.cache_read_tokens as f64 * self.input_hit
+            + u.input_tokens as f64 * self.input_miss
+            + u.output_tokens as f64 * self.output)
+            / 1_000_000.0
+    }
+
+    /// What the cache saved on a request with usage `u`, in USD: its cache-read tokens at
+    /// the miss price minus what they cost at the hit price.
+    pub fn cache_saving(&self, u: &Usage) -> f64 {
+        (self.input_miss - self.input_hit).max(0.0) * u.cache_read_tokens as f64 / 1_000_000.0
     }
 }

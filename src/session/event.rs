@@ -749,6 +749,22 @@ impl Message {
         Message::new(role, vec![Block::text(text)], source)
     }
 
+    /// What the user typed: the first text block when `@` mentions attached files (each
+    /// attachment is a further text block, listed in `source.attachments`), else all text.
+    pub fn typed_text(&self) -> String {
+        if self.source.extra.contains_key("attachments") {
+            return self
+                .content
+                .iter()
+                .find_map(|b| match b {
+                    Block::Text { text } => Some(text.clone()),
+                    _ => None,
+                })
+                .unwrap_or_default();
+        }
+        self.joined_text()
+    }
+
     /// All text blocks joined (for display and the system prompt).
     pub fn joined_text(&self) -> String {
         let len = self

@@ -571,7 +571,7 @@ fn first_user_text(path: &Path) -> Option<String> {
         if let Ok(ev) = serde_json::from_str::<Event>(&line)
             && let EventKind::UserMessage(m) = &ev.kind
         {
-            let t = m.message.joined_text();
+            let t = m.message.typed_text();
             let t: String = t.chars().take(60).collect();
             return Some(t.replace('\n', " "));
         }
@@ -603,7 +603,7 @@ pub fn summarize_log(path: &Path) -> (Option<String>, usize) {
             && let Ok(ev) = serde_json::from_slice::<Event>(&line)
             && let EventKind::UserMessage(m) = &ev.kind
         {
-            let t = m.message.joined_text();
+            let t = m.message.typed_text();
             let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
             first = Some(t.chars().take(SUMMARY_PROMPT_CHARS).collect());
         }

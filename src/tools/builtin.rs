@@ -44,8 +44,6 @@ const MAX_GREP_FILES: usize = 20_000;
 const MAX_GREP_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// Longest matching line `grep` prints.
 const MAX_GREP_LINE: usize = 300;
-/// Directories `grep` never enters.
-const SKIP_DIRS: [&str; 3] = [".git", "target", "node_modules"];
 
 /// The workspace a built-in tool may read.
 #[derive(Debug, Clone)]
@@ -449,22 +447,16 @@ impl GrepState<'_> {
         }
     }
 
+    /// Walks `dir` with the shared gitignore-aware walker ([`super::walk::walker`]):
+    /// sorted by name, symlinks not followed (they could lead outside the workspace or
+    /// loop), `.gitignore`d files and the [`super::walk::SKIP_DIRS`] skipped. Hidden files are searched.
     fn dir(&mut self, dir: &Path) {
-        let Ok(rd) = fs::read_dir(dir) else { return };
-        let mut entries: Vec<_> = rd.filter_map(Result::ok).collect();
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
+        for e in super::walk::walker(dir, false).filter_map(Result::ok) {
             if self.full() {
                 return;
             }
-            // Symlinks are not followed: they could lead outside the workspace or loop.
-            let Ok(t) = e.file_type() else { continue };
-            if t.is_dir() {
-                if !SKIP_DIRS.contains(&e.file_name().to_string_lossy().as_ref()) {
-                    self.dir(&e.path());
-                }
-            } else if t.is_file() {
-                self.file(&e.path());
+            if e.file_type().is_some_and(|t| t.is_file()) {
+                self.file(e.path());
             }
         }
     }
@@ -609,8 +601,9 @@ pub fn schemas() -> Vec<ToolSchema> {
             "grep",
             "Search file contents in the workspace. `pattern` is a regular expression (Rust \
              regex syntax; an invalid regex is searched for literally). `path` is a file or \
-             directory relative to the workspace root (default: the root). Binary files and \
-             the .git, target and node_modules directories are skipped. Returns up to 200 \
+             directory relative to the workspace root (default: the root). Binary files, files \
+             ignored by .gitignore/.ignore, and the .git, target and node_modules directories \
+             are skipped. Returns up to 200 \
              matches as `path:line:text`.",
             json!({
                 "type": "object",

@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod registry;
 mod setup;
 pub mod source;
+pub mod walk;
 
 use std::future::Future;
 use std::time::Duration;

@@ -288,7 +288,22 @@ impl App {
     /// Whether the screen changes with time alone (a running turn's clock, or the quit hint
     /// that disappears when its window closes), so the loop keeps a tick.
     pub fn animating(&self) -> bool {
-        self.busy() || self.quit_hint_visible() || self.hint_visible().is_some()
+        self.busy()
+            || self.quit_hint_visible()
+            || self.hint_visible().is_some()
+            || self.mention_files_pending()
+    }
+
+    /// Whether an `@` is typed while the workspace walk still runs: keep ticking so the
+    /// popup appears when the files arrive (issue 13).
+    fn mention_files_pending(&self) -> bool {
+        let c = &self.bottom.composer;
+        c.files_loading() && c.text().contains('@')
+    }
+
+    /// Gives the composer's `@` popup its workspace files (issue 13).
+    pub fn set_mention_files(&mut self, files: crate::ui::mention::FileIndex) {
+        self.bottom.composer.set_files(files);
     }
 
     /// Whether the first Ctrl+C armed quitting and the second can still quit.

@@ -21,14 +21,7 @@ pub const PASTE_LINE_LIMIT: usize = 10;
 /// A slash command offered by the popup: an entry of the one command table.
 pub use crate::agent::command_spec::CommandSpec as SlashCommand;
 
-/// Whether `needle` is a subsequence of `hay` (case-insensitive fuzzy match).
-pub fn fuzzy_match(hay: &str, needle: &str) -> bool {
-    let mut it = hay.chars().flat_map(char::to_lowercase);
-    needle
-        .chars()
-        .flat_map(char::to_lowercase)
-        .all(|n| it.any(|h| h == n))
-}
+pub use super::text::fuzzy_match;
 
 /// Composer state.
 #[derive(Debug, Default, Clone)]
@@ -42,6 +35,7 @@ pub struct Composer {
     popup_sel: usize,
     popup_closed: bool,
     search: Option<Search>,
+    files: super::mention::FileIndex,
 }
 
 /// A running Ctrl+R reverse search (issue 13 item 1): the query and which match (0 = the
@@ -215,7 +209,10 @@ impl Composer {
     /// ↓: next history entry when on the last line, else the line below.
     pub fn down(&mut self) {
         if self.popup_open() {
-            let n = self.popup_matches().len();
+            let n = match self.mention_open() {
+                true => self.mention_matches().len(),
+                false => self.popup_matches().len(),
+            };
             if self.popup_sel + 1 < n {
                 self.popup_sel += 1;
             }
@@ -405,8 +402,14 @@ impl Composer {
         self.caret = self.text.len();
     }
 
-    /// Whether the slash popup is showing.
+    /// Whether the slash popup or the `@` file popup is showing (Tab, Enter, ↑/↓ and Esc
+    /// act on it).
     pub fn popup_open(&self) -> bool {
+        self.slash_open() || self.mention_open()
+    }
+
+    /// Whether the slash popup is showing.
+    fn slash_open(&self) -> bool {
         !self.popup_closed
             && self.text.starts_with('/')
             && !self.text.contains(char::is_whitespace)
@@ -426,7 +429,7 @@ impl Composer {
 
     /// The highlighted popup command, if the popup is open.
     pub fn popup_highlighted(&self) -> Option<&'static SlashCommand> {
-        if !self.popup_open() {
+        if !self.slash_open() {
             return None;
         }
         let matches = self.popup_matches();
@@ -449,6 +452,10 @@ impl Composer {
     /// Completes the highlighted command's name (with a space after it when it takes
     /// arguments) and returns it.
     pub fn complete(&mut self) -> Option<&'static SlashCommand> {
+        if self.mention_open() {
+            self.complete_mention();
+            return None;
+        }
         let matches = self.popup_matches();
         let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;
         self.text = cmd.name.to_string();
@@ -458,6 +465,67 @@ impl Composer {
         self.caret = self.text.len();
         self.popup_sel = 0;
         Some(cmd)
+    }
+
+    /// Gives the composer the workspace files the `@` popup offers.
+    pub fn set_files(&mut self, files: super::mention::FileIndex) {
+        self.files = files;
+    }
+
+    /// Whether the workspace walk for the `@` popup is still running.
+    pub fn files_loading(&self) -> bool {
+        self.files.loading()
+    }
+
+    /// The `@word` the caret ends: its byte start (at the `@`) and what follows the `@`.
+    /// An `@` counts at the start of the text or after whitespace.
+    fn mention_query(&self) -> Option<(usize, &str)> {
+        let before = &self.text[..self.caret];
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+        let word = &before[start..];
+        let after_ok = self.text[self.caret..]
+            .chars()
+            .next()
+            .is_none_or(char::is_whitespace);
+        (after_ok && !self.text.starts_with('/'))
+            .then_some(())
+            .and(word.strip_prefix('@'))
+            .map(|q| (start, q))
+    }
+
+    /// Whether the `@` file popup is showing (issue 13).
+    pub fn mention_open(&self) -> bool {
+        !self.popup_closed && !self.mention_matches().is_empty()
+    }
+
+    /// The workspace files matching what is typed after `@`, best first.
+    pub fn mention_matches(&self) -> Vec<&str> {
+        match self.mention_query() {
+            Some((_, q)) => {
+                super::mention::rank(self.files.files(), q, super::mention::MENTION_ROWS)
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Replaces the `@word` with the highlighted file (`@src/main.rs `).
+    pub fn complete_mention(&mut self) {
+        let Some((start, _)) = self.mention_query() else {
+            return;
+        };
+        let matches = self.mention_matches();
+        let Some(path) = matches
+            .get(self.popup_sel.min(matches.len().saturating_sub(1)))
+            .map(|p| p.to_string())
+        else {
+            return;
+        };
+        let with = format!("@{path} ");
+        self.text.replace_range(start..self.caret, &with);
+        self.caret = start + with.len();
+        self.popup_sel = 0;
     }
 
     /// Lays the text out at `width` columns: each line wraps at word boundaries (long

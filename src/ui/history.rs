@@ -50,7 +50,7 @@ fn session_messages(path: &Path) -> Vec<String> {
         if let Ok(ev) = serde_json::from_str::<Event>(&line)
             && let EventKind::UserMessage(m) = &ev.kind
         {
-            let t = m.message.joined_text();
+            let t = m.message.typed_text();
             if !t.trim().is_empty() {
                 out.push(t);
             }

@@ -98,6 +98,8 @@ pub enum Action {
     HistoryNext,
     /// Composer: type `/` (opens the slash popup on an empty composer).
     SlashCommands,
+    /// Composer: type `@` (opens the workspace-file popup at a word start; issue 13).
+    MentionFiles,
     /// Composer: `?` on an empty composer opens the help, otherwise types it.
     HelpOrType,
     /// Composer: caret left.
@@ -304,6 +306,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Composer, A::HistoryPrev, &[key(KeyCode::Up)], "tui-help-history"),
     b(C::Composer, A::HistoryNext, &[key(KeyCode::Down)], "tui-help-history"),
     b(C::Composer, A::SlashCommands, &[ch('/')], "tui-help-commands"),
+    b(C::Composer, A::MentionFiles, &[ch('@')], "tui-help-mention"),
     b(C::Composer, A::CompleteCommand, &[key(KeyCode::Tab)], "tui-help-complete"),
     b(C::Composer, A::CursorLeft, &[key(KeyCode::Left)], "tui-help-edit"),
     b(C::Composer, A::CursorRight, &[key(KeyCode::Right)], "tui-help-edit"),

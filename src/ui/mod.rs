@@ -17,6 +17,7 @@ pub mod history;
 pub mod inspector;
 pub mod keymap;
 pub mod markdown;
+pub mod mention;
 pub mod osc;
 pub mod panic;
 #[doc(hidden)]

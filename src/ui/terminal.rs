@@ -204,6 +204,10 @@ async fn run_ui(
     let mut screen = TermScreen(term, keyboard);
     let mut app = App::new(opts.locale, opts.demo);
     app.set_notify(opts.notify);
+    // The `@` popup's files, walked once in the background (issue 13).
+    app.set_mention_files(crate::ui::mention::FileIndex::spawn(
+        crate::tools::walk::current_root(),
+    ));
     let io = LoopIo {
         term: EventStream::new(),
         agent_events: events,

@@ -438,6 +438,15 @@ pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
     break_rows(text, width, width)
 }
 
+/// Whether `needle` is a subsequence of `hay` (case-insensitive fuzzy match).
+pub fn fuzzy_match(hay: &str, needle: &str) -> bool {
+    let mut it = hay.chars().flat_map(char::to_lowercase);
+    needle
+        .chars()
+        .flat_map(char::to_lowercase)
+        .all(|n| it.any(|h| h == n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -491,7 +491,8 @@ impl Trajectory {
                     .find(|r| matches!(r, Row::Turn { .. }))
                     && prompt.is_none()
                 {
-                    let text = first_words(&u.message.joined_text());
+                    // The typed text, without `@path` attachments (issue 13).
+                    let text = first_words(&crate::agent::mentions::split(&u.message).0);
                     *prompt = (!text.is_empty()).then_some(text);
                 }
             }

@@ -133,6 +133,16 @@ pub enum CellKind {
         /// The summary.
         summary: String,
     },
+    /// A file attached to the user message above through an `@path` mention (issue 13):
+    /// one collapsed line, expanding to the attached text.
+    Attachment {
+        /// What `source.attachments` says about it.
+        info: crate::agent::mentions::Attachment,
+        /// The attachment block as the model saw it (sanitized).
+        content: String,
+        /// The message's last attachment: the blank separator follows it.
+        last: bool,
+    },
     /// A failed model attempt (`assistant/attempt`): its partial text is never shown.
     Attempt {
         /// 1-based attempt number within the step.
@@ -217,6 +227,7 @@ impl Cell {
             CellKind::Assistant { reasoning, .. } => !reasoning.is_empty(),
             CellKind::Tool { .. } | CellKind::Checkpoint { .. } => true,
             CellKind::User { text } => user_collapsible(text),
+            CellKind::Attachment { info, .. } => info.refused.is_none(),
             _ => false,
         }
     }
@@ -570,6 +581,50 @@ fn render_parts(
                 head.extend(dim_indented(summary, "  ", width));
             }
         }
+        CellKind::Attachment {
+            info,
+            content,
+            last,
+        } => {
+            use crate::agent::mentions::Refusal;
+            let path = Arg::from(sanitize(&info.path));
+            let (key, args) = match (info.refused, cell.expanded) {
+                (Some(Refusal::OutsideWorkspace), _) => {
+                    ("tui-attachment-outside", vec![("path", path)])
+                }
+                (Some(Refusal::Binary), _) => ("tui-attachment-binary", vec![("path", path)]),
+                (None, true) => ("tui-attachment-expanded", vec![("path", path)]),
+                (None, false) if info.truncated => (
+                    "tui-attachment-truncated",
+                    vec![
+                        ("path", path),
+                        ("lines", Arg::from(info.lines)),
+                        (
+                            "kib",
+                            Arg::from(crate::agent::mentions::MAX_MENTION_BYTES / 1024),
+                        ),
+                        ("total", Arg::from(info.bytes.div_ceil(1024))),
+                    ],
+                ),
+                (None, false) => (
+                    "tui-attachment",
+                    vec![("path", path), ("lines", Arg::from(info.lines))],
+                ),
+            };
+            let pre = [Span::styled("  ", theme::dim())];
+            head.extend(wrap_prefixed(
+                &Line::from(Span::styled(l.tra(key, &args), theme::dim())),
+                width,
+                &pre,
+                &pre,
+            ));
+            if cell.expanded {
+                head.extend(dim_indented(content, "    ", width));
+            }
+            if !last {
+                return (head, foot);
+            }
+        }
         CellKind::Attempt { number, retried } => {
             let key = if *retried {
                 "tui-attempt-retrying"
@@ -873,12 +928,16 @@ impl Transcript {
             .collect();
         let kind = ContextKind::Tools { added, removed };
         let i = self.push(CellKind::Context(kind, infos));
+        // The user message's attachment lines (issue 13) stay with it.
+        let user = self.cells[..i]
+            .iter()
+            .rposition(|c| !matches!(c.kind, CellKind::Attachment { .. }));
         if self.replaying
             && first_step
-            && i > 0
-            && matches!(self.cells[i - 1].kind, CellKind::User { .. })
+            && let Some(j) = user
+            && matches!(self.cells[j].kind, CellKind::User { .. })
         {
-            self.cells.swap(i - 1, i);
+            self.cells[j..=i].rotate_right(1);
         }
     }
 
@@ -1014,9 +1073,19 @@ impl Transcript {
         let append = !matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
         match &ev.kind {
             EventKind::UserMessage(d) => {
-                let text = sanitize(&d.message.joined_text());
+                // `@path` attachments (issue 13) show as their own lines under the text.
+                let (typed, attachments) = crate::agent::mentions::split(&d.message);
+                let text = sanitize(&typed);
                 if append && d.message.source.kind == "user" {
                     self.push(CellKind::User { text });
+                    let n = attachments.len();
+                    for (k, (info, content)) in attachments.into_iter().enumerate() {
+                        self.push(CellKind::Attachment {
+                            info,
+                            content: sanitize(&content),
+                            last: k + 1 == n,
+                        });
+                    }
                 } else if !append {
                     self.push(CellKind::Checkpoint { summary: text });
                 }

@@ -214,6 +214,10 @@ impl BottomPane {
         }
         let l = s.l;
         let w = above.width as usize;
+        if self.composer.mention_open() {
+            self.render_mentions(above, buf);
+            return;
+        }
         if !self.composer.popup_open() {
             let Some(cmd) = self.composer.command_being_typed() else {
                 return;
@@ -260,6 +264,31 @@ impl BottomPane {
             let text = truncate(&format!("{name}{name_pad}  {}", l.tr(m.desc_key)), w);
             let pad = " ".repeat(w.saturating_sub(str_width(&text)));
             let st = if sel {
+                theme::selected()
+            } else {
+                theme::dim().patch(Style::default())
+            };
+            buf.set_line(
+                popup.x,
+                popup.y + i as u16,
+                &Line::from(Span::styled(format!("{text}{pad}"), st)),
+                popup.width,
+            );
+        }
+    }
+
+    /// Draws the `@` file popup like the slash popup (issue 13): one workspace path a row,
+    /// best first, the highlighted row selected.
+    fn render_mentions(&self, above: Rect, buf: &mut Buffer) {
+        let matches = self.composer.mention_matches();
+        let w = above.width as usize;
+        let h = (matches.len() as u16).min(above.height);
+        let [_, popup] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(above);
+        for (i, path) in matches.iter().take(popup.height as usize).enumerate() {
+            let text = truncate(&format!("@{}", sanitize(path)), w);
+            let pad = " ".repeat(w.saturating_sub(str_width(&text)));
+            let st = if i == self.composer.popup_selected() {
                 theme::selected()
             } else {
                 theme::dim().patch(Style::default())
@@ -393,6 +422,8 @@ impl Component for BottomPane {
             Action::AlwaysAllow => self.answer(s, ApprovalDecision::AlwaysAllow),
             Action::Deny => self.answer(s, ApprovalDecision::Deny),
             Action::Newline => c.newline(),
+            Action::Send if c.mention_open() => c.complete_mention(),
+            Action::MentionFiles => c.insert_char('@'),
             Action::Send => match c.popup_highlighted() {
                 Some(cmd) => self.run_highlighted(cmd, s),
                 None => self.submit(s),
