@@ -1,7 +1,7 @@
 //! Issue 13 scenarios: `/copy` fills tmux's paste buffer through OSC 52 (with
 //! `set-clipboard on`), F3 switches the footer's mouse mode, and `exec` says `/copy` needs
-//! the TUI. At 80 and 120 columns, in en-US and zh-CN. (The OSC 9 turn-end notification
-//! has no tmux-visible effect; unit tests in `src/ui/app_tests.rs` cover it.)
+//! the TUI, and the OSC 9 turn-end notification reaches the pane's raw output only while
+//! unfocused. At 80 and 120 columns, in en-US and zh-CN.
 
 use std::path::Path;
 use std::process::Command;
@@ -196,4 +196,87 @@ fn issue13_exec_copy_says_it_needs_the_tui_in_both_locales() {
         // Nothing that looks like a clipboard write reaches a non-terminal.
         assert!(!all.contains("\x1b]52"), "{all}");
     }
+}
+
+/// Turn-end notification (`[ui] notify`): with tmux's focus events on, moving to another
+/// window unfocuses deepterm's pane; when the turn ends the pane's raw output (captured with
+/// `pipe-pane`) carries one OSC 9 notification. When no focus loss is reported, or with
+/// notify off (the default), there is none.
+fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> usize {
+    let zh = locale == "zh-CN";
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, format!("[ui]\nnotify = {notify}\n")).unwrap();
+    let raw = dir.path().join("out.raw");
+    let cmd = format!(
+        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale}; sleep 60",
+        common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        common::shell_quote(&dir.path().join("sessions")),
+        common::shell_quote(&config),
+    );
+    let tmux = Tmux::start(
+        &format!("dt-i13-notify-{w}-{locale}-{notify}-{unfocus}"),
+        w,
+        30,
+        &cmd,
+    );
+    // A detached tmux reports its pane as unfocused once focus events are on; without them
+    // no focus change reaches deepterm, which then counts itself focused.
+    if unfocus {
+        tmux.run(&["set-option", "-g", "focus-events", "on"]);
+    }
+    let pipe = format!("cat > {}", common::shell_quote(&raw));
+    tmux.run(&["pipe-pane", "-O", "-t", "t", &pipe]);
+    let idle = if zh { "查看快捷键" } else { "? for keys" };
+    tmux.wait_for("the first frame", |s| s.contains(idle));
+    tmux.type_line("hello");
+    if unfocus {
+        tmux.run(&["new-window", "-d", "-t", "t"]);
+        tmux.run(&["select-window", "-t", "t:1"]);
+    }
+    // The demo turn takes a second or two: wait for a notification, or long enough that
+    // one would have come.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while std::time::Instant::now() < deadline {
+        let out = std::fs::read(&raw).unwrap_or_default();
+        if String::from_utf8_lossy(&out).contains("\x1b]9;") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = String::from_utf8_lossy(&std::fs::read(&raw).unwrap()).into_owned();
+    let n = out.matches("\x1b]9;").count();
+    if n > 0 {
+        let text = if zh {
+            "deepterm：本轮已完成"
+        } else {
+            "deepterm: turn finished"
+        };
+        let start = out.find("\x1b]9;").unwrap() + 4;
+        let end = out[start..].find('\x07').map(|e| start + e).unwrap();
+        let body = &out[start..end];
+        assert!(body.starts_with(text), "{locale}: {body:?}");
+        assert!(!body.chars().any(|c| c.is_control()), "{body:?}");
+    }
+    n
+}
+
+#[test]
+fn issue13_notify_osc9_at_turn_end_only_when_unfocused_and_enabled() {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    assert_eq!(notify_when_unfocused(80, "en-US", true, true), 1);
+    assert_eq!(notify_when_unfocused(120, "zh-CN", true, true), 1);
+    assert_eq!(
+        notify_when_unfocused(80, "zh-CN", true, false),
+        0,
+        "focused"
+    );
+    assert_eq!(
+        notify_when_unfocused(120, "en-US", false, true),
+        0,
+        "notify off"
+    );
 }
