@@ -73,7 +73,14 @@ pub fn notify_text(text: &str) -> String {
 
 /// The first words of a reply for the notification (`…` when there were more).
 pub fn first_words(reply: &str) -> String {
-    let words: Vec<&str> = reply.split_whitespace().take(NOTIFY_WORDS + 1).collect();
+    // A notification is plain text: Markdown marks around words (`**`, `_`, `` ` ``, `#`,
+    // `>`) are dropped, and words that were only marks go.
+    let words: Vec<&str> = reply
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c| matches!(c, '*' | '_' | '`' | '#' | '>' | '~')))
+        .filter(|w| !w.is_empty())
+        .take(NOTIFY_WORDS + 1)
+        .collect();
     let mut out = words[..words.len().min(NOTIFY_WORDS)].join(" ");
     if words.len() > NOTIFY_WORDS {
         out.push('…');
@@ -161,6 +168,10 @@ mod tests {
         assert_eq!(
             first_words(&many),
             "w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12…"
+        );
+        assert_eq!(
+            first_words("## Done\n\n**Hello** from `fx__echo` > quoted"),
+            "Done Hello from fx__echo quoted"
         );
     }
 
