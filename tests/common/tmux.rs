@@ -90,3 +90,24 @@ impl Drop for Tmux {
         let _ = self.run(&["kill-server"]);
     }
 }
+
+/// `deepterm --demo` in `locale` on a private tmux server, `w`×`h`, with an empty config,
+/// its own session directory and `HOME` / XDG directories in a fresh temporary directory
+/// (kept alive by the returned guard). Returns once the composer is drawn.
+pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let sessions = dir.path().join("sessions");
+    let cmd = format!(
+        "env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
+         {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
+        home = super::shell_quote(dir.path()),
+        bin = super::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        sessions = super::shell_quote(&sessions),
+        config = super::shell_quote(&config),
+    );
+    let tmux = Tmux::start(socket, w, h, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains('›'));
+    (tmux, dir)
+}

@@ -2,28 +2,13 @@
 //! transient (item 9), and the Chinese interface reads naturally (item 11), in the real
 //! binary under tmux at 80 and 120 columns, in both locales.
 
-use std::path::Path;
 use std::time::Duration;
 
 use crate::common;
 use crate::common::tmux::Tmux;
 
 fn start(socket: &str, w: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config.toml");
-    std::fs::write(&config, "").unwrap();
-    let sessions = dir.path().join("sessions");
-    let cmd = format!(
-        "env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
-         {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
-        home = common::shell_quote(dir.path()),
-        bin = common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
-        sessions = common::shell_quote(&sessions),
-        config = common::shell_quote(&config),
-    );
-    let tmux = Tmux::start(socket, w, 40, &cmd);
-    tmux.wait_for("the first frame", |s| s.contains('›'));
-    (tmux, dir)
+    common::tmux::start_demo(socket, w, 40, locale)
 }
 
 /// Item 7: a bare `/model` lists the routes with the current one marked; an unknown model

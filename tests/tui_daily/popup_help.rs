@@ -2,28 +2,12 @@
 //! queued messages (item 12), in the real binary under tmux at 80 and 120 columns (the
 //! help also at 60×10 and 200 columns), in both locales.
 
-use std::path::Path;
-
 use crate::common;
 use crate::common::tmux::Tmux;
 
 /// `deepterm --demo` in `locale` on a private tmux server, `w`×`h`.
 fn start(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config.toml");
-    std::fs::write(&config, "").unwrap();
-    let sessions = dir.path().join("sessions");
-    let cmd = format!(
-        "env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
-         {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
-        home = common::shell_quote(dir.path()),
-        bin = common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
-        sessions = common::shell_quote(&sessions),
-        config = common::shell_quote(&config),
-    );
-    let tmux = Tmux::start(socket, w, h, &cmd);
-    tmux.wait_for("the first frame", |s| s.contains('›'));
-    (tmux, dir)
+    common::tmux::start_demo(socket, w, h, locale)
 }
 
 fn type_text(tmux: &Tmux, text: &str) {
