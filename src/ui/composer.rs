@@ -36,6 +36,9 @@ pub struct Composer {
     popup_closed: bool,
     search: Option<Search>,
     files: super::mention::FileIndex,
+    /// The last `@` query ranked, the file count it saw, and its result: the popup asks
+    /// several times per key and frame, and a walk holds up to 20,000 files.
+    mention_memo: std::cell::RefCell<Option<(String, usize, Vec<usize>)>>,
 }
 
 /// A running Ctrl+R reverse search (issue 13 item 1): the query and which match (0 = the
@@ -470,6 +473,7 @@ impl Composer {
     /// Gives the composer the workspace files the `@` popup offers.
     pub fn set_files(&mut self, files: super::mention::FileIndex) {
         self.files = files;
+        self.mention_memo.replace(None);
     }
 
     /// Whether the workspace walk for the `@` popup is still running.
@@ -504,7 +508,17 @@ impl Composer {
     pub fn mention_matches(&self) -> Vec<&str> {
         match self.mention_query() {
             Some((_, q)) => {
-                super::mention::rank(self.files.files(), q, super::mention::MENTION_ROWS)
+                let files = self.files.files();
+                let mut memo = self.mention_memo.borrow_mut();
+                let fresh = memo
+                    .as_ref()
+                    .is_some_and(|(mq, n, _)| mq == q && *n == files.len());
+                if !fresh {
+                    let idx = super::mention::rank_indices(files, q, super::mention::MENTION_ROWS);
+                    *memo = Some((q.to_string(), files.len(), idx));
+                }
+                let idx = memo.as_ref().map(|m| m.2.clone()).unwrap_or_default();
+                idx.into_iter().map(|i| files[i].as_str()).collect()
             }
             None => Vec::new(),
         }

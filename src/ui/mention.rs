@@ -76,18 +76,26 @@ fn score(path: &str, query: &str) -> Option<u8> {
 /// The best `limit` files for `query`, best first; ties go to the shorter path, then the
 /// walk order (sorted by name).
 pub fn rank<'a>(files: &'a [String], query: &str, limit: usize) -> Vec<&'a str> {
+    rank_indices(files, query, limit)
+        .into_iter()
+        .map(|i| files[i].as_str())
+        .collect()
+}
+
+/// [`rank`] as indices into `files`.
+pub fn rank_indices(files: &[String], query: &str, limit: usize) -> Vec<usize> {
     let q = query.to_lowercase();
-    let mut hits: Vec<(u8, usize, usize, &str)> = files
+    let mut hits: Vec<(u8, usize, usize)> = files
         .iter()
         .enumerate()
-        .filter_map(|(i, f)| score(f, &q).map(|s| (s, f.len(), i, f.as_str())))
+        .filter_map(|(i, f)| score(f, &q).map(|s| (s, f.len(), i)))
         .collect();
     if hits.len() > limit {
         hits.select_nth_unstable(limit);
         hits.truncate(limit);
     }
     hits.sort_unstable();
-    hits.into_iter().map(|h| h.3).collect()
+    hits.into_iter().map(|h| h.2).collect()
 }
 
 #[cfg(test)]
