@@ -1265,7 +1265,7 @@ fn issue13_notify_only_when_enabled_and_unfocused() {
     assert_eq!(
         finished(&mut app),
         vec![TermRequest::Escape(
-            "\x1b]9;deepterm: turn finished — Second reply: `code`\x07".into()
+            "\x1b]9;deepterm: turn finished — Second reply: code\x07".into()
         )]
     );
     // A finished command (not a turn) does not notify.
