@@ -241,9 +241,6 @@ impl BottomPane {
             return;
         }
         let matches = self.composer.popup_matches();
-        let h = (matches.len() as u16).min(above.height);
-        let [_, popup] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(above);
         let names: Vec<String> = matches.iter().map(|m| usage_line(l, m)).collect();
         // The synopsis column is as wide as the widest shown, up to half the popup.
         let col = names
@@ -252,18 +249,29 @@ impl BottomPane {
             .max()
             .unwrap_or(0)
             .min(w / 2);
-        for (i, (m, name)) in matches
+        let rows: Vec<String> = matches
             .iter()
             .zip(&names)
-            .take(popup.height as usize)
-            .enumerate()
-        {
-            let sel = i == self.composer.popup_selected();
-            let name = truncate(name, col);
-            let name_pad = " ".repeat(col.saturating_sub(str_width(&name)));
-            let text = truncate(&format!("{name}{name_pad}  {}", l.tr(m.desc_key)), w);
+            .map(|(m, name)| {
+                let name = truncate(name, col);
+                let name_pad = " ".repeat(col.saturating_sub(str_width(&name)));
+                format!("{name}{name_pad}  {}", l.tr(m.desc_key))
+            })
+            .collect();
+        self.draw_popup_rows(above, buf, &rows);
+    }
+
+    /// The rows of a popup (slash commands or `@` files), bottom-aligned in `above`, one
+    /// per line cut to the width, the highlighted one selected.
+    fn draw_popup_rows(&self, above: Rect, buf: &mut Buffer, rows: &[String]) {
+        let w = above.width as usize;
+        let h = (rows.len() as u16).min(above.height);
+        let [_, popup] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(above);
+        for (i, row) in rows.iter().take(popup.height as usize).enumerate() {
+            let text = truncate(row, w);
             let pad = " ".repeat(w.saturating_sub(str_width(&text)));
-            let st = if sel {
+            let st = if i == self.composer.popup_selected() {
                 theme::selected()
             } else {
                 theme::dim().patch(Style::default())
@@ -280,26 +288,13 @@ impl BottomPane {
     /// Draws the `@` file popup like the slash popup (issue 13): one workspace path a row,
     /// best first, the highlighted row selected.
     fn render_mentions(&self, above: Rect, buf: &mut Buffer) {
-        let matches = self.composer.mention_matches();
-        let w = above.width as usize;
-        let h = (matches.len() as u16).min(above.height);
-        let [_, popup] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(h)]).areas(above);
-        for (i, path) in matches.iter().take(popup.height as usize).enumerate() {
-            let text = truncate(&format!("@{}", sanitize(path)), w);
-            let pad = " ".repeat(w.saturating_sub(str_width(&text)));
-            let st = if i == self.composer.popup_selected() {
-                theme::selected()
-            } else {
-                theme::dim().patch(Style::default())
-            };
-            buf.set_line(
-                popup.x,
-                popup.y + i as u16,
-                &Line::from(Span::styled(format!("{text}{pad}"), st)),
-                popup.width,
-            );
-        }
+        let rows: Vec<String> = self
+            .composer
+            .mention_matches()
+            .iter()
+            .map(|path| format!("@{}", sanitize(path)))
+            .collect();
+        self.draw_popup_rows(above, buf, &rows);
     }
 
     /// Enter with the slash popup open: a command that requires arguments is completed
