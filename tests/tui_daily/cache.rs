@@ -116,19 +116,9 @@ fn scenario(w: u16, t: &Texts) {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config.toml");
-    std::fs::write(&config, "").unwrap();
+    let (tmux, dir) =
+        common::tmux::start_demo(&format!("i12-cache-{w}-{}", t.locale), w, 40, t.locale);
     let sessions = dir.path().join("sessions");
-    let cmd = format!(
-        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {}; sleep 60",
-        common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
-        common::shell_quote(&sessions),
-        common::shell_quote(&config),
-        t.locale,
-    );
-    let tmux = Tmux::start(&format!("i12-cache-{w}-{}", t.locale), w, 40, &cmd);
-    tmux.wait_for("the first frame", |s| s.contains('›'));
     // #1 cold (first request), #2 warm, then a removal on the addition-only route and #3
     // loses the cache.
     tmux.type_line("hello there");
