@@ -1,0 +1,9 @@
+mod commands;
+mod compaction_log;
+mod env_errors;
+mod inspect;
+mod mentions;
+mod resume;
+mod retain;
+mod scenarios;
+mod turn_loop;

@@ -1,0 +1,3 @@
+mod arbitrary_values;
+mod hostile_files;
+mod tools;

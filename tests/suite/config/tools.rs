@@ -1,0 +1,1231 @@
+//! Configuration, catalog, tool registry, built-in and command tools.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use deepterm::config::{
+    CommandToolConfig, Config, ConfigError, ConfigLocation, ConfigWarning, save_locale,
+};
+use deepterm::i18n::{Locale, Localizer};
+use deepterm::llm::types::ProviderKind;
+use deepterm::session::event::{SystemPromptUpdate, ToolUpdateMode};
+use deepterm::tools::command::CommandTool;
+use deepterm::tools::{
+    Approval, RegisteredTool, ToolError, ToolExecutor, ToolRegistry, ToolSource, builtin, command,
+};
+use tokio_util::sync::CancellationToken;
+
+const EN: Localizer = Localizer {
+    locale: Locale::EnUs,
+};
+const ZH: Localizer = Localizer {
+    locale: Locale::ZhCn,
+};
+
+fn parse_err(text: &str) -> ConfigError {
+    let file = Path::new("/cfg/deepterm.toml");
+    match Config::parse_in(text, Some(file), Path::new("/nonexistent")) {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+// ---------------------------------------------------------------- configuration
+
+#[test]
+fn defaults_have_both_providers_and_the_flash_route() {
+    let c = Config::load_from(None).unwrap();
+    assert_eq!(c.model, "deepseek/deepseek-flash");
+    let ds = &c.providers["deepseek"];
+    assert_eq!(ds.kind, ProviderKind::DeepseekMessages);
+    assert_eq!(ds.base_url, "https://api.deepseek.com/anthropic");
+    assert_eq!(ds.api_key_env, "DEEPSEEK_API_KEY");
+    let oa = &c.providers["deepseek-openai"];
+    assert_eq!(oa.kind, ProviderKind::OpenaiChat);
+    assert_eq!(oa.base_url, "https://api.deepseek.com");
+    assert!(c.builtin_tools);
+    let r = c.resolve_route(None).unwrap();
+    assert_eq!(r.id(), "deepseek/deepseek-flash");
+}
+
+#[test]
+fn missing_file_is_defaults_at_default_location_but_an_error_when_explicit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nope.toml");
+    let implicit = ConfigLocation {
+        path: path.clone(),
+        explicit: false,
+    };
+    let c = Config::load_from(Some(&implicit)).unwrap();
+    assert_eq!(c.path.as_deref(), Some(path.as_path()));
+    assert_eq!(c.model, "deepseek/deepseek-flash");
+    let explicit = ConfigLocation {
+        path: path.clone(),
+        explicit: true,
+    };
+    let e = Config::load_from(Some(&explicit)).unwrap_err();
+    assert!(matches!(e, ConfigError::NotFound { .. }));
+    assert!(e.localized(EN).contains(&path.display().to_string()));
+    assert!(e.localized(ZH).contains("不存在"));
+}
+
+#[test]
+fn example_config_parses_with_only_the_missing_instructions_warning() {
+    let text = include_str!("../../../assets/config.example.toml");
+    let cwd = tempfile::tempdir().unwrap();
+    let c = Config::parse_in(text, Some(Path::new("/cfg/config.toml")), cwd.path()).unwrap();
+    assert_eq!(c.locale, Some(Locale::EnUs));
+    assert_eq!(
+        c.warnings,
+        vec![ConfigWarning::MissingInstructionFile {
+            file: Some("/cfg/config.toml".into()),
+            key: "instructions.files[0]".into(),
+            path: "AGENTS.md".into()
+        }]
+    );
+    let fs = &c.mcp_servers["fs"];
+    assert_eq!((fs.enabled, fs.approval), (false, Approval::Ask));
+    let wc = &c.command_tools["word_count"];
+    assert_eq!(wc.timeout_secs, 10);
+    assert_eq!(wc.command, vec!["sh", "-c", "wc -w"]);
+    assert_eq!(wc.parameters["type"], "object");
+    assert_eq!(wc.parameters["required"][0], "text");
+}
+
+#[test]
+fn full_config_values_and_defaults() {
+    let text = r#"
+model = "deepseek-openai/deepseek-v4-pro"
+[mcp.servers.git]
+command = "mcp-git"
+args = ["--repo", "."]
+env = { A = "1" }
+timeout_secs = 5
+[tools.command.t]
+description = "d"
+command = ["true"]
+"#;
+    let c = Config::parse_in(text, None, Path::new("/")).unwrap();
+    assert!(c.warnings.is_empty());
+    let git = &c.mcp_servers["git"];
+    assert_eq!(git.args, vec!["--repo", "."]);
+    assert_eq!(git.env["A"], "1");
+    assert_eq!(
+        (git.enabled, git.approval, git.timeout_secs),
+        (true, Approval::Never, Some(5))
+    );
+    let t = &c.command_tools["t"];
+    assert_eq!(
+        (t.enabled, t.approval, t.timeout_secs),
+        (true, Approval::Never, 30)
+    );
+    // A table without `type` gets `"type": "object"` first.
+    assert_eq!(
+        t.parameters.to_string(),
+        r#"{"type":"object","properties":{}}"#
+    );
+    assert_eq!(
+        c.resolve_route(None).unwrap().id(),
+        "deepseek-openai/deepseek-v4-pro"
+    );
+}
+
+/// Each invalid config names the file and the key and says what was expected, in both
+/// locales. Columns: TOML, key path, English expectation, Chinese fragment.
+#[test]
+fn validation_errors_name_file_key_and_expectation_in_both_locales() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "[providers.x]\nkind = \"grpc\"\nbase_url = \"u\"\napi_key_env = \"K\"",
+            "providers.x.kind",
+            r#"must be "deepseek-messages" or "openai-chat" (found "grpc")"#,
+            "必须是“deepseek-messages”或“openai-chat”",
+        ),
+        (
+            "[providers.x]\nkind = \"openai-chat\"\napi_key_env = \"K\"",
+            "providers.x.base_url",
+            "is required",
+            "是必填项",
+        ),
+        (
+            "[providers.x]\nkind = \"openai-chat\"\nbase_url = \"http://h\"",
+            "providers.x.api_key_env",
+            "is required",
+            "是必填项",
+        ),
+        (
+            "[providers.x]\nbase_url = \"http://h\"\napi_key_env = \"K\"",
+            "providers.x.kind",
+            "is required",
+            "是必填项",
+        ),
+        (
+            "model = \"deepseek\"",
+            "model",
+            r#"must be "PROVIDER/MODEL""#,
+            "提供方/模型",
+        ),
+        (
+            "model = \"nope/deepseek-flash\"",
+            "model",
+            r#"must name a configured provider; "nope" is not one (configured: deepseek, deepseek-openai)"#,
+            "已配置：deepseek、deepseek-openai",
+        ),
+        (
+            "[[providers.deepseek.models]]\nid = \"deepseek-flash\"\ntool_update = \"sometimes\"",
+            "providers.deepseek.models[0].tool_update",
+            r#"must be "in-history" or "addition-only" when present"#,
+            "必须是“in-history”或“addition-only”",
+        ),
+        (
+            "[[providers.deepseek.models]]\nid = \"a\"\n[[providers.deepseek.models]]\nid = \"b\"\nsystem_prompt_update = \"always\"",
+            "providers.deepseek.models[1].system_prompt_update",
+            r#"must be "in-history" when present"#,
+            "必须是“in-history”",
+        ),
+        (
+            "[[providers.deepseek-openai.models]]\nid = \"deepseek-flash\"\ntool_update = \"in-history\"",
+            "providers.deepseek-openai.models[0].tool_update",
+            "is not supported by openai-chat providers",
+            "不适用于 openai-chat",
+        ),
+        (
+            "[[providers.deepseek.models]]\nid = \"a\"\n[[providers.deepseek.models]]\nid = \"a\"",
+            "providers.deepseek.models[1].id",
+            r#"model "a" is listed twice"#,
+            "出现了两次",
+        ),
+        (
+            "[[providers.deepseek.models]]\nid = \"a\"\ncontext_window = 0",
+            "providers.deepseek.models[0].context_window",
+            "must be a positive integer",
+            "必须是正整数",
+        ),
+        (
+            "[tools.command.t]\ndescription = \"d\"\ncommand = []",
+            "tools.command.t.command",
+            "must be a non-empty array",
+            "必须是非空数组",
+        ),
+        (
+            "[tools.command.t]\ndescription = \"d\"\ncommand = [\"\"]",
+            "tools.command.t.command",
+            "must be a non-empty array",
+            "必须是非空数组",
+        ),
+        (
+            "[tools.command.t]\ndescription = \"d\"\ncommand = \"ls\"",
+            "tools.command.t.command",
+            "must be an array",
+            "必须是数组",
+        ),
+        (
+            "[tools.command.t]\ndescription = \"d\"\ncommand = [\"ls\"]\napproval = \"maybe\"",
+            "tools.command.t.approval",
+            r#"must be "ask" or "never" (found "maybe")"#,
+            "必须是“ask”或“never”",
+        ),
+        (
+            "[mcp.servers.fs]\ncommand = \"x\"\napproval = \"sometimes\"",
+            "mcp.servers.fs.approval",
+            r#"must be "ask" or "never""#,
+            "必须是“ask”或“never”",
+        ),
+        (
+            "[mcp.servers.a__b]\ncommand = \"x\"",
+            "mcp.servers.a__b",
+            r#"without "__""#,
+            "不能含有“__”",
+        ),
+        (
+            "[mcp.servers.fs]\nargs = []",
+            "mcp.servers.fs.command",
+            "is required",
+            "是必填项",
+        ),
+        (
+            "[tools.command.read_file]\ndescription = \"d\"\ncommand = [\"cat\"]",
+            "tools.command.read_file",
+            r#"built-in tool "read_file""#,
+            "内置工具“read_file”",
+        ),
+        (
+            "[tools.command.t]\ndescription = \"d\"\ncommand = [\"ls\"]\nparameters = { type = \"string\" }",
+            "tools.command.t.parameters.type",
+            r#"must be "object""#,
+            "必须是“object”",
+        ),
+        (
+            "locale = \"fr-FR\"",
+            "locale",
+            r#"must be "en-US" or "zh-CN" (found "fr-FR")"#,
+            "必须是“en-US”或“zh-CN”",
+        ),
+        (
+            "[tools.builtin]\nenabled = \"yes\"",
+            "tools.builtin.enabled",
+            "must be true or false",
+            "必须是布尔值（true 或 false）",
+        ),
+        ("providers = 3", "providers", "must be a table", "必须是表"),
+    ];
+    for (text, key, en, zh) in cases {
+        let e = parse_err(text);
+        let (en_text, zh_text) = (e.localized(EN), e.localized(ZH));
+        for t in [&en_text, &zh_text] {
+            assert!(t.contains("/cfg/deepterm.toml"), "file missing in {t:?}");
+            assert!(
+                t.contains(&format!("`{key}`")),
+                "key {key} missing in {t:?}"
+            );
+        }
+        assert!(en_text.contains(en), "{en:?} missing in {en_text:?}");
+        assert!(zh_text.contains(zh), "{zh:?} missing in {zh_text:?}");
+        assert_eq!(e.to_string(), en_text);
+    }
+}
+
+#[test]
+fn syntax_error_reports_line_and_column() {
+    let e = parse_err("locale = \"en-US\"\nmodel = = 3\n");
+    let ConfigError::Syntax { line, column, .. } = &e else {
+        panic!("not a syntax error: {e:?}");
+    };
+    assert_eq!((*line, *column), (2, 9));
+    assert!(
+        e.localized(EN)
+            .contains("/cfg/deepterm.toml, line 2, column 9: invalid TOML")
+    );
+    assert!(e.localized(ZH).contains("第 2 行第 9 列"));
+}
+
+#[test]
+fn unknown_keys_are_warnings_not_errors() {
+    let c = Config::parse_in(
+        "colour = 1\n[tools.builtin]\nenabled = false\nfoo = 1\n[providers.deepseek]\nretries = 2",
+        None,
+        Path::new("/"),
+    )
+    .unwrap();
+    assert!(!c.builtin_tools);
+    let keys: Vec<_> = c
+        .warnings
+        .iter()
+        .map(|w| match w {
+            ConfigWarning::UnknownKey { key, .. } => key.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        ["providers.deepseek.retries", "tools.builtin.foo", "colour"]
+    );
+    assert!(c.warnings[2].localized(EN).contains("`colour`"));
+    assert!(
+        c.warnings[2]
+            .localized(ZH)
+            .contains("未知的配置项 `colour`")
+    );
+}
+
+#[test]
+fn instruction_files_resolve_against_cwd_then_config_dir() {
+    let cwd = tempfile::tempdir().unwrap();
+    let cfg_dir = tempfile::tempdir().unwrap();
+    std::fs::write(cwd.path().join("AGENTS.md"), "project rules\n").unwrap();
+    std::fs::write(cfg_dir.path().join("global.md"), "global rules\n").unwrap();
+    let file = cfg_dir.path().join("config.toml");
+    let c = Config::parse_in(
+        "[instructions]\ntext = \"be brief\"\nfiles = [\"AGENTS.md\", \"global.md\"]",
+        Some(&file),
+        cwd.path(),
+    )
+    .unwrap();
+    assert!(c.warnings.is_empty());
+    assert_eq!(
+        c.read_instructions().as_deref(),
+        Some("be brief\n\nproject rules\n\nglobal rules")
+    );
+}
+
+// ---------------------------------------------------------------- catalog and routes
+
+#[test]
+fn w11_catalog_resolution_per_provider_kind() {
+    let c = Config::default();
+    let flash = c.resolve_route(Some("deepseek/deepseek-flash")).unwrap();
+    assert_eq!(flash.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    assert_eq!(
+        flash.system_prompt_update,
+        Some(SystemPromptUpdate::InHistory)
+    );
+    assert!(flash.image_input);
+    assert_eq!(flash.context_window, 1_048_576);
+    assert_eq!(flash.base_url, "https://api.deepseek.com/anthropic");
+    let legacy = c.resolve_route(Some("deepseek/deepseek-v4-flash")).unwrap();
+    assert_eq!(legacy.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    let pro = c.resolve_route(Some("deepseek/deepseek-v4-pro")).unwrap();
+    assert_eq!((pro.tool_update, pro.system_prompt_update), (None, None));
+    assert_eq!(pro.context_window, 1_048_576);
+    let oa = c
+        .resolve_route(Some("deepseek-openai/deepseek-flash"))
+        .unwrap();
+    assert_eq!(oa.kind, ProviderKind::OpenaiChat);
+    assert_eq!((oa.tool_update, oa.system_prompt_update), (None, None));
+}
+
+#[test]
+fn w12_uncatalogued_model_is_allowed_without_modes() {
+    let r = Config::default()
+        .resolve_route(Some("deepseek/deepseek-next"))
+        .unwrap();
+    assert_eq!(
+        (r.tool_update, r.system_prompt_update, r.image_input),
+        (None, None, false)
+    );
+    assert_eq!(
+        r.context_window,
+        deepterm::llm::catalog::DEFAULT_CONTEXT_WINDOW
+    );
+}
+
+#[test]
+fn w13_models_list_overrides_catalog_entry_by_id() {
+    let c = Config::parse_in(
+        r#"
+[[providers.deepseek.models]]
+id = "deepseek-v4-flash"
+system_prompt_update = "in-history"
+tool_update = "in-history"
+[[providers.deepseek.models]]
+id = "my-model"
+context_window = 64000
+tool_update = "addition-only"
+"#,
+        None,
+        Path::new("/"),
+    )
+    .unwrap();
+    let v4 = c.resolve_route(Some("deepseek/deepseek-v4-flash")).unwrap();
+    assert_eq!(v4.tool_update, Some(ToolUpdateMode::InHistory));
+    assert_eq!(v4.system_prompt_update, Some(SystemPromptUpdate::InHistory));
+    assert!(!v4.image_input, "an override replaces the whole entry");
+    assert_eq!(
+        v4.context_window, 1_048_576,
+        "window falls back to the catalog"
+    );
+    let mine = c.resolve_route(Some("deepseek/my-model")).unwrap();
+    assert_eq!(
+        (mine.tool_update, mine.context_window),
+        (Some(ToolUpdateMode::AdditionOnly), 64000)
+    );
+    // Untouched entries keep the catalog values; the inherited provider fields stay.
+    let flash = c.resolve_route(Some("deepseek/deepseek-flash")).unwrap();
+    assert_eq!(flash.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    assert_eq!(flash.api_key_env, "DEEPSEEK_API_KEY");
+    assert!(c.known_routes().contains(&"deepseek/my-model".to_string()));
+}
+
+#[test]
+fn route_resolution_errors_are_localized() {
+    let c = Config::default();
+    for bad in ["deepseek", "/deepseek-flash", "deepseek/", ""] {
+        let e = c.resolve_route(Some(bad)).unwrap_err();
+        assert!(matches!(e, ConfigError::BadRoute { .. }), "{bad}: {e:?}");
+        assert!(e.localized(EN).contains("expected PROVIDER/MODEL"));
+        assert!(e.localized(ZH).contains("应为 提供方/模型"));
+    }
+    let e = c.resolve_route(Some("openai/gpt")).unwrap_err();
+    assert_eq!(
+        e.localized(EN),
+        "Unknown provider \"openai\" in route \"openai/gpt\". Configured providers: deepseek, deepseek-openai."
+    );
+    assert!(e.localized(ZH).contains("提供方“openai”不存在"));
+    let r = c
+        .resolve_route(Some("deepseek/deepseek-flash"))
+        .unwrap()
+        .with_base_url("http://127.0.0.1:9/anthropic/");
+    assert_eq!(r.base_url, "http://127.0.0.1:9/anthropic");
+}
+
+#[test]
+fn missing_api_key_names_the_variable() {
+    let c = Config::parse_in(
+        "[providers.p]\nkind = \"openai-chat\"\nbase_url = \"http://h\"\napi_key_env = \"DEEPTERM_TEST_NEVER_SET_KEY_7Q\"",
+        None,
+        Path::new("/"),
+    )
+    .unwrap();
+    let route = c.resolve_route(Some("p/m")).unwrap();
+    let e = c.api_key(&route).unwrap_err();
+    assert_eq!(
+        e.localized(EN),
+        "No API key for provider \"p\": set the environment variable DEEPTERM_TEST_NEVER_SET_KEY_7Q."
+    );
+    assert!(
+        e.localized(ZH)
+            .contains("请设置环境变量 DEEPTERM_TEST_NEVER_SET_KEY_7Q")
+    );
+
+    // SAFETY: the variable name is unique to this test; no other thread reads it.
+    unsafe { std::env::set_var("DEEPTERM_TEST_SET_KEY_7Q", "sk-test-secret") };
+    let mut route = route;
+    route.api_key_env = "DEEPTERM_TEST_SET_KEY_7Q".into();
+    let key = c.api_key(&route).unwrap();
+    assert_eq!(key.expose(), "sk-test-secret");
+    assert!(!format!("{key:?}").contains("sk-test-secret"));
+}
+
+#[test]
+fn save_locale_round_trip_keeps_comments() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let original = "# my settings\nmodel = \"deepseek/deepseek-v4-pro\" # pro please\n\n[tools.builtin]\n# keep them\nenabled = true\n";
+    std::fs::write(&path, original).unwrap();
+    save_locale(&path, Locale::ZhCn).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("# my settings"));
+    assert!(text.contains("# pro please"));
+    assert!(text.contains("# keep them"));
+    let c = Config::load(Some(&path)).unwrap();
+    assert_eq!(c.locale, Some(Locale::ZhCn));
+    assert_eq!(c.model, "deepseek/deepseek-v4-pro");
+    assert!(c.warnings.is_empty());
+
+    // Replacing keeps a single key and its trailing comment.
+    let with_comment = text.replace("locale = \"zh-CN\"", "locale = \"zh-CN\" # ui language");
+    std::fs::write(&path, with_comment).unwrap();
+    save_locale(&path, Locale::EnUs).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("locale").count(), 1, "{text}");
+    assert!(text.contains("locale = \"en-US\" # ui language"), "{text}");
+
+    // Absent file and directory are created.
+    let fresh = dir.path().join("a/b/config.toml");
+    save_locale(&fresh, Locale::ZhCn).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&fresh).unwrap(),
+        "locale = \"zh-CN\"\n"
+    );
+
+    // A broken file is not overwritten.
+    std::fs::write(&path, "locale = [\n").unwrap();
+    let e = save_locale(&path, Locale::ZhCn).unwrap_err();
+    assert!(matches!(e, ConfigError::Syntax { .. }));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "locale = [\n");
+}
+
+// ---------------------------------------------------------------- registry
+
+fn cmd_config(
+    description: &str,
+    command: &[&str],
+    enabled: bool,
+    approval: Approval,
+) -> CommandToolConfig {
+    CommandToolConfig {
+        description: description.into(),
+        command: command.iter().map(|s| s.to_string()).collect(),
+        parameters: serde_json::json!({"type": "object"}),
+        enabled,
+        approval,
+        timeout_secs: 30,
+        env_passthrough: vec![],
+        parallel: false,
+    }
+}
+
+fn cmd(name: &str, command: &[&str]) -> RegisteredTool {
+    command::tool(name, &cmd_config("d", command, true, Approval::Never))
+}
+
+fn names(r: &ToolRegistry) -> Vec<String> {
+    r.active_tools().into_iter().map(|t| t.name).collect()
+}
+
+fn workspace_registry() -> (tempfile::TempDir, ToolRegistry) {
+    let dir = tempfile::tempdir().unwrap();
+    let c = Config::default();
+    let r = ToolRegistry::from_config(&c, dir.path());
+    (dir, r)
+}
+
+#[test]
+fn d2_active_tools_are_in_lexicographic_name_order() {
+    let (_d, mut r) = workspace_registry();
+    r.set_source_tools(
+        ToolSource::Mcp("zz".into()),
+        vec![cmd("zz__b", &["true"]), cmd("aa__x", &["true"])],
+    );
+    r.set_source_tools(
+        ToolSource::Command,
+        vec![cmd("zeta", &["true"]), cmd("alpha", &["true"])],
+    );
+    assert_eq!(
+        names(&r),
+        [
+            "aa__x",
+            "alpha",
+            "grep",
+            "list_dir",
+            "read_file",
+            "zeta",
+            "zz__b"
+        ]
+    );
+    // Unregistering a source removes its batch.
+    r.set_source_tools(ToolSource::Mcp("zz".into()), vec![]);
+    assert_eq!(
+        names(&r),
+        ["alpha", "grep", "list_dir", "read_file", "zeta"]
+    );
+}
+
+#[test]
+fn builtin_source_wins_a_name_clash() {
+    let (_d, mut r) = workspace_registry();
+    r.set_source_tools(ToolSource::Mcp("s".into()), vec![cmd("grep", &["true"])]);
+    let grep = r
+        .active_tools()
+        .into_iter()
+        .find(|t| t.name == "grep")
+        .unwrap();
+    assert_eq!(grep.description, builtin::schemas()[0].description);
+    assert_eq!(names(&r).len(), 3);
+}
+
+#[tokio::test]
+async fn r5_unknown_tool_error_text_is_exact() {
+    let (_d, mut r) = workspace_registry();
+    let out = r.call("x", "{}", &CancellationToken::new()).await;
+    assert_eq!(out.content, "unknown tool \"x\"");
+    assert!(out.is_error);
+    // A disabled (removed) tool fails the same way.
+    assert!(r.set_enabled("grep", false).unwrap());
+    let out = r
+        .call("grep", "{\"pattern\":\"a\"}", &CancellationToken::new())
+        .await;
+    assert_eq!(out.content, "unknown tool \"grep\"");
+}
+
+#[tokio::test]
+async fn enable_disable_by_name_and_config_enabled_false() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Config::default();
+    c.command_tools.insert(
+        "off".into(),
+        cmd_config("d", &["echo", "ran"], false, Approval::Never),
+    );
+    let mut r = ToolRegistry::from_config(&c, dir.path());
+    assert_eq!(names(&r), ["grep", "list_dir", "read_file"]);
+    let v = r.version();
+    assert!(r.set_enabled("off", true).unwrap());
+    assert!(r.version() > v);
+    assert!(!r.set_enabled("off", true).unwrap(), "already enabled");
+    assert_eq!(names(&r), ["grep", "list_dir", "off", "read_file"]);
+    let out = r.call("off", "", &CancellationToken::new()).await;
+    assert_eq!(out.content, "ran\n");
+    assert!(r.set_enabled("read_file", false).unwrap());
+    assert_eq!(names(&r), ["grep", "list_dir", "off"]);
+    let e = r.set_enabled("nope", true).unwrap_err();
+    assert_eq!(e, ToolError::UnknownName("nope".into()));
+    assert!(e.localized(EN).contains("no tool named \"nope\""));
+    assert!(e.localized(ZH).contains("没有名为“nope”的工具"));
+    // The override survives re-registration of the source (e.g. an MCP re-sync).
+    r.set_source_tools(ToolSource::Builtin, builtin::tools(dir.path()));
+    assert!(!r.is_active("read_file"));
+}
+
+#[test]
+fn builtin_disabled_in_config_can_be_enabled() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = Config::parse_in("[tools.builtin]\nenabled = false", None, Path::new("/")).unwrap();
+    let mut r = ToolRegistry::from_config(&c, dir.path());
+    assert!(r.active_tools().is_empty());
+    r.set_enabled("grep", true).unwrap();
+    assert_eq!(names(&r), ["grep"]);
+}
+
+#[test]
+fn r6_same_name_schema_change_is_accepted() {
+    let mut r = ToolRegistry::new();
+    r.set_source_tools(ToolSource::Command, vec![cmd("t", &["true"])]);
+    let mut changed = cmd("t", &["true"]);
+    changed.schema.description = "new description".into();
+    r.set_source_tools(ToolSource::Command, vec![changed]);
+    assert_eq!(r.active_tools()[0].description, "new description");
+}
+
+#[tokio::test]
+async fn invalid_json_arguments_are_a_readable_tool_error_and_nothing_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let mut r = ToolRegistry::new();
+    let script = format!("touch {}", marker.display());
+    r.set_source_tools(ToolSource::Command, vec![cmd("t", &["sh", "-c", &script])]);
+    let out = r.call("t", "{\"a\": ", &CancellationToken::new()).await;
+    assert!(out.is_error);
+    assert!(
+        out.content
+            .starts_with("invalid arguments for tool \"t\": not valid JSON"),
+        "{}",
+        out.content
+    );
+    let out = r.call("t", "[1, 2]", &CancellationToken::new()).await;
+    assert_eq!(
+        out.content,
+        "invalid arguments for tool \"t\": expected a JSON object"
+    );
+    assert!(!marker.exists());
+}
+
+#[test]
+fn approval_policy_and_parallel_safety() {
+    let mut r = ToolRegistry::new();
+    r.set_source_tools(
+        ToolSource::Command,
+        vec![
+            command::tool("asks", &cmd_config("d", &["true"], true, Approval::Ask)),
+            cmd("free", &["true"]),
+        ],
+    );
+    assert!(r.needs_approval("asks"));
+    assert!(!r.needs_approval("free"));
+    // Command tools may have side effects: one at a time unless the config says otherwise.
+    assert!(!r.is_parallel_safe("asks"));
+    let mut parallel = cmd_config("d", &["true"], true, Approval::Never);
+    parallel.parallel = true;
+    r.set_source_tools(ToolSource::Command, vec![command::tool("par", &parallel)]);
+    assert!(r.is_parallel_safe("par"));
+}
+
+#[test]
+fn tools_listing_shows_active_and_disabled_with_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut r = ToolRegistry::from_config(&Config::default(), dir.path());
+    r.set_source_tools(
+        ToolSource::Mcp("fs".into()),
+        vec![command::tool(
+            "fs__read",
+            &cmd_config("d", &["true"], true, Approval::Ask),
+        )],
+    );
+    r.set_enabled("grep", false).unwrap();
+    let rows = r.listing();
+    assert_eq!(rows.len(), 4);
+    assert_eq!((rows[0].name.as_str(), rows[0].active), ("fs__read", true));
+    assert_eq!(rows[1].source, ToolSource::Builtin);
+    assert_eq!(
+        r.listing_lines(EN),
+        [
+            "Active tools (3):",
+            "fs__read (MCP server fs, asks for approval)",
+            "list_dir (built-in)",
+            "read_file (built-in)",
+            "Available but disabled (1):",
+            "grep (built-in) — /tool enable grep",
+        ]
+    );
+    let zh = r.listing_lines(ZH);
+    assert_eq!(zh[0], "已启用的工具（3 个）：");
+    assert_eq!(zh[1], "fs__read（MCP 服务器 fs，调用前需确认）");
+    assert_eq!(
+        ToolRegistry::new().listing_lines(EN),
+        ["No tools are registered."]
+    );
+}
+
+// ---------------------------------------------------------------- built-in tools
+
+struct Ws {
+    _parent: tempfile::TempDir,
+    root: PathBuf,
+    outside: PathBuf,
+    reg: ToolRegistry,
+}
+
+fn ws() -> Ws {
+    let parent = tempfile::tempdir().unwrap();
+    let root = parent.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let outside = parent.path().join("secret.txt");
+    std::fs::write(&outside, "top secret\n").unwrap();
+    let mut reg = ToolRegistry::new();
+    reg.set_source_tools(ToolSource::Builtin, builtin::tools(&root));
+    Ws {
+        _parent: parent,
+        root,
+        outside,
+        reg,
+    }
+}
+
+async fn call(
+    r: &ToolRegistry,
+    name: &str,
+    args: serde_json::Value,
+) -> deepterm::tools::ToolOutcome {
+    r.call(name, &args.to_string(), &CancellationToken::new())
+        .await
+}
+
+#[tokio::test]
+async fn read_file_whole_and_windowed() {
+    let w = ws();
+    std::fs::create_dir(w.root.join("src")).unwrap();
+    std::fs::write(w.root.join("src/a.txt"), "one\ntwo\nthree\nfour\n").unwrap();
+    let out = call(
+        &w.reg,
+        "read_file",
+        serde_json::json!({"path": "src/a.txt"}),
+    )
+    .await;
+    assert_eq!(
+        (out.content.as_str(), out.is_error),
+        ("one\ntwo\nthree\nfour\n", false)
+    );
+    let out = call(
+        &w.reg,
+        "read_file",
+        serde_json::json!({"path": "./src/../src/a.txt", "offset": 2, "limit": 2}),
+    )
+    .await;
+    assert_eq!(out.content, "two\nthree\n[lines 2-3 of 4]");
+    let abs = w.root.join("src/a.txt").display().to_string();
+    let out = call(
+        &w.reg,
+        "read_file",
+        serde_json::json!({"path": abs, "offset": 4}),
+    )
+    .await;
+    assert_eq!(out.content, "four\n[lines 4-4 of 4]");
+    let out = call(
+        &w.reg,
+        "read_file",
+        serde_json::json!({"path": "src/a.txt", "offset": 9}),
+    )
+    .await;
+    assert!(
+        out.is_error && out.content.contains("past the end"),
+        "{}",
+        out.content
+    );
+    let out = call(
+        &w.reg,
+        "read_file",
+        serde_json::json!({"path": "src/missing.txt"}),
+    )
+    .await;
+    assert_eq!(
+        out.content,
+        "no such file or directory: \"src/missing.txt\""
+    );
+    let out = call(&w.reg, "read_file", serde_json::json!({})).await;
+    assert_eq!(out.content, "missing required argument \"path\"");
+    let out = call(&w.reg, "read_file", serde_json::json!({"path": "src"})).await;
+    assert!(out.is_error && out.content.contains("is a directory"));
+}
+
+#[tokio::test]
+async fn builtin_path_escapes_are_refused() {
+    let w = ws();
+    std::os::unix::fs::symlink(&w.outside, w.root.join("link.txt")).unwrap();
+    std::os::unix::fs::symlink(w.outside.parent().unwrap(), w.root.join("up")).unwrap();
+    let abs = w.outside.display().to_string();
+    for (tool, path) in [
+        ("read_file", "../secret.txt"),
+        ("read_file", abs.as_str()),
+        ("read_file", "link.txt"),
+        ("read_file", "up/secret.txt"),
+        ("read_file", "/etc/passwd"),
+        ("read_file", "../does-not-exist"),
+        ("list_dir", ".."),
+        ("list_dir", "up"),
+    ] {
+        let out = call(&w.reg, tool, serde_json::json!({"path": path})).await;
+        assert!(out.is_error, "{tool} {path}: {}", out.content);
+        assert_eq!(
+            out.content,
+            format!("path \"{path}\" is outside the workspace")
+        );
+    }
+    let out = call(
+        &w.reg,
+        "grep",
+        serde_json::json!({"pattern": "secret", "path": "up"}),
+    )
+    .await;
+    assert_eq!(out.content, "path \"up\" is outside the workspace");
+    // Walking the root does not follow the symlinks out.
+    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "top secret"})).await;
+    assert_eq!((out.content.as_str(), out.is_error), ("no matches", false));
+}
+
+#[tokio::test]
+async fn binary_and_huge_files_are_refused() {
+    let w = ws();
+    std::fs::write(w.root.join("nul.bin"), b"abc\0def").unwrap();
+    std::fs::write(w.root.join("latin1.txt"), [b'c', b'a', b'f', 0xe9, b'\n']).unwrap();
+    for p in ["nul.bin", "latin1.txt"] {
+        let out = call(&w.reg, "read_file", serde_json::json!({"path": p})).await;
+        assert_eq!(
+            out.content,
+            format!("\"{p}\" is a binary file; read_file only reads text")
+        );
+    }
+    let big: String = (0..30_000).map(|i| format!("line {i:05}\n")).collect();
+    assert!(big.len() > 256 * 1024);
+    std::fs::write(w.root.join("big.txt"), &big).unwrap();
+    let out = call(&w.reg, "read_file", serde_json::json!({"path": "big.txt"})).await;
+    assert!(out.is_error);
+    assert!(
+        out.content
+            .contains("too large (330000 bytes; the limit is 262144)"),
+        "{}",
+        out.content
+    );
+    assert!(out.content.contains("offset and limit"));
+    let out = call(
+        &w.reg,
+        "read_file",
+        serde_json::json!({"path": "big.txt", "offset": 29999, "limit": 5}),
+    )
+    .await;
+    assert_eq!(
+        out.content,
+        "line 29998\nline 29999\n[lines 29999-30000 of 30000]"
+    );
+}
+
+#[tokio::test]
+async fn list_dir_sorted_with_markers() {
+    let w = ws();
+    std::fs::create_dir(w.root.join("b_dir")).unwrap();
+    std::fs::write(w.root.join("a.txt"), "x").unwrap();
+    std::fs::write(w.root.join("c.txt"), "x").unwrap();
+    std::os::unix::fs::symlink(w.root.join("a.txt"), w.root.join("d_link")).unwrap();
+    let out = call(&w.reg, "list_dir", serde_json::json!({})).await;
+    assert_eq!(out.content, "a.txt\nb_dir/\nc.txt\nd_link@");
+    let out = call(&w.reg, "list_dir", serde_json::json!({"path": "b_dir"})).await;
+    assert_eq!(out.content, "(empty directory)");
+    let out = call(&w.reg, "list_dir", serde_json::json!({"path": "a.txt"})).await;
+    assert_eq!(out.content, "\"a.txt\" is not a directory");
+}
+
+#[tokio::test]
+async fn grep_finds_matches_and_skips_binary_git_and_target() {
+    let w = ws();
+    for d in ["src", ".git", "target"] {
+        std::fs::create_dir(w.root.join(d)).unwrap();
+    }
+    std::fs::write(
+        w.root.join("src/main.rs"),
+        "fn main() {\n    let needle = 1;\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        w.root.join("notes.md"),
+        "a needle here\nnothing\nneedle again\n",
+    )
+    .unwrap();
+    std::fs::write(w.root.join("blob.bin"), b"needle\0").unwrap();
+    std::fs::write(w.root.join(".git/config"), "needle").unwrap();
+    std::fs::write(w.root.join("target/out"), "needle").unwrap();
+    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "needle"})).await;
+    assert_eq!(
+        out.content,
+        "notes.md:1:a needle here\nnotes.md:3:needle again\nsrc/main.rs:2:    let needle = 1;"
+    );
+    let out = call(
+        &w.reg,
+        "grep",
+        serde_json::json!({"pattern": "^needle", "path": "notes.md"}),
+    )
+    .await;
+    assert_eq!(out.content, "notes.md:3:needle again");
+    // An invalid regex is searched literally.
+    std::fs::write(w.root.join("paren.txt"), "call f(x\n").unwrap();
+    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "f(x"})).await;
+    assert_eq!(out.content, "paren.txt:1:call f(x");
+    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "zzz"})).await;
+    assert_eq!(out.content, "no matches");
+    let many: String = (0..300).map(|_| "hit\n").collect();
+    std::fs::write(w.root.join("many.txt"), many).unwrap();
+    let out = call(
+        &w.reg,
+        "grep",
+        serde_json::json!({"pattern": "hit", "path": "many.txt"}),
+    )
+    .await;
+    assert_eq!(out.content.lines().count(), 201);
+    assert!(
+        out.content
+            .ends_with("[stopped after 200 matches; narrow the pattern or path]")
+    );
+}
+
+/// Issue 13: `grep` walks with the `ignore` crate, so `.gitignore`d files are skipped
+/// (whether or not the workspace is a git repository); hidden files are still searched.
+#[tokio::test]
+async fn issue13_grep_skips_gitignored_files_and_still_searches_hidden_ones() {
+    let w = ws();
+    std::fs::create_dir(w.root.join("build")).unwrap();
+    std::fs::write(w.root.join(".gitignore"), "build/\n*.log\n").unwrap();
+    std::fs::write(w.root.join("build/gen.rs"), "needle").unwrap();
+    std::fs::write(w.root.join("run.log"), "needle").unwrap();
+    std::fs::write(w.root.join(".env.example"), "needle=1").unwrap();
+    std::fs::write(w.root.join("kept.rs"), "needle").unwrap();
+    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "needle"})).await;
+    assert_eq!(out.content, ".env.example:1:needle=1\nkept.rs:1:needle");
+}
+
+#[test]
+fn builtin_schemas_are_stable_objects() {
+    let s = builtin::schemas();
+    let names: Vec<_> = s.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["grep", "list_dir", "read_file"]);
+    assert_eq!(
+        s[2].parameters.to_string(),
+        r#"{"type":"object","properties":{"path":{"type":"string","description":"File to read, relative to the workspace root."},"offset":{"type":"integer","minimum":1,"description":"First line to return (1-based)."},"limit":{"type":"integer","minimum":1,"description":"Maximum number of lines to return."}},"required":["path"]}"#
+    );
+}
+
+// ---------------------------------------------------------------- command tools
+
+#[tokio::test]
+async fn command_tool_receives_json_on_stdin_and_returns_stdout() {
+    let mut r = ToolRegistry::new();
+    r.set_source_tools(ToolSource::Command, vec![cmd("echo_args", &["cat"])]);
+    let out = r
+        .call(
+            "echo_args",
+            r#"{"path": "a b", "n": 2}"#,
+            &CancellationToken::new(),
+        )
+        .await;
+    assert_eq!(
+        (out.content.as_str(), out.is_error),
+        ("{\"path\":\"a b\",\"n\":2}\n", false)
+    );
+    r.set_source_tools(ToolSource::Command, vec![cmd("silent", &["true"])]);
+    let out = r.call("silent", "{}", &CancellationToken::new()).await;
+    assert_eq!(out.content, "(no output)");
+}
+
+#[tokio::test]
+async fn command_tool_non_zero_exit_is_an_error_with_stderr() {
+    let mut r = ToolRegistry::new();
+    r.set_source_tools(
+        ToolSource::Command,
+        vec![cmd(
+            "fails",
+            &[
+                "sh",
+                "-c",
+                "cat >/dev/null; echo partial; echo 'bad input' >&2; exit 3",
+            ],
+        )],
+    );
+    let out = r.call("fails", "{}", &CancellationToken::new()).await;
+    assert!(out.is_error);
+    assert_eq!(
+        out.content,
+        "command tool \"fails\" exited with status 3\nstderr:\nbad input"
+    );
+}
+
+#[tokio::test]
+async fn command_tool_timeout_kills_the_child() {
+    let tool = CommandTool::new(
+        "slow",
+        vec!["sleep".into(), "10".into()],
+        Duration::from_millis(300),
+    );
+    let started = Instant::now();
+    let out = tool
+        .call(serde_json::json!({}), &CancellationToken::new())
+        .await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(out.is_error);
+    assert_eq!(
+        out.content,
+        "command tool \"slow\" timed out after 0.3 s and was killed"
+    );
+}
+
+#[tokio::test]
+async fn command_tool_cancel_kills_the_child() {
+    let tool = CommandTool::new(
+        "slow",
+        vec!["sleep".into(), "10".into()],
+        Duration::from_secs(30),
+    );
+    let cancel = CancellationToken::new();
+    let c2 = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        c2.cancel();
+    });
+    let started = Instant::now();
+    let out = tool.call(serde_json::json!({}), &cancel).await;
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(out.content, "command tool \"slow\" was cancelled");
+}
+
+#[tokio::test]
+async fn command_tool_output_is_capped_and_missing_program_reported() {
+    let mut r = ToolRegistry::new();
+    r.set_source_tools(
+        ToolSource::Command,
+        vec![
+            cmd(
+                "loud",
+                &["sh", "-c", "head -c 200000 /dev/zero | tr '\\0' a"],
+            ),
+            cmd("ghost", &["/nonexistent/deepterm-tool"]),
+        ],
+    );
+    let out = r.call("loud", "{}", &CancellationToken::new()).await;
+    assert!(!out.is_error);
+    assert!(out.content.starts_with("aaaa"));
+    assert!(out.content.ends_with("\n[output truncated at 65536 bytes]"));
+    assert_eq!(
+        out.content.len(),
+        65536 + "\n[output truncated at 65536 bytes]".len()
+    );
+    let out = r.call("ghost", "{}", &CancellationToken::new()).await;
+    assert!(out.is_error);
+    assert!(
+        out.content
+            .starts_with("command tool \"ghost\" could not start \"/nonexistent/deepterm-tool\"")
+    );
+}
+
+#[test]
+fn tool_call_futures_are_send_for_spawning() {
+    fn assert_send<T: Send>(_: T) {}
+    let r = ToolRegistry::new();
+    let cancel = CancellationToken::new();
+    assert_send(r.call("x", "{}", &cancel));
+    let mut r = ToolRegistry::new();
+    r.set_source_tools(ToolSource::Command, vec![cmd("t", &["true"])]);
+    let prepared = r
+        .prepare_call("t", "{}")
+        .unwrap_or_else(|_| panic!("t is active"));
+    drop(r);
+    assert_send(prepared.run(&cancel));
+}
+
+// ---------------------------------------------------------------- prices (issue 13)
+
+#[test]
+fn issue13_cost_builtin_catalog_carries_deepseek_prices_and_v4_pro_is_billed_as_flash() {
+    let c = Config::default();
+    for route in [
+        "deepseek/deepseek-flash",
+        "deepseek/deepseek-v4-flash",
+        "deepseek/deepseek-v4-flash-vision-exp",
+        "deepseek/deepseek-v4-pro",
+        "deepseek-openai/deepseek-flash",
+        "deepseek-openai/deepseek-v4-pro",
+    ] {
+        let p = c.resolve_route(Some(route)).unwrap().prices;
+        assert_eq!(
+            p,
+            Some(deepterm::llm::catalog::Prices {
+                input_hit: 0.0028,
+                input_miss: 0.14,
+                output: 0.28,
+            }),
+            "{route}"
+        );
+    }
+    // An uncatalogued model has no price: no cost is shown for it.
+    let r = c.resolve_route(Some("deepseek/deepseek-next")).unwrap();
+    assert_eq!(r.prices, None);
+}
+
+#[test]
+fn issue13_cost_config_prices_override_and_an_entry_without_prices_inherits() {
+    let c = Config::parse_in(
+        r#"
+[[providers.deepseek.models]]
+id = "deepseek-flash"
+price_input_hit = 0.01
+price_input_miss = 0.5
+price_output = 2
+[[providers.deepseek.models]]
+id = "deepseek-v4-pro"
+context_window = 64000
+[[providers.deepseek.models]]
+id = "my-model"
+price_input_hit = 0
+price_input_miss = 1.25
+price_output = 3.5
+[[providers.deepseek.models]]
+id = "other-model"
+"#,
+        None,
+        Path::new("/"),
+    )
+    .unwrap();
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    let price = |r: &str| {
+        c.resolve_route(Some(r))
+            .unwrap()
+            .prices
+            .map(|p| (p.input_hit, p.input_miss, p.output))
+    };
+    assert_eq!(price("deepseek/deepseek-flash"), Some((0.01, 0.5, 2.0)));
+    // Sets no prices: keeps the built-in ones of its id.
+    assert_eq!(
+        price("deepseek/deepseek-v4-pro"),
+        Some((0.0028, 0.14, 0.28))
+    );
+    assert_eq!(price("deepseek/my-model"), Some((0.0, 1.25, 3.5)));
+    // Not in the catalog and no prices in the config: unknown.
+    assert_eq!(price("deepseek/other-model"), None);
+    // The override of one provider leaves the other's built-in prices alone.
+    assert_eq!(
+        price("deepseek-openai/deepseek-flash"),
+        Some((0.0028, 0.14, 0.28))
+    );
+}
+
+#[test]
+fn issue13_cost_bad_or_partial_prices_are_localized_errors() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "price_input_hit = -1\nprice_input_miss = 1\nprice_output = 1",
+            "providers.deepseek.models[0].price_input_hit",
+            "must be a number of US dollars per million tokens, 0 or more",
+            "必须是不小于 0 的数字（单位：美元/百万 token）",
+        ),
+        (
+            "price_input_hit = 1\nprice_input_miss = nan\nprice_output = 1",
+            "providers.deepseek.models[0].price_input_miss",
+            "0 or more",
+            "不小于 0",
+        ),
+        (
+            "price_input_hit = 1\nprice_input_miss = 1\nprice_output = \"cheap\"",
+            "providers.deepseek.models[0].price_output",
+            "must be a number",
+            "必须是数字",
+        ),
+        (
+            "price_input_hit = 1\nprice_output = 1",
+            "providers.deepseek.models[0].price_input_miss",
+            "all three of price_input_hit, price_input_miss and price_output, or none of them",
+            "要么同时设置 price_input_hit、price_input_miss 和 price_output 三项，要么一项都不设",
+        ),
+    ];
+    for (body, key, en, zh) in cases {
+        let text = format!("[[providers.deepseek.models]]\nid = \"deepseek-flash\"\n{body}");
+        let e = parse_err(&text);
+        let (le, lz) = (e.localized(EN), e.localized(ZH));
+        assert!(le.contains(key) && le.contains(en), "{le}");
+        assert!(lz.contains(key) && lz.contains(zh), "{lz}");
+        assert!(le.contains("/cfg/deepterm.toml"), "{le}");
+    }
+}

@@ -1,0 +1,2 @@
+mod headless;
+mod json;

@@ -1,0 +1,8 @@
+mod agent;
+mod config;
+mod exec;
+mod security;
+mod structure;
+mod tools;
+mod ui;
+mod wire;

@@ -1,0 +1,302 @@
+//! Issue 9 secrets test: a distinctive key goes through tool calls, an MCP call, 401 and
+//! 5xx replies and a panicking task; afterwards no file deepterm wrote (session directory,
+//! config and data directories, torn tails, the tracing log) and nothing it printed
+//! contains the key.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use deepterm::sim::{Fault, ScriptedReply, SimConfig};
+use serde_json::{Value, json};
+
+use crate::common;
+
+use common::*;
+
+/// The key of these runs (set as `DEEPSEEK_API_KEY`, which the config names).
+const CANARY: &str = "sk-deepterm-secret-canary-9f3a61c2d84b7e05";
+const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+
+/// The config: the provider reads `DEEPSEEK_API_KEY`; a command tool dumps its
+/// environment; the fixture MCP server (with its `env` tool) is `fx`; built-ins on.
+fn config(env: &TestEnv) -> PathBuf {
+    let base = env.sim.base_url();
+    env.write_config(
+        "config.toml",
+        &format!(
+            r#"
+model = "ds/deepseek-flash"
+
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "DEEPSEEK_API_KEY"
+
+[tools.command.dump_env]
+description = "Print the environment."
+command = ["env"]
+
+[tools.command.echo_key]
+description = "Print the key variable through a shell."
+command = ["sh", "-c", "echo key=$DEEPSEEK_API_KEY; cat /proc/$$/environ | tr '\\0' '\\n'"]
+
+[mcp.servers.fx]
+command = "{FIXTURE}"
+enabled = false
+env = {{ FIXTURE_TOOLS = "echo,env" }}
+"#
+        ),
+    )
+}
+
+/// `deepterm exec` with the canary key, every XDG directory inside the test directory,
+/// verbose tracing, and the workspace `ws` as the current directory.
+async fn run(env: &TestEnv, config: &Path, script: &str, extra: &[(&str, &str)]) -> Output {
+    run_args(env, config, script, extra, &[]).await
+}
+
+/// [`run`] with extra command-line arguments.
+async fn run_args(
+    env: &TestEnv,
+    config: &Path,
+    script: &str,
+    extra: &[(&str, &str)],
+    args: &[&str],
+) -> Output {
+    let ws = env.dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(ws.join("notes.txt"), "a workspace file\n").unwrap();
+    let script_path = env.dir.path().join("script.txt");
+    std::fs::write(&script_path, script).unwrap();
+    let d = env.dir.path();
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
+    cmd.arg("exec")
+        .arg("--script")
+        .arg(&script_path)
+        .arg("--config")
+        .arg(config)
+        .arg("--session-dir")
+        .arg(env.sessions())
+        .arg("--locale")
+        .arg("en-US")
+        .args(args)
+        .current_dir(&ws)
+        .env("DEEPSEEK_API_KEY", CANARY)
+        .env("HOME", d)
+        .env("XDG_CONFIG_HOME", d.join("xdg-config"))
+        .env("XDG_DATA_HOME", d.join("xdg-data"))
+        .env("XDG_STATE_HOME", d.join("xdg-state"))
+        .env("XDG_CACHE_HOME", d.join("xdg-cache"))
+        .env("DEEPTERM_LOG", "debug")
+        .env("RUST_BACKTRACE", "1")
+        .kill_on_drop(true);
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    tokio::time::timeout(std::time::Duration::from_secs(90), cmd.output())
+        .await
+        .expect("exec finishes")
+        .unwrap()
+}
+
+/// Every file under `dir` (recursively), with its bytes.
+fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = vec![];
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let t = e.file_type().unwrap();
+            if t.is_dir() {
+                stack.push(p);
+            } else if t.is_file() {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+fn contains(hay: &[u8], needle: &str) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+/// Asserts the key is nowhere: not in any file under the test directory (config, sessions,
+/// torn tails, XDG directories, tracing log, workspace), not in what the runs printed, not
+/// in anything the simulator received. Returns the number of files checked.
+fn assert_no_key(env: &TestEnv, outputs: &[&Output]) -> usize {
+    let files = files_under(env.dir.path());
+    for (p, bytes) in &files {
+        assert!(!contains(bytes, CANARY), "the key is in {}", p.display());
+    }
+    for o in outputs {
+        assert!(
+            !contains(&o.stdout, CANARY),
+            "the key was printed on stdout"
+        );
+        assert!(
+            !contains(&o.stderr, CANARY),
+            "the key was printed on stderr"
+        );
+    }
+    for r in env.requests() {
+        assert!(!r.to_string().contains(CANARY), "the key was sent: {r}");
+    }
+    files.len()
+}
+
+/// The variable names of an environment dump (failure messages leave the values out).
+fn names(dump: &str) -> String {
+    dump.lines()
+        .map(|l| l.split('=').next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn tool_results(log: &[Value]) -> Vec<(String, bool)> {
+    log.iter()
+        .filter(|e| e["type"] == "tool/result")
+        .map(|e| {
+            let m = &e["data"]["message"];
+            let text = m["content"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect();
+            (text, m["isError"] == true)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_key_stays_out_of_tools_mcp_errors_and_panics() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env);
+    // Turn 1: both command tools. Turn 2: the MCP server's environment. Turn 3: a 503,
+    // retried. Turn 4: a built-in tool whose task panics.
+    env.sim.push_reply(
+        ScriptedReply::tool_call("dump_env", json!({})).with_tool_call("echo_key", json!({})),
+    );
+    env.sim.push_reply(ScriptedReply::text("tools done"));
+    env.sim
+        .push_reply(ScriptedReply::tool_call("fx__env", json!({})));
+    env.sim.push_reply(ScriptedReply::tool_call(
+        "fx__env",
+        json!({"name": "DEEPSEEK_API_KEY"}),
+    ));
+    env.sim.push_reply(ScriptedReply::text("mcp done"));
+    env.sim.push_reply(ScriptedReply::fault(Fault::HttpError {
+        status: 503,
+        message: "Service Unavailable".into(),
+        retry_after: None,
+    }));
+    env.sim.push_reply(ScriptedReply::text("after the 503"));
+    env.sim.push_reply(ScriptedReply::tool_call(
+        "read_file",
+        json!({"path": "notes.txt"}),
+    ));
+    env.sim.push_reply(ScriptedReply::text("after the panic"));
+    let script = "run the tools\n/mcp connect fx\nask the server\nretry please\nread notes\n";
+    let out = run(
+        &env,
+        &cfg,
+        script,
+        &[("DEEPTERM_TEST_PANIC_IN_TASK", "read_file")],
+    )
+    .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for answer in ["tools done", "mcp done", "after the 503", "after the panic"] {
+        assert!(text.contains(answer), "{text}");
+    }
+    let results = tool_results(&env.log());
+    assert_eq!(results.len(), 5, "{results:#?}");
+    // The tools ran and saw an environment without the key.
+    assert!(results[0].0.contains("PATH="), "{}", names(&results[0].0));
+    assert!(
+        results[1].0.starts_with("key=\n"),
+        "{}",
+        names(&results[1].0)
+    );
+    assert!(
+        results[2].0.contains("FIXTURE_TOOLS=echo,env"),
+        "{}",
+        names(&results[2].0)
+    );
+    assert_eq!(results[3].0, "(unset)");
+    // The panic became a tool error; the loop went on.
+    assert!(
+        results[4].1 && results[4].0.contains("panicked"),
+        "{:?}",
+        results[4]
+    );
+    assert!(stderr(&out).contains("panicked"), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert!(
+        reqs.iter().any(|r| r["status"] == 503),
+        "the 503 was served"
+    );
+    // A torn tail is salvaged next to the log on the next load: that file is checked too.
+    {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(env.log_path())
+            .unwrap();
+        f.write_all(b"{\"seq\": 999, \"type\": \"user/mess")
+            .unwrap();
+    }
+    let resumed = run_args(&env, &cfg, "one more\n", &[], &["--resume", "last"]).await;
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let files: Vec<String> = files_under(env.dir.path())
+        .into_iter()
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    assert!(
+        files.iter().any(|f| f.contains(".torn")),
+        "a torn tail was salvaged: {files:?}"
+    );
+    assert!(
+        files.iter().any(|f| f.ends_with("deepterm.log")),
+        "the tracing log was written: {files:?}"
+    );
+    assert_no_key(&env, &[&out, &resumed]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_key_stays_out_of_401_and_5xx_failures() {
+    // The simulator accepts only another key: every request is a 401.
+    let env = TestEnv::new(SimConfig {
+        api_key: Some("sk-the-only-accepted-key".into()),
+        ..SimConfig::default()
+    })
+    .await;
+    let cfg = config(&env);
+    let out401 = run(&env, &cfg, "hello\n", &[]).await;
+    assert!(!out401.status.success());
+    assert!(
+        stderr(&out401).contains("Authentication failed"),
+        "{}",
+        stderr(&out401)
+    );
+    // A 500 on every attempt fails the turn after the retries.
+    let env5 = TestEnv::new(SimConfig::default()).await;
+    let cfg5 = config(&env5);
+    for _ in 0..4 {
+        env5.sim.push_reply(ScriptedReply::fault(Fault::HttpError {
+            status: 500,
+            message: "Internal Server Error".into(),
+            retry_after: None,
+        }));
+    }
+    let out500 = run(&env5, &cfg5, "hello\n", &[]).await;
+    assert!(!out500.status.success());
+    assert!(
+        stderr(&out500).contains("server error"),
+        "{}",
+        stderr(&out500)
+    );
+    assert_no_key(&env, &[&out401]);
+    assert_no_key(&env5, &[&out500]);
+}

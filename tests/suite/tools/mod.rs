@@ -1,0 +1,4 @@
+mod limits;
+mod mcp;
+mod mcp_hostile;
+mod mcp_npm;

@@ -1,0 +1,5 @@
+mod adapters;
+mod hostile_provider;
+mod live;
+mod simulator;
+mod simulator_ring;

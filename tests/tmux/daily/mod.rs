@@ -1,0 +1,9 @@
+//! Daily-use scenarios of the real terminal UI in tmux (issue 12): each module covers one area
+//! at 80 and 120 columns and in both locales. Skipped (with a message) when `tmux` is not
+//! installed, or failed under `DEEPTERM_REQUIRE_EXTERNAL=1`.
+
+mod approvals;
+mod cache;
+mod commands_lang;
+mod nodes_resume;
+mod popup_help;
