@@ -333,7 +333,7 @@ impl Environment for AppEnvironment {
 /// The most sessions the `/resume` picker lists (newest first).
 const SUMMARIES_MAX: usize = 500;
 
-/// What the `/resume` picker shows of a listed session (issue 13): its first prompt and
+/// What the `/resume` picker shows of a listed session: its first prompt and
 /// message count from one pass over the log ([`store::summarize_log`]), its size and time.
 fn summary_of(s: store::SessionInfo) -> SessionSummary {
     let (first_prompt, messages) = store::summarize_log(&s.path);
@@ -408,7 +408,7 @@ pub fn build_agent(
     );
     mcp.start_enabled();
     agent.set_mcp(mcp);
-    // `--resume`: the session's `/tool` and `/mcp` choices come back (issue 12 item 8).
+    // `--resume`: the session's `/tool` and `/mcp` choices come back.
     agent.restore_tool_state();
     Ok(agent)
 }
@@ -438,7 +438,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_session_summary_counts_messages_and_keeps_the_first_prompt_and_size() {
+    fn session_summary_counts_messages_and_keeps_the_first_prompt_and_size() {
         let dir = tempfile::tempdir().unwrap();
         let start = crate::session::Session::new("s1", "/tmp").events()[0].clone();
         let mut log = serde_json::to_string(&*start).unwrap() + "\n";
@@ -474,7 +474,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_session_summary_of_a_log_without_messages_has_no_prompt() {
+    fn session_summary_of_a_log_without_messages_has_no_prompt() {
         let dir = tempfile::tempdir().unwrap();
         let start = crate::session::Session::new("e", "/tmp").events()[0].clone();
         std::fs::write(

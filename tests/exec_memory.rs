@@ -1,4 +1,4 @@
-//! Issue 9 D8: `exec` handles stream events as they arrive instead of letting every delta
+//! `exec` handles stream events as they arrive instead of letting every delta
 //! of a turn pile up in the event channel. A counting global allocator measures the peak
 //! heap of one in-process `exec` turn whose reply is 4 MB in 16-byte deltas, served by a
 //! bare loopback server that holds nothing (`tests/support/bulk_sse.rs`).
@@ -29,11 +29,11 @@ const REPLY: usize = 4 << 20;
 const DELTA: usize = 16;
 
 fn main() {
-    let name = "hardening_d8_exec_peak_memory_stays_near_the_reply_size";
+    let name = "exec_peak_memory_stays_near_the_reply_size";
     eprintln!("running 1 test");
     // `exec` prints the 4 MiB reply: send it to /dev/null, as the example's command does.
     let _quiet = StdoutToDevNull::new();
-    hardening_d8_exec_peak_memory_stays_near_the_reply_size();
+    exec_peak_memory_stays_near_the_reply_size();
     eprintln!("test {name} ... ok");
 }
 
@@ -73,7 +73,7 @@ impl Drop for StdoutToDevNull {
     }
 }
 
-fn hardening_d8_exec_peak_memory_stays_near_the_reply_size() {
+fn exec_peak_memory_stays_near_the_reply_size() {
     // As `deepterm exec` runs: a multi-threaded runtime, so the HTTP connection feeds the
     // stream from another thread while the agent task parses it.
     let rt = tokio::runtime::Builder::new_multi_thread()

@@ -243,7 +243,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item2_exact_name_ranks_first_then_prefixes_then_fuzzy() {
+    fn exact_name_ranks_first_then_prefixes_then_fuzzy() {
         // `/tools` comes before `/tool` in the table; typing `tool` still puts `/tool` first.
         assert_eq!(names("tool"), vec!["/tool", "/tools"]);
         assert_eq!(names("TOOLS")[0], "/tools");

@@ -308,7 +308,7 @@ impl Agent {
     }
 
     fn resume_command(&mut self, rest: &str) -> LineOutcome {
-        // In the TUI bare `/resume` opens the picker (issue 13); `exec` prints the list.
+        // In the TUI bare `/resume` opens the picker; `exec` prints the list.
         if rest.is_empty() && self.is_interactive() {
             let current = self.session().id().to_string();
             let sessions = self.env().session_summaries();

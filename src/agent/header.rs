@@ -770,7 +770,7 @@ mod tests {
     }
 
     #[test]
-    fn d08_canonical_form_and_header_identity() {
+    fn canonical_form_and_header_identity() {
         let mut h = RequestHeader {
             config: config(),
             adapter_defaults: Some(AdapterDefaults {

@@ -754,7 +754,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item3_first_difference_names_the_tools_before_the_messages() {
+    fn first_difference_names_the_tools_before_the_messages() {
         // The tool list differs at its first entry and the messages differ too: the line
         // names the tools (what the provider reads first), not the body byte in messages.
         let a = SerializedBody {

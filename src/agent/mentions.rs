@@ -1,4 +1,4 @@
-//! `@path` mentions (issue 13): on send, each mentioned file of the workspace is attached
+//! `@path` mentions: on send, each mentioned file of the workspace is attached
 //! to the user message the model sees.
 //!
 //! The message keeps the typed text as its first `text` block; each attachment follows as
@@ -268,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_mentions_tokens_start_words_and_do_not_repeat() {
+    fn mentions_tokens_start_words_and_do_not_repeat() {
         assert_eq!(
             mentioned("see @a.rs and x@y.com, @a.rs @b\n@c"),
             vec!["a.rs", "b", "c"]
@@ -276,7 +276,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_mentions_attach_a_file_fenced_with_its_path_and_list_it_in_the_source() {
+    fn mentions_attach_a_file_fenced_with_its_path_and_list_it_in_the_source() {
         let d = ws();
         let m = user_message(d.path(), "explain @src/main.rs, please".into(), 1000);
         assert_eq!(m.content.len(), 2);
@@ -301,7 +301,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_mentions_truncated_file_says_so() {
+    fn mentions_truncated_file_says_so() {
         let d = ws();
         std::fs::write(d.path().join("big.txt"), "a\n".repeat(100)).unwrap();
         let m = user_message(d.path(), "@big.txt".into(), 10);
@@ -318,7 +318,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_mentions_outside_workspace_and_binary_are_refused_with_a_note() {
+    fn mentions_outside_workspace_and_binary_are_refused_with_a_note() {
         let outer = tempfile::tempdir().unwrap();
         let root = outer.path().join("ws");
         std::fs::create_dir(&root).unwrap();

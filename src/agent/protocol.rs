@@ -68,8 +68,8 @@ pub enum TurnPhase {
     Responding,
     /// Executing tool calls.
     RunningTools,
-    /// A tool call waits for the user's approval; the turn's clock is paused
-    /// (issue 12 item 4). Back to `RunningTools` once answered.
+    /// A tool call waits for the user's approval; the turn's clock is paused.
+    /// Back to `RunningTools` once answered.
     AwaitingApproval,
     /// Summarizing for compaction.
     Compacting,
@@ -131,14 +131,14 @@ pub struct RouteInfo {
     pub system_prompt_update: Option<SystemPromptUpdate>,
     /// Demo mode (built-in simulator).
     pub demo: bool,
-    /// The route's prices, when known (issue 13): the footer and Trajectory show costs
+    /// The route's prices, when known: the footer and Trajectory show costs
     /// only with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prices: Option<crate::llm::catalog::Prices>,
 }
 
 /// One tool of a [`ToolChange`]: where it comes from and what it does (the node's
-/// expansion shows both, issue 12 item 5).
+/// expansion shows both).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolInfo {
     /// Model-facing name.
@@ -161,7 +161,7 @@ pub struct ToolChange {
     pub removed: Vec<ToolInfo>,
 }
 
-/// One saved session in the `/resume` picker (issue 13): what the listing shows of it,
+/// One saved session in the `/resume` picker: what the listing shows of it,
 /// computed by the agent's environment from the log without loading it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionSummary {
@@ -228,7 +228,7 @@ pub enum AgentEvent {
     LocaleChanged(Locale),
     /// A turn finished (any outcome); `exec` uses this to run the next line.
     /// (The final text travels in the line's outcome, not here: a copy of a large reply
-    /// per turn is what issue 9 D8 measured.)
+    /// per turn is what the exec memory benchmark measures.)
     TurnFinished,
     /// A slash command that runs no turn finished.
     CommandFinished,

@@ -1,4 +1,4 @@
-//! Resume restores the session's tool state (issue 12 item 8, SPEC §13 "Resume").
+//! Resume restores the session's tool state.
 //!
 //! The log does not record `/tool` or `/mcp` commands, only what the model was offered:
 //! the declared tools of every `request/header` and the tool-change developer messages
@@ -96,8 +96,8 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
 }
 
 impl Agent {
-    /// Reports a change of the active tool set to the UI as one [`ToolChange`] (issue 12
-    /// item 5): relative to the previous report, or to what the log says the model was
+    /// Reports a change of the active tool set to the UI as one [`ToolChange`]:
+    /// relative to the previous report, or to what the log says the model was
     /// last offered. Returns whether one was sent; nothing is sent outside the interactive
     /// loop or before the session's first request (those tools are not a change).
     pub(crate) fn report_tool_change(&mut self) -> bool {
@@ -194,7 +194,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item8_fold_gives_the_session_changes_to_restore() {
+    fn fold_gives_the_session_changes_to_restore() {
         let mut s = Session::new("s1", "/tmp");
         assert!(plan_restore(&mut s).unwrap().is_empty(), "new session");
         let (g, r, w, f) = (
@@ -248,7 +248,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item8_restored_registry_declares_the_last_tools() {
+    fn restored_registry_declares_the_last_tools() {
         use crate::tools::registry::{RegisteredTool, ToolRegistry, ToolSource};
         use crate::tools::{Approval, ToolExecutor, ToolOutcome};
         struct Nop;

@@ -93,7 +93,7 @@ pub trait Environment: Send {
     ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), EnvError>;
     /// Lines describing saved sessions (for `/resume` alone in `exec`).
     fn list_sessions(&self) -> Vec<String>;
-    /// The saved sessions, newest first, for the TUI's `/resume` picker (issue 13).
+    /// The saved sessions, newest first, for the TUI's `/resume` picker.
     fn session_summaries(&self) -> Vec<crate::agent::protocol::SessionSummary> {
         vec![]
     }
@@ -401,14 +401,14 @@ impl Agent {
             };
         }
         // A resumed session's first turn waits (bounded) for the MCP servers it had
-        // connected, so its first request declares the same tools (issue 12 item 8).
+        // connected, so its first request declares the same tools.
         if let Some(mcp) = self.mcp.clone() {
             mcp.wait_restored(std::time::Duration::from_secs(15)).await;
         }
         self.state.turn += 1;
         let turn = self.state.turn;
         let cancel = self.inbox.new_cancel();
-        // `@path` mentions attach the files' content (issue 13).
+        // `@path` mentions attach the files' content.
         self.state
             .pending_user
             .push(crate::agent::mentions::user_message(
@@ -906,7 +906,7 @@ impl Agent {
             interrupted: None,
         }))?;
         // The answer is copied only after the log line is written, so a large reply is
-        // held at most twice at once (issue 9 D8).
+        // held at most twice at once.
         if has_text
             && let Some(EventKind::AssistantMessage(a)) =
                 self.state.session.events().last().map(|e| &e.kind)

@@ -60,7 +60,7 @@ pub struct CallResult {
 pub struct ToolRunner {
     registry: ToolRegistry,
     mode: ApprovalMode,
-    /// Key values redacted from tool results before they are logged (issue 9 D1).
+    /// Key values redacted from tool results before they are logged.
     secrets: Vec<String>,
 }
 
@@ -433,7 +433,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn issue12_item4_waiting_for_the_user_is_its_own_phase_and_a_denial_is_recognised() {
+    async fn waiting_for_the_user_is_its_own_phase_and_a_denial_is_recognised() {
         let clock = Arc::new(Clock::default());
         let mut registry = ToolRegistry::new();
         registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);

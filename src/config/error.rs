@@ -100,9 +100,9 @@ pub enum Problem {
         /// The entry's `tool_update` (`None` = absent).
         tool_update: Option<&'static str>,
     },
-    /// A price that is negative or not finite (issue 13).
+    /// A price that is negative or not finite.
     Price,
-    /// Some but not all of a model entry's three price keys (issue 13).
+    /// Some but not all of a model entry's three price keys.
     PricesIncomplete,
 }
 

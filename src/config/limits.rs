@@ -1,4 +1,4 @@
-//! `[limits]`: size and progress caps of one streamed reply (issue 9, D2 and D7).
+//! `[limits]`: size and progress caps of one streamed reply.
 
 use std::time::Duration;
 

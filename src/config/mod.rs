@@ -127,7 +127,7 @@ pub struct Config {
     /// `[limits]`: stream size and progress caps.
     pub limits: Limits,
     /// `[ui] notify`: an OSC 9 notification when a turn ends while the terminal is
-    /// unfocused (off by default, issue 13).
+    /// unfocused (off by default).
     pub ui_notify: bool,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,

@@ -689,7 +689,7 @@ fn parse_model(
     })
 }
 
-/// The price keys of a model entry, in USD per million tokens (issue 13).
+/// The price keys of a model entry, in USD per million tokens.
 const PRICE_KEYS: [&str; 3] = ["price_input_hit", "price_input_miss", "price_output"];
 
 /// A model entry's prices: all three keys or none (none inherits the built-in prices of
@@ -858,7 +858,7 @@ fn parse_command_tool(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<Com
     })
 }
 
-/// `[limits]` (issue 9, D2/D7): positive integers; other keys are warned about.
+/// `[limits]`: positive integers; other keys are warned about.
 fn parse_limits(w: &mut Walker<'_>, mut t: Table) -> Res<super::Limits> {
     let [event, reply, progress] = super::Limits::KEYS;
     let limits = super::Limits {
@@ -875,7 +875,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hardening_limits_table_parses_and_warns_on_unknown_keys() {
+    fn limits_table_parses_and_warns_on_unknown_keys() {
         let cfg = parse(
             "[limits]\nmax_event_bytes = 1024\nno_progress_timeout_secs = 2\nmax_reply = 1\n",
             None,
@@ -912,7 +912,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d9_suggestions_allow_transpositions_case_and_dashes() {
+    fn suggestions_allow_transpositions_case_and_dashes() {
         assert_eq!(edit_distance("modle", "model"), 1);
         assert_eq!(edit_distance("bsae_url", "base_url"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
@@ -927,7 +927,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d9_known_keys_by_table_shape() {
+    fn known_keys_by_table_shape() {
         assert_eq!(known_keys(""), TOP_KEYS);
         assert_eq!(known_keys("providers.p"), PROVIDER_KEYS);
         assert_eq!(known_keys("providers.p.models[2]"), MODEL_KEYS);
@@ -955,7 +955,7 @@ mod tests {
     }
 
     #[test]
-    fn issue10_tool_removal_retain_reaches_the_route_on_addition_only() {
+    fn tool_removal_retain_reaches_the_route_on_addition_only() {
         let text = retain_entry(
             "tool_update = \"addition-only\"",
             "tool_removal = \"retain\"",
@@ -976,7 +976,7 @@ mod tests {
     }
 
     #[test]
-    fn issue10_tool_removal_retain_off_addition_only_is_a_clear_error_in_both_locales() {
+    fn tool_removal_retain_off_addition_only_is_a_clear_error_in_both_locales() {
         use crate::i18n::{Locale, Localizer};
         for (tool_update, en_needle, zh_needle) in [
             (
@@ -1006,7 +1006,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_ui_notify_is_off_by_default_and_parsed_with_clear_errors() {
+    fn ui_notify_is_off_by_default_and_parsed_with_clear_errors() {
         use crate::i18n::{Locale, Localizer};
         let cwd = Path::new(".");
         assert!(!parse("", None, cwd).unwrap().ui_notify);

@@ -1,4 +1,4 @@
-//! Property tests of tool-call assembly on both routes (issue 9): arbitrary ids (empty,
+//! Property tests of tool-call assembly on both routes: arbitrary ids (empty,
 //! repeated), indices (out of order, gaps, repeats) and partial JSON argument fragments.
 //! Assembly never panics; a settled reply has unique, non-empty ids; arguments that are
 //! not a JSON object are reported for a tool error and the follow-up request still
@@ -258,7 +258,7 @@ proptest! {
     })]
 
     #[test]
-    fn hardening_messages_tool_call_assembly(
+    fn messages_tool_call_assembly(
         calls in calls_strategy(),
         interleave in any::<bool>(),
         max_reply in prop_oneof![Just(usize::MAX), 0usize..400],
@@ -278,7 +278,7 @@ proptest! {
     }
 
     #[test]
-    fn hardening_chat_tool_call_assembly(
+    fn chat_tool_call_assembly(
         calls in calls_strategy(),
         index_missing in any::<bool>(),
         max_reply in prop_oneof![Just(usize::MAX), 0usize..400],

@@ -7,7 +7,7 @@
 //! update modes, text-only input and [`DEFAULT_CONTEXT_WINDOW`] (W-12). Like the context
 //! window, a missing `max_tools` falls back to the built-in entry, else
 //! [`DEFAULT_MAX_TOOLS`]. Prices work the same way: an entry that sets none inherits the
-//! built-in prices of its model id; a model with no price known shows no cost (issue 13).
+//! built-in prices of its model id; a model with no price known shows no cost.
 
 use crate::llm::types::{ProviderKind, Route};
 use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
@@ -109,7 +109,7 @@ pub struct Capabilities {
     pub prices: Option<Prices>,
 }
 
-/// DeepSeek's published price for a model id, for the ids DeepSeek bills (issue 13):
+/// DeepSeek's published price for a model id, for the ids DeepSeek bills:
 /// `deepseek-flash`, its legacy ids `deepseek-v4-flash` and `deepseek-v4-flash-vision-exp`
 /// (billed as Flash), and `deepseek-v4-pro`, which since 2026-09-14 DeepSeek routes to
 /// V4.1-Flash and bills at Flash rates "until V4.1-Pro launches" (DeepSeek news
@@ -180,7 +180,7 @@ pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capa
         .and_then(|m| m.max_tools)
         .or_else(|| builtin.as_ref().and_then(|m| m.max_tools))
         .unwrap_or(DEFAULT_MAX_TOOLS);
-    // An entry that sets no prices inherits the built-in ones for its id (issue 13).
+    // An entry that sets no prices inherits the built-in ones for its id.
     let prices = chosen
         .as_ref()
         .and_then(|m| m.prices)
@@ -264,7 +264,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d6_max_tools_is_per_route_with_a_default_of_128() {
+    fn max_tools_is_per_route_with_a_default_of_128() {
         for (kind, id) in [
             (ProviderKind::DeepseekMessages, "deepseek-flash"),
             (ProviderKind::DeepseekMessages, "deepseek-v4-pro"),
@@ -284,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_cost_arithmetic_prices_cache_hit_tokens_at_the_hit_price() {
+    fn cost_arithmetic_prices_cache_hit_tokens_at_the_hit_price() {
         let u = Usage {
             input_tokens: 1_000_000,
             cache_read_tokens: 2_000_000,
@@ -323,7 +323,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_cost_overrides_inherit_builtin_prices_and_unknown_models_have_none() {
+    fn cost_overrides_inherit_builtin_prices_and_unknown_models_have_none() {
         for id in [
             "deepseek-flash",
             "deepseek-v4-flash",
@@ -358,7 +358,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_cost_format_keeps_tiny_amounts_readable_in_nine_columns() {
+    fn cost_format_keeps_tiny_amounts_readable_in_nine_columns() {
         for (usd, want) in [
             (0.0, "$0"),
             (0.00000028, "<$0.00001"),

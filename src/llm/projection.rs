@@ -5,7 +5,7 @@
 //! back as `Cow::Borrowed`. On the capable path the declarations are always `Some`, even
 //! `[]` (reference Q4); omitting an empty `tools` key on the wire is the serializer's job.
 //!
-//! `tool_removal = "retain"` (SPEC §13, issue 10; decision 0010) changes one rule on
+//! `tool_removal = "retain"` (SPEC §13; decision 0010) changes one rule on
 //! `addition-only` routes: P-6 is skipped, so every declaration of the series stays, as on
 //! `in-history` (P-5), and with it the tool's addition block (P-8). Removal blocks are
 //! still dropped (the route has none), so the request prefix is unchanged by a removal.
@@ -637,7 +637,7 @@ mod tests {
         assert_eq!(tools_of(&out), Some(vec![]));
     }
 
-    // --- tool_removal = "retain" (issue 10, decision 0010) ---
+    // --- tool_removal = "retain" ---
 
     fn retain(
         msgs: &[Arc<Message>],

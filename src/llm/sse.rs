@@ -288,7 +288,7 @@ event: trailing\ndata: partial";
     }
 
     #[test]
-    fn hardening_d2_sse_event_cap_bounds_data_across_lines() {
+    fn sse_event_cap_bounds_data_across_lines() {
         // 17 MB of `data:` lines without the blank line that would end the event,
         // fed in small chunks: the default 16 MB cap stops it, holding no more than that.
         let line = format!("data: {}\n", "x".repeat(1000));
@@ -323,7 +323,7 @@ event: trailing\ndata: partial";
     }
 
     #[test]
-    fn hardening_d2_sse_event_cap_allows_events_up_to_the_cap() {
+    fn sse_event_cap_allows_events_up_to_the_cap() {
         let mut p = SseParser::with_max_event_bytes(10);
         let mut out = Vec::new();
         // "12345\n6789" is 10 bytes of data: accepted.
@@ -394,7 +394,7 @@ event: trailing\ndata: partial";
         })]
 
         #[test]
-        fn hardening_sse_arbitrary_bytes_and_chunking(
+        fn sse_arbitrary_bytes_and_chunking(
             bytes in prop_oneof![sse_bytes(), proptest::collection::vec(any::<u8>(), 0..200)],
             cuts in proptest::collection::vec(any::<usize>(), 0..12),
             max_event in prop_oneof![Just(DEFAULT_MAX_EVENT_BYTES), 0usize..40],

@@ -1,4 +1,4 @@
-//! Tool-call ids that are missing or duplicated (issue 9, D3).
+//! Tool-call ids that are missing or duplicated.
 //!
 //! A provider may send a tool call with an empty id, or two calls with the same id. Such
 //! a message breaks the pairing rule (W-8) of every later request. Two repairs keep the
@@ -87,7 +87,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d3_empty_and_duplicate_ids_get_deterministic_replacements() {
+    fn empty_and_duplicate_ids_get_deterministic_replacements() {
         let mut blocks = vec![
             Block::text("x"),
             call("call_same"),
@@ -127,7 +127,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d3_logged_duplicates_are_repaired_and_results_paired_in_order() {
+    fn logged_duplicates_are_repaired_and_results_paired_in_order() {
         let messages = vec![
             msg(Role::User, vec![Block::text("go")], "u1", None),
             msg(
@@ -265,7 +265,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d3_session_tracks_whether_its_history_needs_id_repair() {
+    fn session_tracks_whether_its_history_needs_id_repair() {
         // A clean log: the session vouches for it, so no request walks it for repair.
         let (s, _) = session_with(&[(&["a", "b"], &["a", "b"]), (&["c"], &["c"])]);
         assert!(assert_flag_matches_full_repair(&s));

@@ -63,7 +63,7 @@ pub struct Route {
     pub image_input: bool,
     /// Most tools one request may declare (the catalog's `max_tools`).
     pub max_tools: usize,
-    /// Prices in USD per million tokens, when known (issue 13; `None` shows no cost).
+    /// Prices in USD per million tokens, when known (`None` shows no cost).
     pub prices: Option<Prices>,
 }
 
@@ -292,7 +292,7 @@ impl LlmError {
     }
 }
 
-/// What a model costs, in USD per million tokens (issue 13): cache-hit input, cache-miss
+/// What a model costs, in USD per million tokens: cache-hit input, cache-miss
 /// input and output, as DeepSeek publishes them.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Prices {

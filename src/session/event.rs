@@ -507,7 +507,7 @@ impl ToolUpdateMode {
     }
 }
 
-/// What an `addition-only` route does with a removed tool (SPEC §13 "Config", issue 10).
+/// What an `addition-only` route does with a removed tool (SPEC §13 "Config").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolRemoval {

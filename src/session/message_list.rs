@@ -4,7 +4,7 @@
 //! a snapshot by cloning one `Arc` (copy-on-write: the next append copies the list only
 //! while a snapshot is still held). Next to the messages the list carries the positions
 //! of its developer messages and whether its tool-call ids are known to need no repair,
-//! so preparing a request does not walk the whole history (issue 10, "Performance").
+//! so preparing a request does not walk the whole history.
 
 use std::ops::Deref;
 use std::sync::Arc;

@@ -301,7 +301,7 @@ impl Session {
     }
 
     /// The tools the model could call at the end of the log (the fold's available names,
-    /// sorted); `None` before the first request. Resume restores this set (issue 12 item 8).
+    /// sorted); `None` before the first request. Resume restores this set.
     pub fn available_tool_names(&mut self) -> Result<Option<Vec<String>>, SessionError> {
         self.tool_history()?;
         Ok(self.fold.available_names())
@@ -314,7 +314,7 @@ impl Session {
 }
 
 #[cfg(test)]
-mod store_hardening_tests;
+mod store_hostile_tests;
 #[cfg(test)]
 mod store_proptest;
 #[cfg(test)]

@@ -338,7 +338,7 @@ impl Store {
     /// file, so the next append does not glue onto a fragment.
     pub fn append(&mut self, event: &Event) -> Result<(), StoreError> {
         // Measure the line first so its buffer is allocated once at its final size: a
-        // growing buffer holds up to three times a large reply while it doubles (issue 9 D8).
+        // growing buffer holds up to three times a large reply while it doubles.
         let invalid = |e: serde_json::Error| {
             StoreError::io(
                 &self.path,
@@ -579,7 +579,7 @@ fn first_user_text(path: &Path) -> Option<String> {
     None
 }
 
-/// What the `/resume` picker shows of one log (issue 13): its first user message (on one
+/// What the `/resume` picker shows of one log: its first user message (on one
 /// line, at most [`SUMMARY_PROMPT_CHARS`] characters) and how many user and assistant
 /// messages it holds. One pass over the lines; only the first user message is parsed, the
 /// others are recognized by their type tag (a string in a payload has its quotes escaped,
@@ -741,7 +741,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn hardening_d14_an_id_that_exists_already_is_replaced_by_a_fresh_one() {
+    fn an_id_that_exists_already_is_replaced_by_a_fresh_one() {
         let dir = tempfile::tempdir().unwrap();
         let taken = dir.path().join("taken.jsonl");
         std::fs::write(&taken, "keep me").unwrap();

@@ -1,4 +1,4 @@
-//! Property test of the session-log loader ([`parse_log`], issue 9): valid logs are
+//! Property test of the session-log loader ([`parse_log`]): valid logs are
 //! mutated with arbitrary extra lines, truncations, duplicated and reordered lines and
 //! random bytes. The loader never panics; it either loads or names a line that exists;
 //! a failed load leaves the file byte-identical (checked through [`Store::open`]); a load
@@ -201,7 +201,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
     #[test]
-    fn hardening_store_loader_mutated_logs(
+    fn store_loader_mutated_logs(
         steps in proptest::collection::vec(gen_event(), 0..6),
         mutations in proptest::collection::vec(mutation(), 0..3),
     ) {
@@ -214,7 +214,7 @@ proptest! {
     }
 
     #[test]
-    fn hardening_store_loader_truncation_keeps_every_complete_line(
+    fn store_loader_truncation_keeps_every_complete_line(
         steps in proptest::collection::vec(gen_event(), 0..6),
         cut in any::<usize>(),
     ) {

@@ -1,4 +1,4 @@
-//! Tool-call id repair primitives (issue 9, D3), at the bottom of the layering so the
+//! Tool-call id repair primitives, at the bottom of the layering so the
 //! session can track whether its derived history needs the dispatch-time repair
 //! (`llm::tool_ids` re-exports them and holds the repair itself).
 

@@ -704,7 +704,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d5_window_matches_whole_line_reading_for_any_buffer_size() {
+    fn window_matches_whole_line_reading_for_any_buffer_size() {
         let long = "y".repeat(MAX_LINE_BYTES + 5);
         let inputs: Vec<Vec<u8>> = vec![
             b"".to_vec(),
@@ -733,7 +733,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d5_window_streams_a_huge_line_keeping_only_its_capped_start() {
+    fn window_streams_a_huge_line_keeping_only_its_capped_start() {
         // 256 MiB of one line, produced on the fly and never held: the window keeps only
         // its capped first bytes.
         let size: u64 = 256 << 20;
@@ -749,7 +749,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d5_window_stops_when_cancelled() {
+    fn window_stops_when_cancelled() {
         let stop = CancellationToken::new();
         stop.cancel();
         let mut r = BufReader::new(std::io::repeat(b'q').take(1 << 20));

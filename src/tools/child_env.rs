@@ -126,7 +126,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d1_policy_removes_keys_and_secret_suffixes_case_insensitively() {
+    fn policy_removes_keys_and_secret_suffixes_case_insensitively() {
         let p = ChildEnvPolicy::new(&["MY_DS_KEY".to_string()], &[]);
         for n in [
             "MY_DS_KEY",
@@ -158,7 +158,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d1_passthrough_keeps_exact_names_only() {
+    fn passthrough_keeps_exact_names_only() {
         let p = ChildEnvPolicy::new(
             &["MY_DS_KEY".to_string()],
             &["FOO_TOKEN".to_string(), "MY_DS_KEY".to_string()],
@@ -170,14 +170,14 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d1_removed_names_include_absent_key_vars_once() {
+    fn removed_names_include_absent_key_vars_once() {
         let p = ChildEnvPolicy::new(&["MY_DS_KEY".to_string(), "X_TOKEN".to_string()], &[]);
         let got = p.removed_names(names(&["PATH", "X_TOKEN", "A_SECRET", "HOME"]));
         assert_eq!(got, names(&["X_TOKEN", "A_SECRET", "MY_DS_KEY"]));
     }
 
     #[test]
-    fn hardening_d1_key_env_vars_lists_every_provider_once() {
+    fn key_env_vars_lists_every_provider_once() {
         let c = Config::parse_in(
             "[providers.a]\nkind = \"openai-chat\"\nbase_url = \"http://127.0.0.1:1\"\n\
              api_key_env = \"A_KEY_VAR\"\n",
@@ -189,7 +189,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d1_env_passthrough_parses_for_tools_and_servers() {
+    fn env_passthrough_parses_for_tools_and_servers() {
         let c = Config::parse_in(
             "[tools.command.t]\ndescription = \"d\"\ncommand = [\"env\"]\n\
              env_passthrough = [\"GH_TOKEN\"]\n\
@@ -211,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d1_redact_replaces_every_occurrence_of_long_values() {
+    fn redact_replaces_every_occurrence_of_long_values() {
         let secrets = vec!["sk-abcdef123456".to_string(), "demo".to_string()];
         let text = "k=sk-abcdef123456\nagain sk-abcdef123456 demo";
         assert_eq!(

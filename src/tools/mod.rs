@@ -106,7 +106,7 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn hardening_d4_guard_times_out_cancels_and_lets_finished_work_win() {
+    async fn guard_times_out_cancels_and_lets_finished_work_win() {
         let never = std::future::pending::<()>();
         let t = CancellationToken::new();
         let r = run_guarded(never, Duration::from_millis(20), &t).await;

@@ -293,7 +293,7 @@ impl ToolRegistry {
         Ok(was != enabled)
     }
 
-    /// Re-applies a resumed session's `/tool` choice (issue 12 item 8): like
+    /// Re-applies a resumed session's `/tool` choice: like
     /// [`ToolRegistry::set_enabled`], but also for a name no source has registered yet (an
     /// MCP server still connecting), so the choice holds when its tools arrive.
     pub fn restore_enabled(&mut self, name: &str, enabled: bool) {
@@ -472,7 +472,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d6_declarations_are_capped_builtins_first_then_command_then_mcp_by_name() {
+    fn declarations_are_capped_builtins_first_then_command_then_mcp_by_name() {
         let mut r = ToolRegistry::new();
         r.set_source_tools(
             ToolSource::Mcp("zz".into()),
@@ -514,7 +514,7 @@ mod tests {
     }
 
     #[test]
-    fn hardening_d6_a_disabled_tool_frees_its_slot_and_nothing_is_dropped_below_the_limit() {
+    fn a_disabled_tool_frees_its_slot_and_nothing_is_dropped_below_the_limit() {
         let mut r = ToolRegistry::new();
         r.set_source_tools(
             ToolSource::Mcp("s".into()),

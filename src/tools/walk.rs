@@ -65,7 +65,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn issue13_mentions_walk_respects_gitignore_ignore_and_hidden() {
+    fn mentions_walk_respects_gitignore_ignore_and_hidden() {
         let d = tempfile::tempdir().unwrap();
         let r = d.path();
         std::fs::create_dir_all(r.join("src")).unwrap();

@@ -33,7 +33,7 @@ pub use super::components::Focus;
 pub const SPLIT_WIDTH: u16 = 100;
 /// Window for the second Ctrl+C.
 const QUIT_WINDOW: Duration = Duration::from_secs(3);
-/// How long a transient status-line hint (`/copy`'s answer) stays (issue 13).
+/// How long a transient status-line hint (`/copy`'s answer) stays.
 const HINT_WINDOW: Duration = Duration::from_secs(4);
 
 /// The whole UI: the components and the state they share.
@@ -45,21 +45,21 @@ pub struct App {
     overlays: OverlayStack,
     quit_armed: Option<Instant>,
     exited: bool,
-    /// The open session's id (the exit hint names it, issue 12 item 8).
+    /// The open session's id (the exit hint names it).
     session_id: Option<String>,
-    /// The messages of all sessions, loading off the UI thread (issue 13 item 1).
+    /// The messages of all sessions, loading off the UI thread.
     history_rx: Option<std::sync::mpsc::Receiver<Vec<String>>>,
-    /// Ctrl+G was pressed: the loop hands the terminal to the editor (issue 13 item 2).
+    /// Ctrl+G was pressed: the loop hands the terminal to the editor.
     editor_requested: bool,
-    /// Issue 13: terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
+    /// terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
     term_out: Vec<TermRequest>,
-    /// Issue 13: whether the mouse is captured (wheel scrolls) or free (native selection).
+    /// whether the mouse is captured (wheel scrolls) or free (native selection).
     mouse_capture: bool,
-    /// Issue 13: whether the terminal has focus (focus events; assumed until told).
+    /// whether the terminal has focus (focus events; assumed until told).
     focused: bool,
-    /// Issue 13: `[ui] notify`: OSC 9 at turn end while unfocused.
+    /// `[ui] notify`: OSC 9 at turn end while unfocused.
     notify: bool,
-    /// Issue 13: a transient status-line hint (warns when true) and when it was set.
+    /// a transient status-line hint (warns when true) and when it was set.
     hint: Option<(String, bool, Instant)>,
 }
 
@@ -142,7 +142,7 @@ impl App {
             .add_older_history(super::history::load(dir));
     }
 
-    /// Keys while Ctrl+R searches (issue 13 item 1): typing narrows, Ctrl+R goes older,
+    /// Keys while Ctrl+R searches: typing narrows, Ctrl+R goes older,
     /// Enter takes the match into the composer, Esc / Ctrl+C leave with the draft as it was.
     fn search_key(&mut self, k: &KeyEvent) {
         use crossterm::event::KeyCode;
@@ -249,7 +249,7 @@ impl App {
     }
 
     /// The line the normal screen shows after the TUI closes, in the current language:
-    /// `Resume with: deepterm --resume <id>` (issue 12 item 8); `None` before a session opened.
+    /// `Resume with: deepterm --resume <id>`; `None` before a session opened.
     pub fn resume_hint(&self) -> Option<String> {
         let id = self.session_id.as_deref()?;
         Some(self.state.l.tra("tui-resume-hint", &[("id", id.into())]))
@@ -295,13 +295,13 @@ impl App {
     }
 
     /// Whether an `@` is typed while the workspace walk still runs: keep ticking so the
-    /// popup appears when the files arrive (issue 13).
+    /// popup appears when the files arrive.
     fn mention_files_pending(&self) -> bool {
         let c = &self.bottom.composer;
         c.files_loading() && c.text().contains('@')
     }
 
-    /// Gives the composer's `@` popup its workspace files (issue 13).
+    /// Gives the composer's `@` popup its workspace files.
     pub fn set_mention_files(&mut self, files: crate::ui::mention::FileIndex) {
         self.bottom.composer.set_files(files);
     }
@@ -347,7 +347,7 @@ impl App {
         self.overlays.inspector()
     }
 
-    /// The open `/resume` picker (issue 13).
+    /// The open `/resume` picker.
     pub fn resume_picker(&self) -> Option<&super::components::ResumePicker> {
         self.overlays.resume_picker()
     }
@@ -424,7 +424,7 @@ impl App {
             AgentEvent::Stream { turn, step, event } => s.transcript.stream(turn, step, &event),
             AgentEvent::Phase(p) => {
                 // Waiting for the user pauses the clock of the phase it interrupts; the
-                // phase it returns to goes on from there (issue 12 item 4).
+                // phase it returns to goes on from there.
                 if p == TurnPhase::AwaitingApproval {
                     if s.paused_at.is_none() {
                         s.paused_at = Some(s.now);
@@ -468,8 +468,8 @@ impl App {
                 tool,
                 arguments,
             } => {
-                // The call's own card shows "waiting for you" (issue 12 item 4), and Chat
-                // comes into view with it (item 1).
+                // The call's own card shows "waiting for you", and Chat
+                // comes into view with it.
                 let i = s.transcript.request_approval(
                     &call_id,
                     &super::text::sanitize(&tool),
@@ -495,7 +495,7 @@ impl App {
     }
 
     /// Folds a committed event into Chat and the Trajectory; returns whether it put
-    /// something in Chat the user must see (an MCP server that failed, issue 12 item 1).
+    /// something in Chat the user must see (an MCP server that failed).
     fn apply_committed(&mut self, e: &crate::session::event::Event) -> bool {
         let s = &mut self.state;
         if let EventKind::AssistantMessage(d) = &e.kind
@@ -732,7 +732,7 @@ impl App {
                 banner.width,
             );
         }
-        // The mouse mode (issue 13, F3) sits at the right end. Released (select) it always
+        // The mouse mode sits at the right end. Released (select) it always
         // has its place, and from the split width on; below it, the scroll mode shows only
         // where the rest leaves room, so the usage figures keep theirs.
         let mouse_w = str_width(&mouse.content) as u16;

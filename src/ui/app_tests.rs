@@ -49,7 +49,7 @@ fn u2_up_down_select_only_expandable_nodes_and_enter_toggles() {
     assert_eq!(app.focus(), Focus::Chat);
     app.on_key(key(KeyCode::Up));
     assert_eq!(app.selected(), Some(3));
-    // Issue 12 item 5: a single-change node (index 2) expands too, to its source.
+    // a single-change node (index 2) expands too, to its source.
     app.on_key(key(KeyCode::Up));
     assert_eq!(app.selected(), Some(2));
     app.on_key(key(KeyCode::Enter));
@@ -225,7 +225,7 @@ fn trajectory_enter_on_a_request_row_asks_for_the_inspector() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Issue 11, item 6: the keymap table drives dispatch.
+// the keymap table drives dispatch.
 
 use crate::ui::keymap::{BINDINGS, Chord, Context};
 
@@ -255,7 +255,7 @@ fn fingerprint(app: &mut App) -> String {
             .iter()
             .map(|c| c.expanded)
             .collect::<Vec<_>>(),
-        // Ctrl+G asks the loop to run the editor (issue 13 item 2).
+        // Ctrl+G asks the loop to run the editor.
         app.editor_requested,
     )
 }
@@ -493,7 +493,7 @@ fn ctrl_c_quit_hint_is_transient_on_the_status_line_and_never_piles_up_in_chat()
 }
 
 #[test]
-fn issue12_item9_second_ctrl_c_within_3s_quits_and_after_3s_only_rearms() {
+fn second_ctrl_c_within_3s_quits_and_after_3s_only_rearms() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     let t0 = Instant::now();
     let mut app = App::new(Locale::EnUs, false);
@@ -548,7 +548,7 @@ fn submitted(app: &mut App) -> Vec<String> {
 }
 
 #[test]
-fn issue12_item2_enter_on_exact_tool_completes_with_usage_instead_of_running_tools() {
+fn enter_on_exact_tool_completes_with_usage_instead_of_running_tools() {
     let mut app = typed_app("/tool");
     assert_eq!(app.composer().popup_matches()[0].name, "/tool");
     app.on_key(key(KeyCode::Enter));
@@ -567,7 +567,7 @@ fn issue12_item2_enter_on_exact_tool_completes_with_usage_instead_of_running_too
 }
 
 #[test]
-fn issue12_item2_enter_runs_highlighted_commands_without_required_arguments_on_one_press() {
+fn enter_runs_highlighted_commands_without_required_arguments_on_one_press() {
     for (typed, sent) in [
         ("/tools", "/tools"),
         ("/help", "/help"),
@@ -596,7 +596,7 @@ fn issue12_item2_enter_runs_highlighted_commands_without_required_arguments_on_o
 }
 
 #[test]
-fn issue12_item2_tab_completes_the_highlighted_name_and_keeps_focus() {
+fn tab_completes_the_highlighted_name_and_keeps_focus() {
     let mut app = typed_app("/mo");
     app.on_key(key(KeyCode::Tab));
     assert_eq!(app.composer().text(), "/model ");
@@ -612,7 +612,7 @@ fn issue12_item2_tab_completes_the_highlighted_name_and_keeps_focus() {
 }
 
 #[test]
-fn issue12_item2_popup_shows_each_synopsis_from_the_command_table_in_both_locales() {
+fn popup_shows_each_synopsis_from_the_command_table_in_both_locales() {
     for loc in Locale::ALL {
         let l = Localizer::new(loc);
         let mut app = App::new(loc, false);
@@ -627,7 +627,7 @@ fn issue12_item2_popup_shows_each_synopsis_from_the_command_table_in_both_locale
 }
 
 #[test]
-fn issue12_item10_help_scrolls_with_the_keymap_keys_and_shows_its_position() {
+fn help_scrolls_with_the_keymap_keys_and_shows_its_position() {
     let mut app = App::new(Locale::EnUs, false);
     app.on_key(key(KeyCode::F(1)));
     let first = screen_at(&mut app, 60, 10);
@@ -663,7 +663,7 @@ fn issue12_item10_help_scrolls_with_the_keymap_keys_and_shows_its_position() {
 }
 
 #[test]
-fn issue12_item10_help_uses_the_width_of_a_wide_terminal_without_cutting() {
+fn help_uses_the_width_of_a_wide_terminal_without_cutting() {
     for loc in Locale::ALL {
         let mut app = App::new(loc, false);
         app.on_key(key(KeyCode::F(1)));
@@ -679,7 +679,7 @@ fn issue12_item10_help_uses_the_width_of_a_wide_terminal_without_cutting() {
 }
 
 #[test]
-fn issue12_item12_long_paste_collapses_in_chat_and_expands_with_enter() {
+fn long_paste_collapses_in_chat_and_expands_with_enter() {
     for loc in Locale::ALL {
         let l = Localizer::new(loc);
         let paste: String = (1..=60).map(|i| format!("pasted line {i}\n")).collect();
@@ -724,7 +724,7 @@ fn issue12_item12_long_paste_collapses_in_chat_and_expands_with_enter() {
 }
 
 #[test]
-fn issue12_item12_queued_messages_show_dimmed_under_the_composer() {
+fn queued_messages_show_dimmed_under_the_composer() {
     let mut app = App::new(Locale::EnUs, false);
     app.on_agent_event(AgentEvent::Phase(TurnPhase::Responding));
     for t in ["first queued message", "second one", "third", "fourth"] {
@@ -759,7 +759,7 @@ fn issue12_item12_queued_messages_show_dimmed_under_the_composer() {
 }
 
 #[test]
-fn issue12_item12_composer_wraps_at_word_boundaries_at_40_columns() {
+fn composer_wraps_at_word_boundaries_at_40_columns() {
     let mut app = App::new(Locale::EnUs, false);
     let text = "please refactor the configuration loader so that environment overrides win";
     for c in text.chars() {
@@ -785,7 +785,7 @@ fn issue12_item12_composer_wraps_at_word_boundaries_at_40_columns() {
 }
 
 #[test]
-fn issue12_item10_scroll_keys_close_the_help_when_it_fits() {
+fn scroll_keys_close_the_help_when_it_fits() {
     let mut app = App::new(Locale::EnUs, false);
     app.on_key(key(KeyCode::F(1)));
     let s = screen_at(&mut app, 200, 120);
@@ -825,7 +825,7 @@ fn row_of(screen: &str, needle: &str) -> Option<usize> {
 }
 
 #[test]
-fn issue12_item4_card_reads_waiting_then_allowed_then_result_in_order() {
+fn card_reads_waiting_then_allowed_then_result_in_order() {
     let mut app = approval_app(Locale::EnUs);
     // One card for the call: no separate approval cell below it.
     assert_eq!(app.transcript().len(), 2);
@@ -848,7 +848,7 @@ fn issue12_item4_card_reads_waiting_then_allowed_then_result_in_order() {
 }
 
 #[test]
-fn issue12_item4_denied_card_says_denied_by_you_not_the_model_text() {
+fn denied_card_says_denied_by_you_not_the_model_text() {
     for (loc, denied) in [(Locale::EnUs, "Deniedbyyou"), (Locale::ZhCn, "已被你拒绝")] {
         let mut app = approval_app(loc);
         app.on_key(key(KeyCode::Esc));
@@ -872,7 +872,7 @@ fn issue12_item4_denied_card_says_denied_by_you_not_the_model_text() {
 }
 
 #[test]
-fn issue12_item4_resumed_denial_reads_denied_by_you() {
+fn resumed_denial_reads_denied_by_you() {
     let mut s = Script::new();
     s.route(false).user(1, "list files");
     s.tool(
@@ -904,7 +904,7 @@ fn issue12_item4_resumed_denial_reads_denied_by_you() {
 }
 
 #[test]
-fn issue12_item4_clock_is_paused_while_waiting_for_you() {
+fn clock_is_paused_while_waiting_for_you() {
     let mut app = App::new(Locale::EnUs, false);
     let t0 = Instant::now();
     app.set_now(t0);
@@ -924,7 +924,7 @@ fn issue12_item4_clock_is_paused_while_waiting_for_you() {
 }
 
 #[test]
-fn issue12_item1_approval_brings_chat_into_view_with_tool_and_arguments() {
+fn approval_brings_chat_into_view_with_tool_and_arguments() {
     let mut app = App::new(Locale::EnUs, false);
     app.on_agent_event(AgentEvent::Phase(TurnPhase::RunningTools));
     draw(&mut app);
@@ -968,7 +968,7 @@ fn issue12_item1_approval_brings_chat_into_view_with_tool_and_arguments() {
 }
 
 #[test]
-fn issue12_item1_output_and_notices_bring_chat_into_view() {
+fn output_and_notices_bring_chat_into_view() {
     let mut app = App::new(Locale::EnUs, false);
     draw(&mut app);
     app.on_key(key(KeyCode::Tab));
@@ -992,7 +992,7 @@ fn issue12_item1_output_and_notices_bring_chat_into_view() {
 }
 
 #[test]
-fn issue12_item1_mcp_failure_shows_in_chat_once_and_brings_it_into_view() {
+fn mcp_failure_shows_in_chat_once_and_brings_it_into_view() {
     let mut app = App::new(Locale::EnUs, false);
     draw(&mut app);
     app.on_key(key(KeyCode::Tab));
@@ -1030,7 +1030,7 @@ fn issue12_item1_mcp_failure_shows_in_chat_once_and_brings_it_into_view() {
 }
 
 #[test]
-fn issue12_item1_a_message_sent_from_the_trajectory_shows_chat_for_its_reply() {
+fn a_message_sent_from_the_trajectory_shows_chat_for_its_reply() {
     let mut app = App::new(Locale::EnUs, false);
     draw(&mut app);
     app.on_key(key(KeyCode::Tab));
@@ -1045,7 +1045,7 @@ fn issue12_item1_a_message_sent_from_the_trajectory_shows_chat_for_its_reply() {
 }
 
 #[test]
-fn issue12_item4_no_card_says_running_while_the_step_waits_for_you() {
+fn no_card_says_running_while_the_step_waits_for_you() {
     let mut s = Script::new();
     s.route(false).user(1, "two calls");
     s.push(AgentEvent::Phase(TurnPhase::RunningTools));
@@ -1082,7 +1082,7 @@ fn type_text(app: &mut App, s: &str) {
 }
 
 #[test]
-fn issue13_item1_ctrl_r_keys_search_show_the_line_and_enter_or_esc_leave() {
+fn ctrl_r_keys_search_show_the_line_and_enter_or_esc_leave() {
     for loc in Locale::ALL {
         let mut app = App::new(loc, false);
         app.bottom
@@ -1113,7 +1113,7 @@ fn issue13_item1_ctrl_r_keys_search_show_the_line_and_enter_or_esc_leave() {
     }
 }
 
-// Issue 13: /copy, F3 mouse capture, turn-end notification.
+// /copy, F3 mouse capture, turn-end notification.
 
 fn two_replies_app(locale: Locale) -> App {
     let mut s = Script::new();
@@ -1137,7 +1137,7 @@ fn type_and_send(app: &mut App, text: &str) {
 }
 
 #[test]
-fn issue13_copy_puts_the_nth_last_reply_on_the_clipboard_with_a_transient_hint() {
+fn copy_puts_the_nth_last_reply_on_the_clipboard_with_a_transient_hint() {
     let mut app = two_replies_app(Locale::EnUs);
     let cells = app.transcript().cells().len();
     type_and_send(&mut app, "/copy");
@@ -1166,7 +1166,7 @@ fn issue13_copy_puts_the_nth_last_reply_on_the_clipboard_with_a_transient_hint()
 }
 
 #[test]
-fn issue13_copy_with_nothing_to_copy_says_so_in_both_locales() {
+fn copy_with_nothing_to_copy_says_so_in_both_locales() {
     for (locale, none, third, usage) in [
         (
             Locale::EnUs,
@@ -1197,7 +1197,7 @@ fn issue13_copy_with_nothing_to_copy_says_so_in_both_locales() {
 }
 
 #[test]
-fn issue13_item2_ctrl_g_asks_for_the_editor_and_a_failure_keeps_the_draft() {
+fn ctrl_g_asks_for_the_editor_and_a_failure_keeps_the_draft() {
     let mut app = App::new(Locale::ZhCn, false);
     type_text(&mut app, "draft");
     assert_eq!(app.take_editor_request(), None);
@@ -1221,7 +1221,7 @@ fn footer_row(app: &mut App) -> String {
 }
 
 #[test]
-fn issue13_f3_toggles_mouse_capture_and_the_footer_says_which() {
+fn f3_toggles_mouse_capture_and_the_footer_says_which() {
     for (locale, scroll, select) in [
         (Locale::EnUs, "mouse: scroll", "mouse: select"),
         (Locale::ZhCn, "鼠标：滚动", "鼠标：选择"),
@@ -1246,7 +1246,7 @@ fn issue13_f3_toggles_mouse_capture_and_the_footer_says_which() {
 }
 
 #[test]
-fn issue13_notify_only_when_enabled_and_unfocused() {
+fn notify_only_when_enabled_and_unfocused() {
     let finished = |app: &mut App| {
         app.on_agent_event(AgentEvent::Phase(TurnPhase::Idle));
         app.on_agent_event(AgentEvent::TurnFinished);
@@ -1283,7 +1283,7 @@ fn issue13_notify_only_when_enabled_and_unfocused() {
 }
 
 #[test]
-fn issue13_copy_works_while_a_turn_runs_and_is_never_queued() {
+fn copy_works_while_a_turn_runs_and_is_never_queued() {
     let mut app = two_replies_app(Locale::EnUs);
     app.on_agent_event(AgentEvent::Phase(TurnPhase::Waiting));
     type_and_send(&mut app, "next question");

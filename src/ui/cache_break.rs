@@ -1,4 +1,4 @@
-//! Cache breaks (issue 12 item 3): a request that read less from the cache than the
+//! Cache breaks: a request that read less from the cache than the
 //! prefix it shared with the request before it, and why, from the inspector's why-line
 //! (see docs/decisions/0020-cache-break-rows.md).
 

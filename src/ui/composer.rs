@@ -41,7 +41,7 @@ pub struct Composer {
     mention_memo: std::cell::RefCell<Option<(String, usize, Vec<usize>)>>,
 }
 
-/// A running Ctrl+R reverse search (issue 13 item 1): the query and which match (0 = the
+/// A running Ctrl+R reverse search: the query and which match (0 = the
 /// newest) is shown. The composer text is left alone until Enter takes the match.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct Search {
@@ -499,7 +499,7 @@ impl Composer {
             .map(|q| (start, q))
     }
 
-    /// Whether the `@` file popup is showing (issue 13).
+    /// Whether the `@` file popup is showing.
     pub fn mention_open(&self) -> bool {
         !self.popup_closed && !self.mention_matches().is_empty()
     }
@@ -631,7 +631,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item1_older_sessions_come_after_this_one_on_arrow_up() {
+    fn older_sessions_come_after_this_one_on_arrow_up() {
         let mut c = with_history();
         let mut seen = vec![];
         for _ in 0..6 {
@@ -652,7 +652,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item1_ctrl_r_narrows_goes_older_and_enter_takes_the_match() {
+    fn ctrl_r_narrows_goes_older_and_enter_takes_the_match() {
         let mut c = with_history();
         typed(&mut c, "my draft");
         c.search_older();
@@ -688,7 +688,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item1_esc_leaves_the_search_and_keeps_the_draft() {
+    fn esc_leaves_the_search_and_keeps_the_draft() {
         let mut c = with_history();
         typed(&mut c, "half written");
         c.search_older();

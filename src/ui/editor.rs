@@ -1,4 +1,4 @@
-//! Ctrl+G (issue 13 item 2): the draft edited in `$VISUAL`, else `$EDITOR`, else `vi`.
+//! Ctrl+G: the draft edited in `$VISUAL`, else `$EDITOR`, else `vi`.
 //! The terminal is handed to the editor by the event loop ([`super::event_loop::Screen`]);
 //! this runs the child: the draft in a private temporary file, the command split on
 //! whitespace (`code --wait`), the file read back with one trailing newline trimmed. The
@@ -117,7 +117,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item2_visual_then_editor_then_vi_split_on_whitespace() {
+    fn visual_then_editor_then_vi_split_on_whitespace() {
         assert_eq!(
             editor_command(os("code --wait"), os("nano")),
             ["code", "--wait"]
@@ -128,7 +128,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item2_child_env_loses_keys_by_name_and_by_value() {
+    fn child_env_loses_keys_by_name_and_by_value() {
         let vars = vec![
             (
                 OsString::from("DEEPSEEK_API_KEY"),
@@ -146,7 +146,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn issue13_item2_edit_returns_the_file_and_failures_keep_nothing() {
+    fn edit_returns_the_file_and_failures_keep_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let script = dir.path().join("ed.sh");
         std::fs::write(&script, "#!/bin/sh\nprintf 'edited text\\n' > \"$1\"\n").unwrap();

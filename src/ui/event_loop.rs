@@ -1,4 +1,4 @@
-//! The one UI event loop (issue 11 item 7): a `tokio::select!` over terminal events (an
+//! The one UI event loop: a `tokio::select!` over terminal events (an
 //! async stream, crossterm's `EventStream` in the binary), agent events, panic reports from
 //! other tasks, the agent task's exit, shutdown and a frame timer. Events only mark the
 //! frame dirty; [`FrameLimiter`] coalesces them into at most 60 draws per second. An idle app
@@ -77,7 +77,7 @@ pub trait Screen {
     /// Draws one frame of `app`.
     fn draw(&mut self, app: &mut App) -> io::Result<()>;
 
-    /// Hands the terminal to `f` (an external editor, issue 13 item 2): leaves the
+    /// Hands the terminal to `f` (an external editor): leaves the
     /// alternate screen, raw mode and mouse capture, runs `f`, restores them and clears for
     /// a full redraw. The default (test screens) just runs `f`.
     fn suspended(&mut self, f: &mut dyn FnMut()) -> io::Result<()> {
@@ -85,7 +85,7 @@ pub trait Screen {
         Ok(())
     }
 
-    /// Carries out a terminal request (issue 13: OSC 52 / OSC 9, mouse capture); screens
+    /// Carries out a terminal request (OSC 52 / OSC 9, mouse capture); screens
     /// without a terminal ignore it.
     fn apply(&mut self, request: TermRequest) -> io::Result<()> {
         let _ = request;
@@ -584,7 +584,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn issue13_focus_events_and_f3_reach_the_screen_and_notify_when_unfocused() {
+    async fn focus_events_and_f3_reach_the_screen_and_notify_when_unfocused() {
         let (_ptx, prx) = unbounded_channel();
         let h = harness(prx);
         let mut app = App::new(Locale::EnUs, false);

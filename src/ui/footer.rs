@@ -83,7 +83,7 @@ pub fn status_line(
 }
 
 /// The footer. `usage` is the session's; `last` the last request's, whose hit is shown
-/// next to the session's; `cost` the session's cost in USD, shown when known (issue 13).
+/// next to the session's; `cost` the session's cost in USD, shown when known.
 #[allow(clippy::too_many_arguments)]
 pub fn footer_line(
     l: Localizer,
@@ -124,7 +124,7 @@ pub fn footer_line(
             tokens(usage.cache_read_tokens),
             tokens(usage.output_tokens)
         )));
-        // The session's cost, when a price is known (issue 13).
+        // The session's cost, when a price is known.
         if let Some(c) = cost {
             spans.push(Span::raw(format!(
                 "  {}",
@@ -170,7 +170,7 @@ pub fn footer_line(
     clip(spans, width)
 }
 
-/// The footer's mouse mode (issue 13): captured, the wheel scrolls the panes; released
+/// The footer's mouse mode: captured, the wheel scrolls the panes; released
 /// with F3, the terminal's own selection works.
 pub fn mouse_span(l: Localizer, captured: bool) -> Span<'static> {
     if captured {
@@ -205,7 +205,7 @@ mod tests {
     use crate::i18n::Locale;
 
     #[test]
-    fn issue12_item3_footer_labels_the_session_hit_and_shows_the_last_requests() {
+    fn footer_labels_the_session_hit_and_shows_the_last_requests() {
         let session = Usage {
             input_tokens: 130,
             cache_read_tokens: 870,
@@ -245,7 +245,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_cost_footer_shows_the_session_cost_only_when_known() {
+    fn cost_footer_shows_the_session_cost_only_when_known() {
         let session = Usage {
             input_tokens: 1_000,
             cache_read_tokens: 40_000,

@@ -27,7 +27,7 @@ pub fn rows(l: Localizer) -> Vec<(String, &'static str)> {
         .collect();
     rows.push((String::new(), "tui-help-commands-title"));
     rows.extend(COMMANDS.iter().map(|c| (usage_line(l, c), c.desc_key)));
-    // The Trajectory legend (issue 12 item 6) last: the overlay scrolls to it.
+    // The Trajectory legend last: the overlay scrolls to it.
     rows.push((String::new(), "tui-help-legend-title"));
     rows.extend(
         super::trajectory::LEGEND

@@ -1,4 +1,4 @@
-//! Message history across sessions (issue 13 item 1): the user messages of every session
+//! Message history across sessions: the user messages of every session
 //! log in the session directory, newest first and without duplicates, for ↑/↓ and the
 //! Ctrl+R reverse search. Loaded off the UI thread (see [`spawn_load`]).
 
@@ -117,7 +117,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn issue13_item1_matches_are_newest_first_case_insensitive_and_deduplicated() {
+    fn matches_are_newest_first_case_insensitive_and_deduplicated() {
         let h = [
             "Deploy the API",
             "fix tests",
@@ -149,7 +149,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item1_load_reads_every_session_newest_first_without_duplicates() {
+    fn load_reads_every_session_newest_first_without_duplicates() {
         let dir = tempfile::tempdir().unwrap();
         write_log(
             dir.path(),
@@ -169,7 +169,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item1_find_ci_locates_the_fragment() {
+    fn find_ci_locates_the_fragment() {
         assert_eq!(find_ci("Hello World", "wor"), Some(6..9));
         assert_eq!(find_ci("编辑 文件", "文件"), Some(7..13));
         assert_eq!(find_ci("abc", "x"), None);

@@ -27,7 +27,7 @@ pub struct Inspector {
     scroll: usize,
     reveal: bool,
     page: usize,
-    /// What the cache saved on the selected request: cached tokens and USD (issue 13).
+    /// What the cache saved on the selected request: cached tokens and USD.
     saving: Option<(u64, f64)>,
 }
 
@@ -327,7 +327,7 @@ mod tests {
     use crate::session::event::ToolUpdateMode;
 
     #[test]
-    fn issue12_item11_inspector_roles_and_route_modes_are_localized() {
+    fn inspector_roles_and_route_modes_are_localized() {
         let zh = Localizer::new(Locale::ZhCn);
         let en = Localizer::new(Locale::EnUs);
         assert_eq!(localize_role(zh, "user: text \"hi\""), "用户：text \"hi\"");

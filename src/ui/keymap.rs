@@ -1,4 +1,4 @@
-//! The keymap table (issue 11, item 6): every key the TUI reacts to, as (action, default keys,
+//! The keymap table: every key the TUI reacts to, as (action, default keys,
 //! help text, context). Dispatch looks keys up here (the focused context first, then the
 //! global one) and the key-help overlay is generated from the same table, so help can never
 //! miss a key. Also the key classification shared by the composer.
@@ -53,7 +53,7 @@ pub enum Context {
     HelpOverlay,
     /// The request inspector overlay is open.
     InspectorOverlay,
-    /// The `/resume` picker is open (issue 13); typed characters go to its filter.
+    /// The `/resume` picker is open; typed characters go to its filter.
     ResumePicker,
 }
 
@@ -98,7 +98,7 @@ pub enum Action {
     HistoryNext,
     /// Composer: type `/` (opens the slash popup on an empty composer).
     SlashCommands,
-    /// Composer: type `@` (opens the workspace-file popup at a word start; issue 13).
+    /// Composer: type `@` (opens the workspace-file popup at a word start).
     MentionFiles,
     /// Composer: `?` on an empty composer opens the help, otherwise types it.
     HelpOrType,
@@ -116,9 +116,9 @@ pub enum Action {
     Delete,
     /// Composer: clear the text.
     ClearComposer,
-    /// Composer: reverse search through the messages of all sessions (issue 13 item 1).
+    /// Composer: reverse search through the messages of all sessions.
     HistorySearch,
-    /// Composer: edit the draft in `$VISUAL` / `$EDITOR` (issue 13 item 2).
+    /// Composer: edit the draft in `$VISUAL` / `$EDITOR`.
     ExternalEditor,
     /// Pane: select the previous row / node.
     SelectPrev,
@@ -140,7 +140,7 @@ pub enum Action {
     Close,
     /// Mouse: the wheel scrolls the pane under the pointer, a click toggles a Chat node.
     Mouse,
-    /// Turn mouse capture off (native text selection) or back on (issue 13).
+    /// Turn mouse capture off (native text selection) or back on.
     ToggleMouse,
 }
 
@@ -357,7 +357,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::HelpOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-help-scroll"),
     b(C::HelpOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-help-scroll"),
     b(C::HelpOverlay, A::Close, &[Chord::AnyKey], "tui-help-close"),
-    // issue 13: the /resume picker
+    // the /resume picker
     b(C::ResumePicker, A::SelectPrev, &[key(KeyCode::Up)], "tui-help-resume-move"),
     b(C::ResumePicker, A::SelectNext, &[key(KeyCode::Down)], "tui-help-resume-move"),
     b(C::ResumePicker, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-resume-move"),
@@ -425,7 +425,7 @@ pub fn help_rows() -> &'static [(String, &'static str)] {
             .into_iter()
             .map(|(names, h)| (names.join(" / "), h))
             .collect();
-        // The node symbols, explained under the key that toggles nodes (issue 12 item 5).
+        // The node symbols, explained under the key that toggles nodes.
         let at = rows
             .iter()
             .position(|(_, h)| *h == "tui-help-toggle-tools")

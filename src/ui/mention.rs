@@ -1,4 +1,4 @@
-//! The `@` file popup's data (issue 13): the workspace file list, walked once on a
+//! The `@` file popup's data: the workspace file list, walked once on a
 //! background thread ([`crate::tools::walk::workspace_files`], gitignore-aware, capped),
 //! and the ranking of files against what is typed after `@`.
 
@@ -103,7 +103,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn issue13_mentions_popup_ranks_exact_then_prefix_then_basename_then_fuzzy() {
+    fn mentions_popup_ranks_exact_then_prefix_then_basename_then_fuzzy() {
         let files: Vec<String> = [
             "docs/main_notes.md",
             "src/main.rs",
@@ -149,7 +149,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_mentions_at_a_word_start_opens_the_popup_and_tab_completes() {
+    fn mentions_at_a_word_start_opens_the_popup_and_tab_completes() {
         let mut c = composer();
         for ch in "explain @mai".chars() {
             c.insert_char(ch);
@@ -182,7 +182,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_mentions_chat_shows_a_collapsed_attachment_line_that_expands() {
+    fn mentions_chat_shows_a_collapsed_attachment_line_that_expands() {
         use crate::i18n::{Locale, Localizer};
         use crate::session::event::{Event, EventKind, UserMessageData};
         use crate::ui::view::{CellKind, RenderCtx, ToolCardMode, Transcript};

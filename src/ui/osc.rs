@@ -1,4 +1,4 @@
-//! What the UI writes to the terminal besides frames (issue 13): `/copy` through OSC 52,
+//! What the UI writes to the terminal besides frames: `/copy` through OSC 52,
 //! the turn-end notification through OSC 9, and the F3 mouse-capture switch. [`App`]
 //! queues [`TermRequest`]s; the event loop hands them to the screen, which owns the
 //! terminal (`TermScreen` writes them, test screens record them).
@@ -128,7 +128,7 @@ mod tests {
     use crate::ui::markdown::StreamCollector;
 
     #[test]
-    fn issue13_item_copy_base64_matches_rfc4648_vectors() {
+    fn item_copy_base64_matches_rfc4648_vectors() {
         for (plain, enc) in [
             ("", ""),
             ("f", "Zg=="),
@@ -145,12 +145,12 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item_copy_osc52_wraps_the_base64_of_the_text() {
+    fn item_copy_osc52_wraps_the_base64_of_the_text() {
         assert_eq!(osc52("# Hi\n*x*"), "\x1b]52;c;IyBIaQoqeCo=\x07");
     }
 
     #[test]
-    fn issue13_item_notify_osc9_text_has_no_control_characters() {
+    fn item_notify_osc9_text_has_no_control_characters() {
         let s = osc9("done\x07\x1b]52;c;evil\x07\nnext\tline\r");
         assert_eq!(s, "\x1b]9;done ]52;c;evil next line\x07");
         // Exactly one ESC and one BEL: the sequence cannot be ended or nested early.
@@ -162,7 +162,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item_notify_first_words_of_the_reply() {
+    fn item_notify_first_words_of_the_reply() {
         assert_eq!(first_words("  short\nreply "), "short reply");
         let many: String = (1..=20).map(|i| format!("w{i} ")).collect();
         assert_eq!(
@@ -187,7 +187,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item_copy_nth_last_reply_is_each_turns_answer() {
+    fn item_copy_nth_last_reply_is_each_turns_answer() {
         let mut t = Transcript::new();
         t.push(CellKind::User { text: "q1".into() });
         t.push(assistant(1, 1, "first **reply**", false));
@@ -205,7 +205,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_item_copy_argument_is_a_positive_count() {
+    fn item_copy_argument_is_a_positive_count() {
         assert_eq!(parse_copy_arg(""), Some(1));
         assert_eq!(parse_copy_arg(" 3 "), Some(3));
         assert_eq!(parse_copy_arg("0"), None);

@@ -1,4 +1,4 @@
-//! Panic routing for the terminal UI (issue 11 item 7): a panic on the UI task restores the
+//! Panic routing for the terminal UI: a panic on the UI task restores the
 //! terminal before the default hook prints it; a panic in any other task (the agent loop, a
 //! tool or MCP task) leaves the terminal alone and becomes a [`TaskPanic`] report that the
 //! event loop shows as a localized notice.

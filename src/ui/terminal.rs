@@ -37,7 +37,7 @@ pub struct UiOptions {
     pub demo: bool,
     /// API keys to scrub from panic notices.
     pub secrets: Vec<ApiKey>,
-    /// `[ui] notify`: an OSC 9 notification when a turn ends while unfocused (issue 13).
+    /// `[ui] notify`: an OSC 9 notification when a turn ends while unfocused.
     pub notify: bool,
 }
 
@@ -84,7 +84,7 @@ impl Screen for TermScreen {
         self.0.draw(|f| app.render(f)).map(|_| ())
     }
 
-    /// Ctrl+G (issue 13 item 2): the editor gets a normal terminal, then the TUI returns.
+    /// Ctrl+G: the editor gets a normal terminal, then the TUI returns.
     fn suspended(&mut self, f: &mut dyn FnMut()) -> io::Result<()> {
         let keyboard = self.1;
         restore_terminal();
@@ -126,7 +126,7 @@ impl Screen for TermScreen {
     }
 }
 
-/// Turns mouse capture on or off (F3, issue 13; re-applied after a suspend with
+/// Turns mouse capture on or off (F3; re-applied after a suspend with
 /// [`App::mouse_capture`]). [`restore_terminal`] always turns it off on exit.
 pub fn set_mouse_capture(out: &mut impl Write, on: bool) -> io::Result<()> {
     if on {
@@ -204,7 +204,7 @@ async fn run_ui(
     let mut screen = TermScreen(term, keyboard);
     let mut app = App::new(opts.locale, opts.demo);
     app.set_notify(opts.notify);
-    // The `@` popup's files, walked once in the background (issue 13).
+    // The `@` popup's files, walked once in the background.
     app.set_mention_files(crate::ui::mention::FileIndex::spawn(
         crate::tools::walk::current_root(),
     ));
@@ -227,7 +227,7 @@ async fn run_ui(
     let exit = drive(&mut app, io, &mut screen).await?;
     drop(screen);
     drop(guard);
-    // On the normal screen, after the alternate one is gone (issue 12 item 8).
+    // On the normal screen, after the alternate one is gone.
     if matches!(exit, LoopExit::Quit)
         && let Some(hint) = app.resume_hint()
     {

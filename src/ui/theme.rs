@@ -58,7 +58,7 @@ pub fn banner() -> Style {
         .add_modifier(Modifier::BOLD)
 }
 
-// issue 11: markdown and code highlighting roles (16-colour ANSI only, no RGB).
+// markdown and code highlighting roles (16-colour ANSI only, no RGB).
 
 /// A markdown heading: level 1 bold, underlined and accented, level 2 bold and accented,
 /// level 3 bold, deeper levels bold italic.
@@ -113,7 +113,7 @@ pub fn code_function() -> Style {
     Style::default().fg(Color::Cyan)
 }
 
-// issue 12: cache breaks visible
+// cache breaks visible
 
 /// A cache-hit % by band: ≥ 90 % success, 50–89 % warning, < 50 % error (a miss).
 pub fn hit_band(pct: u64) -> Style {

@@ -67,7 +67,7 @@ pub enum Row {
         /// Set when the request read less from the cache than the prefix it shared with
         /// the previous request (the reason is shown on the row below).
         cache_break: Option<CacheBreak>,
-        /// What it cost in USD, when its route's prices are known (issue 13).
+        /// What it cost in USD, when its route's prices are known.
         cost: Option<f64>,
     },
     /// The reason line under a request that broke the cache.
@@ -138,7 +138,7 @@ pub enum Row {
         error: Option<String>,
         /// `provider/model` it was sent on.
         route: String,
-        /// What it cost in USD, when its route's prices are known (issue 13).
+        /// What it cost in USD, when its route's prices are known.
         cost: Option<f64>,
     },
 }
@@ -174,7 +174,7 @@ pub struct Trajectory {
     prev_ctx: Option<RequestContext>,
     /// The previous step request's usage (the prefix the next one shares).
     prev_usage: Option<Usage>,
-    /// Known prices by `provider/model` (from the routes the agent announced, issue 13).
+    /// Known prices by `provider/model` (from the routes the agent announced).
     prices: std::collections::HashMap<String, Prices>,
 }
 
@@ -197,7 +197,7 @@ pub enum Column {
     Cached,
     /// Output tokens (↓).
     Out,
-    /// What the request cost (issue 13); empty when no price is known.
+    /// What the request cost; empty when no price is known.
     Cost,
     /// Cache-hit %.
     Hit,
@@ -291,7 +291,7 @@ pub fn columns_for(width: usize) -> Vec<Column> {
 }
 
 /// The columns that fit `width`, in display order; without the cost column when no price
-/// is known (`priced` false: no cost is shown anywhere, issue 13).
+/// is known (`priced` false: no cost is shown anywhere).
 pub fn columns_priced(width: usize, priced: bool) -> Vec<Column> {
     let mut cols = Column::ALL.to_vec();
     if !priced {
@@ -409,7 +409,7 @@ impl Trajectory {
     }
 
     /// Records the prices of route `route` (`provider/model`, as the agent announces it)
-    /// and prices the requests already listed on it (issue 13). `None` changes nothing.
+    /// and prices the requests already listed on it. `None` changes nothing.
     pub fn set_prices(&mut self, route: &str, prices: Option<Prices>) {
         let Some(p) = prices else { return };
         let route = sanitize(route);
@@ -439,7 +439,7 @@ impl Trajectory {
     }
 
     /// The session's cost in USD: the sum over its priced requests; `None` when no
-    /// request has a known price (issue 13: then no cost is shown).
+    /// request has a known price (then no cost is shown).
     pub fn session_cost(&self) -> Option<f64> {
         self.rows
             .iter()
@@ -491,7 +491,7 @@ impl Trajectory {
                     .find(|r| matches!(r, Row::Turn { .. }))
                     && prompt.is_none()
                 {
-                    // The typed text, without `@path` attachments (issue 13).
+                    // The typed text, without `@path` attachments.
                     let text = first_words(&crate::agent::mentions::split(&u.message).0);
                     *prompt = (!text.is_empty()).then_some(text);
                 }
@@ -660,7 +660,7 @@ impl Trajectory {
     }
 
     /// The localized column header for this pane, `width` columns wide: with the cost
-    /// column only when a price is known (issue 13).
+    /// column only when a price is known.
     pub fn header(&self, l: Localizer, width: usize) -> Line<'static> {
         header_of(l, &columns_priced(width, self.priced()))
     }

@@ -1,4 +1,4 @@
-//! Tests of the Trajectory pane (issue 12 items 3 and 6 among them).
+//! Tests of the Trajectory pane ( among them).
 use super::*;
 use crate::agent::inspect::DiffReason;
 use crate::agent::protocol::AgentEvent;
@@ -56,7 +56,7 @@ fn breaks(t: &Trajectory) -> Vec<(usize, BreakKind)> {
 }
 
 #[test]
-fn issue12_item3_hit_bands_colour_a_miss_unlike_a_hit() {
+fn hit_bands_colour_a_miss_unlike_a_hit() {
     assert_eq!(theme::hit_band(100), theme::success());
     assert_eq!(theme::hit_band(90), theme::success());
     assert_eq!(theme::hit_band(89), theme::warn());
@@ -91,13 +91,13 @@ fn issue12_item3_hit_bands_colour_a_miss_unlike_a_hit() {
 }
 
 #[test]
-fn issue12_item6_columns_drop_from_the_least_important_and_keep_hit_last() {
+fn columns_drop_from_the_least_important_and_keep_hit_last() {
     use Column::*;
     // Pane widths: 120 and 100 columns split in two give 59 and 49.
     for w in [59, 60, 80, 100, 120] {
         assert_eq!(columns_for(w), Column::ALL.to_vec(), "{w}");
     }
-    // The cost goes first (issue 13: the footer shows the session's total).
+    // The cost goes first (the footer shows the session's total).
     assert_eq!(
         columns_for(49),
         vec![Number, Step, Ttft, Total, In, Cached, Out, Hit]
@@ -129,7 +129,7 @@ fn issue12_item6_columns_drop_from_the_least_important_and_keep_hit_last() {
 }
 
 #[test]
-fn issue12_item6_header_names_the_columns_and_lines_up_with_rows() {
+fn header_names_the_columns_and_lines_up_with_rows() {
     let row = Row::Request {
         n: 3,
         turn: 1,
@@ -204,7 +204,7 @@ fn issue12_item6_header_names_the_columns_and_lines_up_with_rows() {
 }
 
 #[test]
-fn issue12_item6_turn_row_shows_the_first_words_of_the_prompt() {
+fn turn_row_shows_the_first_words_of_the_prompt() {
     let mut s = Script::new();
     s.route(false).user(
         1,
@@ -221,7 +221,7 @@ fn issue12_item6_turn_row_shows_the_first_words_of_the_prompt() {
 }
 
 #[test]
-fn issue12_item6_empty_pane_shows_a_localized_placeholder() {
+fn empty_pane_shows_a_localized_placeholder() {
     for locale in [Locale::EnUs, Locale::ZhCn] {
         let l = Localizer::new(locale);
         let area = Rect::new(0, 0, 40, 6);
@@ -239,7 +239,7 @@ fn issue12_item6_empty_pane_shows_a_localized_placeholder() {
 }
 
 #[test]
-fn issue12_item3_break_reasons_are_derived_from_the_why_line() {
+fn break_reasons_are_derived_from_the_why_line() {
     let prev = usage(100, 5_900);
     let cold = usage(6_100, 0);
     let tools = |aoo| BreakKind::Tools {
@@ -321,7 +321,7 @@ fn issue12_item3_break_reasons_are_derived_from_the_why_line() {
 }
 
 #[test]
-fn issue12_item3_trajectory_marks_the_request_that_lost_the_cache() {
+fn trajectory_marks_the_request_that_lost_the_cache() {
     let mut s = Script::new();
     s.route(false)
         .context("deepseek-flash", Some(ToolUpdateMode::AdditionOnly))
@@ -389,7 +389,7 @@ fn issue12_item3_trajectory_marks_the_request_that_lost_the_cache() {
 }
 
 #[test]
-fn issue12_item6_key_help_explains_the_glyphs_step_and_durations() {
+fn key_help_explains_the_glyphs_step_and_durations() {
     for locale in [Locale::EnUs, Locale::ZhCn] {
         let l = Localizer::new(locale);
         let area = Rect::new(0, 0, 140, 90);
@@ -419,7 +419,7 @@ fn issue12_item6_key_help_explains_the_glyphs_step_and_durations() {
 }
 
 #[test]
-fn issue13_cost_request_rows_and_the_session_total_follow_the_route_prices() {
+fn cost_request_rows_and_the_session_total_follow_the_route_prices() {
     use crate::llm::catalog::DEEPSEEK_FLASH_PRICES;
     let mut s = Script::new();
     s.route(false)

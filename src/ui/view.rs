@@ -58,7 +58,7 @@ impl ToolCardMode {
     }
 }
 
-/// Where a tool call that needs approval stands (issue 12 item 4): the card reads
+/// Where a tool call that needs approval stands: the card reads
 /// tool + arguments → waiting for you → allowed / denied → result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolApproval {
@@ -121,7 +121,7 @@ pub enum CellKind {
     },
     /// A tool change (or other developer message) shown as a context node (U-1…U-3): one
     /// cell per change, made when the change happens and linked to the developer message
-    /// the next request logs (issue 12 item 5). The infos give each tool's source and
+    /// the next request logs. The infos give each tool's source and
     /// description for the expansion.
     Context(ContextKind, Vec<ToolInfo>),
     /// A one-line notice, localized at draw time.
@@ -133,7 +133,7 @@ pub enum CellKind {
         /// The summary.
         summary: String,
     },
-    /// A file attached to the user message above through an `@path` mention (issue 13):
+    /// A file attached to the user message above through an `@path` mention:
     /// one collapsed line, expanding to the attached text.
     Attachment {
         /// What `source.attachments` says about it.
@@ -222,7 +222,7 @@ impl Cell {
     /// Whether Enter/Space/click can toggle this cell.
     pub fn selectable(&self) -> bool {
         match &self.kind {
-            // Every tool-change node expands (issue 12 item 5).
+            // Every tool-change node expands.
             CellKind::Context(k, _) => k.is_tool_change() || k.expandable(),
             CellKind::Assistant { reasoning, .. } => !reasoning.is_empty(),
             CellKind::Tool { .. } | CellKind::Checkpoint { .. } => true,
@@ -320,7 +320,7 @@ fn render_parts(
             head.extend(body.split('\n').map(|s| Line::from(s.to_string())));
             head = wrap_all(head);
             // A long message (a large paste) shows its first rows until expanded, as the
-            // composer shows a placeholder (issue 12 item 12).
+            // composer shows a placeholder.
             let rows = head.len() - 1;
             if user_collapsible(text) && rows > USER_PREVIEW_ROWS {
                 let (key, args) = if cell.expanded {
@@ -658,7 +658,7 @@ fn tool_info(name: &str, tools: &[ToolInfo]) -> ToolInfo {
         })
 }
 
-/// A tool-change node's expansion (issue 12 item 5): one tool shows its source and
+/// A tool-change node's expansion: one tool shows its source and
 /// description; several are grouped under `Added` / `Removed`, then by source, one tool
 /// per line (name and the description's first line, cut to the width), indented.
 fn node_detail(
@@ -870,7 +870,7 @@ impl Transcript {
         self.replaying = on;
     }
 
-    /// A tool change as it happens (issue 12 item 5): one node, here; the developer
+    /// A tool change as it happens: one node, here; the developer
     /// message the next request logs is linked to it instead of adding a second one.
     pub fn tools_changed(&mut self, c: &ToolChange) {
         for t in c.added.iter().chain(&c.removed) {
@@ -928,7 +928,7 @@ impl Transcript {
             .collect();
         let kind = ContextKind::Tools { added, removed };
         let i = self.push(CellKind::Context(kind, infos));
-        // The user message's attachment lines (issue 13) stay with it.
+        // The user message's attachment lines stay with it.
         let user = self.cells[..i]
             .iter()
             .rposition(|c| !matches!(c.kind, CellKind::Attachment { .. }));
@@ -941,7 +941,7 @@ impl Transcript {
         }
     }
 
-    /// Marks call `call`'s tool card as waiting for the user (issue 12 item 4); returns the
+    /// Marks call `call`'s tool card as waiting for the user; returns the
     /// card's index. Without a card for the call (none was logged), an approval cell shows
     /// the tool and arguments instead.
     pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
@@ -1073,7 +1073,7 @@ impl Transcript {
         let append = !matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
         match &ev.kind {
             EventKind::UserMessage(d) => {
-                // `@path` attachments (issue 13) show as their own lines under the text.
+                // `@path` attachments show as their own lines under the text.
                 let (typed, attachments) = crate::agent::mentions::split(&d.message);
                 let text = sanitize(&typed);
                 if append && d.message.source.kind == "user" {
@@ -1442,7 +1442,7 @@ mod tests {
     }
 
     #[test]
-    fn i11_new_attempt_starts_a_new_stream_and_replaces_the_partial_text() {
+    fn new_attempt_starts_a_new_stream_and_replaces_the_partial_text() {
         let mut t = Transcript::new();
         t.stream(1, 1, &StreamEvent::TextDelta("partial".into()));
         t.apply(&attempt(1, 1, true));
@@ -1457,7 +1457,7 @@ mod tests {
     }
 
     #[test]
-    fn i11_attempt_without_streamed_text_still_shows_one_line() {
+    fn attempt_without_streamed_text_still_shows_one_line() {
         let mut t = Transcript::new();
         t.apply(&attempt(1, 1, true));
         t.apply(&attempt(1, 1, false));
@@ -1507,7 +1507,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item5_a_tool_change_is_one_node_where_it_happened() {
+    fn a_tool_change_is_one_node_where_it_happened() {
         let mut t = Transcript::new();
         // `/tool disable grep`: the node appears at once …
         t.tools_changed(&ToolChange {
@@ -1541,7 +1541,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item5_resumed_node_sits_where_the_live_one_did() {
+    fn resumed_node_sits_where_the_live_one_did() {
         let mut live = Transcript::new();
         live.tools_changed(&ToolChange {
             added: vec![],
@@ -1564,7 +1564,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item5_every_node_expands_single_to_source_grouped_one_per_line() {
+    fn every_node_expands_single_to_source_grouped_one_per_line() {
         let mut t = Transcript::new();
         t.tools_changed(&ToolChange {
             added: vec![],
@@ -1603,7 +1603,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_item8_resumed_cancel_and_error_are_shown() {
+    fn resumed_cancel_and_error_are_shown() {
         use crate::session::event::{TurnEnd, TurnOutcome};
         let mut t = Transcript::new();
         t.set_replaying(true);
@@ -1642,7 +1642,7 @@ mod tests {
     }
 
     #[test]
-    fn i11_lazy_heights_converge_to_exact_after_resize() {
+    fn lazy_heights_converge_to_exact_after_resize() {
         let c = ctx();
         let mut t = big(2000);
         t.layout(120, &c);
@@ -1663,7 +1663,7 @@ mod tests {
     }
 
     #[test]
-    fn i11_resize_makes_only_the_viewport_exact_before_the_first_frame() {
+    fn resize_makes_only_the_viewport_exact_before_the_first_frame() {
         let c = ctx();
         let mut t = big(2000);
         t.layout(120, &c);

@@ -2,7 +2,7 @@
 //! stream: a text reply of `total` bytes in deltas of `delta` bytes. Frames are generated
 //! into one reused buffer as they are written, so the server itself holds almost nothing:
 //! a counting allocator then sees the client's memory, not the server's. Shared by
-//! `tests/hardening_exec_memory.rs` and `examples/exec_memory.rs` (via `#[path]`).
+//! `tests/exec_memory.rs` and `examples/exec_memory.rs` (via `#[path]`).
 
 use std::net::SocketAddr;
 

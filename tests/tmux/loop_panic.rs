@@ -1,4 +1,4 @@
-//! Issue 11 item 7 in a real terminal (tmux): when the agent task panics, the UI leaves the
+//! A panic in the agent, in a real terminal (tmux): when the agent task panics, the UI leaves the
 //! alternate screen, restores cooked mode, prints one localized line on stderr and exits
 //! non-zero. Uses the test-only `DEEPTERM_TEST_PANIC_AGENT=1` hook (the agent task panics on
 //! the first submission). Skipped without `tmux` unless `DEEPTERM_REQUIRE_EXTERNAL=1`.

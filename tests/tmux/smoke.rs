@@ -1,4 +1,4 @@
-//! Smoke test of the real terminal UI in tmux (issue 6 Tests): `deepterm --demo` starts,
+//! Smoke test of the real terminal UI in tmux ( Tests): `deepterm --demo` starts,
 //! answers, switches language, shows and expands a tool-change node, survives a resize,
 //! opens the inspector, quits, and leaves the terminal in cooked mode. Skipped (with a
 //! message) when `tmux` is not installed, or failed under `DEEPTERM_REQUIRE_EXTERNAL=1`.
@@ -49,7 +49,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
         s.contains("工具已更新 · 移除 2 个") && s.contains("#2   T2.S1")
     });
     // The Trajectory CONTEXT cell lists the names; Chat shows one node per change
-    // (issue 12 item 5), still collapsed.
+    //, still collapsed.
     let detail = "移除：grep、list_dir";
     assert_eq!(screen.matches(detail).count(), 1, "{screen}");
     assert!(screen.contains("◆ 已移除工具：grep"), "{screen}");

@@ -376,7 +376,7 @@ impl Driver {
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
 
-    /// Dispatch equals reconstruct (issue 10 §1, SPEC §12.1): for every request of a
+    /// Dispatch equals reconstruct (SPEC §12.1): for every request of a
     /// random session the inspector's rebuilt body equals the loop's wire body byte for
     /// byte, and both number the same requests.
     #[test]

@@ -320,7 +320,7 @@ impl MessagesAssembler {
         }
         let usage = self.usage();
         let explicit_stop = self.stop_reason.clone();
-        // Moved, not copied: a large reply is held once (issue 9 D8).
+        // Moved, not copied: a large reply is held once.
         let (content, id_repairs) = settle(self.blocks.into_iter().map(|(_, b)| b));
         let has_calls = content.iter().any(|b| matches!(b, Block::ToolCall { .. }));
         let stop_reason = explicit_stop.unwrap_or(if has_calls {

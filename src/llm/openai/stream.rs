@@ -301,7 +301,7 @@ impl ChatAssembler {
         }
         let stop_reason = self.stop_reason.clone().unwrap_or(StopReason::EndTurn);
         let usage = self.usage;
-        // Moved, not copied: a large reply is held once (issue 9 D8).
+        // Moved, not copied: a large reply is held once.
         let (content, id_repairs) = settle(self.blocks.into_iter());
         if content.is_empty() && stop_reason == StopReason::EndTurn {
             return Err(LlmError::new(
@@ -480,7 +480,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn hardening_d2_reply_cap_counts_text_reasoning_and_arguments() {
+    fn reply_cap_counts_text_reasoning_and_arguments() {
         let chunk = |delta: serde_json::Value| {
             format!(
                 "data: {}\n\n",
@@ -505,7 +505,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn hardening_d3_empty_and_repeated_ids_are_unique_after_assembly() {
+    fn empty_and_repeated_ids_are_unique_after_assembly() {
         let call = |index: u64, id: &str| {
             format!(
                 "data: {}\n\n",

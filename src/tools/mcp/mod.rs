@@ -193,7 +193,7 @@ struct Inner {
     bg: mpsc::UnboundedSender<Background>,
     options: McpOptions,
     workspace: PathBuf,
-    /// Servers a resumed session wants on or off, over their `enabled` (issue 12 item 8).
+    /// Servers a resumed session wants on or off, over their `enabled`.
     restored: Mutex<BTreeMap<String, bool>>,
 }
 
@@ -347,7 +347,7 @@ impl McpManager {
     }
 
     /// Re-establishes a resumed session's `/mcp connect` or `/mcp disconnect` of `name`
-    /// (issue 12 item 8): starts or stops it, and [`McpManager::wait_enabled`] then waits
+    ///: starts or stops it, and [`McpManager::wait_enabled`] then waits
     /// for it as for an `enabled = true` server (or not). Returns false for a server the
     /// config no longer has.
     pub fn restore(&self, name: &str, on: bool) -> bool {
@@ -366,7 +366,7 @@ impl McpManager {
     }
 
     /// Waits once (at most `limit`) for the servers a resume started to connect or fail, so
-    /// the resumed session's first request declares their tools as before (issue 12 item 8).
+    /// the resumed session's first request declares their tools as before.
     /// Later calls return at once.
     pub async fn wait_restored(&self, limit: Duration) {
         let names: Vec<String> = match self.inner.restored.lock() {

@@ -99,7 +99,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hardening_d6_stderr_tail_keeps_the_last_64_kib_of_megabytes_without_growing() {
+    fn stderr_tail_keeps_the_last_64_kib_of_megabytes_without_growing() {
         let mut t = StderrTail::default();
         let chunk = vec![b'x'; 8191];
         for _ in 0..1024 {

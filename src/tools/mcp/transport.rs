@@ -188,7 +188,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn hardening_d6_metered_reports_each_line_over_the_limit_with_its_size() {
+    async fn metered_reports_each_line_over_the_limit_with_its_size() {
         let (mut m, seen) = metered(b"12345\n123456\n\n1234567890\n1234567", 5);
         let mut out = Vec::new();
         let mut buf = [0u8; 3];

@@ -59,7 +59,7 @@ impl BottomPane {
         width.saturating_sub(2).max(2) as usize
     }
 
-    /// Rows the queued messages take under the composer (issue 12 item 12): one per
+    /// Rows the queued messages take under the composer: one per
     /// message up to [`QUEUED_MAX_ROWS`], then one row counting the rest.
     pub fn queued_rows(s: &UiState) -> u16 {
         let n = s.queued_texts().count();
@@ -110,7 +110,7 @@ impl BottomPane {
         }
     }
 
-    /// The Ctrl+R search line (issue 13 item 1): `(reverse-i-search) `query`: match`, the
+    /// The Ctrl+R search line: `(reverse-i-search) `query`: match`, the
     /// query highlighted in the match; the match's further lines below while room is left.
     fn render_search(&mut self, body: Rect, buf: &mut Buffer, s: &UiState, query: &str) {
         let l = s.l;
@@ -285,7 +285,7 @@ impl BottomPane {
         }
     }
 
-    /// Draws the `@` file popup like the slash popup (issue 13): one workspace path a row,
+    /// Draws the `@` file popup like the slash popup: one workspace path a row,
     /// best first, the highlighted row selected.
     fn render_mentions(&self, above: Rect, buf: &mut Buffer) {
         let rows: Vec<String> = self
@@ -347,7 +347,7 @@ impl Component for BottomPane {
         let l = s.l;
         if let Some(call) = s.approvals.front() {
             // The prompt names the tool and shows its arguments (cut to the row), then the
-            // keys; Esc denies and the turn goes on (issue 12 items 1 and 4).
+            // keys; Esc denies and the turn goes on.
             let w = body.width as usize;
             let (tool, args) = s.transcript.call_info(call).unwrap_or(("?", ""));
             let title = l.tra("tui-approval-title", &[("tool", tool.into())]);

@@ -62,7 +62,7 @@ impl ChatPane {
 
     /// Scrolls Chat so all of cell `i` shows (its top if it is taller than the pane), after
     /// laying the transcript out at the pane's width: a pending approval's card, with its
-    /// tool and arguments, is on screen before it can be answered (issue 12 item 1).
+    /// tool and arguments, is on screen before it can be answered.
     fn reveal_whole(s: &mut UiState, i: usize, body: Rect, ctx: &crate::ui::view::RenderCtx) {
         let h = body.height as usize;
         if i >= s.transcript.len() || h == 0 || body.width == 0 {

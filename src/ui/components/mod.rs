@@ -1,4 +1,4 @@
-//! The UI components (issue 11, item 4): the Chat and Trajectory panes, the bottom pane
+//! The UI components: the Chat and Trajectory panes, the bottom pane
 //! (composer, approval prompt, slash popup) and the overlays (help, inspector) on a small
 //! stack. Each renders into an area from the shared [`UiState`] and handles the actions the
 //! keymap table resolves for its context; `App` only routes events and owns the components.

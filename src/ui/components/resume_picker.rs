@@ -1,4 +1,4 @@
-//! The `/resume` picker (issue 13): an overlay listing the saved sessions, newest first, with
+//! The `/resume` picker: an overlay listing the saved sessions, newest first, with
 //! their local date and time, first prompt, message count and log size. Typing narrows the
 //! list (case-insensitive substring of the prompt or the id), ↑/↓ and PgUp/PgDn move, Enter
 //! resumes the highlighted session through the ordinary `/resume ID` command, Esc closes.
@@ -352,12 +352,12 @@ mod tests {
     }
 
     #[test]
-    fn issue13_picker_lists_newest_first_without_the_open_or_empty_sessions() {
+    fn picker_lists_newest_first_without_the_open_or_empty_sessions() {
         assert_eq!(ids(&picker()), ["new", "mid", "old"]);
     }
 
     #[test]
-    fn issue13_picker_filter_matches_prompt_or_id_ignoring_case() {
+    fn picker_filter_matches_prompt_or_id_ignoring_case() {
         let mut p = picker();
         for c in "BORROW".chars() {
             p.type_char(c);
@@ -375,7 +375,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_picker_moves_clamped_and_enter_resumes_the_highlighted_session() {
+    fn picker_moves_clamped_and_enter_resumes_the_highlighted_session() {
         let mut p = picker();
         let mut s = UiState::new(crate::i18n::Locale::EnUs, false);
         p.handle(Action::SelectPrev, &mut s);
@@ -392,7 +392,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_picker_typing_resets_the_highlight_and_enter_on_no_match_does_nothing() {
+    fn picker_typing_resets_the_highlight_and_enter_on_no_match_does_nothing() {
         let mut p = picker();
         let mut s = UiState::new(crate::i18n::Locale::EnUs, false);
         p.handle(Action::SelectNext, &mut s);
@@ -419,7 +419,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_picker_fits_from_40_to_200_columns_in_both_locales_and_clears_its_area() {
+    fn picker_fits_from_40_to_200_columns_in_both_locales_and_clears_its_area() {
         for loc in crate::i18n::Locale::ALL {
             for w in [40u16, 80, 120, 200] {
                 let mut p = picker();

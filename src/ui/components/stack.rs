@@ -21,7 +21,7 @@ pub enum Overlay {
     Help(HelpOverlay),
     /// The request inspector.
     Inspector(Box<InspectorOverlay>),
-    /// The `/resume` picker (issue 13).
+    /// The `/resume` picker.
     Resume(ResumePicker),
 }
 

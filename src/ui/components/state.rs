@@ -83,13 +83,13 @@ pub struct UiState {
     pub chat_top: usize,
     /// The Trajectory body area of the last frame.
     pub traj_area: Rect,
-    /// When the turn's clock was paused for an approval (issue 12 item 4).
+    /// When the turn's clock was paused for an approval.
     pub paused_at: Option<Instant>,
     /// Whether the last frame showed one pane (narrower than the split width).
     pub one_pane: bool,
     /// A Chat cell to scroll into view on the next frame (a pending approval's card).
     pub reveal: Option<usize>,
-    /// `/copy ARGS` typed in the composer: the UI copies (it owns the terminal, issue 13).
+    /// `/copy ARGS` typed in the composer: the UI copies (it owns the terminal).
     pub copy_request: Option<String>,
 }
 
@@ -149,7 +149,7 @@ impl UiState {
         }
     }
 
-    /// Brings Chat into view in one-pane mode (issue 12 item 1): something the user must see
+    /// Brings Chat into view in one-pane mode: something the user must see
     /// or answer arrived. `cell` is scrolled into view on the next frame, else Chat follows
     /// the tail if it was hidden. With both panes shown, focus and the pane stay as they are.
     pub fn show_chat(&mut self, cell: Option<usize>) {

@@ -1,5 +1,5 @@
 //! Config parser on arbitrary text: a malformed config is an error or a warning, never a
-//! panic (the property proptest checks further in tests/hardening_config_proptest.rs).
+//! panic (the property proptest checks further in tests/suite/config/arbitrary_values.rs).
 #![no_main]
 
 use std::path::Path;

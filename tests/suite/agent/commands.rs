@@ -1,4 +1,4 @@
-//! Issue 10, items 4 and 5: one slash-command table drives dispatch, the composer's popup,
+//! one slash-command table drives dispatch, the composer's popup,
 //! `/help` and the key help; commands and output travel as typed protocol data, and
 //! command output re-renders on a language switch.
 
@@ -178,7 +178,7 @@ fn key_help_lists_the_table_when_tall_enough() {
             assert!(s.contains(&desc), "{desc} in {s}");
         }
     }
-    // Short terminals scroll to the commands (issue 12 item 10): they are always rows.
+    // Short terminals scroll to the commands: they are always rows.
     let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs));
     assert!(rows.iter().any(|(k, _)| k == "/help"));
     assert!(rows.iter().any(|(k, _)| k == "/tool enable|disable NAME"));
@@ -351,10 +351,10 @@ fn output_text(events: &[AgentEvent], locale: Locale) -> String {
         .join("\n")
 }
 
-/// SPEC (issue 12 item 7): `/model` alone lists the routes it can switch to, marking the
+/// SPEC: `/model` alone lists the routes it can switch to, marking the
 /// current one, and refuses unknown ones before the next send.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue12_item7_bare_model_lists_routes_and_unknown_is_refused() {
+async fn bare_model_lists_routes_and_unknown_is_refused() {
     let env = TestEnv::new(SimConfig::default()).await;
     let (mut agent, mut rx) = agent(&env).await;
     drain(&mut rx);
@@ -397,11 +397,11 @@ async fn issue12_item7_bare_model_lists_routes_and_unknown_is_refused() {
     assert_eq!(agent.route().id(), "oai/deepseek-v4-pro");
 }
 
-/// Issue 12 item 7: `/model` asks the provider's `GET /models` (both wire formats; the
+/// `/model` asks the provider's `GET /models` (both wire formats; the
 /// Anthropic-format base `…/anthropic` lists at the provider's root), and a provider that
 /// cannot be reached is a clear transport error naming the URL, never a hang.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue12_item7_provider_model_list_both_formats_and_unreachable() {
+async fn provider_model_list_both_formats_and_unreachable() {
     use deepterm::llm::client::{ProviderClient, models_url};
     use deepterm::llm::types::ErrorCode;
     let env = TestEnv::new(SimConfig::default()).await;

@@ -92,9 +92,9 @@ async fn inspecting_a_request_that_does_not_exist_shows_the_same_line() {
     );
 }
 
-/// Issue 13: the TUI's bare `/resume` opens the picker, but `exec` keeps printing the list.
+/// the TUI's bare `/resume` opens the picker, but `exec` keeps printing the list.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_exec_bare_resume_still_prints_the_session_list() {
+async fn exec_bare_resume_still_prints_the_session_list() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
     let out = env.exec(&cfg, "Hello from the first session\n", &[]).await;

@@ -185,7 +185,7 @@ async fn inspector_rebuilds_compaction_requests_byte_for_byte() {
         Some(deepterm::ui::trajectory::Row::CompactionRequest { error: None, .. })
     ));
     // The first request after the compaction re-reads little of the old prefix: its row
-    // names the compaction as the cache break (issue 12 item 3); the next one is warm.
+    // names the compaction as the cache break; the next one is warm.
     let breaks: Vec<(usize, deepterm::ui::trajectory::BreakKind)> = traj
         .rows()
         .iter()

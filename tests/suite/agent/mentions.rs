@@ -1,4 +1,4 @@
-//! Issue 13, `@` mentions: a mentioned workspace file's content reaches the model's
+//! `@` mentions: a mentioned workspace file's content reaches the model's
 //! request, is kept in the session log (so a resumed session sends it again), and files
 //! outside the workspace are refused.
 
@@ -43,7 +43,7 @@ fn user_texts(request: &serde_json::Value) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue13_mentioned_file_content_reaches_the_request_and_the_log() {
+async fn mentioned_file_content_reaches_the_request_and_the_log() {
     let env = TestEnv::new(SimConfig::default()).await;
     let ws = env.dir.path().join("ws");
     std::fs::create_dir_all(ws.join("src")).unwrap();

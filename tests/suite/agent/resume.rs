@@ -1,4 +1,4 @@
-//! Issue 12 item 8: resume restores the session's tool state. Tools enabled or disabled
+//! resume restores the session's tool state. Tools enabled or disabled
 //! with `/tool` come back, so an unchanged resume logs no tool change and its first request
 //! declares the same tools as the last one before (the cache stays warm); a tool the
 //! config no longer has is a real change and is logged.
@@ -31,7 +31,7 @@ fn declared(env: &TestEnv) -> Vec<Vec<String>> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue12_item8_resume_restores_tool_choices_and_logs_no_change() {
+async fn resume_restores_tool_choices_and_logs_no_change() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config_with_builtins(&env, "");
     let out = env
@@ -74,7 +74,7 @@ async fn issue12_item8_resume_restores_tool_choices_and_logs_no_change() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue12_item8_a_tool_gone_from_the_config_is_a_logged_change_on_resume() {
+async fn a_tool_gone_from_the_config_is_a_logged_change_on_resume() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config_with_builtins(&env, "");
     let out = env
@@ -95,7 +95,7 @@ async fn issue12_item8_a_tool_gone_from_the_config_is_a_logged_change_on_resume(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue12_item8_resume_reconnects_a_server_connected_with_mcp_connect() {
+async fn resume_reconnects_a_server_connected_with_mcp_connect() {
     let env = TestEnv::new(SimConfig::default()).await;
     let fixture = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
     let cfg = config_with_builtins(

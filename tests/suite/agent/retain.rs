@@ -1,4 +1,4 @@
-//! `tool_removal = "retain"` (issue 10 item 8, SPEC §13 "Config", decision 0010) through
+//! `tool_removal = "retain"` through
 //! the real agent loop against the in-process simulator: on an `addition-only` route a
 //! removal keeps the request prefix, and a call to the removed tool says it was removed
 //! from this session; with the default (`omit`) the removal costs the prefix (P-6).
@@ -301,7 +301,7 @@ async fn p6_default_omit_removal_costs_the_prefix_as_before() {
 
 #[test]
 fn request_context_without_tool_removal_loads_as_omit_and_retain_round_trips() {
-    // An old log line (before issue 10) has no `toolRemoval`.
+    // An old log line (written before `tool_removal` existed) has no `toolRemoval`.
     let old = json!({
         "provider": "deepseek", "model": "deepseek-flash", "contextWindow": 1048576,
         "systemPromptUpdate": "in-history", "toolUpdate": "addition-only"

@@ -1,4 +1,4 @@
-//! The loop's services (issue 10): approvals belong to the session, side-effecting tools
+//! The loop's services: approvals belong to the session, side-effecting tools
 //! never overlap, and `exec` declares config-enabled MCP tools from its first request.
 //! Driven like the TUI and `exec` drive the loop, against the loopback simulator.
 

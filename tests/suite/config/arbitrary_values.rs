@@ -1,4 +1,4 @@
-//! Issue 9 "make the suite keep it so": property tests of the config parser
+//! Property tests of the config parser
 //! (`Config::parse_in`). Generated valid configs parse back to what was generated (with
 //! any added unknown keys reported as warnings); arbitrary TOML-ish text and arbitrary
 //! mutations of valid configs never panic and give either a config or an error that names

@@ -1,4 +1,4 @@
-//! Issue 9, configuration: misspelt keys and missing instruction files are shown (D9),
+//! configuration: misspelt keys and missing instruction files are shown (D9),
 //! `base_url` is checked at load time (D9), `/lang` writes through a symlinked config and
 //! keeps its mode (D10), and a duplicate TOML key error names the key (D16).
 
@@ -28,7 +28,7 @@ fn parse(text: &str) -> Result<Config, ConfigError> {
 // ------------------------------------------------------------------ D9: warnings
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d9_exec_warns_about_misspelt_keys_and_missing_instructions() {
+async fn exec_warns_about_misspelt_keys_and_missing_instructions() {
     let env = TestEnv::new(SimConfig::default()).await;
     let text = format!(
         "modle = \"ds/deepseek-v4-pro\"\n{}",
@@ -69,7 +69,7 @@ async fn hardening_d9_exec_warns_about_misspelt_keys_and_missing_instructions() 
 }
 
 #[test]
-fn hardening_d9_unknown_keys_at_every_level_with_suggestions() {
+fn unknown_keys_at_every_level_with_suggestions() {
     let c = parse(
         r#"
 modle = "x"
@@ -160,7 +160,7 @@ no_progress_timeout_secs = 3
 }
 
 #[test]
-fn hardening_d9_far_off_keys_get_no_suggestion() {
+fn far_off_keys_get_no_suggestion() {
     let c = parse("colour = 1\nmdl = 2\nxyzzy = 3\n").unwrap();
     let s: Vec<_> = c
         .warnings
@@ -176,7 +176,7 @@ fn hardening_d9_far_off_keys_get_no_suggestion() {
 // ------------------------------------------------------------------ D9: base_url
 
 #[test]
-fn hardening_d9_base_url_must_be_an_http_url() {
+fn base_url_must_be_an_http_url() {
     for bad in [
         "htp//api.example.com",
         "api.example.com",
@@ -214,7 +214,7 @@ fn hardening_d9_base_url_must_be_an_http_url() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d9_exec_bad_base_url_fails_at_load_with_one_line() {
+async fn exec_bad_base_url_fails_at_load_with_one_line() {
     let env = TestEnv::new(SimConfig::default()).await;
     let base = env.sim.base_url();
     let text = routes_config(&base, "").replacen(
@@ -238,7 +238,7 @@ async fn hardening_d9_exec_bad_base_url_fails_at_load_with_one_line() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d9_exec_bad_base_url_flag_fails_at_start() {
+async fn exec_bad_base_url_flag_fails_at_start() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
     let out = env
@@ -265,7 +265,7 @@ async fn hardening_d9_exec_bad_base_url_flag_fails_at_start() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d9_warnings_come_before_a_start_error() {
+async fn warnings_come_before_a_start_error() {
     // The typo is why the start fails: `modle` leaves the default route, whose key is unset.
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config(
@@ -289,7 +289,7 @@ async fn hardening_d9_warnings_come_before_a_start_error() {
 // ------------------------------------------------------------------ D9: TUI notice
 
 #[test]
-fn hardening_d9_tui_shows_config_warnings_as_a_notice_at_start() {
+fn tui_shows_config_warnings_as_a_notice_at_start() {
     if !require_external("tmux", tmux_available()) {
         return;
     }
@@ -371,7 +371,7 @@ fn mode(p: &Path) -> u32 {
 
 #[cfg(unix)]
 #[test]
-fn hardening_d10_save_locale_writes_through_a_symlink_and_keeps_the_mode() {
+fn save_locale_writes_through_a_symlink_and_keeps_the_mode() {
     use std::os::unix::fs::{PermissionsExt, symlink};
     let dir = tempfile::tempdir().unwrap();
     let real_dir = dir.path().join("dotfiles");
@@ -420,7 +420,7 @@ fn hardening_d10_save_locale_writes_through_a_symlink_and_keeps_the_mode() {
 
 #[cfg(unix)]
 #[test]
-fn hardening_d10_save_locale_keeps_the_mode_of_a_regular_file() {
+fn save_locale_keeps_the_mode_of_a_regular_file() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("config.toml");
@@ -437,7 +437,7 @@ fn hardening_d10_save_locale_keeps_the_mode_of_a_regular_file() {
 
 #[cfg(unix)]
 #[test]
-fn hardening_d10_save_locale_through_a_dangling_symlink_creates_the_target() {
+fn save_locale_through_a_dangling_symlink_creates_the_target() {
     use std::os::unix::fs::symlink;
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("real/deepterm.toml");
@@ -459,7 +459,7 @@ fn hardening_d10_save_locale_through_a_dangling_symlink_creates_the_target() {
 // ------------------------------------------------------------------ D16: duplicate keys
 
 #[test]
-fn hardening_d16_duplicate_key_error_names_the_key_and_line() {
+fn duplicate_key_error_names_the_key_and_line() {
     let e =
         parse("# settings\nmodel = \"a/b\"\nlocale = \"en-US\"\nmodel = \"c/d\"\n").unwrap_err();
     let ConfigError::DuplicateKey { line, key, .. } = &e else {

@@ -551,7 +551,7 @@ fn workspace_registry() -> (tempfile::TempDir, ToolRegistry) {
 }
 
 #[test]
-fn d2_active_tools_are_in_lexicographic_name_order() {
+fn active_tools_are_in_lexicographic_name_order() {
     let (_d, mut r) = workspace_registry();
     r.set_source_tools(
         ToolSource::Mcp("zz".into()),
@@ -964,10 +964,10 @@ async fn grep_finds_matches_and_skips_binary_git_and_target() {
     );
 }
 
-/// Issue 13: `grep` walks with the `ignore` crate, so `.gitignore`d files are skipped
+/// `grep` walks with the `ignore` crate, so `.gitignore`d files are skipped
 /// (whether or not the workspace is a git repository); hidden files are still searched.
 #[tokio::test]
-async fn issue13_grep_skips_gitignored_files_and_still_searches_hidden_ones() {
+async fn grep_skips_gitignored_files_and_still_searches_hidden_ones() {
     let w = ws();
     std::fs::create_dir(w.root.join("build")).unwrap();
     std::fs::write(w.root.join(".gitignore"), "build/\n*.log\n").unwrap();
@@ -1116,10 +1116,10 @@ fn tool_call_futures_are_send_for_spawning() {
     assert_send(prepared.run(&cancel));
 }
 
-// ---------------------------------------------------------------- prices (issue 13)
+// ---------------------------------------------------------------- prices
 
 #[test]
-fn issue13_cost_builtin_catalog_carries_deepseek_prices_and_v4_pro_is_billed_as_flash() {
+fn cost_builtin_catalog_carries_deepseek_prices_and_v4_pro_is_billed_as_flash() {
     let c = Config::default();
     for route in [
         "deepseek/deepseek-flash",
@@ -1146,7 +1146,7 @@ fn issue13_cost_builtin_catalog_carries_deepseek_prices_and_v4_pro_is_billed_as_
 }
 
 #[test]
-fn issue13_cost_config_prices_override_and_an_entry_without_prices_inherits() {
+fn cost_config_prices_override_and_an_entry_without_prices_inherits() {
     let c = Config::parse_in(
         r#"
 [[providers.deepseek.models]]
@@ -1193,7 +1193,7 @@ id = "other-model"
 }
 
 #[test]
-fn issue13_cost_bad_or_partial_prices_are_localized_errors() {
+fn cost_bad_or_partial_prices_are_localized_errors() {
     let cases: &[(&str, &str, &str, &str)] = &[
         (
             "price_input_hit = -1\nprice_input_miss = 1\nprice_output = 1",

@@ -1,4 +1,4 @@
-//! `deepterm exec --json` (SPEC §13, issue 10 item 5): one protocol event per line on
+//! `deepterm exec --json` (SPEC §13): one protocol event per line on
 //! stdout, in the typed protocol's serde form, against the simulator over loopback.
 
 use deepterm::agent::protocol::AgentEvent;

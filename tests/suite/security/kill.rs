@@ -1,4 +1,4 @@
-//! Kill test (issue 9, "make the suite keep it so"): a release-mode `deepterm exec` run
+//! Kill test: a release-mode `deepterm exec` run
 //! against the simulator is killed with SIGKILL at random moments. After each kill:
 //!
 //! - every acknowledged turn is in the log: an answer that `exec` printed on stdout has
@@ -127,7 +127,7 @@ fn exec_command(bin: &Path, home: &Path, config: &Path, script: &Path, dir: &Pat
 }
 
 #[test]
-fn hardening_kill_exec_at_random_moments_loses_no_acknowledged_turn_and_resumes() {
+fn kill_exec_at_random_moments_loses_no_acknowledged_turn_and_resumes() {
     let bin = release_binary();
     let iterations: usize = std::env::var("DEEPTERM_KILL_ITERATIONS")
         .ok()

@@ -1,4 +1,4 @@
-//! Issue 9 secrets test: a distinctive key goes through tool calls, an MCP call, 401 and
+//! The secrets test: a distinctive key goes through tool calls, an MCP call, 401 and
 //! 5xx replies and a panicking task; afterwards no file deepterm wrote (session directory,
 //! config and data directories, torn tails, the tracing log) and nothing it printed
 //! contains the key.

@@ -1,4 +1,4 @@
-//! Layering (issue 10, item 6): no path in the crate may close a cycle, neither between the
+//! Layering: no path in the crate may close a cycle, neither between the
 //! crate's top-level modules (`session`, `llm`, `tools`, `config`, `agent`, `sim`, `ui`, `i18n`,
 //! `app`, `cli`) nor between source files. `docs/architecture.md` ("Layering") names the layers.
 //!
@@ -952,7 +952,7 @@ fn crate_src() -> PathBuf {
 }
 
 #[test]
-fn item6_crate_has_no_module_or_file_cycle() {
+fn crate_has_no_module_or_file_cycle() {
     let a = analyze(&crate_src());
     let report = a.report();
     assert!(
@@ -963,7 +963,7 @@ fn item6_crate_has_no_module_or_file_cycle() {
 }
 
 #[test]
-fn item6_scan_sees_the_known_layers() {
+fn scan_sees_the_known_layers() {
     // Guards the test itself: if the scanner stopped seeing paths, the cycle test would pass
     // vacuously. These edges exist by design (the loop uses the session, the UI the protocol).
     let a = analyze(&crate_src());
@@ -986,7 +986,7 @@ fn item6_scan_sees_the_known_layers() {
 }
 
 #[test]
-fn item6_sim_is_independent_of_the_provider_client() {
+fn sim_is_independent_of_the_provider_client() {
     let a = analyze(&crate_src());
     let sim_files: Vec<&String> = a
         .files

@@ -1,4 +1,4 @@
-//! Issue 9 hardening of tools, end to end through `deepterm exec` against the loopback
+//! Tool limits and hostile tool input, end to end through `deepterm exec` against the loopback
 //! simulator (and the tool executors directly): child environments without keys (D1),
 //! non-regular files and built-in timeouts (D4), command tools in their own process group
 //! (D13), windowed reads with bounded buffers (D5).
@@ -64,7 +64,7 @@ fn everything(env: &TestEnv, out: &std::process::Output) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d1_command_tool_env_has_no_keys_and_passthrough_passes() {
+async fn command_tool_env_has_no_keys_and_passthrough_passes() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(
         &env,
@@ -120,7 +120,7 @@ env_passthrough = ["FOO_TOKEN"]
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d1_key_passed_on_explicitly_is_redacted_in_the_tool_result() {
+async fn key_passed_on_explicitly_is_redacted_in_the_tool_result() {
     let env = TestEnv::new(SimConfig::default()).await;
     // The user passes the keys on explicitly; the result is still scanned (second line of
     // defence) before it is logged and sent.
@@ -164,7 +164,7 @@ env_passthrough = ["DEEPSEEK_API_KEY", "{KEY_VAR}"]
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d1_mcp_server_env_has_no_keys_but_keeps_its_env_table_and_passthrough() {
+async fn mcp_server_env_has_no_keys_but_keeps_its_env_table_and_passthrough() {
     let env = TestEnv::new(SimConfig::default()).await;
     let fixture = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
     let cfg = config(
@@ -279,7 +279,7 @@ fn mkfifo(path: &Path) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d4_read_file_and_grep_on_a_fifo_fail_instead_of_hanging() {
+async fn read_file_and_grep_on_a_fifo_fail_instead_of_hanging() {
     let env = TestEnv::new(SimConfig::default()).await;
     let ws = env.dir.path().join("ws");
     std::fs::create_dir(&ws).unwrap();
@@ -315,7 +315,7 @@ async fn hardening_d4_read_file_and_grep_on_a_fifo_fail_instead_of_hanging() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d4_builtin_tools_have_a_timeout() {
+async fn builtin_tools_have_a_timeout() {
     let dir = tempfile::tempdir().unwrap();
     // 400,000 lines: reaching the last one takes far longer than a millisecond.
     let text = "0123456789012345678901234567890123456789\n".repeat(400_000);
@@ -402,7 +402,7 @@ fn unique_sleep(tag: u32) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d13_a_backgrounded_child_does_not_hold_up_the_result() {
+async fn a_backgrounded_child_does_not_hold_up_the_result() {
     let secs = unique_sleep(1);
     let tool = sh_tool(
         &format!("sleep {secs} & echo started"),
@@ -435,7 +435,7 @@ async fn hardening_d13_a_backgrounded_child_does_not_hold_up_the_result() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d13_timeout_kills_the_whole_process_group() {
+async fn timeout_kills_the_whole_process_group() {
     let (bg, fg) = (unique_sleep(3), unique_sleep(4));
     let tool = sh_tool(
         &format!("sleep {bg} & sleep {fg}; echo never"),
@@ -457,7 +457,7 @@ async fn hardening_d13_timeout_kills_the_whole_process_group() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d13_cancel_kills_the_whole_process_group() {
+async fn cancel_kills_the_whole_process_group() {
     let (bg, fg) = (unique_sleep(5), unique_sleep(6));
     let tool = sh_tool(
         &format!("sleep {bg} & sleep {fg}; echo never"),
@@ -494,7 +494,7 @@ async fn read(reg: &ToolRegistry, args: Value) -> deepterm::tools::ToolOutcome {
 }
 
 #[tokio::test]
-async fn hardening_d5_one_long_line_is_returned_capped_not_past_the_end() {
+async fn one_long_line_is_returned_capped_not_past_the_end() {
     let dir = tempfile::tempdir().unwrap();
     let mut line = "x".repeat(1024 * 1024);
     line.push('\n');
@@ -526,7 +526,7 @@ async fn hardening_d5_one_long_line_is_returned_capped_not_past_the_end() {
 }
 
 #[tokio::test]
-async fn hardening_d5_huge_file_without_newline_is_read_with_bounded_output() {
+async fn huge_file_without_newline_is_read_with_bounded_output() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("huge.txt");
     {
@@ -572,7 +572,7 @@ async fn hardening_d5_huge_file_without_newline_is_read_with_bounded_output() {
 }
 
 #[tokio::test]
-async fn hardening_d5_a_cut_line_ends_on_a_character_boundary() {
+async fn a_cut_line_ends_on_a_character_boundary() {
     let dir = tempfile::tempdir().unwrap();
     // "é" is two bytes: with an odd prefix the cap falls inside a character.
     let text = format!("a{}\n", "é".repeat(builtin::MAX_LINE_BYTES));

@@ -1,4 +1,4 @@
-//! Issue 9, defect 6: MCP servers with too many tools, oversized messages and a flood of
+//! defect 6: MCP servers with too many tools, oversized messages and a flood of
 //! stderr. `deepterm exec` against the loopback simulator with the real fixture server
 //! process (`deepterm-mcp-fixture`) as server `fx`.
 
@@ -74,7 +74,7 @@ fn result_text(m: &Value) -> String {
 /// the command tool first, then MCP tools by name; the rest is dropped with a warning that
 /// names the server and the dropped tools; the turn (a call of a kept MCP tool) succeeds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d6_300_mcp_tools_are_capped_at_128_builtins_first_with_a_warning() {
+async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "FIXTURE_GENERATED_TOOLS = \"300\"", "", "");
     let script = "Hello\n/mcp connect fx\nplease call fx__echo \"capped but working\"\nThanks\n";
@@ -159,7 +159,7 @@ async fn hardening_d6_300_mcp_tools_are_capped_at_128_builtins_first_with_a_warn
 
 /// D6a: the limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d6_max_tools_from_the_model_entry_caps_the_declarations() {
+async fn max_tools_from_the_model_entry_caps_the_declarations() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "", "", "max_tools = 6");
     let out = env
@@ -194,7 +194,7 @@ async fn hardening_d6_max_tools_from_the_model_entry_caps_the_declarations() {
 /// D6b: a reply over rmcp's fixed 16 MiB line limit (which used to be dropped silently and
 /// surface as a timeout) passes under the default 64 MiB limit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d6_a_20_mb_reply_passes_the_default_message_limit() {
+async fn a_20_mb_reply_passes_the_default_message_limit() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(
         &env,
@@ -227,7 +227,7 @@ async fn hardening_d6_a_20_mb_reply_passes_the_default_message_limit() {
 /// D6b: a reply over the server's `max_message_bytes` fails the call at once with an error
 /// that names the server, the size and the limit, not a timeout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d6_an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
+async fn an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(
         &env,
@@ -265,7 +265,7 @@ async fn hardening_d6_an_oversized_reply_is_reported_as_such_not_as_a_timeout() 
 
 /// D6b: an oversized `tools/list` fails the connect at once with the same clear error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d6_an_oversized_tool_list_fails_the_connect_with_the_size() {
+async fn an_oversized_tool_list_fails_the_connect_with_the_size() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(
         &env,
@@ -300,7 +300,7 @@ fn peak_rss_kb(pid: u32) -> Option<u64> {
 /// D6c: a server that writes 200 MB to stderr without a newline does not grow deepterm's
 /// memory (only the last 64 KiB are kept), and the connect error quotes the tail.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d6_a_stderr_flood_stays_bounded_and_the_error_shows_its_tail() {
+async fn a_stderr_flood_stays_bounded_and_the_error_shows_its_tail() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "FIXTURE_STDERR_BYTES = \"200000000\"", "", "");
     let script = env.dir.path().join("script.txt");

@@ -1,4 +1,4 @@
-//! Issue 11 item 5: cells render themselves, `assistant/attempt` never splices a retried
+//! cells render themselves, `assistant/attempt` never splices a retried
 //! attempt's text onto the failed one, and what Chat shows after a resume (the committed
 //! events replayed through `SessionOpened`) is what it showed live.
 
@@ -83,7 +83,7 @@ fn chat_rows(buf: &Buffer, rows: u16) -> String {
 }
 
 #[test]
-fn i11_retried_attempt_text_is_never_joined_and_failed_text_is_not_shown() {
+fn retried_attempt_text_is_never_joined_and_failed_text_is_not_shown() {
     let mut app = live(Locale::EnUs);
     let screen = symbols(&draw(&mut app, 80, 30));
     assert!(!screen.contains("FAILED-"), "{screen}");
@@ -96,7 +96,7 @@ fn i11_retried_attempt_text_is_never_joined_and_failed_text_is_not_shown() {
 }
 
 #[test]
-fn i11_resume_shows_what_live_showed() {
+fn resume_shows_what_live_showed() {
     for locale in [Locale::EnUs, Locale::ZhCn] {
         for (w, h) in [(40u16, 30u16), (80, 30), (120, 30)] {
             let a = draw(&mut live(locale), w, h);
@@ -113,7 +113,7 @@ fn i11_resume_shows_what_live_showed() {
 }
 
 #[test]
-fn i11_retried_stream_styled_snapshots() {
+fn retried_stream_styled_snapshots() {
     for locale in [Locale::EnUs, Locale::ZhCn] {
         let tag = match locale {
             Locale::EnUs => "en",
@@ -127,7 +127,7 @@ fn i11_retried_stream_styled_snapshots() {
 }
 
 #[test]
-fn i11_scroll_stays_on_its_cell_and_in_range_after_resize() {
+fn scroll_stays_on_its_cell_and_in_range_after_resize() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let mut app = App::new(Locale::EnUs, false);
     for e in deepterm::ui::sample::long_session(400) {
@@ -176,7 +176,7 @@ fn first_question(screen: &str) -> u64 {
 }
 
 #[test]
-fn i11_incremental_committed_rows_equal_a_whole_render() {
+fn incremental_committed_rows_equal_a_whole_render() {
     use deepterm::ui::markdown::{StreamCollector, render_width};
     let src = "# Title\n\nFirst paragraph with **bold** text that wraps at forty columns wide.\n\n\
                ```rust\nfn main() {}\n\nlet x = \"// not a comment\";\n```\n\n- a\n- b\n\nlast line";

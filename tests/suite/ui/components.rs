@@ -1,4 +1,4 @@
-//! Issue 11, item 4: overlays own their area and the "Not following" hint owns its row.
+//! overlays own their area and the "Not following" hint owns its row.
 //! Styled snapshots (`ui::snapshot::styled`: fg, bg, modifiers per run) at 40/80/120
 //! columns in both locales.
 

@@ -664,7 +664,7 @@ fn zh_values() -> Vec<(String, String)> {
     out
 }
 
-/// Issue 12 item 11: one Chinese word per concept. Each entry is the chosen term and the
+/// one Chinese word per concept. Each entry is the chosen term and the
 /// variants that must not appear in any zh-CN message.
 const ZH_GLOSSARY: &[(&str, &[&str])] = &[
     // A route is provider/model; `/model` switches it.
@@ -680,7 +680,7 @@ const ZH_GLOSSARY: &[(&str, &[&str])] = &[
 ];
 
 #[test]
-fn issue12_item11_zh_glossary_one_word_per_concept() {
+fn zh_glossary_one_word_per_concept() {
     let values = zh_values();
     assert!(values.len() > 100, "read the zh-CN messages");
     let mut problems = Vec::new();
@@ -696,12 +696,12 @@ fn issue12_item11_zh_glossary_one_word_per_concept() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Issue 12 item 11: Chinese punctuation. Quotations use full-width “…” (ASCII quotes only in
+/// Chinese punctuation. Quotations use full-width “…” (ASCII quotes only in
 /// TOML syntax such as `tool_removal = "retain"`, or where the text names the `"` character
 /// itself), no ASCII comma or colon sits next to Chinese text, and the list separator
 /// (`Arg::List`) is `、`.
 #[test]
-fn issue12_item11_zh_punctuation_is_full_width() {
+fn zh_punctuation_is_full_width() {
     let cjk = r"[\u{4e00}-\u{9fff}\u{3000}-\u{303f}\u{ff00}-\u{ffef}“”]";
     let ascii_punct = Regex::new(&format!(
         r"{cjk}[ ]?[,:;]|[,;][ ]?{cjk}|{cjk}[ ]?\(|\)[ ]?{cjk}"

@@ -1,4 +1,4 @@
-//! Markdown rendering (issue 11): styled snapshots of a showcase document at 40/80/120
+//! Markdown rendering: styled snapshots of a showcase document at 40/80/120
 //! columns, and the streaming collector's contract as properties: a stream split into any
 //! deltas ends exactly as `render_width` of the whole source, and committed rows never change
 //! once returned. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.

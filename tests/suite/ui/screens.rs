@@ -149,7 +149,7 @@ fn approval_prompt() {
     check("approval", |l| {
         let mut s = Script::new();
         s.route(false).user(1, "Run the tests.");
-        // Issue 12 item 4: the call's own card waits for the user.
+        // the call's own card waits for the user.
         s.push(AgentEvent::Phase(TurnPhase::RunningTools));
         s.tool(1, 1, "c9", "run_tests", "{\"filter\":\"ui\"}", None);
         s.push(AgentEvent::Phase(TurnPhase::AwaitingApproval));

@@ -1,4 +1,4 @@
-//! Whole-screen styled snapshots (issue 11, item 8): foreground, background and modifiers
+//! Whole-screen styled snapshots: foreground, background and modifiers
 //! of every run, at 40/80/120 columns in both locales, for a markdown reply with highlighted
 //! code and quotes, wrapped tool output, and a CJK paragraph. Besides the snapshots, each
 //! case asserts the property a user relies on, so a regression fails even when a snapshot
@@ -162,7 +162,7 @@ fn cjk_paragraph_never_starts_a_row_with_closing_punctuation_styled() {
 }
 
 /// A warm request and one that lost the cache to a tool removal on an addition-only
-/// route (issue 12 items 3 and 6).
+/// route.
 fn cache_break_script() -> Script {
     use deepterm::session::event::{ToolUpdateMode, Usage};
     let u = |input, cached| Usage {
@@ -184,7 +184,7 @@ fn cache_break_script() -> Script {
 }
 
 #[test]
-fn issue12_item3_cache_break_row_is_styled_unlike_a_warm_row() {
+fn cache_break_row_is_styled_unlike_a_warm_row() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let s = cache_break_script();
     for locale in Locale::ALL {
@@ -221,7 +221,7 @@ fn issue12_item3_cache_break_row_is_styled_unlike_a_warm_row() {
 }
 
 #[test]
-fn issue12_item6_hit_survives_every_terminal_width_and_columns_go_least_important_first() {
+fn hit_survives_every_terminal_width_and_columns_go_least_important_first() {
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let s = cache_break_script();
     // Terminal width → the header labels shown (the Trajectory is half of 100+ columns).

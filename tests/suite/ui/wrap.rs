@@ -1,4 +1,4 @@
-//! Wrapping that keeps its column (issue 11, item 3): the key-help overlay wraps a long
+//! Wrapping that keeps its column: the key-help overlay wraps a long
 //! description under the description column instead of cutting it with `…`.
 
 use deepterm::i18n::{Locale, Localizer};
@@ -41,7 +41,7 @@ fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// Tall enough for the whole key help at 60 columns (issue 13 added the pickers' keys).
+/// Tall enough for the whole key help at 60 columns ( added the pickers' keys).
 const H: u16 = 64;
 
 #[test]

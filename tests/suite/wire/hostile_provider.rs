@@ -1,4 +1,4 @@
-//! Issue 9, wire defects: bounded SSE events and replies (D2), missing or duplicate
+//! wire defects: bounded SSE events and replies (D2), missing or duplicate
 //! tool-call ids (D3), a no-progress timeout (D7) and a 200 with a JSON body (D16).
 //! Hostile providers are tiny loopback servers; everything else is the simulator.
 
@@ -148,7 +148,7 @@ fn attempts(env: &TestEnv) -> Vec<Value> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d2_endless_event_fails_once_with_a_size_error() {
+async fn endless_event_fails_once_with_a_size_error() {
     let env = TestEnv::new(SimConfig::default()).await;
     // 40 MB, then close: without a cap this used to buffer all of it and be retried.
     let (base, count) = hostile(Hostile::EndlessEvent {
@@ -169,7 +169,7 @@ async fn hardening_d2_endless_event_fails_once_with_a_size_error() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d2_reply_cap_from_config_stops_a_long_reply() {
+async fn reply_cap_from_config_stops_a_long_reply() {
     let script = Script::parse(&json!([{"text": "y".repeat(5000)}]).to_string()).unwrap();
     let env = TestEnv::new(SimConfig {
         script: Some(script),
@@ -188,7 +188,7 @@ async fn hardening_d2_reply_cap_from_config_stops_a_long_reply() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d7_pings_without_content_hit_the_no_progress_timeout() {
+async fn pings_without_content_hit_the_no_progress_timeout() {
     let env = TestEnv::new(SimConfig::default()).await;
     let (base, count) = hostile(Hostile::PingsOnly { secs: 120 }).await;
     let cfg = hostile_config(&env, &base, "\n[limits]\nno_progress_timeout_secs = 1\n");
@@ -211,7 +211,7 @@ async fn hardening_d7_pings_without_content_hit_the_no_progress_timeout() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d16_json_body_on_200_is_a_clear_error_not_retried() {
+async fn json_body_on_200_is_a_clear_error_not_retried() {
     let env = TestEnv::new(SimConfig::default()).await;
     let (base, count) = hostile(Hostile::JsonBody).await;
     let cfg = hostile_config(&env, &base, "");
@@ -281,7 +281,7 @@ fn assert_paired_anthropic(req: &Value) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d3_duplicate_and_empty_ids_on_arrival_are_renamed() {
+async fn duplicate_and_empty_ids_on_arrival_are_renamed() {
     for route in ["ds", "oai"] {
         let script =
             Script::parse(&three_calls(["call_same", "call_same", ""]).to_string()).unwrap();
@@ -350,7 +350,7 @@ async fn hardening_d3_duplicate_and_empty_ids_on_arrival_are_renamed() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hardening_d3_old_log_with_duplicate_ids_resumes() {
+async fn old_log_with_duplicate_ids_resumes() {
     let script = Script::parse(&three_calls(["call_a", "call_b", "call_c"]).to_string()).unwrap();
     let env = TestEnv::new(SimConfig {
         script: Some(script),

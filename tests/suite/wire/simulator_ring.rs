@@ -1,4 +1,4 @@
-//! Issue 9 D15: the simulator keeps a bounded ring of recorded requests (default 1,000,
+//! The simulator keeps a bounded ring of recorded requests (default 1,000,
 //! `SimConfig::keep_requests` in process, `deepterm sim --keep-requests N` on the command
 //! line), and `GET /_sim/requests` says how many it kept and dropped.
 
@@ -56,7 +56,7 @@ fn user_texts(reqs: &[Value]) -> Vec<String> {
 }
 
 #[tokio::test]
-async fn hardening_d15_sim_keeps_only_the_newest_requests_and_counts_the_dropped() {
+async fn sim_keeps_only_the_newest_requests_and_counts_the_dropped() {
     let h = sim::start(SimConfig {
         keep_requests: 3,
         ..SimConfig::default()
@@ -82,7 +82,7 @@ async fn hardening_d15_sim_keeps_only_the_newest_requests_and_counts_the_dropped
 }
 
 #[tokio::test]
-async fn hardening_d15_sim_default_limit_is_one_thousand() {
+async fn sim_default_limit_is_one_thousand() {
     assert_eq!(DEFAULT_KEEP_REQUESTS, 1_000);
     let h = sim::start(SimConfig::default()).await.unwrap();
     ask(&h.base_url(), 0).await;
@@ -102,7 +102,7 @@ impl Drop for Server {
 }
 
 #[tokio::test]
-async fn hardening_d15_sim_cli_keep_requests_flag() {
+async fn sim_cli_keep_requests_flag() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_deepterm"))
         .args(["sim", "--keep-requests", "3"])
         .stdout(Stdio::piped())

@@ -1,4 +1,4 @@
-//! Issue 12 scenarios: approvals (items 1 and 4). The real binary runs in tmux against
+//! Scenarios: approvals. The real binary runs in tmux against
 //! `deepterm sim --script FILE`: the model calls `run_cmd`, a command tool that asks for
 //! approval; the user looks at the Trajectory (one pane at 80 columns), the approval brings
 //! Chat into view with the tool and its arguments, Esc denies, and the turn goes on.
@@ -164,21 +164,21 @@ fn pending_approval_is_seen_and_esc_denies_and_continues(sock: &str, width: u16,
 }
 
 #[test]
-fn issue12_item1_item4_approval_from_trajectory_80_cols_en() {
+fn approval_from_trajectory_80_cols_en() {
     pending_approval_is_seen_and_esc_denies_and_continues("i12-appr-80-en", 80, &EN);
 }
 
 #[test]
-fn issue12_item1_item4_approval_from_trajectory_80_cols_zh() {
+fn approval_from_trajectory_80_cols_zh() {
     pending_approval_is_seen_and_esc_denies_and_continues("i12-appr-80-zh", 80, &ZH);
 }
 
 #[test]
-fn issue12_item4_esc_denies_and_continues_120_cols_en() {
+fn esc_denies_and_continues_120_cols_en() {
     pending_approval_is_seen_and_esc_denies_and_continues("i12-appr-120-en", 120, &EN);
 }
 
 #[test]
-fn issue12_item4_esc_denies_and_continues_120_cols_zh() {
+fn esc_denies_and_continues_120_cols_zh() {
     pending_approval_is_seen_and_esc_denies_and_continues("i12-appr-120-zh", 120, &ZH);
 }

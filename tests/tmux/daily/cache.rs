@@ -1,4 +1,4 @@
-//! Issue 12 scenarios: cache (items 3 and 6). In demo mode, a warm request and one that lost
+//! Scenarios: the cache. In demo mode, a warm request and one that lost
 //! the cache to a tool removal on the addition-only route (`/tool disable grep`): the broken
 //! row is marked and coloured unlike the warm one (checked in the escape codes of
 //! `capture-pane -e`), its reason is on the row below, the pane has a localized column
@@ -189,21 +189,21 @@ fn scenario(w: u16, t: &Texts) {
 }
 
 #[test]
-fn issue12_item3_cache_break_row_marked_and_explained_80_en() {
+fn cache_break_row_marked_and_explained_80_en() {
     scenario(80, &EN);
 }
 
 #[test]
-fn issue12_item3_cache_break_row_marked_and_explained_80_zh() {
+fn cache_break_row_marked_and_explained_80_zh() {
     scenario(80, &ZH);
 }
 
 #[test]
-fn issue12_item3_cache_break_row_marked_and_explained_120_en() {
+fn cache_break_row_marked_and_explained_120_en() {
     scenario(120, &EN);
 }
 
 #[test]
-fn issue12_item3_cache_break_row_marked_and_explained_120_zh() {
+fn cache_break_row_marked_and_explained_120_zh() {
     scenario(120, &ZH);
 }

@@ -1,5 +1,5 @@
-//! Issue 12 scenarios: `/model` validates and lists (item 7), the Ctrl+C quit hint is
-//! transient (item 9), and the Chinese interface reads naturally (item 11), in the real
+//! Scenarios: `/model` validates and lists, the Ctrl+C quit hint is
+//! transient, and the Chinese interface reads naturally, in the real
 //! binary under tmux at 80 and 120 columns, in both locales.
 
 use std::time::Duration;
@@ -44,7 +44,7 @@ fn model_validates(w: u16, locale: &str) {
 }
 
 #[test]
-fn issue12_item7_model_lists_routes_and_refuses_unknown_80_en_120_zh() {
+fn model_lists_routes_and_refuses_unknown_80_en_120_zh() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
@@ -53,7 +53,7 @@ fn issue12_item7_model_lists_routes_and_refuses_unknown_80_en_120_zh() {
 }
 
 /// Item 9: one Ctrl+C when idle shows the quit hint on the status line only, never in
-/// Chat, and it goes away; item 11: the language switch names 简体中文 / English.
+/// Chat, and it goes away; the language switch names 简体中文 / English.
 fn hint_and_language(w: u16, locale: &str) {
     let zh = locale == "zh-CN";
     let (tmux, _dir) = start(&format!("cmds-hint-{w}-{locale}"), w, locale);
@@ -78,7 +78,7 @@ fn hint_and_language(w: u16, locale: &str) {
 }
 
 #[test]
-fn issue12_item9_item11_transient_quit_hint_and_language_names_80_zh_120_en() {
+fn transient_quit_hint_and_language_names_80_zh_120_en() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }

@@ -1,4 +1,4 @@
-//! Daily-use scenarios of the real terminal UI in tmux (issue 12): each module covers one area
+//! Daily-use scenarios of the real terminal UI in tmux: each module covers one area
 //! at 80 and 120 columns and in both locales. Skipped (with a message) when `tmux` is not
 //! installed, or failed under `DEEPTERM_REQUIRE_EXTERNAL=1`.
 

@@ -1,4 +1,4 @@
-//! Issue 12 scenarios: context nodes (item 5) and resume (item 8), in the real TUI under
+//! Scenarios: context nodes and resume, in the real TUI under
 //! tmux at 80 and 120 columns, in English and Chinese (`--demo`: the built-in simulator).
 //!
 //! - A tool change is one node, where it was made: `/tool disable grep` then a message
@@ -204,31 +204,31 @@ fn resume_restores_and_prints_the_hint(w: u16, t: &Texts, socket: &str) {
 }
 
 #[test]
-fn issue12_item5_one_node_per_change_expands_and_ctrl_t_scrolls_80_en() {
+fn one_node_per_change_expands_and_ctrl_t_scrolls_80_en() {
     one_node_per_change_and_ctrl_t(80, &EN, "i12n-node-80en");
 }
 
 #[test]
-fn issue12_item5_one_node_per_change_expands_and_ctrl_t_scrolls_120_zh() {
+fn one_node_per_change_expands_and_ctrl_t_scrolls_120_zh() {
     one_node_per_change_and_ctrl_t(120, &ZH, "i12n-node-120zh");
 }
 
 #[test]
-fn issue12_item5_one_node_per_change_expands_and_ctrl_t_scrolls_120_en() {
+fn one_node_per_change_expands_and_ctrl_t_scrolls_120_en() {
     one_node_per_change_and_ctrl_t(120, &EN, "i12n-node-120en");
 }
 
 #[test]
-fn issue12_item5_one_node_per_change_expands_and_ctrl_t_scrolls_80_zh() {
+fn one_node_per_change_expands_and_ctrl_t_scrolls_80_zh() {
     one_node_per_change_and_ctrl_t(80, &ZH, "i12n-node-80zh");
 }
 
 #[test]
-fn issue12_item8_resume_restores_a_disabled_tool_and_prints_the_hint_80_zh() {
+fn resume_restores_a_disabled_tool_and_prints_the_hint_80_zh() {
     resume_restores_and_prints_the_hint(80, &ZH, "i12n-res-80zh");
 }
 
 #[test]
-fn issue12_item8_resume_restores_a_disabled_tool_and_prints_the_hint_120_en() {
+fn resume_restores_a_disabled_tool_and_prints_the_hint_120_en() {
     resume_restores_and_prints_the_hint(120, &EN, "i12n-res-120en");
 }

@@ -1,5 +1,5 @@
-//! Issue 12 scenarios: the slash popup (item 2), the key help (item 10), long pastes and
-//! queued messages (item 12), in the real binary under tmux at 80 and 120 columns (the
+//! Scenarios: the slash popup, the key help, long pastes and
+//! queued messages, in the real binary under tmux at 80 and 120 columns (the
 //! help also at 60×10 and 200 columns), in both locales.
 
 use crate::common;
@@ -46,7 +46,7 @@ fn tool_enter_shows_usage(w: u16, locale: &str, name: &str) {
 }
 
 #[test]
-fn issue12_item2_tool_enter_does_not_run_tools_and_shows_usage() {
+fn tool_enter_does_not_run_tools_and_shows_usage() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
@@ -112,7 +112,7 @@ fn help_scrolls_and_sizes(locale: &str) {
 }
 
 #[test]
-fn issue12_item10_help_scrolls_at_60x10_and_is_wide_at_200() {
+fn help_scrolls_at_60x10_and_is_wide_at_200() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
@@ -173,7 +173,7 @@ fn paste_collapses(w: u16, locale: &str) {
 }
 
 #[test]
-fn issue12_item12_sixty_line_paste_collapses_in_chat_and_queued_message_shows() {
+fn sixty_line_paste_collapses_in_chat_and_queued_message_shows() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }

@@ -1,4 +1,4 @@
-//! Issue 13 scenarios: `/copy` fills tmux's paste buffer through OSC 52 (with
+//! Scenarios: `/copy` fills tmux's paste buffer through OSC 52 (with
 //! `set-clipboard on`), F3 switches the footer's mouse mode, and `exec` says `/copy` needs
 //! the TUI, and the OSC 9 turn-end notification reaches the pane's raw output only while
 //! unfocused. At 80 and 120 columns, in en-US and zh-CN.
@@ -98,22 +98,22 @@ fn copy_fills_the_paste_buffer(w: u16, locale: &str) {
 }
 
 #[test]
-fn issue13_copy_fills_tmux_paste_buffer_80_en() {
+fn copy_fills_tmux_paste_buffer_80_en() {
     copy_fills_the_paste_buffer(80, "en-US");
 }
 
 #[test]
-fn issue13_copy_fills_tmux_paste_buffer_120_zh() {
+fn copy_fills_tmux_paste_buffer_120_zh() {
     copy_fills_the_paste_buffer(120, "zh-CN");
 }
 
 #[test]
-fn issue13_copy_fills_tmux_paste_buffer_80_zh() {
+fn copy_fills_tmux_paste_buffer_80_zh() {
     copy_fills_the_paste_buffer(80, "zh-CN");
 }
 
 #[test]
-fn issue13_copy_fills_tmux_paste_buffer_120_en() {
+fn copy_fills_tmux_paste_buffer_120_en() {
     copy_fills_the_paste_buffer(120, "en-US");
 }
 
@@ -151,27 +151,27 @@ fn f3_switches_the_footer_mouse_mode(w: u16, locale: &str) {
 }
 
 #[test]
-fn issue13_f3_toggles_footer_mouse_mode_80_en() {
+fn f3_toggles_footer_mouse_mode_80_en() {
     f3_switches_the_footer_mouse_mode(80, "en-US");
 }
 
 #[test]
-fn issue13_f3_toggles_footer_mouse_mode_120_zh() {
+fn f3_toggles_footer_mouse_mode_120_zh() {
     f3_switches_the_footer_mouse_mode(120, "zh-CN");
 }
 
 #[test]
-fn issue13_f3_toggles_footer_mouse_mode_80_zh() {
+fn f3_toggles_footer_mouse_mode_80_zh() {
     f3_switches_the_footer_mouse_mode(80, "zh-CN");
 }
 
 #[test]
-fn issue13_f3_toggles_footer_mouse_mode_120_en() {
+fn f3_toggles_footer_mouse_mode_120_en() {
     f3_switches_the_footer_mouse_mode(120, "en-US");
 }
 
 #[test]
-fn issue13_exec_copy_says_it_needs_the_tui_in_both_locales() {
+fn exec_copy_says_it_needs_the_tui_in_both_locales() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "").unwrap();
@@ -263,7 +263,7 @@ fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> u
 }
 
 #[test]
-fn issue13_notify_osc9_at_turn_end_only_when_unfocused_and_enabled() {
+fn notify_osc9_at_turn_end_only_when_unfocused_and_enabled() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }

@@ -1,4 +1,4 @@
-//! Issue 13 scenarios: cost. In demo mode the route is `deepseek/deepseek-flash`, which the
+//! Scenarios: cost. In demo mode the route is `deepseek/deepseek-flash`, which the
 //! built-in catalog prices ($0.0028 / $0.14 / $0.28 per million tokens): after a request
 //! the footer shows the session's cost, and at 120 columns the request row shows its own.
 //! A model with no price known shows no cost anywhere.
@@ -56,7 +56,7 @@ fn priced_request(socket: &str, w: u16, locale: &str, label: &str) -> String {
 }
 
 #[test]
-fn issue13_cost_footer_and_request_row_show_the_cost_at_120_columns_en() {
+fn cost_footer_and_request_row_show_the_cost_at_120_columns_en() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
@@ -71,7 +71,7 @@ fn issue13_cost_footer_and_request_row_show_the_cost_at_120_columns_en() {
 }
 
 #[test]
-fn issue13_cost_footer_and_request_row_show_the_cost_at_120_columns_zh() {
+fn cost_footer_and_request_row_show_the_cost_at_120_columns_zh() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
@@ -85,7 +85,7 @@ fn issue13_cost_footer_and_request_row_show_the_cost_at_120_columns_zh() {
 }
 
 #[test]
-fn issue13_cost_footer_shows_the_session_cost_at_80_columns_in_both_locales() {
+fn cost_footer_shows_the_session_cost_at_80_columns_in_both_locales() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
@@ -98,7 +98,7 @@ fn issue13_cost_footer_shows_the_session_cost_at_80_columns_in_both_locales() {
 }
 
 #[test]
-fn issue13_cost_config_prices_override_the_builtin_ones_and_the_inspector_shows_the_saving() {
+fn cost_config_prices_override_the_builtin_ones_and_the_inspector_shows_the_saving() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
@@ -149,7 +149,7 @@ fn issue13_cost_config_prices_override_the_builtin_ones_and_the_inspector_shows_
 }
 
 #[test]
-fn issue13_cost_no_price_known_shows_no_cost() {
+fn cost_no_price_known_shows_no_cost() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }

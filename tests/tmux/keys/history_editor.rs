@@ -1,5 +1,5 @@
-//! Issue 13 scenarios: Ctrl+R history search across sessions (item 1) and Ctrl+G external
-//! editor (item 2), in the real TUI in tmux at 80 and 120 columns, in en-US and zh-CN.
+//! Scenarios: Ctrl+R history search across sessions and Ctrl+G external
+//! editor, in the real TUI in tmux at 80 and 120 columns, in en-US and zh-CN.
 
 use std::path::Path;
 
@@ -110,22 +110,22 @@ fn ctrl_r_finds_a_message_of_an_earlier_session(width: u16, locale: &str) {
 }
 
 #[test]
-fn issue13_item1_ctrl_r_finds_an_earlier_session_message_80_en() {
+fn ctrl_r_finds_an_earlier_session_message_80_en() {
     ctrl_r_finds_a_message_of_an_earlier_session(80, "en-US");
 }
 
 #[test]
-fn issue13_item1_ctrl_r_finds_an_earlier_session_message_120_zh() {
+fn ctrl_r_finds_an_earlier_session_message_120_zh() {
     ctrl_r_finds_a_message_of_an_earlier_session(120, "zh-CN");
 }
 
 #[test]
-fn issue13_item1_ctrl_r_finds_an_earlier_session_message_120_en() {
+fn ctrl_r_finds_an_earlier_session_message_120_en() {
     ctrl_r_finds_a_message_of_an_earlier_session(120, "en-US");
 }
 
 #[test]
-fn issue13_item1_ctrl_r_finds_an_earlier_session_message_80_zh() {
+fn ctrl_r_finds_an_earlier_session_message_80_zh() {
     ctrl_r_finds_a_message_of_an_earlier_session(80, "zh-CN");
 }
 
@@ -177,22 +177,22 @@ fn ctrl_g_puts_the_stub_editors_text_in_the_composer(width: u16, locale: &str) {
 }
 
 #[test]
-fn issue13_item2_ctrl_g_stub_editor_80_en() {
+fn ctrl_g_stub_editor_80_en() {
     ctrl_g_puts_the_stub_editors_text_in_the_composer(80, "en-US");
 }
 
 #[test]
-fn issue13_item2_ctrl_g_stub_editor_120_zh() {
+fn ctrl_g_stub_editor_120_zh() {
     ctrl_g_puts_the_stub_editors_text_in_the_composer(120, "zh-CN");
 }
 
 #[test]
-fn issue13_item2_ctrl_g_stub_editor_120_en() {
+fn ctrl_g_stub_editor_120_en() {
     ctrl_g_puts_the_stub_editors_text_in_the_composer(120, "en-US");
 }
 
 #[test]
-fn issue13_item2_ctrl_g_stub_editor_80_zh() {
+fn ctrl_g_stub_editor_80_zh() {
     ctrl_g_puts_the_stub_editors_text_in_the_composer(80, "zh-CN");
 }
 
@@ -227,11 +227,11 @@ fn ctrl_g_missing_editor_keeps_the_draft(width: u16, locale: &str) {
 }
 
 #[test]
-fn issue13_item2_ctrl_g_missing_editor_80_zh() {
+fn ctrl_g_missing_editor_80_zh() {
     ctrl_g_missing_editor_keeps_the_draft(80, "zh-CN");
 }
 
 #[test]
-fn issue13_item2_ctrl_g_missing_editor_120_en() {
+fn ctrl_g_missing_editor_120_en() {
     ctrl_g_missing_editor_keeps_the_draft(120, "en-US");
 }

@@ -1,4 +1,4 @@
-//! Issue 13 scenarios: `@` mentions. The real binary runs in tmux (`--demo`, the built-in
+//! Scenarios: `@` mentions. The real binary runs in tmux (`--demo`, the built-in
 //! simulator) with its working directory in a temp workspace holding a few files and a
 //! `.gitignore`d one: `@` offers the workspace files but not the ignored one, typing
 //! narrows the list, Tab completes the path into the composer, and once sent the Chat
@@ -62,12 +62,12 @@ fn scenario(socket: &str, width: u16, locale: &str, attached: &str) {
 }
 
 #[test]
-fn issue13_mentions_tmux_80_columns_en() {
+fn mentions_tmux_80_columns_en() {
     scenario("dt-mention-80-en", 80, "en-US", "▸ @src/main.rs · 3 lines");
 }
 
 #[test]
-fn issue13_mentions_tmux_120_columns_en() {
+fn mentions_tmux_120_columns_en() {
     scenario(
         "dt-mention-120-en",
         120,
@@ -77,11 +77,11 @@ fn issue13_mentions_tmux_120_columns_en() {
 }
 
 #[test]
-fn issue13_mentions_tmux_80_columns_zh() {
+fn mentions_tmux_80_columns_zh() {
     scenario("dt-mention-80-zh", 80, "zh-CN", "▸ @src/main.rs · 3 行");
 }
 
 #[test]
-fn issue13_mentions_tmux_120_columns_zh() {
+fn mentions_tmux_120_columns_zh() {
     scenario("dt-mention-120-zh", 120, "zh-CN", "▸ @src/main.rs · 3 行");
 }

@@ -1,4 +1,4 @@
-//! Scenarios for the keys users expect (issue 13), in the real terminal UI in tmux, at 80
+//! Scenarios for the keys users expect, in the real terminal UI in tmux, at 80
 //! and 120 columns and in both locales. Skipped (with a message) when `tmux` is not
 //! installed, or failed under `DEEPTERM_REQUIRE_EXTERNAL=1`.
 

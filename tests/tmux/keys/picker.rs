@@ -1,4 +1,4 @@
-//! Issue 13 scenarios: the `/resume` picker, in the real TUI under tmux at 80 and 120
+//! Scenarios: the `/resume` picker, in the real TUI under tmux at 80 and 120
 //! columns, in English and Chinese (`--demo`: the built-in simulator).
 //!
 //! Two sessions are made by running `deepterm --demo` twice with the same session dir (a
@@ -114,29 +114,29 @@ fn picker_resumes_the_chosen_session(w: u16, t: &Texts, socket: &str) {
 }
 
 #[test]
-fn issue13_picker_resumes_the_chosen_session_en_80() {
+fn picker_resumes_the_chosen_session_en_80() {
     picker_resumes_the_chosen_session(80, &EN, "i13pk-en80");
 }
 
 #[test]
-fn issue13_picker_resumes_the_chosen_session_en_120() {
+fn picker_resumes_the_chosen_session_en_120() {
     picker_resumes_the_chosen_session(120, &EN, "i13pk-en120");
 }
 
 #[test]
-fn issue13_picker_resumes_the_chosen_session_zh_80() {
+fn picker_resumes_the_chosen_session_zh_80() {
     picker_resumes_the_chosen_session(80, &ZH, "i13pk-zh80");
 }
 
 #[test]
-fn issue13_picker_resumes_the_chosen_session_zh_120() {
+fn picker_resumes_the_chosen_session_zh_120() {
     picker_resumes_the_chosen_session(120, &ZH, "i13pk-zh120");
 }
 
 /// Esc closes the picker and leaves the open session as it was; picking `/resume` from the
 /// slash popup opens it too.
 #[test]
-fn issue13_picker_opens_from_the_slash_popup_and_esc_closes() {
+fn picker_opens_from_the_slash_popup_and_esc_closes() {
     if !require_external("tmux", tmux_available()) {
         return;
     }

@@ -328,7 +328,7 @@ proptest::proptest! {
 }
 
 #[test]
-fn hardening_d2_reply_cap_counts_text_reasoning_and_arguments() {
+fn reply_cap_counts_text_reasoning_and_arguments() {
     let delta = |i: u64, ty: &str, field: &str, v: &str| {
         frame(
             "content_block_delta",

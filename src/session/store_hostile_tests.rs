@@ -1,4 +1,4 @@
-//! Store hardening (issue 9: defects 11, 12, 14 and the store parts of 16), driven through
+//! Store hardening (defects 11, 12, 14 and the store parts of 16), driven through
 //! the same entry points `exec` and the TUI use: [`crate::app::open_session`] and
 //! [`Store::open`].
 
@@ -21,7 +21,7 @@ fn write_log(dir: &Path, id: &str, content: &[u8]) -> std::path::PathBuf {
 }
 
 #[test]
-fn hardening_d16_load_error_names_the_line_number_not_only_the_seq() {
+fn load_error_names_the_line_number_not_only_the_seq() {
     let dir = tempfile::tempdir().unwrap();
     let mut lines = valid_lines("s", 3);
     // Line 4 carries seq 7 where seq 3 belongs.
@@ -46,7 +46,7 @@ fn hardening_d16_load_error_names_the_line_number_not_only_the_seq() {
 }
 
 #[test]
-fn hardening_d11_failed_load_with_wrong_seq_and_torn_tail_leaves_the_file_byte_identical() {
+fn failed_load_with_wrong_seq_and_torn_tail_leaves_the_file_byte_identical() {
     let dir = tempfile::tempdir().unwrap();
     let mut lines = valid_lines("w", 3);
     lines[2] = lines[2].replace("\"seq\":2", "\"seq\":5");
@@ -64,7 +64,7 @@ fn hardening_d11_failed_load_with_wrong_seq_and_torn_tail_leaves_the_file_byte_i
 }
 
 #[test]
-fn hardening_d11_complete_last_line_without_newline_is_kept_and_terminated() {
+fn complete_last_line_without_newline_is_kept_and_terminated() {
     let dir = tempfile::tempdir().unwrap();
     let lines = valid_lines("n", 1);
     let content = format!("{}\n{}", lines[0], lines[1]);
@@ -84,7 +84,7 @@ fn hardening_d11_complete_last_line_without_newline_is_kept_and_terminated() {
 }
 
 #[test]
-fn hardening_d11_single_unterminated_valid_line_loads_and_is_not_emptied() {
+fn single_unterminated_valid_line_loads_and_is_not_emptied() {
     let dir = tempfile::tempdir().unwrap();
     let line = valid_lines("u", 0).remove(0);
     let path = write_log(dir.path(), "u", line.as_bytes());
@@ -97,7 +97,7 @@ fn hardening_d11_single_unterminated_valid_line_loads_and_is_not_emptied() {
 }
 
 #[test]
-fn hardening_d11_single_torn_line_never_leaves_a_zero_byte_file() {
+fn single_torn_line_never_leaves_a_zero_byte_file() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_log(dir.path(), "z", br#"{"type":"session/start","se"#);
     // A fresh session under the same id, with the fragment saved aside: never a 0-byte log.
@@ -118,7 +118,7 @@ fn hardening_d11_single_torn_line_never_leaves_a_zero_byte_file() {
 }
 
 #[test]
-fn hardening_d11_zero_byte_log_from_a_crash_after_creation_resumes() {
+fn zero_byte_log_from_a_crash_after_creation_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_log(dir.path(), "e", b"");
     let (session, _, torn) = open_session(dir.path(), Some("e"), en()).unwrap();
@@ -133,7 +133,7 @@ fn hardening_d11_zero_byte_log_from_a_crash_after_creation_resumes() {
 }
 
 #[test]
-fn hardening_d12_two_successive_torn_tails_are_both_kept() {
+fn two_successive_torn_tails_are_both_kept() {
     let dir = tempfile::tempdir().unwrap();
     let lines = valid_lines("t", 3);
     let first = &lines[2][..25];
@@ -168,7 +168,7 @@ fn hardening_d12_two_successive_torn_tails_are_both_kept() {
 }
 
 #[test]
-fn hardening_d14_many_concurrent_new_sessions_get_distinct_ids() {
+fn many_concurrent_new_sessions_get_distinct_ids() {
     let dir = tempfile::tempdir().unwrap();
     let threads: Vec<_> = (0..16)
         .map(|_| {
@@ -197,7 +197,7 @@ fn hardening_d14_many_concurrent_new_sessions_get_distinct_ids() {
 }
 
 #[test]
-fn hardening_d16_session_dir_that_is_a_file_gets_a_clear_error() {
+fn session_dir_that_is_a_file_gets_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("not-a-dir");
     std::fs::write(&file, "x").unwrap();
