@@ -1,5 +1,6 @@
 //! Numbers a provider sends are untrusted: a `Retry-After` of any size or shape never
-//! crashes `exec`. The providers are tiny loopback servers.
+//! crashes `exec`, and a usage that cannot be true is neither counted nor acted on (no
+//! automatic compaction). The providers are tiny loopback servers.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -139,4 +140,96 @@ async fn a_retry_after_that_is_not_a_delay_falls_back_to_backoff() {
         // The first attempt and the default policy's three retries.
         assert_eq!(count.load(Ordering::SeqCst), 4, "{value}: {err}");
     }
+}
+
+/// A complete Messages stream answering `text` with this usage in `message_start` and
+/// `message_delta`.
+fn reply_with_usage(text: &str, start: &str, delta: &str) -> String {
+    let text = serde_json::to_string(text).unwrap();
+    let events = [
+        ("message_start", format!(
+            r#"{{"type":"message_start","message":{{"id":"m","type":"message","role":"assistant","content":[],"usage":{start}}}}}"#
+        )),
+        ("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#.to_string()),
+        ("content_block_delta", format!(
+            r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"text_delta","text":{text}}}}}"#
+        )),
+        ("content_block_stop", r#"{"type":"content_block_stop","index":0}"#.to_string()),
+        ("message_delta", format!(
+            r#"{{"type":"message_delta","delta":{{"stop_reason":"end_turn"}},"usage":{delta}}}"#
+        )),
+        ("message_stop", r#"{"type":"message_stop"}"#.to_string()),
+    ];
+    let mut out = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n"
+        .to_string();
+    for (name, data) in events {
+        out.push_str(&format!("event: {name}\ndata: {data}\n\n"));
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn impossible_usage_is_unknown_and_never_starts_a_compaction() {
+    let max = u64::MAX;
+    for (start, delta) in [
+        // The issue's case: u64::MAX input tokens.
+        (format!(r#"{{"input_tokens":{max},"output_tokens":0}}"#), r#"{"output_tokens":5}"#.to_string()),
+        // Beyond the route's window of 4096 tokens.
+        (r#"{"input_tokens":5000,"output_tokens":0}"#.into(), r#"{"output_tokens":5}"#.into()),
+        // Past u64, negative, fractional, a string.
+        (r#"{"input_tokens":18446744073709551616}"#.into(), r#"{"output_tokens":5}"#.into()),
+        (r#"{"input_tokens":10}"#.into(), r#"{"output_tokens":-5}"#.into()),
+        (r#"{"input_tokens":10.5}"#.into(), r#"{"output_tokens":5}"#.into()),
+        (r#"{"input_tokens":"10"}"#.into(), r#"{"output_tokens":5}"#.into()),
+        (r#""lots""#.into(), r#"{"output_tokens":5}"#.into()),
+    ] {
+        let env = TestEnv::new(SimConfig::default()).await;
+        let (base, count) = serve(reply_with_usage("Fine answer.", &start, &delta)).await;
+        let cfg = config(&env, &base, 4096);
+        let out = env.exec(&cfg, "hi\nand again\n", &[]).await;
+        let err = stderr(&out);
+        let what = format!("usage {start} then {delta}");
+        assert!(out.status.success(), "{what}: the reply itself is fine: {err}");
+        assert!(stdout(&out).contains("Fine answer."), "{what}");
+        let log = env.log();
+        let messages: Vec<&Value> = log
+            .iter()
+            .filter(|e| e["type"] == "assistant/message")
+            .collect();
+        assert_eq!(messages.len(), 2, "{what}");
+        for m in &messages {
+            assert!(
+                m["data"].get("usage").is_none(),
+                "{what}: an impossible usage is not logged as if it were true: {m}"
+            );
+        }
+        assert!(
+            !log.iter().any(|e| e["type"] == "compaction/start"),
+            "{what}: nothing acts on it: {log:?}"
+        );
+        assert_eq!(count.load(Ordering::SeqCst), 2, "{what}: no summarizer request");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn possible_usage_is_logged_and_counted() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let reply = reply_with_usage(
+        "Fine answer.",
+        r#"{"input_tokens":100,"cache_read_input_tokens":900,"output_tokens":1}"#,
+        r#"{"output_tokens":7}"#,
+    );
+    let (base, _) = serve(reply).await;
+    let cfg = config(&env, &base, 4096);
+    let out = env.exec(&cfg, "hi\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = env.log();
+    let m = log
+        .iter()
+        .find(|e| e["type"] == "assistant/message")
+        .unwrap();
+    assert_eq!(
+        m["data"]["usage"],
+        serde_json::json!({"inputTokens": 100, "cacheReadTokens": 900, "outputTokens": 7})
+    );
 }

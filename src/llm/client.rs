@@ -445,7 +445,7 @@ impl ProviderClient {
         }
 
         let max_reply = self.limits.max_reply_bytes;
-        let mut assembler = wire(self.route.kind).assembler(max_reply);
+        let mut assembler = wire(self.route.kind).assembler(max_reply, self.route.context_window);
         let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
