@@ -840,5 +840,9 @@ fn recent_notice(t: &Transcript, n: &Notice) -> bool {
 mod tests;
 
 #[cfg(test)]
+#[path = "copy_source_tests.rs"]
+mod copy_source_tests;
+
+#[cfg(test)]
 #[path = "unknown_usage_tests.rs"]
 mod unknown_usage_tests;
