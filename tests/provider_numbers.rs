@@ -147,17 +147,33 @@ async fn a_retry_after_that_is_not_a_delay_falls_back_to_backoff() {
 fn reply_with_usage(text: &str, start: &str, delta: &str) -> String {
     let text = serde_json::to_string(text).unwrap();
     let events = [
-        ("message_start", format!(
-            r#"{{"type":"message_start","message":{{"id":"m","type":"message","role":"assistant","content":[],"usage":{start}}}}}"#
-        )),
-        ("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#.to_string()),
-        ("content_block_delta", format!(
-            r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"text_delta","text":{text}}}}}"#
-        )),
-        ("content_block_stop", r#"{"type":"content_block_stop","index":0}"#.to_string()),
-        ("message_delta", format!(
-            r#"{{"type":"message_delta","delta":{{"stop_reason":"end_turn"}},"usage":{delta}}}"#
-        )),
+        (
+            "message_start",
+            format!(
+                r#"{{"type":"message_start","message":{{"id":"m","type":"message","role":"assistant","content":[],"usage":{start}}}}}"#
+            ),
+        ),
+        (
+            "content_block_start",
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#
+                .to_string(),
+        ),
+        (
+            "content_block_delta",
+            format!(
+                r#"{{"type":"content_block_delta","index":0,"delta":{{"type":"text_delta","text":{text}}}}}"#
+            ),
+        ),
+        (
+            "content_block_stop",
+            r#"{"type":"content_block_stop","index":0}"#.to_string(),
+        ),
+        (
+            "message_delta",
+            format!(
+                r#"{{"type":"message_delta","delta":{{"stop_reason":"end_turn"}},"usage":{delta}}}"#
+            ),
+        ),
         ("message_stop", r#"{"type":"message_stop"}"#.to_string()),
     ];
     let mut out = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n"
@@ -173,14 +189,32 @@ async fn impossible_usage_is_unknown_and_never_starts_a_compaction() {
     let max = u64::MAX;
     for (start, delta) in [
         // The issue's case: u64::MAX input tokens.
-        (format!(r#"{{"input_tokens":{max},"output_tokens":0}}"#), r#"{"output_tokens":5}"#.to_string()),
+        (
+            format!(r#"{{"input_tokens":{max},"output_tokens":0}}"#),
+            r#"{"output_tokens":5}"#.to_string(),
+        ),
         // Beyond the route's window of 4096 tokens.
-        (r#"{"input_tokens":5000,"output_tokens":0}"#.into(), r#"{"output_tokens":5}"#.into()),
+        (
+            r#"{"input_tokens":5000,"output_tokens":0}"#.into(),
+            r#"{"output_tokens":5}"#.into(),
+        ),
         // Past u64, negative, fractional, a string.
-        (r#"{"input_tokens":18446744073709551616}"#.into(), r#"{"output_tokens":5}"#.into()),
-        (r#"{"input_tokens":10}"#.into(), r#"{"output_tokens":-5}"#.into()),
-        (r#"{"input_tokens":10.5}"#.into(), r#"{"output_tokens":5}"#.into()),
-        (r#"{"input_tokens":"10"}"#.into(), r#"{"output_tokens":5}"#.into()),
+        (
+            r#"{"input_tokens":18446744073709551616}"#.into(),
+            r#"{"output_tokens":5}"#.into(),
+        ),
+        (
+            r#"{"input_tokens":10}"#.into(),
+            r#"{"output_tokens":-5}"#.into(),
+        ),
+        (
+            r#"{"input_tokens":10.5}"#.into(),
+            r#"{"output_tokens":5}"#.into(),
+        ),
+        (
+            r#"{"input_tokens":"10"}"#.into(),
+            r#"{"output_tokens":5}"#.into(),
+        ),
         (r#""lots""#.into(), r#"{"output_tokens":5}"#.into()),
     ] {
         let env = TestEnv::new(SimConfig::default()).await;
@@ -189,7 +223,10 @@ async fn impossible_usage_is_unknown_and_never_starts_a_compaction() {
         let out = env.exec(&cfg, "hi\nand again\n", &[]).await;
         let err = stderr(&out);
         let what = format!("usage {start} then {delta}");
-        assert!(out.status.success(), "{what}: the reply itself is fine: {err}");
+        assert!(
+            out.status.success(),
+            "{what}: the reply itself is fine: {err}"
+        );
         assert!(stdout(&out).contains("Fine answer."), "{what}");
         let log = env.log();
         let messages: Vec<&Value> = log
@@ -207,7 +244,11 @@ async fn impossible_usage_is_unknown_and_never_starts_a_compaction() {
             !log.iter().any(|e| e["type"] == "compaction/start"),
             "{what}: nothing acts on it: {log:?}"
         );
-        assert_eq!(count.load(Ordering::SeqCst), 2, "{what}: no summarizer request");
+        assert_eq!(
+            count.load(Ordering::SeqCst),
+            2,
+            "{what}: no summarizer request"
+        );
     }
 }
 

@@ -135,7 +135,9 @@ enabled = true
 
     kill(signal, deepterm[0]);
     let screen = tmux.wait_for("deepterm to exit", |s| s.contains("MODE:"));
-    let left = wait(5, || live_processes(&["sleep", &secs]).is_empty().then_some(()));
+    let left = wait(5, || {
+        live_processes(&["sleep", &secs]).is_empty().then_some(())
+    });
     // A failing run must not leave the sleep behind.
     for pid in live_processes(&["sleep", &secs]) {
         let _ = std::process::Command::new("kill")

@@ -18,8 +18,8 @@ pub const RETRY_AFTER_CEILING: Duration = Duration::from_secs(24 * 60 * 60);
 pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
     if let Ok(secs) = value.parse::<f64>() {
-        // `!(secs >= 0.0)` is true for NaN too; `-0` passes and is zero.
-        if !(secs >= 0.0) {
+        // NaN and negative values are no delay; `-0` is zero.
+        if secs.is_nan() || secs < 0.0 {
             return None;
         }
         // `try_from_secs_f64` fails only past `Duration`'s range (or for infinity), which is
@@ -146,7 +146,10 @@ mod tests {
     #[test]
     fn retry_after_seconds_and_http_date() {
         assert_eq!(parse_retry_after("7"), Some(Duration::from_secs(7)));
-        assert_eq!(parse_retry_after(" 1.5 "), Some(Duration::from_millis(1500)));
+        assert_eq!(
+            parse_retry_after(" 1.5 "),
+            Some(Duration::from_millis(1500))
+        );
         assert_eq!(parse_retry_after("0"), Some(Duration::ZERO));
         assert_eq!(parse_retry_after("-0"), Some(Duration::ZERO));
         let future = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
@@ -182,7 +185,9 @@ mod tests {
 
     #[test]
     fn retry_after_that_is_not_a_delay_is_ignored() {
-        for bad in ["NaN", "-nan", "-1", "-1e20", "-inf", "", "1e", "0x10", "5 s"] {
+        for bad in [
+            "NaN", "-nan", "-1", "-1e20", "-inf", "", "1e", "0x10", "5 s",
+        ] {
             assert_eq!(parse_retry_after(bad), None, "{bad:?}");
         }
     }

@@ -145,7 +145,8 @@ fn model_messages(start: &Value, delta: &Value, window: u64) -> Option<Usage> {
         }
     }
     let [input, creation, cached, output] = latest;
-    let (input, creation, cached, output) = (input.ok()?, creation.ok()?, cached.ok()?, output.ok()?);
+    let (input, creation, cached, output) =
+        (input.ok()?, creation.ok()?, cached.ok()?, output.ok()?);
     model_check(input + creation + cached, cached, output, window)
 }
 
@@ -158,7 +159,9 @@ fn model_chat(usage: &Value, window: u64) -> Option<Usage> {
         _ => return None,
     };
     let prompt = model_count(m.get("prompt_tokens")).unwrap_or(Ok(0)).ok()?;
-    let output = model_count(m.get("completion_tokens")).unwrap_or(Ok(0)).ok()?;
+    let output = model_count(m.get("completion_tokens"))
+        .unwrap_or(Ok(0))
+        .ok()?;
     let details = match m.get("prompt_tokens_details") {
         None | Some(Value::Null) => None,
         Some(Value::Object(d)) => model_count(d.get("cached_tokens")),
@@ -186,15 +189,19 @@ fn run_messages(start: &str, delta: &str, window: u64) -> Result<Completion, Llm
         ),
         frame(
             Some("content_block_start"),
-            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#.into(),
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#
+                .into(),
         ),
         frame(
             Some("content_block_delta"),
-            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#.into(),
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}"#
+                .into(),
         ),
         frame(
             Some("message_delta"),
-            format!(r#"{{"type":"message_delta","delta":{{"stop_reason":"end_turn"}},"usage":{delta}}}"#),
+            format!(
+                r#"{{"type":"message_delta","delta":{{"stop_reason":"end_turn"}},"usage":{delta}}}"#
+            ),
         ),
         frame(Some("message_stop"), r#"{"type":"message_stop"}"#.into()),
     ];

@@ -36,9 +36,9 @@ impl WireCount {
     /// The sum, `Invalid` when either is or the sum overflows.
     pub fn plus(self, other: WireCount) -> WireCount {
         match (self, other) {
-            (WireCount::Count(a), WireCount::Count(b)) => {
-                a.checked_add(b).map_or(WireCount::Invalid, WireCount::Count)
-            }
+            (WireCount::Count(a), WireCount::Count(b)) => a
+                .checked_add(b)
+                .map_or(WireCount::Invalid, WireCount::Count),
             _ => WireCount::Invalid,
         }
     }
@@ -102,7 +102,9 @@ pub fn check(r: ReportedUsage, context_window: Option<u64>) -> Result<Usage, Imp
         return Err(ImpossibleUsage::CachedExceedsPrompt { cached, prompt });
     }
     if let Some(window) = context_window
-        && prompt.checked_add(output).is_none_or(|total| total > window)
+        && prompt
+            .checked_add(output)
+            .is_none_or(|total| total > window)
     {
         let total = prompt.saturating_add(output);
         return Err(ImpossibleUsage::BeyondContextWindow { total, window });

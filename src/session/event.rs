@@ -297,7 +297,9 @@ impl Usage {
     /// Adds another usage field by field.
     pub fn add(&mut self, other: &Usage) {
         self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
-        self.cache_read_tokens = self.cache_read_tokens.saturating_add(other.cache_read_tokens);
+        self.cache_read_tokens = self
+            .cache_read_tokens
+            .saturating_add(other.cache_read_tokens);
         self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
     }
 }

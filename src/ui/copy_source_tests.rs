@@ -55,7 +55,11 @@ fn copied(app: &mut App) -> Vec<u8> {
         .and_then(|s| s.strip_suffix('\x07'))
         .unwrap_or_else(|| panic!("not an OSC 52 sequence: {seq:?}"));
     // Only the payload's base64 alphabet sits between the sequence's own ESC and BEL.
-    assert!(payload.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)));
+    assert!(
+        payload
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b))
+    );
     decode_base64(payload)
 }
 

@@ -188,7 +188,10 @@ mod tests {
         let s = osc9(hostile);
         assert_eq!(s, "\x1b]9;oktxt.exe abcd xyz ef g h\x07");
         let body = &s["\x1b]9;".len()..s.len() - 1];
-        assert!(!body.chars().any(|c| invisible(c) || c.is_control()), "{body:?}");
+        assert!(
+            !body.chars().any(|c| invisible(c) || c.is_control()),
+            "{body:?}"
+        );
         // Ordinary non-ASCII text stays.
         assert_eq!(notify_text("完成了 — ok"), "完成了 — ok");
     }

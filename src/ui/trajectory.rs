@@ -899,7 +899,14 @@ impl Trajectory {
                 ]),
                 None => Line::from(columns_line(gutter(), cols, |c| {
                     let label = l.tr("tui-traj-col-summary");
-                    usage_cell(c, *n, &label, None, None, &Figures::of(usage.as_ref(), *cost, l))
+                    usage_cell(
+                        c,
+                        *n,
+                        &label,
+                        None,
+                        None,
+                        &Figures::of(usage.as_ref(), *cost, l),
+                    )
                 })),
             },
             Row::Compaction { trigger } => Line::from(vec![

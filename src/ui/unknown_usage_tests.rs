@@ -91,7 +91,11 @@ fn unknown_usage_shows_as_unknown_in_the_trajectory_and_footer() {
         assert!(!second.contains("310"), "{second}");
         assert!(!second.contains('$'), "{second}");
         assert_eq!(app.trajectory().unknown_usage(), 1);
-        assert_eq!(app.trajectory().last_usage(), None, "the last request's hit is unknown");
+        assert_eq!(
+            app.trajectory().last_usage(),
+            None,
+            "the last request's hit is unknown"
+        );
         let footer = rows(&mut app, 160, 30).pop().unwrap().replace(' ', "");
         assert!(footer.contains(&context.replace(' ', "")), "{footer}");
         assert!(footer.contains(&cost.replace(' ', "")), "{footer}");
@@ -116,10 +120,7 @@ fn a_known_usage_after_an_unknown_one_shows_again() {
 
 #[test]
 fn inspector_says_the_usage_of_the_request_is_unknown() {
-    for (locale, unknown) in [
-        (Locale::EnUs, "usage unknown"),
-        (Locale::ZhCn, "用量未知"),
-    ] {
+    for (locale, unknown) in [(Locale::EnUs, "usage unknown"), (Locale::ZhCn, "用量未知")] {
         for (n, shown) in [(2, true), (1, false)] {
             let mut app = app(locale);
             let req = |n: usize| {
@@ -137,7 +138,11 @@ fn inspector_says_the_usage_of_the_request_is_unknown() {
             app.on_agent_event(AgentEvent::Inspector(Box::new(data)));
             // A wide character's second cell is a space.
             let screen = rows(&mut app, 160, 30).concat().replace(' ', "");
-            assert_eq!(screen.contains(&unknown.replace(' ', "")), shown, "#{n}: {screen}");
+            assert_eq!(
+                screen.contains(&unknown.replace(' ', "")),
+                shown,
+                "#{n}: {screen}"
+            );
         }
     }
 }
