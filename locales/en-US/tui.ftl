@@ -234,6 +234,10 @@ tui-traj-col-cost = cost
 tui-key-legend-cost = cost
 tui-help-legend-cost = the request's cost in US dollars at its model's prices (built-in, or price_* in the config); the footer shows the session's total
 tui-inspector-cache-saved = cache saved { $cost } on { $tokens } cached tokens
+tui-footer-cost-at-least = cost ≥{ $cost }
+tui-footer-context-unknown = context ?
+tui-traj-usage-unknown = ?
+tui-inspector-usage-unknown = usage unknown (the provider reported impossible numbers)
 
 # issue 13: history search and external editor
 tui-help-history-search = Search the messages of all sessions (type to narrow, Ctrl+R older, Enter takes, Esc leaves)

@@ -219,6 +219,10 @@ tui-traj-col-cost = 费用
 tui-key-legend-cost = 费用
 tui-help-legend-cost = 该请求按模型价格计算的费用（美元；内置价格或配置中的 price_*）；底栏显示整个会话的总费用
 tui-inspector-cache-saved = 缓存节省 { $cost }（{ $tokens } 个缓存 token）
+tui-footer-cost-at-least = 费用 ≥{ $cost }
+tui-footer-context-unknown = 上下文 ?
+tui-traj-usage-unknown = ?
+tui-inspector-usage-unknown = 用量未知（服务商报告的数字不可能成立）
 
 # issue 13: history search and external editor
 tui-help-history-search = 搜索所有会话中的消息（输入以缩小范围，Ctrl+R 更早，Enter 采用，Esc 退出）

@@ -803,7 +803,9 @@ impl Agent {
         );
     }
 
-    fn add_usage(&mut self, u: &Usage) {
+    /// Adds a request's usage to the session's; an unknown one (decision 0028) adds nothing.
+    fn add_usage(&mut self, u: Option<&Usage>) {
+        let Some(u) = u else { return };
         self.state.usage.add(u);
         self.emit(AgentEvent::SessionUsage(self.state.usage));
     }
@@ -826,12 +828,12 @@ impl Agent {
             return Ok(());
         }
         // Counted only when logged, so a resumed session shows the same totals.
-        self.add_usage(&partial.usage);
+        self.add_usage(partial.usage.as_ref());
         self.push(EventKind::AssistantMessage(AssistantMessageData {
             turn,
             step,
             message: Message::new(Role::Assistant, content, Source::kind("model")),
-            usage: Some(partial.usage),
+            usage: partial.usage,
             timing: Some(timing),
             interrupted: Some(true),
         }))
@@ -846,7 +848,7 @@ impl Agent {
         cancel: &CancellationToken,
         final_text: &mut String,
     ) -> Result<bool, AgentError> {
-        self.add_usage(&c.usage);
+        self.add_usage(c.usage.as_ref());
         let mut content = c.content;
         let mut repairs = c.id_repairs;
         // Ids must also be unique across the conversation, or later requests break (D3).
@@ -901,7 +903,8 @@ impl Agent {
             turn,
             step,
             message,
-            usage: Some(c.usage),
+            // An impossible usage stays out of the log, as unknown (decision 0028).
+            usage: c.usage,
             timing: Some(timing),
             interrupted: None,
         }))?;

@@ -248,8 +248,9 @@ pub trait WireAdapter: Sync {
         key: &str,
         beta: Option<&str>,
     ) -> Result<(), HeaderError>;
-    /// A fresh stream assembler capped at `max_reply_bytes`.
-    fn assembler(&self, max_reply_bytes: usize) -> Box<dyn StreamAssembler>;
+    /// A fresh stream assembler capped at `max_reply_bytes`, checking the reported usage
+    /// against a context window of `context_window` tokens.
+    fn assembler(&self, max_reply_bytes: usize, context_window: u64) -> Box<dyn StreamAssembler>;
     /// The event that ends a complete stream (named in the truncation error).
     fn end_marker(&self) -> &'static str;
 }

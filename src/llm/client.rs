@@ -16,6 +16,7 @@ pub use crate::llm::adapter::{
 };
 use crate::llm::adapter::{HeaderError, StreamAssembler, WireAdapter};
 use crate::llm::projection::project_tool_updates_indexed;
+pub use crate::llm::retry::parse_retry_after;
 use crate::llm::sse::{SseError, SseFrame, SseParser};
 use crate::llm::tool_ids::repair_history;
 use crate::llm::types::{
@@ -170,17 +171,6 @@ pub fn error_message_id(code: ErrorCode) -> &'static str {
         ErrorCode::TooLarge => "llm-error-too-large",
         ErrorCode::NoProgress => "llm-error-no-progress",
     }
-}
-
-/// Parses a `Retry-After` value: delay seconds or an HTTP-date.
-pub fn parse_retry_after(value: &str) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(secs) = value.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
-    }
-    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let delta = date.with_timezone(&chrono::Utc) - chrono::Utc::now();
-    delta.to_std().ok()
 }
 
 fn request_id(headers: &HeaderMap) -> Option<String> {
@@ -455,7 +445,7 @@ impl ProviderClient {
         }
 
         let max_reply = self.limits.max_reply_bytes;
-        let mut assembler = wire(self.route.kind).assembler(max_reply);
+        let mut assembler = wire(self.route.kind).assembler(max_reply, self.route.context_window);
         let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
@@ -753,20 +743,6 @@ mod tests {
         );
         let rl = r#"{"type":"error","error":{"type":"rate_limit_error","message":"x"}}"#;
         assert_eq!(classify_error(None, rl, None).code, ErrorCode::RateLimit);
-    }
-
-    #[test]
-    fn retry_after_seconds_and_http_date() {
-        assert_eq!(parse_retry_after("7"), Some(Duration::from_secs(7)));
-        assert_eq!(parse_retry_after("1.5"), Some(Duration::from_millis(1500)));
-        let future = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
-        let d = parse_retry_after(&future).unwrap();
-        assert!(
-            d > Duration::from_secs(25) && d <= Duration::from_secs(30),
-            "{d:?}"
-        );
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
-        assert_eq!(parse_retry_after("soon"), None);
     }
 
     #[test]

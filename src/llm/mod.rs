@@ -10,6 +10,7 @@ pub mod retry;
 pub mod sse;
 pub mod tool_ids;
 pub mod types;
+pub mod usage;
 
 /// Proptest case count: `DEEPTERM_PROPTEST_CASES` when set, else 10,000 (CI).
 #[cfg(test)]
@@ -22,3 +23,5 @@ pub(crate) fn proptest_cases() -> u32 {
 
 #[cfg(test)]
 mod assembly_proptests;
+#[cfg(test)]
+mod untrusted_proptests;

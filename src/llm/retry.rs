@@ -5,6 +5,33 @@ use std::time::Duration;
 
 use crate::llm::types::LlmError;
 
+/// The longest `Retry-After` a response can ask for: anything longer (`1e20`, a number past
+/// `u64`, `inf`, an HTTP-date centuries ahead) is clamped to it rather than converted, which
+/// would panic. It is far above [`RetryPolicy::max_retry_after`]'s default, so a clamped
+/// value is never waited for: the error surfaces at once, as for any `Retry-After` that is
+/// too long (SPEC §8).
+pub const RETRY_AFTER_CEILING: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// Parses a `Retry-After` value: delay seconds or an HTTP-date, clamped to
+/// [`RETRY_AFTER_CEILING`]. `None` for anything else (a negative number, `NaN`, a date in
+/// the past, garbage): the policy's own backoff applies then.
+pub fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(secs) = value.parse::<f64>() {
+        // NaN and negative values are no delay; `-0` is zero.
+        if secs.is_nan() || secs < 0.0 {
+            return None;
+        }
+        // `try_from_secs_f64` fails only past `Duration`'s range (or for infinity), which is
+        // past the ceiling as well.
+        let d = Duration::try_from_secs_f64(secs.abs()).unwrap_or(RETRY_AFTER_CEILING);
+        return Some(d.min(RETRY_AFTER_CEILING));
+    }
+    let date = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let delta = date.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    delta.to_std().ok().map(|d| d.min(RETRY_AFTER_CEILING))
+}
+
 /// How often and how long to wait before retrying a failed attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RetryPolicy {
@@ -114,6 +141,55 @@ mod tests {
             .map(|_| p.delay(3, &err(ErrorCode::Server, None)))
             .collect();
         assert!(samples.len() > 1);
+    }
+
+    #[test]
+    fn retry_after_seconds_and_http_date() {
+        assert_eq!(parse_retry_after("7"), Some(Duration::from_secs(7)));
+        assert_eq!(
+            parse_retry_after(" 1.5 "),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(parse_retry_after("0"), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("-0"), Some(Duration::ZERO));
+        let future = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc2822();
+        let d = parse_retry_after(&future).unwrap();
+        assert!(
+            d > Duration::from_secs(25) && d <= Duration::from_secs(30),
+            "{d:?}"
+        );
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn retry_after_beyond_the_ceiling_is_clamped_and_never_waited_for() {
+        for huge in [
+            "1e20",
+            "18446744073709551616",
+            "184467440737095516160000000000",
+            "1e308",
+            "inf",
+            "+infinity",
+            "Fri, 31 Dec 9999 23:59:59 GMT",
+        ] {
+            let d = parse_retry_after(huge);
+            assert_eq!(d, Some(RETRY_AFTER_CEILING), "{huge}");
+            // The policy treats it as too long: the error surfaces instead of a wait.
+            let mut e = err(ErrorCode::RateLimit, Some(429));
+            e.retry_after = d;
+            assert_eq!(RetryPolicy::default().delay(1, &e), None, "{huge}");
+        }
+        assert!(RETRY_AFTER_CEILING > RetryPolicy::default().max_retry_after);
+    }
+
+    #[test]
+    fn retry_after_that_is_not_a_delay_is_ignored() {
+        for bad in [
+            "NaN", "-nan", "-1", "-1e20", "-inf", "", "1e", "0x10", "5 s",
+        ] {
+            assert_eq!(parse_retry_after(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

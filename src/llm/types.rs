@@ -187,8 +187,9 @@ pub struct Completion {
     pub content: Vec<Block>,
     /// Why the model stopped.
     pub stop_reason: StopReason,
-    /// Usage (input excludes cache reads).
-    pub usage: Usage,
+    /// Usage (input excludes cache reads); `None` when the provider reported one that
+    /// cannot be true (`llm::usage`, decision 0028): unknown, and never acted on.
+    pub usage: Option<Usage>,
     /// Provider request id, when the response carried one.
     pub request_id: Option<String>,
     /// Tool calls whose missing or duplicate ids the assembler replaced (D3).

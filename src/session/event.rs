@@ -289,15 +289,18 @@ pub struct Usage {
 }
 
 impl Usage {
-    /// Total prompt tokens (uncached + cache read).
+    /// Total prompt tokens (uncached + cache read). Saturating, as every sum of usage is:
+    /// a log may hold any number.
     pub fn total_input(&self) -> u64 {
-        self.input_tokens + self.cache_read_tokens
+        self.input_tokens.saturating_add(self.cache_read_tokens)
     }
     /// Adds another usage field by field.
     pub fn add(&mut self, other: &Usage) {
-        self.input_tokens += other.input_tokens;
-        self.cache_read_tokens += other.cache_read_tokens;
-        self.output_tokens += other.output_tokens;
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.cache_read_tokens = self
+            .cache_read_tokens
+            .saturating_add(other.cache_read_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
     }
 }
 

@@ -487,8 +487,12 @@ impl App {
                 .open_resume_picker(super::components::ResumePicker::new(&current, sessions)),
             AgentEvent::Inspector(d) => {
                 let saving = d.selected.n.and_then(|n| s.trajectory.cache_saving(n));
-                self.overlays
-                    .open_inspector(super::inspector::Inspector::new(*d).with_cache_saving(saving))
+                let unknown = d.selected.n.is_some_and(|n| s.trajectory.usage_unknown(n));
+                self.overlays.open_inspector(
+                    super::inspector::Inspector::new(*d)
+                        .with_cache_saving(saving)
+                        .with_usage_unknown(unknown),
+                )
             }
             AgentEvent::Exited => self.exited = true,
         }
@@ -498,10 +502,11 @@ impl App {
     /// something in Chat the user must see (an MCP server that failed).
     fn apply_committed(&mut self, e: &crate::session::event::Event) -> bool {
         let s = &mut self.state;
-        if let EventKind::AssistantMessage(d) = &e.kind
-            && let Some(u) = d.usage
-        {
-            s.context_used = u.total_input() + u.output_tokens;
+        if let EventKind::AssistantMessage(d) = &e.kind {
+            // Unknown when the provider's usage was impossible (decision 0028).
+            s.context_used = d
+                .usage
+                .map(|u| u.total_input().saturating_add(u.output_tokens));
         }
         s.transcript.apply(e);
         s.trajectory.apply(e);
@@ -746,10 +751,13 @@ impl App {
         let footer = footer::footer_line(
             l,
             s.route.as_ref(),
-            &s.usage,
-            s.trajectory.last_usage(),
-            s.trajectory.session_cost(),
-            s.context_used,
+            &footer::FooterUsage {
+                session: s.usage,
+                last: s.trajectory.last_usage(),
+                cost: s.trajectory.session_cost(),
+                context_used: s.context_used,
+                unknown: s.trajectory.unknown_usage(),
+            },
             s.cards,
             footer_w,
         );
@@ -830,3 +838,11 @@ fn recent_notice(t: &Transcript, n: &Notice) -> bool {
 #[cfg(test)]
 #[path = "app_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "copy_source_tests.rs"]
+mod copy_source_tests;
+
+#[cfg(test)]
+#[path = "unknown_usage_tests.rs"]
+mod unknown_usage_tests;

@@ -82,19 +82,36 @@ pub fn status_line(
     clip(spans, width)
 }
 
-/// The footer. `usage` is the session's; `last` the last request's, whose hit is shown
-/// next to the session's; `cost` the session's cost in USD, shown when known.
-#[allow(clippy::too_many_arguments)]
+/// The usage figures the footer shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FooterUsage<'a> {
+    /// The session's usage (requests with a known usage only).
+    pub session: Usage,
+    /// The last request's, whose hit is shown next to the session's.
+    pub last: Option<&'a Usage>,
+    /// The session's cost in USD, shown when known.
+    pub cost: Option<f64>,
+    /// Context tokens in use; `None` when the last request's usage is unknown.
+    pub context_used: Option<u64>,
+    /// Requests whose usage is unknown (decision 0028): the cost is then a lower bound.
+    pub unknown: usize,
+}
+
+/// The footer.
 pub fn footer_line(
     l: Localizer,
     route: Option<&RouteInfo>,
-    usage: &Usage,
-    last: Option<&Usage>,
-    cost: Option<f64>,
-    context_used: u64,
+    figures: &FooterUsage<'_>,
     cards: ToolCardMode,
     width: u16,
 ) -> Line<'static> {
+    let FooterUsage {
+        session: ref usage,
+        last,
+        cost,
+        context_used,
+        unknown,
+    } = *figures;
     let mut spans = Vec::new();
     match route {
         Some(r) => {
@@ -126,10 +143,16 @@ pub fn footer_line(
         )));
         // The session's cost, when a price is known.
         if let Some(c) = cost {
+            // Requests of unknown usage cost something too: the sum is a lower bound.
+            let key = if unknown > 0 {
+                "tui-footer-cost-at-least"
+            } else {
+                "tui-footer-cost"
+            };
             spans.push(Span::raw(format!(
                 "  {}",
                 l.tra(
-                    "tui-footer-cost",
+                    key,
                     &[("cost", Arg::from(crate::llm::catalog::format_usd(c)))]
                 )
             )));
@@ -157,11 +180,14 @@ pub fn footer_line(
     if let Some(r) = route
         && r.context_window > 0
     {
-        let pct = context_used * 100 / r.context_window;
-        spans.push(Span::raw(format!(
-            "  {}",
-            l.tra("tui-footer-context", &[("pct", Arg::from(pct))])
-        )));
+        let text = match context_used {
+            Some(used) => {
+                let pct = u128::from(used) * 100 / u128::from(r.context_window);
+                l.tra("tui-footer-context", &[("pct", Arg::from(pct as u64))])
+            }
+            None => l.tr("tui-footer-context-unknown"),
+        };
+        spans.push(Span::raw(format!("  {text}")));
     }
     spans.push(Span::styled(
         format!("  {}", l.tr(cards.key())),
@@ -223,10 +249,12 @@ mod tests {
             let line = footer_line(
                 Localizer::new(locale),
                 None,
-                &session,
-                Some(&last),
-                None,
-                0,
+                &FooterUsage {
+                    session,
+                    last: Some(&last),
+                    context_used: Some(0),
+                    ..FooterUsage::default()
+                },
                 ToolCardMode::Collapsed,
                 200,
             );
@@ -255,10 +283,12 @@ mod tests {
             let line = footer_line(
                 Localizer::new(locale),
                 None,
-                &session,
-                None,
-                cost,
-                0,
+                &FooterUsage {
+                    session,
+                    cost,
+                    context_used: Some(0),
+                    ..FooterUsage::default()
+                },
                 ToolCardMode::Collapsed,
                 width,
             );

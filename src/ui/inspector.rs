@@ -29,6 +29,8 @@ pub struct Inspector {
     page: usize,
     /// What the cache saved on the selected request: cached tokens and USD.
     saving: Option<(u64, f64)>,
+    /// The selected request's usage is unknown (decision 0028).
+    usage_unknown: bool,
 }
 
 /// One body line: text and whether it holds the first difference.
@@ -43,6 +45,7 @@ impl Inspector {
             reveal: true,
             page: 10,
             saving: None,
+            usage_unknown: false,
         }
     }
 
@@ -50,6 +53,13 @@ impl Inspector {
     /// USD they would have cost more uncached); `None` when no price is known.
     pub fn with_cache_saving(mut self, saving: Option<(u64, f64)>) -> Self {
         self.saving = saving;
+        self
+    }
+
+    /// Says in the title that the selected request's usage is unknown: the provider
+    /// reported one that cannot be true (decision 0028).
+    pub fn with_usage_unknown(mut self, unknown: bool) -> Self {
+        self.usage_unknown = unknown;
         self
     }
 
@@ -201,6 +211,9 @@ impl Inspector {
                     ]
                 )
             ));
+        }
+        if self.usage_unknown {
+            title.push_str(&format!("· {} ", l.tr("tui-inspector-usage-unknown")));
         }
         put(buf, area.y, area.x, w, &title, theme::banner());
         put(

@@ -55,11 +55,31 @@ pub fn osc9(text: &str) -> String {
     format!("\x1b]9;{}\x07", notify_text(text))
 }
 
-/// `text` made safe for one notification line: control characters become spaces, runs of
-/// whitespace one space, at most [`NOTIFY_CHARS`] characters.
+/// Characters that change how the rest of a line reads without being seen: the bidi
+/// embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) and marks (U+200E,
+/// U+200F, U+061C), and the zero-width ones (U+200B–U+200D, U+2060, U+FEFF). A notification
+/// shows a reply's words outside deepterm, where nothing escapes them.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200E}'
+            | '\u{200F}'
+            | '\u{061C}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2060}'
+            | '\u{FEFF}'
+    )
+}
+
+/// `text` made safe for one notification line: control characters become spaces, bidi
+/// controls and zero-width characters go, runs of whitespace become one space, at most
+/// [`NOTIFY_CHARS`] characters.
 pub fn notify_text(text: &str) -> String {
     let clean: String = text
         .chars()
+        .filter(|c| !invisible(*c))
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
     let words: Vec<&str> = clean.split_whitespace().collect();
@@ -159,6 +179,21 @@ mod tests {
         let long = "word ".repeat(100);
         assert!(notify_text(&long).chars().count() <= NOTIFY_CHARS);
         assert!(notify_text(&long).ends_with('…'));
+    }
+
+    #[test]
+    fn notification_text_has_no_bidi_controls_or_zero_width_characters() {
+        let hostile = "ok\u{202E}txt.exe\u{202C} a\u{200B}b\u{200C}\u{200D}c\u{2060}d\u{FEFF} \
+                       \u{2066}x\u{2067}y\u{2068}z\u{2069} \u{202A}\u{202B}\u{202D}e\u{200E}\u{200F}\u{061C}f\u{1b}g\u{9b}h";
+        let s = osc9(hostile);
+        assert_eq!(s, "\x1b]9;oktxt.exe abcd xyz ef g h\x07");
+        let body = &s["\x1b]9;".len()..s.len() - 1];
+        assert!(
+            !body.chars().any(|c| invisible(c) || c.is_control()),
+            "{body:?}"
+        );
+        // Ordinary non-ASCII text stays.
+        assert_eq!(notify_text("完成了 — ok"), "完成了 — ok");
     }
 
     #[test]

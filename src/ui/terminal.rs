@@ -136,15 +136,25 @@ pub fn set_mouse_capture(out: &mut impl Write, on: bool) -> io::Result<()> {
     }
 }
 
+/// SIGTERM, SIGHUP, SIGINT and SIGQUIT from outside (`kill`, a supervisor, `timeout -s
+/// INT`) all end the TUI the same clean way: the agent is told to shut down (which kills
+/// running tools' process groups) and the terminal is restored. In raw mode Ctrl+C and
+/// Ctrl+\ arrive as keys, so a SIGINT or SIGQUIT is always someone else's request to stop;
+/// left to their default actions they would kill the process with the terminal still in
+/// raw mode and the alternate screen, and the tools' process groups orphaned.
 #[cfg(unix)]
 fn shutdown_signal() -> Option<Shutdown> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).ok()?;
     let mut hup = signal(SignalKind::hangup()).ok()?;
+    let mut int = signal(SignalKind::interrupt()).ok()?;
+    let mut quit = signal(SignalKind::quit()).ok()?;
     Some(Box::pin(async move {
         tokio::select! {
             _ = term.recv() => {}
             _ = hup.recv() => {}
+            _ = int.recv() => {}
+            _ = quit.recv() => {}
         }
     }))
 }

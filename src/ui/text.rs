@@ -20,8 +20,13 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Escapes C0/C1 control characters (except newline) as visible `\xNN`; a tab becomes four spaces.
 pub fn sanitize(s: &str) -> String {
+    sanitized(s).into_owned()
+}
+
+/// [`sanitize`], borrowing `s` when it has nothing to escape.
+pub fn sanitized(s: &str) -> std::borrow::Cow<'_, str> {
     if !s.chars().any(|c| c.is_control() && c != '\n') {
-        return s.to_string();
+        return std::borrow::Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
@@ -36,7 +41,7 @@ pub fn sanitize(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Display width of one character (control characters count as zero; they are escaped earlier).

@@ -62,7 +62,8 @@ pub enum Row {
         ttft_ms: Option<u64>,
         /// Duration.
         duration_ms: Option<u64>,
-        /// Usage.
+        /// Usage; `None` when the provider reported an impossible one (unknown, decision
+        /// 0028).
         usage: Option<Usage>,
         /// Set when the request read less from the cache than the prefix it shared with
         /// the previous request (the reason is shown on the row below).
@@ -132,7 +133,8 @@ pub enum Row {
     CompactionRequest {
         /// Request number in the session, from 1.
         n: usize,
-        /// Usage of the summarizer request, when it succeeded.
+        /// Usage of the summarizer request, when it succeeded (`None` with no `error`:
+        /// unknown, decision 0028).
         usage: Option<Usage>,
         /// Error text when it produced no summary.
         error: Option<String>,
@@ -363,8 +365,10 @@ fn first_words(text: &str) -> String {
 
 /// Cache-hit percentage: cache-read ÷ (uncached + cache-read).
 pub fn hit_percent(u: &Usage) -> Option<u64> {
-    let total = u.total_input();
-    (total > 0).then(|| (u.cache_read_tokens * 100 + total / 2) / total)
+    // In u128: a log may hold any count, and the products must not overflow.
+    let total = u128::from(u.input_tokens) + u128::from(u.cache_read_tokens);
+    let pct = (u128::from(u.cache_read_tokens) * 100 + total / 2).checked_div(total)?;
+    Some(pct as u64)
 }
 
 /// The style of a hit % (see [`theme::hit_band`]).
@@ -639,11 +643,42 @@ impl Trajectory {
         }
     }
 
-    /// The last step request's usage (what the footer shows as the last request's hit).
+    /// The last step request's usage (what the footer shows as the last request's hit);
+    /// `None` before the first request and when the last one's usage is unknown.
     pub fn last_usage(&self) -> Option<&Usage> {
         self.rows.iter().rev().find_map(|r| match r {
-            Row::Request { usage, .. } => usage.as_ref(),
+            Row::Request { usage, .. } => Some(usage.as_ref()),
             _ => None,
+        })?
+    }
+
+    /// How many requests have an unknown usage (decision 0028): the session's totals and
+    /// cost leave them out.
+    pub fn unknown_usage(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| {
+                matches!(
+                    r,
+                    Row::Request { usage: None, .. }
+                        | Row::CompactionRequest {
+                            usage: None,
+                            error: None,
+                            ..
+                        }
+                )
+            })
+            .count()
+    }
+
+    /// Whether request `n` has an unknown usage (decision 0028).
+    pub fn usage_unknown(&self, n: usize) -> bool {
+        self.rows.iter().any(|r| match r {
+            Row::Request { n: m, usage, .. } => *m == n && usage.is_none(),
+            Row::CompactionRequest {
+                n: m, usage, error, ..
+            } => *m == n && usage.is_none() && error.is_none(),
+            _ => false,
         })
     }
 
@@ -728,8 +763,9 @@ impl Trajectory {
                     gutter()
                 };
                 let step = format!("T{turn}.S{step}");
+                let usage = Figures::of(usage.as_ref(), *cost, l);
                 Line::from(columns_line(mark, cols, |c| {
-                    usage_cell(c, *n, &step, *ttft_ms, *duration_ms, usage.as_ref(), *cost)
+                    usage_cell(c, *n, &step, *ttft_ms, *duration_ms, &usage)
                 }))
             }
             Row::BreakReason { cache_break, .. } => Line::from(vec![
@@ -863,7 +899,14 @@ impl Trajectory {
                 ]),
                 None => Line::from(columns_line(gutter(), cols, |c| {
                     let label = l.tr("tui-traj-col-summary");
-                    usage_cell(c, *n, &label, None, None, usage.as_ref(), *cost)
+                    usage_cell(
+                        c,
+                        *n,
+                        &label,
+                        None,
+                        None,
+                        &Figures::of(usage.as_ref(), *cost, l),
+                    )
                 })),
             },
             Row::Compaction { trigger } => Line::from(vec![
@@ -926,6 +969,22 @@ impl Trajectory {
     }
 }
 
+/// A request row's usage figures: known, or unknown with the localized mark to show in
+/// their place (decision 0028).
+enum Figures<'a> {
+    Known(&'a Usage, Option<f64>),
+    Unknown(String),
+}
+
+impl<'a> Figures<'a> {
+    fn of(usage: Option<&'a Usage>, cost: Option<f64>, l: Localizer) -> Self {
+        match usage {
+            Some(u) => Figures::Known(u, cost),
+            None => Figures::Unknown(l.tr("tui-traj-usage-unknown")),
+        }
+    }
+}
+
 /// One request-row cell: its text and style.
 fn usage_cell(
     c: Column,
@@ -933,22 +992,24 @@ fn usage_cell(
     step: &str,
     ttft_ms: Option<u64>,
     duration_ms: Option<u64>,
-    usage: Option<&Usage>,
-    cost: Option<f64>,
+    usage: &Figures<'_>,
 ) -> (String, ratatui::style::Style) {
     let none = || ("—".to_string(), theme::dim());
     let plain = ratatui::style::Style::default();
-    match c {
-        Column::Number => (format!("#{n}"), theme::bold()),
-        Column::Step => (step.to_string(), plain),
-        Column::Ttft => ttft_ms.map_or_else(none, |v| (ms(v), theme::dim())),
-        Column::Total => duration_ms.map_or_else(none, |v| (ms(v), plain)),
-        Column::In => usage.map_or_else(none, |u| (tokens(u.input_tokens), plain)),
-        Column::Cached => usage.map_or_else(none, |u| (tokens(u.cache_read_tokens), plain)),
-        Column::Out => usage.map_or_else(none, |u| (tokens(u.output_tokens), plain)),
+    match (c, usage) {
+        (Column::Number, _) => (format!("#{n}"), theme::bold()),
+        (Column::Step, _) => (step.to_string(), plain),
+        (Column::Ttft, _) => ttft_ms.map_or_else(none, |v| (ms(v), theme::dim())),
+        (Column::Total, _) => duration_ms.map_or_else(none, |v| (ms(v), plain)),
+        (_, Figures::Unknown(mark)) => (mark.clone(), theme::warn()),
+        (Column::In, Figures::Known(u, _)) => (tokens(u.input_tokens), plain),
+        (Column::Cached, Figures::Known(u, _)) => (tokens(u.cache_read_tokens), plain),
+        (Column::Out, Figures::Known(u, _)) => (tokens(u.output_tokens), plain),
         // No price known, no cost: the cell stays blank rather than a misleading `$0`.
-        Column::Cost => cost.map_or_else(|| (String::new(), plain), |c| (format_usd(c), plain)),
-        Column::Hit => match usage.and_then(hit_percent) {
+        (Column::Cost, Figures::Known(_, cost)) => {
+            cost.map_or_else(|| (String::new(), plain), |c| (format_usd(c), plain))
+        }
+        (Column::Hit, Figures::Known(u, _)) => match hit_percent(u) {
             Some(h) => (format!("{h}%"), hit_style(h)),
             None => none(),
         },

@@ -70,7 +70,8 @@ pub enum ToolApproval {
     Decided(ApprovalDecision),
 }
 
-/// What a Chat cell shows. Text fields are sanitized on the way in.
+/// What a Chat cell shows. Text fields are sanitized on the way in (an answer's source is
+/// sanitized by its collector, which keeps the source as received).
 #[derive(Debug, Clone)]
 pub enum CellKind {
     /// A user message.
@@ -86,7 +87,8 @@ pub enum CellKind {
         step: u64,
         /// Reasoning text.
         reasoning: String,
-        /// Answer markdown, streamed through a newline-gated collector.
+        /// Answer markdown, streamed through a newline-gated collector; its source is kept
+        /// as received, the collector sanitizes it for display.
         text: StreamCollector,
         /// Still receiving deltas.
         streaming: bool,
@@ -274,7 +276,7 @@ fn user_collapsible(text: &str) -> bool {
 
 /// Whether an assistant cell shows its markdown body (not while it is still empty).
 fn shows_body(text: &StreamCollector) -> bool {
-    !text.source().is_empty()
+    !text.is_empty()
 }
 
 fn dim_indented(s: &str, indent: &'static str, width: usize) -> Vec<Line<'static>> {
@@ -344,7 +346,7 @@ fn render_parts(
             interrupted,
             ..
         } => {
-            if reasoning.is_empty() && text.source().is_empty() && !streaming {
+            if reasoning.is_empty() && text.is_empty() && !streaming {
                 return (vec![], vec![]);
             }
             head.push(Line::from(Span::styled(
@@ -370,7 +372,7 @@ fn render_parts(
             } else {
                 head = wrap_all(head);
             }
-            if text.source().is_empty() && *streaming {
+            if text.is_empty() && *streaming {
                 foot.push(Line::from(Span::styled("…", theme::dim())));
             } else {
                 foot.extend(text.tail(width, &l.tr("tui-table-pending")));
@@ -1054,11 +1056,12 @@ impl Transcript {
             reasoning, text, ..
         } = &mut self.cells[i].kind
         {
-            let delta = sanitize(delta);
+            // The answer is kept as received (`/copy` copies its source) and sanitized
+            // for display by the collector; the reasoning is only ever displayed.
             if is_reasoning {
-                reasoning.push_str(&delta);
+                reasoning.push_str(&sanitize(delta));
             } else {
-                text.push(&delta);
+                text.push(delta);
             }
         }
         self.touch(i);
@@ -1167,7 +1170,7 @@ impl Transcript {
                     turn: d.turn,
                     step: d.step,
                     reasoning: sanitize(&reasoning),
-                    text: StreamCollector::complete(&sanitize(&text)),
+                    text: StreamCollector::complete(&text),
                     streaming: false,
                     interrupted: d.interrupted == Some(true),
                 };

@@ -8,4 +8,5 @@ mod common;
 mod daily;
 mod keys;
 mod loop_panic;
+mod signals;
 mod smoke;

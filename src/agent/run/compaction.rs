@@ -65,7 +65,7 @@ impl Agent {
                 _ => None,
             });
         let Some(Some(u)) = last else { return false };
-        let used = u.total_input() + u.output_tokens;
+        let used = u.total_input().saturating_add(u.output_tokens);
         used as f64 > AUTO_COMPACT_RATIO * self.route.context_window as f64
     }
 
@@ -102,7 +102,7 @@ impl Agent {
         let result = self.summarize(&opts, cancel).await;
         let outcome = match result {
             Ok(c) => {
-                self.add_usage(&c.usage);
+                self.add_usage(c.usage.as_ref());
                 let text = Message::new(Role::Assistant, c.content, Source::kind("model"))
                     .joined_text()
                     .trim()
@@ -122,7 +122,7 @@ impl Agent {
             Ok((text, usage)) => {
                 self.push(EventKind::CompactionSummary(CompactionSummary {
                     text: text.clone(),
-                    usage: Some(usage),
+                    usage,
                 }))?;
                 let checkpoint = Message::text(
                     Role::User,

@@ -48,10 +48,11 @@ impl WireAdapter for Messages {
         Ok(())
     }
 
-    fn assembler(&self, max_reply_bytes: usize) -> Box<dyn StreamAssembler> {
-        Box::new(stream::MessagesAssembler::with_max_reply_bytes(
-            max_reply_bytes,
-        ))
+    fn assembler(&self, max_reply_bytes: usize, context_window: u64) -> Box<dyn StreamAssembler> {
+        Box::new(
+            stream::MessagesAssembler::with_max_reply_bytes(max_reply_bytes)
+                .with_context_window(context_window),
+        )
     }
 
     fn end_marker(&self) -> &'static str {

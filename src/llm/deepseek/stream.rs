@@ -13,6 +13,7 @@ use crate::llm::adapter::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_s
 use crate::llm::sse::SseFrame;
 use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
+use crate::llm::usage::{ReportedUsage, UsageTracker, WireCount, fields};
 use crate::session::event::{Block, Usage};
 
 #[derive(Deserialize)]
@@ -28,7 +29,7 @@ struct WireEvent<'a> {
     #[serde(default)]
     message: Option<WireMessageStart>,
     #[serde(default)]
-    usage: Option<WireUsage>,
+    usage: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -50,19 +51,7 @@ struct WireDelta {
 #[derive(Deserialize)]
 struct WireMessageStart {
     #[serde(default)]
-    usage: Option<WireUsage>,
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-struct WireUsage {
-    #[serde(default)]
-    input_tokens: Option<u64>,
-    #[serde(default)]
-    output_tokens: Option<u64>,
-    #[serde(default)]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_creation_input_tokens: Option<u64>,
+    usage: Option<Value>,
 }
 
 #[derive(Debug, Clone)]
@@ -100,10 +89,11 @@ fn malformed(message: String) -> LlmError {
 #[derive(Debug, Default)]
 pub struct MessagesAssembler {
     blocks: Vec<(u64, OpenBlock)>,
-    input: u64,
-    creation: u64,
-    cache_read: u64,
-    output: u64,
+    input: WireCount,
+    creation: WireCount,
+    cache_read: WireCount,
+    output: WireCount,
+    usage: UsageTracker,
     stop_reason: Option<StopReason>,
     done: bool,
     budget: ReplyBudget,
@@ -124,34 +114,52 @@ impl MessagesAssembler {
         }
     }
 
+    /// The same assembler, checking usage against a context window of `tokens` (0: not
+    /// known, only the other checks apply).
+    pub fn with_context_window(mut self, tokens: u64) -> Self {
+        self.usage = UsageTracker::new((tokens > 0).then_some(tokens));
+        self
+    }
+
     /// Whether `message_stop` arrived.
     pub fn is_done(&self) -> bool {
         self.done
     }
 
-    fn usage(&self) -> Usage {
-        Usage {
-            input_tokens: self.input + self.creation,
-            cache_read_tokens: self.cache_read,
-            output_tokens: self.output,
-        }
+    fn usage(&self) -> Option<Usage> {
+        self.usage.usage()
     }
 
-    fn apply_usage(&mut self, u: WireUsage, emit: &mut dyn FnMut(StreamEvent)) {
+    fn apply_usage(&mut self, u: &Value, emit: &mut dyn FnMut(StreamEvent)) {
         // Latest value per field (deepseek-wire §1.9).
-        if let Some(v) = u.input_tokens {
-            self.input = v;
+        let [input, creation, cache_read, output] = fields(
+            u,
+            [
+                "input_tokens",
+                "cache_creation_input_tokens",
+                "cache_read_input_tokens",
+                "output_tokens",
+            ],
+        );
+        for (slot, v) in [
+            (&mut self.input, input),
+            (&mut self.creation, creation),
+            (&mut self.cache_read, cache_read),
+            (&mut self.output, output),
+        ] {
+            if let Some(v) = v {
+                *slot = v;
+            }
         }
-        if let Some(v) = u.cache_creation_input_tokens {
-            self.creation = v;
+        // `input_tokens` counts neither cache writes nor cache reads.
+        let reported = ReportedUsage {
+            prompt: self.input.plus(self.creation).plus(self.cache_read),
+            cache_read: self.cache_read,
+            output: self.output,
+        };
+        if let Some(u) = self.usage.update(reported) {
+            emit(StreamEvent::Usage(u));
         }
-        if let Some(v) = u.cache_read_input_tokens {
-            self.cache_read = v;
-        }
-        if let Some(v) = u.output_tokens {
-            self.output = v;
-        }
-        emit(StreamEvent::Usage(self.usage()));
     }
 
     fn block_mut(&mut self, index: Option<u64>) -> Result<&mut OpenBlock, LlmError> {
@@ -187,7 +195,7 @@ impl MessagesAssembler {
         match event.ty.as_ref() {
             "message_start" => {
                 if let Some(u) = event.message.and_then(|m| m.usage) {
-                    self.apply_usage(u, emit);
+                    self.apply_usage(&u, emit);
                 }
             }
             "content_block_start" => self.start_block(event, emit)?,
@@ -215,7 +223,7 @@ impl MessagesAssembler {
                 if let Some(reason) = event.delta.and_then(|d| d.stop_reason) {
                     self.stop_reason = Some(map_stop_reason(&reason));
                 }
-                if let Some(u) = event.usage {
+                if let Some(u) = &event.usage {
                     self.apply_usage(u, emit);
                 }
             }

@@ -9,14 +9,15 @@ use crate::llm::adapter::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_s
 use crate::llm::sse::SseFrame;
 use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
-use crate::session::event::{Block, Usage};
+use crate::llm::usage::{ReportedUsage, UsageTracker, fields};
+use crate::session::event::Block;
 
 #[derive(Deserialize)]
 struct WireChunk {
     #[serde(default)]
     choices: Option<Vec<WireChoice>>,
     #[serde(default)]
-    usage: Option<WireUsage>,
+    usage: Option<serde_json::Value>,
     #[serde(default)]
     error: Option<serde::de::IgnoredAny>,
 }
@@ -57,24 +58,6 @@ struct WireFunction {
     arguments: Option<String>,
 }
 
-#[derive(Deserialize, Default)]
-struct WireUsage {
-    #[serde(default)]
-    prompt_tokens: u64,
-    #[serde(default)]
-    completion_tokens: u64,
-    #[serde(default)]
-    prompt_cache_hit_tokens: Option<u64>,
-    #[serde(default)]
-    prompt_tokens_details: Option<WirePromptDetails>,
-}
-
-#[derive(Deserialize)]
-struct WirePromptDetails {
-    #[serde(default)]
-    cached_tokens: Option<u64>,
-}
-
 #[derive(Debug, Clone)]
 enum OpenBlock {
     Reasoning(String),
@@ -104,7 +87,7 @@ pub struct ChatAssembler {
     blocks: Vec<OpenBlock>,
     reasoning: Option<usize>,
     text: Option<usize>,
-    usage: Usage,
+    usage: UsageTracker,
     stop_reason: Option<StopReason>,
     done: bool,
     budget: ReplyBudget,
@@ -123,6 +106,13 @@ impl ChatAssembler {
             budget: ReplyBudget::new(max),
             ..ChatAssembler::default()
         }
+    }
+
+    /// The same assembler, checking usage against a context window of `tokens` (0: not
+    /// known, only the other checks apply).
+    pub fn with_context_window(mut self, tokens: u64) -> Self {
+        self.usage = UsageTracker::new((tokens > 0).then_some(tokens));
+        self
     }
 
     /// Whether `[DONE]` arrived.
@@ -157,19 +147,29 @@ impl ChatAssembler {
                 self.stop_reason = Some(map_finish_reason(&reason));
             }
         }
-        if let Some(u) = chunk.usage {
-            let cache_read = u
-                .prompt_tokens_details
-                .and_then(|d| d.cached_tokens)
-                .or(u.prompt_cache_hit_tokens)
-                .unwrap_or(0);
-            // `prompt_tokens` includes cache hits; Usage keeps them disjoint.
-            self.usage = Usage {
-                input_tokens: u.prompt_tokens.saturating_sub(cache_read),
-                cache_read_tokens: cache_read,
-                output_tokens: u.completion_tokens,
+        if let Some(u) = &chunk.usage {
+            let [prompt, output, hit] = fields(
+                u,
+                [
+                    "prompt_tokens",
+                    "completion_tokens",
+                    "prompt_cache_hit_tokens",
+                ],
+            );
+            let [details] = u
+                .get("prompt_tokens_details")
+                .filter(|d| !d.is_null())
+                .map_or([None], |d| fields(d, ["cached_tokens"]));
+            // A usage chunk replaces the last one whole; `prompt_tokens` includes cache
+            // hits, which Usage keeps apart.
+            let reported = ReportedUsage {
+                prompt: prompt.unwrap_or_default(),
+                cache_read: details.or(hit).unwrap_or_default(),
+                output: output.unwrap_or_default(),
             };
-            emit(StreamEvent::Usage(self.usage));
+            if let Some(u) = self.usage.update(reported) {
+                emit(StreamEvent::Usage(u));
+            }
         }
         Ok(())
     }
@@ -285,7 +285,7 @@ impl ChatAssembler {
         Completion {
             content: self.content().0,
             stop_reason: partial_stop(self.stop_reason.as_ref()),
-            usage: self.usage,
+            usage: self.usage.usage(),
             request_id: None,
             id_repairs: Vec::new(),
         }
@@ -300,7 +300,7 @@ impl ChatAssembler {
             ));
         }
         let stop_reason = self.stop_reason.clone().unwrap_or(StopReason::EndTurn);
-        let usage = self.usage;
+        let usage = self.usage.usage();
         // Moved, not copied: a large reply is held once.
         let (content, id_repairs) = settle(self.blocks.into_iter());
         if content.is_empty() && stop_reason == StopReason::EndTurn {
@@ -358,6 +358,7 @@ fn settle(blocks: impl Iterator<Item = OpenBlock>) -> (Vec<Block>, Vec<ToolIdRep
 mod tests {
     use super::*;
     use crate::llm::sse::SseParser;
+    use crate::session::event::Usage;
 
     fn run(stream: &str) -> (Result<Completion, LlmError>, Vec<StreamEvent>) {
         let mut p = SseParser::new();
@@ -412,11 +413,11 @@ data: [DONE]
         assert_eq!(c.stop_reason, StopReason::ToolUse);
         assert_eq!(
             c.usage,
-            Usage {
+            Some(Usage {
                 input_tokens: 212,
                 cache_read_tokens: 1920,
                 output_tokens: 57
-            }
+            })
         );
         assert_eq!(
             events
@@ -445,9 +446,10 @@ data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]
         let s = "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\n\n\
 data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"prompt_cache_hit_tokens\":4}}\n\ndata: [DONE]\n\n";
         let c = run(s).0.unwrap();
-        assert_eq!(c.usage.input_tokens, 6);
-        assert_eq!(c.usage.cache_read_tokens, 4);
-        assert_eq!(c.usage.output_tokens, 2);
+        let u = c.usage.unwrap();
+        assert_eq!(u.input_tokens, 6);
+        assert_eq!(u.cache_read_tokens, 4);
+        assert_eq!(u.output_tokens, 2);
     }
 
     #[test]
@@ -480,7 +482,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn reply_cap_counts_text_reasoning_and_arguments() {
+    fn d2_reply_cap_counts_text_reasoning_and_arguments() {
         let chunk = |delta: serde_json::Value| {
             format!(
                 "data: {}\n\n",
@@ -505,7 +507,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn empty_and_repeated_ids_are_unique_after_assembly() {
+    fn d3_empty_and_repeated_ids_are_unique_after_assembly() {
         let call = |index: u64, id: &str| {
             format!(
                 "data: {}\n\n",

@@ -67,8 +67,8 @@ pub struct UiState {
     pub route: Option<RouteInfo>,
     /// Session token usage.
     pub usage: Usage,
-    /// Context tokens in use.
-    pub context_used: u64,
+    /// Context tokens in use; `None` when the last request's usage is unknown.
+    pub context_used: Option<u64>,
     /// Pending approvals' call ids, oldest first.
     pub approvals: VecDeque<String>,
     /// Commands for the agent, in order.
@@ -117,7 +117,7 @@ impl UiState {
             sent: VecDeque::new(),
             route: None,
             usage: Usage::default(),
-            context_used: 0,
+            context_used: Some(0),
             approvals: VecDeque::new(),
             outbox: Vec::new(),
             quit: false,

@@ -3,7 +3,8 @@
 //! aligned tables, links with their targets, rules), fenced code highlighted with syntect,
 //! and a newline-gated [`StreamCollector`] for replies that are still arriving.
 //!
-//! Input must already be sanitized. Every row is wrapped to the width it is rendered for,
+//! Sources are sanitized for display on the way in (the collector keeps the source as
+//! received for `/copy`). Every row is wrapped to the width it is rendered for,
 //! keeping its gutter. Why these crates: docs/decisions/0016-markdown.md.
 
 pub mod highlight;

@@ -59,9 +59,18 @@ struct RowCache {
 /// are rendered once and cached per width; only the open block or line is re-rendered per
 /// delta. After [`StreamCollector::finish`] everything is committed and the rows equal
 /// [`super::render_width`] of the whole source.
+///
+/// The collector keeps the reply's source exactly as received ([`StreamCollector::source`],
+/// what `/copy` copies) and renders a sanitized copy of it (control characters escaped, a
+/// tab as four spaces, CR dropped, `ui::text::sanitize`). The received text is held
+/// separately only once it differs from the sanitized one, so a reply without control
+/// characters is stored once (decision 0029).
 #[derive(Debug, Clone)]
 pub struct StreamCollector {
+    /// What is rendered: the sanitized source.
     source: String,
+    /// The source as received, when it differs from `source`.
+    received: Option<String>,
     finished: bool,
     /// Bytes of `source` consumed as complete lines.
     scanned: usize,
@@ -74,6 +83,7 @@ impl Default for StreamCollector {
     fn default() -> Self {
         StreamCollector {
             source: String::new(),
+            received: None,
             finished: false,
             scanned: 0,
             chunks: Vec::new(),
@@ -131,13 +141,20 @@ impl StreamCollector {
         c
     }
 
-    /// Appends a (sanitized) delta and commits every line it completes. Ignored once finished.
+    /// Appends a delta as received (it is sanitized for display here) and commits every
+    /// line it completes. Ignored once finished.
     pub fn push(&mut self, delta: &str) {
         if self.finished || delta.is_empty() {
             return;
         }
+        let shown = text::sanitized(delta);
+        if self.received.is_some() || matches!(shown, std::borrow::Cow::Owned(_)) {
+            self.received
+                .get_or_insert_with(|| self.source.clone())
+                .push_str(delta);
+        }
         let from = self.source.len();
-        self.source.push_str(delta);
+        self.source.push_str(&shown);
         let mut search = from;
         while let Some(rel) = self.source[search..].find('\n') {
             let nl = search + rel;
@@ -165,9 +182,14 @@ impl StreamCollector {
         self.finished
     }
 
-    /// The source received so far.
+    /// The source received so far, byte for byte (control characters included).
     pub fn source(&self) -> &str {
-        &self.source
+        self.received.as_deref().unwrap_or(&self.source)
+    }
+
+    /// Whether nothing would be shown (no source, or only characters display drops).
+    pub fn is_empty(&self) -> bool {
+        self.source.is_empty()
     }
 
     /// Consumes the complete line `source[start..end]`.

@@ -286,11 +286,11 @@ async fn deepseek_messages_success_with_headers_and_beta() {
     assert_eq!(done.stop_reason, StopReason::EndTurn);
     assert_eq!(
         done.usage,
-        Usage {
+        Some(Usage {
             input_tokens: 10,
             cache_read_tokens: 64,
             output_tokens: 7
-        }
+        })
     );
     assert_eq!(done.request_id.as_deref(), Some("trace-1"));
     assert_eq!(events.first(), Some(&StreamEvent::FirstByte));
@@ -347,8 +347,9 @@ async fn openai_chat_success_with_bearer() {
             Block::text("Hi there")
         ]
     );
-    assert_eq!(done.usage.input_tokens, 36);
-    assert_eq!(done.usage.cache_read_tokens, 64);
+    let usage = done.usage.unwrap();
+    assert_eq!(usage.input_tokens, 36);
+    assert_eq!(usage.cache_read_tokens, 64);
     let req = log.lock().unwrap()[0].clone();
     assert_eq!(req.request_line, "POST /chat/completions HTTP/1.1");
     assert_eq!(

@@ -98,11 +98,11 @@ fn wire_example_assembles_thinking_with_signature_and_tool_call() {
     assert_eq!(c.stop_reason, StopReason::ToolUse);
     assert_eq!(
         c.usage,
-        Usage {
+        Some(Usage {
             input_tokens: 212,
             cache_read_tokens: 1920,
             output_tokens: 57
-        }
+        })
     );
     assert_eq!(
         events[1],
@@ -133,11 +133,11 @@ fn usage_takes_latest_value_per_field() {
     let c = run(&text_stream("end_turn", &blocks)).0.unwrap();
     assert_eq!(
         c.usage,
-        Usage {
+        Some(Usage {
             input_tokens: 6,
             cache_read_tokens: 0,
             output_tokens: 3
-        }
+        })
     );
     assert_eq!(c.content, vec![Block::text("hi")]);
     assert_eq!(c.stop_reason, StopReason::EndTurn);
@@ -296,7 +296,7 @@ fn partial_holds_content_received_so_far() {
     }
     let partial = a.partial();
     assert_eq!(partial.content.len(), 2);
-    assert_eq!(partial.usage.cache_read_tokens, 1920);
+    assert_eq!(partial.usage.unwrap().cache_read_tokens, 1920);
 }
 
 proptest::proptest! {
