@@ -14,16 +14,26 @@ use crate::session::event::{Block, Message, Role};
 #[cfg(test)]
 use serde_json::json;
 
-fn joined(message: &Message, reasoning: bool) -> String {
-    let mut out = String::new();
-    for block in &message.content {
-        match block {
-            Block::Text { text } if !reasoning => out.push_str(text),
-            Block::Reasoning { text, .. } if reasoning => out.push_str(text),
-            _ => {}
+/// The message's text (or reasoning) blocks as one string. Borrowed when there is at most
+/// one such block, the usual case, so writing a long history copies no text twice.
+fn joined(message: &Message, reasoning: bool) -> Cow<'_, str> {
+    let mut parts = message.content.iter().filter_map(|block| match block {
+        Block::Text { text } if !reasoning => Some(text.as_str()),
+        Block::Reasoning { text, .. } if reasoning => Some(text.as_str()),
+        _ => None,
+    });
+    let Some(first) = parts.next() else {
+        return Cow::Borrowed("");
+    };
+    match parts.next() {
+        None => Cow::Borrowed(first),
+        Some(second) => {
+            let mut out = String::from(first);
+            out.push_str(second);
+            parts.for_each(|p| out.push_str(p));
+            Cow::Owned(out)
         }
     }
-    out
 }
 
 /// One wire message; field order is the wire's key order.
@@ -34,7 +44,7 @@ struct WireMessage<'a> {
     tool_call_id: Option<&'a str>,
     content: Cow<'a, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    reasoning_content: Option<String>,
+    reasoning_content: Option<Cow<'a, str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_calls: Option<Vec<WireCall<'a>>>,
 }
@@ -92,7 +102,7 @@ struct WireBody<'a> {
     stream_options: StreamOptions,
 }
 
-fn text(role: &'static str, content: impl Into<Cow<'static, str>>) -> WireMessage<'static> {
+fn text<'a>(role: &'static str, content: impl Into<Cow<'a, str>>) -> WireMessage<'a> {
     WireMessage {
         role,
         tool_call_id: None,
@@ -125,12 +135,12 @@ fn assistant(message: &Message) -> WireMessage<'_> {
 fn tool(message: &Message) -> WireMessage<'_> {
     let mut text = joined(message, false);
     if message.is_error == Some(true) && !text.starts_with("Error: ") {
-        text.insert_str(0, "Error: ");
+        text = Cow::Owned(format!("Error: {text}"));
     }
     WireMessage {
         role: "tool",
         tool_call_id: Some(message.tool_call_id.as_deref().unwrap_or_default()),
-        content: Cow::Owned(text),
+        content: text,
         reasoning_content: None,
         tool_calls: None,
     }
