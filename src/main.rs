@@ -43,7 +43,11 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("deepterm: {e}");
+            // Errors quote paths and servers' words: escaped like every other exec line.
+            eprintln!(
+                "deepterm: {}",
+                deepterm::safe_text::sanitize(&e.to_string())
+            );
             ExitCode::FAILURE
         }
     }

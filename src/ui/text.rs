@@ -18,26 +18,7 @@ use textwrap::core::Fragment;
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Escapes C0/C1 control characters (except newline) as visible `\xNN`; a tab becomes four spaces.
-pub fn sanitize(s: &str) -> String {
-    if !s.chars().any(|c| c.is_control() && c != '\n') {
-        return s.to_string();
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\n' => out.push('\n'),
-            '\t' => out.push_str("    "),
-            '\r' => {}
-            c if c.is_control() => {
-                let n = c as u32;
-                out.push_str(&format!("\\x{n:02X}"));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::safe_text::sanitize;
 
 /// Display width of one character (control characters count as zero; they are escaped earlier).
 pub fn char_width(c: char) -> usize {
