@@ -12,6 +12,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use deepterm::agent::env_error::EnvError;
+use deepterm::agent::protocol::AgentEvent;
 use deepterm::session::Session;
 use deepterm::session::event::{EventKind, Message, Role, Source, UserMessageData};
 use deepterm::sim::SimConfig;
@@ -228,4 +230,145 @@ async fn exec_resume_last_of_a_gigabyte_without_newlines_fails_clearly() {
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert_eq!(std::fs::metadata(&zeros).unwrap().len(), 1 << 30, "kept");
     assert!(env.requests().is_empty(), "nothing was sent");
+}
+
+/// The `/resume` picker's list comes through the real environment, past every hostile
+/// entry, while the loop stays responsive.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_resume_picker_lists_the_good_session_past_hostile_entries() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    hostile_sessions(&env.sessions());
+    gigabyte_of_zeros(&env.sessions().join("20270101-000000-9b9b9b9b.jsonl"));
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    let mut agent = env.start_interactive(cfg);
+    agent.submit("/resume");
+    let sessions = loop {
+        if let AgentEvent::Sessions { sessions, .. } = agent.next_event().await {
+            break sessions;
+        }
+    };
+    let ids: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
+    assert!(ids.contains(&GOOD_ID), "{ids:?}");
+    for hostile in ["f1f0f1f0", "2e202e20", "d1d1d1d1"] {
+        assert!(!ids.iter().any(|i| i.contains(hostile)), "{ids:?}");
+    }
+    let good = sessions.iter().find(|s| s.id == GOOD_ID).unwrap();
+    assert_eq!(good.first_prompt.as_deref(), Some(GOOD_PROMPT));
+    assert_eq!(good.messages, 1);
+    agent.shutdown().await;
+}
+
+/// An environment whose `/resume` list takes until the test releases it.
+struct SlowListing {
+    release: std::sync::Arc<std::sync::Mutex<Option<std::sync::mpsc::Receiver<()>>>>,
+}
+
+impl deepterm::agent::run::Environment for SlowListing {
+    fn resolve_route(
+        &self,
+        _spec: &str,
+    ) -> Result<
+        (
+            deepterm::llm::types::Route,
+            Option<deepterm::config::ApiKey>,
+        ),
+        EnvError,
+    > {
+        Err(EnvError::Unsupported)
+    }
+    fn save_locale(&self, _locale: deepterm::i18n::Locale) -> Result<(), EnvError> {
+        Err(EnvError::Unsupported)
+    }
+    fn base_prompt(&self) -> String {
+        "test".into()
+    }
+    fn new_session(&self) -> Result<(Session, PathBuf), EnvError> {
+        Err(EnvError::Unsupported)
+    }
+    fn open_session(
+        &self,
+        _query: &str,
+        _current_id: &str,
+    ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), EnvError> {
+        Err(EnvError::Unsupported)
+    }
+    fn list_sessions(&self) -> Vec<String> {
+        vec![]
+    }
+    fn session_summaries(&self) -> deepterm::agent::run::SummaryJob {
+        let release = self.release.lock().unwrap().take();
+        Box::new(move || {
+            if let Some(r) = release {
+                let _ = r.recv_timeout(std::time::Duration::from_secs(30));
+            }
+            vec![deepterm::agent::protocol::SessionSummary {
+                id: "listed".into(),
+                modified: 0,
+                first_prompt: None,
+                messages: 1,
+                bytes: 1,
+            }]
+        })
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_answers_other_commands_while_the_picker_list_is_read() {
+    let config = deepterm::config::Config::parse(
+        "model = \"sim/deepseek-flash\"\n[providers.sim]\nkind = \"deepseek-messages\"\n\
+         base_url = \"http://127.0.0.1:9/anthropic\"\napi_key_env = \"UNUSED_KEY_VAR\"\n",
+        None,
+    )
+    .unwrap();
+    let (release_tx, release_rx) = std::sync::mpsc::channel();
+    let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+    let agent = deepterm::agent::run::Agent::new(
+        Session::new("slow", "/tmp"),
+        config.resolve_route(None).unwrap(),
+        Some(deepterm::config::ApiKey::new("sk-unused")),
+        deepterm::tools::ToolRegistry::new(),
+        Box::new(SlowListing {
+            release: std::sync::Arc::new(std::sync::Mutex::new(Some(release_rx))),
+        }),
+        deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs),
+        tx,
+        deepterm::agent::run::ApprovalMode::Interactive,
+        false,
+    )
+    .unwrap();
+    let (commands, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    let submit = |line: &str| {
+        commands
+            .send(deepterm::agent::protocol::AgentCommand::Submit(line.into()))
+            .unwrap()
+    };
+    let next = async |events: &mut tokio::sync::mpsc::UnboundedReceiver<AgentEvent>| {
+        tokio::time::timeout(std::time::Duration::from_secs(20), events.recv())
+            .await
+            .expect("an event within 20 s")
+            .expect("the loop runs")
+    };
+    submit("/resume");
+    submit("/help");
+    // The help arrives while the list is still being read.
+    loop {
+        match next(&mut events).await {
+            AgentEvent::Output(_) => break,
+            AgentEvent::Sessions { .. } => panic!("the list came before it was released"),
+            _ => {}
+        }
+    }
+    release_tx.send(()).unwrap();
+    loop {
+        if let AgentEvent::Sessions { current, sessions } = next(&mut events).await {
+            assert_eq!(current, "slow");
+            assert_eq!(sessions[0].id, "listed");
+            break;
+        }
+    }
+    commands
+        .send(deepterm::agent::protocol::AgentCommand::Shutdown)
+        .unwrap();
+    task.await.unwrap();
 }
