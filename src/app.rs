@@ -64,7 +64,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
             // A typo may be why the start fails (`bsae_url` leaves `base_url` unset):
             // show the warnings before the error; nothing else has the terminal yet.
             for line in config_warning_lines(&config, l) {
-                eprintln!("{line}");
+                eprintln!("{}", crate::safe_text::sanitize(&line));
             }
             return Err(e);
         }

@@ -103,6 +103,10 @@ async fn setup() -> (TestEnv, PathBuf, &'static str) {
     assert!(out.status.success(), "{}", stderr(&out));
     // Piped, the reply is the model's text byte for byte: the sequences did arrive.
     assert!(has_hostile(&stdout(&out)), "{}", stdout(&out));
+    // The log's file name carries them too: the runs below resume it (`--resume last`),
+    // so its id is in the `/resume` list and its path in the closing line on stderr.
+    let log = env.log_path();
+    std::fs::rename(&log, env.sessions().join(format!("{HOSTILE}renamed.jsonl"))).unwrap();
     let script =
         "/mcp connect fx\n/mcp connect bad\n/tools\n/mcp\n/resume\nHello again\nNow fail\n";
     (env, cfg, script)
@@ -139,7 +143,7 @@ fn logged_strings(env: &TestEnv) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exec_prints_no_control_sequence_from_servers_logs_or_the_provider() {
     let (env, cfg, script) = setup().await;
-    let out = env.exec(&cfg, script, &[]).await;
+    let out = env.exec(&cfg, script, &["--resume", "last"]).await;
     let (so, se) = (stdout(&out), stderr(&out));
     assert!(!out.status.success(), "the last line fails: {se}");
     // Each source spoke, escaped: the error body, the handshake error, the tool names, the
@@ -151,6 +155,11 @@ async fn exec_prints_no_control_sequence_from_servers_logs_or_the_provider() {
         so.contains(r"\x1B]52;c;cHduZWQ=\x07\x1B]0;pwned\x07\x1B[2J\x9B31m first prompt"),
         "{so}"
     );
+    assert!(
+        so.contains(r"\x9B31mrenamed  \x1B]52;"),
+        "id and first prompt: {so}"
+    );
+    assert!(se.contains(r"\x9B31mrenamed.jsonl"), "the log's path: {se}");
     assert!(so.contains(&format!("second reply {HOSTILE} end")), "{so}");
     let logged = logged_strings(&env);
     assert!(
@@ -179,7 +188,9 @@ async fn exec_prints_no_control_sequence_from_servers_logs_or_the_provider() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exec_json_escapes_every_control_character() {
     let (env, cfg, script) = setup().await;
-    let out = env.exec(&cfg, script, &["--json"]).await;
+    let out = env
+        .exec(&cfg, script, &["--json", "--resume", "last"])
+        .await;
     let found = [
         controls("stdout", &out.stdout),
         controls("stderr", &out.stderr),
@@ -210,7 +221,8 @@ async fn exec_escapes_the_reply_when_stdout_is_a_terminal() {
     // `script` gives deepterm a pseudo-terminal as stdin, stdout and stderr and copies
     // everything written there to its own stdout.
     let cmd = format!(
-        "{bin} exec --script {script} --config {cfg} --session-dir {sessions} --locale en-US",
+        "{bin} exec --script {script} --config {cfg} --session-dir {sessions} --locale en-US \
+         --resume last",
         bin = shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
         script = shell_quote(&script_path),
         cfg = shell_quote(&cfg),

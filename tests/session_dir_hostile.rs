@@ -372,3 +372,18 @@ async fn the_loop_answers_other_commands_while_the_picker_list_is_read() {
         .unwrap();
     task.await.unwrap();
 }
+
+/// The line the normal screen shows after the TUI closes names the session by its id, a
+/// file name from the session directory: its control characters are escaped.
+#[test]
+fn the_resume_hint_escapes_a_hostile_session_id() {
+    let mut app = deepterm::ui::app::App::new(deepterm::i18n::Locale::EnUs, false);
+    app.on_agent_event(AgentEvent::SessionOpened {
+        id: "\u{1b}]0;pwned\u{7}\u{9b}2J".into(),
+        path: String::new(),
+        history: vec![],
+    });
+    let hint = app.resume_hint().unwrap();
+    assert!(hint.contains(r"\x1B]0;pwned\x07\x9B2J"), "{hint}");
+    assert!(!hint.chars().any(char::is_control), "{hint:?}");
+}
