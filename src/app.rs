@@ -11,6 +11,7 @@ use crate::config::ApiKey;
 use crate::config::{Config, ConfigLocation};
 use crate::i18n::{Arg, Locale, Localizer};
 use crate::llm::types::{ProviderKind, Route};
+use crate::session::listing::{self, LogSummary, SessionInfo, SummaryCache};
 use crate::session::store::{self, Store, TornTail};
 use crate::session::{Session, SinkError};
 
@@ -63,7 +64,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
             // A typo may be why the start fails (`bsae_url` leaves `base_url` unset):
             // show the warnings before the error; nothing else has the terminal yet.
             for line in config_warning_lines(&config, l) {
-                eprintln!("{line}");
+                eprintln!("{}", crate::safe_text::sanitize(&line));
             }
             return Err(e);
         }
@@ -191,7 +192,7 @@ fn open_session_typed(
 ) -> Result<(Session, PathBuf, Option<TornTail>), EnvError> {
     match resume {
         Some(q) => {
-            let path = store::resolve_resume(dir, q)?;
+            let path = listing::resolve_resume(dir, q)?;
             let loaded = Store::open(&path)?;
             let mut session = loaded.session;
             session.set_sink(Box::new(loaded.store));
@@ -235,6 +236,8 @@ pub struct AppEnvironment {
     pub base_url_override: Option<(String, String)>,
     /// Simulator base URL in demo mode.
     pub demo_base: Option<String>,
+    /// The `/resume` picker's summaries already read (shared with the jobs that read them).
+    pub summaries: std::sync::Arc<SummaryCache>,
 }
 
 /// The built-in part of the system prompt.
@@ -297,7 +300,7 @@ impl Environment for AppEnvironment {
     ) -> Result<(Session, PathBuf, Option<TornTail>), EnvError> {
         let query = if query == "last" {
             // The newest session other than the one open now.
-            let sessions = store::list_sessions(&self.session_dir)?;
+            let sessions = listing::list_sessions(&self.session_dir)?;
             match sessions.into_iter().find(|s| s.id != current_id) {
                 Some(s) => s.id,
                 None => return Err(EnvError::NoOtherSession),
@@ -311,21 +314,37 @@ impl Environment for AppEnvironment {
         open_session_typed(&self.session_dir, Some(&query))
     }
 
-    fn session_summaries(&self) -> Vec<SessionSummary> {
-        store::list_sessions(&self.session_dir)
-            .unwrap_or_default()
-            .into_iter()
-            .take(SUMMARIES_MAX)
-            .map(summary_of)
-            .collect()
+    fn session_summaries(&self) -> crate::agent::run::SummaryJob {
+        let dir = self.session_dir.clone();
+        let cache = std::sync::Arc::clone(&self.summaries);
+        Box::new(move || {
+            let mut sessions = listing::list_sessions(&dir).unwrap_or_default();
+            sessions.truncate(SUMMARIES_MAX);
+            let summaries = cache.summaries(&sessions);
+            sessions
+                .into_iter()
+                .zip(summaries)
+                .map(summary_of)
+                .collect()
+        })
     }
 
     fn list_sessions(&self) -> Vec<String> {
-        store::list_sessions(&self.session_dir)
-            .unwrap_or_default()
+        let mut sessions = listing::list_sessions(&self.session_dir).unwrap_or_default();
+        sessions.truncate(20);
+        self.summaries
+            .summaries(&sessions)
             .into_iter()
-            .take(20)
-            .map(|s| format!("  {}  {}", s.id, s.title.unwrap_or_default()))
+            .zip(sessions)
+            .map(|(sum, s)| {
+                let title: String = sum
+                    .first_prompt
+                    .unwrap_or_default()
+                    .chars()
+                    .take(60)
+                    .collect();
+                format!("  {}  {title}", s.id)
+            })
             .collect()
     }
 }
@@ -334,20 +353,18 @@ impl Environment for AppEnvironment {
 const SUMMARIES_MAX: usize = 500;
 
 /// What the `/resume` picker shows of a listed session: its first prompt and
-/// message count from one pass over the log ([`store::summarize_log`]), its size and time.
-fn summary_of(s: store::SessionInfo) -> SessionSummary {
-    let (first_prompt, messages) = store::summarize_log(&s.path);
+/// message count from one pass over the log ([`listing::summarize_log`]), its size and time.
+fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary {
     let modified = s
         .modified
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64);
-    let bytes = std::fs::metadata(&s.path).map_or(0, |m| m.len());
     SessionSummary {
         id: s.id,
         modified,
-        first_prompt,
-        messages,
-        bytes,
+        first_prompt: sum.first_prompt,
+        messages: sum.messages,
+        bytes: s.bytes,
     }
 }
 
@@ -378,6 +395,7 @@ pub fn build_agent(
             .clone()
             .map(|url| (setup.route.provider.clone(), url)),
         demo_base: demo_base.clone(),
+        summaries: std::sync::Arc::default(),
     };
     let mut agent = Agent::new(
         session,
@@ -431,6 +449,11 @@ mod tests {
         serde_json::to_string(&e).unwrap() + "\n"
     }
 
+    fn summary_of_path(s: SessionInfo) -> SessionSummary {
+        let sum = listing::summarize_log(&s.path);
+        summary_of((s, sum))
+    }
+
     fn user(text: &str) -> EventKind {
         EventKind::UserMessage(UserMessageData {
             message: Message::text(Role::User, text, Source::kind("user")),
@@ -461,8 +484,8 @@ mod tests {
         // A message quoting a type tag is still one message (the quotes are escaped).
         log += &line(3, user(r#"what is "type":"user/message"?"#));
         std::fs::write(dir.path().join("s1.jsonl"), &log).unwrap();
-        let infos = store::list_sessions(dir.path()).unwrap();
-        let s = summary_of(infos.into_iter().next().unwrap());
+        let infos = listing::list_sessions(dir.path()).unwrap();
+        let s = summary_of_path(infos.into_iter().next().unwrap());
         assert_eq!(s.id, "s1");
         assert_eq!(
             s.first_prompt.as_deref(),
@@ -482,7 +505,7 @@ mod tests {
             serde_json::to_string(&*start).unwrap() + "\n",
         )
         .unwrap();
-        let s = summary_of(store::list_sessions(dir.path()).unwrap().remove(0));
+        let s = summary_of_path(listing::list_sessions(dir.path()).unwrap().remove(0));
         assert_eq!((s.first_prompt, s.messages), (None, 0));
     }
 }

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod i18n;
 pub mod llm;
+pub mod safe_text;
 pub mod secret;
 pub mod session;
 pub mod sim;

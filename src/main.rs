@@ -9,6 +9,7 @@ use deepterm::agent::run::ApprovalMode;
 use deepterm::app::{self, StartupError};
 use deepterm::cli::{self, CliArgs, CliCommand};
 use deepterm::i18n::{Arg, Locale, Localizer};
+use deepterm::safe_text::sanitize;
 
 fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
@@ -43,7 +44,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("deepterm: {e}");
+            // Errors quote paths and servers' words: escaped like every other exec line.
+            eprintln!("deepterm: {}", sanitize(&e.to_string()));
             ExitCode::FAILURE
         }
     }
@@ -130,7 +132,7 @@ fn run_exec(
     let setup = app::setup(args, false)?;
     let l = Localizer::new(setup.locale);
     for line in app::config_warning_lines(&setup.config, l) {
-        eprintln!("{line}");
+        eprintln!("{}", sanitize(&line));
     }
     let bytes = if script.as_os_str() == "-" {
         let mut b = Vec::new();
@@ -160,7 +162,7 @@ fn run_exec(
         let (session, path, torn) =
             app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
         if let Some(t) = torn {
-            eprintln!("{}", torn_line(&t, l));
+            eprintln!("{}", sanitize(&torn_line(&t, l)));
         }
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let approval = if approve_all {
@@ -181,15 +183,16 @@ fn run_exec(
             ExecOutput::Plain
         };
         let result = run_script_as(&mut agent, lines, &mut rx, output).await;
+        // The id and path come from the session directory's file names.
         eprintln!(
             "{}",
-            l.tra(
+            sanitize(&l.tra(
                 "exec-session-info",
                 &[
                     ("id", Arg::from(id)),
                     ("path", Arg::from(path.display().to_string()))
                 ]
-            )
+            ))
         );
         result.map_err(StartupError)
     })

@@ -7,3 +7,7 @@ store-torn-tail = The last line of the session (line { $line }, { $bytes } bytes
 
 # hardening: session store
 store-not-a-directory = The session directory { $path } is not a directory. Point --session-dir at a directory.
+
+# the session directory may hold anything
+store-not-a-file = The session { $path } is not a regular file (a directory, pipe or device), so it cannot be opened as a session.
+store-newer-format = The session file { $path } was written by a newer deepterm (format { $found }); this one reads format { $supported }. Update deepterm to open it. The file was left unchanged.

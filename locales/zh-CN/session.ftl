@@ -7,3 +7,7 @@ store-torn-tail = 会话最后一行（第 { $line } 行，{ $bytes } 字节）�
 
 # hardening: session store
 store-not-a-directory = 会话目录 { $path } 不是目录。请用 --session-dir 指定一个目录。
+
+# the session directory may hold anything
+store-not-a-file = 会话 { $path } 不是普通文件（而是目录、管道或设备），无法作为会话打开。
+store-newer-format = 会话文件 { $path } 由更新版本的 deepterm 写入（格式 { $found }）；当前版本只能读取格式 { $supported }。请升级 deepterm 后再打开。文件未作任何修改。

@@ -310,9 +310,15 @@ impl Agent {
     fn resume_command(&mut self, rest: &str) -> LineOutcome {
         // In the TUI bare `/resume` opens the picker; `exec` prints the list.
         if rest.is_empty() && self.is_interactive() {
+            // Reading every log takes a while: the picker opens when the list is ready,
+            // and the loop goes on meanwhile (docs/decisions/0034-hostile-session-directory.md).
             let current = self.session().id().to_string();
-            let sessions = self.env().session_summaries();
-            self.emit_event(AgentEvent::Sessions { current, sessions });
+            let job = self.env().session_summaries();
+            let tx = self.event_sender();
+            tokio::spawn(async move {
+                let sessions = tokio::task::spawn_blocking(job).await.unwrap_or_default();
+                let _ = tx.send(AgentEvent::Sessions { current, sessions });
+            });
             return LineOutcome::default();
         }
         if rest.is_empty() {

@@ -1,11 +1,19 @@
 //! Headless mode (`deepterm exec --script FILE`, SPEC §2): each non-empty line is one
 //! composer submission, run to completion before the next.
+//!
+//! Nothing that came from outside reaches the terminal raw: notices, errors and command
+//! output are escaped as the TUI escapes them ([`sanitize`]), the reply too when stdout is
+//! a terminal (a piped reply stays byte-exact, for scripts), and `--json` escapes every
+//! control character. See docs/decisions/0035-exec-output-is-escaped.md.
+
+use std::io::IsTerminal;
 
 use tokio::sync::mpsc;
 
 use crate::agent::protocol::{AgentEvent, NoticeLevel};
 use crate::agent::run::Agent;
 use crate::i18n::{Arg, Localizer};
+use crate::safe_text::{escape_json_controls, sanitize};
 
 /// Splits a script into submissions: blank lines are skipped, a line starting with `"` is
 /// a JSON string (for multi-line text). Errors name the line.
@@ -104,10 +112,14 @@ pub async fn run_script_as(
             && !text.is_empty()
             && output == ExecOutput::Plain
         {
-            println!("{text}");
+            if std::io::stdout().is_terminal() {
+                println!("{}", sanitize(text));
+            } else {
+                println!("{text}");
+            }
         }
         if !is_command && let Some(err) = out.error {
-            return Err(err);
+            return Err(sanitize(&err));
         }
         if out.quit {
             break;
@@ -132,7 +144,7 @@ fn print_event(ev: AgentEvent, l: &mut Localizer, output: ExecOutput) {
                 *l = Localizer::new(*locale);
             }
             match json_line(&ev, *l) {
-                Ok(line) => println!("{line}"),
+                Ok(line) => println!("{}", escape_json_controls(&line)),
                 Err(e) => tracing::warn!("exec --json: an event could not be serialized: {e}"),
             }
         }
@@ -169,16 +181,16 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
     match ev {
         AgentEvent::Output(lines) => {
             for line in lines {
-                println!("{}", l.text(&line));
+                println!("{}", sanitize(&l.text(&line)));
             }
         }
         AgentEvent::Inspector(d) => {
             for line in crate::agent::inspect::render_text(&d, *l) {
-                println!("{line}");
+                println!("{}", sanitize(&line));
             }
         }
         AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
-            eprintln!("{}", l.tra_owned(&n.key, &n.args));
+            eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
         }
         AgentEvent::LocaleChanged(locale) => *l = Localizer::new(locale),
         _ => {}

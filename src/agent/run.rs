@@ -68,6 +68,9 @@ pub enum InspectFailure {
     Preview(#[from] AgentError),
 }
 
+/// Lists the saved sessions for the `/resume` picker; blocking (it reads the logs).
+pub type SummaryJob = Box<dyn FnOnce() -> Vec<crate::agent::protocol::SessionSummary> + Send>;
+
 /// Hooks the loop needs from its surroundings (route resolution, config persistence,
 /// session switching). Implemented in `crate::app`.
 pub trait Environment: Send {
@@ -93,9 +96,10 @@ pub trait Environment: Send {
     ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), EnvError>;
     /// Lines describing saved sessions (for `/resume` alone in `exec`).
     fn list_sessions(&self) -> Vec<String>;
-    /// The saved sessions, newest first, for the TUI's `/resume` picker.
-    fn session_summaries(&self) -> Vec<crate::agent::protocol::SessionSummary> {
-        vec![]
+    /// The work that lists the saved sessions, newest first, for the TUI's `/resume`
+    /// picker. It reads the logs, so the loop runs it off its task.
+    fn session_summaries(&self) -> SummaryJob {
+        Box::new(Vec::new)
     }
     /// The protocol a configured provider speaks (for rebuilding past requests).
     fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {

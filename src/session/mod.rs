@@ -6,7 +6,9 @@
 
 pub mod event;
 pub mod ledger;
+pub mod listing;
 pub mod message_list;
+pub mod open;
 pub mod store;
 pub mod surface;
 pub mod tool_history;
@@ -313,6 +315,8 @@ impl Session {
     }
 }
 
+#[cfg(test)]
+mod listing_tests;
 #[cfg(test)]
 mod store_hostile_tests;
 #[cfg(test)]

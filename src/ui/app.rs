@@ -252,6 +252,8 @@ impl App {
     /// `Resume with: deepterm --resume <id>`; `None` before a session opened.
     pub fn resume_hint(&self) -> Option<String> {
         let id = self.session_id.as_deref()?;
+        // Printed on the normal screen: the id is a file name from the session directory.
+        let id = super::text::sanitize(id);
         Some(self.state.l.tra("tui-resume-hint", &[("id", id.into())]))
     }
 

@@ -1,62 +1,112 @@
 //! Message history across sessions: the user messages of every session
 //! log in the session directory, newest first and without duplicates, for ↑/↓ and the
 //! Ctrl+R reverse search. Loaded off the UI thread (see [`spawn_load`]).
+//!
+//! The session directory is read as [`crate::session::listing`] reads it (regular files
+//! only, opened without blocking, lines capped), and what is kept is bounded: at most
+//! [`MAX_MESSAGES`] entries and [`MAX_TOTAL_BYTES`] of text, the most recent ones, so a
+//! directory of large logs costs a scan, not its size in memory.
+//! See docs/decisions/0034-hostile-session-directory.md.
 
-use std::io::BufRead;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 
 use crate::session::event::{Event, EventKind};
-use crate::session::store::list_sessions;
+use crate::session::listing::{LISTING_LINE_CAP, list_sessions};
+use crate::session::open::{LineReader, Overlong, open_regular};
 
 /// Sessions read at most (the newest ones).
 pub const MAX_SESSIONS: usize = 500;
 /// Messages kept at most.
 pub const MAX_MESSAGES: usize = 5000;
+/// Text kept at most, in bytes (8 MiB): enough for thousands of prompts, while a few
+/// pasted logs cannot make the history the biggest thing in memory.
+pub const MAX_TOTAL_BYTES: usize = 8 << 20;
 
 /// The user messages of the logs in `dir`, newest first (newest session first, its last
-/// message first), each text once. Unreadable logs and lines are skipped.
+/// message first), each text once, within [`MAX_MESSAGES`] and [`MAX_TOTAL_BYTES`].
+/// Unreadable logs and lines are skipped.
 pub fn load(dir: &Path) -> Vec<String> {
     let Ok(sessions) = list_sessions(dir) else {
         return Vec::new();
     };
     let mut out: Vec<String> = Vec::new();
+    let mut bytes = 0usize;
     let mut seen = std::collections::HashSet::new();
     for s in sessions.iter().take(MAX_SESSIONS) {
-        for m in session_messages(&s.path).into_iter().rev() {
+        let budget = Budget {
+            entries: MAX_MESSAGES - out.len(),
+            bytes: MAX_TOTAL_BYTES - bytes,
+        };
+        for m in session_messages(&s.path, budget).into_iter().rev() {
             if seen.insert(m.clone()) {
+                bytes += m.len();
                 out.push(m);
-                if out.len() >= MAX_MESSAGES {
-                    return out;
-                }
             }
+        }
+        if out.len() >= MAX_MESSAGES || bytes >= MAX_TOTAL_BYTES {
+            break;
         }
     }
     out
 }
 
-/// The user messages of one log, oldest first.
-fn session_messages(path: &Path) -> Vec<String> {
-    let Ok(f) = std::fs::File::open(path) else {
-        return Vec::new();
+/// How much one session may still add to the history.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    entries: usize,
+    bytes: usize,
+}
+
+/// The last user messages of one log that fit `budget`, oldest first. Older ones are
+/// dropped while reading, so only the budget is ever held.
+fn session_messages(path: &Path, budget: Budget) -> VecDeque<String> {
+    let mut out = VecDeque::new();
+    let Ok(file) = open_regular(path, false) else {
+        return out;
     };
-    let mut out = Vec::new();
-    for line in std::io::BufReader::new(f).lines() {
-        let Ok(line) = line else { break };
+    let reader = std::io::BufReader::with_capacity(64 * 1024, file);
+    let mut lines = LineReader::new(reader, LISTING_LINE_CAP, Overlong::Skip);
+    let mut held = 0usize;
+    let mut skipped = 0usize;
+    while let Ok(Some(line)) = lines.next_line() {
         // Only user messages are parsed (tool results can be large).
-        if !line.contains("\"user/message\"") {
+        if !contains(line.bytes, br#""user/message""#) {
             continue;
         }
-        if let Ok(ev) = serde_json::from_str::<Event>(&line)
-            && let EventKind::UserMessage(m) = &ev.kind
-        {
-            let t = m.message.typed_text();
-            if !t.trim().is_empty() {
-                out.push(t);
-            }
+        if line.is_cut() {
+            skipped += 1;
+            continue;
+        }
+        let Ok(ev) = serde_json::from_slice::<Event>(line.bytes) else {
+            continue;
+        };
+        let EventKind::UserMessage(m) = &ev.kind else {
+            continue;
+        };
+        let t = m.message.typed_text();
+        if t.trim().is_empty() {
+            continue;
+        }
+        held += t.len();
+        out.push_back(t);
+        while out.len() > budget.entries || held > budget.bytes {
+            let Some(old) = out.pop_front() else { break };
+            held -= old.len();
         }
     }
+    if skipped > 0 {
+        tracing::warn!(
+            "{}: {skipped} user message line(s) longer than {LISTING_LINE_CAP} bytes left out of the history",
+            path.display()
+        );
+    }
     out
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(hay, needle).is_some()
 }
 
 /// Loads the history of the session directory holding `log` on a background thread.
@@ -166,6 +216,55 @@ mod tests {
         std::fs::write(dir.path().join("notes.txt"), "not a log").unwrap();
         assert_eq!(load(dir.path()), ["newest", "shared", "old one"]);
         assert!(load(&dir.path().join("missing")).is_empty());
+    }
+
+    #[test]
+    fn history_keeps_the_newest_messages_within_its_size_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        // 3 sessions of 40 messages of 256 KiB: 30 MiB of prompts, over the 8 MiB cap.
+        let big = |s: usize, i: usize| format!("{s}-{i} {}", "p".repeat(256 * 1024));
+        for s in 0..3 {
+            let texts: Vec<String> = (0..40).map(|i| big(s, i)).collect();
+            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+            write_log(dir.path(), &format!("2026010{s}-000000-aaaaaaaa"), &refs);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let h = load(dir.path());
+        let total: usize = h.iter().map(String::len).sum();
+        assert!(total <= MAX_TOTAL_BYTES, "{total} bytes kept");
+        assert!(total > MAX_TOTAL_BYTES / 2, "the budget is used: {total}");
+        // Newest session first, its last message first.
+        assert_eq!(h[0], big(2, 39));
+        assert_eq!(h[1], big(2, 38));
+    }
+
+    #[test]
+    fn history_reads_past_hostile_entries_in_the_session_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        write_log(dir.path(), "20260101-000000-aaaaaaaa", &["kept prompt"]);
+        let fifo = dir.path().join("20270101-000000-ffffffff.jsonl");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        std::os::unix::fs::symlink(
+            "/dev/zero",
+            dir.path().join("20270101-000000-zzzzzzzz.jsonl"),
+        )
+        .unwrap();
+        // A log of one line of zeros, longer than any line the history reads.
+        let long = dir.path().join("20270101-000000-llllllll.jsonl");
+        std::fs::File::create(&long)
+            .unwrap()
+            .set_len(4 * crate::session::listing::LISTING_LINE_CAP as u64)
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let d = dir.path().to_path_buf();
+        std::thread::spawn(move || {
+            let _ = tx.send(load(&d));
+        });
+        let h = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the history loads within 10 s");
+        assert_eq!(h, ["kept prompt"]);
     }
 
     #[test]

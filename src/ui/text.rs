@@ -18,31 +18,7 @@ use textwrap::core::Fragment;
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Escapes C0/C1 control characters (except newline) as visible `\xNN`; a tab becomes four spaces.
-pub fn sanitize(s: &str) -> String {
-    sanitized(s).into_owned()
-}
-
-/// [`sanitize`], borrowing `s` when it has nothing to escape.
-pub fn sanitized(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(|c| c.is_control() && c != '\n') {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\n' => out.push('\n'),
-            '\t' => out.push_str("    "),
-            '\r' => {}
-            c if c.is_control() => {
-                let n = c as u32;
-                out.push_str(&format!("\\x{n:02X}"));
-            }
-            c => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
+pub use crate::safe_text::{sanitize, sanitized};
 
 /// Display width of one character (control characters count as zero; they are escaped earlier).
 pub fn char_width(c: char) -> usize {

@@ -6,4 +6,5 @@ mod mentions;
 mod resume;
 mod retain;
 mod scenarios;
+mod session_dir_hostile;
 mod turn_loop;

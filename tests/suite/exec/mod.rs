@@ -1,2 +1,3 @@
+mod escapes;
 mod headless;
 mod json;

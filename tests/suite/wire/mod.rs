@@ -1,6 +1,6 @@
 mod adapters;
 mod hostile_provider;
 mod live;
+mod provider_numbers;
 mod simulator;
 mod simulator_ring;
-mod provider_numbers;
