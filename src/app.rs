@@ -138,8 +138,10 @@ pub fn config_warning_notices(config: &Config, l: Localizer) -> Vec<Notice> {
         .collect()
 }
 
-/// Shows the config's warnings as notices of the agent (TUI start).
+/// Shows the config's warnings as notices of the agent (TUI start), and what is wrong
+/// with the instruction files now (`exec` reports those at its first request).
 pub fn announce_config_warnings(agent: &Agent, config: &Config) {
+    agent.check_instructions();
     for n in config_warning_notices(config, agent.localizer()) {
         agent.emit_notice(
             n.level,
@@ -235,6 +237,9 @@ pub struct AppEnvironment {
     pub base_url_override: Option<(String, String)>,
     /// Simulator base URL in demo mode.
     pub demo_base: Option<String>,
+    /// Instruction-file problems of the latest read, and whether they changed since the
+    /// loop last took them (each distinct set is warned about once, not per request).
+    pub instruction_problems: std::sync::Mutex<(Vec<crate::config::InstructionProblem>, bool)>,
 }
 
 /// The built-in part of the system prompt.
@@ -277,13 +282,38 @@ impl Environment for AppEnvironment {
 
     fn base_prompt(&self) -> String {
         let mut p = BASE_PROMPT.to_string();
-        if let Some(extra) = self.config.read_instructions()
+        let read = self.config.read_instructions();
+        if let Some(extra) = read.text
             && !extra.trim().is_empty()
         {
             p.push_str("\n\n");
             p.push_str(extra.trim());
         }
+        let mut last = self
+            .instruction_problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if last.0 != read.problems {
+            *last = (read.problems, true);
+        }
         p
+    }
+
+    fn take_prompt_notices(&self) -> Vec<Notice> {
+        let mut last = self
+            .instruction_problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if !std::mem::take(&mut last.1) {
+            return vec![];
+        }
+        last.0
+            .iter()
+            .map(|p| {
+                let (id, args) = p.message();
+                Notice::new(NoticeLevel::Warn, id, args)
+            })
+            .collect()
     }
 
     fn new_session(&self) -> Result<(Session, PathBuf), EnvError> {
@@ -378,6 +408,7 @@ pub fn build_agent(
             .clone()
             .map(|url| (setup.route.provider.clone(), url)),
         demo_base: demo_base.clone(),
+        instruction_problems: Default::default(),
     };
     let mut agent = Agent::new(
         session,

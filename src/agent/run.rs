@@ -81,6 +81,11 @@ pub trait Environment: Send {
     fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
     /// Rendered base system prompt (instructions from config).
     fn base_prompt(&self) -> String;
+    /// Warnings about the instruction files (refused, cut) found by [`Environment::base_prompt`]
+    /// since the last call, once per change (decision 0031).
+    fn take_prompt_notices(&self) -> Vec<Notice> {
+        vec![]
+    }
     /// Opens a fresh session (for `/new`).
     fn new_session(&self) -> Result<(Session, PathBuf), EnvError>;
     /// Opens an existing session by id or `last` (for `/resume ID`); `current_id` is the
@@ -587,6 +592,7 @@ impl Agent {
     fn prepare_attempt(&mut self, turn: u64, step: u64) -> Result<GenerateOptions, AgentError> {
         self.drain_background()?;
         let rendered = self.render_prompt();
+        self.report_prompt_notices();
         let tools = self.tools.registry().active_tools();
         let pending = std::mem::take(&mut self.state.pending_user);
         let tx = self.tx.clone();
@@ -665,6 +671,19 @@ impl Agent {
                 let (opts, events) = self.preview_next_request()?;
                 Ok(inspect::inspect_next(&events, &opts, &kind_of)?)
             }
+        }
+    }
+
+    /// Reads the instruction files now and warns about any that are refused or cut (the
+    /// TUI does this at start; every request does it again, warning once per change).
+    pub fn check_instructions(&self) {
+        let _ = self.render_prompt();
+        self.report_prompt_notices();
+    }
+
+    fn report_prompt_notices(&self) {
+        for n in self.env.take_prompt_notices() {
+            self.emit(AgentEvent::Notice(n));
         }
     }
 
