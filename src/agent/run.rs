@@ -165,6 +165,8 @@ impl Agent {
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
         let (bg_tx, bg_rx) = mpsc::unbounded_channel();
         tools.registry_mut().set_max_tools(route.max_tools);
+        let mut session = session;
+        session.set_secrets(tools.secrets().clone());
         Ok(Agent {
             bg_tx,
             bg_rx,
@@ -183,7 +185,8 @@ impl Agent {
         })
     }
 
-    /// Adds a key value to redact from tool results (see [`crate::tools::child_env::redact`]).
+    /// Adds a key value to redact from tool results and from everything the session logs
+    /// and sends (see [`crate::secret::Secrets`], decision 0030).
     pub fn add_secret(&mut self, value: impl Into<String>) {
         self.tools.add_secret(&value.into());
     }
@@ -631,6 +634,8 @@ impl Agent {
                 .map(|e| (**e).clone())
                 .collect(),
         )?;
+        // The preview redacts as the real attempt would, so it shows what would be sent.
+        session.set_secrets(self.tools.secrets().clone());
         let mut series = self.state.series;
         let rendered = self.render_prompt();
         let turn = self.state.turn.max(1);
@@ -1137,8 +1142,9 @@ impl Agent {
     /// Switches to another session (`/new`, `/resume ID`).
     /// The session state is rebuilt as a whole: `/system` text, unsent input and
     /// "always allow" answers belong to the session they were given in.
-    pub(crate) fn replace_session(&mut self, session: Session, path: PathBuf) {
+    pub(crate) fn replace_session(&mut self, mut session: Session, path: PathBuf) {
         let _ = self.state.session.sync();
+        session.set_secrets(self.tools.secrets().clone());
         self.state = SessionState::open(session);
         self.restore_tool_state();
         self.inbox.reset();
