@@ -67,7 +67,7 @@ impl SpecialKind {
         }
     }
 
-    /// A stable id for localized text (`file-kind-<id>` in the Fluent files).
+    /// A stable id for localized text (`config-file-kind-<id>` in the Fluent files).
     pub fn id(self) -> &'static str {
         match self {
             SpecialKind::Directory => "directory",
@@ -190,11 +190,7 @@ pub fn canonical_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
 /// The containment is checked on the canonical path before opening and, on Linux, again
 /// on the opened handle (`/proc/self/fd`), so a directory swapped for a symlink between
 /// the check and the open is still caught.
-pub fn read_confined(
-    path: &Path,
-    roots: &[PathBuf],
-    max: u64,
-) -> Result<ConfinedText, Refusal> {
+pub fn read_confined(path: &Path, roots: &[PathBuf], max: u64) -> Result<ConfinedText, Refusal> {
     let io = |e: std::io::Error| match e.kind() {
         std::io::ErrorKind::NotFound => Refusal::Missing,
         _ => Refusal::Unreadable {
@@ -295,12 +291,17 @@ mod tests {
             read_confined(&ws.join("ENV.md"), &r, 1000),
             Err(Refusal::Outside { .. })
         ));
-        assert_eq!(read_confined(&ws.join("link.md"), &r, 1000).unwrap().text, "inside");
+        assert_eq!(
+            read_confined(&ws.join("link.md"), &r, 1000).unwrap().text,
+            "inside"
+        );
         // The same outside file is read when its directory is a root: the refusal is
         // the containment, not the symlink.
         let wider = canonical_roots(&[outer.path().to_path_buf()]);
         assert_eq!(
-            read_confined(&ws.join("AGENTS.md"), &wider, 1000).unwrap().text,
+            read_confined(&ws.join("AGENTS.md"), &wider, 1000)
+                .unwrap()
+                .text,
             "top secret"
         );
     }
@@ -323,7 +324,10 @@ mod tests {
             read_confined(&zero, &dev_root, 1000),
             Err(Refusal::NotRegular(SpecialKind::CharDevice))
         );
-        assert!(matches!(open_regular(&fifo), Err(OpenError::NotRegular(SpecialKind::Fifo))));
+        assert!(matches!(
+            open_regular(&fifo),
+            Err(OpenError::NotRegular(SpecialKind::Fifo))
+        ));
     }
 
     #[test]
@@ -354,8 +358,17 @@ mod tests {
         std::fs::write(d.path().join("blob"), b"a\0b").unwrap();
         std::fs::write(d.path().join("latin1"), b"caf\xe9").unwrap();
         let r = roots(d.path());
-        assert_eq!(read_confined(&d.path().join("blob"), &r, 100), Err(Refusal::NotText));
-        assert_eq!(read_confined(&d.path().join("latin1"), &r, 100), Err(Refusal::NotText));
-        assert_eq!(read_confined(&d.path().join("nope"), &r, 100), Err(Refusal::Missing));
+        assert_eq!(
+            read_confined(&d.path().join("blob"), &r, 100),
+            Err(Refusal::NotText)
+        );
+        assert_eq!(
+            read_confined(&d.path().join("latin1"), &r, 100),
+            Err(Refusal::NotText)
+        );
+        assert_eq!(
+            read_confined(&d.path().join("nope"), &r, 100),
+            Err(Refusal::Missing)
+        );
     }
 }

@@ -309,7 +309,11 @@ mod tests {
         assert_eq!(r["args"]["[REDACTED]"][0], "x [REDACTED] y");
         assert_eq!(r["n"], 1.5);
         // Nothing to redact: `None`, the caller keeps its value.
-        assert!(s.redact_serde(&serde_json::json!({"a": "b"})).unwrap().is_none());
+        assert!(
+            s.redact_serde(&serde_json::json!({"a": "b"}))
+                .unwrap()
+                .is_none()
+        );
         assert!(Secrets::new().redact_serde(&v).unwrap().is_none());
     }
 

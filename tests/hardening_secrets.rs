@@ -377,12 +377,23 @@ files = ["AGENTS.md", "OUTSIDE.md", "RULES.md"]
     let reqs = env.requests();
     assert_eq!(reqs.len(), 2, "{reqs:?}");
     for r in &reqs {
-        assert!(r.to_string().contains(RULES), "the rules were not sent: {r}");
+        assert!(
+            r.to_string().contains(RULES),
+            "the rules were not sent: {r}"
+        );
     }
     // The user's text and the model's reply are kept, with the key taken out.
     let log = std::fs::read_to_string(env.log_path()).unwrap();
     assert!(log.contains("my key is [REDACTED], remember it"), "{log}");
     assert!(log.contains("noted [REDACTED]"), "{log}");
-    assert!(reqs[1].to_string().contains("noted [REDACTED]"), "{}", reqs[1]);
-    assert!(stdout(&out).contains("noted [REDACTED]"), "{}", stdout(&out));
+    assert!(
+        reqs[1].to_string().contains("noted [REDACTED]"),
+        "{}",
+        reqs[1]
+    );
+    assert!(
+        stdout(&out).contains("noted [REDACTED]"),
+        "{}",
+        stdout(&out)
+    );
 }

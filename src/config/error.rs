@@ -217,6 +217,11 @@ pub enum ConfigError {
     },
 }
 
+/// The Fluent id naming what a non-regular file is (`config-file-kind-fifo`, …).
+pub(crate) fn kind_key(kind: crate::fs_guard::SpecialKind) -> String {
+    format!("config-file-kind-{}", kind.id())
+}
+
 fn show(p: &std::path::Path) -> String {
     p.display().to_string()
 }
@@ -302,7 +307,7 @@ impl ConfigError {
                 "config-error-not-regular",
                 &[
                     ("file", show(file).into()),
-                    ("kind", l.tr(&format!("file-kind-{}", kind.id())).into()),
+                    ("kind", l.tr(&kind_key(*kind)).into()),
                 ],
             ),
             ConfigError::TooLarge { file, size, limit } => l.tra(

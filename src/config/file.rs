@@ -126,10 +126,12 @@ fn read_config_text(read: &Path, named: &Path) -> Result<Option<String>, ConfigE
     if capped.truncated {
         return Err(too_large(capped.size.max(MAX_CONFIG_BYTES + 1)));
     }
-    String::from_utf8(capped.bytes).map(Some).map_err(|e| ConfigError::Read {
-        file: path.to_path_buf(),
-        detail: e.utf8_error().to_string(),
-    })
+    String::from_utf8(capped.bytes)
+        .map(Some)
+        .map_err(|e| ConfigError::Read {
+            file: path.to_path_buf(),
+            detail: e.utf8_error().to_string(),
+        })
 }
 
 /// Follows `path` through symlinks (also a dangling last link, whose target is where the

@@ -54,7 +54,10 @@ fn a_fifo_config_is_refused_with_a_clear_error_instead_of_hanging() {
     );
     let (en, zh) = both_locales(&err);
     assert!(en.contains(&fifo.display().to_string()), "{en}");
-    assert!(en.contains("a FIFO (named pipe), not a regular file"), "{en}");
+    assert!(
+        en.contains("a FIFO (named pipe), not a regular file"),
+        "{en}"
+    );
     assert!(zh.contains("命名管道（FIFO），不是普通文件"), "{zh}");
 }
 
@@ -130,7 +133,13 @@ fn lang_refuses_to_rewrite_a_fifo_config_instead_of_hanging() {
         .recv_timeout(Duration::from_secs(60))
         .expect("saving returned instead of hanging");
     assert!(
-        matches!(res, Err(ConfigError::NotRegular { kind: SpecialKind::Fifo, .. })),
+        matches!(
+            res,
+            Err(ConfigError::NotRegular {
+                kind: SpecialKind::Fifo,
+                ..
+            })
+        ),
         "{res:?}"
     );
 }

@@ -97,14 +97,17 @@ impl InstructionProblem {
                         ("path", shown(path)),
                         (
                             "kind",
-                            Arg::from(Text::new(&format!("file-kind-{}", kind.id()), vec![])),
+                            Arg::from(Text::new(&super::error::kind_key(*kind), vec![])),
                         ),
                     ],
                 ),
                 Refusal::NotText => ("config-instructions-not-text", vec![("path", shown(path))]),
                 Refusal::Unreadable { detail } => (
                     "config-instructions-unreadable",
-                    vec![("path", shown(path)), ("detail", Arg::from(detail.as_str()))],
+                    vec![
+                        ("path", shown(path)),
+                        ("detail", Arg::from(detail.as_str())),
+                    ],
                 ),
             },
         }
@@ -130,7 +133,11 @@ pub struct InstructionsRead {
 /// Reads the configured instructions: `text`, then each of `files` confined to `roots`.
 /// A refused file is skipped; a file over the cap contributes its first
 /// [`MAX_INSTRUCTION_BYTES`] followed by a one-line note to the model.
-pub fn read_instructions(text: Option<&str>, files: &[PathBuf], roots: &[PathBuf]) -> InstructionsRead {
+pub fn read_instructions(
+    text: Option<&str>,
+    files: &[PathBuf],
+    roots: &[PathBuf],
+) -> InstructionsRead {
     let mut parts: Vec<String> = vec![];
     let mut problems = vec![];
     if let Some(t) = text.filter(|t| !t.trim().is_empty()) {
@@ -185,8 +192,12 @@ mod tests {
         std::os::unix::fs::symlink("/proc/self/environ", ws.join("AGENTS.md")).unwrap();
         std::fs::write(outer.path().join("outside_secret"), "outside words").unwrap();
         std::os::unix::fs::symlink("../outside_secret", ws.join("OTHER.md")).unwrap();
-        let roots = fs_guard::canonical_roots(&[ws.clone()]);
-        let files = [ws.join("RULES.md"), ws.join("AGENTS.md"), ws.join("OTHER.md")];
+        let roots = fs_guard::canonical_roots(std::slice::from_ref(&ws));
+        let files = [
+            ws.join("RULES.md"),
+            ws.join("AGENTS.md"),
+            ws.join("OTHER.md"),
+        ];
         let read = read_instructions(Some("base"), &files, &roots);
         assert_eq!(read.text.as_deref(), Some("base\n\nuse tabs"));
         assert_eq!(read.problems.len(), 2, "{:?}", read.problems);
@@ -210,13 +221,22 @@ mod tests {
             use std::io::{Seek, Write};
             let mut f = std::fs::OpenOptions::new().write(true).open(&p).unwrap();
             f.seek(std::io::SeekFrom::Start(0)).unwrap();
-            f.write_all(&vec![b'x'; MAX_INSTRUCTION_BYTES as usize + 10]).unwrap();
+            f.write_all(&vec![b'x'; MAX_INSTRUCTION_BYTES as usize + 10])
+                .unwrap();
         }
         let roots = fs_guard::canonical_roots(&[d.path().to_path_buf()]);
         let read = read_instructions(None, std::slice::from_ref(&p), &roots);
         let text = read.text.unwrap();
-        assert!(text.len() < MAX_INSTRUCTION_BYTES as usize + 200, "{}", text.len());
-        assert!(text.ends_with("of 209715200 bytes of AGENTS.md are included]"), "{}", &text[text.len() - 100..]);
+        assert!(
+            text.len() < MAX_INSTRUCTION_BYTES as usize + 200,
+            "{}",
+            text.len()
+        );
+        assert!(
+            text.ends_with("of 209715200 bytes of AGENTS.md are included]"),
+            "{}",
+            &text[text.len() - 100..]
+        );
         assert_eq!(
             read.problems,
             vec![InstructionProblem::Truncated {
@@ -277,7 +297,10 @@ mod tests {
         assert!(
             matches!(
                 &read.problems[..],
-                [InstructionProblem::Refused { reason: Refusal::NotRegular(crate::fs_guard::SpecialKind::Fifo), .. }]
+                [InstructionProblem::Refused {
+                    reason: Refusal::NotRegular(crate::fs_guard::SpecialKind::Fifo),
+                    ..
+                }]
             ),
             "{:?}",
             read.problems
