@@ -516,4 +516,47 @@ mod tests {
         let s = summary_of(store::list_sessions(dir.path()).unwrap().remove(0));
         assert_eq!((s.first_prompt, s.messages), (None, 0));
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_refused_instruction_file_is_warned_about_once_per_change_not_per_request() {
+        let ws = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/proc/self/environ", ws.path().join("AGENTS.md")).unwrap();
+        let config =
+            Config::parse_in("[instructions]\nfiles = [\"AGENTS.md\"]", None, ws.path()).unwrap();
+        let env = AppEnvironment {
+            config,
+            config_location: None,
+            session_dir: ws.path().join("sessions"),
+            base_url_override: None,
+            demo_base: None,
+            instruction_problems: Default::default(),
+        };
+        assert_eq!(
+            env.base_prompt(),
+            BASE_PROMPT,
+            "the environment is not read"
+        );
+        let first = env.take_prompt_notices();
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert_eq!(first[0].key, "config-instructions-outside");
+        assert_eq!(first[0].level, NoticeLevel::Warn);
+        // The next requests find the same problem: no new warning.
+        env.base_prompt();
+        env.base_prompt();
+        assert!(env.take_prompt_notices().is_empty());
+        // Fixed, then broken another way: each change is told.
+        std::fs::remove_file(ws.path().join("AGENTS.md")).unwrap();
+        std::fs::write(ws.path().join("AGENTS.md"), "be brief").unwrap();
+        assert!(env.base_prompt().ends_with("be brief"));
+        assert!(
+            env.take_prompt_notices().is_empty(),
+            "no problem left, nothing to say"
+        );
+        std::fs::remove_file(ws.path().join("AGENTS.md")).unwrap();
+        std::os::unix::fs::symlink("/dev/null", ws.path().join("AGENTS.md")).unwrap();
+        env.base_prompt();
+        let again = env.take_prompt_notices();
+        assert_eq!(again.len(), 1, "{again:?}");
+    }
 }
