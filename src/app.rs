@@ -139,8 +139,10 @@ pub fn config_warning_notices(config: &Config, l: Localizer) -> Vec<Notice> {
         .collect()
 }
 
-/// Shows the config's warnings as notices of the agent (TUI start).
+/// Shows the config's warnings as notices of the agent (TUI start), and what is wrong
+/// with the instruction files now (`exec` reports those at its first request).
 pub fn announce_config_warnings(agent: &Agent, config: &Config) {
+    agent.check_instructions();
     for n in config_warning_notices(config, agent.localizer()) {
         agent.emit_notice(
             n.level,
@@ -238,6 +240,9 @@ pub struct AppEnvironment {
     pub demo_base: Option<String>,
     /// The `/resume` picker's summaries already read (shared with the jobs that read them).
     pub summaries: std::sync::Arc<SummaryCache>,
+    /// Instruction-file problems of the latest read, and whether they changed since the
+    /// loop last took them (each distinct set is warned about once, not per request).
+    pub instruction_problems: std::sync::Mutex<(Vec<crate::config::InstructionProblem>, bool)>,
 }
 
 /// The built-in part of the system prompt.
@@ -280,13 +285,38 @@ impl Environment for AppEnvironment {
 
     fn base_prompt(&self) -> String {
         let mut p = BASE_PROMPT.to_string();
-        if let Some(extra) = self.config.read_instructions()
+        let read = self.config.read_instructions();
+        if let Some(extra) = read.text
             && !extra.trim().is_empty()
         {
             p.push_str("\n\n");
             p.push_str(extra.trim());
         }
+        let mut last = self
+            .instruction_problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if last.0 != read.problems {
+            *last = (read.problems, true);
+        }
         p
+    }
+
+    fn take_prompt_notices(&self) -> Vec<Notice> {
+        let mut last = self
+            .instruction_problems
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if !std::mem::take(&mut last.1) {
+            return vec![];
+        }
+        last.0
+            .iter()
+            .map(|p| {
+                let (id, args) = p.message();
+                Notice::new(NoticeLevel::Warn, id, args)
+            })
+            .collect()
     }
 
     fn new_session(&self) -> Result<(Session, PathBuf), EnvError> {
@@ -396,6 +426,7 @@ pub fn build_agent(
             .map(|url| (setup.route.provider.clone(), url)),
         demo_base: demo_base.clone(),
         summaries: std::sync::Arc::default(),
+        instruction_problems: Default::default(),
     };
     let mut agent = Agent::new(
         session,
@@ -507,5 +538,48 @@ mod tests {
         .unwrap();
         let s = summary_of_path(listing::list_sessions(dir.path()).unwrap().remove(0));
         assert_eq!((s.first_prompt, s.messages), (None, 0));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_refused_instruction_file_is_warned_about_once_per_change_not_per_request() {
+        let ws = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("/proc/self/environ", ws.path().join("AGENTS.md")).unwrap();
+        let config =
+            Config::parse_in("[instructions]\nfiles = [\"AGENTS.md\"]", None, ws.path()).unwrap();
+        let env = AppEnvironment {
+            config,
+            config_location: None,
+            session_dir: ws.path().join("sessions"),
+            base_url_override: None,
+            demo_base: None,
+            instruction_problems: Default::default(),
+        };
+        assert_eq!(
+            env.base_prompt(),
+            BASE_PROMPT,
+            "the environment is not read"
+        );
+        let first = env.take_prompt_notices();
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert_eq!(first[0].key, "config-instructions-outside");
+        assert_eq!(first[0].level, NoticeLevel::Warn);
+        // The next requests find the same problem: no new warning.
+        env.base_prompt();
+        env.base_prompt();
+        assert!(env.take_prompt_notices().is_empty());
+        // Fixed, then broken another way: each change is told.
+        std::fs::remove_file(ws.path().join("AGENTS.md")).unwrap();
+        std::fs::write(ws.path().join("AGENTS.md"), "be brief").unwrap();
+        assert!(env.base_prompt().ends_with("be brief"));
+        assert!(
+            env.take_prompt_notices().is_empty(),
+            "no problem left, nothing to say"
+        );
+        std::fs::remove_file(ws.path().join("AGENTS.md")).unwrap();
+        std::os::unix::fs::symlink("/dev/null", ws.path().join("AGENTS.md")).unwrap();
+        env.base_prompt();
+        let again = env.take_prompt_notices();
+        assert_eq!(again.len(), 1, "{again:?}");
     }
 }

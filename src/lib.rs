@@ -5,6 +5,7 @@ pub mod agent;
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod fs_guard;
 pub mod i18n;
 pub mod llm;
 pub mod safe_text;

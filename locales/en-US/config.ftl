@@ -51,3 +51,19 @@ config-expected-retain-no-tool-update = can be "retain" only on a model entry wi
 config-type-number = a number
 config-expected-price = must be a number of US dollars per million tokens, 0 or more
 config-expected-prices-complete = is missing: a model entry sets all three of price_input_hit, price_input_miss and price_output, or none of them (to keep the built-in prices)
+
+# Files deepterm refuses to read (config file, instruction files).
+config-error-not-regular = Cannot read the config file { $file }: it is { $kind }, not a regular file. Point --config at a regular file (a symlink to one is fine).
+config-error-too-large = Cannot read the config file { $file }: it is { $size } bytes; a config file may be at most { $mib } MiB.
+config-instructions-outside = Instructions file { $path } was not read: it resolves to { $target }, which is outside the workspace, the config file's directory and the user config directory.
+config-instructions-not-regular = Instructions file { $path } was not read: it is { $kind }, not a regular file.
+config-instructions-not-text = Instructions file { $path } was not read: it is binary or not UTF-8 text.
+config-instructions-missing = Instructions file { $path } was not found; skipping it.
+config-instructions-unreadable = Instructions file { $path } was not read: { $detail }
+config-instructions-truncated = Instructions file { $path } is { $size } bytes; only its first { $kib } KiB are used.
+config-file-kind-directory = a directory
+config-file-kind-fifo = a FIFO (named pipe)
+config-file-kind-socket = a socket
+config-file-kind-block-device = a block device
+config-file-kind-char-device = a character device
+config-file-kind-special = a special file

@@ -286,3 +286,4 @@ tui-attachment-truncated = ▸ @{ $path } · { $lines ->
 tui-attachment-expanded = ▾ @{ $path } (Enter collapses)
 tui-attachment-outside = ▸ @{ $path } · not attached: outside the workspace
 tui-attachment-binary = ▸ @{ $path } · not attached: binary or not UTF-8
+tui-attachment-not-regular = ▸ @{ $path } · not attached: not a regular file

@@ -51,3 +51,19 @@ config-expected-retain-no-tool-update = 只有在 tool_update = "addition-only" 
 config-type-number = 数字
 config-expected-price = 必须是不小于 0 的数字（单位：美元/百万 token）
 config-expected-prices-complete = 缺失：模型条目要么同时设置 price_input_hit、price_input_miss 和 price_output 三项，要么一项都不设（沿用内置价格）
+
+# deepterm 拒绝读取的文件（配置文件、指令文件）。
+config-error-not-regular = 无法读取配置文件 { $file }：它是{ $kind }，不是普通文件。请让 --config 指向一个普通文件（指向普通文件的符号链接也可以）。
+config-error-too-large = 无法读取配置文件 { $file }：文件大小为 { $size } 字节，配置文件最大为 { $mib } MiB。
+config-instructions-outside = 未读取指令文件 { $path }：它实际指向 { $target }，不在工作区、配置文件所在目录或用户配置目录之内。
+config-instructions-not-regular = 未读取指令文件 { $path }：它是{ $kind }，不是普通文件。
+config-instructions-not-text = 未读取指令文件 { $path }：它是二进制文件或不是 UTF-8 文本。
+config-instructions-missing = 未找到指令文件 { $path }，已跳过。
+config-instructions-unreadable = 未读取指令文件 { $path }：{ $detail }
+config-instructions-truncated = 指令文件 { $path } 大小为 { $size } 字节，只使用前 { $kib } KiB。
+config-file-kind-directory = 目录
+config-file-kind-fifo = 命名管道（FIFO）
+config-file-kind-socket = 套接字
+config-file-kind-block-device = 块设备
+config-file-kind-char-device = 字符设备
+config-file-kind-special = 特殊文件

@@ -7,12 +7,12 @@
 //! collapsed line per file and the log alone reproduces the request (resume shows it too).
 
 use std::fs;
-use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::fs_guard::{self, OpenError};
 use crate::session::event::{Block, Message, Role, Source};
 
 /// Bytes of one file attached at most; the rest is cut with a note.
@@ -26,6 +26,8 @@ pub enum Refusal {
     OutsideWorkspace,
     /// Binary or not UTF-8.
     Binary,
+    /// Not a regular file (a FIFO or device put in its place).
+    NotRegular,
 }
 
 /// One entry of `source.attachments`.
@@ -113,30 +115,31 @@ fn resolve(root: &Path, tok: &str) -> Resolved {
     Resolved::File(canonical, rel)
 }
 
-/// Reads at most `max` bytes: the text, the file size and whether it was cut; `None` for
-/// binary or non-UTF-8 content.
-fn read_text(path: &Path, max: usize) -> Option<(String, u64, bool)> {
-    let f = fs::File::open(path).ok()?;
-    let size = f.metadata().ok()?.len();
-    let mut bytes = Vec::new();
-    f.take(max as u64 + 1).read_to_end(&mut bytes).ok()?;
-    let truncated = bytes.len() > max;
-    bytes.truncate(max);
-    if bytes.contains(&0) {
-        return None;
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        // A cut inside the last character is not a decoding error.
-        Err(e) if truncated && e.as_bytes().len() - e.utf8_error().valid_up_to() < 4 => {
-            let n = e.utf8_error().valid_up_to();
-            let mut b = e.into_bytes();
-            b.truncate(n);
-            String::from_utf8(b).ok()?
-        }
-        Err(_) => return None,
+/// What reading a mentioned file gave.
+enum Read {
+    /// The text, the file size and whether it was cut.
+    Text(String, u64, bool),
+    /// Binary or not UTF-8.
+    Binary,
+    /// Not a regular file when opened (a FIFO or device swapped in after the check).
+    NotRegular,
+}
+
+/// Reads at most `max` bytes without blocking on a swapped-in FIFO and without reading
+/// past the cap of an endless file (the built-in tools' pattern, [`fs_guard`]).
+fn read_text(path: &Path, max: usize) -> Read {
+    let file = match fs_guard::open_regular(path) {
+        Ok(f) => f,
+        Err(OpenError::NotRegular(_)) => return Read::NotRegular,
+        Err(OpenError::Io(_)) => return Read::Binary,
     };
-    Some((text, size, truncated))
+    let Ok(c) = fs_guard::read_capped(file, max as u64) else {
+        return Read::Binary;
+    };
+    match fs_guard::utf8_text(c.bytes, c.truncated) {
+        Some(text) => Read::Text(text, c.size, c.truncated),
+        None => Read::Binary,
+    }
 }
 
 /// A fence longer than any backtick run in `text`.
@@ -180,7 +183,7 @@ pub fn user_message(root: &Path, text: String, max: usize) -> Message {
                     continue;
                 }
                 match read_text(&path, max) {
-                    None => (
+                    Read::Binary => (
                         format!("\n\n[@{rel} was not attached: it is binary or not UTF-8 text]"),
                         Attachment {
                             path: rel,
@@ -190,7 +193,17 @@ pub fn user_message(root: &Path, text: String, max: usize) -> Message {
                             refused: Some(Refusal::Binary),
                         },
                     ),
-                    Some((content, size, truncated)) => {
+                    Read::NotRegular => (
+                        format!("\n\n[@{rel} was not attached: it is not a regular file]"),
+                        Attachment {
+                            path: rel,
+                            lines: 0,
+                            bytes: 0,
+                            truncated: false,
+                            refused: Some(Refusal::NotRegular),
+                        },
+                    ),
+                    Read::Text(content, size, truncated) => {
                         let lines = content.lines().count();
                         let f = fence(&content);
                         let body = content.strip_suffix('\n').unwrap_or(&content);
@@ -342,5 +355,23 @@ mod tests {
         assert!(!m.joined_text().contains("top secret"));
         assert!(atts[0].1.contains("outside the workspace"), "{}", atts[0].1);
         assert!(atts[2].1.contains("binary"), "{}", atts[2].1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_mentioned_file_swapped_for_a_fifo_is_refused_instead_of_hanging() {
+        let d = ws();
+        // What a swap after the check leaves: the reader meets a FIFO with no writer.
+        let fifo = d.path().join("swapped.txt");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(matches!(read_text(&fifo, 1000), Read::NotRegular));
+        });
+        let refused = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("reading returned instead of hanging");
+        assert!(refused);
     }
 }

@@ -272,6 +272,17 @@ pub fn plan_attempt(
         step,
         explicit_series_start,
     } = input;
+    // The log redacts key values from whatever it is given (decision 0030); the prompt and
+    // tools are compared with what it holds, so they are redacted the same way first, or
+    // a key in them would look like a change on every request.
+    let secrets = session.secrets().clone();
+    let rendered = secrets.redact(rendered);
+    let rendered: &str = &rendered;
+    let tools = match secrets.redact_serde(&tools) {
+        Ok(Some(redacted)) => redacted,
+        Ok(None) => tools,
+        Err(e) => return Err(SessionError::Redaction(e.to_string())),
+    };
     for ev in reconcile_system_prompt(
         session,
         series,
@@ -369,3 +380,5 @@ pub fn compaction_messages(session: &Session, start_seq: u64, end_seq: u64) -> V
 
 #[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod redaction_tests;

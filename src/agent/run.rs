@@ -84,6 +84,11 @@ pub trait Environment: Send {
     fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
     /// Rendered base system prompt (instructions from config).
     fn base_prompt(&self) -> String;
+    /// Warnings about the instruction files (refused, cut) found by [`Environment::base_prompt`]
+    /// since the last call, once per change (decision 0031).
+    fn take_prompt_notices(&self) -> Vec<Notice> {
+        vec![]
+    }
     /// Opens a fresh session (for `/new`).
     fn new_session(&self) -> Result<(Session, PathBuf), EnvError>;
     /// Opens an existing session by id or `last` (for `/resume ID`); `current_id` is the
@@ -164,6 +169,8 @@ impl Agent {
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
         let (bg_tx, bg_rx) = mpsc::unbounded_channel();
         tools.registry_mut().set_max_tools(route.max_tools);
+        let mut session = session;
+        session.set_secrets(tools.secrets().clone());
         Ok(Agent {
             bg_tx,
             bg_rx,
@@ -182,7 +189,8 @@ impl Agent {
         })
     }
 
-    /// Adds a key value to redact from tool results (see [`crate::tools::child_env::redact`]).
+    /// Adds a key value to redact from tool results and from everything the session logs
+    /// and sends (see [`crate::secret::Secrets`], decision 0030).
     pub fn add_secret(&mut self, value: impl Into<String>) {
         self.tools.add_secret(&value.into());
     }
@@ -591,6 +599,7 @@ impl Agent {
     fn prepare_attempt(&mut self, turn: u64, step: u64) -> Result<GenerateOptions, AgentError> {
         self.drain_background()?;
         let rendered = self.render_prompt();
+        self.report_prompt_notices();
         let tools = self.tools.registry().active_tools();
         let pending = std::mem::take(&mut self.state.pending_user);
         let tx = self.tx.clone();
@@ -629,6 +638,8 @@ impl Agent {
                 .map(|e| (**e).clone())
                 .collect(),
         )?;
+        // The preview redacts as the real attempt would, so it shows what would be sent.
+        session.set_secrets(self.tools.secrets().clone());
         let mut series = self.state.series;
         let rendered = self.render_prompt();
         let turn = self.state.turn.max(1);
@@ -669,6 +680,19 @@ impl Agent {
                 let (opts, events) = self.preview_next_request()?;
                 Ok(inspect::inspect_next(&events, &opts, &kind_of)?)
             }
+        }
+    }
+
+    /// Reads the instruction files now and warns about any that are refused or cut (the
+    /// TUI does this at start; every request does it again, warning once per change).
+    pub fn check_instructions(&self) {
+        let _ = self.render_prompt();
+        self.report_prompt_notices();
+    }
+
+    fn report_prompt_notices(&self) {
+        for n in self.env.take_prompt_notices() {
+            self.emit(AgentEvent::Notice(n));
         }
     }
 
@@ -1125,8 +1149,9 @@ impl Agent {
     /// Switches to another session (`/new`, `/resume ID`).
     /// The session state is rebuilt as a whole: `/system` text, unsent input and
     /// "always allow" answers belong to the session they were given in.
-    pub(crate) fn replace_session(&mut self, session: Session, path: PathBuf) {
+    pub(crate) fn replace_session(&mut self, mut session: Session, path: PathBuf) {
         let _ = self.state.session.sync();
+        session.set_secrets(self.tools.secrets().clone());
         self.state = SessionState::open(session);
         self.restore_tool_state();
         self.inbox.reset();

@@ -60,8 +60,9 @@ pub struct CallResult {
 pub struct ToolRunner {
     registry: ToolRegistry,
     mode: ApprovalMode,
-    /// Key values redacted from tool results before they are logged.
-    secrets: Vec<String>,
+    /// Key values redacted from tool results before they are logged (decision 0006); the
+    /// session's log redacts with the same shared set (decision 0030).
+    secrets: crate::secret::Secrets,
 }
 
 impl ToolRunner {
@@ -70,7 +71,7 @@ impl ToolRunner {
         ToolRunner {
             registry,
             mode,
-            secrets: Vec::new(),
+            secrets: crate::secret::Secrets::new(),
         }
     }
 
@@ -89,16 +90,19 @@ impl ToolRunner {
         self.mode
     }
 
-    /// Adds a key value to redact (see [`crate::tools::child_env::redact`]).
+    /// Adds a key value to redact (see [`crate::secret::Secrets`]).
     pub fn add_secret(&mut self, value: &str) {
-        if !value.is_empty() && !self.secrets.iter().any(|s| s == value) {
-            self.secrets.push(value.to_string());
-        }
+        self.secrets.add(value);
+    }
+
+    /// The shared set of key values (the session log redacts with it too).
+    pub fn secrets(&self) -> &crate::secret::Secrets {
+        &self.secrets
     }
 
     /// `text` with every known key value replaced.
     pub fn redact(&self, text: &str) -> String {
-        crate::tools::child_env::redact(text, &self.secrets).into_owned()
+        self.secrets.redact(text).into_owned()
     }
 
     /// Decides each call in order: `Some(error)` is the result of a call that will not

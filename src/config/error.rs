@@ -118,6 +118,25 @@ pub enum ConfigError {
         /// The OS error text.
         detail: String,
     },
+    /// The config path (after following symlinks) is not a regular file: a FIFO would
+    /// block the start and a device such as `/dev/zero` would never end.
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    NotRegular {
+        /// The file.
+        file: PathBuf,
+        /// What it is instead.
+        kind: crate::fs_guard::SpecialKind,
+    },
+    /// The config file is larger than [`super::MAX_CONFIG_BYTES`].
+    #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
+    TooLarge {
+        /// The file.
+        file: PathBuf,
+        /// Its size in bytes (at least `limit + 1` when it grew while read).
+        size: u64,
+        /// The cap in bytes.
+        limit: u64,
+    },
     /// A config file given explicitly (`--config`, `$DEEPTERM_CONFIG`) does not exist.
     #[error("{}", self.localized(Localizer::new(Locale::EnUs)))]
     NotFound {
@@ -196,6 +215,11 @@ pub enum ConfigError {
         /// The environment variable to set.
         var: String,
     },
+}
+
+/// The Fluent id naming what a non-regular file is (`config-file-kind-fifo`, …).
+pub(crate) fn kind_key(kind: crate::fs_guard::SpecialKind) -> String {
+    format!("config-file-kind-{}", kind.id())
 }
 
 fn show(p: &std::path::Path) -> String {
@@ -279,6 +303,21 @@ impl ConfigError {
             ConfigError::NotFound { file } => {
                 l.tra("config-error-not-found", &[("file", show(file).into())])
             }
+            ConfigError::NotRegular { file, kind } => l.tra(
+                "config-error-not-regular",
+                &[
+                    ("file", show(file).into()),
+                    ("kind", l.tr(&kind_key(*kind)).into()),
+                ],
+            ),
+            ConfigError::TooLarge { file, size, limit } => l.tra(
+                "config-error-too-large",
+                &[
+                    ("file", show(file).into()),
+                    ("size", Arg::from(*size)),
+                    ("mib", Arg::from(*limit / (1024 * 1024))),
+                ],
+            ),
             ConfigError::Write { file, detail } => l.tra(
                 "config-error-write",
                 &[("file", show(file).into()), ("detail", detail.into())],

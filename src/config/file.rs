@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::parse;
 use super::{Config, ConfigError, ConfigLocation, locate};
+use crate::fs_guard::{self, OpenError};
 use crate::i18n::Locale;
 
 impl Config {
@@ -22,23 +23,14 @@ impl Config {
         let Some(loc) = location else {
             return Ok(Config::default());
         };
-        match std::fs::read_to_string(&loc.path) {
-            Ok(text) => Config::parse(&text, Some(&loc.path)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                if loc.explicit {
-                    Err(ConfigError::NotFound {
-                        file: loc.path.clone(),
-                    })
-                } else {
-                    Ok(Config {
-                        path: Some(loc.path.clone()),
-                        ..Config::default()
-                    })
-                }
-            }
-            Err(e) => Err(ConfigError::Read {
+        match read_config_text(&loc.path, &loc.path)? {
+            Some(text) => Config::parse(&text, Some(&loc.path)),
+            None if loc.explicit => Err(ConfigError::NotFound {
                 file: loc.path.clone(),
-                detail: e.to_string(),
+            }),
+            None => Ok(Config {
+                path: Some(loc.path.clone()),
+                ..Config::default()
             }),
         }
     }
@@ -72,16 +64,7 @@ pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
         detail: e.to_string(),
     };
     let target = resolve_symlinks(path).map_err(write_err)?;
-    let text = match std::fs::read_to_string(&target) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            return Err(ConfigError::Read {
-                file: path.to_path_buf(),
-                detail: e.to_string(),
-            });
-        }
-    };
+    let text = read_config_text(&target, path)?.unwrap_or_default();
     let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| {
         parse::toml_error(&text, Some(path), e.message(), e.span())
     })?;
@@ -101,6 +84,54 @@ pub fn save_locale(path: &Path, locale: Locale) -> Result<(), ConfigError> {
         std::fs::create_dir_all(dir).map_err(write_err)?;
     }
     replace_file(&target, doc.to_string().as_bytes()).map_err(write_err)
+}
+
+/// Largest config file read (4 MiB): a real config is a few KiB, and the TOML parser
+/// needs several times the text's size in memory.
+pub const MAX_CONFIG_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The config file's text, `None` when it does not exist. Only a regular file (after
+/// following symlinks, which are legitimate) of at most [`MAX_CONFIG_BYTES`] is read: a
+/// FIFO would block the start, `/dev/zero` would fill memory, and a huge file would
+/// exhaust the TOML parser. It is opened without blocking and read with a cap
+/// ([`crate::fs_guard`]), so a file swapped after the checks is bounded too. Errors name
+/// `named` (the path the user gave).
+fn read_config_text(read: &Path, named: &Path) -> Result<Option<String>, ConfigError> {
+    let path = named;
+    let read_err = |e: std::io::Error| ConfigError::Read {
+        file: path.to_path_buf(),
+        detail: e.to_string(),
+    };
+    let too_large = |size: u64| ConfigError::TooLarge {
+        file: path.to_path_buf(),
+        size,
+        limit: MAX_CONFIG_BYTES,
+    };
+    let file = match fs_guard::open_regular(read) {
+        Ok(f) => f,
+        Err(OpenError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(OpenError::Io(e)) => return Err(read_err(e)),
+        Err(OpenError::NotRegular(kind)) => {
+            return Err(ConfigError::NotRegular {
+                file: path.to_path_buf(),
+                kind,
+            });
+        }
+    };
+    let size = file.metadata().map_err(read_err)?.len();
+    if size > MAX_CONFIG_BYTES {
+        return Err(too_large(size));
+    }
+    let capped = fs_guard::read_capped(file, MAX_CONFIG_BYTES).map_err(read_err)?;
+    if capped.truncated {
+        return Err(too_large(capped.size.max(MAX_CONFIG_BYTES + 1)));
+    }
+    String::from_utf8(capped.bytes)
+        .map(Some)
+        .map_err(|e| ConfigError::Read {
+            file: path.to_path_buf(),
+            detail: e.utf8_error().to_string(),
+        })
 }
 
 /// Follows `path` through symlinks (also a dangling last link, whose target is where the
@@ -176,3 +207,7 @@ fn replace_file(target: &Path, contents: &[u8]) -> std::io::Result<()> {
     }
     result
 }
+
+#[cfg(test)]
+#[path = "file_tests.rs"]
+mod tests;

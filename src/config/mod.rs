@@ -7,6 +7,7 @@
 
 mod error;
 mod file;
+pub mod instructions;
 mod limits;
 mod parse;
 
@@ -17,7 +18,8 @@ use std::path::{Path, PathBuf};
 /// The key type lives in [`crate::secret`] (below both `config` and `llm`).
 pub use crate::secret::ApiKey;
 pub use error::{ConfigError, ConfigWarning, Problem};
-pub use file::{check_base_url_arg, save_locale};
+pub use file::{MAX_CONFIG_BYTES, check_base_url_arg, save_locale};
+pub use instructions::{InstructionProblem, InstructionsRead};
 pub use limits::Limits;
 
 use crate::i18n::Locale;
@@ -54,6 +56,10 @@ pub struct Instructions {
     pub text: Option<String>,
     /// Instruction files that were found, resolved (cwd first, then the config dir).
     pub files: Vec<PathBuf>,
+    /// The canonical directories they may be read from, after resolving symlinks
+    /// ([`instructions::instruction_roots`]: the workspace, the config file's directory,
+    /// the user config directory).
+    pub roots: Vec<PathBuf>,
 }
 
 /// One `[mcp.servers.NAME]` table.
@@ -286,26 +292,15 @@ impl Config {
     }
 
     /// The base instructions: `[instructions] text` then each file's contents, separated
-    /// by blank lines; files are re-read on every call (a vanished file is skipped).
-    /// `None` when there is nothing.
-    pub fn read_instructions(&self) -> Option<String> {
-        let mut parts: Vec<String> = vec![];
-        if let Some(t) = self
-            .instructions
-            .text
-            .as_ref()
-            .filter(|t| !t.trim().is_empty())
-        {
-            parts.push(t.trim_end().to_string());
-        }
-        for f in &self.instructions.files {
-            if let Ok(t) = std::fs::read_to_string(f)
-                && !t.trim().is_empty()
-            {
-                parts.push(t.trim_end().to_string());
-            }
-        }
-        (!parts.is_empty()).then(|| parts.join("\n\n"))
+    /// by blank lines, with what went wrong. Files are re-read on every call, each only
+    /// if it is a regular text file inside [`Instructions::roots`] after resolving
+    /// symlinks, and at most [`instructions::MAX_INSTRUCTION_BYTES`] of it (decision 0031).
+    pub fn read_instructions(&self) -> InstructionsRead {
+        instructions::read_instructions(
+            self.instructions.text.as_deref(),
+            &self.instructions.files,
+            &self.instructions.roots,
+        )
     }
 }
 

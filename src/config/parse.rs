@@ -478,6 +478,7 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
         cfg.instructions = parse_instructions(&mut w, &mut t, file, cwd)?;
         w.leftovers("instructions", t);
     }
+    cfg.instructions.roots = super::instructions::instruction_roots(cwd, file);
 
     if let Some(mut mcp) = w.table(&mut root, "", "mcp")? {
         if let Some(servers) = w.table(&mut mcp, "mcp", "servers")? {
@@ -754,7 +755,13 @@ fn parse_instructions(
             }
             c
         };
-        match candidates.into_iter().find(|c| c.is_file()) {
+        // The first entry that exists and is not a directory is the file: whether it may
+        // be read (a regular text file inside the roots) is decided on every read, which
+        // names the file and the reason when it refuses (decision 0031).
+        let exists = |c: &PathBuf| {
+            std::fs::symlink_metadata(c).is_ok() && !std::fs::metadata(c).is_ok_and(|m| m.is_dir())
+        };
+        match candidates.into_iter().find(exists) {
             Some(found) => files.push(found),
             None => w.warnings.push(ConfigWarning::MissingInstructionFile {
                 file: file.map(Path::to_path_buf),
@@ -763,7 +770,11 @@ fn parse_instructions(
             }),
         }
     }
-    Ok(Instructions { text, files })
+    Ok(Instructions {
+        text,
+        files,
+        roots: vec![],
+    })
 }
 
 fn parse_mcp_server(w: &mut Walker<'_>, prefix: &str, mut t: Table) -> Res<McpServerConfig> {

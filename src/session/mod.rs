@@ -61,6 +61,9 @@ pub enum SessionError {
     /// `from_events` got an empty list.
     #[error("session log is empty (no session/start)")]
     Empty,
+    /// An event holds a key value that could not be taken out; it was not added.
+    #[error("could not redact a key value from an event: {0}")]
+    Redaction(String),
 }
 
 /// An open session: events, validation, surface and tool-history folds.
@@ -75,6 +78,9 @@ pub struct Session {
     latest_context: Option<usize>,
     ledger: ledger::RequestLedger,
     sink: Option<Box<dyn EventSink + Send>>,
+    /// Key values redacted from every live event before it is validated, logged and
+    /// kept (decision 0030).
+    secrets: crate::secret::Secrets,
 }
 
 impl std::fmt::Debug for Session {
@@ -106,6 +112,7 @@ impl Session {
             latest_context: None,
             ledger: ledger::RequestLedger::new(),
             sink: None,
+            secrets: crate::secret::Secrets::new(),
         }
     }
 
@@ -172,6 +179,19 @@ impl Session {
         self.sink = Some(sink);
     }
 
+    /// Sets the key values to redact from every event appended from now on. Since every
+    /// request is built from the log alone (decision 0014), nothing appended can carry a
+    /// key into a request either (decision 0030). Events already in the session (a
+    /// loaded log) are kept as they are.
+    pub fn set_secrets(&mut self, secrets: crate::secret::Secrets) {
+        self.secrets = secrets;
+    }
+
+    /// The key values redacted from appended events.
+    pub fn secrets(&self) -> &crate::secret::Secrets {
+        &self.secrets
+    }
+
     /// fsyncs the sink (no-op without one).
     pub fn sync(&mut self) -> Result<(), SessionError> {
         match &mut self.sink {
@@ -215,6 +235,13 @@ impl Session {
         surface_op: Option<SurfaceOp>,
         source_event_seqs: Option<Vec<u64>>,
     ) -> Result<Arc<Event>, SessionError> {
+        // The one choke point for what is logged and, through the log, sent: system,
+        // developer, user and assistant text, tool calls and results, tool schemas.
+        let kind = match self.secrets.redact_serde(&kind) {
+            Ok(Some(redacted)) => redacted,
+            Ok(None) => kind,
+            Err(e) => return Err(SessionError::Redaction(e.to_string())),
+        };
         let ev = Event {
             kind,
             seq: self.validator.next_seq(),

@@ -23,6 +23,7 @@ use super::{
     Approval, Interrupted, RegisteredTool, ToolExecutor, ToolOutcome, run_guarded, truncate_utf8,
 };
 use crate::config::DEFAULT_COMMAND_TIMEOUT_SECS;
+use crate::fs_guard::{self, OpenError, SpecialKind};
 use crate::session::event::ToolSchema;
 
 /// Timeout of one built-in tool call: the command tools' default.
@@ -137,58 +138,25 @@ fn looks_binary(bytes: &[u8]) -> bool {
     bytes.contains(&0)
 }
 
-/// What a non-regular file is, for the error text.
-fn special_kind(t: fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() {
-            return "a block device";
-        }
-        if t.is_char_device() {
-            return "a character device";
-        }
-    }
-    let _ = t;
-    "a special file"
-}
-
 /// The refusal of a non-regular file.
 fn not_regular(given: &str, t: fs::FileType) -> String {
+    not_regular_kind(given, SpecialKind::of(t))
+}
+
+fn not_regular_kind(given: &str, kind: SpecialKind) -> String {
     format!(
         "\"{given}\" is not a regular file (it is {}); only regular files can be read",
-        special_kind(t)
+        kind.describe()
     )
 }
 
-/// Opens a file for reading only if it is a regular file. The metadata is checked before
-/// opening (opening a FIFO for reading would block), and the open itself does not block
-/// (`O_NONBLOCK`) and is checked again, in case the path was swapped in between.
+/// Opens a file for reading only if it is a regular file, without blocking on a FIFO
+/// swapped in after the check ([`crate::fs_guard::open_regular`]).
 fn open_regular(path: &Path, given: &str) -> Result<fs::File, String> {
-    let cannot = |e: std::io::Error| format!("cannot read \"{given}\": {e}");
-    let meta = fs::metadata(path).map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(not_regular(given, meta.file_type()));
-    }
-    let mut opts = fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = opts.open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(not_regular(given, meta.file_type()));
-    }
-    Ok(file)
+    fs_guard::open_regular(path).map_err(|e| match e {
+        OpenError::NotRegular(kind) => not_regular_kind(given, kind),
+        OpenError::Io(e) => format!("cannot read \"{given}\": {e}"),
+    })
 }
 
 /// `read_file`.

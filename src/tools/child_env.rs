@@ -17,12 +17,7 @@ use crate::config::Config;
 /// Name endings (compared in upper case) that mark a variable as a secret.
 pub const SECRET_SUFFIXES: [&str; 3] = ["_API_KEY", "_TOKEN", "_SECRET"];
 
-/// What replaces a key value found in a tool result.
-pub const REDACTION_MARKER: &str = "[REDACTED]";
-
-/// Key values shorter than this are not redacted (a placeholder such as the demo mode's
-/// `demo` would otherwise mangle ordinary text; real provider keys are much longer).
-pub const MIN_REDACTED_LEN: usize = 8;
+pub use crate::secret::{MIN_REDACTED_LEN, REDACTION_MARKER};
 
 /// Whether `name` looks like a secret by itself (suffix rule, case-insensitive).
 pub fn is_secret_name(name: &str) -> bool {
@@ -96,15 +91,9 @@ impl ChildEnvPolicy {
 }
 
 /// Replaces every occurrence of each secret value (at least [`MIN_REDACTED_LEN`] bytes
-/// long) in `text` with [`REDACTION_MARKER`].
+/// long) in `text` with [`REDACTION_MARKER`] ([`crate::secret::redact_values`]).
 pub fn redact<'a>(text: &'a str, secrets: &[String]) -> Cow<'a, str> {
-    let mut out = Cow::Borrowed(text);
-    for s in secrets {
-        if s.len() >= MIN_REDACTED_LEN && out.contains(s.as_str()) {
-            out = Cow::Owned(out.replace(s.as_str(), REDACTION_MARKER));
-        }
-    }
-    out
+    crate::secret::redact_values(text, secrets)
 }
 
 /// The values of the config's key variables in deepterm's environment (to redact).

@@ -595,6 +595,9 @@ fn render_parts(
                     ("tui-attachment-outside", vec![("path", path)])
                 }
                 (Some(Refusal::Binary), _) => ("tui-attachment-binary", vec![("path", path)]),
+                (Some(Refusal::NotRegular), _) => {
+                    ("tui-attachment-not-regular", vec![("path", path)])
+                }
                 (None, true) => ("tui-attachment-expanded", vec![("path", path)]),
                 (None, false) if info.truncated => (
                     "tui-attachment-truncated",

@@ -517,3 +517,46 @@ fn duplicate_key_error_names_the_key_and_line() {
         "model = \"a/b\"\nmodel = \"c/d\"\n"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_instruction_file_of_200_mb_sends_only_its_first_256_kib_with_a_warning() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    // Next to the config: 300 KiB of text, then sparse to 200 MB (no disk used).
+    let big = env.dir.path().join("HUGE.md");
+    std::fs::write(&big, "rule\n".repeat(300 * 1024 / 5)).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&big)
+        .unwrap()
+        .set_len(200 * 1024 * 1024)
+        .unwrap();
+    let cfg = env.write_config(
+        "config.toml",
+        &routes_config(
+            &env.sim.base_url(),
+            "[instructions]\nfiles = [\"HUGE.md\"]\n",
+        ),
+    );
+    let out = env.exec(&cfg, "Hello\nagain\n", &[]).await;
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let warned: Vec<&str> = err.lines().filter(|l| l.contains("HUGE.md")).collect();
+    assert_eq!(warned.len(), 1, "one warning for two requests:\n{err}");
+    assert!(
+        warned[0].contains("is 209715200 bytes; only its first 256 KiB are used"),
+        "{err}"
+    );
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 2);
+    for r in &reqs {
+        // 256 KiB of text (JSON-escaped newlines make it a little longer), not 200 MB.
+        let body = r["body"].to_string();
+        assert!(body.len() < 400 * 1024, "{} bytes sent", body.len());
+        assert!(
+            body.contains(
+                "[truncated: only the first 262144 of 209715200 bytes of HUGE.md are included]"
+            ),
+            "the model is told the file was cut"
+        );
+    }
+}

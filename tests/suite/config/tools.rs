@@ -342,10 +342,12 @@ fn instruction_files_resolve_against_cwd_then_config_dir() {
     )
     .unwrap();
     assert!(c.warnings.is_empty());
+    let read = c.read_instructions();
     assert_eq!(
-        c.read_instructions().as_deref(),
+        read.text.as_deref(),
         Some("be brief\n\nproject rules\n\nglobal rules")
     );
+    assert!(read.problems.is_empty(), "{:?}", read.problems);
 }
 
 // ---------------------------------------------------------------- catalog and routes

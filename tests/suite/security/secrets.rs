@@ -125,22 +125,31 @@ fn contains(hay: &[u8], needle: &str) -> bool {
 /// torn tails, XDG directories, tracing log, workspace), not in what the runs printed, not
 /// in anything the simulator received. Returns the number of files checked.
 fn assert_no_key(env: &TestEnv, outputs: &[&Output]) -> usize {
+    assert_nowhere(env, outputs, CANARY, &[])
+}
+
+/// [`assert_no_key`] for any `needle`, skipping the files in `except` (where the test
+/// itself put it).
+fn assert_nowhere(env: &TestEnv, outputs: &[&Output], needle: &str, except: &[PathBuf]) -> usize {
     let files = files_under(env.dir.path());
     for (p, bytes) in &files {
-        assert!(!contains(bytes, CANARY), "the key is in {}", p.display());
+        if except.contains(p) {
+            continue;
+        }
+        assert!(!contains(bytes, needle), "{needle} is in {}", p.display());
     }
     for o in outputs {
         assert!(
-            !contains(&o.stdout, CANARY),
-            "the key was printed on stdout"
+            !contains(&o.stdout, needle),
+            "{needle} was printed on stdout"
         );
         assert!(
-            !contains(&o.stderr, CANARY),
-            "the key was printed on stderr"
+            !contains(&o.stderr, needle),
+            "{needle} was printed on stderr"
         );
     }
     for r in env.requests() {
-        assert!(!r.to_string().contains(CANARY), "the key was sent: {r}");
+        assert!(!r.to_string().contains(needle), "{needle} was sent: {r}");
     }
     files.len()
 }
@@ -299,4 +308,92 @@ async fn secrets_key_stays_out_of_401_and_5xx_failures() {
     );
     assert_no_key(&env, &[&out401]);
     assert_no_key(&env5, &[&out500]);
+}
+
+/// Another secret of the environment, which no redaction knows: only the containment of
+/// instruction files keeps it out.
+const GH_CANARY: &str = "ghp_deepterm_instructions_canary_71c0";
+/// The content of a file next to the workspace.
+const OUTSIDE: &str = "outside-the-workspace-canary-3b9e";
+/// The content of the repository's legitimate instruction file.
+const RULES: &str = "rules-marker-from-the-workspace-6d2a";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_instruction_files_linked_out_of_the_workspace_are_refused_and_named() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let d = env.dir.path();
+    let ws = d.join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    // The repository: AGENTS.md is the environment, OUTSIDE.md a file next to the
+    // checkout, RULES.md an ordinary file (the channel the other two try to use).
+    std::os::unix::fs::symlink("/proc/self/environ", ws.join("AGENTS.md")).unwrap();
+    let outside = d.join("outside_secret");
+    std::fs::write(&outside, OUTSIDE).unwrap();
+    std::os::unix::fs::symlink("../outside_secret", ws.join("OUTSIDE.md")).unwrap();
+    std::fs::write(ws.join("RULES.md"), format!("{RULES}\n")).unwrap();
+    // The config lives in its own directory, so the test directory is no root.
+    std::fs::create_dir_all(d.join("cfg")).unwrap();
+    let base = env.sim.base_url();
+    let cfg = env.write_config(
+        "cfg/config.toml",
+        &format!(
+            r#"
+model = "ds/deepseek-flash"
+
+[providers.ds]
+kind = "deepseek-messages"
+base_url = "{base}/anthropic"
+api_key_env = "DEEPSEEK_API_KEY"
+
+[instructions]
+files = ["AGENTS.md", "OUTSIDE.md", "RULES.md"]
+"#
+        ),
+    );
+    // The model echoes the key the user typed; the next turn sends that history back.
+    env.sim
+        .push_reply(ScriptedReply::text(format!("noted {CANARY}")));
+    env.sim.push_reply(ScriptedReply::text("second answer"));
+    let script = format!("my key is {CANARY}, remember it\nand now?\n");
+    let out = run(&env, &cfg, &script, &[("GH_TOKEN", GH_CANARY)]).await;
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // Nothing of the environment or the outside file got anywhere. The script (which the
+    // test wrote with the key in it) and the outside file itself are not deepterm's.
+    let script_file = d.join("script.txt");
+    assert_nowhere(&env, &[&out], CANARY, std::slice::from_ref(&script_file));
+    assert_nowhere(&env, &[&out], GH_CANARY, &[]);
+    assert_nowhere(&env, &[&out], OUTSIDE, &[outside]);
+    // Both refusals are named, with the reason.
+    let line = |needle: &str| -> String {
+        err.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle} in:\n{err}"))
+            .to_string()
+    };
+    assert!(line("AGENTS.md").contains("outside the workspace"), "{err}");
+    assert!(line("OUTSIDE.md").contains("outside_secret"), "{err}");
+    // The channel is live: the ordinary instruction file reaches every request.
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 2, "{reqs:?}");
+    for r in &reqs {
+        assert!(
+            r.to_string().contains(RULES),
+            "the rules were not sent: {r}"
+        );
+    }
+    // The user's text and the model's reply are kept, with the key taken out.
+    let log = std::fs::read_to_string(env.log_path()).unwrap();
+    assert!(log.contains("my key is [REDACTED], remember it"), "{log}");
+    assert!(log.contains("noted [REDACTED]"), "{log}");
+    assert!(
+        reqs[1].to_string().contains("noted [REDACTED]"),
+        "{}",
+        reqs[1]
+    );
+    assert!(
+        stdout(&out).contains("noted [REDACTED]"),
+        "{}",
+        stdout(&out)
+    );
 }

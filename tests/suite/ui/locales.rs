@@ -54,6 +54,12 @@ const DYNAMIC: &[Dynamic] = &[
         suffix_file: "src/config/parse.rs",
         suffix_pattern: r#"\bexpected:\s*"([a-z0-9-]+)""#,
     },
+    Dynamic {
+        prefix: "config-file-kind-",
+        builder: "src/config/error.rs",
+        suffix_file: "src/fs_guard.rs",
+        suffix_pattern: r#"SpecialKind::\w+ => "([a-z-]+)","#,
+    },
 ];
 
 /// Literals with the shape of a key (and a key namespace) that are not Fluent keys.
