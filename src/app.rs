@@ -553,6 +553,7 @@ mod tests {
             session_dir: ws.path().join("sessions"),
             base_url_override: None,
             demo_base: None,
+            summaries: std::sync::Arc::default(),
             instruction_problems: Default::default(),
         };
         assert_eq!(
@@ -583,3 +584,6 @@ mod tests {
         assert_eq!(again.len(), 1, "{again:?}");
     }
 }
+
+#[cfg(test)]
+mod session_open_tests;

@@ -94,16 +94,22 @@ pub enum OpenError {
 /// (`O_NONBLOCK`), and the handle is checked again with `fstat`, in case the path was
 /// swapped in between. Symlinks are followed (a symlinked file is legitimate).
 pub fn open_regular(path: &Path) -> Result<fs::File, OpenError> {
+    open_regular_for(path, false)
+}
+
+/// [`open_regular`], for appending too when `append` (a session log). The open never makes
+/// a terminal the controlling one (`O_NOCTTY`).
+pub fn open_regular_for(path: &Path, append: bool) -> Result<fs::File, OpenError> {
     let meta = fs::metadata(path).map_err(OpenError::Io)?;
     if !meta.is_file() {
         return Err(OpenError::NotRegular(SpecialKind::of(meta.file_type())));
     }
     let mut opts = fs::OpenOptions::new();
-    opts.read(true);
+    opts.read(true).append(append);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NONBLOCK);
+        opts.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
     }
     let file = opts.open(path).map_err(OpenError::Io)?;
     let meta = file.metadata().map_err(OpenError::Io)?;

@@ -345,8 +345,6 @@ impl Session {
 #[cfg(test)]
 mod listing_tests;
 #[cfg(test)]
-mod store_hostile_tests;
-#[cfg(test)]
 mod store_proptest;
 #[cfg(test)]
 pub(crate) mod tests;

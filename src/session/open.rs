@@ -9,7 +9,7 @@
 //! scan of its bytes, never their size in memory.
 //! See docs/decisions/0034-hostile-session-directory.md.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -22,29 +22,16 @@ pub enum OpenError {
     Io(std::io::Error),
 }
 
-/// Opens `path` for reading (and appending, with `append`) if it is a regular file.
-/// The open never blocks (`O_NONBLOCK`, which a regular file ignores) and never makes a
-/// terminal the controlling one (`O_NOCTTY`).
+/// Opens `path` for reading (and appending, with `append`) if it is a regular file, through
+/// the one guarded open ([`crate::fs_guard::open_regular_for`]: no blocking, `fstat`-checked).
 pub fn open_regular(path: &Path, append: bool) -> Result<File, OpenError> {
-    let mut opts = OpenOptions::new();
-    opts.read(true).append(append);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-    }
-    let file = opts.open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::IsADirectory {
+    crate::fs_guard::open_regular_for(path, append).map_err(|e| match e {
+        crate::fs_guard::OpenError::NotRegular(_) => OpenError::NotRegular,
+        crate::fs_guard::OpenError::Io(e) if e.kind() == std::io::ErrorKind::IsADirectory => {
             OpenError::NotRegular
-        } else {
-            OpenError::Io(e)
         }
-    })?;
-    let meta = file.metadata().map_err(OpenError::Io)?;
-    if !meta.is_file() {
-        return Err(OpenError::NotRegular);
-    }
-    Ok(file)
+        crate::fs_guard::OpenError::Io(e) => OpenError::Io(e),
+    })
 }
 
 /// What [`LineReader`] does with a line longer than its cap.

@@ -652,19 +652,19 @@ pub fn new_session_id() -> String {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::session::Session;
     use crate::session::event::*;
 
-    pub(in crate::session) fn user(text: &str) -> EventKind {
+    pub(crate) fn user(text: &str) -> EventKind {
         EventKind::UserMessage(UserMessageData {
             message: Message::text(Role::User, text, Source::kind("user")),
         })
     }
 
     /// The lines (without newlines) of a valid log: session/start and `n` user messages.
-    pub(in crate::session) fn valid_lines(id: &str, n: usize) -> Vec<String> {
+    pub(crate) fn valid_lines(id: &str, n: usize) -> Vec<String> {
         let mut s = Session::new(id, "/tmp");
         for i in 0..n {
             s.push(user(&format!("message {i}"))).unwrap();
@@ -675,7 +675,7 @@ pub(super) mod tests {
             .collect()
     }
 
-    pub(in crate::session) fn joined(lines: &[String]) -> String {
+    pub(crate) fn joined(lines: &[String]) -> String {
         lines.iter().map(|l| format!("{l}\n")).collect()
     }
 

@@ -391,8 +391,12 @@ fn is_public_use(toks: &[Token], i: usize) -> bool {
     }
 }
 
-fn scan(src: &str) -> Scan {
-    let toks = strip_test_items(lex(src));
+fn scan(src: &str, with_tests: bool) -> Scan {
+    let toks = if with_tests {
+        lex(src)
+    } else {
+        strip_test_items(lex(src))
+    };
     let mut s = Scan::default();
     let mut stack: Vec<(String, usize)> = Vec::new();
     let mut depth = 0usize;
@@ -609,6 +613,12 @@ struct Ref<'a> {
 
 /// Reads every `.rs` file under `src` and builds the file and module graphs.
 fn analyze(src: &Path) -> Analysis {
+    analyze_build(src, false)
+}
+
+/// The graphs of the production build, or (`with_tests`) of the test build: test modules,
+/// test files and `#[cfg(test)]` items included.
+fn analyze_build(src: &Path, with_tests: bool) -> Analysis {
     // 1. Files on disk → module paths.
     let mut on_disk: BTreeMap<Vec<String>, (String, Scan)> = BTreeMap::new();
     let mut roots: Vec<Scan> = Vec::new();
@@ -638,13 +648,13 @@ fn analyze(src: &Path) -> Analysis {
         let text = fs::read_to_string(&p).unwrap_or_else(|e| panic!("read {}: {e}", p.display()));
         let display = format!("src/{}", rel.to_string_lossy().replace('\\', "/"));
         if segs.is_empty() && (stem == "lib" || stem == "main") {
-            roots.push(scan(&text));
+            roots.push(scan(&text, with_tests));
             continue;
         }
         if stem != "mod" {
             segs.push(stem);
         }
-        on_disk.insert(segs, (display, scan(&text)));
+        on_disk.insert(segs, (display, scan(&text, with_tests)));
     }
 
     // 2. Files reachable from the roots through non-test `mod` declarations.
@@ -654,7 +664,9 @@ fn analyze(src: &Path) -> Analysis {
         .flat_map(|r| r.declared.iter().cloned())
         .collect();
     while let Some(m) = queue.pop_front() {
-        if included.contains_key(&m) || m.last().is_some_and(|s| is_test_file_name(s)) {
+        if included.contains_key(&m)
+            || (!with_tests && m.last().is_some_and(|s| is_test_file_name(s)))
+        {
             continue;
         }
         let Some(entry) = on_disk.remove(&m) else {
@@ -963,6 +975,28 @@ fn crate_has_no_module_or_file_cycle() {
 }
 
 #[test]
+fn test_build_has_no_module_cycle() {
+    // Test code links into the same crate: a unit test of a low layer that reaches a higher
+    // one (the session's tests using the app, say) is a cycle in the test build.
+    let a = analyze_build(&crate_src(), true);
+    let cycles = a.module_cycles();
+    let mut report = String::new();
+    for c in &cycles {
+        report.push_str(&format!("  {}\n", c.join(" -> ")));
+        for w in c.windows(2) {
+            report.push_str(&format!(
+                "    {} -> {}: {}\n",
+                w[0], w[1], a.modules[&w[0]][&w[1]]
+            ));
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "test code closes module cycles (layers: docs/architecture.md):\n{report}"
+    );
+}
+
+#[test]
 fn scan_sees_the_known_layers() {
     // Guards the test itself: if the scanner stopped seeing paths, the cycle test would pass
     // vacuously. These edges exist by design (the loop uses the session, the UI the protocol).
@@ -1084,6 +1118,10 @@ fn scanner_passes_an_acyclic_tree() {
     assert!(!a.files.contains_key("src/b/b_tests.rs"));
     assert!(!a.files.contains_key("src/b/more_tests.rs"));
     assert_eq!(a.modules["b"].keys().collect::<Vec<_>>(), ["a"]);
+    // The same tree's test build: a's unit tests reach b, which uses a.
+    let t = analyze_build(&src, true);
+    assert_eq!(names(&t.module_cycles()), ["a -> b -> a"]);
+    assert!(t.files.contains_key("src/b/b_tests.rs"));
 }
 
 #[test]

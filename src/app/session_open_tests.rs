@@ -1,14 +1,13 @@
-//! Store hardening (defects 11, 12, 14 and the store parts of 16), driven through
-//! the same entry points `exec` and the TUI use: [`crate::app::open_session`] and
-//! [`Store::open`].
+//! Opening a session log through the entry points `exec` and the TUI use, [`super::open_session`] and
+//! [`Store::open`], against damaged and hostile logs.
 
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::store::tests::{joined, user, valid_lines};
-use super::store::{Store, StoreError};
-use crate::app::open_session;
+use super::open_session;
 use crate::i18n::{Locale, Localizer};
+use crate::session::store::tests::{joined, user, valid_lines};
+use crate::session::store::{Store, StoreError};
 
 fn en() -> Localizer {
     Localizer::new(Locale::EnUs)
