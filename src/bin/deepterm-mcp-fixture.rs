@@ -19,7 +19,8 @@
 //! finds it exits at once, so reconnects fail).
 //!
 //! Hostile modes:
-//! - `FIXTURE_SPAWN_LOG=PATH`: every start appends a line to the file (counts restarts).
+//! - `FIXTURE_SPAWN_LOG=PATH`: every start appends a line to the file (counts restarts);
+//!   `FIXTURE_LIST_LOG=PATH` the same for every `tools/list` answered.
 //! - `FIXTURE_EXIT_AFTER_LIST_MS=N`: exit N ms after answering the first `tools/list`
 //!   (a server that crashes right after each successful connect).
 //! - `FIXTURE_CHURN_MS=N`: every N ms toggle the tool `churn_extra` and send
@@ -195,6 +196,9 @@ impl ServerHandler for Fixture {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        if let Ok(path) = std::env::var("FIXTURE_LIST_LOG") {
+            append_line(&path, "listed");
+        }
         let exit = self
             .exit_after_list
             .lock()
@@ -282,6 +286,17 @@ fn env_ms(name: &str) -> Option<Duration> {
         .map(Duration::from_millis)
 }
 
+fn append_line(path: &str, line: &str) {
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{line}");
+    }
+}
+
 /// Rewrites `tools/list` answers on their way out (`fixture_malformed`, and
 /// `FIXTURE_TOOLS_NOT_A_LIST`): rmcp can only send well-formed tools.
 fn mangle(line: &str, not_a_list: bool) -> String {
@@ -342,14 +357,7 @@ async fn churn(tools: Arc<Mutex<Vec<String>>>, peer: rmcp::Peer<RoleServer>, eve
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     if let Ok(path) = std::env::var("FIXTURE_SPAWN_LOG") {
-        use std::io::Write;
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-        {
-            let _ = writeln!(f, "started {}", std::process::id());
-        }
+        append_line(&path, &format!("started {}", std::process::id()));
     }
     let fail_marker = std::env::var("FIXTURE_FAIL_MARKER").ok();
     if let Some(m) = &fail_marker
