@@ -87,6 +87,10 @@ impl ContextKind {
                     ),
                 })
             }
+            // Live changes that cancelled out before a request (decision 0033).
+            ContextKind::Tools { added, removed } if added.is_empty() && removed.is_empty() => {
+                Some(l.tr("tools-no-net-change"))
+            }
             ContextKind::Generic { producer, .. } => Some(producer.clone()),
             _ => None,
         }
