@@ -420,3 +420,34 @@ async fn a_burst_of_list_changes_is_one_refresh_at_a_time_and_one_queued_list() 
     // One message carries the latest list; the shutdown adds the removal.
     assert!(queued <= 2, "{queued} tool lists queued");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnect_while_the_loop_is_busy_ends_with_the_new_tools_registered() {
+    let (m, mut rx) = manager(
+        &[("FIXTURE_TOOLS", "echo,add".into())],
+        McpOptions::default(),
+    );
+    // Connect, disconnect and connect again while nothing takes the lists (a long turn).
+    assert_eq!(m.connect("fx").await, Ok(McpState::Connected));
+    assert_eq!(m.disconnect("fx"), Ok(true));
+    assert_eq!(m.connect("fx").await, Ok(McpState::Connected));
+    // Then the loop applies the queue in order, as `Agent::apply_background` does.
+    let mut registered: Option<usize> = None;
+    while let Ok(bg) = rx.try_recv() {
+        match bg {
+            Background::Tools { tools, .. } => registered = Some(tools.len()),
+            Background::LatestTools { slot, .. } => {
+                if let Some(tools) = slot.take() {
+                    registered = Some(tools.len());
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(
+        registered,
+        Some(2),
+        "the connected server's tools are registered"
+    );
+    m.shutdown();
+}

@@ -37,7 +37,6 @@ pub use options::{
 use crate::config::McpServerConfig;
 use crate::i18n::{Arg, Text};
 use crate::session::event::McpState;
-use crate::tools::registry::ToolSource;
 use crate::tools::source::{Background, ToolSlot};
 use server::{Inner, Phase, Server, State, send_status};
 use stderr_tail::StderrTail;
@@ -286,10 +285,7 @@ impl McpManager {
         st.last_error = None;
         let had_tools = !std::mem::take(&mut st.tools).is_empty();
         if had_tools {
-            let _ = self.inner.bg.send(Background::Tools {
-                source: ToolSource::Mcp(name.to_string()),
-                tools: Vec::new(),
-            });
+            server.offer_tools(&self.inner.bg, Vec::new());
         }
         send_status(&self.inner, &mut st, name, McpState::Disconnected, None);
         server.phase.send_replace(Phase::Idle);

@@ -15,6 +15,7 @@ use super::stderr_tail::StderrTail;
 use super::transport::{DEFAULT_MAX_MESSAGE_BYTES, Oversize};
 use crate::config::McpServerConfig;
 use crate::session::event::{McpState, McpStatus};
+use crate::tools::registry::{RegisteredTool, ToolSource};
 use crate::tools::source::{Background, ToolSlot};
 
 /// Where a connect attempt ended.
@@ -94,6 +95,22 @@ impl Server {
                 let o = *rx.borrow();
                 Err(o.map(|o| o.message(&self.name)).unwrap_or_default())
             }
+        }
+    }
+
+    /// Hands `regs` to the loop as this server's latest list (empty: unregister it). All
+    /// lists go through the one slot, so a later list (a reconnect) can never be overtaken
+    /// by an earlier one (a disconnect's removal) still in the queue.
+    pub(super) fn offer_tools(
+        &self,
+        bg: &mpsc::UnboundedSender<Background>,
+        regs: Vec<RegisteredTool>,
+    ) {
+        if self.slot.put(regs) {
+            let _ = bg.send(Background::LatestTools {
+                source: ToolSource::Mcp(self.name.clone()),
+                slot: self.slot.clone(),
+            });
         }
     }
 

@@ -6,7 +6,7 @@
 //! - A burst of `list_changed` notifications is one pending refresh (a [`Notify`] holds
 //!   at most one), at most one `tools/list` is in flight, and refreshes are at least
 //!   [`McpOptions::refresh_interval`] apart; the lists reach the loop through a
-//!   [`ToolSlot`], which holds only the latest.
+//!   `ToolSlot`, which holds only the latest.
 //! - A connection counts as healthy only after [`McpOptions::healthy_after`]: a server that
 //!   crashes sooner keeps its failure count (and its growing backoff) across successful
 //!   handshakes, and is given up after `max_retries` such tries.
@@ -34,8 +34,8 @@ use super::server::{Inner, Phase, Server, State, send_status};
 use super::transport::{ChildTransport, Oversize, OversizeReport, SkipReport};
 use crate::i18n::{Arg, Text};
 use crate::session::event::{McpState, ToolSchema};
-use crate::tools::registry::{RegisteredTool, ToolSource};
-use crate::tools::source::{Background, ToolSlot};
+use crate::tools::registry::RegisteredTool;
+use crate::tools::source::Background;
 
 /// Receives server notifications for one connection.
 struct Handler {
@@ -229,21 +229,6 @@ fn if_current(server: &Server, generation: u64, f: impl FnOnce(&mut State)) -> b
     true
 }
 
-/// Hands `regs` to the loop as the server's latest list (see [`ToolSlot`]).
-fn offer_tools(
-    inner: &Inner,
-    slot: &Arc<ToolSlot>,
-    source: &ToolSource,
-    regs: Vec<RegisteredTool>,
-) {
-    if slot.put(regs) {
-        let _ = inner.bg.send(Background::LatestTools {
-            source: source.clone(),
-            slot: slot.clone(),
-        });
-    }
-}
-
 /// Most distinct warnings kept per server (each is shown once).
 const MAX_WARNED: usize = 256;
 
@@ -314,9 +299,7 @@ pub(super) async fn supervise(
     token: CancellationToken,
 ) {
     let name = server.name.clone();
-    let source = ToolSource::Mcp(name.clone());
     let opts = inner.options.clone();
-    let slot = server.slot.clone();
     let mut ever_connected = false;
     // Failed tries since the last healthy connection: connects that failed, and
     // connections that ended within `healthy_after` of their start.
@@ -350,7 +333,7 @@ pub(super) async fn supervise(
             Err(e) => {
                 let error = server.with_hint(e);
                 if !ever_connected || failures >= opts.max_retries {
-                    give_up(&inner, &server, generation, &source, error);
+                    give_up(&inner, &server, generation, error);
                     return;
                 }
                 let still = if_current(&server, generation, |st| {
@@ -372,7 +355,7 @@ pub(super) async fn supervise(
             st.peer = Some(peer.clone());
             st.tools = mapping;
             st.last_error = None;
-            offer_tools(&inner, &slot, &source, regs);
+            server.offer_tools(&inner.bg, regs);
             send_status(&inner, st, &name, McpState::Connected, None);
             server.phase.send_replace(Phase::Connected);
         });
@@ -421,7 +404,7 @@ pub(super) async fn supervise(
                             let Listed { mapping, regs, .. } = listed;
                             let still = if_current(&server, generation, |st| {
                                 st.tools = mapping;
-                                offer_tools(&inner, &slot, &source, regs);
+                                server.offer_tools(&inner.bg, regs);
                             });
                             if !still {
                                 return;
@@ -447,7 +430,7 @@ pub(super) async fn supervise(
                  is not restarted again; /mcp connect {name} tries again (last: {error})",
                 opts.healthy_after.as_secs()
             );
-            give_up(&inner, &server, generation, &source, error);
+            give_up(&inner, &server, generation, error);
             return;
         }
         let still = if_current(&server, generation, |st| {
@@ -461,15 +444,12 @@ pub(super) async fn supervise(
     }
 }
 
-fn give_up(inner: &Inner, server: &Server, generation: u64, source: &ToolSource, error: String) {
+fn give_up(inner: &Inner, server: &Server, generation: u64, error: String) {
     if_current(server, generation, |st| {
         st.run = None;
         st.peer = None;
         if !std::mem::take(&mut st.tools).is_empty() {
-            let _ = inner.bg.send(Background::Tools {
-                source: source.clone(),
-                tools: Vec::new(),
-            });
+            server.offer_tools(&inner.bg, Vec::new());
         }
         send_status(inner, st, &server.name, McpState::Failed, Some(error));
         server.phase.send_replace(Phase::Failed);
