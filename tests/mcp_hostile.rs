@@ -156,6 +156,39 @@ async fn an_answer_that_is_no_tool_list_fails_the_connect_as_a_parse_error() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_tool_list_that_cannot_be_read_is_reported_and_the_old_tools_stay() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(
+        &env,
+        &server(
+            "fx",
+            "FIXTURE_TOOLS = \"echo,fixture_add_tool\", FIXTURE_TOOLS_NOT_A_LIST = \"later\"",
+            "",
+        ),
+    );
+    let script = "/mcp connect fx\nplease call fx__fixture_add_tool \"extra\"\nHello\n";
+    let out = env.exec(&cfg, script, &[]).await;
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(
+            "MCP server fx changed its tools, but its new tool list could not be read, so the \
+             previous tools stay: tools/list failed:"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("the tools/list answer could not be parsed"),
+        "{err}"
+    );
+    let reqs = env.requests();
+    assert_eq!(
+        tool_names(reqs.last().unwrap()),
+        vec!["fx__echo", "fx__fixture_add_tool"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_20_mib_description_is_cut_at_16_kib_with_one_warning_per_server() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(

@@ -55,3 +55,4 @@ mcp-description-cut = MCP server { $name }: { $count ->
    *[other] { $count } tool descriptions were
 } longer than { $limit } KiB and cut to that length (every request carries them).
 tools-name-clash = Two tools are named { $name }: the one from { $kept } keeps the name and the one from { $hidden } is hidden. Calls of { $name } ask for approval if either tool would. Rename one of them.
+mcp-refresh-failed = MCP server { $name } changed its tools, but its new tool list could not be read, so the previous tools stay: { $error }

@@ -31,7 +31,8 @@
 //!   (an input schema of about `FIXTURE_SCHEMA_BYTES` bytes, default 1 MiB) and
 //!   `fixture_malformed` (listed with an input schema that is a string, which no client can
 //!   take as a tool).
-//! - `FIXTURE_TOOLS_NOT_A_LIST=1`: the `tools/list` answer's `tools` is a string.
+//! - `FIXTURE_TOOLS_NOT_A_LIST=1`: the `tools/list` answer's `tools` is a string (`later`:
+//!   every answer but the first).
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -299,14 +300,16 @@ fn append_line(path: &str, line: &str) {
 
 /// Rewrites `tools/list` answers on their way out (`fixture_malformed`, and
 /// `FIXTURE_TOOLS_NOT_A_LIST`): rmcp can only send well-formed tools.
-fn mangle(line: &str, not_a_list: bool) -> String {
+fn mangle(line: &str, not_a_list: bool, listings: &mut usize) -> String {
     let Ok(mut v) = serde_json::from_str::<Value>(line) else {
         return line.to_string();
     };
     let Some(tools) = v.pointer_mut("/result/tools") else {
         return line.to_string();
     };
-    if not_a_list {
+    *listings += 1;
+    let later_only = std::env::var("FIXTURE_TOOLS_NOT_A_LIST").is_ok_and(|v| v == "later");
+    if not_a_list && (!later_only || *listings > 1) {
         *tools = Value::String("not a list".into());
     } else if let Some(list) = tools.as_array_mut() {
         for t in list {
@@ -322,8 +325,9 @@ fn mangle(line: &str, not_a_list: bool) -> String {
 async fn pump_mangled(out: tokio::io::DuplexStream, not_a_list: bool) {
     let mut lines = tokio::io::BufReader::new(out).lines();
     let mut stdout = tokio::io::stdout();
+    let mut listings = 0;
     while let Ok(Some(line)) = lines.next_line().await {
-        let line = mangle(&line, not_a_list);
+        let line = mangle(&line, not_a_list, &mut listings);
         if stdout.write_all(line.as_bytes()).await.is_err()
             || stdout.write_all(b"\n").await.is_err()
             || stdout.flush().await.is_err()

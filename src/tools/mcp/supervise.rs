@@ -232,11 +232,17 @@ fn if_current(server: &Server, generation: u64, f: impl FnOnce(&mut State)) -> b
 /// Most distinct warnings kept per server (each is shown once).
 const MAX_WARNED: usize = 256;
 
+/// Sends `text` as a warning unless this server already had one under `key`.
+fn warn_once(inner: &Inner, server: &Server, key: String, text: Text) {
+    let mut warned = server.warned.lock().unwrap_or_else(|p| p.into_inner());
+    if warned.len() < MAX_WARNED && warned.insert(key) {
+        let _ = inner.bg.send(Background::Warning(text));
+    }
+}
+
 /// Warns about what a listing left out or cut, each thing once per server: a server that
 /// lists the same bad tool on every refresh is not a stream of notices.
 fn warn_listing(inner: &Inner, server: &Server, listed: &Listed) {
-    let mut warned = server.warned.lock().unwrap_or_else(|p| p.into_inner());
-    let mut first = |key: String| warned.len() < MAX_WARNED && warned.insert(key);
     let name = || Arg::from(server.name.as_str());
     for s in &listed.skipped {
         let text = match &s.reason {
@@ -272,14 +278,15 @@ fn warn_listing(inner: &Inner, server: &Server, listed: &Listed) {
             s.tool,
             s.reason
         );
-        if first(format!("skip\u{0}{}\u{0}{:?}", s.tool, s.reason)) {
-            let _ = inner.bg.send(Background::Warning(text));
-        }
+        warn_once(
+            inner,
+            server,
+            format!("skip\u{0}{}\u{0}{:?}", s.tool, s.reason),
+            text,
+        );
     }
-    if let Some(tool) = listed.cut.first()
-        && first("cut".to_string())
-    {
-        let _ = inner.bg.send(Background::Warning(Text::new(
+    if let Some(tool) = listed.cut.first() {
+        let text = Text::new(
             "mcp-description-cut",
             vec![
                 ("name", name()),
@@ -287,7 +294,8 @@ fn warn_listing(inner: &Inner, server: &Server, listed: &Listed) {
                 ("tool", Arg::from(tool.as_str())),
                 ("limit", Arg::from(listing::MAX_DESCRIPTION_BYTES / 1024)),
             ],
-        )));
+        );
+        warn_once(inner, server, "cut".to_string(), text);
     }
 }
 
@@ -410,7 +418,13 @@ pub(super) async fn supervise(
                                 return;
                             }
                         }
-                        Err(e) => tracing::warn!("MCP server {name}: {e}"),
+                        Err(e) => {
+                            tracing::warn!("MCP server {name}: {e}");
+                            warn_once(&inner, &server, format!("refresh\u{0}{e}"), Text::new(
+                                "mcp-refresh-failed",
+                                vec![("name", Arg::from(name.as_str())), ("error", Arg::from(e))],
+                            ));
+                        }
                     }
                     server.changes_done.send_replace(seen);
                 }
