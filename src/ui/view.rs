@@ -887,49 +887,27 @@ impl Transcript {
         for t in c.added.iter().chain(&c.removed) {
             self.tool_infos.insert(t.name.clone(), t.clone());
         }
+        let added: Vec<String> = c.added.iter().map(|t| sanitize(&t.name)).collect();
+        let removed: Vec<String> = c.removed.iter().map(|t| sanitize(&t.name)).collect();
         if let Some(&i) = self.pending_nodes.last()
             && let Some(Cell {
-                kind: CellKind::Context(ContextKind::Tools { added, removed }, infos),
+                kind: CellKind::Context(kind, infos),
                 ..
             }) = self.cells.get_mut(i)
+            && kind.merge_tools(&added, &removed)
         {
-            for n in c.added.iter().map(|t| sanitize(&t.name)) {
-                match removed.iter().position(|r| *r == n) {
-                    Some(k) => {
-                        removed.remove(k);
-                    }
-                    None if !added.contains(&n) => added.push(n),
-                    None => {}
-                }
-            }
-            for n in c.removed.iter().map(|t| sanitize(&t.name)) {
-                match added.iter().position(|a| *a == n) {
-                    Some(k) => {
-                        added.remove(k);
-                    }
-                    None if !removed.contains(&n) => removed.push(n),
-                    None => {}
-                }
-            }
-            *infos = added
-                .iter()
-                .chain(removed.iter())
+            let before = std::mem::take(infos);
+            *infos = kind
+                .tool_names()
                 .filter_map(|n| {
-                    c.added
-                        .iter()
-                        .chain(&c.removed)
-                        .find(|t| sanitize(&t.name) == *n)
-                        .or_else(|| infos.iter().find(|t| sanitize(&t.name) == *n))
-                        .cloned()
+                    let earlier = || before.iter().find(|t| sanitize(&t.name) == *n);
+                    self.tool_infos.get(n).or_else(earlier).cloned()
                 })
                 .collect();
             self.touch(i);
             return;
         }
-        let kind = ContextKind::Tools {
-            added: c.added.iter().map(|t| sanitize(&t.name)).collect(),
-            removed: c.removed.iter().map(|t| sanitize(&t.name)).collect(),
-        };
+        let kind = ContextKind::Tools { added, removed };
         let infos = c.added.iter().chain(&c.removed).cloned().collect();
         let i = self.push(CellKind::Context(kind, infos));
         self.pending_nodes.push(i);
