@@ -261,10 +261,19 @@ impl Agent {
                 Ok(())
             }
             Background::Warning(t) => {
+                // Like a status error, it may quote what a server sent.
+                let args = t
+                    .args
+                    .into_iter()
+                    .map(|(k, v)| match v {
+                        Arg::Str(s) => (k, Arg::Str(self.tools.redact(&s))),
+                        other => (k, other),
+                    })
+                    .collect();
                 self.emit(AgentEvent::Notice(Notice {
                     level: NoticeLevel::Warn,
                     key: t.key,
-                    args: t.args,
+                    args,
                 }));
                 Ok(())
             }

@@ -222,10 +222,22 @@ struct ErrorAnswer<'a> {
 /// JSON-RPC "Parse error".
 const PARSE_ERROR: i32 = -32700;
 
+/// Longest text quoted from what a server sent (a tool name, a parser message that quotes
+/// a value) in a warning or error.
+const MAX_QUOTE_CHARS: usize = 200;
+
+/// `s`, cut to [`MAX_QUOTE_CHARS`] characters with `…`.
+fn quote(s: &str) -> String {
+    match s.char_indices().nth(MAX_QUOTE_CHARS) {
+        Some((end, _)) => format!("{}…", &s[..end]),
+        None => s.to_string(),
+    }
+}
+
 /// One listed tool checked: kept as listed, or skipped with the reason.
 fn screen_tool(i: usize, v: Value, too_deep: bool) -> Result<Value, Skipped> {
     let tool = match v.get("name").and_then(Value::as_str) {
-        Some(n) => n.to_string(),
+        Some(n) => quote(n),
         None => format!("#{}", i + 1),
     };
     let skip = |reason| Skipped {
@@ -237,7 +249,7 @@ fn screen_tool(i: usize, v: Value, too_deep: bool) -> Result<Value, Skipped> {
     }
     let parsed: Tool = match serde_json::from_value(v.clone()) {
         Ok(t) => t,
-        Err(e) => return Err(skip(SkipReason::Malformed(e.to_string()))),
+        Err(e) => return Err(skip(SkipReason::Malformed(quote(&e.to_string())))),
     };
     let size = serde_json::to_vec(&parsed.input_schema).map_or(0, |b| b.len());
     if size > MAX_SCHEMA_BYTES {
@@ -259,7 +271,10 @@ pub fn screen_answer(line: &[u8], id: &RequestId) -> (Vec<u8>, Vec<Skipped>) {
                 id,
                 error: ErrorBody {
                     code: PARSE_ERROR,
-                    message: format!("the tools/list answer could not be parsed: {e}"),
+                    message: format!(
+                        "the tools/list answer could not be parsed: {}",
+                        quote(&e.to_string())
+                    ),
                 },
             };
             return (serde_json::to_vec(&err).unwrap_or_default(), Vec::new());
@@ -416,6 +431,30 @@ mod tests {
             msg.starts_with("the tools/list answer could not be parsed"),
             "{msg}"
         );
+    }
+
+    #[test]
+    fn what_a_warning_quotes_from_the_server_is_short() {
+        let huge = "n".repeat(100_000);
+        let line = answer(vec![
+            tool(&huge, json!("s".repeat(100_000))),
+            json!({"name": "x", "inputSchema": "q".repeat(100_000)}),
+        ]);
+        let (_, skipped) = screen_answer(&line, &RequestId::Number(7));
+        assert_eq!(skipped.len(), 2);
+        assert_eq!(skipped[0].tool.chars().count(), MAX_QUOTE_CHARS + 1);
+        let SkipReason::Malformed(e) = &skipped[1].reason else {
+            panic!("{skipped:?}");
+        };
+        assert!(
+            e.chars().count() <= MAX_QUOTE_CHARS + 1,
+            "{} chars",
+            e.len()
+        );
+        let not_a_list =
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": "z".repeat(100_000)}});
+        let (out, _) = screen_answer(not_a_list.to_string().as_bytes(), &RequestId::Number(1));
+        assert!(out.len() < 1000, "{} bytes", out.len());
     }
 
     #[test]
