@@ -5,6 +5,7 @@ tools-updated = Tools updated
 tools-changed = { $added } added, { $removed } removed
 tools-added-count = { $count } added
 tools-removed-count = { $count } removed
+tools-no-net-change = no net change (changed and changed back)
 tools-added-list = Added: { $names }
 tools-removed-list = Removed: { $names }
 context-injection = Context injection

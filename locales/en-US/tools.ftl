@@ -45,3 +45,14 @@ tools-limit-dropped = { $count ->
     [one] 1 tool was
    *[other] { $count } tools were
 } not declared to the model: a request may declare at most { $limit } tools (built-in and command tools come first). Dropped from { $sources }: { $names }
+
+# Tool lists MCP servers send (decision 0033) and names two sources share (decision 0032).
+mcp-tool-skipped-deep = MCP server { $name }: tool "{ $tool }" was left out: its definition is nested more than { $levels } levels deep.
+mcp-tool-skipped-schema-size = MCP server { $name }: tool "{ $tool }" was left out: its input schema is { $bytes } bytes, over the limit of { $limit } KiB (every request would carry it).
+mcp-tool-skipped-malformed = MCP server { $name }: tool "{ $tool }" was left out: it is not a valid MCP tool ({ $error }).
+mcp-description-cut = MCP server { $name }: { $count ->
+    [one] the description of { $tool } was
+   *[other] { $count } tool descriptions were
+} longer than { $limit } KiB and cut to that length (every request carries them).
+tools-name-clash = Two tools are named { $name }: the one from { $kept } keeps the name and the one from { $hidden } is hidden. Calls of { $name } ask for approval if either tool would. Rename one of them.
+mcp-refresh-failed = MCP server { $name } changed its tools, but its new tool list could not be read, so the previous tools stay: { $error }

@@ -5,6 +5,7 @@ tools-updated = 工具已更新
 tools-changed = 新增 { $added } 个，移除 { $removed } 个
 tools-added-count = 新增 { $count } 个
 tools-removed-count = 移除 { $count } 个
+tools-no-net-change = 最终无变化（改了又改回）
 tools-added-list = 新增：{ $names }
 tools-removed-list = 移除：{ $names }
 context-injection = 上下文注入

@@ -36,3 +36,11 @@ tools-mapped-header = 为模型改名的 MCP 工具（模型看到的名称 ← 
 
 # hardening: mcp
 tools-limit-dropped = 有 { $count } 个工具未声明给模型：每个请求最多声明 { $limit } 个工具（内置工具和命令工具优先）。被舍弃的工具来自 { $sources }：{ $names }
+
+# MCP 服务器发来的工具列表（决策 0033）与两个来源同名的工具（决策 0032）。
+mcp-tool-skipped-deep = MCP 服务器 { $name }：工具“{ $tool }”未注册：其定义的嵌套超过 { $levels } 层。
+mcp-tool-skipped-schema-size = MCP 服务器 { $name }：工具“{ $tool }”未注册：其输入模式有 { $bytes } 字节，超过 { $limit } KiB 的上限（每个请求都会携带它）。
+mcp-tool-skipped-malformed = MCP 服务器 { $name }：工具“{ $tool }”未注册：它不是有效的 MCP 工具（{ $error }）。
+mcp-description-cut = MCP 服务器 { $name }：有 { $count } 个工具的描述超过 { $limit } KiB，已截断到这一长度（每个请求都会携带描述），例如 { $tool }。
+tools-name-clash = 有两个工具都叫 { $name }：来自{ $kept }的工具保留这个名称，来自{ $hidden }的工具被隐藏。只要其中任一工具需要确认，调用 { $name } 前就会请求确认。请将其中一个改名。
+mcp-refresh-failed = MCP 服务器 { $name } 更改了工具，但无法读取新的工具列表，因此保留原有工具：{ $error }

@@ -14,8 +14,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::agent::protocol::{AgentEvent, ToolChange, ToolInfo};
+use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, ToolChange, ToolInfo};
 use crate::agent::run::Agent;
+use crate::i18n::Arg;
 use crate::session::event::{EventKind, McpState};
 use crate::session::vocab::BUILTIN_TOOL_NAMES;
 use crate::session::{Session, SessionError};
@@ -142,6 +143,41 @@ impl Agent {
         }
         self.emit_event(AgentEvent::ToolsChanged(change));
         true
+    }
+
+    /// Warns about each new name clash between tool sources, naming the name and both
+    /// sources (decision 0032), and forgets an "always allow" given for a name that now
+    /// clashes: it was given for one tool, and the name may now run another.
+    pub(crate) fn warn_name_clashes(&mut self) {
+        let clashes = self.registry_mut().clashes();
+        let fresh: Vec<_> = clashes
+            .iter()
+            .filter(|c| !self.name_clashes.contains(c))
+            .cloned()
+            .collect();
+        self.name_clashes = clashes;
+        let l = self.localizer();
+        for c in fresh {
+            self.state_mut().always_allowed.remove(&c.name);
+            tracing::warn!(
+                "tool name {} clashes: {:?} kept, {:?} hidden",
+                c.name,
+                c.kept,
+                c.hidden
+            );
+            self.emit_event(AgentEvent::Notice(Notice::new(
+                NoticeLevel::Warn,
+                "tools-name-clash",
+                vec![
+                    ("name", Arg::from(c.name.as_str())),
+                    ("kept", Arg::from(c.kept.localized(l))),
+                    (
+                        "hidden",
+                        Arg::List(c.hidden.iter().map(|s| s.localized(l)).collect()),
+                    ),
+                ],
+            )));
+        }
     }
 
     /// Re-establishes the open session's tool state from its log (at start with

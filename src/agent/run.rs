@@ -135,6 +135,8 @@ pub struct Agent {
     mcp: Option<crate::tools::mcp::McpManager>,
     /// Names last reported as dropped by the tool limit (warned once per change).
     dropped_tools: Vec<String>,
+    /// Name clashes between sources last warned about (once per clash).
+    pub(crate) name_clashes: Vec<crate::tools::registry::NameClash>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -186,6 +188,7 @@ impl Agent {
             retry: RetryPolicy::default(),
             demo,
             dropped_tools: Vec::new(),
+            name_clashes: Vec::new(),
         })
     }
 
@@ -257,7 +260,33 @@ impl Agent {
         match bg {
             Background::Tools { source, tools } => {
                 self.tools.registry_mut().set_source_tools(source, tools);
+                self.warn_name_clashes();
                 self.report_tool_change();
+                Ok(())
+            }
+            Background::LatestTools { source, slot } => {
+                if let Some(tools) = slot.take() {
+                    self.tools.registry_mut().set_source_tools(source, tools);
+                    self.warn_name_clashes();
+                    self.report_tool_change();
+                }
+                Ok(())
+            }
+            Background::Warning(t) => {
+                // Like a status error, it may quote what a server sent.
+                let args = t
+                    .args
+                    .into_iter()
+                    .map(|(k, v)| match v {
+                        Arg::Str(s) => (k, Arg::Str(self.tools.redact(&s))),
+                        other => (k, other),
+                    })
+                    .collect();
+                self.emit(AgentEvent::Notice(Notice {
+                    level: NoticeLevel::Warn,
+                    key: t.key,
+                    args,
+                }));
                 Ok(())
             }
             Background::Mcp(mut status) => {

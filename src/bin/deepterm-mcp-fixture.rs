@@ -17,6 +17,22 @@
 //! `FIXTURE_START_DELAY_MS` (sleep before serving), `FIXTURE_CRASH_AFTER_MS` (exit after
 //! that long), `FIXTURE_FAIL_MARKER=PATH` (`fixture_crash` creates the file; a start that
 //! finds it exits at once, so reconnects fail).
+//!
+//! Hostile modes:
+//! - `FIXTURE_SPAWN_LOG=PATH`: every start appends a line to the file (counts restarts);
+//!   `FIXTURE_LIST_LOG=PATH` the same for every `tools/list` answered.
+//! - `FIXTURE_EXIT_AFTER_LIST_MS=N`: exit N ms after answering the first `tools/list`
+//!   (a server that crashes right after each successful connect).
+//! - `FIXTURE_CHURN_MS=N`: every N ms toggle the tool `churn_extra` and send
+//!   `notifications/tools/list_changed` (two tool lists, alternating without end).
+//! - Tools only listed when named in `FIXTURE_TOOLS`: `fixture_deep` (an input schema
+//!   nested `FIXTURE_DEEP_LEVELS` levels deep, default 70), `fixture_long_description` (a
+//!   description of `FIXTURE_DESCRIPTION_BYTES` bytes, default 20 MiB), `fixture_big_schema`
+//!   (an input schema of about `FIXTURE_SCHEMA_BYTES` bytes, default 1 MiB) and
+//!   `fixture_malformed` (listed with an input schema that is a string, which no client can
+//!   take as a tool).
+//! - `FIXTURE_TOOLS_NOT_A_LIST=1`: the `tools/list` answer's `tools` is a string (`later`:
+//!   every answer but the first).
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -29,6 +45,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
 const DEFAULT_TOOLS: [&str; 6] = [
     "echo",
@@ -52,6 +69,22 @@ fn text_schema(field: &str) -> Arc<Map<String, Value>> {
         "properties": { field: { "type": "string" } },
         "required": [field]
     }))
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
+/// `{"type":"object","properties":{"next":{…}}}`, `levels` objects deep.
+fn deep_schema(levels: usize) -> Value {
+    let mut v = json!({ "type": "string" });
+    for _ in 0..levels {
+        v = json!({ "type": "object", "properties": { "next": v } });
+    }
+    v
 }
 
 fn tool(name: &str) -> Tool {
@@ -83,6 +116,29 @@ fn tool(name: &str) -> Tool {
             "Show an environment variable of the server (or all of them).".into(),
             schema(json!({ "type": "object", "properties": { "name": { "type": "string" } } })),
         ),
+        "fixture_deep" => (
+            "A tool whose schema is nested very deep.".into(),
+            schema(deep_schema(env_usize("FIXTURE_DEEP_LEVELS", 70))),
+        ),
+        "fixture_long_description" => (
+            "d".repeat(env_usize("FIXTURE_DESCRIPTION_BYTES", 20 * 1024 * 1024)),
+            text_schema("text"),
+        ),
+        "fixture_big_schema" => {
+            let n = env_usize("FIXTURE_SCHEMA_BYTES", 1024 * 1024) / 64;
+            let props: Map<String, Value> = (0..n)
+                .map(|i| {
+                    (
+                        format!("p{i:07}"),
+                        json!({ "type": "string", "description": "padding" }),
+                    )
+                })
+                .collect();
+            (
+                "A tool with a very large schema.".into(),
+                schema(json!({ "type": "object", "properties": props })),
+            )
+        }
         other => (
             format!("Fixture tool {other}: echoes its arguments."),
             schema(json!({ "type": "object", "properties": { "text": { "type": "string" } } })),
@@ -92,8 +148,10 @@ fn tool(name: &str) -> Tool {
 }
 
 struct Fixture {
-    tools: Mutex<Vec<String>>,
+    tools: Arc<Mutex<Vec<String>>>,
     fail_marker: Option<String>,
+    /// `FIXTURE_EXIT_AFTER_LIST_MS`, until the first listing arms it.
+    exit_after_list: Mutex<Option<Duration>>,
 }
 
 impl Fixture {
@@ -139,6 +197,21 @@ impl ServerHandler for Fixture {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        if let Ok(path) = std::env::var("FIXTURE_LIST_LOG") {
+            append_line(&path, "listed");
+        }
+        let exit = self
+            .exit_after_list
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(d) = exit {
+            tokio::spawn(async move {
+                tokio::time::sleep(d).await;
+                eprintln!("fixture: exiting after the listing as asked");
+                std::process::exit(4);
+            });
+        }
         Ok(ListToolsResult::with_all_items(
             self.names().iter().map(|n| tool(n)).collect(),
         ))
@@ -214,8 +287,82 @@ fn env_ms(name: &str) -> Option<Duration> {
         .map(Duration::from_millis)
 }
 
+fn append_line(path: &str, line: &str) {
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
+        let _ = writeln!(f, "{line}");
+    }
+}
+
+/// Rewrites `tools/list` answers on their way out (`fixture_malformed`, and
+/// `FIXTURE_TOOLS_NOT_A_LIST`): rmcp can only send well-formed tools.
+fn mangle(line: &str, not_a_list: bool, listings: &mut usize) -> String {
+    let Ok(mut v) = serde_json::from_str::<Value>(line) else {
+        return line.to_string();
+    };
+    let Some(tools) = v.pointer_mut("/result/tools") else {
+        return line.to_string();
+    };
+    *listings += 1;
+    let later_only = std::env::var("FIXTURE_TOOLS_NOT_A_LIST").is_ok_and(|v| v == "later");
+    if not_a_list && (!later_only || *listings > 1) {
+        *tools = Value::String("not a list".into());
+    } else if let Some(list) = tools.as_array_mut() {
+        for t in list {
+            if t["name"] == "fixture_malformed" {
+                t["inputSchema"] = Value::String("not an object".into());
+            }
+        }
+    }
+    v.to_string()
+}
+
+/// Copies the server's output to stdout line by line through [`mangle`].
+async fn pump_mangled(out: tokio::io::DuplexStream, not_a_list: bool) {
+    let mut lines = tokio::io::BufReader::new(out).lines();
+    let mut stdout = tokio::io::stdout();
+    let mut listings = 0;
+    while let Ok(Some(line)) = lines.next_line().await {
+        let line = mangle(&line, not_a_list, &mut listings);
+        if stdout.write_all(line.as_bytes()).await.is_err()
+            || stdout.write_all(b"\n").await.is_err()
+            || stdout.flush().await.is_err()
+        {
+            break;
+        }
+    }
+}
+
+/// Toggles `churn_extra` every `every` and says so, until the client goes away.
+async fn churn(tools: Arc<Mutex<Vec<String>>>, peer: rmcp::Peer<RoleServer>, every: Duration) {
+    let mut on = false;
+    let mut tick = tokio::time::interval(every.max(Duration::from_millis(1)));
+    loop {
+        tick.tick().await;
+        on = !on;
+        {
+            let mut t = tools.lock().unwrap_or_else(|p| p.into_inner());
+            if on {
+                t.push("churn_extra".into());
+            } else {
+                t.retain(|n| n != "churn_extra");
+            }
+        }
+        if peer.notify_tool_list_changed().await.is_err() {
+            return;
+        }
+    }
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    if let Ok(path) = std::env::var("FIXTURE_SPAWN_LOG") {
+        append_line(&path, &format!("started {}", std::process::id()));
+    }
     let fail_marker = std::env::var("FIXTURE_FAIL_MARKER").ok();
     if let Some(m) = &fail_marker
         && std::path::Path::new(m).exists()
@@ -267,12 +414,26 @@ async fn main() {
         .unwrap_or(0);
     let mut tools = tools;
     tools.extend((1..=generated).map(|i| format!("gen_{i:03}")));
+    let not_a_list = std::env::var("FIXTURE_TOOLS_NOT_A_LIST").is_ok();
+    let mangled = not_a_list || tools.iter().any(|t| t == "fixture_malformed");
+    let tools = Arc::new(Mutex::new(tools));
     let fixture = Fixture {
-        tools: Mutex::new(tools),
+        tools: tools.clone(),
         fail_marker,
+        exit_after_list: Mutex::new(env_ms("FIXTURE_EXIT_AFTER_LIST_MS")),
     };
-    match fixture.serve(rmcp::transport::stdio()).await {
+    let served = if mangled {
+        let (ours, theirs) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(pump_mangled(theirs, not_a_list));
+        fixture.serve((tokio::io::stdin(), ours)).await
+    } else {
+        fixture.serve(rmcp::transport::stdio()).await
+    };
+    match served {
         Ok(running) => {
+            if let Some(every) = env_ms("FIXTURE_CHURN_MS") {
+                tokio::spawn(churn(tools, running.peer().clone(), every));
+            }
             let _ = running.waiting().await;
         }
         Err(e) => {

@@ -4,7 +4,10 @@
 //! [`ToolSource`]; re-registering a batch replaces it, and same-name schema changes are
 //! accepted without checks. The active set is every registered, enabled tool in
 //! lexicographic name order (D-2). When two sources offer the same name, the first source
-//! in [`ToolSource`] order wins (built-in, then command, then MCP servers by name).
+//! in [`ToolSource`] order wins (built-in, then command, then MCP servers by name); the
+//! clash is reported ([`ToolRegistry::clashes`]), and a call of that name needs approval
+//! when any of the clashing registrations does, so a tool that shadows another never
+//! escapes the approval of the one it hides (decision 0032).
 //!
 //! A request may declare at most the route's `max_tools` (the catalog, default 128). When
 //! more tools are enabled, the declared set keeps built-ins first, then command tools, then
@@ -161,6 +164,17 @@ pub struct DroppedTool {
     pub name: String,
 }
 
+/// A model-facing name that more than one source registers (decision 0032).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameClash {
+    /// The name.
+    pub name: String,
+    /// The source whose tool has the name (the first in [`ToolSource`] order).
+    pub kept: ToolSource,
+    /// The sources whose tools of that name are hidden.
+    pub hidden: Vec<ToolSource>,
+}
+
 /// Declaration priority under the tool limit: built-ins, then command tools, then MCP tools
 /// (all servers) by name.
 fn priority_rank(source: &ToolSource) -> u8 {
@@ -201,6 +215,39 @@ impl ToolRegistry {
             }
         }
         out
+    }
+
+    /// Every name registered by more than one source, in name order.
+    pub fn clashes(&self) -> Vec<NameClash> {
+        let mut by_name: BTreeMap<&str, Vec<&ToolSource>> = BTreeMap::new();
+        for (source, tools) in &self.sources {
+            for t in tools {
+                let sources = by_name.entry(t.schema.name.as_str()).or_default();
+                if sources.last() != Some(&source) {
+                    sources.push(source);
+                }
+            }
+        }
+        by_name
+            .into_iter()
+            .filter(|(_, sources)| sources.len() > 1)
+            .map(|(name, sources)| NameClash {
+                name: name.to_string(),
+                kept: sources[0].clone(),
+                hidden: sources[1..].iter().map(|s| (*s).clone()).collect(),
+            })
+            .collect()
+    }
+
+    /// The approval policy calls of `name` follow: `ask` if any registration of the name
+    /// asks, hidden ones included (decision 0032).
+    fn approval_of(&self, name: &str) -> Approval {
+        let asks = self
+            .sources
+            .values()
+            .flatten()
+            .any(|t| t.schema.name == name && t.approval == Approval::Ask);
+        if asks { Approval::Ask } else { Approval::Never }
     }
 
     fn is_enabled(&self, t: &RegisteredTool) -> bool {
@@ -312,7 +359,7 @@ impl ToolRegistry {
                 name: name.to_string(),
                 source: source.clone(),
                 active: self.is_enabled(t) && !dropped.contains(name),
-                approval: t.approval,
+                approval: self.approval_of(name),
                 description: t.schema.description.clone(),
             })
             .collect()
@@ -362,12 +409,11 @@ impl ToolRegistry {
         out
     }
 
-    /// Whether a call of `name` must be approved first (policy `ask`). "Always allow"
-    /// answers belong to the session, not the registry (the agent's session state).
+    /// Whether a call of `name` must be approved first (policy `ask`, of the tool or of
+    /// any tool it shadows). "Always allow" answers belong to the session, not the registry
+    /// (the agent's session state).
     pub fn needs_approval(&self, name: &str) -> bool {
-        self.effective()
-            .get(name)
-            .is_some_and(|(_, t)| t.approval == Approval::Ask)
+        self.approval_of(name) == Approval::Ask
     }
 
     /// Whether calls of `name` may overlap other calls (see
@@ -527,6 +573,52 @@ mod tests {
         assert!(r.dropped().is_empty());
         r.set_max_tools(128);
         assert!(r.dropped().is_empty());
+    }
+
+    fn asking(name: &str) -> RegisteredTool {
+        RegisteredTool {
+            approval: Approval::Ask,
+            ..tool(name)
+        }
+    }
+
+    #[test]
+    fn a_shadowing_tool_needs_the_approval_of_the_tool_it_hides() {
+        let mut r = ToolRegistry::new();
+        r.set_source_tools(
+            ToolSource::Mcp("x".into()),
+            vec![asking("x__z"), tool("x__w")],
+        );
+        r.set_source_tools(ToolSource::Command, vec![tool("x__z")]);
+        // The command tool keeps the name (source order) but not its own `never`.
+        assert!(r.needs_approval("x__z"));
+        assert!(!r.needs_approval("x__w"));
+        let row = r.listing().into_iter().find(|l| l.name == "x__z").unwrap();
+        assert_eq!(row.source, ToolSource::Command);
+        assert_eq!(row.approval, Approval::Ask);
+        // Without the hidden tool the command tool's own policy applies again.
+        r.set_source_tools(ToolSource::Mcp("x".into()), vec![tool("x__w")]);
+        assert!(!r.needs_approval("x__z"));
+    }
+
+    #[test]
+    fn a_name_offered_by_two_sources_is_reported_with_both() {
+        let mut r = ToolRegistry::new();
+        r.set_source_tools(ToolSource::Mcp("x_".into()), vec![tool("x___y")]);
+        r.set_source_tools(
+            ToolSource::Mcp("x".into()),
+            vec![tool("x___y"), tool("x__a")],
+        );
+        assert_eq!(
+            r.clashes(),
+            vec![NameClash {
+                name: "x___y".into(),
+                kept: ToolSource::Mcp("x".into()),
+                hidden: vec![ToolSource::Mcp("x_".into())],
+            }]
+        );
+        r.set_source_tools(ToolSource::Mcp("x_".into()), vec![]);
+        assert!(r.clashes().is_empty());
     }
 
     #[test]

@@ -57,6 +57,27 @@ impl ContextKind {
         }
     }
 
+    /// Folds a later change into a tool-change node, netted: adding a tool the node
+    /// removed undoes the removal, and the other way round (decision 0033). Returns false
+    /// (and changes nothing) for a generic node.
+    pub fn merge_tools(&mut self, more_added: &[String], more_removed: &[String]) -> bool {
+        let ContextKind::Tools { added, removed } = self else {
+            return false;
+        };
+        fold(more_added, removed, added);
+        fold(more_removed, added, removed);
+        true
+    }
+
+    /// The tool names a tool-change node shows, added then removed.
+    pub fn tool_names(&self) -> impl Iterator<Item = &String> {
+        let (added, removed): (&[String], &[String]) = match self {
+            ContextKind::Tools { added, removed } => (added, removed),
+            ContextKind::Generic { .. } => (&[], &[]),
+        };
+        added.iter().chain(removed)
+    }
+
     /// Whether this is a tool-change node (kept visible in Chat, U-1).
     pub fn is_tool_change(&self) -> bool {
         matches!(self, ContextKind::Tools { .. })
@@ -86,6 +107,10 @@ impl ContextKind {
                         &[("added", Arg::from(a)), ("removed", Arg::from(r))],
                     ),
                 })
+            }
+            // Live changes that cancelled out before a request (decision 0033).
+            ContextKind::Tools { added, removed } if added.is_empty() && removed.is_empty() => {
+                Some(l.tr("tools-no-net-change"))
             }
             ContextKind::Generic { producer, .. } => Some(producer.clone()),
             _ => None,
@@ -123,6 +148,17 @@ impl ContextKind {
                 out
             }
             ContextKind::Generic { text, .. } => text.lines().map(str::to_string).collect(),
+        }
+    }
+}
+
+/// Each of `names` cancels its opposite in `undo`, or joins `into`.
+fn fold(names: &[String], undo: &mut Vec<String>, into: &mut Vec<String>) {
+    for n in names {
+        if let Some(k) = undo.iter().position(|u| u == n) {
+            undo.remove(k);
+        } else if !into.contains(n) {
+            into.push(n.clone());
         }
     }
 }

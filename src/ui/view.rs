@@ -774,6 +774,9 @@ pub struct RenderCtx {
     pub generation: u64,
 }
 
+/// Most tools whose source and description the transcript remembers for later nodes.
+const MAX_TOOL_INFOS: usize = 4096;
+
 /// The Chat transcript.
 #[derive(Debug, Default)]
 pub struct Transcript {
@@ -877,14 +880,39 @@ impl Transcript {
 
     /// A tool change as it happens: one node, here; the developer
     /// message the next request logs is linked to it instead of adding a second one.
+    /// Every change until the next request goes into that one node, netted (a change and
+    /// its reversal cancel out, leaving "no net change"): a server that changes its list
+    /// in a loop is one node per request, not one per change (decision 0033).
     pub fn tools_changed(&mut self, c: &ToolChange) {
+        // A server that invents new names on every change must not grow this without
+        // bound; the nodes keep their own copies.
+        if self.tool_infos.len() > MAX_TOOL_INFOS {
+            self.tool_infos.clear();
+        }
         for t in c.added.iter().chain(&c.removed) {
             self.tool_infos.insert(t.name.clone(), t.clone());
         }
-        let kind = ContextKind::Tools {
-            added: c.added.iter().map(|t| sanitize(&t.name)).collect(),
-            removed: c.removed.iter().map(|t| sanitize(&t.name)).collect(),
-        };
+        let added: Vec<String> = c.added.iter().map(|t| sanitize(&t.name)).collect();
+        let removed: Vec<String> = c.removed.iter().map(|t| sanitize(&t.name)).collect();
+        if let Some(&i) = self.pending_nodes.last()
+            && let Some(Cell {
+                kind: CellKind::Context(kind, infos),
+                ..
+            }) = self.cells.get_mut(i)
+            && kind.merge_tools(&added, &removed)
+        {
+            let before = std::mem::take(infos);
+            *infos = kind
+                .tool_names()
+                .filter_map(|n| {
+                    let earlier = || before.iter().find(|t| sanitize(&t.name) == *n);
+                    self.tool_infos.get(n).or_else(earlier).cloned()
+                })
+                .collect();
+            self.touch(i);
+            return;
+        }
+        let kind = ContextKind::Tools { added, removed };
         let infos = c.added.iter().chain(&c.removed).cloned().collect();
         let i = self.push(CellKind::Context(kind, infos));
         self.pending_nodes.push(i);
@@ -1105,6 +1133,8 @@ impl Transcript {
                     self.developer_tools(added, removed, d.step == 1);
                 }
             }
+            // A request went out: later changes are the next request's node.
+            EventKind::StepEnd(_) => self.pending_nodes.clear(),
             EventKind::RequestHeader(h) => {
                 for t in h.header.tools.iter().flatten() {
                     let e = self
@@ -1526,7 +1556,8 @@ mod tests {
         t.apply(&user_event("hi"));
         t.apply(&dev_event(1, vec![Block::removal("grep")]));
         assert_eq!(nodes(&t), vec![0], "one node per change");
-        // Two changes before a send: two nodes, and the one logged message adds none.
+        // Two changes before a send: one node for both (decision 0033), and the one logged
+        // message adds none.
         t.tools_changed(&ToolChange {
             added: vec![info("word_count", ToolSource::Command, "Count.")],
             removed: vec![],
@@ -1540,10 +1571,91 @@ mod tests {
             1,
             vec![Block::addition("word_count"), Block::removal("list_dir")],
         ));
-        assert_eq!(nodes(&t).len(), 3);
+        assert_eq!(nodes(&t).len(), 2);
+        let second = nodes(&t)[1];
+        assert_eq!(
+            text(&mut t, second).trim(),
+            "▸ Tools updated · 1 added, 1 removed"
+        );
         // A logged change no live node showed (a server's list) still gets its node.
         t.apply(&dev_event(2, vec![Block::addition("fs__read")]));
-        assert_eq!(nodes(&t).len(), 4);
+        assert_eq!(nodes(&t).len(), 3);
+    }
+
+    #[test]
+    fn a_server_inventing_new_tool_names_does_not_grow_the_transcript() {
+        let fx = |n: String| info(&n, ToolSource::Mcp("fx".into()), "A description.");
+        let mut t = Transcript::new();
+        for i in 0..20_000 {
+            t.tools_changed(&ToolChange {
+                added: vec![fx(format!("fx__t{}", i + 1))],
+                removed: vec![fx(format!("fx__t{i}"))],
+            });
+        }
+        assert_eq!(nodes(&t), vec![0]);
+        assert!(
+            t.tool_infos.len() <= MAX_TOOL_INFOS + 2,
+            "{}",
+            t.tool_infos.len()
+        );
+        let CellKind::Context(ContextKind::Tools { added, removed }, infos) = &t.cells()[0].kind
+        else {
+            panic!("a tool node");
+        };
+        assert_eq!((added.len(), removed.len(), infos.len()), (1, 1, 2));
+    }
+
+    #[test]
+    fn live_tool_changes_between_two_requests_are_one_netted_node() {
+        let fx = |n: &str| info(n, ToolSource::Mcp("fx".into()), "");
+        let swap = |add: &str, remove: &str| ToolChange {
+            added: vec![fx(add)],
+            removed: vec![fx(remove)],
+        };
+        let step_end = || {
+            event(EventKind::StepEnd(crate::session::event::StepRef {
+                turn: 1,
+                step: 1,
+            }))
+        };
+        let mut t = Transcript::new();
+        // A server that flips between two lists: one node, however often.
+        for _ in 0..1000 {
+            t.tools_changed(&swap("fx__b", "fx__a"));
+            t.tools_changed(&swap("fx__a", "fx__b"));
+        }
+        assert_eq!(nodes(&t), vec![0]);
+        assert_eq!(
+            text(&mut t, 0).trim(),
+            "◆ Tools updated · no net change (changed and changed back)"
+        );
+        t.tools_changed(&swap("fx__b", "fx__a"));
+        assert_eq!(
+            text(&mut t, 0).trim(),
+            "▸ Tools updated · 1 added, 1 removed"
+        );
+        // The request logs the same change: linked to the node, no second one.
+        t.apply(&user_event("hi"));
+        t.apply(&dev_event(
+            1,
+            vec![Block::addition("fx__b"), Block::removal("fx__a")],
+        ));
+        t.apply(&step_end());
+        assert_eq!(nodes(&t), vec![0]);
+        // After the request, the next change is a new node …
+        t.tools_changed(&swap("fx__a", "fx__b"));
+        t.tools_changed(&swap("fx__b", "fx__a"));
+        assert_eq!(nodes(&t).len(), 2);
+        // … and a request that logs nothing (the changes cancelled out) still closes it.
+        t.apply(&user_event("again"));
+        t.apply(&step_end());
+        t.tools_changed(&swap("fx__a", "fx__b"));
+        assert_eq!(nodes(&t).len(), 3);
+        let third = nodes(&t)[2];
+        assert_eq!(
+            text(&mut t, third).trim(),
+            "▸ Tools updated · 1 added, 1 removed"
+        );
     }
 
     #[test]
@@ -1580,6 +1692,11 @@ mod tests {
         let one = text(&mut t, 0);
         assert!(one.contains("    Source: built-in"), "{one}");
         assert!(one.contains("    Search file contents."), "{one}");
+        // A request in between: the next change is a node of its own.
+        t.apply(&event(EventKind::StepEnd(crate::session::event::StepRef {
+            turn: 1,
+            step: 1,
+        })));
         t.tools_changed(&ToolChange {
             added: vec![
                 info("fs__read", ToolSource::Mcp("fs".into()), "Read a file."),

@@ -8,5 +8,6 @@ mod common;
 mod daily;
 mod keys;
 mod loop_panic;
+mod mcp_churn;
 mod signals;
 mod smoke;

@@ -48,14 +48,16 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     let screen = tmux.wait_for("the tool-change node", |s| {
         s.contains("工具已更新 · 移除 2 个") && s.contains("#2   T2.S1")
     });
-    // The Trajectory CONTEXT cell lists the names; Chat shows one node per change
-    //, still collapsed.
+    // The Trajectory CONTEXT cell lists the names; Chat shows one node for both changes
+    // before the request (decision 0033), still collapsed.
     let detail = "移除：grep、list_dir";
     assert_eq!(screen.matches(detail).count(), 1, "{screen}");
-    assert!(screen.contains("◆ 已移除工具：grep"), "{screen}");
-    assert!(screen.contains("◆ 已移除工具：list_dir"), "{screen}");
+    assert!(screen.contains("▸ 工具已更新 · 移除 2 个"), "{screen}");
+    assert!(!screen.contains("◆ 已移除工具"), "{screen}");
     tmux.key("C-t");
-    tmux.wait_for("the expanded Chat node", |s| s.contains("来源：内置"));
+    tmux.wait_for("the expanded Chat node", |s| {
+        s.contains("▾ 工具已更新 · 移除 2 个") && s.contains("        grep")
+    });
 
     tmux.type_line("/inspect");
     tmux.wait_for("the inspector overlay", |s| {

@@ -7,20 +7,32 @@
 //! reader with our limit, and watches the bytes it reads: every line over the limit is
 //! reported through a callback with its full size, so a waiting request can fail at once
 //! with "sent a message of N bytes, over the limit of M bytes".
+//!
+//! Between the process and rmcp sits a line pump: it cuts the output into messages (at most
+//! the limit each), and the answers to this client's `tools/list` requests go through
+//! [`listing::screen_answer`] on the way, so a bad tool is skipped by name and an answer
+//! that is no tool list fails as a parse error at once (decision 0033).
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::process::Stdio;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use rmcp::RoleClient;
+use rmcp::model::{ClientRequest, JsonRpcMessage, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use tokio::io::{AsyncRead, ReadBuf};
-use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout};
+use tokio::io::{
+    AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, ReadBuf, ReadHalf,
+    SimplexStream,
+};
+use tokio::process::{Child, ChildStderr, ChildStdin};
+
+use super::listing::{self, Skipped};
 
 /// Default largest message a server may send.
 pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 64 * 1024 * 1024;
@@ -50,6 +62,119 @@ impl Oversize {
 
 /// Called for every oversized message.
 pub type OversizeReport = Arc<dyn Fn(Oversize) + Send + Sync>;
+
+/// Called with the tools a `tools/list` answer listed but that were left out.
+pub type SkipReport = Arc<dyn Fn(Vec<Skipped>) + Send + Sync>;
+
+/// `tools/list` requests still waiting for their answer; a handful at most (one listing
+/// runs at a time), capped so unanswered ones cannot pile up.
+#[derive(Default)]
+struct PendingLists(Mutex<HashSet<RequestId>>);
+
+const MAX_PENDING_LISTS: usize = 64;
+
+impl PendingLists {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<RequestId>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn note(&self, item: &TxJsonRpcMessage<RoleClient>) {
+        if let JsonRpcMessage::Request(r) = item
+            && matches!(r.request, ClientRequest::ListToolsRequest(_))
+        {
+            let mut set = self.lock();
+            if set.len() < MAX_PENDING_LISTS {
+                set.insert(r.id.clone());
+            }
+        }
+    }
+
+    /// The request `line` answers, if it is a pending listing (which it then no longer is).
+    fn answered_by(&self, line: &[u8]) -> Option<RequestId> {
+        if self.lock().is_empty() {
+            return None;
+        }
+        let id = listing::response_id(line)?;
+        self.lock().remove(&id).then_some(id)
+    }
+}
+
+/// Copies the server's output to rmcp one message (line) at a time: lines over `limit`
+/// are dropped (the [`Metered`] reader reported them), answers to pending listings are
+/// screened. Ends at the end of the output or when rmcp stops reading; either way rmcp
+/// then reads the end of its stream.
+async fn pump(
+    read: impl AsyncRead + Unpin,
+    mut out: impl AsyncWrite + Unpin,
+    limit: usize,
+    lists: Arc<PendingLists>,
+    skipped: SkipReport,
+) {
+    copy_lines(read, &mut out, limit, &lists, &skipped).await;
+    // The write half of a split pipe does not close it when dropped: say so explicitly.
+    let _ = out.shutdown().await;
+}
+
+async fn copy_lines(
+    read: impl AsyncRead + Unpin,
+    out: &mut (impl AsyncWrite + Unpin),
+    limit: usize,
+    lists: &PendingLists,
+    skipped: &SkipReport,
+) {
+    let mut read = BufReader::new(read);
+    let mut line: Vec<u8> = Vec::new();
+    let mut discarding = false;
+    loop {
+        let (consumed, complete) = {
+            let Ok(buf) = read.fill_buf().await else {
+                return;
+            };
+            if buf.is_empty() {
+                // An unterminated last line is no message (rmcp drops it too).
+                return;
+            }
+            let newline = buf.iter().position(|b| *b == b'\n');
+            let take = newline.map_or(buf.len(), |i| i + 1);
+            if discarding {
+                discarding = newline.is_none();
+                (take, false)
+            } else if line.len().saturating_add(take) > limit {
+                line.clear();
+                discarding = newline.is_none();
+                (take, false)
+            } else {
+                line.extend_from_slice(&buf[..take]);
+                (take, newline.is_some())
+            }
+        };
+        read.consume(consumed);
+        if !complete {
+            continue;
+        }
+        let body = line.strip_suffix(b"\n").unwrap_or(&line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        let written = match lists.answered_by(body) {
+            Some(id) => {
+                let (mut clean, left_out) = listing::screen_answer(body, &id);
+                if !left_out.is_empty() {
+                    skipped(left_out);
+                }
+                clean.push(b'\n');
+                out.write_all(&clean).await
+            }
+            None => out.write_all(&line).await,
+        };
+        if written.is_err() {
+            return;
+        }
+        line.clear();
+        // Keep no large buffer around after one big message.
+        if line.capacity() > 1024 * 1024 {
+            line = Vec::new();
+        }
+    }
+}
 
 /// Passes reads through and measures lines: a line longer than `limit` is reported
 /// (once, when it ends or at end of stream) with its full length.
@@ -118,16 +243,22 @@ impl<R: AsyncRead + Unpin> AsyncRead for Metered<R> {
 /// An MCP server process spoken to over its stdin and stdout.
 pub struct ChildTransport {
     child: Child,
-    io: AsyncRwTransport<RoleClient, Metered<ChildStdout>, ChildStdin>,
+    io: AsyncRwTransport<RoleClient, ReadHalf<SimplexStream>, ChildStdin>,
+    lists: Arc<PendingLists>,
 }
+
+/// Room between the pump and rmcp's reader.
+const PUMP_BUFFER: usize = 64 * 1024;
 
 impl ChildTransport {
     /// Starts `cmd` with piped stdio; messages over `limit` bytes are dropped and reported
-    /// to `report`. Also returns the process's stderr.
+    /// to `report`, tools a listing leaves out to `skipped`. Also returns the process's
+    /// stderr. Needs a tokio runtime (the output pump is a task).
     pub fn spawn(
         mut cmd: tokio::process::Command,
         limit: u64,
         report: OversizeReport,
+        skipped: SkipReport,
     ) -> std::io::Result<(ChildTransport, Option<ChildStderr>)> {
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -139,11 +270,19 @@ impl ChildTransport {
             ));
         };
         let stderr = child.stderr.take();
-        // rmcp drops a line once it and its newline exceed its limit: one more than ours.
-        let rmcp_limit = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
-        let io = AsyncRwTransport::new_client(Metered::new(stdout, limit, report), stdin)
-            .with_max_line_length(rmcp_limit);
-        Ok((ChildTransport { child, io }, stderr))
+        // A line counts with its newline: one byte more than the message limit.
+        let line_limit = usize::try_from(limit.saturating_add(1)).unwrap_or(usize::MAX);
+        let lists = Arc::new(PendingLists::default());
+        let (rx, tx) = tokio::io::simplex(PUMP_BUFFER);
+        tokio::spawn(pump(
+            Metered::new(stdout, limit, report),
+            tx,
+            line_limit,
+            lists.clone(),
+            skipped,
+        ));
+        let io = AsyncRwTransport::new_client(rx, stdin).with_max_line_length(line_limit);
+        Ok((ChildTransport { child, io, lists }, stderr))
     }
 }
 
@@ -154,6 +293,8 @@ impl Transport<RoleClient> for ChildTransport {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        // Noted before the request is written, so its answer cannot arrive first.
+        self.lists.note(&item);
         self.io.send(item)
     }
 
@@ -205,6 +346,55 @@ mod tests {
         );
         // A line of exactly the limit is fine; the unterminated last line counts at EOF.
         assert_eq!(*seen.lock().unwrap(), vec![6, 10, 7]);
+    }
+
+    #[tokio::test]
+    async fn the_pump_screens_only_pending_listings_drops_long_lines_and_ends_the_stream() {
+        use rmcp::model::{JsonRpcRequest, ListToolsRequest};
+        use tokio::io::AsyncReadExt;
+        let lists = Arc::new(PendingLists::default());
+        let request = ClientRequest::ListToolsRequest(ListToolsRequest {
+            method: Default::default(),
+            params: None,
+            extensions: Default::default(),
+        });
+        lists.note(&JsonRpcMessage::Request(JsonRpcRequest::new(
+            RequestId::Number(2),
+            request,
+        )));
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let report: SkipReport = {
+            let seen = seen.clone();
+            Arc::new(move |s: Vec<Skipped>| seen.lock().unwrap().extend(s))
+        };
+        let answer = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"ok","inputSchema":{"type":"object"}},{"name":"bad","inputSchema":"x"}]}}"#;
+        // Another response with a bad tool is not a listing: passed through untouched.
+        let other = r#"{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"bad"}]}}"#;
+        let long = "x".repeat(200);
+        let input = format!("{other}\n{long}\n{answer}\n{answer}\nunterminated");
+        let (mut rx, tx) = tokio::io::simplex(1024);
+        let pumping = tokio::spawn(pump(
+            std::io::Cursor::new(input.into_bytes()),
+            tx,
+            180,
+            lists,
+            report,
+        ));
+        let mut out = String::new();
+        rx.read_to_string(&mut out).await.unwrap();
+        pumping.await.unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines[0], other);
+        assert!(
+            lines[1].contains(r#""name":"ok""#) && !lines[1].contains("bad"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(lines[2], answer, "an answered listing is no longer pending");
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].tool, "bad");
     }
 
     #[test]

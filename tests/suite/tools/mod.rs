@@ -1,4 +1,5 @@
 mod limits;
 mod mcp;
 mod mcp_hostile;
+mod mcp_misbehaving;
 mod mcp_npm;

@@ -1,0 +1,98 @@
+//! Calls of one MCP tool, on its server's current connection.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use futures_util::future::BoxFuture;
+use rmcp::model::CallToolRequestParams;
+use tokio_util::sync::CancellationToken;
+
+use super::content;
+use super::server::Server;
+use crate::tools::{ToolExecutor, ToolOutcome};
+
+/// Runs calls of one MCP tool on its server's current connection.
+pub(super) struct McpTool {
+    pub(super) server: Arc<Server>,
+    pub(super) tool: String,
+    pub(super) timeout: Duration,
+}
+
+impl McpTool {
+    async fn run(&self, arguments: serde_json::Value, cancel: &CancellationToken) -> ToolOutcome {
+        let server = &self.server.name;
+        let peer = {
+            let st = self.server.lock();
+            match &st.peer {
+                Some(p) if !p.is_transport_closed() => p.clone(),
+                _ if st.run.is_some() => {
+                    return ToolOutcome::error(format!(
+                        "MCP server \"{server}\" is not connected (reconnecting)"
+                    ));
+                }
+                _ => {
+                    return ToolOutcome::error(format!("MCP server \"{server}\" is not connected"));
+                }
+            }
+        };
+        let args = match arguments {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        };
+        let params = CallToolRequestParams::new(self.tool.clone()).with_arguments(args);
+        // A reply over `max_message_bytes` is dropped by the transport: fail at once.
+        let mut oversize = self.server.oversize.subscribe();
+        oversize.borrow_and_update();
+        let outcome = tokio::select! {
+            Ok(()) = oversize.changed() => {
+                let o = *oversize.borrow();
+                ToolOutcome::error(o.map(|o| o.message(server)).unwrap_or_default())
+            }
+            _ = cancel.cancelled() => return ToolOutcome::error("tool call cancelled"),
+            _ = tokio::time::sleep(self.timeout) => ToolOutcome::error(format!(
+                "MCP tool \"{}\" on server \"{server}\" timed out after {} s",
+                self.tool,
+                self.timeout.as_secs()
+            )),
+            r = peer.call_tool(params) => match r {
+                Ok(result) => content::outcome_from_result(&result),
+                Err(e) => {
+                    let reconnecting = peer.is_transport_closed();
+                    if reconnecting {
+                        ToolOutcome::error(format!(
+                            "MCP server \"{server}\" is not connected (reconnecting): {e}"
+                        ))
+                    } else {
+                        ToolOutcome::error(format!("MCP server \"{server}\" failed the call: {e}"))
+                    }
+                }
+            },
+        };
+        self.await_list_sync().await;
+        outcome
+    }
+
+    /// A call that changed the server's tool list (the server sends `list_changed` before
+    /// its reply) returns only after the new list went to the loop, so the next request
+    /// already declares it.
+    async fn await_list_sync(&self) {
+        tokio::task::yield_now().await;
+        let seen = self.server.changes_seen.load(Ordering::SeqCst);
+        if *self.server.changes_done.borrow() >= seen {
+            return;
+        }
+        let mut rx = self.server.changes_done.subscribe();
+        let _ = tokio::time::timeout(Duration::from_secs(5), rx.wait_for(|d| *d >= seen)).await;
+    }
+}
+
+impl ToolExecutor for McpTool {
+    fn call<'a>(
+        &'a self,
+        arguments: serde_json::Value,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, ToolOutcome> {
+        Box::pin(self.run(arguments, cancel))
+    }
+}

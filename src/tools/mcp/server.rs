@@ -1,0 +1,158 @@
+//! The state shared by an MCP server's manager, its supervisor and its tools' calls.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+
+use rmcp::service::{Peer, RoleClient};
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::listing;
+use super::options::McpOptions;
+use super::stderr_tail::StderrTail;
+use super::transport::{DEFAULT_MAX_MESSAGE_BYTES, Oversize};
+use crate::config::McpServerConfig;
+use crate::session::event::{McpState, McpStatus};
+use crate::tools::registry::{RegisteredTool, ToolSource};
+use crate::tools::source::{Background, ToolSlot};
+
+/// Where a connect attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// Never started, or disconnected by the user.
+    Idle,
+    /// Connecting or reconnecting.
+    Busy,
+    /// Connected.
+    Connected,
+    /// Gave up.
+    Failed,
+}
+
+pub(super) struct State {
+    /// Last reported state (`None` before the first connect).
+    pub(super) state: Option<McpState>,
+    /// `(model-facing name, original name)` of the registered tools.
+    pub(super) tools: Vec<(String, String)>,
+    pub(super) last_error: Option<String>,
+    pub(super) peer: Option<Peer<RoleClient>>,
+    /// Supervisor of the current run and its generation.
+    pub(super) run: Option<CancellationToken>,
+    pub(super) generation: u64,
+}
+
+pub(super) struct Server {
+    pub(super) name: String,
+    pub(super) config: McpServerConfig,
+    pub(super) st: Mutex<State>,
+    pub(super) phase: watch::Sender<Phase>,
+    /// `tools/list_changed` notifications received / applied (see `McpTool::call`).
+    pub(super) changes_seen: AtomicU64,
+    pub(super) changes_done: watch::Sender<u64>,
+    /// The last 64 KiB of the process's stderr (quoted in errors).
+    pub(super) stderr_tail: Mutex<StderrTail>,
+    /// The last message over `max_message_bytes`; every one is sent (waiters fail at once).
+    pub(super) oversize: watch::Sender<Option<Oversize>>,
+    /// The latest tool list not yet taken by the loop.
+    pub(super) slot: Arc<ToolSlot>,
+    /// Tools the running listing left out (filled by the transport).
+    pub(super) skipped: Mutex<Vec<listing::Skipped>>,
+    /// Warnings already shown for this server (each once).
+    pub(super) warned: Mutex<HashSet<String>>,
+}
+
+impl Server {
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.st.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn stderr_hint(&self) -> Option<String> {
+        self.stderr_tail
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .hint()
+    }
+
+    /// The limit on one message from this server.
+    pub(super) fn max_message_bytes(&self) -> u64 {
+        self.config
+            .max_message_bytes
+            .unwrap_or(DEFAULT_MAX_MESSAGE_BYTES)
+    }
+
+    /// Runs `fut`, failing it at once if the server sends an oversized message meanwhile.
+    pub(super) async fn or_oversize<T>(
+        &self,
+        fut: impl Future<Output = Result<T, String>>,
+    ) -> Result<T, String> {
+        let mut rx = self.oversize.subscribe();
+        rx.borrow_and_update();
+        tokio::select! {
+            r = fut => r,
+            Ok(()) = rx.changed() => {
+                let o = *rx.borrow();
+                Err(o.map(|o| o.message(&self.name)).unwrap_or_default())
+            }
+        }
+    }
+
+    /// Hands `regs` to the loop as this server's latest list (empty: unregister it). All
+    /// lists go through the one slot, so a later list (a reconnect) can never be overtaken
+    /// by an earlier one (a disconnect's removal) still in the queue.
+    pub(super) fn offer_tools(
+        &self,
+        bg: &mpsc::UnboundedSender<Background>,
+        regs: Vec<RegisteredTool>,
+    ) {
+        if self.slot.put(regs) {
+            let _ = bg.send(Background::LatestTools {
+                source: ToolSource::Mcp(self.name.clone()),
+                slot: self.slot.clone(),
+            });
+        }
+    }
+
+    pub(super) fn with_hint(&self, error: String) -> String {
+        match self.stderr_hint() {
+            Some(h) => format!("{error} (stderr: {h})"),
+            None => error,
+        }
+    }
+}
+
+pub(super) struct Inner {
+    pub(super) servers: BTreeMap<String, Arc<Server>>,
+    pub(super) bg: mpsc::UnboundedSender<Background>,
+    pub(super) options: McpOptions,
+    pub(super) workspace: PathBuf,
+    /// Servers a resumed session wants on or off, over their `enabled`.
+    pub(super) restored: Mutex<BTreeMap<String, bool>>,
+}
+
+/// A [`Background`] sender and the server it speaks for; holds the state lock while
+/// sending so messages of one server stay in state order.
+pub(super) fn send_status(
+    inner: &Inner,
+    st: &mut State,
+    server: &str,
+    state: McpState,
+    error: Option<String>,
+) {
+    st.state = Some(state);
+    if error.is_some() {
+        st.last_error = error.clone();
+    }
+    let tools = (state == McpState::Connected).then(|| {
+        let mut names: Vec<String> = st.tools.iter().map(|(m, _)| m.clone()).collect();
+        names.sort();
+        names
+    });
+    let _ = inner.bg.send(Background::Mcp(McpStatus {
+        server: server.to_string(),
+        state,
+        tools,
+        error,
+    }));
+}

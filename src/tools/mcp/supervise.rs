@@ -1,0 +1,471 @@
+//! One server's connection lifetime: start the process, run the handshake, list the
+//! tools, follow `notifications/tools/list_changed`, reconnect after a crash with backoff,
+//! and give up after repeated failures.
+//!
+//! Two rules keep a hostile server from costing without bound (decision 0033):
+//! - A burst of `list_changed` notifications is one pending refresh (a [`Notify`] holds
+//!   at most one), at most one `tools/list` is in flight, and refreshes are at least
+//!   [`McpOptions::refresh_interval`] apart; the lists reach the loop through a
+//!   `ToolSlot`, which holds only the latest.
+//! - A connection counts as healthy only after [`McpOptions::healthy_after`]: a server that
+//!   crashes sooner keeps its failure count (and its growing backoff) across successful
+//!   handshakes, and is given up after `max_retries` such tries.
+//!
+//! [`McpOptions::refresh_interval`]: super::McpOptions::refresh_interval
+//! [`McpOptions::healthy_after`]: super::McpOptions::healthy_after
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use rmcp::model::Tool;
+use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
+use rmcp::{ClientHandler, ServiceExt};
+use tokio::io::AsyncReadExt;
+use tokio::sync::Notify;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::call::McpTool;
+use super::listing::{self, SkipReason, Skipped};
+use super::names;
+use super::options::DEFAULT_CALL_TIMEOUT_SECS;
+use super::server::{Inner, Phase, Server, State, send_status};
+use super::transport::{ChildTransport, Oversize, OversizeReport, SkipReport};
+use crate::i18n::{Arg, Text};
+use crate::session::event::{McpState, ToolSchema};
+use crate::tools::registry::RegisteredTool;
+use crate::tools::source::Background;
+
+/// Receives server notifications for one connection.
+struct Handler {
+    server: Arc<Server>,
+    /// Holds at most one wake-up, however many notifications arrive meanwhile.
+    changed: Arc<Notify>,
+}
+
+impl ClientHandler for Handler {
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.server.changes_seen.fetch_add(1, Ordering::SeqCst);
+        self.changed.notify_one();
+    }
+}
+
+type Connection = (RunningService<RoleClient, Handler>, Arc<Notify>);
+
+/// Starts the process, runs the MCP handshake.
+async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection, String> {
+    let cfg = &server.config;
+    let mut cmd = tokio::process::Command::new(&cfg.command);
+    cmd.args(&cfg.args);
+    // Keys stay out of the server (SPEC §13); its explicit `env` table still applies.
+    crate::tools::child_env::ChildEnvPolicy::new(&inner.options.key_env_vars, &cfg.env_passthrough)
+        .apply(&mut cmd);
+    cmd.envs(&cfg.env)
+        .current_dir(&inner.workspace)
+        .kill_on_drop(true);
+    let report: OversizeReport = {
+        let s = server.clone();
+        Arc::new(move |o: Oversize| {
+            let msg = o.message(&s.name);
+            tracing::warn!("{msg}");
+            s.lock().last_error = Some(msg);
+            s.oversize.send_replace(Some(o));
+        })
+    };
+    let skipped: SkipReport = {
+        let s = server.clone();
+        Arc::new(move |left_out: Vec<Skipped>| {
+            s.skipped
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .extend(left_out);
+        })
+    };
+    let (transport, stderr) =
+        ChildTransport::spawn(cmd, server.max_message_bytes(), report, skipped)
+            .map_err(|e| format!("cannot start \"{}\": {e}", cfg.command))?;
+    server
+        .stderr_tail
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clear();
+    // Read stderr in bounded chunks into the ring buffer: no line is ever held whole.
+    let stderr_reader = stderr.map(|mut stderr| {
+        let s = server.clone();
+        tokio::spawn(async move {
+            let mut chunk = vec![0u8; 8 * 1024];
+            while let Ok(n) = stderr.read(&mut chunk).await {
+                if n == 0 {
+                    break;
+                }
+                s.stderr_tail
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(&chunk[..n]);
+            }
+        })
+    });
+    let changed = Arc::new(Notify::new());
+    let handler = Handler {
+        server: server.clone(),
+        changed: changed.clone(),
+    };
+    let served = server
+        .or_oversize(async {
+            handler
+                .serve(transport)
+                .await
+                .map_err(|e| format!("MCP handshake failed: {e}"))
+        })
+        .await;
+    match served {
+        Ok(running) => Ok((running, changed)),
+        Err(e) => {
+            // The server's own explanation is usually its last stderr line: let the reader
+            // drain it (the process has exited or closed its pipes) before reporting.
+            if let Some(reader) = stderr_reader {
+                let _ = tokio::time::timeout(Duration::from_millis(500), reader).await;
+            }
+            Err(e)
+        }
+    }
+}
+
+/// One listing: the model-facing names, the registrations, and what had to be left out or
+/// cut (for the warnings).
+struct Listed {
+    mapping: Vec<(String, String)>,
+    regs: Vec<RegisteredTool>,
+    skipped: Vec<Skipped>,
+    /// Tools whose description was cut.
+    cut: Vec<String>,
+}
+
+/// Lists the server's tools and builds their registrations.
+async fn list_tools(server: &Arc<Server>, peer: &Peer<RoleClient>) -> Result<Listed, String> {
+    let take_skipped =
+        || std::mem::take(&mut *server.skipped.lock().unwrap_or_else(|p| p.into_inner()));
+    take_skipped();
+    let tools = server
+        .or_oversize(async {
+            peer.list_all_tools()
+                .await
+                .map_err(|e| format!("tools/list failed: {e}"))
+        })
+        .await?;
+    let (mapping, regs, cut) = registrations(server, &tools);
+    Ok(Listed {
+        mapping,
+        regs,
+        skipped: take_skipped(),
+        cut,
+    })
+}
+
+#[allow(clippy::type_complexity)]
+fn registrations(
+    server: &Arc<Server>,
+    tools: &[Tool],
+) -> (Vec<(String, String)>, Vec<RegisteredTool>, Vec<String>) {
+    let originals: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    let mapping = names::map_tool_names(&server.name, &originals);
+    let timeout = Duration::from_secs(
+        server
+            .config
+            .timeout_secs
+            .unwrap_or(DEFAULT_CALL_TIMEOUT_SECS),
+    );
+    let mut regs = Vec::with_capacity(tools.len());
+    let mut cut = Vec::new();
+    for (tool, (model, original)) in tools.iter().zip(&mapping) {
+        let description = tool
+            .description
+            .as_deref()
+            .map(str::to_string)
+            .or_else(|| tool.title.clone())
+            .unwrap_or_default();
+        // Every request carries the description: a huge one costs on each (decision 0033).
+        let (mut description, was_cut) = listing::cap_description(description);
+        if was_cut {
+            cut.push(model.clone());
+        }
+        if *model != format!("{}__{original}", server.name) {
+            if !description.is_empty() {
+                description.push_str("\n\n");
+            }
+            description.push_str(&format!(
+                "(MCP server \"{}\", tool \"{original}\")",
+                server.name
+            ));
+        }
+        regs.push(RegisteredTool {
+            schema: ToolSchema {
+                name: model.clone(),
+                description,
+                parameters: serde_json::Value::Object((*tool.input_schema).clone()),
+                defer_loading: None,
+            },
+            approval: server.config.approval,
+            enabled: true,
+            executor: Arc::new(McpTool {
+                server: server.clone(),
+                tool: original.clone(),
+                timeout,
+            }),
+            parallel_safe: server.config.parallel,
+        });
+    }
+    (mapping, regs, cut)
+}
+
+/// Applies `f` to the state if `generation` is still current; returns whether it was.
+fn if_current(server: &Server, generation: u64, f: impl FnOnce(&mut State)) -> bool {
+    let mut st = server.lock();
+    if st.generation != generation {
+        return false;
+    }
+    f(&mut st);
+    true
+}
+
+/// Most distinct warnings kept per server (each is shown once).
+const MAX_WARNED: usize = 256;
+
+/// Sends `text` as a warning unless this server already had one under `key`.
+fn warn_once(inner: &Inner, server: &Server, key: String, text: Text) {
+    let mut warned = server.warned.lock().unwrap_or_else(|p| p.into_inner());
+    if warned.len() < MAX_WARNED && warned.insert(key) {
+        let _ = inner.bg.send(Background::Warning(text));
+    }
+}
+
+/// Warns about what a listing left out or cut, each thing once per server: a server that
+/// lists the same bad tool on every refresh is not a stream of notices.
+fn warn_listing(inner: &Inner, server: &Server, listed: &Listed) {
+    let name = || Arg::from(server.name.as_str());
+    for s in &listed.skipped {
+        let text = match &s.reason {
+            SkipReason::TooDeep => Text::new(
+                "mcp-tool-skipped-deep",
+                vec![
+                    ("name", name()),
+                    ("tool", Arg::from(s.tool.as_str())),
+                    ("levels", Arg::from(listing::MAX_TOOL_DEPTH)),
+                ],
+            ),
+            SkipReason::SchemaTooLarge(bytes) => Text::new(
+                "mcp-tool-skipped-schema-size",
+                vec![
+                    ("name", name()),
+                    ("tool", Arg::from(s.tool.as_str())),
+                    ("bytes", Arg::from(*bytes)),
+                    ("limit", Arg::from(listing::MAX_SCHEMA_BYTES / 1024)),
+                ],
+            ),
+            SkipReason::Malformed(e) => Text::new(
+                "mcp-tool-skipped-malformed",
+                vec![
+                    ("name", name()),
+                    ("tool", Arg::from(s.tool.as_str())),
+                    ("error", Arg::from(e.as_str())),
+                ],
+            ),
+        };
+        tracing::warn!(
+            "MCP server {}: tool {} left out: {:?}",
+            server.name,
+            s.tool,
+            s.reason
+        );
+        warn_once(
+            inner,
+            server,
+            format!("skip\u{0}{}\u{0}{:?}", s.tool, s.reason),
+            text,
+        );
+    }
+    if let Some(tool) = listed.cut.first() {
+        let text = Text::new(
+            "mcp-description-cut",
+            vec![
+                ("name", name()),
+                ("count", Arg::from(listed.cut.len())),
+                ("tool", Arg::from(tool.as_str())),
+                ("limit", Arg::from(listing::MAX_DESCRIPTION_BYTES / 1024)),
+            ],
+        );
+        warn_once(inner, server, "cut".to_string(), text);
+    }
+}
+
+/// One server's lifetime: connect, serve, reconnect with backoff, give up.
+pub(super) async fn supervise(
+    inner: Arc<Inner>,
+    server: Arc<Server>,
+    generation: u64,
+    token: CancellationToken,
+) {
+    let name = server.name.clone();
+    let opts = inner.options.clone();
+    let mut ever_connected = false;
+    // Failed tries since the last healthy connection: connects that failed, and
+    // connections that ended within `healthy_after` of their start.
+    let mut failures: u32 = 0;
+    loop {
+        if failures > 0 {
+            tokio::select! {
+                _ = token.cancelled() => return,
+                _ = tokio::time::sleep(opts.backoff(failures - 1)) => {}
+            }
+            let still = if_current(&server, generation, |st| {
+                send_status(&inner, st, &name, McpState::Connecting, None);
+            });
+            if !still {
+                return;
+            }
+        }
+        let connected = tokio::select! {
+            _ = token.cancelled() => return,
+            r = tokio::time::timeout(opts.connect_timeout, async {
+                let (running, changed) = connect_once(&inner, &server).await?;
+                let listed = list_tools(&server, running.peer()).await?;
+                Ok::<_, String>((running, changed, listed))
+            }) => match r {
+                Ok(r) => r,
+                Err(_) => Err(format!("no answer within {} s", opts.connect_timeout.as_secs())),
+            },
+        };
+        let (running, changed, listed) = match connected {
+            Ok(c) => c,
+            Err(e) => {
+                let error = server.with_hint(e);
+                if !ever_connected || failures >= opts.max_retries {
+                    give_up(&inner, &server, generation, error);
+                    return;
+                }
+                let still = if_current(&server, generation, |st| {
+                    send_status(&inner, st, &name, McpState::Disconnected, Some(error));
+                });
+                if !still {
+                    return;
+                }
+                failures += 1;
+                continue;
+            }
+        };
+        ever_connected = true;
+        let up_since = Instant::now();
+        let peer = running.peer().clone();
+        warn_listing(&inner, &server, &listed);
+        let Listed { mapping, regs, .. } = listed;
+        let still = if_current(&server, generation, |st| {
+            st.peer = Some(peer.clone());
+            st.tools = mapping;
+            st.last_error = None;
+            server.offer_tools(&inner.bg, regs);
+            send_status(&inner, st, &name, McpState::Connected, None);
+            server.phase.send_replace(Phase::Connected);
+        });
+        if !still {
+            let _ = running.cancel().await;
+            return;
+        }
+        let stop = running.cancellation_token();
+        let wait = running.waiting();
+        tokio::pin!(wait);
+        // The earliest time the next refresh may start.
+        let mut next_refresh = Instant::now();
+        let error = loop {
+            tokio::select! {
+                _ = token.cancelled() => {
+                    stop.cancel();
+                    let _ = wait.await;
+                    return;
+                }
+                r = &mut wait => {
+                    break match r {
+                        Ok(_) => "the server process exited".to_string(),
+                        Err(e) => format!("the MCP connection task failed: {e}"),
+                    };
+                }
+                () = changed.notified() => {
+                    // Notifications during this pause are the same one pending refresh.
+                    tokio::select! {
+                        _ = token.cancelled() => continue,
+                        _ = tokio::time::sleep_until(next_refresh) => {}
+                    }
+                    let seen = server.changes_seen.load(Ordering::SeqCst);
+                    let listed = tokio::select! {
+                        _ = token.cancelled() => continue,
+                        r = tokio::time::timeout(opts.connect_timeout, list_tools(&server, &peer)) => {
+                            r.unwrap_or_else(|_| Err(format!(
+                                "tools/list: no answer within {} s",
+                                opts.connect_timeout.as_secs()
+                            )))
+                        }
+                    };
+                    next_refresh = Instant::now() + opts.refresh_interval;
+                    match listed {
+                        Ok(listed) => {
+                            warn_listing(&inner, &server, &listed);
+                            let Listed { mapping, regs, .. } = listed;
+                            let still = if_current(&server, generation, |st| {
+                                st.tools = mapping;
+                                server.offer_tools(&inner.bg, regs);
+                            });
+                            if !still {
+                                return;
+                            }
+                        }
+                        Err(e) => {
+                            tracing::warn!("MCP server {name}: {e}");
+                            warn_once(&inner, &server, format!("refresh\u{0}{e}"), Text::new(
+                                "mcp-refresh-failed",
+                                vec![("name", Arg::from(name.as_str())), ("error", Arg::from(e))],
+                            ));
+                        }
+                    }
+                    server.changes_done.send_replace(seen);
+                }
+            }
+        };
+        // Crash: keep the tools registered (calls fail clearly) and reconnect, unless it
+        // keeps crashing soon after each connect.
+        let error = server.with_hint(error);
+        failures = if up_since.elapsed() >= opts.healthy_after {
+            1
+        } else {
+            failures + 1
+        };
+        if failures > opts.max_retries {
+            let error = format!(
+                "the server stopped {failures} times in a row within {} s of connecting, so it \
+                 is not restarted again; /mcp connect {name} tries again (last: {error})",
+                opts.healthy_after.as_secs()
+            );
+            give_up(&inner, &server, generation, error);
+            return;
+        }
+        let still = if_current(&server, generation, |st| {
+            st.peer = None;
+            send_status(&inner, st, &name, McpState::Disconnected, Some(error));
+            server.phase.send_replace(Phase::Busy);
+        });
+        if !still {
+            return;
+        }
+    }
+}
+
+fn give_up(inner: &Inner, server: &Server, generation: u64, error: String) {
+    if_current(server, generation, |st| {
+        st.run = None;
+        st.peer = None;
+        if !std::mem::take(&mut st.tools).is_empty() {
+            server.offer_tools(&inner.bg, Vec::new());
+        }
+        send_status(inner, st, &server.name, McpState::Failed, Some(error));
+        server.phase.send_replace(Phase::Failed);
+    });
+}
