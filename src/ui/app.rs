@@ -61,6 +61,16 @@ pub struct App {
     notify: bool,
     /// a transient status-line hint (warns when true) and when it was set.
     hint: Option<(String, bool, Instant)>,
+    /// The running turn's prompts and whether any reply arrived: a turn cancelled
+    /// before one gives its prompt back to the composer (§14.5).
+    turn_prompt: Option<TurnPrompt>,
+}
+
+/// What the running turn was asked, and whether the model answered anything yet.
+#[derive(Debug, Default)]
+struct TurnPrompt {
+    texts: Vec<String>,
+    replied: bool,
 }
 
 impl App {
@@ -82,6 +92,7 @@ impl App {
             focused: true,
             notify: false,
             hint: None,
+            turn_prompt: None,
         }
     }
 
@@ -100,7 +111,12 @@ impl App {
         };
         let cell = match r {
             Ok(text) => {
+                // A pasted message edited in the editor is still a message.
+                let literal = self.bottom.composer.is_literal();
                 self.bottom.composer.set_text(&text);
+                if literal {
+                    self.bottom.composer.mark_literal();
+                }
                 self.state.focus = Focus::Composer;
                 return;
             }
@@ -417,11 +433,22 @@ impl App {
                 self.state.reveal = None;
             }
             AgentEvent::Committed(e) => {
+                self.track_prompt(&e);
                 if self.apply_committed(&e) {
                     self.state.show_chat(None);
                 }
             }
-            AgentEvent::Stream { turn, step, event } => s.transcript.stream(turn, step, &event),
+            AgentEvent::Stream { turn, step, event } => {
+                use crate::llm::types::StreamEvent as S;
+                if matches!(
+                    event,
+                    S::ReasoningDelta(_) | S::TextDelta(_) | S::ToolCallStart { .. }
+                ) && let Some(p) = &mut self.turn_prompt
+                {
+                    p.replied = true;
+                }
+                s.transcript.stream(turn, step, &event)
+            }
             AgentEvent::Phase(p) => {
                 // Waiting for the user pauses the clock of the phase it interrupts; the
                 // phase it returns to goes on from there.
@@ -491,6 +518,39 @@ impl App {
                     .open_inspector(super::inspector::Inspector::new(*d).with_cache_saving(saving))
             }
             AgentEvent::Exited => self.exited = true,
+        }
+    }
+
+    /// Follows the live turn's prompts and replies; a turn cancelled before any reply
+    /// (thinking, text or a tool call) puts its prompt back into the composer when that
+    /// is empty. A draft typed meanwhile stays; the prompt is then the newest history
+    /// entry, one ↑ away.
+    fn track_prompt(&mut self, e: &crate::session::event::Event) {
+        use crate::session::event::{SurfaceOp, TurnOutcome};
+        match &e.kind {
+            EventKind::TurnStart(_) => self.turn_prompt = Some(TurnPrompt::default()),
+            EventKind::UserMessage(d)
+                if d.message.source.kind == "user"
+                    && !matches!(e.surface_op, Some(SurfaceOp::Replace(_))) =>
+            {
+                if let Some(p) = &mut self.turn_prompt {
+                    p.texts.push(crate::agent::mentions::split(&d.message).0);
+                }
+            }
+            EventKind::AssistantMessage(_) => {
+                if let Some(p) = &mut self.turn_prompt {
+                    p.replied = true;
+                }
+            }
+            EventKind::TurnEnd(t) => {
+                if let Some(p) = self.turn_prompt.take()
+                    && t.outcome == Some(TurnOutcome::Cancelled)
+                    && !p.replied
+                {
+                    self.bottom.composer.restore_prompt(&p.texts.join("\n\n"));
+                }
+            }
+            _ => {}
         }
     }
 
@@ -568,9 +628,13 @@ impl App {
                 s.focus = Focus::Composer;
                 self.editor_requested = true;
             }
+            // The readline keys edit a draft the approval prompt hides: they wait.
+            Some((Context::Composer, a)) if !s.approvals.is_empty() && is_readline(a) => {}
             Some((Context::Composer, a)) => {
-                // From a pane only typing and Backspace move to the composer.
-                if s.focus != Focus::Composer {
+                // From a pane only typing and Backspace move to the composer; Ctrl+D on an
+                // empty composer quits from anywhere.
+                let quit = a == Action::DeleteOrQuit && self.bottom.composer.is_empty();
+                if s.focus != Focus::Composer && !quit {
                     if typed(&k).is_none()
                         && !matches!(a, Action::Backspace | Action::HistorySearch)
                     {
@@ -630,7 +694,8 @@ impl App {
                 if s.busy() {
                     s.outbox.push(AgentCommand::Cancel);
                 } else if !self.bottom.composer.is_empty() {
-                    self.bottom.composer.clear();
+                    // ↑ on the empty composer brings the draft back.
+                    self.bottom.composer.clear_to_stash();
                 } else if a == Action::Quit {
                     s.request_quit();
                 } else {
@@ -817,6 +882,23 @@ impl App {
     }
 }
 
+/// The readline editing keys (§14.5).
+fn is_readline(a: Action) -> bool {
+    use Action as A;
+    matches!(
+        a,
+        A::BeginningOfLine
+            | A::EndOfLine
+            | A::WordLeft
+            | A::WordRight
+            | A::KillBlankWordBack
+            | A::KillWordBack
+            | A::KillToEnd
+            | A::KillToStart
+            | A::Yank
+    )
+}
+
 /// Whether one of the last few Chat cells is notice `n` already (an MCP failure is both
 /// a `/mcp connect` reply and an `mcp/status` event).
 fn recent_notice(t: &Transcript, n: &Notice) -> bool {
@@ -830,3 +912,7 @@ fn recent_notice(t: &Transcript, n: &Notice) -> bool {
 #[cfg(test)]
 #[path = "app_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "app_composer_tests.rs"]
+mod composer_tests;

@@ -5,12 +5,22 @@
 //! never split. Layout wraps at word boundaries (the breaks of [`wrap_line`]) and measures
 //! by display width, so CJK text, emoji and the caret column agree with the terminal.
 //!
+//! The readline keys (Ctrl+A/E, Alt+B/F, Ctrl+W, Ctrl+K/U/Y…) live in [`edit`]. Every
+//! byte of the text remembers whether it was pasted: a draft whose first character came
+//! from a paste is a message even when it starts with `/` (§14.5; decision 0036).
+//!
 //! [`wrap_line`]: super::text::wrap_line
+
+mod edit;
+
+use std::collections::HashSet;
+use std::ops::Range;
 
 use crate::i18n::{Arg, Localizer};
 
-use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
+use unicode_segmentation::UnicodeSegmentation;
 
+use super::readline::{next_boundary, prev_boundary};
 use super::text::{grapheme_width, str_width, wrap_ranges};
 
 /// Pastes longer than this many characters become a placeholder.
@@ -27,11 +37,27 @@ pub use super::text::fuzzy_match;
 #[derive(Debug, Default, Clone)]
 pub struct Composer {
     text: String,
+    /// Per byte of `text`: whether it came from a paste (kept in step by [`Self::splice`]).
+    pasted: Vec<bool>,
+    /// Bumped by every change of the text (a kill right after a kill extends it).
+    rev: u64,
     caret: usize,
     pastes: Vec<(String, String)>,
     history: Vec<String>,
+    /// History texts that start with `/` but were sent as messages (a paste, or a
+    /// message of an earlier session): recalled, they are messages again.
+    literal: HashSet<String>,
     hist_idx: Option<usize>,
-    draft: String,
+    /// The draft (and which bytes were pasted) while ↑ browses the history.
+    draft: (String, Vec<bool>),
+    /// The last killed text, for Ctrl+Y.
+    kill: edit::Killed,
+    /// `(rev, caret)` right after the last kill: a kill from exactly there adds to it.
+    kill_mark: Option<(u64, usize)>,
+    /// The draft Ctrl+C cleared: ↑ on the empty composer brings it back before history.
+    stash: Option<edit::Draft>,
+    /// The draft last sent, to put a cancelled prompt back with its paste placeholders.
+    last_sent: Option<edit::Draft>,
     popup_sel: usize,
     popup_closed: bool,
     search: Option<Search>,
@@ -86,6 +112,8 @@ impl Composer {
     /// Clears text and pastes (history is kept).
     pub fn clear(&mut self) {
         self.text.clear();
+        self.pasted.clear();
+        self.rev += 1;
         self.caret = 0;
         self.pastes.clear();
         self.hist_idx = None;
@@ -93,19 +121,51 @@ impl Composer {
         self.popup_closed = false;
     }
 
+    /// Replaces `range` of the text with `s`, whose bytes are marked `pasted`: every
+    /// change of the text goes through here (or [`Self::splice_flags`]), so the paste
+    /// marks stay in step with the bytes.
+    fn splice(&mut self, range: Range<usize>, s: &str, pasted: bool) {
+        self.splice_flags(range, s, std::iter::repeat_n(pasted, s.len()));
+    }
+
+    /// [`Self::splice`] with a paste mark per inserted byte.
+    fn splice_flags(&mut self, range: Range<usize>, s: &str, flags: impl Iterator<Item = bool>) {
+        self.text.replace_range(range.clone(), s);
+        self.pasted.splice(range, flags);
+        debug_assert_eq!(self.text.len(), self.pasted.len());
+        self.rev += 1;
+    }
+
+    /// Replaces the whole text (the caret goes to the end).
+    fn replace_all(&mut self, s: &str, pasted: bool) {
+        self.splice(0..self.text.len(), s, pasted);
+        self.caret = self.text.len();
+    }
+
+    /// Inserts text at the caret, its bytes marked `pasted`.
+    fn insert_marked(&mut self, s: &str, pasted: bool) {
+        self.splice(self.caret..self.caret, s, pasted);
+        self.caret += s.len();
+        self.popup_sel = 0;
+    }
+
     /// Inserts one typed character.
     pub fn insert_char(&mut self, c: char) {
-        self.text.insert(self.caret, c);
-        self.caret += c.len_utf8();
-        self.popup_sel = 0;
+        self.insert_marked(c.encode_utf8(&mut [0; 4]), false);
         self.popup_closed = false;
     }
 
-    /// Inserts text at the caret.
+    /// Inserts typed text at the caret.
     pub fn insert_str(&mut self, s: &str) {
-        self.text.insert_str(self.caret, s);
-        self.caret += s.len();
-        self.popup_sel = 0;
+        self.insert_marked(s, false);
+    }
+
+    /// Whether the draft is a message even if it starts with `/`: its first non-blank
+    /// character came from a paste (a stack trace `/usr/lib/…` is never a command). A
+    /// `/` typed before pasted arguments (`/model ` + a pasted route) stays a command.
+    pub fn is_literal(&self) -> bool {
+        let lead = self.text.len() - self.text.trim_start().len();
+        self.pasted.get(lead).copied().unwrap_or(false)
     }
 
     /// Inserts a newline.
@@ -128,10 +188,10 @@ impl Composer {
             if n > 0 {
                 ph = format!("{} #{}]", &ph[..ph.len() - 1], n + 1);
             }
-            self.insert_str(&ph);
+            self.insert_marked(&ph, true);
             self.pastes.push((ph, s));
         } else {
-            self.insert_str(&s);
+            self.insert_marked(&s, true);
         }
     }
 
@@ -147,13 +207,13 @@ impl Composer {
             .position(|(p, _)| before.ends_with(p.as_str()))
         {
             let len = self.pastes[i].0.len();
-            self.text.replace_range(self.caret - len..self.caret, "");
+            self.splice(self.caret - len..self.caret, "", false);
             self.caret -= len;
             self.pastes.remove(i);
             return;
         }
         let prev = prev_boundary(&self.text, self.caret);
-        self.text.replace_range(prev..self.caret, "");
+        self.splice(prev..self.caret, "", false);
         self.caret = prev;
         self.popup_sel = 0;
     }
@@ -162,7 +222,7 @@ impl Composer {
     pub fn delete(&mut self) {
         if self.caret < self.text.len() {
             let next = next_boundary(&self.text, self.caret);
-            self.text.replace_range(self.caret..next, "");
+            self.splice(self.caret..next, "", false);
         }
     }
 
@@ -176,16 +236,16 @@ impl Composer {
         self.caret = next_boundary(&self.text, self.caret);
     }
 
-    /// Start of the current line.
+    /// Home / Ctrl+A: the start of the current logical line (a wrapped line is one
+    /// line); pressed there, the start of the draft.
     pub fn home(&mut self) {
-        self.caret = self.text[..self.caret].rfind('\n').map_or(0, |i| i + 1);
+        self.caret = super::readline::home(&self.text, self.caret);
     }
 
-    /// End of the current line.
+    /// End / Ctrl+E: the end of the current logical line; pressed there, the end of the
+    /// draft.
     pub fn end(&mut self) {
-        self.caret = self.text[self.caret..]
-            .find('\n')
-            .map_or(self.text.len(), |i| self.caret + i);
+        self.caret = super::readline::end(&self.text, self.caret);
     }
 
     fn on_first_line(&self) -> bool {
@@ -200,6 +260,9 @@ impl Composer {
     pub fn up(&mut self) {
         if self.popup_open() {
             self.popup_sel = self.popup_sel.saturating_sub(1);
+            return;
+        }
+        if self.text.is_empty() && self.hist_idx.is_none() && self.unstash() {
             return;
         }
         if self.on_first_line() {
@@ -262,27 +325,34 @@ impl Composer {
         }
         let idx = match self.hist_idx {
             None => {
-                self.draft = self.text.clone();
+                self.draft = (self.text.clone(), self.pasted.clone());
                 self.history.len() - 1
             }
             Some(0) => return,
             Some(i) => i - 1,
         };
         self.hist_idx = Some(idx);
-        self.text = self.history[idx].clone();
-        self.caret = self.text.len();
+        self.show_history(idx);
+    }
+
+    /// Shows history entry `idx` (a message that starts with `/` stays a message).
+    fn show_history(&mut self, idx: usize) {
+        let text = self.history[idx].clone();
+        let literal = self.literal.contains(&text);
+        self.replace_all(&text, literal);
     }
 
     fn history_next(&mut self) {
         let Some(i) = self.hist_idx else { return };
         if i + 1 < self.history.len() {
             self.hist_idx = Some(i + 1);
-            self.text = self.history[i + 1].clone();
+            self.show_history(i + 1);
         } else {
             self.hist_idx = None;
-            self.text = std::mem::take(&mut self.draft);
+            let (text, pasted) = std::mem::take(&mut self.draft);
+            self.splice_flags(0..self.text.len(), &text, pasted.into_iter());
+            self.caret = self.text.len();
         }
-        self.caret = self.text.len();
     }
 
     /// Takes the text for sending (placeholders replaced by the full pastes), records it in
@@ -292,10 +362,16 @@ impl Composer {
             return None;
         }
         let shown = self.text.clone();
-        let mut full = shown.clone();
-        for (ph, content) in &self.pastes {
-            full = full.replacen(ph.as_str(), content, 1);
+        let full = self.expanded_text();
+        if shown.trim_start().starts_with('/') {
+            if self.is_literal() {
+                self.literal.insert(shown.clone());
+            } else {
+                self.literal.remove(&shown);
+            }
         }
+        self.last_sent = Some(self.snapshot());
+        self.stash = None;
         if self.history.last() != Some(&shown) {
             self.history.push(shown);
         }
@@ -309,6 +385,10 @@ impl Composer {
         let mut older: Vec<String> = Vec::new();
         for t in newest_first {
             if !self.history.contains(&t) && !older.contains(&t) {
+                // A user message of an earlier session is a message, even with a `/`.
+                if t.trim_start().starts_with('/') {
+                    self.literal.insert(t.clone());
+                }
                 older.push(t);
             }
         }
@@ -380,6 +460,9 @@ impl Composer {
     pub fn search_accept(&mut self) {
         if let Some(m) = self.search_match().map(str::to_string) {
             self.set_text(&m);
+            if self.literal.contains(&m) {
+                self.mark_literal();
+            }
         }
         self.search = None;
     }
@@ -398,11 +481,16 @@ impl Composer {
         full
     }
 
-    /// Replaces the whole text (caret at the end, no paste placeholders).
+    /// Replaces the whole text, as typed (caret at the end, no paste placeholders).
     pub fn set_text(&mut self, text: &str) {
         self.clear();
-        self.text = text.to_string();
-        self.caret = self.text.len();
+        self.replace_all(text, false);
+    }
+
+    /// Marks the whole draft as pasted: it is sent as a message even if it starts with
+    /// `/` (a recalled message, or a message edited in the external editor).
+    pub fn mark_literal(&mut self) {
+        self.pasted.iter_mut().for_each(|p| *p = true);
     }
 
     /// Whether the slash popup or the `@` file popup is showing (Tab, Enter, ↑/↓ and Esc
@@ -415,6 +503,7 @@ impl Composer {
     fn slash_open(&self) -> bool {
         !self.popup_closed
             && self.text.starts_with('/')
+            && !self.is_literal()
             && !self.text.contains(char::is_whitespace)
             && !self.popup_matches().is_empty()
     }
@@ -443,6 +532,9 @@ impl Composer {
 
     /// The command whose arguments are being typed (`/tool en…`), for the inline usage.
     pub fn command_being_typed(&self) -> Option<&'static SlashCommand> {
+        if self.is_literal() {
+            return None;
+        }
         let (name, _) = self.text.split_once(' ')?;
         crate::agent::command_spec::find(name).filter(|c| c.usage_key.is_some())
     }
@@ -461,11 +553,11 @@ impl Composer {
         }
         let matches = self.popup_matches();
         let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;
-        self.text = cmd.name.to_string();
-        if cmd.complete_with_args {
-            self.text.push(' ');
-        }
-        self.caret = self.text.len();
+        let name = match cmd.complete_with_args {
+            true => format!("{} ", cmd.name),
+            false => cmd.name.to_string(),
+        };
+        self.replace_all(&name, false);
         self.popup_sel = 0;
         Some(cmd)
     }
@@ -537,7 +629,7 @@ impl Composer {
             return;
         };
         let with = format!("@{path} ");
-        self.text.replace_range(start..self.caret, &with);
+        self.splice(start..self.caret, &with, false);
         self.caret = start + with.len();
         self.popup_sel = 0;
     }
@@ -582,24 +674,10 @@ impl Composer {
     }
 }
 
-/// The grapheme boundary before byte `i` (0 at the start).
-fn prev_boundary(s: &str, i: usize) -> usize {
-    GraphemeCursor::new(i, s.len(), true)
-        .prev_boundary(s, 0)
-        .ok()
-        .flatten()
-        .unwrap_or(0)
-}
-
-/// The grapheme boundary after byte `i` (the end at the end).
-fn next_boundary(s: &str, i: usize) -> usize {
-    GraphemeCursor::new(i, s.len(), true)
-        .next_boundary(s, 0)
-        .ok()
-        .flatten()
-        .unwrap_or(s.len())
-}
-
 #[cfg(test)]
 #[path = "composer_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "composer_readline_tests.rs"]
+mod readline_tests;

@@ -1,6 +1,7 @@
 //! Unit tests of the composer: history, search, pastes, layout and grapheme moves.
 use super::*;
 use crate::i18n::Locale;
+use unicode_segmentation::GraphemeCursor;
 
 fn en() -> Localizer {
     Localizer::new(Locale::EnUs)
@@ -310,6 +311,15 @@ mod props {
         End,
         Up,
         Down,
+        Paste(String),
+        WordLeft,
+        WordRight,
+        KillBlankWord,
+        KillWord,
+        KillEnd,
+        KillStart,
+        Yank,
+        Stash,
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -332,6 +342,21 @@ mod props {
             1 => Just(Op::End),
             1 => Just(Op::Up),
             1 => Just(Op::Down),
+            1 => prop_oneof![
+                "/[a-z/. ]{1,12}",
+                "[一-龥]{1,3}",
+                Just("x".repeat(1001)),
+                Just("l\n".repeat(11)),
+            ]
+            .prop_map(Op::Paste),
+            1 => Just(Op::WordLeft),
+            1 => Just(Op::WordRight),
+            1 => Just(Op::KillBlankWord),
+            1 => Just(Op::KillWord),
+            1 => Just(Op::KillEnd),
+            1 => Just(Op::KillStart),
+            1 => Just(Op::Yank),
+            1 => Just(Op::Stash),
         ]
     }
 
@@ -364,7 +389,19 @@ mod props {
                     Op::End => c.end(),
                     Op::Up => c.up(),
                     Op::Down => c.down(),
+                    Op::Paste(s) => c.paste(&s, en()),
+                    Op::WordLeft => c.word_left(),
+                    Op::WordRight => c.word_right(),
+                    Op::KillBlankWord => c.kill_blank_word_back(),
+                    Op::KillWord => c.kill_word_back(),
+                    Op::KillEnd => c.kill_to_end(),
+                    Op::KillStart => c.kill_to_start(),
+                    Op::Yank => c.yank(),
+                    Op::Stash => c.clear_to_stash(),
                 }
+                // Every byte carries its paste mark.
+                prop_assert_eq!(c.pasted.len(), c.text.len());
+                prop_assert!(c.caret <= c.text.len() && c.text.is_char_boundary(c.caret));
                 // Typing a lone combining mark joins the cluster before it; moves and
                 // deletes then treat the whole cluster as one.
                 if !boundary(c.text(), c.caret()) {

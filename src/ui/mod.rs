@@ -20,6 +20,7 @@ pub mod markdown;
 pub mod mention;
 pub mod osc;
 pub mod panic;
+pub mod readline;
 #[doc(hidden)]
 pub mod sample;
 #[doc(hidden)]
