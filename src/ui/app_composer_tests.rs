@@ -61,6 +61,44 @@ fn ctrl_c_clears_the_draft_and_arrow_up_brings_it_back_before_the_history() {
     assert!(app.should_quit());
 }
 
+fn alt(c: char) -> KeyEvent {
+    KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT)
+}
+
+/// The composer's text with `|` at the caret.
+fn caret_text(app: &App) -> String {
+    let c = app.composer();
+    format!("{}|{}", &c.text()[..c.caret()], &c.text()[c.caret()..])
+}
+
+#[test]
+fn the_readline_keys_edit_a_wrapped_draft_through_the_keymap() {
+    let mut app = App::new(Locale::EnUs, false);
+    type_text(&mut app, "fix the parser so that it keeps 你好，世界 whole");
+    let s = screen(&mut app, 24, 20);
+    assert!(s.contains("› fix the parser so"), "wrapped at 24 columns: {s}");
+    app.on_key(ctl('a'));
+    assert_eq!(caret_text(&app), "|fix the parser so that it keeps 你好，世界 whole");
+    app.on_key(alt('f'));
+    app.on_key(KeyEvent::new(KeyCode::Right, KeyModifiers::CONTROL));
+    assert_eq!(caret_text(&app), "fix the| parser so that it keeps 你好，世界 whole");
+    app.on_key(ctl('k'));
+    assert_eq!(caret_text(&app), "fix the|");
+    app.on_key(ctl('y'));
+    app.on_key(alt('b'));
+    app.on_key(KeyEvent::new(KeyCode::Left, KeyModifiers::CONTROL));
+    assert_eq!(caret_text(&app), "fix the parser so that it keeps 你好，|世界 whole");
+    app.on_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::ALT));
+    assert_eq!(caret_text(&app), "fix the parser so that it keeps |世界 whole");
+    app.on_key(ctl('w'));
+    assert_eq!(caret_text(&app), "fix the parser so that it |世界 whole");
+    app.on_key(ctl('e'));
+    app.on_key(ctl('u'));
+    assert_eq!(caret_text(&app), "|");
+    app.on_key(ctl('y'));
+    assert_eq!(caret_text(&app), "fix the parser so that it 世界 whole|");
+}
+
 #[test]
 fn ctrl_d_quits_on_an_empty_composer_and_deletes_after_the_caret_otherwise() {
     let mut app = App::new(Locale::EnUs, false);
