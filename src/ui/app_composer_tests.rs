@@ -76,20 +76,35 @@ fn the_readline_keys_edit_a_wrapped_draft_through_the_keymap() {
     let mut app = App::new(Locale::EnUs, false);
     type_text(&mut app, "fix the parser so that it keeps 你好，世界 whole");
     let s = screen(&mut app, 24, 20);
-    assert!(s.contains("› fix the parser so"), "wrapped at 24 columns: {s}");
+    assert!(
+        s.contains("› fix the parser so"),
+        "wrapped at 24 columns: {s}"
+    );
     app.on_key(ctl('a'));
-    assert_eq!(caret_text(&app), "|fix the parser so that it keeps 你好，世界 whole");
+    assert_eq!(
+        caret_text(&app),
+        "|fix the parser so that it keeps 你好，世界 whole"
+    );
     app.on_key(alt('f'));
     app.on_key(KeyEvent::new(KeyCode::Right, KeyModifiers::CONTROL));
-    assert_eq!(caret_text(&app), "fix the| parser so that it keeps 你好，世界 whole");
+    assert_eq!(
+        caret_text(&app),
+        "fix the| parser so that it keeps 你好，世界 whole"
+    );
     app.on_key(ctl('k'));
     assert_eq!(caret_text(&app), "fix the|");
     app.on_key(ctl('y'));
     app.on_key(alt('b'));
     app.on_key(KeyEvent::new(KeyCode::Left, KeyModifiers::CONTROL));
-    assert_eq!(caret_text(&app), "fix the parser so that it keeps 你好，|世界 whole");
+    assert_eq!(
+        caret_text(&app),
+        "fix the parser so that it keeps 你好，|世界 whole"
+    );
     app.on_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::ALT));
-    assert_eq!(caret_text(&app), "fix the parser so that it keeps |世界 whole");
+    assert_eq!(
+        caret_text(&app),
+        "fix the parser so that it keeps |世界 whole"
+    );
     app.on_key(ctl('w'));
     assert_eq!(caret_text(&app), "fix the parser so that it |世界 whole");
     app.on_key(ctl('e'));

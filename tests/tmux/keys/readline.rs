@@ -13,10 +13,7 @@ use crate::common::tmux::{Tmux, start_demo};
 /// above the footer), joined.
 fn composer(screen: &str) -> String {
     let lines: Vec<&str> = screen.lines().collect();
-    let Some(first) = lines
-        .iter()
-        .rposition(|l| l.trim_start().starts_with('›'))
-    else {
+    let Some(first) = lines.iter().rposition(|l| l.trim_start().starts_with('›')) else {
         return String::new();
     };
     // The rows after the prompt up to the footer (the last non-empty line).
@@ -86,7 +83,9 @@ fn readline_keys_and_a_pasted_trace(width: u16, locale: &str) {
     // Ctrl+A goes to the start of the (logical) line, Ctrl+E to its end.
     tmux.key("C-a");
     typed(&tmux, "X");
-    tmux.wait_for("X at the start", |s| composer(s).starts_with("› Xalpha beta"));
+    tmux.wait_for("X at the start", |s| {
+        composer(s).starts_with("› Xalpha beta")
+    });
     tmux.key("C-e");
     typed(&tmux, " END");
     tmux.wait_for("END at the end", |s| composer(s).ends_with("rho sigma END"));
@@ -105,11 +104,15 @@ fn readline_keys_and_a_pasted_trace(width: u16, locale: &str) {
     });
     // Ctrl+U on a one-line draft with the caret at its end leaves it empty.
     tmux.key("C-u");
-    tmux.wait_for("the empty composer", |s| composer(s).contains(t.placeholder));
+    tmux.wait_for("the empty composer", |s| {
+        composer(s).contains(t.placeholder)
+    });
 
     // Ctrl+C clears a draft; ↑ brings it back before the history.
     typed(&tmux, "keep this draft");
-    tmux.wait_for("the second draft", |s| composer(s).contains("keep this draft"));
+    tmux.wait_for("the second draft", |s| {
+        composer(s).contains("keep this draft")
+    });
     tmux.key("C-c");
     tmux.wait_for("cleared", |s| composer(s).contains(t.placeholder));
     tmux.key("Up");
@@ -130,7 +133,10 @@ fn readline_keys_and_a_pasted_trace(width: u16, locale: &str) {
         s.contains("deepterm demo simulator") && composer(s).contains(t.placeholder)
     });
     assert!(!s.contains(t.unknown_word), "{s}");
-    assert!(s.contains("raise ValueError(x)"), "the reply quotes the trace: {s}");
+    assert!(
+        s.contains("raise ValueError(x)"),
+        "the reply quotes the trace: {s}"
+    );
 
     // A typed unknown command stays in the composer, with the warning.
     typed(&tmux, "/nosuch arg");
