@@ -63,14 +63,7 @@ pub struct App {
     hint: Option<(String, bool, Instant)>,
     /// The running turn's prompts and whether any reply arrived: a turn cancelled
     /// before one gives its prompt back to the composer (§14.5).
-    turn_prompt: Option<TurnPrompt>,
-}
-
-/// What the running turn was asked, and whether the model answered anything yet.
-#[derive(Debug, Default)]
-struct TurnPrompt {
-    texts: Vec<String>,
-    replied: bool,
+    prompts: super::cancelled_prompt::PromptWatch,
 }
 
 impl App {
@@ -92,7 +85,7 @@ impl App {
             focused: true,
             notify: false,
             hint: None,
-            turn_prompt: None,
+            prompts: Default::default(),
         }
     }
 
@@ -433,20 +426,15 @@ impl App {
                 self.state.reveal = None;
             }
             AgentEvent::Committed(e) => {
-                self.track_prompt(&e);
+                if let Some(prompt) = self.prompts.committed(&e) {
+                    self.bottom.composer.restore_prompt(&prompt);
+                }
                 if self.apply_committed(&e) {
                     self.state.show_chat(None);
                 }
             }
             AgentEvent::Stream { turn, step, event } => {
-                use crate::llm::types::StreamEvent as S;
-                if matches!(
-                    event,
-                    S::ReasoningDelta(_) | S::TextDelta(_) | S::ToolCallStart { .. }
-                ) && let Some(p) = &mut self.turn_prompt
-                {
-                    p.replied = true;
-                }
+                self.prompts.streamed(&event);
                 s.transcript.stream(turn, step, &event)
             }
             AgentEvent::Phase(p) => {
@@ -518,39 +506,6 @@ impl App {
                     .open_inspector(super::inspector::Inspector::new(*d).with_cache_saving(saving))
             }
             AgentEvent::Exited => self.exited = true,
-        }
-    }
-
-    /// Follows the live turn's prompts and replies; a turn cancelled before any reply
-    /// (thinking, text or a tool call) puts its prompt back into the composer when that
-    /// is empty. A draft typed meanwhile stays; the prompt is then the newest history
-    /// entry, one ↑ away.
-    fn track_prompt(&mut self, e: &crate::session::event::Event) {
-        use crate::session::event::{SurfaceOp, TurnOutcome};
-        match &e.kind {
-            EventKind::TurnStart(_) => self.turn_prompt = Some(TurnPrompt::default()),
-            EventKind::UserMessage(d)
-                if d.message.source.kind == "user"
-                    && !matches!(e.surface_op, Some(SurfaceOp::Replace(_))) =>
-            {
-                if let Some(p) = &mut self.turn_prompt {
-                    p.texts.push(crate::agent::mentions::split(&d.message).0);
-                }
-            }
-            EventKind::AssistantMessage(_) => {
-                if let Some(p) = &mut self.turn_prompt {
-                    p.replied = true;
-                }
-            }
-            EventKind::TurnEnd(t) => {
-                if let Some(p) = self.turn_prompt.take()
-                    && t.outcome == Some(TurnOutcome::Cancelled)
-                    && !p.replied
-                {
-                    self.bottom.composer.restore_prompt(&p.texts.join("\n\n"));
-                }
-            }
-            _ => {}
         }
     }
 
@@ -629,7 +584,7 @@ impl App {
                 self.editor_requested = true;
             }
             // The readline keys edit a draft the approval prompt hides: they wait.
-            Some((Context::Composer, a)) if !s.approvals.is_empty() && is_readline(a) => {}
+            Some((Context::Composer, a)) if !s.approvals.is_empty() && a.is_readline() => {}
             Some((Context::Composer, a)) => {
                 // From a pane only typing and Backspace move to the composer; Ctrl+D on an
                 // empty composer quits from anywhere.
@@ -880,23 +835,6 @@ impl App {
             self.chat.render(area, buf, s);
         }
     }
-}
-
-/// The readline editing keys (§14.5).
-fn is_readline(a: Action) -> bool {
-    use Action as A;
-    matches!(
-        a,
-        A::BeginningOfLine
-            | A::EndOfLine
-            | A::WordLeft
-            | A::WordRight
-            | A::KillBlankWordBack
-            | A::KillWordBack
-            | A::KillToEnd
-            | A::KillToStart
-            | A::Yank
-    )
 }
 
 /// Whether one of the last few Chat cells is notice `n` already (an MCP failure is both

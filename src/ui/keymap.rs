@@ -162,6 +162,26 @@ pub enum Action {
     ToggleMouse,
 }
 
+impl Action {
+    /// Whether this is one of the composer's readline keys (§14.5), which wait while an
+    /// approval prompt hides the draft they would edit.
+    pub fn is_readline(self) -> bool {
+        use Action as A;
+        matches!(
+            self,
+            A::BeginningOfLine
+                | A::EndOfLine
+                | A::WordLeft
+                | A::WordRight
+                | A::KillBlankWordBack
+                | A::KillWordBack
+                | A::KillToEnd
+                | A::KillToStart
+                | A::Yank
+        )
+    }
+}
+
 /// A key (or a non-key input) that triggers a binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Chord {

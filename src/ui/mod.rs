@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod cache_break;
+pub mod cancelled_prompt;
 pub mod chat;
 pub mod components;
 pub mod composer;
