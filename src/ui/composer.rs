@@ -51,13 +51,13 @@ pub struct Composer {
     /// The draft (and which bytes were pasted) while ↑ browses the history.
     draft: (String, Vec<bool>),
     /// The last killed text, for Ctrl+Y.
-    kill: edit::Killed,
+    kill: Killed,
     /// `(rev, caret)` right after the last kill: a kill from exactly there adds to it.
     kill_mark: Option<(u64, usize)>,
     /// The draft Ctrl+C cleared: ↑ on the empty composer brings it back before history.
-    stash: Option<edit::Draft>,
+    stash: Option<Draft>,
     /// The draft last sent, to put a cancelled prompt back with its paste placeholders.
-    last_sent: Option<edit::Draft>,
+    last_sent: Option<Draft>,
     popup_sel: usize,
     popup_closed: bool,
     search: Option<Search>,
@@ -65,6 +65,23 @@ pub struct Composer {
     /// The last `@` query ranked, the file count it saw, and its result: the popup asks
     /// several times per key and frame, and a walk holds up to 20,000 files.
     mention_memo: std::cell::RefCell<Option<(String, usize, Vec<usize>)>>,
+}
+
+/// Killed text: its bytes' paste marks and the pastes its placeholders stand for, so a
+/// yank, even into a later draft, sends what was pasted.
+#[derive(Debug, Default, Clone)]
+struct Killed {
+    text: String,
+    pasted: Vec<bool>,
+    pastes: Vec<(String, String)>,
+}
+
+/// A whole draft kept aside: text, paste marks and placeholders.
+#[derive(Debug, Default, Clone)]
+struct Draft {
+    text: String,
+    pasted: Vec<bool>,
+    pastes: Vec<(String, String)>,
 }
 
 /// A running Ctrl+R reverse search: the query and which match (0 = the

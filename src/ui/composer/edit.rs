@@ -6,25 +6,8 @@
 
 use std::ops::Range;
 
-use super::Composer;
+use super::{Composer, Draft, Killed};
 use crate::ui::readline;
-
-/// Killed text: its bytes' paste marks and the pastes its placeholders stand for, so a
-/// yank, even into a later draft, sends what was pasted.
-#[derive(Debug, Default, Clone)]
-pub(super) struct Killed {
-    text: String,
-    pasted: Vec<bool>,
-    pastes: Vec<(String, String)>,
-}
-
-/// A whole draft kept aside: text, paste marks and placeholders.
-#[derive(Debug, Default, Clone)]
-pub(super) struct Draft {
-    text: String,
-    pasted: Vec<bool>,
-    pastes: Vec<(String, String)>,
-}
 
 impl Composer {
     /// The byte ranges of the paste placeholders in the text, each with its entry in
