@@ -131,7 +131,13 @@ tui-task-panicked = Internal error in { $task }: { $message }
 
 # issue 11: components and keymap
 tui-help-edit = Edit: move the caret, delete; Home / End scroll Chat when empty
-tui-help-clear = Clear the composer
+tui-help-line = Start / end of the line; pressed there, of the whole draft
+tui-help-word = Move one word left / right
+tui-help-kill-word = Delete the word before the caret (Ctrl+W: back to a space)
+tui-help-kill = Cut to the end / start of the line (Ctrl+C clears the draft, ↑ brings it back)
+tui-help-yank = Paste back the text cut last
+tui-help-eof = Delete after the caret; on an empty composer, quit
+tui-unknown-command = Unknown command { $command }: it stays in the composer to correct. Type /help for the list.
 tui-help-traj-select = In Trajectory: select a request
 tui-help-inspect = In Trajectory: inspect the selected request
 tui-help-inspector-scroll = In the inspector: scroll

@@ -119,7 +119,13 @@ tui-task-panicked = { $task } 内部错误：{ $message }
 
 # issue 11: components and keymap
 tui-help-edit = 编辑：移动光标、删除；输入框为空时 Home / End 滚动对话
-tui-help-clear = 清空输入框
+tui-help-line = 移到行首 / 行尾；已在行首 / 行尾时，移到整个草稿的开头 / 结尾
+tui-help-word = 向左 / 向右移动一个词
+tui-help-kill-word = 删除光标前的一个词（Ctrl+W 删到空格为止）
+tui-help-kill = 剪切到行尾 / 行首（Ctrl+C 清空草稿，↑ 可找回）
+tui-help-yank = 粘贴最近剪切的文字
+tui-help-eof = 删除光标后的字符；输入框为空时退出
+tui-unknown-command = 未知命令 { $command }，它仍留在输入框中，可以修改。输入 /help 查看命令列表。
 tui-help-traj-select = 在轨迹中：选择一个请求
 tui-help-inspect = 在轨迹中：查看所选请求
 tui-help-inspector-scroll = 在检查器中：滚动

@@ -67,6 +67,7 @@ impl Agent {
     pub async fn handle_queued(&mut self, work: Pending) -> LineOutcome {
         let out = match work {
             Pending::Line(line) => return self.handle_line(&line).await,
+            Pending::Message(text) => return self.handle_message(&text).await,
             Pending::SetLocale(locale) => {
                 self.apply_background_now();
                 self.set_locale_command(locale)

@@ -17,6 +17,8 @@ use crate::i18n::Locale;
 pub enum Pending {
     /// A composer line: a user message or a slash command.
     Line(String),
+    /// A user message that starts with `/` but is no command (a paste).
+    Message(String),
     /// Open the inspector (answered between lines: the session is the loop's own).
     Inspect(Option<usize>),
     /// Switch the interface language.
@@ -38,12 +40,8 @@ struct Absorbed {
 impl Absorbed {
     fn absorb(&mut self, cmd: Option<AgentCommand>) {
         match cmd {
-            Some(AgentCommand::Submit(line)) => {
-                self.queue.push_back(Pending::Line(line));
-                if self.busy {
-                    let _ = self.events.send(AgentEvent::Queued(self.queued_lines()));
-                }
-            }
+            Some(AgentCommand::Submit(line)) => self.queue_line(Pending::Line(line)),
+            Some(AgentCommand::Message(text)) => self.queue_line(Pending::Message(text)),
             Some(AgentCommand::Inspect { request }) => {
                 self.queue.push_back(Pending::Inspect(request))
             }
@@ -62,10 +60,17 @@ impl Absorbed {
         }
     }
 
+    fn queue_line(&mut self, p: Pending) {
+        self.queue.push_back(p);
+        if self.busy {
+            let _ = self.events.send(AgentEvent::Queued(self.queued_lines()));
+        }
+    }
+
     fn queued_lines(&self) -> usize {
         self.queue
             .iter()
-            .filter(|p| matches!(p, Pending::Line(_)))
+            .filter(|p| matches!(p, Pending::Line(_) | Pending::Message(_)))
             .count()
     }
 }
@@ -146,11 +151,13 @@ impl Inbox {
     /// everything after it keep their order and run after the turn.
     pub fn take_steering(&mut self) -> Vec<String> {
         let mut out = Vec::new();
-        while let Some(Pending::Line(line)) = self.state.queue.front() {
-            if line.trim_start().starts_with('/') {
-                break;
+        loop {
+            match self.state.queue.front() {
+                Some(Pending::Line(line)) if !line.trim_start().starts_with('/') => {}
+                Some(Pending::Message(_)) => {}
+                _ => break,
             }
-            if let Some(Pending::Line(line)) = self.state.queue.pop_front()
+            if let Some(Pending::Line(line) | Pending::Message(line)) = self.state.queue.pop_front()
                 && !line.trim().is_empty()
             {
                 out.push(line);
@@ -259,6 +266,31 @@ mod tests {
         assert_eq!(i.take_steering(), vec!["more".to_string()]);
         assert_eq!(i.next_pending(), Some(Pending::Line("/tools".into())));
         assert_eq!(i.next_pending(), Some(Pending::Line("after".into())));
+    }
+
+    #[tokio::test]
+    async fn a_pasted_message_that_starts_with_a_slash_is_queued_and_steers_as_text() {
+        let (mut i, tx, mut ev) = inbox();
+        i.set_busy(true);
+        tx.send(AgentCommand::Message(
+            "/usr/lib/python3/foo.py:12: boom".into(),
+        ))
+        .unwrap();
+        tx.send(AgentCommand::Submit("/tools".into())).unwrap();
+        i.during(tokio::time::sleep(std::time::Duration::from_millis(20)))
+            .await;
+        let counts: Vec<usize> = std::iter::from_fn(|| ev.try_recv().ok())
+            .filter_map(|e| match e {
+                AgentEvent::Queued(n) => Some(n),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(counts, vec![1, 2]);
+        assert_eq!(
+            i.take_steering(),
+            vec!["/usr/lib/python3/foo.py:12: boom".to_string()]
+        );
+        assert_eq!(i.next_pending(), Some(Pending::Line("/tools".into())));
     }
 
     #[tokio::test]

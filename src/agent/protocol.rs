@@ -18,6 +18,9 @@ use crate::session::event::{Event, SystemPromptUpdate, ToolUpdateMode, Usage};
 pub enum AgentCommand {
     /// A composer submission: plain text is a user message, `/…` a slash command.
     Submit(String),
+    /// A user message, never a command even when it starts with `/`: a draft whose
+    /// leading `/` was pasted (a stack trace, a path; §14.5).
+    Message(String),
     /// Switch the interface language and save the choice (F2; `/lang` does the same).
     /// While a turn runs it waits like a submission.
     SetLocale(Locale),

@@ -413,6 +413,16 @@ impl Agent {
 
     /// Handles one composer submission to completion (a whole turn, or a command).
     pub async fn handle_line(&mut self, line: &str) -> LineOutcome {
+        self.handle_input(line, true).await
+    }
+
+    /// Runs one user message that is never a command, even when it starts with `/` (a
+    /// pasted stack trace; §14.5).
+    pub async fn handle_message(&mut self, text: &str) -> LineOutcome {
+        self.handle_input(text, false).await
+    }
+
+    async fn handle_input(&mut self, line: &str, commands: bool) -> LineOutcome {
         let trimmed = line.trim();
         if trimmed.is_empty() {
             return LineOutcome::default();
@@ -424,7 +434,7 @@ impl Agent {
                 vec![("error", Arg::from(e.to_string()))],
             );
         }
-        if trimmed.starts_with('/') {
+        if commands && trimmed.starts_with('/') {
             let out = self.handle_command(trimmed).await;
             self.emit(AgentEvent::CommandFinished);
             return out;

@@ -61,6 +61,9 @@ pub struct App {
     notify: bool,
     /// a transient status-line hint (warns when true) and when it was set.
     hint: Option<(String, bool, Instant)>,
+    /// The running turn's prompts and whether any reply arrived: a turn cancelled
+    /// before one gives its prompt back to the composer (§14.5).
+    prompts: super::cancelled_prompt::PromptWatch,
 }
 
 impl App {
@@ -82,6 +85,7 @@ impl App {
             focused: true,
             notify: false,
             hint: None,
+            prompts: Default::default(),
         }
     }
 
@@ -100,7 +104,12 @@ impl App {
         };
         let cell = match r {
             Ok(text) => {
+                // A pasted message edited in the editor is still a message.
+                let literal = self.bottom.composer.is_literal();
                 self.bottom.composer.set_text(&text);
+                if literal {
+                    self.bottom.composer.mark_literal();
+                }
                 self.state.focus = Focus::Composer;
                 return;
             }
@@ -419,11 +428,17 @@ impl App {
                 self.state.reveal = None;
             }
             AgentEvent::Committed(e) => {
+                if let Some(prompt) = self.prompts.committed(&e) {
+                    self.bottom.composer.restore_prompt(&prompt);
+                }
                 if self.apply_committed(&e) {
                     self.state.show_chat(None);
                 }
             }
-            AgentEvent::Stream { turn, step, event } => s.transcript.stream(turn, step, &event),
+            AgentEvent::Stream { turn, step, event } => {
+                self.prompts.streamed(&event);
+                s.transcript.stream(turn, step, &event)
+            }
             AgentEvent::Phase(p) => {
                 // Waiting for the user pauses the clock of the phase it interrupts; the
                 // phase it returns to goes on from there.
@@ -575,9 +590,13 @@ impl App {
                 s.focus = Focus::Composer;
                 self.editor_requested = true;
             }
+            // The readline keys edit a draft the approval prompt hides: they wait.
+            Some((Context::Composer, a)) if !s.approvals.is_empty() && a.is_readline() => {}
             Some((Context::Composer, a)) => {
-                // From a pane only typing and Backspace move to the composer.
-                if s.focus != Focus::Composer {
+                // From a pane only typing and Backspace move to the composer; Ctrl+D on an
+                // empty composer quits from anywhere.
+                let quit = a == Action::DeleteOrQuit && self.bottom.composer.is_empty();
+                if s.focus != Focus::Composer && !quit {
                     if typed(&k).is_none()
                         && !matches!(a, Action::Backspace | Action::HistorySearch)
                     {
@@ -637,7 +656,8 @@ impl App {
                 if s.busy() {
                     s.outbox.push(AgentCommand::Cancel);
                 } else if !self.bottom.composer.is_empty() {
-                    self.bottom.composer.clear();
+                    // ↑ on the empty composer brings the draft back.
+                    self.bottom.composer.clear_to_stash();
                 } else if a == Action::Quit {
                     s.request_quit();
                 } else {
@@ -848,3 +868,7 @@ mod copy_source_tests;
 #[cfg(test)]
 #[path = "unknown_usage_tests.rs"]
 mod unknown_usage_tests;
+
+#[cfg(test)]
+#[path = "app_composer_tests.rs"]
+mod composer_tests;

@@ -358,18 +358,24 @@ fn every_binding_of_the_keymap_table_is_reachable_and_acts() {
                 continue;
             };
             let mut app = if let Chord::Twice(..) = chord {
-                // The quit window is open only after a first press while idle.
+                // The quit window is open only after a first press while idle, on an empty
+                // composer (the first Ctrl+C clears the draft).
                 let mut app = app_in(Context::Composer);
-                app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+                app.on_key(k);
                 app.on_key(k);
                 app
             } else if b.action == Action::CompleteCommand {
                 // Tab completes only while the slash popup is open.
                 let mut app = app_in(Context::Composer);
-                app.on_key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL));
+                app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
                 for c in "/to".chars() {
                     app.on_key(key(KeyCode::Char(c)));
                 }
+                app
+            } else if b.action == Action::Yank {
+                // Ctrl+Y inserts what a kill took.
+                let mut app = app_in(Context::Composer);
+                app.on_key(KeyEvent::new(KeyCode::Char('k'), KeyModifiers::CONTROL));
                 app
             } else {
                 let mut app = app_in(b.context);

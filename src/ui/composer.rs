@@ -5,12 +5,22 @@
 //! never split. Layout wraps at word boundaries (the breaks of [`wrap_line`]) and measures
 //! by display width, so CJK text, emoji and the caret column agree with the terminal.
 //!
+//! The readline keys (Ctrl+A/E, Alt+B/F, Ctrl+W, Ctrl+K/U/Y…) live in [`edit`]. Every
+//! byte of the text remembers whether it was pasted: a draft whose first character came
+//! from a paste is a message even when it starts with `/` (§14.5; decision 0036).
+//!
 //! [`wrap_line`]: super::text::wrap_line
+
+mod edit;
+
+use std::collections::HashSet;
+use std::ops::Range;
 
 use crate::i18n::{Arg, Localizer};
 
-use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
+use unicode_segmentation::UnicodeSegmentation;
 
+use super::readline::{next_boundary, prev_boundary};
 use super::text::{grapheme_width, str_width, wrap_ranges};
 
 /// Pastes longer than this many characters become a placeholder.
@@ -27,11 +37,27 @@ pub use super::text::fuzzy_match;
 #[derive(Debug, Default, Clone)]
 pub struct Composer {
     text: String,
+    /// Per byte of `text`: whether it came from a paste (kept in step by [`Self::splice`]).
+    pasted: Vec<bool>,
+    /// Bumped by every change of the text (a kill right after a kill extends it).
+    rev: u64,
     caret: usize,
     pastes: Vec<(String, String)>,
     history: Vec<String>,
+    /// History texts that start with `/` but were sent as messages (a paste, or a
+    /// message of an earlier session): recalled, they are messages again.
+    literal: HashSet<String>,
     hist_idx: Option<usize>,
-    draft: String,
+    /// The draft (and which bytes were pasted) while ↑ browses the history.
+    draft: (String, Vec<bool>),
+    /// The last killed text, for Ctrl+Y.
+    kill: Killed,
+    /// `(rev, caret)` right after the last kill: a kill from exactly there adds to it.
+    kill_mark: Option<(u64, usize)>,
+    /// The draft Ctrl+C cleared: ↑ on the empty composer brings it back before history.
+    stash: Option<Draft>,
+    /// The draft last sent, to put a cancelled prompt back with its paste placeholders.
+    last_sent: Option<Draft>,
     popup_sel: usize,
     popup_closed: bool,
     search: Option<Search>,
@@ -39,6 +65,23 @@ pub struct Composer {
     /// The last `@` query ranked, the file count it saw, and its result: the popup asks
     /// several times per key and frame, and a walk holds up to 20,000 files.
     mention_memo: std::cell::RefCell<Option<(String, usize, Vec<usize>)>>,
+}
+
+/// Killed text: its bytes' paste marks and the pastes its placeholders stand for, so a
+/// yank, even into a later draft, sends what was pasted.
+#[derive(Debug, Default, Clone)]
+struct Killed {
+    text: String,
+    pasted: Vec<bool>,
+    pastes: Vec<(String, String)>,
+}
+
+/// A whole draft kept aside: text, paste marks and placeholders.
+#[derive(Debug, Default, Clone)]
+struct Draft {
+    text: String,
+    pasted: Vec<bool>,
+    pastes: Vec<(String, String)>,
 }
 
 /// A running Ctrl+R reverse search: the query and which match (0 = the
@@ -86,6 +129,8 @@ impl Composer {
     /// Clears text and pastes (history is kept).
     pub fn clear(&mut self) {
         self.text.clear();
+        self.pasted.clear();
+        self.rev += 1;
         self.caret = 0;
         self.pastes.clear();
         self.hist_idx = None;
@@ -93,19 +138,51 @@ impl Composer {
         self.popup_closed = false;
     }
 
+    /// Replaces `range` of the text with `s`, whose bytes are marked `pasted`: every
+    /// change of the text goes through here (or [`Self::splice_flags`]), so the paste
+    /// marks stay in step with the bytes.
+    fn splice(&mut self, range: Range<usize>, s: &str, pasted: bool) {
+        self.splice_flags(range, s, std::iter::repeat_n(pasted, s.len()));
+    }
+
+    /// [`Self::splice`] with a paste mark per inserted byte.
+    fn splice_flags(&mut self, range: Range<usize>, s: &str, flags: impl Iterator<Item = bool>) {
+        self.text.replace_range(range.clone(), s);
+        self.pasted.splice(range, flags);
+        debug_assert_eq!(self.text.len(), self.pasted.len());
+        self.rev += 1;
+    }
+
+    /// Replaces the whole text (the caret goes to the end).
+    fn replace_all(&mut self, s: &str, pasted: bool) {
+        self.splice(0..self.text.len(), s, pasted);
+        self.caret = self.text.len();
+    }
+
+    /// Inserts text at the caret, its bytes marked `pasted`.
+    fn insert_marked(&mut self, s: &str, pasted: bool) {
+        self.splice(self.caret..self.caret, s, pasted);
+        self.caret += s.len();
+        self.popup_sel = 0;
+    }
+
     /// Inserts one typed character.
     pub fn insert_char(&mut self, c: char) {
-        self.text.insert(self.caret, c);
-        self.caret += c.len_utf8();
-        self.popup_sel = 0;
+        self.insert_marked(c.encode_utf8(&mut [0; 4]), false);
         self.popup_closed = false;
     }
 
-    /// Inserts text at the caret.
+    /// Inserts typed text at the caret.
     pub fn insert_str(&mut self, s: &str) {
-        self.text.insert_str(self.caret, s);
-        self.caret += s.len();
-        self.popup_sel = 0;
+        self.insert_marked(s, false);
+    }
+
+    /// Whether the draft is a message even if it starts with `/`: its first non-blank
+    /// character came from a paste (a stack trace `/usr/lib/…` is never a command). A
+    /// `/` typed before pasted arguments (`/model ` + a pasted route) stays a command.
+    pub fn is_literal(&self) -> bool {
+        let lead = self.text.len() - self.text.trim_start().len();
+        self.pasted.get(lead).copied().unwrap_or(false)
     }
 
     /// Inserts a newline.
@@ -128,10 +205,10 @@ impl Composer {
             if n > 0 {
                 ph = format!("{} #{}]", &ph[..ph.len() - 1], n + 1);
             }
-            self.insert_str(&ph);
+            self.insert_marked(&ph, true);
             self.pastes.push((ph, s));
         } else {
-            self.insert_str(&s);
+            self.insert_marked(&s, true);
         }
     }
 
@@ -147,13 +224,13 @@ impl Composer {
             .position(|(p, _)| before.ends_with(p.as_str()))
         {
             let len = self.pastes[i].0.len();
-            self.text.replace_range(self.caret - len..self.caret, "");
+            self.splice(self.caret - len..self.caret, "", false);
             self.caret -= len;
             self.pastes.remove(i);
             return;
         }
         let prev = prev_boundary(&self.text, self.caret);
-        self.text.replace_range(prev..self.caret, "");
+        self.splice(prev..self.caret, "", false);
         self.caret = prev;
         self.popup_sel = 0;
     }
@@ -162,7 +239,7 @@ impl Composer {
     pub fn delete(&mut self) {
         if self.caret < self.text.len() {
             let next = next_boundary(&self.text, self.caret);
-            self.text.replace_range(self.caret..next, "");
+            self.splice(self.caret..next, "", false);
         }
     }
 
@@ -176,16 +253,16 @@ impl Composer {
         self.caret = next_boundary(&self.text, self.caret);
     }
 
-    /// Start of the current line.
+    /// Home / Ctrl+A: the start of the current logical line (a wrapped line is one
+    /// line); pressed there, the start of the draft.
     pub fn home(&mut self) {
-        self.caret = self.text[..self.caret].rfind('\n').map_or(0, |i| i + 1);
+        self.caret = super::readline::home(&self.text, self.caret);
     }
 
-    /// End of the current line.
+    /// End / Ctrl+E: the end of the current logical line; pressed there, the end of the
+    /// draft.
     pub fn end(&mut self) {
-        self.caret = self.text[self.caret..]
-            .find('\n')
-            .map_or(self.text.len(), |i| self.caret + i);
+        self.caret = super::readline::end(&self.text, self.caret);
     }
 
     fn on_first_line(&self) -> bool {
@@ -200,6 +277,9 @@ impl Composer {
     pub fn up(&mut self) {
         if self.popup_open() {
             self.popup_sel = self.popup_sel.saturating_sub(1);
+            return;
+        }
+        if self.text.is_empty() && self.hist_idx.is_none() && self.unstash() {
             return;
         }
         if self.on_first_line() {
@@ -262,27 +342,34 @@ impl Composer {
         }
         let idx = match self.hist_idx {
             None => {
-                self.draft = self.text.clone();
+                self.draft = (self.text.clone(), self.pasted.clone());
                 self.history.len() - 1
             }
             Some(0) => return,
             Some(i) => i - 1,
         };
         self.hist_idx = Some(idx);
-        self.text = self.history[idx].clone();
-        self.caret = self.text.len();
+        self.show_history(idx);
+    }
+
+    /// Shows history entry `idx` (a message that starts with `/` stays a message).
+    fn show_history(&mut self, idx: usize) {
+        let text = self.history[idx].clone();
+        let literal = self.literal.contains(&text);
+        self.replace_all(&text, literal);
     }
 
     fn history_next(&mut self) {
         let Some(i) = self.hist_idx else { return };
         if i + 1 < self.history.len() {
             self.hist_idx = Some(i + 1);
-            self.text = self.history[i + 1].clone();
+            self.show_history(i + 1);
         } else {
             self.hist_idx = None;
-            self.text = std::mem::take(&mut self.draft);
+            let (text, pasted) = std::mem::take(&mut self.draft);
+            self.splice_flags(0..self.text.len(), &text, pasted.into_iter());
+            self.caret = self.text.len();
         }
-        self.caret = self.text.len();
     }
 
     /// Takes the text for sending (placeholders replaced by the full pastes), records it in
@@ -292,10 +379,16 @@ impl Composer {
             return None;
         }
         let shown = self.text.clone();
-        let mut full = shown.clone();
-        for (ph, content) in &self.pastes {
-            full = full.replacen(ph.as_str(), content, 1);
+        let full = self.expanded_text();
+        if shown.trim_start().starts_with('/') {
+            if self.is_literal() {
+                self.literal.insert(shown.clone());
+            } else {
+                self.literal.remove(&shown);
+            }
         }
+        self.last_sent = Some(self.snapshot());
+        self.stash = None;
         if self.history.last() != Some(&shown) {
             self.history.push(shown);
         }
@@ -309,6 +402,10 @@ impl Composer {
         let mut older: Vec<String> = Vec::new();
         for t in newest_first {
             if !self.history.contains(&t) && !older.contains(&t) {
+                // A user message of an earlier session is a message, even with a `/`.
+                if t.trim_start().starts_with('/') {
+                    self.literal.insert(t.clone());
+                }
                 older.push(t);
             }
         }
@@ -380,6 +477,9 @@ impl Composer {
     pub fn search_accept(&mut self) {
         if let Some(m) = self.search_match().map(str::to_string) {
             self.set_text(&m);
+            if self.literal.contains(&m) {
+                self.mark_literal();
+            }
         }
         self.search = None;
     }
@@ -398,11 +498,16 @@ impl Composer {
         full
     }
 
-    /// Replaces the whole text (caret at the end, no paste placeholders).
+    /// Replaces the whole text, as typed (caret at the end, no paste placeholders).
     pub fn set_text(&mut self, text: &str) {
         self.clear();
-        self.text = text.to_string();
-        self.caret = self.text.len();
+        self.replace_all(text, false);
+    }
+
+    /// Marks the whole draft as pasted: it is sent as a message even if it starts with
+    /// `/` (a recalled message, or a message edited in the external editor).
+    pub fn mark_literal(&mut self) {
+        self.pasted.iter_mut().for_each(|p| *p = true);
     }
 
     /// Whether the slash popup or the `@` file popup is showing (Tab, Enter, ↑/↓ and Esc
@@ -415,6 +520,7 @@ impl Composer {
     fn slash_open(&self) -> bool {
         !self.popup_closed
             && self.text.starts_with('/')
+            && !self.is_literal()
             && !self.text.contains(char::is_whitespace)
             && !self.popup_matches().is_empty()
     }
@@ -443,6 +549,9 @@ impl Composer {
 
     /// The command whose arguments are being typed (`/tool en…`), for the inline usage.
     pub fn command_being_typed(&self) -> Option<&'static SlashCommand> {
+        if self.is_literal() {
+            return None;
+        }
         let (name, _) = self.text.split_once(' ')?;
         crate::agent::command_spec::find(name).filter(|c| c.usage_key.is_some())
     }
@@ -461,11 +570,11 @@ impl Composer {
         }
         let matches = self.popup_matches();
         let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;
-        self.text = cmd.name.to_string();
-        if cmd.complete_with_args {
-            self.text.push(' ');
-        }
-        self.caret = self.text.len();
+        let name = match cmd.complete_with_args {
+            true => format!("{} ", cmd.name),
+            false => cmd.name.to_string(),
+        };
+        self.replace_all(&name, false);
         self.popup_sel = 0;
         Some(cmd)
     }
@@ -537,7 +646,7 @@ impl Composer {
             return;
         };
         let with = format!("@{path} ");
-        self.text.replace_range(start..self.caret, &with);
+        self.splice(start..self.caret, &with, false);
         self.caret = start + with.len();
         self.popup_sel = 0;
     }
@@ -582,408 +691,10 @@ impl Composer {
     }
 }
 
-/// The grapheme boundary before byte `i` (0 at the start).
-fn prev_boundary(s: &str, i: usize) -> usize {
-    GraphemeCursor::new(i, s.len(), true)
-        .prev_boundary(s, 0)
-        .ok()
-        .flatten()
-        .unwrap_or(0)
-}
-
-/// The grapheme boundary after byte `i` (the end at the end).
-fn next_boundary(s: &str, i: usize) -> usize {
-    GraphemeCursor::new(i, s.len(), true)
-        .next_boundary(s, 0)
-        .ok()
-        .flatten()
-        .unwrap_or(s.len())
-}
+#[cfg(test)]
+#[path = "composer_tests.rs"]
+mod tests;
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::i18n::Locale;
-
-    fn en() -> Localizer {
-        Localizer::new(Locale::EnUs)
-    }
-
-    fn typed(c: &mut Composer, s: &str) {
-        for ch in s.chars() {
-            c.insert_char(ch);
-        }
-    }
-
-    fn with_history() -> Composer {
-        let mut c = Composer::new();
-        for m in ["fix the parser", "this session: deploy"] {
-            typed(&mut c, m);
-            c.submit();
-        }
-        c.add_older_history(vec![
-            "Deploy staging".into(),
-            "write docs".into(),
-            "deploy production".into(),
-            "fix the parser".into(),
-        ]);
-        c
-    }
-
-    #[test]
-    fn older_sessions_come_after_this_one_on_arrow_up() {
-        let mut c = with_history();
-        let mut seen = vec![];
-        for _ in 0..6 {
-            c.up();
-            seen.push(c.text().to_string());
-        }
-        assert_eq!(
-            seen,
-            [
-                "this session: deploy",
-                "fix the parser",
-                "Deploy staging",
-                "write docs",
-                "deploy production",
-                "deploy production"
-            ]
-        );
-    }
-
-    #[test]
-    fn ctrl_r_narrows_goes_older_and_enter_takes_the_match() {
-        let mut c = with_history();
-        typed(&mut c, "my draft");
-        c.search_older();
-        for ch in "DEPLOY".chars() {
-            c.search_type(ch);
-        }
-        assert_eq!(c.search_match(), Some("this session: deploy"));
-        c.search_older();
-        assert_eq!(c.search_match(), Some("Deploy staging"));
-        c.search_older();
-        assert_eq!(c.search_match(), Some("deploy production"));
-        // No older match: the oldest stays.
-        c.search_older();
-        assert_eq!(c.search_match(), Some("deploy production"));
-        assert_eq!(
-            c.text(),
-            "my draft",
-            "the draft is untouched while searching"
-        );
-        c.search_backspace();
-        c.search_type('y');
-        c.search_type(' ');
-        c.search_type('p');
-        assert_eq!(c.search_match(), Some("deploy production"));
-        c.search_accept();
-        assert!(c.search().is_none());
-        assert_eq!(
-            c.text(),
-            "deploy production",
-            "Enter puts it in the composer"
-        );
-        assert_eq!(c.caret(), c.text().len());
-    }
-
-    #[test]
-    fn esc_leaves_the_search_and_keeps_the_draft() {
-        let mut c = with_history();
-        typed(&mut c, "half written");
-        c.search_older();
-        c.search_type('d');
-        assert!(c.search_match().is_some());
-        c.search_cancel();
-        assert!(c.search().is_none());
-        assert_eq!(c.text(), "half written");
-        // No match: Enter keeps the draft too.
-        c.search_older();
-        c.search_type('z');
-        c.search_type('q');
-        assert_eq!(c.search_match(), None);
-        c.search_accept();
-        assert_eq!(c.text(), "half written");
-    }
-
-    #[test]
-    fn large_paste_shows_placeholder_and_is_sent_in_full() {
-        let mut c = Composer::new();
-        let big: String = (0..12).map(|i| format!("line {i}\n")).collect();
-        c.insert_str("see: ");
-        c.paste(&big, en());
-        assert_eq!(c.text(), "see: [Pasted 12 lines]");
-        assert_eq!(c.submit().as_deref(), Some(format!("see: {big}").as_str()));
-        assert!(c.is_empty());
-    }
-
-    #[test]
-    fn placeholder_deletes_as_one_unit_and_small_paste_is_inline() {
-        let mut c = Composer::new();
-        c.paste(&"x".repeat(1001), en());
-        assert_eq!(c.text(), "[Pasted 1 line]");
-        c.backspace();
-        assert!(c.is_empty());
-        c.paste("a\r\nb", en());
-        assert_eq!(c.text(), "a\nb");
-    }
-
-    #[test]
-    fn history_walks_with_up_down_on_first_and_last_line() {
-        let mut c = Composer::new();
-        for s in ["one", "two"] {
-            c.insert_str(s);
-            c.submit();
-        }
-        c.insert_str("draft");
-        c.up();
-        assert_eq!(c.text(), "two");
-        c.up();
-        assert_eq!(c.text(), "one");
-        c.up();
-        assert_eq!(c.text(), "one");
-        c.down();
-        c.down();
-        assert_eq!(c.text(), "draft");
-    }
-
-    #[test]
-    fn up_moves_between_lines_before_recalling_history() {
-        let mut c = Composer::new();
-        c.insert_str("old");
-        c.submit();
-        c.insert_str("ab");
-        c.newline();
-        c.insert_str("cd");
-        c.up();
-        assert_eq!(c.text(), "ab\ncd");
-        assert_eq!(c.caret(), 2);
-        c.up();
-        assert_eq!(c.text(), "old");
-    }
-
-    #[test]
-    fn shift_enter_newline_makes_two_rows() {
-        let mut c = Composer::new();
-        c.insert_str("hi");
-        c.newline();
-        c.insert_char('x');
-        let l = c.layout(20);
-        assert_eq!(l.rows, vec!["hi", "x"]);
-        assert_eq!((l.caret_row, l.caret_col), (1, 1));
-    }
-
-    #[test]
-    fn caret_column_counts_cjk_display_width() {
-        let mut c = Composer::new();
-        c.insert_str("你好ab");
-        let l = c.layout(20);
-        assert_eq!((l.caret_row, l.caret_col), (0, 6));
-        c.left();
-        c.left();
-        c.left();
-        assert_eq!(c.layout(20).caret_col, 2);
-        // Wraps by width: 5 CJK chars in 6 columns → 3 rows, never splitting a glyph.
-        let mut d = Composer::new();
-        d.insert_str("一二三四五");
-        let l = d.layout(6);
-        assert_eq!(l.rows, vec!["一二三", "四五"]);
-        assert_eq!((l.caret_row, l.caret_col), (1, 4));
-    }
-
-    #[test]
-    fn slash_popup_fuzzy_filters_and_completes() {
-        let mut c = Composer::new();
-        c.insert_str("/mo");
-        assert!(c.popup_open());
-        let names: Vec<_> = c.popup_matches().iter().map(|m| m.name).collect();
-        assert_eq!(names, vec!["/model"]);
-        c.complete();
-        assert_eq!(c.text(), "/model ");
-        assert!(!c.popup_open());
-        c.clear();
-        c.insert_str("/q");
-        assert_eq!(c.complete().map(|m| m.name), Some("/quit"));
-    }
-
-    const FAMILY: &str = "👨\u{200d}👩\u{200d}👧";
-
-    #[test]
-    fn backspace_removes_a_whole_zwj_family_flag_or_combining_mark() {
-        for g in [FAMILY, "🇨🇳", "e\u{301}", "👍🏽", "❤\u{fe0f}"] {
-            let mut c = Composer::new();
-            c.insert_str("a");
-            c.insert_str(g);
-            c.backspace();
-            assert_eq!(c.text(), "a", "backspace over {g:?}");
-        }
-        // Two flags: one Backspace removes only the last one, whole.
-        let mut c = Composer::new();
-        c.insert_str("🇨🇳🇺🇸");
-        c.backspace();
-        assert_eq!(c.text(), "🇨🇳");
-    }
-
-    #[test]
-    fn left_right_and_delete_move_by_grapheme_cluster() {
-        let mut c = Composer::new();
-        c.insert_str(&format!("x{FAMILY}e\u{301}🇨🇳y"));
-        c.home();
-        c.right();
-        c.right();
-        assert_eq!(c.caret(), 1 + FAMILY.len());
-        c.delete();
-        assert_eq!(c.text(), format!("x{FAMILY}🇨🇳y"));
-        c.delete();
-        assert_eq!(c.text(), format!("x{FAMILY}y"));
-        c.left();
-        assert_eq!(c.caret(), 1);
-        c.end();
-        c.left();
-        c.left();
-        assert_eq!(c.caret(), 1);
-    }
-
-    #[test]
-    fn caret_column_counts_emoji_and_combining_marks_by_display_width() {
-        let mut c = Composer::new();
-        c.insert_str(&format!("{FAMILY}e\u{301}a"));
-        assert_eq!(c.layout(20).caret_col, 4);
-        c.left();
-        assert_eq!(c.layout(20).caret_col, 3);
-    }
-
-    #[test]
-    fn layout_wraps_at_word_boundaries_with_the_caret_where_typed() {
-        let mut c = Composer::new();
-        c.insert_str("hello world again");
-        let l = c.layout(8);
-        assert_eq!(l.rows, vec!["hello", "world", "again"]);
-        assert_eq!((l.caret_row, l.caret_col), (2, 5));
-        // Caret just before "world": start of the second row.
-        c.home();
-        for _ in 0..6 {
-            c.right();
-        }
-        let l = c.layout(8);
-        assert_eq!((l.caret_row, l.caret_col), (1, 0));
-        // Caret right after "hello" (before the break space): end of the first row.
-        c.left();
-        let l = c.layout(8);
-        assert_eq!((l.caret_row, l.caret_col), (0, 5));
-    }
-
-    #[test]
-    fn vertical_moves_keep_display_column_across_wide_graphemes() {
-        let mut c = Composer::new();
-        c.insert_str(&format!("{FAMILY}{FAMILY}ab"));
-        c.newline();
-        c.insert_str("abcdef");
-        c.up();
-        // Column 6 on the line above is after "ab" (2 + 2 + 2).
-        assert_eq!(c.caret(), c.text().find('\n').unwrap_or(0));
-        c.left();
-        c.left();
-        c.left();
-        c.down();
-        assert_eq!(c.caret(), c.text().len() - 4);
-    }
-
-    mod props {
-        use super::*;
-        use crate::ui::text::str_width;
-        use proptest::prelude::*;
-
-        fn cases() -> u32 {
-            std::env::var("DEEPTERM_PROPTEST_CASES")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(2_000)
-        }
-
-        #[derive(Debug, Clone)]
-        enum Op {
-            Type(String),
-            Newline,
-            Backspace,
-            Delete,
-            Left,
-            Right,
-            Home,
-            End,
-            Up,
-            Down,
-        }
-
-        fn op() -> impl Strategy<Value = Op> {
-            prop_oneof![
-                3 => prop_oneof![
-                    "[a-z ]{1,8}",
-                    Just(FAMILY.to_string()),
-                    Just("🇨🇳".to_string()),
-                    Just("e\u{301}".to_string()),
-                    Just("\u{301}".to_string()),
-                    "[一-龥，。]{1,3}",
-                ]
-                .prop_map(Op::Type),
-                1 => Just(Op::Newline),
-                1 => Just(Op::Backspace),
-                1 => Just(Op::Delete),
-                1 => Just(Op::Left),
-                1 => Just(Op::Right),
-                1 => Just(Op::Home),
-                1 => Just(Op::End),
-                1 => Just(Op::Up),
-                1 => Just(Op::Down),
-            ]
-        }
-
-        const ACUTE: char = '\u{301}';
-
-        fn boundary(s: &str, i: usize) -> bool {
-            GraphemeCursor::new(i, s.len(), true)
-                .is_boundary(s, 0)
-                .unwrap_or(false)
-        }
-
-        proptest! {
-            #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
-
-            #[test]
-            fn caret_stays_on_grapheme_boundaries_and_layout_fits(
-                ops in proptest::collection::vec(op(), 1..40),
-                width in 4usize..30,
-            ) {
-                let mut c = Composer::new();
-                for op in ops {
-                    match op {
-                        Op::Type(s) => c.insert_str(&s),
-                        Op::Newline => c.newline(),
-                        Op::Backspace => c.backspace(),
-                        Op::Delete => c.delete(),
-                        Op::Left => c.left(),
-                        Op::Right => c.right(),
-                        Op::Home => c.home(),
-                        Op::End => c.end(),
-                        Op::Up => c.up(),
-                        Op::Down => c.down(),
-                    }
-                    // Typing a lone combining mark joins the cluster before it; moves and
-                    // deletes then treat the whole cluster as one.
-                    if !boundary(c.text(), c.caret()) {
-                        let rest = &c.text()[c.caret()..];
-                        prop_assert!(rest.starts_with(ACUTE), "caret inside a cluster: {:?}", rest);
-                    }
-                    let l = c.layout(width);
-                    prop_assert!(l.caret_row < l.rows.len());
-                    prop_assert!(l.caret_col <= width);
-                    for r in &l.rows {
-                        prop_assert!(str_width(r) <= width, "{:?}", l.rows);
-                    }
-                    let squash = |s: &str| s.chars().filter(|c| *c != ' ' && *c != '\n').collect::<String>();
-                    prop_assert_eq!(squash(&l.rows.concat()), squash(c.text()));
-                }
-            }
-        }
-    }
-}
+#[path = "composer_readline_tests.rs"]
+mod readline_tests;

@@ -114,8 +114,26 @@ pub enum Action {
     Backspace,
     /// Composer: delete after the caret.
     Delete,
-    /// Composer: clear the text.
-    ClearComposer,
+    /// Composer (Ctrl+A): start of the logical line; there, start of the draft.
+    BeginningOfLine,
+    /// Composer (Ctrl+E): end of the logical line; there, end of the draft.
+    EndOfLine,
+    /// Composer: to the start of the word before the caret.
+    WordLeft,
+    /// Composer: to the end of the word after the caret.
+    WordRight,
+    /// Composer (Ctrl+W): delete back to the previous blank.
+    KillBlankWordBack,
+    /// Composer (Alt+Backspace): delete back to the start of the word.
+    KillWordBack,
+    /// Composer (Ctrl+K): delete to the end of the line.
+    KillToEnd,
+    /// Composer (Ctrl+U): delete to the start of the line.
+    KillToStart,
+    /// Composer (Ctrl+Y): insert the last deleted text.
+    Yank,
+    /// Composer (Ctrl+D): delete after the caret; on an empty composer, quit.
+    DeleteOrQuit,
     /// Composer: reverse search through the messages of all sessions.
     HistorySearch,
     /// Composer: edit the draft in `$VISUAL` / `$EDITOR`.
@@ -142,6 +160,26 @@ pub enum Action {
     Mouse,
     /// Turn mouse capture off (native text selection) or back on.
     ToggleMouse,
+}
+
+impl Action {
+    /// Whether this is one of the composer's readline keys (§14.5), which wait while an
+    /// approval prompt hides the draft they would edit.
+    pub fn is_readline(self) -> bool {
+        use Action as A;
+        matches!(
+            self,
+            A::BeginningOfLine
+                | A::EndOfLine
+                | A::WordLeft
+                | A::WordRight
+                | A::KillBlankWordBack
+                | A::KillWordBack
+                | A::KillToEnd
+                | A::KillToStart
+                | A::Yank
+        )
+    }
 }
 
 /// A key (or a non-key input) that triggers a binding.
@@ -226,7 +264,9 @@ fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
         KeyCode::Delete => s.push_str("Del"),
         KeyCode::F(n) => s.push_str(&format!("F{n}")),
         KeyCode::Char(' ') => s.push_str("Space"),
-        KeyCode::Char(c) if mods.contains(KeyModifiers::CONTROL) => s.push(c.to_ascii_uppercase()),
+        KeyCode::Char(c) if mods.intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) => {
+            s.push(c.to_ascii_uppercase())
+        }
         KeyCode::Char(c) => s.push(c),
         other => s.push_str(&format!("{other:?}")),
     }
@@ -263,6 +303,7 @@ pub struct Binding {
 
 const NONE: KeyModifiers = KeyModifiers::NONE;
 const CTRL: KeyModifiers = KeyModifiers::CONTROL;
+const ALT: KeyModifiers = KeyModifiers::ALT;
 
 const fn key(c: KeyCode) -> Chord {
     Chord::Key(c, NONE)
@@ -274,6 +315,10 @@ const fn ch(c: char) -> Chord {
 
 const fn ctl(c: char) -> Chord {
     Chord::Key(KeyCode::Char(c), CTRL)
+}
+
+const fn alt(c: char) -> Chord {
+    Chord::Key(KeyCode::Char(c), ALT)
 }
 
 const fn b(
@@ -314,7 +359,18 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Composer, A::LineEnd, &[key(KeyCode::End)], "tui-help-edit"),
     b(C::Composer, A::Backspace, &[key(KeyCode::Backspace)], "tui-help-edit"),
     b(C::Composer, A::Delete, &[key(KeyCode::Delete)], "tui-help-edit"),
-    b(C::Composer, A::ClearComposer, &[ctl('u')], "tui-help-clear"),
+    // The readline keys (§14.5; decision 0036). Ctrl+U deletes to the line start, as in
+    // readline; Ctrl+C clears the whole draft (↑ brings it back).
+    b(C::Composer, A::BeginningOfLine, &[ctl('a')], "tui-help-line"),
+    b(C::Composer, A::EndOfLine, &[ctl('e')], "tui-help-line"),
+    b(C::Composer, A::WordLeft, &[alt('b'), Chord::Key(KeyCode::Left, CTRL)], "tui-help-word"),
+    b(C::Composer, A::WordRight, &[alt('f'), Chord::Key(KeyCode::Right, CTRL)], "tui-help-word"),
+    b(C::Composer, A::KillBlankWordBack, &[ctl('w')], "tui-help-kill-word"),
+    b(C::Composer, A::KillWordBack, &[Chord::Key(KeyCode::Backspace, ALT)], "tui-help-kill-word"),
+    b(C::Composer, A::KillToEnd, &[ctl('k')], "tui-help-kill"),
+    b(C::Composer, A::KillToStart, &[ctl('u')], "tui-help-kill"),
+    b(C::Composer, A::Yank, &[ctl('y')], "tui-help-yank"),
+    b(C::Composer, A::DeleteOrQuit, &[ctl('d')], "tui-help-eof"),
     b(C::Composer, A::HistorySearch, &[ctl('r')], "tui-help-history-search"),
     b(C::Composer, A::ExternalEditor, &[ctl('g')], "tui-help-external-editor"),
     b(C::Global, A::FocusNext, &[key(KeyCode::Tab)], "tui-help-focus"),
@@ -495,7 +551,15 @@ mod tests {
         }
         let row = |h: &str| rows.iter().find(|(_, x)| *x == h).map(|r| r.0.as_str());
         assert_eq!(row("tui-help-inspect"), Some("Enter"));
-        assert_eq!(row("tui-help-clear"), Some("Ctrl+U"));
+        assert_eq!(row("tui-help-line"), Some("Ctrl+A / Ctrl+E"));
+        assert_eq!(
+            row("tui-help-word"),
+            Some("Alt+B / Ctrl+← / Alt+F / Ctrl+→")
+        );
+        assert_eq!(row("tui-help-kill-word"), Some("Ctrl+W / Alt+Backspace"));
+        assert_eq!(row("tui-help-kill"), Some("Ctrl+K / Ctrl+U"));
+        assert_eq!(row("tui-help-yank"), Some("Ctrl+Y"));
+        assert_eq!(row("tui-help-eof"), Some("Ctrl+D"));
         assert_eq!(row("tui-help-mouse"), Some("tui-key-mouse"));
         assert_eq!(row("tui-help-quit"), Some("Ctrl+C Ctrl+C"));
         assert_eq!(

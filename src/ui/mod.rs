@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod cache_break;
+pub mod cancelled_prompt;
 pub mod chat;
 pub mod components;
 pub mod composer;
@@ -20,6 +21,7 @@ pub mod markdown;
 pub mod mention;
 pub mod osc;
 pub mod panic;
+pub mod readline;
 #[doc(hidden)]
 pub mod sample;
 #[doc(hidden)]

@@ -7,13 +7,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::agent::command_spec::{ArgSpec, CommandId, CommandSpec, find};
-use crate::agent::protocol::{AgentCommand, ApprovalDecision};
+use crate::agent::protocol::{AgentCommand, ApprovalDecision, Notice, NoticeLevel};
 use crate::i18n::Arg;
 use crate::ui::chat::Scroll;
 use crate::ui::composer::Composer;
 use crate::ui::keymap::Action;
 use crate::ui::text::{sanitize, str_width, truncate};
 use crate::ui::theme;
+use crate::ui::view::CellKind;
 
 use super::component::{Component, Handled};
 use super::state::{Focus, UiState};
@@ -177,30 +178,51 @@ impl BottomPane {
 
     fn submit(&mut self, s: &mut UiState) {
         let shown = self.composer.text().to_string();
+        // A draft whose leading `/` was pasted is a message (§14.5).
+        let literal = self.composer.is_literal();
+        let typed = self.composer.expanded_text();
+        let (name, args) = typed
+            .trim()
+            .split_once(char::is_whitespace)
+            .unwrap_or((typed.trim(), ""));
+        let command = !literal && name.starts_with('/');
+        if command && find(name).is_none() {
+            // An unknown command stays in the composer to be corrected, with the warning.
+            let n = Notice::new(
+                NoticeLevel::Warn,
+                "tui-unknown-command",
+                vec![("command", Arg::from(sanitize(name)))],
+            );
+            s.transcript.push(CellKind::Notice(n));
+            s.show_chat(None);
+            return;
+        }
+        let is = |id| command && find(name).is_some_and(|c| c.id == id);
+        // `/copy` writes to the terminal, which the UI owns: it never reaches the agent
+        // (nor the queued list under the composer).
+        if is(CommandId::Copy) {
+            s.copy_request = Some(args.trim().to_string());
+            self.composer.submit();
+            return;
+        }
+        let quit = is(CommandId::Quit) && args.trim().is_empty();
         let Some(text) = self.composer.submit() else {
             return;
         };
-        // `/copy` writes to the terminal, which the UI owns: it never reaches the agent
-        // (nor the queued list under the composer).
-        let (name, args) = text
-            .trim()
-            .split_once(char::is_whitespace)
-            .unwrap_or((text.trim(), ""));
-        if find(name).is_some_and(|c| c.id == CommandId::Copy) {
-            s.copy_request = Some(args.trim().to_string());
-            return;
-        }
         s.sent.push_back(shown);
         if s.sent.len() > SENT_KEPT {
             s.sent.pop_front();
         }
         s.chat_scroll = Scroll::default();
-        let quit = find(text.trim()).is_some_and(|c| c.id == CommandId::Quit);
         if quit && !s.busy() {
             s.request_quit();
             return;
         }
-        s.outbox.push(AgentCommand::Submit(text));
+        let cmd = match literal && text.trim_start().starts_with('/') {
+            true => AgentCommand::Message(text),
+            false => AgentCommand::Submit(text),
+        };
+        s.outbox.push(cmd);
         // A message sent while the Trajectory was the one pane shown: its reply is in Chat.
         s.show_chat(None);
     }
@@ -444,7 +466,18 @@ impl Component for BottomPane {
             Action::LineEnd => c.end(),
             Action::Backspace => c.backspace(),
             Action::Delete => c.delete(),
-            Action::ClearComposer => c.clear(),
+            Action::BeginningOfLine => c.home(),
+            Action::EndOfLine => c.end(),
+            Action::WordLeft => c.word_left(),
+            Action::WordRight => c.word_right(),
+            Action::KillBlankWordBack => c.kill_blank_word_back(),
+            Action::KillWordBack => c.kill_word_back(),
+            Action::KillToEnd => c.kill_to_end(),
+            Action::KillToStart => c.kill_to_start(),
+            Action::Yank => c.yank(),
+            // EOF on an empty line quits, as in a shell.
+            Action::DeleteOrQuit if c.is_empty() => s.request_quit(),
+            Action::DeleteOrQuit => c.delete(),
             Action::HistorySearch => c.search_older(),
             _ => return Handled::Ignored,
         }

@@ -84,6 +84,35 @@ async fn every_table_command_and_alias_dispatches() {
     }
 }
 
+/// A pasted stack trace reaches the loop as a message: it runs a turn with the text as
+/// the user message, where the same line submitted as typed is an unknown command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_message_that_starts_with_a_slash_runs_a_turn_not_a_command() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let (mut agent, mut rx) = agent(&env).await;
+    drain(&mut rx);
+    let trace = "/usr/lib/python3/foo.py:12: in bar\n    raise ValueError";
+    agent.handle_line(trace).await;
+    let typed = drain(&mut rx);
+    assert_eq!(unknown_command_notices(&typed), 1, "typed, it is a command");
+    let out = agent.handle_message(trace).await;
+    let events = drain(&mut rx);
+    assert_eq!(unknown_command_notices(&events), 0, "{events:?}");
+    let user = events.iter().find_map(|e| match e {
+        AgentEvent::Committed(c) => match &c.kind {
+            deepterm::session::event::EventKind::UserMessage(m) => Some(m.message.typed_text()),
+            _ => None,
+        },
+        _ => None,
+    });
+    assert_eq!(user.as_deref(), Some(trace));
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert!(
+        !out.text.unwrap_or_default().is_empty(),
+        "the model answered"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exit_is_an_alias_of_quit() {
     let spec = find("/exit").expect("alias in the table");
@@ -163,7 +192,7 @@ fn key_help_lists_the_table_when_tall_enough() {
     for l in Locale::ALL {
         let mut app = App::new(l, false);
         app.on_key(KeyEvent::new(KeyCode::F(1), KeyModifiers::NONE));
-        let s = screen(&mut app, 120, 54);
+        let s = screen(&mut app, 120, 64);
         let lz = Localizer::new(l);
         assert!(s.contains(&lz.tr("tui-help-commands-title").replace(' ', "")));
         for spec in COMMANDS {
@@ -282,6 +311,7 @@ async fn set_locale_and_inspect_run_as_typed_commands() {
 fn protocol_round_trips_through_json() {
     let cmds = vec![
         AgentCommand::Submit("hi".into()),
+        AgentCommand::Message("/usr/lib/x.py:1: boom".into()),
         AgentCommand::SetLocale(Locale::ZhCn),
         AgentCommand::Inspect { request: Some(3) },
         AgentCommand::Cancel,

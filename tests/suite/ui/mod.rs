@@ -1,5 +1,6 @@
 mod cells;
 mod components;
+mod composer_loop;
 mod locales;
 mod markdown;
 mod screens;

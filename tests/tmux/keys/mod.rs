@@ -7,3 +7,4 @@ mod cost;
 mod history_editor;
 mod mentions;
 mod picker;
+mod readline;
