@@ -62,7 +62,7 @@ fn the_why_line_wraps_whole_under_its_text_at_every_width() {
                     .any(|r| r.contains('…') && r.contains(reason.split(' ').next().unwrap())),
                 "{locale:?} {w}: the reason is cut"
             );
-            let lines = reason_rows(&[reason.clone()], l, w as usize);
+            let lines = reason_rows(std::slice::from_ref(&reason), l, w as usize);
             let label = l.tra("tui-inspector-reason", &[("reasons", Arg::from(""))]);
             let indent = str_width(&label);
             for t in &lines {
