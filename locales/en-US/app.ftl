@@ -105,3 +105,26 @@ cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }
 cmd-copy = Copy the last reply (or the Nth last) to the clipboard
 cmd-copy-args = [N]
 cmd-copy-needs-tui = /copy needs the terminal UI: it writes the reply to the terminal's clipboard.
+cmd-clear = Clear the screen (the session and its log stay as they are)
+cmd-status = Show the route, workspace, session, usage and MCP servers
+cmd-cost = Show the session's tokens and cost, per route
+cmd-clear-no-screen = /clear clears the terminal UI's screen; exec has none, so nothing was cleared.
+status-title = Status
+status-route = Route: { $route }
+status-workspace = Workspace: { $path }
+status-session = Session: { $id }
+status-tokens = Tokens: { $input } input, { $cached } read from the cache, { $output } output
+status-cost = Cost: { $cost }
+status-cost-unpriced = Cost: unknown (no price for a route used)
+status-cache = Cache hit: { $hit }%
+status-cache-none = Cache hit: — (no requests yet)
+status-usage-unknown = { $count ->
+        [one] 1 request with unknown usage is not counted
+       *[other] { $count } requests with unknown usage are not counted
+    }
+cost-title = Session cost
+cost-none = No requests yet.
+cost-route = { $route }: { $input } input, { $cached } cached, { $output } output · { $cost }
+cost-route-unpriced = { $route }: { $input } input, { $cached } cached, { $output } output · no price known
+cost-total = Total: { $cost }
+cost-total-unpriced = Total: unknown (no price for a route used)

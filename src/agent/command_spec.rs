@@ -30,6 +30,13 @@ pub enum CommandId {
     /// `/copy [N]`: the UI puts a reply on the clipboard (OSC 52); the loop answers that
     /// it needs the TUI (`exec`).
     Copy,
+    /// `/clear`: the UI empties Chat's view; the session, its log and the next request
+    /// stay as they are (SPEC §14.5).
+    Clear,
+    /// `/status`: route, workspace, session, usage and MCP servers.
+    Status,
+    /// `/cost`: the session's tokens and cost, per route.
+    Cost,
     /// `/new`.
     New,
     /// `/resume [ID|last]`.
@@ -162,6 +169,33 @@ pub const COMMANDS: &[CommandSpec] = &[
         desc_key: "cmd-copy",
         complete_with_args: true,
         usage_key: Some("cmd-copy-args"),
+    },
+    CommandSpec {
+        id: CommandId::Clear,
+        name: "/clear",
+        aliases: &[],
+        args: ArgSpec::None,
+        desc_key: "cmd-clear",
+        complete_with_args: false,
+        usage_key: None,
+    },
+    CommandSpec {
+        id: CommandId::Status,
+        name: "/status",
+        aliases: &[],
+        args: ArgSpec::None,
+        desc_key: "cmd-status",
+        complete_with_args: false,
+        usage_key: None,
+    },
+    CommandSpec {
+        id: CommandId::Cost,
+        name: "/cost",
+        aliases: &[],
+        args: ArgSpec::None,
+        desc_key: "cmd-cost",
+        complete_with_args: false,
+        usage_key: None,
     },
     CommandSpec {
         id: CommandId::New,

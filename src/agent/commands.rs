@@ -4,6 +4,7 @@
 //! table entry cannot lack one.
 
 mod mcp;
+mod status;
 
 use crate::agent::command_spec::{COMMANDS, CommandId, CommandSpec, find};
 use crate::agent::inbox::Pending;
@@ -120,6 +121,18 @@ impl Agent {
             CommandId::Tool => self.tool_command(rest, spec),
             // The TUI copies by itself (it owns the terminal); `exec` has no clipboard.
             CommandId::Copy => self.warn("cmd-copy-needs-tui", vec![]),
+            CommandId::Clear => {
+                self.emit_event(AgentEvent::ClearScreen);
+                LineOutcome::default()
+            }
+            CommandId::Status => {
+                let lines = self.status_lines().await;
+                self.output(lines)
+            }
+            CommandId::Cost => {
+                let lines = self.cost_lines();
+                self.output(lines)
+            }
             CommandId::New => self.new_command(),
             CommandId::Resume => self.resume_command(rest),
             CommandId::Mcp => self.mcp_command(rest).await,
@@ -149,7 +162,7 @@ impl Agent {
         self.warn(&t.key, args)
     }
 
-    fn output(&self, lines: Vec<OutputLine>) -> LineOutcome {
+    pub(crate) fn output(&self, lines: Vec<OutputLine>) -> LineOutcome {
         self.emit_event(AgentEvent::Output(lines));
         LineOutcome::default()
     }

@@ -193,6 +193,8 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
             eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
         }
         AgentEvent::LocaleChanged(locale) => *l = Localizer::new(locale),
+        // `exec` has no screen: `/clear` is a no-op, and says so (a notice, on stderr).
+        AgentEvent::ClearScreen => eprintln!("{}", l.tr("cmd-clear-no-screen")),
         _ => {}
     }
 }

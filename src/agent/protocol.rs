@@ -233,6 +233,9 @@ pub enum AgentEvent {
     /// (The final text travels in the line's outcome, not here: a copy of a large reply
     /// per turn is what the exec memory benchmark measures.)
     TurnFinished,
+    /// `/clear`: the UI empties Chat's view (the session is untouched; `exec` has no
+    /// screen and says so).
+    ClearScreen,
     /// A slash command that runs no turn finished.
     CommandFinished,
     /// The saved sessions, newest first, for the `/resume` picker (bare `/resume` in the

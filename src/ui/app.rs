@@ -498,6 +498,13 @@ impl App {
             AgentEvent::Queued(n) => s.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
             AgentEvent::TurnFinished => self.turn_finished(),
+            // `/clear` (§14.5): Chat's view is emptied; the session, its log, the
+            // Trajectory and the next request are untouched.
+            AgentEvent::ClearScreen => {
+                s.transcript.clear_screen();
+                s.chat_scroll = Scroll::default();
+                s.selected = None;
+            }
             AgentEvent::CommandFinished => {}
             AgentEvent::Sessions { current, sessions } => self
                 .overlays

@@ -216,26 +216,31 @@ impl Inspector {
             title.push_str(&format!("· {} ", l.tr("tui-inspector-usage-unknown")));
         }
         put(buf, area.y, area.x, w, &title, theme::banner());
+        let bottom = area.y + area.height - 1;
+        // The reason wraps rather than being cut: its end says how to keep the cache
+        // (`tool_removal = "retain"`). It leaves the last body rows to the requests.
+        let why = reason_rows(&reasons, l, w);
+        let room = (bottom.saturating_sub(area.y + 2) as usize).max(1);
+        let shown = why.len().min(room);
+        for (i, line) in why.iter().take(shown).enumerate() {
+            put(
+                buf,
+                area.y + 1 + i as u16,
+                area.x,
+                w,
+                line,
+                theme::warn().patch(theme::bold()),
+            );
+        }
+        let head = area.y + 1 + shown as u16;
         put(
             buf,
-            area.y + 1,
-            area.x,
-            w,
-            &l.tra(
-                "tui-inspector-reason",
-                &[("reasons", Arg::from(reasons.join("; ")))],
-            ),
-            theme::warn().patch(theme::bold()),
-        );
-        put(
-            buf,
-            area.y + 2,
+            head,
             area.x,
             w,
             &divergence_line(&self.data, l),
             theme::dim(),
         );
-        let bottom = area.y + area.height - 1;
         put(
             buf,
             bottom,
@@ -246,9 +251,9 @@ impl Inspector {
         );
         let body = Rect {
             x: area.x,
-            y: area.y + 3,
+            y: head + 1,
             width: area.width,
-            height: bottom.saturating_sub(area.y + 3),
+            height: bottom.saturating_sub(head + 1),
         };
         if body.height == 0 {
             return;
@@ -310,6 +315,31 @@ impl Inspector {
     }
 }
 
+/// The `Why:` line wrapped to `width` columns, continuation rows aligned under the
+/// reason text (after `Why: `).
+pub fn reason_rows(reasons: &[String], l: Localizer, width: usize) -> Vec<String> {
+    let full = l.tra(
+        "tui-inspector-reason",
+        &[("reasons", Arg::from(reasons.join("; ")))],
+    );
+    // The label is what the message says around an empty list (`Why: `, `原因：`).
+    let label = l.tra("tui-inspector-reason", &[("reasons", Arg::from(""))]);
+    let label = label.trim_end();
+    let body = full.strip_prefix(label).unwrap_or(&full).trim_start();
+    let lead = full[..full.len() - body.len()].to_string();
+    let indent = " ".repeat(str_width(&lead));
+    let body = body.to_string();
+    super::text::wrap_prefixed(
+        &Line::from(body),
+        width,
+        &[Span::raw(lead)],
+        &[Span::raw(indent)],
+    )
+    .iter()
+    .map(|row| row.spans.iter().map(|s| s.content.as_ref()).collect())
+    .collect()
+}
+
 /// A message summary (`user: text "…"`) with its role named in the interface language; the
 /// block types after it are the wire's own words and stay as sent.
 fn localize_role(l: Localizer, summary: &str) -> String {
@@ -332,6 +362,10 @@ fn localize_role(l: Localizer, summary: &str) -> String {
     }
     summary.to_string()
 }
+
+#[cfg(test)]
+#[path = "inspector_reason_tests.rs"]
+mod reason_tests;
 
 #[cfg(test)]
 mod tests {

@@ -950,22 +950,68 @@ impl Trajectory {
             }
             return 0;
         }
-        let top = scroll.resolve(self.rows.len(), height);
-        let cols = columns_priced(area.width as usize, self.priced());
-        for (y, row) in self.rows.iter().skip(top).take(height).enumerate() {
-            let mut line = Self::render_row_in(row, l, &cols);
-            if selected == Some(top + y) {
-                line = line.patch_style(theme::selected());
-            }
-            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            let line = if super::text::str_width(&text) > area.width as usize {
-                truncate_line(line, area.width as usize)
+        let lines = self.screen_rows(l, area.width as usize);
+        let top = scroll.resolve(lines.len(), height);
+        for (y, (i, line)) in lines.into_iter().skip(top).take(height).enumerate() {
+            let line = if selected == Some(i) {
+                line.patch_style(theme::selected())
             } else {
                 line
             };
             buf.set_line(area.x, area.y + y as u16, &line, area.width);
         }
         top
+    }
+
+    /// The pane's screen rows at `width` columns, each with the index of the row it
+    /// belongs to: a cache-break reason wraps over as many rows as it needs (its
+    /// continuation rows aligned under the reason text, since the reason says how to keep
+    /// the cache), every other row is one screen row, cut with `…` if too wide. Scrolling
+    /// and the selection count these rows.
+    pub fn screen_rows(&self, l: Localizer, width: usize) -> Vec<(usize, Line<'static>)> {
+        let cols = columns_priced(width, self.priced());
+        let mut out = Vec::with_capacity(self.rows.len());
+        for (i, row) in self.rows.iter().enumerate() {
+            if let Row::BreakReason { cache_break, .. } = row {
+                for line in Self::reason_rows(cache_break, l, width) {
+                    out.push((i, line));
+                }
+                continue;
+            }
+            let line = Self::render_row_in(row, l, &cols);
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            let line = if super::text::str_width(&text) > width {
+                truncate_line(line, width)
+            } else {
+                line
+            };
+            out.push((i, line));
+        }
+        out
+    }
+
+    /// The screen rows (first, last + 1) that row `index` takes at `width` columns.
+    pub fn screen_span(&self, index: usize, l: Localizer, width: usize) -> (usize, usize) {
+        let rows = self.screen_rows(l, width);
+        let first = rows.iter().position(|(i, _)| *i == index).unwrap_or(0);
+        let count = rows.iter().filter(|(i, _)| *i == index).count().max(1);
+        (first, first + count)
+    }
+
+    /// A cache-break reason wrapped to `width` columns: `↳ ` before the first row, the
+    /// continuation rows indented to the reason text.
+    pub fn reason_rows(cb: &CacheBreak, l: Localizer, width: usize) -> Vec<Line<'static>> {
+        let body = Line::from(Span::styled(
+            l.tra("tui-traj-break", &[("reason", Arg::from(cb.reason(l)))]),
+            theme::error(),
+        ));
+        let g = " ".repeat(GUTTER);
+        super::text::wrap_prefixed(
+            &body,
+            width,
+            &[Span::raw(g.clone()), Span::styled("↳ ", theme::error())],
+            &[Span::raw(format!("{g}  "))],
+        )
     }
 }
 
@@ -1043,3 +1089,7 @@ fn truncate_line(line: Line<'static>, width: usize) -> Line<'static> {
 #[cfg(test)]
 #[path = "trajectory_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "trajectory_wrap_tests.rs"]
+mod wrap_tests;

@@ -813,6 +813,19 @@ impl Transcript {
         }
     }
 
+    /// Empties the view (`/clear`): every cell and its layout go; what the transcript
+    /// knows about tools and failed turns stays, for the cells that come after. The loop
+    /// runs `/clear` only between turns, so no stream or approval points into the cells.
+    pub fn clear_screen(&mut self) {
+        let keep = (
+            std::mem::take(&mut self.tool_infos),
+            std::mem::take(&mut self.turn_errors),
+            self.replaying,
+        );
+        *self = Transcript::new();
+        (self.tool_infos, self.turn_errors, self.replaying) = keep;
+    }
+
     /// The cells.
     pub fn cells(&self) -> &[Cell] {
         &self.cells

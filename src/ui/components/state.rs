@@ -207,7 +207,8 @@ impl UiState {
         let h = self.pane_height(pane);
         match pane {
             Focus::Trajectory => {
-                let total = self.trajectory.rows().len();
+                let w = self.traj_area.width as usize;
+                let total = self.trajectory.screen_rows(self.l, w).len();
                 self.traj_scroll.by(delta, total, h);
             }
             _ => {

@@ -29,11 +29,14 @@ impl TrajectoryPane {
             if s.trajectory.rows()[i as usize].request_number().is_some() {
                 let u = i as usize;
                 s.traj_selected = Some(u);
-                let h = s.traj_area.height as usize;
-                let cur = s.traj_scroll.resolve(n, h);
-                if h > 0 && (u < cur || u >= cur + h) {
-                    let max = n.saturating_sub(h);
-                    let t = u.saturating_sub(h / 2).min(max);
+                // Scrolling counts screen rows: a wrapped break reason takes several.
+                let (h, w) = (s.traj_area.height as usize, s.traj_area.width as usize);
+                let total = s.trajectory.screen_rows(s.l, w).len();
+                let (first, end) = s.trajectory.screen_span(u, s.l, w);
+                let cur = s.traj_scroll.resolve(total, h);
+                if h > 0 && (first < cur || end > cur + h) {
+                    let max = total.saturating_sub(h);
+                    let t = first.saturating_sub(h / 2).min(max);
                     s.traj_scroll.top = if t >= max { None } else { Some(t) };
                 }
                 return;

@@ -1,3 +1,4 @@
 mod escapes;
 mod headless;
 mod json;
+mod status_cost;

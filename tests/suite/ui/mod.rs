@@ -1,4 +1,5 @@
 mod cells;
+mod clear_screen;
 mod components;
 mod composer_loop;
 mod locales;
