@@ -81,7 +81,9 @@ impl App {
             history_rx: None,
             editor_requested: false,
             term_out: Vec::new(),
-            mouse_capture: true,
+            // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
+            // through alternate scroll (decision 0037). F3 captures it.
+            mouse_capture: false,
             focused: true,
             notify: false,
             hint: None,
@@ -872,3 +874,7 @@ mod unknown_usage_tests;
 #[cfg(test)]
 #[path = "app_composer_tests.rs"]
 mod composer_tests;
+
+#[cfg(test)]
+#[path = "app_wheel_tests.rs"]
+mod wheel_tests;

@@ -19,6 +19,9 @@ pub struct ChatPane;
 
 impl ChatPane {
     /// Moves the selection between expandable nodes (`dir` = ±1).
+    /// ↑/↓ move between the expandable nodes; where there is none to move to they scroll
+    /// Chat a line, so a wheel turned into ↑/↓ by alternate scroll (§14.5, decision 0037)
+    /// scrolls a transcript without tool changes too.
     fn move_selection(&self, s: &mut UiState, dir: isize) {
         let n = s.transcript.cells().len();
         if n == 0 {
@@ -27,7 +30,10 @@ impl ChatPane {
         let mut i = match s.selected {
             Some(i) => i as isize + dir,
             None if dir < 0 => n as isize - 1,
-            None => return,
+            None => {
+                s.scroll(Focus::Chat, dir);
+                return;
+            }
         };
         while i >= 0 && (i as usize) < n {
             let u = i as usize;
@@ -41,6 +47,8 @@ impl ChatPane {
         if dir > 0 {
             s.selected = None;
             s.chat_scroll = Scroll::default();
+        } else {
+            s.scroll(Focus::Chat, dir);
         }
     }
 
