@@ -1233,7 +1233,10 @@ fn the_mouse_is_free_by_default_and_f3_captures_it_and_releases_it() {
         (Locale::ZhCn, "鼠标：滚动", "鼠标：选择"),
     ] {
         let mut app = two_replies_app(locale);
-        assert!(!app.mouse_capture(), "the terminal keeps the mouse by default");
+        assert!(
+            !app.mouse_capture(),
+            "the terminal keeps the mouse by default"
+        );
         assert!(footer_row(&mut app).contains(&select.replace(' ', "")));
         app.on_key(key(KeyCode::F(3)));
         assert!(app.mouse_capture());

@@ -30,7 +30,13 @@ fn long_chat_app() -> App {
     s.route(false);
     for t in 1..=12u64 {
         s.user(t, &format!("question {t}"));
-        s.assistant(t, 1, "", &format!("answer line one {t}\n\nanswer line two {t}"), &[]);
+        s.assistant(
+            t,
+            1,
+            "",
+            &format!("answer line one {t}\n\nanswer line two {t}"),
+            &[],
+        );
     }
     let mut app = App::new(Locale::EnUs, false);
     for e in s.events {
@@ -57,7 +63,10 @@ fn arrows_in_chat_without_expandable_nodes_scroll_it_like_the_wheel() {
         app.on_key(key(KeyCode::Down));
     }
     let down = draw(&mut app);
-    assert!(down.contains("answer line two 12"), "↓ scrolls back: {down}");
+    assert!(
+        down.contains("answer line two 12"),
+        "↓ scrolls back: {down}"
+    );
 }
 
 #[test]

@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn leaving_turns_off_capture_and_alternate_scroll() {
-        let leave = written(|o| write_leave(o));
+        let leave = written(write_leave);
         assert!(leave.contains(ALTERNATE_SCROLL_OFF), "{leave:?}");
         for off in ["\x1b[?1000l", "\x1b[?1002l", "\x1b[?1003l", "\x1b[?1006l"] {
             assert!(leave.contains(off), "{off:?} missing in {leave:?}");

@@ -118,13 +118,30 @@ impl Component for ChatPane {
         pane_title(buf, title, s.l, "tui-pane-chat", s.focus == Focus::Chat);
         s.chat_area = body;
         if s.transcript.is_empty() {
-            let t = truncate(&s.l.tr("tui-chat-empty"), body.width as usize);
-            buf.set_line(
-                body.x,
-                body.y,
-                &Line::from(Span::styled(t, theme::dim())),
-                body.width,
-            );
+            // The first screen says how to send, to quit and, with one pane shown, that Tab
+            // reaches the Trajectory (§14.5); each line fits 80 columns in both locales.
+            let quit = if s.one_pane {
+                "tui-chat-empty-quit-one-pane"
+            } else {
+                "tui-chat-empty-quit"
+            };
+            // Wrapped, not cut, in the split layout's narrower Chat pane.
+            let rows = ["tui-chat-empty", quit].into_iter().flat_map(|key| {
+                let text = s.l.tr(key);
+                crate::ui::text::wrap_ranges(&text, body.width as usize)
+                    .into_iter()
+                    .map(|r| text[r].trim_end().to_string())
+                    .collect::<Vec<_>>()
+            });
+            for (dy, row) in rows.enumerate().take(body.height as usize) {
+                let t = truncate(&row, body.width as usize);
+                buf.set_line(
+                    body.x,
+                    body.y + dy as u16,
+                    &Line::from(Span::styled(t, theme::dim())),
+                    body.width,
+                );
+            }
         }
         let ctx = s.ctx();
         if let Some(i) = s.reveal.take() {
