@@ -81,7 +81,9 @@ impl App {
             history_rx: None,
             editor_requested: false,
             term_out: Vec::new(),
-            mouse_capture: true,
+            // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
+            // through alternate scroll (decision 0037). F3 captures it.
+            mouse_capture: false,
             focused: true,
             notify: false,
             hint: None,
@@ -766,17 +768,7 @@ impl App {
                 banner.width,
             );
         }
-        // The mouse mode sits at the right end. Released (select) it always
-        // has its place, and from the split width on; below it, the scroll mode shows only
-        // where the rest leaves room, so the usage figures keep theirs.
-        let mouse_w = str_width(&mouse.content) as u16;
-        let reserve = (!self.mouse_capture || footer_row.width >= SPLIT_WIDTH)
-            && footer_row.width >= mouse_w + 20;
-        let footer_w = if reserve {
-            footer_row.width - mouse_w - 2
-        } else {
-            footer_row.width
-        };
+        // The mouse mode sits at the right end and is the first field to go (§14.5).
         let footer = footer::footer_line(
             l,
             s.route.as_ref(),
@@ -788,17 +780,10 @@ impl App {
                 unknown: s.trajectory.unknown_usage(),
             },
             s.cards,
-            footer_w,
+            Some(mouse),
+            footer_row.width,
         );
-        buf.set_line(footer_row.x, footer_row.y, &footer, footer_w);
-        if reserve || footer.width() + usize::from(mouse_w) + 2 <= usize::from(footer_row.width) {
-            buf.set_line(
-                footer_row.right() - mouse_w,
-                footer_row.y,
-                &Line::from(mouse),
-                mouse_w,
-            );
-        }
+        buf.set_line(footer_row.x, footer_row.y, &footer, footer_row.width);
         self.bottom.render(bottom, buf, s);
         let elapsed = s.elapsed();
         let st = if quit_hint {
@@ -879,3 +864,11 @@ mod unknown_usage_tests;
 #[cfg(test)]
 #[path = "app_composer_tests.rs"]
 mod composer_tests;
+
+#[cfg(test)]
+#[path = "app_wheel_tests.rs"]
+mod wheel_tests;
+
+#[cfg(test)]
+#[path = "app_first_screen_tests.rs"]
+mod first_screen_tests;

@@ -1227,27 +1227,30 @@ fn footer_row(app: &mut App) -> String {
 }
 
 #[test]
-fn f3_toggles_mouse_capture_and_the_footer_says_which() {
+fn the_mouse_is_free_by_default_and_f3_captures_it_and_releases_it() {
     for (locale, scroll, select) in [
         (Locale::EnUs, "mouse: scroll", "mouse: select"),
         (Locale::ZhCn, "鼠标：滚动", "鼠标：选择"),
     ] {
         let mut app = two_replies_app(locale);
-        assert!(app.mouse_capture());
-        assert!(footer_row(&mut app).contains(&scroll.replace(' ', "")));
-        app.on_key(key(KeyCode::F(3)));
-        assert!(!app.mouse_capture());
-        assert_eq!(
-            app.take_term_requests(),
-            vec![TermRequest::MouseCapture(false)]
+        assert!(
+            !app.mouse_capture(),
+            "the terminal keeps the mouse by default"
         );
         assert!(footer_row(&mut app).contains(&select.replace(' ', "")));
         app.on_key(key(KeyCode::F(3)));
+        assert!(app.mouse_capture());
         assert_eq!(
             app.take_term_requests(),
             vec![TermRequest::MouseCapture(true)]
         );
         assert!(footer_row(&mut app).contains(&scroll.replace(' ', "")));
+        app.on_key(key(KeyCode::F(3)));
+        assert_eq!(
+            app.take_term_requests(),
+            vec![TermRequest::MouseCapture(false)]
+        );
+        assert!(footer_row(&mut app).contains(&select.replace(' ', "")));
     }
 }
 

@@ -172,9 +172,9 @@ fn run_editor<D: Screen>(
     let command = super::editor::command_from_env();
     let mut out = None;
     screen.suspended(&mut || out = Some(super::editor::edit(&command, draft, secrets)))?;
-    // The suspend turned capture back on: F3's choice stands.
-    if !mouse_capture {
-        screen.apply(TermRequest::MouseCapture(false))?;
+    // The suspend comes back without capture (the default, §14.5): F3's choice stands.
+    if mouse_capture {
+        screen.apply(TermRequest::MouseCapture(true))?;
     }
     Ok(out.unwrap_or_else(|| Err(super::editor::EditorError::File(String::new()))))
 }
@@ -619,7 +619,7 @@ mod tests {
             screen.applied,
             vec![
                 TermRequest::Escape("\x1b]9;deepterm: turn finished\x07".into()),
-                TermRequest::MouseCapture(false),
+                TermRequest::MouseCapture(true),
             ]
         );
     }

@@ -97,12 +97,56 @@ pub struct FooterUsage<'a> {
     pub unknown: usize,
 }
 
-/// The footer.
+/// How long a footer field stays when the footer is narrow: the lowest goes first (§14.5).
+/// Context use and the session hit stay longest; the mouse label goes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Priority {
+    /// The mouse mode (F3 says it anyway).
+    Mouse,
+    /// The tool-update mode (the Trajectory's ROUTE rows name it).
+    ToolUpdate,
+    /// The tool-card mode (Ctrl+O).
+    Cards,
+    /// The session's token counts.
+    Tokens,
+    /// The session's cost.
+    Cost,
+    /// The last request's hit.
+    LastHit,
+    /// The model.
+    Model,
+    /// Context use.
+    Context,
+    /// The session's cache hit.
+    SessionHit,
+}
+
+/// One footer field: its spans and what goes before it when a field precedes it.
+struct Field {
+    priority: Priority,
+    sep: &'static str,
+    spans: Vec<Span<'static>>,
+}
+
+impl Field {
+    fn width(&self, first: bool) -> usize {
+        let sep = if first { 0 } else { self.sep.len() };
+        sep + self
+            .spans
+            .iter()
+            .map(|s| super::text::str_width(&s.content))
+            .sum::<usize>()
+    }
+}
+
+/// The footer: the fields left to right and, when given, the mouse mode at the right end.
+/// When they do not all fit in `width`, fields are dropped from the lowest [`Priority`] up.
 pub fn footer_line(
     l: Localizer,
     route: Option<&RouteInfo>,
     figures: &FooterUsage<'_>,
     cards: ToolCardMode,
+    mouse: Option<Span<'static>>,
     width: u16,
 ) -> Line<'static> {
     let FooterUsage {
@@ -112,69 +156,91 @@ pub fn footer_line(
         context_used,
         unknown,
     } = *figures;
-    let mut spans = Vec::new();
+    let mut fields = Vec::new();
+    let mut field = |priority, sep, spans| {
+        fields.push(Field {
+            priority,
+            sep,
+            spans,
+        })
+    };
     match route {
         Some(r) => {
-            // Below 100 columns the model name stays and the provider and mode go (the
-            // Trajectory's ROUTE rows name them), so the cache-hit figures fit.
+            // Below 100 columns the model name stays and the provider goes.
             let narrow = width < 100;
             let id = if narrow {
                 r.id.rsplit('/').next().unwrap_or(&r.id)
             } else {
                 &r.id
             };
-            spans.push(Span::styled(id.to_string(), theme::bold()));
+            field(
+                Priority::Model,
+                "  ",
+                vec![Span::styled(id.to_string(), theme::bold())],
+            );
             if let Some(m) = r.tool_update.filter(|_| !narrow) {
-                spans.push(Span::styled(
-                    format!(" · {}", super::trajectory::mode_label(l, m)),
-                    theme::dim(),
-                ));
+                field(
+                    Priority::ToolUpdate,
+                    " · ",
+                    vec![Span::styled(
+                        super::trajectory::mode_label(l, m),
+                        theme::dim(),
+                    )],
+                );
             }
         }
-        None => spans.push(Span::styled(l.tr("tui-footer-no-route"), theme::dim())),
+        None => field(
+            Priority::Model,
+            "  ",
+            vec![Span::styled(l.tr("tui-footer-no-route"), theme::dim())],
+        ),
     }
-    // Below 60 columns the token counts and the cost give way to the hit figures.
-    if width >= 60 {
-        spans.push(Span::raw(format!(
-            "  ↑{} ⟳{} ↓{}",
+    field(
+        Priority::Tokens,
+        "  ",
+        vec![Span::raw(format!(
+            "↑{} ⟳{} ↓{}",
             tokens(usage.input_tokens),
             tokens(usage.cache_read_tokens),
             tokens(usage.output_tokens)
-        )));
-        // The session's cost, when a price is known.
-        if let Some(c) = cost {
-            // Requests of unknown usage cost something too: the sum is a lower bound.
-            let key = if unknown > 0 {
-                "tui-footer-cost-at-least"
-            } else {
-                "tui-footer-cost"
-            };
-            spans.push(Span::raw(format!(
-                "  {}",
-                l.tra(
-                    key,
-                    &[("cost", Arg::from(crate::llm::catalog::format_usd(c)))]
-                )
-            )));
-        }
+        ))],
+    );
+    // The session's cost, when a price is known.
+    if let Some(c) = cost {
+        // Requests of unknown usage cost something too: the sum is a lower bound.
+        let key = if unknown > 0 {
+            "tui-footer-cost-at-least"
+        } else {
+            "tui-footer-cost"
+        };
+        field(
+            Priority::Cost,
+            "  ",
+            vec![Span::raw(l.tra(
+                key,
+                &[("cost", Arg::from(crate::llm::catalog::format_usd(c)))],
+            ))],
+        );
     }
     if let Some(h) = hit_percent(usage) {
         // Labelled as the session's, next to the last request's, each coloured by band.
-        spans.push(Span::styled(
-            format!(
-                "  {}",
-                l.tra("tui-footer-hit-session", &[("pct", Arg::from(h))])
-            ),
-            theme::hit_band(h),
-        ));
-        if let Some(h) = last.and_then(hit_percent) {
-            spans.push(Span::styled(
-                format!(
-                    " · {}",
-                    l.tra("tui-footer-hit-last", &[("pct", Arg::from(h))])
-                ),
+        field(
+            Priority::SessionHit,
+            "  ",
+            vec![Span::styled(
+                l.tra("tui-footer-hit-session", &[("pct", Arg::from(h))]),
                 theme::hit_band(h),
-            ));
+            )],
+        );
+        if let Some(h) = last.and_then(hit_percent) {
+            field(
+                Priority::LastHit,
+                " · ",
+                vec![Span::styled(
+                    l.tra("tui-footer-hit-last", &[("pct", Arg::from(h))]),
+                    theme::hit_band(h),
+                )],
+            );
         }
     }
     if let Some(r) = route
@@ -187,22 +253,72 @@ pub fn footer_line(
             }
             None => l.tr("tui-footer-context-unknown"),
         };
-        spans.push(Span::raw(format!("  {text}")));
+        field(Priority::Context, "  ", vec![Span::raw(text)]);
     }
-    spans.push(Span::styled(
-        format!("  {}", l.tr(cards.key())),
-        theme::dim(),
-    ));
-    clip(spans, width)
+    field(
+        Priority::Cards,
+        "  ",
+        vec![Span::styled(l.tr(cards.key()), theme::dim())],
+    );
+    let mouse = mouse.map(|m| Field {
+        priority: Priority::Mouse,
+        sep: "  ",
+        spans: vec![m],
+    });
+    let width = usize::from(width);
+    let left_width = |fields: &[Field]| {
+        fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| f.width(i == 0))
+            .sum::<usize>()
+    };
+    let mut mouse = mouse;
+    loop {
+        let total = left_width(&fields) + mouse.as_ref().map_or(0, |m| m.width(false));
+        if total <= width || fields.len() <= 1 {
+            break;
+        }
+        if mouse.take().is_some() {
+            continue;
+        }
+        // The lowest priority goes; of equals, the rightmost.
+        let (i, _) = fields
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, f)| (f.priority, std::cmp::Reverse(*i)))
+            .expect("more than one field");
+        fields.remove(i);
+    }
+    let mut spans = Vec::new();
+    for (i, f) in fields.into_iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw(f.sep));
+        }
+        spans.extend(f.spans);
+    }
+    if let Some(m) = mouse {
+        let used: usize = spans
+            .iter()
+            .map(|s| super::text::str_width(&s.content))
+            .sum();
+        let mw = m.width(true);
+        spans.push(Span::raw(
+            " ".repeat(width.saturating_sub(used + mw).max(2)),
+        ));
+        spans.extend(m.spans);
+    }
+    clip(spans, width as u16)
 }
 
-/// The footer's mouse mode: captured, the wheel scrolls the panes; released
-/// with F3, the terminal's own selection works.
+/// The footer's mouse mode: released (the default, decision 0037), the terminal's own
+/// selection works; captured with F3, the wheel and clicks reach the panes, which the
+/// warning colour recalls since selection then needs the terminal's modifier.
 pub fn mouse_span(l: Localizer, captured: bool) -> Span<'static> {
     if captured {
-        Span::styled(l.tr("tui-footer-mouse-scroll"), theme::dim())
+        Span::styled(l.tr("tui-footer-mouse-scroll"), theme::warn())
     } else {
-        Span::styled(l.tr("tui-footer-mouse-select"), theme::warn())
+        Span::styled(l.tr("tui-footer-mouse-select"), theme::dim())
     }
 }
 
@@ -256,6 +372,7 @@ mod tests {
                     ..FooterUsage::default()
                 },
                 ToolCardMode::Collapsed,
+                None,
                 200,
             );
             let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
@@ -290,6 +407,7 @@ mod tests {
                     ..FooterUsage::default()
                 },
                 ToolCardMode::Collapsed,
+                None,
                 width,
             );
             line.spans
@@ -311,3 +429,7 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "footer_priority_tests.rs"]
+mod priority_tests;

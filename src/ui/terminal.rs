@@ -52,18 +52,44 @@ pub enum UiError {
     AgentDied(TaskPanic),
 }
 
-/// Leaves raw mode and the alternate screen and shows the cursor (idempotent).
-pub fn restore_terminal() {
-    let mut out = io::stdout();
-    let _ = execute!(
+/// DECSET 1007, alternate scroll: in the alternate screen the terminal turns wheel
+/// events into ↑/↓ keys while the mouse is not captured, so the wheel scrolls the focused
+/// pane and native selection keeps working (§14.5, decision 0037).
+pub const ALTERNATE_SCROLL_ON: &str = "\x1b[?1007h";
+/// DECRST 1007: the terminal's own wheel behaviour again.
+pub const ALTERNATE_SCROLL_OFF: &str = "\x1b[?1007l";
+
+/// Writes what entering the TUI needs: the alternate screen, bracketed paste, alternate
+/// scroll and focus reports, and mouse capture only when `mouse_capture` is on (by default
+/// it is off, so the terminal's own selection works; F3 turns it on).
+pub fn write_enter(out: &mut impl Write, mouse_capture: bool) -> io::Result<()> {
+    execute!(out, EnterAlternateScreen, EnableBracketedPaste)?;
+    out.write_all(ALTERNATE_SCROLL_ON.as_bytes())?;
+    if mouse_capture {
+        execute!(out, EnableMouseCapture)?;
+    }
+    execute!(out, EnableFocusChange)
+}
+
+/// Writes what leaving the TUI needs (exit, panic, Ctrl+G's suspend): everything
+/// [`write_enter`] and F3 turned on is turned off, whatever its state.
+pub fn write_leave(out: &mut impl Write) -> io::Result<()> {
+    execute!(out, PopKeyboardEnhancementFlags, DisableMouseCapture)?;
+    out.write_all(ALTERNATE_SCROLL_OFF.as_bytes())?;
+    execute!(
         out,
-        PopKeyboardEnhancementFlags,
-        DisableMouseCapture,
         DisableBracketedPaste,
         DisableFocusChange,
         LeaveAlternateScreen,
         crossterm::cursor::Show
-    );
+    )?;
+    out.flush()
+}
+
+/// Leaves raw mode and the alternate screen and shows the cursor (idempotent).
+pub fn restore_terminal() {
+    let mut out = io::stdout();
+    let _ = write_leave(&mut out);
     let _ = terminal::disable_raw_mode();
     let _ = out.flush();
 }
@@ -91,13 +117,8 @@ impl Screen for TermScreen {
         f();
         terminal::enable_raw_mode()?;
         let out = self.0.backend_mut();
-        execute!(
-            out,
-            EnterAlternateScreen,
-            EnableBracketedPaste,
-            EnableMouseCapture,
-            EnableFocusChange
-        )?;
+        // Capture stays off here; `run_editor` re-applies F3's choice.
+        write_enter(out, false)?;
         if keyboard {
             let _ = execute!(
                 out,
@@ -127,7 +148,8 @@ impl Screen for TermScreen {
 }
 
 /// Turns mouse capture on or off (F3; re-applied after a suspend with
-/// [`App::mouse_capture`]). [`restore_terminal`] always turns it off on exit.
+/// [`App::mouse_capture`]). [`restore_terminal`] always turns it off on exit. Alternate
+/// scroll stays on underneath: with capture on the terminal reports the wheel instead.
 pub fn set_mouse_capture(out: &mut impl Write, on: bool) -> io::Result<()> {
     if on {
         execute!(out, EnableMouseCapture)
@@ -194,14 +216,9 @@ async fn run_ui(
     });
     terminal::enable_raw_mode()?;
     let guard = TerminalGuard;
+    let mut app = App::new(opts.locale, opts.demo);
     let mut out = io::stdout();
-    execute!(
-        out,
-        EnterAlternateScreen,
-        EnableBracketedPaste,
-        EnableMouseCapture,
-        EnableFocusChange
-    )?;
+    write_enter(&mut out, app.mouse_capture())?;
     let keyboard = terminal::supports_keyboard_enhancement().unwrap_or(false);
     if keyboard {
         let _ = execute!(
@@ -212,7 +229,6 @@ async fn run_ui(
     let mut term = Terminal::new(CrosstermBackend::new(out))?;
     term.clear()?;
     let mut screen = TermScreen(term, keyboard);
-    let mut app = App::new(opts.locale, opts.demo);
     app.set_notify(opts.notify);
     // The `@` popup's files, walked once in the background.
     app.set_mention_files(crate::ui::mention::FileIndex::spawn(
@@ -253,6 +269,47 @@ async fn run_ui(
 mod tests {
     use super::*;
     use std::time::{Duration, Instant};
+
+    /// Any of the mouse-reporting modes crossterm's capture turns on (1000, 1002, 1003, 1006).
+    fn requests_mouse_reports(bytes: &str) -> bool {
+        ["\x1b[?1000h", "\x1b[?1002h", "\x1b[?1003h", "\x1b[?1006h"]
+            .iter()
+            .any(|m| bytes.contains(m))
+    }
+
+    fn written(f: impl FnOnce(&mut Vec<u8>) -> io::Result<()>) -> String {
+        let mut out = Vec::new();
+        f(&mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn entering_by_default_leaves_the_mouse_to_the_terminal_and_turns_alternate_scroll_on() {
+        let capture = App::new(Locale::EnUs, false).mouse_capture();
+        let enter = written(|o| write_enter(o, capture));
+        assert!(!requests_mouse_reports(&enter), "{enter:?}");
+        assert!(enter.contains(ALTERNATE_SCROLL_ON), "{enter:?}");
+        assert!(enter.contains("\x1b[?1049h"), "alternate screen: {enter:?}");
+        assert!(enter.contains("\x1b[?2004h"), "bracketed paste: {enter:?}");
+    }
+
+    #[test]
+    fn entering_with_capture_requests_mouse_reports() {
+        let enter = written(|o| write_enter(o, true));
+        assert!(requests_mouse_reports(&enter), "{enter:?}");
+        assert!(enter.contains(ALTERNATE_SCROLL_ON), "{enter:?}");
+    }
+
+    #[test]
+    fn leaving_turns_off_capture_and_alternate_scroll() {
+        let leave = written(write_leave);
+        assert!(leave.contains(ALTERNATE_SCROLL_OFF), "{leave:?}");
+        for off in ["\x1b[?1000l", "\x1b[?1002l", "\x1b[?1003l", "\x1b[?1006l"] {
+            assert!(leave.contains(off), "{off:?} missing in {leave:?}");
+        }
+        assert!(leave.contains("\x1b[?1049l"), "alternate screen: {leave:?}");
+        assert!(!leave.contains(ALTERNATE_SCROLL_ON), "{leave:?}");
+    }
 
     #[test]
     fn redraws_are_coalesced_and_capped_at_60_per_second() {

@@ -19,6 +19,9 @@ pub struct ChatPane;
 
 impl ChatPane {
     /// Moves the selection between expandable nodes (`dir` = ±1).
+    /// ↑/↓ move between the expandable nodes; where there is none to move to they scroll
+    /// Chat a line, so a wheel turned into ↑/↓ by alternate scroll (§14.5, decision 0037)
+    /// scrolls a transcript without tool changes too.
     fn move_selection(&self, s: &mut UiState, dir: isize) {
         let n = s.transcript.cells().len();
         if n == 0 {
@@ -27,7 +30,10 @@ impl ChatPane {
         let mut i = match s.selected {
             Some(i) => i as isize + dir,
             None if dir < 0 => n as isize - 1,
-            None => return,
+            None => {
+                s.scroll(Focus::Chat, dir);
+                return;
+            }
         };
         while i >= 0 && (i as usize) < n {
             let u = i as usize;
@@ -41,6 +47,8 @@ impl ChatPane {
         if dir > 0 {
             s.selected = None;
             s.chat_scroll = Scroll::default();
+        } else {
+            s.scroll(Focus::Chat, dir);
         }
     }
 
@@ -110,13 +118,30 @@ impl Component for ChatPane {
         pane_title(buf, title, s.l, "tui-pane-chat", s.focus == Focus::Chat);
         s.chat_area = body;
         if s.transcript.is_empty() {
-            let t = truncate(&s.l.tr("tui-chat-empty"), body.width as usize);
-            buf.set_line(
-                body.x,
-                body.y,
-                &Line::from(Span::styled(t, theme::dim())),
-                body.width,
-            );
+            // The first screen says how to send, to quit and, with one pane shown, that Tab
+            // reaches the Trajectory (§14.5); each line fits 80 columns in both locales.
+            let quit = if s.one_pane {
+                "tui-chat-empty-quit-one-pane"
+            } else {
+                "tui-chat-empty-quit"
+            };
+            // Wrapped, not cut, in the split layout's narrower Chat pane.
+            let rows = ["tui-chat-empty", quit].into_iter().flat_map(|key| {
+                let text = s.l.tr(key);
+                crate::ui::text::wrap_ranges(&text, body.width as usize)
+                    .into_iter()
+                    .map(|r| text[r].trim_end().to_string())
+                    .collect::<Vec<_>>()
+            });
+            for (dy, row) in rows.enumerate().take(body.height as usize) {
+                let t = truncate(&row, body.width as usize);
+                buf.set_line(
+                    body.x,
+                    body.y + dy as u16,
+                    &Line::from(Span::styled(t, theme::dim())),
+                    body.width,
+                );
+            }
         }
         let ctx = s.ctx();
         if let Some(i) = s.reveal.take() {

@@ -99,7 +99,8 @@ fn help_scrolls_and_sizes(locale: &str) {
 
     let (tmux, _dir) = start(&format!("popup-help-wide-{locale}"), 200, 50, locale);
     tmux.key("F1");
-    let s = tmux.wait_for("the wide help", |s| s.contains("/quit"));
+    // The first screen's hint names /quit too: wait for the help's box.
+    let s = tmux.wait_for("the wide help", |s| s.contains("/quit") && s.contains('┌'));
     let top = s.lines().find(|r| r.contains('┌')).unwrap_or_default();
     assert!(
         top.trim().chars().count() > 100,

@@ -1,5 +1,5 @@
 //! Scenarios: `/copy` fills tmux's paste buffer through OSC 52 (with
-//! `set-clipboard on`), F3 switches the footer's mouse mode, and `exec` says `/copy` needs
+//! `set-clipboard on`), the mouse is free by default and F3 switches capture and the footer's mouse mode, and `exec` says `/copy` needs
 //! the TUI, and the OSC 9 turn-end notification reaches the pane's raw output only while
 //! unfocused. At 80 and 120 columns, in en-US and zh-CN.
 
@@ -128,26 +128,27 @@ fn f3_switches_the_footer_mouse_mode(w: u16, locale: &str) {
     };
     let dir = tempfile::tempdir().unwrap();
     let tmux = start(&format!("dt-i13-mouse-{w}-{locale}"), w, locale, dir.path());
-    tmux.wait_for("the scroll mode in the footer", |s| {
-        footer(s).contains(scroll)
+    // By default the terminal keeps the mouse (native selection): no mouse reporting.
+    tmux.wait_for("the select mode in the footer", |s| {
+        footer(s).contains(select)
     });
-    // The mode tmux sees the application ask for: mouse reporting on.
+    // The mode tmux sees the application ask for.
     let mode = |t: &Tmux| {
         common::stdout(&t.run(&["display-message", "-p", "-t", "t", "#{mouse_any_flag}"]))
             .trim()
             .to_string()
     };
-    assert_eq!(mode(&tmux), "1");
+    assert_eq!(mode(&tmux), "0", "the mouse is not captured by default");
     tmux.key("F3");
-    let screen = tmux.wait_for("the select mode", |s| footer(s).contains(select));
+    let screen = tmux.wait_for("the scroll mode", |s| footer(s).contains(scroll));
     assert!(
         footer(&screen).chars().count() <= usize::from(w),
         "{screen}"
     );
-    assert_eq!(mode(&tmux), "0", "mouse capture is off");
+    assert_eq!(mode(&tmux), "1", "F3 captures the mouse");
     tmux.key("F3");
-    tmux.wait_for("the scroll mode again", |s| footer(s).contains(scroll));
-    assert_eq!(mode(&tmux), "1", "mouse capture is back on");
+    tmux.wait_for("the select mode again", |s| footer(s).contains(select));
+    assert_eq!(mode(&tmux), "0", "F3 releases it again");
 }
 
 #[test]

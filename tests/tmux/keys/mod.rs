@@ -4,6 +4,7 @@
 
 mod copy_mouse_notify;
 mod cost;
+mod footer_mouse;
 mod history_editor;
 mod mentions;
 mod picker;

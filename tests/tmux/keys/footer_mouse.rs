@@ -1,0 +1,101 @@
+//! Scenario: the real TUI in tmux at 80 and 120 columns, in en-US and zh-CN, leaves the
+//! mouse to the terminal by default, says on the first screen how to quit (and, with one
+//! pane, that Tab shows the Trajectory), and after a reply the footer keeps context use and
+//! the session hit within the width.
+
+use std::path::Path;
+
+use crate::common;
+use crate::common::tmux::Tmux;
+
+fn start(socket: &str, w: u16, locale: &str, dir: &Path) -> Tmux {
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "").unwrap();
+    let cmd = format!(
+        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale}; sleep 60",
+        common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        common::shell_quote(&dir.join("sessions")),
+        common::shell_quote(&config),
+    );
+    Tmux::start(socket, w, 30, &cmd)
+}
+
+fn footer(screen: &str) -> String {
+    screen
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .to_string()
+}
+
+fn display_width(s: &str) -> usize {
+    s.chars()
+        .map(|c| if (c as u32) >= 0x2E80 { 2 } else { 1 })
+        .sum()
+}
+
+fn first_screen_and_footer(w: u16, locale: &str) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let zh = locale == "zh-CN";
+    let dir = tempfile::tempdir().unwrap();
+    let tmux = start(&format!("dt-footer-{w}-{locale}"), w, locale, dir.path());
+    let (quit, tab, hit, ctx, select) = if zh {
+        (
+            "/quit 退出",
+            "按 Tab 查看轨迹",
+            "会话命中",
+            "上下文",
+            "鼠标：选择",
+        )
+    } else {
+        (
+            "/quit, quits",
+            "Tab shows the Trajectory",
+            "session hit",
+            "context",
+            "mouse: select",
+        )
+    };
+    let screen = tmux.wait_for("the first screen's hint", |s| s.contains(quit));
+    assert_eq!(screen.contains(tab), w < 100, "{screen}");
+    assert!(footer(&screen).contains(select), "{screen}");
+    let mode =
+        common::stdout(&tmux.run(&["display-message", "-p", "-t", "t", "#{mouse_any_flag}"]));
+    assert_eq!(mode.trim(), "0", "the mouse is not captured by default");
+
+    tmux.type_line("Hello footer");
+    let idle = if zh { "查看快捷键" } else { "? for keys" };
+    let screen = tmux.wait_for("the reply and the session hit", |s| {
+        s.contains("I will call") && s.contains(idle) && footer(s).contains(hit)
+    });
+    let f = footer(&screen);
+    assert!(f.contains(ctx), "{f}");
+    assert!(display_width(f.trim_end()) <= usize::from(w), "{f}");
+    // The mouse mode is the first field to give way: if it shows, nothing else went.
+    if f.contains(select) {
+        assert!(f.contains("↑") && f.contains("·"), "{f}");
+    }
+}
+
+#[test]
+fn footer_and_first_screen_80_en() {
+    first_screen_and_footer(80, "en-US");
+}
+
+#[test]
+fn footer_and_first_screen_80_zh() {
+    first_screen_and_footer(80, "zh-CN");
+}
+
+#[test]
+fn footer_and_first_screen_120_en() {
+    first_screen_and_footer(120, "en-US");
+}
+
+#[test]
+fn footer_and_first_screen_120_zh() {
+    first_screen_and_footer(120, "zh-CN");
+}
