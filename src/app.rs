@@ -114,7 +114,12 @@ fn resolve_start(
                 demo = true;
                 None
             }
-            Err(e) => return Err(StartupError(e.localized(l))),
+            // `exec` has no demo fallback: point at `--demo`, which needs no key.
+            Err(e) => {
+                return Err(StartupError(
+                    l.tra("exec-no-key-hint", &[("error", Arg::from(e.localized(l)))]),
+                ));
+            }
         }
     };
     Ok((route, key, demo, base_url_override))
@@ -359,13 +364,18 @@ impl Environment for AppEnvironment {
         })
     }
 
-    fn list_sessions(&self) -> Vec<String> {
+    fn list_sessions(&self, current_id: &str) -> Vec<String> {
         let mut sessions = listing::list_sessions(&self.session_dir).unwrap_or_default();
-        sessions.truncate(20);
+        sessions.retain(|s| s.id != current_id);
+        sessions.truncate(SUMMARIES_MAX);
+        // The picker's rule (resume_picker.rs): nothing to resume in a session without
+        // messages. Twenty rows of those that have some.
         self.summaries
             .summaries(&sessions)
             .into_iter()
             .zip(sessions)
+            .filter(|(sum, _)| sum.messages > 0)
+            .take(20)
             .map(|(sum, s)| {
                 let title: String = sum
                     .first_prompt

@@ -292,7 +292,7 @@ impl deepterm::agent::run::Environment for SlowListing {
     ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), EnvError> {
         Err(EnvError::Unsupported)
     }
-    fn list_sessions(&self) -> Vec<String> {
+    fn list_sessions(&self, _current_id: &str) -> Vec<String> {
         vec![]
     }
     fn session_summaries(&self) -> deepterm::agent::run::SummaryJob {

@@ -1,3 +1,4 @@
 mod escapes;
+mod feedback;
 mod headless;
 mod json;
