@@ -91,7 +91,7 @@ async fn resume_in_exec_lists_what_the_picker_would_offer() {
     let with_messages = session_id(&stderr(&out));
     // A session file without messages.
     std::fs::write(env.sessions().join("20260101-000000-empty.jsonl"), "").unwrap();
-    let out = env.exec(&cfg, "/resume\n", &[]).await;
+    let out = env.exec(&cfg, "Second one\n/resume\n", &[]).await;
     assert!(out.status.success(), "{}", stderr(&out));
     let current = session_id(&stderr(&out));
     let listed = stdout(&out);
@@ -103,4 +103,71 @@ async fn resume_in_exec_lists_what_the_picker_would_offer() {
         !stderr(&out).contains(&with_messages),
         "output is on stdout"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misspelled_model_is_refused_at_start_naming_the_known_routes() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env, "");
+    let out = env.exec(&cfg, "hi\n", &["--model", "ds/flsh"]).await;
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("ds/flsh"), "{err}");
+    assert!(err.contains("ds/deepseek-flash"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(env.requests().is_empty(), "nothing was sent");
+    // The same typo in the config names the file.
+    let text = routes_config(&env.sim.base_url(), "")
+        .replace("model = \"ds/deepseek-flash\"", "model = \"ds/flsh\"");
+    let bad = env.write_config("typo.toml", &text);
+    let out = env.exec(&bad, "hi\n", &[]).await;
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("typo.toml") && err.contains("ds/deepseek-flash"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_mode_says_once_on_stderr_that_it_ignores_base_url() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env, "");
+    let out = env
+        .exec(
+            &cfg,
+            "Hello\n",
+            &["--demo", "--base-url", "http://127.0.0.1:9"],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let notices: Vec<&str> = err.lines().filter(|l| l.contains("--base-url")).collect();
+    assert_eq!(notices.len(), 1, "{err}");
+    assert!(notices[0].contains("Demo mode"), "{err}");
+    assert!(!stdout(&out).contains("--base-url"), "a notice, not output");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_without_messages_leaves_no_session_file_behind() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env, "");
+    let out = env.exec(&cfg, "/tools\n/help\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let left: Vec<_> = std::fs::read_dir(env.sessions())
+        .map(|rd| rd.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(
+        !stderr(&out).contains("session "),
+        "no log to point at: {}",
+        stderr(&out)
+    );
+    // A run with a message keeps its log, and resuming it then adds none: it stays.
+    let out = env.exec(&cfg, "Hello\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let id = session_id(&stderr(&out));
+    let out = env.exec(&cfg, "/tools\n", &["--resume", &id]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(env.log_path().ends_with(format!("{id}.jsonl")));
 }
