@@ -67,7 +67,7 @@ impl Environment for Env {
     ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), EnvError> {
         Err(EnvError::Unsupported)
     }
-    fn list_sessions(&self) -> Vec<String> {
+    fn list_sessions(&self, _current_id: &str) -> Vec<String> {
         vec![]
     }
 }

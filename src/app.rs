@@ -45,6 +45,8 @@ pub struct Setup {
     pub demo: bool,
     /// `--base-url`.
     pub base_url_override: Option<String>,
+    /// What demo mode does not use of the command line, to say at start (decision 0038).
+    pub demo_notice: Option<Notice>,
 }
 
 /// Loads config, negotiates the locale and resolves the starting route.
@@ -57,7 +59,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
         .map_err(|e| StartupError(e.localized(early)))?;
     let locale = crate::i18n::negotiate(args.locale, config.locale);
     let l = Localizer::new(locale);
-    let resolved = resolve_start(args, &config, allow_demo, l);
+    let resolved = resolve_start(args, &config, config_location.as_ref(), allow_demo, l);
     let (route, key, demo, base_url_override) = match resolved {
         Ok(r) => r,
         Err(e) => {
@@ -69,7 +71,9 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
             return Err(e);
         }
     };
+    let demo_notice = demo.then(|| demo_notice(args, &route)).flatten();
     Ok(Setup {
+        demo_notice,
         session_dir: args.session_dir.clone().unwrap_or_else(default_session_dir),
         config,
         config_location,
@@ -88,12 +92,14 @@ type StartRoute = (Route, Option<ApiKey>, bool, Option<String>);
 fn resolve_start(
     args: &CliArgs,
     config: &Config,
+    location: Option<&ConfigLocation>,
     allow_demo: bool,
     l: Localizer,
 ) -> Result<StartRoute, StartupError> {
     let mut route = config
         .resolve_route(args.model.as_deref())
         .map_err(|e| StartupError(e.localized(l)))?;
+    check_known_route(&route, config, args.model.is_some(), location, l)?;
     let base_url_override = match &args.base_url {
         Some(url) => {
             Some(crate::config::check_base_url_arg(url).map_err(|e| StartupError(e.localized(l)))?)
@@ -114,10 +120,73 @@ fn resolve_start(
                 demo = true;
                 None
             }
-            Err(e) => return Err(StartupError(e.localized(l))),
+            // `exec` has no demo fallback: point at `--demo`, which needs no key.
+            Err(e) => {
+                return Err(StartupError(
+                    l.tra("exec-no-key-hint", &[("error", Arg::from(e.localized(l)))]),
+                ));
+            }
         }
     };
     Ok((route, key, demo, base_url_override))
+}
+
+/// A route the catalog and the config do not know is refused at start, naming the known
+/// ones: a typo (`deepseek/flsh`) would otherwise fail only at the first request, after
+/// the user typed a prompt. `/model` can still reach a model its provider lists.
+fn check_known_route(
+    route: &Route,
+    config: &Config,
+    from_args: bool,
+    location: Option<&ConfigLocation>,
+    l: Localizer,
+) -> Result<(), StartupError> {
+    let known = config.known_routes();
+    if known.contains(&route.id()) {
+        return Ok(());
+    }
+    let routes = Arg::from(known.join(", "));
+    let spec = Arg::from(route.id());
+    Err(StartupError(match (from_args, location) {
+        (false, Some(loc)) => l.tra(
+            "app-unknown-config-route",
+            &[
+                ("file", Arg::from(loc.path.display().to_string())),
+                ("route", spec),
+                ("routes", routes),
+            ],
+        ),
+        _ => l.tra("app-unknown-route", &[("route", spec), ("routes", routes)]),
+    }))
+}
+
+/// Demo mode answers from the built-in simulator: a `--base-url`, and the provider a
+/// `--model` names, are not contacted. Said once at start instead of silently (decision
+/// 0038); `None` when the command line asked for nothing demo mode leaves out.
+fn demo_notice(args: &CliArgs, route: &Route) -> Option<Notice> {
+    if args.base_url.is_none() && (args.demo || args.model.is_none()) {
+        return None;
+    }
+    let mut flags = vec![];
+    if args.model.is_some() && !args.demo {
+        flags.push("--model");
+    }
+    if args.base_url.is_some() {
+        flags.push("--base-url");
+    }
+    let (key, var) = match args.demo {
+        true => ("app-demo-ignores", String::new()),
+        false => ("app-demo-no-key", route.api_key_env.clone()),
+    };
+    Some(Notice::new(
+        NoticeLevel::Warn,
+        key,
+        vec![
+            ("flags", Arg::from(flags.join(" "))),
+            ("var", Arg::from(var)),
+            ("route", Arg::from(route.id())),
+        ],
+    ))
 }
 
 /// The config's warnings (unknown keys, missing instruction files), one localized line
@@ -152,6 +221,61 @@ pub fn announce_config_warnings(agent: &Agent, config: &Config) {
                 .map(|(k, v)| (k.as_str(), v.clone()))
                 .collect(),
         );
+    }
+}
+
+/// Shows what demo mode leaves out of the command line ([`Setup::demo_notice`]) as a
+/// notice of the agent (TUI start).
+pub fn announce_demo_notice(agent: &Agent, setup: &Setup) {
+    if let Some(n) = &setup.demo_notice {
+        let args = n
+            .args
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        agent.emit_notice(n.level, &n.key, args);
+    }
+}
+
+/// The arguments the TUI's resume hint repeats: `--session-dir` and `--config` when given,
+/// made absolute so the hint works from another directory too.
+pub fn resume_args(args: &CliArgs) -> Vec<String> {
+    let mut out = vec![];
+    for (flag, path) in [
+        ("--session-dir", &args.session_dir),
+        ("--config", &args.config),
+    ] {
+        if let Some(p) = path {
+            let p = std::path::absolute(p).unwrap_or_else(|_| p.clone());
+            out.push(flag.to_string());
+            out.push(p.display().to_string());
+        }
+    }
+    out
+}
+
+/// Removes a session log that never got a message; true when it did. Called on exit, for
+/// the log this process created (not a `--resume`d one), after the agent released its lock:
+/// a file that is not a regular file, cannot be read, is open in another process (its lock
+/// is taken: `--resume` elsewhere) or holds any message, stays.
+pub fn remove_if_empty(path: &Path) -> bool {
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    if !regular {
+        return false;
+    }
+    // Held until the file is gone: nobody opens it in between.
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    if file.try_lock().is_err() || listing::summarize_log(path).messages > 0 {
+        return false;
+    }
+    match std::fs::remove_file(path) {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::warn!("could not remove the empty session log: {e}");
+            false
+        }
     }
 }
 
@@ -359,13 +483,18 @@ impl Environment for AppEnvironment {
         })
     }
 
-    fn list_sessions(&self) -> Vec<String> {
+    fn list_sessions(&self, current_id: &str) -> Vec<String> {
         let mut sessions = listing::list_sessions(&self.session_dir).unwrap_or_default();
-        sessions.truncate(20);
+        sessions.retain(|s| s.id != current_id);
+        sessions.truncate(SUMMARIES_MAX);
+        // The picker's rule (resume_picker.rs): nothing to resume in a session without
+        // messages. Twenty rows of those that have some.
         self.summaries
             .summaries(&sessions)
             .into_iter()
             .zip(sessions)
+            .filter(|(sum, _)| sum.messages > 0)
+            .take(20)
             .map(|(sum, s)| {
                 let title: String = sum
                     .first_prompt
@@ -587,3 +716,6 @@ mod tests {
 
 #[cfg(test)]
 mod session_open_tests;
+
+#[cfg(test)]
+mod start_tests;

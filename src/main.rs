@@ -134,6 +134,9 @@ fn run_exec(
     for line in app::config_warning_lines(&setup.config, l) {
         eprintln!("{}", sanitize(&line));
     }
+    if let Some(n) = &setup.demo_notice {
+        eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
+    }
     let bytes = if script.as_os_str() == "-" {
         let mut b = Vec::new();
         std::io::stdin().read_to_end(&mut b).map(|_| b)
@@ -183,6 +186,11 @@ fn run_exec(
             ExecOutput::Plain
         };
         let result = run_script_as(&mut agent, lines, &mut rx, output).await;
+        // The lock goes with the agent, before an empty log this run created is removed.
+        drop(agent);
+        if args.resume.is_none() && app::remove_if_empty(&path) {
+            return result.map_err(StartupError);
+        }
         // The id and path come from the session directory's file names.
         eprintln!(
             "{}",
@@ -228,6 +236,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     };
     agent.announce(path.display().to_string());
     app::announce_config_warnings(&agent, &setup.config);
+    app::announce_demo_notice(&agent, &setup);
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }
@@ -240,10 +249,14 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         demo: setup.demo,
         secrets: panic_secrets(&setup),
         notify: setup.config.ui_notify,
+        resume_args: app::resume_args(args),
     };
     // The UI runs on this thread inside the runtime; the agent's events arrive directly.
     let res = rt.block_on(deepterm::ui::run(opts, cmd_tx, ev_rx, Some(agent_task)));
     rt.shutdown_timeout(std::time::Duration::from_millis(500));
+    if args.resume.is_none() {
+        app::remove_if_empty(&path);
+    }
     res.map_err(|e| match e {
         deepterm::ui::UiError::AgentDied(p) => StartupError(l.tra(
             "tui-task-panicked",

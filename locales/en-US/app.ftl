@@ -58,6 +58,12 @@ exec-bad-json-line = Script line { $line } starts with " but is not a valid JSON
 exec-not-utf8 = The script is not valid UTF-8 (first bad byte at offset { $offset }).
 exec-script-unreadable = Cannot read the script { $path }: { $error }
 exec-session-info = session { $id }: { $path }
+exec-tool-denied = Tool call { $tool } denied: exec answers approvals with --approve none by default (pass --approve all to allow).
+exec-no-key-hint = { $error } Or run `deepterm exec --demo` to try the built-in simulator without a key.
+app-demo-no-key = Demo mode: { $var } is not set, so the built-in simulator answers instead of { $route }. Ignored: { $flags }.
+app-demo-ignores = Demo mode: the built-in simulator answers. Ignored: { $flags }.
+app-unknown-route = Unknown route “{ $route }”: it is not in the catalog or the config. Known routes: { $routes }. Add it under [[providers.NAME.models]] in the config to use it.
+app-unknown-config-route = { $file }: model = “{ $route }” is not in the catalog or the config. Known routes: { $routes }. Add it under [[providers.NAME.models]] to use it.
 app-session-invalid = The session { $path } cannot be loaded: { $error }
 app-no-config-dir = No config directory is known on this system; pass --config to save settings.
 app-client-failed = Cannot set up the HTTP client: { $error }

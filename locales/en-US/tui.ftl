@@ -223,7 +223,7 @@ tui-node-no-description = (no description)
 tui-node-added = Added
 tui-node-removed = Removed
 tui-turn-failed = The turn failed.
-tui-resume-hint = Resume with: deepterm --resume { $id }
+tui-resume-hint = Resume with: { $command }
 tui-help-node-legend = Tool-change nodes: ◆ one tool, ▸ several (Enter expands), ▾ expanded
 
 # issue 12: Chinese and labels

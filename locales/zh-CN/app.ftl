@@ -58,6 +58,12 @@ exec-bad-json-line = 脚本第 { $line } 行以 " 开头，但不是合法的 JS
 exec-not-utf8 = 脚本不是合法的 UTF-8 文本（第一个错误字节位于偏移 { $offset }）。
 exec-script-unreadable = 无法读取脚本 { $path }：{ $error }
 exec-session-info = 会话 { $id }：{ $path }
+exec-tool-denied = 已拒绝工具调用 { $tool }：exec 默认以 --approve none 回答审批（传入 --approve all 即可允许）。
+exec-no-key-hint = { $error } 也可以运行 `deepterm exec --demo`，无需密钥即可试用内置模拟器。
+app-demo-no-key = 演示模式：未设置 { $var }，由内置模拟器代替 { $route } 回答。已忽略：{ $flags }。
+app-demo-ignores = 演示模式：由内置模拟器回答。已忽略：{ $flags }。
+app-unknown-route = 未知路由“{ $route }”：它不在模型目录和配置中。已知路由：{ $routes }。如需使用，请在配置的 [[providers.NAME.models]] 中添加它。
+app-unknown-config-route = { $file }：model = “{ $route }”不在模型目录和配置中。已知路由：{ $routes }。如需使用，请在 [[providers.NAME.models]] 中添加它。
 app-session-invalid = 无法加载会话 { $path }：{ $error }
 app-no-config-dir = 系统上没有可用的配置目录；请使用 --config 指定文件以保存设置。
 app-client-failed = 无法创建 HTTP 客户端：{ $error }

@@ -208,7 +208,7 @@ tui-node-no-description = （无描述）
 tui-node-added = 新增
 tui-node-removed = 移除
 tui-turn-failed = 本轮失败。
-tui-resume-hint = 继续此会话：deepterm --resume { $id }
+tui-resume-hint = 继续此会话：{ $command }
 tui-help-node-legend = 工具变更节点：◆ 单个工具、▸ 多个工具（Enter 展开）、▾ 已展开
 
 # issue 12: Chinese and labels

@@ -336,10 +336,11 @@ impl Agent {
             return LineOutcome::default();
         }
         if rest.is_empty() {
+            let current = self.session().id().to_string();
             let mut out = vec![Text::new("cmd-resume-title", vec![])];
             out.extend(
                 self.env()
-                    .list_sessions()
+                    .list_sessions(&current)
                     .into_iter()
                     .map(|row| Text::new(OUTPUT_VERBATIM, vec![("text", Arg::from(row))])),
             );

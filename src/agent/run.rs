@@ -99,8 +99,9 @@ pub trait Environment: Send {
         query: &str,
         current_id: &str,
     ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), EnvError>;
-    /// Lines describing saved sessions (for `/resume` alone in `exec`).
-    fn list_sessions(&self) -> Vec<String>;
+    /// Lines describing saved sessions (for `/resume` alone in `exec`): the ones the TUI's
+    /// picker would offer, so neither `current_id` nor a session without messages.
+    fn list_sessions(&self, current_id: &str) -> Vec<String>;
     /// The work that lists the saved sessions, newest first, for the TUI's `/resume`
     /// picker. It reads the logs, so the loop runs it off its task.
     fn session_summaries(&self) -> SummaryJob {

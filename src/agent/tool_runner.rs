@@ -11,7 +11,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::inbox::Inbox;
-use crate::agent::protocol::{AgentEvent, ApprovalDecision, TurnPhase};
+use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
+use crate::i18n::Arg;
 use crate::tools::registry::ToolRegistry;
 
 /// How tool calls that need approval are answered.
@@ -158,7 +159,16 @@ impl ToolRunner {
     ) -> ApprovalDecision {
         match self.mode {
             ApprovalMode::AllowAll => ApprovalDecision::Allow,
-            ApprovalMode::DenyAll => ApprovalDecision::Deny,
+            ApprovalMode::DenyAll => {
+                // Headless without `--approve all`: say which call was refused, or the
+                // user only sees the model's reaction to a denial it never asked for.
+                let _ = events.send(AgentEvent::Notice(Notice::new(
+                    NoticeLevel::Warn,
+                    "exec-tool-denied",
+                    vec![("tool", Arg::from(call.name.clone()))],
+                )));
+                ApprovalDecision::Deny
+            }
             ApprovalMode::Interactive => {
                 // Waiting for the user is its own phase: the status line pauses the clock.
                 let _ = events.send(AgentEvent::Phase(TurnPhase::AwaitingApproval));

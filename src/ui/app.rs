@@ -47,6 +47,11 @@ pub struct App {
     exited: bool,
     /// The open session's id (the exit hint names it).
     session_id: Option<String>,
+    /// See [`App::set_resume_args`].
+    resume_args: Vec<String>,
+    /// Whether the open session holds a message: nothing to resume otherwise (and `main`
+    /// removes such a log on exit).
+    session_has_messages: bool,
     /// The messages of all sessions, loading off the UI thread.
     history_rx: Option<std::sync::mpsc::Receiver<Vec<String>>>,
     /// Ctrl+G was pressed: the loop hands the terminal to the editor.
@@ -78,6 +83,8 @@ impl App {
             quit_armed: None,
             exited: false,
             session_id: None,
+            resume_args: Vec::new(),
+            session_has_messages: false,
             history_rx: None,
             editor_requested: false,
             term_out: Vec::new(),
@@ -260,12 +267,23 @@ impl App {
     }
 
     /// The line the normal screen shows after the TUI closes, in the current language:
-    /// `Resume with: deepterm --resume <id>`; `None` before a session opened.
+    /// `Resume with: deepterm --resume <id>` and the arguments it needs; `None` before a
+    /// session opened, or when the open one has no message.
     pub fn resume_hint(&self) -> Option<String> {
         let id = self.session_id.as_deref()?;
-        // Printed on the normal screen: the id is a file name from the session directory.
-        let id = super::text::sanitize(id);
-        Some(self.state.l.tra("tui-resume-hint", &[("id", id.into())]))
+        if !self.session_has_messages {
+            return None;
+        }
+        Some(self.state.l.tra(
+            "tui-resume-hint",
+            &[("command", resume_command(id, &self.resume_args).into())],
+        ))
+    }
+
+    /// The arguments the resume hint repeats so that it works as printed: a session in
+    /// another `--session-dir`, or a route from another `--config`, is found only with them.
+    pub fn set_resume_args(&mut self, args: Vec<String>) {
+        self.resume_args = args;
     }
 
     /// Sets the clock used for elapsed times (the event loop calls this before drawing).
@@ -411,6 +429,7 @@ impl App {
         match ev {
             AgentEvent::SessionOpened { id, path, history } => {
                 self.session_id = Some(id);
+                self.session_has_messages = history.iter().any(|e| is_message(e));
                 if !path.is_empty() {
                     self.history_rx = Some(super::history::spawn_load(std::path::Path::new(&path)));
                 }
@@ -430,6 +449,7 @@ impl App {
                 self.state.reveal = None;
             }
             AgentEvent::Committed(e) => {
+                self.session_has_messages |= is_message(&e);
                 if let Some(prompt) = self.prompts.committed(&e) {
                     self.bottom.composer.restore_prompt(&prompt);
                 }
@@ -849,6 +869,28 @@ fn recent_notice(t: &Transcript, n: &Notice) -> bool {
         .any(|c| matches!(&c.kind, CellKind::Notice(m) if m == n))
 }
 
+/// A user or assistant message: what makes a session worth resuming.
+fn is_message(e: &crate::session::event::Event) -> bool {
+    use crate::session::event::EventKind;
+    matches!(
+        e.kind,
+        EventKind::UserMessage(_) | EventKind::AssistantMessage(_)
+    )
+}
+
+/// `deepterm --resume ID` and `args`, each shell-quoted (a path with a space or a quote
+/// pastes back as one argument). Printed on the normal screen, so the result is also
+/// escaped: the id is a file name from the session directory, the paths are the user's.
+pub fn resume_command(id: &str, args: &[String]) -> String {
+    let mut cmd = String::from("deepterm --resume");
+    for a in std::iter::once(id).chain(args.iter().map(String::as_str)) {
+        cmd.push(' ');
+        // A NUL cannot be quoted (nor be in a path); escaped below like any control.
+        cmd.push_str(&shlex::try_quote(a).unwrap_or(std::borrow::Cow::Borrowed(a)));
+    }
+    super::text::sanitize(&cmd)
+}
+
 #[cfg(test)]
 #[path = "app_tests.rs"]
 mod tests;
@@ -872,3 +914,7 @@ mod wheel_tests;
 #[cfg(test)]
 #[path = "app_first_screen_tests.rs"]
 mod first_screen_tests;
+
+#[cfg(test)]
+#[path = "resume_hint_tests.rs"]
+mod resume_hint_tests;

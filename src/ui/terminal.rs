@@ -39,6 +39,8 @@ pub struct UiOptions {
     pub secrets: Vec<ApiKey>,
     /// `[ui] notify`: an OSC 9 notification when a turn ends while unfocused.
     pub notify: bool,
+    /// Arguments the resume hint repeats (`--session-dir`, `--config`), unquoted.
+    pub resume_args: Vec<String>,
 }
 
 /// Why [`run`] failed.
@@ -230,6 +232,7 @@ async fn run_ui(
     term.clear()?;
     let mut screen = TermScreen(term, keyboard);
     app.set_notify(opts.notify);
+    app.set_resume_args(opts.resume_args.clone());
     // The `@` popup's files, walked once in the background.
     app.set_mention_files(crate::ui::mention::FileIndex::spawn(
         crate::tools::walk::current_root(),

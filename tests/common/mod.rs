@@ -202,7 +202,7 @@ impl Environment for PromptEnv {
     ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), EnvError> {
         Err(EnvError::Unsupported)
     }
-    fn list_sessions(&self) -> Vec<String> {
+    fn list_sessions(&self, _current_id: &str) -> Vec<String> {
         vec![]
     }
 }

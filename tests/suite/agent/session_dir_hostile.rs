@@ -292,7 +292,7 @@ impl deepterm::agent::run::Environment for SlowListing {
     ) -> Result<(Session, PathBuf, Option<deepterm::session::store::TornTail>), EnvError> {
         Err(EnvError::Unsupported)
     }
-    fn list_sessions(&self) -> Vec<String> {
+    fn list_sessions(&self, _current_id: &str) -> Vec<String> {
         vec![]
     }
     fn session_summaries(&self) -> deepterm::agent::run::SummaryJob {
@@ -381,7 +381,16 @@ fn the_resume_hint_escapes_a_hostile_session_id() {
     app.on_agent_event(AgentEvent::SessionOpened {
         id: "\u{1b}]0;pwned\u{7}\u{9b}2J".into(),
         path: String::new(),
-        history: vec![],
+        // A session with a message: one without has no hint at all.
+        history: vec![std::sync::Arc::new(deepterm::session::event::Event {
+            kind: EventKind::UserMessage(UserMessageData {
+                message: Message::text(Role::User, "hi", Source::kind("user")),
+            }),
+            seq: 1,
+            time: "2026-12-01T00:00:00Z".into(),
+            surface_op: None,
+            source_event_seqs: None,
+        })],
     });
     let hint = app.resume_hint().unwrap();
     assert!(hint.contains(r"\x1B]0;pwned\x07\x9B2J"), "{hint}");

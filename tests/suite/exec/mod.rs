@@ -1,4 +1,5 @@
 mod escapes;
+mod feedback;
 mod headless;
 mod json;
 mod status_cost;

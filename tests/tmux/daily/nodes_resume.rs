@@ -163,8 +163,16 @@ fn resume_restores_and_prints_the_hint(w: u16, t: &Texts, socket: &str) {
         .lines()
         .find(|l| l.contains(t.resume_hint))
         .unwrap_or_else(|| panic!("no resume hint:\n{screen}"));
-    let id = hint.split(t.resume_hint).nth(1).unwrap().trim().to_string();
+    let rest = hint.split(t.resume_hint).nth(1).unwrap();
+    let id = rest
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string();
     assert!(!id.is_empty(), "{hint}");
+    // Started with `--session-dir` and `--config`: the hint repeats them (it may wrap).
+    let joined: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(joined.contains("--session-dir"), "{screen}");
     drop(tmux);
     let log = dir.path().join("sessions").join(format!("{id}.jsonl"));
     let developer = |p: &Path| {

@@ -153,12 +153,19 @@ fn cost_no_price_known_shows_no_cost() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    // Not in the catalog and no prices in the config (the simulator serves it as Flash).
+    // Not in the catalog and no prices in the config (the simulator serves it as Flash);
+    // listed under the provider's models, as an unknown route is refused at start.
     for (socket, w, locale, header) in [
         ("i13-cost-none-en", 120, "en-US", "↓out  hit"),
         ("i13-cost-none-zh", 80, "zh-CN", ""),
     ] {
-        let (tmux, _dir) = start(socket, w, locale, "", "--model deepseek/claude-sonnet-4");
+        let (tmux, _dir) = start(
+            socket,
+            w,
+            locale,
+            "[[providers.deepseek.models]]\nid = \"claude-sonnet-4\"\n",
+            "--model deepseek/claude-sonnet-4",
+        );
         tmux.wait_for("the first frame", |s| s.contains("claude-sonnet-4"));
         tmux.type_line("Hello there");
         let screen = tmux.wait_for("the reply's usage in the footer", |s| {
