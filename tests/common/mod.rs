@@ -384,3 +384,29 @@ pub fn tmux_available() -> bool {
 pub fn shell_quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
+
+/// Reads one HTTP request (head and `content-length` body).
+pub async fn read_request(sock: &mut tokio::net::TcpStream) {
+    let mut buf = Vec::new();
+    let mut tmp = [0u8; 8192];
+    loop {
+        let Ok(n) = tokio::io::AsyncReadExt::read(sock, &mut tmp).await else {
+            return;
+        };
+        if n == 0 {
+            return;
+        }
+        buf.extend_from_slice(&tmp[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
+            let len: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0);
+            if buf.len() >= i + 4 + len {
+                return;
+            }
+        }
+    }
+}

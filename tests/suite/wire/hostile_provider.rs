@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use deepterm::sim::{Script, SimConfig};
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::common;
@@ -27,32 +27,6 @@ enum Hostile {
     JsonBody,
     /// A 200 that claims to be a stream but carries a JSON error body.
     JsonAsStream,
-}
-
-/// Reads one HTTP request (head and `content-length` body).
-async fn read_request(sock: &mut TcpStream) {
-    let mut buf = Vec::new();
-    let mut tmp = [0u8; 8192];
-    loop {
-        let Ok(n) = sock.read(&mut tmp).await else {
-            return;
-        };
-        if n == 0 {
-            return;
-        }
-        buf.extend_from_slice(&tmp[..n]);
-        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0);
-            if buf.len() >= i + 4 + len {
-                return;
-            }
-        }
-    }
 }
 
 const SSE_HEAD: &str =
