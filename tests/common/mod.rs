@@ -410,3 +410,21 @@ pub async fn read_request(sock: &mut tokio::net::TcpStream) {
         }
     }
 }
+
+/// The messages of the logged `tool/result` events, in log order.
+pub fn tool_results(log: &[Value]) -> Vec<&Value> {
+    log.iter()
+        .filter(|e| e["type"] == "tool/result")
+        .map(|e| &e["data"]["message"])
+        .collect()
+}
+
+/// The text blocks of a logged message, joined.
+pub fn result_text(m: &Value) -> String {
+    m["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["text"].as_str())
+        .collect()
+}

@@ -83,22 +83,6 @@ fn mcp_states(log: &[Value]) -> Vec<String> {
         .collect()
 }
 
-fn tool_results(log: &[Value]) -> Vec<&Value> {
-    log.iter()
-        .filter(|e| e["type"] == "tool/result")
-        .map(|e| &e["data"]["message"])
-        .collect()
-}
-
-fn result_text(m: &Value) -> String {
-    m["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|b| b["text"].as_str())
-        .collect()
-}
-
 fn last_user_text(r: &Value) -> String {
     let m = messages(r)
         .iter()

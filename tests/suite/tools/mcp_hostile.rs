@@ -54,22 +54,6 @@ env = {{ {fx_env} }}
     env.write_config("config.toml", &text)
 }
 
-fn tool_results(log: &[Value]) -> Vec<&Value> {
-    log.iter()
-        .filter(|e| e["type"] == "tool/result")
-        .map(|e| &e["data"]["message"])
-        .collect()
-}
-
-fn result_text(m: &Value) -> String {
-    m["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|b| b["text"].as_str())
-        .collect()
-}
-
 /// D6a: a server with 300 tools. Every request declares at most 128 tools, built-ins and
 /// the command tool first, then MCP tools by name; the rest is dropped with a warning that
 /// names the server and the dropped tools; the turn (a call of a kept MCP tool) succeeds.

@@ -50,22 +50,6 @@ fn server(name: &str, env_table: &str, extra: &str) -> String {
     )
 }
 
-fn tool_results(log: &[Value]) -> Vec<&Value> {
-    log.iter()
-        .filter(|e| e["type"] == "tool/result")
-        .map(|e| &e["data"]["message"])
-        .collect()
-}
-
-fn result_text(m: &Value) -> String {
-    m["content"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|b| b["text"].as_str())
-        .collect()
-}
-
 /// The declaration of `name` in a recorded request.
 fn declared<'a>(r: &'a Value, name: &str) -> &'a Value {
     r["body"]["tools"]
