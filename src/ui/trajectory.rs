@@ -950,15 +950,41 @@ impl Trajectory {
             }
             return 0;
         }
-        let lines = self.screen_rows(l, area.width as usize);
-        let top = scroll.resolve(lines.len(), height);
-        for (y, (i, line)) in lines.into_iter().skip(top).take(height).enumerate() {
-            let line = if selected == Some(i) {
-                line.patch_style(theme::selected())
-            } else {
-                line
-            };
-            buf.set_line(area.x, area.y + y as u16, &line, area.width);
+        // Only the rows on screen are rendered: every row's height is known without rendering
+        // it (one screen row, or a wrapped reason's), so a long session costs no more per frame
+        // than a short one beyond that sum.
+        let width = area.width as usize;
+        let cols = columns_priced(width, self.priced());
+        let top = scroll.resolve(self.screen_len(l, width), height);
+        let (mut at, mut y) = (0usize, 0usize);
+        'rows: for (i, row) in self.rows.iter().enumerate() {
+            let h = Self::row_height(row, l, width);
+            if at + h <= top {
+                at += h;
+                continue;
+            }
+            for (k, line) in Self::row_lines(row, l, width, &cols)
+                .into_iter()
+                .enumerate()
+            {
+                if at + k < top {
+                    continue;
+                }
+                if y >= height {
+                    break 'rows;
+                }
+                let line = if selected == Some(i) {
+                    line.patch_style(theme::selected())
+                } else {
+                    line
+                };
+                buf.set_line(area.x, area.y + y as u16, &line, area.width);
+                y += 1;
+            }
+            at += h;
+            if y >= height {
+                break;
+            }
         }
         top
     }
@@ -972,29 +998,56 @@ impl Trajectory {
         let cols = columns_priced(width, self.priced());
         let mut out = Vec::with_capacity(self.rows.len());
         for (i, row) in self.rows.iter().enumerate() {
-            if let Row::BreakReason { cache_break, .. } = row {
-                for line in Self::reason_rows(cache_break, l, width) {
-                    out.push((i, line));
-                }
-                continue;
-            }
-            let line = Self::render_row_in(row, l, &cols);
-            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            let line = if super::text::str_width(&text) > width {
-                truncate_line(line, width)
-            } else {
-                line
-            };
-            out.push((i, line));
+            out.extend(
+                Self::row_lines(row, l, width, &cols)
+                    .into_iter()
+                    .map(|line| (i, line)),
+            );
         }
         out
     }
 
+    /// The screen rows of one row at `width` columns (see [`Self::screen_rows`]).
+    fn row_lines(row: &Row, l: Localizer, width: usize, cols: &[Column]) -> Vec<Line<'static>> {
+        if let Row::BreakReason { cache_break, .. } = row {
+            return Self::reason_rows(cache_break, l, width);
+        }
+        let line = Self::render_row_in(row, l, cols);
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        if super::text::str_width(&text) > width {
+            vec![truncate_line(line, width)]
+        } else {
+            vec![line]
+        }
+    }
+
+    /// How many screen rows one row takes at `width` columns, without rendering it unless
+    /// it is a (rare) break reason.
+    fn row_height(row: &Row, l: Localizer, width: usize) -> usize {
+        match row {
+            Row::BreakReason { cache_break, .. } => Self::reason_rows(cache_break, l, width).len(),
+            _ => 1,
+        }
+    }
+
+    /// The number of screen rows at `width` columns (what scrolling counts).
+    pub fn screen_len(&self, l: Localizer, width: usize) -> usize {
+        self.rows
+            .iter()
+            .map(|r| Self::row_height(r, l, width))
+            .sum()
+    }
+
     /// The screen rows (first, last + 1) that row `index` takes at `width` columns.
     pub fn screen_span(&self, index: usize, l: Localizer, width: usize) -> (usize, usize) {
-        let rows = self.screen_rows(l, width);
-        let first = rows.iter().position(|(i, _)| *i == index).unwrap_or(0);
-        let count = rows.iter().filter(|(i, _)| *i == index).count().max(1);
+        let first = self.rows[..index.min(self.rows.len())]
+            .iter()
+            .map(|r| Self::row_height(r, l, width))
+            .sum();
+        let count = self
+            .rows
+            .get(index)
+            .map_or(1, |r| Self::row_height(r, l, width).max(1));
         (first, first + count)
     }
 

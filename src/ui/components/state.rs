@@ -208,7 +208,7 @@ impl UiState {
         match pane {
             Focus::Trajectory => {
                 let w = self.traj_area.width as usize;
-                let total = self.trajectory.screen_rows(self.l, w).len();
+                let total = self.trajectory.screen_len(self.l, w);
                 self.traj_scroll.by(delta, total, h);
             }
             _ => {

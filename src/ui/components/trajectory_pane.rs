@@ -31,7 +31,7 @@ impl TrajectoryPane {
                 s.traj_selected = Some(u);
                 // Scrolling counts screen rows: a wrapped break reason takes several.
                 let (h, w) = (s.traj_area.height as usize, s.traj_area.width as usize);
-                let total = s.trajectory.screen_rows(s.l, w).len();
+                let total = s.trajectory.screen_len(s.l, w);
                 let (first, end) = s.trajectory.screen_span(u, s.l, w);
                 let cur = s.traj_scroll.resolve(total, h);
                 if h > 0 && (first < cur || end > cur + h) {
