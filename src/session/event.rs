@@ -289,6 +289,15 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// Cache-hit percentage, rounded: cache-read ÷ (uncached + cache-read); `None` with no
+    /// input. The one definition the Trajectory, the footer and `/status` show.
+    pub fn hit_percent(&self) -> Option<u64> {
+        // In u128: a log may hold any count, and the products must not overflow.
+        let total = u128::from(self.input_tokens) + u128::from(self.cache_read_tokens);
+        let pct = (u128::from(self.cache_read_tokens) * 100 + total / 2).checked_div(total)?;
+        Some(pct as u64)
+    }
+
     /// Total prompt tokens (uncached + cache read). Saturating, as every sum of usage is:
     /// a log may hold any number.
     pub fn total_input(&self) -> u64 {

@@ -365,10 +365,7 @@ fn first_words(text: &str) -> String {
 
 /// Cache-hit percentage: cache-read ÷ (uncached + cache-read).
 pub fn hit_percent(u: &Usage) -> Option<u64> {
-    // In u128: a log may hold any count, and the products must not overflow.
-    let total = u128::from(u.input_tokens) + u128::from(u.cache_read_tokens);
-    let pct = (u128::from(u.cache_read_tokens) * 100 + total / 2).checked_div(total)?;
-    Some(pct as u64)
+    u.hit_percent()
 }
 
 /// The style of a hit % (see [`theme::hit_band`]).

@@ -17,11 +17,6 @@ struct RouteUse {
     unknown: usize,
 }
 
-fn hit(u: &Usage) -> Option<u64> {
-    let all = u.input_tokens + u.cache_read_tokens;
-    (all > 0).then(|| u.cache_read_tokens * 100 / all)
-}
-
 impl Agent {
     /// The session's replies folded per route, in the order the routes were first used.
     fn route_uses(&self) -> Vec<RouteUse> {
@@ -119,7 +114,7 @@ impl Agent {
             }
             _ => Text::new("status-cost-unpriced", vec![]),
         });
-        lines.push(match hit(&usage) {
+        lines.push(match usage.hit_percent() {
             Some(h) => Text::new("status-cache", vec![("hit", Arg::from(h))]),
             None => Text::new("status-cache-none", vec![]),
         });
