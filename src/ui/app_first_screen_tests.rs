@@ -1,5 +1,5 @@
 //! The first screen's hint (§14.5): it fits 80 columns, says how to quit and, with one
-//! pane shown (below the split width), that Tab shows the Trajectory.
+//! pane shown (below the split width), that Tab twice shows the Trajectory.
 use super::*;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

@@ -1,6 +1,6 @@
 //! Scenario: the real TUI in tmux at 80 and 120 columns, in en-US and zh-CN, leaves the
 //! mouse to the terminal by default, says on the first screen how to quit (and, with one
-//! pane, that Tab shows the Trajectory), and after a reply the footer keeps context use and
+//! pane, that Tab twice shows the Trajectory, and it does), and after a reply the footer keeps context use and
 //! the session hit within the width.
 
 use std::path::Path;
@@ -45,7 +45,7 @@ fn first_screen_and_footer(w: u16, locale: &str) {
     let (quit, tab, hit, ctx, select) = if zh {
         (
             "/quit 退出",
-            "按 Tab 查看轨迹",
+            "按两次 Tab 查看轨迹",
             "会话命中",
             "上下文",
             "鼠标：选择",
@@ -53,7 +53,7 @@ fn first_screen_and_footer(w: u16, locale: &str) {
     } else {
         (
             "/quit, quits",
-            "Tab shows the Trajectory",
+            "Tab twice shows the Trajectory",
             "session hit",
             "context",
             "mouse: select",
@@ -77,6 +77,15 @@ fn first_screen_and_footer(w: u16, locale: &str) {
     // The mouse mode is the first field to give way: if it shows, nothing else went.
     if f.contains(select) {
         assert!(f.contains("↑") && f.contains("·"), "{f}");
+    }
+    if w < 100 {
+        // The hint's promise: from the composer, Tab goes to Chat, then to the Trajectory.
+        tmux.key("Tab");
+        tmux.key("Tab");
+        let title = if zh { " 轨迹" } else { " Trajectory" };
+        tmux.wait_for("the Trajectory after Tab twice", |s| {
+            s.lines().nth(1).is_some_and(|l| l.starts_with(title))
+        });
     }
 }
 
