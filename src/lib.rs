@@ -9,6 +9,7 @@ pub mod fs_guard;
 pub mod i18n;
 pub mod llm;
 pub mod safe_text;
+pub mod sandbox;
 pub mod secret;
 pub mod session;
 pub mod sim;
