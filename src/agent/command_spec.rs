@@ -23,6 +23,8 @@ pub enum CommandId {
     System,
     /// `/compact`.
     Compact,
+    /// `/mode [read-only|workspace-write|full-access]`: the sandbox mode (SPEC §14.2).
+    Mode,
     /// `/lang en|zh`.
     Lang,
     /// `/inspect [N]`.
@@ -133,6 +135,15 @@ pub const COMMANDS: &[CommandSpec] = &[
         desc_key: "cmd-system",
         complete_with_args: true,
         usage_key: Some("cmd-system-args"),
+    },
+    CommandSpec {
+        id: CommandId::Mode,
+        name: "/mode",
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: "cmd-mode",
+        complete_with_args: true,
+        usage_key: Some("cmd-mode-args"),
     },
     CommandSpec {
         id: CommandId::Compact,

@@ -77,6 +77,7 @@ impl Agent {
                 self.apply_background_now();
                 self.inspect_command(request)
             }
+            Pending::SetMode(mode) => self.set_mode(mode),
         };
         self.emit_event(AgentEvent::CommandFinished);
         out
@@ -113,6 +114,7 @@ impl Agent {
                 None => self.usage(spec),
             },
             CommandId::System => self.system_command(rest),
+            CommandId::Mode => self.mode_command(rest),
             CommandId::Model => self.model_command(rest).await,
             CommandId::Tools => {
                 let lines = self.tool_lines();

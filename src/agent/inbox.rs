@@ -23,6 +23,8 @@ pub enum Pending {
     Inspect(Option<usize>),
     /// Switch the interface language.
     SetLocale(Locale),
+    /// Switch the sandbox mode.
+    SetMode(crate::sandbox::SandboxMode),
 }
 
 /// What the inbox has absorbed so far (everything but the channel itself, so the channel
@@ -48,6 +50,7 @@ impl Absorbed {
             Some(AgentCommand::SetLocale(locale)) => {
                 self.queue.push_back(Pending::SetLocale(locale))
             }
+            Some(AgentCommand::SetMode(mode)) => self.queue.push_back(Pending::SetMode(mode)),
             Some(AgentCommand::Cancel) => self.cancel.cancel(),
             Some(AgentCommand::Approve { call_id, decision }) => {
                 self.answers.insert(call_id, decision);

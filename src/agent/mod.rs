@@ -9,6 +9,7 @@ pub mod inbox;
 pub mod inspect;
 pub mod inspect_data;
 pub mod mentions;
+pub mod mode;
 pub mod prompt;
 pub mod protocol;
 pub mod request;

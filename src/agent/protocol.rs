@@ -40,6 +40,9 @@ pub enum AgentCommand {
         /// Which request.
         request: Option<usize>,
     },
+    /// Switch the sandbox mode (Shift+Tab; `/mode` does the same). While a turn runs it
+    /// waits like a submission.
+    SetMode(crate::sandbox::SandboxMode),
     /// Stop the loop and release the session.
     Shutdown,
 }
@@ -140,6 +143,15 @@ pub struct RouteInfo {
     pub prices: Option<crate::llm::catalog::Prices>,
 }
 
+/// The sandbox mode and network setting, for the footer (SPEC §14.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxInfo {
+    /// The current mode.
+    pub mode: crate::sandbox::SandboxMode,
+    /// Whether shell commands get network access.
+    pub network: bool,
+}
+
 /// One tool of a [`ToolChange`]: where it comes from and what it does (the node's
 /// expansion shows both).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -208,6 +220,8 @@ pub enum AgentEvent {
     Phase(TurnPhase),
     /// The route changed (start, `/model`).
     Route(RouteInfo),
+    /// The sandbox mode and network setting (start, `/mode`, Shift+Tab).
+    Sandbox(SandboxInfo),
     /// Cumulative session usage.
     SessionUsage(Usage),
     /// A localized one-line notice (errors, retries, command feedback).

@@ -183,6 +183,7 @@ impl Agent {
     /// Re-establishes the open session's tool state from its log (at start with
     /// `--resume`, and on `/resume ID`); a new session changes nothing.
     pub fn restore_tool_state(&mut self) {
+        self.restore_mode();
         let plan = match plan_restore(self.session_mut()) {
             Ok(p) => p,
             Err(e) => {

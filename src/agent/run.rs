@@ -138,6 +138,8 @@ pub struct Agent {
     dropped_tools: Vec<String>,
     /// Name clashes between sources last warned about (once per clash).
     pub(crate) name_clashes: Vec<crate::tools::registry::NameClash>,
+    /// The sandbox mode and write scope the acting tools read (SPEC §14.2).
+    pub(crate) sandbox: crate::agent::mode::SandboxHandle,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -190,6 +192,9 @@ impl Agent {
             demo,
             dropped_tools: Vec::new(),
             name_clashes: Vec::new(),
+            sandbox: crate::agent::mode::SandboxHandle::for_workspace(
+                &std::env::current_dir().unwrap_or_default(),
+            ),
         })
     }
 
@@ -366,6 +371,22 @@ impl Agent {
         &mut self.state
     }
 
+    /// Uses `sandbox` (the write scope shared with the acting tools) instead of the
+    /// default over the current directory.
+    pub fn set_sandbox(&mut self, sandbox: crate::agent::mode::SandboxHandle) {
+        self.sandbox = sandbox;
+    }
+
+    /// The current sandbox mode.
+    pub fn sandbox_mode(&self) -> crate::sandbox::SandboxMode {
+        self.sandbox.mode()
+    }
+
+    /// The latest turn number.
+    pub(crate) fn current_turn(&self) -> u64 {
+        self.state.turn
+    }
+
     /// The session, for folds that need `&mut` (the tool history).
     pub(crate) fn session_mut(&mut self) -> &mut Session {
         &mut self.state.session
@@ -403,6 +424,7 @@ impl Agent {
             history: self.state.session.events().to_vec(),
         });
         self.emit(AgentEvent::Route(self.route_info()));
+        self.emit(AgentEvent::Sandbox(self.sandbox.info()));
         self.emit(AgentEvent::SessionUsage(self.state.usage));
     }
 

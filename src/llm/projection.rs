@@ -37,18 +37,18 @@ pub fn developer_positions(messages: &[Arc<Message>]) -> Vec<usize> {
 }
 
 /// `messages` without developer messages; the input itself when there were none.
+/// Mode notes ([`Message::is_mode_note`]) stay: they are not tool changes, and the model
+/// must learn its sandbox mode on every route (decision 0060).
 fn without_developer<'a>(
     messages: &'a [Arc<Message>],
     developer: &[usize],
 ) -> Cow<'a, [Arc<Message>]> {
-    if !developer.is_empty() {
-        Cow::Owned(
-            messages
-                .iter()
-                .filter(|m| m.role != Role::Developer)
-                .cloned()
-                .collect(),
-        )
+    let dropped = |m: &Arc<Message>| m.role == Role::Developer && !m.is_mode_note();
+    if developer
+        .iter()
+        .any(|&i| messages.get(i).is_some_and(dropped))
+    {
+        Cow::Owned(messages.iter().filter(|m| !dropped(m)).cloned().collect())
     } else {
         Cow::Borrowed(messages)
     }
@@ -203,7 +203,9 @@ pub fn project_tool_updates_indexed<'a>(
     // an unchanged request costs no allocation and no reference-count traffic.
     let mut changed: Vec<(usize, Kept)> = Vec::new();
     for (i, m) in developer_messages() {
-        let kept = if !update_ids.contains(m.id.as_str()) {
+        let kept = if m.is_mode_note() {
+            Kept::Same
+        } else if !update_ids.contains(m.id.as_str()) {
             Kept::Drop
         } else {
             let mut content = Vec::with_capacity(m.content.len());

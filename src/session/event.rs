@@ -743,7 +743,21 @@ pub struct Message {
     pub is_error: Option<bool>,
 }
 
+/// Source kind of the developer note that tells the model its sandbox mode changed
+/// (`/mode`, Shift+Tab; SPEC §14.2). Unlike a tool change it is meant for every route: the
+/// projection keeps it where it drops tool-change messages (decision 0060).
+pub const MODE_NOTE_SOURCE: &str = "sandbox-mode";
+
 impl Message {
+    /// Whether this is a text-only mode note ([`MODE_NOTE_SOURCE`]), the one kind of
+    /// developer message every route receives.
+    pub fn is_mode_note(&self) -> bool {
+        self.role == Role::Developer
+            && self.source.kind == MODE_NOTE_SOURCE
+            && !self.content.is_empty()
+            && self.content.iter().all(|b| matches!(b, Block::Text { .. }))
+    }
+
     /// A message with a fresh UUID id.
     pub fn new(role: Role, content: Vec<Block>, source: Source) -> Self {
         Message {

@@ -491,6 +491,7 @@ impl App {
                 s.route = Some(r);
             }
             AgentEvent::SessionUsage(u) => s.usage = u,
+            AgentEvent::Sandbox(info) => s.sandbox = Some(info),
             AgentEvent::Notice(n) => {
                 if n.key != "mcp-connect-failed" || !recent_notice(&s.transcript, &n) {
                     s.transcript.push(CellKind::Notice(n));
@@ -595,6 +596,15 @@ impl App {
         if !ctrl(&k, 'c') {
             self.quit_armed = None;
         }
+        // Shift+Tab asked to leave the sandbox: this key answers (SPEC §14.2).
+        if std::mem::take(&mut self.state.confirm_full_access) {
+            if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
+                self.state
+                    .outbox
+                    .push(AgentCommand::SetMode(crate::sandbox::SandboxMode::FullAccess));
+            }
+            return;
+        }
         if self.overlays.on_key(&k, &mut self.state) {
             return;
         }
@@ -661,6 +671,14 @@ impl App {
                 let next = s.l.locale.toggled();
                 self.set_locale(next);
                 self.state.outbox.push(AgentCommand::SetLocale(next));
+            }
+            Action::CycleMode => {
+                // read-only → workspace-write → full-access (confirmed) → read-only.
+                let current = s.sandbox.map_or(Default::default(), |i| i.mode);
+                match current.next() {
+                    crate::sandbox::SandboxMode::FullAccess => s.confirm_full_access = true,
+                    next => s.outbox.push(AgentCommand::SetMode(next)),
+                }
             }
             Action::FocusNext => {
                 s.focus = match s.focus {
@@ -798,6 +816,7 @@ impl App {
                 cost: s.trajectory.session_cost(),
                 context_used: s.context_used,
                 unknown: s.trajectory.unknown_usage(),
+                sandbox: s.sandbox,
             },
             s.cards,
             Some(mouse),
@@ -806,7 +825,12 @@ impl App {
         buf.set_line(footer_row.x, footer_row.y, &footer, footer_row.width);
         self.bottom.render(bottom, buf, s);
         let elapsed = s.elapsed();
-        let st = if quit_hint {
+        let st = if s.confirm_full_access {
+            Line::from(Span::styled(
+                truncate(&l.tr("tui-mode-confirm-full"), usize::from(status.width)),
+                theme::warn(),
+            ))
+        } else if quit_hint {
             Line::from(Span::styled(
                 truncate(&l.tr("tui-quit-hint"), usize::from(status.width)),
                 theme::warn(),

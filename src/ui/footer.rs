@@ -95,6 +95,8 @@ pub struct FooterUsage<'a> {
     pub context_used: Option<u64>,
     /// Requests whose usage is unknown (decision 0028): the cost is then a lower bound.
     pub unknown: usize,
+    /// The sandbox mode and network setting (SPEC §14.2), once the loop said them.
+    pub sandbox: Option<crate::agent::protocol::SandboxInfo>,
 }
 
 /// How long a footer field stays when the footer is narrow: the lowest goes first (§14.5).
@@ -113,6 +115,8 @@ pub enum Priority {
     Cost,
     /// The last request's hit.
     LastHit,
+    /// The sandbox mode and network setting: what the agent may do stays in view.
+    Mode,
     /// The model.
     Model,
     /// Context use.
@@ -155,6 +159,7 @@ pub fn footer_line(
         cost,
         context_used,
         unknown,
+        sandbox,
     } = *figures;
     let mut fields = Vec::new();
     let mut field = |priority, sep, spans| {
@@ -194,6 +199,31 @@ pub fn footer_line(
             "  ",
             vec![Span::styled(l.tr("tui-footer-no-route"), theme::dim())],
         ),
+    }
+    if let Some(sb) = sandbox {
+        use crate::sandbox::SandboxMode;
+        let style = match sb.mode {
+            SandboxMode::ReadOnly => theme::dim(),
+            SandboxMode::WorkspaceWrite => theme::success(),
+            SandboxMode::FullAccess => theme::warn(),
+        };
+        field(
+            Priority::Mode,
+            "  ",
+            vec![Span::styled(
+                l.tra(
+                    "tui-footer-mode",
+                    &[
+                        ("mode", Arg::from(sb.mode.as_str())),
+                        (
+                            "network",
+                            Arg::from(crate::agent::mode::network_arg(sb.network)),
+                        ),
+                    ],
+                ),
+                style,
+            )],
+        );
     }
     field(
         Priority::Tokens,

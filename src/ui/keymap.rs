@@ -78,6 +78,8 @@ pub enum Action {
     ToggleLocale,
     /// Move focus composer → Chat → Trajectory.
     FocusNext,
+    /// Shift+Tab: the next sandbox mode (full-access asks first).
+    CycleMode,
     /// Scroll the focused pane one page up.
     PageUp,
     /// Scroll the focused pane one page down.
@@ -374,6 +376,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Composer, A::HistorySearch, &[ctl('r')], "tui-help-history-search"),
     b(C::Composer, A::ExternalEditor, &[ctl('g')], "tui-help-external-editor"),
     b(C::Global, A::FocusNext, &[key(KeyCode::Tab)], "tui-help-focus"),
+    b(C::Global, A::CycleMode, &[key(KeyCode::BackTab)], "tui-help-mode"),
     b(C::Chat, A::SelectPrev, &[key(KeyCode::Up)], "tui-help-select"),
     b(C::Chat, A::SelectNext, &[key(KeyCode::Down)], "tui-help-select"),
     b(C::Chat, A::ToggleNode, &[key(KeyCode::Enter), ch(' ')], "tui-help-select"),

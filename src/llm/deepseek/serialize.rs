@@ -318,6 +318,13 @@ pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<
     let mut history_system: Option<String> = None;
 
     for message in parts.messages {
+        // A mode note is user text on every route: DeepSeek reads the latest system
+        // message as the whole prompt, and routes without the capability refuse one
+        // (decision 0060).
+        if message.is_mode_note() {
+            push_merged(&mut wire, "user", input_content(message));
+            continue;
+        }
         if message.role == Role::Developer {
             let content = developer_content(message)?;
             if !content.is_empty() {

@@ -67,6 +67,10 @@ pub struct UiState {
     pub route: Option<RouteInfo>,
     /// Session token usage.
     pub usage: Usage,
+    /// The sandbox mode and network setting, as the loop last said them.
+    pub sandbox: Option<crate::agent::protocol::SandboxInfo>,
+    /// Shift+Tab asked to switch to full-access: the next key confirms (`y`) or not.
+    pub confirm_full_access: bool,
     /// Context tokens in use; `None` when the last request's usage is unknown.
     pub context_used: Option<u64>,
     /// Pending approvals' call ids, oldest first.
@@ -117,6 +121,8 @@ impl UiState {
             sent: VecDeque::new(),
             route: None,
             usage: Usage::default(),
+            sandbox: None,
+            confirm_full_access: false,
             context_used: Some(0),
             approvals: VecDeque::new(),
             outbox: Vec::new(),

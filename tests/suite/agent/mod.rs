@@ -2,6 +2,7 @@ mod commands;
 mod compaction_log;
 mod env_errors;
 mod inspect;
+mod mode_switch;
 mod mentions;
 mod resume;
 mod retain;

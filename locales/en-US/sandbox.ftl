@@ -1,0 +1,22 @@
+# The sandbox mode, approvals and the acting tools (SPEC §14.1, §14.2).
+
+cmd-mode = Show or switch the sandbox mode (Shift+Tab cycles)
+cmd-mode-args = [read-only|workspace-write|full-access]
+cmd-mode-current = Sandbox mode: { $mode }; network { $network ->
+    [on] on
+   *[off] off
+  }. Choices: read-only, workspace-write, full-access.
+cmd-mode-unknown = Unknown sandbox mode “{ $given }”: use read-only, workspace-write or full-access.
+cmd-mode-same = The sandbox mode is already { $mode }.
+cmd-mode-set = Sandbox mode: { $mode }. The model is told from the next request.
+
+tui-footer-mode = { $mode ->
+    [read-only] read-only
+    [workspace-write] workspace-write
+   *[full-access] full-access
+  }{ $network ->
+    [on] {" "}· net on
+   *[off] {""}
+  }
+tui-mode-confirm-full = Switch to full-access? No sandbox: commands run as you and edits may go anywhere (every call still asks). y: switch · any other key: stay
+tui-help-mode = Switch the sandbox mode: read-only → workspace-write → full-access

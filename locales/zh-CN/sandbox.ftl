@@ -1,0 +1,22 @@
+# 沙箱模式、审批与可执行操作的工具（SPEC §14.1、§14.2）。
+
+cmd-mode = 显示或切换沙箱模式（Shift+Tab 循环切换）
+cmd-mode-args = [read-only|workspace-write|full-access]
+cmd-mode-current = 沙箱模式：{ $mode }；网络{ $network ->
+    [on] 开启
+   *[off] 关闭
+  }。可选：read-only、workspace-write、full-access。
+cmd-mode-unknown = 未知的沙箱模式“{ $given }”：请使用 read-only、workspace-write 或 full-access。
+cmd-mode-same = 沙箱模式已经是 { $mode }。
+cmd-mode-set = 沙箱模式：{ $mode }。从下一个请求起告知模型。
+
+tui-footer-mode = { $mode ->
+    [read-only] 只读
+    [workspace-write] 工作区可写
+   *[full-access] 完全访问
+  }{ $network ->
+    [on] {" "}· 网络开
+   *[off] {""}
+  }
+tui-mode-confirm-full = 切换到 full-access？没有沙箱：命令以你的身份运行，编辑可写入任何位置（每次调用仍会询问）。y：切换 · 其他键：保持
+tui-help-mode = 切换沙箱模式：只读 → 工作区可写 → 完全访问

@@ -1,0 +1,214 @@
+//! The sandbox mode as the loop holds it (SPEC §14.2): `/mode`, Shift+Tab
+//! ([`crate::agent::protocol::AgentCommand::SetMode`]) and the note that tells the model.
+//!
+//! A switch declares no tool and removes none: the edit tools stay declared and refuse in
+//! `read-only`. The model learns its new mode from a text-only developer message
+//! ([`MODE_NOTE_SOURCE`]) appended to the log, which the projection sends on every route as
+//! user text at its position, so the next request repeats the previous bytes and adds only
+//! the note's (decision 0060).
+
+use crate::agent::protocol::{AgentEvent, SandboxInfo};
+use crate::agent::run::{Agent, LineOutcome};
+use crate::i18n::Arg;
+use crate::sandbox::{SandboxMode, SharedScope, WriteScope};
+use crate::session::event::{
+    Block, DeveloperMessageData, EventKind, MODE_NOTE_SOURCE, Message, Role, Source,
+};
+
+/// The loop's view of the sandbox: the write scope the tools read at call time, and the
+/// network setting shell commands get.
+#[derive(Debug, Clone)]
+pub struct SandboxHandle {
+    /// Shared with the edit and shell tools.
+    pub scope: SharedScope,
+    /// `[sandbox] network`.
+    pub network: bool,
+}
+
+impl SandboxHandle {
+    /// A handle over `scope`.
+    pub fn new(scope: WriteScope, network: bool) -> SandboxHandle {
+        SandboxHandle {
+            scope: std::sync::Arc::new(std::sync::RwLock::new(scope)),
+            network,
+        }
+    }
+
+    /// The default for a loop built without one (tests, fixtures): `workspace-write` over
+    /// the current directory, nothing protected beyond what the caller adds.
+    pub fn for_workspace(workspace: &std::path::Path) -> SandboxHandle {
+        let ws = workspace
+            .canonicalize()
+            .unwrap_or_else(|_| workspace.to_path_buf());
+        SandboxHandle::new(
+            WriteScope {
+                mode: SandboxMode::WorkspaceWrite,
+                workspace: ws.clone(),
+                writable_roots: vec![ws],
+                protected: Vec::new(),
+            },
+            false,
+        )
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> SandboxMode {
+        self.scope.read().unwrap_or_else(|e| e.into_inner()).mode
+    }
+
+    fn set_mode(&self, mode: SandboxMode) {
+        self.scope.write().unwrap_or_else(|e| e.into_inner()).mode = mode;
+    }
+
+    /// What the footer shows.
+    pub fn info(&self) -> SandboxInfo {
+        SandboxInfo {
+            mode: self.mode(),
+            network: self.network,
+        }
+    }
+}
+
+/// What the model is told it can do in `mode` (English and stable, §5): the system
+/// prompt's sentence for the starting mode, and the note after a switch.
+pub fn capabilities(mode: SandboxMode, network: bool) -> String {
+    let net = if network {
+        "with network access"
+    } else {
+        "without network access"
+    };
+    match mode {
+        SandboxMode::ReadOnly => format!(
+            "The sandbox mode is read-only: you can read files (read_file, list_dir, grep) and \
+             run shell commands that change nothing ({net}); apply_patch, edit_file and \
+             write_file refuse, and nothing is writable. Do not try to change files: say what \
+             you would change, and the user can switch modes with /mode."
+        ),
+        SandboxMode::WorkspaceWrite => format!(
+            "The sandbox mode is workspace-write: you can edit files inside the workspace and \
+             its writable roots with apply_patch, edit_file and write_file, and run commands \
+             with shell inside a sandbox ({net}). .git, .deepterm/, the config file and the \
+             session directory are protected. If a command needs more, call shell with \
+             escalate = true and a justification; the user decides."
+        ),
+        SandboxMode::FullAccess => format!(
+            "The sandbox mode is full-access: there is no sandbox; shell commands run as the \
+             user ({net}) and edits may go anywhere, so every shell call and edit asks the \
+             user first."
+        ),
+    }
+}
+
+/// The text of the note appended when the mode changes.
+pub fn mode_note(mode: SandboxMode, network: bool) -> String {
+    format!(
+        "[deepterm] The user switched the sandbox mode. {}",
+        capabilities(mode, network)
+    )
+}
+
+impl Agent {
+    /// `/mode` alone: the current mode and the choices. `/mode MODE`: switches.
+    pub(crate) fn mode_command(&mut self, rest: &str) -> LineOutcome {
+        let current = self.sandbox.mode();
+        if rest.is_empty() {
+            return self.info(
+                "cmd-mode-current",
+                vec![
+                    ("mode", Arg::from(current.as_str())),
+                    ("network", Arg::from(network_arg(self.sandbox.network))),
+                ],
+            );
+        }
+        match SandboxMode::parse(rest) {
+            Some(mode) => self.set_mode(mode),
+            None => self.warn("cmd-mode-unknown", vec![("given", Arg::from(rest))]),
+        }
+    }
+
+    /// Switches to `mode` (`/mode MODE`, Shift+Tab): logs the note once, tells the UI.
+    pub(crate) fn set_mode(&mut self, mode: SandboxMode) -> LineOutcome {
+        if mode == self.sandbox.mode() {
+            return self.info("cmd-mode-same", vec![("mode", Arg::from(mode.as_str()))]);
+        }
+        if let Err(out) = self.log_mode_note(mode) {
+            return out;
+        }
+        self.sandbox.set_mode(mode);
+        self.emit_event(AgentEvent::Sandbox(self.sandbox.info()));
+        self.info("cmd-mode-set", vec![("mode", Arg::from(mode.as_str()))])
+    }
+
+    /// Appends the note telling the model it is now in `mode` (with the mode as data in
+    /// its source, for resume).
+    fn log_mode_note(&mut self, mode: SandboxMode) -> Result<(), LineOutcome> {
+        let turn = self.current_turn();
+        let mut source = Source::kind(MODE_NOTE_SOURCE);
+        source
+            .extra
+            .insert("mode".into(), serde_json::Value::from(mode.as_str()));
+        let note = Message::new(
+            Role::Developer,
+            vec![Block::text(mode_note(mode, self.sandbox.network))],
+            source,
+        );
+        let logged = self
+            .session_mut()
+            .push(EventKind::DeveloperMessage(DeveloperMessageData {
+                turn,
+                step: 0,
+                message: note,
+                header_seq: None,
+            }));
+        match logged {
+            Ok(_) => Ok(()),
+            // Not logged, so not switched: the model would not know.
+            Err(e) => Err(self.warn(
+                "agent-session-error",
+                vec![("error", Arg::from(e.to_string()))],
+            )),
+        }
+    }
+
+    /// On resume: the session's last logged mode comes back when it is no looser than the
+    /// mode this start was configured with (a log is not trusted to widen the sandbox).
+    /// When it would be looser, the configured mode stays and a note tells the model, so
+    /// the model and the sandbox agree.
+    pub(crate) fn restore_mode(&mut self) {
+        let logged = self.session().events().iter().rev().find_map(|e| match &e.kind {
+            EventKind::DeveloperMessage(d) if d.message.is_mode_note() => d
+                .message
+                .source
+                .extra
+                .get("mode")
+                .and_then(|v| v.as_str())
+                .and_then(SandboxMode::parse),
+            _ => None,
+        });
+        let Some(logged) = logged else { return };
+        let current = self.sandbox.mode();
+        if logged == current {
+            return;
+        }
+        if strictness(logged) >= strictness(current) {
+            self.sandbox.set_mode(logged);
+            self.emit_event(AgentEvent::Sandbox(self.sandbox.info()));
+        } else if self.log_mode_note(current).is_ok() {
+            self.emit_event(AgentEvent::Sandbox(self.sandbox.info()));
+        }
+    }
+}
+
+/// How much a mode forbids: read-only is the strictest.
+fn strictness(mode: SandboxMode) -> u8 {
+    match mode {
+        SandboxMode::ReadOnly => 2,
+        SandboxMode::WorkspaceWrite => 1,
+        SandboxMode::FullAccess => 0,
+    }
+}
+
+/// The Fluent selector value for the network setting.
+pub fn network_arg(network: bool) -> &'static str {
+    if network { "on" } else { "off" }
+}

@@ -1,0 +1,193 @@
+//! A sandbox mode switch (SPEC §14.2; decision 0060) through the real loop against the
+//! simulator: the request after `/mode read-only` repeats the previous request's bytes,
+//! tools included, and only appends the note; the log holds the note once; the tool list
+//! does not change.
+
+use crate::common;
+
+use std::sync::{Arc, Mutex};
+
+use common::PromptEnv;
+use deepterm::agent::run::{Agent, ApprovalMode};
+use deepterm::config::{ApiKey, Config};
+use deepterm::i18n::{Locale, Localizer};
+use deepterm::sandbox::SandboxMode;
+use deepterm::session::Session;
+use deepterm::session::event::{EventKind, MODE_NOTE_SOURCE, ToolSchema};
+use deepterm::sim::{self, RecordedRequest, ScriptedReply, SimConfig};
+use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
+use futures_util::future::BoxFuture;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// The simulator's cache unit in tokens.
+const UNIT: u64 = 64;
+
+struct Fixed;
+
+impl ToolExecutor for Fixed {
+    fn call<'a>(&'a self, _: Value, _: &'a CancellationToken) -> BoxFuture<'a, ToolOutcome> {
+        Box::pin(async { ToolOutcome::ok("done") })
+    }
+}
+
+fn registry() -> deepterm::tools::ToolRegistry {
+    let mut r = deepterm::tools::ToolRegistry::new();
+    r.set_source_tools(
+        ToolSource::Builtin,
+        vec![RegisteredTool {
+            schema: ToolSchema {
+                name: "write_file".into(),
+                description: "Create or replace a file.".into(),
+                parameters: json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+                defer_loading: None,
+            },
+            approval: Approval::Never,
+            enabled: true,
+            executor: Arc::new(Fixed),
+            parallel_safe: false,
+        }],
+    );
+    r
+}
+
+struct Run {
+    reqs: Vec<RecordedRequest>,
+    notes: usize,
+    mode: SandboxMode,
+}
+
+/// Two turns on `route` with `/mode read-only` between them.
+async fn run(kind: &str, path: &str, model_caps: &str) -> Run {
+    let sim = sim::start(SimConfig::default()).await.expect("simulator");
+    let text = format!(
+        r#"model = "sim/deepseek-flash"
+
+[providers.sim]
+kind = "{kind}"
+base_url = "{}{path}"
+api_key_env = "DEEPTERM_MODE_SWITCH_KEY_UNUSED"
+
+[[providers.sim.models]]
+id = "deepseek-flash"
+{model_caps}
+"#,
+        sim.base_url()
+    );
+    let cfg = Config::parse(&text, None).expect("config parses");
+    let route = cfg.resolve_route(None).expect("route resolves");
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let mut agent = Agent::new(
+        Session::new("mode-switch", "/tmp"),
+        route,
+        Some(ApiKey::new("sk-mode-switch")),
+        registry(),
+        Box::new(PromptEnv {
+            prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
+        }),
+        Localizer::new(Locale::default()),
+        tx,
+        ApprovalMode::AllowAll,
+        false,
+    )
+    .expect("agent builds");
+    let long: String = (0..40)
+        .map(|i| format!("line {i:02}: a unique fact number {} to cache.\n", i * 7919))
+        .collect();
+    sim.push_reply(ScriptedReply::text("OK one"));
+    assert_eq!(
+        agent
+            .handle_line(&format!("Remember:\n{long}"))
+            .await
+            .error,
+        None
+    );
+    assert_eq!(agent.handle_line("/mode read-only").await.error, None);
+    sim.push_reply(ScriptedReply::text("OK two"));
+    assert_eq!(agent.handle_line("Now what can you do?").await.error, None);
+    let reqs = sim.requests();
+    for r in &reqs {
+        assert_eq!(r.status, 200, "request {} failed: {:?}", r.index, r.error);
+    }
+    let notes = agent
+        .session()
+        .events()
+        .iter()
+        .filter(|e| {
+            matches!(&e.kind, EventKind::DeveloperMessage(d)
+                if d.message.source.kind == MODE_NOTE_SOURCE)
+        })
+        .count();
+    Run {
+        reqs,
+        notes,
+        mode: agent.sandbox_mode(),
+    }
+}
+
+/// The raw body up to the end of its messages (the `tools` key follows them).
+fn messages_part(raw: &str) -> &str {
+    let end = raw
+        .rfind("],\"tools\":[")
+        .expect("the body declares tools after its messages");
+    &raw[..end]
+}
+
+fn assert_switch_kept_the_prefix(r: &Run) {
+    assert_eq!(r.reqs.len(), 2, "the switch itself sends nothing");
+    assert_eq!(r.mode, SandboxMode::ReadOnly);
+    assert_eq!(r.notes, 1, "the log holds the change once");
+    let (before, after) = (&r.reqs[0], &r.reqs[1]);
+    // Byte prefix: everything the first request sent, in the same bytes.
+    let prefix = messages_part(&before.raw_body);
+    let prefix = prefix.trim_end_matches(['}', ']']);
+    assert!(
+        after.raw_body.starts_with(prefix),
+        "the request after the switch must repeat the previous bytes"
+    );
+    // The tool list does not change: the edit tools stay declared and refuse instead.
+    assert_eq!(after.body["tools"], before.body["tools"]);
+    assert!(after.raw_body.contains("The sandbox mode is read-only"));
+    assert!(!before.raw_body.contains("The sandbox mode is read-only"));
+    let (b, a) = (before.cache.as_ref(), after.cache.as_ref());
+    if let (Some(b), Some(a)) = (b, a) {
+        assert!(
+            a.hit_tokens + UNIT >= b.total_tokens,
+            "the switch cost the cache: {a:?} after {b:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_mode_switch_on_deepseek_flash_keeps_the_cached_prefix_and_logs_the_note_once() {
+    let r = run(
+        "deepseek-messages",
+        "/anthropic",
+        "system_prompt_update = \"in-history\"\ntool_update = \"addition-only\"",
+    )
+    .await;
+    assert_switch_kept_the_prefix(&r);
+    // On the Messages route the note is user text, never a system message: DeepSeek
+    // reads the latest system message as the whole prompt.
+    let msgs = r.reqs[1].body["messages"].as_array().unwrap().clone();
+    let with_note: Vec<&Value> = msgs
+        .iter()
+        .filter(|m| m.to_string().contains("The sandbox mode is read-only"))
+        .collect();
+    assert_eq!(with_note.len(), 1);
+    assert_eq!(with_note[0]["role"], "user");
+}
+
+#[tokio::test]
+async fn a_mode_switch_on_a_route_without_tool_updates_still_reaches_the_model_after_the_prefix() {
+    let r = run("openai-chat", "", "").await;
+    assert_switch_kept_the_prefix(&r);
+    let msgs = r.reqs[1].body["messages"].as_array().unwrap().clone();
+    let i = msgs
+        .iter()
+        .position(|m| m.to_string().contains("The sandbox mode is read-only"))
+        .expect("the note is sent");
+    assert_eq!(msgs[i]["role"], "user");
+    assert_eq!(i, msgs.len() - 2, "the note sits before the new user message");
+}
