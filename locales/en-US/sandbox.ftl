@@ -1,7 +1,7 @@
 # The sandbox mode, approvals and the acting tools (SPEC §14.1, §14.2).
 
-cmd-mode = Show or switch the sandbox mode (Shift+Tab cycles)
-cmd-mode-args = [read-only|workspace-write|full-access]
+cmd-mode = Show or switch the sandbox mode: read-only, workspace-write or full-access (Shift+Tab cycles)
+cmd-mode-args = [MODE]
 cmd-mode-current = Sandbox mode: { $mode }; network { $network ->
     [on] on
    *[off] off

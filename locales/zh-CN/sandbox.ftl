@@ -1,7 +1,7 @@
 # 沙箱模式、审批与可执行操作的工具（SPEC §14.1、§14.2）。
 
-cmd-mode = 显示或切换沙箱模式（Shift+Tab 循环切换）
-cmd-mode-args = [read-only|workspace-write|full-access]
+cmd-mode = 显示或切换沙箱模式：read-only、workspace-write 或 full-access（Shift+Tab 循环切换）
+cmd-mode-args = [模式]
 cmd-mode-current = 沙箱模式：{ $mode }；网络{ $network ->
     [on] 开启
    *[off] 关闭

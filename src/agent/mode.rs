@@ -10,64 +10,10 @@
 use crate::agent::protocol::{AgentEvent, SandboxInfo};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::Arg;
-use crate::sandbox::{SandboxMode, SharedScope, WriteScope};
+use crate::sandbox::SandboxMode;
 use crate::session::event::{
     Block, DeveloperMessageData, EventKind, MODE_NOTE_SOURCE, Message, Role, Source,
 };
-
-/// The loop's view of the sandbox: the write scope the tools read at call time, and the
-/// network setting shell commands get.
-#[derive(Debug, Clone)]
-pub struct SandboxHandle {
-    /// Shared with the edit and shell tools.
-    pub scope: SharedScope,
-    /// `[sandbox] network`.
-    pub network: bool,
-}
-
-impl SandboxHandle {
-    /// A handle over `scope`.
-    pub fn new(scope: WriteScope, network: bool) -> SandboxHandle {
-        SandboxHandle {
-            scope: std::sync::Arc::new(std::sync::RwLock::new(scope)),
-            network,
-        }
-    }
-
-    /// The default for a loop built without one (tests, fixtures): `workspace-write` over
-    /// the current directory, nothing protected beyond what the caller adds.
-    pub fn for_workspace(workspace: &std::path::Path) -> SandboxHandle {
-        let ws = workspace
-            .canonicalize()
-            .unwrap_or_else(|_| workspace.to_path_buf());
-        SandboxHandle::new(
-            WriteScope {
-                mode: SandboxMode::WorkspaceWrite,
-                workspace: ws.clone(),
-                writable_roots: vec![ws],
-                protected: Vec::new(),
-            },
-            false,
-        )
-    }
-
-    /// The current mode.
-    pub fn mode(&self) -> SandboxMode {
-        self.scope.read().unwrap_or_else(|e| e.into_inner()).mode
-    }
-
-    fn set_mode(&self, mode: SandboxMode) {
-        self.scope.write().unwrap_or_else(|e| e.into_inner()).mode = mode;
-    }
-
-    /// What the footer shows.
-    pub fn info(&self) -> SandboxInfo {
-        SandboxInfo {
-            mode: self.mode(),
-            network: self.network,
-        }
-    }
-}
 
 /// What the model is told it can do in `mode` (English and stable, §5): the system
 /// prompt's sentence for the starting mode, and the note after a switch.
@@ -135,7 +81,7 @@ impl Agent {
             return out;
         }
         self.sandbox.set_mode(mode);
-        self.emit_event(AgentEvent::Sandbox(self.sandbox.info()));
+        self.emit_event(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
         self.info("cmd-mode-set", vec![("mode", Arg::from(mode.as_str()))])
     }
 
@@ -175,16 +121,21 @@ impl Agent {
     /// When it would be looser, the configured mode stays and a note tells the model, so
     /// the model and the sandbox agree.
     pub(crate) fn restore_mode(&mut self) {
-        let logged = self.session().events().iter().rev().find_map(|e| match &e.kind {
-            EventKind::DeveloperMessage(d) if d.message.is_mode_note() => d
-                .message
-                .source
-                .extra
-                .get("mode")
-                .and_then(|v| v.as_str())
-                .and_then(SandboxMode::parse),
-            _ => None,
-        });
+        let logged = self
+            .session()
+            .events()
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                EventKind::DeveloperMessage(d) if d.message.is_mode_note() => d
+                    .message
+                    .source
+                    .extra
+                    .get("mode")
+                    .and_then(|v| v.as_str())
+                    .and_then(SandboxMode::parse),
+                _ => None,
+            });
         let Some(logged) = logged else { return };
         let current = self.sandbox.mode();
         if logged == current {
@@ -192,9 +143,9 @@ impl Agent {
         }
         if strictness(logged) >= strictness(current) {
             self.sandbox.set_mode(logged);
-            self.emit_event(AgentEvent::Sandbox(self.sandbox.info()));
+            self.emit_event(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
         } else if self.log_mode_note(current).is_ok() {
-            self.emit_event(AgentEvent::Sandbox(self.sandbox.info()));
+            self.emit_event(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
         }
     }
 }

@@ -152,6 +152,16 @@ pub struct SandboxInfo {
     pub network: bool,
 }
 
+impl SandboxInfo {
+    /// What `h` says now.
+    pub fn of(h: &crate::sandbox::handle::SandboxHandle) -> SandboxInfo {
+        SandboxInfo {
+            mode: h.mode(),
+            network: h.network,
+        }
+    }
+}
+
 /// One tool of a [`ToolChange`]: where it comes from and what it does (the node's
 /// expansion shows both).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,7 +10,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::env_error::{EnvError, RouteSwitchError};
 use crate::agent::inbox::Inbox;
-use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, TurnPhase};
+use crate::agent::protocol::{
+    AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, SandboxInfo, TurnPhase,
+};
 use crate::agent::request::{AttemptInput, plan_attempt};
 use crate::agent::state::SessionState;
 pub use crate::agent::tool_runner::ApprovalMode;
@@ -139,7 +141,7 @@ pub struct Agent {
     /// Name clashes between sources last warned about (once per clash).
     pub(crate) name_clashes: Vec<crate::tools::registry::NameClash>,
     /// The sandbox mode and write scope the acting tools read (SPEC §14.2).
-    pub(crate) sandbox: crate::agent::mode::SandboxHandle,
+    pub(crate) sandbox: crate::sandbox::handle::SandboxHandle,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -192,7 +194,7 @@ impl Agent {
             demo,
             dropped_tools: Vec::new(),
             name_clashes: Vec::new(),
-            sandbox: crate::agent::mode::SandboxHandle::for_workspace(
+            sandbox: crate::sandbox::handle::SandboxHandle::for_workspace(
                 &std::env::current_dir().unwrap_or_default(),
             ),
         })
@@ -373,7 +375,7 @@ impl Agent {
 
     /// Uses `sandbox` (the write scope shared with the acting tools) instead of the
     /// default over the current directory.
-    pub fn set_sandbox(&mut self, sandbox: crate::agent::mode::SandboxHandle) {
+    pub fn set_sandbox(&mut self, sandbox: crate::sandbox::handle::SandboxHandle) {
         self.sandbox = sandbox;
     }
 
@@ -424,7 +426,7 @@ impl Agent {
             history: self.state.session.events().to_vec(),
         });
         self.emit(AgentEvent::Route(self.route_info()));
-        self.emit(AgentEvent::Sandbox(self.sandbox.info()));
+        self.emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
         self.emit(AgentEvent::SessionUsage(self.state.usage));
     }
 

@@ -5,6 +5,8 @@
 //! the sandbox backends build their writable binds from the same roots and protected paths,
 //! so the two can never disagree about what is protected.
 
+pub mod handle;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 

@@ -599,9 +599,9 @@ impl App {
         // Shift+Tab asked to leave the sandbox: this key answers (SPEC §14.2).
         if std::mem::take(&mut self.state.confirm_full_access) {
             if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
-                self.state
-                    .outbox
-                    .push(AgentCommand::SetMode(crate::sandbox::SandboxMode::FullAccess));
+                self.state.outbox.push(AgentCommand::SetMode(
+                    crate::sandbox::SandboxMode::FullAccess,
+                ));
             }
             return;
         }
@@ -942,3 +942,7 @@ mod first_screen_tests;
 #[cfg(test)]
 #[path = "resume_hint_tests.rs"]
 mod resume_hint_tests;
+
+#[cfg(test)]
+#[path = "app_mode_tests.rs"]
+mod mode_tests;

@@ -37,6 +37,10 @@ fn render(locale: Locale, width: u16) -> String {
             cost: Some(0.0123),
             context_used: Some(16_000),
             unknown: 0,
+            sandbox: Some(crate::agent::protocol::SandboxInfo {
+                mode: crate::sandbox::SandboxMode::ReadOnly,
+                network: false,
+            }),
         },
         ToolCardMode::Collapsed,
         Some(mouse_span(l, false)),
@@ -90,5 +94,20 @@ fn a_narrow_footer_keeps_context_and_the_session_hit_and_drops_the_mouse_first()
         }
         let narrow = render(locale, 40);
         assert!(!narrow.contains(mouse), "{narrow:?}");
+    }
+}
+
+#[test]
+fn the_footer_shows_the_sandbox_mode_in_both_languages_and_keeps_it_when_narrow() {
+    for (locale, mode) in [(Locale::EnUs, "read-only"), (Locale::ZhCn, "只读")] {
+        // Wide and at 80 columns the mode is there; it outlasts the token counts.
+        for width in [80u16, 160] {
+            let text = render(locale, width);
+            assert!(text.contains(mode), "{width} {locale:?}: {text:?}");
+        }
+        let narrow = render(locale, 60);
+        if narrow.contains("↑1300") {
+            assert!(narrow.contains(mode), "{narrow:?}");
+        }
     }
 }

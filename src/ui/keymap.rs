@@ -262,6 +262,7 @@ fn key_name(code: KeyCode, mods: KeyModifiers) -> String {
         KeyCode::Enter => s.push_str("Enter"),
         KeyCode::Esc => s.push_str("Esc"),
         KeyCode::Tab => s.push_str("Tab"),
+        KeyCode::BackTab => s.push_str("Shift+Tab"),
         KeyCode::Backspace => s.push_str("Backspace"),
         KeyCode::Delete => s.push_str("Del"),
         KeyCode::F(n) => s.push_str(&format!("F{n}")),

@@ -97,10 +97,7 @@ id = "deepseek-flash"
         .collect();
     sim.push_reply(ScriptedReply::text("OK one"));
     assert_eq!(
-        agent
-            .handle_line(&format!("Remember:\n{long}"))
-            .await
-            .error,
+        agent.handle_line(&format!("Remember:\n{long}")).await.error,
         None
     );
     assert_eq!(agent.handle_line("/mode read-only").await.error, None);
@@ -189,5 +186,9 @@ async fn a_mode_switch_on_a_route_without_tool_updates_still_reaches_the_model_a
         .position(|m| m.to_string().contains("The sandbox mode is read-only"))
         .expect("the note is sent");
     assert_eq!(msgs[i]["role"], "user");
-    assert_eq!(i, msgs.len() - 2, "the note sits before the new user message");
+    assert_eq!(
+        i,
+        msgs.len() - 2,
+        "the note sits before the new user message"
+    );
 }
