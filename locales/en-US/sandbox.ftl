@@ -20,3 +20,5 @@ tui-footer-mode = { $mode ->
   }
 tui-mode-confirm-full = Switch to full-access? No sandbox: commands run as you and edits may go anywhere (every call still asks). y: switch · any other key: stay
 tui-help-mode = Switch the sandbox mode: read-only → workspace-write → full-access
+tui-approval-reason = Why deny? (optional, sent to the model) { $reason }▏ · Enter deny · Esc deny without a reason
+tui-approval-denied-reason = Denied by you: { $reason }

@@ -23,8 +23,8 @@ tui-more-lines = … { $count ->
    *[other] { $count } more lines
     }
 tui-approval-title = Allow { $tool }?
-tui-approval-keys = [y] allow  [a] always allow  [n / Esc] deny — the turn goes on
-tui-approval-prompt = y allow · a always allow · n / Esc deny — the turn goes on
+tui-approval-keys = [y] allow  [a] always, this session  [n] deny with a reason  [Esc] deny — the turn goes on
+tui-approval-prompt = y allow · a always (this session) · n deny, say why · Esc deny
 tui-approval-allowed = Allowed
 tui-approval-always = Always allowed for this session
 tui-approval-denied = Denied by you

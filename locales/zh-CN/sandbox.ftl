@@ -20,3 +20,5 @@ tui-footer-mode = { $mode ->
   }
 tui-mode-confirm-full = 切换到 full-access？没有沙箱：命令以你的身份运行，编辑可写入任何位置（每次调用仍会询问）。y：切换 · 其他键：保持
 tui-help-mode = 切换沙箱模式：只读 → 工作区可写 → 完全访问
+tui-approval-reason = 拒绝的理由？（可选，会发送给模型）{ $reason }▏ · Enter 拒绝 · Esc 不说明理由直接拒绝
+tui-approval-denied-reason = 已被你拒绝：{ $reason }

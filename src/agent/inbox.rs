@@ -33,6 +33,8 @@ pub enum Pending {
 struct Absorbed {
     queue: VecDeque<Pending>,
     answers: HashMap<String, ApprovalDecision>,
+    /// Reasons given with denials, by call id.
+    reasons: HashMap<String, String>,
     cancel: CancellationToken,
     shutdown: bool,
     busy: bool,
@@ -54,6 +56,10 @@ impl Absorbed {
             Some(AgentCommand::Cancel) => self.cancel.cancel(),
             Some(AgentCommand::Approve { call_id, decision }) => {
                 self.answers.insert(call_id, decision);
+            }
+            Some(AgentCommand::DenyWithReason { call_id, reason }) => {
+                self.reasons.insert(call_id.clone(), reason);
+                self.answers.insert(call_id, ApprovalDecision::Deny);
             }
             // The UI asked to stop, or went away.
             Some(AgentCommand::Shutdown) | None => {
@@ -94,6 +100,7 @@ impl Inbox {
             state: Absorbed {
                 queue: VecDeque::new(),
                 answers: HashMap::new(),
+                reasons: HashMap::new(),
                 cancel: CancellationToken::new(),
                 shutdown: false,
                 busy: false,
@@ -112,12 +119,14 @@ impl Inbox {
     /// belong to the new session.
     pub fn reset(&mut self) {
         self.state.answers.clear();
+        self.state.reasons.clear();
     }
 
     /// A fresh cancellation token for the next turn or command; Cancel cancels it.
     pub fn new_cancel(&mut self) -> CancellationToken {
         self.state.cancel = CancellationToken::new();
         self.state.answers.clear();
+        self.state.reasons.clear();
         self.state.cancel.clone()
     }
 
@@ -209,6 +218,11 @@ impl Inbox {
 
     /// Waits for the user's answer to the approval of `call_id`. Cancel, shutdown or a
     /// missing channel deny.
+    /// The reason the user gave when denying `call_id`, if any (taken once).
+    pub fn take_reason(&mut self, call_id: &str) -> Option<String> {
+        self.state.reasons.remove(call_id)
+    }
+
     pub async fn approval(&mut self, call_id: &str) -> ApprovalDecision {
         loop {
             if let Some(d) = self.state.answers.remove(call_id) {

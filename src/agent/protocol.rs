@@ -33,6 +33,14 @@ pub enum AgentCommand {
         /// The user's decision.
         decision: ApprovalDecision,
     },
+    /// Deny an approval request with the user's one-line reason, which the model gets
+    /// with the denial (§14.5).
+    DenyWithReason {
+        /// The tool call being answered.
+        call_id: String,
+        /// Why (already one line).
+        reason: String,
+    },
     /// Open the request inspector: `Some(n)` = past request `n` (Trajectory numbering)
     /// next to request `n - 1`; `None` = the next request next to the last one sent.
     /// While a turn runs it waits like a submission and is answered when the loop is idle.

@@ -32,9 +32,29 @@ pub fn denial_text(name: &str) -> String {
     format!("the user denied this call of \"{name}\"; do not retry it unless asked")
 }
 
-/// Whether `result` is the denial of a call of `name` (an error result from [`denial_text`]).
+/// [`denial_text`] with the user's reason, which the model reads (§14.5).
+pub fn denial_text_with_reason(name: &str, reason: Option<&str>) -> String {
+    match reason.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => format!("{}. The user's reason: {r}", denial_text(name)),
+        None => denial_text(name),
+    }
+}
+
+/// Whether `result` is the denial of a call of `name` (an error result from [`denial_text`]
+/// or [`denial_text_with_reason`]).
 pub fn is_denial(name: &str, result: &str) -> bool {
-    result == denial_text(name)
+    let base = denial_text(name);
+    result == base
+        || result
+            .strip_prefix(base.as_str())
+            .is_some_and(|rest| rest.starts_with(". The user's reason: "))
+}
+
+/// The reason inside a denial result, if the user gave one.
+pub fn denial_reason<'a>(name: &str, result: &'a str) -> Option<&'a str> {
+    result
+        .strip_prefix(denial_text(name).as_str())?
+        .strip_prefix(". The user's reason: ")
 }
 
 /// One tool call of a reply.
@@ -141,7 +161,10 @@ impl ToolRunner {
                         allowed.insert(name.to_string());
                         None
                     }
-                    ApprovalDecision::Deny => Some(denial_text(name)),
+                    ApprovalDecision::Deny => Some(denial_text_with_reason(
+                        name,
+                        inbox.take_reason(&call.id).as_deref(),
+                    )),
                 }
             } else {
                 None
@@ -482,5 +505,38 @@ mod tests {
         assert_eq!(seen, ["AwaitingApproval", "ask", "RunningTools"]);
         let text = d[0].clone().unwrap();
         assert!(is_denial("a", &text) && !is_denial("b", &text));
+    }
+
+    #[tokio::test]
+    async fn a_denial_with_a_reason_gives_the_model_the_reason_and_is_still_a_denial() {
+        let clock = Arc::new(Clock::default());
+        let mut registry = ToolRegistry::new();
+        registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
+        let r = ToolRunner::new(registry, ApprovalMode::Interactive);
+        let (etx, _erx) = mpsc::unbounded_channel();
+        let (ctx, crx) = mpsc::unbounded_channel();
+        let mut inbox = Inbox::detached(etx.clone());
+        inbox.attach(crx);
+        let cancel = inbox.new_cancel();
+        ctx.send(crate::agent::protocol::AgentCommand::DenyWithReason {
+            call_id: "c0".into(),
+            reason: "use the staging database".into(),
+        })
+        .unwrap();
+        let d = r
+            .decide(
+                &calls(&["a"]),
+                false,
+                &cancel,
+                &mut HashSet::new(),
+                &mut inbox,
+                &etx,
+            )
+            .await;
+        let text = d[0].clone().expect("denied");
+        assert!(text.contains("use the staging database"), "{text}");
+        assert!(is_denial("a", &text));
+        assert_eq!(denial_reason("a", &text), Some("use the staging database"));
+        assert_eq!(denial_reason("a", &denial_text("a")), None);
     }
 }

@@ -580,6 +580,10 @@ impl App {
 
     /// Handles a bracketed paste.
     pub fn on_paste(&mut self, text: &str) {
+        if self.bottom.typing_reason() && !self.state.approvals.is_empty() {
+            self.bottom.reason_paste(text);
+            return;
+        }
         self.state.focus = Focus::Composer;
         self.bottom.composer.search_cancel();
         self.bottom.composer.paste(text, self.state.l);
@@ -595,6 +599,11 @@ impl App {
         let resolved = self.resolve(&k);
         if !ctrl(&k, 'c') {
             self.quit_armed = None;
+        }
+        // `n` on an approval: the keys type the reason until Enter or Esc.
+        if self.bottom.typing_reason() && !self.state.approvals.is_empty() {
+            self.bottom.reason_key(&k, &mut self.state);
+            return;
         }
         // Shift+Tab asked to leave the sandbox: this key answers (SPEC §14.2).
         if std::mem::take(&mut self.state.confirm_full_access) {
@@ -946,3 +955,7 @@ mod resume_hint_tests;
 #[cfg(test)]
 #[path = "app_mode_tests.rs"]
 mod mode_tests;
+
+#[cfg(test)]
+#[path = "app_deny_reason_tests.rs"]
+mod deny_reason_tests;

@@ -66,6 +66,8 @@ pub enum Action {
     AlwaysAllow,
     /// Approval: deny.
     Deny,
+    /// Approval (`n`): deny, first asking for an optional one-line reason.
+    DenyWithReason,
     /// Second Ctrl+C within the window while idle: quit.
     Quit,
     /// Ctrl+C: cancel the turn, else clear the composer, else arm quit.
@@ -399,7 +401,8 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Global, A::Quit, &[Chord::Twice(KeyCode::Char('c'), CTRL)], "tui-help-quit"),
     b(C::Approval, A::Allow, &[ch('y')], "tui-help-approve"),
     b(C::Approval, A::AlwaysAllow, &[ch('a')], "tui-help-approve"),
-    b(C::Approval, A::Deny, &[ch('n'), key(KeyCode::Esc), ctl('c')], "tui-help-approve"),
+    b(C::Approval, A::DenyWithReason, &[ch('n')], "tui-help-approve"),
+    b(C::Approval, A::Deny, &[key(KeyCode::Esc), ctl('c')], "tui-help-approve"),
     b(C::InspectorOverlay, A::LineUp, &[key(KeyCode::Up)], "tui-help-inspector-scroll"),
     b(C::InspectorOverlay, A::LineDown, &[key(KeyCode::Down)], "tui-help-inspector-scroll"),
     b(C::InspectorOverlay, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-inspector-scroll"),

@@ -450,9 +450,21 @@ fn render_parts(
                         ("tui-approval-denied", theme::error())
                     }
                 };
+                // A denial with the user's reason says it (the model got it too).
+                let reason = result
+                    .as_deref()
+                    .filter(|_| denied)
+                    .and_then(|r| crate::agent::tool_runner::denial_reason(name, r));
+                let label = match reason {
+                    Some(r) => l.tra(
+                        "tui-approval-denied-reason",
+                        &[("reason", crate::i18n::Arg::from(sanitize(r)))],
+                    ),
+                    None => l.tr(key),
+                };
                 let indent = [Span::raw("  ")];
                 head.extend(wrap_prefixed(
-                    &Line::from(Span::styled(l.tr(key), style)),
+                    &Line::from(Span::styled(label, style)),
                     width,
                     &indent,
                     &indent,

@@ -23,6 +23,8 @@ use super::state::{Focus, UiState};
 const COMPOSER_MAX_ROWS: usize = 6;
 /// Queued messages shown under the composer (more are counted on one more row).
 const QUEUED_MAX_ROWS: usize = 3;
+/// The longest denial reason, in characters.
+const MAX_REASON_CHARS: usize = 300;
 /// Submitted texts remembered to show the queued ones.
 const SENT_KEPT: usize = 32;
 
@@ -32,6 +34,8 @@ pub struct BottomPane {
     /// The composer.
     pub composer: Composer,
     cursor: Option<Position>,
+    /// `n` on an approval: the reason being typed for denying the oldest pending call.
+    deny_reason: Option<String>,
 }
 
 impl BottomPane {
@@ -40,6 +44,7 @@ impl BottomPane {
         BottomPane {
             composer: Composer::new(),
             cursor: None,
+            deny_reason: None,
         }
     }
 
@@ -163,6 +168,74 @@ impl BottomPane {
     /// Where the terminal cursor goes (the composer caret), after [`Component::render`].
     pub fn cursor(&self) -> Option<Position> {
         self.cursor
+    }
+
+    /// Whether a denial reason is being typed (every key goes to it).
+    pub fn typing_reason(&self) -> bool {
+        self.deny_reason.is_some()
+    }
+
+    /// A key while the denial reason is typed: text edits it, Enter denies with it, Esc
+    /// denies without one (§14.5).
+    pub fn reason_key(&mut self, k: &crossterm::event::KeyEvent, s: &mut UiState) {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let Some(reason) = self.deny_reason.as_mut() else {
+            return;
+        };
+        match k.code {
+            KeyCode::Enter => {
+                let reason = self.deny_reason.take().unwrap_or_default();
+                self.deny(s, Some(reason));
+            }
+            KeyCode::Esc => {
+                self.deny_reason = None;
+                self.deny(s, None);
+            }
+            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.deny_reason = None;
+                self.deny(s, None);
+            }
+            KeyCode::Backspace => {
+                reason.pop();
+            }
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+            {
+                // One line, bounded: it goes to the model with the denial.
+                if reason.chars().count() < MAX_REASON_CHARS {
+                    reason.push(c);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A paste while the reason is typed: its first line, bounded.
+    pub fn reason_paste(&mut self, text: &str) {
+        if let Some(reason) = self.deny_reason.as_mut() {
+            let line = text.lines().next().unwrap_or("");
+            let room = MAX_REASON_CHARS.saturating_sub(reason.chars().count());
+            reason.extend(line.chars().filter(|c| !c.is_control()).take(room));
+        }
+    }
+
+    /// Denies the oldest pending approval, with the reason when one was typed.
+    fn deny(&mut self, s: &mut UiState, reason: Option<String>) {
+        match reason
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty())
+        {
+            Some(reason) => {
+                if let Some(call_id) = s.approvals.pop_front() {
+                    s.transcript.decide(&call_id, ApprovalDecision::Deny);
+                    s.outbox
+                        .push(AgentCommand::DenyWithReason { call_id, reason });
+                }
+            }
+            None => self.answer(s, ApprovalDecision::Deny),
+        }
     }
 
     /// Answers the oldest pending approval.
@@ -375,7 +448,13 @@ impl Component for BottomPane {
             let title = l.tra("tui-approval-title", &[("tool", tool.into())]);
             let args = args.split_whitespace().collect::<Vec<_>>().join(" ");
             let what = truncate(&format!("{title} {args}"), w);
-            let keys = truncate(&l.tr("tui-approval-prompt"), w);
+            let keys = match &self.deny_reason {
+                Some(r) => truncate(
+                    &l.tra("tui-approval-reason", &[("reason", Arg::from(r.clone()))]),
+                    w,
+                ),
+                None => truncate(&l.tr("tui-approval-prompt"), w),
+            };
             let mut rows = vec![
                 Line::from(Span::styled(what, theme::warn().patch(theme::bold()))),
                 Line::from(Span::styled(keys, theme::accent())),
@@ -438,6 +517,7 @@ impl Component for BottomPane {
             Action::Allow => self.answer(s, ApprovalDecision::Allow),
             Action::AlwaysAllow => self.answer(s, ApprovalDecision::AlwaysAllow),
             Action::Deny => self.answer(s, ApprovalDecision::Deny),
+            Action::DenyWithReason => self.deny_reason = Some(String::new()),
             Action::Newline => c.newline(),
             Action::Send if c.mention_open() => c.complete_mention(),
             Action::MentionFiles => c.insert_char('@'),
