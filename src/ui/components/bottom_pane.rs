@@ -198,15 +198,14 @@ impl BottomPane {
             KeyCode::Backspace => {
                 reason.pop();
             }
+            // One line, bounded: it goes to the model with the denial.
             KeyCode::Char(c)
                 if !k
                     .modifiers
-                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                    && reason.chars().count() < MAX_REASON_CHARS =>
             {
-                // One line, bounded: it goes to the model with the denial.
-                if reason.chars().count() < MAX_REASON_CHARS {
-                    reason.push(c);
-                }
+                reason.push(c);
             }
             _ => {}
         }
