@@ -22,3 +22,7 @@ tui-mode-confirm-full = Switch to full-access? No sandbox: commands run as you a
 tui-help-mode = Switch the sandbox mode: read-only → workspace-write → full-access
 tui-approval-reason = Why deny? (optional, sent to the model) { $reason }▏ · Enter deny · Esc deny without a reason
 tui-approval-denied-reason = Denied by you: { $reason }
+tui-shell-where-sandboxed = in { $dir } · sandboxed
+tui-shell-where-unsandboxed = in { $dir } · NOT sandboxed: runs as you
+tui-shell-justification = Why: { $why }
+tui-diff-more = … { $count } more diff lines

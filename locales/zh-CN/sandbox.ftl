@@ -22,3 +22,7 @@ tui-mode-confirm-full = 切换到 full-access？没有沙箱：命令以你的�
 tui-help-mode = 切换沙箱模式：只读 → 工作区可写 → 完全访问
 tui-approval-reason = 拒绝的理由？（可选，会发送给模型）{ $reason }▏ · Enter 拒绝 · Esc 不说明理由直接拒绝
 tui-approval-denied-reason = 已被你拒绝：{ $reason }
+tui-shell-where-sandboxed = 目录 { $dir } · 在沙箱中
+tui-shell-where-unsandboxed = 目录 { $dir } · 不在沙箱中：以你的身份运行
+tui-shell-justification = 理由：{ $why }
+tui-diff-more = … 还有 { $count } 行差异

@@ -151,6 +151,43 @@ pub struct RouteInfo {
     pub prices: Option<crate::llm::catalog::Prices>,
 }
 
+/// What a call waiting for approval would do (SPEC §14.1: the card shows an edit's diff
+/// before it is applied, and a command with its directory and whether it is sandboxed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ApprovalPreview {
+    /// An edit: per file, what would change.
+    Edit {
+        /// The files, in the order the edit touches them.
+        files: Vec<FileChange>,
+    },
+    /// A shell command.
+    Shell {
+        /// The command as it would run.
+        command: String,
+        /// Its working directory.
+        workdir: String,
+        /// Whether it would run inside the sandbox.
+        sandboxed: bool,
+        /// The model's justification, for an escalation.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        justification: Option<String>,
+    },
+}
+
+/// One file of an edit: its path, line counts and unified diff.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileChange {
+    /// Path as shown (relative to the workspace when inside it).
+    pub path: String,
+    /// Lines added.
+    pub added: usize,
+    /// Lines removed.
+    pub removed: usize,
+    /// The unified diff.
+    pub diff: String,
+}
+
 /// The sandbox mode and network setting, for the footer (SPEC §14.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SandboxInfo {
@@ -256,6 +293,14 @@ pub enum AgentEvent {
         tool: String,
         /// Raw JSON arguments.
         arguments: String,
+    },
+    /// What an approval would do, sent just before its [`AgentEvent::ApprovalRequest`]:
+    /// an edit's diff, or where and how a command runs (SPEC §14.1).
+    ApprovalPreview {
+        /// Call id.
+        call_id: String,
+        /// The preview.
+        preview: ApprovalPreview,
     },
     /// Number of submissions queued behind the running turn.
     Queued(usize),

@@ -518,6 +518,9 @@ impl App {
                 s.approvals.push_back(call_id);
                 s.show_chat(Some(i));
             }
+            AgentEvent::ApprovalPreview { call_id, preview } => {
+                s.transcript.set_preview(&call_id, preview)
+            }
             AgentEvent::Queued(n) => s.queued = n,
             AgentEvent::LocaleChanged(loc) => self.set_locale(loc),
             AgentEvent::TurnFinished => self.turn_finished(),

@@ -3,6 +3,7 @@
 //! [`App`] is pure state fed with AgentEvents, keys, pastes and mouse events and rendered
 //! into any ratatui backend (snapshot tests use `TestBackend`); [`run`] owns the terminal.
 
+pub mod acting;
 pub mod app;
 pub mod cache_break;
 pub mod cancelled_prompt;

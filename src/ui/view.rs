@@ -109,6 +109,8 @@ pub enum CellKind {
         error: bool,
         /// The user's part, when the call needed approval: waiting, then the answer.
         approval: Option<ToolApproval>,
+        /// What the call would do, shown while it waits for approval (SPEC §14.1).
+        preview: Option<Box<crate::agent::protocol::ApprovalPreview>>,
     },
     /// An approval request and, once answered, the decision.
     Approval {
@@ -391,6 +393,7 @@ fn render_parts(
             result,
             error,
             approval,
+            preview,
             ..
         } => {
             let waiting = *approval == Some(ToolApproval::Waiting);
@@ -426,7 +429,10 @@ fn render_parts(
                 width,
                 0,
             ));
-            if mode == ToolCardMode::Expanded {
+            if let Some(p) = preview.as_deref().filter(|_| waiting) {
+                // Waiting: what the call would do (the diff, or where the command runs).
+                head.extend(super::acting::preview_lines(p, l, width));
+            } else if mode == ToolCardMode::Expanded {
                 head.extend(dim_indented(arguments, "  ", width));
             } else {
                 let one: String = arguments.replace('\n', " ");
@@ -1002,6 +1008,16 @@ impl Transcript {
     /// Marks call `call`'s tool card as waiting for the user; returns the
     /// card's index. Without a card for the call (none was logged), an approval cell shows
     /// the tool and arguments instead.
+    /// Keeps what call `call` would do, for its card while it waits.
+    pub fn set_preview(&mut self, call: &str, p: crate::agent::protocol::ApprovalPreview) {
+        if let Some(&i) = self.by_call.get(call)
+            && let CellKind::Tool { preview, .. } = &mut self.cells[i].kind
+        {
+            *preview = Some(Box::new(super::acting::sanitized(p)));
+            self.touch(i);
+        }
+    }
+
     pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
         if let Some(&i) = self.by_call.get(call)
             && let CellKind::Tool { approval, .. } = &mut self.cells[i].kind
@@ -1250,6 +1266,7 @@ impl Transcript {
                     result: None,
                     error: false,
                     approval: None,
+                    preview: None,
                 });
                 self.by_call.insert(d.call_id.clone(), i);
             }

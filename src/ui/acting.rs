@@ -1,0 +1,246 @@
+//! How Chat shows the acting tools (SPEC §14.1): an approval card's preview (an edit's
+//! coloured diff before it is applied; a command with its directory and whether it runs
+//! sandboxed), and the diff lines shared with the `Edited` card.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::agent::protocol::{ApprovalPreview, FileChange};
+use crate::i18n::{Arg, Localizer};
+use crate::ui::text::{sanitize, wrap_prefixed};
+use crate::ui::theme;
+
+/// Diff lines shown on an approval card per file before the rest is counted.
+pub const PREVIEW_DIFF_LINES: usize = 40;
+
+/// `p` with every text it carries sanitized (it came from the model's arguments and the
+/// file system).
+pub fn sanitized(p: ApprovalPreview) -> ApprovalPreview {
+    match p {
+        ApprovalPreview::Edit { files } => ApprovalPreview::Edit {
+            files: files
+                .into_iter()
+                .map(|f| FileChange {
+                    path: sanitize(&f.path),
+                    diff: sanitize(&f.diff),
+                    ..f
+                })
+                .collect(),
+        },
+        ApprovalPreview::Shell {
+            command,
+            workdir,
+            sandboxed,
+            justification,
+        } => ApprovalPreview::Shell {
+            command: sanitize(&command),
+            workdir: sanitize(&workdir),
+            sandboxed,
+            justification: justification.map(|j| sanitize(&j)),
+        },
+    }
+}
+
+/// The rows of a preview at `width`.
+pub fn preview_lines(p: &ApprovalPreview, l: Localizer, width: usize) -> Vec<Line<'static>> {
+    let indent = [Span::raw("  ")];
+    let mut out = Vec::new();
+    match p {
+        ApprovalPreview::Edit { files } => {
+            for f in files {
+                out.extend(wrap_prefixed(
+                    &Line::from(vec![
+                        Span::styled(f.path.clone(), theme::bold()),
+                        Span::raw("  "),
+                        Span::styled(format!("+{}", f.added), theme::success()),
+                        Span::raw(" "),
+                        Span::styled(format!("−{}", f.removed), theme::error()),
+                    ]),
+                    width,
+                    &indent,
+                    &indent,
+                ));
+                out.extend(diff_lines(&f.diff, width, Some(PREVIEW_DIFF_LINES), l));
+            }
+        }
+        ApprovalPreview::Shell {
+            command,
+            workdir,
+            sandboxed,
+            justification,
+        } => {
+            let dollar = [Span::styled("  $ ", theme::accent())];
+            for row in command.split('\n') {
+                out.extend(wrap_prefixed(
+                    &Line::from(Span::styled(row.to_string(), theme::bold())),
+                    width,
+                    &dollar,
+                    &indent,
+                ));
+            }
+            let (key, style) = if *sandboxed {
+                ("tui-shell-where-sandboxed", theme::success())
+            } else {
+                ("tui-shell-where-unsandboxed", theme::warn())
+            };
+            out.extend(wrap_prefixed(
+                &Line::from(Span::styled(
+                    l.tra(key, &[("dir", Arg::from(workdir.clone()))]),
+                    style,
+                )),
+                width,
+                &indent,
+                &indent,
+            ));
+            if let Some(j) = justification {
+                out.extend(wrap_prefixed(
+                    &Line::from(Span::styled(
+                        l.tra("tui-shell-justification", &[("why", Arg::from(j.clone()))]),
+                        theme::warn(),
+                    )),
+                    width,
+                    &indent,
+                    &indent,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The style of one unified-diff line.
+fn diff_style(line: &str) -> Style {
+    if line.starts_with("+++") || line.starts_with("---") {
+        theme::bold()
+    } else if line.starts_with('+') {
+        theme::success()
+    } else if line.starts_with('-') {
+        theme::error()
+    } else if line.starts_with("@@") {
+        theme::accent()
+    } else {
+        theme::dim()
+    }
+}
+
+/// A unified diff as coloured rows under a gutter, wrapped (never cut) at `width`;
+/// with `max`, at most that many diff lines and a row counting the rest.
+pub fn diff_lines(
+    diff: &str,
+    width: usize,
+    max: Option<usize>,
+    l: Localizer,
+) -> Vec<Line<'static>> {
+    let gutter = [Span::styled("  │ ", theme::dim())];
+    let lines: Vec<&str> = diff.lines().collect();
+    let shown = max.unwrap_or(lines.len()).min(lines.len());
+    let mut out = Vec::new();
+    for line in &lines[..shown] {
+        out.extend(wrap_prefixed(
+            &Line::from(Span::styled(line.to_string(), diff_style(line))),
+            width,
+            &gutter,
+            &gutter,
+        ));
+    }
+    if shown < lines.len() {
+        out.push(Line::from(Span::styled(
+            format!(
+                "  {}",
+                l.tra(
+                    "tui-diff-more",
+                    &[("count", Arg::from(lines.len() - shown))]
+                )
+            ),
+            theme::dim(),
+        )));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Locale;
+
+    fn text(lines: &[Line<'static>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn an_edit_preview_shows_each_file_with_its_counts_and_a_coloured_diff() {
+        let p = ApprovalPreview::Edit {
+            files: vec![FileChange {
+                path: "src/a.rs".into(),
+                added: 1,
+                removed: 1,
+                diff: "--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-old\n+new\n".into(),
+            }],
+        };
+        let lines = preview_lines(&p, Localizer::new(Locale::EnUs), 60);
+        let t = text(&lines);
+        assert_eq!(t[0], "  src/a.rs  +1 −1");
+        assert!(t.contains(&"  │ -old".to_string()) && t.contains(&"  │ +new".to_string()));
+        let minus = lines
+            .iter()
+            .find(|l| text(&[(*l).clone()])[0] == "  │ -old");
+        assert_eq!(minus.unwrap().spans[1].style, theme::error());
+        let plus = lines
+            .iter()
+            .find(|l| text(&[(*l).clone()])[0] == "  │ +new");
+        assert_eq!(plus.unwrap().spans[1].style, theme::success());
+    }
+
+    #[test]
+    fn a_long_diff_is_counted_after_its_first_lines_and_long_lines_wrap_uncut() {
+        let diff: String = (0..100).map(|i| format!("+line {i}\n")).collect();
+        let l = Localizer::new(Locale::EnUs);
+        let t = text(&diff_lines(&diff, 40, Some(10), l));
+        assert_eq!(t.len(), 11);
+        assert!(t[10].contains("90"), "{t:?}");
+        let long = format!("+{}", "x".repeat(100));
+        let t = text(&diff_lines(&long, 40, None, l));
+        assert!(t.len() >= 3, "{t:?}");
+        let joined: String = t.iter().map(|r| r.trim_start_matches("  │ ")).collect();
+        assert_eq!(joined, long);
+    }
+
+    #[test]
+    fn a_shell_preview_says_where_it_runs_and_whether_it_is_sandboxed_in_both_languages() {
+        for (locale, yes, no) in [
+            (Locale::EnUs, "sandboxed", "NOT sandboxed"),
+            (Locale::ZhCn, "在沙箱中", "不在沙箱中"),
+        ] {
+            let l = Localizer::new(locale);
+            let mk = |sandboxed| ApprovalPreview::Shell {
+                command: "cargo test".into(),
+                workdir: "/w/proj".into(),
+                sandboxed,
+                justification: Some("needs the network".into()),
+            };
+            let t = text(&preview_lines(&mk(true), l, 80)).join("\n");
+            assert!(t.contains("$ cargo test") && t.contains("/w/proj"), "{t}");
+            assert!(t.contains(yes) && !t.contains(no), "{t}");
+            let t = text(&preview_lines(&mk(false), l, 80)).join("\n");
+            assert!(t.contains(no), "{t}");
+            assert!(t.contains("needs the network"), "{t}");
+        }
+    }
+
+    #[test]
+    fn control_characters_in_a_preview_are_neutralised() {
+        let p = sanitized(ApprovalPreview::Shell {
+            command: "echo \u{1b}[2Jgone".into(),
+            workdir: ".".into(),
+            sandboxed: true,
+            justification: None,
+        });
+        let ApprovalPreview::Shell { command, .. } = p else {
+            unreachable!()
+        };
+        assert!(!command.contains('\u{1b}'));
+    }
+}
