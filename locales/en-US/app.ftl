@@ -14,7 +14,6 @@ context-injection = Context injection
 agent-turn-cancelled = Turn cancelled.
 agent-session-error = Session log error: { $error }
 agent-too-many-steps = Stopped after { $count } steps in one turn.
-agent-retrying = { $reason } — retrying ({ $attempt }/{ $max }) in { $seconds } s.
 agent-max-tokens = The reply was cut off at the output limit (max_tokens).
 
 # Slash commands.

@@ -16,3 +16,16 @@ llm-error-missing-key = No API key: { $message }
 # hardening: wire
 llm-error-too-large = The reply is too large and was stopped (not retried): { $message } — raise the cap in the [limits] table of the config if this is expected.
 llm-error-no-progress = The provider sent no new content for too long: { $message }
+
+# The short cause of a failed request (status line, final error).
+llm-cause-refused = connection refused
+llm-cause-timed-out = timed out
+llm-cause-dns = host not found
+llm-cause-reset = connection dropped
+llm-cause-tls = TLS failed
+llm-cause-rate-limited = rate limited
+llm-cause-server = server error
+llm-cause-other = request failed
+llm-hint-refused = nothing listening at { $origin } — check base_url
+llm-hint-dns = cannot resolve { $origin } — check base_url
+llm-hint-tls = TLS with { $origin } failed — check base_url and the certificate

@@ -295,3 +295,4 @@ tui-attachment-expanded = ▾ @{ $path } (Enter collapses)
 tui-attachment-outside = ▸ @{ $path } · not attached: outside the workspace
 tui-attachment-binary = ▸ @{ $path } · not attached: binary or not UTF-8
 tui-attachment-not-regular = ▸ @{ $path } · not attached: not a regular file
+tui-status-reconnecting = reconnecting { $attempt }/{ $max } · { $cause } · next try in { $seconds } s

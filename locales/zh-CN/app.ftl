@@ -14,7 +14,6 @@ context-injection = 上下文注入
 agent-turn-cancelled = 本轮已取消。
 agent-session-error = 会话日志错误：{ $error }
 agent-too-many-steps = 单轮超过 { $count } 步，已停止。
-agent-retrying = { $reason } —— { $seconds } 秒后重试（第 { $attempt }/{ $max } 次）。
 agent-max-tokens = 回复达到输出上限（max_tokens），已被截断。
 
 # 斜杠命令。

@@ -16,3 +16,16 @@ llm-error-missing-key = 缺少 API 密钥：{ $message }
 # hardening: wire
 llm-error-too-large = 回复过大，已停止接收（不会重试）：{ $message } —— 如属正常，请在配置的 [limits] 表中调高上限。
 llm-error-no-progress = 服务商长时间没有发送新内容：{ $message }
+
+# 请求失败的简短原因（状态行、最终错误）。
+llm-cause-refused = 连接被拒绝
+llm-cause-timed-out = 超时
+llm-cause-dns = 找不到主机
+llm-cause-reset = 连接中断
+llm-cause-tls = TLS 失败
+llm-cause-rate-limited = 请求过于频繁
+llm-cause-server = 服务器错误
+llm-cause-other = 请求失败
+llm-hint-refused = { $origin } 上没有服务在监听——请检查 base_url
+llm-hint-dns = 无法解析 { $origin }——请检查 base_url
+llm-hint-tls = 与 { $origin } 的 TLS 连接失败——请检查 base_url 和证书

@@ -192,6 +192,21 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
         AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
             eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
         }
+        AgentEvent::Retrying(r) => eprintln!(
+            "{}",
+            l.tra(
+                "tui-status-reconnecting",
+                &[
+                    ("attempt", crate::i18n::Arg::from(r.attempt)),
+                    ("max", crate::i18n::Arg::from(r.max)),
+                    ("cause", crate::i18n::Arg::from(l.tr(r.cause.key()))),
+                    (
+                        "seconds",
+                        crate::i18n::Arg::from(format!("{:.1}", r.seconds))
+                    ),
+                ],
+            )
+        ),
         AgentEvent::LocaleChanged(locale) => *l = Localizer::new(locale),
         // `exec` has no screen: `/clear` is a no-op, and says so (a notice, on stderr).
         AgentEvent::ClearScreen => eprintln!("{}", l.tr("cmd-clear-no-screen")),

@@ -188,6 +188,20 @@ pub struct FileChange {
     pub diff: String,
 }
 
+/// A retry in progress: which attempt comes next, of how many, why the last one failed,
+/// and when the next starts.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RetryStatus {
+    /// The retry about to run (1-based).
+    pub attempt: u32,
+    /// Retries allowed.
+    pub max: u32,
+    /// Why the last attempt failed.
+    pub cause: crate::llm::cause::Cause,
+    /// Seconds until the retry starts.
+    pub seconds: f64,
+}
+
 /// The sandbox mode and network setting, for the footer (SPEC §14.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SandboxInfo {
@@ -277,6 +291,9 @@ pub enum AgentEvent {
     Route(RouteInfo),
     /// The sandbox mode and network setting (start, `/mode`, Shift+Tab).
     Sandbox(SandboxInfo),
+    /// A failed request will be retried: the status line shows it until the next attempt
+    /// answers (§14.5; the transcript keeps nothing unless the turn finally fails).
+    Retrying(RetryStatus),
     /// Cumulative session usage.
     SessionUsage(Usage),
     /// A localized one-line notice (errors, retries, command feedback).

@@ -592,7 +592,22 @@ impl Agent {
     }
 
     fn llm_error_line(&self, e: &LlmError) -> String {
-        let args = vec![("message", Arg::from(e.message.as_str()))];
+        // A transport failure says its cause in plain words, with a hint where one fits,
+        // not the transport's whole error chain (the log keeps that, per attempt).
+        let cause = crate::llm::cause::Cause::of(e);
+        let message = if e.code == ErrorCode::Transport && cause != crate::llm::cause::Cause::Other
+        {
+            let mut m = self.l.tr(cause.key());
+            if let Some(hint) = cause.hint_key() {
+                let origin = crate::llm::cause::origin(&self.route.base_url);
+                m.push_str(" · ");
+                m.push_str(&self.l.tra(hint, &[("origin", Arg::from(origin))]));
+            }
+            m
+        } else {
+            e.message.clone()
+        };
+        let args = vec![("message", Arg::from(message))];
         self.notice(NoticeLevel::Error, error_message_id(e.code), args.clone());
         self.l.tra(error_message_id(e.code), &args)
     }
@@ -877,22 +892,15 @@ impl Agent {
         self.inbox.during(wait).await
     }
 
-    /// The one-line notice for a failed attempt that will be retried.
+    /// Tells the UI a failed attempt will be retried: a transient status, not a notice,
+    /// so retries that end in success leave nothing behind (§14.5).
     fn retry_notice(&self, e: &LlmError, attempt: u32, delay: std::time::Duration) {
-        let reason = self.l.tra(
-            error_message_id(e.code),
-            &[("message", Arg::from(e.message.as_str()))],
-        );
-        self.notice(
-            NoticeLevel::Warn,
-            "agent-retrying",
-            vec![
-                ("reason", Arg::from(reason)),
-                ("attempt", Arg::from(attempt)),
-                ("max", Arg::from(self.retry.max_retries)),
-                ("seconds", Arg::from(format!("{:.1}", delay.as_secs_f64()))),
-            ],
-        );
+        self.emit(AgentEvent::Retrying(crate::agent::protocol::RetryStatus {
+            attempt,
+            max: self.retry.max_retries,
+            cause: crate::llm::cause::Cause::of(e),
+            seconds: delay.as_secs_f64(),
+        }));
     }
 
     /// Adds a request's usage to the session's; an unknown one (decision 0028) adds nothing.

@@ -2,6 +2,7 @@
 
 pub mod adapter;
 pub mod catalog;
+pub mod cause;
 pub mod client;
 pub mod deepseek;
 pub mod openai;

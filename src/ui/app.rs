@@ -483,6 +483,9 @@ impl App {
                     // the composer.
                     s.approvals.clear();
                 }
+                if p != TurnPhase::Waiting {
+                    s.retry = None;
+                }
                 s.phase = p;
             }
             AgentEvent::Route(r) => {
@@ -491,6 +494,7 @@ impl App {
                 s.route = Some(r);
             }
             AgentEvent::SessionUsage(u) => s.usage = u,
+            AgentEvent::Retrying(r) => s.retry = Some(r),
             AgentEvent::Sandbox(info) => s.sandbox = Some(info),
             AgentEvent::Notice(n) => {
                 if n.key != "mcp-connect-failed" || !recent_notice(&s.transcript, &n) {
@@ -845,6 +849,21 @@ impl App {
         } else if quit_hint {
             Line::from(Span::styled(
                 truncate(&l.tr("tui-quit-hint"), usize::from(status.width)),
+                theme::warn(),
+            ))
+        } else if let Some(r) = s.retry.filter(|_| s.phase == TurnPhase::Waiting) {
+            // One transient line while a request is retried (§14.5).
+            let text = l.tra(
+                "tui-status-reconnecting",
+                &[
+                    ("attempt", Arg::from(r.attempt)),
+                    ("max", Arg::from(r.max)),
+                    ("cause", Arg::from(l.tr(r.cause.key()))),
+                    ("seconds", Arg::from(format!("{:.1}", r.seconds))),
+                ],
+            );
+            Line::from(Span::styled(
+                truncate(&text, usize::from(status.width)),
                 theme::warn(),
             ))
         } else if let Some((text, warn)) = hint {

@@ -79,3 +79,28 @@ fn the_footer_shows_the_mode_the_loop_announced() {
     in_mode(&mut app, SandboxMode::WorkspaceWrite);
     assert!(screen(&mut app, 120, 12).contains("工作区可写"));
 }
+
+#[test]
+fn a_retry_is_one_transient_status_line_that_the_next_answer_clears() {
+    use crate::agent::protocol::RetryStatus;
+    use crate::llm::cause::Cause;
+    for (locale, word) in [
+        (Locale::EnUs, "reconnecting 2/4"),
+        (Locale::ZhCn, "正在重连 2/4"),
+    ] {
+        let mut app = App::new(locale, false);
+        app.on_agent_event(AgentEvent::Phase(TurnPhase::Waiting));
+        app.on_agent_event(AgentEvent::Retrying(RetryStatus {
+            attempt: 2,
+            max: 4,
+            cause: Cause::ConnectionRefused,
+            seconds: 1.5,
+        }));
+        app.on_agent_event(AgentEvent::Phase(TurnPhase::Waiting));
+        let s = screen(&mut app, 120, 20);
+        assert!(s.contains(word), "{locale:?}: {s}");
+        assert_eq!(s.matches(word).count(), 1, "one line, in the status row");
+        app.on_agent_event(AgentEvent::Phase(TurnPhase::Responding));
+        assert!(!screen(&mut app, 120, 20).contains(word));
+    }
+}

@@ -69,6 +69,8 @@ pub struct UiState {
     pub usage: Usage,
     /// The sandbox mode and network setting, as the loop last said them.
     pub sandbox: Option<crate::agent::protocol::SandboxInfo>,
+    /// The retry in progress, shown on the status line while the request is retried.
+    pub retry: Option<crate::agent::protocol::RetryStatus>,
     /// Shift+Tab asked to switch to full-access: the next key confirms (`y`) or not.
     pub confirm_full_access: bool,
     /// Context tokens in use; `None` when the last request's usage is unknown.
@@ -122,6 +124,7 @@ impl UiState {
             route: None,
             usage: Usage::default(),
             sandbox: None,
+            retry: None,
             confirm_full_access: false,
             context_used: Some(0),
             approvals: VecDeque::new(),

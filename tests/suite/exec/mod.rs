@@ -2,4 +2,5 @@ mod escapes;
 mod feedback;
 mod headless;
 mod json;
+mod retries;
 mod status_cost;
