@@ -65,7 +65,7 @@ pub fn workspace_scope(workspace: &Path, mode: SandboxMode) -> WriteScope {
     if let Ok(text) = crate::fs_guard::read_confined(&ws.join(".git"), &[ws.clone()], 4096)
         && let Some(dir) = text.text.lines().find_map(|l| l.strip_prefix("gitdir:"))
     {
-        add(ws.join(dir.trim()));
+        add(paths::lexical(&ws, dir.trim()));
     }
     protected.sort();
     protected.dedup();
