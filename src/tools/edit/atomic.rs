@@ -250,7 +250,7 @@ fn temp_name(name: &OsStr) -> OsString {
     out.push(b'.');
     out.extend_from_slice(keep);
     out.extend_from_slice(format!(".deepterm-{:016x}.tmp", fastrand::u64(..)).as_bytes());
-    OsString::from(std::ffi::OsStr::from_bytes(&out).to_os_string())
+    OsStr::from_bytes(&out).to_os_string()
 }
 
 /// A file name the tests make fail at write time ([`fail_writes_named`]): a real write

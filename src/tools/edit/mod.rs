@@ -26,6 +26,8 @@ mod tests_patch;
 mod tests_plan;
 #[cfg(test)]
 mod tests_security;
+#[cfg(test)]
+mod tests_tools;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,7 +64,8 @@ pub fn workspace_scope(workspace: &Path, mode: SandboxMode) -> WriteScope {
     };
     add(ws.join(".git"));
     add(ws.join(".deepterm"));
-    if let Ok(text) = crate::fs_guard::read_confined(&ws.join(".git"), &[ws.clone()], 4096)
+    if let Ok(text) =
+        crate::fs_guard::read_confined(&ws.join(".git"), std::slice::from_ref(&ws), 4096)
         && let Some(dir) = text.text.lines().find_map(|l| l.strip_prefix("gitdir:"))
     {
         add(paths::lexical(&ws, dir.trim()));
