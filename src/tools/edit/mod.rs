@@ -161,13 +161,23 @@ fn schema(name: &str, description: &str, parameters: Value) -> ToolSchema {
     }
 }
 
+/// What the sandbox mode allows, said in every edit tool's description (§14.2).
+macro_rules! mode_note {
+    () => {
+        "Writes follow the sandbox mode: in read-only nothing is written; short of \
+         full-access, only the workspace and the writable roots are writable, and .git and \
+         .deepterm never are."
+    };
+}
+
 /// The declarations of the edit tools, in name order. Fixed text with a stable key order:
 /// they are part of the cached prompt prefix.
 pub fn schemas() -> Vec<ToolSchema> {
     vec![
         schema(
             "apply_patch",
-            "Edit files in the workspace with a patch: add, delete, update and move files in one \
+            concat!(
+                "Edit files in the workspace with a patch: add, delete, update and move files in one \
              call. `patch` is the whole patch text:\n\
              *** Begin Patch\n\
              *** Add File: path/new.txt\n\
@@ -186,8 +196,10 @@ pub fn schemas() -> Vec<ToolSchema> {
              change, such as a function signature) and has about 3 unchanged lines before and \
              after each change. Paths are relative to the workspace root (or absolute). \
              Every operation is checked before any file is written: if one fails, no file is \
-             changed. Writes are allowed where the sandbox mode permits; .git and .deepterm \
-             are never writable. Returns per file `+added -removed` and the unified diff.",
+             changed. ",
+                mode_note!(),
+                " Returns per file `+added -removed` and the unified diff."
+            ),
             json!({
                 "type": "object",
                 "properties": {
@@ -198,12 +210,16 @@ pub fn schemas() -> Vec<ToolSchema> {
         ),
         schema(
             "edit_file",
-            "Replace text in a file in the workspace. `old_string` must occur exactly once in \
+            concat!(
+                "Replace text in a file in the workspace. `old_string` must occur exactly once in \
              the file (with `replace_all`, at least once, and every occurrence is replaced); \
              include enough surrounding lines to make it unique, matching the file exactly, \
              whitespace included. On 0 or several matches the file is not changed and the \
              error says how many times it occurs. `path` is relative to the workspace root (or \
-             absolute). Returns `+added -removed` and the unified diff.",
+             absolute). ",
+                mode_note!(),
+                " Returns `+added -removed` and the unified diff."
+            ),
             json!({
                 "type": "object",
                 "properties": {
@@ -217,10 +233,13 @@ pub fn schemas() -> Vec<ToolSchema> {
         ),
         schema(
             "write_file",
-            "Create a file, or replace a file's whole content, in the workspace; missing parent \
+            concat!(
+                "Create a file, or replace a file's whole content, in the workspace; missing parent \
              directories are created. `path` is relative to the workspace root (or absolute). \
-             Prefer edit_file or apply_patch to change part of an existing file. Returns \
-             `+added -removed` and the unified diff.",
+             Prefer edit_file or apply_patch to change part of an existing file. ",
+                mode_note!(),
+                " Returns `+added -removed` and the unified diff."
+            ),
             json!({
                 "type": "object",
                 "properties": {
