@@ -43,8 +43,10 @@ use crate::sandbox::{SandboxMode, SharedScope, WriteScope};
 use crate::session::event::ToolSchema;
 
 pub use commit::apply;
-pub use plan::{EditPlan, FileChange, MAX_EDIT_BYTES, preview};
-pub use report::{ChangeKind, EditSummary, EditedFile, MAX_RESULT_DIFF_BYTES, parse_result};
+pub use plan::{EditPlan, MAX_EDIT_BYTES, preview};
+pub use report::{
+    ChangeKind, EditSummary, EditedFile, FileChange, MAX_RESULT_DIFF_BYTES, parse_result,
+};
 
 /// The edit tools' names, in name order.
 pub const EDIT_TOOL_NAMES: [&str; 3] = ["apply_patch", "edit_file", "write_file"];

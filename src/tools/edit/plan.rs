@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::patch::{self, Op};
 use super::paths::{self, Resolved};
-use super::report::{self, ChangeKind};
+use super::report::{self, ChangeKind, FileChange};
 use super::seek;
 use crate::fs_guard::{self, OpenError, SpecialKind};
 use crate::sandbox::{SandboxMode, WriteScope};
@@ -17,23 +17,6 @@ use crate::sandbox::{SandboxMode, WriteScope};
 /// Largest file the edit tools read or write: 4 MiB. Larger files are refused (their diff
 /// alone would swamp the model's context; decision 0045).
 pub const MAX_EDIT_BYTES: u64 = 4 * 1024 * 1024;
-
-/// One file change as the approval card and the Chat card show it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileChange {
-    /// Path shown (relative to the workspace with `/`, or absolute).
-    pub display: String,
-    /// For a move, the path it moved from.
-    pub from: Option<String>,
-    /// What happens to the file.
-    pub kind: ChangeKind,
-    /// Lines added.
-    pub added: usize,
-    /// Lines removed.
-    pub removed: usize,
-    /// The unified diff (`diff --git` header, `---`/`+++`, hunks).
-    pub diff: String,
-}
 
 /// What one path looks like before and after the whole edit.
 #[derive(Debug, Clone)]

@@ -25,13 +25,28 @@ use std::time::Duration;
 
 use similar::{ChangeTag, TextDiff};
 
-use super::plan::FileChange;
-
 /// Most bytes of diff text a result carries; the rest is cut with a note.
 pub const MAX_RESULT_DIFF_BYTES: usize = 64 * 1024;
 
 /// Longest a diff may take to compute before a coarser (still correct) one is used.
 const DIFF_DEADLINE: Duration = Duration::from_secs(2);
+
+/// One file change as the approval card and the Chat card show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileChange {
+    /// Path shown (relative to the workspace with `/`, or absolute).
+    pub display: String,
+    /// For a move, the path it moved from.
+    pub from: Option<String>,
+    /// What happens to the file.
+    pub kind: ChangeKind,
+    /// Lines added.
+    pub added: usize,
+    /// Lines removed.
+    pub removed: usize,
+    /// The unified diff (`diff --git` header, `---`/`+++`, hunks).
+    pub diff: String,
+}
 
 /// What happened to a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
