@@ -167,12 +167,13 @@ pub fn result_text(files: &[FileChange], note: Option<&str>) -> String {
         if diffs.len() <= MAX_RESULT_DIFF_BYTES {
             out.push_str(&diffs);
         } else {
-            let mut cut = diffs[..MAX_RESULT_DIFF_BYTES]
-                .rfind('\n')
-                .map_or(0, |i| i + 1);
-            while !diffs.is_char_boundary(cut) {
-                cut -= 1;
+            // At the last whole line within the cap ('\n' is a character boundary; the cap
+            // itself may fall inside a character, so it is moved to one first).
+            let mut cap = MAX_RESULT_DIFF_BYTES;
+            while !diffs.is_char_boundary(cap) {
+                cap -= 1;
             }
+            let cut = diffs[..cap].rfind('\n').map_or(0, |i| i + 1);
             out.push_str(&diffs[..cut]);
             out.push_str(&format!(
                 "{CUT_NOTE_START}{cut} of {} bytes of diff shown; the files were changed in full]\n",

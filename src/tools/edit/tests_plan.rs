@@ -438,3 +438,18 @@ fn files_over_the_size_limit_and_binary_files_are_not_edited() {
     assert!(e.contains("binary file"), "{e}");
     assert_eq!(std::fs::metadata(&big).unwrap().len(), MAX_EDIT_BYTES + 1);
 }
+
+#[test]
+fn a_diff_cut_inside_a_multibyte_character_does_not_panic() {
+    // Every line is one 4-byte character, so the cap falls inside one unless the cut
+    // looks for a character boundary first.
+    let content = "𝄞\n".repeat(MAX_RESULT_DIFF_BYTES / 3);
+    for shift in 0..4 {
+        let text = format!("{}{content}", "x".repeat(shift));
+        let change = report::change(ChangeKind::Add, "music.txt", None, "", &text);
+        let out = report::result_text(std::slice::from_ref(&change), None);
+        let back = parse_result(&out).unwrap();
+        assert!(back.diff_cut, "shift {shift}");
+        assert!(change.diff.starts_with(&back.files[0].diff));
+    }
+}
