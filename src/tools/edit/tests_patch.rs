@@ -289,3 +289,53 @@ fn a_mismatch_names_the_first_line_that_cannot_be_found() {
     .unwrap_err();
     assert_eq!(e.line, "alpha");
 }
+
+mod hostile {
+    use proptest::prelude::*;
+
+    use super::super::patch::{Op, parse};
+    use super::super::seek::apply_chunks;
+
+    /// Lines a patch is made of, hostile ones included (markers without paths, stray
+    /// `@@`, multibyte text, carriage returns).
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("*** Begin Patch".to_string()),
+            Just("*** End Patch".to_string()),
+            Just("*** End of File".to_string()),
+            Just("*** Add File: a".to_string()),
+            Just("*** Update File: a".to_string()),
+            Just("*** Delete File:".to_string()),
+            Just("*** Move to: b".to_string()),
+            Just("@@".to_string()),
+            Just("@@ -1,2 +1,2 @@".to_string()),
+            Just(String::new()),
+            "[ +@*-][a-zé𝄞\\r @]{0,6}",
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn any_patch_text_parses_or_fails_without_panicking_and_applies_to_any_file(
+            lines in proptest::collection::vec(line(), 0..24),
+            file in "[ab é𝄞\\r\\n]{0,40}",
+        ) {
+            let text = lines.join("\n");
+            if let Ok(p) = parse(&text) {
+                for op in &p.ops {
+                    if let Op::Update { chunks, .. } = op {
+                        let _ = apply_chunks(&file, chunks);
+                    }
+                }
+            }
+            let wrapped = format!("*** Begin Patch\n{text}\n*** End Patch");
+            if let Ok(p) = parse(&wrapped) {
+                for op in &p.ops {
+                    if let Op::Update { chunks, .. } = op {
+                        let _ = apply_chunks(&file, chunks);
+                    }
+                }
+            }
+        }
+    }
+}
