@@ -99,7 +99,11 @@ pub fn open_dir(
     created: &mut Vec<PathBuf>,
 ) -> Result<Dir, DirError> {
     let io_err = |p: &Path, e: Errno| DirError::Io(p.to_path_buf(), errno(e));
+    // `O_PATH` (Linux) walks directories that may be searched but not read.
+    #[cfg(target_os = "linux")]
     let walk_flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    #[cfg(not(target_os = "linux"))]
+    let walk_flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let mut fd = rustix::fs::open("/", walk_flags, Mode::empty()).map_err(|e| io_err(dir, e))?;
     let mut at = PathBuf::from("/");
     for c in dir.components() {
