@@ -277,9 +277,19 @@ mod tests {
         s.push(status("old", McpState::Disconnected, &[])).unwrap();
         let plan = plan_restore(&mut s).unwrap();
         assert_eq!(plan.enable, names(&["fs__read", "word_count"]));
-        // grep and fs__write were turned off; list_dir (a built-in) was never offered;
-        // web__late was never offered either, so it is left to its server.
-        assert_eq!(plan.disable, names(&["fs__write", "grep", "list_dir"]));
+        // grep and fs__write were turned off; list_dir and the edit tools (built-ins) were
+        // never offered; web__late was never offered either, so it is left to its server.
+        assert_eq!(
+            plan.disable,
+            names(&[
+                "apply_patch",
+                "edit_file",
+                "fs__write",
+                "grep",
+                "list_dir",
+                "write_file"
+            ])
+        );
         assert_eq!(plan.connect, names(&["fs", "web"]));
         assert_eq!(plan.disconnect, names(&["old"]));
     }

@@ -25,7 +25,14 @@ pub struct ToolHistory {
 }
 
 /// Names of the built-in tools (command tools may not reuse them).
-pub const BUILTIN_TOOL_NAMES: [&str; 3] = ["grep", "list_dir", "read_file"];
+pub const BUILTIN_TOOL_NAMES: [&str; 6] = [
+    "apply_patch",
+    "edit_file",
+    "grep",
+    "list_dir",
+    "read_file",
+    "write_file",
+];
 
 /// Whether a tool's calls need the user's approval.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -7,6 +7,7 @@
 pub mod builtin;
 pub mod child_env;
 pub mod command;
+pub mod edit;
 pub mod mcp;
 pub mod registry;
 mod setup;

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::registry::{ToolRegistry, ToolSource};
-use super::{builtin, command};
+use super::{builtin, command, edit};
 use crate::config::Config;
 
 impl ToolRegistry {
@@ -17,6 +17,13 @@ impl ToolRegistry {
     pub fn from_config(config: &Config, workspace_root: &Path) -> Self {
         let mut r = ToolRegistry::new();
         let mut builtins = builtin::tools(workspace_root);
+        // The edit tools with a local write scope of the workspace (decision 0045); the
+        // session replaces it with the sandbox's scope, shared with `/mode`.
+        let scope = edit::workspace_scope(workspace_root, crate::sandbox::SandboxMode::default());
+        builtins.extend(edit::tools(
+            std::sync::Arc::new(std::sync::RwLock::new(scope)),
+            builtin::DEFAULT_BUILTIN_TIMEOUT,
+        ));
         for t in &mut builtins {
             t.enabled = config.builtin_tools;
         }

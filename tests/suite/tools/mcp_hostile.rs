@@ -66,15 +66,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("MCP server fx connected (306 tools)"), "{err}");
-    // 3 built-ins + 1 command tool + 124 of the 306 MCP tools are declared.
+    // 6 built-ins + 1 command tool + 121 of the 306 MCP tools are declared.
     assert!(
         err.contains(
-            "182 tools were not declared to the model: a request may declare at most 128 tools"
+            "185 tools were not declared to the model: a request may declare at most 128 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("Dropped from MCP server fx: fx__gen_119, fx__gen_120, fx__gen_121, fx__gen_122, fx__gen_123, …"),
+        err.contains("Dropped from MCP server fx: fx__gen_116, fx__gen_117, fx__gen_118, fx__gen_119, fx__gen_120, …"),
         "{err}"
     );
     assert_eq!(
@@ -86,22 +86,31 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     assert_eq!(reqs.len(), 4, "hello, call, after the call, thanks");
     assert_eq!(
         tool_names(&reqs[0]),
-        vec!["grep", "list_dir", "read_file", "stamp"]
+        vec![
+            "apply_patch",
+            "edit_file",
+            "grep",
+            "list_dir",
+            "read_file",
+            "stamp",
+            "write_file"
+        ]
     );
     for r in &reqs[1..] {
         let names = tool_names(r);
         assert_eq!(names.len(), 128, "{}", names.len());
         for b in [
+            "apply_patch",
             "grep",
             "list_dir",
             "read_file",
             "stamp",
             "fx__echo",
-            "fx__gen_118",
+            "fx__gen_115",
         ] {
             assert!(names.contains(&b.to_string()), "{b} declared");
         }
-        assert!(!names.contains(&"fx__gen_119".to_string()));
+        assert!(!names.contains(&"fx__gen_116".to_string()));
         assert_eq!(names, tool_names(&reqs[1]), "the same set every request");
         assert!(
             starts_with_previous(&reqs[0], r),
@@ -114,7 +123,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     assert_eq!(results.len(), 1);
     assert_eq!(result_text(results[0]), "capped but working");
     // The log records exactly what was declared: the header holds the 128 tools, and the
-    // developer message adds the 124 MCP tools, none of the dropped.
+    // developer message adds the 121 MCP tools, none of the dropped.
     let headers: Vec<&Value> = log
         .iter()
         .filter(|e| e["type"] == "request/header")
@@ -137,15 +146,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
         .filter(|b| b["type"] == "tool-addition")
         .map(|b| b["toolName"].as_str().unwrap())
         .collect();
-    assert_eq!(added.len(), 124, "{added:?}");
-    assert!(!added.contains(&"fx__gen_119"));
+    assert_eq!(added.len(), 121, "{added:?}");
+    assert!(!added.contains(&"fx__gen_116"));
 }
 
 /// D6a: the limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_tools_from_the_model_entry_caps_the_declarations() {
     let env = TestEnv::new(SimConfig::default()).await;
-    let cfg = config(&env, "", "", "max_tools = 6");
+    let cfg = config(&env, "", "", "max_tools = 9");
     let out = env
         .exec(&cfg, "/mcp connect fx\nplease call fx__add now\n", &[])
         .await;
@@ -153,7 +162,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "4 tools were not declared to the model: a request may declare at most 6 tools"
+            "4 tools were not declared to the model: a request may declare at most 9 tools"
         ),
         "{err}"
     );
@@ -165,12 +174,15 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert_eq!(
         tool_names(&reqs[0]),
         vec![
+            "apply_patch",
+            "edit_file",
             "fx__add",
             "fx__echo",
             "grep",
             "list_dir",
             "read_file",
-            "stamp"
+            "stamp",
+            "write_file"
         ]
     );
 }

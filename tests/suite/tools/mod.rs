@@ -1,3 +1,4 @@
+mod edit;
 mod limits;
 mod mcp;
 mod mcp_hostile;
