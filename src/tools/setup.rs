@@ -13,17 +13,27 @@ use crate::config::Config;
 
 impl ToolRegistry {
     /// Built-in tools confined to `workspace_root` (registered disabled when
-    /// `[tools.builtin] enabled = false`) and the config's command tools.
+    /// `[tools.builtin] enabled = false`) and the config's command tools; the edit tools
+    /// get a write scope of their own over the workspace (decision 0045).
     pub fn from_config(config: &Config, workspace_root: &Path) -> Self {
+        let scope = edit::workspace_scope(workspace_root, crate::sandbox::SandboxMode::default());
+        Self::from_config_with_scope(
+            config,
+            workspace_root,
+            std::sync::Arc::new(std::sync::RwLock::new(scope)),
+        )
+    }
+
+    /// [`ToolRegistry::from_config`] with the session's write scope, the one `/mode`
+    /// switches and the sandbox is built from (SPEC §14.2).
+    pub fn from_config_with_scope(
+        config: &Config,
+        workspace_root: &Path,
+        scope: crate::sandbox::SharedScope,
+    ) -> Self {
         let mut r = ToolRegistry::new();
         let mut builtins = builtin::tools(workspace_root);
-        // The edit tools with a local write scope of the workspace (decision 0045); the
-        // session replaces it with the sandbox's scope, shared with `/mode`.
-        let scope = edit::workspace_scope(workspace_root, crate::sandbox::SandboxMode::default());
-        builtins.extend(edit::tools(
-            std::sync::Arc::new(std::sync::RwLock::new(scope)),
-            builtin::DEFAULT_BUILTIN_TIMEOUT,
-        ));
+        builtins.extend(edit::tools(scope, builtin::DEFAULT_BUILTIN_TIMEOUT));
         for t in &mut builtins {
             t.enabled = config.builtin_tools;
         }
