@@ -5,6 +5,13 @@
 //! the sandbox backends build their writable binds from the same roots and protected paths,
 //! so the two can never disagree about what is protected.
 
+pub mod bwrap;
+pub mod landlock;
+pub mod launch;
+pub mod policy;
+pub mod probe;
+pub mod protected;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 

@@ -10,6 +10,7 @@ pub mod command;
 pub mod mcp;
 pub mod registry;
 mod setup;
+pub mod shell;
 pub mod source;
 pub mod walk;
 
