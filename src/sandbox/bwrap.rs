@@ -14,7 +14,12 @@ use std::path::{Path, PathBuf};
 use super::policy::SandboxPolicy;
 
 /// The flags every sandboxed run uses besides the binds; the probe runs `true` with them.
+/// `--cap-drop ALL` matters when deepterm runs as root: with its capabilities a command
+/// could remount a read-only bind writable (`mount -o remount,bind,rw .git`) or read
+/// another process's environment.
 pub const BASE_FLAGS: &[&str] = &[
+    "--cap-drop",
+    "ALL",
     "--die-with-parent",
     "--new-session",
     "--unshare-pid",

@@ -18,7 +18,8 @@
 //!   `io_uring_setup` (whose socket operation bypasses seccomp) fail with `EACCES`/`EPERM`;
 //!   always, `setsid` and `setpgid` fail with `EPERM`, so nothing leaves the process group
 //!   deepterm kills on timeout.
-//! - `no_new_privs` is set (the ruleset and the filter require it).
+//! - `no_new_privs` is set (the ruleset and the filter require it), and every capability is
+//!   dropped first (it matters when deepterm runs as root).
 //!
 //! A ruleset the kernel does not enforce fully is an error: the command is not run.
 
@@ -72,9 +73,7 @@ pub fn kernel_abi() -> Result<i32, String> {
 pub fn helper_args(policy: &SandboxPolicy, argv: &[String]) -> Vec<OsString> {
     let mut a: Vec<OsString> = vec![
         HELPER_SUBCOMMAND.into(),
-        serde_json::to_string(policy)
-            .unwrap_or_default()
-            .into(),
+        serde_json::to_string(policy).unwrap_or_default().into(),
         "--".into(),
     ];
     a.extend(argv.iter().map(OsString::from));
@@ -93,7 +92,9 @@ pub fn helper_main(args: &[OsString]) -> ExitCode {
         Err(e) => return fail(e),
     };
     if let Err(e) = restrict(&policy) {
-        return fail(format!("the sandbox could not be applied, nothing was run: {e}"));
+        return fail(format!(
+            "the sandbox could not be applied, nothing was run: {e}"
+        ));
     }
     let Some((program, rest)) = argv.split_first() else {
         return fail("no command".into());
@@ -121,6 +122,7 @@ fn parse_args(args: &[OsString]) -> Result<(SandboxPolicy, Vec<OsString>), Strin
 
 /// Restricts the calling process (the helper) to `policy`: Landlock, then seccomp.
 fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
+    drop_capabilities()?;
     let v = kernel_abi()?;
     if v < MIN_ABI {
         return Err(format!(
@@ -153,7 +155,13 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
         read |= AccessFs::ResolveUnix;
     }
     created = add(created, Path::new("/"), read).map_err(|e| format!("Landlock: /: {e}"))?;
-    for dev in ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"] {
+    for dev in [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/random",
+        "/dev/urandom",
+    ] {
         if Path::new(dev).exists() {
             created = add(created, Path::new(dev), AccessFs::from_file(abi))
                 .map_err(|e| format!("Landlock: {dev}: {e}"))?;
@@ -175,6 +183,59 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
         return Err("no_new_privs could not be set".into());
     }
     seccomp(policy.network)
+}
+
+/// Drops every capability (bounding, ambient, effective, permitted, inheritable), so a
+/// command run as root cannot regain them on exec, read a non-dumpable process's memory or
+/// environment (deepterm's holds the API key, see [`super::hide_process_memory`]), or
+/// override file permissions. A root helper that cannot drop them fails.
+fn drop_capabilities() -> Result<(), String> {
+    // SAFETY: prctl and capset only change this process's credentials; the structs are
+    // the kernel's v3 layout and outlive the call.
+    unsafe {
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: i32,
+        }
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct Data {
+            effective: u32,
+            permitted: u32,
+            inheritable: u32,
+        }
+        let mut h = Header {
+            version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
+            pid: 0,
+        };
+        let d = [Data {
+            effective: 0,
+            permitted: 0,
+            inheritable: 0,
+        }; 2];
+        if libc::syscall(libc::SYS_capset, &mut h as *mut Header, d.as_ptr()) != 0 {
+            return Err(format!(
+                "capabilities could not be dropped: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        if libc::geteuid() == 0 && libc::prctl(libc::PR_CAPBSET_READ, 21, 0, 0, 0) == 1 {
+            // CAP_SYS_ADMIN still in the bounding set: exec would give it back to root.
+            return Err("the capability bounding set could not be cleared".into());
+        }
+    }
+    Ok(())
 }
 
 fn add(
@@ -224,8 +285,8 @@ fn grant_tree(
 /// already has `no_new_privs` from Landlock.
 fn seccomp(network: bool) -> Result<(), String> {
     use seccompiler::{
-        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition,
-        SeccompFilter, SeccompRule, TargetArch,
+        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+        SeccompRule, TargetArch,
     };
     use std::collections::BTreeMap;
     let err = |e: &dyn std::fmt::Display| format!("seccomp: {e}");
@@ -268,7 +329,9 @@ fn seccomp(network: bool) -> Result<(), String> {
         );
     }
     for f in filters {
-        let prog: BpfProgram = f.try_into().map_err(|e: seccompiler::BackendError| err(&e))?;
+        let prog: BpfProgram = f
+            .try_into()
+            .map_err(|e: seccompiler::BackendError| err(&e))?;
         seccompiler::apply_filter(&prog).map_err(|e| err(&e))?;
     }
     Ok(())

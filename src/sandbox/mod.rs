@@ -156,6 +156,18 @@ impl WriteScope {
     }
 }
 
+/// Makes this process non-dumpable, so no other process without `CAP_SYS_PTRACE` can read
+/// its memory or its `/proc/PID/environ`, which holds the API key. Sandboxed commands have
+/// no capabilities (both backends drop them), so they cannot read the key from deepterm even
+/// where the kernel lets a Landlock-confined process read another's environment file.
+/// deepterm calls it first thing in `main`.
+pub fn hide_process_memory() {
+    // SAFETY: PR_SET_DUMPABLE only changes a flag of the calling process.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
+}
+
 /// The write scope as the running session holds it: `/mode` changes `mode` in place, and
 /// every tool reads the current value at call time.
 pub type SharedScope = Arc<RwLock<WriteScope>>;

@@ -53,7 +53,10 @@ impl Backend {
                 v.push(
                     "/tmp is not private: TMPDIR points to a private directory, and writes to /tmp itself are refused".to_string(),
                 );
-                v.push("setsid and setpgid are refused, so programs that start a new session fail".to_string());
+                v.push(
+                    "setsid and setpgid are refused, so programs that start a new session fail"
+                        .to_string(),
+                );
                 if *abi < 9 {
                     v.push(format!(
                         "Unix sockets of services outside the sandbox stay reachable by path (Landlock ABI {abi} < 9)"
@@ -182,7 +185,12 @@ pub fn probe_landlock(helper: &Path) -> Result<Backend, String> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| format!("the sandbox helper {} could not be started: {e}", helper.display()))?;
+        .map_err(|e| {
+            format!(
+                "the sandbox helper {} could not be started: {e}",
+                helper.display()
+            )
+        })?;
     if !out.status.success() {
         let why = String::from_utf8_lossy(&out.stderr);
         let why = why.trim().trim_start_matches(ll::HELPER_ERROR_PREFIX);
@@ -207,7 +215,10 @@ pub fn choose(
             Err(e) => (None, e),
         },
         BackendChoice::Landlock => match probe_landlock(helper) {
-            Ok(b) => (Some(b), "Landlock is enforced here (backend = \"landlock\")".into()),
+            Ok(b) => (
+                Some(b),
+                "Landlock is enforced here (backend = \"landlock\")".into(),
+            ),
             Err(e) => (None, e),
         },
         BackendChoice::Auto => {

@@ -49,7 +49,9 @@ fn normalize(path: &Path) -> PathBuf {
 /// directory), if `git_file` is such a file.
 fn gitdir_target(git_file: &Path) -> Option<PathBuf> {
     let text = std::fs::read_to_string(git_file).ok()?;
-    let line = text.lines().find_map(|l| l.trim().strip_prefix("gitdir:"))?;
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("gitdir:"))?;
     let target = Path::new(line.trim());
     if target.as_os_str().is_empty() {
         return None;

@@ -44,11 +44,12 @@ pub const OUTPUT_HALF: usize = 32 * 1024;
 pub fn schema() -> ToolSchema {
     ToolSchema {
         name: NAME.to_string(),
-        description: "Run one command in the sandbox (the workspace is writable in workspace-write mode; \
+        description:
+            "Run one command in the sandbox (the workspace is writable in workspace-write mode; \
                       .git, .deepterm and the session files never are; no network unless enabled). \
                       stdin is empty; stdout and stderr are returned together. Set escalate with a \
                       justification only when the command needs to run outside the sandbox."
-            .to_string(),
+                .to_string(),
         parameters: json!({
             "type": "object",
             "properties": {
@@ -95,7 +96,14 @@ pub fn parse_request(args: &Value, workspace: &Path) -> Result<ShellRequest, Str
         return Err("shell: the arguments must be an object".into());
     };
     if let Some(k) = obj.keys().find(|k| {
-        !["command", "workdir", "timeout_ms", "escalate", "justification"].contains(&k.as_str())
+        ![
+            "command",
+            "workdir",
+            "timeout_ms",
+            "escalate",
+            "justification",
+        ]
+        .contains(&k.as_str())
     }) {
         return Err(format!("shell: unknown argument \"{k}\""));
     }
@@ -224,12 +232,13 @@ impl Shell {
 
     /// Runs `req`. `RunAs::Sandboxed` runs unsandboxed only in `full-access` mode; when the
     /// sandbox cannot be applied, nothing runs and the error names the missing piece.
-    pub async fn run(&self, req: &ShellRequest, how: RunAs, cancel: &CancellationToken) -> ShellResult {
-        let scope = self
-            .scope
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+    pub async fn run(
+        &self,
+        req: &ShellRequest,
+        how: RunAs,
+        cancel: &CancellationToken,
+    ) -> ShellResult {
+        let scope = self.scope.read().unwrap_or_else(|p| p.into_inner()).clone();
         let sandboxed = how == RunAs::Sandboxed && scope.mode != SandboxMode::FullAccess;
         let not_run = |msg: String| ShellResult {
             outcome: ToolOutcome::error(msg),
@@ -245,7 +254,13 @@ impl Shell {
                     self.status.reason
                 ));
             };
-            match launch::prepare(backend, &scope, self.status.network, &req.workdir, &req.argv) {
+            match launch::prepare(
+                backend,
+                &scope,
+                self.status.network,
+                &req.workdir,
+                &req.argv,
+            ) {
                 Ok(l) => (l.program.clone(), l.args.clone(), Some(l)),
                 Err(e) => return not_run(format!("shell: nothing was run: {e}")),
             }
@@ -259,7 +274,11 @@ impl Shell {
         if sandboxed && result.ran && result.outcome.is_error {
             result.looks_like_sandbox_denial = looks_like_denial(&result.outcome.content);
         }
-        if sandboxed && result.outcome.content.contains(crate::sandbox::landlock::HELPER_ERROR_PREFIX)
+        if sandboxed
+            && result
+                .outcome
+                .content
+                .contains(crate::sandbox::landlock::HELPER_ERROR_PREFIX)
             && result.exit_code == Some(i32::from(crate::sandbox::landlock::SETUP_FAILED_STATUS))
         {
             result.ran = false;
@@ -375,10 +394,7 @@ async fn spawn_and_wait(
     let mut child = match spawned {
         Ok(c) => c,
         Err(e) => {
-            return failed(format!(
-                "shell: could not start {}: {e}",
-                program.display()
-            ));
+            return failed(format!("shell: could not start {}: {e}", program.display()));
         }
     };
     let out = Arc::new(std::sync::Mutex::new(CappedOutput::default()));
@@ -392,7 +408,10 @@ async fn spawn_and_wait(
             loop {
                 match rx.read(&mut buf).await {
                     Ok(0) | Err(_) => break,
-                    Ok(n) => out.lock().unwrap_or_else(|p| p.into_inner()).push(&buf[..n]),
+                    Ok(n) => out
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(&buf[..n]),
                 }
             }
         })
@@ -460,7 +479,11 @@ async fn spawn_and_wait(
 }
 
 impl ToolExecutor for Shell {
-    fn call<'a>(&'a self, arguments: Value, cancel: &'a CancellationToken) -> BoxFuture<'a, ToolOutcome> {
+    fn call<'a>(
+        &'a self,
+        arguments: Value,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, ToolOutcome> {
         async move {
             let workspace = self
                 .scope
@@ -480,7 +503,11 @@ impl ToolExecutor for Shell {
 }
 
 /// The registered `shell` tool: see [`Shell::new`].
-pub fn shell_tool(scope: SharedScope, status: Arc<SandboxStatus>, env: ChildEnvPolicy) -> RegisteredTool {
+pub fn shell_tool(
+    scope: SharedScope,
+    status: Arc<SandboxStatus>,
+    env: ChildEnvPolicy,
+) -> RegisteredTool {
     RegisteredTool {
         schema: schema(),
         approval: Approval::Never,

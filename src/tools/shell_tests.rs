@@ -13,7 +13,10 @@ fn ws() -> (tempfile::TempDir, PathBuf) {
 fn a_string_command_runs_through_a_shell_with_the_default_timeout() {
     let (_d, ws) = ws();
     let r = parse_request(&json!({"command": "echo hi | wc -c"}), &ws).unwrap();
-    assert_eq!(r.argv[1..], ["-c".to_string(), "echo hi | wc -c".to_string()]);
+    assert_eq!(
+        r.argv[1..],
+        ["-c".to_string(), "echo hi | wc -c".to_string()]
+    );
     assert!(r.argv[0].ends_with("sh"), "{:?}", r.argv);
     assert_eq!(r.workdir, ws);
     assert_eq!(r.timeout, Duration::from_millis(DEFAULT_TIMEOUT_MS));
@@ -27,11 +30,21 @@ fn a_string_command_runs_through_a_shell_with_the_default_timeout() {
 #[test]
 fn timeouts_outside_one_ms_to_ten_minutes_are_refused() {
     let (_d, ws) = ws();
-    for bad in [json!(0), json!(MAX_TIMEOUT_MS + 1), json!(-5), json!(1.5), json!("10")] {
+    for bad in [
+        json!(0),
+        json!(MAX_TIMEOUT_MS + 1),
+        json!(-5),
+        json!(1.5),
+        json!("10"),
+    ] {
         let e = parse_request(&json!({"command": "true", "timeout_ms": bad}), &ws).unwrap_err();
         assert!(e.contains("timeout_ms"), "{bad}: {e}");
     }
-    let max = parse_request(&json!({"command": "true", "timeout_ms": MAX_TIMEOUT_MS}), &ws).unwrap();
+    let max = parse_request(
+        &json!({"command": "true", "timeout_ms": MAX_TIMEOUT_MS}),
+        &ws,
+    )
+    .unwrap();
     assert_eq!(max.timeout, Duration::from_millis(MAX_TIMEOUT_MS));
 }
 
@@ -54,7 +67,10 @@ fn bad_commands_and_unknown_arguments_are_refused() {
         (json!({"command": []}), "empty"),
         (json!({"command": [1]}), "string"),
         (json!({"command": 3}), "string"),
-        (json!({"command": "x", "sandbox": false}), "unknown argument \"sandbox\""),
+        (
+            json!({"command": "x", "sandbox": false}),
+            "unknown argument \"sandbox\"",
+        ),
         (json!({"command": "x", "escalate": "yes"}), "escalate"),
     ] {
         let e = parse_request(&args, &ws).unwrap_err();
@@ -83,7 +99,9 @@ fn output_beyond_the_cap_keeps_head_and_tail_and_says_what_was_cut() {
     assert!(s.ends_with("END"));
     let cut = total - 2 * OUTPUT_HALF;
     assert!(
-        s.contains(&format!("[… {cut} bytes cut from the middle of {total} bytes of output …]")),
+        s.contains(&format!(
+            "[… {cut} bytes cut from the middle of {total} bytes of output …]"
+        )),
         "{}",
         &s[OUTPUT_HALF - 10..OUTPUT_HALF + 100]
     );
@@ -100,7 +118,9 @@ fn output_beyond_the_cap_keeps_head_and_tail_and_says_what_was_cut() {
 
 #[test]
 fn denial_markers_are_recognized() {
-    assert!(looks_like_denial("touch: cannot touch '/x': Read-only file system"));
+    assert!(looks_like_denial(
+        "touch: cannot touch '/x': Read-only file system"
+    ));
     assert!(looks_like_denial("bash: socket: Permission denied"));
     assert!(looks_like_denial("curl: (7) Network is unreachable"));
     assert!(!looks_like_denial("error[E0308]: mismatched types"));

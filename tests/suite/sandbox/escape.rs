@@ -1,0 +1,274 @@
+//! Escape attempts through `shell` with the sandbox on, against both backends: each asserts
+//! the side effect did not happen, and each is also run in `full-access` (no sandbox), where
+//! the same side effect must happen, so no assertion passes vacuously.
+
+use std::path::PathBuf;
+
+use deepterm::sandbox::SandboxMode;
+
+use super::harness::{Site, backends, run, text};
+
+/// One attack: the command, and whether its side effect happened.
+struct Attack {
+    name: &'static str,
+    command: fn(&Site) -> String,
+    happened: fn(&Site) -> bool,
+}
+
+/// A file in the real `$HOME` (outside every writable root), unique to this test run.
+fn home_target() -> PathBuf {
+    let home = std::env::var_os("HOME").expect("HOME is set");
+    PathBuf::from(home).join(format!(".deepterm-sandbox-escape-{}", std::process::id()))
+}
+
+const GIT_CONFIG: &str = "[core]\n\tbare = false\n";
+
+fn attacks() -> Vec<Attack> {
+    vec![
+        Attack {
+            name: "write into $HOME",
+            command: |_| format!("echo pwned > '{}'", home_target().display()),
+            happened: |_| home_target().exists(),
+        },
+        Attack {
+            name: "write outside through /tmp/..",
+            command: |s| {
+                let rel = s.outside.strip_prefix("/").unwrap().display().to_string();
+                format!("echo pwned > /tmp/../{rel}/dotdot")
+            },
+            happened: |s| s.outside.join("dotdot").exists(),
+        },
+        Attack {
+            name: "write outside through /proc/self/root",
+            command: |s| {
+                format!(
+                    "echo pwned > /proc/self/root{}/viaproc",
+                    s.outside.display()
+                )
+            },
+            happened: |s| s.outside.join("viaproc").exists(),
+        },
+        Attack {
+            name: "append to the existing .git/config",
+            command: |_| "printf '[core]\\n\\thooksPath = /tmp/evil\\n' >> .git/config".into(),
+            happened: |s| std::fs::read_to_string(s.ws.join(".git/config")).unwrap() != GIT_CONFIG,
+        },
+        Attack {
+            name: "truncate the existing .git/config",
+            command: |_| "truncate -s 0 .git/config".into(),
+            happened: |s| std::fs::read_to_string(s.ws.join(".git/config")).unwrap() != GIT_CONFIG,
+        },
+        Attack {
+            name: "remount the read-only .git writable",
+            command: |_| {
+                "mount -o remount,bind,rw .git 2>/dev/null; echo pwned >> .git/config".into()
+            },
+            happened: |s| std::fs::read_to_string(s.ws.join(".git/config")).unwrap() != GIT_CONFIG,
+        },
+        Attack {
+            name: "create a new git hook",
+            command: |_| "printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit".into(),
+            happened: |s| s.ws.join(".git/hooks/pre-commit").exists(),
+        },
+        Attack {
+            name: "move .git away and plant a new one",
+            command: |_| "mv .git .git-moved; mkdir -p .git && echo evil > .git/config".into(),
+            happened: |s| {
+                s.ws.join(".git-moved").exists()
+                    || std::fs::read_to_string(s.ws.join(".git/config")).unwrap_or_default()
+                        != GIT_CONFIG
+            },
+        },
+        Attack {
+            name: "create .deepterm/",
+            command: |_| "mkdir -p .deepterm && echo x > .deepterm/rules.toml".into(),
+            happened: |s| s.ws.join(".deepterm").exists(),
+        },
+        Attack {
+            name: "overwrite the config file",
+            command: |s| format!("echo 'model = \"evil/x\"' > '{}'", s.config.display()),
+            happened: |s| std::fs::read_to_string(&s.config).unwrap().contains("evil"),
+        },
+        Attack {
+            name: "append to a session file and add one",
+            command: |s| {
+                let d = s.sessions.display();
+                format!("echo '{{}}' >> '{d}/s1.jsonl'; echo '{{}}' > '{d}/planted.jsonl'")
+            },
+            happened: |s| {
+                s.sessions.join("planted.jsonl").exists()
+                    || std::fs::read_to_string(s.sessions.join("s1.jsonl")).unwrap() != "{}\n"
+            },
+        },
+    ]
+}
+
+#[tokio::test]
+async fn writes_outside_the_roots_and_into_protected_paths_are_refused_by_both_backends() {
+    for backend in backends() {
+        for a in attacks() {
+            let site = Site::new();
+            let shell = site.shell(
+                SandboxMode::WorkspaceWrite,
+                Some(backend.clone()),
+                false,
+                "test",
+            );
+            let r = run(&shell, &site.ws, &(a.command)(&site)).await;
+            assert!(r.ran && r.sandboxed, "{}: {}", a.name, text(&r.outcome));
+            assert!(
+                !(a.happened)(&site),
+                "{} on {}: the side effect happened: {}",
+                a.name,
+                backend.name(),
+                text(&r.outcome)
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_same_attacks_succeed_without_the_sandbox() {
+    for a in attacks() {
+        let site = Site::new();
+        let shell = site.shell(SandboxMode::FullAccess, None, false, "no backend");
+        let r = run(&shell, &site.ws, &(a.command)(&site)).await;
+        let happened = (a.happened)(&site);
+        let _ = std::fs::remove_file(home_target());
+        assert!(r.ran && !r.sandboxed, "{}: {}", a.name, text(&r.outcome));
+        assert!(
+            happened,
+            "{} did not happen unsandboxed: {}",
+            a.name,
+            text(&r.outcome)
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_workspace_and_writable_roots_stay_writable_in_the_sandbox() {
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let cmd = format!(
+            "echo ok > src/new.rs && mkdir -p src/deep/er && echo ok > src/deep/er/f && \
+             echo ok > '{}/cache/other' && echo ok > \"$TMPDIR/scratch\" && cat \"$TMPDIR/scratch\"",
+            site.state.display()
+        );
+        let r = run(&shell, &site.ws, &cmd).await;
+        assert!(
+            !r.outcome.is_error,
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        assert!(site.ws.join("src/deep/er/f").exists());
+        assert!(site.state.join("cache/other").exists());
+        assert!(
+            text(&r.outcome).starts_with("exit status 0\n"),
+            "{}",
+            text(&r.outcome)
+        );
+    }
+}
+
+#[tokio::test]
+async fn read_only_mode_writes_nothing_even_in_the_workspace() {
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(SandboxMode::ReadOnly, Some(backend.clone()), false, "test");
+        let r = run(&shell, &site.ws, "echo x > src/new.rs; cat src/main.rs").await;
+        assert!(!site.ws.join("src/new.rs").exists(), "{}", backend.name());
+        assert!(
+            text(&r.outcome).contains("fn main"),
+            "reading still works: {}",
+            text(&r.outcome)
+        );
+    }
+    let site = Site::new();
+    let open = site.shell(SandboxMode::FullAccess, None, false, "no backend");
+    run(&open, &site.ws, "echo x > src/new.rs").await;
+    assert!(
+        site.ws.join("src/new.rs").exists(),
+        "the write works without the sandbox"
+    );
+}
+
+#[tokio::test]
+async fn a_loopback_listener_gets_no_connection_with_the_network_off() {
+    let attack = |port: u16| format!("exec 3<>/dev/tcp/127.0.0.1/{port} && echo hello >&3");
+    for backend in backends() {
+        let site = Site::new();
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(&shell, &site.ws, &attack(port)).await;
+        assert!(
+            r.outcome.is_error,
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        match listener.accept() {
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            other => panic!("{}: the listener got {other:?}", backend.name()),
+        }
+    }
+    let site = Site::new();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let open = site.shell(SandboxMode::FullAccess, None, false, "no backend");
+    let r = run(&open, &site.ws, &attack(port)).await;
+    assert!(!r.outcome.is_error, "{}", text(&r.outcome));
+    assert!(
+        listener.accept().is_ok(),
+        "the connection arrives without the sandbox"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_write_is_flagged_as_a_sandbox_denial_and_an_ordinary_failure_is_not() {
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(&shell, &site.ws, "echo x >> .git/config").await;
+        assert!(
+            r.looks_like_sandbox_denial,
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        let r = run(&shell, &site.ws, "echo 'no such thing' >&2; exit 3").await;
+        assert!(
+            r.outcome.is_error && r.exit_code == Some(3),
+            "{}",
+            text(&r.outcome)
+        );
+        assert!(!r.looks_like_sandbox_denial, "{}", text(&r.outcome));
+    }
+    let site = Site::new();
+    let open = site.shell(SandboxMode::FullAccess, None, false, "no backend");
+    let r = run(&open, &site.ws, "echo x > /proc/version").await;
+    assert!(r.outcome.is_error);
+    assert!(
+        !r.looks_like_sandbox_denial,
+        "not sandboxed, so not a sandbox denial"
+    );
+}
