@@ -272,3 +272,47 @@ async fn a_refused_write_is_flagged_as_a_sandbox_denial_and_an_ordinary_failure_
         "not sandboxed, so not a sandbox denial"
     );
 }
+
+#[tokio::test]
+async fn stdout_and_stderr_arrive_in_order_and_long_output_keeps_head_and_tail() {
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(
+            &shell,
+            &site.ws,
+            "echo one; echo two >&2; echo three; exit 4",
+        )
+        .await;
+        assert!(
+            text(&r.outcome).starts_with("exit status 4\nduration: "),
+            "{}",
+            text(&r.outcome)
+        );
+        assert!(
+            text(&r.outcome).ends_with("output:\none\ntwo\nthree\n"),
+            "{}",
+            text(&r.outcome)
+        );
+        let r = run(
+            &shell,
+            &site.ws,
+            "echo FIRST; head -c 300000 /dev/zero | tr '\\0' x; echo; echo LAST",
+        )
+        .await;
+        let t = text(&r.outcome);
+        assert!(t.contains("output:\nFIRST\n"), "{}", &t[..200]);
+        assert!(t.ends_with("x\nLAST\n"));
+        assert!(
+            t.contains("bytes cut from the middle of 300012 bytes of output"),
+            "{}",
+            t.len()
+        );
+        assert!(t.len() < 70 * 1024);
+    }
+}

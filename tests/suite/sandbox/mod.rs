@@ -6,4 +6,5 @@ mod escape;
 mod fail_closed;
 mod harness;
 mod key;
+mod probe;
 mod timeout;

@@ -126,3 +126,41 @@ async fn a_child_that_starts_its_own_session_does_not_survive_in_the_sandbox() {
         "setsid escapes the process group without the sandbox"
     );
 }
+
+#[tokio::test]
+async fn cancelling_a_call_kills_its_process_group() {
+    let site = Site::new();
+    let mut shells = vec![site.shell(SandboxMode::FullAccess, None, false, "no backend")];
+    for b in backends() {
+        shells.push(site.shell(SandboxMode::WorkspaceWrite, Some(b), false, "test"));
+    }
+    for shell in &shells {
+        let tok = token();
+        let cmd = format!("sleep {tok} & sleep {tok}; wait");
+        let req = parse_request(&json!({"command": cmd}), &site.ws).unwrap();
+        let cancel = CancellationToken::new();
+        let call = shell.run(&req, RunAs::Sandboxed, &cancel);
+        let watch = async {
+            for _ in 0..200 {
+                if pids_with(&tok).len() >= 2 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            cancel.cancel();
+        };
+        let (r, ()) = tokio::join!(call, watch);
+        assert!(
+            text(&r.outcome).starts_with("cancelled;"),
+            "{}",
+            text(&r.outcome)
+        );
+        for _ in 0..50 {
+            if pids_with(&tok).is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(pids_with(&tok).is_empty(), "a sleeper survived the cancel");
+    }
+}
