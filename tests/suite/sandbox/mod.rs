@@ -6,5 +6,6 @@ mod escape;
 mod fail_closed;
 mod harness;
 mod key;
+mod network;
 mod probe;
 mod timeout;
