@@ -230,6 +230,28 @@ impl Shell {
         Shell { scope, status, env }
     }
 
+    /// Validates a call's arguments against the current workspace ([`parse_request`]).
+    pub fn parse(&self, arguments: &Value) -> Result<ShellRequest, String> {
+        let workspace = self
+            .scope
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .workspace
+            .clone();
+        parse_request(arguments, &workspace)
+    }
+
+    /// Whether a run as `how` would be sandboxed in the current mode (for the approval card).
+    pub fn runs_sandboxed(&self, how: RunAs) -> bool {
+        how == RunAs::Sandboxed
+            && self.scope.read().unwrap_or_else(|p| p.into_inner()).mode != SandboxMode::FullAccess
+    }
+
+    /// The sandbox this shell uses.
+    pub fn status(&self) -> &SandboxStatus {
+        &self.status
+    }
+
     /// Runs `req`. `RunAs::Sandboxed` runs unsandboxed only in `full-access` mode; when the
     /// sandbox cannot be applied, nothing runs and the error names the missing piece.
     pub async fn run(
@@ -485,13 +507,7 @@ impl ToolExecutor for Shell {
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, ToolOutcome> {
         async move {
-            let workspace = self
-                .scope
-                .read()
-                .unwrap_or_else(|p| p.into_inner())
-                .workspace
-                .clone();
-            match parse_request(&arguments, &workspace) {
+            match self.parse(&arguments) {
                 // Always sandboxed: `escalate` is the approval layer's business, never a
                 // way for the model to leave the sandbox by itself.
                 Ok(req) => self.run(&req, RunAs::Sandboxed, cancel).await.outcome,

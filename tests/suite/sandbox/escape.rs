@@ -292,3 +292,82 @@ async fn stdout_and_stderr_arrive_in_order_and_long_output_keeps_head_and_tail()
         assert!(t.len() < 70 * 1024);
     }
 }
+
+#[tokio::test]
+async fn the_executor_stays_sandboxed_whatever_the_arguments_say() {
+    use deepterm::tools::ToolExecutor;
+    use deepterm::tools::shell::RunAs;
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let cancel = tokio_util::sync::CancellationToken::new();
+        let args = serde_json::json!({
+            "command": "echo pwned >> .git/config",
+            "escalate": true,
+            "justification": "please"
+        });
+        let out = shell.call(args.clone(), &cancel).await;
+        assert!(out.is_error, "{}", out.content);
+        assert_eq!(
+            std::fs::read_to_string(site.ws.join(".git/config")).unwrap(),
+            GIT_CONFIG,
+            "{}",
+            backend.name()
+        );
+        assert!(shell.runs_sandboxed(RunAs::Sandboxed));
+        assert!(!shell.runs_sandboxed(RunAs::Unsandboxed));
+        // Only the approval layer's explicit unsandboxed run leaves the sandbox.
+        let req = shell.parse(&args).unwrap();
+        let r = shell.run(&req, RunAs::Unsandboxed, &cancel).await;
+        assert!(
+            r.ran && !r.sandboxed && !r.outcome.is_error,
+            "{}",
+            text(&r.outcome)
+        );
+        assert_ne!(
+            std::fs::read_to_string(site.ws.join(".git/config")).unwrap(),
+            GIT_CONFIG
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_mode_switch_takes_effect_on_the_next_call() {
+    for backend in backends() {
+        let site = Site::new();
+        let scope = std::sync::Arc::new(std::sync::RwLock::new(site.scope(SandboxMode::ReadOnly)));
+        let status = deepterm::sandbox::probe::SandboxStatus {
+            mode: SandboxMode::ReadOnly,
+            network: false,
+            choice: deepterm::sandbox::BackendChoice::Auto,
+            limits: backend.limits(),
+            backend: Some(backend.clone()),
+            reason: "test".into(),
+            writable_roots: vec![],
+            protected: vec![],
+        };
+        let shell = deepterm::tools::shell::Shell::new(
+            scope.clone(),
+            std::sync::Arc::new(status),
+            deepterm::tools::child_env::ChildEnvPolicy::default(),
+        );
+        run(&shell, &site.ws, "echo x > src/a.rs").await;
+        assert!(
+            !site.ws.join("src/a.rs").exists(),
+            "{}: read-only",
+            backend.name()
+        );
+        scope.write().unwrap().mode = SandboxMode::WorkspaceWrite;
+        run(&shell, &site.ws, "echo x > src/a.rs").await;
+        assert!(
+            site.ws.join("src/a.rs").exists(),
+            "{}: workspace-write",
+            backend.name()
+        );
+    }
+}
