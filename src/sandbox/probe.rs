@@ -43,9 +43,15 @@ impl Backend {
             "a file hard-linked into a writable root from a protected path before the command started stays writable through that link".to_string(),
         ];
         match self {
-            Backend::Bwrap { .. } => v.push(
-                "Unix sockets of services outside the sandbox stay reachable by path".to_string(),
-            ),
+            Backend::Bwrap { .. } => {
+                v.push(
+                    "Unix sockets of services outside the sandbox stay reachable by path"
+                        .to_string(),
+                );
+                v.push(
+                    "a protected path that is a symlink (a .git symlink) can be removed and replaced; what it points to stays protected".to_string(),
+                );
+            }
             Backend::Landlock { abi, .. } => {
                 v.push(
                     "entries directly in a directory that holds a protected path (the workspace root) cannot be created, removed or renamed; existing files there stay writable".to_string(),
