@@ -371,3 +371,36 @@ async fn a_mode_switch_takes_effect_on_the_next_call() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_missing_git_directory_cannot_be_planted_and_nothing_is_left_behind() {
+    let plant = "mkdir -p .git/hooks && printf '#!/bin/sh\\n' > .git/hooks/post-checkout";
+    for backend in backends() {
+        let site = Site::new();
+        std::fs::remove_dir_all(site.ws.join(".git")).unwrap();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(&shell, &site.ws, plant).await;
+        assert!(
+            r.outcome.is_error,
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        assert!(
+            std::fs::symlink_metadata(site.ws.join(".git")).is_err(),
+            "{}: .git exists after the run",
+            backend.name()
+        );
+        assert!(std::fs::symlink_metadata(site.ws.join(".deepterm")).is_err());
+    }
+    let site = Site::new();
+    std::fs::remove_dir_all(site.ws.join(".git")).unwrap();
+    let open = site.shell(SandboxMode::FullAccess, None, false, "no backend");
+    run(&open, &site.ws, plant).await;
+    assert!(site.ws.join(".git/hooks/post-checkout").exists());
+}
