@@ -36,7 +36,7 @@ fn token() -> String {
     )
 }
 
-/// Runs `command` (which must start `sleep TOKEN` somewhere) with a 1.5 s timeout; checks
+/// Runs `command` (which must start `sleep TOKEN` somewhere) with a 3 s timeout; checks
 /// that the sleeper was seen running, then returns the sleepers left after the call.
 async fn survivors(
     shell: &deepterm::tools::shell::Shell,
@@ -44,11 +44,11 @@ async fn survivors(
     command: &str,
     tok: &str,
 ) -> Vec<u32> {
-    let req = parse_request(&json!({"command": command, "timeout_ms": 1500}), &site.ws).unwrap();
+    let req = parse_request(&json!({"command": command, "timeout_ms": 3000}), &site.ws).unwrap();
     let cancel = CancellationToken::new();
     let call = shell.run(&req, RunAs::Sandboxed, &cancel);
     let watch = async {
-        for _ in 0..100 {
+        for _ in 0..280 {
             if !pids_with(tok).is_empty() {
                 return true;
             }
@@ -59,7 +59,7 @@ async fn survivors(
     let (r, seen) = tokio::join!(call, watch);
     assert!(seen, "the sleeper never ran: {}", text(&r.outcome));
     assert!(
-        text(&r.outcome).starts_with("timed out after 1500 ms"),
+        text(&r.outcome).starts_with("timed out after 3000 ms"),
         "{}",
         text(&r.outcome)
     );
