@@ -269,6 +269,9 @@ impl Shell {
             exit_code: None,
             looks_like_sandbox_denial: false,
         };
+        if req.argv.is_empty() {
+            return not_run("shell: \"command\" is empty".into());
+        }
         let (program, args, launch) = if sandboxed {
             let Some(backend) = &self.status.backend else {
                 return not_run(format!(
@@ -287,7 +290,9 @@ impl Shell {
                 Err(e) => return not_run(format!("shell: nothing was run: {e}")),
             }
         } else {
-            let (p, a) = req.argv.split_first().expect("argv is never empty");
+            let Some((p, a)) = req.argv.split_first() else {
+                return not_run("shell: \"command\" is empty".into());
+            };
             (PathBuf::from(p), a.iter().map(Into::into).collect(), None)
         };
         let mut result = spawn_and_wait(&program, &args, req, &self.env, cancel).await;
@@ -419,6 +424,9 @@ async fn spawn_and_wait(
             return failed(format!("shell: could not start {}: {e}", program.display()));
         }
     };
+    // The group id is the child's pid (setsid above); kept because the child's own id is
+    // gone once it is reaped, and the group may outlive it.
+    let pgid = child.id().and_then(|p| libc::pid_t::try_from(p).ok());
     let out = Arc::new(std::sync::Mutex::new(CappedOutput::default()));
     let reader_task = {
         let out = out.clone();
@@ -450,7 +458,13 @@ async fn spawn_and_wait(
     // Output still in the pipe (or held by a process left in the background) is read for
     // a short grace period; then the group is killed so nothing outlives the call.
     let _ = tokio::time::timeout(OUTPUT_GRACE, &mut reader_task).await;
-    kill_group(&mut child).await;
+    if let Some(pgid) = pgid.filter(|p| *p > 0) {
+        // SAFETY: killpg only sends a signal. The group's id cannot have been reused while
+        // a process of the group lives; if none does, it fails with ESRCH.
+        unsafe {
+            libc::killpg(pgid, libc::SIGKILL);
+        }
+    }
     reader_task.abort();
     let elapsed = started.elapsed();
     let output = out.lock().unwrap_or_else(|p| p.into_inner()).render();

@@ -164,3 +164,43 @@ async fn cancelling_a_call_kills_its_process_group() {
         assert!(pids_with(&tok).is_empty(), "a sleeper survived the cancel");
     }
 }
+
+#[tokio::test]
+async fn a_background_child_does_not_outlive_a_command_that_exited() {
+    let site = Site::new();
+    let mut shells = vec![(
+        "no sandbox".to_string(),
+        site.shell(SandboxMode::FullAccess, None, false, "no backend"),
+    )];
+    for b in backends() {
+        let name = b.name().to_string();
+        shells.push((
+            name,
+            site.shell(SandboxMode::WorkspaceWrite, Some(b), false, "test"),
+        ));
+    }
+    for (name, shell) in &shells {
+        let tok = token();
+        // The sleeper keeps the output pipe open too, so the call waits its grace period.
+        let cmd = format!("sleep {tok} & echo started");
+        let req = parse_request(&json!({"command": cmd}), &site.ws).unwrap();
+        let r = shell
+            .run(&req, RunAs::Sandboxed, &CancellationToken::new())
+            .await;
+        assert!(
+            text(&r.outcome).contains("started"),
+            "{name}: {}",
+            text(&r.outcome)
+        );
+        for _ in 0..50 {
+            if pids_with(&tok).is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(
+            pids_with(&tok).is_empty(),
+            "{name}: the background sleeper survived"
+        );
+    }
+}
