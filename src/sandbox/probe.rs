@@ -265,3 +265,34 @@ pub fn probe(
         limits,
     }
 }
+
+/// Everything a session needs for its sandbox, once per start: the protected paths of
+/// `workspace` (with the config file and the session directory), the shared scope in the
+/// configured starting mode, and the probed status. `helper` is deepterm's own executable
+/// (`std::env::current_exe()`); `bwrap` is looked up on this process's `PATH`.
+pub fn start(
+    settings: &super::SandboxSettings,
+    workspace: &Path,
+    config_file: Option<&Path>,
+    session_dir: &Path,
+    helper: &Path,
+) -> (super::SharedScope, std::sync::Arc<SandboxStatus>) {
+    let protected = super::protected::protected_paths(workspace, config_file, session_dir);
+    let scope = WriteScope::new(
+        settings.mode,
+        workspace,
+        &settings.writable_roots,
+        protected,
+    );
+    let status = probe(
+        settings.backend,
+        settings.network,
+        &scope,
+        std::env::var_os("PATH").as_deref(),
+        helper,
+    );
+    (
+        std::sync::Arc::new(std::sync::RwLock::new(scope)),
+        std::sync::Arc::new(status),
+    )
+}

@@ -81,3 +81,54 @@ fn the_status_lists_mode_roots_and_protected_paths() {
     );
     assert!(d.contains(&site.config.display().to_string()), "{d}");
 }
+
+#[tokio::test]
+async fn start_builds_the_scope_and_status_a_shell_runs_with() {
+    use deepterm::sandbox::SandboxSettings;
+    use deepterm::tools::child_env::ChildEnvPolicy;
+    use deepterm::tools::shell::shell_tool;
+    let site = Site::new();
+    let settings = SandboxSettings {
+        writable_roots: vec![site.state.clone()],
+        ..SandboxSettings::default()
+    };
+    let (scope, status) = probe::start(
+        &settings,
+        &site.ws,
+        Some(&site.config),
+        &site.sessions,
+        &helper(),
+    );
+    assert_eq!(scope.read().unwrap().mode, SandboxMode::WorkspaceWrite);
+    assert_eq!(
+        status.writable_roots,
+        vec![site.ws.clone(), site.state.clone()]
+    );
+    assert!(status.protected.contains(&site.config));
+    let tool = shell_tool(scope.clone(), status.clone(), ChildEnvPolicy::default());
+    assert_eq!(tool.schema.name, "shell");
+    assert!(!tool.parallel_safe);
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let out = tool
+        .executor
+        .call(
+            serde_json::json!({"command": "echo x >> .git/config; echo ok > src/f"}),
+            &cancel,
+        )
+        .await;
+    if status.backend.is_none() {
+        // Fail closed: nothing ran.
+        assert!(
+            out.is_error && !site.ws.join("src/f").exists(),
+            "{}",
+            out.content
+        );
+        crate::common::require_external("a sandbox backend", false);
+        return;
+    }
+    assert!(site.ws.join("src/f").exists(), "{}", out.content);
+    assert_eq!(
+        std::fs::read_to_string(site.ws.join(".git/config")).unwrap(),
+        "[core]\n\tbare = false\n"
+    );
+}
