@@ -300,6 +300,16 @@ impl Shell {
         result.sandboxed = sandboxed;
         if sandboxed && result.ran && result.outcome.is_error {
             result.looks_like_sandbox_denial = looks_like_denial(&result.outcome.content);
+            if result.looks_like_sandbox_denial {
+                result.outcome.content.push_str(&format!(
+                    "\n[the sandbox ({}, network {}) may have refused this; writable: the \
+                     workspace and the writable roots, never .git, .deepterm or the session \
+                     files. To run it outside the sandbox, call shell again with escalate = \
+                     true and a justification]",
+                    scope.mode.as_str(),
+                    if self.status.network { "on" } else { "off" }
+                ));
+            }
         }
         if sandboxed
             && result

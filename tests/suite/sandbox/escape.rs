@@ -404,3 +404,34 @@ async fn a_missing_git_directory_cannot_be_planted_and_nothing_is_left_behind() 
     run(&open, &site.ws, plant).await;
     assert!(site.ws.join(".git/hooks/post-checkout").exists());
 }
+
+#[tokio::test]
+async fn a_sandbox_denial_tells_the_model_how_to_ask_for_an_escalation() {
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(&shell, &site.ws, "touch .git/x").await;
+        assert!(
+            text(&r.outcome).ends_with(
+                "[the sandbox (workspace-write, network off) may have refused this; writable: the \
+                 workspace and the writable roots, never .git, .deepterm or the session files. \
+                 To run it outside the sandbox, call shell again with escalate = true and a \
+                 justification]"
+            ),
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        let r = run(&shell, &site.ws, "exit 1").await;
+        assert!(
+            !text(&r.outcome).contains("escalate"),
+            "{}",
+            text(&r.outcome)
+        );
+    }
+}
