@@ -298,27 +298,35 @@ impl Shell {
         let mut result = spawn_and_wait(&program, &args, req, &self.env, cancel).await;
         drop(launch);
         result.sandboxed = sandboxed;
-        if sandboxed && result.ran && result.outcome.is_error {
-            result.looks_like_sandbox_denial = looks_like_denial(&result.outcome.content);
-            if result.looks_like_sandbox_denial {
-                result.outcome.content.push_str(&format!(
-                    "\n[the sandbox ({}, network {}) may have refused this; writable: the \
-                     workspace and the writable roots, never .git, .deepterm or the session \
-                     files. To run it outside the sandbox, call shell again with escalate = \
-                     true and a justification]",
-                    scope.mode.as_str(),
-                    if self.status.network { "on" } else { "off" }
-                ));
-            }
-        }
         if sandboxed
+            && result.exit_code == Some(i32::from(crate::sandbox::landlock::SETUP_FAILED_STATUS))
             && result
                 .outcome
                 .content
                 .contains(crate::sandbox::landlock::HELPER_ERROR_PREFIX)
-            && result.exit_code == Some(i32::from(crate::sandbox::landlock::SETUP_FAILED_STATUS))
         {
+            // The helper could not restrict itself and ran nothing (fail closed).
             result.ran = false;
+            return result;
+        }
+        if sandboxed && result.ran && result.outcome.is_error {
+            result.looks_like_sandbox_denial = looks_like_denial(&result.outcome.content);
+            if result.looks_like_sandbox_denial {
+                let writable = match scope.mode {
+                    SandboxMode::ReadOnly => "nothing is writable in read-only mode",
+                    _ => {
+                        "writable: the workspace and the writable roots, never .git, .deepterm \
+                         or the session files"
+                    }
+                };
+                result.outcome.content.push_str(&format!(
+                    "\n[the sandbox ({}, network {}) may have refused this; {writable}. To run \
+                     it outside the sandbox, call shell again with escalate = true and a \
+                     justification]",
+                    scope.mode.as_str(),
+                    if self.status.network { "on" } else { "off" }
+                ));
+            }
         }
         result
     }

@@ -435,3 +435,21 @@ async fn a_sandbox_denial_tells_the_model_how_to_ask_for_an_escalation() {
         );
     }
 }
+
+#[tokio::test]
+async fn in_read_only_mode_the_denial_note_says_nothing_is_writable() {
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(SandboxMode::ReadOnly, Some(backend.clone()), false, "test");
+        let r = run(&shell, &site.ws, "touch src/x").await;
+        assert!(
+            text(&r.outcome).contains(
+                "[the sandbox (read-only, network off) may have refused this; nothing is \
+                 writable in read-only mode."
+            ),
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+    }
+}
