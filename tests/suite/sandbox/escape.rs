@@ -453,3 +453,56 @@ async fn in_read_only_mode_the_denial_note_says_nothing_is_writable() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_git_file_and_the_gitdir_it_points_to_are_both_protected() {
+    let attack = |gitdir: &std::path::Path| {
+        format!(
+            "echo pwned >> .git; echo pwned >> '{0}/config'; echo x > '{0}/hooks-new'",
+            gitdir.display()
+        )
+    };
+    let setup = || {
+        let site = Site::new();
+        std::fs::remove_dir_all(site.ws.join(".git")).unwrap();
+        // A linked worktree: the git directory lives in a writable root outside.
+        let gitdir = site.state.join("repo.git/worktrees/ws");
+        std::fs::create_dir_all(&gitdir).unwrap();
+        std::fs::write(gitdir.join("config"), GIT_CONFIG).unwrap();
+        std::fs::write(
+            site.ws.join(".git"),
+            "gitdir: ../state/repo.git/worktrees/ws\n",
+        )
+        .unwrap();
+        (site, gitdir)
+    };
+    let untouched = |site: &Site, gitdir: &std::path::Path| {
+        std::fs::read_to_string(site.ws.join(".git")).unwrap()
+            == "gitdir: ../state/repo.git/worktrees/ws\n"
+            && std::fs::read_to_string(gitdir.join("config")).unwrap() == GIT_CONFIG
+            && !gitdir.join("hooks-new").exists()
+    };
+    for backend in backends() {
+        let (site, gitdir) = setup();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(&shell, &site.ws, &attack(&gitdir)).await;
+        assert!(
+            untouched(&site, &gitdir),
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+    }
+    let (site, gitdir) = setup();
+    let open = site.shell(SandboxMode::FullAccess, None, false, "no backend");
+    run(&open, &site.ws, &attack(&gitdir)).await;
+    assert!(
+        !untouched(&site, &gitdir),
+        "the writes work without the sandbox"
+    );
+}
