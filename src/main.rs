@@ -13,6 +13,15 @@ use deepterm::safe_text::sanitize;
 
 fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
+    // The Landlock sandbox helper (SPEC §14.2): restricts itself, then runs the command.
+    if argv
+        .get(1)
+        .is_some_and(|a| a == deepterm::sandbox::landlock::HELPER_SUBCOMMAND)
+    {
+        return deepterm::sandbox::landlock::helper_main(&argv[2..]);
+    }
+    // The API key is in this process's environment: not readable from /proc by children.
+    deepterm::sandbox::hide_process_memory();
     let early = Localizer::new(crate::early_locale(&argv));
     let args = match cli::parse(&argv, early) {
         Ok(a) => a,

@@ -40,6 +40,16 @@ pub enum Problem {
         /// The value found.
         got: String,
     },
+    /// Not a `[sandbox] mode`.
+    SandboxMode {
+        /// The value found.
+        got: String,
+    },
+    /// Not a `[sandbox] backend`.
+    SandboxBackend {
+        /// The value found.
+        got: String,
+    },
     /// Not `provider/model`.
     RouteSyntax {
         /// The value found.
@@ -247,6 +257,12 @@ impl Problem {
             ),
             Problem::Approval { got } => l.tra("config-expected-approval", &[("got", got.into())]),
             Problem::Locale { got } => l.tra("config-expected-locale", &[("got", got.into())]),
+            Problem::SandboxMode { got } => {
+                l.tra("config-expected-sandbox-mode", &[("got", got.into())])
+            }
+            Problem::SandboxBackend { got } => {
+                l.tra("config-expected-sandbox-backend", &[("got", got.into())])
+            }
             Problem::RouteSyntax { got } => l.tra("config-expected-route", &[("got", got.into())]),
             Problem::UnknownProvider {
                 provider,

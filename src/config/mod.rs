@@ -135,6 +135,8 @@ pub struct Config {
     /// `[ui] notify`: an OSC 9 notification when a turn ends while the terminal is
     /// unfocused (off by default).
     pub ui_notify: bool,
+    /// `[sandbox]` (SPEC §14.2).
+    pub sandbox: crate::sandbox::SandboxSettings,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }
@@ -177,6 +179,7 @@ impl Default for Config {
             builtin_tools: true,
             limits: Limits::default(),
             ui_notify: false,
+            sandbox: crate::sandbox::SandboxSettings::default(),
             warnings: vec![],
         }
     }

@@ -63,6 +63,7 @@ const TOP_KEYS: &[&str] = &[
     "tools",
     "limits",
     "ui",
+    "sandbox",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -103,6 +104,7 @@ const COMMAND_TOOL_KEYS: &[&str] = &[
     "parallel",
 ];
 const UI_KEYS: &[&str] = &["notify"];
+const SANDBOX_KEYS: &[&str] = &["mode", "network", "writable_roots", "backend"];
 const LIMITS_KEYS: &[&str] = &[
     "max_event_bytes",
     "max_reply_bytes",
@@ -120,6 +122,7 @@ fn known_keys(prefix: &str) -> &'static [&'static str] {
         "tools.builtin" => BUILTIN_KEYS,
         "limits" => LIMITS_KEYS,
         "ui" => UI_KEYS,
+        "sandbox" => SANDBOX_KEYS,
         p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
         p if p.starts_with("providers.") => PROVIDER_KEYS,
         p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
@@ -535,6 +538,10 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
         w.leftovers("ui", ui);
     }
 
+    if let Some(t) = w.table(&mut root, "", "sandbox")? {
+        cfg.sandbox = parse_sandbox(&mut w, t)?;
+    }
+
     w.leftovers("", root);
     cfg.warnings = w.warnings;
     Ok(cfg)
@@ -879,6 +886,31 @@ fn parse_limits(w: &mut Walker<'_>, mut t: Table) -> Res<super::Limits> {
     };
     w.leftovers("limits", t);
     Ok(limits)
+}
+
+/// `[sandbox]` (SPEC §14.2); relative `writable_roots` are resolved against the workspace
+/// later ([`crate::sandbox::WriteScope::new`]).
+fn parse_sandbox(w: &mut Walker<'_>, mut t: Table) -> Res<crate::sandbox::SandboxSettings> {
+    use crate::sandbox::{BackendChoice, SandboxMode, SandboxSettings};
+    let mut s = SandboxSettings::default();
+    if let Some(m) = w.string(&mut t, "sandbox", "mode")? {
+        s.mode = SandboxMode::parse(&m)
+            .ok_or_else(|| w.err("sandbox.mode".into(), Problem::SandboxMode { got: m }))?;
+    }
+    if let Some(b) = w.string(&mut t, "sandbox", "backend")? {
+        s.backend = match b.as_str() {
+            "auto" => BackendChoice::Auto,
+            "bwrap" => BackendChoice::Bwrap,
+            "landlock" => BackendChoice::Landlock,
+            _ => return Err(w.err("sandbox.backend".into(), Problem::SandboxBackend { got: b })),
+        };
+    }
+    s.network = w.bool(&mut t, "sandbox", "network")?.unwrap_or(false);
+    if let Some(roots) = w.strings(&mut t, "sandbox", "writable_roots")? {
+        s.writable_roots = roots.into_iter().map(PathBuf::from).collect();
+    }
+    w.leftovers("sandbox", t);
+    Ok(s)
 }
 
 #[cfg(test)]

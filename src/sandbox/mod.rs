@@ -6,6 +6,12 @@
 //! so the two can never disagree about what is protected.
 
 pub mod handle;
+pub mod bwrap;
+pub mod landlock;
+pub mod launch;
+pub mod policy;
+pub mod probe;
+pub mod protected;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -148,6 +154,18 @@ impl WriteScope {
                 }
             }
         }
+    }
+}
+
+/// Makes this process non-dumpable, so no other process without `CAP_SYS_PTRACE` can read
+/// its memory or its `/proc/PID/environ`, which holds the API key. Sandboxed commands have
+/// no capabilities (both backends drop them), so they cannot read the key from deepterm even
+/// where the kernel lets a Landlock-confined process read another's environment file.
+/// deepterm calls it first thing in `main`.
+pub fn hide_process_memory() {
+    // SAFETY: PR_SET_DUMPABLE only changes a flag of the calling process.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
     }
 }
 

@@ -221,7 +221,7 @@ async fn read_capped<R: AsyncRead + Unpin>(
 
 /// Kills the command and everything in its process group (it leads its own, see
 /// `process_group(0)`), then reaps it.
-async fn kill_group(child: &mut tokio::process::Child) {
+pub(crate) async fn kill_group(child: &mut tokio::process::Child) {
     #[cfg(unix)]
     if let Some(pgid) = child.id().and_then(|p| libc::pid_t::try_from(p).ok())
         && pgid > 0

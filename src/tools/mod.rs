@@ -11,6 +11,7 @@ pub mod edit;
 pub mod mcp;
 pub mod registry;
 mod setup;
+pub mod shell;
 pub mod source;
 pub mod walk;
 

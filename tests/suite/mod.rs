@@ -1,6 +1,7 @@
 mod agent;
 mod config;
 mod exec;
+mod sandbox;
 mod security;
 mod structure;
 mod tools;

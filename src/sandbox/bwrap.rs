@@ -1,0 +1,137 @@
+//! The bubblewrap backend (SPEC §14.2): the whole file system bound read-only, the writable
+//! roots bound writable over it, the protected paths bound read-only again over those, a
+//! private `/tmp`, and new PID, IPC and (unless `network = true`) network namespaces.
+//!
+//! A protected path that does not exist inside a writable root (a workspace that is not a
+//! git repository has no `.git`; `.deepterm/` is often absent) cannot be bound, so the
+//! command could create it. [`BwrapRun::prepare`] creates an empty directory there first and
+//! binds it read-only, then removes it again after the command ([`BwrapRun`]'s drop, which
+//! only removes it if still empty). See decision note 0040.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::policy::SandboxPolicy;
+
+/// The flags every sandboxed run uses besides the binds; the probe runs `true` with them.
+/// `--cap-drop ALL` matters when deepterm runs as root: with its capabilities a command
+/// could remount a read-only bind writable (`mount -o remount,bind,rw .git`) or read
+/// another process's environment.
+pub const BASE_FLAGS: &[&str] = &[
+    "--cap-drop",
+    "ALL",
+    "--die-with-parent",
+    "--new-session",
+    "--unshare-pid",
+    "--unshare-ipc",
+];
+
+/// The probe's argument list: the same namespaces a run uses, then `true`.
+pub fn probe_args() -> Vec<OsString> {
+    let mut a: Vec<OsString> = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    a.extend(BASE_FLAGS.iter().map(OsString::from));
+    a.push("--unshare-net".into());
+    a.push("true".into());
+    a
+}
+
+/// One prepared bubblewrap invocation; dropping it removes the placeholders it created.
+#[derive(Debug)]
+pub struct BwrapRun {
+    /// Arguments for `bwrap` (the command's argv last).
+    pub args: Vec<OsString>,
+    placeholders: Vec<PathBuf>,
+}
+
+impl BwrapRun {
+    /// The arguments running `argv` under `policy`. Creates the empty read-only
+    /// placeholders for missing protected paths inside writable roots.
+    pub fn prepare(policy: &SandboxPolicy, argv: &[String]) -> std::io::Result<BwrapRun> {
+        let mut a: Vec<OsString> = Vec::new();
+        let mut push = |xs: &[&std::ffi::OsStr]| a.extend(xs.iter().map(|x| x.to_os_string()));
+        push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
+        push(&["--dev".as_ref(), "/dev".as_ref()]);
+        push(&["--proc".as_ref(), "/proc".as_ref()]);
+        push(&[
+            "--bind".as_ref(),
+            policy.tmp_dir.as_os_str(),
+            "/tmp".as_ref(),
+        ]);
+        // The workdir (inside the workspace) must stay visible even when it lies under /tmp,
+        // which the private /tmp hides: bound read-only first, writable roots over it.
+        push(&[
+            "--ro-bind".as_ref(),
+            policy.workdir.as_os_str(),
+            policy.workdir.as_os_str(),
+        ]);
+        for r in &policy.writable_roots {
+            if r.exists() {
+                push(&["--bind".as_ref(), r.as_os_str(), r.as_os_str()]);
+            }
+        }
+        let mut placeholders = Vec::new();
+        for p in &policy.protected {
+            let inside_writable = policy.writable_roots.iter().any(|r| p.starts_with(r));
+            if std::fs::symlink_metadata(p).is_ok() {
+                if inside_writable || p.starts_with("/tmp") {
+                    push(&["--ro-bind".as_ref(), p.as_os_str(), p.as_os_str()]);
+                }
+                continue;
+            }
+            if !inside_writable {
+                continue;
+            }
+            // The first missing component: binding it read-only stops the creation of
+            // everything below it.
+            let missing = first_missing(p);
+            if let Err(e) = std::fs::create_dir(&missing) {
+                if e.kind() != std::io::ErrorKind::AlreadyExists {
+                    return Err(e);
+                }
+            } else {
+                placeholders.push(missing.clone());
+            }
+            push(&[
+                "--ro-bind".as_ref(),
+                missing.as_os_str(),
+                missing.as_os_str(),
+            ]);
+        }
+        a.extend(BASE_FLAGS.iter().map(OsString::from));
+        if !policy.network {
+            a.push("--unshare-net".into());
+        }
+        a.extend(["--setenv", "TMPDIR", "/tmp", "--chdir"].map(OsString::from));
+        a.push(policy.workdir.clone().into_os_string());
+        a.push("--".into());
+        a.extend(argv.iter().map(OsString::from));
+        Ok(BwrapRun {
+            args: a,
+            placeholders,
+        })
+    }
+}
+
+impl Drop for BwrapRun {
+    fn drop(&mut self) {
+        for p in self.placeholders.iter().rev() {
+            // Only an empty directory goes (it was bound read-only, so it still is).
+            let _ = std::fs::remove_dir(p);
+        }
+    }
+}
+
+/// The shallowest ancestor of `p` (or `p` itself) that does not exist.
+fn first_missing(p: &Path) -> PathBuf {
+    let mut cur = p.to_path_buf();
+    while let Some(parent) = cur.parent() {
+        if std::fs::symlink_metadata(parent).is_ok() {
+            break;
+        }
+        cur = parent.to_path_buf();
+    }
+    cur
+}

@@ -1,0 +1,338 @@
+//! The Landlock backend (SPEC §14.2), applied only in the re-executed helper
+//! (`deepterm __sandbox POLICY -- ARGV…`), never in deepterm's own process.
+//!
+//! The helper reads the policy, restricts itself and then executes the command, which
+//! inherits every restriction:
+//! - Landlock: read and execute everywhere; every write right only under the writable roots
+//!   and the private temporary directory; the character devices every program writes to
+//!   (`/dev/null` …). A writable root holding a protected path is not granted as a tree:
+//!   its entries are granted one by one, recursing into the directories on the way to a
+//!   protected path, which gets nothing. So an existing protected file is never writable,
+//!   and a missing one cannot be created (its parent has no directory rights). The price:
+//!   entries directly in such a directory (the workspace root) cannot be created, removed or
+//!   renamed; existing files there stay writable. Symlinks are never granted (they would
+//!   grant their target).
+//! - TCP bind and connect denied when `network = false` and the ABI has them (v4); abstract
+//!   Unix sockets and signals scoped to the sandbox (v6).
+//! - seccomp: with `network = false`, `socket()` of any family but `AF_UNIX` and
+//!   `io_uring_setup` (whose socket operation bypasses seccomp) fail with `EACCES`/`EPERM`;
+//!   always, `setsid` and `setpgid` fail with `EPERM`, so nothing leaves the process group
+//!   deepterm kills on timeout.
+//! - `no_new_privs` is set (the ruleset and the filter require it), and every capability is
+//!   dropped first (it matters when deepterm runs as root).
+//!
+//! A ruleset the kernel does not enforce fully is an error: the command is not run.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::ExitCode;
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, CompatLevel, Compatible, PathBeneath, PathFd,
+    Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
+};
+
+use super::policy::SandboxPolicy;
+
+/// The hidden subcommand that runs the helper.
+pub const HELPER_SUBCOMMAND: &str = "__sandbox";
+
+/// The oldest Landlock ABI that can refuse every write to a protected file (v3 added
+/// truncation; before it `truncate(2)` was not controlled).
+pub const MIN_ABI: i32 = 3;
+
+/// The prefix of every line the helper prints about itself (never the command's).
+pub const HELPER_ERROR_PREFIX: &str = "deepterm sandbox: ";
+
+/// The helper's exit status when the sandbox could not be applied (the command never ran).
+pub const SETUP_FAILED_STATUS: u8 = 125;
+
+/// The Landlock ABI version the kernel reports (`landlock_create_ruleset` version query),
+/// or why there is none.
+pub fn kernel_abi() -> Result<i32, String> {
+    // SAFETY: the version query takes no attribute (null, size 0) and only returns a number.
+    let v = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<libc::c_void>(),
+            0usize,
+            1u32, // LANDLOCK_CREATE_RULESET_VERSION
+        )
+    };
+    if v >= 1 {
+        return Ok(v as i32);
+    }
+    match std::io::Error::last_os_error().raw_os_error() {
+        Some(libc::EOPNOTSUPP) => Err("Landlock is built into the kernel but not enabled".into()),
+        _ => Err("the kernel has no Landlock".into()),
+    }
+}
+
+/// The helper's argument list for `argv` under `policy` (after the subcommand).
+pub fn helper_args(policy: &SandboxPolicy, argv: &[String]) -> Vec<OsString> {
+    let mut a: Vec<OsString> = vec![
+        HELPER_SUBCOMMAND.into(),
+        serde_json::to_string(policy).unwrap_or_default().into(),
+        "--".into(),
+    ];
+    a.extend(argv.iter().map(OsString::from));
+    a
+}
+
+/// The helper's entry point: `args` are what follows `__sandbox`. Only returns on failure
+/// (the command replaces the process).
+pub fn helper_main(args: &[OsString]) -> ExitCode {
+    let fail = |msg: String| {
+        eprintln!("{HELPER_ERROR_PREFIX}{msg}");
+        ExitCode::from(SETUP_FAILED_STATUS)
+    };
+    let (policy, argv) = match parse_args(args) {
+        Ok(x) => x,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = restrict(&policy) {
+        return fail(format!(
+            "the sandbox could not be applied, nothing was run: {e}"
+        ));
+    }
+    let Some((program, rest)) = argv.split_first() else {
+        return fail("no command".into());
+    };
+    let err = std::process::Command::new(program)
+        .args(rest)
+        .current_dir(&policy.workdir)
+        .env("TMPDIR", &policy.tmp_dir)
+        .exec();
+    eprintln!("{HELPER_ERROR_PREFIX}could not run {program:?}: {err}");
+    ExitCode::from(127)
+}
+
+fn parse_args(args: &[OsString]) -> Result<(SandboxPolicy, Vec<OsString>), String> {
+    let [policy, sep, argv @ ..] = args else {
+        return Err("usage: deepterm __sandbox POLICY -- COMMAND...".into());
+    };
+    if sep != "--" {
+        return Err("usage: deepterm __sandbox POLICY -- COMMAND...".into());
+    }
+    let policy: SandboxPolicy = serde_json::from_str(&policy.to_string_lossy())
+        .map_err(|e| format!("bad sandbox policy: {e}"))?;
+    Ok((policy, argv.to_vec()))
+}
+
+/// Restricts the calling process (the helper) to `policy`: Landlock, then seccomp.
+fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
+    drop_capabilities()?;
+    let v = kernel_abi()?;
+    if v < MIN_ABI {
+        return Err(format!(
+            "the kernel's Landlock ABI {v} is too old (version {MIN_ABI} is needed to refuse truncation)"
+        ));
+    }
+    let abi = ABI::from(v.min(10));
+    let landlock_err = |e: landlock::RulesetError| format!("Landlock: {e}");
+    let mut ruleset = Ruleset::default()
+        .set_compatibility(CompatLevel::HardRequirement)
+        .handle_access(AccessFs::from_all(abi))
+        .map_err(landlock_err)?;
+    if !policy.network && v >= 4 {
+        ruleset = ruleset
+            .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)
+            .map_err(landlock_err)?;
+    }
+    if v >= 6 {
+        let scope: BitFlags<Scope> = if policy.network {
+            Scope::Signal.into()
+        } else {
+            Scope::Signal | Scope::AbstractUnixSocket
+        };
+        ruleset = ruleset.scope(scope).map_err(landlock_err)?;
+    }
+    let mut created = ruleset.create().map_err(landlock_err)?;
+    let mut read = AccessFs::from_read(abi);
+    if policy.network && v >= 9 {
+        // Pathname Unix sockets anywhere only with the network on (v9 handles them).
+        read |= AccessFs::ResolveUnix;
+    }
+    created = add(created, Path::new("/"), read).map_err(|e| format!("Landlock: /: {e}"))?;
+    for dev in [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/full",
+        "/dev/random",
+        "/dev/urandom",
+    ] {
+        if Path::new(dev).exists() {
+            created = add(created, Path::new(dev), AccessFs::from_file(abi))
+                .map_err(|e| format!("Landlock: {dev}: {e}"))?;
+        }
+    }
+    created = add(created, &policy.tmp_dir, AccessFs::from_all(abi))
+        .map_err(|e| format!("Landlock: {}: {e}", policy.tmp_dir.display()))?;
+    for root in &policy.writable_roots {
+        created = grant_tree(created, policy, root, abi)?;
+    }
+    let status = created.restrict_self().map_err(landlock_err)?;
+    if status.ruleset != RulesetStatus::FullyEnforced {
+        return Err(format!(
+            "the kernel reports the Landlock ruleset as {:?}",
+            status.ruleset
+        ));
+    }
+    if !status.no_new_privs {
+        return Err("no_new_privs could not be set".into());
+    }
+    seccomp(policy.network)
+}
+
+/// Drops every capability (bounding, ambient, effective, permitted, inheritable), so a
+/// command run as root cannot regain them on exec, read a non-dumpable process's memory or
+/// environment (deepterm's holds the API key, see [`super::hide_process_memory`]), or
+/// override file permissions. A root helper that cannot drop them fails.
+fn drop_capabilities() -> Result<(), String> {
+    // SAFETY: prctl and capset only change this process's credentials; the structs are
+    // the kernel's v3 layout and outlive the call.
+    unsafe {
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
+        }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
+        #[repr(C)]
+        struct Header {
+            version: u32,
+            pid: i32,
+        }
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct Data {
+            effective: u32,
+            permitted: u32,
+            inheritable: u32,
+        }
+        let mut h = Header {
+            version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
+            pid: 0,
+        };
+        let d = [Data {
+            effective: 0,
+            permitted: 0,
+            inheritable: 0,
+        }; 2];
+        if libc::syscall(libc::SYS_capset, &mut h as *mut Header, d.as_ptr()) != 0 {
+            return Err(format!(
+                "capabilities could not be dropped: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        if libc::geteuid() == 0 && libc::prctl(libc::PR_CAPBSET_READ, 21, 0, 0, 0) == 1 {
+            // CAP_SYS_ADMIN still in the bounding set: exec would give it back to root.
+            return Err("the capability bounding set could not be cleared".into());
+        }
+    }
+    Ok(())
+}
+
+fn add(
+    c: RulesetCreated,
+    path: &Path,
+    access: BitFlags<AccessFs>,
+) -> Result<RulesetCreated, String> {
+    let fd = PathFd::new(path).map_err(|e| e.to_string())?;
+    c.add_rule(PathBeneath::new(fd, access))
+        .map_err(|e| e.to_string())
+}
+
+/// Grants write rights under `path` except to protected paths: the whole tree when no
+/// protected path lies inside it, otherwise each entry on its own (see the module doc).
+fn grant_tree(
+    mut c: RulesetCreated,
+    policy: &SandboxPolicy,
+    path: &Path,
+    abi: ABI,
+) -> Result<RulesetCreated, String> {
+    if policy.is_protected(path) {
+        return Ok(c);
+    }
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(c);
+    };
+    if meta.file_type().is_symlink() {
+        return Ok(c);
+    }
+    let here = |e: String| format!("Landlock: {}: {e}", path.display());
+    if meta.is_dir() && policy.protects_inside(path) {
+        let entries = std::fs::read_dir(path).map_err(|e| here(e.to_string()))?;
+        for entry in entries.flatten() {
+            c = grant_tree(c, policy, &entry.path(), abi)?;
+        }
+        return Ok(c);
+    }
+    let access = if meta.is_dir() {
+        AccessFs::from_all(abi)
+    } else {
+        AccessFs::from_file(abi)
+    };
+    add(c, path, access).map_err(here)
+}
+
+/// The seccomp filter (see the module doc). seccompiler sets nothing itself: the caller
+/// already has `no_new_privs` from Landlock.
+fn seccomp(network: bool) -> Result<(), String> {
+    use seccompiler::{
+        BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+        SeccompRule, TargetArch,
+    };
+    use std::collections::BTreeMap;
+    let err = |e: &dyn std::fmt::Display| format!("seccomp: {e}");
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| err(&e))?;
+    let eperm = SeccompAction::Errno(libc::EPERM as u32);
+    let always: Vec<SeccompRule> = Vec::new();
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    denied.insert(libc::SYS_setsid, always.clone());
+    denied.insert(libc::SYS_setpgid, always.clone());
+    let mut filters = vec![
+        SeccompFilter::new(denied, SeccompAction::Allow, eperm.clone(), arch)
+            .map_err(|e| err(&e))?,
+    ];
+    if !network {
+        let not_unix = SeccompCondition::new(
+            0,
+            SeccompCmpArgLen::Dword,
+            SeccompCmpOp::Ne,
+            libc::AF_UNIX as u64,
+        )
+        .map_err(|e| err(&e))?;
+        let mut sockets: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+        sockets.insert(
+            libc::SYS_socket,
+            vec![SeccompRule::new(vec![not_unix]).map_err(|e| err(&e))?],
+        );
+        filters.push(
+            SeccompFilter::new(
+                sockets,
+                SeccompAction::Allow,
+                SeccompAction::Errno(libc::EACCES as u32),
+                arch,
+            )
+            .map_err(|e| err(&e))?,
+        );
+        let mut uring: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+        uring.insert(libc::SYS_io_uring_setup, always);
+        filters.push(
+            SeccompFilter::new(uring, SeccompAction::Allow, eperm, arch).map_err(|e| err(&e))?,
+        );
+    }
+    for f in filters {
+        let prog: BpfProgram = f
+            .try_into()
+            .map_err(|e: seccompiler::BackendError| err(&e))?;
+        seccompiler::apply_filter(&prog).map_err(|e| err(&e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! What one sandboxed command may do, as both backends receive it (SPEC §14.2).
+//!
+//! Built from the session's [`WriteScope`] at call time (so `/mode` takes effect on the next
+//! call) and the `network` setting. The Landlock helper receives it serialized on its
+//! command line.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{SandboxMode, WriteScope};
+
+/// The policy of one sandboxed command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SandboxPolicy {
+    /// Writable roots (canonical). Empty in `read-only`.
+    pub writable_roots: Vec<PathBuf>,
+    /// Protected paths (canonical where they exist): never writable.
+    pub protected: Vec<PathBuf>,
+    /// Whether sockets other than Unix ones may be used.
+    pub network: bool,
+    /// The command's private temporary directory (host path; writable in every mode, and
+    /// removed after the command: nothing written there outlives it).
+    pub tmp_dir: PathBuf,
+    /// Where the command starts (inside the workspace).
+    pub workdir: PathBuf,
+}
+
+impl SandboxPolicy {
+    /// The policy for a command run in `workdir` under `scope` (which must not be
+    /// `full-access`: that mode runs unsandboxed and never builds a policy).
+    pub fn new(scope: &WriteScope, network: bool, tmp_dir: &Path, workdir: &Path) -> Self {
+        let writable_roots = match scope.mode {
+            SandboxMode::ReadOnly => Vec::new(),
+            SandboxMode::WorkspaceWrite | SandboxMode::FullAccess => scope.writable_roots.clone(),
+        };
+        SandboxPolicy {
+            writable_roots,
+            protected: scope.protected.clone(),
+            network,
+            tmp_dir: tmp_dir.to_path_buf(),
+            workdir: workdir.to_path_buf(),
+        }
+    }
+
+    /// Whether `path` is, or lies inside, a protected path.
+    pub fn is_protected(&self, path: &Path) -> bool {
+        self.protected.iter().any(|p| path.starts_with(p))
+    }
+
+    /// Whether a protected path lies strictly inside `dir`.
+    pub fn protects_inside(&self, dir: &Path) -> bool {
+        self.protected
+            .iter()
+            .any(|p| p != dir && p.starts_with(dir))
+    }
+}
+
+/// A private temporary directory for one command, removed (with its contents) on drop.
+#[derive(Debug)]
+pub struct PrivateTmp {
+    path: PathBuf,
+}
+
+impl PrivateTmp {
+    /// Creates a fresh directory (mode 0700) under the system temporary directory.
+    pub fn create() -> std::io::Result<PrivateTmp> {
+        use std::os::unix::fs::DirBuilderExt;
+        let base = std::env::temp_dir();
+        for _ in 0..16 {
+            let path = base.join(format!(
+                "deepterm-sandbox-{}-{:016x}",
+                std::process::id(),
+                fastrand::u64(..)
+            ));
+            match std::fs::DirBuilder::new().mode(0o700).create(&path) {
+                Ok(()) => {
+                    let path = std::fs::canonicalize(&path).unwrap_or(path);
+                    return Ok(PrivateTmp { path });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::other(
+            "could not create a private temporary directory",
+        ))
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for PrivateTmp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
