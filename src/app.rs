@@ -527,6 +527,31 @@ fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary {
     }
 }
 
+/// The session's sandbox: the write scope over the workspace (the start directory) with its
+/// protected paths (`.git` and its `gitdir:`, `.deepterm/`, the config file, the session
+/// directory), and the backend probed once for this start (SPEC §14.2).
+fn session_sandbox(
+    setup: &Setup,
+    cwd: &std::path::Path,
+) -> (
+    crate::sandbox::handle::SandboxHandle,
+    std::sync::Arc<crate::sandbox::probe::SandboxStatus>,
+) {
+    let helper = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("deepterm"));
+    let (scope, status) = crate::sandbox::probe::start(
+        &setup.config.sandbox,
+        cwd,
+        setup.config_location.as_ref().map(|l| l.path.as_path()),
+        &setup.session_dir,
+        &helper,
+    );
+    let handle = crate::sandbox::handle::SandboxHandle {
+        scope,
+        network: setup.config.sandbox.network,
+    };
+    (handle, status)
+}
+
 /// Builds the agent for a setup (after the simulator started, in demo mode).
 pub fn build_agent(
     setup: &Setup,
@@ -544,7 +569,23 @@ pub fn build_agent(
         None => (setup.route.clone(), setup.key.clone()),
     };
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let registry = crate::tools::registry::ToolRegistry::from_config(&setup.config, &cwd);
+    // One write scope for the session: the edit tools and the sandbox read it, `/mode`
+    // switches it (SPEC §14.2).
+    let (sandbox, sandbox_status) = session_sandbox(setup, &cwd);
+    let shell = crate::tools::shell::shell_tool(
+        sandbox.scope.clone(),
+        sandbox_status.clone(),
+        crate::tools::child_env::ChildEnvPolicy::new(
+            &crate::tools::child_env::key_env_vars(&setup.config),
+            &[],
+        ),
+    );
+    let registry = crate::tools::registry::ToolRegistry::from_config_with_scope(
+        &setup.config,
+        &cwd,
+        sandbox.scope.clone(),
+        vec![shell],
+    );
     let env = AppEnvironment {
         config: setup.config.clone(),
         config_location: setup.config_location.clone(),
@@ -586,7 +627,8 @@ pub fn build_agent(
     );
     mcp.start_enabled();
     agent.set_mcp(mcp);
-    // `--resume`: the session's `/tool` and `/mcp` choices come back.
+    agent.set_sandbox(sandbox);
+    // `--resume`: the session's `/tool` and `/mcp` choices (and a stricter mode) come back.
     agent.restore_tool_state();
     Ok(agent)
 }

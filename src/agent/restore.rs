@@ -19,6 +19,9 @@ use crate::agent::run::Agent;
 use crate::i18n::Arg;
 use crate::session::event::{EventKind, McpState};
 use crate::session::vocab::BUILTIN_TOOL_NAMES;
+
+/// The built-ins every session has had: known even before a request declared them.
+const ORIGINAL_BUILTINS: [&str; 3] = ["grep", "list_dir", "read_file"];
 use crate::session::{Session, SessionError};
 use crate::tools::registry::ToolSource;
 
@@ -55,7 +58,14 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
     // a server listed before that, and the built-ins (always registered). One of them not
     // available at the end was disabled. A server's list after the last request was never
     // offered: those tools come back as the server registers them.
-    let mut known: BTreeSet<String> = BUILTIN_TOOL_NAMES.iter().map(|n| n.to_string()).collect();
+    // The acting tools (SPEC §14.1) came later than the read-only built-ins: a session
+    // whose requests never declared them did not have them, so they are not "disabled" on
+    // resume; they are known once a request declared them.
+    let mut known: BTreeSet<String> = BUILTIN_TOOL_NAMES
+        .iter()
+        .filter(|n| ORIGINAL_BUILTINS.contains(n))
+        .map(|n| n.to_string())
+        .collect();
     let mut listed: BTreeSet<String> = BTreeSet::new();
     let mut first: Option<BTreeSet<String>> = None;
     let mut servers: BTreeMap<String, McpState> = BTreeMap::new();
@@ -277,19 +287,10 @@ mod tests {
         s.push(status("old", McpState::Disconnected, &[])).unwrap();
         let plan = plan_restore(&mut s).unwrap();
         assert_eq!(plan.enable, names(&["fs__read", "word_count"]));
-        // grep and fs__write were turned off; list_dir and the edit tools (built-ins) were
-        // never offered; web__late was never offered either, so it is left to its server.
-        assert_eq!(
-            plan.disable,
-            names(&[
-                "apply_patch",
-                "edit_file",
-                "fs__write",
-                "grep",
-                "list_dir",
-                "write_file"
-            ])
-        );
+        // grep and fs__write were turned off; list_dir (a built-in) was never offered;
+        // web__late was never offered either, so it is left to its server. The acting
+        // tools are newer than this session's requests: they stay on.
+        assert_eq!(plan.disable, names(&["fs__write", "grep", "list_dir"]));
         assert_eq!(plan.connect, names(&["fs", "web"]));
         assert_eq!(plan.disconnect, names(&["old"]));
     }

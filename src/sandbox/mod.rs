@@ -5,8 +5,8 @@
 //! the sandbox backends build their writable binds from the same roots and protected paths,
 //! so the two can never disagree about what is protected.
 
-pub mod handle;
 pub mod bwrap;
+pub mod handle;
 pub mod landlock;
 pub mod launch;
 pub mod policy;

@@ -25,12 +25,13 @@ pub struct ToolHistory {
 }
 
 /// Names of the built-in tools (command tools may not reuse them).
-pub const BUILTIN_TOOL_NAMES: [&str; 6] = [
+pub const BUILTIN_TOOL_NAMES: [&str; 7] = [
     "apply_patch",
     "edit_file",
     "grep",
     "list_dir",
     "read_file",
+    "shell",
     "write_file",
 ];
 

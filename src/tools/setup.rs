@@ -21,19 +21,25 @@ impl ToolRegistry {
             config,
             workspace_root,
             std::sync::Arc::new(std::sync::RwLock::new(scope)),
+            Vec::new(),
         )
     }
 
     /// [`ToolRegistry::from_config`] with the session's write scope, the one `/mode`
-    /// switches and the sandbox is built from (SPEC §14.2).
+    /// switches and the sandbox is built from (SPEC §14.2), and further built-ins that
+    /// need the session (`shell`).
     pub fn from_config_with_scope(
         config: &Config,
         workspace_root: &Path,
         scope: crate::sandbox::SharedScope,
+        more: Vec<super::registry::RegisteredTool>,
     ) -> Self {
         let mut r = ToolRegistry::new();
         let mut builtins = builtin::tools(workspace_root);
         builtins.extend(edit::tools(scope, builtin::DEFAULT_BUILTIN_TIMEOUT));
+        builtins.extend(more);
+        // Name order, as the read-only built-ins are declared.
+        builtins.sort_by(|a, b| a.schema.name.cmp(&b.schema.name));
         for t in &mut builtins {
             t.enabled = config.builtin_tools;
         }
