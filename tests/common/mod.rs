@@ -3,6 +3,7 @@
 //! simulator recorded and what the session log holds.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod rust_lexer;
 pub mod tmux;
 
 use std::path::{Path, PathBuf};

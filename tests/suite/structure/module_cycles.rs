@@ -33,8 +33,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::common::rust_lexer;
+
 // ---------------------------------------------------------------------------------------------
-// Lexer: identifiers, `::`, and single punctuation characters, each with its line.
+// Tokens: identifiers, `::`, and single punctuation characters, each with its line.
 
 /// One token of Rust source: an identifier (or number), `::`, or one punctuation character.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,37 +59,11 @@ fn is_ident(t: &str) -> bool {
         .is_some_and(|c| is_ident_start(c) || c == '$')
 }
 
-/// Skips a string body starting just after the opening quote; returns the index after the
-/// closing quote. `hashes` is the raw-string hash count, `None` for an escaped string.
-fn skip_string(c: &[char], mut i: usize, hashes: Option<usize>, line: &mut usize) -> usize {
-    while i < c.len() {
-        match c[i] {
-            '\n' => {
-                *line += 1;
-                i += 1;
-            }
-            '\\' if hashes.is_none() => {
-                if c.get(i + 1) == Some(&'\n') {
-                    *line += 1;
-                }
-                i += 2;
-            }
-            '"' => {
-                let n = hashes.unwrap_or(0);
-                if (1..=n).all(|k| c.get(i + k) == Some(&'#')) {
-                    return i + 1 + n;
-                }
-                i += 1;
-            }
-            _ => i += 1,
-        }
-    }
-    i
-}
-
-/// Tokenizes Rust source, dropping comments, string/char literals and lifetimes.
+/// Tokenizes Rust source, dropping comments, string/char literals and lifetimes: the
+/// shared lexer blanks comments and literals, and what is left is split into tokens.
 fn lex(src: &str) -> Vec<Token> {
-    let c: Vec<char> = src.chars().collect();
+    let skeleton = rust_lexer::lex(src).skeleton;
+    let c: Vec<char> = skeleton.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
     let mut line = 1;
@@ -97,91 +73,16 @@ fn lex(src: &str) -> Vec<Token> {
         if ch == '\n' {
             line += 1;
             i += 1;
-        } else if ch.is_whitespace() {
+        } else if ch.is_whitespace() || ch == '\'' {
+            // The quote of a lifetime or label: its name lexes as an identifier, which is harmless.
             i += 1;
-        } else if ch == '/' && next == Some('/') {
-            while i < c.len() && c[i] != '\n' {
-                i += 1;
-            }
-        } else if ch == '/' && next == Some('*') {
-            let mut depth = 1;
-            i += 2;
-            while i < c.len() && depth > 0 {
-                if c[i] == '\n' {
-                    line += 1;
-                }
-                if c[i] == '/' && c.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if c[i] == '*' && c.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                } else {
-                    i += 1;
-                }
-            }
-        } else if ch == '"' {
-            i = skip_string(&c, i + 1, None, &mut line);
-        } else if ch == '\'' {
-            if next == Some('\\') {
-                // '\n', '\'', '\u{..}': skip quote, backslash and the escaped char, then to the quote.
-                i += 3;
-                while i < c.len() && c[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if c.get(i + 2) == Some(&'\'') {
-                i += 3;
-            } else {
-                i += 1; // a lifetime or label: the name lexes as an identifier, which is harmless
-            }
-        } else if is_ident_start(ch) {
-            // Literal prefixes: b"", b'', c"", r"", r#""#, br"", cr"", and raw identifiers r#x.
-            let mut j = i;
-            if matches!(c[j], 'b' | 'c') {
-                j += 1;
-            }
-            let raw = c.get(j) == Some(&'r');
-            if raw {
-                j += 1;
-            }
-            let mut hashes = 0;
-            while c.get(j + hashes) == Some(&'#') {
-                hashes += 1;
-            }
-            let prefixed = j > i;
-            if prefixed && c.get(j + hashes) == Some(&'"') && (raw || hashes == 0) {
-                let h = if raw { Some(hashes) } else { None };
-                i = skip_string(&c, j + hashes + 1, h, &mut line);
-                continue;
-            }
-            if j == i + 1 && c[i] == 'b' && c.get(j) == Some(&'\'') {
-                i = j; // b'x': the quote branch skips the literal
-                continue;
-            }
-            if raw && j == i + 1 && hashes == 1 && c.get(j + 1).is_some_and(|&x| is_ident_start(x))
-            {
-                i = j + 1; // r#ident: lex the identifier without its prefix
-                continue;
-            }
-            let start = i;
-            while i < c.len() && is_ident_char(c[i]) {
-                i += 1;
-            }
-            out.push(Token {
-                text: c[start..i].iter().collect(),
-                line,
-            });
-        } else if ch.is_ascii_digit() {
-            let start = i;
-            while i < c.len() && is_ident_char(c[i]) {
-                i += 1;
-            }
-            out.push(Token {
-                text: c[start..i].iter().collect(),
-                line,
-            });
-        } else if ch == '$' && next.is_some_and(is_ident_start) {
+        } else if ch == 'r' && next == Some('#') && c.get(i + 2).is_some_and(|&x| is_ident_start(x))
+        {
+            i += 2; // r#ident: lex the identifier without its prefix
+        } else if is_ident_start(ch)
+            || ch.is_ascii_digit()
+            || (ch == '$' && next.is_some_and(is_ident_start))
+        {
             let start = i;
             i += 1;
             while i < c.len() && is_ident_char(c[i]) {
@@ -1174,4 +1075,24 @@ fn lexer_skips_comments_strings_and_chars() {
     );
     assert_eq!(texts[texts.len() - 5..], ["crate", "::", "d", "::", "E"]);
     assert_eq!(toks.last().map(|t| t.line), Some(2));
+}
+
+#[test]
+fn the_lexer_blanks_comments_and_literals_and_keeps_offsets_and_lines() {
+    let src = "/* a /* nested */ */ let s = \"x\\\"y\"; let q = '\"';\nlet r = br#\"raw \"q\"\"#; f::<'a>(b'z', c\"c\")";
+    let l = rust_lexer::lex(src);
+    assert_eq!(l.code.len(), src.len());
+    assert_eq!(l.skeleton.len(), src.len());
+    let texts: Vec<&str> = l.literals.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(texts, ["x\\\"y", "raw \"q\"", "c"]);
+    assert_eq!(l.literals[1].line, 2);
+    assert_eq!(&src[l.literals[1].start..l.literals[1].start + 3], "br#");
+    let words: Vec<&str> = l.skeleton.split_whitespace().collect();
+    assert_eq!(
+        words,
+        [
+            "let", "s", "=", ";", "let", "q", "=", ";", "let", "r", "=", ";", "f::<'a>(", ",", ")"
+        ]
+    );
+    assert!(l.code.starts_with("                     let s = \"x"));
 }
