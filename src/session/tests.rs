@@ -1,10 +1,10 @@
 //! Session tests: validation (E-1…E-15, SPEC §12.3) live and on load, the surface fold,
 //! and the tool-history fold (F-1…F-8, FX1…FX11).
-use serde_json::json;
 use super::event::*;
 use super::tool_history::{ToolHistoryError, ToolHistoryFold, schemas_json_equal};
 use super::*;
 use crate::session::vocab::{ToolHistory, ToolHistoryUpdate};
+use serde_json::json;
 
 use std::sync::{Arc, Mutex};
 
@@ -577,5 +577,5 @@ impl Session {
     }
 }
 
-mod sink;
 mod fold;
+mod sink;

@@ -453,11 +453,11 @@ fn footer_row(app: &mut App) -> String {
     draw(app).lines().last().unwrap().replace(' ', "")
 }
 
-#[path = "app_keymap_tests.rs"]
-mod keymap;
-#[path = "app_popup_help_tests.rs"]
-mod popup_help;
 #[path = "app_approval_card_tests.rs"]
 mod approval_cards;
 #[path = "app_copy_mouse_tests.rs"]
 mod copy_mouse;
+#[path = "app_keymap_tests.rs"]
+mod keymap;
+#[path = "app_popup_help_tests.rs"]
+mod popup_help;

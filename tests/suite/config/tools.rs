@@ -1,8 +1,4 @@
 //! Configuration, catalog, tool registry, built-in and command tools.
-
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
 use deepterm::config::{
     CommandToolConfig, Config, ConfigError, ConfigLocation, ConfigWarning, save_locale,
 };
@@ -13,11 +9,15 @@ use deepterm::tools::command::CommandTool;
 use deepterm::tools::{
     Approval, RegisteredTool, ToolError, ToolExecutor, ToolRegistry, ToolSource, builtin, command,
 };
+use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
+
+use std::path::{Path, PathBuf};
 
 const EN: Localizer = Localizer {
     locale: Locale::EnUs,
 };
+
 const ZH: Localizer = Localizer {
     locale: Locale::ZhCn,
 };
@@ -105,11 +105,17 @@ timeout_secs = 5
 description = "d"
 command = ["true"]
 "#;
+
     let c = Config::parse_in(text, None, Path::new("/")).unwrap();
+
     assert!(c.warnings.is_empty());
+
     let git = &c.mcp_servers["git"];
+
     assert_eq!(git.args, vec!["--repo", "."]);
+
     assert_eq!(git.env["A"], "1");
+
     assert_eq!(
         (git.enabled, git.approval, git.timeout_secs),
         (true, Approval::Never, Some(5))
@@ -552,191 +558,6 @@ fn workspace_registry() -> (tempfile::TempDir, ToolRegistry) {
     (dir, r)
 }
 
-#[test]
-fn active_tools_are_in_lexicographic_name_order() {
-    let (_d, mut r) = workspace_registry();
-    r.set_source_tools(
-        ToolSource::Mcp("zz".into()),
-        vec![cmd("zz__b", &["true"]), cmd("aa__x", &["true"])],
-    );
-    r.set_source_tools(
-        ToolSource::Command,
-        vec![cmd("zeta", &["true"]), cmd("alpha", &["true"])],
-    );
-    assert_eq!(
-        names(&r),
-        [
-            "aa__x",
-            "alpha",
-            "grep",
-            "list_dir",
-            "read_file",
-            "zeta",
-            "zz__b"
-        ]
-    );
-    // Unregistering a source removes its batch.
-    r.set_source_tools(ToolSource::Mcp("zz".into()), vec![]);
-    assert_eq!(
-        names(&r),
-        ["alpha", "grep", "list_dir", "read_file", "zeta"]
-    );
-}
-
-#[test]
-fn builtin_source_wins_a_name_clash() {
-    let (_d, mut r) = workspace_registry();
-    r.set_source_tools(ToolSource::Mcp("s".into()), vec![cmd("grep", &["true"])]);
-    let grep = r
-        .active_tools()
-        .into_iter()
-        .find(|t| t.name == "grep")
-        .unwrap();
-    assert_eq!(grep.description, builtin::schemas()[0].description);
-    assert_eq!(names(&r).len(), 3);
-}
-
-#[tokio::test]
-async fn r5_unknown_tool_error_text_is_exact() {
-    let (_d, mut r) = workspace_registry();
-    let out = r.call("x", "{}", &CancellationToken::new()).await;
-    assert_eq!(out.content, "unknown tool \"x\"");
-    assert!(out.is_error);
-    // A disabled (removed) tool fails the same way.
-    assert!(r.set_enabled("grep", false).unwrap());
-    let out = r
-        .call("grep", "{\"pattern\":\"a\"}", &CancellationToken::new())
-        .await;
-    assert_eq!(out.content, "unknown tool \"grep\"");
-}
-
-#[tokio::test]
-async fn enable_disable_by_name_and_config_enabled_false() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut c = Config::default();
-    c.command_tools.insert(
-        "off".into(),
-        cmd_config("d", &["echo", "ran"], false, Approval::Never),
-    );
-    let mut r = ToolRegistry::from_config(&c, dir.path());
-    assert_eq!(names(&r), ["grep", "list_dir", "read_file"]);
-    let v = r.version();
-    assert!(r.set_enabled("off", true).unwrap());
-    assert!(r.version() > v);
-    assert!(!r.set_enabled("off", true).unwrap(), "already enabled");
-    assert_eq!(names(&r), ["grep", "list_dir", "off", "read_file"]);
-    let out = r.call("off", "", &CancellationToken::new()).await;
-    assert_eq!(out.content, "ran\n");
-    assert!(r.set_enabled("read_file", false).unwrap());
-    assert_eq!(names(&r), ["grep", "list_dir", "off"]);
-    let e = r.set_enabled("nope", true).unwrap_err();
-    assert_eq!(e, ToolError::UnknownName("nope".into()));
-    assert!(e.localized(EN).contains("no tool named \"nope\""));
-    assert!(e.localized(ZH).contains("没有名为“nope”的工具"));
-    // The override survives re-registration of the source (e.g. an MCP re-sync).
-    r.set_source_tools(ToolSource::Builtin, builtin::tools(dir.path()));
-    assert!(!r.is_active("read_file"));
-}
-
-#[test]
-fn builtin_disabled_in_config_can_be_enabled() {
-    let dir = tempfile::tempdir().unwrap();
-    let c = Config::parse_in("[tools.builtin]\nenabled = false", None, Path::new("/")).unwrap();
-    let mut r = ToolRegistry::from_config(&c, dir.path());
-    assert!(r.active_tools().is_empty());
-    r.set_enabled("grep", true).unwrap();
-    assert_eq!(names(&r), ["grep"]);
-}
-
-#[test]
-fn r6_same_name_schema_change_is_accepted() {
-    let mut r = ToolRegistry::new();
-    r.set_source_tools(ToolSource::Command, vec![cmd("t", &["true"])]);
-    let mut changed = cmd("t", &["true"]);
-    changed.schema.description = "new description".into();
-    r.set_source_tools(ToolSource::Command, vec![changed]);
-    assert_eq!(r.active_tools()[0].description, "new description");
-}
-
-#[tokio::test]
-async fn invalid_json_arguments_are_a_readable_tool_error_and_nothing_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("ran");
-    let mut r = ToolRegistry::new();
-    let script = format!("touch {}", marker.display());
-    r.set_source_tools(ToolSource::Command, vec![cmd("t", &["sh", "-c", &script])]);
-    let out = r.call("t", "{\"a\": ", &CancellationToken::new()).await;
-    assert!(out.is_error);
-    assert!(
-        out.content
-            .starts_with("invalid arguments for tool \"t\": not valid JSON"),
-        "{}",
-        out.content
-    );
-    let out = r.call("t", "[1, 2]", &CancellationToken::new()).await;
-    assert_eq!(
-        out.content,
-        "invalid arguments for tool \"t\": expected a JSON object"
-    );
-    assert!(!marker.exists());
-}
-
-#[test]
-fn approval_policy_and_parallel_safety() {
-    let mut r = ToolRegistry::new();
-    r.set_source_tools(
-        ToolSource::Command,
-        vec![
-            command::tool("asks", &cmd_config("d", &["true"], true, Approval::Ask)),
-            cmd("free", &["true"]),
-        ],
-    );
-    assert!(r.needs_approval("asks"));
-    assert!(!r.needs_approval("free"));
-    // Command tools may have side effects: one at a time unless the config says otherwise.
-    assert!(!r.is_parallel_safe("asks"));
-    let mut parallel = cmd_config("d", &["true"], true, Approval::Never);
-    parallel.parallel = true;
-    r.set_source_tools(ToolSource::Command, vec![command::tool("par", &parallel)]);
-    assert!(r.is_parallel_safe("par"));
-}
-
-#[test]
-fn tools_listing_shows_active_and_disabled_with_source() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut r = ToolRegistry::from_config(&Config::default(), dir.path());
-    r.set_source_tools(
-        ToolSource::Mcp("fs".into()),
-        vec![command::tool(
-            "fs__read",
-            &cmd_config("d", &["true"], true, Approval::Ask),
-        )],
-    );
-    r.set_enabled("grep", false).unwrap();
-    let rows = r.listing();
-    assert_eq!(rows.len(), 4);
-    assert_eq!((rows[0].name.as_str(), rows[0].active), ("fs__read", true));
-    assert_eq!(rows[1].source, ToolSource::Builtin);
-    assert_eq!(
-        r.listing_lines(EN),
-        [
-            "Active tools (3):",
-            "fs__read (MCP server fs, asks for approval)",
-            "list_dir (built-in)",
-            "read_file (built-in)",
-            "Available but disabled (1):",
-            "grep (built-in) — /tool enable grep",
-        ]
-    );
-    let zh = r.listing_lines(ZH);
-    assert_eq!(zh[0], "已启用的工具（3 个）：");
-    assert_eq!(zh[1], "fs__read（MCP 服务器 fs，调用前需确认）");
-    assert_eq!(
-        ToolRegistry::new().listing_lines(EN),
-        ["No tools are registered."]
-    );
-}
-
 // ---------------------------------------------------------------- built-in tools
 
 struct Ws {
@@ -769,353 +590,6 @@ async fn call(
 ) -> deepterm::tools::ToolOutcome {
     r.call(name, &args.to_string(), &CancellationToken::new())
         .await
-}
-
-#[tokio::test]
-async fn read_file_whole_and_windowed() {
-    let w = ws();
-    std::fs::create_dir(w.root.join("src")).unwrap();
-    std::fs::write(w.root.join("src/a.txt"), "one\ntwo\nthree\nfour\n").unwrap();
-    let out = call(
-        &w.reg,
-        "read_file",
-        serde_json::json!({"path": "src/a.txt"}),
-    )
-    .await;
-    assert_eq!(
-        (out.content.as_str(), out.is_error),
-        ("one\ntwo\nthree\nfour\n", false)
-    );
-    let out = call(
-        &w.reg,
-        "read_file",
-        serde_json::json!({"path": "./src/../src/a.txt", "offset": 2, "limit": 2}),
-    )
-    .await;
-    assert_eq!(out.content, "two\nthree\n[lines 2-3 of 4]");
-    let abs = w.root.join("src/a.txt").display().to_string();
-    let out = call(
-        &w.reg,
-        "read_file",
-        serde_json::json!({"path": abs, "offset": 4}),
-    )
-    .await;
-    assert_eq!(out.content, "four\n[lines 4-4 of 4]");
-    let out = call(
-        &w.reg,
-        "read_file",
-        serde_json::json!({"path": "src/a.txt", "offset": 9}),
-    )
-    .await;
-    assert!(
-        out.is_error && out.content.contains("past the end"),
-        "{}",
-        out.content
-    );
-    let out = call(
-        &w.reg,
-        "read_file",
-        serde_json::json!({"path": "src/missing.txt"}),
-    )
-    .await;
-    assert_eq!(
-        out.content,
-        "no such file or directory: \"src/missing.txt\""
-    );
-    let out = call(&w.reg, "read_file", serde_json::json!({})).await;
-    assert_eq!(out.content, "missing required argument \"path\"");
-    let out = call(&w.reg, "read_file", serde_json::json!({"path": "src"})).await;
-    assert!(out.is_error && out.content.contains("is a directory"));
-}
-
-#[tokio::test]
-async fn builtin_path_escapes_are_refused() {
-    let w = ws();
-    std::os::unix::fs::symlink(&w.outside, w.root.join("link.txt")).unwrap();
-    std::os::unix::fs::symlink(w.outside.parent().unwrap(), w.root.join("up")).unwrap();
-    let abs = w.outside.display().to_string();
-    for (tool, path) in [
-        ("read_file", "../secret.txt"),
-        ("read_file", abs.as_str()),
-        ("read_file", "link.txt"),
-        ("read_file", "up/secret.txt"),
-        ("read_file", "/etc/passwd"),
-        ("read_file", "../does-not-exist"),
-        ("list_dir", ".."),
-        ("list_dir", "up"),
-    ] {
-        let out = call(&w.reg, tool, serde_json::json!({"path": path})).await;
-        assert!(out.is_error, "{tool} {path}: {}", out.content);
-        assert_eq!(
-            out.content,
-            format!("path \"{path}\" is outside the workspace")
-        );
-    }
-    let out = call(
-        &w.reg,
-        "grep",
-        serde_json::json!({"pattern": "secret", "path": "up"}),
-    )
-    .await;
-    assert_eq!(out.content, "path \"up\" is outside the workspace");
-    // Walking the root does not follow the symlinks out.
-    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "top secret"})).await;
-    assert_eq!((out.content.as_str(), out.is_error), ("no matches", false));
-}
-
-#[tokio::test]
-async fn binary_and_huge_files_are_refused() {
-    let w = ws();
-    std::fs::write(w.root.join("nul.bin"), b"abc\0def").unwrap();
-    std::fs::write(w.root.join("latin1.txt"), [b'c', b'a', b'f', 0xe9, b'\n']).unwrap();
-    for p in ["nul.bin", "latin1.txt"] {
-        let out = call(&w.reg, "read_file", serde_json::json!({"path": p})).await;
-        assert_eq!(
-            out.content,
-            format!("\"{p}\" is a binary file; read_file only reads text")
-        );
-    }
-    let big: String = (0..30_000).map(|i| format!("line {i:05}\n")).collect();
-    assert!(big.len() > 256 * 1024);
-    std::fs::write(w.root.join("big.txt"), &big).unwrap();
-    let out = call(&w.reg, "read_file", serde_json::json!({"path": "big.txt"})).await;
-    assert!(out.is_error);
-    assert!(
-        out.content
-            .contains("too large (330000 bytes; the limit is 262144)"),
-        "{}",
-        out.content
-    );
-    assert!(out.content.contains("offset and limit"));
-    let out = call(
-        &w.reg,
-        "read_file",
-        serde_json::json!({"path": "big.txt", "offset": 29999, "limit": 5}),
-    )
-    .await;
-    assert_eq!(
-        out.content,
-        "line 29998\nline 29999\n[lines 29999-30000 of 30000]"
-    );
-}
-
-#[tokio::test]
-async fn list_dir_sorted_with_markers() {
-    let w = ws();
-    std::fs::create_dir(w.root.join("b_dir")).unwrap();
-    std::fs::write(w.root.join("a.txt"), "x").unwrap();
-    std::fs::write(w.root.join("c.txt"), "x").unwrap();
-    std::os::unix::fs::symlink(w.root.join("a.txt"), w.root.join("d_link")).unwrap();
-    let out = call(&w.reg, "list_dir", serde_json::json!({})).await;
-    assert_eq!(out.content, "a.txt\nb_dir/\nc.txt\nd_link@");
-    let out = call(&w.reg, "list_dir", serde_json::json!({"path": "b_dir"})).await;
-    assert_eq!(out.content, "(empty directory)");
-    let out = call(&w.reg, "list_dir", serde_json::json!({"path": "a.txt"})).await;
-    assert_eq!(out.content, "\"a.txt\" is not a directory");
-}
-
-#[tokio::test]
-async fn grep_finds_matches_and_skips_binary_git_and_target() {
-    let w = ws();
-    for d in ["src", ".git", "target"] {
-        std::fs::create_dir(w.root.join(d)).unwrap();
-    }
-    std::fs::write(
-        w.root.join("src/main.rs"),
-        "fn main() {\n    let needle = 1;\n}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        w.root.join("notes.md"),
-        "a needle here\nnothing\nneedle again\n",
-    )
-    .unwrap();
-    std::fs::write(w.root.join("blob.bin"), b"needle\0").unwrap();
-    std::fs::write(w.root.join(".git/config"), "needle").unwrap();
-    std::fs::write(w.root.join("target/out"), "needle").unwrap();
-    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "needle"})).await;
-    assert_eq!(
-        out.content,
-        "notes.md:1:a needle here\nnotes.md:3:needle again\nsrc/main.rs:2:    let needle = 1;"
-    );
-    let out = call(
-        &w.reg,
-        "grep",
-        serde_json::json!({"pattern": "^needle", "path": "notes.md"}),
-    )
-    .await;
-    assert_eq!(out.content, "notes.md:3:needle again");
-    // An invalid regex is searched literally.
-    std::fs::write(w.root.join("paren.txt"), "call f(x\n").unwrap();
-    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "f(x"})).await;
-    assert_eq!(out.content, "paren.txt:1:call f(x");
-    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "zzz"})).await;
-    assert_eq!(out.content, "no matches");
-    let many: String = (0..300).map(|_| "hit\n").collect();
-    std::fs::write(w.root.join("many.txt"), many).unwrap();
-    let out = call(
-        &w.reg,
-        "grep",
-        serde_json::json!({"pattern": "hit", "path": "many.txt"}),
-    )
-    .await;
-    assert_eq!(out.content.lines().count(), 201);
-    assert!(
-        out.content
-            .ends_with("[stopped after 200 matches; narrow the pattern or path]")
-    );
-}
-
-/// `grep` walks with the `ignore` crate, so `.gitignore`d files are skipped
-/// (whether or not the workspace is a git repository); hidden files are still searched.
-#[tokio::test]
-async fn grep_skips_gitignored_files_and_still_searches_hidden_ones() {
-    let w = ws();
-    std::fs::create_dir(w.root.join("build")).unwrap();
-    std::fs::write(w.root.join(".gitignore"), "build/\n*.log\n").unwrap();
-    std::fs::write(w.root.join("build/gen.rs"), "needle").unwrap();
-    std::fs::write(w.root.join("run.log"), "needle").unwrap();
-    std::fs::write(w.root.join(".env.example"), "needle=1").unwrap();
-    std::fs::write(w.root.join("kept.rs"), "needle").unwrap();
-    let out = call(&w.reg, "grep", serde_json::json!({"pattern": "needle"})).await;
-    assert_eq!(out.content, ".env.example:1:needle=1\nkept.rs:1:needle");
-}
-
-#[test]
-fn builtin_schemas_are_stable_objects() {
-    let s = builtin::schemas();
-    let names: Vec<_> = s.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["grep", "list_dir", "read_file"]);
-    assert_eq!(
-        s[2].parameters.to_string(),
-        r#"{"type":"object","properties":{"path":{"type":"string","description":"File to read, relative to the workspace root."},"offset":{"type":"integer","minimum":1,"description":"First line to return (1-based)."},"limit":{"type":"integer","minimum":1,"description":"Maximum number of lines to return."}},"required":["path"]}"#
-    );
-}
-
-// ---------------------------------------------------------------- command tools
-
-#[tokio::test]
-async fn command_tool_receives_json_on_stdin_and_returns_stdout() {
-    let mut r = ToolRegistry::new();
-    r.set_source_tools(ToolSource::Command, vec![cmd("echo_args", &["cat"])]);
-    let out = r
-        .call(
-            "echo_args",
-            r#"{"path": "a b", "n": 2}"#,
-            &CancellationToken::new(),
-        )
-        .await;
-    assert_eq!(
-        (out.content.as_str(), out.is_error),
-        ("{\"path\":\"a b\",\"n\":2}\n", false)
-    );
-    r.set_source_tools(ToolSource::Command, vec![cmd("silent", &["true"])]);
-    let out = r.call("silent", "{}", &CancellationToken::new()).await;
-    assert_eq!(out.content, "(no output)");
-}
-
-#[tokio::test]
-async fn command_tool_non_zero_exit_is_an_error_with_stderr() {
-    let mut r = ToolRegistry::new();
-    r.set_source_tools(
-        ToolSource::Command,
-        vec![cmd(
-            "fails",
-            &[
-                "sh",
-                "-c",
-                "cat >/dev/null; echo partial; echo 'bad input' >&2; exit 3",
-            ],
-        )],
-    );
-    let out = r.call("fails", "{}", &CancellationToken::new()).await;
-    assert!(out.is_error);
-    assert_eq!(
-        out.content,
-        "command tool \"fails\" exited with status 3\nstderr:\nbad input"
-    );
-}
-
-#[tokio::test]
-async fn command_tool_timeout_kills_the_child() {
-    let tool = CommandTool::new(
-        "slow",
-        vec!["sleep".into(), "10".into()],
-        Duration::from_millis(300),
-    );
-    let started = Instant::now();
-    let out = tool
-        .call(serde_json::json!({}), &CancellationToken::new())
-        .await;
-    assert!(started.elapsed() < Duration::from_secs(5));
-    assert!(out.is_error);
-    assert_eq!(
-        out.content,
-        "command tool \"slow\" timed out after 0.3 s and was killed"
-    );
-}
-
-#[tokio::test]
-async fn command_tool_cancel_kills_the_child() {
-    let tool = CommandTool::new(
-        "slow",
-        vec!["sleep".into(), "10".into()],
-        Duration::from_secs(30),
-    );
-    let cancel = CancellationToken::new();
-    let c2 = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(150)).await;
-        c2.cancel();
-    });
-    let started = Instant::now();
-    let out = tool.call(serde_json::json!({}), &cancel).await;
-    assert!(started.elapsed() < Duration::from_secs(5));
-    assert_eq!(out.content, "command tool \"slow\" was cancelled");
-}
-
-#[tokio::test]
-async fn command_tool_output_is_capped_and_missing_program_reported() {
-    let mut r = ToolRegistry::new();
-    r.set_source_tools(
-        ToolSource::Command,
-        vec![
-            cmd(
-                "loud",
-                &["sh", "-c", "head -c 200000 /dev/zero | tr '\\0' a"],
-            ),
-            cmd("ghost", &["/nonexistent/deepterm-tool"]),
-        ],
-    );
-    let out = r.call("loud", "{}", &CancellationToken::new()).await;
-    assert!(!out.is_error);
-    assert!(out.content.starts_with("aaaa"));
-    assert!(out.content.ends_with("\n[output truncated at 65536 bytes]"));
-    assert_eq!(
-        out.content.len(),
-        65536 + "\n[output truncated at 65536 bytes]".len()
-    );
-    let out = r.call("ghost", "{}", &CancellationToken::new()).await;
-    assert!(out.is_error);
-    assert!(
-        out.content
-            .starts_with("command tool \"ghost\" could not start \"/nonexistent/deepterm-tool\"")
-    );
-}
-
-#[test]
-fn tool_call_futures_are_send_for_spawning() {
-    fn assert_send<T: Send>(_: T) {}
-    let r = ToolRegistry::new();
-    let cancel = CancellationToken::new();
-    assert_send(r.call("x", "{}", &cancel));
-    let mut r = ToolRegistry::new();
-    r.set_source_tools(ToolSource::Command, vec![cmd("t", &["true"])]);
-    let prepared = r
-        .prepare_call("t", "{}")
-        .unwrap_or_else(|_| panic!("t is active"));
-    drop(r);
-    assert_send(prepared.run(&cancel));
 }
 
 // ---------------------------------------------------------------- prices
@@ -1231,3 +705,7 @@ fn cost_bad_or_partial_prices_are_localized_errors() {
         assert!(le.contains("/cfg/deepterm.toml"), "{le}");
     }
 }
+
+mod builtin_tools;
+mod command_tools;
+mod registry;
