@@ -1,7 +1,7 @@
 //! Tool limits and hostile tool input, end to end through `deepterm exec` against the loopback
-//! simulator (and the tool executors directly): child environments without keys (D1),
-//! non-regular files and built-in timeouts (D4), command tools in their own process group
-//! (D13), windowed reads with bounded buffers (D5).
+//! simulator (and the tool executors directly): child environments without keys (decision 0006),
+//! non-regular files and built-in timeouts, command tools in their own process group, and
+//! windowed reads with bounded buffers (decision 0007).
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -219,7 +219,7 @@ env_passthrough = ["FOO_TOKEN"]
     }
 }
 
-// ------------------------------------------------------------- D4: non-regular files
+// ------------------------------------------------------------- non-regular files
 
 /// A config on the simulator with the built-in tools on (their workspace is the cwd).
 fn builtin_config(env: &TestEnv) -> PathBuf {
@@ -341,7 +341,7 @@ async fn builtin_tools_have_a_timeout() {
     assert!(out.content.ends_with("[lines 400000-400000 of 400000]"));
 }
 
-// ------------------------------------------------------------- D13: process groups
+// ------------------------------------------------------------- process groups
 
 /// Pids of live (non-zombie) processes whose command line is exactly `args` (Linux /proc).
 fn live_processes(args: &[&str]) -> Vec<u32> {
@@ -480,7 +480,7 @@ async fn cancel_kills_the_whole_process_group() {
     assert!(left.is_empty(), "still running after the cancel: {left:?}");
 }
 
-// ------------------------------------------------------------- D5: bounded windows
+// ------------------------------------------------------------- bounded windows
 
 fn builtin_registry(root: &Path) -> ToolRegistry {
     let mut reg = ToolRegistry::new();

@@ -1,4 +1,4 @@
-//! defect 6: MCP servers with too many tools, oversized messages and a flood of
+//! What a hostile MCP server cannot do (decision 0004): too many tools, oversized messages and a flood of
 //! stderr. `deepterm exec` against the loopback simulator with the real fixture server
 //! process (`deepterm-mcp-fixture`) as server `fx`.
 
@@ -54,7 +54,7 @@ env = {{ {fx_env} }}
     env.write_config("config.toml", &text)
 }
 
-/// D6a: a server with 300 tools. Every request declares at most 128 tools, built-ins and
+/// A server with 300 tools. Every request declares at most 128 tools, built-ins and
 /// the command tool first, then MCP tools by name; the rest is dropped with a warning that
 /// names the server and the dropped tools; the turn (a call of a kept MCP tool) succeeds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -141,7 +141,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     assert!(!added.contains(&"fx__gen_119"));
 }
 
-/// D6a: the limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
+/// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_tools_from_the_model_entry_caps_the_declarations() {
     let env = TestEnv::new(SimConfig::default()).await;
@@ -175,7 +175,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     );
 }
 
-/// D6b: a reply over rmcp's fixed 16 MiB line limit (which used to be dropped silently and
+/// A reply over rmcp's fixed 16 MiB line limit (which used to be dropped silently and
 /// surface as a timeout) passes under the default 64 MiB limit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_20_mb_reply_passes_the_default_message_limit() {
@@ -208,7 +208,7 @@ async fn a_20_mb_reply_passes_the_default_message_limit() {
     assert!(text.ends_with("[result truncated]"));
 }
 
-/// D6b: a reply over the server's `max_message_bytes` fails the call at once with an error
+/// A reply over the server's `max_message_bytes` fails the call at once with an error
 /// that names the server, the size and the limit, not a timeout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
@@ -247,7 +247,7 @@ async fn an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
     assert_eq!(result_text(results[1]), "still fine");
 }
 
-/// D6b: an oversized `tools/list` fails the connect at once with the same clear error.
+/// An oversized `tools/list` fails the connect at once with the same clear error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_tool_list_fails_the_connect_with_the_size() {
     let env = TestEnv::new(SimConfig::default()).await;
@@ -281,7 +281,7 @@ fn peak_rss_kb(pid: u32) -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-/// D6c: a server that writes 200 MB to stderr without a newline does not grow deepterm's
+/// A server that writes 200 MB to stderr without a newline does not grow deepterm's
 /// memory (only the last 64 KiB are kept), and the connect error quotes the tail.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stderr_flood_stays_bounded_and_the_error_shows_its_tail() {

@@ -1,5 +1,5 @@
-//! wire defects: bounded SSE events and replies (D2), missing or duplicate
-//! tool-call ids (D3), a no-progress timeout (D7) and a 200 with a JSON body (D16).
+//! A hostile provider cannot break the wire path: bounded SSE events and replies, missing or duplicate tool-call ids, a
+//! no-progress timeout and a 200 with a JSON body (decision 0009).
 //! Hostile providers are tiny loopback servers; everything else is the simulator.
 
 use std::path::PathBuf;

@@ -162,7 +162,7 @@ fn reply_with_usage(text: &str, start: &str, delta: &str) -> String {
 async fn impossible_usage_is_unknown_and_never_starts_a_compaction() {
     let max = u64::MAX;
     for (start, delta) in [
-        // The issue's case: u64::MAX input tokens.
+        // The largest count a provider can send: u64::MAX input tokens.
         (
             format!(r#"{{"input_tokens":{max},"output_tokens":0}}"#),
             r#"{"output_tokens":5}"#.to_string(),
