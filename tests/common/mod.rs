@@ -3,8 +3,11 @@
 //! simulator recorded and what the session log holds.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod config;
 pub mod rust_lexer;
 pub mod tmux;
+
+pub use config::{ConfigBuilder, MCP_FIXTURE, STAMP_TOOL};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -45,6 +48,11 @@ impl TestEnv {
     /// The session directory.
     pub fn sessions(&self) -> PathBuf {
         self.dir.path().join("sessions")
+    }
+
+    /// A config builder for this simulator: provider `ds` at its Messages endpoint.
+    pub fn config_builder(&self) -> ConfigBuilder {
+        ConfigBuilder::new(&self.sim.base_url())
     }
 
     /// Writes a config file and returns its path.
@@ -213,41 +221,22 @@ impl Environment for PromptEnv {
 /// in-history tool updates) and `oai` (OpenAI format); built-in tools off and one command
 /// tool, `word_count`, off until enabled. `extra` is appended (more tables).
 pub fn routes_config(base: &str, extra: &str) -> String {
-    format!(
-        r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[providers.dsih]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[[providers.dsih.models]]
-id = "deepseek-flash"
-system_prompt_update = "in-history"
-tool_update = "in-history"
-
-[providers.oai]
-kind = "openai-chat"
-base_url = "{base}"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-
-[tools.command.word_count]
-description = "Count the bytes of the JSON arguments."
+    ConfigBuilder::new(base)
+        .provider("dsih", "deepseek-messages", &format!("{base}/anthropic"))
+        .model_entry(
+            "id = \"deepseek-flash\"\nsystem_prompt_update = \"in-history\"\ntool_update = \"in-history\"",
+        )
+        .provider("oai", "openai-chat", base)
+        .builtin_tools(false)
+        .command_tool(
+            "word_count",
+            r#"description = "Count the bytes of the JSON arguments."
 command = ["wc", "-c"]
-parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }} }}
-enabled = false
-{extra}
-"#
-    )
+parameters = { type = "object", properties = { path = { type = "string" } } }
+enabled = false"#,
+        )
+        .table(extra)
+        .text()
 }
 
 /// An agent running its interactive loop on a task, driven like the TUI drives it.

@@ -7,7 +7,7 @@ use crate::common;
 
 use std::sync::{Arc, Mutex};
 
-use common::PromptEnv;
+use common::{ConfigBuilder, PromptEnv};
 use deepterm::agent::inspect::{DiffReason, inspect_past, reconstruct};
 use deepterm::agent::run::{Agent, ApprovalMode, Background};
 use deepterm::config::{ApiKey, Config};
@@ -83,22 +83,16 @@ async fn run(tool_removal: Option<&str>) -> Run {
     let removal = tool_removal
         .map(|r| format!("tool_removal = \"{r}\""))
         .unwrap_or_default();
-    let text = format!(
-        r#"model = "sim/deepseek-flash"
-
-[providers.sim]
-kind = "deepseek-messages"
-base_url = "{}/anthropic"
-api_key_env = "DEEPTERM_CORE_RETAIN_KEY_UNUSED"
-
-[[providers.sim.models]]
-id = "deepseek-flash"
-system_prompt_update = "in-history"
-tool_update = "addition-only"
-{removal}
-"#,
-        sim.base_url()
-    );
+    let text = ConfigBuilder::with_provider(
+        "sim",
+        "deepseek-messages",
+        &format!("{}/anthropic", sim.base_url()),
+    )
+    .key_env("DEEPTERM_CORE_RETAIN_KEY_UNUSED")
+    .model_entry(&format!(
+        "id = \"deepseek-flash\"\nsystem_prompt_update = \"in-history\"\ntool_update = \"addition-only\"\n{removal}"
+    ))
+    .text();
     let cfg = Config::parse(&text, None).expect("config parses");
     let route = cfg.resolve_route(None).expect("route resolves");
     let (tx, _rx) = mpsc::unbounded_channel();

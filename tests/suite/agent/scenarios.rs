@@ -1,7 +1,7 @@
 //! Acceptance and fault scenarios (SPEC §8, §11; semantics.md §10 T-1, T-2) run through the
 //! real agent loop against the in-process simulator. What each scenario proves is described
 //! in `docs/scenarios.md`.
-use common::PromptEnv;
+use common::{ConfigBuilder, PromptEnv};
 use deepterm::agent::protocol::{AgentCommand, AgentEvent};
 use deepterm::agent::run::{Agent, ApprovalMode, Background, LineOutcome};
 use deepterm::config::{ApiKey, Config};
@@ -49,16 +49,10 @@ fn config(sim: &SimHandle, wire: Wire, model_override: &str) -> Config {
         Wire::Messages => ("deepseek-messages", format!("{}/anthropic", sim.base_url())),
         Wire::OpenAi => ("openai-chat", sim.base_url()),
     };
-    let text = format!(
-        r#"model = "sim/deepseek-flash"
-
-[providers.sim]
-kind = "{kind}"
-base_url = "{base}"
-api_key_env = "DEEPTERM_SCENARIO_KEY_UNUSED"
-{model_override}
-"#
-    );
+    let text = ConfigBuilder::with_provider("sim", kind, &base)
+        .key_env("DEEPTERM_SCENARIO_KEY_UNUSED")
+        .table(model_override)
+        .text();
     Config::parse(&text, None).expect("scenario config parses")
 }
 

@@ -13,7 +13,7 @@ use crate::common;
 
 use common::*;
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+use crate::common::MCP_FIXTURE as FIXTURE;
 
 /// Runs until the turn ends; returns the tools whose approval was asked, in order.
 async fn answer_turn(ui: &mut Interactive, decision: ApprovalDecision) -> Vec<String> {
@@ -125,22 +125,10 @@ parameters = {{ type = "object", properties = {{ tag = {{ type = "string" }} }} 
 }
 
 fn fx_config(env: &TestEnv, fx: &str) -> std::path::PathBuf {
-    let base = env.sim.base_url();
-    env.write_config(
-        "config.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-[tools.builtin]
-enabled = false
-{fx}
-"#
-        ),
-    )
+    env.config_builder()
+        .builtin_tools(false)
+        .table(fx)
+        .write(env.dir.path())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

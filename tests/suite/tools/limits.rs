@@ -223,20 +223,8 @@ env_passthrough = ["FOO_TOKEN"]
 
 /// A config on the simulator with the built-in tools on (their workspace is the cwd).
 fn builtin_config(env: &TestEnv) -> PathBuf {
-    let base = env.sim.base_url();
-    env.write_config(
-        "builtin.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-"#
-        ),
-    )
+    env.config_builder()
+        .write_as(&env.dir.path().join("builtin.toml"))
 }
 
 /// `deepterm exec` run in `cwd`; `None` when it is still running after `limit` (it is

@@ -12,46 +12,22 @@ use crate::common;
 
 use common::*;
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
-
 /// A config on the simulator: built-in tools on, one command tool, the fixture as `fx`
 /// (started by `/mcp connect fx`) with `fx_env` (a TOML inline-table body) and `fx_extra`
 /// lines; `model_extra` goes into a `[[providers.ds.models]]` entry for `deepseek-flash`.
 fn config(env: &TestEnv, fx_env: &str, fx_extra: &str, model_extra: &str) -> PathBuf {
-    let base = env.sim.base_url();
-    let models = if model_extra.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "[[providers.ds.models]]\nid = \"deepseek-flash\"\ntool_update = \"addition-only\"\n\
-             system_prompt_update = \"in-history\"\n{model_extra}\n"
-        )
-    };
-    let text = format!(
-        r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-{models}
-[tools.builtin]
-enabled = true
-
-[tools.command.stamp]
-description = "Print a stamp."
-command = ["echo", "STAMPED"]
-parameters = {{ type = "object", properties = {{}} }}
-
-[mcp.servers.fx]
-command = "{FIXTURE}"
-enabled = false
-env = {{ {fx_env} }}
-{fx_extra}
-"#
-    );
-    env.write_config("config.toml", &text)
+    let mut b = env.config_builder();
+    if !model_extra.is_empty() {
+        b = b.model_entry(&format!(
+            "id = \"deepseek-flash\"\ntool_update = \"addition-only\"\n\
+             system_prompt_update = \"in-history\"\n{model_extra}"
+        ));
+    }
+    b.builtin_tools(true)
+        .command_tool("stamp", STAMP_TOOL)
+        .fixture_server("fx", fx_env)
+        .table(fx_extra)
+        .write(env.dir.path())
 }
 
 /// A server with 300 tools. Every request declares at most 128 tools, built-ins and

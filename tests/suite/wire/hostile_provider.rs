@@ -95,23 +95,10 @@ async fn hostile(what: Hostile) -> (String, Arc<AtomicUsize>) {
 
 /// A config with one Messages provider `h` at `base` and `extra` appended.
 fn hostile_config(env: &TestEnv, base: &str, extra: &str) -> PathBuf {
-    env.write_config(
-        "hostile.toml",
-        &format!(
-            r#"
-model = "h/deepseek-flash"
-
-[providers.h]
-kind = "deepseek-messages"
-base_url = "{base}"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-{extra}
-"#
-        ),
-    )
+    ConfigBuilder::with_provider("h", "deepseek-messages", base)
+        .builtin_tools(false)
+        .table(extra)
+        .write_as(&env.dir.path().join("hostile.toml"))
 }
 
 fn attempts(env: &TestEnv) -> Vec<Value> {

@@ -13,7 +13,7 @@
 
 use crate::common;
 
-use common::PromptEnv;
+use common::{ConfigBuilder, PromptEnv};
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
@@ -252,14 +252,13 @@ async fn live_t2(update_prompt: bool) {
         .unwrap_or_else(|_| "https://api.deepseek.com".to_string());
     let (proxy, log) = start_proxy(upstream.trim_end_matches('/').to_string()).await;
     let cfg = Config::parse(
-        &format!(
-            r#"model = "deepseek/deepseek-flash"
-[providers.deepseek]
-kind = "deepseek-messages"
-base_url = "{proxy}/anthropic"
-api_key_env = "DEEPSEEK_API_KEY"
-"#
-        ),
+        &ConfigBuilder::with_provider(
+            "deepseek",
+            "deepseek-messages",
+            &format!("{proxy}/anthropic"),
+        )
+        .key_env("DEEPSEEK_API_KEY")
+        .text(),
         None,
     )
     .expect("config parses");

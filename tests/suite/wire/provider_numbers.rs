@@ -36,26 +36,12 @@ async fn serve(response: String) -> (String, Arc<AtomicUsize>) {
 
 /// A config with one Messages provider `h` at `base`, context window `window`.
 fn config(env: &TestEnv, base: &str, window: u64) -> std::path::PathBuf {
-    env.write_config(
-        "hostile.toml",
-        &format!(
-            r#"
-model = "h/deepseek-flash"
-
-[providers.h]
-kind = "deepseek-messages"
-base_url = "{base}"
-api_key_env = "{KEY_VAR}"
-
-[[providers.h.models]]
-id = "deepseek-flash"
-context_window = {window}
-
-[tools.builtin]
-enabled = false
-"#
-        ),
-    )
+    ConfigBuilder::with_provider("h", "deepseek-messages", base)
+        .model_entry(&format!(
+            "id = \"deepseek-flash\"\ncontext_window = {window}"
+        ))
+        .builtin_tools(false)
+        .write_as(&env.dir.path().join("hostile.toml"))
 }
 
 fn error_response(status: u16, retry_after: &str) -> String {
