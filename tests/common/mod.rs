@@ -3,6 +3,7 @@
 //! simulator recorded and what the session log holds.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod agent_tools;
 pub mod config;
 pub mod rust_lexer;
 pub mod tmux;
@@ -75,6 +76,32 @@ impl TestEnv {
         extra_args: &[&str],
         envs: &[(&str, &str)],
     ) -> Output {
+        let mut cmd = self.exec_command(config, script);
+        cmd.args(extra_args)
+            .env(KEY_VAR, TEST_KEY)
+            .env("HOME", self.dir.path());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
+            .await
+            .expect("exec finishes")
+            .unwrap()
+    }
+
+    /// `deepterm exec` on `config` with `script` (written to `script.txt`), this session
+    /// directory and the English UI; no environment set yet.
+    pub fn exec_command(&self, config: &Path, script: &str) -> tokio::process::Command {
+        self.exec_command_in("en-US", config, script)
+    }
+
+    /// [`TestEnv::exec_command`] in the UI language `locale`, with any script bytes.
+    pub fn exec_command_in(
+        &self,
+        locale: &str,
+        config: &Path,
+        script: impl AsRef<[u8]>,
+    ) -> tokio::process::Command {
         let script_path = self.dir.path().join("script.txt");
         std::fs::write(&script_path, script).unwrap();
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
@@ -86,17 +113,8 @@ impl TestEnv {
             .arg("--session-dir")
             .arg(self.sessions())
             .arg("--locale")
-            .arg("en-US")
-            .args(extra_args)
-            .env(KEY_VAR, TEST_KEY)
-            .env("HOME", self.dir.path());
-        for (k, v) in envs {
-            cmd.env(k, v);
-        }
-        tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
-            .await
-            .expect("exec finishes")
-            .unwrap()
+            .arg(locale);
+        cmd
     }
 
     /// Every request the simulator recorded, as JSON.
@@ -417,4 +435,47 @@ pub fn result_text(m: &Value) -> String {
         .iter()
         .filter_map(|b| b["text"].as_str())
         .collect()
+}
+
+/// Receives agent events, handing each to `on_event`, until one matches `pred` (fails the
+/// test after 15 s without it).
+pub async fn receive_until(
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    pred: impl Fn(&AgentEvent) -> bool,
+    mut on_event: impl FnMut(AgentEvent),
+) {
+    let deadline = tokio::time::sleep(std::time::Duration::from_secs(15));
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            ev = rx.recv() => {
+                let ev = ev.expect("agent alive");
+                let hit = pred(&ev);
+                on_event(ev);
+                if hit {
+                    return;
+                }
+            }
+            _ = &mut deadline => panic!("timed out waiting for an agent event"),
+        }
+    }
+}
+
+/// Feeds the loop's events into the App until one matches `pred`.
+pub async fn feed_until(
+    app: &mut deepterm::ui::App,
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    pred: impl Fn(&AgentEvent) -> bool,
+) {
+    receive_until(rx, pred, |ev| app.on_agent_event(ev)).await;
+}
+
+/// Sends the App's commands to the loop.
+pub fn forward(
+    app: &mut deepterm::ui::App,
+    tx: &tokio::sync::mpsc::UnboundedSender<deepterm::agent::protocol::AgentCommand>,
+) {
+    for c in app.take_commands() {
+        tx.send(c).unwrap();
+    }
 }

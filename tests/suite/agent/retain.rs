@@ -7,9 +7,10 @@ use crate::common;
 
 use std::sync::{Arc, Mutex};
 
+use common::agent_tools::register;
 use common::{ConfigBuilder, PromptEnv};
 use deepterm::agent::inspect::{DiffReason, inspect_past, reconstruct};
-use deepterm::agent::run::{Agent, ApprovalMode, Background};
+use deepterm::agent::run::{Agent, ApprovalMode};
 use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::types::ProviderKind;
@@ -18,7 +19,7 @@ use deepterm::session::event::{
     Block, Event, EventKind, RequestContext, ToolRemoval, ToolSchema, ToolUpdateMode,
 };
 use deepterm::sim::{self, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
-use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
+use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome};
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -53,14 +54,6 @@ fn tool(name: &str, description: &str) -> RegisteredTool {
         executor: Arc::new(Fixed("file contents")),
         parallel_safe: false,
     }
-}
-
-fn register(bg: &mpsc::UnboundedSender<Background>, server: &str, tools: Vec<RegisteredTool>) {
-    bg.send(Background::Tools {
-        source: ToolSource::Mcp(server.into()),
-        tools,
-    })
-    .expect("the loop receives background changes");
 }
 
 fn kind_of(_provider: &str) -> Option<ProviderKind> {

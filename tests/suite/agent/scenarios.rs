@@ -1,6 +1,7 @@
 //! Acceptance and fault scenarios (SPEC §8, §11; semantics.md §10 T-1, T-2) run through the
 //! real agent loop against the in-process simulator. What each scenario proves is described
 //! in `docs/scenarios.md`.
+use common::agent_tools::{FnTool, GUIDANCE, cache_tool_control, register, schema, tool};
 use common::{ConfigBuilder, PromptEnv};
 use deepterm::agent::protocol::{AgentCommand, AgentEvent};
 use deepterm::agent::run::{Agent, ApprovalMode, Background, LineOutcome};
@@ -8,9 +9,9 @@ use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
 use deepterm::session::Session;
-use deepterm::session::event::{Block, Event, EventKind, ToolSchema, TurnOutcome};
+use deepterm::session::event::{Block, Event, EventKind, TurnOutcome};
 use deepterm::sim::{self, Fault, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
-use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
+use deepterm::tools::{ToolExecutor, ToolOutcome};
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,8 +26,6 @@ use crate::common;
 const KEY: &str = "sk-scenario-SECRET-7f3a9c51d2";
 
 const BASE_PROMPT: &str = "You are a scenario test assistant. Follow the user's instructions.";
-
-const GUIDANCE: &str = "Place each generated sample label on its own line.";
 
 const BETA: &str = "mid-conversation-tool-changes-2026-07-01";
 
@@ -108,23 +107,6 @@ fn drain(rx: &mut mpsc::UnboundedReceiver<AgentEvent>) -> Vec<AgentEvent> {
     out
 }
 
-/// A tool executor from a closure.
-struct FnTool<F>(F);
-
-impl<F> ToolExecutor for FnTool<F>
-where
-    F: Fn(Value) -> ToolOutcome + Send + Sync,
-{
-    fn call<'a>(
-        &'a self,
-        arguments: Value,
-        _cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, ToolOutcome> {
-        let out = (self.0)(arguments);
-        Box::pin(async move { out })
-    }
-}
-
 /// A tool that runs until it is cancelled (or an hour passes).
 struct SlowTool {
     started: Arc<tokio::sync::Notify>,
@@ -146,34 +128,6 @@ impl ToolExecutor for SlowTool {
     }
 }
 
-fn schema(name: &str, description: &str, parameters: Value) -> ToolSchema {
-    ToolSchema {
-        name: name.into(),
-        description: description.into(),
-        parameters,
-        defer_loading: None,
-    }
-}
-
-fn tool(schema: ToolSchema, executor: Arc<dyn ToolExecutor>) -> RegisteredTool {
-    RegisteredTool {
-        schema,
-        approval: Approval::Never,
-        enabled: true,
-        executor,
-        parallel_safe: false,
-    }
-}
-
-/// Registers tools under an MCP-like source (applied at the next attempt boundary).
-fn register(bg: &mpsc::UnboundedSender<Background>, source: &str, tools: Vec<RegisteredTool>) {
-    bg.send(Background::Tools {
-        source: ToolSource::Mcp(source.into()),
-        tools,
-    })
-    .expect("loop receives background changes");
-}
-
 /// The T-2 fixture: `cache_tool_control(action: add|remove)`; `add` registers
 /// `cache_sample` (returns a random label) and, with `guidance`, extends the prompt.
 fn install_cache_fixture(h: &Harness, update_prompt: bool) -> Arc<Mutex<Vec<String>>> {
@@ -191,37 +145,7 @@ fn install_cache_fixture(h: &Harness, update_prompt: bool) -> Arc<Mutex<Vec<Stri
             ToolOutcome::ok(label)
         })),
     );
-    let bg = h.bg.clone();
-    let prompt = h.prompt.clone();
-    let control = tool(
-        schema(
-            "cache_tool_control",
-            "Add or remove the cache_sample tool.",
-            json!({
-                "type": "object",
-                "properties": {"action": {"type": "string", "enum": ["add", "remove"]}},
-                "required": ["action"]
-            }),
-        ),
-        Arc::new(FnTool(move |args: Value| {
-            match args.get("action").and_then(Value::as_str) {
-                Some("add") => {
-                    register(&bg, "fixture", vec![sample.clone()]);
-                    if update_prompt {
-                        let mut p = prompt.lock().unwrap();
-                        p.push_str("\n\n");
-                        p.push_str(GUIDANCE);
-                    }
-                    ToolOutcome::ok("cache_sample is now available")
-                }
-                Some("remove") => {
-                    register(&bg, "fixture", vec![]);
-                    ToolOutcome::ok("cache_sample was removed")
-                }
-                _ => ToolOutcome::error("action must be add or remove"),
-            }
-        })),
-    );
+    let control = cache_tool_control(&h.bg, &h.prompt, sample, update_prompt);
     register(&h.bg, "control", vec![control]);
     labels
 }

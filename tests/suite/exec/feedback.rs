@@ -25,16 +25,9 @@ fn config(env: &TestEnv, extra: &str) -> PathBuf {
 async fn exec_without_a_key_names_the_variable_and_suggests_demo_mode() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
-    let script = env.dir.path().join("s.txt");
-    std::fs::write(&script, "hi\n").unwrap();
     for (locale, word) in [("en-US", "built-in simulator"), ("zh-CN", "模拟器")] {
-        let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
-            .args(["exec", "--locale", locale, "--script"])
-            .arg(&script)
-            .arg("--config")
-            .arg(&cfg)
-            .arg("--session-dir")
-            .arg(env.sessions())
+        let out = env
+            .exec_command_in(locale, &cfg, "hi\n")
             .env_remove(KEY_VAR)
             .output()
             .await

@@ -252,15 +252,8 @@ async fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
     // Missing key names the variable.
-    let script = env.dir.path().join("s.txt");
-    std::fs::write(&script, "hi\n").unwrap();
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
-        .args(["exec", "--locale", "en-US", "--script"])
-        .arg(&script)
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--session-dir")
-        .arg(env.sessions())
+    let out = env
+        .exec_command(&cfg, "hi\n")
         .env_remove(KEY_VAR)
         .output()
         .await
@@ -268,15 +261,8 @@ async fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains(KEY_VAR), "{}", stderr(&out));
     // Non-UTF-8 script.
-    let script_path = env.dir.path().join("bin.txt");
-    std::fs::write(&script_path, b"hello \xff\xfe\n").unwrap();
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
-        .args(["exec", "--locale", "zh-CN", "--script"])
-        .arg(&script_path)
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--session-dir")
-        .arg(env.sessions())
+    let out = env
+        .exec_command_in("zh-CN", &cfg, b"hello \xff\xfe\n")
         .env(KEY_VAR, "k")
         .output()
         .await

@@ -51,20 +51,9 @@ async fn run_args(
     let ws = env.dir.path().join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     std::fs::write(ws.join("notes.txt"), "a workspace file\n").unwrap();
-    let script_path = env.dir.path().join("script.txt");
-    std::fs::write(&script_path, script).unwrap();
     let d = env.dir.path();
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
-    cmd.arg("exec")
-        .arg("--script")
-        .arg(&script_path)
-        .arg("--config")
-        .arg(config)
-        .arg("--session-dir")
-        .arg(env.sessions())
-        .arg("--locale")
-        .arg("en-US")
-        .args(args)
+    let mut cmd = env.exec_command(config, script);
+    cmd.args(args)
         .current_dir(&ws)
         .env("DEEPSEEK_API_KEY", CANARY)
         .env("HOME", d)

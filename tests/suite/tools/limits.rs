@@ -236,19 +236,8 @@ async fn exec_in(
     script: &str,
     limit: Duration,
 ) -> Option<Output> {
-    let script_path = env.dir.path().join("script.txt");
-    std::fs::write(&script_path, script).unwrap();
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
-    cmd.arg("exec")
-        .arg("--script")
-        .arg(&script_path)
-        .arg("--config")
-        .arg(config)
-        .arg("--session-dir")
-        .arg(env.sessions())
-        .arg("--locale")
-        .arg("en-US")
-        .current_dir(cwd)
+    let mut cmd = env.exec_command(config, script);
+    cmd.current_dir(cwd)
         .env(KEY_VAR, TEST_KEY)
         .env("HOME", env.dir.path())
         .kill_on_drop(true);

@@ -13,6 +13,7 @@
 
 use crate::common;
 
+use common::agent_tools::{FnTool, GUIDANCE, cache_tool_control, register, schema, tool};
 use common::{ConfigBuilder, PromptEnv};
 use std::sync::{Arc, Mutex};
 
@@ -26,16 +27,13 @@ use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
 use deepterm::session::Session;
 use deepterm::session::event::{Block, Event, EventKind, TurnOutcome, Usage};
-use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
-use futures_util::future::BoxFuture;
+use deepterm::tools::ToolOutcome;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 const TOLERANCE: u64 = 256;
 const BASE_PROMPT: &str = "You are a test assistant. Follow the user's instructions exactly \
 and use tools when asked to.";
-const GUIDANCE: &str = "Place each generated sample label on its own line.";
 const BETA: &str = "mid-conversation-tool-changes-2026-07-01";
 
 // ---------------------------------------------------------------------------------------
@@ -117,87 +115,23 @@ async fn start_proxy(upstream: String) -> (String, Arc<Mutex<Vec<Recorded>>>) {
 // Fixture
 // ---------------------------------------------------------------------------------------
 
-struct FnTool<F>(F);
-
-impl<F> ToolExecutor for FnTool<F>
-where
-    F: Fn(Value) -> ToolOutcome + Send + Sync,
-{
-    fn call<'a>(&'a self, args: Value, _c: &'a CancellationToken) -> BoxFuture<'a, ToolOutcome> {
-        let out = (self.0)(args);
-        Box::pin(async move { out })
-    }
-}
-
-fn registered(
-    name: &str,
-    description: &str,
-    parameters: Value,
-    exec: Arc<dyn ToolExecutor>,
-) -> RegisteredTool {
-    RegisteredTool {
-        schema: deepterm::session::event::ToolSchema {
-            name: name.into(),
-            description: description.into(),
-            parameters,
-            defer_loading: None,
-        },
-        approval: Approval::Never,
-        enabled: true,
-        executor: exec,
-        parallel_safe: false,
-    }
-}
-
-fn send(bg: &mpsc::UnboundedSender<Background>, source: &str, tools: Vec<RegisteredTool>) {
-    let _ = bg.send(Background::Tools {
-        source: ToolSource::Mcp(source.into()),
-        tools,
-    });
-}
-
 fn install(
     bg: &mpsc::UnboundedSender<Background>,
     prompt: &Arc<Mutex<String>>,
     update_prompt: bool,
 ) {
-    let sample = registered(
-        "cache_sample",
-        "Return a fresh random sample label.",
-        json!({"type": "object", "properties": {}}),
+    let sample = tool(
+        schema(
+            "cache_sample",
+            "Return a fresh random sample label.",
+            json!({"type": "object", "properties": {}}),
+        ),
         Arc::new(FnTool(|_| {
             ToolOutcome::ok(format!("sample-{:08x}", fastrand::u32(..)))
         })),
     );
-    let (bg2, prompt2) = (bg.clone(), prompt.clone());
-    let control = registered(
-        "cache_tool_control",
-        "Add or remove the cache_sample tool.",
-        json!({
-            "type": "object",
-            "properties": {"action": {"type": "string", "enum": ["add", "remove"]}},
-            "required": ["action"]
-        }),
-        Arc::new(FnTool(move |args: Value| {
-            match args.get("action").and_then(Value::as_str) {
-                Some("add") => {
-                    send(&bg2, "fixture", vec![sample.clone()]);
-                    if update_prompt {
-                        let mut p = prompt2.lock().unwrap();
-                        p.push_str("\n\n");
-                        p.push_str(GUIDANCE);
-                    }
-                    ToolOutcome::ok("cache_sample is now available")
-                }
-                Some("remove") => {
-                    send(&bg2, "fixture", vec![]);
-                    ToolOutcome::ok("cache_sample was removed")
-                }
-                _ => ToolOutcome::error("action must be add or remove"),
-            }
-        })),
-    );
-    send(bg, "control", vec![control]);
+    let control = cache_tool_control(bg, prompt, sample, update_prompt);
+    register(bg, "control", vec![control]);
 }
 
 fn records() -> String {

@@ -7,27 +7,13 @@ use super::*;
 // Cancellation through the command path (`run_interactive` + `AgentCommand::Cancel`)
 // ---------------------------------------------------------------------------------------
 
-/// Receives agent events until `pred` matches one; returns everything received.
+/// Receives agent events until `pred` matches one, keeping everything received.
 async fn until(
     rx: &mut mpsc::UnboundedReceiver<AgentEvent>,
     seen: &mut Vec<AgentEvent>,
     pred: impl Fn(&AgentEvent) -> bool,
 ) {
-    let deadline = tokio::time::sleep(Duration::from_secs(15));
-    tokio::pin!(deadline);
-    loop {
-        tokio::select! {
-            ev = rx.recv() => {
-                let ev = ev.expect("agent alive");
-                let hit = pred(&ev);
-                seen.push(ev);
-                if hit {
-                    return;
-                }
-            }
-            _ = &mut deadline => panic!("timed out waiting for an agent event"),
-        }
-    }
+    common::receive_until(rx, pred, |ev| seen.push(ev)).await;
 }
 
 fn committed(seen: &[AgentEvent]) -> Vec<Arc<Event>> {
