@@ -1,11 +1,12 @@
 //! In-process tools for tests that drive the agent loop directly: a tool from a closure,
 //! registering a batch as an MCP-like source, and the T-2 cache fixture's control tool
-//! (SPEC T-2), shared by the simulator scenarios and the live run.
+//! (SPEC T-2) and the developer messages it logs, shared by the simulator scenarios and the
+//! live run.
 
 use std::sync::{Arc, Mutex};
 
 use deepterm::agent::run::Background;
-use deepterm::session::event::ToolSchema;
+use deepterm::session::event::{Block, Event, EventKind, ToolSchema};
 use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
@@ -101,4 +102,27 @@ pub fn cache_tool_control(
             }
         })),
     )
+}
+
+/// Developer messages as lists of `tool-addition NAME` / `tool-removal NAME`.
+pub fn developer_blocks(events: &[Arc<Event>]) -> Vec<Vec<String>> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::DeveloperMessage(d) => Some(
+                d.message
+                    .content
+                    .iter()
+                    .map(|b| match b {
+                        Block::ToolAddition { tool_name, .. } => {
+                            format!("tool-addition {tool_name}")
+                        }
+                        Block::ToolRemoval { tool_name } => format!("tool-removal {tool_name}"),
+                        other => format!("{other:?}"),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .collect()
 }

@@ -1,7 +1,9 @@
 //! Acceptance and fault scenarios (SPEC §8, §11; semantics.md §10 T-1, T-2) run through the
 //! real agent loop against the in-process simulator. What each scenario proves is described
 //! in `docs/scenarios.md`.
-use common::agent_tools::{FnTool, GUIDANCE, cache_tool_control, register, schema, tool};
+use common::agent_tools::{
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, register, schema, tool,
+};
 use common::{ConfigBuilder, PromptEnv};
 use deepterm::agent::protocol::{AgentCommand, AgentEvent};
 use deepterm::agent::run::{Agent, ApprovalMode, Background, LineOutcome};
@@ -9,7 +11,7 @@ use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
 use deepterm::session::Session;
-use deepterm::session::event::{Block, Event, EventKind, TurnOutcome};
+use deepterm::session::event::{Event, EventKind, TurnOutcome};
 use deepterm::sim::{self, Fault, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
 use deepterm::tools::{ToolExecutor, ToolOutcome};
 use futures_util::future::BoxFuture;
@@ -224,29 +226,6 @@ fn has_addition(req: &RecordedRequest, name: &str) -> bool {
 
 fn events(agent: &Agent) -> Vec<Arc<Event>> {
     agent.session().events().to_vec()
-}
-
-/// Developer messages as lists of `tool-addition NAME` / `tool-removal NAME`.
-fn developer_blocks(events: &[Arc<Event>]) -> Vec<Vec<String>> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::DeveloperMessage(d) => Some(
-                d.message
-                    .content
-                    .iter()
-                    .map(|b| match b {
-                        Block::ToolAddition { tool_name, .. } => {
-                            format!("tool-addition {tool_name}")
-                        }
-                        Block::ToolRemoval { tool_name } => format!("tool-removal {tool_name}"),
-                        other => format!("{other:?}"),
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .collect()
 }
 
 /// `(code, status, retried)` of every `assistant/attempt`.

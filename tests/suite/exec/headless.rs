@@ -27,6 +27,18 @@ type Env = TestEnv;
 
 const TOOL_SCRIPT: &str = "Hello\n/tool enable word_count\nPlease run word_count now\n/tool disable word_count\nThanks, bye\n";
 
+/// Runs [`TOOL_SCRIPT`] on `route` and returns its four requests (hello, tool call, after
+/// the tool, bye).
+async fn tool_script_requests(env: &Env, route: &str) -> Vec<serde_json::Value> {
+    let out = env
+        .exec(&env.config(""), TOOL_SCRIPT, &["--model", route])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 4, "hello, tool call, after tool, bye");
+    reqs
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exec_answers_two_turns_and_resume_last_continues_the_same_file() {
     let env = Env::new(SimConfig::default()).await;
@@ -140,16 +152,7 @@ async fn in_history_route_keeps_the_removed_declaration_and_sends_the_removal() 
         ..SimConfig::default()
     };
     let env = Env::new(cfg).await;
-    let out = env
-        .exec(
-            &env.config(""),
-            TOOL_SCRIPT,
-            &["--model", "dsih/deepseek-flash"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 4);
+    let reqs = tool_script_requests(&env, "dsih/deepseek-flash").await;
     for w in reqs.windows(2) {
         assert!(
             starts_with_previous(&w[0], &w[1]),
@@ -175,16 +178,7 @@ async fn in_history_route_keeps_the_removed_declaration_and_sends_the_removal() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn route_without_modes_sends_the_full_list_and_no_developer_messages() {
     let env = Env::new(SimConfig::default()).await;
-    let out = env
-        .exec(
-            &env.config(""),
-            TOOL_SCRIPT,
-            &["--model", "ds/deepseek-v4-pro"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 4);
+    let reqs = tool_script_requests(&env, "ds/deepseek-v4-pro").await;
     for r in &reqs {
         assert!(
             messages(r).iter().all(|m| m["role"] != "system"),
@@ -202,16 +196,7 @@ async fn route_without_modes_sends_the_full_list_and_no_developer_messages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openai_route_sends_full_tools_and_the_cache_breaks_at_the_change() {
     let env = Env::new(SimConfig::default()).await;
-    let out = env
-        .exec(
-            &env.config(""),
-            TOOL_SCRIPT,
-            &["--model", "oai/deepseek-flash"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 4);
+    let reqs = tool_script_requests(&env, "oai/deepseek-flash").await;
     assert!(reqs.iter().all(|r| r["route"] == "openai"));
     let r1 = &reqs[1];
     assert_eq!(r1["body"]["tools"][0]["type"], "function");

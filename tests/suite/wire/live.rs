@@ -13,7 +13,9 @@
 
 use crate::common;
 
-use common::agent_tools::{FnTool, GUIDANCE, cache_tool_control, register, schema, tool};
+use common::agent_tools::{
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, register, schema, tool,
+};
 use common::{ConfigBuilder, PromptEnv};
 use std::sync::{Arc, Mutex};
 
@@ -26,7 +28,7 @@ use deepterm::config::Config;
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
 use deepterm::session::Session;
-use deepterm::session::event::{Block, Event, EventKind, TurnOutcome, Usage};
+use deepterm::session::event::{Event, EventKind, TurnOutcome, Usage};
 use deepterm::tools::ToolOutcome;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -317,25 +319,7 @@ async fn live_t2(update_prompt: bool) {
     assert_eq!(tool_names(last), vec!["cache_tool_control"]);
     assert!(!last.body.to_string().contains("tool_addition"));
 
-    let devs: Vec<Vec<String>> = events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::DeveloperMessage(d) => Some(
-                d.message
-                    .content
-                    .iter()
-                    .map(|b| match b {
-                        Block::ToolAddition { tool_name, .. } => {
-                            format!("tool-addition {tool_name}")
-                        }
-                        Block::ToolRemoval { tool_name } => format!("tool-removal {tool_name}"),
-                        other => format!("{other:?}"),
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .collect();
+    let devs = developer_blocks(&events);
     assert_eq!(
         devs,
         vec![

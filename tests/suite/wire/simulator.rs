@@ -72,6 +72,11 @@ async fn post(h: &SimHandle, path: &str, body: &Value) -> reqwest::Response {
         .unwrap()
 }
 
+/// The whole reply text of a POST of `body` to `path`.
+async fn post_text(h: &SimHandle, path: &str, body: &Value) -> String {
+    post(h, path, body).await.text().await.unwrap()
+}
+
 /// Parsed Anthropic stream: (events, reassembled content blocks, stop_reason, message_start usage, final usage).
 struct AnthStream {
     events: Vec<Sse>,
@@ -407,13 +412,7 @@ async fn cache_hit_grows_with_extension_and_breaks_at_system_change() {
     let mut b3 = anth_body(json!(msgs2));
     b3["system"] = json!(format!("{} Changed.", "You are a sloppy assistant."));
     h.push_reply(ScriptedReply::text("Third."));
-    let s3 = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &b3)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s3 = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &b3).await);
     let reqs = h.requests();
     let c1 = reqs[0].cache.as_ref().unwrap();
     let c2 = reqs[1].cache.as_ref().unwrap();
@@ -473,13 +472,7 @@ async fn t2_deferred_tool_addition_keeps_the_prefix() {
         {"type": "text", "text": "You may now run tests."},
         {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "run_tests"}}]}));
     b2["messages"] = json!(msgs2);
-    let s2 = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &b2)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s2 = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &b2).await);
     assert_eq!(s2.blocks[0]["name"], "run_tests");
     let hit = s2.start_usage["cache_read_input_tokens"].as_u64().unwrap();
     assert!(hit + 64 >= total1, "hit {hit} vs previous total {total1}");
@@ -627,13 +620,8 @@ async fn demo_policy_calls_a_named_tool_then_answers() {
     let h = sim().await;
     let o =
         openai_body(json!([{"role": "user", "content": "Please use read_file on src/main.rs"}]));
-    let (reasoning, _, calls, finish, _, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &o)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (reasoning, _, calls, finish, _, _, _) =
+        collect_openai(&post_text(&h, "/chat/completions", &o).await);
     assert!(!reasoning.is_empty());
     assert_eq!(finish.as_deref(), Some("tool_calls"));
     assert_eq!(calls[0]["name"], "read_file");
@@ -642,13 +630,8 @@ async fn demo_policy_calls_a_named_tool_then_answers() {
         json!({"path": "src/main.rs"})
     );
     let plain = openai_body(json!([{"role": "user", "content": "What is Rust?"}]));
-    let (_, content, calls, _, _, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &plain)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (_, content, calls, _, _, _, _) =
+        collect_openai(&post_text(&h, "/chat/completions", &plain).await);
     assert!(calls.is_empty());
     assert!(
         content.contains("What is Rust?") && content.contains("demo simulator"),
@@ -663,13 +646,8 @@ async fn openai_route_adding_a_tool_breaks_the_cache_after_the_tools() {
     let msgs =
         json!([{"role": "system", "content": long_system()}, {"role": "user", "content": "first"}]);
     let b1 = openai_body(msgs.clone());
-    let (_, content, _, _, usage1, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &b1)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (_, content, _, _, usage1, _, _) =
+        collect_openai(&post_text(&h, "/chat/completions", &b1).await);
     let mut m2 = msgs.as_array().unwrap().clone();
     m2.push(json!({"role": "assistant", "content": content}));
     m2.push(json!({"role": "user", "content": "second"}));
@@ -690,13 +668,7 @@ async fn openai_route_adding_a_tool_breaks_the_cache_after_the_tools() {
         json!({"type": "function", "function": {"name": "run_tests", "parameters": {"type": "object"}}}),
     );
     h.push_reply(ScriptedReply::text("Three."));
-    let (_, _, _, _, usage3, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &b3)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (_, _, _, _, usage3, _, _) = collect_openai(&post_text(&h, "/chat/completions", &b3).await);
     let reqs = h.requests();
     let fd = reqs[2].cache.as_ref().unwrap().first_diff_byte.unwrap();
     assert!(

@@ -69,13 +69,7 @@ async fn faults_cut_stall_truncate_and_empty() {
     let body = anth_body(json!([{"role": "user", "content": "x"}]));
 
     h.push_reply(ScriptedReply::text("hello there").with_fault(Fault::CutAfterEvents(3)));
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &body).await);
     assert_eq!(s.events.len(), 3);
     assert!(!names(&s.events).contains(&"message_stop".to_string()));
 
@@ -84,13 +78,7 @@ async fn faults_cut_stall_truncate_and_empty() {
         close: false,
     }));
     let started = std::time::Instant::now();
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &body).await);
     assert!(started.elapsed() >= Duration::from_millis(120));
     assert!(
         s.comments >= 3,
@@ -103,26 +91,14 @@ async fn faults_cut_stall_truncate_and_empty() {
         ms: 30,
         close: true,
     }));
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &body).await);
     assert!(s.events.is_empty() && s.comments >= 1);
 
     h.push_reply(
         ScriptedReply::tool_call("read_file", json!({"path": "some/long/path/file.txt"}))
             .with_fault(Fault::TruncateToolJson),
     );
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &body).await);
     assert_eq!(s.stop_reason.as_deref(), Some("max_tokens"));
     let tool = s.blocks.iter().find(|b| b["type"] == "tool_use").unwrap();
     assert!(
@@ -131,13 +107,7 @@ async fn faults_cut_stall_truncate_and_empty() {
     );
 
     h.push_reply(ScriptedReply::fault(Fault::Empty));
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &body).await);
     assert!(s.blocks.is_empty());
     assert_eq!(s.stop_reason.as_deref(), Some("end_turn"));
     assert_eq!(
@@ -153,26 +123,15 @@ async fn max_tokens_truncates_output() {
     let mut b = anth_body(json!([{"role": "user", "content": "x"}]));
     b["max_tokens"] = json!(10);
     b["thinking"] = json!({"type": "disabled"});
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &b)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &b).await);
     assert_eq!(s.stop_reason.as_deref(), Some("max_tokens"));
     assert_eq!(s.blocks[0]["text"].as_str().unwrap().len(), 40);
     assert_eq!(s.delta_usage["output_tokens"], 10);
     h.push_reply(ScriptedReply::text("word ".repeat(200)));
     let mut o = openai_body(json!([{"role": "user", "content": "x"}]));
     o["max_tokens"] = json!(5);
-    let (_, content, _, finish, _, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &o)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (_, content, _, finish, _, _, _) =
+        collect_openai(&post_text(&h, "/chat/completions", &o).await);
     assert_eq!(finish.as_deref(), Some("length"));
     assert!(content.len() <= 20);
 }
@@ -191,49 +150,19 @@ async fn auth_bearer_wins_and_keys_are_redacted() {
     assert_eq!(r.status(), 401);
     let e: Value = r.json().await.unwrap();
     assert_eq!(e["error"]["type"], "authentication_error");
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-wrong")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        401
-    );
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-right")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200
-    );
+    // The status of one request with an `x-api-key` and/or a bearer token.
+    let status = |api_key: &'static str, bearer: Option<&'static str>| {
+        let mut req = c.post(&url).header("x-api-key", api_key).json(&body);
+        if let Some(t) = bearer {
+            req = req.bearer_auth(t);
+        }
+        async move { req.send().await.unwrap().status() }
+    };
+    assert_eq!(status("sk-wrong", None).await, 401);
+    assert_eq!(status("sk-right", None).await, 200);
     // Bearer wins over x-api-key.
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-right")
-            .bearer_auth("sk-wrong")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        401
-    );
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-wrong")
-            .bearer_auth("sk-right")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200
-    );
+    assert_eq!(status("sk-right", Some("sk-wrong")).await, 401);
+    assert_eq!(status("sk-wrong", Some("sk-right")).await, 200);
     let any = sim().await;
     assert_eq!(
         post(&any, "/anthropic/v1/messages", &body).await.status(),
@@ -253,11 +182,7 @@ async fn auth_bearer_wins_and_keys_are_redacted() {
 async fn sim_requests_endpoint_shape_models_and_404() {
     let h = sim().await;
     let b = anth_body(json!([{"role": "user", "content": "hello"}]));
-    let _ = post(&h, "/anthropic/v1/messages", &b)
-        .await
-        .text()
-        .await
-        .unwrap();
+    let _ = post_text(&h, "/anthropic/v1/messages", &b).await;
     let v: Value = reqwest::get(format!("{}/_sim/requests", h.base_url()))
         .await
         .unwrap()
