@@ -291,6 +291,27 @@ impl Interactive {
     }
 }
 
+/// The `deepseek/deepseek-flash` route (Messages format, addition-only tool updates, no
+/// base URL): what inspector fixtures show as the route of their requests.
+pub fn flash_route() -> deepterm::llm::types::Route {
+    use deepterm::llm::types::{ProviderKind, Route};
+    use deepterm::session::event::ToolUpdateMode;
+    Route {
+        provider: "deepseek".into(),
+        model: "deepseek-flash".into(),
+        kind: ProviderKind::DeepseekMessages,
+        base_url: String::new(),
+        api_key_env: String::new(),
+        context_window: 128_000,
+        system_prompt_update: None,
+        tool_update: Some(ToolUpdateMode::AdditionOnly),
+        tool_removal: Default::default(),
+        image_input: false,
+        max_tools: 128,
+        prices: None,
+    }
+}
+
 /// Standard output of a run.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -241,6 +241,17 @@ fn attempts(events: &[Arc<Event>]) -> Vec<(String, Option<u16>, bool)> {
         .collect()
 }
 
+/// The tool results among `events`, in order.
+fn tool_result_events(events: &[Arc<Event>]) -> Vec<deepterm::session::event::ToolResultData> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn assistant_count(events: &[Arc<Event>]) -> usize {
     events
         .iter()

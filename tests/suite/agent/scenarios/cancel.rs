@@ -144,13 +144,7 @@ async fn cancel_during_slow_tool_records_cancelled_tool_error() {
     task.await.unwrap();
 
     let ev = committed(&seen);
-    let results: Vec<_> = ev
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ToolResult(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
+    let results = tool_result_events(&ev);
     assert_eq!(results.len(), 1);
     assert_eq!(results[0].message.is_error, Some(true));
     assert!(

@@ -273,14 +273,7 @@ async fn fault_truncated_tool_json_becomes_a_tool_error_the_model_reads() {
         Some("I will use shorter arguments.")
     );
     assert_eq!(attempts(&run.events), vec![]);
-    let results: Vec<_> = run
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ToolResult(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
+    let results = tool_result_events(&run.events);
     assert_eq!(results.len(), 1);
     assert_eq!(results[0].message.is_error, Some(true));
     let text = results[0].message.joined_text();
