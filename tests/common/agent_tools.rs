@@ -5,7 +5,12 @@
 
 use std::sync::{Arc, Mutex};
 
-use deepterm::agent::run::Background;
+use deepterm::agent::protocol::AgentEvent;
+use deepterm::agent::run::{Agent, ApprovalMode, Background};
+use deepterm::config::ApiKey;
+use deepterm::i18n::{Locale, Localizer};
+use deepterm::llm::types::Route;
+use deepterm::session::Session;
 use deepterm::session::event::{Block, Event, EventKind, ToolSchema};
 use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
 use futures_util::future::BoxFuture;
@@ -125,4 +130,30 @@ pub fn developer_blocks(events: &[Arc<Event>]) -> Vec<Vec<String>> {
             _ => None,
         })
         .collect()
+}
+
+/// An agent on `route` for loop tests that drive it in process: a new session `id`, no
+/// registered tools, the base prompt read from `prompt` ([`super::PromptEnv`]), the default
+/// locale, and every tool call allowed.
+pub fn prompt_agent(
+    id: &str,
+    route: Route,
+    key: ApiKey,
+    prompt: &Arc<Mutex<String>>,
+    events: mpsc::UnboundedSender<AgentEvent>,
+) -> Agent {
+    Agent::new(
+        Session::new(id, "/tmp"),
+        route,
+        Some(key),
+        deepterm::tools::ToolRegistry::new(),
+        Box::new(super::PromptEnv {
+            prompt: prompt.clone(),
+        }),
+        Localizer::new(Locale::default()),
+        events,
+        ApprovalMode::AllowAll,
+        false,
+    )
+    .expect("agent builds")
 }

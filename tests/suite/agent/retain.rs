@@ -7,14 +7,11 @@ use crate::common;
 
 use std::sync::{Arc, Mutex};
 
-use common::agent_tools::register;
-use common::{ConfigBuilder, PromptEnv};
+use common::ConfigBuilder;
+use common::agent_tools::{prompt_agent, register};
 use deepterm::agent::inspect::{DiffReason, inspect_past, reconstruct};
-use deepterm::agent::run::{Agent, ApprovalMode};
 use deepterm::config::{ApiKey, Config};
-use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::types::ProviderKind;
-use deepterm::session::Session;
 use deepterm::session::event::{
     Block, Event, EventKind, RequestContext, ToolRemoval, ToolSchema, ToolUpdateMode,
 };
@@ -89,20 +86,13 @@ async fn run(tool_removal: Option<&str>) -> Run {
     let cfg = Config::parse(&text, None).expect("config parses");
     let route = cfg.resolve_route(None).expect("route resolves");
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
-        Session::new("core-retain", "/tmp"),
+    let mut agent = prompt_agent(
+        "core-retain",
         route,
-        Some(ApiKey::new("sk-core-retain")),
-        deepterm::tools::ToolRegistry::new(),
-        Box::new(PromptEnv {
-            prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
-        }),
-        Localizer::new(Locale::default()),
+        ApiKey::new("sk-core-retain"),
+        &Arc::new(Mutex::new("You are a test assistant.".to_string())),
         tx,
-        ApprovalMode::AllowAll,
-        false,
-    )
-    .expect("agent builds");
+    );
     let bg = agent.background_sender();
     register(&bg, "base", vec![tool("base__note", "Write a note.")]);
     let long: String = (0..40)

@@ -1,16 +1,14 @@
 //! Acceptance and fault scenarios (SPEC §8, §11; semantics.md §10 T-1, T-2) run through the
 //! real agent loop against the in-process simulator. What each scenario proves is described
 //! in `docs/scenarios.md`.
+use common::ConfigBuilder;
 use common::agent_tools::{
-    FnTool, GUIDANCE, cache_tool_control, developer_blocks, register, schema, tool,
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent, register, schema, tool,
 };
-use common::{ConfigBuilder, PromptEnv};
 use deepterm::agent::protocol::{AgentCommand, AgentEvent};
-use deepterm::agent::run::{Agent, ApprovalMode, Background, LineOutcome};
+use deepterm::agent::run::{Agent, Background, LineOutcome};
 use deepterm::config::{ApiKey, Config};
-use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
-use deepterm::session::Session;
 use deepterm::session::event::{Event, EventKind, TurnOutcome};
 use deepterm::sim::{self, Fault, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
 use deepterm::tools::{ToolExecutor, ToolOutcome};
@@ -71,20 +69,7 @@ async fn harness(sim_cfg: SimConfig, wire: Wire, model_override: &str) -> Harnes
     let route = cfg.resolve_route(None).expect("route resolves");
     let prompt = Arc::new(Mutex::new(BASE_PROMPT.to_string()));
     let (tx, rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
-        Session::new("scenario", "/tmp"),
-        route,
-        Some(ApiKey::new(KEY)),
-        deepterm::tools::ToolRegistry::new(),
-        Box::new(PromptEnv {
-            prompt: prompt.clone(),
-        }),
-        Localizer::new(Locale::default()),
-        tx,
-        ApprovalMode::AllowAll,
-        false,
-    )
-    .expect("agent builds");
+    let mut agent = prompt_agent("scenario", route, ApiKey::new(KEY), &prompt, tx);
     agent.set_retry_policy(RetryPolicy {
         base_delay: Duration::from_millis(10),
         max_delay: Duration::from_millis(40),

@@ -13,21 +13,19 @@
 
 use crate::common;
 
+use common::ConfigBuilder;
 use common::agent_tools::{
-    FnTool, GUIDANCE, cache_tool_control, developer_blocks, register, schema, tool,
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent, register, schema, tool,
 };
-use common::{ConfigBuilder, PromptEnv};
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::Response;
-use deepterm::agent::run::{Agent, ApprovalMode, Background};
+use deepterm::agent::run::Background;
 use deepterm::config::Config;
-use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
-use deepterm::session::Session;
 use deepterm::session::event::{Event, EventKind, TurnOutcome, Usage};
 use deepterm::tools::ToolOutcome;
 use serde_json::{Value, json};
@@ -202,20 +200,7 @@ async fn live_t2(update_prompt: bool) {
     let key = cfg.api_key(&route).expect("key present");
     let prompt = Arc::new(Mutex::new(BASE_PROMPT.to_string()));
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
-        Session::new("live-t2", "/tmp"),
-        route,
-        Some(key),
-        deepterm::tools::ToolRegistry::new(),
-        Box::new(PromptEnv {
-            prompt: prompt.clone(),
-        }),
-        Localizer::new(Locale::default()),
-        tx,
-        ApprovalMode::AllowAll,
-        false,
-    )
-    .expect("agent builds");
+    let mut agent = prompt_agent("live-t2", route, key, &prompt, tx);
     agent.set_retry_policy(RetryPolicy::none());
     install(&agent.background_sender(), &prompt, update_prompt);
 
