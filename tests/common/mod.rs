@@ -8,6 +8,7 @@ pub mod config;
 pub mod rust_lexer;
 pub mod tmux;
 
+#[allow(unused_imports)] // each test binary uses a different subset
 pub use config::{ConfigBuilder, MCP_FIXTURE, STAMP_TOOL};
 
 use std::path::{Path, PathBuf};
