@@ -501,3 +501,38 @@ pub fn forward(
         tx.send(c).unwrap();
     }
 }
+
+/// Pids of live (non-zombie) processes whose command line satisfies `pred` (Linux /proc).
+pub fn processes_where(pred: impl Fn(&[u8]) -> bool) -> Vec<u32> {
+    let mut out = vec![];
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if !pred(&cmdline) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.trim().chars().next());
+        if state.is_some_and(|s| s != 'Z') {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Pids of live (non-zombie) processes whose command line is exactly `args` (Linux /proc).
+pub fn live_processes(args: &[&str]) -> Vec<u32> {
+    let mut want = args.join("\0").into_bytes();
+    want.push(0);
+    processes_where(|cmdline| cmdline == want.as_slice())
+}

@@ -320,33 +320,6 @@ async fn builtin_tools_have_a_timeout() {
 
 // ------------------------------------------------------------- process groups
 
-/// Pids of live (non-zombie) processes whose command line is exactly `args` (Linux /proc).
-fn live_processes(args: &[&str]) -> Vec<u32> {
-    let mut want = args.join("\0").into_bytes();
-    want.push(0);
-    let mut out = vec![];
-    let Ok(rd) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        if std::fs::read(format!("/proc/{pid}/cmdline")).ok() != Some(want.clone()) {
-            continue;
-        }
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .and_then(|r| r.trim().chars().next());
-        if state.is_some_and(|s| s != 'Z') {
-            out.push(pid);
-        }
-    }
-    out
-}
-
 /// Waits up to 3 s for every process with this command line to end; returns the rest
 /// (and kills them, so a failing test leaves nothing behind).
 async fn survivors(args: &[&str]) -> Vec<u32> {
