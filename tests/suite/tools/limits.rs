@@ -27,6 +27,21 @@ fn config(env: &TestEnv, extra: &str) -> PathBuf {
 }
 
 /// The text of every `tool/result` in the log, in order.
+/// Runs `script` with the extra environment `vars`; returns the run and the text of the
+/// one tool result it logs.
+async fn one_tool_result(
+    env: &TestEnv,
+    cfg: &Path,
+    script: &str,
+    vars: &[(&str, &str)],
+) -> (Output, String) {
+    let out = env.exec_with(cfg, script, &[], vars).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut results = tool_result_texts(&env.log());
+    assert_eq!(results.len(), 1, "{results:?}");
+    (out, results.remove(0))
+}
+
 fn tool_result_texts(log: &[Value]) -> Vec<String> {
     log.iter()
         .filter(|e| e["type"] == "tool/result")
@@ -78,24 +93,20 @@ env_passthrough = ["FOO_TOKEN"]
     env.sim
         .push_reply(ScriptedReply::tool_call("dump", json!({})));
     env.sim.push_reply(ScriptedReply::text("done"));
-    let out = env
-        .exec_with(
-            &cfg,
-            "dump the environment\n",
-            &[],
-            &[
-                ("DEEPSEEK_API_KEY", CANARY),
-                ("FOO_TOKEN", "foo-visible-value-1"),
-                ("BAR_SECRET", "bar-hidden-value-2"),
-                ("github_token", "gh-hidden-value-3"),
-                ("PLAIN_SETTING", "plain-visible-value-4"),
-            ],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results = tool_result_texts(&env.log());
-    assert_eq!(results.len(), 1, "{results:?}");
-    let dumped = &results[0];
+    let (out, dumped) = one_tool_result(
+        &env,
+        &cfg,
+        "dump the environment\n",
+        &[
+            ("DEEPSEEK_API_KEY", CANARY),
+            ("FOO_TOKEN", "foo-visible-value-1"),
+            ("BAR_SECRET", "bar-hidden-value-2"),
+            ("github_token", "gh-hidden-value-3"),
+            ("PLAIN_SETTING", "plain-visible-value-4"),
+        ],
+    )
+    .await;
+    let dumped = &dumped;
     assert!(
         dumped.contains("FOO_TOKEN=foo-visible-value-1"),
         "{}",
@@ -138,17 +149,14 @@ env_passthrough = ["DEEPSEEK_API_KEY", "{KEY_VAR}"]
     env.sim
         .push_reply(ScriptedReply::tool_call("dump", json!({})));
     env.sim.push_reply(ScriptedReply::text("done"));
-    let out = env
-        .exec_with(
-            &cfg,
-            "dump the environment\n",
-            &[],
-            &[("DEEPSEEK_API_KEY", CANARY)],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results = tool_result_texts(&env.log());
-    let dumped = &results[0];
+    let (out, dumped) = one_tool_result(
+        &env,
+        &cfg,
+        "dump the environment\n",
+        &[("DEEPSEEK_API_KEY", CANARY)],
+    )
+    .await;
+    let dumped = &dumped;
     assert!(
         dumped.contains("DEEPSEEK_API_KEY=[REDACTED]"),
         "{}",
@@ -182,22 +190,18 @@ env_passthrough = ["FOO_TOKEN"]
     env.sim
         .push_reply(ScriptedReply::tool_call("fx__env", json!({})));
     env.sim.push_reply(ScriptedReply::text("done"));
-    let out = env
-        .exec_with(
-            &cfg,
-            "/mcp connect fx\nshow the server environment\n",
-            &[],
-            &[
-                ("DEEPSEEK_API_KEY", CANARY),
-                ("FOO_TOKEN", "foo-visible-value-1"),
-                ("BAR_SECRET", "bar-hidden-value-2"),
-            ],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results = tool_result_texts(&env.log());
-    assert_eq!(results.len(), 1, "{results:?}");
-    let dumped = &results[0];
+    let (out, dumped) = one_tool_result(
+        &env,
+        &cfg,
+        "/mcp connect fx\nshow the server environment\n",
+        &[
+            ("DEEPSEEK_API_KEY", CANARY),
+            ("FOO_TOKEN", "foo-visible-value-1"),
+            ("BAR_SECRET", "bar-hidden-value-2"),
+        ],
+    )
+    .await;
+    let dumped = &dumped;
     assert!(dumped.contains("FIXTURE_TOOLS=env"), "{}", summary(dumped));
     assert!(
         dumped.contains("EXPLICIT_TOKEN=explicit-visible-5"),
