@@ -69,6 +69,13 @@ impl TestEnv {
         self.exec_with(config, script, extra_args, &[]).await
     }
 
+    /// [`TestEnv::exec`] that must succeed (the test fails with its stderr otherwise).
+    pub async fn exec_ok(&self, config: &Path, script: &str, extra_args: &[&str]) -> Output {
+        let out = self.exec(config, script, extra_args).await;
+        assert!(out.status.success(), "{}", stderr(&out));
+        out
+    }
+
     /// Like [`TestEnv::exec`] with extra environment variables.
     pub async fn exec_with(
         &self,

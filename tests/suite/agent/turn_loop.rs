@@ -102,10 +102,8 @@ parameters = {{ type = "object", properties = {{ tag = {{ type = "string" }} }} 
         tool_calls: vec![call("a"), call("b"), call("c")],
         ..ScriptedReply::default()
     });
-    let out = env
-        .exec(&cfg, "run the slow tool three times", &["--approve", "all"])
+    env.exec_ok(&cfg, "run the slow tool three times", &["--approve", "all"])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let lines: Vec<String> = std::fs::read_to_string(&trace)
         .unwrap()
         .lines()
@@ -145,8 +143,7 @@ env = {{ FIXTURE_START_DELAY_MS = "700", FIXTURE_TOOLS = "echo" }}
 "#
         ),
     );
-    let out = env.exec(&cfg, "hello", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "hello", &[]).await;
     let reqs = env.requests();
     assert_eq!(
         tool_names(&reqs[0]),
@@ -167,8 +164,7 @@ enabled = true
 "#,
     );
     let started = std::time::Instant::now();
-    let out = env.exec(&cfg, "hello", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "hello", &[]).await;
     let err = stderr(&out);
     assert!(
         err.contains("MCP server broken failed to start"),
@@ -195,8 +191,7 @@ env = {{ FIXTURE_START_DELAY_MS = "20000", FIXTURE_TOOLS = "echo" }}
         ),
     );
     let started = std::time::Instant::now();
-    let out = env.exec(&cfg, "hello", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "hello", &[]).await;
     assert!(
         stderr(&out).contains("MCP server fx was not connected after 1 s"),
         "{}",

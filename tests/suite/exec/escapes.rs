@@ -78,8 +78,7 @@ async fn setup() -> (TestEnv, PathBuf, &'static str) {
     std::fs::write(&marker, "").unwrap();
     let cfg = config(&env, &marker);
     let first = serde_json::to_string(&format!("{HOSTILE} first prompt")).unwrap();
-    let out = env.exec(&cfg, &format!("{first}\n"), &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, &format!("{first}\n"), &[]).await;
     // Piped, the reply is the model's text byte for byte: the sequences did arrive.
     assert!(has_hostile(&stdout(&out)), "{}", stdout(&out));
     // The log's file name carries them too: the runs below resume it (`--resume last`),

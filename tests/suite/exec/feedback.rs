@@ -46,16 +46,9 @@ async fn a_tool_call_denied_by_the_default_approve_none_is_named_on_stderr() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(
         &env,
-        r#"
-[tools.command.stamp]
-description = "Print a fixed stamp."
-command = ["echo", "STAMPED"]
-parameters = { type = "object", properties = {} }
-approval = "ask"
-"#,
+        &format!("[tools.command.stamp]\n{STAMP_TOOL}\napproval = \"ask\""),
     );
-    let out = env.exec(&cfg, "Please call stamp\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Please call stamp\n", &[]).await;
     let err = stderr(&out);
     let denied: Vec<&str> = err
         .lines()
@@ -69,9 +62,8 @@ approval = "ask"
     );
     // Allowed: nothing to say.
     let out = env
-        .exec(&cfg, "Please call stamp\n", &["--approve", "all"])
+        .exec_ok(&cfg, "Please call stamp\n", &["--approve", "all"])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("denied"), "{}", stderr(&out));
 }
 
@@ -79,13 +71,11 @@ approval = "ask"
 async fn resume_in_exec_lists_what_the_picker_would_offer() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
-    let out = env.exec(&cfg, "Hello there\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Hello there\n", &[]).await;
     let with_messages = session_id(&stderr(&out));
     // A session file without messages.
     std::fs::write(env.sessions().join("20260101-000000-empty.jsonl"), "").unwrap();
-    let out = env.exec(&cfg, "Second one\n/resume\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Second one\n/resume\n", &[]).await;
     let current = session_id(&stderr(&out));
     let listed = stdout(&out);
     assert!(listed.contains(&with_messages), "{listed}");
@@ -127,13 +117,12 @@ async fn demo_mode_says_once_on_stderr_that_it_ignores_base_url() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
     let out = env
-        .exec(
+        .exec_ok(
             &cfg,
             "Hello\n",
             &["--demo", "--base-url", "http://127.0.0.1:9"],
         )
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     let notices: Vec<&str> = err.lines().filter(|l| l.contains("--base-url")).collect();
     assert_eq!(notices.len(), 1, "{err}");
@@ -145,8 +134,7 @@ async fn demo_mode_says_once_on_stderr_that_it_ignores_base_url() {
 async fn a_run_without_messages_leaves_no_session_file_behind() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
-    let out = env.exec(&cfg, "/tools\n/help\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "/tools\n/help\n", &[]).await;
     let left: Vec<_> = std::fs::read_dir(env.sessions())
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
@@ -157,10 +145,8 @@ async fn a_run_without_messages_leaves_no_session_file_behind() {
         stderr(&out)
     );
     // A run with a message keeps its log, and resuming it then adds none: it stays.
-    let out = env.exec(&cfg, "Hello\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Hello\n", &[]).await;
     let id = session_id(&stderr(&out));
-    let out = env.exec(&cfg, "/tools\n", &["--resume", &id]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "/tools\n", &["--resume", &id]).await;
     assert!(env.log_path().ends_with(format!("{id}.jsonl")));
 }

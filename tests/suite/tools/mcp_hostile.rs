@@ -162,14 +162,12 @@ async fn a_20_mb_reply_passes_the_default_message_limit() {
         "timeout_secs = 20",
         "",
     );
-    let out = env
-        .exec(
-            &cfg,
-            "/mcp connect fx\nplease call fx__fixture_big \"20000000\"\n",
-            &[],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "/mcp connect fx\nplease call fx__fixture_big \"20000000\"\n",
+        &[],
+    )
+    .await;
     let log = env.log();
     let results = tool_results(&log);
     assert_eq!(results.len(), 1);
@@ -196,14 +194,13 @@ async fn an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
         "",
     );
     let started = Instant::now();
-    let out = env
-        .exec(
+    env
+        .exec_ok(
             &cfg,
             "/mcp connect fx\nplease call fx__fixture_big \"200000\"\nplease call fx__echo \"still fine\"\n",
             &[],
         )
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "no timeout wait"
@@ -234,8 +231,7 @@ async fn an_oversized_tool_list_fails_the_connect_with_the_size() {
         "",
     );
     let started = Instant::now();
-    let out = env.exec(&cfg, "/mcp connect fx\n/mcp\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "/mcp connect fx\n/mcp\n", &[]).await;
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "no timeout wait"

@@ -319,10 +319,8 @@ async fn old_log_with_duplicate_ids_resumes() {
     })
     .await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let out = env
-        .exec(&cfg, "/tool enable word_count\ncount please\n", &[])
+    env.exec_ok(&cfg, "/tool enable word_count\ncount please\n", &[])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     // Turn the log into one an older deepterm wrote for a faulty provider: two calls with
     // id `call_same` and one with "", plus their results.
     let path = env.log_path();
@@ -338,14 +336,12 @@ async fn old_log_with_duplicate_ids_resumes() {
         .replace("\"call_c\"", "\"\"");
     std::fs::write(&path, old).unwrap();
 
-    let out = env
-        .exec(
-            &cfg,
-            "/tool enable word_count\nwhat now?\n",
-            &["--resume", "last"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "/tool enable word_count\nwhat now?\n",
+        &["--resume", "last"],
+    )
+    .await;
     let reqs = env.requests();
     let last = reqs.last().unwrap();
     assert_eq!(last["status"], 200, "{last}");

@@ -222,8 +222,7 @@ async fn possible_usage_is_logged_and_counted() {
     );
     let (base, _) = serve(reply).await;
     let cfg = config(&env, &base, 4096);
-    let out = env.exec(&cfg, "hi\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "hi\n", &[]).await;
     let log = env.log();
     let m = log
         .iter()
