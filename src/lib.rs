@@ -13,5 +13,7 @@ pub mod sandbox;
 pub mod secret;
 pub mod session;
 pub mod sim;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod tools;
 pub mod ui;

@@ -253,7 +253,7 @@ fn run_chat(frames: &[SseFrame], max_reply: usize) -> Result<Completion, LlmErro
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: crate::llm::proptest_cases(),
+        cases: crate::testing::proptest_cases(10_000),
         ..ProptestConfig::default()
     })]
 

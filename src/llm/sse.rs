@@ -389,7 +389,7 @@ event: trailing\ndata: partial";
 
     proptest! {
         #![proptest_config(ProptestConfig {
-            cases: crate::llm::proptest_cases(),
+            cases: crate::testing::proptest_cases(10_000),
             ..ProptestConfig::default()
         })]
 

@@ -192,7 +192,7 @@ pub struct Completion {
     pub usage: Option<Usage>,
     /// Provider request id, when the response carried one.
     pub request_id: Option<String>,
-    /// Tool calls whose missing or duplicate ids the assembler replaced (D3).
+    /// Tool calls whose missing or duplicate ids the assembler replaced (decision 0009).
     pub id_repairs: Vec<crate::llm::tool_ids::ToolIdRepair>,
 }
 

@@ -247,7 +247,7 @@ fn window_strategy() -> impl Strategy<Value = u64> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: crate::llm::proptest_cases(),
+        cases: crate::testing::proptest_cases(10_000),
         ..ProptestConfig::default()
     })]
 

@@ -371,7 +371,7 @@ impl Store {
     /// file, so the next append does not glue onto a fragment.
     pub fn append(&mut self, event: &Event) -> Result<(), StoreError> {
         // Measure the line first so its buffer is allocated once at its final size: a
-        // growing buffer holds up to three times a large reply while it doubles ( D8).
+        // growing buffer holds up to three times a large reply while it doubles (the exec memory figures in docs/benchmarks.md).
         let invalid = |e: serde_json::Error| {
             StoreError::io(
                 &self.path,

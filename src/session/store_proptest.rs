@@ -11,13 +11,6 @@ use super::Session;
 use super::event::*;
 use super::store::{Store, StoreError, parse_log};
 
-fn cases() -> u32 {
-    std::env::var("DEEPTERM_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000)
-}
-
 thread_local! {
     /// One scratch directory per test thread (the file is rewritten for every case).
     static DIR: tempfile::TempDir = tempfile::tempdir().expect("tempdir");
@@ -198,7 +191,7 @@ fn check_contract(bytes: &[u8]) -> Result<Option<usize>, TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::testing::proptest_cases(10_000), ..ProptestConfig::default() })]
 
     #[test]
     fn store_loader_mutated_logs(

@@ -4,7 +4,7 @@
 //! Appends push a node; a replacement shadows a contiguous range of current nodes with
 //! one new node and bumps `content_generation` (used by L-1b). The derived message list
 //! is kept up to date as nodes are appended and rebuilt only after a replacement, so
-//! deriving is the clone of one `Arc`; the tool-call id scan (D3) and the positions of
+//! deriving is the clone of one `Arc`; the tool-call id scan (decision 0009) and the positions of
 //! the system nodes are kept the same way, so no per-request step walks the history.
 
 use std::sync::Arc;

@@ -298,13 +298,6 @@ mod props {
     use crate::ui::text::str_width;
     use proptest::prelude::*;
 
-    fn cases() -> u32 {
-        std::env::var("DEEPTERM_PROPTEST_CASES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(2_000)
-    }
-
     #[derive(Debug, Clone)]
     enum Op {
         Type(String),
@@ -375,7 +368,7 @@ mod props {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: crate::testing::proptest_cases(2_000), ..ProptestConfig::default() })]
 
         #[test]
         fn caret_stays_on_grapheme_boundaries_and_layout_fits(

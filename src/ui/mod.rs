@@ -23,9 +23,9 @@ pub mod mention;
 pub mod osc;
 pub mod panic;
 pub mod readline;
-#[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub mod sample;
-#[doc(hidden)]
+#[cfg(any(test, feature = "testing"))]
 pub mod snapshot;
 pub mod terminal;
 pub mod text;

@@ -673,13 +673,6 @@ mod tests {
         use super::*;
         use proptest::prelude::*;
 
-        fn cases() -> u32 {
-            std::env::var("DEEPTERM_PROPTEST_CASES")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(2_000)
-        }
-
         /// Tokens a reply is made of; a closer always follows a character that is not a
         /// space or another closer, so kinsoku can always be satisfied at width >= 4.
         fn token() -> impl Strategy<Value = String> {
@@ -725,7 +718,7 @@ mod tests {
         }
 
         proptest! {
-            #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+            #![proptest_config(ProptestConfig { cases: crate::testing::proptest_cases(2_000), ..ProptestConfig::default() })]
 
             #[test]
             fn wrapped_rows_fit_keep_prefixes_text_styles_and_kinsoku(

@@ -3,7 +3,13 @@
 //! simulator recorded and what the session log holds.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod agent_tools;
+pub mod config;
+pub mod rust_lexer;
 pub mod tmux;
+
+#[allow(unused_imports)] // each test binary uses a different subset
+pub use config::{ConfigBuilder, MCP_FIXTURE, STAMP_TOOL};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -46,6 +52,11 @@ impl TestEnv {
         self.dir.path().join("sessions")
     }
 
+    /// A config builder for this simulator: provider `ds` at its Messages endpoint.
+    pub fn config_builder(&self) -> ConfigBuilder {
+        ConfigBuilder::new(&self.sim.base_url())
+    }
+
     /// Writes a config file and returns its path.
     pub fn write_config(&self, name: &str, text: &str) -> PathBuf {
         let path = self.dir.path().join(name);
@@ -58,6 +69,13 @@ impl TestEnv {
         self.exec_with(config, script, extra_args, &[]).await
     }
 
+    /// [`TestEnv::exec`] that must succeed (the test fails with its stderr otherwise).
+    pub async fn exec_ok(&self, config: &Path, script: &str, extra_args: &[&str]) -> Output {
+        let out = self.exec(config, script, extra_args).await;
+        assert!(out.status.success(), "{}", stderr(&out));
+        out
+    }
+
     /// Like [`TestEnv::exec`] with extra environment variables.
     pub async fn exec_with(
         &self,
@@ -66,6 +84,32 @@ impl TestEnv {
         extra_args: &[&str],
         envs: &[(&str, &str)],
     ) -> Output {
+        let mut cmd = self.exec_command(config, script);
+        cmd.args(extra_args)
+            .env(KEY_VAR, TEST_KEY)
+            .env("HOME", self.dir.path());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
+            .await
+            .expect("exec finishes")
+            .unwrap()
+    }
+
+    /// `deepterm exec` on `config` with `script` (written to `script.txt`), this session
+    /// directory and the English UI; no environment set yet.
+    pub fn exec_command(&self, config: &Path, script: &str) -> tokio::process::Command {
+        self.exec_command_in("en-US", config, script)
+    }
+
+    /// [`TestEnv::exec_command`] in the UI language `locale`, with any script bytes.
+    pub fn exec_command_in(
+        &self,
+        locale: &str,
+        config: &Path,
+        script: impl AsRef<[u8]>,
+    ) -> tokio::process::Command {
         let script_path = self.dir.path().join("script.txt");
         std::fs::write(&script_path, script).unwrap();
         let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
@@ -77,17 +121,8 @@ impl TestEnv {
             .arg("--session-dir")
             .arg(self.sessions())
             .arg("--locale")
-            .arg("en-US")
-            .args(extra_args)
-            .env(KEY_VAR, TEST_KEY)
-            .env("HOME", self.dir.path());
-        for (k, v) in envs {
-            cmd.env(k, v);
-        }
-        tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
-            .await
-            .expect("exec finishes")
-            .unwrap()
+            .arg(locale);
+        cmd
     }
 
     /// Every request the simulator recorded, as JSON.
@@ -212,41 +247,22 @@ impl Environment for PromptEnv {
 /// in-history tool updates) and `oai` (OpenAI format); built-in tools off and one command
 /// tool, `word_count`, off until enabled. `extra` is appended (more tables).
 pub fn routes_config(base: &str, extra: &str) -> String {
-    format!(
-        r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[providers.dsih]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[[providers.dsih.models]]
-id = "deepseek-flash"
-system_prompt_update = "in-history"
-tool_update = "in-history"
-
-[providers.oai]
-kind = "openai-chat"
-base_url = "{base}"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-
-[tools.command.word_count]
-description = "Count the bytes of the JSON arguments."
+    ConfigBuilder::new(base)
+        .provider("dsih", "deepseek-messages", &format!("{base}/anthropic"))
+        .model_entry(
+            "id = \"deepseek-flash\"\nsystem_prompt_update = \"in-history\"\ntool_update = \"in-history\"",
+        )
+        .provider("oai", "openai-chat", base)
+        .builtin_tools(false)
+        .command_tool(
+            "word_count",
+            r#"description = "Count the bytes of the JSON arguments."
 command = ["wc", "-c"]
-parameters = {{ type = "object", properties = {{ path = {{ type = "string" }} }} }}
-enabled = false
-{extra}
-"#
-    )
+parameters = { type = "object", properties = { path = { type = "string" } } }
+enabled = false"#,
+        )
+        .table(extra)
+        .text()
 }
 
 /// An agent running its interactive loop on a task, driven like the TUI drives it.
@@ -280,6 +296,27 @@ impl Interactive {
             .send(deepterm::agent::protocol::AgentCommand::Shutdown)
             .unwrap();
         self.task.await.unwrap();
+    }
+}
+
+/// The `deepseek/deepseek-flash` route (Messages format, addition-only tool updates, no
+/// base URL): what inspector fixtures show as the route of their requests.
+pub fn flash_route() -> deepterm::llm::types::Route {
+    use deepterm::llm::types::{ProviderKind, Route};
+    use deepterm::session::event::ToolUpdateMode;
+    Route {
+        provider: "deepseek".into(),
+        model: "deepseek-flash".into(),
+        kind: ProviderKind::DeepseekMessages,
+        base_url: String::new(),
+        api_key_env: String::new(),
+        context_window: 128_000,
+        system_prompt_update: None,
+        tool_update: Some(ToolUpdateMode::AdditionOnly),
+        tool_removal: Default::default(),
+        image_input: false,
+        max_tools: 128,
+        prices: None,
     }
 }
 
@@ -427,4 +464,82 @@ pub fn result_text(m: &Value) -> String {
         .iter()
         .filter_map(|b| b["text"].as_str())
         .collect()
+}
+
+/// Receives agent events, handing each to `on_event`, until one matches `pred` (fails the
+/// test after 15 s without it).
+pub async fn receive_until(
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    pred: impl Fn(&AgentEvent) -> bool,
+    mut on_event: impl FnMut(AgentEvent),
+) {
+    let deadline = tokio::time::sleep(std::time::Duration::from_secs(15));
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            ev = rx.recv() => {
+                let ev = ev.expect("agent alive");
+                let hit = pred(&ev);
+                on_event(ev);
+                if hit {
+                    return;
+                }
+            }
+            _ = &mut deadline => panic!("timed out waiting for an agent event"),
+        }
+    }
+}
+
+/// Feeds the loop's events into the App until one matches `pred`.
+pub async fn feed_until(
+    app: &mut deepterm::ui::App,
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    pred: impl Fn(&AgentEvent) -> bool,
+) {
+    receive_until(rx, pred, |ev| app.on_agent_event(ev)).await;
+}
+
+/// Sends the App's commands to the loop.
+pub fn forward(
+    app: &mut deepterm::ui::App,
+    tx: &tokio::sync::mpsc::UnboundedSender<deepterm::agent::protocol::AgentCommand>,
+) {
+    for c in app.take_commands() {
+        tx.send(c).unwrap();
+    }
+}
+
+/// Pids of live (non-zombie) processes whose command line satisfies `pred` (Linux /proc).
+pub fn processes_where(pred: impl Fn(&[u8]) -> bool) -> Vec<u32> {
+    let mut out = vec![];
+    let Ok(rd) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if !pred(&cmdline) {
+            continue;
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.trim().chars().next());
+        if state.is_some_and(|s| s != 'Z') {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// Pids of live (non-zombie) processes whose command line is exactly `args` (Linux /proc).
+pub fn live_processes(args: &[&str]) -> Vec<u32> {
+    let mut want = args.join("\0").into_bytes();
+    want.push(0);
+    processes_where(|cmdline| cmdline == want.as_slice())
 }

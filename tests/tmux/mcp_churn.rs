@@ -12,7 +12,7 @@ use crate::common;
 use common::tmux::Tmux;
 use common::{require_external, shell_quote, tmux_available};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+use crate::common::MCP_FIXTURE as FIXTURE;
 
 /// Resident memory (`VmRSS`, kB) of a running process.
 fn rss_kb(pid: u32) -> u64 {

@@ -13,42 +13,9 @@ use serde_json::json;
 use crate::common;
 
 use common::tmux::Tmux;
-use common::{KEY_VAR, TEST_KEY, TestEnv, routes_config, shell_quote};
-
-/// Pids of live (non-zombie) processes whose command line is exactly `args`.
-fn live_processes(args: &[&str]) -> Vec<u32> {
-    let mut want = args.join("\0").into_bytes();
-    want.push(0);
-    processes(|cmdline| cmdline == want.as_slice())
-}
-
-/// Pids of live (non-zombie) processes whose command line satisfies `pred` (Linux /proc).
-fn processes(pred: impl Fn(&[u8]) -> bool) -> Vec<u32> {
-    let mut out = vec![];
-    let Ok(rd) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
-            continue;
-        };
-        if !pred(&cmdline) {
-            continue;
-        }
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .and_then(|r| r.trim().chars().next());
-        if state.is_some_and(|s| s != 'Z') {
-            out.push(pid);
-        }
-    }
-    out
-}
+use common::{
+    KEY_VAR, TEST_KEY, TestEnv, live_processes, processes_where, routes_config, shell_quote,
+};
 
 /// Polls `f` every 50 ms for up to `secs` seconds until it returns `Some`.
 fn wait<T>(secs: u64, mut f: impl FnMut() -> Option<T>) -> Option<T> {
@@ -125,7 +92,7 @@ enabled = true
     })
     .unwrap_or_else(|| panic!("the tool never started; screen:\n{}", tmux.capture()));
     let sessions_arg = sessions.display().to_string().into_bytes();
-    let deepterm = processes(|cmdline| {
+    let deepterm = processes_where(|cmdline| {
         cmdline.starts_with(bin.as_os_str().as_encoded_bytes())
             && cmdline
                 .split(|b| *b == 0)

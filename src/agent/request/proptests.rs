@@ -16,13 +16,6 @@ use crate::session::event::{
     CompactionSummary, ToolResultData,
 };
 
-fn cases() -> u32 {
-    std::env::var("DEEPTERM_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000)
-}
-
 /// The routes a session switches between: both protocols, every update mode, and an
 /// addition-only route with `tool_removal = "retain"` (route 5).
 fn route(i: usize) -> Route {
@@ -374,7 +367,7 @@ impl Driver {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::testing::proptest_cases(1_000), ..ProptestConfig::default() })]
 
     /// Dispatch equals reconstruct (SPEC §12.1): for every request of a
     /// random session the inspector's rebuilt body equals the loop's wire body byte for

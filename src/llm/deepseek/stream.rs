@@ -106,7 +106,7 @@ impl MessagesAssembler {
     }
 
     /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
-    /// tool arguments (D2).
+    /// tool arguments (decision 0009).
     pub fn with_max_reply_bytes(max: usize) -> Self {
         MessagesAssembler {
             budget: ReplyBudget::new(max),
@@ -302,7 +302,7 @@ impl MessagesAssembler {
         Ok(())
     }
 
-    /// Settled content: tool calls get unique, non-empty ids (D3).
+    /// Settled content: tool calls get unique, non-empty ids (decision 0009).
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().map(|(_, b)| b.clone()))
     }
@@ -369,7 +369,7 @@ impl MessagesAssembler {
 }
 
 /// The open blocks as message content: empty ones dropped, tool calls with unique,
-/// non-empty ids (D3).
+/// non-empty ids (decision 0009).
 fn settle(blocks: impl Iterator<Item = OpenBlock>) -> (Vec<Block>, Vec<ToolIdRepair>) {
     let mut blocks: Vec<Block> = blocks
         .filter_map(|b| match b {

@@ -100,7 +100,7 @@ impl ChatAssembler {
     }
 
     /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
-    /// tool arguments (D2).
+    /// tool arguments (decision 0009).
     pub fn with_max_reply_bytes(max: usize) -> Self {
         ChatAssembler {
             budget: ReplyBudget::new(max),
@@ -275,7 +275,7 @@ impl ChatAssembler {
         Ok(())
     }
 
-    /// Settled content: tool calls get unique, non-empty ids (D3).
+    /// Settled content: tool calls get unique, non-empty ids (decision 0009).
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().cloned())
     }
@@ -325,7 +325,7 @@ impl ChatAssembler {
     }
 }
 
-/// The blocks as message content, tool calls with unique, non-empty ids (D3).
+/// The blocks as message content, tool calls with unique, non-empty ids (decision 0009).
 fn settle(blocks: impl Iterator<Item = OpenBlock>) -> (Vec<Block>, Vec<ToolIdRepair>) {
     let mut blocks: Vec<Block> = blocks
         .map(|b| match b {

@@ -22,13 +22,12 @@ async fn resume_and_model_failures_show_the_same_localized_lines() {
     let config = Config::parse(&text, Some(&cfg)).unwrap();
     let bad_route = config.resolve_route(Some("nope/none")).unwrap_err();
     let out = env
-        .exec(
+        .exec_ok(
             &cfg,
             "/resume last\n/model nope/none\n/lang zh\n/resume last\n/model nope/none\n",
             &[],
         )
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
     let (en, zh) = (Localizer::new(Locale::EnUs), Localizer::new(Locale::ZhCn));
@@ -55,8 +54,7 @@ async fn resume_and_model_failures_show_the_same_localized_lines() {
 async fn resuming_the_open_session_is_refused_with_the_same_line() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let out = env.exec(&cfg, "Hello\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "Hello\n", &[]).await;
     let id = env
         .log_path()
         .file_stem()
@@ -64,9 +62,8 @@ async fn resuming_the_open_session_is_refused_with_the_same_line() {
         .to_string_lossy()
         .into_owned();
     let out = env
-        .exec(&cfg, &format!("/resume {id}\n"), &["--resume", &id])
+        .exec_ok(&cfg, &format!("/resume {id}\n"), &["--resume", &id])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let en = Localizer::new(Locale::EnUs);
     let want = framed(en, "cmd-session-failed", en.tr("app-session-already-open"));
     assert!(
@@ -80,8 +77,7 @@ async fn resuming_the_open_session_is_refused_with_the_same_line() {
 async fn inspecting_a_request_that_does_not_exist_shows_the_same_line() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let out = env.exec(&cfg, "Hello\n/inspect 2\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Hello\n/inspect 2\n", &[]).await;
     let en = Localizer::new(Locale::EnUs);
     let want = framed(en, "tui-inspector-failed", "no request #2".to_string());
     assert_eq!(want, "Cannot inspect the request: no request #2");
@@ -97,10 +93,9 @@ async fn inspecting_a_request_that_does_not_exist_shows_the_same_line() {
 async fn exec_bare_resume_still_prints_the_session_list() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let out = env.exec(&cfg, "Hello from the first session\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let out = env.exec(&cfg, "/resume\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "Hello from the first session\n", &[])
+        .await;
+    let out = env.exec_ok(&cfg, "/resume\n", &[]).await;
     let text = stdout(&out);
     let en = Localizer::new(Locale::EnUs);
     assert!(text.contains(&en.tr("cmd-resume-title")), "{text}");

@@ -10,19 +10,9 @@ use common::*;
 
 async fn exec_in(env: &TestEnv, cwd: &std::path::Path, script: &str, extra: &[&str]) -> String {
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let script_path = env.dir.path().join("script.txt");
-    std::fs::write(&script_path, script).unwrap();
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
+    let out = env
+        .exec_command(&cfg, script)
         .current_dir(cwd)
-        .arg("exec")
-        .arg("--script")
-        .arg(&script_path)
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--session-dir")
-        .arg(env.sessions())
-        .arg("--locale")
-        .arg("en-US")
         .args(extra)
         .env(KEY_VAR, TEST_KEY)
         .env("HOME", env.dir.path())

@@ -34,14 +34,12 @@ fn declared(env: &TestEnv) -> Vec<Vec<String>> {
 async fn resume_restores_tool_choices_and_logs_no_change() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config_with_builtins(&env, "");
-    let out = env
-        .exec(
-            &cfg,
-            "Hello\n/tool disable grep\n/tool enable word_count\nSecond\n",
-            &[],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "Hello\n/tool disable grep\n/tool enable word_count\nSecond\n",
+        &[],
+    )
+    .await;
     let before = declared(&env);
     let last_before = before.last().unwrap().clone();
     assert!(
@@ -52,8 +50,7 @@ async fn resume_restores_tool_choices_and_logs_no_change() {
     let dev_before = developer_events(&env.log()).len();
     assert_eq!(dev_before, 1, "one change logged in the first run");
 
-    let out = env.exec(&cfg, "Third\n", &["--resume", "last"]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "Third\n", &["--resume", "last"]).await;
     let after = declared(&env);
     assert_eq!(after.len(), before.len() + 1);
     assert_eq!(
@@ -77,17 +74,14 @@ async fn resume_restores_tool_choices_and_logs_no_change() {
 async fn a_tool_gone_from_the_config_is_a_logged_change_on_resume() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config_with_builtins(&env, "");
-    let out = env
-        .exec(&cfg, "Hello\n/tool enable word_count\nSecond\n", &[])
+    env.exec_ok(&cfg, "Hello\n/tool enable word_count\nSecond\n", &[])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(developer_events(&env.log()).len(), 1);
     // The config loses word_count: the resumed session cannot offer it any more.
     let text = std::fs::read_to_string(&cfg).unwrap();
     let cut = text.find("[tools.command.word_count]").unwrap();
     std::fs::write(&cfg, &text[..cut]).unwrap();
-    let out = env.exec(&cfg, "Third\n", &["--resume", "last"]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "Third\n", &["--resume", "last"]).await;
     let dev = developer_events(&env.log());
     assert_eq!(dev.len(), 2, "{dev:?}");
     assert_eq!(dev[1][0]["type"], "tool-removal");
@@ -102,14 +96,12 @@ async fn resume_reconnects_a_server_connected_with_mcp_connect() {
         &env,
         &format!("\n[mcp.servers.fx]\ncommand = \"{fixture}\"\nenabled = false\n"),
     );
-    let out = env
-        .exec(
-            &cfg,
-            "Hello\n/mcp connect fx\n/tool disable fx__fail\nSecond\n",
-            &[],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "Hello\n/mcp connect fx\n/tool disable fx__fail\nSecond\n",
+        &[],
+    )
+    .await;
     let before = declared(&env);
     let last_before = before.last().unwrap().clone();
     assert!(
@@ -119,8 +111,7 @@ async fn resume_reconnects_a_server_connected_with_mcp_connect() {
     assert!(!last_before.contains(&"fx__fail".to_string()));
     let dev_before = developer_events(&env.log()).len();
 
-    let out = env.exec(&cfg, "Third\n", &["--resume", "last"]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "Third\n", &["--resume", "last"]).await;
     assert_eq!(declared(&env).last().unwrap(), &last_before);
     assert_eq!(developer_events(&env.log()).len(), dev_before);
 }

@@ -7,18 +7,16 @@ use crate::common;
 
 use std::sync::{Arc, Mutex};
 
-use common::PromptEnv;
+use common::ConfigBuilder;
+use common::agent_tools::{prompt_agent, register};
 use deepterm::agent::inspect::{DiffReason, inspect_past, reconstruct};
-use deepterm::agent::run::{Agent, ApprovalMode, Background};
 use deepterm::config::{ApiKey, Config};
-use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::types::ProviderKind;
-use deepterm::session::Session;
 use deepterm::session::event::{
     Block, Event, EventKind, RequestContext, ToolRemoval, ToolSchema, ToolUpdateMode,
 };
 use deepterm::sim::{self, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
-use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
+use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome};
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -55,14 +53,6 @@ fn tool(name: &str, description: &str) -> RegisteredTool {
     }
 }
 
-fn register(bg: &mpsc::UnboundedSender<Background>, server: &str, tools: Vec<RegisteredTool>) {
-    bg.send(Background::Tools {
-        source: ToolSource::Mcp(server.into()),
-        tools,
-    })
-    .expect("the loop receives background changes");
-}
-
 fn kind_of(_provider: &str) -> Option<ProviderKind> {
     Some(ProviderKind::DeepseekMessages)
 }
@@ -83,39 +73,26 @@ async fn run(tool_removal: Option<&str>) -> Run {
     let removal = tool_removal
         .map(|r| format!("tool_removal = \"{r}\""))
         .unwrap_or_default();
-    let text = format!(
-        r#"model = "sim/deepseek-flash"
-
-[providers.sim]
-kind = "deepseek-messages"
-base_url = "{}/anthropic"
-api_key_env = "DEEPTERM_CORE_RETAIN_KEY_UNUSED"
-
-[[providers.sim.models]]
-id = "deepseek-flash"
-system_prompt_update = "in-history"
-tool_update = "addition-only"
-{removal}
-"#,
-        sim.base_url()
-    );
+    let text = ConfigBuilder::with_provider(
+        "sim",
+        "deepseek-messages",
+        &format!("{}/anthropic", sim.base_url()),
+    )
+    .key_env("DEEPTERM_CORE_RETAIN_KEY_UNUSED")
+    .model_entry(&format!(
+        "id = \"deepseek-flash\"\nsystem_prompt_update = \"in-history\"\ntool_update = \"addition-only\"\n{removal}"
+    ))
+    .text();
     let cfg = Config::parse(&text, None).expect("config parses");
     let route = cfg.resolve_route(None).expect("route resolves");
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
-        Session::new("core-retain", "/tmp"),
+    let mut agent = prompt_agent(
+        "core-retain",
         route,
-        Some(ApiKey::new("sk-core-retain")),
-        deepterm::tools::ToolRegistry::new(),
-        Box::new(PromptEnv {
-            prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
-        }),
-        Localizer::new(Locale::default()),
+        ApiKey::new("sk-core-retain"),
+        &Arc::new(Mutex::new("You are a test assistant.".to_string())),
         tx,
-        ApprovalMode::AllowAll,
-        false,
-    )
-    .expect("agent builds");
+    );
     let bg = agent.background_sender();
     register(&bg, "base", vec![tool("base__note", "Write a note.")]);
     let long: String = (0..40)

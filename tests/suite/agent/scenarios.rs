@@ -1,33 +1,34 @@
 //! Acceptance and fault scenarios (SPEC §8, §11; semantics.md §10 T-1, T-2) run through the
 //! real agent loop against the in-process simulator. What each scenario proves is described
 //! in `docs/scenarios.md`.
-
-use crate::common;
-
-use common::PromptEnv;
+use common::ConfigBuilder;
+use common::agent_tools::{
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent, register, schema, tool,
+};
+use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+use deepterm::agent::run::{Agent, Background, LineOutcome};
+use deepterm::config::{ApiKey, Config};
+use deepterm::llm::retry::RetryPolicy;
+use deepterm::session::event::{Event, EventKind, TurnOutcome};
+use deepterm::sim::{self, Fault, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
+use deepterm::tools::{ToolExecutor, ToolOutcome};
+use futures_util::future::BoxFuture;
+use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use deepterm::agent::protocol::{AgentCommand, AgentEvent};
-use deepterm::agent::run::{Agent, ApprovalMode, Background, LineOutcome};
-use deepterm::config::{ApiKey, Config};
-use deepterm::i18n::{Locale, Localizer};
-use deepterm::llm::retry::RetryPolicy;
-use deepterm::session::Session;
-use deepterm::session::event::{Block, Event, EventKind, ToolSchema, TurnOutcome};
-use deepterm::sim::{self, Fault, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
-use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
-use futures_util::future::BoxFuture;
-use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::common;
+
 /// The key the agent sends; it must never show up in events, notices or errors.
 const KEY: &str = "sk-scenario-SECRET-7f3a9c51d2";
+
 const BASE_PROMPT: &str = "You are a scenario test assistant. Follow the user's instructions.";
-const GUIDANCE: &str = "Place each generated sample label on its own line.";
+
 const BETA: &str = "mid-conversation-tool-changes-2026-07-01";
+
 /// The simulator's cache unit in tokens.
 const UNIT: u64 = 64;
 
@@ -47,16 +48,10 @@ fn config(sim: &SimHandle, wire: Wire, model_override: &str) -> Config {
         Wire::Messages => ("deepseek-messages", format!("{}/anthropic", sim.base_url())),
         Wire::OpenAi => ("openai-chat", sim.base_url()),
     };
-    let text = format!(
-        r#"model = "sim/deepseek-flash"
-
-[providers.sim]
-kind = "{kind}"
-base_url = "{base}"
-api_key_env = "DEEPTERM_SCENARIO_KEY_UNUSED"
-{model_override}
-"#
-    );
+    let text = ConfigBuilder::with_provider("sim", kind, &base)
+        .key_env("DEEPTERM_SCENARIO_KEY_UNUSED")
+        .table(model_override)
+        .text();
     Config::parse(&text, None).expect("scenario config parses")
 }
 
@@ -74,20 +69,7 @@ async fn harness(sim_cfg: SimConfig, wire: Wire, model_override: &str) -> Harnes
     let route = cfg.resolve_route(None).expect("route resolves");
     let prompt = Arc::new(Mutex::new(BASE_PROMPT.to_string()));
     let (tx, rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
-        Session::new("scenario", "/tmp"),
-        route,
-        Some(ApiKey::new(KEY)),
-        deepterm::tools::ToolRegistry::new(),
-        Box::new(PromptEnv {
-            prompt: prompt.clone(),
-        }),
-        Localizer::new(Locale::default()),
-        tx,
-        ApprovalMode::AllowAll,
-        false,
-    )
-    .expect("agent builds");
+    let mut agent = prompt_agent("scenario", route, ApiKey::new(KEY), &prompt, tx);
     agent.set_retry_policy(RetryPolicy {
         base_delay: Duration::from_millis(10),
         max_delay: Duration::from_millis(40),
@@ -112,23 +94,6 @@ fn drain(rx: &mut mpsc::UnboundedReceiver<AgentEvent>) -> Vec<AgentEvent> {
     out
 }
 
-/// A tool executor from a closure.
-struct FnTool<F>(F);
-
-impl<F> ToolExecutor for FnTool<F>
-where
-    F: Fn(Value) -> ToolOutcome + Send + Sync,
-{
-    fn call<'a>(
-        &'a self,
-        arguments: Value,
-        _cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, ToolOutcome> {
-        let out = (self.0)(arguments);
-        Box::pin(async move { out })
-    }
-}
-
 /// A tool that runs until it is cancelled (or an hour passes).
 struct SlowTool {
     started: Arc<tokio::sync::Notify>,
@@ -150,34 +115,6 @@ impl ToolExecutor for SlowTool {
     }
 }
 
-fn schema(name: &str, description: &str, parameters: Value) -> ToolSchema {
-    ToolSchema {
-        name: name.into(),
-        description: description.into(),
-        parameters,
-        defer_loading: None,
-    }
-}
-
-fn tool(schema: ToolSchema, executor: Arc<dyn ToolExecutor>) -> RegisteredTool {
-    RegisteredTool {
-        schema,
-        approval: Approval::Never,
-        enabled: true,
-        executor,
-        parallel_safe: false,
-    }
-}
-
-/// Registers tools under an MCP-like source (applied at the next attempt boundary).
-fn register(bg: &mpsc::UnboundedSender<Background>, source: &str, tools: Vec<RegisteredTool>) {
-    bg.send(Background::Tools {
-        source: ToolSource::Mcp(source.into()),
-        tools,
-    })
-    .expect("loop receives background changes");
-}
-
 /// The T-2 fixture: `cache_tool_control(action: add|remove)`; `add` registers
 /// `cache_sample` (returns a random label) and, with `guidance`, extends the prompt.
 fn install_cache_fixture(h: &Harness, update_prompt: bool) -> Arc<Mutex<Vec<String>>> {
@@ -195,37 +132,7 @@ fn install_cache_fixture(h: &Harness, update_prompt: bool) -> Arc<Mutex<Vec<Stri
             ToolOutcome::ok(label)
         })),
     );
-    let bg = h.bg.clone();
-    let prompt = h.prompt.clone();
-    let control = tool(
-        schema(
-            "cache_tool_control",
-            "Add or remove the cache_sample tool.",
-            json!({
-                "type": "object",
-                "properties": {"action": {"type": "string", "enum": ["add", "remove"]}},
-                "required": ["action"]
-            }),
-        ),
-        Arc::new(FnTool(move |args: Value| {
-            match args.get("action").and_then(Value::as_str) {
-                Some("add") => {
-                    register(&bg, "fixture", vec![sample.clone()]);
-                    if update_prompt {
-                        let mut p = prompt.lock().unwrap();
-                        p.push_str("\n\n");
-                        p.push_str(GUIDANCE);
-                    }
-                    ToolOutcome::ok("cache_sample is now available")
-                }
-                Some("remove") => {
-                    register(&bg, "fixture", vec![]);
-                    ToolOutcome::ok("cache_sample was removed")
-                }
-                _ => ToolOutcome::error("action must be add or remove"),
-            }
-        })),
-    );
+    let control = cache_tool_control(&h.bg, &h.prompt, sample, update_prompt);
     register(&h.bg, "control", vec![control]);
     labels
 }
@@ -306,29 +213,6 @@ fn events(agent: &Agent) -> Vec<Arc<Event>> {
     agent.session().events().to_vec()
 }
 
-/// Developer messages as lists of `tool-addition NAME` / `tool-removal NAME`.
-fn developer_blocks(events: &[Arc<Event>]) -> Vec<Vec<String>> {
-    events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::DeveloperMessage(d) => Some(
-                d.message
-                    .content
-                    .iter()
-                    .map(|b| match b {
-                        Block::ToolAddition { tool_name, .. } => {
-                            format!("tool-addition {tool_name}")
-                        }
-                        Block::ToolRemoval { tool_name } => format!("tool-removal {tool_name}"),
-                        other => format!("{other:?}"),
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .collect()
-}
-
 /// `(code, status, retried)` of every `assistant/attempt`.
 fn attempts(events: &[Arc<Event>]) -> Vec<(String, Option<u16>, bool)> {
     events
@@ -337,6 +221,17 @@ fn attempts(events: &[Arc<Event>]) -> Vec<(String, Option<u16>, bool)> {
             EventKind::AssistantAttempt(a) => {
                 Some((a.error.code.clone(), a.error.status, a.error.retried))
             }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The tool results among `events`, in order.
+fn tool_result_events(events: &[Arc<Event>]) -> Vec<deepterm::session::event::ToolResultData> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult(t) => Some(t.clone()),
             _ => None,
         })
         .collect()
@@ -441,12 +336,19 @@ async fn run_t2_conversation(h: &mut Harness, update_prompt: bool) -> T2Run {
 
 /// Request indexes of the T-2 conversation.
 const REQ_READY: usize = 0;
+
 const REQ_RECORDS: usize = 1;
+
 const REQ_KEEP: usize = 2;
+
 const REQ_ADD: usize = 3;
+
 const REQ_AFTER_ADD: usize = 4;
+
 const REQ_REPORT: usize = 5;
+
 const REQ_REMOVE: usize = 6;
+
 const REQ_AFTER_REMOVE: usize = 7;
 
 async fn t2_deepseek_flash(update_prompt: bool) {
@@ -744,491 +646,5 @@ async fn t1_prompt_update_and_tool_addition_append_two_system_messages() {
     assert_eq!(attempts(&ev), vec![]);
 }
 
-// ---------------------------------------------------------------------------------------
-// Faults through the loop (SPEC §8)
-// ---------------------------------------------------------------------------------------
-
-/// The API key appears nowhere: not in the log, not in emitted events, not in the outcome.
-fn assert_no_key(agent: &Agent, emitted: &[AgentEvent], out: &LineOutcome) {
-    for e in agent.session().events() {
-        let s = serde_json::to_string(e.as_ref()).unwrap();
-        assert!(!s.contains(KEY), "key leaked into the log: {s}");
-        assert!(!s.contains("SECRET"), "key leaked into the log: {s}");
-    }
-    for e in emitted {
-        let s = format!("{e:?}");
-        assert!(!s.contains("SECRET"), "key leaked into an agent event: {s}");
-    }
-    assert!(!format!("{out:?}").contains("SECRET"));
-}
-
-struct FaultRun {
-    h: Harness,
-    out: LineOutcome,
-    events: Vec<Arc<Event>>,
-    elapsed: Duration,
-}
-
-/// Registers an `echo` tool, queues `replies`, runs one turn.
-async fn fault_run(sim_cfg: SimConfig, replies: Vec<ScriptedReply>) -> FaultRun {
-    let mut h = harness(sim_cfg, Wire::Messages, "").await;
-    register(
-        &h.bg,
-        "echo",
-        vec![tool(
-            schema(
-                "echo",
-                "Echo the text back.",
-                json!({"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}),
-            ),
-            Arc::new(FnTool(|args: Value| {
-                ToolOutcome::ok(args["text"].as_str().unwrap_or_default().to_string())
-            })),
-        )],
-    );
-    for r in replies {
-        h.sim.push_reply(r);
-    }
-    let start = Instant::now();
-    let out = h.agent.handle_line("Answer the question, please.").await;
-    let elapsed = start.elapsed();
-    let emitted = drain(&mut h.rx);
-    assert_no_key(&h.agent, &emitted, &out);
-    let events = events(&h.agent);
-    FaultRun {
-        h,
-        out,
-        events,
-        elapsed,
-    }
-}
-
-fn http(status: u16, retry_after: Option<u64>) -> ScriptedReply {
-    ScriptedReply::fault(Fault::HttpError {
-        status,
-        message: format!("scripted {status}"),
-        retry_after,
-    })
-}
-
-fn a(code: &str, status: Option<u16>, retried: bool) -> (String, Option<u16>, bool) {
-    (code.to_string(), status, retried)
-}
-
-#[tokio::test]
-async fn fault_429_with_retry_after_then_success() {
-    let run = fault_run(
-        SimConfig::default(),
-        vec![
-            http(429, Some(1)),
-            ScriptedReply::text("OK after the rate limit"),
-        ],
-    )
-    .await;
-    assert_completed(&run.out);
-    assert_eq!(run.out.text.as_deref(), Some("OK after the rate limit"));
-    assert_eq!(
-        attempts(&run.events),
-        vec![a("rate_limit", Some(429), true)]
-    );
-    assert!(
-        run.elapsed >= Duration::from_millis(950),
-        "Retry-After: 1 was not honoured ({:?})",
-        run.elapsed
-    );
-    assert_eq!(run.h.sim.requests().len(), 2);
-    assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Completed)]);
-}
-
-#[tokio::test]
-async fn fault_500_and_503_then_success() {
-    let run = fault_run(
-        SimConfig::default(),
-        vec![http(500, None), http(503, None), ScriptedReply::text("OK")],
-    )
-    .await;
-    assert_completed(&run.out);
-    assert_eq!(run.out.text.as_deref(), Some("OK"));
-    assert_eq!(
-        attempts(&run.events),
-        vec![a("server", Some(500), true), a("server", Some(503), true)]
-    );
-    assert_eq!(assistant_count(&run.events), 1);
-    assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Completed)]);
-}
-
-#[tokio::test]
-async fn fault_four_500s_give_up_after_three_retries() {
-    let run = fault_run(
-        SimConfig::default(),
-        vec![
-            http(500, None),
-            http(500, None),
-            http(500, None),
-            http(500, None),
-            ScriptedReply::text("never sent"),
-        ],
-    )
-    .await;
-    assert_eq!(
-        attempts(&run.events),
-        vec![
-            a("server", Some(500), true),
-            a("server", Some(500), true),
-            a("server", Some(500), true),
-            a("server", Some(500), false),
-        ]
-    );
-    assert_eq!(run.h.sim.requests().len(), 4);
-    assert_eq!(run.h.sim.pending_replies(), 1);
-    assert_eq!(assistant_count(&run.events), 0);
-    assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Error)]);
-    let err = run.out.error.expect("the turn reports an error");
-    assert!(err.contains("scripted 500"), "{err}");
-}
-
-#[tokio::test]
-async fn fault_client_errors_are_not_retried() {
-    for (status, code) in [
-        (400, "invalid_request"),
-        (401, "auth"),
-        (402, "quota"),
-        (422, "invalid_request"),
-    ] {
-        let run = fault_run(
-            SimConfig::default(),
-            vec![http(status, None), ScriptedReply::text("never sent")],
-        )
-        .await;
-        assert_eq!(
-            attempts(&run.events),
-            vec![a(code, Some(status), false)],
-            "status {status}"
-        );
-        assert_eq!(run.h.sim.requests().len(), 1, "status {status}");
-        assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Error)]);
-        let err = run.out.error.expect("the turn reports an error");
-        assert!(err.contains(&format!("scripted {status}")), "{err}");
-    }
-}
-
-#[tokio::test]
-async fn fault_wrong_key_is_auth_error_without_the_key() {
-    let cfg = SimConfig {
-        api_key: Some("sk-the-right-one".into()),
-        ..SimConfig::default()
-    };
-    let run = fault_run(cfg, vec![ScriptedReply::text("never sent")]).await;
-    assert_eq!(attempts(&run.events), vec![a("auth", Some(401), false)]);
-    assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Error)]);
-    assert!(run.out.error.is_some());
-    // The simulator saw the key only as a redacted header.
-    let req = &run.h.sim.requests()[0];
-    assert_eq!(
-        req.headers.get("x-api-key").map(String::as_str),
-        Some("<redacted>")
-    );
-}
-
-#[tokio::test]
-async fn fault_in_stream_error_is_retried() {
-    let run = fault_run(
-        SimConfig::default(),
-        vec![
-            ScriptedReply::text("this will break").with_fault(Fault::StreamError {
-                message: "scripted overload".into(),
-            }),
-            ScriptedReply::text("OK"),
-        ],
-    )
-    .await;
-    assert_completed(&run.out);
-    assert_eq!(run.out.text.as_deref(), Some("OK"));
-    let at = attempts(&run.events);
-    assert_eq!(at.len(), 1, "{at:?}");
-    assert_eq!((at[0].0.as_str(), at[0].2), ("server", true), "{at:?}");
-    assert_eq!(assistant_count(&run.events), 1);
-}
-
-#[tokio::test]
-async fn fault_cut_stream_is_retried_as_transport() {
-    let run = fault_run(
-        SimConfig::default(),
-        vec![
-            ScriptedReply::text("a long answer that will be cut off in the middle of the stream")
-                .with_fault(Fault::CutAfterEvents(4)),
-            ScriptedReply::text("OK"),
-        ],
-    )
-    .await;
-    assert_completed(&run.out);
-    assert_eq!(run.out.text.as_deref(), Some("OK"));
-    assert_eq!(attempts(&run.events), vec![a("transport", None, true)]);
-    // The cut attempt's partial text is not kept as a message.
-    assert_eq!(assistant_count(&run.events), 1);
-}
-
-#[tokio::test]
-async fn fault_stall_beyond_idle_timeout_is_retried() {
-    let cfg = SimConfig {
-        keepalive_interval: Duration::from_millis(50),
-        ..SimConfig::default()
-    };
-    let mut h = harness(cfg, Wire::Messages, "").await;
-    h.agent.set_idle_timeout(Duration::from_millis(300));
-    h.sim
-        .push_reply(ScriptedReply::text("stalled").with_fault(Fault::Stall {
-            ms: 2000,
-            close: false,
-        }));
-    h.sim.push_reply(ScriptedReply::text("OK"));
-    let start = Instant::now();
-    let out = h.agent.handle_line("Answer, please.").await;
-    assert_completed(&out);
-    assert_eq!(out.text.as_deref(), Some("OK"));
-    assert!(
-        start.elapsed() < Duration::from_millis(1800),
-        "{:?}",
-        start.elapsed()
-    );
-    let ev = events(&h.agent);
-    assert_eq!(attempts(&ev), vec![a("transport", None, true)]);
-    assert_eq!(assistant_count(&ev), 1);
-}
-
-#[tokio::test]
-async fn fault_truncated_tool_json_becomes_a_tool_error_the_model_reads() {
-    let long = "word ".repeat(200);
-    let run = fault_run(
-        SimConfig::default(),
-        vec![
-            ScriptedReply::tool_call("echo", json!({"text": long}))
-                .with_fault(Fault::TruncateToolJson),
-            ScriptedReply::text("I will use shorter arguments."),
-        ],
-    )
-    .await;
-    assert_completed(&run.out);
-    assert_eq!(
-        run.out.text.as_deref(),
-        Some("I will use shorter arguments.")
-    );
-    assert_eq!(attempts(&run.events), vec![]);
-    let results: Vec<_> = run
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ToolResult(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(results.len(), 1);
-    assert_eq!(results[0].message.is_error, Some(true));
-    let text = results[0].message.joined_text();
-    assert!(text.contains("max_tokens"), "{text}");
-    // The next request carries it as an error tool_result.
-    let reqs = run.h.sim.requests();
-    assert_eq!(reqs.len(), 2);
-    assert_eq!(reqs[0].stop_reason.as_deref(), Some("max_tokens"));
-    let last_user = messages(&reqs[1]).last().unwrap().clone();
-    let block = &last_user["content"][0];
-    assert_eq!(block["type"], "tool_result");
-    assert_eq!(block["is_error"], json!(true));
-    assert!(block.to_string().contains("max_tokens"), "{block}");
-    assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Completed)]);
-}
-
-#[tokio::test]
-async fn fault_empty_reply_is_retried() {
-    let run = fault_run(
-        SimConfig::default(),
-        vec![
-            ScriptedReply::fault(Fault::Empty),
-            ScriptedReply::text("OK"),
-        ],
-    )
-    .await;
-    assert_completed(&run.out);
-    assert_eq!(run.out.text.as_deref(), Some("OK"));
-    assert_eq!(attempts(&run.events), vec![a("empty_response", None, true)]);
-    assert_eq!(assistant_count(&run.events), 1);
-}
-
-// ---------------------------------------------------------------------------------------
-// Cancellation through the command path (`run_interactive` + `AgentCommand::Cancel`)
-// ---------------------------------------------------------------------------------------
-
-/// Receives agent events until `pred` matches one; returns everything received.
-async fn until(
-    rx: &mut mpsc::UnboundedReceiver<AgentEvent>,
-    seen: &mut Vec<AgentEvent>,
-    pred: impl Fn(&AgentEvent) -> bool,
-) {
-    let deadline = tokio::time::sleep(Duration::from_secs(15));
-    tokio::pin!(deadline);
-    loop {
-        tokio::select! {
-            ev = rx.recv() => {
-                let ev = ev.expect("agent alive");
-                let hit = pred(&ev);
-                seen.push(ev);
-                if hit {
-                    return;
-                }
-            }
-            _ = &mut deadline => panic!("timed out waiting for an agent event"),
-        }
-    }
-}
-
-fn committed(seen: &[AgentEvent]) -> Vec<Arc<Event>> {
-    seen.iter()
-        .filter_map(|e| match e {
-            AgentEvent::Committed(ev) => Some(ev.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn finished(e: &AgentEvent) -> bool {
-    matches!(e, AgentEvent::TurnFinished)
-}
-
-#[tokio::test]
-async fn cancel_during_stream_keeps_interrupted_partial_and_next_turn_works() {
-    let cfg = SimConfig {
-        latency: Duration::from_millis(50),
-        max_chunk: 6,
-        ..SimConfig::default()
-    };
-    let h = harness(cfg, Wire::Messages, "").await;
-    let Harness {
-        sim, agent, mut rx, ..
-    } = h;
-    let story = "Once upon a time there was a very long story that streamed slowly, \
-                 chunk by chunk, until somebody pressed Escape.";
-    sim.push_reply(ScriptedReply::text(story));
-    let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
-    let task = tokio::spawn(agent.run_interactive(cmd_rx));
-    let mut seen = vec![];
-    cmd_tx
-        .send(AgentCommand::Submit("Tell me a story.".into()))
-        .unwrap();
-    // Wait for a few text deltas, then cancel.
-    let deltas = AtomicUsize::new(0);
-    until(&mut rx, &mut seen, |e| {
-        matches!(
-            e,
-            AgentEvent::Stream {
-                event: deepterm::llm::types::StreamEvent::TextDelta(_),
-                ..
-            }
-        ) && deltas.fetch_add(1, Ordering::SeqCst) >= 2
-    })
-    .await;
-    cmd_tx.send(AgentCommand::Cancel).unwrap();
-    until(&mut rx, &mut seen, finished).await;
-    // The next turn works.
-    sim.push_reply(ScriptedReply::text("Second answer."));
-    cmd_tx.send(AgentCommand::Submit("Go on.".into())).unwrap();
-    until(&mut rx, &mut seen, finished).await;
-    cmd_tx.send(AgentCommand::Shutdown).unwrap();
-    until(&mut rx, &mut seen, |e| matches!(e, AgentEvent::Exited)).await;
-    task.await.unwrap();
-
-    let ev = committed(&seen);
-    let assistants: Vec<_> = ev
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::AssistantMessage(m) => Some(m.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(assistants.len(), 2, "{assistants:?}");
-    let partial = assistants[0].message.joined_text();
-    assert_eq!(assistants[0].interrupted, Some(true));
-    assert!(
-        !partial.is_empty() && partial.len() < story.len(),
-        "{partial}"
-    );
-    assert!(story.starts_with(&partial), "{partial}");
-    assert_eq!(assistants[1].interrupted, None);
-    assert_eq!(assistants[1].message.joined_text(), "Second answer.");
-    assert_eq!(
-        outcomes(&ev),
-        vec![Some(TurnOutcome::Cancelled), Some(TurnOutcome::Completed)]
-    );
-    assert_eq!(attempts(&ev), vec![]);
-    let reqs = sim.requests();
-    assert_eq!(reqs.len(), 2);
-    assert_eq!(reqs[1].status, 200, "{:?}", reqs[1].error);
-    // The partial message is replayed to the model.
-    assert!(reqs[1].raw_body.contains(&partial));
-}
-
-#[tokio::test]
-async fn cancel_during_slow_tool_records_cancelled_tool_error() {
-    let h = harness(SimConfig::default(), Wire::Messages, "").await;
-    let started = Arc::new(tokio::sync::Notify::new());
-    register(
-        &h.bg,
-        "slow",
-        vec![tool(
-            schema(
-                "slow_tool",
-                "Takes forever.",
-                json!({"type": "object", "properties": {}}),
-            ),
-            Arc::new(SlowTool {
-                started: started.clone(),
-            }),
-        )],
-    );
-    let Harness {
-        sim, agent, mut rx, ..
-    } = h;
-    sim.push_reply(ScriptedReply::tool_call("slow_tool", json!({})));
-    let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
-    let task = tokio::spawn(agent.run_interactive(cmd_rx));
-    let mut seen = vec![];
-    cmd_tx
-        .send(AgentCommand::Submit("Run the slow tool.".into()))
-        .unwrap();
-    tokio::time::timeout(Duration::from_secs(10), started.notified())
-        .await
-        .expect("the tool starts");
-    cmd_tx.send(AgentCommand::Cancel).unwrap();
-    until(&mut rx, &mut seen, finished).await;
-    sim.push_reply(ScriptedReply::text("Fine."));
-    cmd_tx
-        .send(AgentCommand::Submit("Never mind.".into()))
-        .unwrap();
-    until(&mut rx, &mut seen, finished).await;
-    cmd_tx.send(AgentCommand::Shutdown).unwrap();
-    until(&mut rx, &mut seen, |e| matches!(e, AgentEvent::Exited)).await;
-    task.await.unwrap();
-
-    let ev = committed(&seen);
-    let results: Vec<_> = ev
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ToolResult(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(results.len(), 1);
-    assert_eq!(results[0].message.is_error, Some(true));
-    assert!(
-        results[0].message.joined_text().contains("cancelled"),
-        "{:?}",
-        results[0]
-    );
-    assert_eq!(
-        outcomes(&ev),
-        vec![Some(TurnOutcome::Cancelled), Some(TurnOutcome::Completed)]
-    );
-    // The next request pairs the call with its (error) result.
-    let reqs = sim.requests();
-    assert_eq!(reqs.len(), 2);
-    assert_eq!(reqs[1].status, 200, "{:?}", reqs[1].error);
-}
+mod cancel;
+mod faults;

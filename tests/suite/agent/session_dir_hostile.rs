@@ -315,8 +315,9 @@ impl deepterm::agent::run::Environment for SlowListing {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_loop_answers_other_commands_while_the_picker_list_is_read() {
     let config = deepterm::config::Config::parse(
-        "model = \"sim/deepseek-flash\"\n[providers.sim]\nkind = \"deepseek-messages\"\n\
-         base_url = \"http://127.0.0.1:9/anthropic\"\napi_key_env = \"UNUSED_KEY_VAR\"\n",
+        &ConfigBuilder::with_provider("sim", "deepseek-messages", "http://127.0.0.1:9/anthropic")
+            .key_env("UNUSED_KEY_VAR")
+            .text(),
         None,
     )
     .unwrap();

@@ -13,7 +13,7 @@ use crate::common;
 
 use common::*;
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+use crate::common::MCP_FIXTURE as FIXTURE;
 
 /// Runs until the turn ends; returns the tools whose approval was asked, in order.
 async fn answer_turn(ui: &mut Interactive, decision: ApprovalDecision) -> Vec<String> {
@@ -102,10 +102,8 @@ parameters = {{ type = "object", properties = {{ tag = {{ type = "string" }} }} 
         tool_calls: vec![call("a"), call("b"), call("c")],
         ..ScriptedReply::default()
     });
-    let out = env
-        .exec(&cfg, "run the slow tool three times", &["--approve", "all"])
+    env.exec_ok(&cfg, "run the slow tool three times", &["--approve", "all"])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let lines: Vec<String> = std::fs::read_to_string(&trace)
         .unwrap()
         .lines()
@@ -125,22 +123,10 @@ parameters = {{ type = "object", properties = {{ tag = {{ type = "string" }} }} 
 }
 
 fn fx_config(env: &TestEnv, fx: &str) -> std::path::PathBuf {
-    let base = env.sim.base_url();
-    env.write_config(
-        "config.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-[tools.builtin]
-enabled = false
-{fx}
-"#
-        ),
-    )
+    env.config_builder()
+        .builtin_tools(false)
+        .table(fx)
+        .write(env.dir.path())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -157,8 +143,7 @@ env = {{ FIXTURE_START_DELAY_MS = "700", FIXTURE_TOOLS = "echo" }}
 "#
         ),
     );
-    let out = env.exec(&cfg, "hello", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "hello", &[]).await;
     let reqs = env.requests();
     assert_eq!(
         tool_names(&reqs[0]),
@@ -179,8 +164,7 @@ enabled = true
 "#,
     );
     let started = std::time::Instant::now();
-    let out = env.exec(&cfg, "hello", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "hello", &[]).await;
     let err = stderr(&out);
     assert!(
         err.contains("MCP server broken failed to start"),
@@ -207,8 +191,7 @@ env = {{ FIXTURE_START_DELAY_MS = "20000", FIXTURE_TOOLS = "echo" }}
         ),
     );
     let started = std::time::Instant::now();
-    let out = env.exec(&cfg, "hello", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "hello", &[]).await;
     assert!(
         stderr(&out).contains("MCP server fx was not connected after 1 s"),
         "{}",

@@ -16,13 +16,6 @@ use toml::{Table, Value};
 
 const FILE: &str = "/cfg/deepterm.toml";
 
-fn cases() -> u32 {
-    std::env::var("DEEPTERM_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(10_000)
-}
-
 fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse_in(text, Some(Path::new(FILE)), Path::new("/nonexistent-cwd"))
 }
@@ -590,7 +583,7 @@ fn apply(text: &str, m: &Mutation) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: deepterm::testing::proptest_cases(10_000), ..ProptestConfig::default() })]
 
     #[test]
     fn proptest_config_generated_configs_round_trip(g in gen_config()) {

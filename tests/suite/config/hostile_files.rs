@@ -1,6 +1,6 @@
-//! configuration: misspelt keys and missing instruction files are shown (D9),
-//! `base_url` is checked at load time (D9), `/lang` writes through a symlinked config and
-//! keeps its mode (D10), and a duplicate TOML key error names the key (D16).
+//! configuration: misspelt keys and missing instruction files are shown,
+//! `base_url` is checked at load time, `/lang` writes through a symlinked config and keeps
+//! its mode, and a duplicate TOML key error names the key (decision 0005).
 
 use std::path::Path;
 use std::process::Command;
@@ -25,7 +25,7 @@ fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse_in(text, Some(Path::new("/cfg/deepterm.toml")), Path::new("/"))
 }
 
-// ------------------------------------------------------------------ D9: warnings
+// ------------------------------------------------------------------ warnings
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exec_warns_about_misspelt_keys_and_missing_instructions() {
@@ -173,7 +173,7 @@ fn far_off_keys_get_no_suggestion() {
     assert_eq!(s, [None, None, None]);
 }
 
-// ------------------------------------------------------------------ D9: base_url
+// ------------------------------------------------------------------ base_url
 
 #[test]
 fn base_url_must_be_an_http_url() {
@@ -253,14 +253,12 @@ async fn exec_bad_base_url_flag_fails_at_start() {
     );
     assert!(env.sim.requests().is_empty());
     // A good flag still works and trailing slashes are dropped.
-    let out = env
-        .exec(
-            &cfg,
-            "Hello\n",
-            &["--base-url", &format!("{}/anthropic/", env.sim.base_url())],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "Hello\n",
+        &["--base-url", &format!("{}/anthropic/", env.sim.base_url())],
+    )
+    .await;
     assert_eq!(env.sim.requests().len(), 1);
 }
 
@@ -286,7 +284,7 @@ async fn warnings_come_before_a_start_error() {
     assert!(lines[1].contains("DEEPSEEK_API_KEY"), "{err}");
 }
 
-// ------------------------------------------------------------------ D9: TUI notice
+// ------------------------------------------------------------------ TUI notice
 
 #[test]
 fn tui_shows_config_warnings_as_a_notice_at_start() {
@@ -361,7 +359,7 @@ fn tui_shows_config_warnings_as_a_notice_at_start() {
     });
 }
 
-// ------------------------------------------------------------------ D10: /lang and symlinks
+// ------------------------------------------------------------------ /lang and symlinks
 
 #[cfg(unix)]
 fn mode(p: &Path) -> u32 {
@@ -456,7 +454,7 @@ fn save_locale_through_a_dangling_symlink_creates_the_target() {
     );
 }
 
-// ------------------------------------------------------------------ D16: duplicate keys
+// ------------------------------------------------------------------ duplicate keys
 
 #[test]
 fn duplicate_key_error_names_the_key_and_line() {

@@ -16,8 +16,6 @@ use crate::common;
 
 use common::*;
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
-
 /// Every sequence the test plants, as Rust text.
 const HOSTILE: &str = "\u{1b}]52;c;cHduZWQ=\u{7}\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m";
 /// The same in a TOML basic string.
@@ -52,29 +50,10 @@ fn config(env: &TestEnv, marker: &Path) -> PathBuf {
     let marker = marker
         .replace('\u{7}', r"\u0007")
         .replace('\u{9b}', r"\u009b");
-    env.write_config(
-        "config.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[mcp.servers.fx]
-command = "{FIXTURE}"
-enabled = false
-env = {{ FIXTURE_TOOLS = "echo,x{HOSTILE_TOML}y" }}
-
-[mcp.servers.bad]
-command = "{FIXTURE}"
-enabled = false
-env = {{ FIXTURE_FAIL_MARKER = "{marker}" }}
-"#
-        ),
-    )
+    ConfigBuilder::new(&base)
+        .fixture_server("fx", &format!("FIXTURE_TOOLS = \"echo,x{HOSTILE_TOML}y\""))
+        .fixture_server("bad", &format!("FIXTURE_FAIL_MARKER = \"{marker}\""))
+        .write(env.dir.path())
 }
 
 /// A session whose first prompt carries the sequences (its reply too), written by a first
@@ -99,8 +78,7 @@ async fn setup() -> (TestEnv, PathBuf, &'static str) {
     std::fs::write(&marker, "").unwrap();
     let cfg = config(&env, &marker);
     let first = serde_json::to_string(&format!("{HOSTILE} first prompt")).unwrap();
-    let out = env.exec(&cfg, &format!("{first}\n"), &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, &format!("{first}\n"), &[]).await;
     // Piped, the reply is the model's text byte for byte: the sequences did arrive.
     assert!(has_hostile(&stdout(&out)), "{}", stdout(&out));
     // The log's file name carries them too: the runs below resume it (`--resume last`),

@@ -25,16 +25,9 @@ fn config(env: &TestEnv, extra: &str) -> PathBuf {
 async fn exec_without_a_key_names_the_variable_and_suggests_demo_mode() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
-    let script = env.dir.path().join("s.txt");
-    std::fs::write(&script, "hi\n").unwrap();
     for (locale, word) in [("en-US", "built-in simulator"), ("zh-CN", "模拟器")] {
-        let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
-            .args(["exec", "--locale", locale, "--script"])
-            .arg(&script)
-            .arg("--config")
-            .arg(&cfg)
-            .arg("--session-dir")
-            .arg(env.sessions())
+        let out = env
+            .exec_command_in(locale, &cfg, "hi\n")
             .env_remove(KEY_VAR)
             .output()
             .await
@@ -53,16 +46,9 @@ async fn a_tool_call_denied_by_the_default_approve_none_is_named_on_stderr() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(
         &env,
-        r#"
-[tools.command.stamp]
-description = "Print a fixed stamp."
-command = ["echo", "STAMPED"]
-parameters = { type = "object", properties = {} }
-approval = "ask"
-"#,
+        &format!("[tools.command.stamp]\n{STAMP_TOOL}\napproval = \"ask\""),
     );
-    let out = env.exec(&cfg, "Please call stamp\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Please call stamp\n", &[]).await;
     let err = stderr(&out);
     let denied: Vec<&str> = err
         .lines()
@@ -76,9 +62,8 @@ approval = "ask"
     );
     // Allowed: nothing to say.
     let out = env
-        .exec(&cfg, "Please call stamp\n", &["--approve", "all"])
+        .exec_ok(&cfg, "Please call stamp\n", &["--approve", "all"])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     assert!(!stderr(&out).contains("denied"), "{}", stderr(&out));
 }
 
@@ -86,13 +71,11 @@ approval = "ask"
 async fn resume_in_exec_lists_what_the_picker_would_offer() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
-    let out = env.exec(&cfg, "Hello there\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Hello there\n", &[]).await;
     let with_messages = session_id(&stderr(&out));
     // A session file without messages.
     std::fs::write(env.sessions().join("20260101-000000-empty.jsonl"), "").unwrap();
-    let out = env.exec(&cfg, "Second one\n/resume\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Second one\n/resume\n", &[]).await;
     let current = session_id(&stderr(&out));
     let listed = stdout(&out);
     assert!(listed.contains(&with_messages), "{listed}");
@@ -134,13 +117,12 @@ async fn demo_mode_says_once_on_stderr_that_it_ignores_base_url() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
     let out = env
-        .exec(
+        .exec_ok(
             &cfg,
             "Hello\n",
             &["--demo", "--base-url", "http://127.0.0.1:9"],
         )
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     let notices: Vec<&str> = err.lines().filter(|l| l.contains("--base-url")).collect();
     assert_eq!(notices.len(), 1, "{err}");
@@ -152,8 +134,7 @@ async fn demo_mode_says_once_on_stderr_that_it_ignores_base_url() {
 async fn a_run_without_messages_leaves_no_session_file_behind() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "");
-    let out = env.exec(&cfg, "/tools\n/help\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "/tools\n/help\n", &[]).await;
     let left: Vec<_> = std::fs::read_dir(env.sessions())
         .map(|rd| rd.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
@@ -164,10 +145,8 @@ async fn a_run_without_messages_leaves_no_session_file_behind() {
         stderr(&out)
     );
     // A run with a message keeps its log, and resuming it then adds none: it stays.
-    let out = env.exec(&cfg, "Hello\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Hello\n", &[]).await;
     let id = session_id(&stderr(&out));
-    let out = env.exec(&cfg, "/tools\n", &["--resume", &id]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "/tools\n", &["--resume", &id]).await;
     assert!(env.log_path().ends_with(format!("{id}.jsonl")));
 }

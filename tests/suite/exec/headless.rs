@@ -27,14 +27,23 @@ type Env = TestEnv;
 
 const TOOL_SCRIPT: &str = "Hello\n/tool enable word_count\nPlease run word_count now\n/tool disable word_count\nThanks, bye\n";
 
+/// Runs [`TOOL_SCRIPT`] on `route` and returns its four requests (hello, tool call, after
+/// the tool, bye).
+async fn tool_script_requests(env: &Env, route: &str) -> Vec<serde_json::Value> {
+    env.exec_ok(&env.config(""), TOOL_SCRIPT, &["--model", route])
+        .await;
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 4, "hello, tool call, after tool, bye");
+    reqs
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exec_answers_two_turns_and_resume_last_continues_the_same_file() {
     let env = Env::new(SimConfig::default()).await;
     let cfg = env.config("");
     let out = env
-        .exec(&cfg, "Hello there\n\"Second\\nquestion\"\n", &[])
+        .exec_ok(&cfg, "Hello there\n\"Second\\nquestion\"\n", &[])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.contains("> Hello there"), "{text}");
     assert!(text.contains("> Second"), "{text}");
@@ -42,8 +51,7 @@ async fn exec_answers_two_turns_and_resume_last_continues_the_same_file() {
         stderr(&out).contains("session "),
         "session id and path on stderr"
     );
-    let out = env.exec(&cfg, "Third\n", &["--resume", "last"]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "Third\n", &["--resume", "last"]).await;
     let log = env.log();
     let turns: Vec<u64> = log
         .iter()
@@ -84,8 +92,7 @@ async fn exec_answers_two_turns_and_resume_last_continues_the_same_file() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn addition_only_route_keeps_every_earlier_byte_until_the_removal() {
     let env = Env::new(SimConfig::default()).await;
-    let out = env.exec(&env.config(""), TOOL_SCRIPT, &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&env.config(""), TOOL_SCRIPT, &[]).await;
     let reqs = env.requests();
     assert_eq!(reqs.len(), 4, "hello, tool call, after tool, bye");
     assert!(reqs.iter().all(|r| r["status"] == 200), "{reqs:#?}");
@@ -140,16 +147,7 @@ async fn in_history_route_keeps_the_removed_declaration_and_sends_the_removal() 
         ..SimConfig::default()
     };
     let env = Env::new(cfg).await;
-    let out = env
-        .exec(
-            &env.config(""),
-            TOOL_SCRIPT,
-            &["--model", "dsih/deepseek-flash"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 4);
+    let reqs = tool_script_requests(&env, "dsih/deepseek-flash").await;
     for w in reqs.windows(2) {
         assert!(
             starts_with_previous(&w[0], &w[1]),
@@ -175,16 +173,7 @@ async fn in_history_route_keeps_the_removed_declaration_and_sends_the_removal() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn route_without_modes_sends_the_full_list_and_no_developer_messages() {
     let env = Env::new(SimConfig::default()).await;
-    let out = env
-        .exec(
-            &env.config(""),
-            TOOL_SCRIPT,
-            &["--model", "ds/deepseek-v4-pro"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 4);
+    let reqs = tool_script_requests(&env, "ds/deepseek-v4-pro").await;
     for r in &reqs {
         assert!(
             messages(r).iter().all(|m| m["role"] != "system"),
@@ -202,16 +191,7 @@ async fn route_without_modes_sends_the_full_list_and_no_developer_messages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openai_route_sends_full_tools_and_the_cache_breaks_at_the_change() {
     let env = Env::new(SimConfig::default()).await;
-    let out = env
-        .exec(
-            &env.config(""),
-            TOOL_SCRIPT,
-            &["--model", "oai/deepseek-flash"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let reqs = env.requests();
-    assert_eq!(reqs.len(), 4);
+    let reqs = tool_script_requests(&env, "oai/deepseek-flash").await;
     assert!(reqs.iter().all(|r| r["route"] == "openai"));
     let r1 = &reqs[1];
     assert_eq!(r1["body"]["tools"][0]["type"], "function");
@@ -252,15 +232,8 @@ async fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("nope"), "{}", stderr(&out));
     // Missing key names the variable.
-    let script = env.dir.path().join("s.txt");
-    std::fs::write(&script, "hi\n").unwrap();
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
-        .args(["exec", "--locale", "en-US", "--script"])
-        .arg(&script)
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--session-dir")
-        .arg(env.sessions())
+    let out = env
+        .exec_command(&cfg, "hi\n")
         .env_remove(KEY_VAR)
         .output()
         .await
@@ -268,15 +241,8 @@ async fn bad_input_gets_one_clear_line_and_a_non_zero_exit() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains(KEY_VAR), "{}", stderr(&out));
     // Non-UTF-8 script.
-    let script_path = env.dir.path().join("bin.txt");
-    std::fs::write(&script_path, b"hello \xff\xfe\n").unwrap();
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
-        .args(["exec", "--locale", "zh-CN", "--script"])
-        .arg(&script_path)
-        .arg("--config")
-        .arg(&cfg)
-        .arg("--session-dir")
-        .arg(env.sessions())
+    let out = env
+        .exec_command_in("zh-CN", &cfg, b"hello \xff\xfe\n")
         .env(KEY_VAR, "k")
         .output()
         .await
@@ -314,8 +280,7 @@ async fn unreachable_base_url_fails_after_retries_with_attempt_events() {
 async fn a_second_process_on_the_same_session_is_refused_and_a_torn_tail_is_recovered() {
     let env = Env::new(SimConfig::default()).await;
     let cfg = env.config("");
-    let out = env.exec(&cfg, "one\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "one\n", &[]).await;
     let path = env.log_path();
     // Hold the lock as another process would.
     let held = deepterm::session::store::Store::open(&path).unwrap();
@@ -333,8 +298,7 @@ async fn a_second_process_on_the_same_session_is_refused_and_a_torn_tail_is_reco
     let mut torn = before.clone();
     torn.extend_from_slice(br#"{"type":"turn/start","da"#);
     std::fs::write(&path, &torn).unwrap();
-    let out = env.exec(&cfg, "two\n", &["--resume", "last"]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "two\n", &["--resume", "last"]).await;
     assert!(stderr(&out).contains("incomplete"), "{}", stderr(&out));
     let log = env.log();
     assert!(
@@ -349,14 +313,12 @@ async fn a_second_process_on_the_same_session_is_refused_and_a_torn_tail_is_reco
 async fn compact_replaces_the_history_with_a_checkpoint_and_starts_a_new_series() {
     let env = Env::new(SimConfig::default()).await;
     let cfg = env.config("");
-    let out = env
-        .exec(
-            &cfg,
-            "First question\nSecond question\n/compact\nThird question\n",
-            &[],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "First question\nSecond question\n/compact\nThird question\n",
+        &[],
+    )
+    .await;
     let log = env.log();
     let t = types(&log);
     let start = t.iter().position(|x| x == "compaction/start").unwrap();
@@ -408,8 +370,7 @@ async fn a_failed_summary_leaves_the_history_untouched() {
             retry_after: None,
         }));
     let cfg = env.config("");
-    let out = env.exec(&cfg, "First\n/compact\nNext\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "First\n/compact\nNext\n", &[]).await;
     assert!(stderr(&out).contains("summary refused"), "{}", stderr(&out));
     let log = env.log();
     let end = log.iter().find(|e| e["type"] == "compaction/end").unwrap();
@@ -437,8 +398,7 @@ tool_update = "addition-only"
     );
     let long = "Tell me about the weather in every city you know. ".repeat(40);
     let script = format!("{long}\nAnd the rivers please\n");
-    let out = env.exec(&cfg, &script, &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, &script, &[]).await;
     let log = env.log();
     let start = log
         .iter()
@@ -463,26 +423,17 @@ tool_update = "addition-only"
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn approval_ask_is_answered_by_exec_approve_flag() {
     let env = Env::new(SimConfig::default()).await;
-    let cfg = env.config(
-        r#"
-[tools.command.stamp]
-description = "Print a fixed stamp."
-command = ["echo", "STAMPED"]
-parameters = { type = "object", properties = {} }
-approval = "ask"
-"#,
-    );
-    let out = env.exec(&cfg, "Please call stamp\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let cfg = env.config(&format!(
+        "[tools.command.stamp]\n{STAMP_TOOL}\napproval = \"ask\""
+    ));
+    env.exec_ok(&cfg, "Please call stamp\n", &[]).await;
     let log = env.log();
     let result = log.iter().find(|e| e["type"] == "tool/result").unwrap();
     assert_eq!(result["data"]["message"]["isError"], true);
     assert!(result["data"]["error"].as_str().unwrap().contains("denied"));
     std::fs::remove_dir_all(env.sessions()).unwrap();
-    let out = env
-        .exec(&cfg, "Please call stamp\n", &["--approve", "all"])
+    env.exec_ok(&cfg, "Please call stamp\n", &["--approve", "all"])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let log = env.log();
     let result = log.iter().find(|e| e["type"] == "tool/result").unwrap();
     assert!(result["data"]["message"].get("isError").is_none());
@@ -494,10 +445,8 @@ async fn system_command_appends_on_capable_routes_and_consolidates_elsewhere() {
     // S-1: in-history prompt route appends a system node; the wire keeps the head prompt.
     let env = Env::new(SimConfig::default()).await;
     let cfg = env.config("");
-    let out = env
-        .exec(&cfg, "One\n/system Always answer in haiku.\nTwo\n", &[])
+    env.exec_ok(&cfg, "One\n/system Always answer in haiku.\nTwo\n", &[])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     let reqs = env.requests();
     assert!(starts_with_previous(&reqs[0], &reqs[1]));
     assert_eq!(reqs[0]["body"]["system"], reqs[1]["body"]["system"]);
@@ -516,14 +465,12 @@ async fn system_command_appends_on_capable_routes_and_consolidates_elsewhere() {
     // L-11: a route without prompt updates consolidates at the head (earlier bytes change).
     let env = Env::new(SimConfig::default()).await;
     let cfg = env.config("");
-    let out = env
-        .exec(
-            &cfg,
-            "One\n/system Always answer in haiku.\nTwo\n",
-            &["--model", "ds/deepseek-v4-pro"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "One\n/system Always answer in haiku.\nTwo\n",
+        &["--model", "ds/deepseek-v4-pro"],
+    )
+    .await;
     let reqs = env.requests();
     assert!(
         reqs[1]["body"]["system"]
@@ -544,8 +491,7 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
     let env = Env::new(SimConfig::default()).await;
     let cfg = env.config("");
     let script = "One\n/tool enable word_count\n/model ds/deepseek-v4-pro\nTwo\n/model ds/deepseek-flash\nThree\n";
-    let out = env.exec(&cfg, script, &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, script, &[]).await;
     let log = env.log();
     let contexts: Vec<(&str, Option<&str>)> = log
         .iter()
@@ -640,14 +586,12 @@ async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_bou
 async fn unanswered_tool_calls_are_answered_before_the_next_request() {
     let env = Env::new(SimConfig::default()).await;
     let cfg = env.config("");
-    let out = env
-        .exec(
-            &cfg,
-            "/tool enable word_count\nPlease run word_count now\n",
-            &[],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "/tool enable word_count\nPlease run word_count now\n",
+        &[],
+    )
+    .await;
     // Cut the log right after the tool call, as a crash during the tool would leave it.
     let path = env.log_path();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -657,8 +601,7 @@ async fn unanswered_tool_calls_are_answered_before_the_next_request() {
         .collect();
     assert!(kept.last().unwrap().contains("\"type\":\"tool/call\""));
     std::fs::write(&path, format!("{}\n", kept.join("\n"))).unwrap();
-    let out = env.exec(&cfg, "And now?\n", &["--resume", "last"]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(&cfg, "And now?\n", &["--resume", "last"]).await;
     let log = env.log();
     let result = log.iter().find(|e| e["type"] == "tool/result").unwrap();
     assert_eq!(result["data"]["message"]["isError"], true);

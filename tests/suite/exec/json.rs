@@ -14,8 +14,7 @@ use common::*;
 async fn exec_json_prints_every_event_as_one_json_line() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let out = env.exec(&cfg, "Hello there\n/help\n", &["--json"]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Hello there\n/help\n", &["--json"]).await;
     let text = stdout(&out);
     assert!(!text.contains(TEST_KEY), "the key never reaches stdout");
     let mut events = Vec::new();
@@ -77,8 +76,7 @@ async fn exec_json_prints_every_event_as_one_json_line() {
 async fn exec_without_json_prints_plain_answers() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let out = env.exec(&cfg, "Hello there\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "Hello there\n", &[]).await;
     assert!(!stdout(&out).lines().any(|l| l.starts_with('{')));
 }
 

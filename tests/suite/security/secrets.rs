@@ -15,38 +15,23 @@ use common::*;
 
 /// The key of these runs (set as `DEEPSEEK_API_KEY`, which the config names).
 const CANARY: &str = "sk-deepterm-secret-canary-9f3a61c2d84b7e05";
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
 
 /// The config: the provider reads `DEEPSEEK_API_KEY`; a command tool dumps its
 /// environment; the fixture MCP server (with its `env` tool) is `fx`; built-ins on.
 fn config(env: &TestEnv) -> PathBuf {
-    let base = env.sim.base_url();
-    env.write_config(
-        "config.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "DEEPSEEK_API_KEY"
-
-[tools.command.dump_env]
-description = "Print the environment."
-command = ["env"]
-
-[tools.command.echo_key]
-description = "Print the key variable through a shell."
-command = ["sh", "-c", "echo key=$DEEPSEEK_API_KEY; cat /proc/$$/environ | tr '\\0' '\\n'"]
-
-[mcp.servers.fx]
-command = "{FIXTURE}"
-enabled = false
-env = {{ FIXTURE_TOOLS = "echo,env" }}
-"#
-        ),
-    )
+    env.config_builder()
+        .key_env("DEEPSEEK_API_KEY")
+        .command_tool(
+            "dump_env",
+            "description = \"Print the environment.\"\ncommand = [\"env\"]",
+        )
+        .command_tool(
+            "echo_key",
+            r#"description = "Print the key variable through a shell."
+command = ["sh", "-c", "echo key=$DEEPSEEK_API_KEY; cat /proc/$$/environ | tr '\\0' '\\n'"]"#,
+        )
+        .fixture_server("fx", "FIXTURE_TOOLS = \"echo,env\"")
+        .write(env.dir.path())
 }
 
 /// `deepterm exec` with the canary key, every XDG directory inside the test directory,
@@ -66,20 +51,9 @@ async fn run_args(
     let ws = env.dir.path().join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     std::fs::write(ws.join("notes.txt"), "a workspace file\n").unwrap();
-    let script_path = env.dir.path().join("script.txt");
-    std::fs::write(&script_path, script).unwrap();
     let d = env.dir.path();
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
-    cmd.arg("exec")
-        .arg("--script")
-        .arg(&script_path)
-        .arg("--config")
-        .arg(config)
-        .arg("--session-dir")
-        .arg(env.sessions())
-        .arg("--locale")
-        .arg("en-US")
-        .args(args)
+    let mut cmd = env.exec_command(config, script);
+    cmd.args(args)
         .current_dir(&ws)
         .env("DEEPSEEK_API_KEY", CANARY)
         .env("HOME", d)
@@ -333,23 +307,11 @@ async fn secrets_instruction_files_linked_out_of_the_workspace_are_refused_and_n
     std::fs::write(ws.join("RULES.md"), format!("{RULES}\n")).unwrap();
     // The config lives in its own directory, so the test directory is no root.
     std::fs::create_dir_all(d.join("cfg")).unwrap();
-    let base = env.sim.base_url();
-    let cfg = env.write_config(
-        "cfg/config.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "DEEPSEEK_API_KEY"
-
-[instructions]
-files = ["AGENTS.md", "OUTSIDE.md", "RULES.md"]
-"#
-        ),
-    );
+    let cfg = env
+        .config_builder()
+        .key_env("DEEPSEEK_API_KEY")
+        .table("[instructions]\nfiles = [\"AGENTS.md\", \"OUTSIDE.md\", \"RULES.md\"]")
+        .write_as(&d.join("cfg/config.toml"));
     // The model echoes the key the user typed; the next turn sends that history back.
     env.sim
         .push_reply(ScriptedReply::text(format!("noted {CANARY}")));

@@ -1,7 +1,7 @@
 //! Tool limits and hostile tool input, end to end through `deepterm exec` against the loopback
-//! simulator (and the tool executors directly): child environments without keys (D1),
-//! non-regular files and built-in timeouts (D4), command tools in their own process group
-//! (D13), windowed reads with bounded buffers (D5).
+//! simulator (and the tool executors directly): child environments without keys (decision 0006),
+//! non-regular files and built-in timeouts, command tools in their own process group, and
+//! windowed reads with bounded buffers (decision 0007).
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -27,6 +27,21 @@ fn config(env: &TestEnv, extra: &str) -> PathBuf {
 }
 
 /// The text of every `tool/result` in the log, in order.
+/// Runs `script` with the extra environment `vars`; returns the run and the text of the
+/// one tool result it logs.
+async fn one_tool_result(
+    env: &TestEnv,
+    cfg: &Path,
+    script: &str,
+    vars: &[(&str, &str)],
+) -> (Output, String) {
+    let out = env.exec_with(cfg, script, &[], vars).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut results = tool_result_texts(&env.log());
+    assert_eq!(results.len(), 1, "{results:?}");
+    (out, results.remove(0))
+}
+
 fn tool_result_texts(log: &[Value]) -> Vec<String> {
     log.iter()
         .filter(|e| e["type"] == "tool/result")
@@ -78,24 +93,20 @@ env_passthrough = ["FOO_TOKEN"]
     env.sim
         .push_reply(ScriptedReply::tool_call("dump", json!({})));
     env.sim.push_reply(ScriptedReply::text("done"));
-    let out = env
-        .exec_with(
-            &cfg,
-            "dump the environment\n",
-            &[],
-            &[
-                ("DEEPSEEK_API_KEY", CANARY),
-                ("FOO_TOKEN", "foo-visible-value-1"),
-                ("BAR_SECRET", "bar-hidden-value-2"),
-                ("github_token", "gh-hidden-value-3"),
-                ("PLAIN_SETTING", "plain-visible-value-4"),
-            ],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results = tool_result_texts(&env.log());
-    assert_eq!(results.len(), 1, "{results:?}");
-    let dumped = &results[0];
+    let (out, dumped) = one_tool_result(
+        &env,
+        &cfg,
+        "dump the environment\n",
+        &[
+            ("DEEPSEEK_API_KEY", CANARY),
+            ("FOO_TOKEN", "foo-visible-value-1"),
+            ("BAR_SECRET", "bar-hidden-value-2"),
+            ("github_token", "gh-hidden-value-3"),
+            ("PLAIN_SETTING", "plain-visible-value-4"),
+        ],
+    )
+    .await;
+    let dumped = &dumped;
     assert!(
         dumped.contains("FOO_TOKEN=foo-visible-value-1"),
         "{}",
@@ -138,17 +149,14 @@ env_passthrough = ["DEEPSEEK_API_KEY", "{KEY_VAR}"]
     env.sim
         .push_reply(ScriptedReply::tool_call("dump", json!({})));
     env.sim.push_reply(ScriptedReply::text("done"));
-    let out = env
-        .exec_with(
-            &cfg,
-            "dump the environment\n",
-            &[],
-            &[("DEEPSEEK_API_KEY", CANARY)],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results = tool_result_texts(&env.log());
-    let dumped = &results[0];
+    let (out, dumped) = one_tool_result(
+        &env,
+        &cfg,
+        "dump the environment\n",
+        &[("DEEPSEEK_API_KEY", CANARY)],
+    )
+    .await;
+    let dumped = &dumped;
     assert!(
         dumped.contains("DEEPSEEK_API_KEY=[REDACTED]"),
         "{}",
@@ -182,22 +190,18 @@ env_passthrough = ["FOO_TOKEN"]
     env.sim
         .push_reply(ScriptedReply::tool_call("fx__env", json!({})));
     env.sim.push_reply(ScriptedReply::text("done"));
-    let out = env
-        .exec_with(
-            &cfg,
-            "/mcp connect fx\nshow the server environment\n",
-            &[],
-            &[
-                ("DEEPSEEK_API_KEY", CANARY),
-                ("FOO_TOKEN", "foo-visible-value-1"),
-                ("BAR_SECRET", "bar-hidden-value-2"),
-            ],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
-    let results = tool_result_texts(&env.log());
-    assert_eq!(results.len(), 1, "{results:?}");
-    let dumped = &results[0];
+    let (out, dumped) = one_tool_result(
+        &env,
+        &cfg,
+        "/mcp connect fx\nshow the server environment\n",
+        &[
+            ("DEEPSEEK_API_KEY", CANARY),
+            ("FOO_TOKEN", "foo-visible-value-1"),
+            ("BAR_SECRET", "bar-hidden-value-2"),
+        ],
+    )
+    .await;
+    let dumped = &dumped;
     assert!(dumped.contains("FIXTURE_TOOLS=env"), "{}", summary(dumped));
     assert!(
         dumped.contains("EXPLICIT_TOKEN=explicit-visible-5"),
@@ -219,24 +223,12 @@ env_passthrough = ["FOO_TOKEN"]
     }
 }
 
-// ------------------------------------------------------------- D4: non-regular files
+// ------------------------------------------------------------- non-regular files
 
 /// A config on the simulator with the built-in tools on (their workspace is the cwd).
 fn builtin_config(env: &TestEnv) -> PathBuf {
-    let base = env.sim.base_url();
-    env.write_config(
-        "builtin.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-"#
-        ),
-    )
+    env.config_builder()
+        .write_as(&env.dir.path().join("builtin.toml"))
 }
 
 /// `deepterm exec` run in `cwd`; `None` when it is still running after `limit` (it is
@@ -248,19 +240,8 @@ async fn exec_in(
     script: &str,
     limit: Duration,
 ) -> Option<Output> {
-    let script_path = env.dir.path().join("script.txt");
-    std::fs::write(&script_path, script).unwrap();
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"));
-    cmd.arg("exec")
-        .arg("--script")
-        .arg(&script_path)
-        .arg("--config")
-        .arg(config)
-        .arg("--session-dir")
-        .arg(env.sessions())
-        .arg("--locale")
-        .arg("en-US")
-        .current_dir(cwd)
+    let mut cmd = env.exec_command(config, script);
+    cmd.current_dir(cwd)
         .env(KEY_VAR, TEST_KEY)
         .env("HOME", env.dir.path())
         .kill_on_drop(true);
@@ -341,34 +322,7 @@ async fn builtin_tools_have_a_timeout() {
     assert!(out.content.ends_with("[lines 400000-400000 of 400000]"));
 }
 
-// ------------------------------------------------------------- D13: process groups
-
-/// Pids of live (non-zombie) processes whose command line is exactly `args` (Linux /proc).
-fn live_processes(args: &[&str]) -> Vec<u32> {
-    let mut want = args.join("\0").into_bytes();
-    want.push(0);
-    let mut out = vec![];
-    let Ok(rd) = std::fs::read_dir("/proc") else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
-            continue;
-        };
-        if std::fs::read(format!("/proc/{pid}/cmdline")).ok() != Some(want.clone()) {
-            continue;
-        }
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-        let state = stat
-            .rsplit(')')
-            .next()
-            .and_then(|r| r.trim().chars().next());
-        if state.is_some_and(|s| s != 'Z') {
-            out.push(pid);
-        }
-    }
-    out
-}
+// ------------------------------------------------------------- process groups
 
 /// Waits up to 3 s for every process with this command line to end; returns the rest
 /// (and kills them, so a failing test leaves nothing behind).
@@ -480,7 +434,7 @@ async fn cancel_kills_the_whole_process_group() {
     assert!(left.is_empty(), "still running after the cancel: {left:?}");
 }
 
-// ------------------------------------------------------------- D5: bounded windows
+// ------------------------------------------------------------- bounded windows
 
 fn builtin_registry(root: &Path) -> ToolRegistry {
     let mut reg = ToolRegistry::new();

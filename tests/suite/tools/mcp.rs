@@ -8,7 +8,7 @@ use std::process::Output;
 use deepterm::sim::SimConfig;
 use serde_json::{Value, json};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+use crate::common::MCP_FIXTURE as FIXTURE;
 const FX_TOOLS: [&str; 6] = [
     "fx__add",
     "fx__echo",
@@ -37,28 +37,14 @@ impl McpEnv for TestEnv {
 
     /// A config on the simulator with the fixture as server `fx` (not started at launch).
     fn config(&self, fx_extra: &str) -> PathBuf {
-        let base = self.sim.base_url();
         let marker = self.marker().display().to_string();
-        let text = format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-
-[mcp.servers.fx]
-command = "{FIXTURE}"
-enabled = false
-env = {{ FIXTURE_FAIL_MARKER = "{marker}" }}
-{fx_extra}
-"#
+        let fx = format!(
+            "command = \"{FIXTURE}\"\nenabled = false\nenv = {{ FIXTURE_FAIL_MARKER = \"{marker}\" }}\n{fx_extra}"
         );
-        self.write_config("config.toml", &text)
+        self.config_builder()
+            .builtin_tools(false)
+            .mcp_server("fx", &fx)
+            .write(self.dir.path())
     }
 
     async fn run(&self, config: &Path, script: &str, backoff: Option<&str>) -> Output {
@@ -300,27 +286,11 @@ async fn unknown_server_and_failed_start_are_clear_errors() {
 async fn interactive_connect_does_not_hold_up_the_loop() {
     use deepterm::agent::protocol::AgentEvent;
     let env = new_env().await;
-    let base = env.sim.base_url();
-    let cfg = env.dir.path().join("slow.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            r#"
-model = "ds/deepseek-flash"
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-[tools.builtin]
-enabled = false
-[mcp.servers.fx]
-command = "{FIXTURE}"
-enabled = false
-env = {{ FIXTURE_START_DELAY_MS = "1500" }}
-"#
-        ),
-    )
-    .unwrap();
+    let cfg = env
+        .config_builder()
+        .builtin_tools(false)
+        .fixture_server("fx", "FIXTURE_START_DELAY_MS = \"1500\"")
+        .write_as(&env.dir.path().join("slow.toml"));
     let mut ui = env.start_interactive(cfg);
     let started = std::time::Instant::now();
     ui.submit("/mcp connect fx");
@@ -384,31 +354,18 @@ async fn server_connecting_mid_turn_adds_deferred_tools_at_the_next_step() {
         ..SimConfig::default()
     })
     .await;
-    let base = env.sim.base_url();
-    let cfg = env.dir.path().join("midturn.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            r#"
-model = "ds/deepseek-flash"
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-[tools.builtin]
-enabled = false
-[tools.command.stamp]
-description = "Print a stamp."
-command = ["echo", "STAMPED"]
-parameters = {{ type = "object", properties = {{}} }}
-[mcp.servers.fx]
-command = "{FIXTURE}"
-enabled = true
-env = {{ FIXTURE_START_DELAY_MS = "400", FIXTURE_TOOLS = "echo" }}
-"#
-        ),
-    )
-    .unwrap();
+    let cfg = env
+        .config_builder()
+        .builtin_tools(false)
+        .command_tool("stamp", STAMP_TOOL)
+        .mcp_server(
+            "fx",
+            &format!(
+                "command = \"{FIXTURE}\"\nenabled = true\n\
+                 env = {{ FIXTURE_START_DELAY_MS = \"400\", FIXTURE_TOOLS = \"echo\" }}"
+            ),
+        )
+        .write_as(&env.dir.path().join("midturn.toml"));
     let mut ui = env.start_interactive(cfg);
     // The first step (a call of `stamp`) streams for well over 400 ms.
     ui.submit("Please call stamp");

@@ -1,4 +1,4 @@
-//! defect 6: MCP servers with too many tools, oversized messages and a flood of
+//! What a hostile MCP server cannot do (decision 0004): too many tools, oversized messages and a flood of
 //! stderr. `deepterm exec` against the loopback simulator with the real fixture server
 //! process (`deepterm-mcp-fixture`) as server `fx`.
 
@@ -12,49 +12,25 @@ use crate::common;
 
 use common::*;
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
-
 /// A config on the simulator: built-in tools on, one command tool, the fixture as `fx`
 /// (started by `/mcp connect fx`) with `fx_env` (a TOML inline-table body) and `fx_extra`
 /// lines; `model_extra` goes into a `[[providers.ds.models]]` entry for `deepseek-flash`.
 fn config(env: &TestEnv, fx_env: &str, fx_extra: &str, model_extra: &str) -> PathBuf {
-    let base = env.sim.base_url();
-    let models = if model_extra.is_empty() {
-        String::new()
-    } else {
-        format!(
-            "[[providers.ds.models]]\nid = \"deepseek-flash\"\ntool_update = \"addition-only\"\n\
-             system_prompt_update = \"in-history\"\n{model_extra}\n"
-        )
-    };
-    let text = format!(
-        r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-{models}
-[tools.builtin]
-enabled = true
-
-[tools.command.stamp]
-description = "Print a stamp."
-command = ["echo", "STAMPED"]
-parameters = {{ type = "object", properties = {{}} }}
-
-[mcp.servers.fx]
-command = "{FIXTURE}"
-enabled = false
-env = {{ {fx_env} }}
-{fx_extra}
-"#
-    );
-    env.write_config("config.toml", &text)
+    let mut b = env.config_builder();
+    if !model_extra.is_empty() {
+        b = b.model_entry(&format!(
+            "id = \"deepseek-flash\"\ntool_update = \"addition-only\"\n\
+             system_prompt_update = \"in-history\"\n{model_extra}"
+        ));
+    }
+    b.builtin_tools(true)
+        .command_tool("stamp", STAMP_TOOL)
+        .fixture_server("fx", fx_env)
+        .table(fx_extra)
+        .write(env.dir.path())
 }
 
-/// D6a: a server with 300 tools. Every request declares at most 128 tools, built-ins and
+/// A server with 300 tools. Every request declares at most 128 tools, built-ins and
 /// the command tool first, then MCP tools by name; the rest is dropped with a warning that
 /// names the server and the dropped tools; the turn (a call of a kept MCP tool) succeeds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -150,7 +126,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     assert!(!added.contains(&"fx__gen_116"));
 }
 
-/// D6a: the limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
+/// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_tools_from_the_model_entry_caps_the_declarations() {
     let env = TestEnv::new(SimConfig::default()).await;
@@ -187,7 +163,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     );
 }
 
-/// D6b: a reply over rmcp's fixed 16 MiB line limit (which used to be dropped silently and
+/// A reply over rmcp's fixed 16 MiB line limit (which used to be dropped silently and
 /// surface as a timeout) passes under the default 64 MiB limit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_20_mb_reply_passes_the_default_message_limit() {
@@ -198,14 +174,12 @@ async fn a_20_mb_reply_passes_the_default_message_limit() {
         "timeout_secs = 20",
         "",
     );
-    let out = env
-        .exec(
-            &cfg,
-            "/mcp connect fx\nplease call fx__fixture_big \"20000000\"\n",
-            &[],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "/mcp connect fx\nplease call fx__fixture_big \"20000000\"\n",
+        &[],
+    )
+    .await;
     let log = env.log();
     let results = tool_results(&log);
     assert_eq!(results.len(), 1);
@@ -220,7 +194,7 @@ async fn a_20_mb_reply_passes_the_default_message_limit() {
     assert!(text.ends_with("[result truncated]"));
 }
 
-/// D6b: a reply over the server's `max_message_bytes` fails the call at once with an error
+/// A reply over the server's `max_message_bytes` fails the call at once with an error
 /// that names the server, the size and the limit, not a timeout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
@@ -232,14 +206,13 @@ async fn an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
         "",
     );
     let started = Instant::now();
-    let out = env
-        .exec(
+    env
+        .exec_ok(
             &cfg,
             "/mcp connect fx\nplease call fx__fixture_big \"200000\"\nplease call fx__echo \"still fine\"\n",
             &[],
         )
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "no timeout wait"
@@ -259,7 +232,7 @@ async fn an_oversized_reply_is_reported_as_such_not_as_a_timeout() {
     assert_eq!(result_text(results[1]), "still fine");
 }
 
-/// D6b: an oversized `tools/list` fails the connect at once with the same clear error.
+/// An oversized `tools/list` fails the connect at once with the same clear error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_oversized_tool_list_fails_the_connect_with_the_size() {
     let env = TestEnv::new(SimConfig::default()).await;
@@ -270,8 +243,7 @@ async fn an_oversized_tool_list_fails_the_connect_with_the_size() {
         "",
     );
     let started = Instant::now();
-    let out = env.exec(&cfg, "/mcp connect fx\n/mcp\n", &[]).await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = env.exec_ok(&cfg, "/mcp connect fx\n/mcp\n", &[]).await;
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "no timeout wait"
@@ -293,7 +265,7 @@ fn peak_rss_kb(pid: u32) -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-/// D6c: a server that writes 200 MB to stderr without a newline does not grow deepterm's
+/// A server that writes 200 MB to stderr without a newline does not grow deepterm's
 /// memory (only the last 64 KiB are kept), and the connect error quotes the tail.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stderr_flood_stays_bounded_and_the_error_shows_its_tail() {

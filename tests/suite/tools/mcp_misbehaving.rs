@@ -20,27 +20,15 @@ use crate::common;
 
 use common::*;
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+use crate::common::MCP_FIXTURE as FIXTURE;
 
 /// A config on the simulator: no built-in tools, `extra` tables appended (servers,
 /// command tools).
 fn config(env: &TestEnv, extra: &str) -> PathBuf {
-    let base = env.sim.base_url();
-    let text = format!(
-        r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-{extra}
-"#
-    );
-    env.write_config("config.toml", &text)
+    env.config_builder()
+        .builtin_tools(false)
+        .table(extra)
+        .write(env.dir.path())
 }
 
 /// `[mcp.servers.NAME]` for the fixture, started by `/mcp connect NAME`.

@@ -58,30 +58,17 @@ async fn npm_server_everything_lists_its_tools_and_a_call_reaches_the_log() {
     }
     let entry = entry.unwrap_or_default();
     let env = TestEnv::new(SimConfig::default()).await;
-    let base = env.sim.base_url();
-    let cfg = env.write_config(
-        "config.toml",
-        &format!(
-            r#"
-model = "ds/deepseek-flash"
-
-[providers.ds]
-kind = "deepseek-messages"
-base_url = "{base}/anthropic"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-
-[mcp.servers.ev]
-command = "node"
-args = [{entry:?}, "stdio"]
-enabled = false
-timeout_secs = 30
-"#,
-            entry = entry.display().to_string()
-        ),
-    );
+    let entry = entry.display().to_string();
+    let cfg = env
+        .config_builder()
+        .builtin_tools(false)
+        .mcp_server(
+            "ev",
+            &format!(
+                "command = \"node\"\nargs = [{entry:?}, \"stdio\"]\nenabled = false\ntimeout_secs = 30"
+            ),
+        )
+        .write(env.dir.path());
     let script = "/mcp connect ev\n/mcp\nplease call ev__echo \"hello from deepterm\"\n";
     let out = env.exec(&cfg, script, &[]).await;
     let err = stderr(&out);

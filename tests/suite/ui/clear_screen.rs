@@ -2,14 +2,12 @@
 //! Trajectory and the session stay, and the next request is byte for byte the one that
 //! would have been sent without it.
 
-use std::time::Duration;
-
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use deepterm::agent::protocol::{AgentCommand, AgentEvent};
 use deepterm::i18n::Locale;
 use deepterm::sim::SimConfig;
 use deepterm::ui::App;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::UnboundedSender;
 
 use crate::common::*;
 
@@ -18,31 +16,7 @@ fn send(app: &mut App, tx: &UnboundedSender<AgentCommand>, line: &str) {
         app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
     }
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    for c in app.take_commands() {
-        tx.send(c).unwrap();
-    }
-}
-
-async fn feed_until(
-    app: &mut App,
-    rx: &mut UnboundedReceiver<AgentEvent>,
-    pred: impl Fn(&AgentEvent) -> bool,
-) {
-    let deadline = tokio::time::sleep(Duration::from_secs(15));
-    tokio::pin!(deadline);
-    loop {
-        tokio::select! {
-            ev = rx.recv() => {
-                let ev = ev.expect("agent alive");
-                let hit = pred(&ev);
-                app.on_agent_event(ev);
-                if hit {
-                    return;
-                }
-            }
-            _ = &mut deadline => panic!("timed out waiting for an agent event"),
-        }
-    }
+    forward(app, tx);
 }
 
 /// Runs "Hello", optionally `/clear`, then "Again"; returns the raw bodies the simulator

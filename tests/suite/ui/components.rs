@@ -34,23 +34,8 @@ fn frame(term: &mut Terminal<TestBackend>, app: &mut App) -> Buffer {
 fn inspector_data() -> deepterm::agent::inspect::InspectorData {
     use deepterm::agent::inspect::{DiffReason, InspectorData, divergence, inspected};
     use deepterm::llm::client::SerializedBody;
-    use deepterm::llm::types::{ProviderKind, Route};
-    use deepterm::session::event::ToolUpdateMode;
     use serde_json::json;
-    let route = Route {
-        provider: "deepseek".into(),
-        model: "deepseek-flash".into(),
-        kind: ProviderKind::DeepseekMessages,
-        base_url: String::new(),
-        api_key_env: String::new(),
-        context_window: 128_000,
-        system_prompt_update: None,
-        tool_update: Some(ToolUpdateMode::AdditionOnly),
-        tool_removal: Default::default(),
-        image_input: false,
-        max_tools: 128,
-        prices: None,
-    };
+    let route = crate::common::flash_route();
     let history = vec![
         json!({"role": "user", "content": [{"type": "text", "text": "Find the bug."}]}),
         json!({"role": "assistant", "content": [{"type": "text", "text": "Done."}]}),

@@ -9,42 +9,11 @@ use deepterm::agent::protocol::{AgentCommand, AgentEvent, TurnPhase};
 use deepterm::i18n::Locale;
 use deepterm::sim::{Fault, ScriptedReply, SimConfig};
 use deepterm::ui::App;
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 use crate::common::*;
 
 fn key(code: KeyCode) -> KeyEvent {
     KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-/// Sends the App's commands to the loop.
-fn forward(app: &mut App, tx: &UnboundedSender<AgentCommand>) {
-    for c in app.take_commands() {
-        tx.send(c).unwrap();
-    }
-}
-
-/// Feeds the loop's events into the App until one matches `pred`.
-async fn feed_until(
-    app: &mut App,
-    rx: &mut UnboundedReceiver<AgentEvent>,
-    pred: impl Fn(&AgentEvent) -> bool,
-) {
-    let deadline = tokio::time::sleep(Duration::from_secs(15));
-    tokio::pin!(deadline);
-    loop {
-        tokio::select! {
-            ev = rx.recv() => {
-                let ev = ev.expect("agent alive");
-                let hit = pred(&ev);
-                app.on_agent_event(ev);
-                if hit {
-                    return;
-                }
-            }
-            _ = &mut deadline => panic!("timed out waiting for an agent event"),
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

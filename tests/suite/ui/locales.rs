@@ -24,6 +24,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::common;
+use crate::common::rust_lexer::{self, Literal};
 
 /// The locales every key must exist in.
 const LOCALES: [&str; 2] = ["en-US", "zh-CN"];
@@ -130,24 +131,13 @@ fn messages(locale: &str) -> BTreeMap<String, BTreeSet<String>> {
 
 // ------------------------------------------------------------------ Rust sources
 
-/// A string literal in a source file.
-#[derive(Debug, Clone)]
-struct Literal {
-    /// Its contents (escapes left as written).
-    text: String,
-    /// Byte offset of the opening quote (or of the `r`/`b` prefix).
-    start: usize,
-    /// 1-based line.
-    line: usize,
-}
-
 /// One lexed source file.
 struct Source {
     /// Path relative to the crate root, with `/`.
     path: String,
     /// The text with comments blanked out (same byte offsets).
     code: String,
-    /// The text with comments and literal contents blanked out (for brace matching).
+    /// The text with comments and literals blanked out (for brace matching).
     skeleton: String,
     /// Every string literal.
     literals: Vec<Literal>,
@@ -167,120 +157,13 @@ impl Source {
     }
 }
 
-/// Blanks `bytes[a..b]` in `buf`, keeping newlines (and so line numbers).
-fn blank(buf: &mut [u8], a: usize, b: usize) {
-    for c in &mut buf[a..b] {
-        if *c != b'\n' {
-            *c = b' ';
-        }
-    }
-}
-
-/// Lexes Rust source: comments (nested block comments too), string literals (plain, byte,
-/// raw with any number of `#`), char literals and lifetimes.
+/// Lexes a Rust source file (the suite's one lexer) and finds its test modules.
 fn lex(path: String, text: &str) -> Source {
-    let b = text.as_bytes();
-    let mut code = b.to_vec();
-    let mut skeleton = b.to_vec();
-    let mut literals = Vec::new();
-    let newlines: Vec<usize> = (0..b.len()).filter(|&k| b[k] == b'\n').collect();
-    let line_of = |i: usize| newlines.partition_point(|&n| n < i) + 1;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            let end = b[i..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(b.len(), |p| i + p);
-            blank(&mut code, i, end);
-            blank(&mut skeleton, i, end);
-            i = end;
-        } else if c == b'/' && b.get(i + 1) == Some(&b'*') {
-            let (mut depth, mut j) = (1, i + 2);
-            while j < b.len() && depth > 0 {
-                if b[j] == b'/' && b.get(j + 1) == Some(&b'*') {
-                    depth += 1;
-                    j += 2;
-                } else if b[j] == b'*' && b.get(j + 1) == Some(&b'/') {
-                    depth -= 1;
-                    j += 2;
-                } else {
-                    j += 1;
-                }
-            }
-            blank(&mut code, i, j);
-            blank(&mut skeleton, i, j);
-            i = j;
-        } else if c == b'"'
-            || ((c == b'r' || c == b'b')
-                && !b
-                    .get(i.wrapping_sub(1))
-                    .is_some_and(|p| p.is_ascii_alphanumeric() || *p == b'_')
-                && raw_or_byte_start(&b[i..]).is_some())
-        {
-            let (prefix_len, hashes, raw) = if c == b'"' {
-                (0, 0, false)
-            } else {
-                raw_or_byte_start(&b[i..]).unwrap_or((0, 0, false))
-            };
-            let open = i + prefix_len; // the opening quote
-            let mut j = open + 1;
-            let close;
-            loop {
-                if j >= b.len() {
-                    close = b.len();
-                    break;
-                }
-                if !raw && b[j] == b'\\' {
-                    j += 2;
-                    continue;
-                }
-                if b[j] == b'"'
-                    && b[j + 1..]
-                        .iter()
-                        .take(hashes)
-                        .filter(|&&h| h == b'#')
-                        .count()
-                        == hashes
-                {
-                    close = j;
-                    break;
-                }
-                j += 1;
-            }
-            let content = String::from_utf8_lossy(&b[open + 1..close.min(b.len())]).into_owned();
-            literals.push(Literal {
-                text: content,
-                start: i,
-                line: line_of(i),
-            });
-            blank(&mut skeleton, open + 1, close.min(b.len()));
-            i = (close + 1 + hashes).min(b.len());
-        } else if c == b'\'' {
-            // A char literal ('x', '\n', '\u{..}', '"') or a lifetime ('a).
-            if b.get(i + 1) == Some(&b'\\') {
-                let end = b[i + 2..]
-                    .iter()
-                    .position(|&c| c == b'\'')
-                    .map_or(b.len(), |p| i + 2 + p + 1);
-                blank(&mut skeleton, i + 1, end.saturating_sub(1));
-                i = end;
-            } else {
-                let ch_len = text[i + 1..].chars().next().map_or(1, char::len_utf8);
-                if b.get(i + 1 + ch_len) == Some(&b'\'') {
-                    blank(&mut skeleton, i + 1, i + 1 + ch_len);
-                    i += 2 + ch_len;
-                } else {
-                    i += 1;
-                }
-            }
-        } else {
-            i += 1;
-        }
-    }
-    let code = String::from_utf8_lossy(&code).into_owned();
-    let skeleton = String::from_utf8_lossy(&skeleton).into_owned();
+    let rust_lexer::Lexed {
+        code,
+        skeleton,
+        literals,
+    } = rust_lexer::lex(text);
     let test_ranges = test_ranges(&skeleton);
     Source {
         path,
@@ -290,26 +173,6 @@ fn lex(path: String, text: &str) -> Source {
         test_ranges,
         test_only: false,
     }
-}
-
-/// For `r"`, `r#"`, `b"`, `br#"`…: (prefix length up to the quote, number of `#`, raw?).
-fn raw_or_byte_start(b: &[u8]) -> Option<(usize, usize, bool)> {
-    let mut i = 0;
-    if b.first() == Some(&b'b') {
-        i += 1;
-    }
-    let raw = b.get(i) == Some(&b'r');
-    if raw {
-        i += 1;
-    }
-    if i == 0 {
-        return None;
-    }
-    let hashes = b[i..].iter().take_while(|&&c| c == b'#').count();
-    if !raw && hashes > 0 {
-        return None;
-    }
-    (b.get(i + hashes) == Some(&b'"')).then_some((i + hashes, hashes, raw))
 }
 
 /// Byte ranges of inline `#[cfg(test)] mod name { … }` blocks.

@@ -72,13 +72,6 @@ fn showcase_document_styled_at_40_80_120() {
     }
 }
 
-fn cases() -> u32 {
-    std::env::var("DEEPTERM_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1_000)
-}
-
 /// Markdown-ish lines: every construct the renderer knows, plus the ones that break naive
 /// chunking (blank lines inside fences, indented continuations, tables, `|` text).
 fn md_line() -> impl Strategy<Value = String> {
@@ -141,7 +134,7 @@ fn deltas(doc: &str, cuts: &[usize]) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: deepterm::testing::proptest_cases(1_000), ..ProptestConfig::default() })]
 
     #[test]
     fn stream_in_any_deltas_ends_as_render_width_and_commits_are_stable(

@@ -317,23 +317,8 @@ fn resize_down_to_40x12_never_panics() {
 fn inspector_data() -> deepterm::agent::inspect::InspectorData {
     use deepterm::agent::inspect::{DiffReason, InspectorData, divergence, inspected};
     use deepterm::llm::client::SerializedBody;
-    use deepterm::llm::types::{ProviderKind, Route};
-    use deepterm::session::event::ToolUpdateMode;
     use serde_json::json;
-    let route = Route {
-        provider: "deepseek".into(),
-        model: "deepseek-flash".into(),
-        kind: ProviderKind::DeepseekMessages,
-        base_url: String::new(),
-        api_key_env: String::new(),
-        context_window: 128_000,
-        system_prompt_update: None,
-        tool_update: Some(ToolUpdateMode::AdditionOnly),
-        tool_removal: Default::default(),
-        image_input: false,
-        max_tools: 128,
-        prices: None,
-    };
+    let route = crate::common::flash_route();
     let history = vec![
         json!({"role": "user", "content": [{"type": "text", "text": "List the files, then read 说明.md."}]}),
         json!({"role": "assistant", "content": [

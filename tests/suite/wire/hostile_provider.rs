@@ -1,5 +1,5 @@
-//! wire defects: bounded SSE events and replies (D2), missing or duplicate
-//! tool-call ids (D3), a no-progress timeout (D7) and a 200 with a JSON body (D16).
+//! A hostile provider cannot break the wire path: bounded SSE events and replies, missing or duplicate tool-call ids, a
+//! no-progress timeout and a 200 with a JSON body (decision 0009).
 //! Hostile providers are tiny loopback servers; everything else is the simulator.
 
 use std::path::PathBuf;
@@ -95,23 +95,10 @@ async fn hostile(what: Hostile) -> (String, Arc<AtomicUsize>) {
 
 /// A config with one Messages provider `h` at `base` and `extra` appended.
 fn hostile_config(env: &TestEnv, base: &str, extra: &str) -> PathBuf {
-    env.write_config(
-        "hostile.toml",
-        &format!(
-            r#"
-model = "h/deepseek-flash"
-
-[providers.h]
-kind = "deepseek-messages"
-base_url = "{base}"
-api_key_env = "{KEY_VAR}"
-
-[tools.builtin]
-enabled = false
-{extra}
-"#
-        ),
-    )
+    ConfigBuilder::with_provider("h", "deepseek-messages", base)
+        .builtin_tools(false)
+        .table(extra)
+        .write_as(&env.dir.path().join("hostile.toml"))
 }
 
 fn attempts(env: &TestEnv) -> Vec<Value> {
@@ -332,10 +319,8 @@ async fn old_log_with_duplicate_ids_resumes() {
     })
     .await;
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
-    let out = env
-        .exec(&cfg, "/tool enable word_count\ncount please\n", &[])
+    env.exec_ok(&cfg, "/tool enable word_count\ncount please\n", &[])
         .await;
-    assert!(out.status.success(), "{}", stderr(&out));
     // Turn the log into one an older deepterm wrote for a faulty provider: two calls with
     // id `call_same` and one with "", plus their results.
     let path = env.log_path();
@@ -351,14 +336,12 @@ async fn old_log_with_duplicate_ids_resumes() {
         .replace("\"call_c\"", "\"\"");
     std::fs::write(&path, old).unwrap();
 
-    let out = env
-        .exec(
-            &cfg,
-            "/tool enable word_count\nwhat now?\n",
-            &["--resume", "last"],
-        )
-        .await;
-    assert!(out.status.success(), "{}", stderr(&out));
+    env.exec_ok(
+        &cfg,
+        "/tool enable word_count\nwhat now?\n",
+        &["--resume", "last"],
+    )
+    .await;
     let reqs = env.requests();
     let last = reqs.last().unwrap();
     assert_eq!(last["status"], 200, "{last}");

@@ -13,29 +13,27 @@
 
 use crate::common;
 
-use common::PromptEnv;
+use common::ConfigBuilder;
+use common::agent_tools::{
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent, register, schema, tool,
+};
 use std::sync::{Arc, Mutex};
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::Response;
-use deepterm::agent::run::{Agent, ApprovalMode, Background};
+use deepterm::agent::run::Background;
 use deepterm::config::Config;
-use deepterm::i18n::{Locale, Localizer};
 use deepterm::llm::retry::RetryPolicy;
-use deepterm::session::Session;
-use deepterm::session::event::{Block, Event, EventKind, TurnOutcome, Usage};
-use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
-use futures_util::future::BoxFuture;
+use deepterm::session::event::{Event, EventKind, TurnOutcome, Usage};
+use deepterm::tools::ToolOutcome;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 const TOLERANCE: u64 = 256;
 const BASE_PROMPT: &str = "You are a test assistant. Follow the user's instructions exactly \
 and use tools when asked to.";
-const GUIDANCE: &str = "Place each generated sample label on its own line.";
 const BETA: &str = "mid-conversation-tool-changes-2026-07-01";
 
 // ---------------------------------------------------------------------------------------
@@ -117,87 +115,23 @@ async fn start_proxy(upstream: String) -> (String, Arc<Mutex<Vec<Recorded>>>) {
 // Fixture
 // ---------------------------------------------------------------------------------------
 
-struct FnTool<F>(F);
-
-impl<F> ToolExecutor for FnTool<F>
-where
-    F: Fn(Value) -> ToolOutcome + Send + Sync,
-{
-    fn call<'a>(&'a self, args: Value, _c: &'a CancellationToken) -> BoxFuture<'a, ToolOutcome> {
-        let out = (self.0)(args);
-        Box::pin(async move { out })
-    }
-}
-
-fn registered(
-    name: &str,
-    description: &str,
-    parameters: Value,
-    exec: Arc<dyn ToolExecutor>,
-) -> RegisteredTool {
-    RegisteredTool {
-        schema: deepterm::session::event::ToolSchema {
-            name: name.into(),
-            description: description.into(),
-            parameters,
-            defer_loading: None,
-        },
-        approval: Approval::Never,
-        enabled: true,
-        executor: exec,
-        parallel_safe: false,
-    }
-}
-
-fn send(bg: &mpsc::UnboundedSender<Background>, source: &str, tools: Vec<RegisteredTool>) {
-    let _ = bg.send(Background::Tools {
-        source: ToolSource::Mcp(source.into()),
-        tools,
-    });
-}
-
 fn install(
     bg: &mpsc::UnboundedSender<Background>,
     prompt: &Arc<Mutex<String>>,
     update_prompt: bool,
 ) {
-    let sample = registered(
-        "cache_sample",
-        "Return a fresh random sample label.",
-        json!({"type": "object", "properties": {}}),
+    let sample = tool(
+        schema(
+            "cache_sample",
+            "Return a fresh random sample label.",
+            json!({"type": "object", "properties": {}}),
+        ),
         Arc::new(FnTool(|_| {
             ToolOutcome::ok(format!("sample-{:08x}", fastrand::u32(..)))
         })),
     );
-    let (bg2, prompt2) = (bg.clone(), prompt.clone());
-    let control = registered(
-        "cache_tool_control",
-        "Add or remove the cache_sample tool.",
-        json!({
-            "type": "object",
-            "properties": {"action": {"type": "string", "enum": ["add", "remove"]}},
-            "required": ["action"]
-        }),
-        Arc::new(FnTool(move |args: Value| {
-            match args.get("action").and_then(Value::as_str) {
-                Some("add") => {
-                    send(&bg2, "fixture", vec![sample.clone()]);
-                    if update_prompt {
-                        let mut p = prompt2.lock().unwrap();
-                        p.push_str("\n\n");
-                        p.push_str(GUIDANCE);
-                    }
-                    ToolOutcome::ok("cache_sample is now available")
-                }
-                Some("remove") => {
-                    send(&bg2, "fixture", vec![]);
-                    ToolOutcome::ok("cache_sample was removed")
-                }
-                _ => ToolOutcome::error("action must be add or remove"),
-            }
-        })),
-    );
-    send(bg, "control", vec![control]);
+    let control = cache_tool_control(bg, prompt, sample, update_prompt);
+    register(bg, "control", vec![control]);
 }
 
 fn records() -> String {
@@ -252,14 +186,13 @@ async fn live_t2(update_prompt: bool) {
         .unwrap_or_else(|_| "https://api.deepseek.com".to_string());
     let (proxy, log) = start_proxy(upstream.trim_end_matches('/').to_string()).await;
     let cfg = Config::parse(
-        &format!(
-            r#"model = "deepseek/deepseek-flash"
-[providers.deepseek]
-kind = "deepseek-messages"
-base_url = "{proxy}/anthropic"
-api_key_env = "DEEPSEEK_API_KEY"
-"#
-        ),
+        &ConfigBuilder::with_provider(
+            "deepseek",
+            "deepseek-messages",
+            &format!("{proxy}/anthropic"),
+        )
+        .key_env("DEEPSEEK_API_KEY")
+        .text(),
         None,
     )
     .expect("config parses");
@@ -267,20 +200,7 @@ api_key_env = "DEEPSEEK_API_KEY"
     let key = cfg.api_key(&route).expect("key present");
     let prompt = Arc::new(Mutex::new(BASE_PROMPT.to_string()));
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
-        Session::new("live-t2", "/tmp"),
-        route,
-        Some(key),
-        deepterm::tools::ToolRegistry::new(),
-        Box::new(PromptEnv {
-            prompt: prompt.clone(),
-        }),
-        Localizer::new(Locale::default()),
-        tx,
-        ApprovalMode::AllowAll,
-        false,
-    )
-    .expect("agent builds");
+    let mut agent = prompt_agent("live-t2", route, key, &prompt, tx);
     agent.set_retry_policy(RetryPolicy::none());
     install(&agent.background_sender(), &prompt, update_prompt);
 
@@ -384,25 +304,7 @@ api_key_env = "DEEPSEEK_API_KEY"
     assert_eq!(tool_names(last), vec!["cache_tool_control"]);
     assert!(!last.body.to_string().contains("tool_addition"));
 
-    let devs: Vec<Vec<String>> = events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::DeveloperMessage(d) => Some(
-                d.message
-                    .content
-                    .iter()
-                    .map(|b| match b {
-                        Block::ToolAddition { tool_name, .. } => {
-                            format!("tool-addition {tool_name}")
-                        }
-                        Block::ToolRemoval { tool_name } => format!("tool-removal {tool_name}"),
-                        other => format!("{other:?}"),
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .collect();
+    let devs = developer_blocks(&events);
     assert_eq!(
         devs,
         vec![

@@ -1,11 +1,9 @@
 //! Simulator integration tests over loopback HTTP (SPEC §9, deepseek-wire.md §5).
-
-use std::time::Duration;
-
+use crate::common;
 use deepterm::sim::{self, Fault, ScriptedReply, SimConfig, SimHandle};
 use serde_json::{Value, json};
 
-use crate::common;
+use std::time::Duration;
 
 /// One parsed SSE event (comments dropped).
 #[derive(Debug, Clone)]
@@ -72,6 +70,11 @@ async fn post(h: &SimHandle, path: &str, body: &Value) -> reqwest::Response {
         .send()
         .await
         .unwrap()
+}
+
+/// The whole reply text of a POST of `body` to `path`.
+async fn post_text(h: &SimHandle, path: &str, body: &Value) -> String {
+    post(h, path, body).await.text().await.unwrap()
 }
 
 /// Parsed Anthropic stream: (events, reassembled content blocks, stop_reason, message_start usage, final usage).
@@ -409,13 +412,7 @@ async fn cache_hit_grows_with_extension_and_breaks_at_system_change() {
     let mut b3 = anth_body(json!(msgs2));
     b3["system"] = json!(format!("{} Changed.", "You are a sloppy assistant."));
     h.push_reply(ScriptedReply::text("Third."));
-    let s3 = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &b3)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s3 = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &b3).await);
     let reqs = h.requests();
     let c1 = reqs[0].cache.as_ref().unwrap();
     let c2 = reqs[1].cache.as_ref().unwrap();
@@ -475,13 +472,7 @@ async fn t2_deferred_tool_addition_keeps_the_prefix() {
         {"type": "text", "text": "You may now run tests."},
         {"type": "tool_addition", "tool": {"type": "tool_reference", "name": "run_tests"}}]}));
     b2["messages"] = json!(msgs2);
-    let s2 = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &b2)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let s2 = collect_anthropic(&post_text(&h, "/anthropic/v1/messages", &b2).await);
     assert_eq!(s2.blocks[0]["name"], "run_tests");
     let hit = s2.start_usage["cache_read_input_tokens"].as_u64().unwrap();
     assert!(hit + 64 >= total1, "hit {hit} vs previous total {total1}");
@@ -625,318 +616,12 @@ async fn validation_errors_are_400_with_openai_style_bodies() {
 }
 
 #[tokio::test]
-async fn faults_http_error_with_retry_after_and_in_stream_error() {
-    let h = sim().await;
-    h.push_reply(ScriptedReply::fault(Fault::HttpError {
-        status: 429,
-        message: "Rate Limit Reached".into(),
-        retry_after: Some(3),
-    }));
-    let r = post(
-        &h,
-        "/anthropic/v1/messages",
-        &anth_body(json!([{"role": "user", "content": "x"}])),
-    )
-    .await;
-    assert_eq!(r.status(), 429);
-    assert_eq!(r.headers()["retry-after"], "3");
-    let e: Value = r.json().await.unwrap();
-    assert_eq!(e["error"]["message"], "Rate Limit Reached");
-
-    h.push_reply(ScriptedReply::fault(Fault::StreamError {
-        message: "overloaded mid-stream".into(),
-    }));
-    let s = collect_anthropic(
-        &post(
-            &h,
-            "/anthropic/v1/messages",
-            &anth_body(json!([{"role": "user", "content": "x"}])),
-        )
-        .await
-        .text()
-        .await
-        .unwrap(),
-    );
-    let n = names(&s.events);
-    assert_eq!(n.first().map(String::as_str), Some("message_start"));
-    assert_eq!(n.last().map(String::as_str), Some("error"));
-    assert!(!n.contains(&"message_stop".to_string()));
-
-    h.push_reply(ScriptedReply::fault(Fault::StreamError {
-        message: "boom".into(),
-    }));
-    let t = post(
-        &h,
-        "/chat/completions",
-        &openai_body(json!([{"role": "user", "content": "x"}])),
-    )
-    .await
-    .text()
-    .await
-    .unwrap();
-    let (_, _, _, _, _, done, chunks) = collect_openai(&t);
-    assert!(!done);
-    assert_eq!(chunks.last().unwrap()["error"]["message"], "boom");
-    assert_eq!(h.requests()[0].status, 429);
-}
-
-#[tokio::test]
-async fn faults_cut_stall_truncate_and_empty() {
-    let h = sim_with(SimConfig {
-        keepalive: false,
-        keepalive_interval: Duration::from_millis(20),
-        ..SimConfig::default()
-    })
-    .await;
-    let body = anth_body(json!([{"role": "user", "content": "x"}]));
-
-    h.push_reply(ScriptedReply::text("hello there").with_fault(Fault::CutAfterEvents(3)));
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert_eq!(s.events.len(), 3);
-    assert!(!names(&s.events).contains(&"message_stop".to_string()));
-
-    h.push_reply(ScriptedReply::text("after stall").with_fault(Fault::Stall {
-        ms: 120,
-        close: false,
-    }));
-    let started = std::time::Instant::now();
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert!(started.elapsed() >= Duration::from_millis(120));
-    assert!(
-        s.comments >= 3,
-        "keep-alives during the stall: {}",
-        s.comments
-    );
-    assert_eq!(s.blocks.last().unwrap()["text"], "after stall");
-
-    h.push_reply(ScriptedReply::fault(Fault::Stall {
-        ms: 30,
-        close: true,
-    }));
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert!(s.events.is_empty() && s.comments >= 1);
-
-    h.push_reply(
-        ScriptedReply::tool_call("read_file", json!({"path": "some/long/path/file.txt"}))
-            .with_fault(Fault::TruncateToolJson),
-    );
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert_eq!(s.stop_reason.as_deref(), Some("max_tokens"));
-    let tool = s.blocks.iter().find(|b| b["type"] == "tool_use").unwrap();
-    assert!(
-        tool["input"].get("_raw").is_some(),
-        "truncated JSON does not parse: {tool}"
-    );
-
-    h.push_reply(ScriptedReply::fault(Fault::Empty));
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &body)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert!(s.blocks.is_empty());
-    assert_eq!(s.stop_reason.as_deref(), Some("end_turn"));
-    assert_eq!(
-        names(&s.events).last().map(String::as_str),
-        Some("message_stop")
-    );
-}
-
-#[tokio::test]
-async fn max_tokens_truncates_output() {
-    let h = sim().await;
-    h.push_reply(ScriptedReply::text("word ".repeat(200)));
-    let mut b = anth_body(json!([{"role": "user", "content": "x"}]));
-    b["max_tokens"] = json!(10);
-    b["thinking"] = json!({"type": "disabled"});
-    let s = collect_anthropic(
-        &post(&h, "/anthropic/v1/messages", &b)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert_eq!(s.stop_reason.as_deref(), Some("max_tokens"));
-    assert_eq!(s.blocks[0]["text"].as_str().unwrap().len(), 40);
-    assert_eq!(s.delta_usage["output_tokens"], 10);
-    h.push_reply(ScriptedReply::text("word ".repeat(200)));
-    let mut o = openai_body(json!([{"role": "user", "content": "x"}]));
-    o["max_tokens"] = json!(5);
-    let (_, content, _, finish, _, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &o)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
-    assert_eq!(finish.as_deref(), Some("length"));
-    assert!(content.len() <= 20);
-}
-
-#[tokio::test]
-async fn auth_bearer_wins_and_keys_are_redacted() {
-    let h = sim_with(SimConfig {
-        api_key: Some("sk-right".into()),
-        ..SimConfig::default()
-    })
-    .await;
-    let url = format!("{}/anthropic/v1/messages", h.base_url());
-    let body = anth_body(json!([{"role": "user", "content": "x"}]));
-    let c = reqwest::Client::new();
-    let r = c.post(&url).json(&body).send().await.unwrap();
-    assert_eq!(r.status(), 401);
-    let e: Value = r.json().await.unwrap();
-    assert_eq!(e["error"]["type"], "authentication_error");
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-wrong")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        401
-    );
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-right")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200
-    );
-    // Bearer wins over x-api-key.
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-right")
-            .bearer_auth("sk-wrong")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        401
-    );
-    assert_eq!(
-        c.post(&url)
-            .header("x-api-key", "sk-wrong")
-            .bearer_auth("sk-right")
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        200
-    );
-    let any = sim().await;
-    assert_eq!(
-        post(&any, "/anthropic/v1/messages", &body).await.status(),
-        200
-    );
-    let raw = reqwest::get(format!("{}/_sim/requests", h.base_url()))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(!raw.contains("sk-right") && !raw.contains("sk-wrong"));
-    assert!(raw.contains("<redacted>"));
-}
-
-#[tokio::test]
-async fn sim_requests_endpoint_shape_models_and_404() {
-    let h = sim().await;
-    let b = anth_body(json!([{"role": "user", "content": "hello"}]));
-    let _ = post(&h, "/anthropic/v1/messages", &b)
-        .await
-        .text()
-        .await
-        .unwrap();
-    let v: Value = reqwest::get(format!("{}/_sim/requests", h.base_url()))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let r = &v[0];
-    assert_eq!(r["route"], "anthropic");
-    assert_eq!(r["headers"]["anthropic-version"], "2023-06-01");
-    assert_eq!(r["headers"]["x-api-key"], "<redacted>");
-    assert_eq!(r["body"]["messages"][0]["content"], "hello");
-    assert!(r["usage"]["input_tokens"].is_u64());
-    assert!(r["cache"]["hitTokens"].is_u64() && r["cache"]["totalTokens"].is_u64());
-    assert!(r["cache"]["firstDiffByte"].is_null());
-    assert_eq!(r["effectiveTools"], json!(["read_file"]));
-    assert_eq!(r["status"], 200);
-    assert_eq!(r["replySource"], "demo");
-    let m: Value = reqwest::Client::new()
-        .get(format!("{}/models", h.base_url()))
-        .bearer_auth("k")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(m["object"], "list");
-    assert_eq!(
-        reqwest::get(format!("{}/nope", h.base_url()))
-            .await
-            .unwrap()
-            .status(),
-        404
-    );
-    // Replies can also be queued over HTTP.
-    let q = reqwest::Client::new()
-        .post(format!("{}/_sim/replies", h.base_url()))
-        .body(r#"[{"text": "queued"}]"#)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(q.status(), 200);
-    assert_eq!(h.pending_replies(), 1);
-}
-
-#[tokio::test]
 async fn demo_policy_calls_a_named_tool_then_answers() {
     let h = sim().await;
     let o =
         openai_body(json!([{"role": "user", "content": "Please use read_file on src/main.rs"}]));
-    let (reasoning, _, calls, finish, _, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &o)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (reasoning, _, calls, finish, _, _, _) =
+        collect_openai(&post_text(&h, "/chat/completions", &o).await);
     assert!(!reasoning.is_empty());
     assert_eq!(finish.as_deref(), Some("tool_calls"));
     assert_eq!(calls[0]["name"], "read_file");
@@ -945,13 +630,8 @@ async fn demo_policy_calls_a_named_tool_then_answers() {
         json!({"path": "src/main.rs"})
     );
     let plain = openai_body(json!([{"role": "user", "content": "What is Rust?"}]));
-    let (_, content, calls, _, _, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &plain)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (_, content, calls, _, _, _, _) =
+        collect_openai(&post_text(&h, "/chat/completions", &plain).await);
     assert!(calls.is_empty());
     assert!(
         content.contains("What is Rust?") && content.contains("demo simulator"),
@@ -966,13 +646,8 @@ async fn openai_route_adding_a_tool_breaks_the_cache_after_the_tools() {
     let msgs =
         json!([{"role": "system", "content": long_system()}, {"role": "user", "content": "first"}]);
     let b1 = openai_body(msgs.clone());
-    let (_, content, _, _, usage1, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &b1)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (_, content, _, _, usage1, _, _) =
+        collect_openai(&post_text(&h, "/chat/completions", &b1).await);
     let mut m2 = msgs.as_array().unwrap().clone();
     m2.push(json!({"role": "assistant", "content": content}));
     m2.push(json!({"role": "user", "content": "second"}));
@@ -993,13 +668,7 @@ async fn openai_route_adding_a_tool_breaks_the_cache_after_the_tools() {
         json!({"type": "function", "function": {"name": "run_tests", "parameters": {"type": "object"}}}),
     );
     h.push_reply(ScriptedReply::text("Three."));
-    let (_, _, _, _, usage3, _, _) = collect_openai(
-        &post(&h, "/chat/completions", &b3)
-            .await
-            .text()
-            .await
-            .unwrap(),
-    );
+    let (_, _, _, _, usage3, _, _) = collect_openai(&post_text(&h, "/chat/completions", &b3).await);
     let reqs = h.requests();
     let fd = reqs[2].cache.as_ref().unwrap().first_diff_byte.unwrap();
     assert!(
@@ -1042,3 +711,5 @@ async fn official_sdks_stream_from_the_simulator() {
     assert!(stdout.contains("ok"), "{stdout}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
 }
+
+mod faults;

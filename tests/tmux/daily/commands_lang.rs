@@ -11,7 +11,7 @@ fn start(socket: &str, w: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
     common::tmux::start_demo(socket, w, 40, locale)
 }
 
-/// Item 7: a bare `/model` lists the routes with the current one marked; an unknown model
+/// A bare `/model` lists the routes with the current one marked; an unknown model
 /// is refused (the route stays), in the interface language.
 fn model_validates(w: u16, locale: &str) {
     let zh = locale == "zh-CN";
@@ -52,7 +52,7 @@ fn model_lists_routes_and_refuses_unknown_80_en_120_zh() {
     model_validates(120, "zh-CN");
 }
 
-/// Item 9: one Ctrl+C when idle shows the quit hint on the status line only, never in
+/// One Ctrl+C when idle shows the quit hint on the status line only, never in
 /// Chat, and it goes away; the language switch names 简体中文 / English.
 fn hint_and_language(w: u16, locale: &str) {
     let zh = locale == "zh-CN";

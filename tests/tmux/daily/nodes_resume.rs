@@ -13,7 +13,7 @@ use std::path::Path;
 use crate::common::tmux::Tmux;
 use crate::common::{require_external, shell_quote, tmux_available};
 
-const FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
+use crate::common::MCP_FIXTURE as FIXTURE;
 
 /// The texts a scenario looks for, per locale.
 struct Texts {
