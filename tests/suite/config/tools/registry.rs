@@ -19,9 +19,12 @@ fn active_tools_are_in_lexicographic_name_order() {
         [
             "aa__x",
             "alpha",
+            "apply_patch",
+            "edit_file",
             "grep",
             "list_dir",
             "read_file",
+            "write_file",
             "zeta",
             "zz__b"
         ]
@@ -30,7 +33,16 @@ fn active_tools_are_in_lexicographic_name_order() {
     r.set_source_tools(ToolSource::Mcp("zz".into()), vec![]);
     assert_eq!(
         names(&r),
-        ["alpha", "grep", "list_dir", "read_file", "zeta"]
+        [
+            "alpha",
+            "apply_patch",
+            "edit_file",
+            "grep",
+            "list_dir",
+            "read_file",
+            "write_file",
+            "zeta"
+        ]
     );
 }
 
@@ -44,7 +56,7 @@ fn builtin_source_wins_a_name_clash() {
         .find(|t| t.name == "grep")
         .unwrap();
     assert_eq!(grep.description, builtin::schemas()[0].description);
-    assert_eq!(names(&r).len(), 3);
+    assert_eq!(names(&r).len(), 6);
 }
 
 #[tokio::test]
@@ -70,16 +82,25 @@ async fn enable_disable_by_name_and_config_enabled_false() {
         cmd_config("d", &["echo", "ran"], false, Approval::Never),
     );
     let mut r = ToolRegistry::from_config(&c, dir.path());
-    assert_eq!(names(&r), ["grep", "list_dir", "read_file"]);
+    const EDIT: [&str; 3] = ["apply_patch", "edit_file", "write_file"];
+    let with_edit = |read: &[&'static str]| {
+        let mut v: Vec<&'static str> = EDIT.iter().chain(read).copied().collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(&r), with_edit(&["grep", "list_dir", "read_file"]));
     let v = r.version();
     assert!(r.set_enabled("off", true).unwrap());
     assert!(r.version() > v);
     assert!(!r.set_enabled("off", true).unwrap(), "already enabled");
-    assert_eq!(names(&r), ["grep", "list_dir", "off", "read_file"]);
+    assert_eq!(
+        names(&r),
+        with_edit(&["grep", "list_dir", "off", "read_file"])
+    );
     let out = r.call("off", "", &CancellationToken::new()).await;
     assert_eq!(out.content, "ran\n");
     assert!(r.set_enabled("read_file", false).unwrap());
-    assert_eq!(names(&r), ["grep", "list_dir", "off"]);
+    assert_eq!(names(&r), with_edit(&["grep", "list_dir", "off"]));
     let e = r.set_enabled("nope", true).unwrap_err();
     assert_eq!(e, ToolError::UnknownName("nope".into()));
     assert!(e.localized(EN).contains("no tool named \"nope\""));
@@ -165,23 +186,26 @@ fn tools_listing_shows_active_and_disabled_with_source() {
     );
     r.set_enabled("grep", false).unwrap();
     let rows = r.listing();
-    assert_eq!(rows.len(), 4);
-    assert_eq!((rows[0].name.as_str(), rows[0].active), ("fs__read", true));
+    assert_eq!(rows.len(), 7);
+    assert_eq!((rows[2].name.as_str(), rows[2].active), ("fs__read", true));
     assert_eq!(rows[1].source, ToolSource::Builtin);
     assert_eq!(
         r.listing_lines(EN),
         [
-            "Active tools (3):",
+            "Active tools (6):",
+            "apply_patch (built-in, asks for approval)",
+            "edit_file (built-in, asks for approval)",
             "fs__read (MCP server fs, asks for approval)",
             "list_dir (built-in)",
             "read_file (built-in)",
+            "write_file (built-in, asks for approval)",
             "Available but disabled (1):",
             "grep (built-in) — /tool enable grep",
         ]
     );
     let zh = r.listing_lines(ZH);
-    assert_eq!(zh[0], "已启用的工具（3 个）：");
-    assert_eq!(zh[1], "fs__read（MCP 服务器 fs，调用前需确认）");
+    assert_eq!(zh[0], "已启用的工具（6 个）：");
+    assert_eq!(zh[3], "fs__read（MCP 服务器 fs，调用前需确认）");
     assert_eq!(
         ToolRegistry::new().listing_lines(EN),
         ["No tools are registered."]
