@@ -140,10 +140,7 @@ fn approval_brings_chat_into_view_with_tool_and_arguments() {
         prompt.is_some_and(|l| l.contains("ls -la /tmp")),
         "bottom pane: {screen}"
     );
-    assert!(
-        screen.contains("n deny, say why · Esc deny"),
-        "{screen}"
-    );
+    assert!(screen.contains("n deny, say why · Esc deny"), "{screen}");
 }
 
 #[test]

@@ -42,15 +42,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("MCP server fx connected (306 tools)"), "{err}");
-    // 6 built-ins + 1 command tool + 121 of the 306 MCP tools are declared.
+    // 7 built-ins + 1 command tool + 120 of the 306 MCP tools are declared.
     assert!(
         err.contains(
-            "185 tools were not declared to the model: a request may declare at most 128 tools"
+            "186 tools were not declared to the model: a request may declare at most 128 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("Dropped from MCP server fx: fx__gen_116, fx__gen_117, fx__gen_118, fx__gen_119, fx__gen_120, …"),
+        err.contains("Dropped from MCP server fx: fx__gen_115, fx__gen_116, fx__gen_117, fx__gen_118, fx__gen_119, …"),
         "{err}"
     );
     assert_eq!(
@@ -68,6 +68,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "grep",
             "list_dir",
             "read_file",
+            "shell",
             "stamp",
             "write_file"
         ]
@@ -81,12 +82,13 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "list_dir",
             "read_file",
             "stamp",
+            "shell",
             "fx__echo",
-            "fx__gen_115",
+            "fx__gen_114",
         ] {
             assert!(names.contains(&b.to_string()), "{b} declared");
         }
-        assert!(!names.contains(&"fx__gen_116".to_string()));
+        assert!(!names.contains(&"fx__gen_115".to_string()));
         assert_eq!(names, tool_names(&reqs[1]), "the same set every request");
         assert!(
             starts_with_previous(&reqs[0], r),
@@ -122,15 +124,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
         .filter(|b| b["type"] == "tool-addition")
         .map(|b| b["toolName"].as_str().unwrap())
         .collect();
-    assert_eq!(added.len(), 121, "{added:?}");
-    assert!(!added.contains(&"fx__gen_116"));
+    assert_eq!(added.len(), 120, "{added:?}");
+    assert!(!added.contains(&"fx__gen_115"));
 }
 
 /// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_tools_from_the_model_entry_caps_the_declarations() {
     let env = TestEnv::new(SimConfig::default()).await;
-    let cfg = config(&env, "", "", "max_tools = 9");
+    let cfg = config(&env, "", "", "max_tools = 10");
     let out = env
         .exec(&cfg, "/mcp connect fx\nplease call fx__add now\n", &[])
         .await;
@@ -138,7 +140,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "4 tools were not declared to the model: a request may declare at most 9 tools"
+            "4 tools were not declared to the model: a request may declare at most 10 tools"
         ),
         "{err}"
     );
@@ -157,6 +159,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
             "grep",
             "list_dir",
             "read_file",
+            "shell",
             "stamp",
             "write_file"
         ]
