@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 pub use crate::secret::ApiKey;
 pub use error::{ConfigError, ConfigWarning, Problem};
 pub use file::{MAX_CONFIG_BYTES, check_base_url_arg, save_locale};
+pub(crate) use file::{replace_file, resolve_symlinks};
 pub use instructions::{InstructionProblem, InstructionsRead};
 pub use limits::Limits;
 
