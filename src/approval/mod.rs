@@ -134,6 +134,25 @@ mod tests {
     }
 
     #[test]
+    fn the_config_sets_the_policy_and_a_bad_value_names_the_key() {
+        use crate::config::Config;
+        let c = Config::parse("[approval]\npolicy = \"untrusted\"\n", None).unwrap();
+        assert_eq!(c.approval_policy, Some(ApprovalPolicy::Untrusted));
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+        assert_eq!(Config::parse("", None).unwrap().approval_policy, None);
+        let e = Config::parse("[approval]\npolicy = \"sometimes\"\n", None).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.contains("`approval.policy`") && msg.contains("sometimes"), "{msg}");
+        assert!(msg.contains("on-request"), "{msg}");
+        let e = Config::parse("[approval]\npolicy = 1\n", None).unwrap_err();
+        assert!(e.to_string().contains("`approval.policy`"), "{e}");
+        let c = Config::parse("[approval]\npolicyy = \"never\"\n", None).unwrap();
+        assert_eq!(c.warnings.len(), 1, "an unknown key is a warning");
+        let zh = e.localized(crate::i18n::Localizer::new(crate::i18n::Locale::ZhCn));
+        assert!(zh.contains("`approval.policy`"), "{zh}");
+    }
+
+    #[test]
     fn policy_spellings_round_trip() {
         for p in [
             ApprovalPolicy::Untrusted,

@@ -136,6 +136,9 @@ pub struct Config {
     /// `[ui] notify`: an OSC 9 notification when a turn ends while the terminal is
     /// unfocused (off by default).
     pub ui_notify: bool,
+    /// `[approval] policy` (§14.2); `None` = the run kind's default
+    /// ([`crate::approval::effective_policy`]).
+    pub approval_policy: Option<crate::approval::ApprovalPolicy>,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }
@@ -178,6 +181,7 @@ impl Default for Config {
             builtin_tools: true,
             limits: Limits::default(),
             ui_notify: false,
+            approval_policy: None,
             warnings: vec![],
         }
     }

@@ -63,6 +63,7 @@ const TOP_KEYS: &[&str] = &[
     "tools",
     "limits",
     "ui",
+    "approval",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -103,6 +104,7 @@ const COMMAND_TOOL_KEYS: &[&str] = &[
     "parallel",
 ];
 const UI_KEYS: &[&str] = &["notify"];
+const APPROVAL_KEYS: &[&str] = &["policy"];
 const LIMITS_KEYS: &[&str] = &[
     "max_event_bytes",
     "max_reply_bytes",
@@ -120,6 +122,7 @@ fn known_keys(prefix: &str) -> &'static [&'static str] {
         "tools.builtin" => BUILTIN_KEYS,
         "limits" => LIMITS_KEYS,
         "ui" => UI_KEYS,
+        "approval" => APPROVAL_KEYS,
         p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
         p if p.starts_with("providers.") => PROVIDER_KEYS,
         p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
@@ -533,6 +536,17 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
             cfg.ui_notify = on;
         }
         w.leftovers("ui", ui);
+    }
+
+    if let Some(mut t) = w.table(&mut root, "", "approval")? {
+        if let Some(s) = w.string(&mut t, "approval", "policy")? {
+            cfg.approval_policy = Some(
+                crate::approval::ApprovalPolicy::parse(&s).ok_or_else(|| {
+                    w.err("approval.policy".into(), Problem::ApprovalPolicy { got: s })
+                })?,
+            );
+        }
+        w.leftovers("approval", t);
     }
 
     w.leftovers("", root);
