@@ -168,12 +168,13 @@ pub fn revoke_rule(
 }
 
 /// The part of a removed table's leading comments that belongs to what is above it: up
-/// to and including the last blank line.
+/// up to and including the last blank line, when there is a comment in it.
 fn kept_comments(prefix: Option<&str>) -> String {
     let p = prefix.unwrap_or("");
     match p.rfind("\n\n") {
-        Some(i) => p[..i + 2].to_string(),
-        None if p.starts_with('\n') => "\n".into(),
-        None => String::new(),
+        // Only a comment is worth keeping; blank lines alone are the layout around the
+        // removed rule.
+        Some(i) if !p[..i].trim().is_empty() => p[..i + 2].to_string(),
+        _ => String::new(),
     }
 }
