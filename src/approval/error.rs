@@ -87,6 +87,18 @@ impl Expected {
     }
 }
 
+/// The config's Fluent id for what a non-regular file is (shared with config errors).
+fn kind_key(kind: SpecialKind) -> &'static str {
+    match kind {
+        SpecialKind::Directory => "config-file-kind-directory",
+        SpecialKind::Fifo => "config-file-kind-fifo",
+        SpecialKind::Socket => "config-file-kind-socket",
+        SpecialKind::BlockDevice => "config-file-kind-block-device",
+        SpecialKind::CharDevice => "config-file-kind-char-device",
+        SpecialKind::Other => "config-file-kind-special",
+    }
+}
+
 fn show(p: &std::path::Path) -> String {
     p.display().to_string()
 }
@@ -103,7 +115,7 @@ impl RulesError {
                 "rules-error-not-regular",
                 &[
                     ("file", show(file).into()),
-                    ("kind", l.tr(&format!("config-file-kind-{}", kind.id())).into()),
+                    ("kind", l.tr(kind_key(*kind)).into()),
                 ],
             ),
             RulesError::TooLarge { file, limit } => l.tra(

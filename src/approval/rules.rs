@@ -186,7 +186,9 @@ impl RuleSet {
                 }
             }
             allowed |= granted.iter().any(|g| allows(g, cmd));
-            all_allowed &= allowed;
+            // A wrapped command (`rm` in `sudo rm`) can refuse or ask, but needs no allow:
+            // the wrapper itself must be allowed.
+            all_allowed &= allowed || cmd.wrapped;
         }
         match prompt {
             Some(p) => Verdict::Prompt(p),

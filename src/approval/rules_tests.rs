@@ -64,6 +64,20 @@ fn a_path_to_a_forbidden_program_is_forbidden_but_does_not_satisfy_an_allow() {
 }
 
 #[test]
+fn a_wrapped_command_can_refuse_but_the_wrapper_alone_needs_the_allow() {
+    use RuleDecision::*;
+    let rules = set(&[("sudo", Allow), ("rm", Forbidden), ("git push", Prompt)]);
+    assert_eq!(verdict(&rules, "sudo make install"), "allowed");
+    assert_eq!(verdict(&rules, "sudo rm -rf /"), "forbidden");
+    assert_eq!(verdict(&rules, "sudo git push"), "prompt");
+    assert_eq!(verdict(&rules, "nohup make"), "unmatched");
+    // Without the wrapper rule, the same strings are only what the wrapped program is.
+    let plain = set(&[("rm", Forbidden)]);
+    assert_eq!(verdict(&plain, "rm -rf /"), "forbidden");
+    assert_eq!(verdict(&plain, "sudo ls"), "unmatched");
+}
+
+#[test]
 fn an_unknown_word_cannot_be_allowed_and_may_be_forbidden() {
     use RuleDecision::*;
     let rules = set(&[("echo", Allow), ("rm -rf", Forbidden)]);
@@ -144,7 +158,7 @@ fn a_fifo_rules_file_is_refused_without_blocking() {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let err = load_rules(Some(&fifo), None).unwrap_err();
     assert!(matches!(err, RulesError::NotRegular { .. }), "{err:?}");
-    assert!(err.to_string().contains("rules.toml"), "{err}");
+    assert!(err.to_string().contains("rules.toml") && err.to_string().contains("FIFO"), "{err}");
 }
 
 #[test]

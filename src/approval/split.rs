@@ -37,6 +37,10 @@ impl Word {
 pub struct SimpleCommand {
     /// The words; never empty.
     pub words: Vec<Word>,
+    /// Found in the arguments of a program that runs another (`sudo rm …`, `bash -c
+    /// 'rm …'`, `eval`): what really runs is not certain, so it is matched against
+    /// `forbidden` and `prompt` rules only. It can refuse or ask; it never needs an allow.
+    pub wrapped: bool,
 }
 
 impl SimpleCommand {
@@ -67,6 +71,10 @@ pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 
 /// Splits a command string as `bash -c` would run it.
 pub fn split_command(script: &str) -> Split {
+    split_at_depth(script, 0)
+}
+
+fn split_at_depth(script: &str, depth: usize) -> Split {
     if script.len() > MAX_SCRIPT_BYTES || script.contains('\0') {
         return Split::Unparseable;
     }
@@ -86,7 +94,7 @@ pub fn split_command(script: &str) -> Split {
     }
     let src = script.as_bytes();
     let mut out = vec![];
-    collect(root, src, &mut out);
+    collect(root, src, depth, &mut out);
     Split::Commands(out)
 }
 
@@ -96,20 +104,28 @@ pub fn split_argv(argv: &[String]) -> Split {
     if argv.is_empty() {
         return Split::Commands(vec![]);
     }
-    Split::Commands(vec![SimpleCommand {
+    let cmd = SimpleCommand {
         words: argv.iter().map(Word::known).collect(),
-    }])
+        wrapped: false,
+    };
+    let mut out = vec![];
+    unwrap_into(&cmd, 0, &mut out);
+    out.insert(0, cmd);
+    Split::Commands(out)
 }
 
 /// Visits every node (iteratively: a deeply nested hostile string must not overflow the
 /// stack) and collects the simple commands in source order.
-fn collect(root: Node<'_>, src: &[u8], out: &mut Vec<SimpleCommand>) {
+fn collect(root: Node<'_>, src: &[u8], depth: usize, out: &mut Vec<SimpleCommand>) {
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         match node.kind() {
             "command" => {
                 if let Some(c) = command(node, src) {
+                    let mut inner = vec![];
+                    unwrap_into(&c, depth, &mut inner);
                     out.push(c);
+                    out.extend(inner);
                 }
             }
             "declaration_command" | "unset_command" => out.push(builtin(node, src)),
@@ -125,6 +141,111 @@ fn collect(root: Node<'_>, src: &[u8], out: &mut Vec<SimpleCommand>) {
         let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
         stack.extend(children.into_iter().rev());
     }
+}
+
+/// Shells whose `-c SCRIPT` runs SCRIPT.
+const SHELLS: &[&str] = &["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"];
+
+/// Programs that run the command their remaining arguments name, after their options.
+const WRAPPERS: &[&str] = &[
+    "builtin", "command", "doas", "env", "exec", "ionice", "nice", "nohup", "setsid",
+    "stdbuf", "sudo", "time", "timeout", "xargs",
+];
+
+/// Options of [`WRAPPERS`] that take the next word as their value (`sudo -u root`,
+/// `nice -n 5`, `xargs -I {}`). A wrapper's option this list misses makes the wrapped
+/// command start at the option's value: a rule then may not match, which loses a
+/// tightening but never allows anything (wrapped commands never satisfy an allow).
+const OPTIONS_WITH_VALUE: &[&str] = &[
+    "-C", "-D", "-E", "-I", "-L", "-P", "-S", "-T", "-a", "-c", "-d", "-g", "-h", "-i", "-k",
+    "-n", "-p", "-r", "-s", "-t", "-u",
+];
+
+/// How deep `bash -c "sudo sh -c '…'"` is followed.
+const MAX_WRAP_DEPTH: usize = 8;
+
+/// The commands a wrapper command runs (see [`SimpleCommand::wrapped`]), appended to `out`.
+fn unwrap_into(cmd: &SimpleCommand, depth: usize, out: &mut Vec<SimpleCommand>) {
+    if depth >= MAX_WRAP_DEPTH {
+        return;
+    }
+    let Some(program) = cmd.words.first().filter(|w| w.known) else {
+        return;
+    };
+    let name = program.text.rsplit('/').next().unwrap_or(&program.text);
+    let rest = &cmd.words[1..];
+    let mark = |cs: Vec<SimpleCommand>| {
+        cs.into_iter().map(|mut c| {
+            c.wrapped = true;
+            c
+        })
+    };
+    if SHELLS.contains(&name) {
+        // `-c`, or a cluster that contains it (`-ec`, `-lc`): the next operand is the script.
+        let Some(at) = rest.iter().position(|w| {
+            w.known && w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('c')
+        }) else {
+            return;
+        };
+        let Some(script) = rest.get(at + 1) else {
+            return;
+        };
+        out.extend(mark(script_commands(script, depth)));
+    } else if name == "eval" {
+        let text: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
+        let joined = Word {
+            text: text.join(" "),
+            known: rest.iter().all(|w| w.known),
+        };
+        out.extend(mark(script_commands(&joined, depth)));
+    } else if WRAPPERS.contains(&name) {
+        let mut i = 0;
+        while let Some(w) = rest.get(i).filter(|w| w.known) {
+            let assignment = name == "env" && w.text.contains('=') && !w.text.starts_with('=');
+            if w.text == "--" {
+                i += 1;
+                break;
+            } else if OPTIONS_WITH_VALUE.contains(&w.text.as_str()) {
+                i += 2;
+            } else if w.text.starts_with('-') || assignment {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        if name == "timeout" && rest.get(i).is_some_and(|w| w.known) {
+            i += 1; // the duration
+        }
+        let Some(words) = rest.get(i..).filter(|w| !w.is_empty()) else {
+            return;
+        };
+        let inner = SimpleCommand {
+            words: words.to_vec(),
+            wrapped: true,
+        };
+        let mut deeper = vec![];
+        unwrap_into(&inner, depth + 1, &mut deeper);
+        out.push(inner);
+        out.extend(deeper);
+    }
+}
+
+/// The commands of a script given as a word: parsed when known; otherwise (or when it
+/// does not parse) one command whose program is unknown, which every `forbidden` rule
+/// might match.
+fn script_commands(script: &Word, depth: usize) -> Vec<SimpleCommand> {
+    if script.known
+        && let Split::Commands(cs) = split_at_depth(&script.text, depth + 1)
+    {
+        return cs;
+    }
+    vec![SimpleCommand {
+        words: vec![Word {
+            text: script.text.clone(),
+            known: false,
+        }],
+        wrapped: true,
+    }]
 }
 
 fn text<'a>(node: Node<'_>, src: &'a [u8]) -> &'a str {
@@ -145,7 +266,10 @@ fn command(node: Node<'_>, src: &[u8]) -> Option<SimpleCommand> {
             _ => {}
         }
     }
-    (!words.is_empty()).then_some(SimpleCommand { words })
+    (!words.is_empty()).then_some(SimpleCommand {
+        words,
+        wrapped: false,
+    })
 }
 
 /// `export A=1`, `local x`, `unset y`: the keyword then each part as written, known only
@@ -166,7 +290,10 @@ fn builtin(node: Node<'_>, src: &[u8]) -> SimpleCommand {
         };
         words.push(w);
     }
-    SimpleCommand { words }
+    SimpleCommand {
+        words,
+        wrapped: false,
+    }
 }
 
 fn opaque(node: Node<'_>, src: &[u8]) -> SimpleCommand {
@@ -183,6 +310,7 @@ fn opaque(node: Node<'_>, src: &[u8]) -> SimpleCommand {
             text: head.to_string(),
             known: false,
         }],
+        wrapped: false,
     }
 }
 
@@ -384,6 +512,11 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_heredoc_delimiter_keeps_its_body_literal() {
+        assert_eq!(argvs("cat <<'EOF'\n$(whoami)\nEOF"), ["cat"]);
+    }
+
+    #[test]
     fn assignments_before_a_command_are_skipped_to_the_program() {
         assert_eq!(argvs("FOO=1 BAR=$(x) cargo test"), ["cargo test", "x"]);
         assert_eq!(argvs("FOO=1"), Vec::<String>::new());
@@ -407,6 +540,43 @@ mod tests {
         );
         assert_eq!(argvs("[[ -f x ]] && make"), ["[[ ?", "make"]);
         assert_eq!(argvs("export A=1 B=$(id)"), ["export A=1 B=$(id) ?", "id"]);
+    }
+
+    /// The wrapped commands only, `?` marking one with an unknown word.
+    fn wrapped(s: &str) -> Vec<String> {
+        match split_command(s) {
+            Split::Commands(cs) => cs
+                .iter()
+                .filter(|c| c.wrapped)
+                .map(|c| {
+                    let mut t = c.texts().join(" ");
+                    if !c.is_static() {
+                        t.push_str(" ?");
+                    }
+                    t
+                })
+                .collect(),
+            Split::Unparseable => vec!["UNPARSEABLE".into()],
+        }
+    }
+
+    #[test]
+    fn commands_run_by_wrappers_and_shells_are_found() {
+        assert_eq!(wrapped("sudo -u root rm -rf /"), ["rm -rf /"]);
+        assert_eq!(wrapped("env -i A=1 nice -n 5 curl x"), ["nice -n 5 curl x", "curl x"]);
+        assert_eq!(wrapped("timeout -s KILL 10 make"), ["make"]);
+        assert_eq!(wrapped("bash -c 'git push && curl x'"), ["git push", "curl x"]);
+        assert_eq!(wrapped("sh -ec \"sudo sh -c 'rm -rf /'\""), ["sudo sh -c rm -rf /", "sh -c rm -rf /", "rm -rf /"]);
+        assert_eq!(wrapped("eval rm -rf /"), ["rm -rf /"]);
+        assert_eq!(wrapped("bash -c \"$X\""), ["\"$X\" ?"]);
+        assert_eq!(wrapped("bash -c 'echo \"unterminated'"), ["echo \"unterminated ?"]);
+        assert_eq!(wrapped("ls -la"), Vec::<String>::new());
+        let argv: Vec<String> = ["sudo", "rm", "-rf", "/"].map(String::from).into();
+        let Split::Commands(cs) = split_argv(&argv) else {
+            panic!()
+        };
+        assert_eq!(cs.len(), 2);
+        assert!(cs[1].wrapped && cs[1].texts() == ["rm", "-rf", "/"]);
     }
 
     #[test]
@@ -433,7 +603,7 @@ mod tests {
             panic!()
         };
         assert_eq!(cs.len(), 1);
-        assert!(cs[0].is_static());
+        assert!(cs[0].is_static() && !cs[0].wrapped);
         assert_eq!(cs[0].texts(), argv);
     }
 }

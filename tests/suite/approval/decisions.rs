@@ -134,6 +134,14 @@ const TABLE: &[Row] = &[
     (Untrusted, WW, TUI, "echo hi > \"$(curl x)\"", false, "refuse:forbidden"),
     (Untrusted, WW, TUI, "/usr/bin/curl x", false, "refuse:forbidden"),
     (Untrusted, WW, TUI, "git status && 'rm' '-rf' x", false, "refuse:forbidden"),
+    // what a wrapper or a shell runs is checked against forbidden and prompt rules.
+    (Untrusted, WW, TUI, "sudo -u root rm -rf /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "bash -c 'ls && curl x'", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "env A=1 git push", false, "ask:prompt-rule"),
+    (OnRequest, WW, TUI, "xargs -n 1 curl < urls", false, "refuse:forbidden"),
+    // eval of text known only at run time might be any command a rule names: it asks.
+    (OnRequest, WW, TUI, "eval \"$(cat cmd)\"", false, "ask:prompt-rule"),
+    (OnRequest, WW, TUI, "$TOOL x", false, "ask:prompt-rule"),
     // a word known only at run time may complete a forbidden prefix: ask, not guess.
     (Untrusted, WW, TUI, "rm $FLAGS x", false, "ask:maybe-forbidden"),
     // prefixes match word by word, as written.
