@@ -143,7 +143,10 @@ impl RulesError {
             ),
             RulesError::Changed { file, index } => l.tra(
                 "rules-error-changed",
-                &[("file", show(file).into()), ("index", Arg::from(*index + 1))],
+                &[
+                    ("file", show(file).into()),
+                    ("index", Arg::from(*index + 1)),
+                ],
             ),
         }
     }

@@ -114,13 +114,19 @@ mod tests {
         });
         assert_eq!(g.add(Grant::Edits { unconfined: false }), a);
         assert!(g.edits(false));
-        assert!(!g.edits(true), "a confined grant does not cover full-access");
+        assert!(
+            !g.edits(true),
+            "a confined grant does not cover full-access"
+        );
         assert!(g.revoke(a));
         assert!(!g.revoke(a));
         assert!(!g.edits(false));
         assert_eq!(g.list().len(), 1);
         assert_eq!(g.list()[0].0, b);
         assert!(g.exact("make", false));
-        assert!(!g.exact("make", true), "a sandboxed grant does not cover escalation");
+        assert!(
+            !g.exact("make", true),
+            "a sandboxed grant does not cover escalation"
+        );
     }
 }

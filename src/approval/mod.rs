@@ -142,7 +142,10 @@ mod tests {
         assert_eq!(Config::parse("", None).unwrap().approval_policy, None);
         let e = Config::parse("[approval]\npolicy = \"sometimes\"\n", None).unwrap_err();
         let msg = e.to_string();
-        assert!(msg.contains("`approval.policy`") && msg.contains("sometimes"), "{msg}");
+        assert!(
+            msg.contains("`approval.policy`") && msg.contains("sometimes"),
+            "{msg}"
+        );
         assert!(msg.contains("on-request"), "{msg}");
         let e = Config::parse("[approval]\npolicy = 1\n", None).unwrap_err();
         assert!(e.to_string().contains("`approval.policy`"), "{e}");

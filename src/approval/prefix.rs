@@ -14,10 +14,43 @@ use super::split::{SimpleCommand, Split, split_argv, split_command};
 
 /// Programs whose first argument is a subcommand worth keeping in the prefix.
 const SUBCOMMAND_PROGRAMS: &[&str] = &[
-    "apt", "apt-get", "brew", "bun", "bundle", "cargo", "cmake", "composer", "conda", "deno",
-    "dnf", "docker", "dotnet", "gem", "gh", "git", "go", "gradle", "helm", "just", "kubectl",
-    "make", "mvn", "npm", "npx", "pip", "pip3", "pipx", "pnpm", "podman", "poetry", "rustup",
-    "swift", "systemctl", "terraform", "uv", "yarn",
+    "apt",
+    "apt-get",
+    "brew",
+    "bun",
+    "bundle",
+    "cargo",
+    "cmake",
+    "composer",
+    "conda",
+    "deno",
+    "dnf",
+    "docker",
+    "dotnet",
+    "gem",
+    "gh",
+    "git",
+    "go",
+    "gradle",
+    "helm",
+    "just",
+    "kubectl",
+    "make",
+    "mvn",
+    "npm",
+    "npx",
+    "pip",
+    "pip3",
+    "pipx",
+    "pnpm",
+    "podman",
+    "poetry",
+    "rustup",
+    "swift",
+    "systemctl",
+    "terraform",
+    "uv",
+    "yarn",
 ];
 
 /// Interpreters whose `-m MODULE` names what runs (`python -m pytest`).
@@ -26,10 +59,9 @@ const MODULE_PROGRAMS: &[&str] = &["python", "python3"];
 /// Programs that run code or other programs given in their arguments: a rule for them
 /// alone would allow every command.
 const RUNS_OTHERS: &[&str] = &[
-    ".", "bash", "builtin", "busybox", "command", "dash", "doas", "env", "eval", "exec",
-    "fish", "ionice", "ksh", "nice", "nohup", "node", "perl", "php", "python", "python3",
-    "ruby", "setsid", "sh", "source", "stdbuf", "strace", "sudo", "su", "time", "timeout",
-    "watch", "xargs", "zsh",
+    ".", "bash", "builtin", "busybox", "command", "dash", "doas", "env", "eval", "exec", "fish",
+    "ionice", "ksh", "nice", "nohup", "node", "perl", "php", "python", "python3", "ruby", "setsid",
+    "sh", "source", "stdbuf", "strace", "sudo", "su", "time", "timeout", "watch", "xargs", "zsh",
 ];
 
 /// The prefix to save for `a` on the card of this command string; `None` when `a` can
@@ -92,18 +124,27 @@ mod tests {
 
     #[test]
     fn subcommand_programs_keep_their_subcommand() {
-        assert_eq!(p("cargo test --release -p x").as_deref(), Some("cargo test"));
+        assert_eq!(
+            p("cargo test --release -p x").as_deref(),
+            Some("cargo test")
+        );
         assert_eq!(p("git push origin main").as_deref(), Some("git push"));
         assert_eq!(p("npm run build").as_deref(), Some("npm run"));
         assert_eq!(p("make").as_deref(), Some("make"));
-        assert_eq!(p("python -m pytest -q").as_deref(), Some("python -m pytest"));
+        assert_eq!(
+            p("python -m pytest -q").as_deref(),
+            Some("python -m pytest")
+        );
     }
 
     #[test]
     fn other_programs_give_the_program_alone() {
         assert_eq!(p("ls -la").as_deref(), Some("ls"));
         assert_eq!(p("FOO=1 rg 'a b' src").as_deref(), Some("rg"));
-        assert_eq!(p("./scripts/check.sh --all").as_deref(), Some("./scripts/check.sh"));
+        assert_eq!(
+            p("./scripts/check.sh --all").as_deref(),
+            Some("./scripts/check.sh")
+        );
     }
 
     #[test]

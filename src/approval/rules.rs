@@ -103,8 +103,8 @@ fn match_prefix(prefix: &[String], cmd: &SimpleCommand, by_file_name: bool) -> M
         if !w.known {
             return Match::Maybe;
         }
-        let same = w.text == *p
-            || (i == 0 && by_file_name && !p.contains('/') && file_name(&w.text) == p);
+        let same =
+            w.text == *p || (i == 0 && by_file_name && !p.contains('/') && file_name(&w.text) == p);
         if !same {
             return Match::No;
         }
@@ -175,11 +175,11 @@ impl RuleSet {
                     (RuleDecision::Forbidden, Match::Maybe) => {
                         prompt.get_or_insert_with(|| PromptCause::MaybeForbidden(rule.clone()));
                     }
-                    (RuleDecision::Prompt, Match::Yes | Match::Maybe) => {
-                        // A certain prompt rule is the better reason to show.
-                        if !matches!(prompt, Some(PromptCause::Rule(_))) {
-                            prompt = Some(PromptCause::Rule(rule.clone()));
-                        }
+                    // A prompt rule is the better reason to show than a possible forbid.
+                    (RuleDecision::Prompt, Match::Yes | Match::Maybe)
+                        if !matches!(prompt, Some(PromptCause::Rule(_))) =>
+                    {
+                        prompt = Some(PromptCause::Rule(rule.clone()));
                     }
                     (RuleDecision::Allow, _) => allowed |= allows(&rule.prefix, cmd),
                     _ => {}
@@ -219,7 +219,10 @@ pub fn project_rules_path(workspace: &Path) -> PathBuf {
 /// [`MAX_RULES_BYTES`] is read, without blocking. `confine`: the canonical directories
 /// the file must lie in after resolving symlinks (a project's file must stay inside its
 /// workspace; the user's may be a symlink anywhere, like the config file).
-pub fn read_rules_text(path: &Path, confine: Option<&[PathBuf]>) -> Result<Option<String>, RulesError> {
+pub fn read_rules_text(
+    path: &Path,
+    confine: Option<&[PathBuf]>,
+) -> Result<Option<String>, RulesError> {
     let file = path.to_path_buf();
     let io = |e: std::io::Error| RulesError::Io {
         file: path.to_path_buf(),
@@ -321,9 +324,8 @@ pub fn parse_rules(
         };
         let decision = match t.remove("decision") {
             None => return Err(invalid(at("decision"), Expected::Required)),
-            Some(Value::String(s)) => {
-                RuleDecision::parse(&s).ok_or_else(|| invalid(at("decision"), Expected::Decision))?
-            }
+            Some(Value::String(s)) => RuleDecision::parse(&s)
+                .ok_or_else(|| invalid(at("decision"), Expected::Decision))?,
             Some(_) => return Err(invalid(at("decision"), Expected::Decision)),
         };
         for key in t.keys() {

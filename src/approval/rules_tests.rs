@@ -50,7 +50,10 @@ fn forbidden_wins_over_prompt_which_wins_over_allow() {
     assert_eq!(verdict(&rules, "git status"), "allowed");
     assert_eq!(verdict(&rules, "git push origin"), "prompt");
     assert_eq!(verdict(&rules, "git push --force origin"), "forbidden");
-    assert_eq!(verdict(&rules, "git status && git push --force"), "forbidden");
+    assert_eq!(
+        verdict(&rules, "git status && git push --force"),
+        "forbidden"
+    );
     // Every simple command must be allowed.
     assert_eq!(verdict(&rules, "git status | tee x"), "unmatched");
 }
@@ -141,12 +144,22 @@ fn a_project_rules_file_leading_outside_the_workspace_is_refused() {
     let d = tempfile::tempdir().unwrap();
     let ws = d.path().join("ws");
     std::fs::create_dir_all(ws.join(".deepterm")).unwrap();
-    let outside = write(d.path(), "outside.toml", "[[rule]]\nprefix = [\"x\"]\ndecision = \"prompt\"\n");
+    let outside = write(
+        d.path(),
+        "outside.toml",
+        "[[rule]]\nprefix = [\"x\"]\ndecision = \"prompt\"\n",
+    );
     std::os::unix::fs::symlink(&outside, ws.join(".deepterm/rules.toml")).unwrap();
     let err = load_rules(None, Some(&ws)).unwrap_err();
     assert!(err.to_string().contains("outside the workspace"), "{err}");
     // The same file read as the user's (a symlinked user file is legitimate) loads.
-    assert_eq!(load_file(&ws.join(".deepterm/rules.toml"), RuleOrigin::User, None).unwrap().0.len(), 1);
+    assert_eq!(
+        load_file(&ws.join(".deepterm/rules.toml"), RuleOrigin::User, None)
+            .unwrap()
+            .0
+            .len(),
+        1
+    );
 }
 
 #[cfg(unix)]
@@ -158,7 +171,10 @@ fn a_fifo_rules_file_is_refused_without_blocking() {
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let err = load_rules(Some(&fifo), None).unwrap_err();
     assert!(matches!(err, RulesError::NotRegular { .. }), "{err:?}");
-    assert!(err.to_string().contains("rules.toml") && err.to_string().contains("FIFO"), "{err}");
+    assert!(
+        err.to_string().contains("rules.toml") && err.to_string().contains("FIFO"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -178,22 +194,43 @@ fn invalid_toml_and_wrong_types_name_the_file_and_the_key() {
     let cases: &[(&str, &str)] = &[
         ("[[rule]\nprefix = 1", "line 1"),
         ("rule = 3", "`rule`"),
-        ("[[rule]]\nprefix = \"git\"\ndecision = \"allow\"", "`rule[0].prefix`"),
-        ("[[rule]]\nprefix = []\ndecision = \"allow\"", "`rule[0].prefix`"),
-        ("[[rule]]\nprefix = [\"git\", 3]\ndecision = \"allow\"", "`rule[0].prefix`"),
-        ("[[rule]]\nprefix = [\"git\"]\ndecision = \"yes\"", "`rule[0].decision`"),
-        ("[[rule]]\nprefix = [\"git\"]\ndecision = \"allow\"\n[[rule]]\nprefix = [\"x\"]", "`rule[1].decision`"),
+        (
+            "[[rule]]\nprefix = \"git\"\ndecision = \"allow\"",
+            "`rule[0].prefix`",
+        ),
+        (
+            "[[rule]]\nprefix = []\ndecision = \"allow\"",
+            "`rule[0].prefix`",
+        ),
+        (
+            "[[rule]]\nprefix = [\"git\", 3]\ndecision = \"allow\"",
+            "`rule[0].prefix`",
+        ),
+        (
+            "[[rule]]\nprefix = [\"git\"]\ndecision = \"yes\"",
+            "`rule[0].decision`",
+        ),
+        (
+            "[[rule]]\nprefix = [\"git\"]\ndecision = \"allow\"\n[[rule]]\nprefix = [\"x\"]",
+            "`rule[1].decision`",
+        ),
         ("\u{0}\u{1}", "invalid TOML"),
     ];
     for (text, needle) in cases {
         let p = write(d.path(), "rules.toml", text);
         let err = load_rules(Some(&p), None).unwrap_err();
         let msg = err.to_string();
-        assert!(msg.contains(needle) && msg.contains("rules.toml"), "{text:?}: {msg}");
+        assert!(
+            msg.contains(needle) && msg.contains("rules.toml"),
+            "{text:?}: {msg}"
+        );
     }
     let p = d.path().join("latin1.toml");
     std::fs::write(&p, b"# caf\xe9\n").unwrap();
-    assert!(matches!(load_rules(Some(&p), None), Err(RulesError::Syntax { .. })));
+    assert!(matches!(
+        load_rules(Some(&p), None),
+        Err(RulesError::Syntax { .. })
+    ));
     let _ = Expected::Required;
 }
 
@@ -237,7 +274,10 @@ fn saving_into_a_broken_file_changes_nothing() {
     let d = tempfile::tempdir().unwrap();
     let p = write(d.path(), "rules.toml", "rule = \"oops\"\n# keep me\n");
     assert!(save_allow_rule(&p, &words("ls")).is_err());
-    assert_eq!(std::fs::read_to_string(&p).unwrap(), "rule = \"oops\"\n# keep me\n");
+    assert_eq!(
+        std::fs::read_to_string(&p).unwrap(),
+        "rule = \"oops\"\n# keep me\n"
+    );
 }
 
 #[cfg(unix)]
@@ -251,8 +291,16 @@ fn saving_keeps_the_file_mode_and_writes_through_a_symlink() {
     std::fs::create_dir_all(link.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(&real, &link).unwrap();
     save_allow_rule(&link, &words("ls")).unwrap_or_else(|e| panic!("{e}"));
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::metadata(&real).unwrap().permissions().mode() & 0o777, 0o600);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
 }
 
 #[test]
@@ -261,7 +309,10 @@ fn revoking_a_rule_removes_only_it_and_keeps_the_header_comment() {
     let p = write(d.path(), "rules.toml", EXISTING);
     revoke_rule(&p, 0, &words("git push"), RuleDecision::Prompt).unwrap();
     let text = std::fs::read_to_string(&p).unwrap();
-    assert!(text.starts_with("# My rules, kept by hand.\n\n[[rule]]"), "{text}");
+    assert!(
+        text.starts_with("# My rules, kept by hand.\n\n[[rule]]"),
+        "{text}"
+    );
     assert!(!text.contains("never push by accident"), "{text}");
     assert!(!text.contains("push"), "{text}");
     let (rules, _) = load_file(&p, RuleOrigin::User, None).unwrap();

@@ -148,8 +148,8 @@ const SHELLS: &[&str] = &["bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "bu
 
 /// Programs that run the command their remaining arguments name, after their options.
 const WRAPPERS: &[&str] = &[
-    "builtin", "command", "doas", "env", "exec", "ionice", "nice", "nohup", "setsid",
-    "stdbuf", "sudo", "time", "timeout", "xargs",
+    "builtin", "command", "doas", "env", "exec", "ionice", "nice", "nohup", "setsid", "stdbuf",
+    "sudo", "time", "timeout", "xargs",
 ];
 
 /// Options of [`WRAPPERS`] that take the next word as their value (`sudo -u root`,
@@ -157,8 +157,8 @@ const WRAPPERS: &[&str] = &[
 /// command start at the option's value: a rule then may not match, which loses a
 /// tightening but never allows anything (wrapped commands never satisfy an allow).
 const OPTIONS_WITH_VALUE: &[&str] = &[
-    "-C", "-D", "-E", "-I", "-L", "-P", "-S", "-T", "-a", "-c", "-d", "-g", "-h", "-i", "-k",
-    "-n", "-p", "-r", "-s", "-t", "-u",
+    "-C", "-D", "-E", "-I", "-L", "-P", "-S", "-T", "-a", "-c", "-d", "-g", "-h", "-i", "-k", "-n",
+    "-p", "-r", "-s", "-t", "-u",
 ];
 
 /// How deep `bash -c "sudo sh -c '…'"` is followed.
@@ -563,13 +563,25 @@ mod tests {
     #[test]
     fn commands_run_by_wrappers_and_shells_are_found() {
         assert_eq!(wrapped("sudo -u root rm -rf /"), ["rm -rf /"]);
-        assert_eq!(wrapped("env -i A=1 nice -n 5 curl x"), ["nice -n 5 curl x", "curl x"]);
+        assert_eq!(
+            wrapped("env -i A=1 nice -n 5 curl x"),
+            ["nice -n 5 curl x", "curl x"]
+        );
         assert_eq!(wrapped("timeout -s KILL 10 make"), ["make"]);
-        assert_eq!(wrapped("bash -c 'git push && curl x'"), ["git push", "curl x"]);
-        assert_eq!(wrapped("sh -ec \"sudo sh -c 'rm -rf /'\""), ["sudo sh -c rm -rf /", "sh -c rm -rf /", "rm -rf /"]);
+        assert_eq!(
+            wrapped("bash -c 'git push && curl x'"),
+            ["git push", "curl x"]
+        );
+        assert_eq!(
+            wrapped("sh -ec \"sudo sh -c 'rm -rf /'\""),
+            ["sudo sh -c rm -rf /", "sh -c rm -rf /", "rm -rf /"]
+        );
         assert_eq!(wrapped("eval rm -rf /"), ["rm -rf /"]);
         assert_eq!(wrapped("bash -c \"$X\""), ["\"$X\" ?"]);
-        assert_eq!(wrapped("bash -c 'echo \"unterminated'"), ["echo \"unterminated ?"]);
+        assert_eq!(
+            wrapped("bash -c 'echo \"unterminated'"),
+            ["echo \"unterminated ?"]
+        );
         assert_eq!(wrapped("ls -la"), Vec::<String>::new());
         let argv: Vec<String> = ["sudo", "rm", "-rf", "/"].map(String::from).into();
         let Split::Commands(cs) = split_argv(&argv) else {
@@ -581,7 +593,13 @@ mod tests {
 
     #[test]
     fn input_the_parser_rejects_is_unparseable() {
-        for s in ["echo 'unterminated", "if then fi", "echo $(", "a && && b", "(("] {
+        for s in [
+            "echo 'unterminated",
+            "if then fi",
+            "echo $(",
+            "a && && b",
+            "((",
+        ] {
             assert_eq!(split_command(s), Split::Unparseable, "{s}");
         }
         assert_eq!(split_command("a\0b"), Split::Unparseable);

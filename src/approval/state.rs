@@ -3,12 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use super::PolicySetup;
 use super::decide::{AlwaysOffer, Ask, Call, Context, Decision, decide, rerun_offer};
 use super::error::{RulesError, RulesWarning};
 use super::grants::{Grant, GrantId, SessionGrants};
 use super::rules::{Rule, RuleOrigin, RuleSet, load_rules};
 use super::store::{revoke_rule, save_allow_rule};
-use super::PolicySetup;
 use crate::sandbox::SandboxMode;
 
 /// A saved rule as `/permissions` lists it.
@@ -130,8 +130,9 @@ impl Approvals {
         let mut out = AlwaysSaved::default();
         if let Some(prefix) = &offer.save_prefix {
             let saved = match self.user_file.clone() {
-                Some(file) => save_allow_rule(&file, prefix)
-                    .and_then(|i| self.reload().map(|_| (file, i))),
+                Some(file) => {
+                    save_allow_rule(&file, prefix).and_then(|i| self.reload().map(|_| (file, i)))
+                }
                 None => Err(RulesError::Io {
                     file: PathBuf::from(super::rules::RULES_FILE),
                     detail: "there is no user config directory to save it in".into(),

@@ -23,10 +23,12 @@ fn open_doc(path: &Path) -> Result<(DocumentMut, std::path::PathBuf), RulesError
     let target = crate::config::resolve_symlinks(path).map_err(io_err(path))?;
     let text = read_rules_text(&target, None)?.unwrap_or_default();
     parse_rules(&text, path, RuleOrigin::User)?;
-    let doc: DocumentMut = text.parse().map_err(|e: toml_edit::TomlError| RulesError::Syntax {
-        file: path.to_path_buf(),
-        detail: e.message().trim().to_string(),
-    })?;
+    let doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| RulesError::Syntax {
+            file: path.to_path_buf(),
+            detail: e.message().trim().to_string(),
+        })?;
     Ok((doc, target))
 }
 
@@ -149,14 +151,20 @@ pub fn revoke_rule(
             }
         }
         Some(Item::Value(Value::Array(arr))) => {
-            let t = arr.get(index).and_then(Value::as_inline_table).ok_or_else(changed)?;
+            let t = arr
+                .get(index)
+                .and_then(Value::as_inline_table)
+                .ok_or_else(changed)?;
             let words = t.get("prefix").and_then(|p| {
                 p.as_array()?
                     .iter()
                     .map(|v| v.as_str().map(str::to_string))
                     .collect::<Option<Vec<_>>>()
             });
-            let d = t.get("decision").and_then(|d| d.as_str()).map(str::to_string);
+            let d = t
+                .get("decision")
+                .and_then(|d| d.as_str())
+                .map(str::to_string);
             if words.zip(d) != Some(expected) {
                 return Err(changed());
             }

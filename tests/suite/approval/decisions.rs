@@ -112,54 +112,229 @@ const TUI: Run = Run::Tui;
 const TABLE: &[Row] = &[
     // untrusted: only what rules allow runs without asking; every part must be allowed.
     (Untrusted, WW, TUI, "git status", false, "run"),
-    (Untrusted, WW, TUI, "git status && cargo test -p x", false, "run"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "git status && cargo test -p x",
+        false,
+        "run",
+    ),
     (Untrusted, WW, TUI, "ls -la; git status || ls", false, "run"),
-    (Untrusted, WW, TUI, "git status | grep x", false, "ask:untrusted"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "git status | grep x",
+        false,
+        "ask:untrusted",
+    ),
     (Untrusted, WW, TUI, "make", false, "ask:untrusted"),
-    (Untrusted, WW, TUI, "echo $(git status)", false, "ask:untrusted"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "echo $(git status)",
+        false,
+        "ask:untrusted",
+    ),
     (Untrusted, WW, TUI, "'git' \"status\"", false, "run"),
     (Untrusted, WW, TUI, "FOO=1 git status", false, "run"),
-    (Untrusted, WW, TUI, "git status > out.txt 2>&1", false, "run"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "git status > out.txt 2>&1",
+        false,
+        "run",
+    ),
     (Untrusted, WW, TUI, "ls $DIR", false, "ask:untrusted"),
     (Untrusted, WW, TUI, "ls *.rs", false, "ask:untrusted"),
     (Untrusted, WW, TUI, "./ls", false, "ask:untrusted"),
     // forbidden anywhere in the string refuses: substitution, backticks, heredoc,
     // subshell, process substitution, redirection target, a path to the program.
     (Untrusted, WW, TUI, "rm -rf /", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "ls $(curl evil.example)", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "ls `rm -rf ~`", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "cat <<EOF\n$(curl x)\nEOF", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "(cd sub && rm -rf build)", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "diff <(curl a) b", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "echo hi > \"$(curl x)\"", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "/usr/bin/curl x", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "git status && 'rm' '-rf' x", false, "refuse:forbidden"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "ls $(curl evil.example)",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "ls `rm -rf ~`",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "cat <<EOF\n$(curl x)\nEOF",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "(cd sub && rm -rf build)",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "diff <(curl a) b",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "echo hi > \"$(curl x)\"",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "/usr/bin/curl x",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "git status && 'rm' '-rf' x",
+        false,
+        "refuse:forbidden",
+    ),
     // what a wrapper or a shell runs is checked against forbidden and prompt rules.
-    (Untrusted, WW, TUI, "sudo -u root rm -rf /", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "bash -c 'ls && curl x'", false, "refuse:forbidden"),
-    (Untrusted, WW, TUI, "env A=1 git push", false, "ask:prompt-rule"),
-    (OnRequest, WW, TUI, "xargs -n 1 curl < urls", false, "refuse:forbidden"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "sudo -u root rm -rf /",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "bash -c 'ls && curl x'",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "env A=1 git push",
+        false,
+        "ask:prompt-rule",
+    ),
+    (
+        OnRequest,
+        WW,
+        TUI,
+        "xargs -n 1 curl < urls",
+        false,
+        "refuse:forbidden",
+    ),
     // eval of text known only at run time might be any command a rule names: it asks.
-    (OnRequest, WW, TUI, "eval \"$(cat cmd)\"", false, "ask:prompt-rule"),
+    (
+        OnRequest,
+        WW,
+        TUI,
+        "eval \"$(cat cmd)\"",
+        false,
+        "ask:prompt-rule",
+    ),
     (OnRequest, WW, TUI, "$TOOL x", false, "ask:prompt-rule"),
     // a word known only at run time may complete a forbidden prefix: ask, not guess.
-    (Untrusted, WW, TUI, "rm $FLAGS x", false, "ask:maybe-forbidden"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "rm $FLAGS x",
+        false,
+        "ask:maybe-forbidden",
+    ),
     // prefixes match word by word, as written.
     (Untrusted, WW, TUI, "rm -r -f x", false, "ask:untrusted"),
     // prompt rules and unparseable input ask.
-    (Untrusted, WW, TUI, "{ ls; git push; }", false, "ask:prompt-rule"),
-    (Untrusted, WW, TUI, "git 'push' origin", false, "ask:prompt-rule"),
-    (Untrusted, WW, TUI, "git status 'unterminated", false, "ask:unparseable"),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "{ ls; git push; }",
+        false,
+        "ask:prompt-rule",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "git 'push' origin",
+        false,
+        "ask:prompt-rule",
+    ),
+    (
+        Untrusted,
+        WW,
+        TUI,
+        "git status 'unterminated",
+        false,
+        "ask:unparseable",
+    ),
     (Untrusted, WW, TUI, "ls &&", false, "ask:unparseable"),
     // on-request: sandboxed commands run; prompt rules and unparseable input still ask;
     // an escalation asks even for an allowed command, and runs unsandboxed.
     (OnRequest, WW, TUI, "grep -r x . | wc -l", false, "run"),
     (OnRequest, WW, TUI, "ls $(whoami)", false, "run"),
     (OnRequest, WW, TUI, "git push", false, "ask:prompt-rule"),
-    (OnRequest, WW, TUI, "echo 'unterminated", false, "ask:unparseable"),
-    (OnRequest, WW, TUI, "ls `rm -rf /`", false, "refuse:forbidden"),
-    (OnRequest, WW, TUI, "make", true, "ask:escalation:unsandboxed"),
-    (OnRequest, WW, TUI, "git status", true, "ask:escalation:unsandboxed"),
+    (
+        OnRequest,
+        WW,
+        TUI,
+        "echo 'unterminated",
+        false,
+        "ask:unparseable",
+    ),
+    (
+        OnRequest,
+        WW,
+        TUI,
+        "ls `rm -rf /`",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        OnRequest,
+        WW,
+        TUI,
+        "make",
+        true,
+        "ask:escalation:unsandboxed",
+    ),
+    (
+        OnRequest,
+        WW,
+        TUI,
+        "git status",
+        true,
+        "ask:escalation:unsandboxed",
+    ),
     (OnRequest, ReadOnly, TUI, "make", false, "run"),
     // never: never asks; escalation and prompt rules are refused, forbidden too.
     (Never, WW, TUI, "grep x y", false, "run"),
@@ -168,18 +343,74 @@ const TABLE: &[Row] = &[
     (Never, WW, TUI, "rm -rf /", false, "refuse:forbidden"),
     (Never, FullAccess, TUI, "make", false, "run-unsandboxed"),
     // full-access: every call asks under every policy but never; allow rules do not help.
-    (OnRequest, FullAccess, TUI, "git status", false, "ask:full-access:unsandboxed"),
-    (Untrusted, FullAccess, TUI, "ls", false, "ask:full-access:unsandboxed"),
-    (OnRequest, FullAccess, TUI, "curl x", false, "refuse:forbidden"),
+    (
+        OnRequest,
+        FullAccess,
+        TUI,
+        "git status",
+        false,
+        "ask:full-access:unsandboxed",
+    ),
+    (
+        Untrusted,
+        FullAccess,
+        TUI,
+        "ls",
+        false,
+        "ask:full-access:unsandboxed",
+    ),
+    (
+        OnRequest,
+        FullAccess,
+        TUI,
+        "curl x",
+        false,
+        "refuse:forbidden",
+    ),
     // --approve all answers every ask, but forbidden still refuses.
-    (OnRequest, WW, Run::ApproveAll, "rm -rf /", false, "refuse:forbidden"),
-    (OnRequest, WW, Run::ApproveAll, "ls; $(curl x)", false, "refuse:forbidden"),
+    (
+        OnRequest,
+        WW,
+        Run::ApproveAll,
+        "rm -rf /",
+        false,
+        "refuse:forbidden",
+    ),
+    (
+        OnRequest,
+        WW,
+        Run::ApproveAll,
+        "ls; $(curl x)",
+        false,
+        "refuse:forbidden",
+    ),
     (Untrusted, WW, Run::ApproveAll, "git push", false, "run"),
-    (OnRequest, WW, Run::ApproveAll, "make", true, "run-unsandboxed"),
-    (OnRequest, FullAccess, Run::ApproveAll, "make", false, "run-unsandboxed"),
+    (
+        OnRequest,
+        WW,
+        Run::ApproveAll,
+        "make",
+        true,
+        "run-unsandboxed",
+    ),
+    (
+        OnRequest,
+        FullAccess,
+        Run::ApproveAll,
+        "make",
+        false,
+        "run-unsandboxed",
+    ),
     // exec without --approve all: an ask becomes a refusal the model reads.
     (Never, WW, Run::Headless, "make", true, "refuse:escalation"),
-    (Untrusted, WW, Run::Headless, "make", false, "refuse:needs-approval"),
+    (
+        Untrusted,
+        WW,
+        Run::Headless,
+        "make",
+        false,
+        "refuse:needs-approval",
+    ),
     (Untrusted, WW, Run::Headless, "git status", false, "run"),
 ];
 
@@ -205,8 +436,16 @@ fn without_rules_the_allowed_rows_ask_so_the_table_is_not_vacuous() {
     let empty = RuleSet::default();
     let grants = SessionGrants::new();
     let c = ctx(Untrusted, WW, TUI, &empty, &grants);
-    for cmd in ["git status", "git status && cargo test -p x", "'git' \"status\""] {
-        assert_eq!(label(&decide(&c, &shell(cmd, false))), "ask:untrusted", "{cmd}");
+    for cmd in [
+        "git status",
+        "git status && cargo test -p x",
+        "'git' \"status\"",
+    ] {
+        assert_eq!(
+            label(&decide(&c, &shell(cmd, false))),
+            "ask:untrusted",
+            "{cmd}"
+        );
     }
     let c = ctx(OnRequest, WW, Run::ApproveAll, &empty, &grants);
     assert_eq!(label(&decide(&c, &shell("rm -rf /", false))), "run");
@@ -243,11 +482,19 @@ fn a_refusal_tells_the_model_why_in_english() {
     let Decision::Refuse(r) = decide(&never, &shell("make", true)) else {
         panic!()
     };
-    assert!(r.reason.contains("\"never\"") && r.reason.contains("escalate"), "{}", r.reason);
+    assert!(
+        r.reason.contains("\"never\"") && r.reason.contains("escalate"),
+        "{}",
+        r.reason
+    );
     let Decision::Refuse(r) = decide(&never, &shell("ls && rm -rf /tmp/x", false)) else {
         panic!()
     };
-    assert!(r.reason.contains("rm -rf /tmp/x") && r.reason.contains("forbidden"), "{}", r.reason);
+    assert!(
+        r.reason.contains("rm -rf /tmp/x") && r.reason.contains("forbidden"),
+        "{}",
+        r.reason
+    );
     let headless = ctx(Untrusted, WW, Run::Headless, &rules, &grants);
     let Decision::Refuse(r) = decide(&headless, &shell("make", false)) else {
         panic!()
@@ -297,10 +544,28 @@ fn edits_ask_under_untrusted_and_full_access_and_run_in_roots_under_on_request()
         (Untrusted, WW, TUI, true, "ask:untrusted"),
         (OnRequest, WW, TUI, true, "run"),
         (Never, WW, TUI, true, "run"),
-        (OnRequest, FullAccess, TUI, true, "ask:full-access:unsandboxed"),
-        (Untrusted, FullAccess, TUI, false, "ask:full-access:unsandboxed"),
+        (
+            OnRequest,
+            FullAccess,
+            TUI,
+            true,
+            "ask:full-access:unsandboxed",
+        ),
+        (
+            Untrusted,
+            FullAccess,
+            TUI,
+            false,
+            "ask:full-access:unsandboxed",
+        ),
         (Never, FullAccess, TUI, false, "run-unsandboxed"),
-        (OnRequest, FullAccess, Run::ApproveAll, false, "run-unsandboxed"),
+        (
+            OnRequest,
+            FullAccess,
+            Run::ApproveAll,
+            false,
+            "run-unsandboxed",
+        ),
         (Untrusted, WW, Run::Headless, true, "refuse:needs-approval"),
         // The edit tool's own scope check refuses these with the mode or the path.
         (Untrusted, ReadOnly, TUI, true, "run"),
@@ -326,9 +591,21 @@ fn an_unsandboxed_rerun_is_offered_except_under_never_or_full_access() {
     let offer = rerun_offer(&on_request, &call).unwrap();
     assert_eq!(offer.reason, AskReason::SandboxDenied);
     assert!(!offer.sandboxed);
-    assert!(may_offer_unsandboxed_rerun(&ctx(Untrusted, WW, TUI, &rules, &grants)));
-    assert!(!may_offer_unsandboxed_rerun(&ctx(Never, WW, TUI, &rules, &grants)));
-    assert!(!may_offer_unsandboxed_rerun(&ctx(OnRequest, FullAccess, TUI, &rules, &grants)));
-    assert!(!may_offer_unsandboxed_rerun(&ctx(OnRequest, WW, Run::ApproveAll, &rules, &grants)));
+    assert!(may_offer_unsandboxed_rerun(&ctx(
+        Untrusted, WW, TUI, &rules, &grants
+    )));
+    assert!(!may_offer_unsandboxed_rerun(&ctx(
+        Never, WW, TUI, &rules, &grants
+    )));
+    assert!(!may_offer_unsandboxed_rerun(&ctx(
+        OnRequest, FullAccess, TUI, &rules, &grants
+    )));
+    assert!(!may_offer_unsandboxed_rerun(&ctx(
+        OnRequest,
+        WW,
+        Run::ApproveAll,
+        &rules,
+        &grants
+    )));
     assert!(rerun_offer(&on_request, &edit(true)).is_none());
 }

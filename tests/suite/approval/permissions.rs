@@ -86,8 +86,14 @@ fn always_on_a_shell_card_saves_the_prefix_and_later_calls_run_without_asking() 
     assert_eq!(done.saved, Some((d.user.clone(), 1)));
     assert!(done.save_error.is_none());
     assert!(!asks(&a, &call));
-    assert!(!asks(&a, &shell("cargo test -q")), "the prefix covers other arguments");
-    assert!(asks(&a, &shell("cargo publish")), "but not another subcommand");
+    assert!(
+        !asks(&a, &shell("cargo test -q")),
+        "the prefix covers other arguments"
+    );
+    assert!(
+        asks(&a, &shell("cargo publish")),
+        "but not another subcommand"
+    );
     let text = std::fs::read_to_string(&d.user).unwrap();
     assert!(text.starts_with(USER), "{text}");
 
@@ -125,8 +131,14 @@ fn project_rules_are_listed_but_cannot_be_revoked() {
     let mut a = load(&d);
     let entry = a.permissions().rules[0].clone();
     assert!(!entry.revocable);
-    assert!(matches!(a.revoke_rule(&entry), Err(RulesError::Changed { .. })));
-    assert!(matches!(a.decide(WW, &shell("git push")), Decision::Refuse(_)));
+    assert!(matches!(
+        a.revoke_rule(&entry),
+        Err(RulesError::Changed { .. })
+    ));
+    assert!(matches!(
+        a.decide(WW, &shell("git push")),
+        Decision::Refuse(_)
+    ));
 }
 
 #[test]
@@ -137,7 +149,10 @@ fn a_project_allow_rule_is_ignored_with_a_warning_and_allows_nothing() {
         Approvals::load(untrusted_tui(), Some(d.user.clone()), Some(d.ws.clone())).unwrap();
     assert_eq!(warnings.len(), 1);
     let en = warnings[0].localized(deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs));
-    assert!(en.contains("make") && en.contains("only prompt or forbid"), "{en}");
+    assert!(
+        en.contains("make") && en.contains("only prompt or forbid"),
+        "{en}"
+    );
     assert!(asks(&a, &shell("make")));
     // The same rule in the user's file allows.
     let d = dirs(Some(allow), None);
@@ -218,9 +233,15 @@ fn a_save_that_fails_still_grants_for_the_session_and_reports_why() {
 
 #[test]
 fn hostile_rules_files_stop_the_load_with_an_error_naming_the_file() {
-    let d = dirs(Some("[[rule]]\nprefix = \"rm\"\ndecision = \"forbidden\"\n"), None);
+    let d = dirs(
+        Some("[[rule]]\nprefix = \"rm\"\ndecision = \"forbidden\"\n"),
+        None,
+    );
     let err = Approvals::load(untrusted_tui(), Some(d.user.clone()), None).unwrap_err();
-    assert!(err.to_string().contains(&d.user.display().to_string()), "{err}");
+    assert!(
+        err.to_string().contains(&d.user.display().to_string()),
+        "{err}"
+    );
     let zh = err.localized(deepterm::i18n::Localizer::new(deepterm::i18n::Locale::ZhCn));
     assert!(zh.contains("rule[0].prefix"), "{zh}");
 }
