@@ -261,6 +261,16 @@ const TABLE: &[Row] = &[
         "ask:prompt-rule",
     ),
     (OnRequest, WW, TUI, "$TOOL x", false, "ask:prompt-rule"),
+    // quoting and escapes cannot disguise a program; separators need no spaces.
+    (Untrusted, WW, TUI, "\\rm -rf /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "r''m -rf /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "\"r\"m '-rf' /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "command rm -rf /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "git status;rm -rf /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "git status\nrm -rf /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "git status & rm -rf /", false, "refuse:forbidden"),
+    (Untrusted, WW, TUI, "git status # && rm -rf /", false, "run"),
+    (Untrusted, WW, TUI, "echo 'rm -rf /'", false, "ask:untrusted"),
     // a word known only at run time may complete a forbidden prefix: ask, not guess.
     (
         Untrusted,
