@@ -16,6 +16,7 @@ pub mod rules;
 pub mod split;
 mod state;
 pub mod store;
+pub mod text;
 
 #[cfg(test)]
 mod rules_tests;
@@ -33,6 +34,7 @@ pub use rules::{
     Rule, RuleDecision, RuleOrigin, RuleSet, load_rules, project_rules_path, user_rules_path,
 };
 pub use state::{AlwaysSaved, Approvals, Permissions, RuleEntry};
+pub use text::{grant_text, rule_text};
 
 /// `[approval] policy` (§14.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
