@@ -45,11 +45,15 @@ impl ShellCommand<'_> {
         }
     }
 
-    /// The text shown on a card and kept by an exact grant (argv words joined by spaces).
+    /// The text shown on a card and kept by an exact grant: argv words are quoted as a
+    /// shell would need them, so `["ls", "a b"]` reads (and is granted) as `ls 'a b'`,
+    /// never as the two-argument `ls a b`.
     pub fn display(&self) -> String {
         match self {
             ShellCommand::Script(s) => s.to_string(),
-            ShellCommand::Argv(a) => a.join(" "),
+            ShellCommand::Argv(a) => {
+                shlex::try_join(a.iter().map(String::as_str)).unwrap_or_else(|_| format!("{a:?}"))
+            }
         }
     }
 

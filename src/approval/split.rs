@@ -305,11 +305,16 @@ fn opaque(node: Node<'_>, src: &[u8]) -> SimpleCommand {
     } else {
         "(("
     };
+    // The head is known, so a rule for `rm` is not a "maybe" here; the rest is not, so no
+    // allow rule can cover it.
     SimpleCommand {
-        words: vec![Word {
-            text: head.to_string(),
-            known: false,
-        }],
+        words: vec![
+            Word::known(head),
+            Word {
+                text: t.to_string(),
+                known: false,
+            },
+        ],
         wrapped: false,
     }
 }
@@ -538,7 +543,7 @@ mod tests {
             argvs("if true; then git push; fi; for f in a b; do rm $f; done; f() { curl x; }"),
             ["true", "git push", "rm $f ?", "curl x"]
         );
-        assert_eq!(argvs("[[ -f x ]] && make"), ["[[ ?", "make"]);
+        assert_eq!(argvs("[[ -f x ]] && make"), ["[[ [[ -f x ]] ?", "make"]);
         assert_eq!(argvs("export A=1 B=$(id)"), ["export A=1 B=$(id) ?", "id"]);
     }
 

@@ -661,3 +661,44 @@ fn an_unsandboxed_rerun_is_offered_except_under_never_or_full_access() {
     )));
     assert!(rerun_offer(&on_request, &edit(true)).is_none());
 }
+
+#[test]
+fn a_test_expression_asks_only_because_nothing_allows_it() {
+    let rules = rules();
+    let grants = SessionGrants::new();
+    let on_request = ctx(OnRequest, WW, TUI, &rules, &grants);
+    assert_eq!(
+        label(&decide(&on_request, &shell("[[ -f x ]] && make", false))),
+        "run"
+    );
+    let untrusted = ctx(Untrusted, WW, TUI, &rules, &grants);
+    assert_eq!(
+        label(&decide(&untrusted, &shell("[[ -f x ]] && ls", false))),
+        "ask:untrusted"
+    );
+}
+
+#[test]
+fn an_exact_grant_for_an_argv_command_does_not_cover_a_string_that_splits_differently() {
+    let rules = RuleSet::default();
+    let mut grants = SessionGrants::new();
+    let argv = vec!["sudo".to_string(), "a b".to_string()];
+    let call = Call::Shell {
+        command: ShellCommand::Argv(&argv),
+        escalate: false,
+        justification: None,
+    };
+    let offer = match decide(&ctx(Untrusted, WW, TUI, &rules, &grants), &call) {
+        Decision::Ask(a) => a.always,
+        other => panic!("{other:?}"),
+    };
+    // `sudo` runs other programs, so there is no prefix to save: a session grant.
+    grants.add(offer.grant.clone().unwrap());
+    let c = ctx(Untrusted, WW, TUI, &rules, &grants);
+    assert_eq!(label(&decide(&c, &call)), "run");
+    assert_eq!(
+        label(&decide(&c, &shell("sudo a b", false))),
+        "ask:untrusted"
+    );
+    assert_eq!(label(&decide(&c, &shell("sudo 'a b'", false))), "run");
+}
