@@ -21,8 +21,9 @@ pub mod text;
 #[cfg(test)]
 mod rules_tests;
 
-use serde::{Deserialize, Serialize};
-
+/// `[approval] policy` lives in the bottom vocabulary, so `config` can hold it without
+/// depending on this module.
+pub use crate::session::vocab::ApprovalPolicy;
 pub use decide::{
     AlwaysOffer, Ask, AskReason, Call, Context, Decision, Refusal, RefusalKind, ShellCommand,
     decide, may_offer_unsandboxed_rerun, rerun_offer,
@@ -35,39 +36,6 @@ pub use rules::{
 };
 pub use state::{AlwaysSaved, Approvals, Permissions, RuleEntry};
 pub use text::{grant_text, rule_text};
-
-/// `[approval] policy` (§14.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ApprovalPolicy {
-    /// Every `shell` call and edit asks, except commands allowed by a rule.
-    Untrusted,
-    /// Sandboxed commands and in-root edits run; an escalation asks (the TUI default).
-    OnRequest,
-    /// Never asks; an escalation is refused (the `exec` default without `--approve all`).
-    Never,
-}
-
-impl ApprovalPolicy {
-    /// The config spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApprovalPolicy::Untrusted => "untrusted",
-            ApprovalPolicy::OnRequest => "on-request",
-            ApprovalPolicy::Never => "never",
-        }
-    }
-
-    /// Parses the config spelling.
-    pub fn parse(s: &str) -> Option<ApprovalPolicy> {
-        match s {
-            "untrusted" => Some(ApprovalPolicy::Untrusted),
-            "on-request" => Some(ApprovalPolicy::OnRequest),
-            "never" => Some(ApprovalPolicy::Never),
-            _ => None,
-        }
-    }
-}
 
 /// How deepterm runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -137,8 +137,8 @@ pub struct Config {
     /// unfocused (off by default).
     pub ui_notify: bool,
     /// `[approval] policy` (§14.2); `None` = the run kind's default
-    /// ([`crate::approval::effective_policy`]).
-    pub approval_policy: Option<crate::approval::ApprovalPolicy>,
+    /// (`approval::effective_policy`).
+    pub approval_policy: Option<crate::session::vocab::ApprovalPolicy>,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }

@@ -540,10 +540,11 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
 
     if let Some(mut t) = w.table(&mut root, "", "approval")? {
         if let Some(s) = w.string(&mut t, "approval", "policy")? {
-            cfg.approval_policy =
-                Some(crate::approval::ApprovalPolicy::parse(&s).ok_or_else(|| {
+            cfg.approval_policy = Some(
+                crate::session::vocab::ApprovalPolicy::parse(&s).ok_or_else(|| {
                     w.err("approval.policy".into(), Problem::ApprovalPolicy { got: s })
-                })?);
+                })?,
+            );
         }
         w.leftovers("approval", t);
     }
