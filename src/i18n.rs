@@ -18,6 +18,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/app.ftl")),
             include_str!(concat!("../locales/", $loc, "/cli.ftl")),
             include_str!(concat!("../locales/", $loc, "/config.ftl")),
+            include_str!(concat!("../locales/", $loc, "/approval.ftl")),
             include_str!(concat!("../locales/", $loc, "/session.ftl")),
             include_str!(concat!("../locales/", $loc, "/llm.ftl")),
             include_str!(concat!("../locales/", $loc, "/tools.ftl")),

@@ -12,8 +12,8 @@ cmd-mode-set = Sandbox mode: { $mode }. The model is told from the next request.
 
 tui-footer-mode = { $mode ->
     [read-only] read-only
-    [workspace-write] workspace-write
-   *[full-access] full-access
+    [workspace-write] sandboxed
+   *[full-access] no sandbox
   }{ $network ->
     [on] {" "}· net on
    *[off] {""}

@@ -12,8 +12,8 @@ cmd-mode-set = 沙箱模式：{ $mode }。从下一个请求起告知模型。
 
 tui-footer-mode = { $mode ->
     [read-only] 只读
-    [workspace-write] 工作区可写
-   *[full-access] 完全访问
+    [workspace-write] 沙箱
+   *[full-access] 无沙箱
   }{ $network ->
     [on] {" "}· 网络开
    *[off] {""}

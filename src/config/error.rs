@@ -35,6 +35,11 @@ pub enum Problem {
         /// The value found.
         got: String,
     },
+    /// Not an `[approval] policy` (§14.2).
+    ApprovalPolicy {
+        /// The value found.
+        got: String,
+    },
     /// Not a supported locale.
     Locale {
         /// The value found.
@@ -256,6 +261,9 @@ impl Problem {
                 &[("got", got.into())],
             ),
             Problem::Approval { got } => l.tra("config-expected-approval", &[("got", got.into())]),
+            Problem::ApprovalPolicy { got } => {
+                l.tra("config-expected-approval-policy", &[("got", got.into())])
+            }
             Problem::Locale { got } => l.tra("config-expected-locale", &[("got", got.into())]),
             Problem::SandboxMode { got } => {
                 l.tra("config-expected-sandbox-mode", &[("got", got.into())])

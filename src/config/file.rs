@@ -136,7 +136,7 @@ fn read_config_text(read: &Path, named: &Path) -> Result<Option<String>, ConfigE
 
 /// Follows `path` through symlinks (also a dangling last link, whose target is where the
 /// file will be created). Gives up after 40 links, like the kernel.
-fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
+pub(crate) fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
     let mut p = path.to_path_buf();
     for _ in 0..40 {
         match std::fs::symlink_metadata(&p) {
@@ -158,7 +158,7 @@ fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
 /// Replaces the regular file `target` atomically: a temp file in the same directory
 /// (so the rename never crosses file systems), synced, given the old file's permissions,
 /// then renamed over it. A crash leaves either the old or the new contents.
-fn replace_file(target: &Path, contents: &[u8]) -> std::io::Result<()> {
+pub(crate) fn replace_file(target: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

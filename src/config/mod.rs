@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 pub use crate::secret::ApiKey;
 pub use error::{ConfigError, ConfigWarning, Problem};
 pub use file::{MAX_CONFIG_BYTES, check_base_url_arg, save_locale};
+pub(crate) use file::{replace_file, resolve_symlinks};
 pub use instructions::{InstructionProblem, InstructionsRead};
 pub use limits::Limits;
 
@@ -137,6 +138,9 @@ pub struct Config {
     pub ui_notify: bool,
     /// `[sandbox]` (SPEC §14.2).
     pub sandbox: crate::sandbox::SandboxSettings,
+    /// `[approval] policy` (§14.2); `None` = the run kind's default
+    /// (`approval::effective_policy`).
+    pub approval_policy: Option<crate::session::vocab::ApprovalPolicy>,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }
@@ -180,6 +184,7 @@ impl Default for Config {
             limits: Limits::default(),
             ui_notify: false,
             sandbox: crate::sandbox::SandboxSettings::default(),
+            approval_policy: None,
             warnings: vec![],
         }
     }

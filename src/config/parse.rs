@@ -64,6 +64,7 @@ const TOP_KEYS: &[&str] = &[
     "limits",
     "ui",
     "sandbox",
+    "approval",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -105,6 +106,7 @@ const COMMAND_TOOL_KEYS: &[&str] = &[
 ];
 const UI_KEYS: &[&str] = &["notify"];
 const SANDBOX_KEYS: &[&str] = &["mode", "network", "writable_roots", "backend"];
+const APPROVAL_KEYS: &[&str] = &["policy"];
 const LIMITS_KEYS: &[&str] = &[
     "max_event_bytes",
     "max_reply_bytes",
@@ -123,6 +125,7 @@ fn known_keys(prefix: &str) -> &'static [&'static str] {
         "limits" => LIMITS_KEYS,
         "ui" => UI_KEYS,
         "sandbox" => SANDBOX_KEYS,
+        "approval" => APPROVAL_KEYS,
         p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
         p if p.starts_with("providers.") => PROVIDER_KEYS,
         p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
@@ -540,6 +543,17 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
 
     if let Some(t) = w.table(&mut root, "", "sandbox")? {
         cfg.sandbox = parse_sandbox(&mut w, t)?;
+    }
+
+    if let Some(mut t) = w.table(&mut root, "", "approval")? {
+        if let Some(s) = w.string(&mut t, "approval", "policy")? {
+            cfg.approval_policy = Some(
+                crate::session::vocab::ApprovalPolicy::parse(&s).ok_or_else(|| {
+                    w.err("approval.policy".into(), Problem::ApprovalPolicy { got: s })
+                })?,
+            );
+        }
+        w.leftovers("approval", t);
     }
 
     w.leftovers("", root);

@@ -1,5 +1,6 @@
 //! The shared vocabulary above the log's events and below every other layer: the tool
-//! history a request declares, and the tool approval policy with the built-in tool names.
+//! history a request declares, the tool approval policy with the built-in tool names, and
+//! the `[approval] policy` of the acting tools.
 //!
 //! Plain data; `llm`, `tools` and `config` all speak it, so it lives here, at the bottom
 //! (see "Layering" in docs/architecture.md). `llm::types` and `tools` re-export it.
@@ -60,6 +61,38 @@ impl Approval {
         match self {
             Approval::Ask => "ask",
             Approval::Never => "never",
+        }
+    }
+}
+
+/// `[approval] policy` (§14.2); decided on by `crate::approval`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApprovalPolicy {
+    /// Every `shell` call and edit asks, except commands allowed by a rule.
+    Untrusted,
+    /// Sandboxed commands and in-root edits run; an escalation asks (the TUI default).
+    OnRequest,
+    /// Never asks; an escalation is refused (the `exec` default without `--approve all`).
+    Never,
+}
+
+impl ApprovalPolicy {
+    /// The config spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalPolicy::Untrusted => "untrusted",
+            ApprovalPolicy::OnRequest => "on-request",
+            ApprovalPolicy::Never => "never",
+        }
+    }
+
+    /// Parses the config spelling.
+    pub fn parse(s: &str) -> Option<ApprovalPolicy> {
+        match s {
+            "untrusted" => Some(ApprovalPolicy::Untrusted),
+            "on-request" => Some(ApprovalPolicy::OnRequest),
+            "never" => Some(ApprovalPolicy::Never),
+            _ => None,
         }
     }
 }

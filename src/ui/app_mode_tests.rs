@@ -75,9 +75,9 @@ fn entering_full_access_waits_for_y_and_any_other_key_stays_in_the_sandbox() {
 #[test]
 fn the_footer_shows_the_mode_the_loop_announced() {
     let mut app = App::new(Locale::ZhCn, false);
-    assert!(!screen(&mut app, 120, 12).contains("工作区可写"));
+    assert!(!screen(&mut app, 120, 12).contains("沙箱"));
     in_mode(&mut app, SandboxMode::WorkspaceWrite);
-    assert!(screen(&mut app, 120, 12).contains("工作区可写"));
+    assert!(screen(&mut app, 120, 12).contains("沙箱"));
 }
 
 #[test]

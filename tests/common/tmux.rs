@@ -111,3 +111,19 @@ pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile
     tmux.wait_for("the first frame", |s| s.contains('›'));
     (tmux, dir)
 }
+
+/// The Chat pane's text as one line: the Trajectory column cut off (two panes), each row
+/// trimmed and joined with single spaces, so a phrase matches however Chat wrapped it.
+pub fn chat_flat(screen: &str) -> String {
+    let mut out = String::new();
+    for row in screen.lines() {
+        let chat = row.split(" │").next().unwrap_or(row).split('│').next().unwrap_or(row);
+        for word in chat.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+    }
+    out
+}

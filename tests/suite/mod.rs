@@ -1,4 +1,5 @@
 mod agent;
+mod approval;
 mod config;
 mod exec;
 mod sandbox;

@@ -55,7 +55,7 @@ fn copy_fills_the_paste_buffer(w: u16, locale: &str) {
 
     tmux.type_line("Hello copy");
     tmux.wait_for("the finished demo reply", |s| {
-        s.contains("I will call") && s.contains(idle)
+        crate::common::tmux::chat_flat(s).contains("I will call") && s.contains(idle)
     });
     tmux.type_line("/copy");
     let done = if zh {

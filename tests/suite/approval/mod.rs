@@ -1,0 +1,2 @@
+mod decisions;
+mod permissions;
