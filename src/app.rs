@@ -545,6 +545,15 @@ fn session_sandbox(
         &setup.session_dir,
         &helper,
     );
+    // The user's rules.toml decides what runs without asking: nothing the agent runs or
+    // edits may change it.
+    if let Some(rules) = crate::approval::user_rules_path() {
+        let mut s = scope.write().unwrap_or_else(|e| e.into_inner());
+        if let Ok(c) = std::fs::canonicalize(&rules) {
+            s.protected.push(c);
+        }
+        s.protected.push(rules);
+    }
     let handle = crate::sandbox::handle::SandboxHandle {
         scope,
         network: setup.config.sandbox.network,
@@ -572,20 +581,45 @@ pub fn build_agent(
     // One write scope for the session: the edit tools and the sandbox read it, `/mode`
     // switches it (SPEC §14.2).
     let (sandbox, sandbox_status) = session_sandbox(setup, &cwd);
-    let shell = crate::tools::shell::shell_tool(
+    let shell = std::sync::Arc::new(crate::tools::shell::Shell::new(
         sandbox.scope.clone(),
         sandbox_status.clone(),
         crate::tools::child_env::ChildEnvPolicy::new(
             &crate::tools::child_env::key_env_vars(&setup.config),
             &[],
         ),
-    );
+    ));
+    let shell_tool = crate::tools::registry::RegisteredTool {
+        schema: crate::tools::shell::schema(),
+        // The approval policy decides (crate::agent::acting), not this flag.
+        approval: crate::tools::Approval::Never,
+        enabled: true,
+        executor: shell.clone(),
+        parallel_safe: false,
+    };
     let registry = crate::tools::registry::ToolRegistry::from_config_with_scope(
         &setup.config,
         &cwd,
         sandbox.scope.clone(),
-        vec![shell],
+        vec![shell_tool],
     );
+    let run_kind = match approval {
+        ApprovalMode::Interactive => crate::approval::RunKind::Tui,
+        ApprovalMode::AllowAll => crate::approval::RunKind::Exec { approve_all: true },
+        ApprovalMode::DenyAll => crate::approval::RunKind::Exec { approve_all: false },
+    };
+    let policy = crate::approval::effective_policy(setup.config.approval_policy, run_kind);
+    let (approvals, rules_warnings) = crate::approval::Approvals::load(
+        policy,
+        crate::approval::user_rules_path(),
+        Some(cwd.clone()),
+    )
+    .map_err(|e| StartupError(e.localized(l)))?;
+    let acting = std::sync::Arc::new(crate::agent::acting::ActingPolicy::new(
+        approvals,
+        sandbox.clone(),
+        Some(shell),
+    ));
     let env = AppEnvironment {
         config: setup.config.clone(),
         config_location: setup.config_location.clone(),
@@ -628,6 +662,10 @@ pub fn build_agent(
     mcp.start_enabled();
     agent.set_mcp(mcp);
     agent.set_sandbox(sandbox);
+    agent.set_acting(acting, sandbox_status);
+    for w in rules_warnings {
+        agent.emit_startup_warning(w.localized(l));
+    }
     // `--resume`: the session's `/tool` and `/mcp` choices (and a stricter mode) come back.
     agent.restore_tool_state();
     Ok(agent)

@@ -133,3 +133,4 @@ cost-route = { $route }: { $input } input, { $cached } cached, { $output } outpu
 cost-route-unpriced = { $route }: { $input } input, { $cached } cached, { $output } output · no price known
 cost-total = Total: { $cost }
 cost-total-unpriced = Total: unknown (no price for a route used)
+agent-startup-warning = { $text }

@@ -130,3 +130,4 @@ cost-route = { $route }：输入 { $input }，缓存 { $cached }，输出 { $out
 cost-route-unpriced = { $route }：输入 { $input }，缓存 { $cached }，输出 { $output } · 价格未知
 cost-total = 合计：{ $cost }
 cost-total-unpriced = 合计：未知（所用路由中有未定价的）
+agent-startup-warning = { $text }

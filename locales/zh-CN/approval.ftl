@@ -31,3 +31,5 @@ approval-rule-prompt = 询问
 approval-rule-forbidden = 禁止
 approval-rule-user = { $decision }“{ $prefix }”（{ $file }）
 approval-rule-project = { $decision }“{ $prefix }”（项目：{ $file }，无法在此撤销）
+approval-refused-call = 已拒绝 { $tool }：{ $reason }
+approval-always-not-saved = 规则未能保存（{ $error }）；本会话内仍然有效。

@@ -1,5 +1,6 @@
 //! The agent loop on a tokio task.
 
+pub mod acting;
 pub mod command_spec;
 pub mod commands;
 pub mod env_error;

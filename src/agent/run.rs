@@ -142,6 +142,8 @@ pub struct Agent {
     pub(crate) name_clashes: Vec<crate::tools::registry::NameClash>,
     /// The sandbox mode and write scope the acting tools read (SPEC §14.2).
     pub(crate) sandbox: crate::sandbox::handle::SandboxHandle,
+    /// The backend probed at start, for `/sandbox`.
+    pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -197,6 +199,7 @@ impl Agent {
             sandbox: crate::sandbox::handle::SandboxHandle::for_workspace(
                 &std::env::current_dir().unwrap_or_default(),
             ),
+            sandbox_status: None,
         })
     }
 
@@ -377,6 +380,25 @@ impl Agent {
     /// default over the current directory.
     pub fn set_sandbox(&mut self, sandbox: crate::sandbox::handle::SandboxHandle) {
         self.sandbox = sandbox;
+    }
+
+    /// Decides the acting tools with `acting`; `status` is what `/sandbox` shows.
+    pub fn set_acting(
+        &mut self,
+        acting: std::sync::Arc<crate::agent::acting::ActingPolicy>,
+        status: std::sync::Arc<crate::sandbox::probe::SandboxStatus>,
+    ) {
+        self.tools.set_acting(acting);
+        self.sandbox_status = Some(status);
+    }
+
+    /// A warning found while starting (a project rule that cannot allow), shown once.
+    pub fn emit_startup_warning(&self, text: String) {
+        self.notice(
+            NoticeLevel::Warn,
+            "agent-startup-warning",
+            vec![("text", Arg::from(text))],
+        );
     }
 
     /// The current sandbox mode.

@@ -10,6 +10,7 @@ use std::collections::HashSet;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::acting::{ActingPolicy, Verdict};
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
 use crate::i18n::Arg;
@@ -81,6 +82,8 @@ pub struct CallResult {
 pub struct ToolRunner {
     registry: ToolRegistry,
     mode: ApprovalMode,
+    /// The acting tools' policy (SPEC §14.2), when the session has a sandbox.
+    acting: Option<std::sync::Arc<crate::agent::acting::ActingPolicy>>,
     /// Key values redacted from tool results before they are logged (decision 0006); the
     /// session's log redacts with the same shared set (decision 0030).
     secrets: crate::secret::Secrets,
@@ -92,6 +95,7 @@ impl ToolRunner {
         ToolRunner {
             registry,
             mode,
+            acting: None,
             secrets: crate::secret::Secrets::new(),
         }
     }
@@ -104,6 +108,16 @@ impl ToolRunner {
     /// The registry, to change sources and `/tool enable|disable`.
     pub fn registry_mut(&mut self) -> &mut ToolRegistry {
         &mut self.registry
+    }
+
+    /// Decides `shell` and the edit tools with `acting` (SPEC §14.2).
+    pub fn set_acting(&mut self, acting: std::sync::Arc<crate::agent::acting::ActingPolicy>) {
+        self.acting = Some(acting);
+    }
+
+    /// The acting tools' policy, if any (`/permissions`).
+    pub fn acting(&self) -> Option<&std::sync::Arc<crate::agent::acting::ActingPolicy>> {
+        self.acting.as_ref()
     }
 
     /// How approvals are answered.
@@ -151,6 +165,12 @@ impl ToolRunner {
                 )
             } else if cancel.is_cancelled() {
                 Some("cancelled by the user".to_string())
+            } else if let Some(acting) = self
+                .acting
+                .as_ref()
+                .filter(|_| self.registry.is_active(name) && ActingPolicy::is_acting(name))
+            {
+                self.decide_acting(acting, call, inbox, events).await
             } else if self.registry.is_active(name)
                 && self.registry.needs_approval(name)
                 && !allowed.contains(name)
@@ -172,6 +192,61 @@ impl ToolRunner {
             decided.push(pre_error);
         }
         decided
+    }
+
+    /// An acting tool's call: the policy runs it, refuses it (saying why, also on
+    /// `exec`'s stderr) or asks with a preview of what it would do.
+    async fn decide_acting(
+        &self,
+        acting: &ActingPolicy,
+        call: &ToolCall,
+        inbox: &mut Inbox,
+        events: &mpsc::UnboundedSender<AgentEvent>,
+    ) -> Option<String> {
+        match acting.verdict(&call.name, &call.arguments) {
+            Verdict::NotActing | Verdict::Run => None,
+            Verdict::Refuse(reason) => {
+                let _ = events.send(AgentEvent::Notice(Notice::new(
+                    NoticeLevel::Warn,
+                    "approval-refused-call",
+                    vec![
+                        ("tool", Arg::from(call.name.clone())),
+                        ("reason", Arg::from(reason.clone())),
+                    ],
+                )));
+                Some(reason)
+            }
+            Verdict::Ask(ask, preview) => {
+                if let Some(preview) = preview {
+                    let _ = events.send(AgentEvent::ApprovalPreview {
+                        call_id: call.id.clone(),
+                        preview,
+                    });
+                }
+                let decision = self.ask(call, inbox, events).await;
+                if decision == ApprovalDecision::AlwaysAllow
+                    && let Some(e) = acting.always(&ask)
+                {
+                    let _ = events.send(AgentEvent::Notice(Notice::new(
+                        NoticeLevel::Warn,
+                        "approval-always-not-saved",
+                        vec![("error", Arg::from(format!("{e:?}")))],
+                    )));
+                }
+                match decision {
+                    ApprovalDecision::Allow | ApprovalDecision::AlwaysAllow => {
+                        if call.name == "shell" && !ask.sandboxed {
+                            acting.allow_unsandboxed(&call.id);
+                        }
+                        None
+                    }
+                    ApprovalDecision::Deny => Some(denial_text_with_reason(
+                        &call.name,
+                        inbox.take_reason(&call.id).as_deref(),
+                    )),
+                }
+            }
+        }
     }
 
     async fn ask(
@@ -230,10 +305,27 @@ impl ToolRunner {
             .into_iter()
             .partition(|&i| self.registry.is_parallel_safe(&calls[i].name));
         let registry = &self.registry;
+        let acting = self.acting.as_deref();
         let run = |i: usize| async move {
-            let out = registry
-                .call(&calls[i].name, &calls[i].arguments, cancel)
-                .await;
+            let c = &calls[i];
+            // An escalation the user allowed runs outside the sandbox (SPEC §14.2).
+            if let Some(a) = acting
+                && c.name == "shell"
+                && a.take_unsandboxed(&c.id)
+                && let Some(sh) = &a.shell
+            {
+                let args = serde_json::from_str(&c.arguments).unwrap_or(serde_json::Value::Null);
+                let out = match sh.parse(&args) {
+                    Ok(req) => {
+                        sh.run(&req, crate::tools::shell::RunAs::Unsandboxed, cancel)
+                            .await
+                            .outcome
+                    }
+                    Err(e) => crate::tools::ToolOutcome::error(e),
+                };
+                return (i, out);
+            }
+            let out = registry.call(&c.name, &c.arguments, cancel).await;
             (i, out)
         };
         let overlapping = futures_util::future::join_all(parallel.into_iter().map(run));

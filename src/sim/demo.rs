@@ -57,8 +57,38 @@ fn user_argument(text: &str, tool_name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Arguments for the acting tools (SPEC §14.1) that show what they do: a command to run,
+/// a small file to write, an edit of it, a patch that adds one. A quoted or path-like
+/// word of the user's is the command or the file.
+fn acting_arguments(tool: &str, user_text: &str) -> Option<Value> {
+    let user = user_argument(user_text, tool);
+    let file = user
+        .clone()
+        .filter(|u| !u.contains(char::is_whitespace))
+        .unwrap_or_else(|| "demo.txt".to_string());
+    Some(match tool {
+        "shell" => serde_json::json!({"command": user.unwrap_or_else(|| "ls -la".to_string())}),
+        "write_file" => serde_json::json!({
+            "path": file,
+            "content": "Hello from the deepterm demo.\nThis file was written by write_file.\n",
+        }),
+        "edit_file" => serde_json::json!({
+            "path": file,
+            "old_string": "Hello",
+            "new_string": "Hi",
+        }),
+        "apply_patch" => serde_json::json!({
+            "patch": "*** Begin Patch\n*** Add File: demo-patch.txt\n+Added by apply_patch in the deepterm demo.\n+Second line.\n*** End Patch\n",
+        }),
+        _ => return None,
+    })
+}
+
 /// Plausible arguments for a tool from its JSON schema.
 pub fn arguments_for(tool: &ToolInfo, user_text: &str) -> Value {
+    if let Some(v) = acting_arguments(&tool.name, user_text) {
+        return v;
+    }
     let mut args = Map::new();
     let props = tool.schema.get("properties").and_then(Value::as_object);
     let required: Vec<&str> = tool

@@ -244,3 +244,241 @@ mod tests {
         assert!(!command.contains('\u{1b}'));
     }
 }
+
+/// The card of a finished acting-tool call, or `None` for other tools (and for results
+/// these cards do not recognise, which keep the generic card): an edit is
+/// `▸ Edited PATH · +A −R` per file, expanding to the coloured diff; `shell` shows its
+/// command, exit status and duration, then its output.
+pub fn acting_card(
+    name: &str,
+    arguments: &str,
+    result: Option<&str>,
+    error: bool,
+    expanded: bool,
+    l: Localizer,
+    width: usize,
+) -> Option<Vec<Line<'static>>> {
+    let result = result?;
+    if crate::tools::edit::EDIT_TOOL_NAMES.contains(&name) && !error {
+        return edited_card(result, expanded, l, width);
+    }
+    if name == "shell" {
+        return shell_card(arguments, result, error, expanded, l, width);
+    }
+    None
+}
+
+fn edited_card(
+    result: &str,
+    expanded: bool,
+    l: Localizer,
+    width: usize,
+) -> Option<Vec<Line<'static>>> {
+    use crate::tools::edit::ChangeKind;
+    let summary = crate::tools::edit::parse_result(result)?;
+    let mut out = Vec::new();
+    let marker = if expanded { "▾ " } else { "▸ " };
+    for f in &summary.files {
+        let key = match f.kind {
+            ChangeKind::Add => "tui-edit-added",
+            ChangeKind::Update => "tui-edit-edited",
+            ChangeKind::Delete => "tui-edit-deleted",
+            ChangeKind::Move => "tui-edit-moved",
+        };
+        let path = match &f.from {
+            Some(from) => format!("{} → {}", sanitize(from), sanitize(&f.path)),
+            None => sanitize(&f.path),
+        };
+        out.extend(wrap_prefixed(
+            &Line::from(vec![
+                Span::styled(
+                    l.tra(key, &[("path", Arg::from(path))]),
+                    theme::success().patch(theme::bold()),
+                ),
+                Span::styled(" · ", theme::dim()),
+                Span::styled(format!("+{}", f.added), theme::success()),
+                Span::raw(" "),
+                Span::styled(format!("−{}", f.removed), theme::error()),
+            ]),
+            width,
+            &[Span::styled(marker, theme::accent())],
+            &[Span::raw("  ")],
+        ));
+        if expanded {
+            out.extend(diff_lines(&sanitize(&f.diff), width, None, l));
+        }
+    }
+    if expanded && summary.diff_cut {
+        out.push(Line::from(Span::styled(
+            format!("  {}", l.tr("tui-edit-diff-cut")),
+            theme::dim(),
+        )));
+    }
+    Some(out)
+}
+
+/// Lines of `shell` output shown before the card is expanded.
+const SHELL_PREVIEW_LINES: usize = 6;
+
+fn shell_card(
+    arguments: &str,
+    result: &str,
+    error: bool,
+    expanded: bool,
+    l: Localizer,
+    width: usize,
+) -> Option<Vec<Line<'static>>> {
+    let args: serde_json::Value = serde_json::from_str(arguments).ok()?;
+    let command = match args.get("command")? {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(a) => a
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => return None,
+    };
+    let mut lines = result.lines();
+    let status = lines.next()?.to_string();
+    let duration = lines.next()?.strip_prefix("duration: ")?.to_string();
+    let rest: Vec<&str> = lines.collect();
+    let output: Vec<&str> = match rest.first() {
+        Some(&"output:") => rest[1..].to_vec(),
+        _ => rest,
+    };
+    let ok = !error && status == "exit status 0";
+    let mut out = Vec::new();
+    let dollar = [Span::styled("$ ", theme::accent())];
+    for row in sanitize(&command).split('\n') {
+        out.extend(wrap_prefixed(
+            &Line::from(Span::styled(row.to_string(), theme::bold())),
+            width,
+            &dollar,
+            &[Span::raw("  ")],
+        ));
+    }
+    out.push(Line::from(vec![
+        Span::styled(
+            format!("  {}", sanitize(&status)),
+            if ok { theme::success() } else { theme::error() },
+        ),
+        Span::styled(format!(" · {}", sanitize(&duration)), theme::dim()),
+    ]));
+    let shown = if expanded {
+        output.len()
+    } else {
+        SHELL_PREVIEW_LINES.min(output.len())
+    };
+    let gutter = [Span::styled("  │ ", theme::dim())];
+    for row in &output[..shown] {
+        out.extend(wrap_prefixed(
+            &Line::from(Span::styled(sanitize(row), theme::dim())),
+            width,
+            &gutter,
+            &gutter,
+        ));
+    }
+    if shown < output.len() {
+        out.push(Line::from(Span::styled(
+            format!(
+                "  {}",
+                l.tra(
+                    "tui-more-lines",
+                    &[("count", Arg::from(output.len() - shown))]
+                )
+            ),
+            theme::dim(),
+        )));
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod card_tests {
+    use super::*;
+    use crate::i18n::Locale;
+
+    fn text(lines: &[Line<'static>]) -> String {
+        lines
+            .iter()
+            .map(|l| {
+                l.spans
+                    .iter()
+                    .map(|s| s.content.as_ref())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    const EDIT: &str = "Changed 1 file:\nupdated src/a.rs (+1 -1)\n\ndiff --git a/src/a.rs b/src/a.rs\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-old\n+new\n";
+
+    #[test]
+    fn an_edit_is_a_collapsed_edited_card_that_expands_to_its_diff_in_both_languages() {
+        for (locale, word) in [
+            (Locale::EnUs, "Edited src/a.rs"),
+            (Locale::ZhCn, "已编辑 src/a.rs"),
+        ] {
+            let l = Localizer::new(locale);
+            let closed =
+                text(&acting_card("edit_file", "{}", Some(EDIT), false, false, l, 80).unwrap());
+            assert_eq!(closed, format!("▸ {word} · +1 −1"));
+            let open =
+                text(&acting_card("edit_file", "{}", Some(EDIT), false, true, l, 80).unwrap());
+            assert!(open.starts_with(&format!("▾ {word}")), "{open}");
+            assert!(open.contains("│ -old") && open.contains("│ +new"), "{open}");
+        }
+        // A failed edit keeps the generic card (its error text).
+        let l = Localizer::new(Locale::EnUs);
+        assert!(
+            acting_card(
+                "edit_file",
+                "{}",
+                Some("edit_file: 0 matches"),
+                true,
+                false,
+                l,
+                80
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn a_shell_card_shows_the_command_exit_status_duration_and_output() {
+        let l = Localizer::new(Locale::EnUs);
+        let out: String = (1..=10).map(|i| format!("line {i}\n")).collect();
+        let result = format!("exit status 2\nduration: 0.048 s\noutput:\n{out}");
+        let rows = acting_card(
+            "shell",
+            r#"{"command":"make test"}"#,
+            Some(&result),
+            true,
+            false,
+            l,
+            80,
+        )
+        .unwrap();
+        let t = text(&rows);
+        assert!(
+            t.starts_with("$ make test\n  exit status 2 · 0.048 s"),
+            "{t}"
+        );
+        assert!(t.contains("│ line 6") && !t.contains("│ line 7"), "{t}");
+        assert!(t.contains("4 more lines"), "{t}");
+        assert_eq!(rows[1].spans[0].style, theme::error());
+        let all = text(
+            &acting_card(
+                "shell",
+                r#"{"command":"make test"}"#,
+                Some(&result),
+                true,
+                true,
+                l,
+                80,
+            )
+            .unwrap(),
+        );
+        assert!(all.contains("│ line 10"), "{all}");
+    }
+}

@@ -408,106 +408,124 @@ fn render_parts(
             if mode == ToolCardMode::Hidden {
                 return (vec![], vec![]);
             }
-            let (status, style) = match (result, error) {
-                _ if waiting => (l.tr("tui-tool-waiting"), theme::warn()),
-                (None, _) if *approval == Some(ToolApproval::Queued) => {
-                    (l.tr("tui-tool-queued"), theme::dim())
-                }
-                _ if denied => (l.tr("tui-tool-denied"), theme::error()),
-                (None, _) => (l.tr("tui-tool-running"), theme::warn()),
-                (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
-                (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
-            };
-            head.extend(wrap_line(
-                &Line::from(vec![
-                    Span::styled(
-                        format!("{} / {name}", l.tr("tui-tool")),
-                        style.patch(theme::bold()),
-                    ),
-                    Span::styled(format!("  {status}"), style),
-                ]),
-                width,
-                0,
-            ));
-            if let Some(p) = preview.as_deref().filter(|_| waiting) {
-                // Waiting: what the call would do (the diff, or where the command runs).
-                head.extend(super::acting::preview_lines(p, l, width));
-            } else if mode == ToolCardMode::Expanded {
-                head.extend(dim_indented(arguments, "  ", width));
+            // The acting tools have cards of their own once they ran (SPEC §14.1).
+            let acting = (!waiting && !denied)
+                .then(|| {
+                    super::acting::acting_card(
+                        name,
+                        arguments,
+                        result.as_deref(),
+                        *error,
+                        mode == ToolCardMode::Expanded,
+                        l,
+                        width,
+                    )
+                })
+                .flatten();
+            if let Some(rows) = acting {
+                head.extend(rows);
             } else {
-                let one: String = arguments.replace('\n', " ");
-                head.push(Line::from(Span::styled(
-                    format!("  {}", truncate(&one, width.saturating_sub(2))),
-                    theme::dim(),
-                )));
-            }
-            if let Some(a) = approval.filter(|a| *a != ToolApproval::Queued) {
-                let (key, style) = match a {
-                    ToolApproval::Waiting | ToolApproval::Queued => {
-                        ("tui-approval-keys", theme::accent())
+                let (status, style) = match (result, error) {
+                    _ if waiting => (l.tr("tui-tool-waiting"), theme::warn()),
+                    (None, _) if *approval == Some(ToolApproval::Queued) => {
+                        (l.tr("tui-tool-queued"), theme::dim())
                     }
-                    ToolApproval::Decided(ApprovalDecision::Allow) => {
-                        ("tui-approval-allowed", theme::success())
-                    }
-                    ToolApproval::Decided(ApprovalDecision::AlwaysAllow) => {
-                        ("tui-approval-always", theme::success())
-                    }
-                    ToolApproval::Decided(ApprovalDecision::Deny) => {
-                        ("tui-approval-denied", theme::error())
-                    }
+                    _ if denied => (l.tr("tui-tool-denied"), theme::error()),
+                    (None, _) => (l.tr("tui-tool-running"), theme::warn()),
+                    (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
+                    (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
                 };
-                // A denial with the user's reason says it (the model got it too).
-                let reason = result
-                    .as_deref()
-                    .filter(|_| denied)
-                    .and_then(|r| crate::agent::tool_runner::denial_reason(name, r));
-                let label = match reason {
-                    Some(r) => l.tra(
-                        "tui-approval-denied-reason",
-                        &[("reason", crate::i18n::Arg::from(sanitize(r)))],
-                    ),
-                    None => l.tr(key),
-                };
-                let indent = [Span::raw("  ")];
-                head.extend(wrap_prefixed(
-                    &Line::from(Span::styled(label, style)),
+                head.extend(wrap_line(
+                    &Line::from(vec![
+                        Span::styled(
+                            format!("{} / {name}", l.tr("tui-tool")),
+                            style.patch(theme::bold()),
+                        ),
+                        Span::styled(format!("  {status}"), style),
+                    ]),
                     width,
-                    &indent,
-                    &indent,
+                    0,
                 ));
-            }
-            // A denial's result is the model-facing text; the card says "Denied by you".
-            if let Some(r) = result.as_ref().filter(|_| !denied) {
-                let lines: Vec<&str> = r.split('\n').collect();
-                let shown = if mode == ToolCardMode::Expanded {
-                    lines.len()
+                if let Some(p) = preview.as_deref().filter(|_| waiting) {
+                    // Waiting: what the call would do (the diff, or where the command runs).
+                    head.extend(super::acting::preview_lines(p, l, width));
+                } else if mode == ToolCardMode::Expanded {
+                    head.extend(dim_indented(arguments, "  ", width));
                 } else {
-                    PREVIEW_LINES
-                };
-                let gutter = [Span::styled("  │ ", theme::dim())];
-                for s in lines.iter().take(shown) {
+                    let one: String = arguments.replace('\n', " ");
+                    head.push(Line::from(Span::styled(
+                        format!("  {}", truncate(&one, width.saturating_sub(2))),
+                        theme::dim(),
+                    )));
+                }
+                if let Some(a) = approval.filter(|a| *a != ToolApproval::Queued) {
+                    let (key, style) = match a {
+                        ToolApproval::Waiting | ToolApproval::Queued => {
+                            ("tui-approval-keys", theme::accent())
+                        }
+                        ToolApproval::Decided(ApprovalDecision::Allow) => {
+                            ("tui-approval-allowed", theme::success())
+                        }
+                        ToolApproval::Decided(ApprovalDecision::AlwaysAllow) => {
+                            ("tui-approval-always", theme::success())
+                        }
+                        ToolApproval::Decided(ApprovalDecision::Deny) => {
+                            ("tui-approval-denied", theme::error())
+                        }
+                    };
+                    // A denial with the user's reason says it (the model got it too).
+                    let reason = result
+                        .as_deref()
+                        .filter(|_| denied)
+                        .and_then(|r| crate::agent::tool_runner::denial_reason(name, r));
+                    let label = match reason {
+                        Some(r) => l.tra(
+                            "tui-approval-denied-reason",
+                            &[("reason", crate::i18n::Arg::from(sanitize(r)))],
+                        ),
+                        None => l.tr(key),
+                    };
+                    let indent = [Span::raw("  ")];
                     head.extend(wrap_prefixed(
-                        &Line::from(Span::styled(s.to_string(), theme::dim())),
+                        &Line::from(Span::styled(label, style)),
                         width,
-                        &gutter,
-                        &gutter,
+                        &indent,
+                        &indent,
                     ));
                 }
-                if lines.len() > shown {
-                    head.extend(wrap_line(
-                        &Line::from(Span::styled(
-                            format!(
-                                "  {}",
-                                l.tra(
-                                    "tui-more-lines",
-                                    &[("count", Arg::from(lines.len() - shown))]
-                                )
-                            ),
-                            theme::dim(),
-                        )),
-                        width,
-                        0,
-                    ));
+                // A denial's result is the model-facing text; the card says "Denied by you".
+                if let Some(r) = result.as_ref().filter(|_| !denied) {
+                    let lines: Vec<&str> = r.split('\n').collect();
+                    let shown = if mode == ToolCardMode::Expanded {
+                        lines.len()
+                    } else {
+                        PREVIEW_LINES
+                    };
+                    let gutter = [Span::styled("  │ ", theme::dim())];
+                    for s in lines.iter().take(shown) {
+                        head.extend(wrap_prefixed(
+                            &Line::from(Span::styled(s.to_string(), theme::dim())),
+                            width,
+                            &gutter,
+                            &gutter,
+                        ));
+                    }
+                    if lines.len() > shown {
+                        head.extend(wrap_line(
+                            &Line::from(Span::styled(
+                                format!(
+                                    "  {}",
+                                    l.tra(
+                                        "tui-more-lines",
+                                        &[("count", Arg::from(lines.len() - shown))]
+                                    )
+                                ),
+                                theme::dim(),
+                            )),
+                            width,
+                            0,
+                        ));
+                    }
                 }
             }
         }

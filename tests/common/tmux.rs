@@ -117,7 +117,13 @@ pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile
 pub fn chat_flat(screen: &str) -> String {
     let mut out = String::new();
     for row in screen.lines() {
-        let chat = row.split(" │").next().unwrap_or(row).split('│').next().unwrap_or(row);
+        let chat = row
+            .split(" │")
+            .next()
+            .unwrap_or(row)
+            .split('│')
+            .next()
+            .unwrap_or(row);
         for word in chat.split_whitespace() {
             if !out.is_empty() {
                 out.push(' ');

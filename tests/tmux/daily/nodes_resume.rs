@@ -106,11 +106,21 @@ fn one_node_per_change_and_ctrl_t(w: u16, t: &Texts, socket: &str) {
     }
     let dir = tempfile::tempdir().unwrap();
     let tmux = start(socket, dir.path(), w, 24, t, "");
-    ask(&tmux, t, "Hello", "apply_patch, edit_file, grep, list_dir, read_file, shell, write_file");
+    ask(
+        &tmux,
+        t,
+        "Hello",
+        "apply_patch, edit_file, grep, list_dir, read_file, shell, write_file",
+    );
     tmux.type_line("/tool disable grep");
     // The node appears when the change is made (no separate notice).
     tmux.wait_for("the node", |s| chat_count(s, t.removed_grep) == 1);
-    ask(&tmux, t, "Again", "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file");
+    ask(
+        &tmux,
+        t,
+        "Again",
+        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file",
+    );
     // The node is now above the screen; Ctrl+T expands it and scrolls it into view.
     tmux.key("C-t");
     let screen = tmux.wait_for("the expanded node on screen", |s| {
@@ -156,9 +166,19 @@ fn resume_restores_and_prints_the_hint(w: u16, t: &Texts, socket: &str) {
     }
     let dir = tempfile::tempdir().unwrap();
     let tmux = start(socket, dir.path(), w, 40, t, "");
-    ask(&tmux, t, "Hello", "apply_patch, edit_file, grep, list_dir, read_file, shell, write_file");
+    ask(
+        &tmux,
+        t,
+        "Hello",
+        "apply_patch, edit_file, grep, list_dir, read_file, shell, write_file",
+    );
     tmux.type_line("/tool disable grep");
-    ask(&tmux, t, "Again", "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file");
+    ask(
+        &tmux,
+        t,
+        "Again",
+        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file",
+    );
     tmux.type_line("/quit");
     let screen = tmux.wait_for("the resume hint", |s| s.contains("EXITED"));
     let hint = screen
@@ -199,7 +219,12 @@ fn resume_restores_and_prints_the_hint(w: u16, t: &Texts, socket: &str) {
         chat_count(s, t.removed_grep) == 1 && s.contains("▎ Again")
     });
     // grep stays disabled: the model is offered the same tools as before.
-    ask(&tmux, t, "Third", "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file");
+    ask(
+        &tmux,
+        t,
+        "Third",
+        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file",
+    );
     assert_eq!(
         developer(&log),
         1,
