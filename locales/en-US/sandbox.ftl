@@ -31,3 +31,26 @@ tui-edit-edited = Edited { $path }
 tui-edit-deleted = Deleted { $path }
 tui-edit-moved = Moved { $path }
 tui-edit-diff-cut = … the diff was cut in the log; the file itself is whole
+cmd-sandbox = Show the sandbox: mode, backend and why, writable roots, protected paths
+cmd-permissions = List saved rules and this session's grants; revoke N revokes one
+cmd-permissions-args = [revoke N]
+sandbox-mode-line = Sandbox mode: { $mode }; network { $network ->
+    [on] on
+   *[off] off
+  }.
+sandbox-backend-line = Backend: { $backend } (backend = "{ $choice }"): { $why }
+sandbox-backend-none = No backend can enforce the sandbox (backend = "{ $choice }"): { $why }. Sandboxed commands run nothing.
+sandbox-writable-title = Writable:
+sandbox-protected-title = Protected (never writable):
+sandbox-limits-title = Not covered by this backend:
+sandbox-item =   { $item }
+sandbox-not-set-up = This session has no sandbox (the acting tools are not set up).
+permissions-none = This session has no approval rules (the acting tools are not set up).
+permissions-policy = Approval policy: { $policy }.
+permissions-empty = No saved rules and no grants in this session.
+permissions-entry = { $n }. { $text }
+permissions-revoke-hint = /permissions revoke N revokes entry N.
+permissions-revoked = Revoked entry { $n }.
+permissions-not-revocable = Entry { $n } is a project rule: change it in the project's .deepterm/rules.toml.
+permissions-revoke-failed = Entry { $n } could not be revoked (the rules file changed since it was listed; list again).
+permissions-no-such = There is no entry { $n }; /permissions lists them.

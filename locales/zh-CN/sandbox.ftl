@@ -31,3 +31,26 @@ tui-edit-edited = 已编辑 { $path }
 tui-edit-deleted = 已删除 { $path }
 tui-edit-moved = 已移动 { $path }
 tui-edit-diff-cut = … 日志中的差异已截断；文件本身完整
+cmd-sandbox = 显示沙箱：模式、后端及原因、可写目录、受保护路径
+cmd-permissions = 列出已保存的规则和本会话的授权；revoke N 撤销其中一项
+cmd-permissions-args = [revoke 编号]
+sandbox-mode-line = 沙箱模式：{ $mode }；网络{ $network ->
+    [on] 开启
+   *[off] 关闭
+  }。
+sandbox-backend-line = 后端：{ $backend }（backend = "{ $choice }"）：{ $why }
+sandbox-backend-none = 没有后端能实施沙箱（backend = "{ $choice }"）：{ $why }。沙箱内的命令不会运行。
+sandbox-writable-title = 可写：
+sandbox-protected-title = 受保护（始终不可写）：
+sandbox-limits-title = 此后端无法覆盖：
+sandbox-item =   { $item }
+sandbox-not-set-up = 本会话没有沙箱（未设置可执行操作的工具）。
+permissions-none = 本会话没有审批规则（未设置可执行操作的工具）。
+permissions-policy = 审批策略：{ $policy }。
+permissions-empty = 没有已保存的规则，本会话也没有授权。
+permissions-entry = { $n }. { $text }
+permissions-revoke-hint = 用 /permissions revoke 编号 撤销对应条目。
+permissions-revoked = 已撤销第 { $n } 项。
+permissions-not-revocable = 第 { $n } 项是项目规则：请在项目的 .deepterm/rules.toml 中修改。
+permissions-revoke-failed = 第 { $n } 项无法撤销（列出后规则文件已改变；请重新列出）。
+permissions-no-such = 没有第 { $n } 项；用 /permissions 查看列表。

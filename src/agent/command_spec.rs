@@ -25,6 +25,10 @@ pub enum CommandId {
     Compact,
     /// `/mode [read-only|workspace-write|full-access]`: the sandbox mode (SPEC §14.2).
     Mode,
+    /// `/sandbox`: the mode, backend, writable roots and protected paths.
+    Sandbox,
+    /// `/permissions [revoke N]`: saved rules and this session's grants.
+    Permissions,
     /// `/lang en|zh`.
     Lang,
     /// `/inspect [N]`.
@@ -144,6 +148,24 @@ pub const COMMANDS: &[CommandSpec] = &[
         desc_key: "cmd-mode",
         complete_with_args: true,
         usage_key: Some("cmd-mode-args"),
+    },
+    CommandSpec {
+        id: CommandId::Sandbox,
+        name: "/sandbox",
+        aliases: &[],
+        args: ArgSpec::None,
+        desc_key: "cmd-sandbox",
+        complete_with_args: false,
+        usage_key: None,
+    },
+    CommandSpec {
+        id: CommandId::Permissions,
+        name: "/permissions",
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: "cmd-permissions",
+        complete_with_args: true,
+        usage_key: Some("cmd-permissions-args"),
     },
     CommandSpec {
         id: CommandId::Compact,

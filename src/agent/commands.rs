@@ -3,6 +3,7 @@
 //! `exec`. Every [`CommandId`] is bound to its handler here by an exhaustive match, so a
 //! table entry cannot lack one.
 
+mod acting;
 mod mcp;
 mod status;
 
@@ -115,6 +116,8 @@ impl Agent {
             },
             CommandId::System => self.system_command(rest),
             CommandId::Mode => self.mode_command(rest),
+            CommandId::Sandbox => self.sandbox_command(),
+            CommandId::Permissions => self.permissions_command(rest, spec),
             CommandId::Model => self.model_command(rest).await,
             CommandId::Tools => {
                 let lines = self.tool_lines();

@@ -401,6 +401,13 @@ impl Agent {
         );
     }
 
+    /// The acting tools' policy, if the session has one.
+    pub(crate) fn tools_acting(
+        &self,
+    ) -> Option<std::sync::Arc<crate::agent::acting::ActingPolicy>> {
+        self.tools.acting().cloned()
+    }
+
     /// The current sandbox mode.
     pub fn sandbox_mode(&self) -> crate::sandbox::SandboxMode {
         self.sandbox.mode()

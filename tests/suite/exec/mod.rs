@@ -1,3 +1,4 @@
+mod acting;
 mod escapes;
 mod feedback;
 mod headless;

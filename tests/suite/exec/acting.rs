@@ -1,0 +1,103 @@
+//! The acting tools through `exec` (SPEC §14.1, §14.2): `/sandbox` says what is enforced,
+//! `/permissions` lists and revokes saved rules, a forbidden rule refuses a command even
+//! under `--approve all` and says so on stderr, and `/mode read-only` stops edits.
+
+use crate::common::*;
+
+use deepterm::sim::SimConfig;
+
+/// The simulator's route with the built-in tools on (the shared test config turns them
+/// off).
+fn config(env: &TestEnv) -> std::path::PathBuf {
+    let base = env.sim.base_url();
+    ConfigBuilder::new(&base)
+        .provider("dsih", "deepseek-messages", &format!("{base}/anthropic"))
+        .write(env.dir.path())
+}
+
+fn rules(dir: &std::path::Path, body: &str) -> std::path::PathBuf {
+    let cfg_home = dir.join("xdg");
+    std::fs::create_dir_all(cfg_home.join("deepterm")).unwrap();
+    std::fs::write(cfg_home.join("deepterm/rules.toml"), body).unwrap();
+    cfg_home
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sandbox_and_permissions_say_what_is_enforced_and_a_saved_rule_can_be_revoked() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env);
+    let xdg = rules(
+        env.dir.path(),
+        "# mine\n\n[[rule]]\nprefix = [\"cargo\", \"test\"]\ndecision = \"allow\"\n\n\
+         [[rule]]\nprefix = [\"git\", \"push\"]\ndecision = \"prompt\"\n",
+    );
+    let out = env
+        .exec_with(
+            &cfg,
+            "/sandbox\n/permissions\n/permissions revoke 1\n/permissions\n",
+            &["--approve", "all"],
+            &[("XDG_CONFIG_HOME", xdg.to_str().unwrap())],
+        )
+        .await;
+    let so = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        so.contains("Sandbox mode: workspace-write; network off."),
+        "{so}\n{}",
+        stderr(&out)
+    );
+    assert!(so.contains("Protected (never writable):"), "{so}");
+    assert!(so.contains(".git"), "{so}");
+    assert!(
+        so.contains("rules.toml"),
+        "the user's rules are protected: {so}"
+    );
+    assert!(so.contains("1. allow \"cargo test\""), "{so}");
+    assert!(
+        stderr(&out).contains("Revoked entry 1."),
+        "{}",
+        stderr(&out)
+    );
+    let left = std::fs::read_to_string(xdg.join("deepterm/rules.toml")).unwrap();
+    assert!(!left.contains("cargo"), "revoked: {left}");
+    assert!(
+        left.contains("\"git\", \"push\""),
+        "the other rule stays: {left}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forbidden_rule_refuses_a_command_under_approve_all_and_says_so_on_stderr() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env);
+    let marker = env.dir.path().join("ran.txt");
+    let script = format!("please call shell \"touch {}\"\n", marker.display());
+    for (forbid, runs) in [(true, false), (false, true)] {
+        let body = if forbid {
+            "[[rule]]\nprefix = [\"touch\"]\ndecision = \"forbidden\"\n"
+        } else {
+            ""
+        };
+        let xdg = rules(env.dir.path(), body);
+        let _ = std::fs::remove_file(&marker);
+        let out = env
+            .exec_command(&cfg, &script)
+            .args(["--approve", "all"])
+            .env(KEY_VAR, TEST_KEY)
+            .env("HOME", env.dir.path())
+            .env("XDG_CONFIG_HOME", &xdg)
+            .current_dir(env.dir.path())
+            .output()
+            .await
+            .unwrap();
+        let err = stderr(&out);
+        // Without the rule the same command runs: the refusal is the rule's doing.
+        assert_eq!(
+            marker.exists(),
+            runs,
+            "forbidden = {forbid}: {err}\n{}",
+            stdout(&out)
+        );
+        assert_eq!(err.contains("Refused shell"), forbid, "{err}");
+    }
+}
