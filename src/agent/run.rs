@@ -146,6 +146,9 @@ pub struct Agent {
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
 }
 
+/// How the shell's result marks a failure that looks like a sandbox denial.
+const SANDBOX_DENIAL_NOTE: &str = "\n[the sandbox (";
+
 /// What handling one composer line produced (for `exec`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LineOutcome {
@@ -1111,6 +1114,15 @@ impl Agent {
             .during(tools.execute(&calls, decided, cancel))
             .await;
         for (call, r) in calls.iter().zip(results) {
+            // A command the sandbox seems to have refused is said on the side too (exec's
+            // stderr), so a headless run never fails silently (SPEC §14.2).
+            if call.name == "shell" && r.content.contains(SANDBOX_DENIAL_NOTE) {
+                self.notice(
+                    NoticeLevel::Warn,
+                    "sandbox-denied-call",
+                    vec![("mode", Arg::from(self.sandbox.mode().as_str()))],
+                );
+            }
             let mut message = Message::text(Role::Tool, r.content.clone(), Source::kind("tool"));
             message.tool_call_id = Some(call.id.clone());
             if r.is_error {

@@ -101,3 +101,27 @@ async fn a_forbidden_rule_refuses_a_command_under_approve_all_and_says_so_on_std
         assert_eq!(err.contains("Refused shell"), forbid, "{err}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_the_sandbox_refuses_is_said_on_stderr_and_writes_nothing() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env);
+    // Not under /tmp: the sandbox gives commands a private /tmp of their own.
+    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let target = outside.path().join("escaped.txt");
+    let script = format!("please call shell \"touch {}\"\n", target.display());
+    let xdg = rules(env.dir.path(), "");
+    let out = env
+        .exec_command(&cfg, &script)
+        .args(["--approve", "all"])
+        .env(KEY_VAR, TEST_KEY)
+        .env("HOME", env.dir.path())
+        .env("XDG_CONFIG_HOME", &xdg)
+        .current_dir(env.dir.path())
+        .output()
+        .await
+        .unwrap();
+    let err = stderr(&out);
+    assert!(!target.exists(), "outside the workspace: {err}");
+    assert!(err.contains("looks like a sandbox denial"), "{err}");
+}

@@ -78,6 +78,7 @@ const NOT_KEYS: &[(&str, &str)] = &[
     ("no-such-key", "a unit test of the unknown-key fallback"),
     ("session-dir", "a command-line option name"),
     ("system-prompt", "a message source kind"),
+    ("sandbox-mode", "a message source kind (the mode note)"),
 ];
 
 /// Calls whose first string argument (after an optional `NoticeLevel::X,`) is a key.
