@@ -69,7 +69,9 @@ fn first_screen_and_footer(w: u16, locale: &str) {
     tmux.type_line("Hello footer");
     let idle = if zh { "查看快捷键" } else { "? for keys" };
     let screen = tmux.wait_for("the reply and the session hit", |s| {
-        s.contains("I will call") && s.contains(idle) && footer(s).contains(hit)
+        crate::common::tmux::chat_flat(s).contains("I will call")
+            && s.contains(idle)
+            && footer(s).contains(hit)
     });
     let f = footer(&screen);
     assert!(f.contains(ctx), "{f}");
