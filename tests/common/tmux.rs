@@ -112,18 +112,21 @@ pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile
     (tmux, dir)
 }
 
-/// The Chat pane's text as one line: the Trajectory column cut off (two panes), each row
-/// trimmed and joined with single spaces, so a phrase matches however Chat wrapped it.
+/// The Chat pane's text as one line: the Trajectory column cut off (two panes: the
+/// separator is a `│` well into the row, not a gutter at its start), each row trimmed and
+/// joined with single spaces, so a phrase matches however Chat wrapped it.
 pub fn chat_flat(screen: &str) -> String {
     let mut out = String::new();
     for row in screen.lines() {
-        let chat = row
-            .split(" │")
-            .next()
-            .unwrap_or(row)
-            .split('│')
-            .next()
-            .unwrap_or(row);
+        let cut = row
+            .char_indices()
+            .filter(|&(i, c)| c == '│' && row[..i].chars().count() >= 30)
+            .map(|(i, _)| i)
+            .next();
+        let chat = match cut {
+            Some(i) => &row[..i],
+            None => row,
+        };
         for word in chat.split_whitespace() {
             if !out.is_empty() {
                 out.push(' ');

@@ -27,7 +27,7 @@ const EN: Texts = Texts {
     header: ["step", "↑in", "hit"],
     reason: "cache break: tools changed",
     session: "session hit",
-    last: "· last 0%",
+    last: "· last ",
     inspector: [
         "Request #2",
         "Request #3",
@@ -40,7 +40,7 @@ const ZH: Texts = Texts {
     header: ["轮.步", "↑输入", "命中"],
     reason: "缓存中断：工具有变化",
     session: "会话命中",
-    last: "· 上次 0%",
+    last: "· 上次 ",
     inspector: ["请求 #2", "请求 #3", "首个差异：工具列表"],
 };
 
@@ -172,9 +172,17 @@ fn scenario(w: u16, t: &Texts) {
     );
     assert!(!texts[warm].contains("! #2"), "{}", texts[warm]);
     assert!(texts[cold].contains("! #3"), "{}", texts[cold]);
-    assert!(texts[cold].trim_end().ends_with(" 0%"), "{}", texts[cold]);
+    // The break loses the cache from the changed tool on (the built-ins sorted before
+    // `grep` still match): well under the warm hit, in red.
+    let cold_pct = texts[cold]
+        .split_whitespace()
+        .last()
+        .unwrap_or("")
+        .to_string();
+    let pct: u32 = cold_pct.trim_end_matches('%').parse().unwrap_or(100);
+    assert!(pct < 50, "{}", texts[cold]);
     assert!(
-        fg_before(lines[cold], 1, "0%"),
+        fg_before(lines[cold], 1, &cold_pct),
         "red cold hit: {:?}",
         lines[cold]
     );

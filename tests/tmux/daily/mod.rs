@@ -2,6 +2,7 @@
 //! at 80 and 120 columns and in both locales. Skipped (with a message) when `tmux` is not
 //! installed, or failed under `DEEPTERM_REQUIRE_EXTERNAL=1`.
 
+mod acting;
 mod approvals;
 mod cache;
 mod commands_lang;

@@ -1,0 +1,126 @@
+//! Scenario: the acting tools in the real terminal UI (SPEC §14.1, §14.2), in demo mode in a
+//! scratch workspace. The agent writes a file (an `Added` card), runs a command in the
+//! sandbox (its `$` card with the exit status), Shift+Tab asks before full-access, an edit
+//! then waits for approval showing its coloured diff, `n` takes a reason that the card
+//! shows, nothing is written, and `/sandbox` and `/permissions` say what is enforced.
+
+use crate::common;
+use crate::common::tmux::{Tmux, chat_flat};
+
+struct Texts {
+    locale: &'static str,
+    added: &'static str,
+    mode_ask: &'static str,
+    no_sandbox: &'static str,
+    waiting: &'static str,
+    denied: &'static str,
+    protected: &'static str,
+    policy: &'static str,
+}
+
+const EN: Texts = Texts {
+    locale: "en-US",
+    added: "▸ Added demo.txt · +2 −0",
+    mode_ask: "Switch to full-access?",
+    no_sandbox: "no sandbox",
+    waiting: "waiting for you",
+    denied: "Denied by you: not now",
+    protected: "Protected (never writable):",
+    policy: "Approval policy: on-request.",
+};
+
+const ZH: Texts = Texts {
+    locale: "zh-CN",
+    added: "▸ 已添加 demo.txt · +2 −0",
+    mode_ask: "切换到 full-access？",
+    no_sandbox: "无沙箱",
+    waiting: "等待你确认",
+    denied: "已被你拒绝：not now",
+    protected: "受保护（始终不可写）：",
+    policy: "审批策略：on-request。",
+};
+
+fn start(w: u16, t: &Texts) -> (Tmux, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(dir.path().join("config.toml"), "").unwrap();
+    let cmd = format!(
+        "cd {ws} && env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c \
+         XDG_DATA_HOME={home}/d {bin} --demo --session-dir {home}/s --config {home}/config.toml \
+         --locale {loc}; sleep 30",
+        ws = common::shell_quote(&ws),
+        home = common::shell_quote(dir.path()),
+        bin = common::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        loc = t.locale,
+    );
+    let tmux = Tmux::start(&format!("dt-acting-{w}-{}", t.locale), w, 40, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains('›'));
+    (tmux, dir)
+}
+
+fn scenario(w: u16, t: &Texts) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let (tmux, dir) = start(w, t);
+    let file = dir.path().join("ws/demo.txt");
+    tmux.type_line("please use write_file");
+    tmux.wait_for("the Added card", |s| chat_flat(s).contains(t.added));
+    assert!(std::fs::read_to_string(&file).unwrap().starts_with("Hello"));
+    tmux.type_line("now run shell \"cat demo.txt\"");
+    tmux.wait_for("the shell card", |s| {
+        let f = chat_flat(s);
+        f.contains("$ cat demo.txt") && f.contains("exit status 0")
+    });
+    // Shift+Tab twice from workspace-write: full-access asks first; `y` switches.
+    tmux.key("BTab");
+    tmux.wait_for("the full-access question", |s| s.contains(t.mode_ask));
+    tmux.key("y");
+    tmux.wait_for("the footer's mode", |s| {
+        s.lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.contains(t.no_sandbox))
+    });
+    // In full-access every edit asks, and the card shows the diff before it is applied.
+    tmux.type_line("edit_file demo.txt");
+    tmux.wait_for("the edit's approval card with its diff", |s| {
+        let f = chat_flat(s);
+        f.contains(t.waiting) && f.contains("-Hello from") && f.contains("+Hi from")
+    });
+    tmux.key("n");
+    tmux.run(&["send-keys", "-t", "t", "-l", "not now"]);
+    tmux.key("Enter");
+    tmux.wait_for("the denial with its reason", |s| {
+        chat_flat(s).contains(t.denied)
+    });
+    assert!(
+        std::fs::read_to_string(&file).unwrap().starts_with("Hello"),
+        "a denied edit writes nothing"
+    );
+    tmux.type_line("/sandbox");
+    tmux.wait_for("/sandbox", |s| chat_flat(s).contains(t.protected));
+    tmux.type_line("/permissions");
+    tmux.wait_for("/permissions", |s| chat_flat(s).contains(t.policy));
+}
+
+#[test]
+fn the_agent_writes_runs_and_asks_with_a_diff_at_80_en() {
+    scenario(80, &EN);
+}
+
+#[test]
+fn the_agent_writes_runs_and_asks_with_a_diff_at_120_en() {
+    scenario(120, &EN);
+}
+
+#[test]
+fn the_agent_writes_runs_and_asks_with_a_diff_at_80_zh() {
+    scenario(80, &ZH);
+}
+
+#[test]
+fn the_agent_writes_runs_and_asks_with_a_diff_at_120_zh() {
+    scenario(120, &ZH);
+}
