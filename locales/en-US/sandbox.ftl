@@ -55,3 +55,4 @@ permissions-not-revocable = Entry { $n } is a project rule: change it in the pro
 permissions-revoke-failed = Entry { $n } could not be revoked (the rules file changed since it was listed; list again).
 permissions-no-such = There is no entry { $n }; /permissions lists them.
 sandbox-denied-call = A shell command failed in a way that looks like a sandbox denial (mode { $mode }); see /sandbox for what is writable.
+tui-shell-always = a: always allow “{ $prefix }” (saved to rules.toml)

@@ -55,3 +55,4 @@ permissions-not-revocable = 第 { $n } 项是项目规则：请在项目的 .dee
 permissions-revoke-failed = 第 { $n } 项无法撤销（列出后规则文件已改变；请重新列出）。
 permissions-no-such = 没有第 { $n } 项；用 /permissions 查看列表。
 sandbox-denied-call = 一条 shell 命令的失败看起来是被沙箱拒绝（模式 { $mode }）；可写范围见 /sandbox。
+tui-shell-always = a：总是允许“{ $prefix }”（保存到 rules.toml）

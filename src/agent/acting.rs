@@ -31,10 +31,10 @@ pub struct ActingPolicy {
 pub enum Verdict {
     /// Not an acting tool: the generic per-tool approval applies.
     NotActing,
-    /// Run it (outside the sandbox when `unsandboxed`).
+    /// Run it.
     Run,
     /// Ask, showing `preview`.
-    Ask(Ask, Option<ApprovalPreview>),
+    Ask(Box<(Ask, Option<ApprovalPreview>)>),
     /// Refuse with this tool error (English, for the model).
     Refuse(String),
 }
@@ -103,9 +103,10 @@ impl ActingPolicy {
                             workdir: req.workdir.display().to_string(),
                             sandboxed: ask.sandboxed && sh.runs_sandboxed(RunAs::Sandboxed),
                             justification: justification.map(str::to_string),
+                            always_prefix: ask.always.save_prefix.as_ref().map(|p| p.join(" ")),
                         })
                     });
-                    Verdict::Ask(ask, preview)
+                    Verdict::Ask(Box::new((ask, preview)))
                 }
             }
         } else {
@@ -140,7 +141,7 @@ impl ActingPolicy {
                             })
                             .collect(),
                     });
-                    Verdict::Ask(ask, preview)
+                    Verdict::Ask(Box::new((ask, preview)))
                 }
             }
         }

@@ -172,6 +172,9 @@ pub enum ApprovalPreview {
         /// The model's justification, for an escalation.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         justification: Option<String>,
+        /// The prefix `a` saves to `rules.toml` (`cargo test`), when it saves one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        always_prefix: Option<String>,
     },
 }
 

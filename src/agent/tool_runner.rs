@@ -216,7 +216,8 @@ impl ToolRunner {
                 )));
                 Some(reason)
             }
-            Verdict::Ask(ask, preview) => {
+            Verdict::Ask(boxed) => {
+                let (ask, preview) = *boxed;
                 if let Some(preview) = preview {
                     let _ = events.send(AgentEvent::ApprovalPreview {
                         call_id: call.id.clone(),

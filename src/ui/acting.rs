@@ -32,11 +32,13 @@ pub fn sanitized(p: ApprovalPreview) -> ApprovalPreview {
             workdir,
             sandboxed,
             justification,
+            always_prefix,
         } => ApprovalPreview::Shell {
             command: sanitize(&command),
             workdir: sanitize(&workdir),
             sandboxed,
             justification: justification.map(|j| sanitize(&j)),
+            always_prefix: always_prefix.map(|p| sanitize(&p)),
         },
     }
 }
@@ -68,6 +70,7 @@ pub fn preview_lines(p: &ApprovalPreview, l: Localizer, width: usize) -> Vec<Lin
             workdir,
             sandboxed,
             justification,
+            always_prefix,
         } => {
             let dollar = [Span::styled("  $ ", theme::accent())];
             for row in command.split('\n') {
@@ -92,6 +95,17 @@ pub fn preview_lines(p: &ApprovalPreview, l: Localizer, width: usize) -> Vec<Lin
                 &indent,
                 &indent,
             ));
+            if let Some(p) = always_prefix {
+                out.extend(wrap_prefixed(
+                    &Line::from(Span::styled(
+                        l.tra("tui-shell-always", &[("prefix", Arg::from(p.clone()))]),
+                        theme::dim(),
+                    )),
+                    width,
+                    &indent,
+                    &indent,
+                ));
+            }
             if let Some(j) = justification {
                 out.extend(wrap_prefixed(
                     &Line::from(Span::styled(
@@ -220,6 +234,7 @@ mod tests {
                 workdir: "/w/proj".into(),
                 sandboxed,
                 justification: Some("needs the network".into()),
+                always_prefix: Some("cargo test".into()),
             };
             let t = text(&preview_lines(&mk(true), l, 80)).join("\n");
             assert!(t.contains("$ cargo test") && t.contains("/w/proj"), "{t}");
@@ -227,6 +242,10 @@ mod tests {
             let t = text(&preview_lines(&mk(false), l, 80)).join("\n");
             assert!(t.contains(no), "{t}");
             assert!(t.contains("needs the network"), "{t}");
+            assert!(
+                t.contains("rules.toml") && t.contains("“cargo test”"),
+                "{t}"
+            );
         }
     }
 
@@ -237,6 +256,7 @@ mod tests {
             workdir: ".".into(),
             sandboxed: true,
             justification: None,
+            always_prefix: None,
         });
         let ApprovalPreview::Shell { command, .. } = p else {
             unreachable!()

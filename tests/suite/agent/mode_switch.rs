@@ -192,3 +192,89 @@ async fn a_mode_switch_on_a_route_without_tool_updates_still_reaches_the_model_a
         "the note sits before the new user message"
     );
 }
+
+fn agent_on(session: Session, mode: SandboxMode) -> Agent {
+    let cfg = Config::parse(
+        "model = \"sim/deepseek-flash\"\n[providers.sim]\nkind = \"deepseek-messages\"\n\
+         base_url = \"http://127.0.0.1:9/anthropic\"\napi_key_env = \"DEEPTERM_MODE_RESUME_UNUSED\"\n",
+        None,
+    )
+    .expect("config parses");
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let mut agent = Agent::new(
+        session,
+        cfg.resolve_route(None).expect("route"),
+        Some(ApiKey::new("sk-mode-resume")),
+        registry(),
+        Box::new(PromptEnv {
+            prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
+        }),
+        Localizer::new(Locale::default()),
+        tx,
+        ApprovalMode::AllowAll,
+        false,
+    )
+    .expect("agent builds");
+    let dir = std::env::temp_dir();
+    let handle = deepterm::sandbox::handle::SandboxHandle::for_workspace(&dir);
+    handle.scope.write().unwrap().mode = mode;
+    agent.set_sandbox(handle);
+    agent
+}
+
+/// A resumed session keeps a stricter mode it switched to, but a log cannot widen the
+/// sandbox: a logged `full-access` over a configured `workspace-write` stays
+/// `workspace-write`, and the model is told so with a new note.
+#[tokio::test]
+async fn resume_keeps_a_stricter_logged_mode_and_never_widens_the_sandbox() {
+    for (logged, configured, expected, notes_after) in [
+        (
+            SandboxMode::ReadOnly,
+            SandboxMode::WorkspaceWrite,
+            SandboxMode::ReadOnly,
+            1,
+        ),
+        (
+            SandboxMode::FullAccess,
+            SandboxMode::WorkspaceWrite,
+            SandboxMode::WorkspaceWrite,
+            2,
+        ),
+    ] {
+        let mut first = agent_on(Session::new("mode-resume", "/tmp"), SandboxMode::ReadOnly);
+        if logged != SandboxMode::ReadOnly {
+            assert_eq!(
+                first
+                    .handle_line(&format!("/mode {}", logged.as_str()))
+                    .await
+                    .error,
+                None
+            );
+        } else {
+            assert_eq!(first.handle_line("/mode workspace-write").await.error, None);
+            assert_eq!(first.handle_line("/mode read-only").await.error, None);
+        }
+        let events: Vec<_> = first
+            .session()
+            .events()
+            .iter()
+            .map(|e| (**e).clone())
+            .collect();
+        let before = events.len();
+        let mut resumed = agent_on(Session::from_events(events).unwrap(), configured);
+        resumed.restore_tool_state();
+        assert_eq!(resumed.sandbox_mode(), expected, "logged {logged:?}");
+        let notes = resumed.session().events()[before..]
+            .iter()
+            .filter(|e| {
+                matches!(&e.kind, EventKind::DeveloperMessage(d)
+                if d.message.source.kind == MODE_NOTE_SOURCE)
+            })
+            .count();
+        assert_eq!(
+            notes,
+            notes_after - 1,
+            "logged {logged:?}: a note only when widening was refused"
+        );
+    }
+}
