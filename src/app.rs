@@ -364,6 +364,9 @@ pub struct AppEnvironment {
     pub demo_base: Option<String>,
     /// The `/resume` picker's summaries already read (shared with the jobs that read them).
     pub summaries: std::sync::Arc<SummaryCache>,
+    /// The sandbox mode and network setting the session started with: the system prompt
+    /// says what the agent can do in them; later switches are appended notes (0060).
+    pub sandbox_start: (crate::sandbox::SandboxMode, bool),
     /// Instruction-file problems of the latest read, and whether they changed since the
     /// loop last took them (each distinct set is warned about once, not per request).
     pub instruction_problems: std::sync::Mutex<(Vec<crate::config::InstructionProblem>, bool)>,
@@ -409,6 +412,11 @@ impl Environment for AppEnvironment {
 
     fn base_prompt(&self) -> String {
         let mut p = BASE_PROMPT.to_string();
+        p.push(' ');
+        p.push_str(&crate::agent::mode::capabilities(
+            self.sandbox_start.0,
+            self.sandbox_start.1,
+        ));
         let read = self.config.read_instructions();
         if let Some(extra) = read.text
             && !extra.trim().is_empty()
@@ -630,6 +638,7 @@ pub fn build_agent(
             .map(|url| (setup.route.provider.clone(), url)),
         demo_base: demo_base.clone(),
         summaries: std::sync::Arc::default(),
+        sandbox_start: (setup.config.sandbox.mode, setup.config.sandbox.network),
         instruction_problems: Default::default(),
     };
     let mut agent = Agent::new(
@@ -763,13 +772,14 @@ mod tests {
             base_url_override: None,
             demo_base: None,
             summaries: std::sync::Arc::default(),
+            sandbox_start: (crate::sandbox::SandboxMode::ReadOnly, false),
             instruction_problems: Default::default(),
         };
-        assert_eq!(
-            env.base_prompt(),
-            BASE_PROMPT,
-            "the environment is not read"
-        );
+        let prompt = env.base_prompt();
+        assert!(prompt.starts_with(BASE_PROMPT), "{prompt}");
+        assert!(!prompt.contains("DEEPSEEK"), "the environment is not read");
+        // The prompt says what the agent can do in the mode it started in (SPEC §14.2).
+        assert!(prompt.contains("The sandbox mode is read-only"), "{prompt}");
         let first = env.take_prompt_notices();
         assert_eq!(first.len(), 1, "{first:?}");
         assert_eq!(first[0].key, "config-instructions-outside");

@@ -147,6 +147,42 @@ impl ActingPolicy {
         }
     }
 
+    /// After a sandboxed `shell` call failed in a way that looks like a sandbox denial:
+    /// the card that offers to run it again outside the sandbox, when the policy lets the
+    /// user be asked (never under `never`, in `full-access` or in `exec`).
+    pub fn rerun_offer(&self, arguments: &str) -> Option<(Ask, ApprovalPreview)> {
+        let args: Value = serde_json::from_str(arguments).ok()?;
+        let argv: Option<Vec<String>> = args.get("command").and_then(|c| {
+            c.as_array().map(|a| {
+                a.iter()
+                    .map(|v| v.as_str().unwrap_or_default().to_string())
+                    .collect()
+            })
+        });
+        let script = args.get("command").and_then(Value::as_str);
+        let command = match (&argv, script) {
+            (Some(a), _) => ShellCommand::Argv(a),
+            (None, Some(s)) => ShellCommand::Script(s),
+            (None, None) => return None,
+        };
+        let call = Call::Shell {
+            command,
+            escalate: false,
+            justification: None,
+        };
+        let ask = self.approvals().rerun_offer(self.sandbox.mode(), &call)?;
+        let sh = self.shell.as_ref()?;
+        let req = sh.parse(&args).ok()?;
+        let preview = ApprovalPreview::Shell {
+            command: command.display(),
+            workdir: req.workdir.display().to_string(),
+            sandboxed: false,
+            justification: None,
+            always_prefix: None,
+        };
+        Some((ask, preview))
+    }
+
     /// `a` on a card: saves the rule or adds the grant the card offered. Returns the save
     /// error, if saving the rule failed (the grant holds for the session anyway).
     pub fn always(&self, ask: &Ask) -> Option<crate::approval::RulesError> {

@@ -146,9 +146,6 @@ pub struct Agent {
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
 }
 
-/// How the shell's result marks a failure that looks like a sandbox denial.
-const SANDBOX_DENIAL_NOTE: &str = "\n[the sandbox (";
-
 /// What handling one composer line produced (for `exec`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LineOutcome {
@@ -1113,10 +1110,24 @@ impl Agent {
             .inbox
             .during(tools.execute(&calls, decided, cancel))
             .await;
+        let mut results = results;
+        for (call, r) in calls.iter().zip(results.iter_mut()) {
+            // The sandbox seems to have refused a command: the user may run it outside.
+            if let Some(again) = self
+                .tools
+                .offer_rerun(call, r, &mut self.inbox, &self.tx, cancel)
+                .await
+            {
+                *r = again;
+            }
+        }
         for (call, r) in calls.iter().zip(results) {
             // A command the sandbox seems to have refused is said on the side too (exec's
             // stderr), so a headless run never fails silently (SPEC §14.2).
-            if call.name == "shell" && r.content.contains(SANDBOX_DENIAL_NOTE) {
+            if call.name == "shell"
+                && r.content
+                    .contains(crate::agent::tool_runner::SANDBOX_DENIAL_NOTE)
+            {
                 self.notice(
                     NoticeLevel::Warn,
                     "sandbox-denied-call",

@@ -58,6 +58,9 @@ pub fn denial_reason<'a>(name: &str, result: &'a str) -> Option<&'a str> {
         .strip_prefix(". The user's reason: ")
 }
 
+/// How the shell's result marks a failure that looks like a sandbox denial.
+pub const SANDBOX_DENIAL_NOTE: &str = "\n[the sandbox (";
+
 /// One tool call of a reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
@@ -246,6 +249,55 @@ impl ToolRunner {
                         inbox.take_reason(&call.id).as_deref(),
                     )),
                 }
+            }
+        }
+    }
+
+    /// A sandboxed `shell` call whose result looks like a sandbox denial: offers the user
+    /// to run it again outside the sandbox (SPEC §14.2, `on-request` and `untrusted`), and
+    /// returns the re-run's result when allowed.
+    pub async fn offer_rerun(
+        &self,
+        call: &ToolCall,
+        result: &CallResult,
+        inbox: &mut Inbox,
+        events: &mpsc::UnboundedSender<AgentEvent>,
+        cancel: &CancellationToken,
+    ) -> Option<CallResult> {
+        if call.name != "shell" || self.mode != ApprovalMode::Interactive {
+            return None;
+        }
+        let acting = self.acting.as_ref()?;
+        if !result.content.contains(SANDBOX_DENIAL_NOTE) {
+            return None;
+        }
+        let (_ask, preview) = acting.rerun_offer(&call.arguments)?;
+        let sh = acting.shell.clone()?;
+        let _ = events.send(AgentEvent::Notice(Notice::new(
+            NoticeLevel::Warn,
+            "approval-rerun-offer",
+            vec![],
+        )));
+        let _ = events.send(AgentEvent::ApprovalPreview {
+            call_id: call.id.clone(),
+            preview,
+        });
+        match self.ask(call, inbox, events).await {
+            ApprovalDecision::Allow | ApprovalDecision::AlwaysAllow => {
+                let args = serde_json::from_str(&call.arguments).ok()?;
+                let req = sh.parse(&args).ok()?;
+                let out = sh
+                    .run(&req, crate::tools::shell::RunAs::Unsandboxed, cancel)
+                    .await
+                    .outcome;
+                Some(CallResult {
+                    content: self.redact(&out.content),
+                    is_error: out.is_error,
+                })
+            }
+            ApprovalDecision::Deny => {
+                let _ = inbox.take_reason(&call.id);
+                None
             }
         }
     }
