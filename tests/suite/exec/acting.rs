@@ -125,3 +125,86 @@ async fn a_command_the_sandbox_refuses_is_said_on_stderr_and_writes_nothing() {
     assert!(!target.exists(), "outside the workspace: {err}");
     assert!(err.contains("looks like a sandbox denial"), "{err}");
 }
+
+/// The route, the workspace and the config for one run on `route` (`ds` = the Messages
+/// route, `oai` = Chat Completions).
+async fn run_on(
+    env: &TestEnv,
+    route: &str,
+    script: &str,
+    ws: &std::path::Path,
+) -> std::process::Output {
+    let base = env.sim.base_url();
+    let cfg = ConfigBuilder::new(&base)
+        .provider("oai", "openai-chat", &base)
+        .write(env.dir.path());
+    let xdg = rules(env.dir.path(), "");
+    env.exec_command(&cfg, script)
+        .args(["--approve", "all", "--model", route])
+        .env(KEY_VAR, TEST_KEY)
+        .env("HOME", env.dir.path())
+        .env("XDG_CONFIG_HOME", &xdg)
+        .current_dir(ws)
+        .output()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shell_runs_in_the_sandbox_end_to_end_on_both_routes() {
+    for route in ["ds/deepseek-flash", "oai/deepseek-flash"] {
+        let env = TestEnv::new(SimConfig::default()).await;
+        let ws = env.dir.path().join("ws");
+        std::fs::create_dir_all(&ws).unwrap();
+        let out = run_on(
+            &env,
+            route,
+            "please call shell \"echo made > inside.txt; echo done\"\n",
+            &ws,
+        )
+        .await;
+        assert!(out.status.success(), "{route}: {}", stderr(&out));
+        // Written inside the workspace by the sandboxed command, and the result reached
+        // the model (the next request carries it).
+        assert_eq!(
+            std::fs::read_to_string(ws.join("inside.txt")).unwrap(),
+            "made\n",
+            "{route}"
+        );
+        let reqs = env.requests();
+        let last = reqs.last().unwrap().to_string();
+        assert!(
+            last.contains("exit status 0") && last.contains("done"),
+            "{route}: {last}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_after_mode_read_only_writes_nothing_and_the_model_is_told_why() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let ws = env.dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    let out = run_on(
+        &env,
+        "ds/deepseek-flash",
+        "/mode read-only\nplease use write_file\n",
+        &ws,
+    )
+    .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!ws.join("demo.txt").exists(), "read-only wrote a file");
+    let reqs = env.requests();
+    let last = reqs.last().unwrap().to_string();
+    assert!(
+        last.contains("read-only"),
+        "the tool error names the mode: {last}"
+    );
+    // Without the switch the same request writes the file: the refusal is the mode's.
+    let env2 = TestEnv::new(SimConfig::default()).await;
+    let ws2 = env2.dir.path().join("ws");
+    std::fs::create_dir_all(&ws2).unwrap();
+    let out = run_on(&env2, "ds/deepseek-flash", "please use write_file\n", &ws2).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(ws2.join("demo.txt").exists());
+}
