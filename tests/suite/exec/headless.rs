@@ -391,7 +391,7 @@ async fn automatic_compaction_above_80_percent_keeps_the_latest_turn() {
         r#"
 [[providers.ds.models]]
 id = "deepseek-flash"
-context_window = 800
+context_window = 900
 system_prompt_update = "in-history"
 tool_update = "addition-only"
 "#,
