@@ -38,7 +38,7 @@ sandbox-mode-line = Sandbox mode: { $mode }; network { $network ->
     [on] on
    *[off] off
   }.
-sandbox-backend-line = Backend: { $backend } (backend = "{ $choice }"): { $why }
+sandbox-backend-line = Backend: { $backend } (backend = "{ $choice }").
 sandbox-backend-none = No backend can enforce the sandbox (backend = "{ $choice }"): { $why }. Sandboxed commands run nothing.
 sandbox-writable-title = Writable:
 sandbox-protected-title = Protected (never writable):
@@ -56,3 +56,11 @@ permissions-revoke-failed = Entry { $n } could not be revoked (the rules file ch
 permissions-no-such = There is no entry { $n }; /permissions lists them.
 sandbox-denied-call = A shell command failed in a way that looks like a sandbox denial (mode { $mode }); see /sandbox for what is writable.
 tui-shell-always = a: always allow “{ $prefix }” (saved to rules.toml)
+sandbox-limit-hard-link =   a file hard-linked into a writable root from a protected path before the command started stays writable through that link
+sandbox-limit-unix-sockets =   Unix sockets of services outside the sandbox stay reachable by path
+sandbox-limit-symlink =   a protected path that is a symlink (a .git symlink) can be removed and replaced; what it points to stays protected
+sandbox-limit-landlock-root =   entries directly in a directory that holds a protected path (the workspace root) cannot be created, removed or renamed; existing files there stay writable
+sandbox-limit-landlock-tmp =   /tmp is not private: TMPDIR points to a private directory, and writes to /tmp itself are refused
+sandbox-limit-landlock-setsid =   setsid and setpgid are refused, so programs that start a new session fail
+sandbox-limit-landlock-unix-sockets =   Unix sockets of services outside the sandbox stay reachable by path (Landlock ABI { $abi } < 9)
+sandbox-limit-landlock-abstract =   abstract Unix sockets and signals are not scoped (Landlock ABI { $abi } < 6)

@@ -38,7 +38,7 @@ sandbox-mode-line = 沙箱模式：{ $mode }；网络{ $network ->
     [on] 开启
    *[off] 关闭
   }。
-sandbox-backend-line = 后端：{ $backend }（backend = "{ $choice }"）：{ $why }
+sandbox-backend-line = 后端：{ $backend }（backend = "{ $choice }"）。
 sandbox-backend-none = 没有后端能实施沙箱（backend = "{ $choice }"）：{ $why }。沙箱内的命令不会运行。
 sandbox-writable-title = 可写：
 sandbox-protected-title = 受保护（始终不可写）：
@@ -56,3 +56,11 @@ permissions-revoke-failed = 第 { $n } 项无法撤销（列出后规则文件�
 permissions-no-such = 没有第 { $n } 项；用 /permissions 查看列表。
 sandbox-denied-call = 一条 shell 命令的失败看起来是被沙箱拒绝（模式 { $mode }）；可写范围见 /sandbox。
 tui-shell-always = a：总是允许“{ $prefix }”（保存到 rules.toml）
+sandbox-limit-hard-link =   命令开始前从受保护路径硬链接到可写目录中的文件，仍可通过该链接写入
+sandbox-limit-unix-sockets =   沙箱外服务的 Unix 套接字仍可按路径访问
+sandbox-limit-symlink =   本身是符号链接的受保护路径（如 .git 符号链接）可被删除和替换；其指向的目标仍受保护
+sandbox-limit-landlock-root =   包含受保护路径的目录（工作区根目录）中不能直接创建、删除或重命名条目；其中已有的文件仍可写
+sandbox-limit-landlock-tmp =   /tmp 不是私有的：TMPDIR 指向私有目录，对 /tmp 本身的写入会被拒绝
+sandbox-limit-landlock-setsid =   setsid 和 setpgid 会被拒绝，因此启动新会话的程序会失败
+sandbox-limit-landlock-unix-sockets =   沙箱外服务的 Unix 套接字仍可按路径访问（Landlock ABI { $abi } < 9）
+sandbox-limit-landlock-abstract =   抽象 Unix 套接字和信号不受限制（Landlock ABI { $abi } < 6）

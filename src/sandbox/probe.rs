@@ -38,6 +38,30 @@ impl Backend {
     }
 
     /// What this backend cannot cover (English; `/sandbox` and the decision note 0040).
+    /// [`Backend::limits`] as Fluent ids (with the Landlock ABI as `$abi`), in the same
+    /// order, for `/sandbox` in the interface language.
+    pub fn limit_keys(&self) -> Vec<&'static str> {
+        let mut v = vec!["sandbox-limit-hard-link"];
+        match self {
+            Backend::Bwrap { .. } => {
+                v.push("sandbox-limit-unix-sockets");
+                v.push("sandbox-limit-symlink");
+            }
+            Backend::Landlock { abi, .. } => {
+                v.push("sandbox-limit-landlock-root");
+                v.push("sandbox-limit-landlock-tmp");
+                v.push("sandbox-limit-landlock-setsid");
+                if *abi < 9 {
+                    v.push("sandbox-limit-landlock-unix-sockets");
+                }
+                if *abi < 6 {
+                    v.push("sandbox-limit-landlock-abstract");
+                }
+            }
+        }
+        v
+    }
+
     pub fn limits(&self) -> Vec<String> {
         let mut v = vec![
             "a file hard-linked into a writable root from a protected path before the command started stays writable through that link".to_string(),

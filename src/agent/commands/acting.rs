@@ -32,6 +32,8 @@ impl Agent {
                     }
                     None => "-".to_string(),
                 };
+                // In use, the backend says enough; when none works, the reason (the
+                // probe's own diagnostic, with the system's error text) is what to fix.
                 let key = if st.backend.is_some() {
                     "sandbox-backend-line"
                 } else {
@@ -63,13 +65,14 @@ impl Agent {
                 for p in &scope.protected {
                     lines.push(path_line(p));
                 }
-                if !st.limits.is_empty() {
+                if let Some(b) = &st.backend {
+                    let abi = match b {
+                        crate::sandbox::probe::Backend::Landlock { abi, .. } => *abi,
+                        _ => 0,
+                    };
                     lines.push(Text::new("sandbox-limits-title", vec![]));
-                    for limit in &st.limits {
-                        lines.push(Text::new(
-                            "sandbox-item",
-                            vec![("item", Arg::from(limit.clone()))],
-                        ));
+                    for key in b.limit_keys() {
+                        lines.push(Text::new(key, vec![("abi", Arg::from(abi as i64))]));
                     }
                 }
             }
