@@ -106,9 +106,11 @@ async fn a_forbidden_rule_refuses_a_command_under_approve_all_and_says_so_on_std
 async fn a_command_the_sandbox_refuses_is_said_on_stderr_and_writes_nothing() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env);
-    // Not under /tmp: the sandbox gives commands a private /tmp of their own.
-    let outside = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let target = outside.path().join("escaped.txt");
+    // Into the workspace's `.git`, which is protected (a path outside would do too, but
+    // not one under /tmp: commands get a private /tmp of their own).
+    let git = env.dir.path().join(".git");
+    std::fs::create_dir_all(&git).unwrap();
+    let target = git.join("planted-hook");
     let script = format!("please call shell \"touch {}\"\n", target.display());
     let xdg = rules(env.dir.path(), "");
     let out = env
@@ -122,7 +124,7 @@ async fn a_command_the_sandbox_refuses_is_said_on_stderr_and_writes_nothing() {
         .await
         .unwrap();
     let err = stderr(&out);
-    assert!(!target.exists(), "outside the workspace: {err}");
+    assert!(!target.exists(), "written into .git: {err}");
     assert!(err.contains("looks like a sandbox denial"), "{err}");
 }
 
