@@ -21,6 +21,7 @@ pub(super) struct McpTool {
 
 impl McpTool {
     async fn run(&self, arguments: serde_json::Value, cancel: &CancellationToken) -> ToolOutcome {
+        let seen_before = self.server.changes_seen.load(Ordering::SeqCst);
         let server = &self.server.name;
         let peer = {
             let st = self.server.lock();
@@ -69,15 +70,24 @@ impl McpTool {
                 }
             },
         };
-        self.await_list_sync().await;
+        self.await_list_sync(seen_before).await;
         outcome
     }
 
     /// A call that changed the server's tool list (the server sends `list_changed` before
     /// its reply) returns only after the new list went to the loop, so the next request
     /// already declares it.
-    async fn await_list_sync(&self) {
+    async fn await_list_sync(&self, seen_before: u64) {
+        // The notification is on the wire before the reply, but its handler may run on
+        // another worker after the reply resolved the call: give it a short, bounded grace
+        // (at most LIST_SYNC_GRACE) to be counted before deciding nothing changed.
+        let deadline = tokio::time::Instant::now() + LIST_SYNC_GRACE;
         tokio::task::yield_now().await;
+        while self.server.changes_seen.load(Ordering::SeqCst) == seen_before
+            && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
         let seen = self.server.changes_seen.load(Ordering::SeqCst);
         if *self.server.changes_done.borrow() >= seen {
             return;
@@ -86,6 +96,10 @@ impl McpTool {
         let _ = tokio::time::timeout(Duration::from_secs(5), rx.wait_for(|d| *d >= seen)).await;
     }
 }
+
+/// How long a finished call waits for a `list_changed` notification its server sent
+/// before the reply (see [`McpTool::await_list_sync`]).
+const LIST_SYNC_GRACE: Duration = Duration::from_millis(25);
 
 impl ToolExecutor for McpTool {
     fn call<'a>(
