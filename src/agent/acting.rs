@@ -27,6 +27,35 @@ pub struct ActingPolicy {
     unsandboxed: Mutex<HashSet<String>>,
 }
 
+/// A `shell` call's `command` argument: an argv array, or a string for `bash -c`.
+struct CommandWords<'a> {
+    argv: Option<Vec<String>>,
+    script: Option<&'a str>,
+}
+
+impl<'a> CommandWords<'a> {
+    fn of(args: &'a Value) -> Self {
+        let c = args.get("command");
+        CommandWords {
+            argv: c.and_then(Value::as_array).map(|a| {
+                a.iter()
+                    .map(|v| v.as_str().unwrap_or_default().to_string())
+                    .collect()
+            }),
+            script: c.and_then(Value::as_str),
+        }
+    }
+
+    /// The command to decide on; `None` when the argument is missing or malformed.
+    fn command(&self) -> Option<ShellCommand<'_>> {
+        match (&self.argv, self.script) {
+            (Some(a), _) => Some(ShellCommand::Argv(a)),
+            (None, Some(s)) => Some(ShellCommand::Script(s)),
+            (None, None) => None,
+        }
+    }
+}
+
 /// What the policy says about one call.
 pub enum Verdict {
     /// Not an acting tool: the generic per-tool approval applies.
@@ -72,19 +101,10 @@ impl ActingPolicy {
         if name == "shell" {
             let escalate = args.get("escalate").and_then(Value::as_bool) == Some(true);
             let justification = args.get("justification").and_then(Value::as_str);
-            let argv: Option<Vec<String>> = args.get("command").and_then(|c| {
-                c.as_array().map(|a| {
-                    a.iter()
-                        .map(|v| v.as_str().unwrap_or_default().to_string())
-                        .collect()
-                })
-            });
-            let script = args.get("command").and_then(Value::as_str);
-            let command = match (&argv, script) {
-                (Some(a), _) => ShellCommand::Argv(a),
-                (None, Some(s)) => ShellCommand::Script(s),
-                // Missing or malformed: the tool's own validation answers.
-                (None, None) => return Verdict::Run,
+            let words = CommandWords::of(&args);
+            // Missing or malformed: the tool's own validation answers.
+            let Some(command) = words.command() else {
+                return Verdict::Run;
             };
             let call = Call::Shell {
                 command,
@@ -152,19 +172,8 @@ impl ActingPolicy {
     /// user be asked (never under `never`, in `full-access` or in `exec`).
     pub fn rerun_offer(&self, arguments: &str) -> Option<(Ask, ApprovalPreview)> {
         let args: Value = serde_json::from_str(arguments).ok()?;
-        let argv: Option<Vec<String>> = args.get("command").and_then(|c| {
-            c.as_array().map(|a| {
-                a.iter()
-                    .map(|v| v.as_str().unwrap_or_default().to_string())
-                    .collect()
-            })
-        });
-        let script = args.get("command").and_then(Value::as_str);
-        let command = match (&argv, script) {
-            (Some(a), _) => ShellCommand::Argv(a),
-            (None, Some(s)) => ShellCommand::Script(s),
-            (None, None) => return None,
-        };
+        let words = CommandWords::of(&args);
+        let command = words.command()?;
         let call = Call::Shell {
             command,
             escalate: false,

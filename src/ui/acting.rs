@@ -86,36 +86,24 @@ pub fn preview_lines(p: &ApprovalPreview, l: Localizer, width: usize) -> Vec<Lin
             } else {
                 ("tui-shell-where-unsandboxed", theme::warn())
             };
-            out.extend(wrap_prefixed(
-                &Line::from(Span::styled(
-                    l.tra(key, &[("dir", Arg::from(workdir.clone()))]),
-                    style,
-                )),
-                width,
-                &indent,
-                &indent,
-            ));
-            if let Some(p) = always_prefix {
+            // One indented, wrapped line per fact the card states.
+            let mut say = |key: &str, name: &str, value: &str, style| {
                 out.extend(wrap_prefixed(
                     &Line::from(Span::styled(
-                        l.tra("tui-shell-always", &[("prefix", Arg::from(p.clone()))]),
-                        theme::dim(),
+                        l.tra(key, &[(name, Arg::from(value.to_string()))]),
+                        style,
                     )),
                     width,
                     &indent,
                     &indent,
                 ));
+            };
+            say(key, "dir", workdir, style);
+            if let Some(p) = always_prefix {
+                say("tui-shell-always", "prefix", p, theme::dim());
             }
             if let Some(j) = justification {
-                out.extend(wrap_prefixed(
-                    &Line::from(Span::styled(
-                        l.tra("tui-shell-justification", &[("why", Arg::from(j.clone()))]),
-                        theme::warn(),
-                    )),
-                    width,
-                    &indent,
-                    &indent,
-                ));
+                say("tui-shell-justification", "why", j, theme::warn());
             }
         }
     }

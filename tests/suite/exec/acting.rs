@@ -15,6 +15,25 @@ fn config(env: &TestEnv) -> std::path::PathBuf {
         .write(env.dir.path())
 }
 
+/// `exec --approve all` on `script` with the test directory as the workspace and `xdg` as
+/// the user config directory (where `rules.toml` lives).
+async fn approve_all_in_workspace(
+    env: &TestEnv,
+    cfg: &std::path::Path,
+    script: &str,
+    xdg: &std::path::Path,
+) -> std::process::Output {
+    env.exec_command(cfg, script)
+        .args(["--approve", "all"])
+        .env(KEY_VAR, TEST_KEY)
+        .env("HOME", env.dir.path())
+        .env("XDG_CONFIG_HOME", xdg)
+        .current_dir(env.dir.path())
+        .output()
+        .await
+        .unwrap()
+}
+
 fn rules(dir: &std::path::Path, body: &str) -> std::path::PathBuf {
     let cfg_home = dir.join("xdg");
     std::fs::create_dir_all(cfg_home.join("deepterm")).unwrap();
@@ -80,16 +99,7 @@ async fn a_forbidden_rule_refuses_a_command_under_approve_all_and_says_so_on_std
         };
         let xdg = rules(env.dir.path(), body);
         let _ = std::fs::remove_file(&marker);
-        let out = env
-            .exec_command(&cfg, &script)
-            .args(["--approve", "all"])
-            .env(KEY_VAR, TEST_KEY)
-            .env("HOME", env.dir.path())
-            .env("XDG_CONFIG_HOME", &xdg)
-            .current_dir(env.dir.path())
-            .output()
-            .await
-            .unwrap();
+        let out = approve_all_in_workspace(&env, &cfg, &script, &xdg).await;
         let err = stderr(&out);
         // Without the rule the same command runs: the refusal is the rule's doing.
         assert_eq!(
@@ -113,16 +123,7 @@ async fn a_command_the_sandbox_refuses_is_said_on_stderr_and_writes_nothing() {
     let target = git.join("planted-hook");
     let script = format!("please call shell \"touch {}\"\n", target.display());
     let xdg = rules(env.dir.path(), "");
-    let out = env
-        .exec_command(&cfg, &script)
-        .args(["--approve", "all"])
-        .env(KEY_VAR, TEST_KEY)
-        .env("HOME", env.dir.path())
-        .env("XDG_CONFIG_HOME", &xdg)
-        .current_dir(env.dir.path())
-        .output()
-        .await
-        .unwrap();
+    let out = approve_all_in_workspace(&env, &cfg, &script, &xdg).await;
     let err = stderr(&out);
     assert!(!target.exists(), "written into .git: {err}");
     assert!(err.contains("looks like a sandbox denial"), "{err}");
