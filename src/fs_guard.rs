@@ -179,6 +179,33 @@ pub struct ConfinedText {
 
 /// The canonical forms of `roots` that exist (a root that does not exist confines
 /// nothing, so it is left out rather than compared as written).
+/// `path` with `.` removed and `..` resolved against the components before it, without
+/// touching the file system (for paths that do not exist yet, and before a check that
+/// resolves symlinks).
+pub fn normalize_lexically(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// `given` (absolute, or relative to `base`) joined and normalized lexically.
+pub fn join_lexically(base: &Path, given: &str) -> PathBuf {
+    let p = Path::new(given);
+    if p.is_absolute() {
+        normalize_lexically(p)
+    } else {
+        normalize_lexically(&base.join(p))
+    }
+}
+
 pub fn canonical_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = roots
         .iter()

@@ -7,7 +7,7 @@
 //! collapsed line per file and the log alone reproduces the request (resume shows it too).
 
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -79,22 +79,7 @@ enum Resolved {
 }
 
 fn resolve(root: &Path, tok: &str) -> Resolved {
-    let p = Path::new(tok);
-    let joined = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        root.join(p)
-    };
-    let mut norm = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                norm.pop();
-            }
-            other => norm.push(other.as_os_str()),
-        }
-    }
+    let norm = fs_guard::join_lexically(root, tok);
     let Ok(canonical) = fs::canonicalize(&norm) else {
         return Resolved::Skip;
     };

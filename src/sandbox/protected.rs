@@ -24,31 +24,19 @@ pub fn canonical_or_lexical(path: &Path) -> PathBuf {
             for c in &comps[i..] {
                 out.push(c.as_os_str());
             }
-            return normalize(&out);
+            return crate::fs_guard::normalize_lexically(&out);
         }
     }
-    normalize(path)
-}
-
-/// Removes `.` and resolves `..` lexically (for paths whose tail does not exist).
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
-        }
-    }
-    out
+    crate::fs_guard::normalize_lexically(path)
 }
 
 /// The `gitdir: X` target of a `.git` file (as git resolves it: relative to the file's
 /// directory), if `git_file` is such a file.
 fn gitdir_target(git_file: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(git_file).ok()?;
+    // A `.git` file holds one short line; a huge or non-regular one is not read whole.
+    let file = crate::fs_guard::open_regular(git_file).ok()?;
+    let capped = crate::fs_guard::read_capped(file, 4096).ok()?;
+    let text = String::from_utf8(capped.bytes).ok()?;
     let line = text
         .lines()
         .find_map(|l| l.trim().strip_prefix("gitdir:"))?;

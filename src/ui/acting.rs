@@ -133,26 +133,36 @@ pub fn diff_lines(
     max: Option<usize>,
     l: Localizer,
 ) -> Vec<Line<'static>> {
-    let gutter = [Span::styled("  │ ", theme::dim())];
     let lines: Vec<&str> = diff.lines().collect();
     let shown = max.unwrap_or(lines.len()).min(lines.len());
+    gutter_rows(&lines, shown, diff_style, "tui-diff-more", l, width)
+}
+
+/// `rows[..shown]` under a dim `│` gutter, each wrapped (never cut) at `width` with the
+/// style `style` gives it, then a row counting the rest with the Fluent id `more`.
+fn gutter_rows(
+    rows: &[&str],
+    shown: usize,
+    style: impl Fn(&str) -> Style,
+    more: &str,
+    l: Localizer,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let gutter = [Span::styled("  │ ", theme::dim())];
     let mut out = Vec::new();
-    for line in &lines[..shown] {
+    for row in &rows[..shown] {
         out.extend(wrap_prefixed(
-            &Line::from(Span::styled(line.to_string(), diff_style(line))),
+            &Line::from(Span::styled(row.to_string(), style(row))),
             width,
             &gutter,
             &gutter,
         ));
     }
-    if shown < lines.len() {
+    if shown < rows.len() {
         out.push(Line::from(Span::styled(
             format!(
                 "  {}",
-                l.tra(
-                    "tui-diff-more",
-                    &[("count", Arg::from(lines.len() - shown))]
-                )
+                l.tra(more, &[("count", Arg::from(rows.len() - shown))])
             ),
             theme::dim(),
         )));
@@ -377,27 +387,16 @@ fn shell_card(
     } else {
         SHELL_PREVIEW_LINES.min(output.len())
     };
-    let gutter = [Span::styled("  │ ", theme::dim())];
-    for row in &output[..shown] {
-        out.extend(wrap_prefixed(
-            &Line::from(Span::styled(sanitize(row), theme::dim())),
-            width,
-            &gutter,
-            &gutter,
-        ));
-    }
-    if shown < output.len() {
-        out.push(Line::from(Span::styled(
-            format!(
-                "  {}",
-                l.tra(
-                    "tui-more-lines",
-                    &[("count", Arg::from(output.len() - shown))]
-                )
-            ),
-            theme::dim(),
-        )));
-    }
+    let output: Vec<String> = output.iter().map(|r| sanitize(r)).collect();
+    let output: Vec<&str> = output.iter().map(String::as_str).collect();
+    out.extend(gutter_rows(
+        &output,
+        shown,
+        |_| theme::dim(),
+        "tui-more-lines",
+        l,
+        width,
+    ));
     Some(out)
 }
 

@@ -6,7 +6,7 @@
 //! checked is what is written.
 
 use std::fs;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use crate::sandbox::WriteScope;
 
@@ -21,23 +21,7 @@ pub struct Resolved {
 
 /// `given` against `workspace`, with `.`/`..` removed from the text.
 pub fn lexical(workspace: &Path, given: &str) -> PathBuf {
-    let p = Path::new(given);
-    let joined = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        workspace.join(p)
-    };
-    let mut norm = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                norm.pop();
-            }
-            other => norm.push(other.as_os_str()),
-        }
-    }
-    norm
+    crate::fs_guard::join_lexically(workspace, given)
 }
 
 /// How `path` is shown: relative to the workspace when inside it, else absolute.
