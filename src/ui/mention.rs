@@ -185,7 +185,7 @@ mod tests {
     fn mentions_chat_shows_a_collapsed_attachment_line_that_expands() {
         use crate::i18n::{Locale, Localizer};
         use crate::session::event::{Event, EventKind, UserMessageData};
-        use crate::ui::view::{CellKind, RenderCtx, ToolCardMode, Transcript};
+        use crate::ui::chat::{AttachmentCell, CellKind, RenderCtx, ToolCardMode, Transcript};
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("a.rs"), "fn a() {}\n").unwrap();
         let m = crate::agent::mentions::user_message(d.path(), "look at @a.rs".into(), 1000);
@@ -198,7 +198,10 @@ mod tests {
             source_event_seqs: None,
         });
         assert_eq!(t.len(), 2);
-        assert!(matches!(t.cells()[1].kind, CellKind::Attachment { .. }));
+        assert!(matches!(
+            t.cells()[1].kind,
+            CellKind::Attachment(AttachmentCell { .. })
+        ));
         let text = |t: &mut Transcript, i: usize, loc: Locale| {
             let ctx = RenderCtx {
                 l: Localizer::new(loc),

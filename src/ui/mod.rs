@@ -2,36 +2,40 @@
 //!
 //! [`App`] is pure state fed with AgentEvents, keys, pastes and mouse events and rendered
 //! into any ratatui backend (snapshot tests use `TestBackend`); [`run`] owns the terminal.
+//! The folders show the parts: `chat/`, `trajectory/`, `bottom/` (composer, popups,
+//! approval prompt) and `overlays/` (help, inspector, resume picker); `model.rs` is the
+//! read-only model the panes render from and `app_event.rs` what they ask `App` for.
 
-pub mod acting;
 pub mod app;
-pub mod cache_break;
+pub mod app_event;
+pub mod bottom;
 pub mod cancelled_prompt;
 pub mod chat;
-pub mod components;
-pub mod composer;
+pub mod component;
 pub mod context_node;
 pub mod editor;
 pub mod event_loop;
 pub mod footer;
-pub mod help;
 pub mod history;
-pub mod inspector;
 pub mod keymap;
 pub mod markdown;
 pub mod mention;
+pub mod model;
 pub mod osc;
+pub mod overlays;
 pub mod panic;
 pub mod readline;
 #[cfg(any(test, feature = "testing"))]
 pub mod sample;
+pub mod scroll;
 #[cfg(any(test, feature = "testing"))]
 pub mod snapshot;
 pub mod terminal;
 pub mod text;
 pub mod theme;
 pub mod trajectory;
-pub mod view;
 
 pub use app::App;
+pub use bottom::composer;
+pub use overlays::{help, inspector};
 pub use terminal::{UiError, UiOptions, run};

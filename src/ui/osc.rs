@@ -5,7 +5,7 @@
 //!
 //! [`App`]: super::App
 
-use super::view::{CellKind, Transcript};
+use crate::ui::chat::{AssistantCell, CellKind, Transcript};
 
 /// Something for the terminal itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,12 +120,12 @@ pub fn nth_last_reply(t: &Transcript, n: usize) -> Option<&str> {
         .iter()
         .rev()
         .filter_map(|c| match &c.kind {
-            CellKind::Assistant {
+            CellKind::Assistant(AssistantCell {
                 turn,
                 text,
                 streaming: false,
                 ..
-            } if !text.source().trim().is_empty() => Some((*turn, text.source())),
+            }) if !text.source().trim().is_empty() => Some((*turn, text.source())),
             _ => None,
         })
         .filter(|(turn, _)| last_turn.replace(*turn) != Some(*turn))
@@ -145,6 +145,7 @@ pub fn parse_copy_arg(args: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::chat::UserCell;
     use crate::ui::markdown::StreamCollector;
 
     #[test]
@@ -211,26 +212,26 @@ mod tests {
     }
 
     fn assistant(turn: u64, step: u64, text: &str, streaming: bool) -> CellKind {
-        CellKind::Assistant {
+        CellKind::Assistant(AssistantCell {
             turn,
             step,
             reasoning: String::new(),
             text: StreamCollector::complete(text),
             streaming,
             interrupted: false,
-        }
+        })
     }
 
     #[test]
     fn item_copy_nth_last_reply_is_each_turns_answer() {
         let mut t = Transcript::new();
-        t.push(CellKind::User { text: "q1".into() });
+        t.push(CellKind::User(UserCell { text: "q1".into() }));
         t.push(assistant(1, 1, "first **reply**", false));
-        t.push(CellKind::User { text: "q2".into() });
+        t.push(CellKind::User(UserCell { text: "q2".into() }));
         t.push(assistant(2, 1, "let me look", false));
         t.push(assistant(2, 2, "", false));
         t.push(assistant(2, 3, "second reply", false));
-        t.push(CellKind::User { text: "q3".into() });
+        t.push(CellKind::User(UserCell { text: "q3".into() }));
         t.push(assistant(3, 1, "still streaming", true));
         assert_eq!(nth_last_reply(&t, 1), Some("second reply"));
         assert_eq!(nth_last_reply(&t, 2), Some("first **reply**"));

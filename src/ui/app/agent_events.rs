@@ -1,0 +1,194 @@
+//! How `App` folds the agent's events into the panes and the model.
+
+use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, TurnPhase};
+use crate::i18n::Arg;
+use crate::session::event::{EventKind, McpState};
+use crate::ui::bottom::PendingApproval;
+use crate::ui::chat::{CellKind, OutputCell, Transcript};
+
+use super::App;
+
+impl App {
+    /// Folds one agent event into the view.
+    pub fn on_agent_event(&mut self, ev: AgentEvent) {
+        let m = &mut self.model;
+        match ev {
+            AgentEvent::SessionOpened { id, path, history } => {
+                self.session_id = Some(id);
+                self.session_has_messages = history.iter().any(|e| is_message(e));
+                if !path.is_empty() {
+                    self.history_rx =
+                        Some(crate::ui::history::spawn_load(std::path::Path::new(&path)));
+                }
+                self.chat.reset();
+                self.traj.renew();
+                self.overlays.clear();
+                self.chat.transcript.set_replaying(true);
+                for e in &history {
+                    self.apply_committed(e);
+                }
+                self.chat.transcript.set_replaying(false);
+                // Replaying history is not news: the pane the user chose stays.
+                self.chat.reveal = None;
+            }
+            AgentEvent::Committed(e) => {
+                self.session_has_messages |= is_message(&e);
+                if let Some(prompt) = self.prompts.committed(&e) {
+                    self.bottom.composer.restore_prompt(&prompt);
+                }
+                if self.apply_committed(&e) {
+                    self.show_chat(None);
+                }
+            }
+            AgentEvent::Stream { turn, step, event } => {
+                self.prompts.streamed(&event);
+                self.chat.transcript.stream(turn, step, &event)
+            }
+            AgentEvent::Phase(p) => {
+                // Waiting for the user pauses the clock of the phase it interrupts; the
+                // phase it returns to goes on from there.
+                if p == TurnPhase::AwaitingApproval {
+                    if m.paused_at.is_none() {
+                        m.paused_at = Some(m.now);
+                    }
+                } else if let Some(at) = m.paused_at.take() {
+                    if p == TurnPhase::RunningTools {
+                        m.phase_since += m.now.saturating_duration_since(at);
+                    } else {
+                        m.phase_since = m.now;
+                    }
+                } else if p != m.phase {
+                    m.phase_since = m.now;
+                }
+                if p == TurnPhase::Idle {
+                    self.chat.transcript.end_streams();
+                    // No call waits for an answer once the turn is over: keys go back to
+                    // the composer.
+                    self.bottom.clear_approvals();
+                }
+                if p != TurnPhase::Waiting {
+                    m.retry = None;
+                }
+                m.phase = p;
+            }
+            AgentEvent::Route(r) => {
+                m.demo |= r.demo;
+                self.traj.trajectory.set_prices(&r.id, r.prices);
+                m.route = Some(r);
+            }
+            AgentEvent::SessionUsage(u) => m.usage = u,
+            AgentEvent::Retrying(r) => m.retry = Some(r),
+            AgentEvent::Sandbox(info) => m.sandbox = Some(info),
+            AgentEvent::Notice(n) => {
+                let t = &mut self.chat.transcript;
+                if n.key != "mcp-connect-failed" || !recent_notice(t, &n) {
+                    t.push(CellKind::Notice(n));
+                }
+                self.show_chat(None);
+            }
+            AgentEvent::Output(lines) => {
+                self.chat
+                    .transcript
+                    .push(CellKind::Output(OutputCell { lines }));
+                self.show_chat(None);
+            }
+            AgentEvent::ToolsChanged(c) => self.chat.transcript.tools_changed(&c),
+            AgentEvent::ApprovalRequest {
+                call_id,
+                tool,
+                arguments,
+            } => {
+                // The call's own card shows "waiting for you", and Chat
+                // comes into view with it.
+                let tool = crate::ui::text::sanitize(&tool);
+                let arguments = crate::ui::text::sanitize(&arguments);
+                let i = self
+                    .chat
+                    .transcript
+                    .request_approval(&call_id, &tool, &arguments);
+                self.bottom.push_approval(PendingApproval {
+                    call_id,
+                    tool,
+                    arguments,
+                });
+                self.show_chat(Some(i));
+            }
+            AgentEvent::ApprovalPreview { call_id, preview } => {
+                self.chat.transcript.set_preview(&call_id, preview)
+            }
+            AgentEvent::Queued(n) => m.queued = n,
+            AgentEvent::LocaleChanged(loc) => m.set_locale(loc),
+            AgentEvent::TurnFinished => self.turn_finished(),
+            // `/clear` (§14.5): Chat's view is emptied; the session, its log, the
+            // Trajectory and the next request are untouched.
+            AgentEvent::ClearScreen => self.chat.clear_screen(),
+            AgentEvent::CommandFinished => {}
+            AgentEvent::Sessions { current, sessions } => self
+                .overlays
+                .open_resume_picker(crate::ui::overlays::ResumePicker::new(&current, sessions)),
+            AgentEvent::Inspector(d) => {
+                let t = &self.traj.trajectory;
+                let saving = d.selected.n.and_then(|n| t.cache_saving(n));
+                let unknown = d.selected.n.is_some_and(|n| t.usage_unknown(n));
+                self.overlays.open_inspector(
+                    crate::ui::inspector::Inspector::new(*d)
+                        .with_cache_saving(saving)
+                        .with_usage_unknown(unknown),
+                )
+            }
+            AgentEvent::Exited => self.exited = true,
+        }
+    }
+
+    /// Folds a committed event into Chat and the Trajectory; returns whether it put
+    /// something in Chat the user must see (an MCP server that failed).
+    fn apply_committed(&mut self, e: &crate::session::event::Event) -> bool {
+        if let EventKind::AssistantMessage(d) = &e.kind {
+            // Unknown when the provider's usage was impossible (decision 0028).
+            self.model.context_used = d
+                .usage
+                .map(|u| u.total_input().saturating_add(u.output_tokens));
+        }
+        let t = &mut self.chat.transcript;
+        t.apply(e);
+        self.traj.trajectory.apply(e);
+        // A failed MCP server is a Trajectory row, and a notice in Chat too: the Trajectory
+        // may be hidden. `/mcp connect` already said so when it was the one that failed.
+        if let EventKind::McpStatus(m) = &e.kind
+            && m.state == McpState::Failed
+        {
+            let n = Notice::new(
+                NoticeLevel::Warn,
+                "mcp-connect-failed",
+                vec![
+                    ("name", Arg::from(m.server.clone())),
+                    ("error", Arg::from(m.error.clone().unwrap_or_default())),
+                ],
+            );
+            if !recent_notice(t, &n) {
+                t.push(CellKind::Notice(n));
+            }
+            return true;
+        }
+        false
+    }
+}
+
+/// Whether one of the last few Chat cells is notice `n` already (an MCP failure is both
+/// a `/mcp connect` reply and an `mcp/status` event).
+fn recent_notice(t: &Transcript, n: &Notice) -> bool {
+    t.cells()
+        .iter()
+        .rev()
+        .take(3)
+        .any(|c| matches!(&c.kind, CellKind::Notice(m) if m == n))
+}
+
+/// A user or assistant message: what makes a session worth resuming.
+fn is_message(e: &crate::session::event::Event) -> bool {
+    use crate::session::event::EventKind;
+    matches!(
+        e.kind,
+        EventKind::UserMessage(_) | EventKind::AssistantMessage(_)
+    )
+}

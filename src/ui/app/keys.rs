@@ -1,0 +1,259 @@
+//! How `App` routes input: keys through the keymap table to the context that binds them
+//! (overlay, approval, focused pane, global, composer), pastes, and the mouse.
+
+use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::Position;
+
+use crate::agent::protocol::AgentCommand;
+use crate::ui::component::Component;
+use crate::ui::keymap::{self, Action, Context, ctrl, typed};
+use crate::ui::osc::TermRequest;
+use crate::ui::overlays::{HelpOverlay, Overlay};
+
+use super::{App, Focus};
+
+impl App {
+    /// Keys while Ctrl+R searches: typing narrows, Ctrl+R goes older,
+    /// Enter takes the match into the composer, Esc / Ctrl+C leave with the draft as it was.
+    fn search_key(&mut self, k: &KeyEvent) {
+        use crossterm::event::KeyCode;
+        let c = &mut self.bottom.composer;
+        if ctrl(k, 'r') {
+            c.search_older();
+        } else if ctrl(k, 'c') || k.code == KeyCode::Esc {
+            c.search_cancel();
+        } else if k.code == KeyCode::Enter {
+            c.search_accept();
+        } else if k.code == KeyCode::Backspace {
+            c.search_backspace();
+        } else if let Some(ch) = typed(k) {
+            c.search_type(ch);
+        }
+    }
+
+    /// The keymap contexts a key is looked up in, in order: the open overlay (which takes
+    /// every key), else a pending approval, the focused pane, global keys, the composer.
+    pub fn key_contexts(&self) -> Vec<Context> {
+        if let Some(top) = self.overlays.contexts().first() {
+            return vec![*top];
+        }
+        let mut cx = Vec::with_capacity(4);
+        if self.bottom.approval_pending() {
+            cx.push(Context::Approval);
+        }
+        match self.model.focus {
+            Focus::Chat => cx.push(Context::Chat),
+            Focus::Trajectory => cx.push(Context::Trajectory),
+            // With the slash popup open, Tab completes instead of moving focus.
+            Focus::Composer if self.bottom.composer.popup_open() => cx.push(Context::Composer),
+            Focus::Composer => {}
+        }
+        cx.push(Context::Global);
+        cx.push(Context::Composer);
+        cx
+    }
+
+    /// The action `k` resolves to now, and the context that binds it.
+    pub fn resolve(&self, k: &KeyEvent) -> Option<(Context, Action)> {
+        keymap::lookup_in(&self.key_contexts(), k, self.quit_hint_visible())
+    }
+
+    /// Handles a bracketed paste.
+    pub fn on_paste(&mut self, text: &str) {
+        if self.bottom.typing_reason() && self.bottom.approval_pending() {
+            self.bottom.reason_paste(text);
+            return;
+        }
+        self.model.focus = Focus::Composer;
+        self.bottom.composer.search_cancel();
+        self.bottom.composer.paste(text, self.model.l);
+    }
+
+    /// Handles a key press: the open overlay takes it, else the keymap table resolves it
+    /// (see [`App::key_contexts`]) and the component owning the context handles the action;
+    /// unbound typed characters go to the composer. What the components ask for is routed
+    /// once they return.
+    pub fn on_key(&mut self, k: KeyEvent) {
+        if k.kind == KeyEventKind::Release {
+            return;
+        }
+        let mut out = Vec::new();
+        self.key(k, &mut out);
+        self.route(out);
+    }
+
+    fn key(&mut self, k: KeyEvent, out: &mut Vec<crate::ui::app_event::AppEvent>) {
+        let resolved = self.resolve(&k);
+        if !ctrl(&k, 'c') {
+            self.quit_armed = None;
+        }
+        let pending = self.bottom.approval_pending();
+        // `n` on an approval: the keys type the reason until Enter or Esc.
+        if self.bottom.typing_reason() && pending {
+            self.bottom.reason_key(&k, out);
+            return;
+        }
+        // Shift+Tab asked to leave the sandbox: this key answers (SPEC §14.2).
+        if std::mem::take(&mut self.confirm_full_access) {
+            if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
+                self.outbox.push(AgentCommand::SetMode(
+                    crate::sandbox::SandboxMode::FullAccess,
+                ));
+            }
+            return;
+        }
+        if self.overlays.on_key(&k, &self.model, out) {
+            return;
+        }
+        self.poll_history();
+        if self.bottom.composer.search().is_some() && !pending {
+            self.search_key(&k);
+            return;
+        }
+        let m = &self.model;
+        match resolved {
+            Some((Context::Approval, a)) => {
+                self.bottom.handle(a, m, out);
+            }
+            Some((Context::Chat, a)) => {
+                self.chat.handle(a, m, out);
+            }
+            Some((Context::Trajectory, a)) => {
+                self.traj.handle(a, m, out);
+            }
+            Some((Context::Global, a)) => self.global(a),
+            Some((Context::Composer, Action::ExternalEditor)) => {
+                self.model.focus = Focus::Composer;
+                self.editor_requested = true;
+            }
+            // The readline keys edit a draft the approval prompt hides: they wait.
+            Some((Context::Composer, a)) if pending && a.is_readline() => {}
+            Some((Context::Composer, a)) => {
+                // From a pane only typing and Backspace move to the composer; Ctrl+D on an
+                // empty composer quits from anywhere.
+                let quit = a == Action::DeleteOrQuit && self.bottom.composer.is_empty();
+                if m.focus != Focus::Composer && !quit {
+                    if typed(&k).is_none()
+                        && !matches!(a, Action::Backspace | Action::HistorySearch)
+                    {
+                        return;
+                    }
+                    self.model.focus = Focus::Composer;
+                }
+                self.bottom.handle(a, &self.model, out);
+            }
+            Some((Context::HelpOverlay | Context::InspectorOverlay | Context::ResumePicker, _)) => {
+            }
+            None => {
+                if let Some(c) = typed(&k) {
+                    self.model.focus = Focus::Composer;
+                    self.bottom.composer.insert_char(c);
+                }
+            }
+        }
+    }
+
+    /// Global actions (no component owns them).
+    fn global(&mut self, a: Action) {
+        let m = &mut self.model;
+        match a {
+            Action::Help => self.overlays.push(Overlay::Help(HelpOverlay::default())),
+            Action::ToggleLocale => {
+                let next = m.l.locale.toggled();
+                m.set_locale(next);
+                self.outbox.push(AgentCommand::SetLocale(next));
+            }
+            Action::CycleMode => {
+                // read-only → workspace-write → full-access (confirmed) → read-only.
+                let current = m.sandbox.map_or(Default::default(), |i| i.mode);
+                match current.next() {
+                    crate::sandbox::SandboxMode::FullAccess => self.confirm_full_access = true,
+                    next => self.outbox.push(AgentCommand::SetMode(next)),
+                }
+            }
+            Action::FocusNext => {
+                m.focus = match m.focus {
+                    Focus::Composer => Focus::Chat,
+                    Focus::Chat => Focus::Trajectory,
+                    Focus::Trajectory => Focus::Composer,
+                };
+                if m.focus != Focus::Composer {
+                    self.narrow_pane = m.focus;
+                }
+            }
+            Action::PageUp | Action::PageDown => {
+                let up = a == Action::PageUp;
+                if m.focus == Focus::Trajectory {
+                    let h = (self.traj.page_height() as isize).max(1);
+                    self.traj.scroll_by(if up { -h } else { h }, m.l);
+                } else {
+                    let h = (self.chat.page_height() as isize).max(1);
+                    self.chat.scroll_by(if up { -h } else { h });
+                }
+            }
+            Action::Interrupt | Action::Quit => {
+                if m.busy() {
+                    self.outbox.push(AgentCommand::Cancel);
+                } else if !self.bottom.composer.is_empty() {
+                    // ↑ on the empty composer brings the draft back.
+                    self.bottom.composer.clear_to_stash();
+                } else if a == Action::Quit {
+                    self.request_quit();
+                } else {
+                    // Transient: shown on the status line while armed, never in the history.
+                    self.quit_armed = Some(m.now);
+                }
+            }
+            Action::ToggleMouse => {
+                self.mouse_capture = !self.mouse_capture;
+                self.term_out
+                    .push(TermRequest::MouseCapture(self.mouse_capture));
+            }
+            Action::CycleCards => {
+                m.cards = m.cards.next();
+                m.generation += 1;
+            }
+            Action::ToggleLastToolChange => {
+                let t = &mut self.chat.transcript;
+                if let Some(i) = t.last_tool_change() {
+                    t.toggle(i);
+                    // Expanded below the screen is no use: bring it into view.
+                    t.reveal(i);
+                }
+            }
+            Action::Cancel => {
+                if self.bottom.composer.popup_open() {
+                    self.bottom.composer.close_popup();
+                } else if m.busy() {
+                    self.outbox.push(AgentCommand::Cancel);
+                } else if m.focus != Focus::Composer {
+                    m.focus = Focus::Composer;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Handles a mouse event (wheel scrolls the pane under the pointer; a click toggles a
+    /// Chat node).
+    pub fn on_mouse(&mut self, m: MouseEvent) {
+        let pos = Position {
+            x: m.column,
+            y: m.row,
+        };
+        let traj = self.traj.contains(pos);
+        let l = self.model.l;
+        match m.kind {
+            MouseEventKind::ScrollUp if traj => self.traj.scroll_by(-3, l),
+            MouseEventKind::ScrollDown if traj => self.traj.scroll_by(3, l),
+            MouseEventKind::ScrollUp => self.chat.scroll_by(-3),
+            MouseEventKind::ScrollDown => self.chat.scroll_by(3),
+            MouseEventKind::Down(MouseButton::Left) => {
+                let mut out = Vec::new();
+                self.chat.click(pos, &mut out);
+                self.route(out);
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,495 @@
+//! The application shell: owns the panes (Chat, Trajectory, bottom pane), the overlay
+//! stack and the read-only [`Model`] they render from; folds AgentEvents into them
+//! (`agent_events.rs`), routes keys through the keymap table to the component of the
+//! resolved context (`keys.rs`), routes the [`AppEvent`]s the components push
+//! (`route`), and lays the screen out with one ratatui `Layout` (`render.rs`). The
+//! terminal event loop lives in `terminal.rs`.
+
+use std::time::{Duration, Instant};
+
+use ratatui::layout::Rect;
+
+use crate::agent::protocol::{AgentCommand, Notice, NoticeLevel};
+use crate::i18n::{Arg, Locale};
+use crate::ui::app_event::AppEvent;
+use crate::ui::bottom::BottomPane;
+use crate::ui::bottom::composer::Composer;
+use crate::ui::chat::{CellKind, ChatPane, Transcript};
+use crate::ui::model::Model;
+use crate::ui::osc::{self, TermRequest};
+use crate::ui::overlays::{HelpOverlay, Overlay, OverlayStack};
+use crate::ui::scroll::Scroll;
+use crate::ui::trajectory::{Trajectory, TrajectoryPane};
+
+pub use crate::ui::model::Focus;
+
+/// Width from which Chat and Trajectory show side by side.
+pub const SPLIT_WIDTH: u16 = 100;
+/// Window for the second Ctrl+C.
+const QUIT_WINDOW: Duration = Duration::from_secs(3);
+/// How long a transient status-line hint (`/copy`'s answer) stays.
+const HINT_WINDOW: Duration = Duration::from_secs(4);
+
+/// The whole UI: the components, each owning its state, and the model they read.
+pub struct App {
+    model: Model,
+    chat: ChatPane,
+    traj: TrajectoryPane,
+    bottom: BottomPane,
+    overlays: OverlayStack,
+    quit_armed: Option<Instant>,
+    exited: bool,
+    /// The open session's id (the exit hint names it).
+    session_id: Option<String>,
+    /// See [`App::set_resume_args`].
+    resume_args: Vec<String>,
+    /// Whether the open session holds a message: nothing to resume otherwise (and `main`
+    /// removes such a log on exit).
+    session_has_messages: bool,
+    /// The messages of all sessions, loading off the UI thread.
+    history_rx: Option<std::sync::mpsc::Receiver<Vec<String>>>,
+    /// Ctrl+G was pressed: the loop hands the terminal to the editor.
+    editor_requested: bool,
+    /// terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
+    term_out: Vec<TermRequest>,
+    /// whether the mouse is captured (wheel scrolls) or free (native selection).
+    mouse_capture: bool,
+    /// whether the terminal has focus (focus events; assumed until told).
+    focused: bool,
+    /// `[ui] notify`: OSC 9 at turn end while unfocused.
+    notify: bool,
+    /// a transient status-line hint (warns when true) and when it was set.
+    hint: Option<(String, bool, Instant)>,
+    /// The running turn's prompts and whether any reply arrived: a turn cancelled
+    /// before one gives its prompt back to the composer (§14.5).
+    prompts: crate::ui::cancelled_prompt::PromptWatch,
+    /// The pane shown below the split width.
+    narrow_pane: Focus,
+    /// Shift+Tab asked to switch to full-access: the next key confirms (`y`) or not.
+    confirm_full_access: bool,
+    /// Commands for the agent, in order.
+    outbox: Vec<AgentCommand>,
+    /// Whether the user asked to quit.
+    quit: bool,
+    /// The screen of the last frame (whether one pane or both show).
+    screen: Option<Rect>,
+}
+
+impl App {
+    /// A fresh UI in `locale`; `demo` shows the simulator banner.
+    pub fn new(locale: Locale, demo: bool) -> Self {
+        App {
+            model: Model::new(locale, demo),
+            chat: ChatPane::new(),
+            traj: TrajectoryPane::default(),
+            bottom: BottomPane::new(),
+            overlays: OverlayStack::default(),
+            quit_armed: None,
+            exited: false,
+            session_id: None,
+            resume_args: Vec::new(),
+            session_has_messages: false,
+            history_rx: None,
+            editor_requested: false,
+            term_out: Vec::new(),
+            // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
+            // through alternate scroll (decision 0037). F3 captures it.
+            mouse_capture: false,
+            focused: true,
+            notify: false,
+            hint: None,
+            prompts: Default::default(),
+            narrow_pane: Focus::Chat,
+            confirm_full_access: false,
+            outbox: Vec::new(),
+            quit: false,
+            screen: None,
+        }
+    }
+
+    /// Whether the last frame showed one pane (narrower than the split width).
+    fn one_pane(&self) -> bool {
+        self.screen.is_some_and(|r| r.width < SPLIT_WIDTH)
+    }
+
+    /// Brings Chat into view in one-pane mode: something the user must see or answer
+    /// arrived. `cell` is scrolled into view on the next frame, else Chat follows the tail
+    /// if it was hidden. With both panes shown, focus and the pane stay as they are.
+    fn show_chat(&mut self, cell: Option<usize>) {
+        let one = self.one_pane();
+        let hidden = one && self.narrow_pane == Focus::Trajectory;
+        self.narrow_pane = Focus::Chat;
+        if one && self.model.focus == Focus::Trajectory {
+            self.model.focus = Focus::Chat;
+        }
+        match cell {
+            Some(i) => self.chat.reveal = Some(i),
+            None if hidden => self.chat.scroll = Scroll::default(),
+            None => {}
+        }
+    }
+
+    /// Asks the agent to shut down and the UI to quit.
+    fn request_quit(&mut self) {
+        self.quit = true;
+        self.outbox.push(AgentCommand::Shutdown);
+    }
+
+    /// Routes what the components asked for, in order.
+    fn route(&mut self, events: Vec<AppEvent>) {
+        for e in events {
+            match e {
+                AppEvent::Agent(cmd) => self.outbox.push(cmd),
+                AppEvent::Quit => self.request_quit(),
+                AppEvent::OpenHelp => self.overlays.push(Overlay::Help(HelpOverlay::default())),
+                AppEvent::Copy { n } => self.copy(n),
+                AppEvent::Answer {
+                    call_id,
+                    decision,
+                    reason,
+                } => {
+                    self.chat.transcript.decide(&call_id, decision);
+                    self.outbox.push(match reason {
+                        Some(reason) => AgentCommand::DenyWithReason { call_id, reason },
+                        None => AgentCommand::Approve { call_id, decision },
+                    });
+                }
+                AppEvent::Notice(n) => {
+                    self.chat.transcript.push(CellKind::Notice(n));
+                }
+                AppEvent::ShowChat => self.show_chat(None),
+                AppEvent::ChatFollow => self.chat.scroll = Scroll::default(),
+                AppEvent::ChatTop => self.chat.scroll_by(isize::MIN / 2),
+                AppEvent::Focus(f) => self.model.focus = f,
+            }
+        }
+    }
+
+    /// The draft to edit when Ctrl+G was pressed (once); the event loop suspends the
+    /// terminal, runs the editor and calls [`App::editor_finished`].
+    pub fn take_editor_request(&mut self) -> Option<String> {
+        std::mem::take(&mut self.editor_requested).then(|| self.bottom.composer.expanded_text())
+    }
+
+    /// The editor's result: its text replaces the draft; a failure is a notice and the
+    /// draft stays.
+    pub fn editor_finished(&mut self, r: Result<String, crate::ui::editor::EditorError>) {
+        use crate::ui::editor::EditorError;
+        let notice = |key: &'static str, args: Vec<(&'static str, Arg)>| {
+            CellKind::Notice(Notice::new(NoticeLevel::Error, key, args))
+        };
+        let cell = match r {
+            Ok(text) => {
+                // A pasted message edited in the editor is still a message.
+                let literal = self.bottom.composer.is_literal();
+                self.bottom.composer.set_text(&text);
+                if literal {
+                    self.bottom.composer.mark_literal();
+                }
+                self.model.focus = Focus::Composer;
+                return;
+            }
+            Err(EditorError::Spawn(cmd, e)) => notice(
+                "tui-editor-spawn-failed",
+                vec![("command", cmd.into()), ("error", e.into())],
+            ),
+            Err(EditorError::Failed(cmd, st)) => notice(
+                "tui-editor-failed",
+                vec![("command", cmd.into()), ("status", st.into())],
+            ),
+            Err(EditorError::File(e)) => {
+                notice("tui-editor-file-failed", vec![("error", e.into())])
+            }
+        };
+        self.chat.transcript.push(cell);
+        self.show_chat(None);
+    }
+
+    /// Takes the cross-session history into the composer once it has loaded.
+    fn poll_history(&mut self) {
+        if let Some(rx) = &self.history_rx {
+            match rx.try_recv() {
+                Ok(h) => {
+                    self.bottom.composer.add_older_history(h);
+                    self.history_rx = None;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(_) => self.history_rx = None,
+            }
+        }
+    }
+
+    /// Loads the messages of every session in `dir`'s sessions now (tests).
+    pub fn load_history_now(&mut self, log: &std::path::Path) {
+        let dir = log.parent().unwrap_or(log);
+        self.bottom
+            .composer
+            .add_older_history(crate::ui::history::load(dir));
+    }
+
+    /// Turns the turn-end notification (`[ui] notify`) on or off.
+    pub fn set_notify(&mut self, on: bool) {
+        self.notify = on;
+    }
+
+    /// Whether the mouse is captured (the wheel scrolls the panes); F3 toggles it. The
+    /// terminal code re-applies this after a suspend.
+    pub fn mouse_capture(&self) -> bool {
+        self.mouse_capture
+    }
+
+    /// The terminal gained (`true`) or lost focus.
+    pub fn on_focus(&mut self, focused: bool) {
+        self.focused = focused;
+    }
+
+    /// Terminal requests produced since the last call, in order (the loop writes them).
+    pub fn take_term_requests(&mut self) -> Vec<TermRequest> {
+        std::mem::take(&mut self.term_out)
+    }
+
+    /// The transient status-line hint shown now, if any.
+    pub fn hint(&self) -> Option<&str> {
+        self.hint_visible().map(|(t, _)| t)
+    }
+
+    fn hint_visible(&self) -> Option<(&str, bool)> {
+        self.hint
+            .as_ref()
+            .filter(|(_, _, t)| self.model.now.saturating_duration_since(*t) < HINT_WINDOW)
+            .map(|(text, warn, _)| (text.as_str(), *warn))
+    }
+
+    fn set_hint(&mut self, text: String, warn: bool) {
+        self.hint = Some((text, warn, self.model.now));
+    }
+
+    /// `/copy [N]`: the reply on the clipboard through OSC 52, and a transient hint; `None`
+    /// (an argument that is not a count) shows the usage.
+    fn copy(&mut self, n: Option<usize>) {
+        let l = self.model.l;
+        let Some(n) = n else {
+            let usage = l.tra(
+                "cmd-usage",
+                &[
+                    ("command", Arg::from("/copy")),
+                    ("args", Arg::from(l.tr("cmd-copy-args"))),
+                ],
+            );
+            self.set_hint(usage, true);
+            return;
+        };
+        match osc::nth_last_reply(&self.chat.transcript, n) {
+            Some(text) => {
+                let chars = text.chars().count();
+                self.term_out.push(TermRequest::Escape(osc::osc52(text)));
+                let msg = l.tra(
+                    "tui-copy-done",
+                    &[("n", Arg::from(n)), ("chars", Arg::from(chars))],
+                );
+                self.set_hint(msg, false);
+            }
+            None => {
+                let msg = if n == 1 {
+                    l.tr("tui-copy-nothing")
+                } else {
+                    l.tra("tui-copy-no-such", &[("n", Arg::from(n))])
+                };
+                self.set_hint(msg, true);
+            }
+        }
+    }
+
+    /// A turn ended: notify through OSC 9 when enabled and the terminal is unfocused.
+    fn turn_finished(&mut self) {
+        if !self.notify || self.focused {
+            return;
+        }
+        let l = self.model.l;
+        let text = match osc::nth_last_reply(&self.chat.transcript, 1) {
+            Some(reply) => l.tra(
+                "tui-notify-turn-finished-reply",
+                &[("reply", Arg::from(osc::first_words(reply)))],
+            ),
+            None => l.tr("tui-notify-turn-finished"),
+        };
+        self.term_out.push(TermRequest::Escape(osc::osc9(&text)));
+    }
+
+    /// The line the normal screen shows after the TUI closes, in the current language:
+    /// `Resume with: deepterm --resume <id>` and the arguments it needs; `None` before a
+    /// session opened, or when the open one has no message.
+    pub fn resume_hint(&self) -> Option<String> {
+        let id = self.session_id.as_deref()?;
+        if !self.session_has_messages {
+            return None;
+        }
+        Some(self.model.l.tra(
+            "tui-resume-hint",
+            &[("command", resume_command(id, &self.resume_args).into())],
+        ))
+    }
+
+    /// The arguments the resume hint repeats so that it works as printed: a session in
+    /// another `--session-dir`, or a route from another `--config`, is found only with them.
+    pub fn set_resume_args(&mut self, args: Vec<String>) {
+        self.resume_args = args;
+    }
+
+    /// Sets the clock used for elapsed times (the event loop calls this before drawing).
+    pub fn set_now(&mut self, now: Instant) {
+        self.model.now = now;
+    }
+
+    /// The current locale.
+    pub fn locale(&self) -> Locale {
+        self.model.l.locale
+    }
+
+    /// Commands produced since the last call, in order.
+    pub fn take_commands(&mut self) -> Vec<AgentCommand> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Whether the user asked to quit.
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether the agent loop reported `Exited`.
+    pub fn agent_exited(&self) -> bool {
+        self.exited
+    }
+
+    /// Whether a turn is running (status line animates).
+    pub fn busy(&self) -> bool {
+        self.model.busy()
+    }
+
+    /// Whether the screen changes with time alone (a running turn's clock, or the quit hint
+    /// that disappears when its window closes), so the loop keeps a tick.
+    pub fn animating(&self) -> bool {
+        self.busy()
+            || self.quit_hint_visible()
+            || self.hint_visible().is_some()
+            || self.mention_files_pending()
+    }
+
+    /// Whether an `@` is typed while the workspace walk still runs: keep ticking so the
+    /// popup appears when the files arrive.
+    fn mention_files_pending(&self) -> bool {
+        let c = &self.bottom.composer;
+        c.files_loading() && c.text().contains('@')
+    }
+
+    /// Gives the composer's `@` popup its workspace files.
+    pub fn set_mention_files(&mut self, files: crate::ui::mention::FileIndex) {
+        self.bottom.composer.set_files(files);
+    }
+
+    /// Whether the first Ctrl+C armed quitting and the second can still quit.
+    fn quit_hint_visible(&self) -> bool {
+        self.quit_armed
+            .is_some_and(|t| self.model.now.saturating_duration_since(t) < QUIT_WINDOW)
+    }
+
+    /// The composer (tests).
+    pub fn composer(&self) -> &Composer {
+        &self.bottom.composer
+    }
+
+    /// The Chat transcript (tests, benches).
+    pub fn transcript(&self) -> &Transcript {
+        &self.chat.transcript
+    }
+
+    /// The Trajectory rows (tests).
+    pub fn trajectory(&self) -> &Trajectory {
+        &self.traj.trajectory
+    }
+
+    /// The focused part.
+    pub fn focus(&self) -> Focus {
+        self.model.focus
+    }
+
+    /// The selected Chat cell.
+    pub fn selected(&self) -> Option<usize> {
+        self.chat.selected
+    }
+
+    /// The selected Trajectory row.
+    pub fn trajectory_selected(&self) -> Option<usize> {
+        self.traj.selected
+    }
+
+    /// The open request inspector.
+    pub fn inspector(&self) -> Option<&crate::ui::inspector::Inspector> {
+        self.overlays.inspector()
+    }
+
+    /// The open `/resume` picker.
+    pub fn resume_picker(&self) -> Option<&crate::ui::overlays::ResumePicker> {
+        self.overlays.resume_picker()
+    }
+
+    /// Whether the key help is open.
+    pub fn help_open(&self) -> bool {
+        self.overlays.help_open()
+    }
+}
+
+/// `deepterm --resume ID` and `args`, each shell-quoted (a path with a space or a quote
+/// pastes back as one argument). Printed on the normal screen, so the result is also
+/// escaped: the id is a file name from the session directory, the paths are the user's.
+pub fn resume_command(id: &str, args: &[String]) -> String {
+    let mut cmd = String::from("deepterm --resume");
+    for a in std::iter::once(id).chain(args.iter().map(String::as_str)) {
+        cmd.push(' ');
+        // A NUL cannot be quoted (nor be in a path); escaped below like any control.
+        cmd.push_str(&shlex::try_quote(a).unwrap_or(std::borrow::Cow::Borrowed(a)));
+    }
+    crate::ui::text::sanitize(&cmd)
+}
+
+mod agent_events;
+mod keys;
+mod render;
+
+/// What the unit tests below share through `use super::*`.
+#[cfg(test)]
+use {
+    crate::agent::protocol::{AgentEvent, TurnPhase},
+    crate::i18n::Localizer,
+    crate::session::event::{EventKind, McpState},
+    crate::ui::keymap::Action,
+    crate::ui::text::str_width,
+    crossterm::event::{KeyEvent, MouseButton, MouseEvent, MouseEventKind},
+};
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod copy_source_tests;
+
+#[cfg(test)]
+mod unknown_usage_tests;
+
+#[cfg(test)]
+mod composer_tests;
+
+#[cfg(test)]
+mod wheel_tests;
+
+#[cfg(test)]
+mod first_screen_tests;
+
+#[cfg(test)]
+mod resume_hint_tests;
+
+#[cfg(test)]
+mod mode_tests;
+
+#[cfg(test)]
+mod deny_reason_tests;

@@ -1,0 +1,157 @@
+//! The approval prompt in the bottom pane: the oldest pending call's tool and arguments
+//! and the keys; `n` types a denial reason (§14.5); the answers go to the agent.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+
+use crate::agent::protocol::ApprovalDecision;
+use crate::i18n::Arg;
+use crate::ui::app_event::AppEvent;
+use crate::ui::model::Model;
+use crate::ui::text::truncate;
+use crate::ui::theme;
+
+use super::{BottomPane, PendingApproval};
+
+/// The longest denial reason, in characters.
+const MAX_REASON_CHARS: usize = 300;
+
+impl BottomPane {
+    /// The agent asks for an answer on a call: it queues behind any already pending.
+    pub fn push_approval(&mut self, p: PendingApproval) {
+        self.approvals.push_back(p);
+    }
+
+    /// Whether a call waits for the user's answer.
+    pub fn approval_pending(&self) -> bool {
+        !self.approvals.is_empty()
+    }
+
+    /// The turn is over: no call waits for an answer; keys go back to the composer.
+    pub fn clear_approvals(&mut self) {
+        self.approvals.clear();
+    }
+
+    /// Rows the pane wants while an approval is pending: the separator, the tool and its
+    /// arguments, the keys (fewer when the screen is short).
+    pub fn approval_height(avail: u16) -> u16 {
+        3.min(avail.saturating_sub(3)).max(2)
+    }
+
+    /// Whether a denial reason is being typed (every key goes to it).
+    pub fn typing_reason(&self) -> bool {
+        self.deny_reason.is_some()
+    }
+
+    /// A key while the denial reason is typed: text edits it, Enter denies with it, Esc
+    /// denies without one (§14.5).
+    pub fn reason_key(&mut self, k: &crossterm::event::KeyEvent, out: &mut Vec<AppEvent>) {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let Some(reason) = self.deny_reason.as_mut() else {
+            return;
+        };
+        match k.code {
+            KeyCode::Enter => {
+                let reason = self.deny_reason.take().unwrap_or_default();
+                self.deny(Some(reason), out);
+            }
+            KeyCode::Esc => {
+                self.deny_reason = None;
+                self.deny(None, out);
+            }
+            KeyCode::Char('c') if k.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.deny_reason = None;
+                self.deny(None, out);
+            }
+            KeyCode::Backspace => {
+                reason.pop();
+            }
+            // One line, bounded: it goes to the model with the denial.
+            KeyCode::Char(c)
+                if !k
+                    .modifiers
+                    .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                    && reason.chars().count() < MAX_REASON_CHARS =>
+            {
+                reason.push(c);
+            }
+            _ => {}
+        }
+    }
+
+    /// A paste while the reason is typed: its first line, bounded.
+    pub fn reason_paste(&mut self, text: &str) {
+        if let Some(reason) = self.deny_reason.as_mut() {
+            let line = text.lines().next().unwrap_or("");
+            let room = MAX_REASON_CHARS.saturating_sub(reason.chars().count());
+            reason.extend(line.chars().filter(|c| !c.is_control()).take(room));
+        }
+    }
+
+    /// Denies the oldest pending approval, with the reason when one was typed.
+    fn deny(&mut self, reason: Option<String>, out: &mut Vec<AppEvent>) {
+        let reason = reason
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty());
+        self.answer(ApprovalDecision::Deny, reason, out);
+    }
+
+    /// Answers the oldest pending approval.
+    pub(super) fn answer(
+        &mut self,
+        decision: ApprovalDecision,
+        reason: Option<String>,
+        out: &mut Vec<AppEvent>,
+    ) {
+        if let Some(p) = self.approvals.pop_front() {
+            out.push(AppEvent::Answer {
+                call_id: p.call_id,
+                decision,
+                reason,
+            });
+        }
+    }
+
+    /// Draws the prompt for pending call `call` into `body`.
+    pub(super) fn render_approval(
+        &self,
+        body: Rect,
+        buf: &mut Buffer,
+        m: &Model,
+        call: &PendingApproval,
+    ) {
+        let l = m.l;
+        // The prompt names the tool and shows its arguments (cut to the row), then the
+        // keys; Esc denies and the turn goes on.
+        let w = body.width as usize;
+        let (tool, args) = (call.tool.as_str(), call.arguments.as_str());
+        let title = l.tra("tui-approval-title", &[("tool", tool.into())]);
+        let args = args.split_whitespace().collect::<Vec<_>>().join(" ");
+        let what = truncate(&format!("{title} {args}"), w);
+        let keys = match &self.deny_reason {
+            Some(r) => truncate(
+                &l.tra("tui-approval-reason", &[("reason", Arg::from(r.clone()))]),
+                w,
+            ),
+            None => truncate(&l.tr("tui-approval-prompt"), w),
+        };
+        let mut rows = vec![
+            Line::from(Span::styled(what, theme::warn().patch(theme::bold()))),
+            Line::from(Span::styled(keys, theme::accent())),
+        ];
+        if body.height < 2 {
+            let one = truncate(
+                &format!("{title} {args} · {}", l.tr("tui-approval-prompt")),
+                w,
+            );
+            rows = vec![Line::from(Span::styled(
+                one,
+                theme::warn().patch(theme::bold()),
+            ))];
+        }
+        for (k, row) in rows.iter().enumerate().take(body.height as usize) {
+            buf.set_line(body.x, body.y + k as u16, row, body.width);
+        }
+    }
+}

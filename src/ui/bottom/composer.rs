@@ -1,0 +1,704 @@
+//! The composer: a multi-line editor with history, paste placeholders and a slash popup.
+//!
+//! Pure state; the caret is a byte index into `text`, always between grapheme clusters:
+//! moving and deleting go by cluster, so an emoji sequence, a flag or a combining mark is
+//! never split. Layout wraps at word boundaries (the breaks of [`wrap_line`]) and measures
+//! by display width, so CJK text, emoji and the caret column agree with the terminal.
+//!
+//! The readline keys (Ctrl+A/E, Alt+B/F, Ctrl+W, Ctrl+K/U/Y…) live in [`edit`]. Every
+//! byte of the text remembers whether it was pasted: a draft whose first character came
+//! from a paste is a message even when it starts with `/` (§14.5; decision 0036).
+//!
+//! [`wrap_line`]: crate::ui::text::wrap_line
+
+mod edit;
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use crate::i18n::{Arg, Localizer};
+
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::ui::readline::{next_boundary, prev_boundary};
+use crate::ui::text::{grapheme_width, str_width, wrap_ranges};
+
+/// Pastes longer than this many characters become a placeholder.
+pub const PASTE_CHAR_LIMIT: usize = 1000;
+/// Pastes with more than this many lines become a placeholder.
+pub const PASTE_LINE_LIMIT: usize = 10;
+
+/// A slash command offered by the popup: an entry of the one command table.
+pub use crate::agent::command_spec::CommandSpec as SlashCommand;
+
+pub use crate::ui::text::fuzzy_match;
+
+/// Composer state.
+#[derive(Debug, Default, Clone)]
+pub struct Composer {
+    text: String,
+    /// Per byte of `text`: whether it came from a paste (kept in step by [`Self::splice`]).
+    pasted: Vec<bool>,
+    /// Bumped by every change of the text (a kill right after a kill extends it).
+    rev: u64,
+    caret: usize,
+    pastes: Vec<(String, String)>,
+    history: Vec<String>,
+    /// History texts that start with `/` but were sent as messages (a paste, or a
+    /// message of an earlier session): recalled, they are messages again.
+    literal: HashSet<String>,
+    hist_idx: Option<usize>,
+    /// The draft (and which bytes were pasted) while ↑ browses the history.
+    draft: (String, Vec<bool>),
+    /// The last killed text, for Ctrl+Y.
+    kill: Killed,
+    /// `(rev, caret)` right after the last kill: a kill from exactly there adds to it.
+    kill_mark: Option<(u64, usize)>,
+    /// The draft Ctrl+C cleared: ↑ on the empty composer brings it back before history.
+    stash: Option<Draft>,
+    /// The draft last sent, to put a cancelled prompt back with its paste placeholders.
+    last_sent: Option<Draft>,
+    popup_sel: usize,
+    popup_closed: bool,
+    search: Option<Search>,
+    files: crate::ui::mention::FileIndex,
+    /// The last `@` query ranked, the file count it saw, and its result: the popup asks
+    /// several times per key and frame, and a walk holds up to 20,000 files.
+    mention_memo: std::cell::RefCell<Option<(String, usize, Vec<usize>)>>,
+}
+
+/// Killed text: its bytes' paste marks and the pastes its placeholders stand for, so a
+/// yank, even into a later draft, sends what was pasted.
+#[derive(Debug, Default, Clone)]
+struct Killed {
+    text: String,
+    pasted: Vec<bool>,
+    pastes: Vec<(String, String)>,
+}
+
+/// A whole draft kept aside: text, paste marks and placeholders.
+#[derive(Debug, Default, Clone)]
+struct Draft {
+    text: String,
+    pasted: Vec<bool>,
+    pastes: Vec<(String, String)>,
+}
+
+/// A running Ctrl+R reverse search: the query and which match (0 = the
+/// newest) is shown. The composer text is left alone until Enter takes the match.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Search {
+    /// What was typed.
+    pub query: String,
+    /// Which match is shown, newest first.
+    pub nth: usize,
+}
+
+/// The composer laid out at a width: visual rows and the caret's (row, column).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComposerLayout {
+    /// Visual rows.
+    pub rows: Vec<String>,
+    /// Caret row.
+    pub caret_row: usize,
+    /// Caret column (display width).
+    pub caret_col: usize,
+}
+
+impl Composer {
+    /// An empty composer.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The visible text (with paste placeholders).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether nothing is typed.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Caret byte offset.
+    pub fn caret(&self) -> usize {
+        self.caret
+    }
+
+    /// Clears text and pastes (history is kept).
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.pasted.clear();
+        self.rev += 1;
+        self.caret = 0;
+        self.pastes.clear();
+        self.hist_idx = None;
+        self.popup_sel = 0;
+        self.popup_closed = false;
+    }
+
+    /// Replaces `range` of the text with `s`, whose bytes are marked `pasted`: every
+    /// change of the text goes through here (or [`Self::splice_flags`]), so the paste
+    /// marks stay in step with the bytes.
+    fn splice(&mut self, range: Range<usize>, s: &str, pasted: bool) {
+        self.splice_flags(range, s, std::iter::repeat_n(pasted, s.len()));
+    }
+
+    /// [`Self::splice`] with a paste mark per inserted byte.
+    fn splice_flags(&mut self, range: Range<usize>, s: &str, flags: impl Iterator<Item = bool>) {
+        self.text.replace_range(range.clone(), s);
+        self.pasted.splice(range, flags);
+        debug_assert_eq!(self.text.len(), self.pasted.len());
+        self.rev += 1;
+    }
+
+    /// Replaces the whole text (the caret goes to the end).
+    fn replace_all(&mut self, s: &str, pasted: bool) {
+        self.splice(0..self.text.len(), s, pasted);
+        self.caret = self.text.len();
+    }
+
+    /// Inserts text at the caret, its bytes marked `pasted`.
+    fn insert_marked(&mut self, s: &str, pasted: bool) {
+        self.splice(self.caret..self.caret, s, pasted);
+        self.caret += s.len();
+        self.popup_sel = 0;
+    }
+
+    /// Inserts one typed character.
+    pub fn insert_char(&mut self, c: char) {
+        self.insert_marked(c.encode_utf8(&mut [0; 4]), false);
+        self.popup_closed = false;
+    }
+
+    /// Inserts typed text at the caret.
+    pub fn insert_str(&mut self, s: &str) {
+        self.insert_marked(s, false);
+    }
+
+    /// Whether the draft is a message even if it starts with `/`: its first non-blank
+    /// character came from a paste (a stack trace `/usr/lib/…` is never a command). A
+    /// `/` typed before pasted arguments (`/model ` + a pasted route) stays a command.
+    pub fn is_literal(&self) -> bool {
+        let lead = self.text.len() - self.text.trim_start().len();
+        self.pasted.get(lead).copied().unwrap_or(false)
+    }
+
+    /// Inserts a newline.
+    pub fn newline(&mut self) {
+        self.insert_char('\n');
+    }
+
+    /// A bracketed paste: CR becomes LF; large pastes show as `[Pasted N lines]` and are
+    /// substituted in full on submit.
+    pub fn paste(&mut self, s: &str, l: Localizer) {
+        let s = s.replace("\r\n", "\n").replace('\r', "\n");
+        let lines = s.lines().count().max(1);
+        if s.chars().count() > PASTE_CHAR_LIMIT || lines > PASTE_LINE_LIMIT {
+            let mut ph = l.tra("tui-paste-placeholder", &[("lines", Arg::from(lines))]);
+            let n = self
+                .pastes
+                .iter()
+                .filter(|(p, _)| p.starts_with(&ph[..ph.len() - 1]))
+                .count();
+            if n > 0 {
+                ph = format!("{} #{}]", &ph[..ph.len() - 1], n + 1);
+            }
+            self.insert_marked(&ph, true);
+            self.pastes.push((ph, s));
+        } else {
+            self.insert_marked(&s, true);
+        }
+    }
+
+    /// Deletes the grapheme cluster before the caret; a paste placeholder goes as one unit.
+    pub fn backspace(&mut self) {
+        if self.caret == 0 {
+            return;
+        }
+        let before = &self.text[..self.caret];
+        if let Some(i) = self
+            .pastes
+            .iter()
+            .position(|(p, _)| before.ends_with(p.as_str()))
+        {
+            let len = self.pastes[i].0.len();
+            self.splice(self.caret - len..self.caret, "", false);
+            self.caret -= len;
+            self.pastes.remove(i);
+            return;
+        }
+        let prev = prev_boundary(&self.text, self.caret);
+        self.splice(prev..self.caret, "", false);
+        self.caret = prev;
+        self.popup_sel = 0;
+    }
+
+    /// Deletes the grapheme cluster after the caret.
+    pub fn delete(&mut self) {
+        if self.caret < self.text.len() {
+            let next = next_boundary(&self.text, self.caret);
+            self.splice(self.caret..next, "", false);
+        }
+    }
+
+    /// Moves the caret left one grapheme cluster.
+    pub fn left(&mut self) {
+        self.caret = prev_boundary(&self.text, self.caret);
+    }
+
+    /// Moves the caret right one grapheme cluster.
+    pub fn right(&mut self) {
+        self.caret = next_boundary(&self.text, self.caret);
+    }
+
+    /// Home / Ctrl+A: the start of the current logical line (a wrapped line is one
+    /// line); pressed there, the start of the draft.
+    pub fn home(&mut self) {
+        self.caret = crate::ui::readline::home(&self.text, self.caret);
+    }
+
+    /// End / Ctrl+E: the end of the current logical line; pressed there, the end of the
+    /// draft.
+    pub fn end(&mut self) {
+        self.caret = crate::ui::readline::end(&self.text, self.caret);
+    }
+
+    fn on_first_line(&self) -> bool {
+        !self.text[..self.caret].contains('\n')
+    }
+
+    fn on_last_line(&self) -> bool {
+        !self.text[self.caret..].contains('\n')
+    }
+
+    /// ↑: previous history entry when on the first line, else the line above.
+    pub fn up(&mut self) {
+        if self.popup_open() {
+            self.popup_sel = self.popup_sel.saturating_sub(1);
+            return;
+        }
+        if self.text.is_empty() && self.hist_idx.is_none() && self.unstash() {
+            return;
+        }
+        if self.on_first_line() {
+            self.history_prev();
+        } else {
+            self.vertical(-1);
+        }
+    }
+
+    /// ↓: next history entry when on the last line, else the line below.
+    pub fn down(&mut self) {
+        if self.popup_open() {
+            let n = match self.mention_open() {
+                true => self.mention_matches().len(),
+                false => self.popup_matches().len(),
+            };
+            if self.popup_sel + 1 < n {
+                self.popup_sel += 1;
+            }
+            return;
+        }
+        if self.on_last_line() {
+            self.history_next();
+        } else {
+            self.vertical(1);
+        }
+    }
+
+    fn vertical(&mut self, dir: i32) {
+        let line_start = self.text[..self.caret].rfind('\n').map_or(0, |i| i + 1);
+        let col = str_width(&self.text[line_start..self.caret]);
+        let target_start = if dir < 0 {
+            let prev_end = line_start - 1;
+            self.text[..prev_end].rfind('\n').map_or(0, |i| i + 1)
+        } else {
+            match self.text[self.caret..].find('\n') {
+                Some(i) => self.caret + i + 1,
+                None => return,
+            }
+        };
+        let target_end = self.text[target_start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| target_start + i);
+        let mut pos = target_start;
+        let mut w = 0;
+        for g in self.text[target_start..target_end].graphemes(true) {
+            let gw = grapheme_width(g);
+            if w + gw > col {
+                break;
+            }
+            w += gw;
+            pos += g.len();
+        }
+        self.caret = pos;
+    }
+
+    fn history_prev(&mut self) {
+        if self.history.is_empty() {
+            return;
+        }
+        let idx = match self.hist_idx {
+            None => {
+                self.draft = (self.text.clone(), self.pasted.clone());
+                self.history.len() - 1
+            }
+            Some(0) => return,
+            Some(i) => i - 1,
+        };
+        self.hist_idx = Some(idx);
+        self.show_history(idx);
+    }
+
+    /// Shows history entry `idx` (a message that starts with `/` stays a message).
+    fn show_history(&mut self, idx: usize) {
+        let text = self.history[idx].clone();
+        let literal = self.literal.contains(&text);
+        self.replace_all(&text, literal);
+    }
+
+    fn history_next(&mut self) {
+        let Some(i) = self.hist_idx else { return };
+        if i + 1 < self.history.len() {
+            self.hist_idx = Some(i + 1);
+            self.show_history(i + 1);
+        } else {
+            self.hist_idx = None;
+            let (text, pasted) = std::mem::take(&mut self.draft);
+            self.splice_flags(0..self.text.len(), &text, pasted.into_iter());
+            self.caret = self.text.len();
+        }
+    }
+
+    /// Takes the text for sending (placeholders replaced by the full pastes), records it in
+    /// history and clears. `None` when only whitespace is typed.
+    pub fn submit(&mut self) -> Option<String> {
+        if self.text.trim().is_empty() {
+            return None;
+        }
+        let shown = self.text.clone();
+        let full = self.expanded_text();
+        if shown.trim_start().starts_with('/') {
+            if self.is_literal() {
+                self.literal.insert(shown.clone());
+            } else {
+                self.literal.remove(&shown);
+            }
+        }
+        self.last_sent = Some(self.snapshot());
+        self.stash = None;
+        if self.history.last() != Some(&shown) {
+            self.history.push(shown);
+        }
+        self.clear();
+        Some(full)
+    }
+
+    /// Adds older messages (other sessions, newest first) before the history of this
+    /// session; texts already present are skipped. ↑ reaches them after this session's.
+    pub fn add_older_history(&mut self, newest_first: Vec<String>) {
+        let mut older: Vec<String> = Vec::new();
+        for t in newest_first {
+            if !self.history.contains(&t) && !older.contains(&t) {
+                // A user message of an earlier session is a message, even with a `/`.
+                if t.trim_start().starts_with('/') {
+                    self.literal.insert(t.clone());
+                }
+                older.push(t);
+            }
+        }
+        let added = older.len();
+        older.reverse();
+        older.append(&mut self.history);
+        self.history = older;
+        // An entry being browsed keeps being the same entry.
+        self.hist_idx = self.hist_idx.map(|i| i + added);
+    }
+
+    /// The history, newest first.
+    pub fn history_newest_first(&self) -> Vec<&str> {
+        self.history.iter().rev().map(String::as_str).collect()
+    }
+
+    /// Ctrl+R: starts a reverse search, or goes to the next older match.
+    pub fn search_older(&mut self) {
+        match &mut self.search {
+            None => self.search = Some(Search::default()),
+            Some(s) => {
+                let n = crate::ui::history::matches(
+                    &self
+                        .history
+                        .iter()
+                        .rev()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>(),
+                    &s.query,
+                )
+                .len();
+                if s.nth + 1 < n {
+                    s.nth += 1;
+                }
+            }
+        }
+    }
+
+    /// The running search, if any.
+    pub fn search(&self) -> Option<&Search> {
+        self.search.as_ref()
+    }
+
+    /// The text the search shows now (`None`: nothing matches).
+    pub fn search_match(&self) -> Option<&str> {
+        let s = self.search.as_ref()?;
+        let h = self.history_newest_first();
+        let m = crate::ui::history::matches(&h, &s.query);
+        m.get(s.nth).map(|&i| h[i])
+    }
+
+    /// Types into the search query (the newest match is shown again).
+    pub fn search_type(&mut self, c: char) {
+        if let Some(s) = &mut self.search {
+            s.query.push(c);
+            s.nth = 0;
+        }
+    }
+
+    /// Deletes the query's last character.
+    pub fn search_backspace(&mut self) {
+        if let Some(s) = &mut self.search {
+            s.query.pop();
+            s.nth = 0;
+        }
+    }
+
+    /// Enter: the shown match replaces the draft (not sent); nothing matched keeps it.
+    pub fn search_accept(&mut self) {
+        if let Some(m) = self.search_match().map(str::to_string) {
+            self.set_text(&m);
+            if self.literal.contains(&m) {
+                self.mark_literal();
+            }
+        }
+        self.search = None;
+    }
+
+    /// Esc: leaves the search; the draft is as it was.
+    pub fn search_cancel(&mut self) {
+        self.search = None;
+    }
+
+    /// The text with paste placeholders replaced by the pasted content.
+    pub fn expanded_text(&self) -> String {
+        let mut full = self.text.clone();
+        for (ph, content) in &self.pastes {
+            full = full.replacen(ph.as_str(), content, 1);
+        }
+        full
+    }
+
+    /// Replaces the whole text, as typed (caret at the end, no paste placeholders).
+    pub fn set_text(&mut self, text: &str) {
+        self.clear();
+        self.replace_all(text, false);
+    }
+
+    /// Marks the whole draft as pasted: it is sent as a message even if it starts with
+    /// `/` (a recalled message, or a message edited in the external editor).
+    pub fn mark_literal(&mut self) {
+        self.pasted.iter_mut().for_each(|p| *p = true);
+    }
+
+    /// Whether the slash popup or the `@` file popup is showing (Tab, Enter, ↑/↓ and Esc
+    /// act on it).
+    pub fn popup_open(&self) -> bool {
+        self.slash_open() || self.mention_open()
+    }
+
+    /// Whether the slash popup is showing.
+    fn slash_open(&self) -> bool {
+        !self.popup_closed
+            && self.text.starts_with('/')
+            && !self.is_literal()
+            && !self.text.contains(char::is_whitespace)
+            && !self.popup_matches().is_empty()
+    }
+
+    /// Hides the popup until the next keystroke.
+    pub fn close_popup(&mut self) {
+        self.popup_closed = true;
+    }
+
+    /// Commands matching the typed name, best first: the exact name (or alias), then
+    /// prefixes, then fuzzy matches ([`crate::agent::command_spec::ranked`]).
+    pub fn popup_matches(&self) -> Vec<&'static SlashCommand> {
+        crate::agent::command_spec::ranked(self.text.trim_start_matches('/'))
+    }
+
+    /// The highlighted popup command, if the popup is open.
+    pub fn popup_highlighted(&self) -> Option<&'static SlashCommand> {
+        if !self.slash_open() {
+            return None;
+        }
+        let matches = self.popup_matches();
+        matches
+            .get(self.popup_sel.min(matches.len().saturating_sub(1)))
+            .copied()
+    }
+
+    /// The command whose arguments are being typed (`/tool en…`), for the inline usage.
+    pub fn command_being_typed(&self) -> Option<&'static SlashCommand> {
+        if self.is_literal() {
+            return None;
+        }
+        let (name, _) = self.text.split_once(' ')?;
+        crate::agent::command_spec::find(name).filter(|c| c.usage_key.is_some())
+    }
+
+    /// The selected popup row.
+    pub fn popup_selected(&self) -> usize {
+        self.popup_sel
+    }
+
+    /// Completes the highlighted command's name (with a space after it when it takes
+    /// arguments) and returns it.
+    pub fn complete(&mut self) -> Option<&'static SlashCommand> {
+        if self.mention_open() {
+            self.complete_mention();
+            return None;
+        }
+        let matches = self.popup_matches();
+        let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;
+        let name = match cmd.complete_with_args {
+            true => format!("{} ", cmd.name),
+            false => cmd.name.to_string(),
+        };
+        self.replace_all(&name, false);
+        self.popup_sel = 0;
+        Some(cmd)
+    }
+
+    /// Gives the composer the workspace files the `@` popup offers.
+    pub fn set_files(&mut self, files: crate::ui::mention::FileIndex) {
+        self.files = files;
+        self.mention_memo.replace(None);
+    }
+
+    /// Whether the workspace walk for the `@` popup is still running.
+    pub fn files_loading(&self) -> bool {
+        self.files.loading()
+    }
+
+    /// The `@word` the caret ends: its byte start (at the `@`) and what follows the `@`.
+    /// An `@` counts at the start of the text or after whitespace.
+    fn mention_query(&self) -> Option<(usize, &str)> {
+        let before = &self.text[..self.caret];
+        let start = before.rfind(char::is_whitespace).map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+        let word = &before[start..];
+        let after_ok = self.text[self.caret..]
+            .chars()
+            .next()
+            .is_none_or(char::is_whitespace);
+        (after_ok && !self.text.starts_with('/'))
+            .then_some(())
+            .and(word.strip_prefix('@'))
+            .map(|q| (start, q))
+    }
+
+    /// Whether the `@` file popup is showing.
+    pub fn mention_open(&self) -> bool {
+        !self.popup_closed && !self.mention_matches().is_empty()
+    }
+
+    /// The workspace files matching what is typed after `@`, best first.
+    pub fn mention_matches(&self) -> Vec<&str> {
+        match self.mention_query() {
+            Some((_, q)) => {
+                let files = self.files.files();
+                let mut memo = self.mention_memo.borrow_mut();
+                let fresh = memo
+                    .as_ref()
+                    .is_some_and(|(mq, n, _)| mq == q && *n == files.len());
+                if !fresh {
+                    let idx = crate::ui::mention::rank_indices(
+                        files,
+                        q,
+                        crate::ui::mention::MENTION_ROWS,
+                    );
+                    *memo = Some((q.to_string(), files.len(), idx));
+                }
+                let idx = memo.as_ref().map(|m| m.2.clone()).unwrap_or_default();
+                idx.into_iter().map(|i| files[i].as_str()).collect()
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Replaces the `@word` with the highlighted file (`@src/main.rs `).
+    pub fn complete_mention(&mut self) {
+        let Some((start, _)) = self.mention_query() else {
+            return;
+        };
+        let matches = self.mention_matches();
+        let Some(path) = matches
+            .get(self.popup_sel.min(matches.len().saturating_sub(1)))
+            .map(|p| p.to_string())
+        else {
+            return;
+        };
+        let with = format!("@{path} ");
+        self.splice(start..self.caret, &with, false);
+        self.caret = start + with.len();
+        self.popup_sel = 0;
+    }
+
+    /// Lays the text out at `width` columns: each line wraps at word boundaries (long
+    /// words hard-break), spaces at a break are not shown, and the caret column is the
+    /// display width before it on its row.
+    pub fn layout(&self, width: usize) -> ComposerLayout {
+        let width = width.max(2);
+        let mut rows = Vec::new();
+        let (mut caret_row, mut caret_col) = (0, 0);
+        let mut line_start = 0;
+        for line in self.text.split('\n') {
+            let ranges = wrap_ranges(line, width);
+            let first_row = rows.len();
+            rows.extend(ranges.iter().map(|r| line[r.clone()].to_string()));
+            let line_end = line_start + line.len();
+            if (line_start..=line_end).contains(&self.caret) {
+                let c = self.caret - line_start;
+                let ri = ranges.iter().rposition(|r| r.start <= c).unwrap_or(0);
+                let start = ranges.get(ri).map_or(0, |r| r.start);
+                caret_row = first_row + ri;
+                // Before the first row's start only when leading spaces were dropped.
+                caret_col = line.get(start..c).map_or(0, str_width);
+                if caret_col >= width {
+                    if self.caret == self.text.len() && ri + 1 == ranges.len() {
+                        // Typing at the very end continues on a fresh row.
+                        rows.push(String::new());
+                        (caret_row, caret_col) = (rows.len() - 1, 0);
+                    } else {
+                        caret_col = width;
+                    }
+                }
+            }
+            line_start = line_end + 1;
+        }
+        ComposerLayout {
+            rows,
+            caret_row,
+            caret_col,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "composer_tests.rs"]
+mod tests;
+
+#[cfg(test)]
+#[path = "composer_readline_tests.rs"]
+mod readline_tests;

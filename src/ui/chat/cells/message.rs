@@ -1,0 +1,253 @@
+//! The conversation's own cells: a user message (long ones collapse), its `@` attachments,
+//! an assistant reply (streaming or committed, reasoning folded), a failed attempt and a
+//! compaction checkpoint.
+
+use ratatui::text::{Line, Span};
+
+use crate::agent::mentions::{Attachment, MAX_MENTION_BYTES, Refusal};
+use crate::i18n::Arg;
+use crate::ui::markdown::StreamCollector;
+use crate::ui::text::{sanitize, wrap_line, wrap_prefixed};
+use crate::ui::theme;
+
+use super::base::{HistoryCell, Parts, RenderCtx, dim_indented, dim_line, wrap_all};
+
+/// Rows of a long user message shown while it is collapsed.
+const USER_PREVIEW_ROWS: usize = 3;
+
+/// A user message (sanitized).
+#[derive(Debug, Clone)]
+pub struct UserCell {
+    /// Text.
+    pub text: String,
+}
+
+impl UserCell {
+    /// Whether the message is long enough to collapse: what the composer would have shown
+    /// as a paste placeholder.
+    fn collapsible(&self) -> bool {
+        let text = &self.text;
+        text.lines().count() > crate::ui::composer::PASTE_LINE_LIMIT
+            || text.chars().count() > crate::ui::composer::PASTE_CHAR_LIMIT
+    }
+}
+
+impl HistoryCell for UserCell {
+    fn rows(&self, width: usize, ctx: &RenderCtx, expanded: bool) -> Parts {
+        let l = ctx.l;
+        let text = &self.text;
+        let mut head = vec![Line::from(Span::styled(
+            l.tr("tui-role-user"),
+            theme::role(),
+        ))];
+        let collapsible = self.collapsible();
+        let body = if collapsible {
+            text.trim_end_matches('\n')
+        } else {
+            text
+        };
+        head.extend(body.split('\n').map(|s| Line::from(s.to_string())));
+        let mut head = wrap_all(head, width);
+        // A long message (a large paste) shows its first rows until expanded, as the
+        // composer shows a placeholder.
+        let rows = head.len() - 1;
+        if collapsible && rows > USER_PREVIEW_ROWS {
+            let (key, args) = if expanded {
+                ("tui-user-expanded", [("lines", Arg::from(rows))])
+            } else {
+                head.truncate(1 + USER_PREVIEW_ROWS);
+                let hidden = rows - USER_PREVIEW_ROWS;
+                ("tui-user-collapsed", [("hidden", Arg::from(hidden))])
+            };
+            head.extend(dim_line(l.tra(key, &args), width));
+        }
+        Parts::separated(head)
+    }
+
+    fn selectable(&self) -> bool {
+        self.collapsible()
+    }
+}
+
+/// An assistant reply (streaming or committed).
+#[derive(Debug, Clone)]
+pub struct AssistantCell {
+    /// Turn.
+    pub turn: u64,
+    /// Step.
+    pub step: u64,
+    /// Reasoning text.
+    pub reasoning: String,
+    /// Answer markdown, streamed through a newline-gated collector; its source is kept
+    /// as received, the collector sanitizes it for display.
+    pub text: StreamCollector,
+    /// Still receiving deltas.
+    pub streaming: bool,
+    /// The stream was cancelled.
+    pub interrupted: bool,
+}
+
+impl AssistantCell {
+    /// Whether the cell shows its markdown body (not while it is still empty).
+    pub fn shows_body(&self) -> bool {
+        !self.text.is_empty()
+    }
+}
+
+impl HistoryCell for AssistantCell {
+    /// The role line and reasoning (head), then the open markdown tail and the
+    /// interrupted mark (foot); the committed markdown between them is borrowed from the
+    /// collector by the holder, so a stream delta renders only the open tail.
+    fn rows(&self, width: usize, ctx: &RenderCtx, expanded: bool) -> Parts {
+        let l = ctx.l;
+        let (reasoning, text) = (&self.reasoning, &self.text);
+        if reasoning.is_empty() && text.is_empty() && !self.streaming {
+            return Parts::default();
+        }
+        let mut head = vec![Line::from(Span::styled(
+            l.tr("tui-role-assistant"),
+            theme::role(),
+        ))];
+        if !reasoning.is_empty() {
+            if expanded {
+                head.push(Line::from(Span::styled(
+                    l.tr("tui-thinking-expanded"),
+                    theme::dim(),
+                )));
+                head = wrap_all(head, width);
+                head.extend(dim_indented(reasoning, "  ", width));
+            } else {
+                let n = reasoning.lines().count();
+                head.push(Line::from(Span::styled(
+                    l.tra("tui-thinking-collapsed", &[("lines", Arg::from(n))]),
+                    theme::dim(),
+                )));
+                head = wrap_all(head, width);
+            }
+        } else {
+            head = wrap_all(head, width);
+        }
+        let mut foot = Vec::new();
+        if text.is_empty() && self.streaming {
+            foot.push(Line::from(Span::styled("…", theme::dim())));
+        } else {
+            foot.extend(text.tail(width, &l.tr("tui-table-pending")));
+        }
+        if self.interrupted {
+            foot.extend(wrap_line(
+                &Line::from(Span::styled(l.tr("tui-interrupted"), theme::warn())),
+                width,
+                0,
+            ));
+        }
+        foot.push(Line::default());
+        Parts { head, foot }
+    }
+
+    fn selectable(&self) -> bool {
+        !self.reasoning.is_empty()
+    }
+}
+
+/// A compaction checkpoint with the summary the model now sees.
+#[derive(Debug, Clone)]
+pub struct CheckpointCell {
+    /// The summary.
+    pub summary: String,
+}
+
+impl HistoryCell for CheckpointCell {
+    fn rows(&self, width: usize, ctx: &RenderCtx, expanded: bool) -> Parts {
+        let mut head = dim_line(format!("┄ {} ┄", ctx.l.tr("tui-checkpoint")), width);
+        if expanded {
+            head.extend(dim_indented(&self.summary, "  ", width));
+        }
+        Parts::separated(head)
+    }
+
+    fn selectable(&self) -> bool {
+        true
+    }
+}
+
+/// A file attached to the user message above through an `@path` mention: one collapsed
+/// line, expanding to the attached text.
+#[derive(Debug, Clone)]
+pub struct AttachmentCell {
+    /// What `source.attachments` says about it.
+    pub info: Attachment,
+    /// The attachment block as the model saw it (sanitized).
+    pub content: String,
+    /// The message's last attachment: the blank separator follows it.
+    pub last: bool,
+}
+
+impl HistoryCell for AttachmentCell {
+    fn rows(&self, width: usize, ctx: &RenderCtx, expanded: bool) -> Parts {
+        let (l, info) = (ctx.l, &self.info);
+        let path = Arg::from(sanitize(&info.path));
+        let (key, args) = match (info.refused, expanded) {
+            (Some(Refusal::OutsideWorkspace), _) => {
+                ("tui-attachment-outside", vec![("path", path)])
+            }
+            (Some(Refusal::Binary), _) => ("tui-attachment-binary", vec![("path", path)]),
+            (Some(Refusal::NotRegular), _) => ("tui-attachment-not-regular", vec![("path", path)]),
+            (None, true) => ("tui-attachment-expanded", vec![("path", path)]),
+            (None, false) if info.truncated => (
+                "tui-attachment-truncated",
+                vec![
+                    ("path", path),
+                    ("lines", Arg::from(info.lines)),
+                    ("kib", Arg::from(MAX_MENTION_BYTES / 1024)),
+                    ("total", Arg::from(info.bytes.div_ceil(1024))),
+                ],
+            ),
+            (None, false) => (
+                "tui-attachment",
+                vec![("path", path), ("lines", Arg::from(info.lines))],
+            ),
+        };
+        let pre = [Span::styled("  ", theme::dim())];
+        let mut head = wrap_prefixed(
+            &Line::from(Span::styled(l.tra(key, &args), theme::dim())),
+            width,
+            &pre,
+            &pre,
+        );
+        if expanded {
+            head.extend(dim_indented(&self.content, "    ", width));
+        }
+        if self.last {
+            Parts::separated(head)
+        } else {
+            Parts { head, foot: vec![] }
+        }
+    }
+
+    fn selectable(&self) -> bool {
+        self.info.refused.is_none()
+    }
+}
+
+/// A failed model attempt (`assistant/attempt`): its partial text is never shown.
+#[derive(Debug, Clone, Copy)]
+pub struct AttemptCell {
+    /// 1-based attempt number within the step.
+    pub number: u32,
+    /// Whether the loop retried after it.
+    pub retried: bool,
+}
+
+impl HistoryCell for AttemptCell {
+    fn rows(&self, width: usize, ctx: &RenderCtx, _expanded: bool) -> Parts {
+        let key = if self.retried {
+            "tui-attempt-retrying"
+        } else {
+            "tui-attempt-failed"
+        };
+        Parts::separated(dim_line(
+            ctx.l.tra(key, &[("attempt", Arg::from(self.number))]),
+            width,
+        ))
+    }
+}

@@ -1,0 +1,256 @@
+//! Tool cards: a call with its arguments and result (the acting tools have cards of their
+//! own, `chat/acting.rs`), its approval state, and the bare approval cell for a call
+//! without a logged card.
+
+use ratatui::text::{Line, Span};
+
+use crate::agent::protocol::{ApprovalDecision, ApprovalPreview};
+use crate::i18n::Arg;
+use crate::ui::text::{sanitize, truncate, wrap_line, wrap_prefixed};
+use crate::ui::theme;
+
+use super::base::{HistoryCell, Parts, RenderCtx, ToolCardMode, dim_indented};
+
+/// Lines of a tool result shown in a collapsed card.
+const PREVIEW_LINES: usize = 3;
+
+/// Where a tool call that needs approval stands: the card reads
+/// tool + arguments → waiting for you → allowed / denied → result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolApproval {
+    /// Waiting for the user; the turn's clock is paused.
+    Waiting,
+    /// Another call of the step waits for the user; this one has not started.
+    Queued,
+    /// Answered.
+    Decided(ApprovalDecision),
+}
+
+/// A tool call and its result (text fields sanitized).
+#[derive(Debug, Clone)]
+pub struct ToolCell {
+    /// Call id.
+    pub call_id: String,
+    /// Tool name.
+    pub name: String,
+    /// Raw JSON arguments.
+    pub arguments: String,
+    /// Result text once known.
+    pub result: Option<String>,
+    /// The call failed.
+    pub error: bool,
+    /// The user's part, when the call needed approval: waiting, then the answer.
+    pub approval: Option<ToolApproval>,
+    /// What the call would do, shown while it waits for approval (SPEC §14.1).
+    pub preview: Option<Box<ApprovalPreview>>,
+}
+
+impl ToolCell {
+    /// A card for a call just logged, without a result yet.
+    pub fn new(call_id: String, name: String, arguments: String) -> Self {
+        ToolCell {
+            call_id,
+            name,
+            arguments,
+            result: None,
+            error: false,
+            approval: None,
+            preview: None,
+        }
+    }
+
+    /// The status line and, for a call that needed approval, the answer line.
+    fn status_rows(&self, mode: ToolCardMode, width: usize, ctx: &RenderCtx) -> Vec<Line<'static>> {
+        let (l, name, approval) = (ctx.l, &self.name, self.approval);
+        let waiting = approval == Some(ToolApproval::Waiting);
+        let denied = approval == Some(ToolApproval::Decided(ApprovalDecision::Deny));
+        let (status, style) = match (&self.result, self.error) {
+            _ if waiting => (l.tr("tui-tool-waiting"), theme::warn()),
+            (None, _) if approval == Some(ToolApproval::Queued) => {
+                (l.tr("tui-tool-queued"), theme::dim())
+            }
+            _ if denied => (l.tr("tui-tool-denied"), theme::error()),
+            (None, _) => (l.tr("tui-tool-running"), theme::warn()),
+            (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
+            (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
+        };
+        let mut head = wrap_line(
+            &Line::from(vec![
+                Span::styled(
+                    format!("{} / {name}", l.tr("tui-tool")),
+                    style.patch(theme::bold()),
+                ),
+                Span::styled(format!("  {status}"), style),
+            ]),
+            width,
+            0,
+        );
+        if let Some(p) = self.preview.as_deref().filter(|_| waiting) {
+            // Waiting: what the call would do (the diff, or where the command runs).
+            head.extend(crate::ui::chat::acting::preview_lines(p, l, width));
+        } else if mode == ToolCardMode::Expanded {
+            head.extend(dim_indented(&self.arguments, "  ", width));
+        } else {
+            let one: String = self.arguments.replace('\n', " ");
+            head.push(Line::from(Span::styled(
+                format!("  {}", truncate(&one, width.saturating_sub(2))),
+                theme::dim(),
+            )));
+        }
+        if let Some(a) = approval.filter(|a| *a != ToolApproval::Queued) {
+            let (key, style) = match a {
+                ToolApproval::Waiting | ToolApproval::Queued => {
+                    ("tui-approval-keys", theme::accent())
+                }
+                ToolApproval::Decided(d) => decision_label(d),
+            };
+            // A denial with the user's reason says it (the model got it too).
+            let reason = self
+                .result
+                .as_deref()
+                .filter(|_| denied)
+                .and_then(|r| crate::agent::tool_runner::denial_reason(name, r));
+            let label = match reason {
+                Some(r) => l.tra(
+                    "tui-approval-denied-reason",
+                    &[("reason", Arg::from(sanitize(r)))],
+                ),
+                None => l.tr(key),
+            };
+            let indent = [Span::raw("  ")];
+            head.extend(wrap_prefixed(
+                &Line::from(Span::styled(label, style)),
+                width,
+                &indent,
+                &indent,
+            ));
+        }
+        head
+    }
+
+    /// The result's lines under a gutter (a preview unless expanded).
+    fn result_rows(&self, mode: ToolCardMode, width: usize, ctx: &RenderCtx) -> Vec<Line<'static>> {
+        let mut head = Vec::new();
+        let Some(r) = &self.result else {
+            return head;
+        };
+        let lines: Vec<&str> = r.split('\n').collect();
+        let shown = if mode == ToolCardMode::Expanded {
+            lines.len()
+        } else {
+            PREVIEW_LINES
+        };
+        let gutter = [Span::styled("  │ ", theme::dim())];
+        for s in lines.iter().take(shown) {
+            head.extend(wrap_prefixed(
+                &Line::from(Span::styled(s.to_string(), theme::dim())),
+                width,
+                &gutter,
+                &gutter,
+            ));
+        }
+        if lines.len() > shown {
+            let more = ctx.l.tra(
+                "tui-more-lines",
+                &[("count", Arg::from(lines.len() - shown))],
+            );
+            head.extend(wrap_line(
+                &Line::from(Span::styled(format!("  {more}"), theme::dim())),
+                width,
+                0,
+            ));
+        }
+        head
+    }
+}
+
+/// The Fluent id and style of an answered approval.
+fn decision_label(d: ApprovalDecision) -> (&'static str, ratatui::style::Style) {
+    match d {
+        ApprovalDecision::Allow => ("tui-approval-allowed", theme::success()),
+        ApprovalDecision::AlwaysAllow => ("tui-approval-always", theme::success()),
+        ApprovalDecision::Deny => ("tui-approval-denied", theme::error()),
+    }
+}
+
+impl HistoryCell for ToolCell {
+    fn rows(&self, width: usize, ctx: &RenderCtx, expanded: bool) -> Parts {
+        let waiting = self.approval == Some(ToolApproval::Waiting);
+        let denied = self.approval == Some(ToolApproval::Decided(ApprovalDecision::Deny));
+        // A card waiting for the user shows in full whatever the card mode: the tool and
+        // its arguments are on screen before the call can be answered.
+        let mode = if expanded || waiting {
+            ToolCardMode::Expanded
+        } else {
+            ctx.cards
+        };
+        if mode == ToolCardMode::Hidden {
+            return Parts::default();
+        }
+        // The acting tools have cards of their own once they ran (SPEC §14.1).
+        let acting = (!waiting && !denied)
+            .then(|| {
+                crate::ui::chat::acting::acting_card(
+                    &self.name,
+                    &self.arguments,
+                    self.result.as_deref(),
+                    self.error,
+                    mode == ToolCardMode::Expanded,
+                    ctx.l,
+                    width,
+                )
+            })
+            .flatten();
+        if let Some(rows) = acting {
+            return Parts::separated(rows);
+        }
+        let mut head = self.status_rows(mode, width, ctx);
+        // A denial's result is the model-facing text; the card says "Denied by you".
+        if !denied {
+            head.extend(self.result_rows(mode, width, ctx));
+        }
+        Parts::separated(head)
+    }
+
+    fn selectable(&self) -> bool {
+        true
+    }
+}
+
+/// An approval request without a logged tool card and, once answered, the decision.
+#[derive(Debug, Clone)]
+pub struct ApprovalCell {
+    /// Call id.
+    pub call_id: String,
+    /// Tool name.
+    pub tool: String,
+    /// Raw JSON arguments.
+    pub arguments: String,
+    /// The answer.
+    pub decision: Option<ApprovalDecision>,
+}
+
+impl HistoryCell for ApprovalCell {
+    fn rows(&self, width: usize, ctx: &RenderCtx, _expanded: bool) -> Parts {
+        let l = ctx.l;
+        let mut head = wrap_line(
+            &Line::from(Span::styled(
+                l.tra("tui-approval-title", &[("tool", Arg::from(&self.tool))]),
+                theme::warn().patch(theme::bold()),
+            )),
+            width,
+            0,
+        );
+        head.extend(dim_indented(&self.arguments, "  ", width));
+        let (key, style) = match self.decision {
+            None => ("tui-approval-keys", theme::accent()),
+            Some(d) => decision_label(d),
+        };
+        head.extend(wrap_line(
+            &Line::from(Span::styled(l.tr(key), style)),
+            width,
+            0,
+        ));
+        Parts::separated(head)
+    }
+}

@@ -1,0 +1,559 @@
+//! The Chat event fold: [`Transcript`] turns committed session events, stream deltas,
+//! tool changes and approvals into cells, the same way live and on a resumed log.
+
+use std::collections::HashMap;
+
+use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel, ToolChange, ToolInfo};
+use crate::i18n::Arg;
+use crate::llm::types::StreamEvent;
+use crate::session::event::{AttemptError, Block, Event, EventKind, SurfaceOp, TurnOutcome};
+use crate::tools::registry::ToolSource;
+use crate::ui::context_node::ContextKind;
+use crate::ui::markdown::StreamCollector;
+use crate::ui::text::sanitize;
+
+use super::cells::{
+    ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
+    ContextCell, ToolApproval, ToolCell, UserCell,
+};
+
+/// The Fluent id of a logged attempt error's code (as the live notice used it).
+fn attempt_error_id(code: &str) -> &'static str {
+    use crate::llm::types::ErrorCode as C;
+    const ALL: [C; 15] = [
+        C::Auth,
+        C::Quota,
+        C::InvalidRequest,
+        C::ContextOverflow,
+        C::RateLimit,
+        C::Server,
+        C::Transport,
+        C::UnsupportedContent,
+        C::InvalidContent,
+        C::Malformed,
+        C::EmptyResponse,
+        C::Cancelled,
+        C::MissingKey,
+        C::TooLarge,
+        C::NoProgress,
+    ];
+    ALL.iter()
+        .find(|c| c.as_str() == code)
+        .map(|c| crate::llm::client::error_message_id(*c))
+        .unwrap_or("llm-error-server")
+}
+
+/// Most tools whose source and description the transcript remembers for later nodes.
+const MAX_TOOL_INFOS: usize = 4096;
+
+/// The Chat transcript.
+#[derive(Debug, Default)]
+pub struct Transcript {
+    pub(super) cells: Vec<Cell>,
+    by_call: HashMap<String, usize>,
+    streaming: HashMap<(u64, u64), usize>,
+    attempts: HashMap<(u64, u64), u32>,
+    pub(super) heights: Vec<usize>,
+    pub(super) exact: Vec<bool>,
+    pub(super) estimated: usize,
+    pub(super) dirty: Vec<usize>,
+    pub(super) prefix: Vec<usize>,
+    pub(super) prefix_valid: usize,
+    pub(super) refine_next: usize,
+    pub(super) layout_key: (u16, u64),
+    /// Tool-change nodes made live that no logged developer message covers yet.
+    pending_nodes: Vec<usize>,
+    /// Source and description of every tool seen (changes, request headers).
+    tool_infos: HashMap<String, ToolInfo>,
+    /// The last failed attempt of each turn (a resumed error turn names it).
+    turn_errors: HashMap<u64, AttemptError>,
+    /// Replaying a resumed log (outcomes the live loop announced as notices are shown).
+    replaying: bool,
+    /// A cell the Chat pane should scroll into view on the next frame.
+    reveal: Option<usize>,
+}
+
+impl Transcript {
+    /// An empty transcript.
+    pub fn new() -> Self {
+        Transcript {
+            prefix: vec![0],
+            ..Default::default()
+        }
+    }
+
+    /// Empties the view (`/clear`): every cell and its layout go; what the transcript
+    /// knows about tools and failed turns stays, for the cells that come after. The loop
+    /// runs `/clear` only between turns, so no stream or approval points into the cells.
+    pub fn clear_screen(&mut self) {
+        let keep = (
+            std::mem::take(&mut self.tool_infos),
+            std::mem::take(&mut self.turn_errors),
+            self.replaying,
+        );
+        *self = Transcript::new();
+        (self.tool_infos, self.turn_errors, self.replaying) = keep;
+    }
+
+    /// The cells.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Number of cells.
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether there are no cells.
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Appends a cell; returns its index.
+    pub fn push(&mut self, kind: CellKind) -> usize {
+        self.cells.push(Cell::new(kind));
+        self.cells.len() - 1
+    }
+
+    fn touch(&mut self, i: usize) {
+        if let Some(c) = self.cells.get_mut(i) {
+            c.rev += 1;
+        }
+        if i < self.heights.len() && self.dirty.last() != Some(&i) {
+            self.dirty.push(i);
+        }
+    }
+
+    /// Toggles a cell's disclosure; returns whether it changed.
+    pub fn toggle(&mut self, i: usize) -> bool {
+        let Some(c) = self.cells.get_mut(i) else {
+            return false;
+        };
+        if !c.selectable() {
+            return false;
+        }
+        c.expanded = !c.expanded;
+        self.touch(i);
+        true
+    }
+
+    /// Index of the most recent tool-change context node.
+    pub fn last_tool_change(&self) -> Option<usize> {
+        self.cells
+            .iter()
+            .rposition(|c| matches!(&c.kind, CellKind::Context(n) if n.kind.is_tool_change()))
+    }
+
+    /// Asks the Chat pane to bring cell `i` into view on its next frame (Ctrl+T).
+    pub fn reveal(&mut self, i: usize) {
+        self.reveal = Some(i);
+    }
+
+    /// The cell to bring into view, once.
+    pub fn take_reveal(&mut self) -> Option<usize> {
+        self.reveal.take()
+    }
+
+    /// Marks the events applied until `set_replaying(false)` as a resumed log.
+    pub fn set_replaying(&mut self, on: bool) {
+        self.replaying = on;
+    }
+
+    /// A tool change as it happens: one node, here; the developer
+    /// message the next request logs is linked to it instead of adding a second one.
+    /// Every change until the next request goes into that one node, netted (a change and
+    /// its reversal cancel out, leaving "no net change"): a server that changes its list
+    /// in a loop is one node per request, not one per change (decision 0033).
+    pub fn tools_changed(&mut self, c: &ToolChange) {
+        // A server that invents new names on every change must not grow this without
+        // bound; the nodes keep their own copies.
+        if self.tool_infos.len() > MAX_TOOL_INFOS {
+            self.tool_infos.clear();
+        }
+        for t in c.added.iter().chain(&c.removed) {
+            self.tool_infos.insert(t.name.clone(), t.clone());
+        }
+        let added: Vec<String> = c.added.iter().map(|t| sanitize(&t.name)).collect();
+        let removed: Vec<String> = c.removed.iter().map(|t| sanitize(&t.name)).collect();
+        if let Some(&i) = self.pending_nodes.last()
+            && let Some(Cell {
+                kind: CellKind::Context(ContextCell { kind, tools: infos }),
+                ..
+            }) = self.cells.get_mut(i)
+            && kind.merge_tools(&added, &removed)
+        {
+            let before = std::mem::take(infos);
+            *infos = kind
+                .tool_names()
+                .filter_map(|n| {
+                    let earlier = || before.iter().find(|t| sanitize(&t.name) == *n);
+                    self.tool_infos.get(n).or_else(earlier).cloned()
+                })
+                .collect();
+            self.touch(i);
+            return;
+        }
+        let kind = ContextKind::Tools { added, removed };
+        let infos = c.added.iter().chain(&c.removed).cloned().collect();
+        let i = self.push(CellKind::Context(ContextCell { kind, tools: infos }));
+        self.pending_nodes.push(i);
+    }
+
+    /// A logged tool-change developer message: the part that live nodes do not already
+    /// show becomes a node. On a resumed log a change logged by a turn's first request
+    /// goes before that turn's message, where the live node was made.
+    fn developer_tools(&mut self, added: Vec<String>, removed: Vec<String>, first_step: bool) {
+        let (mut shown_add, mut shown_rem) = (
+            std::collections::BTreeSet::new(),
+            std::collections::BTreeSet::new(),
+        );
+        for &i in &self.pending_nodes {
+            if let Some(CellKind::Context(ContextCell {
+                kind: ContextKind::Tools { added, removed },
+                ..
+            })) = self.cells.get(i).map(|c| &c.kind)
+            {
+                for a in added {
+                    if !shown_rem.remove(a) {
+                        shown_add.insert(a.clone());
+                    }
+                }
+                for r in removed {
+                    if !shown_add.remove(r) {
+                        shown_rem.insert(r.clone());
+                    }
+                }
+            }
+        }
+        self.pending_nodes.clear();
+        let added: Vec<String> = added
+            .into_iter()
+            .filter(|n| !shown_add.contains(n))
+            .collect();
+        let removed: Vec<String> = removed
+            .into_iter()
+            .filter(|n| !shown_rem.contains(n))
+            .collect();
+        if added.is_empty() && removed.is_empty() {
+            return;
+        }
+        let infos = added
+            .iter()
+            .chain(&removed)
+            .filter_map(|n| self.tool_infos.get(n).cloned())
+            .collect();
+        let kind = ContextKind::Tools { added, removed };
+        let i = self.push(CellKind::Context(ContextCell { kind, tools: infos }));
+        // The user message's attachment lines stay with it.
+        let user = self.cells[..i]
+            .iter()
+            .rposition(|c| !matches!(c.kind, CellKind::Attachment(_)));
+        if self.replaying
+            && first_step
+            && let Some(j) = user
+            && matches!(self.cells[j].kind, CellKind::User(_))
+        {
+            self.cells[j..=i].rotate_right(1);
+        }
+    }
+
+    /// Marks call `call`'s tool card as waiting for the user; returns the
+    /// card's index. Without a card for the call (none was logged), an approval cell shows
+    /// the tool and arguments instead.
+    /// Keeps what call `call` would do, for its card while it waits.
+    pub fn set_preview(&mut self, call: &str, p: crate::agent::protocol::ApprovalPreview) {
+        if let Some(&i) = self.by_call.get(call)
+            && let CellKind::Tool(ToolCell { preview, .. }) = &mut self.cells[i].kind
+        {
+            *preview = Some(Box::new(crate::ui::chat::acting::sanitized(p)));
+            self.touch(i);
+        }
+    }
+
+    pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
+        if let Some(&i) = self.by_call.get(call)
+            && let CellKind::Tool(ToolCell { approval, .. }) = &mut self.cells[i].kind
+        {
+            *approval = Some(ToolApproval::Waiting);
+            self.touch(i);
+            // The step's other calls without a result wait too: none runs before every
+            // call of the step is decided.
+            self.set_queued(Some(i));
+            return i;
+        }
+        self.push(CellKind::Approval(ApprovalCell {
+            call_id: call.to_string(),
+            tool: tool.to_string(),
+            arguments: arguments.to_string(),
+            decision: None,
+        }))
+    }
+
+    /// Marks every result-less tool card that needs no answer as queued behind the one
+    /// waiting (`Some(waiting)`), or clears those marks (`None`).
+    fn set_queued(&mut self, waiting: Option<usize>) {
+        let open: Vec<usize> = self.by_call.values().copied().collect();
+        for j in open {
+            if Some(j) == waiting {
+                continue;
+            }
+            if let CellKind::Tool(ToolCell {
+                result: None,
+                approval,
+                ..
+            }) = &mut self.cells[j].kind
+            {
+                let next = match (*approval, waiting) {
+                    (None, Some(_)) => Some(ToolApproval::Queued),
+                    (Some(ToolApproval::Queued), None) => None,
+                    _ => continue,
+                };
+                *approval = next;
+                self.touch(j);
+            }
+        }
+    }
+
+    /// Records a decision on call `call`'s tool card (or approval cell).
+    pub fn decide(&mut self, call: &str, d: ApprovalDecision) {
+        if let Some(&i) = self.by_call.get(call)
+            && let CellKind::Tool(ToolCell { approval, .. }) = &mut self.cells[i].kind
+        {
+            *approval = Some(ToolApproval::Decided(d));
+            self.touch(i);
+            self.set_queued(None);
+            return;
+        }
+        let found = self
+            .cells
+            .iter()
+            .rposition(|c| matches!(&c.kind, CellKind::Approval(a) if a.call_id == call));
+        if let Some(i) = found {
+            if let CellKind::Approval(a) = &mut self.cells[i].kind {
+                a.decision = Some(d);
+            }
+            self.touch(i);
+        }
+    }
+
+    /// Applies a stream delta to the streaming assistant cell of `(turn, step)`; a step's
+    /// next attempt streams into a new cell (see [`Transcript::apply`]).
+    pub fn stream(&mut self, turn: u64, step: u64, ev: &StreamEvent) {
+        let (is_reasoning, delta) = match ev {
+            StreamEvent::TextDelta(s) => (false, s),
+            StreamEvent::ReasoningDelta(s) => (true, s),
+            _ => return,
+        };
+        let i = match self.streaming.get(&(turn, step)) {
+            Some(&i) => i,
+            None => {
+                let i = self.push(CellKind::Assistant(AssistantCell {
+                    turn,
+                    step,
+                    reasoning: String::new(),
+                    text: StreamCollector::new(),
+                    streaming: true,
+                    interrupted: false,
+                }));
+                self.streaming.insert((turn, step), i);
+                i
+            }
+        };
+        if let CellKind::Assistant(AssistantCell {
+            reasoning, text, ..
+        }) = &mut self.cells[i].kind
+        {
+            // The answer is kept as received (`/copy` copies its source) and sanitized
+            // for display by the collector; the reasoning is only ever displayed.
+            if is_reasoning {
+                reasoning.push_str(&sanitize(delta));
+            } else {
+                text.push(delta);
+            }
+        }
+        self.touch(i);
+    }
+
+    /// Folds one committed session event into the transcript.
+    ///
+    /// `assistant/attempt` ends the step's current stream: the failed attempt's partial
+    /// text (never in the log) becomes one dim "attempt N failed" line, and the next
+    /// attempt opens a new cell. Replaying the log therefore yields the same cells.
+    pub fn apply(&mut self, ev: &Event) {
+        let append = !matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
+        match &ev.kind {
+            EventKind::UserMessage(d) => {
+                // `@path` attachments show as their own lines under the text.
+                let (typed, attachments) = crate::agent::mentions::split(&d.message);
+                let text = sanitize(&typed);
+                if append && d.message.source.kind == "user" {
+                    self.push(CellKind::User(UserCell { text }));
+                    let n = attachments.len();
+                    for (k, (info, content)) in attachments.into_iter().enumerate() {
+                        self.push(CellKind::Attachment(AttachmentCell {
+                            info,
+                            content: sanitize(&content),
+                            last: k + 1 == n,
+                        }));
+                    }
+                } else if !append {
+                    self.push(CellKind::Checkpoint(CheckpointCell { summary: text }));
+                }
+            }
+            EventKind::DeveloperMessage(d) if append => {
+                // U-1: Chat hides ordinary context rows; tool-change nodes stay visible.
+                if let ContextKind::Tools { added, removed } = ContextKind::from_message(&d.message)
+                {
+                    let added = added.iter().map(|n| sanitize(n)).collect();
+                    let removed = removed.iter().map(|n| sanitize(n)).collect();
+                    self.developer_tools(added, removed, d.step == 1);
+                }
+            }
+            // A request went out: later changes are the next request's node.
+            EventKind::StepEnd(_) => self.pending_nodes.clear(),
+            EventKind::RequestHeader(h) => {
+                for t in h.header.tools.iter().flatten() {
+                    let e = self
+                        .tool_infos
+                        .entry(t.name.clone())
+                        .or_insert_with(|| ToolInfo {
+                            name: t.name.clone(),
+                            source: ToolSource::of_name(&t.name).label(),
+                            description: String::new(),
+                        });
+                    e.description = t.description.clone();
+                }
+            }
+            EventKind::TurnEnd(t) if self.replaying => match t.outcome {
+                // Live, the loop announced these as notices (not logged): show them again.
+                Some(TurnOutcome::Cancelled) => {
+                    self.push(CellKind::Notice(Notice::new(
+                        NoticeLevel::Warn,
+                        "agent-turn-cancelled",
+                        vec![],
+                    )));
+                }
+                Some(TurnOutcome::Error) => {
+                    let n = match self.turn_errors.get(&t.turn) {
+                        Some(e) => Notice::new(
+                            NoticeLevel::Error,
+                            attempt_error_id(&e.code),
+                            vec![("message", Arg::from(e.message.as_str()))],
+                        ),
+                        None => Notice::new(NoticeLevel::Error, "tui-turn-failed", vec![]),
+                    };
+                    self.push(CellKind::Notice(n));
+                }
+                _ => {}
+            },
+            EventKind::AssistantAttempt(a) => {
+                self.turn_errors.insert(a.turn, a.error.clone());
+                let n = self.attempts.entry((a.turn, a.step)).or_insert(0);
+                *n += 1;
+                let kind = CellKind::Attempt(AttemptCell {
+                    number: *n,
+                    retried: a.error.retried,
+                });
+                match self.streaming.remove(&(a.turn, a.step)) {
+                    Some(i) => {
+                        self.cells[i].kind = kind;
+                        self.cells[i].expanded = false;
+                        self.touch(i);
+                    }
+                    None => {
+                        self.push(kind);
+                    }
+                }
+            }
+            EventKind::AssistantMessage(d) => {
+                let mut reasoning = String::new();
+                let mut text = String::new();
+                for b in &d.message.content {
+                    match b {
+                        Block::Text { text: t } => text.push_str(t),
+                        Block::Reasoning { text: t, .. } => reasoning.push_str(t),
+                        _ => {}
+                    }
+                }
+                let kind = CellKind::Assistant(AssistantCell {
+                    turn: d.turn,
+                    step: d.step,
+                    reasoning: sanitize(&reasoning),
+                    text: StreamCollector::complete(&text),
+                    streaming: false,
+                    interrupted: d.interrupted == Some(true),
+                });
+                match self.streaming.remove(&(d.turn, d.step)) {
+                    Some(i) => {
+                        self.cells[i].kind = kind;
+                        self.touch(i);
+                    }
+                    None => {
+                        self.push(kind);
+                    }
+                }
+            }
+            EventKind::ToolCall(d) => {
+                let i = self.push(CellKind::Tool(ToolCell {
+                    call_id: d.call_id.clone(),
+                    name: sanitize(&d.name),
+                    arguments: sanitize(&d.arguments),
+                    result: None,
+                    error: false,
+                    approval: None,
+                    preview: None,
+                }));
+                self.by_call.insert(d.call_id.clone(), i);
+            }
+            EventKind::ToolResult(d) => {
+                let id = d.message.tool_call_id.clone().unwrap_or_default();
+                let out = sanitize(&d.message.joined_text());
+                let failed = d.error.is_some() || d.message.is_error == Some(true);
+                if let Some(&i) = self.by_call.get(&id) {
+                    if let CellKind::Tool(ToolCell {
+                        name,
+                        result,
+                        error,
+                        approval,
+                        ..
+                    }) = &mut self.cells[i].kind
+                    {
+                        // The log keeps the denial as the model-facing result; a resumed
+                        // session shows it as the user's denial, like the live one did.
+                        if failed && crate::agent::tool_runner::is_denial(name, &out) {
+                            *approval = Some(ToolApproval::Decided(ApprovalDecision::Deny));
+                        }
+                        *result = Some(out);
+                        *error = failed;
+                    }
+                    self.touch(i);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Marks every streaming cell as finished (turn end or cancel).
+    pub fn end_streams(&mut self) {
+        let open: Vec<usize> = self.streaming.drain().map(|(_, i)| i).collect();
+        for i in open {
+            if let CellKind::Assistant(AssistantCell {
+                streaming,
+                interrupted,
+                text,
+                ..
+            }) = &mut self.cells[i].kind
+            {
+                *streaming = false;
+                *interrupted = true;
+                text.finish();
+            }
+            self.touch(i);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "fold_tests.rs"]
+mod tests;

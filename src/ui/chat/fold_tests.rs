@@ -1,0 +1,327 @@
+//! The fold: live and resumed events give the same cells.
+
+use super::*;
+use crate::i18n::Locale;
+use crate::i18n::Localizer;
+use crate::session::event::{AssistantAttempt, AttemptError};
+use crate::ui::chat::cells::{CellKind, ContextCell, RenderCtx, ToolCardMode};
+
+fn ctx() -> RenderCtx {
+    RenderCtx {
+        l: Localizer::new(Locale::EnUs),
+        cards: ToolCardMode::Collapsed,
+        generation: 0,
+    }
+}
+
+fn attempt(turn: u64, step: u64, retried: bool) -> Event {
+    Event {
+        kind: EventKind::AssistantAttempt(AssistantAttempt {
+            turn,
+            step,
+            error: AttemptError {
+                code: "server".into(),
+                status: Some(500),
+                message: "boom".into(),
+                retried,
+            },
+        }),
+        seq: 1,
+        time: String::new(),
+        surface_op: None,
+        source_event_seqs: None,
+    }
+}
+
+fn text(t: &mut Transcript, i: usize) -> String {
+    let rows = t.rows(i, 80, &ctx());
+    rows.iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn new_attempt_starts_a_new_stream_and_replaces_the_partial_text() {
+    let mut t = Transcript::new();
+    t.stream(1, 1, &StreamEvent::TextDelta("partial".into()));
+    t.apply(&attempt(1, 1, true));
+    t.stream(1, 1, &StreamEvent::TextDelta("second".into()));
+    assert_eq!(t.len(), 2);
+    assert_eq!(text(&mut t, 0).trim(), "attempt 1 failed — retrying");
+    let second = text(&mut t, 1);
+    assert!(
+        second.contains("second") && !second.contains("partial"),
+        "{second}"
+    );
+}
+
+#[test]
+fn attempt_without_streamed_text_still_shows_one_line() {
+    let mut t = Transcript::new();
+    t.apply(&attempt(1, 1, true));
+    t.apply(&attempt(1, 1, false));
+    assert_eq!(t.len(), 2);
+    assert_eq!(text(&mut t, 1).trim(), "attempt 2 failed");
+}
+
+fn event(kind: EventKind) -> Event {
+    Event {
+        kind,
+        seq: 1,
+        time: String::new(),
+        surface_op: None,
+        source_event_seqs: None,
+    }
+}
+
+fn dev_event(step: u64, blocks: Vec<Block>) -> Event {
+    use crate::session::event::{DeveloperMessageData, Message, Role, Source};
+    event(EventKind::DeveloperMessage(DeveloperMessageData {
+        turn: 2,
+        step,
+        message: Message::new(Role::Developer, blocks, Source::kind("tool-registry")),
+        header_seq: None,
+    }))
+}
+
+fn user_event(text: &str) -> Event {
+    use crate::session::event::{Message, Role, Source, UserMessageData};
+    event(EventKind::UserMessage(UserMessageData {
+        message: Message::text(Role::User, text, Source::kind("user")),
+    }))
+}
+
+fn info(name: &str, source: ToolSource, description: &str) -> ToolInfo {
+    ToolInfo {
+        name: name.into(),
+        source: source.label(),
+        description: description.into(),
+    }
+}
+
+fn nodes(t: &Transcript) -> Vec<usize> {
+    (0..t.len())
+        .filter(|&i| matches!(t.cells()[i].kind, CellKind::Context(..)))
+        .collect()
+}
+
+#[test]
+fn a_tool_change_is_one_node_where_it_happened() {
+    let mut t = Transcript::new();
+    // `/tool disable grep`: the node appears at once …
+    t.tools_changed(&ToolChange {
+        added: vec![],
+        removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
+    });
+    assert_eq!(nodes(&t), vec![0]);
+    assert_eq!(text(&mut t, 0).trim(), "◆ Tool removed: grep");
+    // … and the next message's logged developer message is linked to it.
+    t.apply(&user_event("hi"));
+    t.apply(&dev_event(1, vec![Block::removal("grep")]));
+    assert_eq!(nodes(&t), vec![0], "one node per change");
+    // Two changes before a send: one node for both (decision 0033), and the one logged
+    // message adds none.
+    t.tools_changed(&ToolChange {
+        added: vec![info("word_count", ToolSource::Command, "Count.")],
+        removed: vec![],
+    });
+    t.tools_changed(&ToolChange {
+        added: vec![],
+        removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
+    });
+    t.apply(&user_event("again"));
+    t.apply(&dev_event(
+        1,
+        vec![Block::addition("word_count"), Block::removal("list_dir")],
+    ));
+    assert_eq!(nodes(&t).len(), 2);
+    let second = nodes(&t)[1];
+    assert_eq!(
+        text(&mut t, second).trim(),
+        "▸ Tools updated · 1 added, 1 removed"
+    );
+    // A logged change no live node showed (a server's list) still gets its node.
+    t.apply(&dev_event(2, vec![Block::addition("fs__read")]));
+    assert_eq!(nodes(&t).len(), 3);
+}
+
+#[test]
+fn a_server_inventing_new_tool_names_does_not_grow_the_transcript() {
+    let fx = |n: String| info(&n, ToolSource::Mcp("fx".into()), "A description.");
+    let mut t = Transcript::new();
+    for i in 0..20_000 {
+        t.tools_changed(&ToolChange {
+            added: vec![fx(format!("fx__t{}", i + 1))],
+            removed: vec![fx(format!("fx__t{i}"))],
+        });
+    }
+    assert_eq!(nodes(&t), vec![0]);
+    assert!(
+        t.tool_infos.len() <= MAX_TOOL_INFOS + 2,
+        "{}",
+        t.tool_infos.len()
+    );
+    let CellKind::Context(ContextCell {
+        kind: ContextKind::Tools { added, removed },
+        tools: infos,
+    }) = &t.cells()[0].kind
+    else {
+        panic!("a tool node");
+    };
+    assert_eq!((added.len(), removed.len(), infos.len()), (1, 1, 2));
+}
+
+#[test]
+fn live_tool_changes_between_two_requests_are_one_netted_node() {
+    let fx = |n: &str| info(n, ToolSource::Mcp("fx".into()), "");
+    let swap = |add: &str, remove: &str| ToolChange {
+        added: vec![fx(add)],
+        removed: vec![fx(remove)],
+    };
+    let step_end = || {
+        event(EventKind::StepEnd(crate::session::event::StepRef {
+            turn: 1,
+            step: 1,
+        }))
+    };
+    let mut t = Transcript::new();
+    // A server that flips between two lists: one node, however often.
+    for _ in 0..1000 {
+        t.tools_changed(&swap("fx__b", "fx__a"));
+        t.tools_changed(&swap("fx__a", "fx__b"));
+    }
+    assert_eq!(nodes(&t), vec![0]);
+    assert_eq!(
+        text(&mut t, 0).trim(),
+        "◆ Tools updated · no net change (changed and changed back)"
+    );
+    t.tools_changed(&swap("fx__b", "fx__a"));
+    assert_eq!(
+        text(&mut t, 0).trim(),
+        "▸ Tools updated · 1 added, 1 removed"
+    );
+    // The request logs the same change: linked to the node, no second one.
+    t.apply(&user_event("hi"));
+    t.apply(&dev_event(
+        1,
+        vec![Block::addition("fx__b"), Block::removal("fx__a")],
+    ));
+    t.apply(&step_end());
+    assert_eq!(nodes(&t), vec![0]);
+    // After the request, the next change is a new node …
+    t.tools_changed(&swap("fx__a", "fx__b"));
+    t.tools_changed(&swap("fx__b", "fx__a"));
+    assert_eq!(nodes(&t).len(), 2);
+    // … and a request that logs nothing (the changes cancelled out) still closes it.
+    t.apply(&user_event("again"));
+    t.apply(&step_end());
+    t.tools_changed(&swap("fx__a", "fx__b"));
+    assert_eq!(nodes(&t).len(), 3);
+    let third = nodes(&t)[2];
+    assert_eq!(
+        text(&mut t, third).trim(),
+        "▸ Tools updated · 1 added, 1 removed"
+    );
+}
+
+#[test]
+fn resumed_node_sits_where_the_live_one_did() {
+    let mut live = Transcript::new();
+    live.tools_changed(&ToolChange {
+        added: vec![],
+        removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
+    });
+    live.apply(&user_event("hi"));
+    live.apply(&dev_event(1, vec![Block::removal("grep")]));
+    let mut resumed = Transcript::new();
+    resumed.set_replaying(true);
+    resumed.apply(&user_event("hi"));
+    resumed.apply(&dev_event(1, vec![Block::removal("grep")]));
+    resumed.set_replaying(false);
+    assert_eq!(nodes(&live), vec![0]);
+    assert_eq!(
+        nodes(&resumed),
+        vec![0],
+        "the node comes before the message"
+    );
+    assert_eq!(text(&mut live, 0), text(&mut resumed, 0));
+}
+
+#[test]
+fn every_node_expands_single_to_source_grouped_one_per_line() {
+    let mut t = Transcript::new();
+    t.tools_changed(&ToolChange {
+        added: vec![],
+        removed: vec![info("grep", ToolSource::Builtin, "Search file contents.")],
+    });
+    assert!(t.toggle(0), "a single-tool node expands");
+    let one = text(&mut t, 0);
+    assert!(one.contains("    Source: built-in"), "{one}");
+    assert!(one.contains("    Search file contents."), "{one}");
+    // A request in between: the next change is a node of its own.
+    t.apply(&event(EventKind::StepEnd(crate::session::event::StepRef {
+        turn: 1,
+        step: 1,
+    })));
+    t.tools_changed(&ToolChange {
+        added: vec![
+            info("fs__read", ToolSource::Mcp("fs".into()), "Read a file."),
+            info("fs__write", ToolSource::Mcp("fs".into()), "Write a file."),
+            info("word_count", ToolSource::Command, "Count words."),
+        ],
+        removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
+    });
+    assert!(t.toggle(1));
+    let many = text(&mut t, 1);
+    let rows: Vec<&str> = many.lines().collect();
+    assert_eq!(
+        rows,
+        vec![
+            "▾ Tools updated · 3 added, 1 removed",
+            "    Added",
+            "      MCP server fs",
+            "        fs__read — Read a file.",
+            "        fs__write — Write a file.",
+            "      command",
+            "        word_count — Count words.",
+            "    Removed",
+            "      built-in",
+            "        list_dir — List.",
+        ]
+    );
+}
+
+#[test]
+fn resumed_cancel_and_error_are_shown() {
+    use crate::session::event::{TurnEnd, TurnOutcome};
+    let mut t = Transcript::new();
+    t.set_replaying(true);
+    t.apply(&user_event("one"));
+    t.apply(&event(EventKind::TurnEnd(TurnEnd {
+        turn: 1,
+        outcome: Some(TurnOutcome::Cancelled),
+    })));
+    t.apply(&user_event("two"));
+    t.apply(&attempt(2, 1, false));
+    t.apply(&event(EventKind::TurnEnd(TurnEnd {
+        turn: 2,
+        outcome: Some(TurnOutcome::Error),
+    })));
+    t.set_replaying(false);
+    let all: Vec<String> = (0..t.len()).map(|i| text(&mut t, i)).collect();
+    assert!(all[1].contains("Turn cancelled."), "{all:?}");
+    assert!(all.last().unwrap().contains("boom"), "{all:?}");
+    // Live, the loop's own notices show these: a live turn end adds nothing.
+    let n = t.len();
+    t.apply(&event(EventKind::TurnEnd(TurnEnd {
+        turn: 3,
+        outcome: Some(TurnOutcome::Cancelled),
+    })));
+    assert_eq!(t.len(), n);
+}

@@ -1,0 +1,459 @@
+//! The `/resume` picker: an overlay listing the saved sessions, newest first, with
+//! their local date and time, first prompt, message count and log size. Typing narrows the
+//! list (case-insensitive substring of the prompt or the id), ↑/↓ and PgUp/PgDn move, Enter
+//! resumes the highlighted session through the ordinary `/resume ID` command, Esc closes.
+//! The session open now is not listed (resuming it would only be refused).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Widget};
+
+use crate::agent::protocol::{AgentCommand, SessionSummary};
+use crate::i18n::{Arg, Localizer};
+use crate::ui::keymap::Action;
+use crate::ui::text::{sanitize, str_width, truncate};
+use crate::ui::theme;
+
+use crate::ui::app_event::AppEvent;
+use crate::ui::component::{Component, Handled, clear_area, overlay_base};
+use crate::ui::model::Model;
+
+/// Inner width from which an entry fits on one row (else: date and stats, then the prompt).
+const ONE_ROW_WIDTH: usize = 72;
+/// The widest the picker grows.
+const MAX_WIDTH: u16 = 120;
+
+/// The open picker: the sessions, the filter and the highlighted entry.
+#[derive(Debug)]
+pub struct ResumePicker {
+    sessions: Vec<SessionSummary>,
+    filter: String,
+    /// Index into [`ResumePicker::visible`].
+    selected: usize,
+    /// The first visible entry.
+    scroll: usize,
+    /// Entries the last frame had room for (PgUp/PgDn step).
+    page: usize,
+}
+
+impl ResumePicker {
+    /// A picker over `sessions` (any order: shown newest first), leaving out `current` and
+    /// sessions without messages.
+    pub fn new(current: &str, mut sessions: Vec<SessionSummary>) -> Self {
+        // An empty session (started, nothing sent) is nothing to go back to.
+        sessions.retain(|s| s.id != current && s.messages > 0);
+        sessions.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
+        ResumePicker {
+            sessions,
+            filter: String::new(),
+            selected: 0,
+            scroll: 0,
+            page: 1,
+        }
+    }
+
+    /// The filter typed so far.
+    pub fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    /// The sessions the filter lets through, newest first: those whose first prompt or id
+    /// contains the filter, ignoring case.
+    pub fn visible(&self) -> Vec<&SessionSummary> {
+        let f = self.filter.to_lowercase();
+        self.sessions
+            .iter()
+            .filter(|s| {
+                f.is_empty()
+                    || s.id.to_lowercase().contains(&f)
+                    || s.first_prompt
+                        .as_deref()
+                        .is_some_and(|p| p.to_lowercase().contains(&f))
+            })
+            .collect()
+    }
+
+    /// The highlighted session, if any passes the filter.
+    pub fn selected(&self) -> Option<&SessionSummary> {
+        self.visible().get(self.selected).copied()
+    }
+
+    /// Types `c` into the filter (the highlight goes back to the newest match).
+    pub fn type_char(&mut self, c: char) {
+        if !c.is_control() {
+            self.filter.push(c);
+            self.selected = 0;
+            self.scroll = 0;
+        }
+    }
+
+    fn move_by(&mut self, delta: isize) {
+        let n = self.visible().len();
+        if n == 0 {
+            return;
+        }
+        self.selected = self.selected.saturating_add_signed(delta).min(n - 1);
+    }
+
+    fn draw_entry(
+        &self,
+        l: Localizer,
+        s: &SessionSummary,
+        rows: &[Rect],
+        selected: bool,
+        buf: &mut Buffer,
+    ) {
+        let w = rows[0].width as usize;
+        let date = local_time(s.modified);
+        let stats = l.tra(
+            "tui-resume-stats",
+            &[
+                ("count", Arg::from(s.messages)),
+                ("size", Arg::from(human_size(s.bytes))),
+            ],
+        );
+        let prompt = match &s.first_prompt {
+            Some(p) => sanitize(p),
+            None => l.tr("tui-resume-no-prompt"),
+        };
+        let base = if selected {
+            theme::selected()
+        } else {
+            Style::default()
+        };
+        let marker = if selected { "› " } else { "  " };
+        let mut lines = Vec::new();
+        if rows.len() == 1 {
+            // marker, date, two spaces, prompt (fills), two spaces, stats.
+            let fixed = 2 + str_width(&date) + 2 + 2 + str_width(&stats);
+            let pw = w.saturating_sub(fixed);
+            let p = truncate(&prompt, pw);
+            let pad = " ".repeat(pw.saturating_sub(str_width(&p)));
+            lines.push(Line::from(vec![
+                Span::styled(format!("{marker}{date}  "), base.patch(theme::dim())),
+                Span::styled(format!("{p}{pad}  "), base),
+                Span::styled(stats, base.patch(theme::dim())),
+            ]));
+        } else {
+            let mut head = format!("{marker}{date}  {stats}");
+            if str_width(&head) > w {
+                // Narrow: the year goes first, so the size still shows.
+                head = format!("{marker}{}  {stats}", date.get(5..).unwrap_or(&date));
+            }
+            let head = truncate(&head, w);
+            lines.push(Line::from(Span::styled(head, base.patch(theme::dim()))));
+            let p = truncate(&format!("    {prompt}"), w);
+            lines.push(Line::from(Span::styled(p, base)));
+        }
+        for (r, line) in rows.iter().zip(&lines) {
+            if selected {
+                buf.set_style(*r, base);
+            }
+            buf.set_line(r.x, r.y, line, r.width);
+        }
+    }
+}
+
+/// `modified` (Unix seconds) as local `YYYY-MM-DD HH:MM`.
+pub fn local_time(modified: i64) -> String {
+    use chrono::TimeZone;
+    match chrono::Local.timestamp_opt(modified, 0).single() {
+        Some(t) => t.format("%Y-%m-%d %H:%M").to_string(),
+        None => "????-??-?? ??:??".into(),
+    }
+}
+
+/// A log size for people: `512 B`, `3.4 KB`, `1.2 MB`.
+pub fn human_size(bytes: u64) -> String {
+    const K: f64 = 1024.0;
+    let b = bytes as f64;
+    if b < K {
+        format!("{bytes} B")
+    } else if b < K * K {
+        format!("{:.1} KB", b / K)
+    } else if b < K * K * K {
+        format!("{:.1} MB", b / (K * K))
+    } else {
+        format!("{:.1} GB", b / (K * K * K))
+    }
+}
+
+impl Component for ResumePicker {
+    fn render(&mut self, area: Rect, buf: &mut Buffer, m: &Model) {
+        let l = m.l;
+        if area.width < 10 || area.height < 6 {
+            return;
+        }
+        let w = if area.width < 60 {
+            area.width
+        } else {
+            area.width.saturating_sub(4).min(MAX_WIDTH)
+        };
+        let h = if area.height >= 12 {
+            area.height - 2
+        } else {
+            area.height
+        };
+        let rect = Rect {
+            x: area.x + (area.width - w) / 2,
+            y: area.y + (area.height - h) / 2,
+            width: w,
+            height: h,
+        };
+        clear_area(rect, buf, overlay_base());
+        // Cloned: drawing updates the scroll position while walking the list.
+        let visible: Vec<SessionSummary> = self.visible().into_iter().cloned().collect();
+        let total = visible.len();
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme::accent())
+            .title(format!(" {} ", l.tr("tui-resume-title")))
+            .title_bottom(
+                Line::from(format!(
+                    " {} ",
+                    l.tra(
+                        "tui-resume-count",
+                        &[
+                            ("shown", Arg::from(total)),
+                            ("total", Arg::from(self.sessions.len())),
+                        ],
+                    )
+                ))
+                .right_aligned(),
+            );
+        let inner = block.inner(rect);
+        block.render(rect, buf);
+        if inner.height < 3 || inner.width < 4 {
+            return;
+        }
+        let iw = inner.width as usize;
+        // Row 0: the filter, with a caret block; row 1 free; entries; last row: the keys.
+        let label = l.tr("tui-resume-filter");
+        let filter = Line::from(vec![
+            // A full-width colon (Chinese) carries its own space.
+            Span::styled(
+                if label.ends_with('：') {
+                    label
+                } else {
+                    format!("{label} ")
+                },
+                theme::accent(),
+            ),
+            Span::raw(sanitize(&self.filter)),
+            Span::styled(" ", theme::selected()),
+        ]);
+        buf.set_line(inner.x, inner.y, &filter, inner.width);
+        let hint = Line::from(Span::styled(
+            truncate(&l.tr("tui-resume-keys"), iw),
+            theme::dim(),
+        ));
+        buf.set_line(inner.x, inner.bottom() - 1, &hint, inner.width);
+        let list = Rect {
+            x: inner.x,
+            y: inner.y + 2,
+            width: inner.width,
+            height: inner.height.saturating_sub(3),
+        };
+        if total == 0 {
+            let msg = if self.sessions.is_empty() {
+                l.tr("tui-resume-empty")
+            } else {
+                l.tra(
+                    "tui-resume-no-match",
+                    &[("filter", Arg::from(sanitize(&self.filter)))],
+                )
+            };
+            let line = Line::from(Span::styled(truncate(&msg, iw), theme::dim()));
+            if list.height > 0 {
+                buf.set_line(list.x, list.y, &line, list.width);
+            }
+            return;
+        }
+        let per = if iw >= ONE_ROW_WIDTH { 1 } else { 2 };
+        let page = (usize::from(list.height) / per).max(1);
+        self.page = page;
+        self.selected = self.selected.min(total - 1);
+        if self.selected < self.scroll {
+            self.scroll = self.selected;
+        } else if self.selected >= self.scroll + page {
+            self.scroll = self.selected + 1 - page;
+        }
+        for (i, e) in visible.iter().skip(self.scroll).take(page).enumerate() {
+            let y = list.y + (i * per) as u16;
+            let rows: Vec<Rect> = (0..per as u16)
+                .map(|d| Rect::new(list.x, y + d, list.width, 1))
+                .filter(|r| r.y < list.bottom())
+                .collect();
+            if rows.is_empty() {
+                break;
+            }
+            self.draw_entry(l, e, &rows, self.scroll + i == self.selected, buf);
+        }
+    }
+
+    fn handle(&mut self, action: Action, _m: &Model, out: &mut Vec<AppEvent>) -> Handled {
+        let page = self.page.max(1) as isize;
+        match action {
+            Action::SelectPrev => self.move_by(-1),
+            Action::SelectNext => self.move_by(1),
+            Action::PageUp => self.move_by(-page),
+            Action::PageDown => self.move_by(page),
+            Action::Backspace if self.filter.pop().is_some() => {
+                self.selected = 0;
+                self.scroll = 0;
+            }
+            Action::Send => {
+                let Some(id) = self.selected().map(|x| x.id.clone()) else {
+                    return Handled::Consumed;
+                };
+                out.push(AppEvent::Agent(AgentCommand::Submit(format!(
+                    "/resume {id}"
+                ))));
+                return Handled::Close;
+            }
+            Action::Close => return Handled::Close,
+            _ => {}
+        }
+        Handled::Consumed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sum(id: &str, modified: i64, prompt: Option<&str>) -> SessionSummary {
+        SessionSummary {
+            id: id.into(),
+            modified,
+            first_prompt: prompt.map(str::to_string),
+            messages: 2,
+            bytes: 100,
+        }
+    }
+
+    fn picker() -> ResumePicker {
+        ResumePicker::new(
+            "cur",
+            vec![
+                sum("old", 100, Some("Explain the Borrow checker")),
+                sum("cur", 400, Some("the open one")),
+                sum("new", 300, Some("write a haiku")),
+                sum("mid", 200, None),
+                SessionSummary {
+                    messages: 0,
+                    ..sum("empty", 500, None)
+                },
+            ],
+        )
+    }
+
+    fn ids(p: &ResumePicker) -> Vec<&str> {
+        p.visible().iter().map(|s| s.id.as_str()).collect()
+    }
+
+    #[test]
+    fn picker_lists_newest_first_without_the_open_or_empty_sessions() {
+        assert_eq!(ids(&picker()), ["new", "mid", "old"]);
+    }
+
+    #[test]
+    fn picker_filter_matches_prompt_or_id_ignoring_case() {
+        let mut p = picker();
+        for c in "BORROW".chars() {
+            p.type_char(c);
+        }
+        assert_eq!(ids(&p), ["old"]);
+        let mut p = picker();
+        p.type_char('m');
+        p.type_char('i');
+        // `mid` by its id (it has no prompt), nothing else contains "mi".
+        assert_eq!(ids(&p), ["mid"]);
+        let m = Model::new(crate::i18n::Locale::EnUs, false);
+        let mut out = Vec::new();
+        p.handle(Action::Backspace, &m, &mut out);
+        p.handle(Action::Backspace, &m, &mut out);
+        assert_eq!(ids(&p), ["new", "mid", "old"]);
+    }
+
+    #[test]
+    fn picker_moves_clamped_and_enter_resumes_the_highlighted_session() {
+        let mut p = picker();
+        let m = Model::new(crate::i18n::Locale::EnUs, false);
+        let mut out = Vec::new();
+        p.handle(Action::SelectPrev, &m, &mut out);
+        assert_eq!(p.selected().map(|x| x.id.as_str()), Some("new"));
+        p.handle(Action::SelectNext, &m, &mut out);
+        p.handle(Action::SelectNext, &m, &mut out);
+        p.handle(Action::SelectNext, &m, &mut out);
+        assert_eq!(p.selected().map(|x| x.id.as_str()), Some("old"));
+        p.page = 10;
+        p.handle(Action::PageUp, &m, &mut out);
+        assert_eq!(p.selected().map(|x| x.id.as_str()), Some("new"));
+        assert_eq!(p.handle(Action::Send, &m, &mut out), Handled::Close);
+        assert_eq!(
+            out,
+            vec![AppEvent::Agent(AgentCommand::Submit("/resume new".into()))]
+        );
+    }
+
+    #[test]
+    fn picker_typing_resets_the_highlight_and_enter_on_no_match_does_nothing() {
+        let mut p = picker();
+        let m = Model::new(crate::i18n::Locale::EnUs, false);
+        let mut out = Vec::new();
+        p.handle(Action::SelectNext, &m, &mut out);
+        p.type_char('a');
+        // "write a haiku" and "Explain the Borrow checker" contain "a"; newest first.
+        assert_eq!(ids(&p), ["new", "old"]);
+        assert_eq!(p.selected().map(|x| x.id.as_str()), Some("new"));
+        p.type_char('z');
+        assert!(p.visible().is_empty());
+        assert_eq!(p.handle(Action::Send, &m, &mut out), Handled::Consumed);
+        assert!(out.is_empty());
+    }
+
+    fn draw(p: &mut ResumePicker, w: u16, loc: crate::i18n::Locale) -> String {
+        let area = Rect::new(0, 0, w, 16);
+        let mut buf = Buffer::empty(area);
+        // What is underneath: must not show through the picker.
+        for y in 0..16 {
+            buf.set_string(0, y, "#".repeat(w as usize), Style::default());
+        }
+        let m = Model::new(loc, false);
+        p.render(area, &mut buf, &m);
+        crate::ui::snapshot::symbols(&buf)
+    }
+
+    #[test]
+    fn picker_fits_from_40_to_200_columns_in_both_locales_and_clears_its_area() {
+        for loc in crate::i18n::Locale::ALL {
+            for w in [40u16, 80, 120, 200] {
+                let mut p = picker();
+                let screen = draw(&mut p, w, loc);
+                let rows: Vec<&str> = screen.lines().collect();
+                assert!(screen.contains("write a haiku"), "{loc:?} {w}:\n{screen}");
+                assert!(screen.contains("Explain the"), "{loc:?} {w}:\n{screen}");
+                // Inside the border nothing of the screen underneath remains.
+                for r in &rows[2..14] {
+                    let inner = r.split('│').nth(1).unwrap_or_default();
+                    assert!(!inner.contains('#'), "{loc:?} {w}: {r:?}\n{screen}");
+                }
+                // The size shows even at 40 columns (the date loses its year first).
+                assert!(screen.contains("100 B"), "{loc:?} {w}:\n{screen}");
+                for r in &rows {
+                    assert!(crate::ui::text::str_width(r) <= w as usize, "{r:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn human_sizes_read_naturally() {
+        assert_eq!(human_size(512), "512 B");
+        assert_eq!(human_size(3 * 1024 + 400), "3.4 KB");
+        assert_eq!(human_size(5 * 1024 * 1024), "5.0 MB");
+    }
+}

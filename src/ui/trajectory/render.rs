@@ -1,0 +1,670 @@
+//! How the Trajectory draws: the request-row columns (dropped from the least important
+//! end as the pane narrows), the localized header and badges, and the virtualized draw of
+//! the rows with their wrapped cache-break reasons.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+
+use crate::i18n::{Arg, Localizer};
+use crate::llm::catalog::format_usd;
+use crate::session::event::{McpState, TurnOutcome, Usage};
+use crate::ui::scroll::Scroll;
+use crate::ui::text::{str_width, truncate};
+use crate::ui::theme;
+
+use super::rows::{Row, Trajectory};
+use crate::ui::trajectory::cache_break::CacheBreak;
+
+/// The request-row columns, in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Column {
+    /// `#n`, the number `/inspect N` takes.
+    Number,
+    /// `T1.S2`: turn 1, step 2.
+    Step,
+    /// Time to first token.
+    Ttft,
+    /// Total duration.
+    Total,
+    /// Uncached input tokens (↑).
+    In,
+    /// Cache-read input tokens (⟳).
+    Cached,
+    /// Output tokens (↓).
+    Out,
+    /// What the request cost; empty when no price is known.
+    Cost,
+    /// Cache-hit %.
+    Hit,
+}
+
+impl Column {
+    /// Every column, in display order.
+    pub const ALL: [Column; 9] = [
+        Column::Number,
+        Column::Step,
+        Column::Ttft,
+        Column::Total,
+        Column::In,
+        Column::Cached,
+        Column::Out,
+        Column::Cost,
+        Column::Hit,
+    ];
+    /// The order columns are dropped in when the pane is narrow: the least important
+    /// first (the cost, whose total the footer shows); the hit % goes last.
+    pub const DROP_ORDER: [Column; 8] = [
+        Column::Cost,
+        Column::Ttft,
+        Column::Total,
+        Column::Out,
+        Column::Step,
+        Column::In,
+        Column::Cached,
+        Column::Number,
+    ];
+
+    /// Display width in columns.
+    pub fn width(self) -> usize {
+        match self {
+            Column::Number | Column::Hit => 4,
+            Column::Step | Column::Cached => 6,
+            // `$0.000094`, `<$0.00001`, `$0.0123` (see `format_usd`).
+            Column::Cost => 9,
+            _ => 5,
+        }
+    }
+
+    fn right_aligned(self) -> bool {
+        !matches!(self, Column::Number | Column::Step)
+    }
+
+    fn header_key(self) -> &'static str {
+        match self {
+            Column::Number => "tui-traj-col-number",
+            Column::Step => "tui-traj-col-step",
+            Column::Ttft => "tui-traj-col-ttft",
+            Column::Total => "tui-traj-col-total",
+            Column::In => "tui-traj-col-in",
+            Column::Cached => "tui-traj-col-cached",
+            Column::Out => "tui-traj-col-out",
+            Column::Cost => "tui-traj-col-cost",
+            Column::Hit => "tui-traj-col-hit",
+        }
+    }
+}
+
+/// The legend the key help shows for the Trajectory: (what you see, its explanation).
+pub const LEGEND: [(&str, &str); 8] = [
+    ("T1.S2", "tui-help-legend-step"),
+    ("tui-key-legend-durations", "tui-help-legend-ttft"),
+    ("↑ ⟳ ↓", "tui-help-legend-tokens"),
+    ("tui-key-legend-cost", "tui-help-legend-cost"),
+    ("tui-key-legend-hit", "tui-help-legend-hit"),
+    ("!", "tui-help-legend-break"),
+    ("tui-key-mode-in-history", "tui-help-legend-in-history"),
+    (
+        "tui-key-mode-addition-only",
+        "tui-help-legend-addition-only",
+    ),
+];
+
+/// The localized name of a route's tool-update mode (footer, ROUTE rows, key help).
+pub fn mode_label(l: Localizer, m: crate::session::event::ToolUpdateMode) -> String {
+    l.tr(match m {
+        crate::session::event::ToolUpdateMode::InHistory => "tui-key-mode-in-history",
+        crate::session::event::ToolUpdateMode::AdditionOnly => "tui-key-mode-addition-only",
+    })
+}
+
+/// Width of the marker gutter every row starts with (the cache-break `!`).
+pub const GUTTER: usize = 2;
+
+/// The columns that fit `width`, in display order.
+pub fn columns_for(width: usize) -> Vec<Column> {
+    columns_priced(width, true)
+}
+
+/// The columns that fit `width`, in display order; without the cost column when no price
+/// is known (`priced` false: no cost is shown anywhere).
+pub fn columns_priced(width: usize, priced: bool) -> Vec<Column> {
+    let mut cols = Column::ALL.to_vec();
+    if !priced {
+        cols.retain(|c| *c != Column::Cost);
+    }
+    let need = |c: &[Column]| GUTTER + c.iter().map(|c| c.width()).sum::<usize>() + c.len() - 1;
+    for d in Column::DROP_ORDER {
+        if need(&cols) <= width {
+            break;
+        }
+        cols.retain(|c| *c != d);
+    }
+    cols
+}
+
+fn pad(text: &str, w: usize, right: bool) -> String {
+    let t = truncate(text, w);
+    let fill = " ".repeat(w.saturating_sub(str_width(&t)));
+    if right {
+        format!("{fill}{t}")
+    } else {
+        format!("{t}{fill}")
+    }
+}
+
+/// Lays out `cells` (text and style per column) in `cols`, after the gutter span.
+fn columns_line(
+    gutter: Span<'static>,
+    cols: &[Column],
+    cell: impl Fn(Column) -> (String, ratatui::style::Style),
+) -> Vec<Span<'static>> {
+    let mut spans = vec![gutter];
+    for (i, c) in cols.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw(" "));
+        }
+        let (text, style) = cell(*c);
+        spans.push(Span::styled(
+            pad(&text, c.width(), c.right_aligned()),
+            style,
+        ));
+    }
+    spans
+}
+
+/// The localized column header for a pane `width` columns wide.
+pub fn header_line(l: Localizer, width: usize) -> Line<'static> {
+    header_of(l, &columns_for(width))
+}
+
+fn header_of(l: Localizer, cols: &[Column]) -> Line<'static> {
+    Line::from(columns_line(Span::raw(" ".repeat(GUTTER)), cols, |c| {
+        (l.tr(c.header_key()), theme::dim().patch(theme::bold()))
+    }))
+}
+
+/// Cache-hit percentage: cache-read ÷ (uncached + cache-read).
+pub fn hit_percent(u: &Usage) -> Option<u64> {
+    u.hit_percent()
+}
+
+/// The style of a hit % (see [`theme::hit_band`]).
+pub fn hit_style(pct: u64) -> ratatui::style::Style {
+    theme::hit_band(pct)
+}
+
+/// Formats a token count compactly (`950`, `12.3k`, `1.2M`).
+pub fn tokens(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{:.1}k", n as f64 / 1000.0),
+        _ => format!("{:.1}M", n as f64 / 1_000_000.0),
+    }
+}
+
+fn ms(v: u64) -> String {
+    if v >= 1000 {
+        format!("{:.1}s", v as f64 / 1000.0)
+    } else {
+        format!("{v}ms")
+    }
+}
+
+impl Trajectory {
+    /// Renders one row to a line `width` columns wide. Every row starts after the same
+    /// two-column gutter; request rows lay their figures out in the header's columns
+    /// ([`columns_for`]); badges are localized and padded to a common display width.
+    pub fn render_row(row: &Row, l: Localizer, width: usize) -> Line<'static> {
+        Self::render_row_in(row, l, &columns_for(width))
+    }
+
+    /// Whether any route's price is known (else the cost column is left out).
+    fn priced(&self) -> bool {
+        !self.prices.is_empty()
+    }
+
+    /// The localized column header for this pane, `width` columns wide: with the cost
+    /// column only when a price is known.
+    pub fn header(&self, l: Localizer, width: usize) -> Line<'static> {
+        header_of(l, &columns_priced(width, self.priced()))
+    }
+
+    fn render_row_in(row: &Row, l: Localizer, cols: &[Column]) -> Line<'static> {
+        let badge = |name: &str, st| {
+            let text = l.tr(&format!("tui-badge-{name}"));
+            let pad = 8usize.saturating_sub(str_width(text.as_str()));
+            Span::styled(format!("{text}{}", " ".repeat(pad.max(1))), st)
+        };
+        let gutter = || Span::raw(" ".repeat(GUTTER));
+        match row {
+            Row::Turn { turn, prompt } => {
+                let mut spans = vec![
+                    gutter(),
+                    Span::styled(
+                        l.tra("tui-badge-turn", &[("turn", Arg::from(*turn))]),
+                        theme::bold().patch(theme::accent()),
+                    ),
+                ];
+                if let Some(p) = prompt {
+                    spans.push(Span::styled(format!(" · {p}"), theme::accent()));
+                }
+                Line::from(spans)
+            }
+            Row::TurnEnd { turn, outcome } => {
+                let key = match outcome {
+                    TurnOutcome::Cancelled => "tui-traj-cancelled",
+                    _ => "tui-traj-error",
+                };
+                Line::from(vec![
+                    gutter(),
+                    badge("end", theme::warn()),
+                    Span::styled(l.tra(key, &[("turn", Arg::from(*turn))]), theme::warn()),
+                ])
+            }
+            Row::Route { route, mode } => {
+                let mut spans = vec![
+                    gutter(),
+                    badge("route", theme::dim()),
+                    Span::styled(route.clone(), theme::bold()),
+                ];
+                if let Some(m) = mode {
+                    spans.push(Span::styled(
+                        format!(" · {}", mode_label(l, *m)),
+                        theme::dim(),
+                    ));
+                }
+                Line::from(spans)
+            }
+            Row::Request {
+                n,
+                turn,
+                step,
+                ttft_ms,
+                duration_ms,
+                usage,
+                cache_break,
+                cost,
+                ..
+            } => {
+                let mark = if cache_break.is_some() {
+                    Span::styled("! ", theme::error().patch(theme::bold()))
+                } else {
+                    gutter()
+                };
+                let step = format!("T{turn}.S{step}");
+                let usage = Figures::of(usage.as_ref(), *cost, l);
+                Line::from(columns_line(mark, cols, |c| {
+                    usage_cell(c, *n, &step, *ttft_ms, *duration_ms, &usage)
+                }))
+            }
+            Row::BreakReason { cache_break, .. } => Line::from(vec![
+                gutter(),
+                Span::styled(
+                    format!(
+                        "↳ {}",
+                        l.tra(
+                            "tui-traj-break",
+                            &[("reason", Arg::from(cache_break.reason(l)))]
+                        )
+                    ),
+                    theme::error(),
+                ),
+            ]),
+            Row::Tool { name, failed, .. } => {
+                let (mark, st) = match failed {
+                    None => ("…", theme::warn()),
+                    Some(true) => ("✗", theme::error()),
+                    Some(false) => ("✓", theme::success()),
+                };
+                Line::from(vec![
+                    gutter(),
+                    badge("tool", theme::dim()),
+                    Span::raw(format!("{name} ")),
+                    Span::styled(mark, st),
+                ])
+            }
+            Row::Context(k) => Line::from(vec![
+                gutter(),
+                badge("context", theme::accent()),
+                Span::styled(k.one_line(l), theme::accent()),
+            ]),
+            Row::ContextDetail { kind, line } => Line::from(Span::styled(
+                format!(
+                    "{:1$}{2}",
+                    "",
+                    GUTTER + 8,
+                    kind.detail(l).get(*line).cloned().unwrap_or_default()
+                ),
+                theme::dim(),
+            )),
+            Row::Mcp {
+                server,
+                state,
+                tools,
+                error,
+            } => {
+                let key = match state {
+                    McpState::Connecting => "tui-mcp-connecting",
+                    McpState::Connected => "tui-mcp-connected",
+                    McpState::Disconnected => "tui-mcp-disconnected",
+                    McpState::Failed => "tui-mcp-failed",
+                };
+                let st = match state {
+                    McpState::Connected => theme::success(),
+                    McpState::Failed => theme::error(),
+                    _ => theme::warn(),
+                };
+                let mut spans = vec![
+                    gutter(),
+                    badge("mcp", st),
+                    Span::raw(format!("{server} ")),
+                    Span::styled(l.tr(key), st),
+                ];
+                if let Some(n) = tools {
+                    spans.push(Span::raw(format!(
+                        " · {}",
+                        l.tra("tui-mcp-tools", &[("count", Arg::from(*n))])
+                    )));
+                }
+                if let Some(e) = error {
+                    spans.push(Span::styled(format!(" · {e}"), theme::error()));
+                }
+                Line::from(spans)
+            }
+            Row::Failed {
+                n,
+                turn,
+                step,
+                code,
+                status,
+                message,
+                retried,
+            } => {
+                let mut s = format!("{} {code}", l.tr("tui-badge-fail"));
+                if let Some(st) = status {
+                    s.push_str(&format!(" {st}"));
+                }
+                s.push_str(&format!("  {message}"));
+                let mut spans = vec![
+                    gutter(),
+                    Span::styled(
+                        pad(&format!("#{n}"), Column::Number.width(), false),
+                        theme::error(),
+                    ),
+                ];
+                if cols.contains(&Column::Step) {
+                    spans.push(Span::styled(
+                        format!(" {}", pad(&format!("T{turn}.S{step}"), 6, false)),
+                        theme::error(),
+                    ));
+                }
+                spans.push(Span::styled(format!(" {s}"), theme::error()));
+                if *retried {
+                    spans.push(Span::styled(
+                        format!("  {}", l.tr("tui-traj-retried")),
+                        theme::warn(),
+                    ));
+                }
+                Line::from(spans)
+            }
+            Row::CompactionRequest {
+                n,
+                usage,
+                error,
+                cost,
+                ..
+            } => match error {
+                Some(e) => Line::from(vec![
+                    gutter(),
+                    Span::styled(
+                        format!(
+                            "{} {} {}  {e}",
+                            pad(&format!("#{n}"), Column::Number.width(), false),
+                            l.tr("tui-badge-fail"),
+                            l.tr("tui-traj-compaction-request")
+                        ),
+                        theme::error(),
+                    ),
+                ]),
+                None => Line::from(columns_line(gutter(), cols, |c| {
+                    let label = l.tr("tui-traj-col-summary");
+                    usage_cell(
+                        c,
+                        *n,
+                        &label,
+                        None,
+                        None,
+                        &Figures::of(usage.as_ref(), *cost, l),
+                    )
+                })),
+            },
+            Row::Compaction { trigger } => Line::from(vec![
+                gutter(),
+                badge("compact", theme::dim()),
+                Span::styled(
+                    l.tra(
+                        "tui-traj-compaction",
+                        &[("trigger", Arg::from(trigger.as_str()))],
+                    ),
+                    theme::dim(),
+                ),
+            ]),
+        }
+    }
+
+    /// Draws the visible rows (`selected` highlighted); returns the top row.
+    pub fn draw(
+        &self,
+        scroll: &Scroll,
+        selected: Option<usize>,
+        l: Localizer,
+        area: Rect,
+        buf: &mut Buffer,
+    ) -> usize {
+        let height = area.height as usize;
+        if self.rows.is_empty() {
+            // The empty pane says what it will show.
+            let text = l.tr("tui-traj-empty");
+            let w = (area.width as usize).saturating_sub(GUTTER).max(1);
+            for (y, r) in crate::ui::text::wrap_ranges(&text, w)
+                .into_iter()
+                .take(height)
+                .enumerate()
+            {
+                let line = Line::from(vec![
+                    Span::raw(" ".repeat(GUTTER)),
+                    Span::styled(text[r].trim().to_string(), theme::dim()),
+                ]);
+                buf.set_line(area.x, area.y + y as u16, &line, area.width);
+            }
+            return 0;
+        }
+        // Only the rows on screen are rendered: every row's height is known without rendering
+        // it (one screen row, or a wrapped reason's), so a long session costs no more per frame
+        // than a short one beyond that sum.
+        let width = area.width as usize;
+        let cols = columns_priced(width, self.priced());
+        let top = scroll.resolve(self.screen_len(l, width), height);
+        let (mut at, mut y) = (0usize, 0usize);
+        'rows: for (i, row) in self.rows.iter().enumerate() {
+            let h = Self::row_height(row, l, width);
+            if at + h <= top {
+                at += h;
+                continue;
+            }
+            for (k, line) in Self::row_lines(row, l, width, &cols)
+                .into_iter()
+                .enumerate()
+            {
+                if at + k < top {
+                    continue;
+                }
+                if y >= height {
+                    break 'rows;
+                }
+                let line = if selected == Some(i) {
+                    line.patch_style(theme::selected())
+                } else {
+                    line
+                };
+                buf.set_line(area.x, area.y + y as u16, &line, area.width);
+                y += 1;
+            }
+            at += h;
+            if y >= height {
+                break;
+            }
+        }
+        top
+    }
+
+    /// The pane's screen rows at `width` columns, each with the index of the row it
+    /// belongs to: a cache-break reason wraps over as many rows as it needs (its
+    /// continuation rows aligned under the reason text, since the reason says how to keep
+    /// the cache), every other row is one screen row, cut with `…` if too wide. Scrolling
+    /// and the selection count these rows.
+    pub fn screen_rows(&self, l: Localizer, width: usize) -> Vec<(usize, Line<'static>)> {
+        let cols = columns_priced(width, self.priced());
+        let mut out = Vec::with_capacity(self.rows.len());
+        for (i, row) in self.rows.iter().enumerate() {
+            out.extend(
+                Self::row_lines(row, l, width, &cols)
+                    .into_iter()
+                    .map(|line| (i, line)),
+            );
+        }
+        out
+    }
+
+    /// The screen rows of one row at `width` columns (see [`Self::screen_rows`]).
+    fn row_lines(row: &Row, l: Localizer, width: usize, cols: &[Column]) -> Vec<Line<'static>> {
+        if let Row::BreakReason { cache_break, .. } = row {
+            return Self::reason_rows(cache_break, l, width);
+        }
+        let line = Self::render_row_in(row, l, cols);
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        if crate::ui::text::str_width(&text) > width {
+            vec![truncate_line(line, width)]
+        } else {
+            vec![line]
+        }
+    }
+
+    /// How many screen rows one row takes at `width` columns, without rendering it unless
+    /// it is a (rare) break reason.
+    fn row_height(row: &Row, l: Localizer, width: usize) -> usize {
+        match row {
+            Row::BreakReason { cache_break, .. } => Self::reason_rows(cache_break, l, width).len(),
+            _ => 1,
+        }
+    }
+
+    /// The number of screen rows at `width` columns (what scrolling counts).
+    pub fn screen_len(&self, l: Localizer, width: usize) -> usize {
+        self.rows
+            .iter()
+            .map(|r| Self::row_height(r, l, width))
+            .sum()
+    }
+
+    /// The screen rows (first, last + 1) that row `index` takes at `width` columns.
+    pub fn screen_span(&self, index: usize, l: Localizer, width: usize) -> (usize, usize) {
+        let first = self.rows[..index.min(self.rows.len())]
+            .iter()
+            .map(|r| Self::row_height(r, l, width))
+            .sum();
+        let count = self
+            .rows
+            .get(index)
+            .map_or(1, |r| Self::row_height(r, l, width).max(1));
+        (first, first + count)
+    }
+
+    /// A cache-break reason wrapped to `width` columns: `↳ ` before the first row, the
+    /// continuation rows indented to the reason text.
+    pub fn reason_rows(cb: &CacheBreak, l: Localizer, width: usize) -> Vec<Line<'static>> {
+        let body = Line::from(Span::styled(
+            l.tra("tui-traj-break", &[("reason", Arg::from(cb.reason(l)))]),
+            theme::error(),
+        ));
+        let g = " ".repeat(GUTTER);
+        crate::ui::text::wrap_prefixed(
+            &body,
+            width,
+            &[Span::raw(g.clone()), Span::styled("↳ ", theme::error())],
+            &[Span::raw(format!("{g}  "))],
+        )
+    }
+}
+
+/// A request row's usage figures: known, or unknown with the localized mark to show in
+/// their place (decision 0028).
+enum Figures<'a> {
+    Known(&'a Usage, Option<f64>),
+    Unknown(String),
+}
+
+impl<'a> Figures<'a> {
+    fn of(usage: Option<&'a Usage>, cost: Option<f64>, l: Localizer) -> Self {
+        match usage {
+            Some(u) => Figures::Known(u, cost),
+            None => Figures::Unknown(l.tr("tui-traj-usage-unknown")),
+        }
+    }
+}
+
+/// One request-row cell: its text and style.
+fn usage_cell(
+    c: Column,
+    n: usize,
+    step: &str,
+    ttft_ms: Option<u64>,
+    duration_ms: Option<u64>,
+    usage: &Figures<'_>,
+) -> (String, ratatui::style::Style) {
+    let none = || ("—".to_string(), theme::dim());
+    let plain = ratatui::style::Style::default();
+    match (c, usage) {
+        (Column::Number, _) => (format!("#{n}"), theme::bold()),
+        (Column::Step, _) => (step.to_string(), plain),
+        (Column::Ttft, _) => ttft_ms.map_or_else(none, |v| (ms(v), theme::dim())),
+        (Column::Total, _) => duration_ms.map_or_else(none, |v| (ms(v), plain)),
+        (_, Figures::Unknown(mark)) => (mark.clone(), theme::warn()),
+        (Column::In, Figures::Known(u, _)) => (tokens(u.input_tokens), plain),
+        (Column::Cached, Figures::Known(u, _)) => (tokens(u.cache_read_tokens), plain),
+        (Column::Out, Figures::Known(u, _)) => (tokens(u.output_tokens), plain),
+        // No price known, no cost: the cell stays blank rather than a misleading `$0`.
+        (Column::Cost, Figures::Known(_, cost)) => {
+            cost.map_or_else(|| (String::new(), plain), |c| (format_usd(c), plain))
+        }
+        (Column::Hit, Figures::Known(u, _)) => match hit_percent(u) {
+            Some(h) => (format!("{h}%"), hit_style(h)),
+            None => none(),
+        },
+    }
+}
+
+fn truncate_line(line: Line<'static>, width: usize) -> Line<'static> {
+    // The line's own style (the selection's reverse video) survives the cut.
+    let style = line.style;
+    let mut left = width.saturating_sub(1);
+    let mut spans = Vec::new();
+    for s in line.spans {
+        if left == 0 {
+            break;
+        }
+        let w = crate::ui::text::str_width(&s.content);
+        if w <= left {
+            left -= w;
+            spans.push(s);
+        } else {
+            let t = truncate(&s.content, left + 1);
+            let t = t.trim_end_matches('…').to_string();
+            left = 0;
+            spans.push(Span::styled(t, s.style));
+        }
+    }
+    spans.push(Span::styled("…", theme::dim()));
+    Line::from(spans).style(style)
+}
