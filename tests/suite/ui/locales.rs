@@ -45,8 +45,8 @@ struct Dynamic {
 const DYNAMIC: &[Dynamic] = &[
     Dynamic {
         prefix: "tui-badge-",
-        builder: "src/ui/trajectory.rs",
-        suffix_file: "src/ui/trajectory.rs",
+        builder: "src/ui/trajectory/render.rs",
+        suffix_file: "src/ui/trajectory/render.rs",
         suffix_pattern: r#"\bbadge\(\s*"([a-z0-9-]+)""#,
     },
     Dynamic {
