@@ -23,6 +23,8 @@ pub mod mention;
 pub mod osc;
 pub mod panic;
 pub mod readline;
+/// SPEC §14.4: the reasoning cell (not yet wired into Chat).
+pub mod reasoning_cell;
 #[cfg(any(test, feature = "testing"))]
 pub mod sample;
 #[cfg(any(test, feature = "testing"))]
