@@ -143,11 +143,15 @@ mod tests {
         let buf = t.backend().buffer().clone();
         (0..h)
             .map(|y| {
-                (0..w)
-                    .map(|x| buf[(x, y)].symbol().to_string())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_string()
+                // A wide glyph covers the next cell too: that cell is not a character.
+                let mut row = String::new();
+                let mut x = 0;
+                while x < w {
+                    let sym = buf[(x, y)].symbol();
+                    row.push_str(sym);
+                    x += super::super::text::str_width(sym).max(1) as u16;
+                }
+                row.trim_end().to_string()
             })
             .collect()
     }
