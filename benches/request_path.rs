@@ -55,6 +55,7 @@ fn input(pending: Vec<Message>, turn: u64) -> AttemptInput<'static> {
         turn,
         step: 1,
         explicit_series_start: false,
+        effort: None,
     }
 }
 

@@ -54,7 +54,16 @@ pub struct Setup {
 pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
     let env_locale = args.locale.or_else(Locale::from_env);
     let early = Localizer::new(env_locale.unwrap_or_default());
-    let config_location = crate::config::locate(args.config.as_deref());
+    let mut config_location = crate::config::locate(args.config.as_deref());
+    // A resumed session may continue in another directory (SPEC §14.4, decision 0087): the
+    // paths given relative to this one must keep naming the same files.
+    let keep = |p: PathBuf| match args.resume.is_some() {
+        true => std::path::absolute(&p).unwrap_or(p),
+        false => p,
+    };
+    if let Some(c) = config_location.as_mut() {
+        c.path = keep(c.path.clone());
+    }
     let config = Config::load_from(config_location.as_ref())
         .map_err(|e| StartupError(e.localized(early)))?;
     let locale = crate::i18n::negotiate(args.locale, config.locale);
@@ -74,7 +83,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
     let demo_notice = demo.then(|| demo_notice(args, &route)).flatten();
     Ok(Setup {
         demo_notice,
-        session_dir: args.session_dir.clone().unwrap_or_else(default_session_dir),
+        session_dir: keep(args.session_dir.clone().unwrap_or_else(default_session_dir)),
         config,
         config_location,
         locale,
@@ -311,6 +320,32 @@ pub fn open_session(
     open_session_typed(dir, resume).map_err(|e| StartupError(e.localized(l)))
 }
 
+/// `--resume` from another directory (SPEC §14.4): a session continues in the workspace
+/// it belongs to, so its sandbox, tools and `AGENTS.md` are that workspace's. Changes the
+/// process's directory when the session's workspace exists elsewhere; returns the line
+/// that says so (or that the workspace is gone and the session continues here). Call it
+/// before [`build_agent`], which reads the directory.
+pub fn enter_session_workspace(session: &Session, l: Localizer) -> Option<String> {
+    use crate::session::workspace::{ResumeWorkspace, resume_workspace, session_workspace};
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let recorded = session_workspace(session);
+    let shown = |p: &Path| Arg::from(crate::safe_text::sanitize(&p.display().to_string()));
+    match resume_workspace(recorded.as_deref(), &here) {
+        ResumeWorkspace::Here => None,
+        ResumeWorkspace::Switch(w) => match std::env::set_current_dir(&w) {
+            Ok(()) => Some(l.tra("resume-other-workspace", &[("workspace", shown(&w))])),
+            Err(_) => Some(l.tra(
+                "resume-workspace-missing",
+                &[("workspace", shown(&w)), ("here", shown(&here))],
+            )),
+        },
+        ResumeWorkspace::Gone(w) => Some(l.tra(
+            "resume-workspace-missing",
+            &[("workspace", shown(&w)), ("here", shown(&here))],
+        )),
+    }
+}
+
 /// [`open_session`] with a typed error (the loop's `/new` and `/resume` use it).
 fn open_session_typed(
     dir: &Path,
@@ -370,6 +405,8 @@ pub struct AppEnvironment {
     /// Instruction-file problems of the latest read, and whether they changed since the
     /// loop last took them (each distinct set is warned about once, not per request).
     pub instruction_problems: std::sync::Mutex<(Vec<crate::config::InstructionProblem>, bool)>,
+    /// The workspace (the start directory): where `AGENTS.md` discovery starts (§14.4).
+    pub workspace: PathBuf,
 }
 
 /// The built-in part of the system prompt.
@@ -417,7 +454,8 @@ impl Environment for AppEnvironment {
             self.sandbox_start.0,
             self.sandbox_start.1,
         ));
-        let read = self.config.read_instructions();
+        // `[instructions]` plus the discovered `AGENTS.md` files (SPEC §14.4).
+        let read = self.config.read_project_instructions(&self.workspace);
         if let Some(extra) = read.text
             && !extra.trim().is_empty()
         {
@@ -432,6 +470,14 @@ impl Environment for AppEnvironment {
             *last = (read.problems, true);
         }
         p
+    }
+
+    fn configured_effort(&self, route: &Route) -> Option<crate::session::effort::Effort> {
+        self.config.effort_for(&route.provider, &route.model)
+    }
+
+    fn instructions_in_use(&self) -> crate::config::InstructionsRead {
+        self.config.read_project_instructions(&self.workspace)
     }
 
     fn take_prompt_notices(&self) -> Vec<Notice> {
@@ -479,15 +525,21 @@ impl Environment for AppEnvironment {
     fn session_summaries(&self) -> crate::agent::run::SummaryJob {
         let dir = self.session_dir.clone();
         let cache = std::sync::Arc::clone(&self.summaries);
+        let workspace = self.workspace.clone();
         Box::new(move || {
             let mut sessions = listing::list_sessions(&dir).unwrap_or_default();
             sessions.truncate(SUMMARIES_MAX);
             let summaries = cache.summaries(&sessions);
-            sessions
+            let mut out: Vec<SessionSummary> = sessions
                 .into_iter()
                 .zip(summaries)
                 .map(summary_of)
-                .collect()
+                .collect();
+            // SPEC §14.4: this workspace's sessions first.
+            crate::session::workspace::this_workspace_first(&mut out, &workspace, |s| {
+                s.workspace.as_deref()
+            });
+            out
         })
     }
 
@@ -497,11 +549,18 @@ impl Environment for AppEnvironment {
         sessions.truncate(SUMMARIES_MAX);
         // The picker's rule (resume_picker.rs): nothing to resume in a session without
         // messages. Twenty rows of those that have some.
-        self.summaries
+        let mut rows: Vec<(LogSummary, SessionInfo)> = self
+            .summaries
             .summaries(&sessions)
             .into_iter()
             .zip(sessions)
             .filter(|(sum, _)| sum.messages > 0)
+            .collect();
+        // SPEC §14.4: this workspace's sessions first, each row naming its workspace.
+        crate::session::workspace::this_workspace_first(&mut rows, &self.workspace, |r| {
+            r.0.workspace.as_deref()
+        });
+        rows.into_iter()
             .take(20)
             .map(|(sum, s)| {
                 let title: String = sum
@@ -510,7 +569,8 @@ impl Environment for AppEnvironment {
                     .chars()
                     .take(60)
                     .collect();
-                format!("  {}  {title}", s.id)
+                let ws = sum.workspace.as_deref().unwrap_or("-");
+                format!("  {}  {ws}  {title}", s.id)
             })
             .collect()
     }
@@ -532,6 +592,7 @@ fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary {
         first_prompt: sum.first_prompt,
         messages: sum.messages,
         bytes: s.bytes,
+        workspace: sum.workspace,
     }
 }
 
@@ -640,6 +701,7 @@ pub fn build_agent(
         summaries: std::sync::Arc::default(),
         sandbox_start: (setup.config.sandbox.mode, setup.config.sandbox.network),
         instruction_problems: Default::default(),
+        workspace: cwd.clone(),
     };
     let mut agent = Agent::new(
         session,
@@ -774,6 +836,7 @@ mod tests {
             summaries: std::sync::Arc::default(),
             sandbox_start: (crate::sandbox::SandboxMode::ReadOnly, false),
             instruction_problems: Default::default(),
+            workspace: ws.path().to_path_buf(),
         };
         let prompt = env.base_prompt();
         assert!(prompt.starts_with(BASE_PROMPT), "{prompt}");

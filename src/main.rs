@@ -176,6 +176,10 @@ fn run_exec(
         if let Some(t) = torn {
             eprintln!("{}", sanitize(&torn_line(&t, l)));
         }
+        // SPEC §14.4: a resumed session continues in its own workspace.
+        if let Some(line) = app::enter_session_workspace(&session, l) {
+            eprintln!("{line}");
+        }
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let approval = if approve_all {
             ApprovalMode::AllowAll
@@ -231,6 +235,8 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let l = Localizer::new(setup.locale);
     let rt = runtime(l)?;
     let (session, path, torn) = app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
+    // SPEC §14.4: a resumed session continues in its own workspace (told once the TUI runs).
+    let workspace_line = app::enter_session_workspace(&session, l);
     // Demo replies stream in small chunks with a short delay, like a real provider.
     let sim = match setup.demo {
         true => Some(rt.block_on(app::start_demo_sim(std::time::Duration::from_millis(12), l))?),
@@ -248,6 +254,9 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     app::announce_demo_notice(&agent, &setup);
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
+    }
+    if let Some(line) = workspace_line {
+        agent.emit_startup_warning(line);
     }
     let agent_task = rt.spawn(deepterm::ui::panic::named(
         deepterm::ui::panic::AGENT_TASK,

@@ -23,6 +23,12 @@ pub enum CommandId {
     System,
     /// `/compact`.
     Compact,
+    /// `/effort [off|low|high|max]`: the reasoning effort (SPEC §14.4).
+    Effort,
+    /// `/instructions`: the instruction files in use, with their sizes (SPEC §14.4).
+    Instructions,
+    /// `/init`: asks the model to write the workspace's `AGENTS.md` (SPEC §14.4).
+    Init,
     /// `/mode [read-only|workspace-write|full-access]`: the sandbox mode (SPEC §14.2).
     Mode,
     /// `/sandbox`: the mode, backend, writable roots and protected paths.
@@ -105,6 +111,15 @@ pub const COMMANDS: &[CommandSpec] = &[
         usage_key: Some("cmd-model-args"),
     },
     CommandSpec {
+        id: CommandId::Effort,
+        name: "/effort",
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: "cmd-effort",
+        complete_with_args: true,
+        usage_key: Some("cmd-effort-args"),
+    },
+    CommandSpec {
         id: CommandId::Tools,
         name: "/tools",
         aliases: &[],
@@ -139,6 +154,24 @@ pub const COMMANDS: &[CommandSpec] = &[
         desc_key: "cmd-system",
         complete_with_args: true,
         usage_key: Some("cmd-system-args"),
+    },
+    CommandSpec {
+        id: CommandId::Instructions,
+        name: "/instructions",
+        aliases: &[],
+        args: ArgSpec::None,
+        desc_key: "cmd-instructions",
+        complete_with_args: false,
+        usage_key: None,
+    },
+    CommandSpec {
+        id: CommandId::Init,
+        name: "/init",
+        aliases: &[],
+        args: ArgSpec::None,
+        desc_key: "cmd-init",
+        complete_with_args: false,
+        usage_key: None,
     },
     CommandSpec {
         id: CommandId::Mode,

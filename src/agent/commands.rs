@@ -4,6 +4,8 @@
 //! table entry cannot lack one.
 
 mod acting;
+mod effort;
+mod instructions;
 mod mcp;
 mod status;
 
@@ -116,6 +118,11 @@ impl Agent {
             },
             CommandId::System => self.system_command(rest),
             CommandId::Mode => self.mode_command(rest),
+            // SPEC §14.4: effort, instruction files, `/init` (agent/commands/effort.rs,
+            // agent/commands/instructions.rs).
+            CommandId::Effort => self.effort_command(rest, spec),
+            CommandId::Instructions => self.instructions_command(),
+            CommandId::Init => self.init_command().await,
             CommandId::Sandbox => self.sandbox_command(),
             CommandId::Permissions => self.permissions_command(rest, spec),
             CommandId::Model => self.model_command(rest).await,

@@ -601,6 +601,7 @@ mod tests {
             tool_update: mode,
             tool_removal: Default::default(),
             protocol: None,
+            effort: None,
         }
     }
 

@@ -149,6 +149,9 @@ pub struct RouteInfo {
     /// only with them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prices: Option<crate::llm::catalog::Prices>,
+    /// The reasoning effort of the next request (`None` = the provider's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<crate::session::effort::Effort>,
 }
 
 /// What a call waiting for approval would do (SPEC §14.1: the card shows an edit's diff
@@ -262,6 +265,9 @@ pub struct SessionSummary {
     pub messages: usize,
     /// The log's size in bytes.
     pub bytes: u64,
+    /// The workspace the session was started in (SPEC §14.4); absent in older listings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
 }
 
 /// Agent → UI (and `exec --json`).

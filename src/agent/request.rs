@@ -7,13 +7,15 @@
 //! rebuilt request equals the sent one by construction. Every route fact the wire body
 //! depends on is read from the logged `request/context` ([`RouteFacts::from_context`], the
 //! one place where context fields feed the builder) and every call setting from the
-//! logged header; the thinking setting is the loop's constant ([`THINKING`]).
+//! logged header; the thinking setting and effort from the logged context (SPEC §14.4),
+//! or the loop's constant ([`THINKING`]) when the context records no effort.
 
 use std::sync::Arc;
 
 use crate::agent::header::{HeaderOutcome, log_request_header};
 use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
 use crate::llm::types::{GenerateOptions, ProviderKind, Purpose, Route, Thinking};
+use crate::session::effort::Effort;
 use crate::session::event::{
     CallConfig, Event, EventKind, Message, RequestContext, RequestHeader, Role, Source,
     SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, UserMessageData,
@@ -23,8 +25,8 @@ use crate::session::{Session, SessionError};
 /// Default `max_tokens` for a request (logged in every header the loop writes).
 pub const DEFAULT_MAX_TOKENS: u32 = 8192;
 
-/// The thinking setting of every request the loop sends. It is not configurable, so it is
-/// not logged; a configurable setting must be logged (header or context) and read here.
+/// The thinking setting of a request whose context records no effort (none configured,
+/// or a log written before the effort was recorded): the provider's default.
 pub const THINKING: Thinking = Thinking::Default;
 
 /// Instruction appended (not logged) to the summarizer request.
@@ -68,6 +70,8 @@ pub struct RouteFacts {
     pub tool_update: Option<ToolUpdateMode>,
     /// What a removal does on an addition-only route (`tool_removal`).
     pub tool_removal: ToolRemoval,
+    /// The reasoning effort (SPEC §14.4); `None` = the provider's default.
+    pub effort: Option<Effort>,
 }
 
 impl RouteFacts {
@@ -81,7 +85,14 @@ impl RouteFacts {
             system_prompt_update: route.system_prompt_update,
             tool_update: route.tool_update,
             tool_removal: route.tool_removal,
+            effort: None,
         }
+    }
+
+    /// These facts with `effort`: a request parameter, not part of the route, but logged
+    /// with it so a rebuilt request carries it.
+    pub fn with_effort(self, effort: Option<Effort>) -> Self {
+        RouteFacts { effort, ..self }
     }
 
     /// The `request/context` payload recording these facts.
@@ -94,6 +105,7 @@ impl RouteFacts {
             tool_update: self.tool_update,
             tool_removal: self.tool_removal,
             protocol: Some(self.kind.as_str().to_string()),
+            effort: self.effort,
         }
     }
 
@@ -115,6 +127,7 @@ impl RouteFacts {
             system_prompt_update: ctx.system_prompt_update,
             tool_update: ctx.tool_update,
             tool_removal: ctx.tool_removal,
+            effort: ctx.effort,
         })
     }
 
@@ -186,8 +199,17 @@ pub fn options_from_log(
         max_tokens: config
             .and_then(|c| c.max_tokens)
             .unwrap_or(DEFAULT_MAX_TOKENS),
-        thinking: THINKING,
-        effort: config.and_then(|c| c.reasoning_effort.clone()),
+        // The logged effort decides thinking and the effort field (SPEC §14.4); without
+        // one the request is what it was before the effort was configurable.
+        thinking: match facts.effort {
+            None => THINKING,
+            Some(Effort::Off) => Thinking::Disabled,
+            Some(_) => Thinking::Enabled,
+        },
+        effort: match facts.effort {
+            None => config.and_then(|c| c.reasoning_effort.clone()),
+            Some(e) => e.wire_effort().map(str::to_string),
+        },
         temperature: config.and_then(|c| c.temperature),
         stop: config.and_then(|c| c.stop.clone()),
         purpose,
@@ -206,14 +228,16 @@ pub fn logged_request(
     Ok(options_from_log(session, &facts, target)?)
 }
 
-/// Appends `request/context` for `route` unless the latest one already says the same;
-/// returns the facts as logged.
+/// Appends `request/context` for `route` and `effort` unless the latest one already says
+/// the same; returns the facts as logged. The effort lives here, not in the header, so
+/// changing it never starts a series or touches the messages (SPEC §14.4).
 fn log_context(
     session: &mut Session,
     route: &Route,
+    effort: Option<Effort>,
     on_commit: &mut dyn FnMut(Arc<Event>),
 ) -> Result<RouteFacts, SessionError> {
-    let facts = RouteFacts::of_route(route);
+    let facts = RouteFacts::of_route(route).with_effort(effort);
     let ctx = facts.context();
     if session.latest_context() != Some(&ctx) {
         on_commit(session.push(EventKind::RequestContext(ctx))?);
@@ -242,6 +266,8 @@ pub struct AttemptInput<'a> {
     pub step: u64,
     /// An explicit series start (L-1, S-4).
     pub explicit_series_start: bool,
+    /// The reasoning effort of the request (SPEC §14.4; `None` = the provider's default).
+    pub effort: Option<Effort>,
 }
 
 /// A planned attempt: the request and the header decision behind it.
@@ -271,6 +297,7 @@ pub fn plan_attempt(
         turn,
         step,
         explicit_series_start,
+        effort,
     } = input;
     // The log redacts key values from whatever it is given (decision 0030); the prompt and
     // tools are compared with what it holds, so they are redacted the same way first, or
@@ -325,23 +352,24 @@ pub fn plan_attempt(
     if let Some(ev) = &header.applied.developer {
         on_commit(ev.clone());
     }
-    let facts = log_context(session, route, on_commit)?;
+    let facts = log_context(session, route, effort, on_commit)?;
     session.sync()?;
     let opts = options_from_log(session, &facts, RequestTarget::Step)?;
     Ok(PlannedAttempt { opts, header })
 }
 
 /// The compaction summarizer request on `route` over the region
-/// `start_seq..=end_seq`: appends `request/context` if the route changed since the last
-/// request, then builds from the log like a step.
+/// `start_seq..=end_seq`: appends `request/context` if the route or effort changed since
+/// the last request, then builds from the log like a step.
 pub fn compaction_request(
     session: &mut Session,
     route: &Route,
+    effort: Option<Effort>,
     start_seq: u64,
     end_seq: u64,
     on_commit: &mut dyn FnMut(Arc<Event>),
 ) -> Result<GenerateOptions, SessionError> {
-    let facts = log_context(session, route, on_commit)?;
+    let facts = log_context(session, route, effort, on_commit)?;
     options_from_log(
         session,
         &facts,

@@ -86,6 +86,16 @@ pub trait Environment: Send {
     fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
     /// Rendered base system prompt (instructions from config).
     fn base_prompt(&self) -> String;
+    /// The effort the config sets for `route` (its model entry's `effort`, else the
+    /// top-level one); `None` = the provider's default (SPEC §14.4).
+    fn configured_effort(&self, _route: &Route) -> Option<crate::session::effort::Effort> {
+        None
+    }
+    /// The instruction files as read now: which are in use (with sizes) and which were
+    /// refused or cut (`/instructions`).
+    fn instructions_in_use(&self) -> crate::config::InstructionsRead {
+        crate::config::InstructionsRead::default()
+    }
     /// Warnings about the instruction files (refused, cut) found by [`Environment::base_prompt`]
     /// since the last call, once per change (decision 0031).
     fn take_prompt_notices(&self) -> Vec<Notice> {
@@ -436,7 +446,7 @@ impl Agent {
         self.emit(AgentEvent::Notice(Notice::new(level, key, args)));
     }
 
-    fn route_info(&self) -> RouteInfo {
+    pub(crate) fn route_info(&self) -> RouteInfo {
         RouteInfo {
             id: self.route.id(),
             context_window: self.route.context_window,
@@ -444,6 +454,7 @@ impl Agent {
             system_prompt_update: self.route.system_prompt_update,
             demo: self.demo,
             prices: self.route.prices,
+            effort: self.effort(),
         }
     }
 
@@ -496,7 +507,7 @@ impl Agent {
         self.run_turn(line.to_string()).await
     }
 
-    async fn run_turn(&mut self, text: String) -> LineOutcome {
+    pub(crate) async fn run_turn(&mut self, text: String) -> LineOutcome {
         if let Err(e) = self.repair_unanswered_calls() {
             let line = self.session_error_line(&e);
             return LineOutcome {
@@ -721,6 +732,7 @@ impl Agent {
             turn,
             step,
             explicit_series_start: false,
+            effort: self.effort(),
         };
         let plan = plan_attempt(
             &mut self.state.session,
@@ -758,6 +770,7 @@ impl Agent {
             turn,
             step: 1,
             explicit_series_start: false,
+            effort: self.effort(),
         };
         let plan = plan_attempt(&mut session, &mut series, &self.route, input, &mut |_| {})?;
         Ok((plan.opts, session.events().to_vec()))
@@ -1240,6 +1253,16 @@ impl Agent {
 
     pub(crate) fn fresh_cancel(&mut self) -> CancellationToken {
         self.inbox.new_cancel()
+    }
+
+    /// This session's `/effort`, if one was given (or restored from its log).
+    pub(crate) fn effort_override(&self) -> Option<crate::session::effort::Effort> {
+        self.state.effort
+    }
+
+    /// Sets this session's effort (`/effort`); the next request logs it (SPEC §14.4).
+    pub(crate) fn set_effort_override(&mut self, e: Option<crate::session::effort::Effort>) {
+        self.state.effort = e;
     }
 
     /// This session's extra instructions (`/system`), if any.

@@ -20,6 +20,8 @@ pub struct SessionState {
     pub usage: Usage,
     /// `/system` text of this session.
     pub extra_instructions: Option<String>,
+    /// This session's `/effort` (SPEC §14.4); on resume, the effort its log last sent.
+    pub effort: Option<crate::session::effort::Effort>,
     /// User messages not yet logged (the turn's input and steering).
     pub pending_user: Vec<Message>,
     /// Tools the user answered "always allow" for, in this session.
@@ -37,6 +39,7 @@ impl SessionState {
             turn: last_turn(&session),
             usage: session_usage(&session),
             extra_instructions: None,
+            effort: session.latest_context().and_then(|c| c.effort),
             pending_user: Vec::new(),
             always_allowed: HashSet::new(),
             tools_shown: None,

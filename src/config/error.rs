@@ -40,6 +40,11 @@ pub enum Problem {
         /// The value found.
         got: String,
     },
+    /// Not an effort level (SPEC §14.4).
+    Effort {
+        /// The value found.
+        got: String,
+    },
     /// Not a supported locale.
     Locale {
         /// The value found.
@@ -265,6 +270,7 @@ impl Problem {
                 l.tra("config-expected-approval-policy", &[("got", got.into())])
             }
             Problem::Locale { got } => l.tra("config-expected-locale", &[("got", got.into())]),
+            Problem::Effort { got } => l.tra("config-expected-effort", &[("got", got.into())]),
             Problem::SandboxMode { got } => {
                 l.tra("config-expected-sandbox-mode", &[("got", got.into())])
             }

@@ -128,6 +128,8 @@ pub struct InstructionsRead {
     pub text: Option<String>,
     /// Files refused or cut, in configuration order.
     pub problems: Vec<InstructionProblem>,
+    /// The files whose text is in use, in order, with their sizes in bytes (`/instructions`).
+    pub used: Vec<(PathBuf, u64)>,
 }
 
 /// Reads the configured instructions: `text`, then each of `files` confined to `roots`.
@@ -140,6 +142,7 @@ pub fn read_instructions(
 ) -> InstructionsRead {
     let mut parts: Vec<String> = vec![];
     let mut problems = vec![];
+    let mut used = vec![];
     if let Some(t) = text.filter(|t| !t.trim().is_empty()) {
         parts.push(t.trim_end().to_string());
     }
@@ -164,6 +167,7 @@ pub fn read_instructions(
                 }
                 if !c.text.trim().is_empty() {
                     parts.push(t);
+                    used.push((f.clone(), c.size));
                 }
             }
             Err(reason) => problems.push(InstructionProblem::Refused {
@@ -175,6 +179,7 @@ pub fn read_instructions(
     InstructionsRead {
         text: (!parts.is_empty()).then(|| parts.join("\n\n")),
         problems,
+        used,
     }
 }
 

@@ -5,6 +5,7 @@
 //! expected, localized with [`ConfigError::localized`]. Unknown keys are warnings
 //! ([`Config::warnings`]), not errors.
 
+pub mod agents_md;
 mod error;
 mod file;
 pub mod instructions;
@@ -115,6 +116,8 @@ pub struct Config {
     pub path: Option<PathBuf>,
     /// Interface locale (`None` = negotiate from the environment).
     pub locale: Option<Locale>,
+    /// Top-level `effort` (SPEC §14.4); a model entry's own `effort` wins.
+    pub effort: Option<crate::session::effort::Effort>,
     /// Default route, `provider/model`.
     pub model: String,
     /// Providers by name (the built-in `deepseek` and `deepseek-openai` are always there
@@ -174,6 +177,7 @@ impl Default for Config {
         Config {
             path: None,
             locale: None,
+            effort: None,
             model: DEFAULT_MODEL.to_string(),
             providers: default_providers(),
             instructions: Instructions::default(),
@@ -268,6 +272,20 @@ impl Config {
             max_tools: caps.max_tools,
             prices: caps.prices,
         })
+    }
+
+    /// The effort the config sets for `provider/model` (SPEC §14.4): the model entry's
+    /// `effort`, else the top-level one.
+    pub fn effort_for(
+        &self,
+        provider: &str,
+        model: &str,
+    ) -> Option<crate::session::effort::Effort> {
+        self.providers
+            .get(provider)
+            .and_then(|p| p.models.iter().find(|m| m.id == model))
+            .and_then(|m| m.effort)
+            .or(self.effort)
     }
 
     /// Every `provider/model` the catalog and config know, sorted (for `/model` help).

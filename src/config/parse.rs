@@ -57,6 +57,7 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 const TOP_KEYS: &[&str] = &[
     "locale",
     "model",
+    "effort",
     "providers",
     "instructions",
     "mcp",
@@ -78,6 +79,7 @@ const MODEL_KEYS: &[&str] = &[
     "price_input_hit",
     "price_input_miss",
     "price_output",
+    "effort",
 ];
 const INSTRUCTIONS_KEYS: &[&str] = &["text", "files"];
 const MCP_KEYS: &[&str] = &["servers", "startup_wait_secs"];
@@ -447,6 +449,7 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
         );
     }
     let model = w.string(&mut root, "", "model")?;
+    cfg.effort = parse_effort(&w, &mut root, "")?;
 
     if let Some(providers) = w.table(&mut root, "", "providers")? {
         for (name, value) in providers {
@@ -698,6 +701,7 @@ fn parse_model(
         }
     }
     let prices = parse_prices(w, prefix, &mut t)?;
+    let effort = parse_effort(w, &mut t, prefix)?;
     w.leftovers(prefix, t);
     Ok(ModelSpec {
         id: id.trim().to_string(),
@@ -708,7 +712,22 @@ fn parse_model(
         image_input,
         max_tools,
         prices,
+        effort,
     })
+}
+
+/// `effort = "off|low|high|max"` at the top level or in a model entry (SPEC §14.4).
+fn parse_effort(
+    w: &Walker<'_>,
+    t: &mut Table,
+    prefix: &str,
+) -> Res<Option<crate::session::effort::Effort>> {
+    match w.string(t, prefix, "effort")? {
+        None => Ok(None),
+        Some(s) => crate::session::effort::Effort::parse(s.trim())
+            .map(Some)
+            .ok_or_else(|| w.err(join(prefix, "effort"), Problem::Effort { got: s })),
+    }
 }
 
 /// The price keys of a model entry, in USD per million tokens.

@@ -72,6 +72,8 @@ pub struct ModelSpec {
     pub max_tools: Option<usize>,
     /// Prices; `None` = the built-in entry's, else unknown (no cost is shown).
     pub prices: Option<Prices>,
+    /// The entry's `effort` (SPEC §14.4; config only): overrides the top-level one.
+    pub effort: Option<crate::session::effort::Effort>,
 }
 
 impl ModelSpec {
@@ -86,6 +88,7 @@ impl ModelSpec {
             image_input: false,
             max_tools: None,
             prices: None,
+            effort: None,
         }
     }
 }
@@ -134,6 +137,7 @@ fn deepseek_flash(id: &str) -> ModelSpec {
         image_input: true,
         max_tools: Some(DEFAULT_MAX_TOOLS),
         prices: builtin_prices(id),
+        effort: None,
     }
 }
 

@@ -577,6 +577,10 @@ pub struct RequestContext {
     /// can be rebuilt without the config. Absent in logs written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protocol: Option<String>,
+    /// The reasoning effort the request was sent with (SPEC §14.4); absent when none was
+    /// set (the provider's default) and in logs written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<super::effort::Effort>,
 }
 
 /// MCP server connection state.

@@ -121,6 +121,8 @@ pub struct LogSummary {
     pub first_prompt: Option<String>,
     /// User and assistant messages in the log.
     pub messages: usize,
+    /// The workspace the session was started in (`session/start`'s `cwd`, SPEC §14.4).
+    pub workspace: Option<String>,
 }
 
 /// The longest first prompt [`summarize_log`] keeps, in characters.
@@ -140,6 +142,17 @@ pub fn summarize_log(path: &Path) -> LogSummary {
     let mut lines = LineReader::new(reader, LISTING_LINE_CAP, Overlong::Skip);
     let mut cut = 0usize;
     while let Ok(Some(line)) = lines.next_line() {
+        // The first event names the workspace (SPEC §14.4).
+        if out.workspace.is_none()
+            && !line.is_cut()
+            && contains(line.bytes, br#""type":"session/start""#)
+            && let Ok(ev) = serde_json::from_slice::<Event>(line.bytes)
+            && let EventKind::SessionStart(s) = &ev.kind
+            && !s.cwd.is_empty()
+        {
+            out.workspace = Some(s.cwd.clone());
+            continue;
+        }
         let user = contains(line.bytes, br#""type":"user/message""#);
         if !user && !contains(line.bytes, br#""type":"assistant/message""#) {
             continue;

@@ -4,6 +4,7 @@
 //! validated on every append (and on load, the same way), the surface fold with its
 //! derived request messages, and the cached incremental tool-history fold.
 
+pub mod effort;
 pub mod event;
 pub mod ledger;
 pub mod listing;
@@ -15,6 +16,7 @@ pub mod tool_history;
 pub mod tool_ids;
 pub mod validate;
 pub mod vocab;
+pub mod workspace;
 
 use std::sync::Arc;
 

@@ -14,6 +14,7 @@ mod server;
 mod stream;
 mod turn;
 pub mod validate;
+mod validate_effort;
 mod validate_openai;
 
 use std::collections::{HashSet, VecDeque};

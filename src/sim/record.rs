@@ -80,6 +80,11 @@ pub struct RecordedRequest {
     pub tool_calls: Vec<RecordedToolCall>,
     /// Value of the `x-ds-trace-id` response header.
     pub trace_id: String,
+    /// Thinking mode as served (SPEC §14.4; `None` before validation).
+    pub thinking: Option<bool>,
+    /// The effort served: the route's field (aliases mapped), `high` by default, `None`
+    /// with thinking off or before validation.
+    pub effort: Option<String>,
 }
 
 /// Header map → recorded form, redacting credentials.

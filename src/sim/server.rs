@@ -337,6 +337,8 @@ fn empty_record(
         stop_reason: None,
         tool_calls: Vec::new(),
         trace_id: trace.to_string(),
+        thinking: None,
+        effort: None,
     }
 }
 
@@ -387,9 +389,16 @@ async fn handle(
         Ok(p) => p,
         Err(e) => return fail(&mut st, rec, &e, &trace, None),
     };
+    // The effort field of the route (SPEC §14.4): a bad value is the provider's 400.
+    let effort = match super::validate_effort::effective_effort(&value, route, parsed.thinking) {
+        Ok(e) => e,
+        Err(e) => return fail(&mut st, rec, &e, &trace, None),
+    };
     rec.model = Some(parsed.model.clone());
     rec.mapped_model = Some(parsed.mapped_model.clone());
     rec.stream = Some(parsed.stream);
+    rec.thinking = Some(parsed.thinking);
+    rec.effort = effort.map(str::to_string);
     rec.effective_system = parsed.effective_system.clone();
     rec.effective_tools = parsed.offered.iter().map(|t| t.name.clone()).collect();
     let ns = parsed.mapped_model.clone();

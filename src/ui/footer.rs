@@ -109,6 +109,8 @@ pub enum Priority {
     ToolUpdate,
     /// The tool-card mode (Ctrl+O).
     Cards,
+    /// The reasoning effort (SPEC §14.4).
+    Effort,
     /// The session's token counts.
     Tokens,
     /// The session's cost.
@@ -199,6 +201,15 @@ pub fn footer_line(
             "  ",
             vec![Span::styled(l.tr("tui-footer-no-route"), theme::dim())],
         ),
+    }
+    // SPEC §14.4: the effort of the next request, when one is set.
+    if let Some(e) = route.and_then(|r| r.effort) {
+        let text = l.tra("tui-footer-effort", &[("effort", Arg::from(e.as_str()))]);
+        field(
+            Priority::Effort,
+            " · ",
+            vec![Span::styled(text, theme::dim())],
+        );
     }
     if let Some(sb) = sandbox {
         use crate::sandbox::SandboxMode;

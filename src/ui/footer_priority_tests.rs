@@ -13,6 +13,7 @@ fn route() -> RouteInfo {
         system_prompt_update: None,
         demo: false,
         prices: None,
+        effort: None,
     }
 }
 

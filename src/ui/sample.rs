@@ -51,6 +51,7 @@ impl Script {
             system_prompt_update: None,
             demo,
             prices: None,
+            effort: None,
         }))
         .commit(EventKind::RequestContext(RequestContext {
             provider: "deepseek".into(),
@@ -60,6 +61,7 @@ impl Script {
             tool_update: Some(ToolUpdateMode::InHistory),
             tool_removal: Default::default(),
             protocol: None,
+            effort: None,
         }))
     }
 
@@ -169,6 +171,7 @@ impl Script {
             tool_update: mode,
             tool_removal: Default::default(),
             protocol: None,
+            effort: None,
         }))
     }
 

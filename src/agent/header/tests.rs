@@ -153,6 +153,7 @@ impl Loop {
             turn: self.turn,
             step: self.step,
             explicit_series_start: explicit,
+            effort: None,
         };
         let planned = plan_attempt(
             &mut self.session,

@@ -191,6 +191,7 @@ impl Driver {
             turn: self.turn,
             step: self.step,
             explicit_series_start: std::mem::take(&mut self.explicit),
+            effort: None,
         };
         let planned = plan_attempt(
             &mut self.session,
@@ -318,6 +319,7 @@ impl Driver {
         let opts = compaction_request(
             &mut self.session,
             &self.route,
+            None,
             start_seq,
             end_seq,
             &mut |_| {},

@@ -83,6 +83,7 @@ fn run(secrets: Option<&Secrets>) -> (String, Vec<String>, usize) {
             turn: 1,
             step,
             explicit_series_start: false,
+            effort: None,
         };
         let plan = plan_attempt(&mut session, &mut series, &route(), input, &mut |_| {}).unwrap();
         series.record_request(session.content_generation());

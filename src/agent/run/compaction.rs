@@ -177,9 +177,11 @@ impl Agent {
             let _ = tx.send(AgentEvent::Committed(ev));
         };
         let route = &self.route;
+        let effort = self.effort();
         Ok(crate::agent::request::compaction_request(
             &mut self.state.session,
             route,
+            effort,
             start_seq,
             end_seq,
             &mut on_commit,

@@ -63,6 +63,7 @@ fn latest_header_and_context_track_appends() {
         tool_update: Some(ToolUpdateMode::AdditionOnly),
         tool_removal: Default::default(),
         protocol: None,
+        effort: None,
     }))
     .unwrap();
     assert_eq!(s.latest_context().unwrap().model, "m");

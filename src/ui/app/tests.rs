@@ -334,6 +334,7 @@ fn app_in(cx: Context) -> App {
                     first_prompt: Some(format!("prompt {i}")),
                     messages: 2,
                     bytes: 300,
+                    workspace: None,
                 })
                 .collect();
             app.on_agent_event(AgentEvent::Sessions {

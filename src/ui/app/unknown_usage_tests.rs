@@ -26,6 +26,7 @@ fn app(locale: Locale) -> App {
         system_prompt_update: None,
         demo: false,
         prices: Some(crate::llm::catalog::DEEPSEEK_FLASH_PRICES),
+        effort: None,
     }));
     s.user(1, "q1").assistant_usage(1, 1, "first", known());
     s.user(2, "q2")

@@ -107,13 +107,17 @@ impl ResumePicker {
     ) {
         let w = rows[0].width as usize;
         let date = local_time(s.modified);
-        let stats = l.tra(
+        let mut stats = l.tra(
             "tui-resume-stats",
             &[
                 ("count", Arg::from(s.messages)),
                 ("size", Arg::from(human_size(s.bytes))),
             ],
         );
+        // SPEC §14.4: the workspace the session belongs to (its directory's name).
+        if let Some(name) = s.workspace.as_deref().map(workspace_name) {
+            stats = format!("{}  {stats}", sanitize(&name));
+        }
         let prompt = match &s.first_prompt {
             Some(p) => sanitize(p),
             None => l.tr("tui-resume-no-prompt"),
@@ -154,6 +158,14 @@ impl ResumePicker {
             buf.set_line(r.x, r.y, line, r.width);
         }
     }
+}
+
+/// A workspace as the picker names it: its last path component (`/` for the root).
+fn workspace_name(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.to_string())
 }
 
 /// `modified` (Unix seconds) as local `YYYY-MM-DD HH:MM`.
@@ -331,6 +343,7 @@ mod tests {
             first_prompt: prompt.map(str::to_string),
             messages: 2,
             bytes: 100,
+            workspace: None,
         }
     }
 

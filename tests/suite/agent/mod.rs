@@ -1,5 +1,6 @@
 mod commands;
 mod compaction_log;
+mod effort;
 mod env_errors;
 mod inspect;
 mod mentions;

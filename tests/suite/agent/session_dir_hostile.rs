@@ -307,6 +307,7 @@ impl deepterm::agent::run::Environment for SlowListing {
                 first_prompt: None,
                 messages: 1,
                 bytes: 1,
+                workspace: None,
             }]
         })
     }

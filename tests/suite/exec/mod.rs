@@ -1,4 +1,5 @@
 mod acting;
+mod controls;
 mod escapes;
 mod feedback;
 mod headless;

@@ -1,0 +1,49 @@
+//! `/effort off|low|high|max` (SPEC §14.4): the reasoning effort of the next requests.
+//! It is a request parameter logged in `request/context`, never part of the messages, so
+//! a switch keeps the cached prefix.
+
+use crate::agent::command_spec::CommandSpec;
+use crate::agent::protocol::AgentEvent;
+use crate::agent::run::{Agent, LineOutcome};
+use crate::i18n::Arg;
+use crate::session::effort::Effort;
+
+impl Agent {
+    /// The effort of the next request: this session's `/effort`, else the config's
+    /// (the model entry's, else the top-level `effort`), else none (the provider's
+    /// default, and no thinking field is sent).
+    pub fn effort(&self) -> Option<Effort> {
+        self.effort_override()
+            .or_else(|| self.env().configured_effort(self.route()))
+    }
+
+    /// `/effort` alone shows the effort in use; `/effort LEVEL` sets it for this session.
+    pub(crate) fn effort_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+        if rest.is_empty() {
+            let shown = match self.effort() {
+                Some(e) => Arg::from(e.as_str()),
+                None => Arg::from(crate::i18n::Text::new("cmd-effort-default", vec![])),
+            };
+            return self.info(
+                "cmd-effort-current",
+                vec![("effort", shown), ("choices", Arg::from(Effort::choices()))],
+            );
+        }
+        let Some(effort) = Effort::parse(rest) else {
+            return self.warn(
+                "cmd-effort-unknown",
+                vec![
+                    ("effort", Arg::from(rest)),
+                    ("usage", Arg::from(super::usage_text(spec))),
+                ],
+            );
+        };
+        self.set_effort_override(Some(effort));
+        // The footer shows the effort: the route info carries it.
+        self.emit_event(AgentEvent::Route(self.route_info()));
+        self.info(
+            "cmd-effort-set",
+            vec![("effort", Arg::from(effort.as_str()))],
+        )
+    }
+}
