@@ -23,6 +23,7 @@ pub mod mention;
 pub mod osc;
 pub mod panic;
 pub mod readline;
+pub mod request_viewer;
 #[cfg(any(test, feature = "testing"))]
 pub mod sample;
 #[cfg(any(test, feature = "testing"))]
