@@ -3,6 +3,7 @@
 
 pub mod agent;
 pub mod app;
+pub mod checkpoint;
 pub mod approval;
 pub mod cli;
 pub mod config;

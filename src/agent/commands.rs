@@ -4,6 +4,7 @@
 //! table entry cannot lack one.
 
 mod acting;
+mod checkpoint;
 mod mcp;
 mod status;
 
@@ -142,6 +143,11 @@ impl Agent {
             CommandId::Resume => self.resume_command(rest),
             CommandId::Mcp => self.mcp_command(rest).await,
             CommandId::Compact => self.compact_command().await,
+            // Checkpoints, undo, rewind and fork (SPEC §14.3): commands/checkpoint.rs.
+            CommandId::Diff => self.diff_command(rest, spec),
+            CommandId::Undo => self.undo_command(rest, spec),
+            CommandId::Rewind => self.rewind_command(rest, spec),
+            CommandId::Fork => self.fork_command(),
             CommandId::Inspect => {
                 let request = if rest.is_empty() {
                     None

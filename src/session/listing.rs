@@ -121,6 +121,8 @@ pub struct LogSummary {
     pub first_prompt: Option<String>,
     /// User and assistant messages in the log.
     pub messages: usize,
+    /// The parent's id when the log is a fork (SPEC §14.3).
+    pub forked_from: Option<String>,
 }
 
 /// The longest first prompt [`summarize_log`] keeps, in characters.
@@ -140,6 +142,15 @@ pub fn summarize_log(path: &Path) -> LogSummary {
     let mut lines = LineReader::new(reader, LISTING_LINE_CAP, Overlong::Skip);
     let mut cut = 0usize;
     while let Ok(Some(line)) = lines.next_line() {
+        if !line.is_cut()
+            && out.forked_from.is_none()
+            && contains(line.bytes, br#""type":"session/start""#)
+            && contains(line.bytes, br#""forkedFrom""#)
+            && let Ok(ev) = serde_json::from_slice::<Event>(line.bytes)
+            && let EventKind::SessionStart(s) = &ev.kind
+        {
+            out.forked_from = s.forked_from.as_ref().map(|f| f.id.clone());
+        }
         let user = contains(line.bytes, br#""type":"user/message""#);
         if !user && !contains(line.bytes, br#""type":"assistant/message""#) {
             continue;

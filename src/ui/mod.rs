@@ -8,6 +8,7 @@ pub mod app;
 pub mod cache_break;
 pub mod cancelled_prompt;
 pub mod chat;
+pub mod checkpoint;
 pub mod components;
 pub mod composer;
 pub mod context_node;

@@ -5,3 +5,4 @@ mod headless;
 mod json;
 mod retries;
 mod status_cost;
+mod checkpoints;
