@@ -19,7 +19,10 @@ fn make_tree(ws: &Path) {
         let dir = ws.join(format!("src/mod{d:03}"));
         std::fs::create_dir_all(&dir).unwrap();
         for f in 0..PER_DIR {
-            let body = format!("// file {d}/{f}\n{}\n", "fn body() { let x = 1; }\n".repeat(40));
+            let body = format!(
+                "// file {d}/{f}\n{}\n",
+                "fn body() { let x = 1; }\n".repeat(40)
+            );
             std::fs::write(dir.join(format!("f{f:03}.rs")), body).unwrap();
         }
     }

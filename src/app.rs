@@ -719,8 +719,8 @@ pub fn build_agent(
             .read()
             .map(|s| s.workspace.clone())
             .unwrap_or_else(|e| e.into_inner().workspace.clone());
-        let session_dir = std::path::absolute(&setup.session_dir)
-            .unwrap_or_else(|_| setup.session_dir.clone());
+        let session_dir =
+            std::path::absolute(&setup.session_dir).unwrap_or_else(|_| setup.session_dir.clone());
         let session_dir = session_dir.canonicalize().unwrap_or(session_dir);
         agent.set_checkpoints(crate::agent::checkpoints::Checkpointer::new(
             session_dir.join("checkpoints"),

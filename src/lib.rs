@@ -3,8 +3,8 @@
 
 pub mod agent;
 pub mod app;
-pub mod checkpoint;
 pub mod approval;
+pub mod checkpoint;
 pub mod cli;
 pub mod config;
 pub mod fs_guard;

@@ -225,7 +225,10 @@ impl Agent {
                 self.emit_notice(
                     crate::agent::protocol::NoticeLevel::Info,
                     "checkpoint-taken",
-                    vec![("turn", Arg::from(turn)), ("files", Arg::from(m.files.len()))],
+                    vec![
+                        ("turn", Arg::from(turn)),
+                        ("files", Arg::from(m.files.len())),
+                    ],
                 );
                 let kind = EventKind::CheckpointTaken(CheckpointTaken {
                     turn,

@@ -10,7 +10,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 
 use super::store::{Store, hash_bytes};
-use super::walk::{WalkSpec, current};
+use super::walk::{Current, WalkSpec, current};
 use super::{Manifest, is_safe_relative};
 use crate::sandbox::WriteScope;
 use crate::tools::edit::atomic;
@@ -43,16 +43,19 @@ pub fn restore(
     let mut r = RestoreReport::default();
     for p in paths {
         if !is_safe_relative(p) {
-            r.failed.push((p.clone(), "not a path inside the workspace".into()));
+            r.failed
+                .push((p.clone(), "not a path inside the workspace".into()));
             continue;
         }
         if target.is_skipped(p) {
             r.not_restorable.push(p.clone());
             continue;
         }
+        // Over the cap now: never equal to a kept state, so a conflict unless forced.
         let now = match current(spec, p) {
-            Ok(c) => c.map(|b| hash_bytes(&b)),
-            Err(()) => Some(String::new()),
+            Current::Content(b) => Some(hash_bytes(&b)),
+            Current::Missing => None,
+            Current::TooLarge => Some(String::new()),
         };
         let want_now = expected.files.get(p).map(|e| e.hash.clone());
         let want = target.files.get(p);

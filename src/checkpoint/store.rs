@@ -57,7 +57,9 @@ fn store_err(path: &Path, e: impl std::fmt::Display) -> CheckpointError {
 fn open_text(e: crate::fs_guard::OpenError) -> String {
     match e {
         crate::fs_guard::OpenError::Io(e) => e.to_string(),
-        crate::fs_guard::OpenError::NotRegular(k) => format!("not a regular file ({})", k.describe()),
+        crate::fs_guard::OpenError::NotRegular(k) => {
+            format!("not a regular file ({})", k.describe())
+        }
     }
 }
 
@@ -195,8 +197,8 @@ impl Store {
             return Err(corrupt("not a checkpoint id".into()));
         }
         let f = crate::fs_guard::open_regular(&path).map_err(|e| store_err(&path, open_text(e)))?;
-        let capped = crate::fs_guard::read_capped(f, MAX_RECORD_BYTES)
-            .map_err(|e| store_err(&path, e))?;
+        let capped =
+            crate::fs_guard::read_capped(f, MAX_RECORD_BYTES).map_err(|e| store_err(&path, e))?;
         if capped.truncated {
             return Err(corrupt("too large".into()));
         }

@@ -147,17 +147,30 @@ pub fn read_file(path: &Path, max: u64) -> Option<Vec<u8>> {
     (!capped.truncated).then_some(capped.bytes)
 }
 
-/// The current content of `rel` in the workspace: `Ok(None)` when there is no regular
-/// file there, `Err(())` when it is over the cap.
-pub fn current(spec: &WalkSpec, rel: &str) -> Result<Option<Vec<u8>>, ()> {
+/// What is at a path of the workspace now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Current {
+    /// No regular file (nothing, a directory, a symlink).
+    Missing,
+    /// A regular file over the cap.
+    TooLarge,
+    /// A regular file's bytes.
+    Content(Vec<u8>),
+}
+
+/// The current state of `rel` in the workspace.
+pub fn current(spec: &WalkSpec, rel: &str) -> Current {
     let path = spec.workspace.join(rel);
     match std::fs::symlink_metadata(&path) {
         Ok(m) if m.is_file() => {
             if m.len() > spec.max_file_bytes {
-                return Err(());
+                return Current::TooLarge;
             }
-            Ok(read_file(&path, spec.max_file_bytes))
+            match read_file(&path, spec.max_file_bytes) {
+                Some(b) => Current::Content(b),
+                None => Current::Missing,
+            }
         }
-        _ => Ok(None),
+        _ => Current::Missing,
     }
 }

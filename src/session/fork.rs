@@ -47,22 +47,7 @@ pub fn fork(dir: &Path, parent: &Session) -> Result<(Session, PathBuf), ForkErro
         path: path.clone(),
         error,
     })?;
-    session.set_sink(Box::new(StoreSink(store)));
+    // `Store` is an `EventSink` (crate::app), as for every opened log.
+    session.set_sink(Box::new(store));
     Ok((session, path))
-}
-
-/// The store as the session's sink (the same adapter the app uses).
-struct StoreSink(Store);
-
-impl super::EventSink for StoreSink {
-    fn write(&mut self, ev: &Event) -> Result<(), super::SinkError> {
-        self.0
-            .append(ev)
-            .map_err(|e| super::SinkError::Write(e.to_string()))
-    }
-    fn sync(&mut self) -> Result<(), super::SinkError> {
-        self.0
-            .sync()
-            .map_err(|e| super::SinkError::Sync(e.to_string()))
-    }
 }

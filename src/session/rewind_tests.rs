@@ -31,12 +31,20 @@ fn three_turns() -> (Session, Vec<u64>) {
         .unwrap();
     let mut starts = Vec::new();
     for (t, text) in [(1, "one"), (2, "two"), (3, "three")] {
-        starts.push(s.push(EventKind::TurnStart(TurnRef { turn: t })).unwrap().seq);
+        starts.push(
+            s.push(EventKind::TurnStart(TurnRef { turn: t }))
+                .unwrap()
+                .seq,
+        );
         s.push(user(text)).unwrap();
         if t == 3 {
             // A later header: the rewind must bring back the one before it.
-            s.push(header_kind(&[tool("read"), tool("x")], HeaderReason::Change, false))
-                .unwrap();
+            s.push(header_kind(
+                &[tool("read"), tool("x")],
+                HeaderReason::Change,
+                false,
+            ))
+            .unwrap();
         }
         s.push(assistant(t, &format!("re {text}"))).unwrap();
         s.push(EventKind::TurnEnd(TurnEnd {
@@ -49,7 +57,10 @@ fn three_turns() -> (Session, Vec<u64>) {
 }
 
 fn texts(s: &Session) -> Vec<String> {
-    s.derive_messages().iter().map(|m| m.joined_text()).collect()
+    s.derive_messages()
+        .iter()
+        .map(|m| m.joined_text())
+        .collect()
 }
 
 fn rewind(to_seq: u64, scope: RewindScope) -> EventKind {
@@ -61,7 +72,8 @@ fn a_conversation_rewind_leaves_the_later_turns_out_of_the_derived_history_and_h
     let (mut s, starts) = three_turns();
     let before = s.events().len();
     let generation = s.content_generation();
-    s.push(rewind(starts[1], RewindScope::Conversation)).unwrap();
+    s.push(rewind(starts[1], RewindScope::Conversation))
+        .unwrap();
     assert_eq!(texts(&s), vec!["one", "re one"]);
     assert_eq!(s.events().len(), before + 1, "the log keeps every event");
     assert!(s.is_rewound(starts[1]) && !s.is_rewound(starts[0]));

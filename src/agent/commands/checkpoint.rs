@@ -14,6 +14,9 @@ use crate::sandbox::SandboxMode;
 use crate::session::checkpoint_event::{CheckpointUndo, RewindScope, SessionRewind};
 use crate::session::event::EventKind;
 
+/// The base, the workspace now, the changed paths and the title of `/diff`.
+type SessionChange = (Manifest, Manifest, Vec<String>, Text);
+
 /// The largest file content a diff reads back from the store.
 const DIFF_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -68,13 +71,19 @@ impl Agent {
         let mut out = Vec::new();
         for p in paths {
             if a.is_skipped(p) || b.is_skipped(p) {
-                out.push(Text::new("diff-not-kept", vec![("path", Arg::from(p.as_str()))]));
+                out.push(Text::new(
+                    "diff-not-kept",
+                    vec![("path", Arg::from(p.as_str()))],
+                ));
                 continue;
             }
             let before = self.content(a, p);
             let after = self.content(b, p);
             if matches!(before, Some(None)) || matches!(after, Some(None)) {
-                out.push(Text::new("diff-binary", vec![("path", Arg::from(p.as_str()))]));
+                out.push(Text::new(
+                    "diff-binary",
+                    vec![("path", Arg::from(p.as_str()))],
+                ));
                 continue;
             }
             let d = unified(p, before.flatten().as_deref(), after.flatten().as_deref());
@@ -145,7 +154,7 @@ impl Agent {
 
     /// What this session changed: for each path a turn changed (and that was not undone),
     /// its state before the first such turn against the workspace now.
-    fn session_change(&mut self) -> Result<Option<(Manifest, Manifest, Vec<String>, Text)>, String> {
+    fn session_change(&mut self) -> Result<Option<SessionChange>, String> {
         let records = turn_records(self.session());
         let mut base = Manifest::default();
         let mut touched: Vec<String> = Vec::new();
@@ -173,11 +182,16 @@ impl Agent {
             .filter(|p| touched.contains(p))
             .collect();
         // A file created and removed again shows as nothing.
-        paths.retain(|p| base.files.contains_key(p) || now.files.contains_key(p) || now.is_skipped(p));
+        paths.retain(|p| {
+            base.files.contains_key(p) || now.files.contains_key(p) || now.is_skipped(p)
+        });
         if paths.is_empty() {
             return Ok(None);
         }
-        let t = Text::new("diff-session-title", vec![("count", Arg::from(paths.len()))]);
+        let t = Text::new(
+            "diff-session-title",
+            vec![("count", Arg::from(paths.len()))],
+        );
         Ok(Some((base, now, paths, t)))
     }
 
@@ -231,19 +245,31 @@ impl Agent {
     fn report_lines(&self, r: &RestoreReport, force_hint: &str) -> Vec<OutputLine> {
         let mut out = Vec::new();
         for p in &r.restored {
-            out.push(Text::new("undo-restored-file", vec![("path", Arg::from(p.as_str()))]));
+            out.push(Text::new(
+                "undo-restored-file",
+                vec![("path", Arg::from(p.as_str()))],
+            ));
         }
         for p in &r.not_restorable {
-            out.push(Text::new("undo-not-kept", vec![("path", Arg::from(p.as_str()))]));
+            out.push(Text::new(
+                "undo-not-kept",
+                vec![("path", Arg::from(p.as_str()))],
+            ));
         }
         for (p, why) in &r.failed {
             out.push(Text::new(
                 "undo-failed-file",
-                vec![("path", Arg::from(p.as_str())), ("error", Arg::from(why.as_str()))],
+                vec![
+                    ("path", Arg::from(p.as_str())),
+                    ("error", Arg::from(why.as_str())),
+                ],
             ));
         }
         for p in &r.conflicts {
-            out.push(Text::new("undo-conflict-file", vec![("path", Arg::from(p.as_str()))]));
+            out.push(Text::new(
+                "undo-conflict-file",
+                vec![("path", Arg::from(p.as_str()))],
+            ));
         }
         if !r.conflicts.is_empty() {
             out.push(Text::new(
@@ -264,7 +290,11 @@ impl Agent {
             return self.usage_of(spec);
         }
         let records = turn_records(self.session());
-        let Some(r) = records.iter().rev().find(|r| r.before.is_some() && !r.undone) else {
+        let Some(r) = records
+            .iter()
+            .rev()
+            .find(|r| r.before.is_some() && !r.undone)
+        else {
             return self.info("undo-nothing", vec![]);
         };
         let r = r.clone();
@@ -343,14 +373,17 @@ impl Agent {
             vec![
                 ("n", Arg::from(r.position)),
                 ("prompt", Arg::from(short_prompt(&r.prompt))),
-                ("scope", Arg::from(Text::new(
-                    match scope {
-                        RewindScope::Conversation => "rewind-scope-conversation",
-                        RewindScope::Code => "rewind-scope-code",
-                        RewindScope::Both => "rewind-scope-both",
-                    },
-                    vec![],
-                ))),
+                (
+                    "scope",
+                    Arg::from(Text::new(
+                        match scope {
+                            RewindScope::Conversation => "rewind-scope-conversation",
+                            RewindScope::Code => "rewind-scope-code",
+                            RewindScope::Both => "rewind-scope-both",
+                        },
+                        vec![],
+                    )),
+                ),
             ],
         )];
         if scope.code() {

@@ -47,7 +47,7 @@ impl DiffOverlay {
     pub fn new(title: impl Into<String>, text: &str) -> DiffOverlay {
         DiffOverlay {
             title: title.into(),
-            lines: text.lines().map(|l| crate::ui::text::sanitize(l)).collect(),
+            lines: text.lines().map(crate::ui::text::sanitize).collect(),
             scroll: 0,
         }
     }
@@ -114,7 +114,9 @@ mod tests {
     }
 
     fn row(b: &Buffer, y: u16) -> String {
-        (0..b.area.width).map(|x| b[(x, y)].symbol().to_string()).collect()
+        (0..b.area.width)
+            .map(|x| b[(x, y)].symbol().to_string())
+            .collect()
     }
 
     #[test]
@@ -134,7 +136,10 @@ mod tests {
     fn it_scrolls_within_the_diff_and_esc_closes() {
         let text: String = (0..50).map(|i| format!("+line {i}\n")).collect();
         let mut o = DiffOverlay::new("t", &text);
-        assert_eq!(o.key(crossterm::event::KeyCode::PageDown, 10), DiffKey::Handled);
+        assert_eq!(
+            o.key(crossterm::event::KeyCode::PageDown, 10),
+            DiffKey::Handled
+        );
         assert_eq!(o.scroll(), 10);
         o.key(crossterm::event::KeyCode::End, 10);
         assert_eq!(o.scroll(), 40);

@@ -94,9 +94,10 @@ impl RewindPicker {
     /// Draws the picker over `area`.
     pub fn render(&self, area: Rect, buf: &mut Buffer, l: Localizer) {
         Clear.render(area, buf);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .title(Span::styled(format!(" {} ", l.tr("rewind-title")), theme::bold()));
+        let block = Block::default().borders(Borders::ALL).title(Span::styled(
+            format!(" {} ", l.tr("rewind-title")),
+            theme::bold(),
+        ));
         let inner = block.inner(area);
         block.render(area, buf);
         let mut lines: Vec<Line> = Vec::new();
@@ -110,7 +111,10 @@ impl RewindPicker {
                 key,
                 &[
                     ("n", crate::i18n::Arg::from(p.n)),
-                    ("prompt", crate::i18n::Arg::from(crate::ui::text::sanitize(&p.prompt))),
+                    (
+                        "prompt",
+                        crate::i18n::Arg::from(crate::ui::text::sanitize(&p.prompt)),
+                    ),
                 ],
             );
             let style = if i == self.selected {

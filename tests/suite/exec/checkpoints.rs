@@ -44,7 +44,10 @@ fn editing_turn() -> Vec<ScriptedReply> {
             "write_file",
             json!({"path": "sub/b.txt", "content": "rewritten\n"}),
         )
-        .with_tool_call("shell", json!({"command": "printf 'made by shell' > c.txt"})),
+        .with_tool_call(
+            "shell",
+            json!({"command": "printf 'made by shell' > c.txt"}),
+        ),
         ScriptedReply::text("done"),
     ]
 }
@@ -144,7 +147,10 @@ async fn undo_puts_back_two_edited_files_and_one_made_by_shell_in_git_and_plain_
         assert!(so.contains("restored c.txt"), "git={git}: {so}");
         assert_eq!(std::fs::read(ws.join("a.txt")).unwrap(), a, "git={git}");
         assert_eq!(std::fs::read(ws.join("sub/b.txt")).unwrap(), b, "git={git}");
-        assert!(!ws.join("c.txt").exists(), "git={git}: the created file is gone");
+        assert!(
+            !ws.join("c.txt").exists(),
+            "git={git}: the created file is gone"
+        );
         if let Some(before) = before {
             assert_eq!(git_state(&ws), before, "the repository is untouched");
         }
@@ -238,14 +244,28 @@ async fn rewind_repeats_the_earlier_request_prefix_byte_for_byte_and_the_cache_h
     let (second, _) = &reqs[1];
     let (after, rec) = &reqs[3];
     // Up to the second prompt's user message, the bytes are the same.
-    let at = second.rfind("second prompt").expect("the prompt is in its request");
-    let cut = second[..at].rfind("{\"role\":\"user\"").expect("a user message");
+    let at = second
+        .rfind("second prompt")
+        .expect("the prompt is in its request");
+    let cut = second[..at]
+        .rfind("{\"role\":\"user\"")
+        .expect("a user message");
     assert_eq!(&after[..cut], &second[..cut]);
     assert!(after.contains("second, again"));
-    assert!(!after.contains("third prompt"), "the rewound turn is left out");
-    assert!(!after.contains("second prompt"), "the rewound prompt is left out");
+    assert!(
+        !after.contains("third prompt"),
+        "the rewound turn is left out"
+    );
+    assert!(
+        !after.contains("second prompt"),
+        "the rewound prompt is left out"
+    );
     let hit = rec["cache"]["hitTokens"].as_u64().unwrap_or(0);
-    assert!(hit > 0, "the simulator reports the cache hit: {}", rec["cache"]);
+    assert!(
+        hit > 0,
+        "the simulator reports the cache hit: {}",
+        rec["cache"]
+    );
     let first_diff = rec["cache"]["firstDiffByte"].as_u64().unwrap_or(0);
     assert!(first_diff > 0, "{}", rec["cache"]);
 }
@@ -283,7 +303,9 @@ fn session_ids(env: &TestEnv) -> Vec<(String, Option<String>)> {
             let text = std::fs::read_to_string(&p).unwrap();
             let start: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
             let id = start["data"]["id"].as_str().unwrap().to_string();
-            let parent = start["data"]["forkedFrom"]["id"].as_str().map(str::to_string);
+            let parent = start["data"]["forkedFrom"]["id"]
+                .as_str()
+                .map(str::to_string);
             out.push((id, parent));
         }
     }
@@ -316,7 +338,11 @@ async fn a_fork_and_its_parent_each_continue_and_resume_independently() {
 
     // `--fork ID` at start forks the parent again; the listing names each fork's parent.
     let out = run(&env, &ws, "third line\n/resume\n", &["--fork", &parent]).await;
-    assert!(stdout(&out).contains(&format!("← {parent}")), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(&format!("← {parent}")),
+        "{}",
+        stdout(&out)
+    );
     let (last, _) = bodies(&env).pop().unwrap();
     assert!(last.contains("only in the parent") && last.contains("third line"));
 }
