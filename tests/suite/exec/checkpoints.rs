@@ -230,12 +230,18 @@ async fn rewind_repeats_the_earlier_request_prefix_byte_for_byte_and_the_cache_h
     let out = run(
         &env,
         &ws,
-        "first prompt\nsecond prompt\nthird prompt\n/rewind 2 conversation\nsecond, again\n",
+        "first prompt\nsecond prompt\nthird prompt\n/rewind 2 conversation\n/inspect\nsecond, again\n",
         &[],
     )
     .await;
     assert!(
         stdout(&out).contains("Rewound to before prompt 2"),
+        "{}",
+        stdout(&out)
+    );
+    // The inspector's why-line says the rewind keeps the cache.
+    assert!(
+        stdout(&out).contains("after a rewind: the request repeats the prefix"),
         "{}",
         stdout(&out)
     );
@@ -281,18 +287,45 @@ async fn a_resume_after_a_rewind_shows_and_sends_the_rewound_history() {
         &[],
     )
     .await;
-    let out = run(&env, &ws, "after resume\n", &["--resume", "last", "--json"]).await;
-    let so = stdout(&out);
-    let opened = so
-        .lines()
-        .find(|l| l.contains("\"session_opened\""))
-        .expect("the session is announced");
-    assert!(opened.contains("replacement"), "{opened}");
-    assert!(!opened.contains("second prompt"), "shown history: {opened}");
+    run(&env, &ws, "after resume\n", &["--resume", "last"]).await;
     let reqs = bodies(&env);
     let (last, _) = reqs.last().unwrap();
     assert!(last.contains("first prompt") && last.contains("replacement"));
     assert!(!last.contains("second prompt"), "sent history");
+    // The TUI's loop shows the same history on resume, and a live rewind gives the UI
+    // what still counts and the prompt for the composer.
+    let cfg = ConfigBuilder::new(&env.sim.base_url()).write(env.dir.path());
+    let mut ui = env.start_interactive(cfg);
+    ui.submit("/resume last");
+    let history = loop {
+        if let deepterm::agent::protocol::AgentEvent::SessionOpened { history, .. } =
+            ui.next_event().await
+            && history.iter().any(|e| is_user(e, "replacement"))
+        {
+            break history;
+        }
+    };
+    assert!(
+        !history.iter().any(|e| is_user(e, "second prompt")),
+        "shown history"
+    );
+    ui.submit("/rewind 2 conversation");
+    let (history, prompt) = loop {
+        if let deepterm::agent::protocol::AgentEvent::Rewound { history, prompt } =
+            ui.next_event().await
+        {
+            break (history, prompt);
+        }
+    };
+    assert_eq!(prompt, "replacement");
+    assert!(history.iter().any(|e| is_user(e, "first prompt")));
+    assert!(!history.iter().any(|e| is_user(e, "replacement")));
+    ui.shutdown().await;
+}
+
+fn is_user(e: &deepterm::session::event::Event, text: &str) -> bool {
+    matches!(&e.kind, deepterm::session::event::EventKind::UserMessage(u)
+        if u.message.joined_text() == text)
 }
 
 fn session_ids(env: &TestEnv) -> Vec<(String, Option<String>)> {
