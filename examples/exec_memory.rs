@@ -58,6 +58,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         base_url: None,
         session_dir: Some(dir.path().join("sessions")),
         resume: None,
+        fork: None,
         locale: Some(Locale::EnUs),
         demo: false,
     };

@@ -522,6 +522,10 @@ impl Environment for AppEnvironment {
         open_session_typed(&self.session_dir, Some(&query))
     }
 
+    fn fork_session(&self, parent: &Session) -> Result<(Session, PathBuf), EnvError> {
+        fork_env(&self.session_dir, parent)
+    }
+
     fn session_summaries(&self) -> crate::agent::run::SummaryJob {
         let dir = self.session_dir.clone();
         let cache = std::sync::Arc::clone(&self.summaries);
@@ -570,10 +574,48 @@ impl Environment for AppEnvironment {
                     .take(60)
                     .collect();
                 let ws = sum.workspace.as_deref().unwrap_or("-");
-                format!("  {}  {ws}  {title}", s.id)
+                // A fork names its parent (SPEC §14.3).
+                match sum.forked_from {
+                    Some(parent) => format!("  {}  {ws}  {title}  ← {parent}", s.id),
+                    None => format!("  {}  {ws}  {title}", s.id),
+                }
             })
             .collect()
     }
+}
+
+/// [`crate::session::fork::fork`] with the environment's error.
+fn fork_env(dir: &Path, parent: &Session) -> Result<(Session, PathBuf), EnvError> {
+    crate::session::fork::fork(dir, parent).map_err(|e| match e {
+        crate::session::fork::ForkError::Store(e) => EnvError::Store(e),
+        crate::session::fork::ForkError::Session { path, error } => {
+            EnvError::SessionInvalid { path, error }
+        }
+    })
+}
+
+/// The session a start opens: `--fork` (a new fork), `--resume` or a new one.
+pub fn open_start_session(
+    dir: &Path,
+    args: &CliArgs,
+    l: Localizer,
+) -> Result<(Session, PathBuf, Option<TornTail>), StartupError> {
+    match &args.fork {
+        Some(q) => fork_at_start(dir, q, l),
+        None => open_session(dir, args.resume.as_deref(), l),
+    }
+}
+
+/// `--fork ID|last`: opens the parent like `--resume` (so it must not be in use), forks it
+/// and returns the fork, open.
+pub fn fork_at_start(
+    dir: &Path,
+    query: &str,
+    l: Localizer,
+) -> Result<(Session, PathBuf, Option<TornTail>), StartupError> {
+    let (parent, _, torn) = open_session(dir, Some(query), l)?;
+    let (fork, path) = fork_env(dir, &parent).map_err(|e| StartupError(e.localized(l)))?;
+    Ok((fork, path, torn))
 }
 
 /// The most sessions the `/resume` picker lists (newest first).
@@ -732,6 +774,25 @@ pub fn build_agent(
     );
     mcp.start_enabled();
     agent.set_mcp(mcp);
+    // Checkpoints of the workspace in the session directory's store (SPEC §14.3).
+    if setup.config.checkpoints.enabled {
+        let workspace = sandbox
+            .scope
+            .read()
+            .map(|s| s.workspace.clone())
+            .unwrap_or_else(|e| e.into_inner().workspace.clone());
+        let session_dir =
+            std::path::absolute(&setup.session_dir).unwrap_or_else(|_| setup.session_dir.clone());
+        let session_dir = session_dir.canonicalize().unwrap_or(session_dir);
+        agent.set_checkpoints(crate::agent::checkpoints::Checkpointer::new(
+            session_dir.join("checkpoints"),
+            crate::checkpoint::walk::WalkSpec {
+                workspace,
+                exclude: vec![session_dir],
+                max_file_bytes: setup.config.checkpoints.max_file_bytes,
+            },
+        ));
+    }
     agent.set_sandbox(sandbox);
     agent.set_acting(acting, sandbox_status);
     for w in rules_warnings {

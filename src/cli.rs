@@ -49,6 +49,8 @@ pub struct CliArgs {
     pub session_dir: Option<PathBuf>,
     /// `--resume ID|last`.
     pub resume: Option<String>,
+    /// `--fork ID|last`: a new session continuing from that one (SPEC §14.3).
+    pub fork: Option<String>,
     /// `--locale`.
     pub locale: Option<Locale>,
     /// `--demo`.
@@ -123,6 +125,14 @@ fn common_args(cmd: Command, l: Localizer) -> Command {
             .value_name("ID|last")
             .global(true)
             .help(l.tr("cli-resume")),
+    )
+    .arg(
+        Arg::new("fork")
+            .long("fork")
+            .value_name("ID|last")
+            .global(true)
+            .conflicts_with("resume")
+            .help(l.tr("cli-fork")),
     )
     .arg(
         Arg::new("locale")
@@ -323,6 +333,7 @@ pub fn parse(args: &[OsString], l: Localizer) -> Result<CliArgs, clap::Error> {
         base_url: pick("base-url"),
         session_dir: pick_path("session-dir"),
         resume: pick("resume"),
+        fork: pick("fork"),
         locale: pick("locale").and_then(|v| Locale::parse(&v)),
         demo,
     })

@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod app;
 pub mod approval;
+pub mod checkpoint;
 pub mod cli;
 pub mod config;
 pub mod fs_guard;

@@ -171,8 +171,7 @@ fn run_exec(
             false => None,
         };
         let demo_base = sim.as_ref().map(|s| s.base_url());
-        let (session, path, torn) =
-            app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
+        let (session, path, torn) = app::open_start_session(&setup.session_dir, args, l)?;
         if let Some(t) = torn {
             eprintln!("{}", sanitize(&torn_line(&t, l)));
         }
@@ -234,7 +233,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let setup = app::setup(args, true)?;
     let l = Localizer::new(setup.locale);
     let rt = runtime(l)?;
-    let (session, path, torn) = app::open_session(&setup.session_dir, args.resume.as_deref(), l)?;
+    let (session, path, torn) = app::open_start_session(&setup.session_dir, args, l)?;
     // SPEC §14.4: a resumed session continues in its own workspace (told once the TUI runs).
     let workspace_line = app::enter_session_workspace(&session, l);
     // Demo replies stream in small chunks with a short delay, like a real provider.

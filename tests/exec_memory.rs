@@ -104,6 +104,7 @@ fn exec_peak_memory_stays_near_the_reply_size() {
         base_url: None,
         session_dir: Some(dir.path().join("sessions")),
         resume: None,
+        fork: None,
         locale: Some(Locale::EnUs),
         demo: false,
     };

@@ -35,6 +35,14 @@ pub enum CommandId {
     Sandbox,
     /// `/permissions [revoke N]`: saved rules and this session's grants.
     Permissions,
+    /// `/diff [N]`: what this session (or turn N) changed in the workspace (SPEC §14.3).
+    Diff,
+    /// `/undo [--force]`: puts back the files the last turn changed.
+    Undo,
+    /// `/rewind [N [conversation|code|both]] [--force]`: back to before prompt N.
+    Rewind,
+    /// `/fork`: a new session continuing from this point.
+    Fork,
     /// `/lang en|zh`.
     Lang,
     /// `/inspect [N]`.
@@ -199,6 +207,42 @@ pub const COMMANDS: &[CommandSpec] = &[
         desc_key: "cmd-permissions",
         complete_with_args: true,
         usage_key: Some("cmd-permissions-args"),
+    },
+    CommandSpec {
+        id: CommandId::Diff,
+        name: "/diff",
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: "cmd-diff",
+        complete_with_args: true,
+        usage_key: Some("cmd-diff-args"),
+    },
+    CommandSpec {
+        id: CommandId::Undo,
+        name: "/undo",
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: "cmd-undo",
+        complete_with_args: true,
+        usage_key: Some("cmd-undo-args"),
+    },
+    CommandSpec {
+        id: CommandId::Rewind,
+        name: "/rewind",
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: "cmd-rewind",
+        complete_with_args: true,
+        usage_key: Some("cmd-rewind-args"),
+    },
+    CommandSpec {
+        id: CommandId::Fork,
+        name: "/fork",
+        aliases: &[],
+        args: ArgSpec::None,
+        desc_key: "cmd-fork",
+        complete_with_args: false,
+        usage_key: None,
     },
     CommandSpec {
         id: CommandId::Compact,

@@ -6,6 +6,7 @@
 mod acting;
 mod effort;
 mod instructions;
+mod checkpoint;
 mod mcp;
 mod status;
 
@@ -149,6 +150,11 @@ impl Agent {
             CommandId::Resume => self.resume_command(rest),
             CommandId::Mcp => self.mcp_command(rest).await,
             CommandId::Compact => self.compact_command().await,
+            // Checkpoints, undo, rewind and fork (SPEC §14.3): commands/checkpoint.rs.
+            CommandId::Diff => self.diff_command(rest, spec),
+            CommandId::Undo => self.undo_command(rest, spec),
+            CommandId::Rewind => self.rewind_command(rest, spec),
+            CommandId::Fork => self.fork_command(),
             CommandId::Inspect => {
                 let request = if rest.is_empty() {
                     None

@@ -128,6 +128,7 @@ impl DiffReason {
             DiffReason::RemovalRetained => "tui-inspector-reason-removal-retained",
             DiffReason::RouteChanged => "tui-inspector-reason-route-changed",
             DiffReason::HistoryAppended => "tui-inspector-reason-history",
+            DiffReason::AfterRewind => "tui-inspector-reason-rewind",
             DiffReason::Identical => "tui-inspector-reason-identical",
         }
     }
@@ -152,6 +153,7 @@ enum Seen {
     Prompt,
     Addition,
     Removal,
+    Rewind,
 }
 
 impl ReasonFold {
@@ -175,6 +177,7 @@ impl ReasonFold {
             {
                 self.note(Seen::Series)
             }
+            EventKind::SessionRewind(r) if r.scope.conversation() => self.note(Seen::Rewind),
             EventKind::SystemMessage(_) if replace => self.note(Seen::Consolidation),
             EventKind::SystemMessage(_) => self.note(Seen::Prompt),
             EventKind::DeveloperMessage(d) => {
@@ -215,6 +218,7 @@ impl ReasonFold {
         for s in &self.seen {
             let r = match s {
                 Seen::Series => DiffReason::NewSeries,
+                Seen::Rewind => DiffReason::AfterRewind,
                 Seen::Consolidation => DiffReason::Consolidation,
                 Seen::Prompt => DiffReason::PromptUpdateAppended,
                 Seen::Addition => DiffReason::ToolAdditionAppended,
@@ -252,6 +256,7 @@ impl ReasonFold {
         }
         // Prefix-breaking reasons first.
         out.sort_by_key(|r| match r {
+            DiffReason::AfterRewind => 0,
             DiffReason::NewSeries
             | DiffReason::Consolidation
             | DiffReason::RemovalOnAdditionOnly => 0,

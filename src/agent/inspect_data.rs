@@ -28,6 +28,9 @@ pub enum DiffReason {
     RouteChanged,
     /// Only new history was appended.
     HistoryAppended,
+    /// A rewind took the conversation back: the request repeats the prefix the session
+    /// had at that prompt, which the cache still holds (SPEC §14.3).
+    AfterRewind,
     /// The bodies are identical.
     Identical,
 }

@@ -1,6 +1,7 @@
 //! The agent loop on a tokio task.
 
 pub mod acting;
+pub mod checkpoints;
 pub mod command_spec;
 pub mod commands;
 pub mod env_error;

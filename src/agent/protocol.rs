@@ -349,6 +349,14 @@ pub enum AgentEvent {
         /// The saved sessions, newest first.
         sessions: Vec<SessionSummary>,
     },
+    /// A rewind took the conversation back (SPEC §14.3): Chat is rebuilt from `history`
+    /// (the events that still count) and `prompt` goes back into the composer.
+    Rewound {
+        /// The events that still count, in order.
+        history: Vec<Arc<Event>>,
+        /// The prompt rewound to, for the composer.
+        prompt: String,
+    },
     /// The request inspector's data (`/inspect`, [`AgentCommand::Inspect`]).
     Inspector(Box<InspectorData>),
     /// The loop stopped (after `/quit` or `Shutdown`).

@@ -119,6 +119,11 @@ pub trait Environment: Send {
     fn session_summaries(&self) -> SummaryJob {
         Box::new(Vec::new)
     }
+    /// Forks `parent` into a new session that continues from its current point (`/fork`,
+    /// SPEC §14.3).
+    fn fork_session(&self, _parent: &Session) -> Result<(Session, PathBuf), EnvError> {
+        Err(EnvError::Unsupported)
+    }
     /// The protocol a configured provider speaks (for rebuilding past requests).
     fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {
         None
@@ -154,6 +159,8 @@ pub struct Agent {
     pub(crate) sandbox: crate::sandbox::handle::SandboxHandle,
     /// The backend probed at start, for `/sandbox`.
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
+    /// Checkpoints of the workspace (SPEC §14.3; `agent::checkpoints`).
+    pub(crate) checkpoints: crate::agent::checkpoints::Checkpointer,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -210,6 +217,7 @@ impl Agent {
                 &std::env::current_dir().unwrap_or_default(),
             ),
             sandbox_status: None,
+            checkpoints: Default::default(),
         })
     }
 
@@ -463,7 +471,8 @@ impl Agent {
         self.emit(AgentEvent::SessionOpened {
             id: self.state.session.id().to_string(),
             path,
-            history: self.state.session.events().to_vec(),
+            // What a rewind took back is not shown again (SPEC §14.3).
+            history: self.state.session.effective_events(),
         });
         self.emit(AgentEvent::Route(self.route_info()));
         self.emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
@@ -563,6 +572,8 @@ impl Agent {
                     error.get_or_insert_with(|| self.session_error_line(&e));
                 }
             }
+            // The state a checkpointed turn left, before its end (SPEC §14.3).
+            self.settle_checkpoint(turn);
             if let Err(e) = self.push(EventKind::TurnEnd(TurnEnd {
                 turn,
                 outcome: Some(outcome),
@@ -589,7 +600,11 @@ impl Agent {
     fn repair_unanswered_calls(&mut self) -> Result<(), AgentError> {
         let mut answered = std::collections::HashSet::new();
         let mut pending: Vec<(u64, u64, String)> = Vec::new();
-        for e in self.state.session.events().iter().rev() {
+        let session = &self.state.session;
+        for e in session.events().iter().rev() {
+            if session.is_rewound(e.seq) {
+                continue;
+            }
             match &e.kind {
                 EventKind::ToolResult(r) => {
                     if let Some(id) = &r.message.tool_call_id {
@@ -1109,6 +1124,8 @@ impl Agent {
                 &self.tx,
             )
             .await;
+        // The first workspace change of the turn takes a checkpoint first (SPEC §14.3).
+        self.checkpoint_before_calls(turn, &calls, &decided);
         // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
         let history = self.state.session.tool_history()?;
         self.tools

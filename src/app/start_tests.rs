@@ -18,6 +18,7 @@ fn args(config: &Path) -> CliArgs {
         base_url: None,
         session_dir: Some(PathBuf::from("/nonexistent-sessions")),
         resume: None,
+        fork: None,
         locale: Some(Locale::EnUs),
         demo: false,
     }

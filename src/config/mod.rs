@@ -141,6 +141,8 @@ pub struct Config {
     pub ui_notify: bool,
     /// `[sandbox]` (SPEC §14.2).
     pub sandbox: crate::sandbox::SandboxSettings,
+    /// `[checkpoints]` (§14.3): whether turns take checkpoints, and the file size cap.
+    pub checkpoints: CheckpointSettings,
     /// `[approval] policy` (§14.2); `None` = the run kind's default
     /// (`approval::effective_policy`).
     pub approval_policy: Option<crate::session::vocab::ApprovalPolicy>,
@@ -189,7 +191,26 @@ impl Default for Config {
             ui_notify: false,
             sandbox: crate::sandbox::SandboxSettings::default(),
             approval_policy: None,
+            checkpoints: CheckpointSettings::default(),
             warnings: vec![],
+        }
+    }
+}
+
+/// `[checkpoints]` (SPEC §14.3, decision 0080).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckpointSettings {
+    /// `enabled` (default true).
+    pub enabled: bool,
+    /// `max_file_bytes`: larger files are listed as not restorable (default 16 MiB).
+    pub max_file_bytes: u64,
+}
+
+impl Default for CheckpointSettings {
+    fn default() -> Self {
+        CheckpointSettings {
+            enabled: true,
+            max_file_bytes: crate::checkpoint::DEFAULT_MAX_FILE_BYTES,
         }
     }
 }

@@ -66,6 +66,7 @@ const TOP_KEYS: &[&str] = &[
     "ui",
     "sandbox",
     "approval",
+    "checkpoints",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -109,6 +110,7 @@ const COMMAND_TOOL_KEYS: &[&str] = &[
 const UI_KEYS: &[&str] = &["notify"];
 const SANDBOX_KEYS: &[&str] = &["mode", "network", "writable_roots", "backend"];
 const APPROVAL_KEYS: &[&str] = &["policy"];
+const CHECKPOINT_KEYS: &[&str] = &["enabled", "max_file_bytes"];
 const LIMITS_KEYS: &[&str] = &[
     "max_event_bytes",
     "max_reply_bytes",
@@ -128,6 +130,7 @@ fn known_keys(prefix: &str) -> &'static [&'static str] {
         "ui" => UI_KEYS,
         "sandbox" => SANDBOX_KEYS,
         "approval" => APPROVAL_KEYS,
+        "checkpoints" => CHECKPOINT_KEYS,
         p if p.starts_with("providers.") && p.ends_with(']') => MODEL_KEYS,
         p if p.starts_with("providers.") => PROVIDER_KEYS,
         p if p.starts_with("mcp.servers.") => MCP_SERVER_KEYS,
@@ -557,6 +560,17 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
             );
         }
         w.leftovers("approval", t);
+    }
+
+    // `[checkpoints]` (SPEC §14.3).
+    if let Some(mut t) = w.table(&mut root, "", "checkpoints")? {
+        if let Some(on) = w.bool(&mut t, "checkpoints", "enabled")? {
+            cfg.checkpoints.enabled = on;
+        }
+        if let Some(n) = w.positive(&mut t, "checkpoints", "max_file_bytes")? {
+            cfg.checkpoints.max_file_bytes = n;
+        }
+        w.leftovers("checkpoints", t);
     }
 
     w.leftovers("", root);

@@ -139,6 +139,18 @@ pub enum EventKind {
     /// Compaction ends.
     #[serde(rename = "compaction/end")]
     CompactionEnd(CompactionEnd),
+    /// A checkpoint before a turn first changed the workspace (SPEC §14.3).
+    #[serde(rename = "checkpoint/taken")]
+    CheckpointTaken(crate::session::checkpoint_event::CheckpointTaken),
+    /// The workspace as a checkpointed turn left it.
+    #[serde(rename = "checkpoint/settled")]
+    CheckpointSettled(crate::session::checkpoint_event::CheckpointSettled),
+    /// A turn's file changes were put back.
+    #[serde(rename = "checkpoint/undo")]
+    CheckpointUndo(crate::session::checkpoint_event::CheckpointUndo),
+    /// The session went back to before a prompt (SPEC §14.3).
+    #[serde(rename = "session/rewind")]
+    SessionRewind(crate::session::checkpoint_event::SessionRewind),
 }
 
 impl EventKind {
@@ -163,6 +175,10 @@ impl EventKind {
             EventKind::CompactionStart(_) => "compaction/start",
             EventKind::CompactionSummary(_) => "compaction/summary",
             EventKind::CompactionEnd(_) => "compaction/end",
+            EventKind::CheckpointTaken(_) => "checkpoint/taken",
+            EventKind::CheckpointSettled(_) => "checkpoint/settled",
+            EventKind::CheckpointUndo(_) => "checkpoint/undo",
+            EventKind::SessionRewind(_) => "session/rewind",
         }
     }
 
@@ -203,6 +219,9 @@ pub struct SessionStart {
     pub cwd: String,
     /// deepterm version that created the log.
     pub app_version: String,
+    /// The session this one was forked from (`/fork`, `--fork`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<crate::session::checkpoint_event::ForkOrigin>,
 }
 
 /// `{turn}`.

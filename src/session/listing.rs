@@ -123,6 +123,8 @@ pub struct LogSummary {
     pub messages: usize,
     /// The workspace the session was started in (`session/start`'s `cwd`, SPEC §14.4).
     pub workspace: Option<String>,
+    /// The parent's id when the log is a fork (SPEC §14.3).
+    pub forked_from: Option<String>,
 }
 
 /// The longest first prompt [`summarize_log`] keeps, in characters.
@@ -142,15 +144,18 @@ pub fn summarize_log(path: &Path) -> LogSummary {
     let mut lines = LineReader::new(reader, LISTING_LINE_CAP, Overlong::Skip);
     let mut cut = 0usize;
     while let Ok(Some(line)) = lines.next_line() {
-        // The first event names the workspace (SPEC §14.4).
+        // The first event names the workspace (SPEC §14.4) and, for a fork, its parent
+        // (SPEC §14.3).
         if out.workspace.is_none()
             && !line.is_cut()
             && contains(line.bytes, br#""type":"session/start""#)
             && let Ok(ev) = serde_json::from_slice::<Event>(line.bytes)
             && let EventKind::SessionStart(s) = &ev.kind
-            && !s.cwd.is_empty()
         {
-            out.workspace = Some(s.cwd.clone());
+            if !s.cwd.is_empty() {
+                out.workspace = Some(s.cwd.clone());
+            }
+            out.forked_from = s.forked_from.as_ref().map(|f| f.id.clone());
             continue;
         }
         let user = contains(line.bytes, br#""type":"user/message""#);

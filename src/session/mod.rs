@@ -5,11 +5,14 @@
 //! derived request messages, and the cached incremental tool-history fold.
 
 pub mod effort;
+pub mod checkpoint_event;
 pub mod event;
+pub mod fork;
 pub mod ledger;
 pub mod listing;
 pub mod message_list;
 pub mod open;
+mod rewind;
 pub mod store;
 pub mod surface;
 pub mod tool_history;
@@ -83,6 +86,8 @@ pub struct Session {
     /// Key values redacted from every live event before it is validated, logged and
     /// kept (decision 0030).
     secrets: crate::secret::Secrets,
+    /// Seq ranges `[toSeq, rewindSeq)` taken back by conversation rewinds (SPEC §14.3).
+    rewound: Vec<(u64, u64)>,
 }
 
 impl std::fmt::Debug for Session {
@@ -115,6 +120,7 @@ impl Session {
             ledger: ledger::RequestLedger::new(),
             sink: None,
             secrets: crate::secret::Secrets::new(),
+            rewound: Vec::new(),
         }
     }
 
@@ -147,6 +153,7 @@ impl Session {
                 id,
                 cwd,
                 app_version: env!("CARGO_PKG_VERSION").to_string(),
+                forked_from: None,
             }),
             None,
         )?;
@@ -257,6 +264,7 @@ impl Session {
     /// Validates an event as the next one, writes it to the sink, then adds it.
     fn accept(&mut self, ev: Event) -> Result<Arc<Event>, SessionError> {
         self.validator.check(&ev, &self.events)?;
+        self.check_rewind(&ev)?;
         let plan = self.surface.plan(&ev)?;
         if let Some(sink) = &mut self.sink {
             sink.write(&ev).map_err(SessionError::Sink)?;
@@ -272,6 +280,8 @@ impl Session {
         self.ledger.apply(idx, &ev);
         let ev = Arc::new(ev);
         self.events.push(ev.clone());
+        // A rewind of the conversation rebuilds the folds without what it took back.
+        self.apply_rewind(&ev);
         Ok(ev)
     }
 
@@ -325,7 +335,10 @@ impl Session {
     /// The tool-history snapshot, folding only events not seen before (F-1).
     pub fn tool_history(&mut self) -> Result<Arc<ToolHistory>, SessionError> {
         while self.consumed < self.events.len() {
-            self.fold.apply(&self.events[self.consumed])?;
+            let ev = &self.events[self.consumed];
+            if !self.is_rewound(ev.seq) {
+                self.fold.apply(ev)?;
+            }
             self.consumed += 1;
         }
         Ok(self.fold.snapshot())
@@ -346,6 +359,8 @@ impl Session {
 
 #[cfg(test)]
 mod listing_tests;
+#[cfg(test)]
+mod rewind_tests;
 #[cfg(test)]
 mod store_proptest;
 #[cfg(test)]

@@ -81,6 +81,11 @@ impl Surface {
         self.content_generation
     }
 
+    /// Sets the replacement count (a rewind rebuilds the surface and counts as a change).
+    pub(crate) fn set_content_generation(&mut self, generation: u64) {
+        self.content_generation = generation;
+    }
+
     /// Request messages derived from the current nodes (O(1): a shared snapshot).
     pub fn derive_messages(&self) -> MessageList {
         self.derived.clone()

@@ -11,6 +11,7 @@ pub mod app_event;
 pub mod bottom;
 pub mod cancelled_prompt;
 pub mod chat;
+pub mod checkpoint;
 pub mod component;
 pub mod context_node;
 pub mod editor;

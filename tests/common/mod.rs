@@ -176,6 +176,7 @@ impl TestEnv {
             base_url: None,
             session_dir: Some(self.sessions()),
             resume: None,
+            fork: None,
             locale: Some(deepterm::i18n::Locale::EnUs),
             demo: true,
         };

@@ -12,7 +12,7 @@
 //! Chat card of a logged (or resumed) result, [`parse_result`] recovers the files, their
 //! counts and diffs from the result text.
 
-mod atomic;
+pub(crate) mod atomic;
 mod commit;
 pub mod patch;
 mod paths;

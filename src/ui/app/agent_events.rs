@@ -136,6 +136,14 @@ impl App {
                         .with_usage_unknown(unknown),
                 )
             }
+            // A rewind (SPEC §14.3): Chat is rebuilt from what still counts and the prompt
+            // goes back into the composer.
+            AgentEvent::Rewound { history, prompt } => {
+                let id = self.session_id.clone().unwrap_or_default();
+                let path = String::new();
+                self.on_agent_event(AgentEvent::SessionOpened { id, path, history });
+                self.bottom.composer.restore_prompt(&prompt);
+            }
             AgentEvent::Exited => self.exited = true,
         }
     }

@@ -1,5 +1,6 @@
 mod acting;
 mod controls;
+mod checkpoints;
 mod escapes;
 mod feedback;
 mod headless;

@@ -1,0 +1,460 @@
+//! `/diff`, `/undo`, `/rewind` and `/fork` (SPEC §14.3), identical in the TUI and `exec`:
+//! what they report travels as output lines and notices, so `exec` prints a plain unified
+//! diff and Chat shows each checkpoint, undo and rewind as a localized node.
+
+use crate::agent::checkpoints::{TurnRecord, turn_records};
+use crate::agent::command_spec::CommandSpec;
+use crate::agent::protocol::{AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine};
+use crate::agent::run::{Agent, LineOutcome};
+use crate::checkpoint::Manifest;
+use crate::checkpoint::diff::{changed_paths, unified};
+use crate::checkpoint::restore::{RestoreReport, restore};
+use crate::i18n::{Arg, Text};
+use crate::sandbox::SandboxMode;
+use crate::session::checkpoint_event::{CheckpointUndo, RewindScope, SessionRewind};
+use crate::session::event::EventKind;
+
+/// The base, the workspace now, the changed paths and the title of `/diff`.
+type SessionChange = (Manifest, Manifest, Vec<String>, Text);
+
+/// The largest file content a diff reads back from the store.
+const DIFF_MAX_BYTES: u64 = 16 * 1024 * 1024;
+
+fn verbatim(text: impl Into<String>) -> OutputLine {
+    Text::new(OUTPUT_VERBATIM, vec![("text", Arg::from(text.into()))])
+}
+
+/// Splits `--force` off the arguments.
+fn take_force(rest: &str) -> (Vec<&str>, bool) {
+    let mut force = false;
+    let words = rest
+        .split_whitespace()
+        .filter(|w| {
+            let f = *w == "--force" || *w == "-f";
+            force |= f;
+            !f
+        })
+        .collect();
+    (words, force)
+}
+
+/// One prompt on one line, shortened.
+fn short_prompt(p: &str) -> String {
+    let one: String = p.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one.chars().take(60).collect();
+    if one.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+impl Agent {
+    fn checkpoints_off(&self) -> Option<LineOutcome> {
+        (!self.checkpoints.enabled()).then(|| self.info("checkpoint-off", vec![]))
+    }
+
+    /// The content of `path` in manifest `m` (`None`: no such file; `Some(None)`: binary
+    /// or unreadable).
+    fn content(&self, m: &Manifest, path: &str) -> Option<Option<String>> {
+        let e = m.files.get(path)?;
+        let (store, _) = self.checkpoints.parts()?;
+        Some(
+            store
+                .get_object(&e.hash, DIFF_MAX_BYTES)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok()),
+        )
+    }
+
+    /// The diff lines of `paths` between `a` and `b`.
+    fn diff_lines(&self, paths: &[String], a: &Manifest, b: &Manifest) -> Vec<OutputLine> {
+        let mut out = Vec::new();
+        for p in paths {
+            if a.is_skipped(p) || b.is_skipped(p) {
+                out.push(Text::new(
+                    "diff-not-kept",
+                    vec![("path", Arg::from(p.as_str()))],
+                ));
+                continue;
+            }
+            let before = self.content(a, p);
+            let after = self.content(b, p);
+            if matches!(before, Some(None)) || matches!(after, Some(None)) {
+                out.push(Text::new(
+                    "diff-binary",
+                    vec![("path", Arg::from(p.as_str()))],
+                ));
+                continue;
+            }
+            let d = unified(p, before.flatten().as_deref(), after.flatten().as_deref());
+            out.extend(d.lines().map(verbatim));
+        }
+        out
+    }
+
+    /// `/diff` (what this session changed) and `/diff N` (what turn N changed).
+    pub(crate) fn diff_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+        if let Some(off) = self.checkpoints_off() {
+            return off;
+        }
+        let records = turn_records(self.session());
+        let (a, b, paths, title) = if rest.is_empty() {
+            match self.session_change() {
+                Ok(Some(x)) => x,
+                Ok(None) => return self.info("diff-nothing", vec![]),
+                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+            }
+        } else {
+            let Some(r) = rest
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| records.get(n.wrapping_sub(1)))
+            else {
+                return self.usage_of(spec);
+            };
+            match self.turn_change(r) {
+                Ok(Some((a, b, paths))) => {
+                    let t = Text::new(
+                        "diff-turn-title",
+                        vec![
+                            ("n", Arg::from(r.position)),
+                            ("count", Arg::from(paths.len())),
+                        ],
+                    );
+                    (a, b, paths, t)
+                }
+                Ok(None) => {
+                    return self.info("diff-turn-nothing", vec![("n", Arg::from(r.position))]);
+                }
+                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+            }
+        };
+        let mut lines = vec![title];
+        lines.extend(self.diff_lines(&paths, &a, &b));
+        self.output(lines)
+    }
+
+    /// Turn `r`'s change: its checkpoint, the state it left (the workspace now when it
+    /// logged none) and the paths they disagree on.
+    fn turn_change(
+        &mut self,
+        r: &TurnRecord,
+    ) -> Result<Option<(Manifest, Manifest, Vec<String>)>, String> {
+        let Some(before) = &r.before else {
+            return Ok(None);
+        };
+        let a = self.checkpoints.load(before).map_err(|e| e.to_string())?;
+        let b = match &r.after {
+            Some(id) => self.checkpoints.load(id).map_err(|e| e.to_string())?,
+            None => self.checkpoints.take(None).map_err(|e| e.to_string())?.1,
+        };
+        let paths = changed_paths(&a, &b);
+        Ok((!paths.is_empty()).then_some((a, b, paths)))
+    }
+
+    /// What this session changed: for each path a turn changed (and that was not undone),
+    /// its state before the first such turn against the workspace now.
+    fn session_change(&mut self) -> Result<Option<SessionChange>, String> {
+        let records = turn_records(self.session());
+        let mut base = Manifest::default();
+        let mut touched: Vec<String> = Vec::new();
+        for r in records.iter().filter(|r| !r.undone) {
+            if let Some((a, _, paths)) = self.turn_change(r)? {
+                for p in paths {
+                    if !touched.contains(&p) {
+                        if let Some(e) = a.files.get(&p) {
+                            base.files.insert(p.clone(), e.clone());
+                        }
+                        if let Some(s) = a.skipped.iter().find(|s| s.path == p) {
+                            base.skipped.push(s.clone());
+                        }
+                        touched.push(p);
+                    }
+                }
+            }
+        }
+        if touched.is_empty() {
+            return Ok(None);
+        }
+        let now = self.checkpoints.take(None).map_err(|e| e.to_string())?.1;
+        let mut paths: Vec<String> = changed_paths(&base, &now)
+            .into_iter()
+            .filter(|p| touched.contains(p))
+            .collect();
+        // A file created and removed again shows as nothing.
+        paths.retain(|p| {
+            base.files.contains_key(p) || now.files.contains_key(p) || now.is_skipped(p)
+        });
+        if paths.is_empty() {
+            return Ok(None);
+        }
+        let t = Text::new(
+            "diff-session-title",
+            vec![("count", Arg::from(paths.len()))],
+        );
+        Ok(Some((base, now, paths, t)))
+    }
+
+    fn usage_of(&self, spec: &CommandSpec) -> LineOutcome {
+        let t = crate::agent::commands::usage_text(spec);
+        let args: Vec<(&str, Arg)> = t
+            .args
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        self.warn(&t.key, args)
+    }
+
+    /// Puts back what turn `r` changed; logs the undo (complete when nothing conflicted
+    /// or the user confirmed).
+    fn undo_turn(&mut self, r: &TurnRecord, force: bool) -> Result<RestoreReport, String> {
+        let Some((a, b, paths)) = self.turn_change(r)? else {
+            let kind = EventKind::CheckpointUndo(CheckpointUndo {
+                turn: r.turn,
+                restored: vec![],
+                conflicts: vec![],
+                forced: force,
+            });
+            self.commit_checkpoint_event(kind);
+            return Ok(RestoreReport::default());
+        };
+        // The user asked for this restore: it writes the workspace as `workspace-write`
+        // does, whatever the mode, and never a protected path (.git, the config).
+        let mut scope = self
+            .sandbox
+            .scope
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        scope.mode = SandboxMode::WorkspaceWrite;
+        let Some((store, walk)) = self.checkpoints.parts() else {
+            return Ok(RestoreReport::default());
+        };
+        let report = restore(walk, store, &scope, &paths, &a, &b, force);
+        let kind = EventKind::CheckpointUndo(CheckpointUndo {
+            turn: r.turn,
+            restored: report.restored.clone(),
+            conflicts: report.conflicts.clone(),
+            forced: force,
+        });
+        self.commit_checkpoint_event(kind);
+        Ok(report)
+    }
+
+    /// The lines of a restore report.
+    fn report_lines(&self, r: &RestoreReport, force_hint: &str) -> Vec<OutputLine> {
+        let mut out = Vec::new();
+        for p in &r.restored {
+            out.push(Text::new(
+                "undo-restored-file",
+                vec![("path", Arg::from(p.as_str()))],
+            ));
+        }
+        for p in &r.not_restorable {
+            out.push(Text::new(
+                "undo-not-kept",
+                vec![("path", Arg::from(p.as_str()))],
+            ));
+        }
+        for (p, why) in &r.failed {
+            out.push(Text::new(
+                "undo-failed-file",
+                vec![
+                    ("path", Arg::from(p.as_str())),
+                    ("error", Arg::from(why.as_str())),
+                ],
+            ));
+        }
+        for p in &r.conflicts {
+            out.push(Text::new(
+                "undo-conflict-file",
+                vec![("path", Arg::from(p.as_str()))],
+            ));
+        }
+        if !r.conflicts.is_empty() {
+            out.push(Text::new(
+                "undo-conflict-hint",
+                vec![("command", Arg::from(force_hint))],
+            ));
+        }
+        out
+    }
+
+    /// `/undo [--force]`: puts back the files the last turn that changed any changed.
+    pub(crate) fn undo_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+        if let Some(off) = self.checkpoints_off() {
+            return off;
+        }
+        let (words, force) = take_force(rest);
+        if !words.is_empty() {
+            return self.usage_of(spec);
+        }
+        let records = turn_records(self.session());
+        let Some(r) = records
+            .iter()
+            .rev()
+            .find(|r| r.before.is_some() && !r.undone)
+        else {
+            return self.info("undo-nothing", vec![]);
+        };
+        let r = r.clone();
+        let report = match self.undo_turn(&r, force) {
+            Ok(x) => x,
+            Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+        };
+        let mut lines = vec![Text::new(
+            "undo-title",
+            vec![
+                ("n", Arg::from(r.position)),
+                ("prompt", Arg::from(short_prompt(&r.prompt))),
+                ("count", Arg::from(report.restored.len())),
+            ],
+        )];
+        lines.extend(self.report_lines(&report, "/undo --force"));
+        if !report.conflicts.is_empty() {
+            self.emit_notice(
+                NoticeLevel::Warn,
+                "undo-conflicts",
+                vec![("count", Arg::from(report.conflicts.len()))],
+            );
+        }
+        self.output(lines)
+    }
+
+    /// `/rewind` lists the prompts; `/rewind N [conversation|code|both] [--force]` goes
+    /// back to before prompt N (both by default).
+    pub(crate) fn rewind_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+        let (words, force) = take_force(rest);
+        let records = turn_records(self.session());
+        if words.is_empty() {
+            let mut lines = vec![Text::new("rewind-title", vec![])];
+            for r in &records {
+                let key = if r.before.is_some() && !r.undone {
+                    "rewind-choice-files"
+                } else {
+                    "rewind-choice"
+                };
+                lines.push(Text::new(
+                    key,
+                    vec![
+                        ("n", Arg::from(r.position)),
+                        ("prompt", Arg::from(short_prompt(&r.prompt))),
+                    ],
+                ));
+            }
+            if records.is_empty() {
+                lines.push(Text::new("rewind-none", vec![]));
+            }
+            lines.push(Text::new("rewind-hint", vec![]));
+            return self.output(lines);
+        }
+        let Some(r) = words[0]
+            .parse::<usize>()
+            .ok()
+            .and_then(|n| records.get(n.wrapping_sub(1)))
+            .cloned()
+        else {
+            return self.usage_of(spec);
+        };
+        let scope = match words.get(1) {
+            None => RewindScope::Both,
+            Some(w) => match RewindScope::parse(w) {
+                Some(s) if words.len() == 2 => s,
+                _ => return self.usage_of(spec),
+            },
+        };
+        if scope.code()
+            && let Some(off) = self.checkpoints_off()
+        {
+            return off;
+        }
+        let mut lines = vec![Text::new(
+            "rewind-done",
+            vec![
+                ("n", Arg::from(r.position)),
+                ("prompt", Arg::from(short_prompt(&r.prompt))),
+                (
+                    "scope",
+                    Arg::from(Text::new(
+                        match scope {
+                            RewindScope::Conversation => "rewind-scope-conversation",
+                            RewindScope::Code => "rewind-scope-code",
+                            RewindScope::Both => "rewind-scope-both",
+                        },
+                        vec![],
+                    )),
+                ),
+            ],
+        )];
+        if scope.code() {
+            // The later turns' changes go back newest first, as `/undo` repeated would.
+            let mut all = RestoreReport::default();
+            for t in records[r.position - 1..]
+                .iter()
+                .rev()
+                .filter(|t| t.before.is_some() && !t.undone)
+            {
+                match self.undo_turn(t, force) {
+                    Ok(rep) => {
+                        for p in rep.restored {
+                            if !all.restored.contains(&p) {
+                                all.restored.push(p);
+                            }
+                        }
+                        all.conflicts.extend(rep.conflicts);
+                        all.not_restorable.extend(rep.not_restorable);
+                        all.failed.extend(rep.failed);
+                    }
+                    Err(e) => {
+                        return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]);
+                    }
+                }
+            }
+            all.restored.sort();
+            all.conflicts.sort();
+            all.conflicts.dedup();
+            let hint = format!("/rewind {} {} --force", r.position, scope.as_str());
+            lines.extend(self.report_lines(&all, &hint));
+        }
+        let kind = EventKind::SessionRewind(SessionRewind {
+            to_seq: r.start_seq,
+            scope,
+        });
+        if !self.commit_checkpoint_event(kind) {
+            return LineOutcome::default();
+        }
+        if scope.conversation() {
+            // Input that was queued for the rewound conversation is dropped with it.
+            self.state_mut().pending_user.clear();
+            self.emit_event(AgentEvent::Rewound {
+                history: self.session().effective_events(),
+                prompt: r.prompt.clone(),
+            });
+            lines.push(Text::new(
+                "rewind-prompt-back",
+                vec![("prompt", Arg::from(short_prompt(&r.prompt)))],
+            ));
+        }
+        self.output(lines)
+    }
+
+    /// `/fork`: a new session holding this one's history; this one stays as it is.
+    pub(crate) fn fork_command(&mut self) -> LineOutcome {
+        let parent = self.session().id().to_string();
+        let _ = self.state_mut().session.sync();
+        match self.env().fork_session(self.session()) {
+            Ok((s, path)) => {
+                self.replace_session(s, path);
+                let id = self.session().id().to_string();
+                self.info(
+                    "fork-done",
+                    vec![("parent", Arg::from(parent)), ("id", Arg::from(id))],
+                )
+            }
+            Err(e) => {
+                let e = e.localized(self.localizer());
+                self.warn("cmd-session-failed", vec![("error", Arg::from(e))])
+            }
+        }
+    }
+}
