@@ -24,6 +24,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/tools.ftl")),
             include_str!(concat!("../locales/", $loc, "/tui.ftl")),
             include_str!(concat!("../locales/", $loc, "/sandbox.ftl")),
+            include_str!(concat!("../locales/", $loc, "/hooks.ftl")),
         ]
     };
 }

@@ -3,9 +3,11 @@
 pub mod acting;
 pub mod command_spec;
 pub mod commands;
+pub mod custom_commands;
 pub mod env_error;
 pub mod exec;
 pub mod header;
+pub mod hooks;
 pub mod inbox;
 pub mod inspect;
 pub mod inspect_data;

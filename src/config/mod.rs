@@ -7,6 +7,7 @@
 
 mod error;
 mod file;
+pub mod hooks;
 pub mod instructions;
 mod limits;
 mod parse;
@@ -141,6 +142,8 @@ pub struct Config {
     /// `[approval] policy` (§14.2); `None` = the run kind's default
     /// (`approval::effective_policy`).
     pub approval_policy: Option<crate::session::vocab::ApprovalPolicy>,
+    /// `[[hooks.EVENT]]` (SPEC §14.4).
+    pub hooks: hooks::HooksConfig,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }
@@ -185,6 +188,7 @@ impl Default for Config {
             ui_notify: false,
             sandbox: crate::sandbox::SandboxSettings::default(),
             approval_policy: None,
+            hooks: hooks::HooksConfig::default(),
             warnings: vec![],
         }
     }

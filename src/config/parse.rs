@@ -65,6 +65,7 @@ const TOP_KEYS: &[&str] = &[
     "ui",
     "sandbox",
     "approval",
+    "hooks",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -554,6 +555,11 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
             );
         }
         w.leftovers("approval", t);
+    }
+
+    // `[[hooks.EVENT]]` (SPEC §14.4), parsed in its own file.
+    if let Some(t) = w.table(&mut root, "", "hooks")? {
+        cfg.hooks = super::hooks::parse_hooks(t, file, &mut w.warnings)?;
     }
 
     w.leftovers("", root);

@@ -139,6 +139,9 @@ pub enum EventKind {
     /// Compaction ends.
     #[serde(rename = "compaction/end")]
     CompactionEnd(CompactionEnd),
+    /// One hook ran (SPEC §14.4; additive, see `session::hook_event`).
+    #[serde(rename = "hook/run")]
+    HookRun(crate::session::hook_event::HookRunData),
 }
 
 impl EventKind {
@@ -163,6 +166,7 @@ impl EventKind {
             EventKind::CompactionStart(_) => "compaction/start",
             EventKind::CompactionSummary(_) => "compaction/summary",
             EventKind::CompactionEnd(_) => "compaction/end",
+            EventKind::HookRun(_) => "hook/run",
         }
     }
 

@@ -5,6 +5,7 @@
 //! derived request messages, and the cached incremental tool-history fold.
 
 pub mod event;
+pub mod hook_event;
 pub mod ledger;
 pub mod listing;
 pub mod message_list;
