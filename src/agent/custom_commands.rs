@@ -148,7 +148,10 @@ impl CommandProblem {
                         "cmd-custom-why-not-regular",
                         vec![(
                             "kind",
-                            Arg::from(Text::new(&format!("config-file-kind-{}", kind.id()), vec![])),
+                            Arg::from(Text::new(
+                                &format!("config-file-kind-{}", kind.id()),
+                                vec![],
+                            )),
                         )],
                     ),
                     Refusal::NotText => Text::new("cmd-custom-why-not-text", vec![]),
@@ -198,7 +201,10 @@ pub struct LoadedCommands {
 /// The directories read, in precedence order, each with the root its files must stay in.
 pub fn command_dirs(workspace: &Path, user_config_dir: Option<&Path>) -> Vec<(PathBuf, PathBuf)> {
     let mut dirs = vec![
-        (workspace.join(".deepterm/commands"), workspace.to_path_buf()),
+        (
+            workspace.join(".deepterm/commands"),
+            workspace.to_path_buf(),
+        ),
         (workspace.join(".claude/commands"), workspace.to_path_buf()),
     ];
     if let Some(u) = user_config_dir {
@@ -273,8 +279,7 @@ pub fn load(dirs: &[(PathBuf, PathBuf)], is_builtin: impl Fn(&str) -> bool) -> L
 /// A command name: 1–64 letters, digits, `_` or `-`.
 fn valid_name(s: &str) -> bool {
     (1..=64).contains(&s.len())
-        && s
-            .chars()
+        && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
@@ -282,7 +287,10 @@ fn valid_name(s: &str) -> bool {
 /// Without front matter the whole text is the body.
 fn split_front_matter(text: &str) -> (&str, &str) {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = t.strip_prefix("---\n").or_else(|| t.strip_prefix("---\r\n")) else {
+    let Some(rest) = t
+        .strip_prefix("---\n")
+        .or_else(|| t.strip_prefix("---\r\n"))
+    else {
         return ("", t);
     };
     let mut offset = 0;
@@ -351,9 +359,14 @@ mod tests {
         assert_eq!(review.argument_hint.as_deref(), Some("FILE"));
         assert_eq!(review.expand(" src/a.rs "), "Review src/a.rs carefully.");
         assert_eq!(got.commands[1].expand(""), "Fix the bug.");
-        assert_eq!(got.commands[1].expand("fast"), "Fix the bug.\n\nARGUMENTS: fast");
+        assert_eq!(
+            got.commands[1].expand("fast"),
+            "Fix the bug.\n\nARGUMENTS: fast"
+        );
         // The user's `/review` is shadowed by the workspace's, and says so.
-        assert!(matches!(&got.problems[..], [CommandProblem::Shadowed { name, .. }] if name == "/review"));
+        assert!(
+            matches!(&got.problems[..], [CommandProblem::Shadowed { name, .. }] if name == "/review")
+        );
     }
 
     #[test]
@@ -372,10 +385,11 @@ mod tests {
             .filter(|p| matches!(p, CommandProblem::Clash { .. }))
             .count();
         assert_eq!(clashes, 2);
-        assert!(got
-            .problems
-            .iter()
-            .any(|p| matches!(p, CommandProblem::BadName { .. })));
+        assert!(
+            got.problems
+                .iter()
+                .any(|p| matches!(p, CommandProblem::BadName { .. }))
+        );
     }
 
     #[test]
@@ -394,7 +408,10 @@ mod tests {
         // SAFETY: mkfifo only creates a file system entry from a valid C string.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         // Without the confinement the symlink would be read: it points at a real file.
-        assert_eq!(std::fs::read_to_string(d.join("leak.md")).unwrap(), "the secret");
+        assert_eq!(
+            std::fs::read_to_string(d.join("leak.md")).unwrap(),
+            "the secret"
+        );
         let got = load(&command_dirs(ws.path(), None), builtin);
         assert!(got.commands.is_empty(), "{:?}", got.commands);
         assert_eq!(got.problems.len(), 4, "{:?}", got.problems);
@@ -404,9 +421,16 @@ mod tests {
         }
         assert!(got.problems.iter().any(|p| matches!(
             p,
-            CommandProblem::Refused { reason: Refusal::Outside { .. }, .. }
+            CommandProblem::Refused {
+                reason: Refusal::Outside { .. },
+                ..
+            }
         )));
-        assert!(got.problems.iter().any(|p| matches!(p, CommandProblem::TooLarge { .. })));
+        assert!(
+            got.problems
+                .iter()
+                .any(|p| matches!(p, CommandProblem::TooLarge { .. }))
+        );
     }
 
     #[test]

@@ -507,7 +507,8 @@ impl Agent {
     /// Sends `text` as the next prompt, unless a `user_prompt_submit` hook refuses it (its
     /// notice says why; nothing is sent or logged as a message).
     pub(crate) async fn send_prompt(&mut self, text: String) -> LineOutcome {
-        if self.prompt_refused(&text).await {
+        let cancel = self.fresh_cancel();
+        if self.prompt_refused(&text, &cancel).await {
             return LineOutcome::default();
         }
         self.run_turn(text).await
@@ -689,7 +690,7 @@ impl Agent {
                 return Err(AgentError::TooManySteps);
             }
             if step > 1 {
-                self.take_steering();
+                self.take_steering(cancel).await;
             }
             if self.needs_auto_compaction() {
                 // At step 1 the turn's input is not logged yet: summarize everything before
@@ -708,7 +709,7 @@ impl Agent {
                 Ok(true) => continue,
                 Ok(false) => {
                     // Steering messages that arrived during the last step start another step.
-                    if self.take_steering() {
+                    if self.take_steering(cancel).await {
                         continue;
                     }
                     return Ok(());
@@ -718,11 +719,16 @@ impl Agent {
         }
     }
 
-    /// Moves queued plain-text submissions into the next request (steering).
-    fn take_steering(&mut self) -> bool {
+    /// Moves queued plain-text submissions into the next request (steering); a line a
+    /// `user_prompt_submit` hook refuses is dropped with its notice (SPEC §14.4).
+    async fn take_steering(&mut self, cancel: &CancellationToken) -> bool {
         let lines = self.inbox.take_steering();
-        let taken = !lines.is_empty();
+        let mut taken = false;
         for line in lines {
+            if self.prompt_refused(&line, cancel).await {
+                continue;
+            }
+            taken = true;
             self.state
                 .pending_user
                 .push(crate::agent::mentions::user_message(

@@ -177,9 +177,7 @@ pub(crate) fn parse_hooks(
             return Err(invalid(
                 file,
                 format!("hooks.{key}"),
-                Problem::Type {
-                    expected: "array",
-                },
+                Problem::Type { expected: "array" },
             ));
         };
         for (i, item) in items.into_iter().enumerate() {
@@ -222,9 +220,7 @@ fn parse_hook(
             return Err(invalid(
                 file,
                 at("command"),
-                Problem::Type {
-                    expected: "array",
-                },
+                Problem::Type { expected: "array" },
             ));
         }
     };
@@ -242,9 +238,7 @@ fn parse_hook(
             return Err(invalid(
                 file,
                 at("matcher"),
-                Problem::Type {
-                    expected: "string",
-                },
+                Problem::Type { expected: "string" },
             ));
         }
     };
@@ -330,7 +324,10 @@ mod tests {
     #[test]
     fn bad_hooks_are_clear_errors_in_both_locales() {
         let cases = [
-            ("[[hooks.stop]]\ntimeout_secs = 3\n", "hooks.stop[0].command"),
+            (
+                "[[hooks.stop]]\ntimeout_secs = 3\n",
+                "hooks.stop[0].command",
+            ),
             ("[[hooks.stop]]\ncommand = []\n", "hooks.stop[0].command"),
             (
                 "[[hooks.pre_tool_use]]\ncommand = [\"a\"]\nmatcher = \"(\"\n",
@@ -362,7 +359,9 @@ mod tests {
 
     #[test]
     fn unknown_events_and_keys_are_warnings() {
-        let (r, w) = parse("[[hooks.pre_tool]]\ncommand = [\"a\"]\n[[hooks.stop]]\ncommand = [\"a\"]\ncolour = 1\n");
+        let (r, w) = parse(
+            "[[hooks.pre_tool]]\ncommand = [\"a\"]\n[[hooks.stop]]\ncommand = [\"a\"]\ncolour = 1\n",
+        );
         assert_eq!(r.unwrap().hooks.len(), 1);
         let keys: Vec<&str> = w.iter().map(ConfigWarning::key).collect();
         assert_eq!(keys, vec!["hooks.pre_tool", "hooks.stop[0].colour"]);

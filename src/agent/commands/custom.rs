@@ -23,7 +23,10 @@ impl Agent {
     /// The table entries of the installed custom commands (for the TUI's popup and key
     /// help).
     pub fn custom_specs(&self) -> Vec<CommandSpec> {
-        self.custom_commands.iter().map(CustomCommand::spec).collect()
+        self.custom_commands
+            .iter()
+            .map(CustomCommand::spec)
+            .collect()
     }
 
     /// `/help`'s lines for the custom commands: a heading, then one line each.

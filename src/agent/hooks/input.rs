@@ -203,9 +203,17 @@ mod tests {
         );
         let deny = "{\"hookSpecificOutput\": {\"hookEventName\": \"PreToolUse\", \
                     \"permissionDecision\": \"deny\", \"permissionDecisionReason\": \"r\"}}";
-        assert_eq!(json_block(HookEvent::PreToolUse, deny).as_deref(), Some("r"));
+        assert_eq!(
+            json_block(HookEvent::PreToolUse, deny).as_deref(),
+            Some("r")
+        );
         assert_eq!(json_block(e, deny), None);
-        for quiet in ["", "Current time: 12:00", "[1]", "{\"decision\": \"approve\"}"] {
+        for quiet in [
+            "",
+            "Current time: 12:00",
+            "[1]",
+            "{\"decision\": \"approve\"}",
+        ] {
             assert_eq!(json_block(e, quiet), None, "{quiet}");
         }
     }

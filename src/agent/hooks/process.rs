@@ -72,7 +72,11 @@ pub async fn run(spawn: Spawn<'_>, cancel: &CancellationToken) -> Finished {
         duration: started.elapsed(),
     };
     let Some((program, args)) = spawn.command.split_first() else {
-        return finished(Exit::NotStarted("empty command".into()), "".into(), "".into());
+        return finished(
+            Exit::NotStarted("empty command".into()),
+            "".into(),
+            "".into(),
+        );
     };
     let mut cmd = tokio::process::Command::new(program);
     spawn.env.apply(&mut cmd);
@@ -106,8 +110,16 @@ pub async fn run(spawn: Spawn<'_>, cancel: &CancellationToken) -> Finished {
     let out = Arc::new(Mutex::new(Vec::new()));
     let err = Arc::new(Mutex::new(Vec::new()));
     let mut readers = [
-        tokio::spawn(read_capped(child.stdout.take(), MAX_HOOK_STDOUT, out.clone())),
-        tokio::spawn(read_capped(child.stderr.take(), MAX_HOOK_STDERR, err.clone())),
+        tokio::spawn(read_capped(
+            child.stdout.take(),
+            MAX_HOOK_STDOUT,
+            out.clone(),
+        )),
+        tokio::spawn(read_capped(
+            child.stderr.take(),
+            MAX_HOOK_STDERR,
+            err.clone(),
+        )),
     ];
     let waited = run_guarded(child.wait(), spawn.timeout, cancel).await;
     feeder.abort();

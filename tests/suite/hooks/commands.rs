@@ -32,7 +32,11 @@ async fn a_custom_command_with_arguments_reaches_the_request_as_its_expanded_tex
     .unwrap();
     let claude = place.ws.join(".claude/commands");
     std::fs::create_dir_all(&claude).unwrap();
-    std::fs::write(claude.join("standup.md"), "Summarise yesterday's commits.\n").unwrap();
+    std::fs::write(
+        claude.join("standup.md"),
+        "Summarise yesterday's commits.\n",
+    )
+    .unwrap();
     let user = place.xdg.join("deepterm/commands");
     std::fs::create_dir_all(&user).unwrap();
     std::fs::write(
@@ -51,8 +55,14 @@ async fn a_custom_command_with_arguments_reaches_the_request_as_its_expanded_tex
     let so = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(so.contains("Custom commands:"), "{so}");
-    assert!(so.contains("/review FILE  Review one file for bugs"), "{so}");
-    assert!(so.contains("/haiku [ARGUMENTS]  A haiku about a topic"), "{so}");
+    assert!(
+        so.contains("/review FILE  Review one file for bugs"),
+        "{so}"
+    );
+    assert!(
+        so.contains("/haiku [ARGUMENTS]  A haiku about a topic"),
+        "{so}"
+    );
     assert!(so.contains("/standup [ARGUMENTS]  custom command"), "{so}");
     let sent = user_texts(&env);
     assert!(
@@ -61,7 +71,10 @@ async fn a_custom_command_with_arguments_reaches_the_request_as_its_expanded_tex
     );
     assert!(sent.contains("Summarise yesterday's commits."), "{sent}");
     assert!(sent.contains("Write a haiku about the sea."), "{sent}");
-    assert!(!sent.contains("$ARGUMENTS") && !sent.contains("description:"), "{sent}");
+    assert!(
+        !sent.contains("$ARGUMENTS") && !sent.contains("description:"),
+        "{sent}"
+    );
     assert_eq!(env.requests().len(), 3);
 }
 
@@ -89,7 +102,10 @@ async fn a_clash_with_a_builtin_keeps_the_builtin_and_a_hostile_file_only_warns(
     assert!(so.contains("/quit"), "{so}");
     assert!(env.requests().is_empty(), "{:?}", env.requests());
     let all = format!("{so}{err}");
-    assert!(!all.contains("OUTSIDE-SECRET-TEXT") && !all.contains("HIJACKED"), "{all}");
+    assert!(
+        !all.contains("OUTSIDE-SECRET-TEXT") && !all.contains("HIJACKED"),
+        "{all}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -40,7 +40,8 @@ async fn a_hook_cannot_see_the_api_key_which_an_unscrubbed_environment_would_lea
             hook.display()
         ),
     );
-    let mut cmd = env.exec_command(&cfg, format!("my key is {TEST_KEY}, is that ok?\n"));
+    let line = format!("my key is {TEST_KEY}, is that ok?\n");
+    let mut cmd = env.exec_command(&cfg, &line);
     let out = cmd
         .args(["--approve", "all"])
         .env(KEY_VAR, TEST_KEY)
@@ -53,10 +54,16 @@ async fn a_hook_cannot_see_the_api_key_which_an_unscrubbed_environment_would_lea
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let seen = std::fs::read_to_string(&dump).expect("the hook ran");
-    assert!(!seen.contains(TEST_KEY), "the key reached the hook's environment");
+    assert!(
+        !seen.contains(TEST_KEY),
+        "the key reached the hook's environment"
+    );
     assert!(!seen.contains(KEY_VAR), "{seen}");
     assert!(!seen.contains("tok-looks-secret-1234"), "{seen}");
-    assert!(seen.contains("PATH="), "an ordinary variable is kept: {seen}");
+    assert!(
+        seen.contains("PATH="),
+        "an ordinary variable is kept: {seen}"
+    );
     assert!(seen.contains("CLAUDE_PROJECT_DIR="), "{seen}");
     // What the user typed is redacted before the hook reads it, too.
     let input = std::fs::read_to_string(&stdin).unwrap();

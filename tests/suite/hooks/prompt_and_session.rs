@@ -42,13 +42,18 @@ async fn a_user_prompt_submit_hook_refuses_a_prompt_which_is_never_sent() {
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
-        err.contains("blocked the prompt, which was not sent: prompts about launch codes are not allowed"),
+        err.contains(
+            "blocked the prompt, which was not sent: prompts about launch codes are not allowed"
+        ),
         "{err}"
     );
     let sent = user_texts(&env);
     assert_eq!(env.requests().len(), 1, "{sent:?}");
     assert!(sent.iter().all(|t| !t.contains("launch codes")), "{sent:?}");
-    assert!(sent.iter().any(|t| t.contains("what is a monad?")), "{sent:?}");
+    assert!(
+        sent.iter().any(|t| t.contains("what is a monad?")),
+        "{sent:?}"
+    );
     // Nothing of the refused prompt is in the log as a message; its hook run is.
     let log = env.log();
     assert!(
@@ -130,7 +135,10 @@ async fn a_claude_code_format_hook_script_works_unchanged() {
     assert!(sent.iter().any(|t| t.contains("can you help?")), "{sent:?}");
     assert!(sent.iter().all(|t| !t.contains("hunter2")), "{sent:?}");
     let runs = hook_runs(&env);
-    let outcomes: Vec<&str> = runs.iter().map(|r| r["outcome"].as_str().unwrap()).collect();
+    let outcomes: Vec<&str> = runs
+        .iter()
+        .map(|r| r["outcome"].as_str().unwrap())
+        .collect();
     // The first prompt passed every check of the script (exit 0, no decision).
     assert_eq!(outcomes, vec!["continued", "blocked"], "{err}");
 }
@@ -159,7 +167,11 @@ async fn session_start_and_stop_hooks_get_their_events() {
     );
     let stop_hook = script(
         &env.dir.path().join("stop.sh"),
-        &format!("#!/bin/sh\ncat >> {}\necho >> {}\n", stop.display(), stop.display()),
+        &format!(
+            "#!/bin/sh\ncat >> {}\necho >> {}\n",
+            stop.display(),
+            stop.display()
+        ),
     );
     let cfg = config(
         &env,

@@ -98,7 +98,10 @@ async fn a_post_tool_use_hook_sees_the_tools_result_and_can_answer_the_model() {
     assert!(response.contains("SHELL-OUTPUT-77"), "{input}");
     assert_eq!(input["tool_response"]["is_error"], false);
     assert!(input["tool_use_id"].as_str().is_some_and(|s| !s.is_empty()));
-    assert_eq!(input["cwd"], place.ws.canonicalize().unwrap().display().to_string());
+    assert_eq!(
+        input["cwd"],
+        place.ws.canonicalize().unwrap().display().to_string()
+    );
     // Exit 2 after the call: its stderr reaches the model with the result.
     let sent = tool_results_sent(&env);
     assert!(
