@@ -281,7 +281,7 @@ impl Agent {
             turn: None,
             tool: None,
         };
-        let verdict = self.run_hooks(site, HookFacts::Prompt(text), &cancel).await;
+        let verdict = self.run_hooks(site, HookFacts::Prompt(text), cancel).await;
         matches!(verdict, Verdict::Block(_))
     }
 
