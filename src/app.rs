@@ -762,6 +762,18 @@ pub fn build_agent(
     for value in crate::tools::child_env::key_values(&setup.config) {
         agent.add_secret(value);
     }
+    // Hooks and custom commands (SPEC §14.4; decisions 0088, 0089).
+    agent.set_hooks(crate::agent::hooks::Hooks::new(
+        setup.config.hooks.clone(),
+        &crate::tools::child_env::key_env_vars(&setup.config),
+        &cwd,
+        &setup.session_dir,
+    ));
+    let user_dir = crate::config::instructions::user_config_dir();
+    let dirs = crate::agent::custom_commands::command_dirs(&cwd, user_dir.as_deref());
+    agent.install_custom_commands(crate::agent::custom_commands::load(&dirs, |n| {
+        crate::agent::command_spec::find_builtin(n).is_some()
+    }));
     let mut mcp_options = crate::tools::mcp::McpOptions::from_env();
     mcp_options.key_env_vars = crate::tools::child_env::key_env_vars(&setup.config);
     agent.set_stream_limits(setup.config.limits.stream_limits());

@@ -249,6 +249,8 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         app::build_agent(&setup, session, demo_base, ev_tx, ApprovalMode::Interactive)?
     };
     agent.announce(path.display().to_string());
+    // The popup and key help offer the custom commands the loop read (SPEC §14.4).
+    deepterm::agent::command_spec::set_custom(agent.custom_specs());
     app::announce_config_warnings(&agent, &setup.config);
     app::announce_demo_notice(&agent, &setup);
     if let Some(t) = torn {

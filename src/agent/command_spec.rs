@@ -63,6 +63,8 @@ pub enum CommandId {
     Resume,
     /// `/quit`.
     Quit,
+    /// A custom command from a `*.md` file (SPEC §14.4; `crate::agent::custom_commands`).
+    Custom,
 }
 
 /// What a command accepts after its name.
@@ -359,11 +361,41 @@ fn is_subsequence(hay: &str, needle: &str) -> bool {
     needle.chars().all(|n| it.any(|h| h == n))
 }
 
+/// The custom commands the popup and key help offer after the built-in table (SPEC §14.4):
+/// set once by the TUI at start from the files the loop read. The loop dispatches from
+/// its own list, so this is only what the UI shows.
+static CUSTOM: std::sync::RwLock<Vec<&'static CommandSpec>> = std::sync::RwLock::new(Vec::new());
+
+/// Replaces the custom commands the UI offers (their specs live as long as the process).
+pub fn set_custom(specs: Vec<CommandSpec>) {
+    let leaked: Vec<&'static CommandSpec> = specs
+        .into_iter()
+        .map(|s| &*Box::leak(Box::new(s)))
+        .collect();
+    *CUSTOM.write().unwrap_or_else(|e| e.into_inner()) = leaked;
+}
+
+/// The custom commands the UI offers, in their order.
+pub fn custom() -> Vec<&'static CommandSpec> {
+    CUSTOM.read().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// A command's one-line description: the Fluent text of `desc_key` through `tr`, or, for
+/// a custom command with a `description:` line, that line as written.
+pub fn describe(c: &CommandSpec, tr: impl Fn(&str) -> String) -> String {
+    match c.id {
+        CommandId::Custom if c.desc_key != "cmd-custom-no-description" => c.desc_key.to_string(),
+        _ => tr(c.desc_key),
+    }
+}
+
 /// The commands matching `typed` (without the leading `/`), best first: exact name,
-/// then prefixes, then fuzzy matches, each in table order.
+/// then prefixes, then fuzzy matches, each in table order (custom commands after the
+/// built-in ones).
 pub fn ranked(typed: &str) -> Vec<&'static CommandSpec> {
     let mut v: Vec<(u8, usize, &'static CommandSpec)> = COMMANDS
         .iter()
+        .chain(custom())
         .enumerate()
         .filter_map(|(i, c)| match_rank(c, typed).map(|r| (r, i, c)))
         .collect();
@@ -371,8 +403,17 @@ pub fn ranked(typed: &str) -> Vec<&'static CommandSpec> {
     v.into_iter().map(|(_, _, c)| c).collect()
 }
 
-/// The command named `name` (its name or an alias, including `/`).
+/// The command named `name` (its name or an alias, including `/`): a built-in one, else a
+/// custom one the UI offers.
 pub fn find(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == name || c.aliases.contains(&name))
+        .or_else(|| custom().into_iter().find(|c| c.name == name))
+}
+
+/// The built-in command named `name` (name or alias), never a custom one.
+pub fn find_builtin(name: &str) -> Option<&'static CommandSpec> {
     COMMANDS
         .iter()
         .find(|c| c.name == name || c.aliases.contains(&name))

@@ -4,9 +4,10 @@
 //! table entry cannot lack one.
 
 mod acting;
+mod checkpoint;
+mod custom;
 mod effort;
 mod instructions;
-mod checkpoint;
 mod mcp;
 mod status;
 
@@ -105,10 +106,19 @@ impl Agent {
             None => (line, ""),
         };
         let Some(spec) = find(cmd) else {
+            // A custom command (SPEC §14.4): only when no built-in has the name.
+            if self.has_custom_command(cmd) {
+                return self.custom_command(cmd, rest).await;
+            }
             return self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]);
         };
         match spec.id {
-            CommandId::Help => self.output(help_lines()),
+            CommandId::Help => {
+                let mut lines = help_lines();
+                lines.extend(self.custom_help_lines());
+                self.output(lines)
+            }
+            CommandId::Custom => self.custom_command(spec.name, rest).await,
             CommandId::Quit => LineOutcome {
                 quit: true,
                 ..LineOutcome::default()

@@ -161,6 +161,10 @@ pub struct Agent {
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
     /// Checkpoints of the workspace (SPEC §14.3; `agent::checkpoints`).
     pub(crate) checkpoints: crate::agent::checkpoints::Checkpointer,
+    /// The configured hooks (SPEC §14.4, `agent::hooks`).
+    pub(crate) hooks: crate::agent::hooks::Hooks,
+    /// The custom commands read at start (SPEC §14.4, `agent::commands::custom`).
+    pub(crate) custom_commands: Vec<crate::agent::custom_commands::CustomCommand>,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -218,6 +222,8 @@ impl Agent {
             ),
             sandbox_status: None,
             checkpoints: Default::default(),
+            hooks: crate::agent::hooks::Hooks::default(),
+            custom_commands: Vec::new(),
         })
     }
 
@@ -508,12 +514,35 @@ impl Agent {
                 vec![("error", Arg::from(e.to_string()))],
             );
         }
+        // `session_start` hooks owed since start, `/new` or `/resume` (SPEC §14.4).
+        self.run_owed_session_start().await;
         if commands && trimmed.starts_with('/') {
             let out = self.handle_command(trimmed).await;
             self.emit(AgentEvent::CommandFinished);
             return out;
         }
-        self.run_turn(line.to_string()).await
+        self.send_prompt(line.to_string()).await
+    }
+
+    /// Sends `text` as the next prompt, unless a `user_prompt_submit` hook refuses it (its
+    /// notice says why; nothing is sent or logged as a message).
+    pub(crate) async fn send_prompt(&mut self, text: String) -> LineOutcome {
+        let cancel = self.fresh_cancel();
+        if self.prompt_refused(&text, &cancel).await {
+            return LineOutcome::default();
+        }
+        self.run_turn(text).await
+    }
+
+    /// The shared set of key values (hooks redact what they read and print with it).
+    pub(crate) fn secrets(&self) -> &crate::secret::Secrets {
+        self.tools.secrets()
+    }
+
+    /// Runs `fut` while the inbox keeps absorbing commands (a Cancel cancels the turn's
+    /// token, which `fut` watches).
+    pub(crate) async fn while_listening<F: std::future::Future>(&mut self, fut: F) -> F::Output {
+        self.inbox.during(fut).await
     }
 
     pub(crate) async fn run_turn(&mut self, text: String) -> LineOutcome {
@@ -579,6 +608,10 @@ impl Agent {
                 outcome: Some(outcome),
             })) {
                 error.get_or_insert_with(|| self.session_error_line(&e));
+            }
+            // `stop` hooks (SPEC §14.4), not after a turn the user cancelled.
+            if outcome != TurnOutcome::Cancelled {
+                self.stop_hooks(turn).await;
             }
         }
         self.state.pending_user.clear();
@@ -683,7 +716,7 @@ impl Agent {
                 return Err(AgentError::TooManySteps);
             }
             if step > 1 {
-                self.take_steering();
+                self.take_steering(cancel).await;
             }
             if self.needs_auto_compaction() {
                 // At step 1 the turn's input is not logged yet: summarize everything before
@@ -702,7 +735,7 @@ impl Agent {
                 Ok(true) => continue,
                 Ok(false) => {
                     // Steering messages that arrived during the last step start another step.
-                    if self.take_steering() {
+                    if self.take_steering(cancel).await {
                         continue;
                     }
                     return Ok(());
@@ -712,11 +745,16 @@ impl Agent {
         }
     }
 
-    /// Moves queued plain-text submissions into the next request (steering).
-    fn take_steering(&mut self) -> bool {
+    /// Moves queued plain-text submissions into the next request (steering); a line a
+    /// `user_prompt_submit` hook refuses is dropped with its notice (SPEC §14.4).
+    async fn take_steering(&mut self, cancel: &CancellationToken) -> bool {
         let lines = self.inbox.take_steering();
-        let taken = !lines.is_empty();
+        let mut taken = false;
         for line in lines {
+            if self.prompt_refused(&line, cancel).await {
+                continue;
+            }
+            taken = true;
             self.state
                 .pending_user
                 .push(crate::agent::mentions::user_message(
@@ -1111,12 +1149,15 @@ impl Agent {
                 arguments: c.arguments.clone(),
             }))?;
         }
+        // `pre_tool_use` hooks first (SPEC §14.4): a call one refuses is never approved or run.
+        let blocked = self.pre_tool_hooks(turn, &calls, cancel).await;
+        let open = crate::agent::hooks::unblocked(&calls, &blocked);
         // Decide every call first (approvals are asked one at a time, in call order),
         // then run the approved ones and record results in call order.
         let decided = self
             .tools
             .decide(
-                &calls,
+                &open,
                 truncated,
                 cancel,
                 &mut self.state.always_allowed,
@@ -1124,6 +1165,8 @@ impl Agent {
                 &self.tx,
             )
             .await;
+        let decided = crate::agent::hooks::merge_decisions(blocked, decided);
+        let ran: Vec<bool> = decided.iter().map(Option::is_none).collect();
         // The first workspace change of the turn takes a checkpoint first (SPEC §14.3).
         self.checkpoint_before_calls(turn, &calls, &decided);
         // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
@@ -1151,6 +1194,9 @@ impl Agent {
                 *r = again;
             }
         }
+        // `post_tool_use` hooks see each result of a call that ran (SPEC §14.4).
+        self.post_tool_hooks(turn, &calls, &ran, &mut results, cancel)
+            .await;
         for (call, r) in calls.iter().zip(results) {
             // A command the sandbox seems to have refused is said on the side too (exec's
             // stderr), so a headless run never fails silently (SPEC §14.2).
@@ -1184,6 +1230,8 @@ impl Agent {
     /// itself keeps reading the inbox (Cancel, Approve, steering).
     pub async fn run_interactive(mut self, commands: mpsc::UnboundedReceiver<AgentCommand>) {
         self.inbox.attach(commands);
+        // The TUI's `session_start` hooks run at start, not at the first prompt.
+        self.run_owed_session_start().await;
         loop {
             if self.inbox.shutting_down() {
                 break;
@@ -1317,6 +1365,9 @@ impl Agent {
         let _ = self.state.session.sync();
         session.set_secrets(self.tools.secrets().clone());
         self.state = SessionState::open(session);
+        // The `session_start` hooks run again for the session opened (SPEC §14.4).
+        let resumed = self.state.session.events().len() > 1;
+        self.hooks.owe_session_start(resumed);
         self.restore_tool_state();
         self.inbox.reset();
         self.announce(path.display().to_string());

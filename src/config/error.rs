@@ -124,6 +124,18 @@ pub enum Problem {
     Price,
     /// Some but not all of a model entry's three price keys.
     PricesIncomplete,
+    /// A hook's `matcher` is not a valid regex (SPEC §14.4).
+    HookMatcher {
+        /// The regex parser's explanation (English).
+        detail: String,
+    },
+    /// A `matcher` on a hook that is not about a tool call.
+    HookMatcherNotTool,
+    /// A hook timeout outside 1..=`max` seconds.
+    HookTimeout {
+        /// The largest allowed.
+        max: u64,
+    },
 }
 
 /// A configuration failure. Render it with [`ConfigError::localized`]; `Display` gives the
@@ -318,6 +330,13 @@ impl Problem {
             },
             Problem::Price => l.tr("config-expected-price"),
             Problem::PricesIncomplete => l.tr("config-expected-prices-complete"),
+            Problem::HookMatcher { detail } => {
+                l.tra("config-expected-hook-matcher", &[("detail", detail.into())])
+            }
+            Problem::HookMatcherNotTool => l.tr("config-expected-hook-matcher-tool"),
+            Problem::HookTimeout { max } => {
+                l.tra("config-expected-hook-timeout", &[("max", Arg::from(*max))])
+            }
         }
     }
 }

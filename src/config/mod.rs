@@ -8,6 +8,7 @@
 pub mod agents_md;
 mod error;
 mod file;
+pub mod hooks;
 pub mod instructions;
 mod limits;
 mod parse;
@@ -146,6 +147,8 @@ pub struct Config {
     /// `[approval] policy` (§14.2); `None` = the run kind's default
     /// (`approval::effective_policy`).
     pub approval_policy: Option<crate::session::vocab::ApprovalPolicy>,
+    /// `[[hooks.EVENT]]` (SPEC §14.4).
+    pub hooks: hooks::HooksConfig,
     /// Ignored keys and missing instruction files.
     pub warnings: Vec<ConfigWarning>,
 }
@@ -192,6 +195,7 @@ impl Default for Config {
             sandbox: crate::sandbox::SandboxSettings::default(),
             approval_policy: None,
             checkpoints: CheckpointSettings::default(),
+            hooks: hooks::HooksConfig::default(),
             warnings: vec![],
         }
     }

@@ -67,6 +67,7 @@ const TOP_KEYS: &[&str] = &[
     "sandbox",
     "approval",
     "checkpoints",
+    "hooks",
 ];
 const PROVIDER_KEYS: &[&str] = &["kind", "base_url", "api_key_env", "models"];
 const MODEL_KEYS: &[&str] = &[
@@ -571,6 +572,11 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
             cfg.checkpoints.max_file_bytes = n;
         }
         w.leftovers("checkpoints", t);
+    }
+
+    // `[[hooks.EVENT]]` (SPEC §14.4), parsed in its own file.
+    if let Some(t) = w.table(&mut root, "", "hooks")? {
+        cfg.hooks = super::hooks::parse_hooks(t, file, &mut w.warnings)?;
     }
 
     w.leftovers("", root);

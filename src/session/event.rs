@@ -151,6 +151,9 @@ pub enum EventKind {
     /// The session went back to before a prompt (SPEC §14.3).
     #[serde(rename = "session/rewind")]
     SessionRewind(crate::session::checkpoint_event::SessionRewind),
+    /// One hook ran (SPEC §14.4; additive, see `session::hook_event`).
+    #[serde(rename = "hook/run")]
+    HookRun(crate::session::hook_event::HookRunData),
 }
 
 impl EventKind {
@@ -179,6 +182,7 @@ impl EventKind {
             EventKind::CheckpointSettled(_) => "checkpoint/settled",
             EventKind::CheckpointUndo(_) => "checkpoint/undo",
             EventKind::SessionRewind(_) => "session/rewind",
+            EventKind::HookRun(_) => "hook/run",
         }
     }
 

@@ -4,10 +4,11 @@
 //! validated on every append (and on load, the same way), the surface fold with its
 //! derived request messages, and the cached incremental tool-history fold.
 
-pub mod effort;
 pub mod checkpoint_event;
+pub mod effort;
 pub mod event;
 pub mod fork;
+pub mod hook_event;
 pub mod ledger;
 pub mod listing;
 pub mod message_list;

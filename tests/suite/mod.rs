@@ -2,6 +2,7 @@ mod agent;
 mod approval;
 mod config;
 mod exec;
+mod hooks;
 mod sandbox;
 mod security;
 mod structure;

@@ -39,7 +39,11 @@ impl BottomPane {
                 ..above
             };
             let text = truncate(
-                &format!("{}  {}", usage_line(l, cmd), l.tr(cmd.desc_key)),
+                &format!(
+                    "{}  {}",
+                    usage_line(l, cmd),
+                    crate::agent::command_spec::describe(cmd, |k| l.tr(k))
+                ),
                 w,
             );
             let pad = " ".repeat(w.saturating_sub(str_width(&text)));
@@ -66,7 +70,8 @@ impl BottomPane {
             .map(|(m, name)| {
                 let name = truncate(name, col);
                 let name_pad = " ".repeat(col.saturating_sub(str_width(&name)));
-                format!("{name}{name_pad}  {}", l.tr(m.desc_key))
+                let desc = crate::agent::command_spec::describe(m, |k| l.tr(k));
+                format!("{name}{name_pad}  {desc}")
             })
             .collect();
         self.draw_popup_rows(above, buf, &rows);

@@ -32,6 +32,9 @@ pub fn rows(l: Localizer) -> Vec<(String, &'static str)> {
         .collect();
     rows.push((String::new(), "tui-help-commands-title"));
     rows.extend(COMMANDS.iter().map(|c| (usage_line(l, c), c.desc_key)));
+    // Custom commands (SPEC §14.4): a `description:` line is shown as written.
+    let custom = crate::agent::command_spec::custom();
+    rows.extend(custom.into_iter().map(|c| (usage_line(l, c), c.desc_key)));
     // The Trajectory legend last: the overlay scrolls to it.
     rows.push((String::new(), "tui-help-legend-title"));
     rows.extend(

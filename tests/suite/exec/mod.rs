@@ -1,6 +1,6 @@
 mod acting;
-mod controls;
 mod checkpoints;
+mod controls;
 mod escapes;
 mod feedback;
 mod headless;

@@ -1,0 +1,62 @@
+//! Custom commands in the loop (SPEC §14.4, decision 0089): installed once at start from
+//! the files `crate::agent::custom_commands` read, listed by `/help`, and run by sending
+//! their expanded text as the user message (through the `user_prompt_submit` hooks, like
+//! any prompt).
+
+use crate::agent::command_spec::CommandSpec;
+use crate::agent::custom_commands::{CustomCommand, LoadedCommands};
+use crate::agent::protocol::{NoticeLevel, OutputLine};
+use crate::agent::run::{Agent, LineOutcome};
+use crate::i18n::{Arg, Text};
+
+impl Agent {
+    /// Installs the custom commands read at start and warns about every file skipped
+    /// (a clash with a built-in keeps the built-in).
+    pub fn install_custom_commands(&mut self, loaded: LoadedCommands) {
+        for p in &loaded.problems {
+            let (key, args) = p.message();
+            self.emit_notice(NoticeLevel::Warn, key, args);
+        }
+        self.custom_commands = loaded.commands;
+    }
+
+    /// The table entries of the installed custom commands (for the TUI's popup and key
+    /// help).
+    pub fn custom_specs(&self) -> Vec<CommandSpec> {
+        self.custom_commands
+            .iter()
+            .map(CustomCommand::spec)
+            .collect()
+    }
+
+    /// `/help`'s lines for the custom commands: a heading, then one line each.
+    pub(crate) fn custom_help_lines(&self) -> Vec<OutputLine> {
+        if self.custom_commands.is_empty() {
+            return vec![];
+        }
+        let mut out = vec![Text::new("cmd-custom-help-title", vec![])];
+        out.extend(self.custom_commands.iter().map(CustomCommand::help_line));
+        out
+    }
+
+    /// Whether `name` (with `/`) is an installed custom command.
+    pub(crate) fn has_custom_command(&self, name: &str) -> bool {
+        self.custom_commands.iter().any(|c| c.name == name)
+    }
+
+    /// Runs custom command `name` with `args`: its expanded text is the prompt.
+    pub(crate) async fn custom_command(&mut self, name: &str, args: &str) -> LineOutcome {
+        let Some(text) = self
+            .custom_commands
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| c.expand(args))
+        else {
+            return self.warn("cmd-unknown", vec![("command", Arg::from(name))]);
+        };
+        if text.trim().is_empty() {
+            return self.warn("cmd-custom-empty", vec![("name", Arg::from(name))]);
+        }
+        self.send_prompt(text).await
+    }
+}
