@@ -354,6 +354,17 @@ impl RequestViewer {
     /// Draws the viewer over `area`: a title row, the body, a status row.
     pub fn render(&self, area: Rect, buf: &mut Buffer, l: &Localizer) {
         let l = *l;
+        let area = area.intersection(buf.area);
+        // A wide character just left of the area whose right half lies inside it would
+        // be drawn by the terminal over the first column: blank it (as the panes' overlays do).
+        if area.x > buf.area.x {
+            for y in area.top()..area.bottom() {
+                let left = &mut buf[(area.x - 1, y)];
+                if str_width(left.symbol()) > 1 {
+                    left.set_symbol(" ");
+                }
+            }
+        }
         Clear.render(area, buf);
         if area.width == 0 || area.height == 0 {
             return;
@@ -544,3 +555,5 @@ impl RequestViewer {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod wire_tests;

@@ -1,6 +1,9 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
 use serde_json::{Value, json};
 
 use super::*;
@@ -21,7 +24,7 @@ fn ch(c: char) -> KeyEvent {
 }
 
 /// The terminal rows after drawing `v` at `w`×`h`.
-fn screen(v: &RequestViewer, w: u16, h: u16, l: Localizer) -> Vec<String> {
+pub(super) fn screen(v: &RequestViewer, w: u16, h: u16, l: Localizer) -> Vec<String> {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| v.render(f.area(), f.buffer_mut(), &l)).unwrap();
     crate::ui::snapshot::symbols(t.backend().buffer())
@@ -32,7 +35,7 @@ fn screen(v: &RequestViewer, w: u16, h: u16, l: Localizer) -> Vec<String> {
 
 /// The body rows (between the title and the status row), trimmed, joined by spaces: a
 /// text of single-spaced short words reads back whole however it wrapped.
-fn flowed(rows: &[String]) -> String {
+pub(super) fn flowed(rows: &[String]) -> String {
     rows[1..rows.len() - 1]
         .iter()
         .map(|r| r.trim())
@@ -539,4 +542,25 @@ fn the_key_help_rows_are_localized_in_both_locales() {
     ] {
         assert!(Localizer::new(Locale::ZhCn).has(key));
     }
+}
+
+#[test]
+fn the_viewer_draws_only_inside_its_area_and_blanks_a_cut_wide_character() {
+    let l = Localizer::new(Locale::ZhCn);
+    let v = RequestViewer::new(&messages_body());
+    let mut buf = Buffer::empty(Rect::new(0, 0, 60, 12));
+    for y in 0..12 {
+        buf.set_string(0, y, "左左左左左左", Style::default());
+    }
+    // The sixth 左 starts at column 10 and the fifth at 8; the area starts at 9, inside
+    // the fifth.
+    v.render(Rect::new(9, 1, 40, 10), &mut buf, &l);
+    assert_eq!(
+        buf[(8, 1)].symbol(),
+        " ",
+        "the cut wide character is blanked"
+    );
+    assert_eq!(buf[(6, 1)].symbol(), "左", "left of it stays");
+    assert_eq!(buf[(0, 0)].symbol(), "左", "the row above stays");
+    assert_eq!(buf[(50, 5)].symbol(), " ");
 }
