@@ -44,3 +44,4 @@ inspector-view-help-next = Request viewer: next / previous match
 inspector-view-help-switch = Request viewer: switch between sections and raw JSON
 inspector-view-help-copy = Request viewer: copy the shown view (OSC 52)
 inspector-view-help-close = Request viewer: close
+tui-help-inspector-full = Inspector: show the full request (sections and raw JSON)

@@ -44,3 +44,4 @@ inspector-view-help-next = 请求查看器：下一处 / 上一处匹配
 inspector-view-help-switch = 请求查看器：在分节视图和原始 JSON 之间切换
 inspector-view-help-copy = 请求查看器：复制当前视图（OSC 52）
 inspector-view-help-close = 请求查看器：关闭
+tui-help-inspector-full = 检查器：查看完整请求（分节与原始 JSON）

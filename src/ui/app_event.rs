@@ -32,6 +32,8 @@ pub enum AppEvent {
         /// The reason typed with `n`, for a denial.
         reason: Option<String>,
     },
+    /// Put `text` on the clipboard through OSC 52 (the full request viewer's `y`).
+    CopyText(String),
     /// Show a notice in Chat.
     Notice(Notice),
     /// Bring Chat into view (one-pane mode): something the user must see arrived.

@@ -409,6 +409,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::InspectorOverlay, A::PageDown, &[key(KeyCode::PageDown)], "tui-help-inspector-scroll"),
     b(C::InspectorOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-inspector-scroll"),
     b(C::InspectorOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-inspector-scroll"),
+    b(C::InspectorOverlay, A::Inspect, &[key(KeyCode::Enter)], "tui-help-inspector-full"),
     b(C::InspectorOverlay, A::Close, &[key(KeyCode::Esc), ch('q')], "tui-help-inspector-close"),
     b(C::Global, A::ToggleLocale, &[key(KeyCode::F(2))], "tui-help-lang"),
     b(C::Global, A::Help, &[key(KeyCode::F(1))], "tui-help-help"),

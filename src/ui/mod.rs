@@ -26,8 +26,6 @@ pub mod osc;
 pub mod overlays;
 pub mod panic;
 pub mod readline;
-/// SPEC §14.4: the reasoning cell (not yet wired into Chat).
-pub mod reasoning_cell;
 pub mod request_viewer;
 #[cfg(any(test, feature = "testing"))]
 pub mod sample;

@@ -213,12 +213,9 @@ mod tests {
 
     fn assistant(turn: u64, step: u64, text: &str, streaming: bool) -> CellKind {
         CellKind::Assistant(AssistantCell {
-            turn,
-            step,
-            reasoning: String::new(),
             text: StreamCollector::complete(text),
             streaming,
-            interrupted: false,
+            ..AssistantCell::streaming(turn, step)
         })
     }
 

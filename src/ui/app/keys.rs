@@ -237,6 +237,11 @@ impl App {
     /// Handles a mouse event (wheel scrolls the pane under the pointer; a click toggles a
     /// Chat node).
     pub fn on_mouse(&mut self, m: MouseEvent) {
+        // The full request viewer scrolls with the wheel (SPEC §14.5).
+        if let Some(v) = self.overlays.viewer_mut() {
+            v.handle_mouse(&m);
+            return;
+        }
         let pos = Position {
             x: m.column,
             y: m.row,

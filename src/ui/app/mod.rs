@@ -143,6 +143,9 @@ impl App {
                 AppEvent::Quit => self.request_quit(),
                 AppEvent::OpenHelp => self.overlays.push(Overlay::Help(HelpOverlay::default())),
                 AppEvent::Copy { n } => self.copy(n),
+                AppEvent::CopyText(text) => {
+                    self.term_out.push(TermRequest::Escape(osc::osc52(&text)));
+                }
                 AppEvent::Answer {
                     call_id,
                     decision,
@@ -493,3 +496,6 @@ mod mode_tests;
 
 #[cfg(test)]
 mod deny_reason_tests;
+
+#[cfg(test)]
+mod request_viewer_tests;

@@ -348,28 +348,23 @@ impl Transcript {
         let i = match self.streaming.get(&(turn, step)) {
             Some(&i) => i,
             None => {
-                let i = self.push(CellKind::Assistant(AssistantCell {
-                    turn,
-                    step,
-                    reasoning: String::new(),
-                    text: StreamCollector::new(),
-                    streaming: true,
-                    interrupted: false,
-                }));
+                let i = self.push(CellKind::Assistant(AssistantCell::streaming(turn, step)));
                 self.streaming.insert((turn, step), i);
                 i
             }
         };
-        if let CellKind::Assistant(AssistantCell {
-            reasoning, text, ..
-        }) = &mut self.cells[i].kind
-        {
+        if let CellKind::Assistant(cell) = &mut self.cells[i].kind {
             // The answer is kept as received (`/copy` copies its source) and sanitized
             // for display by the collector; the reasoning is only ever displayed.
             if is_reasoning {
-                reasoning.push_str(&sanitize(delta));
+                cell.thinking_since.get_or_insert_with(std::time::Instant::now);
+                cell.reasoning.push_str(&sanitize(delta));
             } else {
-                text.push(delta);
+                // The reply starts: the thinking time is fixed (SPEC §14.4).
+                if cell.thought_secs.is_none() {
+                    cell.thought_secs = cell.thought_until_now();
+                }
+                cell.text.push(delta);
             }
         }
         self.touch(i);
@@ -476,15 +471,22 @@ impl Transcript {
                         _ => {}
                     }
                 }
+                let streamed = self.streaming.remove(&(d.turn, d.step));
+                // A reply that streamed here keeps its thinking time; one read back from
+                // the log has none (it shows its line count).
+                let thought_secs = streamed.and_then(|i| match &self.cells[i].kind {
+                    CellKind::Assistant(c) => c.thought_until_now(),
+                    _ => None,
+                });
                 let kind = CellKind::Assistant(AssistantCell {
-                    turn: d.turn,
-                    step: d.step,
                     reasoning: sanitize(&reasoning),
                     text: StreamCollector::complete(&text),
                     streaming: false,
                     interrupted: d.interrupted == Some(true),
+                    thought_secs: thought_secs.filter(|_| !reasoning.is_empty()),
+                    ..AssistantCell::streaming(d.turn, d.step)
                 });
-                match self.streaming.remove(&(d.turn, d.step)) {
+                match streamed {
                     Some(i) => {
                         self.cells[i].kind = kind;
                         self.touch(i);

@@ -3,7 +3,9 @@
 use super::*;
 use crate::i18n::Locale;
 use crate::i18n::Localizer;
-use crate::session::event::{AssistantAttempt, AttemptError};
+use crate::session::event::{
+    AssistantAttempt, AssistantMessageData, AttemptError, Message, Role, Source,
+};
 use crate::ui::chat::cells::{CellKind, ContextCell, RenderCtx, ToolCardMode};
 
 fn ctx() -> RenderCtx {
@@ -324,4 +326,46 @@ fn resumed_cancel_and_error_are_shown() {
         outcome: Some(TurnOutcome::Cancelled),
     })));
     assert_eq!(t.len(), n);
+}
+
+#[test]
+fn reasoning_streams_open_and_collapses_to_its_thinking_time_when_the_reply_starts() {
+    let mut t = Transcript::new();
+    t.stream(1, 1, &StreamEvent::ReasoningDelta("weigh the options\n".into()));
+    t.stream(1, 1, &StreamEvent::ReasoningDelta("pick the second".into()));
+    // While it thinks, the reasoning shows in full under a "Thinking…" line (SPEC §14.4).
+    let live = text(&mut t, 0);
+    assert!(live.contains("Thinking…"), "{live}");
+    assert!(live.contains("weigh the options") && live.contains("pick the second"), "{live}");
+    // The reply starts: one collapsed line with the time, the reasoning hidden.
+    t.stream(1, 1, &StreamEvent::TextDelta("The answer.\n".into()));
+    let replying = text(&mut t, 0);
+    assert!(replying.contains("▸ Thought for 1 s"), "{replying}");
+    assert!(!replying.contains("weigh the options"), "{replying}");
+    // The committed message keeps the time; Enter (expanded) shows the reasoning again.
+    let msg = Message {
+        content: vec![
+            Block::Reasoning {
+                text: "weigh the options\npick the second".into(),
+                signature: None,
+            },
+            Block::Text {
+                text: "The answer.".into(),
+            },
+        ],
+        ..Message::text(Role::Assistant, "", Source::kind("model"))
+    };
+    t.apply(&event(EventKind::AssistantMessage(AssistantMessageData {
+        turn: 1,
+        step: 1,
+        message: msg,
+        usage: None,
+        timing: None,
+        interrupted: None,
+    })));
+    assert_eq!(t.len(), 1);
+    assert!(text(&mut t, 0).contains("▸ Thought for 1 s"));
+    t.toggle(0);
+    let open = text(&mut t, 0);
+    assert!(open.contains("▾ Thought for 1 s") && open.contains("pick the second"), "{open}");
 }

@@ -370,14 +370,52 @@ fn localize_role(l: Localizer, summary: &str) -> String {
 pub struct InspectorOverlay {
     /// The inspector's state.
     pub inspector: Inspector,
+    /// The full request viewer (Enter; SPEC §14.5), over the comparison until closed.
+    pub viewer: Option<crate::ui::request_viewer::RequestViewer>,
+}
+
+impl InspectorOverlay {
+    /// The inspector showing `inspector`'s comparison.
+    pub fn new(inspector: Inspector) -> Self {
+        InspectorOverlay {
+            inspector,
+            viewer: None,
+        }
+    }
+
+    /// Gives `k` to the open full viewer; `false` when none is open. Its Esc goes back to
+    /// the comparison; `y` asks `App` to copy the shown request.
+    pub fn viewer_key(&mut self, k: &crossterm::event::KeyEvent, out: &mut Vec<AppEvent>) -> bool {
+        use crate::ui::request_viewer::ViewerOutcome;
+        let Some(v) = self.viewer.as_mut() else {
+            return false;
+        };
+        match v.handle_key(k) {
+            ViewerOutcome::Close => self.viewer = None,
+            ViewerOutcome::Copy(text) => out.push(AppEvent::CopyText(text)),
+            ViewerOutcome::Consumed | ViewerOutcome::Ignored => {}
+        }
+        true
+    }
 }
 
 impl Component for InspectorOverlay {
     fn render(&mut self, area: Rect, buf: &mut Buffer, m: &Model) {
-        self.inspector.draw(m.l, area, buf);
+        match &self.viewer {
+            Some(v) => {
+                ratatui::widgets::Widget::render(ratatui::widgets::Clear, area, buf);
+                v.render(area, buf, &m.l);
+            }
+            None => self.inspector.draw(m.l, area, buf),
+        }
     }
 
     fn handle(&mut self, action: Action, _m: &Model, _out: &mut Vec<AppEvent>) -> Handled {
+        if action == Action::Inspect {
+            let body = &self.inspector.data().selected.body;
+            self.viewer = Some(crate::ui::request_viewer::RequestViewer::new(body));
+            return Handled::Consumed;
+        }
         if self.inspector.act(action) {
             Handled::Consumed
         } else {

@@ -101,12 +101,18 @@ impl OverlayStack {
         })
     }
 
+    /// The open full request viewer, if any (it takes the mouse wheel).
+    pub fn viewer_mut(&mut self) -> Option<&mut crate::ui::request_viewer::RequestViewer> {
+        match self.items.last_mut() {
+            Some(Overlay::Inspector(i)) => i.viewer.as_mut(),
+            _ => None,
+        }
+    }
+
     /// Replaces any open inspector with `ins` (on top).
     pub fn open_inspector(&mut self, ins: Inspector) {
         self.items.retain(|o| !matches!(o, Overlay::Inspector(_)));
-        self.push(Overlay::Inspector(Box::new(InspectorOverlay {
-            inspector: ins,
-        })));
+        self.push(Overlay::Inspector(Box::new(InspectorOverlay::new(ins))));
     }
 
     /// The open `/resume` picker, if any.
@@ -130,6 +136,11 @@ impl OverlayStack {
         let Some(top) = self.items.last_mut() else {
             return false;
         };
+        if let Overlay::Inspector(i) = &mut *top
+            && i.viewer_key(k, out)
+        {
+            return true;
+        }
         let action = keymap::lookup(&[top.context()], k, false);
         if action.is_none()
             && let (Overlay::Resume(p), Some(c)) = (&mut *top, keymap::typed(k))

@@ -85,9 +85,34 @@ pub struct AssistantCell {
     pub streaming: bool,
     /// The stream was cancelled.
     pub interrupted: bool,
+    /// When the first reasoning delta arrived (live streams only).
+    pub thinking_since: Option<std::time::Instant>,
+    /// How long the model thought before its reply started (SPEC §14.4: `▸ Thought for
+    /// N s`); `None` for a reply read back from the log, which shows its line count.
+    pub thought_secs: Option<u64>,
 }
 
 impl AssistantCell {
+    /// A new streaming cell of `(turn, step)`.
+    pub fn streaming(turn: u64, step: u64) -> Self {
+        AssistantCell {
+            turn,
+            step,
+            reasoning: String::new(),
+            text: StreamCollector::new(),
+            streaming: true,
+            interrupted: false,
+            thinking_since: None,
+            thought_secs: None,
+        }
+    }
+
+    /// The thinking time so far, once any reasoning arrived (at least 1 s).
+    pub fn thought_until_now(&self) -> Option<u64> {
+        self.thought_secs
+            .or_else(|| self.thinking_since.map(|t| t.elapsed().as_secs().max(1)))
+    }
+
     /// Whether the cell shows its markdown body (not while it is still empty).
     pub fn shows_body(&self) -> bool {
         !self.text.is_empty()
@@ -108,14 +133,25 @@ impl HistoryCell for AssistantCell {
             l.tr("tui-role-assistant"),
             theme::role(),
         ))];
+        // SPEC §14.4: the reasoning streams dim and open above the reply; once the reply
+        // starts it collapses to `▸ Thought for N s` (Enter opens it again).
+        let thinking_live = self.streaming && text.is_empty();
         if !reasoning.is_empty() {
-            if expanded {
+            if expanded || thinking_live {
+                let title = match self.thought_secs {
+                    _ if thinking_live => l.tr("tui-reasoning-streaming"),
+                    Some(secs) => l.tra("tui-reasoning-expanded", &[("secs", Arg::from(secs))]),
+                    None => l.tr("tui-thinking-expanded"),
+                };
+                head.push(Line::from(Span::styled(title, theme::dim())));
+                head = wrap_all(head, width);
+                head.extend(dim_indented(reasoning.trim_end(), "  ", width));
+            } else if let Some(secs) = self.thought_secs {
                 head.push(Line::from(Span::styled(
-                    l.tr("tui-thinking-expanded"),
+                    l.tra("tui-reasoning-collapsed", &[("secs", Arg::from(secs))]),
                     theme::dim(),
                 )));
                 head = wrap_all(head, width);
-                head.extend(dim_indented(reasoning, "  ", width));
             } else {
                 let n = reasoning.lines().count();
                 head.push(Line::from(Span::styled(
