@@ -570,7 +570,7 @@ impl Environment for AppEnvironment {
                     .take(60)
                     .collect();
                 let ws = sum.workspace.as_deref().unwrap_or("-");
-                format!("  {}  {ws}  {title}", s.id)
+                format!("  {}  {title}  ({ws})", s.id)
             })
             .collect()
     }
