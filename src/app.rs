@@ -320,32 +320,6 @@ pub fn open_session(
     open_session_typed(dir, resume).map_err(|e| StartupError(e.localized(l)))
 }
 
-/// `--resume` from another directory (SPEC §14.4): a session continues in the workspace
-/// it belongs to, so its sandbox, tools and `AGENTS.md` are that workspace's. Changes the
-/// process's directory when the session's workspace exists elsewhere; returns the line
-/// that says so (or that the workspace is gone and the session continues here). Call it
-/// before [`build_agent`], which reads the directory.
-pub fn enter_session_workspace(session: &Session, l: Localizer) -> Option<String> {
-    use crate::session::workspace::{ResumeWorkspace, resume_workspace, session_workspace};
-    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let recorded = session_workspace(session);
-    let shown = |p: &Path| Arg::from(crate::safe_text::sanitize(&p.display().to_string()));
-    match resume_workspace(recorded.as_deref(), &here) {
-        ResumeWorkspace::Here => None,
-        ResumeWorkspace::Switch(w) => match std::env::set_current_dir(&w) {
-            Ok(()) => Some(l.tra("resume-other-workspace", &[("workspace", shown(&w))])),
-            Err(_) => Some(l.tra(
-                "resume-workspace-missing",
-                &[("workspace", shown(&w)), ("here", shown(&here))],
-            )),
-        },
-        ResumeWorkspace::Gone(w) => Some(l.tra(
-            "resume-workspace-missing",
-            &[("workspace", shown(&w)), ("here", shown(&here))],
-        )),
-    }
-}
-
 /// [`open_session`] with a typed error (the loop's `/new` and `/resume` use it).
 fn open_session_typed(
     dir: &Path,
@@ -576,8 +550,8 @@ impl Environment for AppEnvironment {
                 let ws = sum.workspace.as_deref().unwrap_or("-");
                 // A fork names its parent (SPEC §14.3).
                 match sum.forked_from {
-                    Some(parent) => format!("  {}  {ws}  {title}  ← {parent}", s.id),
-                    None => format!("  {}  {ws}  {title}", s.id),
+                    Some(parent) => format!("  {}  {title}  ({ws})  ← {parent}", s.id),
+                    None => format!("  {}  {title}  ({ws})", s.id),
                 }
             })
             .collect()

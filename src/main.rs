@@ -176,7 +176,7 @@ fn run_exec(
             eprintln!("{}", sanitize(&torn_line(&t, l)));
         }
         // SPEC §14.4: a resumed session continues in its own workspace.
-        if let Some(line) = app::enter_session_workspace(&session, l) {
+        if let Some(line) = deepterm::session::workspace::enter_session_workspace(&session, l) {
             eprintln!("{line}");
         }
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -235,7 +235,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let rt = runtime(l)?;
     let (session, path, torn) = app::open_start_session(&setup.session_dir, args, l)?;
     // SPEC §14.4: a resumed session continues in its own workspace (told once the TUI runs).
-    let workspace_line = app::enter_session_workspace(&session, l);
+    let workspace_line = deepterm::session::workspace::enter_session_workspace(&session, l);
     // Demo replies stream in small chunks with a short delay, like a real provider.
     let sim = match setup.demo {
         true => Some(rt.block_on(app::start_demo_sim(std::time::Duration::from_millis(12), l))?),

@@ -21,7 +21,6 @@ cmd-init-prompt = Please write an AGENTS.md file at the root of this workspace f
 
 resume-other-workspace = This session belongs to the workspace { $workspace }; continuing there.
 resume-workspace-missing = This session belongs to the workspace { $workspace }, which no longer exists; continuing in { $here }.
-resume-workspace-column = WORKSPACE
 
 tui-reasoning-streaming = Thinking…
 tui-reasoning-collapsed = ▸ Thought for { $secs } s

@@ -20,7 +20,6 @@ cmd-init-prompt = 请在这个工作区的根目录写一个 AGENTS.md 文件，
 
 resume-other-workspace = 这个会话属于工作区 { $workspace }，将在那里继续。
 resume-workspace-missing = 这个会话属于工作区 { $workspace }，但该目录已不存在；将在 { $here } 继续。
-resume-workspace-column = 工作区
 
 tui-reasoning-streaming = 思考中…
 tui-reasoning-collapsed = ▸ 思考了 { $secs } 秒

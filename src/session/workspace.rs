@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::Session;
 use super::event::EventKind;
+use crate::i18n::Localizer;
 
 /// The workspace `session` was started in (`session/start`'s `cwd`); `None` when the log
 /// recorded none.
@@ -49,6 +50,32 @@ pub fn resume_workspace(recorded: Option<&Path>, here: &Path) -> ResumeWorkspace
 /// group (newest first, as listed).
 pub fn this_workspace_first<T>(items: &mut [T], workspace: &Path, of: impl Fn(&T) -> Option<&str>) {
     items.sort_by_key(|t| !of(t).is_some_and(|w| same_workspace(Path::new(w), workspace)));
+}
+
+/// `--resume` from another directory (SPEC §14.4): a session continues in the workspace
+/// it belongs to, so its sandbox, tools and `AGENTS.md` are that workspace's. Changes the
+/// process's directory when the session's workspace exists elsewhere; returns the line
+/// that says so (or that the workspace is gone and the session continues here). Call it
+/// before the agent is built (`app::build_agent` reads the directory).
+pub fn enter_session_workspace(session: &Session, l: Localizer) -> Option<String> {
+    let here = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let recorded = session_workspace(session);
+    let shown =
+        |p: &Path| crate::i18n::Arg::from(crate::safe_text::sanitize(&p.display().to_string()));
+    match resume_workspace(recorded.as_deref(), &here) {
+        ResumeWorkspace::Here => None,
+        ResumeWorkspace::Switch(w) => match std::env::set_current_dir(&w) {
+            Ok(()) => Some(l.tra("resume-other-workspace", &[("workspace", shown(&w))])),
+            Err(_) => Some(l.tra(
+                "resume-workspace-missing",
+                &[("workspace", shown(&w)), ("here", shown(&here))],
+            )),
+        },
+        ResumeWorkspace::Gone(w) => Some(l.tra(
+            "resume-workspace-missing",
+            &[("workspace", shown(&w)), ("here", shown(&here))],
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -464,6 +464,24 @@ mod tests {
     }
 
     #[test]
+    fn picker_names_each_sessions_workspace_by_its_directory() {
+        let mut p = ResumePicker::new(
+            "cur",
+            vec![SessionSummary {
+                workspace: Some("/home/me/projects/deepterm".into()),
+                ..sum("ws", 100, Some("fix the footer"))
+            }],
+        );
+        for w in [80, 120] {
+            for loc in [crate::i18n::Locale::EnUs, crate::i18n::Locale::ZhCn] {
+                let screen = draw(&mut p, w, loc);
+                assert!(screen.contains("deepterm"), "{w} {loc:?}: {screen}");
+                assert!(!screen.contains("/home/me"), "{w} {loc:?}: {screen}");
+            }
+        }
+    }
+
+    #[test]
     fn human_sizes_read_naturally() {
         assert_eq!(human_size(512), "512 B");
         assert_eq!(human_size(3 * 1024 + 400), "3.4 KB");

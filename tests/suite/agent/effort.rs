@@ -344,3 +344,42 @@ async fn a_resumed_session_keeps_the_effort_it_last_sent() {
     let resumed = deepterm::agent::state::SessionState::open(Session::from_events(events).unwrap());
     assert_eq!(resumed.effort, Some(Effort::Low));
 }
+
+/// The inspector rebuilds a request from the log alone: the effort comes back from
+/// `request/context`, and a context written before the effort existed rebuilds as before.
+#[tokio::test]
+async fn a_rebuilt_request_carries_the_effort_its_context_logged() {
+    use deepterm::agent::request::{RequestTarget, logged_request};
+    use deepterm::llm::types::Thinking;
+    let (sim, mut agent, _rx) = agent_on("deepseek-messages", "/anthropic").await;
+    assert_eq!(agent.handle_line("/effort low").await.error, None);
+    sim.push_reply(ScriptedReply::text("ok"));
+    assert_eq!(agent.handle_line("hi").await.error, None);
+    let events: Vec<_> = agent
+        .session()
+        .events()
+        .iter()
+        .map(|e| (**e).clone())
+        .collect();
+    let mut copy = Session::from_events(events.clone()).unwrap();
+    let opts = logged_request(&mut copy, &|_| None, RequestTarget::Step).unwrap();
+    assert_eq!(
+        (opts.thinking, opts.effort.as_deref()),
+        (Thinking::Enabled, Some("low"))
+    );
+    // The same log as an older version wrote it: no `effort` in the context.
+    let old: Vec<_> = events
+        .into_iter()
+        .map(|mut e| {
+            if let EventKind::RequestContext(c) = &mut e.kind {
+                c.effort = None;
+            }
+            let line = serde_json::to_string(&e).unwrap();
+            assert!(!line.contains("\"effort\":"), "{line}");
+            serde_json::from_str(&line).unwrap()
+        })
+        .collect();
+    let mut old = Session::from_events(old).unwrap();
+    let opts = logged_request(&mut old, &|_| None, RequestTarget::Step).unwrap();
+    assert_eq!((opts.thinking, opts.effort), (Thinking::Default, None));
+}
