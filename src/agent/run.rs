@@ -150,7 +150,7 @@ pub struct Agent {
     /// The backend probed at start, for `/sandbox`.
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
     /// Checkpoints of the workspace (SPEC §14.3; `agent::checkpoints`).
-    pub(crate) checkpoints: crate::agent::checkpoints::Checkpointer,
+    pub(crate) checkpoints: crate::checkpoint::Checkpointer,
 }
 
 /// What handling one composer line produced (for `exec`).
