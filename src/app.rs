@@ -770,7 +770,7 @@ pub fn build_agent(
         let session_dir =
             std::path::absolute(&setup.session_dir).unwrap_or_else(|_| setup.session_dir.clone());
         let session_dir = session_dir.canonicalize().unwrap_or(session_dir);
-        agent.set_checkpoints(crate::agent::checkpoints::Checkpointer::new(
+        agent.set_checkpoints(crate::checkpoint::Checkpointer::new(
             session_dir.join("checkpoints"),
             crate::checkpoint::walk::WalkSpec {
                 workspace,

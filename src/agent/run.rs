@@ -160,7 +160,7 @@ pub struct Agent {
     /// The backend probed at start, for `/sandbox`.
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
     /// Checkpoints of the workspace (SPEC §14.3; `agent::checkpoints`).
-    pub(crate) checkpoints: crate::agent::checkpoints::Checkpointer,
+    pub(crate) checkpoints: crate::checkpoint::Checkpointer,
     /// The configured hooks (SPEC §14.4, `agent::hooks`).
     pub(crate) hooks: crate::agent::hooks::Hooks,
     /// The custom commands read at start (SPEC §14.4, `agent::commands::custom`).

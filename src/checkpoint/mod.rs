@@ -15,17 +15,20 @@
 //!   their unified diffs;
 //! - [`restore`]: putting files back as a snapshot has them, with conflicts.
 
+pub mod checkpointer;
 pub mod diff;
 pub mod restore;
 pub mod store;
 pub mod walk;
+
+pub use checkpointer::Checkpointer;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 /// The default cap on a file kept in a checkpoint (SPEC §14.3): 16 MiB.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub const DEFAULT_MAX_FILE_BYTES: u64 = crate::config::DEFAULT_CHECKPOINT_MAX_FILE_BYTES;
 
 /// One regular file of a snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

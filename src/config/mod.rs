@@ -201,6 +201,9 @@ impl Default for Config {
     }
 }
 
+/// The default cap on a file kept in a checkpoint (SPEC §14.3): 16 MiB.
+pub const DEFAULT_CHECKPOINT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
 /// `[checkpoints]` (SPEC §14.3, decision 0080).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckpointSettings {
@@ -214,7 +217,7 @@ impl Default for CheckpointSettings {
     fn default() -> Self {
         CheckpointSettings {
             enabled: true,
-            max_file_bytes: crate::checkpoint::DEFAULT_MAX_FILE_BYTES,
+            max_file_bytes: DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
         }
     }
 }
