@@ -164,7 +164,7 @@ pub struct Agent {
     /// The configured hooks (SPEC §14.4, `agent::hooks`).
     pub(crate) hooks: crate::agent::hooks::Hooks,
     /// The custom commands read at start (SPEC §14.4, `agent::commands::custom`).
-    pub(crate) custom_commands: Vec<crate::agent::custom_commands::CustomCommand>,
+    pub(crate) custom_commands: crate::agent::custom_commands::LoadedCommands,
 }
 
 /// What handling one composer line produced (for `exec`).
@@ -223,7 +223,7 @@ impl Agent {
             sandbox_status: None,
             checkpoints: Default::default(),
             hooks: crate::agent::hooks::Hooks::default(),
-            custom_commands: Vec::new(),
+            custom_commands: Default::default(),
         })
     }
 

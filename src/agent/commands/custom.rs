@@ -13,17 +13,24 @@ impl Agent {
     /// Installs the custom commands read at start and warns about every file skipped
     /// (a clash with a built-in keeps the built-in).
     pub fn install_custom_commands(&mut self, loaded: LoadedCommands) {
-        for p in &loaded.problems {
+        self.custom_commands = loaded;
+        self.announce_custom_command_problems();
+    }
+
+    /// Warns (again) about every command file skipped: the TUI calls it after the
+    /// session is announced, which starts Chat afresh.
+    pub fn announce_custom_command_problems(&self) {
+        for p in &self.custom_commands.problems {
             let (key, args) = p.message();
             self.emit_notice(NoticeLevel::Warn, key, args);
         }
-        self.custom_commands = loaded.commands;
     }
 
     /// The table entries of the installed custom commands (for the TUI's popup and key
     /// help).
     pub fn custom_specs(&self) -> Vec<CommandSpec> {
         self.custom_commands
+            .commands
             .iter()
             .map(CustomCommand::spec)
             .collect()
@@ -31,23 +38,29 @@ impl Agent {
 
     /// `/help`'s lines for the custom commands: a heading, then one line each.
     pub(crate) fn custom_help_lines(&self) -> Vec<OutputLine> {
-        if self.custom_commands.is_empty() {
+        if self.custom_commands.commands.is_empty() {
             return vec![];
         }
         let mut out = vec![Text::new("cmd-custom-help-title", vec![])];
-        out.extend(self.custom_commands.iter().map(CustomCommand::help_line));
+        out.extend(
+            self.custom_commands
+                .commands
+                .iter()
+                .map(CustomCommand::help_line),
+        );
         out
     }
 
     /// Whether `name` (with `/`) is an installed custom command.
     pub(crate) fn has_custom_command(&self, name: &str) -> bool {
-        self.custom_commands.iter().any(|c| c.name == name)
+        self.custom_commands.commands.iter().any(|c| c.name == name)
     }
 
     /// Runs custom command `name` with `args`: its expanded text is the prompt.
     pub(crate) async fn custom_command(&mut self, name: &str, args: &str) -> LineOutcome {
         let Some(text) = self
             .custom_commands
+            .commands
             .iter()
             .find(|c| c.name == name)
             .map(|c| c.expand(args))

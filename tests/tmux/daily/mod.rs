@@ -6,5 +6,6 @@ mod acting;
 mod approvals;
 mod cache;
 mod commands_lang;
+mod custom_commands;
 mod nodes_resume;
 mod popup_help;
