@@ -24,6 +24,10 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/tools.ftl")),
             include_str!(concat!("../locales/", $loc, "/tui.ftl")),
             include_str!(concat!("../locales/", $loc, "/sandbox.ftl")),
+            include_str!(concat!("../locales/", $loc, "/mcp.ftl")),
+            include_str!(concat!("../locales/", $loc, "/cache-cost.ftl")),
+            include_str!(concat!("../locales/", $loc, "/demo.ftl")),
+            include_str!(concat!("../locales/", $loc, "/labels.ftl")),
         ]
     };
 }

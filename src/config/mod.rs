@@ -7,6 +7,8 @@
 
 mod error;
 mod file;
+#[cfg(test)]
+mod inherit_tests;
 pub mod instructions;
 mod limits;
 mod parse;
