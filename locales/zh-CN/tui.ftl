@@ -152,7 +152,7 @@ tui-traj-col-out = ↓输出
 tui-traj-col-hit = 命中
 tui-traj-col-summary = 摘要
 tui-traj-empty = 还没有请求。每次模型请求都会显示在这里，包括耗时、token 数和缓存命中；选中一行后按 Enter 查看详情。
-tui-traj-break = 缓存中断：{ $reason }
+tui-traj-break = 缓存失效：{ $reason }
 tui-traj-break-tools-removal = 工具有变化（{ $removed ->
         [0] 新增 { $added } 个
        *[other] { $added ->
@@ -180,7 +180,7 @@ tui-help-legend-step = 第 1 轮第 2 步（每一步是一次模型请求）
 tui-help-legend-ttft = 收到第一个 token 的时间，以及整个请求的时长
 tui-help-legend-tokens = 未缓存输入 ↑、缓存读取输入 ⟳、输出 ↓（底栏也用这些符号）
 tui-help-legend-hit = 缓存命中：绿色 ≥ 90%、黄色 50–89%、红色 < 50%
-tui-help-legend-break = 缓存中断：读取的缓存少于上一请求的前缀；原因显示在该行下方
+tui-help-legend-break = 缓存失效：读取的缓存少于上一请求的前缀；原因显示在该行下方
 tui-key-legend-durations = 首字 / 耗时
 tui-key-legend-hit = 命中
 
@@ -215,7 +215,7 @@ tui-help-node-legend = 工具变更节点：◆ 单个工具、▸ 多个工具�
 tui-key-mode-in-history = 历史内更新
 tui-key-mode-addition-only = 仅追加
 tui-help-legend-in-history = 路由模式：工具变化直接写入历史中的相应位置（缓存保留）
-tui-help-legend-addition-only = 路由模式：工具只能在末尾追加；移除工具会改写历史并丢失缓存，除非设置 tool_removal = "retain"
+tui-help-legend-addition-only = 路由模式：工具只能在末尾追加；移除工具会改写历史，缓存随之失效，除非设置 tool_removal = "retain"
 tui-inspector-role-user = 用户
 tui-inspector-role-assistant = 助手
 tui-inspector-role-system = 系统

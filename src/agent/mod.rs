@@ -8,6 +8,7 @@ pub mod exec;
 pub mod header;
 pub mod inbox;
 pub mod inspect;
+pub mod inspect_account;
 pub mod inspect_data;
 pub mod mentions;
 pub mod mode;

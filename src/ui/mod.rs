@@ -27,6 +27,7 @@ pub mod readline;
 pub mod sample;
 #[cfg(any(test, feature = "testing"))]
 pub mod snapshot;
+pub mod step_label;
 pub mod terminal;
 pub mod text;
 pub mod theme;

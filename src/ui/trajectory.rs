@@ -759,7 +759,7 @@ impl Trajectory {
                 } else {
                     gutter()
                 };
-                let step = format!("T{turn}.S{step}");
+                let step = super::step_label::step_label(*turn, *step, l);
                 let usage = Figures::of(usage.as_ref(), *cost, l);
                 Line::from(columns_line(mark, cols, |c| {
                     usage_cell(c, *n, &step, *ttft_ms, *duration_ms, &usage)
@@ -848,6 +848,7 @@ impl Trajectory {
                 message,
                 retried,
             } => {
+                let code = super::step_label::error_code_label(code, l);
                 let mut s = format!("{} {code}", l.tr("tui-badge-fail"));
                 if let Some(st) = status {
                     s.push_str(&format!(" {st}"));
@@ -862,7 +863,10 @@ impl Trajectory {
                 ];
                 if cols.contains(&Column::Step) {
                     spans.push(Span::styled(
-                        format!(" {}", pad(&format!("T{turn}.S{step}"), 6, false)),
+                        format!(
+                            " {}",
+                            pad(&super::step_label::step_label(*turn, *step, l), 6, false)
+                        ),
                         theme::error(),
                     ));
                 }

@@ -1,4 +1,5 @@
 mod acting;
+mod demo_locale;
 mod escapes;
 mod feedback;
 mod headless;

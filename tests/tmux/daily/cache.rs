@@ -38,7 +38,7 @@ const EN: Texts = Texts {
 const ZH: Texts = Texts {
     locale: "zh-CN",
     header: ["轮.步", "↑输入", "命中"],
-    reason: "缓存中断：工具有变化",
+    reason: "缓存失效：工具有变化",
     session: "会话命中",
     last: "· 上次 ",
     inspector: ["请求 #2", "请求 #3", "首个差异：工具列表"],
