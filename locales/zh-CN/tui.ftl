@@ -85,7 +85,6 @@ tui-inspector-deferred = 延迟加载
 tui-inspector-no-previous = 没有可供对比的更早请求。
 tui-inspector-identical = 两个请求体逐字节相同。
 tui-inspector-diverges = 请求体从第 { $offset } 字节开始不同。
-tui-inspector-diverges-message = 请求体从第 { $offset } 字节开始不同（messages[{ $index }]）。
 tui-inspector-hint = ↑/↓ PgUp/PgDn 滚动 · Esc/q 关闭
 tui-inspector-usage = 用法：/inspect [请求编号]
 tui-inspector-failed = 无法检查该请求：{ $error }
@@ -94,9 +93,7 @@ tui-inspector-reason-tool-addition = 在末尾追加了新增工具的声明
 tui-inspector-reason-tool-removal = 在末尾追加了移除工具的声明
 tui-inspector-reason-prompt-update = 在末尾追加了提示词更新
 tui-inspector-reason-consolidation = 合并（在开头替换了系统提示词）
-tui-inspector-reason-new-series = 新的请求序列
 tui-inspector-reason-removal-addition-only = 在仅追加路由上移除工具（历史被改写，缓存前缀失效）——设置 tool_removal = "retain" 本可保住缓存
-tui-inspector-reason-route-changed = 路由已更改
 tui-inspector-reason-history = 在末尾追加了对话历史
 tui-inspector-reason-identical = 无变化
 

@@ -18,7 +18,7 @@ pub fn step_label(turn: u64, step: u64, l: Localizer) -> String {
 /// The short label of a logged error class (`auth`, `rate_limit`, …); an unknown class (a
 /// newer log) is shown as written.
 pub fn error_code_label(code: &str, l: Localizer) -> String {
-    let key = format!("llm-code-{}", code.replace('_', "-"));
+    let key = format!("llm-code-{code}");
     if l.has(&key) {
         l.tr(&key)
     } else {

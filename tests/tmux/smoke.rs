@@ -46,7 +46,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     tmux.type_line("/tool disable list_dir");
     tmux.type_line("again");
     let screen = tmux.wait_for("the tool-change node", |s| {
-        s.contains("工具已更新 · 移除 2 个") && s.contains("#2   T2.S1")
+        s.contains("工具已更新 · 移除 2 个") && s.contains("#2   2.1")
     });
     // The Trajectory CONTEXT cell lists the names; Chat shows one node for both changes
     // before the request (decision 0033), still collapsed.

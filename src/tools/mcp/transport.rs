@@ -320,7 +320,10 @@ impl ChildTransport {
                     (child.wait().await, true)
                 }
             };
+            // A process that had already exited on its own (a code, not our signal) was
+            // not ended by the kill, even if the kill was asked for first.
             if let Ok(status) = status {
+                let killed = killed && status.code().is_none();
                 exit_tx.send_replace(Some(Exit { status, killed }));
             }
         });

@@ -42,7 +42,7 @@ async fn a_node_server_whose_script_is_missing_shows_its_exit_status_and_cannot_
     }
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = config(&env, "node", "[\"/nonexistent.js\"]");
-    let all = exec_in(&env, "en-US", &cfg, "/mcp connect bad\n/mcp\n").await;
+    let all = exec_in(&env, "en-US", &cfg, "/mcp connect bad\n/mcp\nHello\n").await;
     assert!(
         all.contains(
             "MCP server bad could not be connected: the server exited with status 1 \

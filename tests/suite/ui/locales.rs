@@ -56,6 +56,12 @@ const DYNAMIC: &[Dynamic] = &[
         suffix_pattern: r#"\bexpected:\s*"([a-z0-9-]+)""#,
     },
     Dynamic {
+        prefix: "llm-code-",
+        builder: "src/ui/step_label.rs",
+        suffix_file: "src/llm/types.rs",
+        suffix_pattern: r#"ErrorCode::\w+ => "([a-z_]+)","#,
+    },
+    Dynamic {
         prefix: "config-file-kind-",
         builder: "src/config/error.rs",
         suffix_file: "src/fs_guard.rs",
@@ -77,6 +83,7 @@ const NOT_KEYS: &[(&str, &str)] = &[
     ("tool-registry", "message source kind in the log"),
     ("no-such-key", "a unit test of the unknown-key fallback"),
     ("session-dir", "a command-line option name"),
+    ("cache-unit", "a command-line option name"),
     ("system-prompt", "a message source kind"),
     ("sandbox-mode", "a message source kind (the mode note)"),
 ];

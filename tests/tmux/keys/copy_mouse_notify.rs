@@ -76,7 +76,11 @@ fn copy_fills_the_paste_buffer(w: u16, locale: &str) {
     }
     // The markdown source of the reply, not its rendering.
     assert!(
-        buffer.starts_with("**Hello from the deepterm demo simulator!**"),
+        buffer.starts_with(if zh {
+            "**你好，这里是 deepterm 演示模拟器！**"
+        } else {
+            "**Hello from the deepterm demo simulator!**"
+        }),
         "{buffer}"
     );
     assert!(buffer.contains("> Hello copy"), "{buffer}");
