@@ -27,7 +27,8 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
         common::shell_quote(&sessions),
         common::shell_quote(&config),
     );
-    let tmux = Tmux::start("deepterm-test", 100, 30, &cmd);
+    // 40 rows: the two cache notices before the tool node (§14.5) leave it in view.
+    let tmux = Tmux::start("deepterm-test", 100, 40, &cmd);
     tmux.wait_for("the first frame", |s| {
         s.contains("Demo mode: built-in simulator") && s.contains("Trajectory")
     });
