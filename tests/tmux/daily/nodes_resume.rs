@@ -103,7 +103,9 @@ fn ask(tmux: &Tmux, t: &Texts, text: &str, offered: &str) -> String {
     tmux.type_line(text);
     tmux.wait_for("the demo reply", |s| {
         s.contains(&format!("▎ {text}"))
-            && crate::common::tmux::chat_flat(s).contains(offered)
+            && crate::common::tmux::chat_flat(s)
+                .replace(' ', "")
+                .contains(&offered.replace(' ', ""))
             && s.contains(t.idle)
     })
 }
