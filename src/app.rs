@@ -47,6 +47,8 @@ pub struct Setup {
     pub base_url_override: Option<String>,
     /// What demo mode does not use of the command line, to say at start (decision 0038).
     pub demo_notice: Option<Notice>,
+    /// The language of the demo replies: the interface language, switched with it.
+    pub demo_locale: crate::sim::DemoLocale,
 }
 
 /// Loads config, negotiates the locale and resolves the starting route.
@@ -91,6 +93,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
         key,
         demo,
         base_url_override,
+        demo_locale: crate::sim::DemoLocale::new(locale),
     })
 }
 
@@ -292,9 +295,11 @@ pub fn remove_if_empty(path: &Path) -> bool {
 pub async fn start_demo_sim(
     latency: std::time::Duration,
     l: Localizer,
+    demo_locale: crate::sim::DemoLocale,
 ) -> Result<crate::sim::SimHandle, StartupError> {
     let cfg = crate::sim::SimConfig {
         latency,
+        demo_locale,
         ..Default::default()
     };
     crate::sim::start(cfg)
@@ -371,6 +376,8 @@ pub struct AppEnvironment {
     pub base_url_override: Option<(String, String)>,
     /// Simulator base URL in demo mode.
     pub demo_base: Option<String>,
+    /// The demo replies' language, switched with the interface's.
+    pub demo_locale: crate::sim::DemoLocale,
     /// The `/resume` picker's summaries already read (shared with the jobs that read them).
     pub summaries: std::sync::Arc<SummaryCache>,
     /// The sandbox mode and network setting the session started with: the system prompt
@@ -414,6 +421,8 @@ impl Environment for AppEnvironment {
     }
 
     fn save_locale(&self, locale: Locale) -> Result<(), EnvError> {
+        // The demo replies follow the switch even when it cannot be saved.
+        self.demo_locale.set(locale);
         let path = match &self.config_location {
             Some(loc) => loc.path.clone(),
             None => return Err(EnvError::NoConfigDir),
@@ -714,6 +723,7 @@ pub fn build_agent(
             .clone()
             .map(|url| (setup.route.provider.clone(), url)),
         demo_base: demo_base.clone(),
+        demo_locale: setup.demo_locale.clone(),
         summaries: std::sync::Arc::default(),
         sandbox_start: (setup.config.sandbox.mode, setup.config.sandbox.network),
         instruction_problems: Default::default(),
@@ -880,6 +890,7 @@ mod tests {
             session_dir: ws.path().join("sessions"),
             base_url_override: None,
             demo_base: None,
+            demo_locale: Default::default(),
             summaries: std::sync::Arc::default(),
             sandbox_start: (crate::sandbox::SandboxMode::ReadOnly, false),
             instruction_problems: Default::default(),

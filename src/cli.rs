@@ -81,10 +81,40 @@ fn prescan(args: &[OsString], flag: &str) -> Option<String> {
     None
 }
 
-fn template(l: Localizer) -> String {
-    format!(
-        "{{before-help}}{{about-with-newline}}\n{}: {{usage}}\n\n{{all-args}}{{after-help}}",
-        l.tr("cli-usage-heading")
+/// The help layout with every word of ours localized: clap's own `Usage:`, `Options:`
+/// and `[OPTIONS]` are English, so the headings are written here (with the locale's colon)
+/// and the usage line comes from Fluent (`usage_key`).
+fn template(l: Localizer, commands: bool) -> String {
+    let heading = |key: &str| l.tra("cli-heading", &[("heading", l.tr(key).into())]);
+    let mut t = format!(
+        "{{before-help}}{{about-with-newline}}\n{}\n\n",
+        l.tra(
+            "cli-usage-line",
+            &[
+                ("heading", l.tr("cli-usage-heading").into()),
+                ("usage", "{usage}".into()),
+            ],
+        )
+    );
+    if commands {
+        t.push_str(&format!(
+            "{}\n{{subcommands}}\n\n",
+            heading("cli-commands-heading")
+        ));
+    }
+    t.push_str(&format!(
+        "{}\n{{options}}{{after-help}}",
+        heading("cli-options-heading")
+    ));
+    t
+}
+
+/// `help` followed by the default value in the interface language: clap's own
+/// `[default: …]` is English, so it is hidden and said through Fluent instead.
+fn with_default(help: String, value: &str, l: Localizer) -> String {
+    l.tra(
+        "cli-with-default",
+        &[("help", help.into()), ("value", value.into())],
     )
 }
 
@@ -164,7 +194,8 @@ fn common_args(cmd: Command, l: Localizer) -> Command {
 pub fn command(l: Localizer) -> Command {
     let exec = Command::new("exec")
         .about(l.tr("cli-exec-about"))
-        .help_template(template(l))
+        .help_template(template(l, false))
+        .override_usage(l.tr("cli-exec-usage"))
         .disable_help_flag(true)
         .arg(
             Arg::new("script")
@@ -181,7 +212,8 @@ pub fn command(l: Localizer) -> Command {
                 .value_parser(["all", "none"])
                 .hide_possible_values(true)
                 .default_value("none")
-                .help(l.tr("cli-exec-approve")),
+                .hide_default_value(true)
+                .help(with_default(l.tr("cli-exec-approve"), "none", l)),
         )
         .arg(
             Arg::new("json")
@@ -191,14 +223,16 @@ pub fn command(l: Localizer) -> Command {
         );
     let sim = Command::new("sim")
         .about(l.tr("cli-sim-about"))
-        .help_template(template(l))
+        .help_template(template(l, false))
+        .override_usage(l.tr("cli-sim-usage"))
         .disable_help_flag(true)
         .arg(
             Arg::new("addr")
                 .long("addr")
                 .value_name("ADDR")
                 .default_value("127.0.0.1:0")
-                .help(l.tr("cli-sim-addr")),
+                .hide_default_value(true)
+                .help(with_default(l.tr("cli-sim-addr"), "127.0.0.1:0", l)),
         )
         .arg(
             Arg::new("script")
@@ -213,7 +247,8 @@ pub fn command(l: Localizer) -> Command {
                 .value_name("TOKENS")
                 .value_parser(clap::value_parser!(usize))
                 .default_value("64")
-                .help(l.tr("cli-sim-cache-unit")),
+                .hide_default_value(true)
+                .help(with_default(l.tr("cli-sim-cache-unit"), "64", l)),
         )
         .arg(
             Arg::new("keep-requests")
@@ -221,17 +256,17 @@ pub fn command(l: Localizer) -> Command {
                 .value_name("N")
                 .value_parser(clap::value_parser!(usize))
                 .default_value("1000")
-                .help(l.tr("cli-sim-keep-requests")),
+                .hide_default_value(true)
+                .help(with_default(l.tr("cli-sim-keep-requests"), "1000", l)),
         );
     let root = Command::new("deepterm")
         .version(env!("CARGO_PKG_VERSION"))
         .about(l.tr("cli-about"))
-        .help_template(template(l))
+        .help_template(template(l, true))
+        .override_usage(l.tr("cli-root-usage"))
         .disable_help_flag(true)
         .disable_version_flag(true)
         .disable_help_subcommand(true)
-        .subcommand_help_heading(l.tr("cli-commands-heading"))
-        .next_help_heading(l.tr("cli-options-heading"))
         .arg(
             Arg::new("version")
                 .short('V')
@@ -361,6 +396,41 @@ mod tests {
         );
         assert!(zh.contains("用法") && zh.contains("恢复会话"), "{zh}");
         assert!(!zh.contains("Print help"), "{zh}");
+    }
+
+    #[test]
+    fn subcommand_help_has_localized_headings_and_defaults() {
+        for sub in ["exec", "sim"] {
+            let zh = command(Localizer::new(Locale::ZhCn))
+                .find_subcommand_mut(sub)
+                .unwrap()
+                .render_help()
+                .to_string();
+            assert!(
+                zh.contains("选项：") && zh.contains("用法：deepterm"),
+                "{zh}"
+            );
+            assert!(!zh.contains("Options") && !zh.contains("OPTIONS"), "{zh}");
+            assert!(!zh.contains("[default:"), "{zh}");
+            let en = command(Localizer::new(Locale::EnUs))
+                .find_subcommand_mut(sub)
+                .unwrap()
+                .render_help()
+                .to_string();
+            assert!(en.contains("Options:"), "{en}");
+        }
+        let zh = command(Localizer::new(Locale::ZhCn))
+            .find_subcommand_mut("sim")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(zh.contains("（默认：64）"), "{zh}");
+        let en = command(Localizer::new(Locale::EnUs))
+            .find_subcommand_mut("exec")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(en.contains("[default: none]"), "{en}");
     }
 
     #[test]

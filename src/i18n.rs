@@ -28,6 +28,10 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/inspector_view.ftl")),
             include_str!(concat!("../locales/", $loc, "/checkpoint.ftl")),
             include_str!(concat!("../locales/", $loc, "/hooks.ftl")),
+            include_str!(concat!("../locales/", $loc, "/mcp.ftl")),
+            include_str!(concat!("../locales/", $loc, "/cache-cost.ftl")),
+            include_str!(concat!("../locales/", $loc, "/demo.ftl")),
+            include_str!(concat!("../locales/", $loc, "/labels.ftl")),
         ]
     };
 }

@@ -167,7 +167,10 @@ fn run_exec(
     rt.block_on(async {
         // The handle keeps the in-process simulator running until the script ends.
         let sim = match setup.demo {
-            true => Some(app::start_demo_sim(std::time::Duration::ZERO, l).await?),
+            true => Some(
+                app::start_demo_sim(std::time::Duration::ZERO, l, setup.demo_locale.clone())
+                    .await?,
+            ),
             false => None,
         };
         let demo_base = sim.as_ref().map(|s| s.base_url());
@@ -238,7 +241,11 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let workspace_line = deepterm::session::workspace::enter_session_workspace(&session, l);
     // Demo replies stream in small chunks with a short delay, like a real provider.
     let sim = match setup.demo {
-        true => Some(rt.block_on(app::start_demo_sim(std::time::Duration::from_millis(12), l))?),
+        true => Some(rt.block_on(app::start_demo_sim(
+            std::time::Duration::from_millis(12),
+            l,
+            setup.demo_locale.clone(),
+        ))?),
         false => None,
     };
     let demo_base = sim.as_ref().map(|s| s.base_url());

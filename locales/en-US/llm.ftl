@@ -29,3 +29,20 @@ llm-cause-other = request failed
 llm-hint-refused = nothing listening at { $origin } — check base_url
 llm-hint-dns = cannot resolve { $origin } — check base_url
 llm-hint-tls = TLS with { $origin } failed — check base_url and the certificate
+
+# A failed request's error class in the Trajectory (`FAIL auth 401`).
+llm-code-auth = auth
+llm-code-quota = quota
+llm-code-invalid_request = invalid_request
+llm-code-context_overflow = context_overflow
+llm-code-rate_limit = rate_limit
+llm-code-server = server
+llm-code-transport = transport
+llm-code-unsupported_content = unsupported_content
+llm-code-invalid_content = invalid_content
+llm-code-malformed = malformed
+llm-code-empty_response = empty_response
+llm-code-cancelled = cancelled
+llm-code-missing_key = missing_key
+llm-code-too_large = too_large
+llm-code-no_progress = no_progress

@@ -97,7 +97,6 @@ tui-inspector-deferred = deferred
 tui-inspector-no-previous = No earlier request to compare with.
 tui-inspector-identical = The request bodies are byte-identical.
 tui-inspector-diverges = Bodies first differ at byte { $offset }.
-tui-inspector-diverges-message = Bodies first differ at byte { $offset } (messages[{ $index }]).
 tui-inspector-hint = ↑/↓ PgUp/PgDn scroll · Esc/q close
 tui-inspector-usage = Usage: /inspect [REQUEST-NUMBER]
 tui-inspector-failed = Cannot inspect the request: { $error }
@@ -106,9 +105,7 @@ tui-inspector-reason-tool-addition = tool addition appended
 tui-inspector-reason-tool-removal = tool removal appended
 tui-inspector-reason-prompt-update = prompt update appended
 tui-inspector-reason-consolidation = consolidation (system prompt replaced at the head)
-tui-inspector-reason-new-series = new series
 tui-inspector-reason-removal-addition-only = removal on an addition-only route (history rewritten, cache prefix lost) — tool_removal = "retain" would have kept it
-tui-inspector-reason-route-changed = route changed
 tui-inspector-reason-history = history appended
 tui-inspector-reason-identical = no change
 

@@ -33,7 +33,7 @@ cmd-quit = 退出
 cmd-unknown = 未知命令 { $command }。输入 /help 查看命令列表。
 cmd-lang-switched = 界面语言已切换为{ $locale ->
     [zh-CN] 简体中文
-   *[en-US] English
+   *[en-US] {" "}English
     }。
 cmd-lang-not-saved = 语言已切换，但无法保存到配置文件：{ $error }
 cmd-system-set = 已设置本会话的附加指令，从下一个请求开始生效。

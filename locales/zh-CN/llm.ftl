@@ -29,3 +29,20 @@ llm-cause-other = 请求失败
 llm-hint-refused = { $origin } 上没有服务在监听——请检查 base_url
 llm-hint-dns = 无法解析 { $origin }——请检查 base_url
 llm-hint-tls = 与 { $origin } 的 TLS 连接失败——请检查 base_url 和证书
+
+# 轨迹中失败请求的错误类别（“失败 认证 401”）。
+llm-code-auth = 认证
+llm-code-quota = 额度不足
+llm-code-invalid_request = 请求无效
+llm-code-context_overflow = 上下文过长
+llm-code-rate_limit = 限流
+llm-code-server = 服务器错误
+llm-code-transport = 连接
+llm-code-unsupported_content = 内容不受支持
+llm-code-invalid_content = 内容不一致
+llm-code-malformed = 响应格式错误
+llm-code-empty_response = 空回复
+llm-code-cancelled = 已取消
+llm-code-missing_key = 缺少 API 密钥
+llm-code-too_large = 回复过大
+llm-code-no_progress = 无进展

@@ -85,7 +85,6 @@ tui-inspector-deferred = 延迟加载
 tui-inspector-no-previous = 没有可供对比的更早请求。
 tui-inspector-identical = 两个请求体逐字节相同。
 tui-inspector-diverges = 请求体从第 { $offset } 字节开始不同。
-tui-inspector-diverges-message = 请求体从第 { $offset } 字节开始不同（messages[{ $index }]）。
 tui-inspector-hint = ↑/↓ PgUp/PgDn 滚动 · Esc/q 关闭
 tui-inspector-usage = 用法：/inspect [请求编号]
 tui-inspector-failed = 无法检查该请求：{ $error }
@@ -94,9 +93,7 @@ tui-inspector-reason-tool-addition = 在末尾追加了新增工具的声明
 tui-inspector-reason-tool-removal = 在末尾追加了移除工具的声明
 tui-inspector-reason-prompt-update = 在末尾追加了提示词更新
 tui-inspector-reason-consolidation = 合并（在开头替换了系统提示词）
-tui-inspector-reason-new-series = 新的请求序列
 tui-inspector-reason-removal-addition-only = 在仅追加路由上移除工具（历史被改写，缓存前缀失效）——设置 tool_removal = "retain" 本可保住缓存
-tui-inspector-reason-route-changed = 路由已更改
 tui-inspector-reason-history = 在末尾追加了对话历史
 tui-inspector-reason-identical = 无变化
 
@@ -152,7 +149,7 @@ tui-traj-col-out = ↓输出
 tui-traj-col-hit = 命中
 tui-traj-col-summary = 摘要
 tui-traj-empty = 还没有请求。每次模型请求都会显示在这里，包括耗时、token 数和缓存命中；选中一行后按 Enter 查看详情。
-tui-traj-break = 缓存中断：{ $reason }
+tui-traj-break = 缓存失效：{ $reason }
 tui-traj-break-tools-removal = 工具有变化（{ $removed ->
         [0] 新增 { $added } 个
        *[other] { $added ->
@@ -180,7 +177,7 @@ tui-help-legend-step = 第 1 轮第 2 步（每一步是一次模型请求）
 tui-help-legend-ttft = 收到第一个 token 的时间，以及整个请求的时长
 tui-help-legend-tokens = 未缓存输入 ↑、缓存读取输入 ⟳、输出 ↓（底栏也用这些符号）
 tui-help-legend-hit = 缓存命中：绿色 ≥ 90%、黄色 50–89%、红色 < 50%
-tui-help-legend-break = 缓存中断：读取的缓存少于上一请求的前缀；原因显示在该行下方
+tui-help-legend-break = 缓存失效：读取的缓存少于上一请求的前缀；原因显示在该行下方
 tui-key-legend-durations = 首字 / 耗时
 tui-key-legend-hit = 命中
 
@@ -215,7 +212,7 @@ tui-help-node-legend = 工具变更节点：◆ 单个工具、▸ 多个工具�
 tui-key-mode-in-history = 历史内更新
 tui-key-mode-addition-only = 仅追加
 tui-help-legend-in-history = 路由模式：工具变化直接写入历史中的相应位置（缓存保留）
-tui-help-legend-addition-only = 路由模式：工具只能在末尾追加；移除工具会改写历史并丢失缓存，除非设置 tool_removal = "retain"
+tui-help-legend-addition-only = 路由模式：工具只能在末尾追加；移除工具会改写历史，缓存随之失效，除非设置 tool_removal = "retain"
 tui-inspector-role-user = 用户
 tui-inspector-role-assistant = 助手
 tui-inspector-role-system = 系统

@@ -4,6 +4,7 @@
 //! table entry cannot lack one.
 
 mod acting;
+mod cache_cost;
 mod checkpoint;
 mod custom;
 mod effort;
@@ -253,8 +254,13 @@ impl Agent {
         {
             return out;
         }
+        let from = self.route().id();
         match self.switch_route(rest) {
-            Ok(info) => self.info("cmd-model-switched", vec![("route", Arg::from(info.id))]),
+            Ok(info) => {
+                // What the switch costs the cache, said with it (§14.5).
+                self.warn_switch_cost(&from, &info.id);
+                self.info("cmd-model-switched", vec![("route", Arg::from(info.id))])
+            }
             Err(e) => {
                 let e = e.localized(self.localizer());
                 self.warn("cmd-model-failed", vec![("error", Arg::from(e))])
@@ -315,6 +321,10 @@ impl Agent {
         match (parts.next(), parts.next()) {
             (Some(action @ ("enable" | "disable")), Some(n)) => {
                 let enable = action == "enable";
+                // What removing it costs the cache, said before it goes (§14.5).
+                if !enable && self.registry_mut().is_active(n) {
+                    self.warn_removal_cost(&[n.to_string()]);
+                }
                 match self.registry_mut().set_enabled(n, enable) {
                     Ok(true) if self.report_tool_change() => LineOutcome::default(),
                     Ok(changed) => {

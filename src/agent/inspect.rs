@@ -25,6 +25,7 @@ use crate::session::event::{
 use crate::session::ledger::RequestLedger;
 use crate::session::{Session, SessionError};
 
+pub use crate::agent::inspect_account::divergence_line;
 pub use crate::agent::inspect_data::{DiffReason, Divergence, InspectedRequest, InspectorData};
 
 /// Errors of the reconstruction.
@@ -114,26 +115,6 @@ pub fn reconstruct(
     Ok(out)
 }
 
-impl DiffReason {
-    /// Fluent id of the localized text.
-    pub fn message_id(&self) -> &'static str {
-        match self {
-            DiffReason::FirstRequest => "tui-inspector-reason-first",
-            DiffReason::ToolAdditionAppended => "tui-inspector-reason-tool-addition",
-            DiffReason::ToolRemovalAppended => "tui-inspector-reason-tool-removal",
-            DiffReason::PromptUpdateAppended => "tui-inspector-reason-prompt-update",
-            DiffReason::Consolidation => "tui-inspector-reason-consolidation",
-            DiffReason::NewSeries => "tui-inspector-reason-new-series",
-            DiffReason::RemovalOnAdditionOnly => "tui-inspector-reason-removal-addition-only",
-            DiffReason::RemovalRetained => "tui-inspector-reason-removal-retained",
-            DiffReason::RouteChanged => "tui-inspector-reason-route-changed",
-            DiffReason::HistoryAppended => "tui-inspector-reason-history",
-            DiffReason::AfterRewind => "tui-inspector-reason-rewind",
-            DiffReason::Identical => "tui-inspector-reason-identical",
-        }
-    }
-}
-
 /// What a stretch of logged events did to the next request's prefix, folded one event at
 /// a time. The inspector's why-line ([`classify`]) and the Trajectory's cache-break reason
 /// both use it, so they always agree.
@@ -148,6 +129,7 @@ pub struct ReasonFold {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Seen {
+    Compaction,
     Series,
     Consolidation,
     Prompt,
@@ -178,6 +160,9 @@ impl ReasonFold {
                 self.note(Seen::Series)
             }
             EventKind::SessionRewind(r) if r.scope.conversation() => self.note(Seen::Rewind),
+            EventKind::CompactionStart(_) | EventKind::CompactionEnd(_) => {
+                self.note(Seen::Compaction)
+            }
             EventKind::SystemMessage(_) if replace => self.note(Seen::Consolidation),
             EventKind::SystemMessage(_) => self.note(Seen::Prompt),
             EventKind::DeveloperMessage(d) => {
@@ -215,8 +200,12 @@ impl ReasonFold {
         };
         let mode = sel_ctx.and_then(|c| c.tool_update);
         let retain = sel_ctx.is_some_and(|c| c.tool_removal == ToolRemoval::Retain);
+        // A compaction starts a series of its own: it is named, in the Trajectory's words.
+        let compacted = self.seen.contains(&Seen::Compaction);
         for s in &self.seen {
             let r = match s {
+                Seen::Compaction => DiffReason::Compacted,
+                Seen::Series if compacted => continue,
                 Seen::Series => DiffReason::NewSeries,
                 Seen::Rewind => DiffReason::AfterRewind,
                 Seen::Consolidation => DiffReason::Consolidation,
@@ -245,7 +234,12 @@ impl ReasonFold {
         if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
             && route_of(p) != route_of(s)
         {
-            add(DiffReason::RouteChanged, &mut out);
+            let model = (&p.provider, &p.model) != (&s.provider, &s.model);
+            let r = match model {
+                true => DiffReason::ModelChanged,
+                false => DiffReason::RouteChanged,
+            };
+            add(r, &mut out);
         }
         if out.is_empty() {
             out.push(if bodies_equal {
@@ -257,10 +251,11 @@ impl ReasonFold {
         // Prefix-breaking reasons first.
         out.sort_by_key(|r| match r {
             DiffReason::AfterRewind => 0,
-            DiffReason::NewSeries
+            DiffReason::Compacted
+            | DiffReason::NewSeries
             | DiffReason::Consolidation
             | DiffReason::RemovalOnAdditionOnly => 0,
-            DiffReason::RouteChanged => 1,
+            DiffReason::ModelChanged | DiffReason::RouteChanged => 1,
             _ => 2,
         });
         out
@@ -534,7 +529,12 @@ pub fn render_text(d: &InspectorData, l: Localizer) -> Vec<String> {
         out.push(format!("  {}:", l.tr("tui-inspector-messages")));
         for (i, m) in r.messages.iter().enumerate() {
             let marker = d.previous.is_some() && d.divergence.message == Some(i);
-            out.push(format!("  {} [{i}] {m}", if marker { "▶" } else { " " }));
+            // Numbered from 1, like the tool entries (§14.5).
+            out.push(format!(
+                "  {} [{}] {m}",
+                if marker { "▶" } else { " " },
+                i + 1
+            ));
         }
         if let Some(b) = &r.beta {
             out.push(format!("  anthropic-beta: {b}"));
@@ -542,42 +542,6 @@ pub fn render_text(d: &InspectorData, l: Localizer) -> Vec<String> {
         out.push(format!("  {}", r.body));
     }
     out
-}
-
-/// The localized one-line divergence summary. It names the first differing part in the
-/// order the provider reads a request, which is the order its prefix cache compares:
-/// the tool declarations, then the system prompt, then the messages. (The byte offset of
-/// the compact JSON body is no guide: its keys are sorted, so `messages` precede `tools`.)
-pub fn divergence_line(d: &InspectorData, l: Localizer) -> String {
-    let Some(prev) = &d.previous else {
-        return l.tr("tui-inspector-no-previous");
-    };
-    let Some(off) = d.divergence.body_offset else {
-        return l.tr("tui-inspector-identical");
-    };
-    if let Some(i) = d.divergence.tool {
-        // The entry as it was and as it is (`grep → fetch`), or the one side that exists.
-        let name = match (prev.tools.get(i), d.selected.tools.get(i)) {
-            (Some((a, _)), Some((b, _))) if a != b => format!("{a} → {b}"),
-            (_, Some((b, _))) => b.clone(),
-            (Some((a, _)), None) => a.clone(),
-            (None, None) => String::new(),
-        };
-        return l.tra(
-            "tui-inspector-diverges-tools",
-            &[("index", Arg::from(i + 1)), ("name", Arg::from(name))],
-        );
-    }
-    if d.divergence.system {
-        return l.tr("tui-inspector-diverges-system");
-    }
-    match d.divergence.message {
-        Some(i) => l.tra(
-            "tui-inspector-diverges-message",
-            &[("offset", Arg::from(off)), ("index", Arg::from(i))],
-        ),
-        None => l.tra("tui-inspector-diverges", &[("offset", Arg::from(off))]),
-    }
 }
 
 #[cfg(test)]
@@ -796,9 +760,9 @@ mod tests {
         };
         let en = divergence_line(&sys, Localizer::new(crate::i18n::Locale::EnUs));
         assert!(en.contains("system prompt"), "{en}");
-        // Only the messages differ: the message index.
+        // Only the messages differ: the message, numbered from 1 like the tool entries.
         sys.divergence.system = false;
         let en = divergence_line(&sys, Localizer::new(crate::i18n::Locale::EnUs));
-        assert!(en.contains("messages[0]"), "{en}");
+        assert!(en.contains("message 1 "), "{en}");
     }
 }

@@ -24,8 +24,12 @@ pub enum DiffReason {
     /// A tool was removed on an addition-only route with `tool_removal = "retain"` (its
     /// declaration stays, the prefix is kept).
     RemovalRetained,
-    /// Provider, model or update modes changed.
+    /// The update modes (or `tool_removal`) changed, on the same model.
     RouteChanged,
+    /// The provider or the model changed: a model's cache is its own.
+    ModelChanged,
+    /// The context was compacted (a new series with the summary).
+    Compacted,
     /// Only new history was appended.
     HistoryAppended,
     /// A rewind took the conversation back: the request repeats the prefix the session

@@ -11,6 +11,7 @@ pub mod header;
 pub mod hooks;
 pub mod inbox;
 pub mod inspect;
+pub mod inspect_account;
 pub mod inspect_data;
 pub mod mentions;
 pub mod mode;

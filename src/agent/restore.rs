@@ -237,6 +237,7 @@ mod tests {
             state,
             tools: (!tools.is_empty()).then(|| names(tools)),
             error: None,
+            detail: None,
         })
     }
 

@@ -327,6 +327,11 @@ impl Agent {
             Background::Mcp(mut status) => {
                 // A server's stderr line may quote a key it was given explicitly.
                 status.error = status.error.map(|e| self.tools.redact(&e));
+                status.detail = status.detail.map(|t| {
+                    Box::new(crate::tools::mcp::failure::redact_text(*t, &|s| {
+                        self.tools.redact(s)
+                    }))
+                });
                 self.push(EventKind::McpStatus(status))
             }
         }
@@ -343,7 +348,7 @@ impl Agent {
     pub async fn wait_for_mcp(&mut self, limit: std::time::Duration) {
         let Some(mcp) = self.mcp.clone() else { return };
         for s in mcp.wait_enabled(limit).await {
-            let error = s.error.unwrap_or_default();
+            let error = s.error.map(Arg::from).unwrap_or_else(|| Arg::from(""));
             if s.timed_out {
                 self.notice(
                     NoticeLevel::Warn,
@@ -357,7 +362,7 @@ impl Agent {
                 self.notice(
                     NoticeLevel::Warn,
                     "exec-mcp-failed",
-                    vec![("name", Arg::from(s.name)), ("error", Arg::from(error))],
+                    vec![("name", Arg::from(s.name)), ("error", error)],
                 );
             }
         }
@@ -733,13 +738,10 @@ impl Agent {
             self.push(EventKind::StepEnd(StepRef { turn, step }))?;
             match res {
                 Ok(true) => continue,
-                Ok(false) => {
-                    // Steering messages that arrived during the last step start another step.
-                    if self.take_steering(cancel).await {
-                        continue;
-                    }
-                    return Ok(());
-                }
+                // The turn is answered: a message queued meanwhile is its own turn, with its
+                // own number, run next from the queue (§14.5, decision 0092). Between the
+                // steps of a tool loop it still steers (above).
+                Ok(false) => return Ok(()),
                 Err(e) => return Err(e),
             }
         }

@@ -9,6 +9,8 @@ pub mod agents_md;
 mod error;
 mod file;
 pub mod hooks;
+#[cfg(test)]
+mod inherit_tests;
 pub mod instructions;
 mod limits;
 mod parse;

@@ -656,8 +656,15 @@ fn parse_model(
         .non_empty(&mut t, prefix, "id")?
         .ok_or_else(|| w.err(join(prefix, "id"), Problem::Required))?;
     let context_window = w.positive(&mut t, prefix, "context_window")?;
+    // An entry naming a built-in id inherits every key it does not set from the built-in
+    // entry (decision 0091), so `tool_removal = "retain"` alone is a whole entry; "none"
+    // turns a built-in mode off.
+    let builtin = crate::llm::catalog::builtin_models(kind)
+        .into_iter()
+        .find(|m| m.id == id.trim());
     let system_prompt_update = match w.string(&mut t, prefix, "system_prompt_update")? {
-        None => None,
+        None => builtin.as_ref().and_then(|b| b.system_prompt_update),
+        Some(s) if s == "none" => None,
         Some(s) if s == "in-history" => Some(SystemPromptUpdate::InHistory),
         Some(s) => {
             return Err(w.err(
@@ -667,8 +674,9 @@ fn parse_model(
         }
     };
     let tool_update = match w.string(&mut t, prefix, "tool_update")? {
-        None => None,
+        None => builtin.as_ref().and_then(|b| b.tool_update),
         Some(s) => match s.as_str() {
+            "none" => None,
             "in-history" => Some(ToolUpdateMode::InHistory),
             "addition-only" => Some(ToolUpdateMode::AdditionOnly),
             _ => {
@@ -677,7 +685,9 @@ fn parse_model(
         },
     };
     let tool_removal = match w.string(&mut t, prefix, "tool_removal")? {
-        None => ToolRemoval::Omit,
+        None => builtin
+            .as_ref()
+            .map_or(ToolRemoval::Omit, |b| b.tool_removal),
         Some(s) => match s.as_str() {
             "omit" => ToolRemoval::Omit,
             "retain" => ToolRemoval::Retain,
@@ -690,7 +700,7 @@ fn parse_model(
         },
     };
     // `retain` only means something where removals would otherwise rewrite history
-    // (P-6); the entry replaces the built-in one, so its own `tool_update` decides.
+    // (P-6); the entry's own or inherited `tool_update` decides.
     if tool_removal == ToolRemoval::Retain && tool_update != Some(ToolUpdateMode::AdditionOnly) {
         return Err(w.err(
             join(prefix, "tool_removal"),
@@ -699,7 +709,9 @@ fn parse_model(
             },
         ));
     }
-    let image_input = w.bool(&mut t, prefix, "image_input")?.unwrap_or(false);
+    let image_input = w
+        .bool(&mut t, prefix, "image_input")?
+        .unwrap_or_else(|| builtin.as_ref().is_some_and(|b| b.image_input));
     let max_tools = w
         .positive(&mut t, prefix, "max_tools")?
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));

@@ -7,6 +7,7 @@ pub mod client;
 pub mod deepseek;
 pub mod openai;
 pub mod projection;
+pub mod removal_cost;
 pub mod retry;
 pub mod sse;
 pub mod tool_ids;

@@ -14,6 +14,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::Arc;
 
+pub use crate::llm::removal_cost::{RemovalCost, removal_cost};
 use crate::llm::types::ToolHistory;
 use crate::session::event::{Block, Message, Role, ToolRemoval, ToolSchema, ToolUpdateMode};
 
@@ -175,7 +176,7 @@ pub fn project_tool_updates_indexed<'a>(
         }
     }
     // P-5 / P-6 (`retain` keeps every declaration on addition-only too).
-    if mode == ToolUpdateMode::AdditionOnly && removal == ToolRemoval::Omit {
+    if removal_cost(Some(mode), removal) == RemovalCost::HistoryRewritten {
         let active: HashSet<&str> = tools
             .unwrap_or(&[])
             .iter()

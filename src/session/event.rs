@@ -630,9 +630,13 @@ pub struct McpStatus {
     /// Model-facing tool names registered for this server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
-    /// Last error.
+    /// Last error (English, as the tracing log has it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The same error as a message, shown in the interface language (decision 0090).
+    /// Older logs have none: `error` is shown then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Box<crate::i18n::Text>>,
 }
 
 /// `compaction/start` payload.

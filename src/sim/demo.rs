@@ -4,11 +4,49 @@
 //! - The latest user text names an offered tool → call it once with arguments derived
 //!   from its schema (and the user's words).
 //! - Otherwise → a short friendly markdown answer echoing the question.
+//!
+//! The replies are in the interface language ([`DemoLocale`], `locales/*/demo.ftl`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use serde_json::{Map, Value};
 
+use crate::i18n::{Arg, Locale, Localizer};
+
 use super::script::{ScriptedReply, ScriptedToolCall};
 use super::validate::{LastTurn, Parsed, ToolInfo};
+
+/// The language of the demo replies, shared between the simulator and the app (a language
+/// switch changes the next reply). Default en-US.
+#[derive(Debug, Clone, Default)]
+pub struct DemoLocale(Arc<AtomicU8>);
+
+impl DemoLocale {
+    /// A handle starting in `locale`.
+    pub fn new(locale: Locale) -> Self {
+        let d = DemoLocale::default();
+        d.set(locale);
+        d
+    }
+
+    /// The current language.
+    pub fn get(&self) -> Locale {
+        match self.0.load(Ordering::Relaxed) {
+            1 => Locale::ZhCn,
+            _ => Locale::EnUs,
+        }
+    }
+
+    /// Switches the language of the next replies.
+    pub fn set(&self, locale: Locale) {
+        let n = match locale {
+            Locale::EnUs => 0,
+            Locale::ZhCn => 1,
+        };
+        self.0.store(n, Ordering::Relaxed);
+    }
+}
 
 fn short(s: &str, max_chars: usize) -> String {
     let t: String = s.chars().take(max_chars).collect();
@@ -155,8 +193,8 @@ fn value_for(name: &str, schema: &Value, user_arg: Option<&str>) -> Value {
     }
 }
 
-/// The demo policy's reply for a validated request.
-pub fn demo_reply(parsed: &Parsed) -> ScriptedReply {
+/// The demo policy's reply for a validated request, in the language of `l`.
+pub fn demo_reply(parsed: &Parsed, l: Localizer) -> ScriptedReply {
     let offered: Vec<String> = parsed
         .offered
         .iter()
@@ -164,19 +202,24 @@ pub fn demo_reply(parsed: &Parsed) -> ScriptedReply {
         .collect();
     match &parsed.last_turn {
         LastTurn::ToolResults(results) => {
-            let mut text = String::from("Here is what the tool returned:\n\n");
+            let mut text = format!("{}\n\n", l.tr("demo-results-intro"));
             for (name, content) in results {
                 let lines = content.lines().count();
                 let name = if name.is_empty() { "tool" } else { name };
-                text.push_str(&format!(
-                    "- **{name}**: {lines} line(s), {} characters. It starts with: `{}`\n",
-                    content.chars().count(),
-                    short(content.lines().next().unwrap_or("").trim(), 60).replace('`', "'")
-                ));
+                let start =
+                    short(content.lines().next().unwrap_or("").trim(), 60).replace('`', "'");
+                let line = l.tra(
+                    "demo-result-line",
+                    &[
+                        ("lines", Arg::from(lines)),
+                        ("chars", Arg::from(content.chars().count())),
+                    ],
+                );
+                text.push_str(&format!("- **{name}**: {line} `{start}`\n"));
             }
-            text.push_str("\n*(deepterm demo simulator — no real model was involved.)*");
+            text.push_str(&format!("\n*({})*", l.tr("demo-footer")));
             ScriptedReply {
-                thinking: Some("The tool finished. I'll summarise its output briefly.".to_string()),
+                thinking: Some(l.tr("demo-thinking-results")),
                 text: Some(text),
                 ..ScriptedReply::default()
             }
@@ -184,12 +227,13 @@ pub fn demo_reply(parsed: &Parsed) -> ScriptedReply {
         LastTurn::UserText(user) => {
             if let Some(tool) = named_tool(user, &parsed.offered) {
                 let input = arguments_for(tool, user);
+                let name = || Arg::from(format!("`{}`", tool.name));
                 return ScriptedReply {
-                    thinking: Some(format!(
-                        "The user mentioned `{}`, which is offered. I'll call it with {}.",
-                        tool.name, input
+                    thinking: Some(l.tra(
+                        "demo-thinking-call",
+                        &[("tool", name()), ("input", Arg::from(input.to_string()))],
                     )),
-                    text: Some(format!("Let me call `{}` for you.", tool.name)),
+                    text: Some(l.tra("demo-call", &[("tool", name())])),
                     tool_calls: vec![ScriptedToolCall {
                         name: tool.name.clone(),
                         input,
@@ -201,28 +245,35 @@ pub fn demo_reply(parsed: &Parsed) -> ScriptedReply {
             let question = short(user.trim(), 200);
             let quoted: String = question.lines().map(|l| format!("> {l}\n")).collect();
             let tools_line = if offered.is_empty() {
-                "No tools are offered right now.".to_string()
+                l.tr("demo-no-tools")
             } else {
-                format!(
-                    "Tools on offer: {}. Mention one by name and I will call it.",
-                    offered.join(", ")
+                l.tra(
+                    "demo-tools-on-offer",
+                    &[("tools", Arg::List(offered.clone()))],
                 )
             };
             ScriptedReply {
-                thinking: Some(format!(
-                    "The user asked: \"{}\". I'm the demo simulator, so I'll echo it and explain what I can do.",
-                    short(user.trim(), 80)
+                thinking: Some(l.tra(
+                    "demo-thinking-echo",
+                    &[("question", Arg::from(short(user.trim(), 80)))],
                 )),
                 text: Some(format!(
-                    "**Hello from the deepterm demo simulator!**\n\nYou asked:\n\n{quoted}\nI'm not a real model, so I can't really answer, but I can show how the client works:\n\n- replies stream in small chunks\n- reasoning appears before the answer\n- {tools_line}\n"
+                    "**{}**\n\n{}\n\n{quoted}\n{}\n\n- {}\n- {}\n- {tools_line}\n",
+                    l.tr("demo-hello"),
+                    l.tr("demo-you-asked"),
+                    l.tr("demo-not-a-model"),
+                    l.tr("demo-point-chunks"),
+                    l.tr("demo-point-reasoning"),
                 )),
                 ..ScriptedReply::default()
             }
         }
         LastTurn::Other => ScriptedReply {
-            text: Some(
-                "*(demo simulator)* Nothing to answer yet — send a user message.".to_string(),
-            ),
+            text: Some(format!(
+                "*({})* {}",
+                l.tr("demo-label"),
+                l.tr("demo-nothing-yet")
+            )),
             ..ScriptedReply::default()
         },
     }
@@ -253,6 +304,16 @@ mod tests {
             "read_file"
         );
         assert!(named_tool("grepping", &offered).is_none());
+    }
+
+    #[test]
+    fn the_demo_locale_is_shared_and_switches() {
+        let d = DemoLocale::new(Locale::ZhCn);
+        let other = d.clone();
+        assert_eq!(other.get(), Locale::ZhCn);
+        d.set(Locale::EnUs);
+        assert_eq!(other.get(), Locale::EnUs);
+        assert_eq!(DemoLocale::default().get(), Locale::EnUs);
     }
 
     #[test]

@@ -26,6 +26,7 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub use demo::DemoLocale;
 pub use error::SimError;
 pub use record::{CacheRecord, RecordedRequest, RecordedToolCall, RequestStats};
 pub use script::{Fault, Script, ScriptedReply, ScriptedToolCall};
@@ -64,6 +65,9 @@ pub struct SimConfig {
     /// How many recorded requests to keep (the newest; default
     /// [`DEFAULT_KEEP_REQUESTS`]); older ones are dropped and counted.
     pub keep_requests: usize,
+    /// The language of the demo policy's replies: the interface language in demo mode,
+    /// shared so a language switch reaches the next reply (default en-US).
+    pub demo_locale: DemoLocale,
 }
 
 /// Default number of recorded requests the simulator keeps.
@@ -91,6 +95,7 @@ impl Default for SimConfig {
             max_chunk: 24,
             seed: None,
             keep_requests: DEFAULT_KEEP_REQUESTS,
+            demo_locale: DemoLocale::default(),
         }
     }
 }
@@ -196,6 +201,7 @@ pub async fn start(cfg: SimConfig) -> Result<SimHandle, SimError> {
             echo_mapped_model: cfg.echo_mapped_model,
             max_chunk: cfg.max_chunk.max(1),
             keepalive_interval: cfg.keepalive_interval.max(Duration::from_millis(1)),
+            demo_locale: cfg.demo_locale.clone(),
         },
         state: Mutex::new(server::State0 {
             script: cfg

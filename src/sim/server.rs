@@ -34,6 +34,7 @@ pub(crate) struct Settings {
     pub echo_mapped_model: bool,
     pub max_chunk: usize,
     pub keepalive_interval: Duration,
+    pub demo_locale: super::DemoLocale,
 }
 
 /// Mutable simulator state.
@@ -414,7 +415,8 @@ async fn handle(
     });
 
     let entry = st.script.front().cloned();
-    let turn = match turn::build_turn(&parsed, entry.as_ref(), &mut st.rng) {
+    let locale = settings.demo_locale.get();
+    let turn = match turn::build_turn(&parsed, entry.as_ref(), &mut st.rng, locale) {
         Ok(t) => t,
         Err(e) => return fail(&mut st, rec, &e, &trace, None),
     };

@@ -186,11 +186,12 @@ pub fn build_turn(
     parsed: &Parsed,
     reply: Option<&ScriptedReply>,
     rng: &mut fastrand::Rng,
+    demo_locale: crate::i18n::Locale,
 ) -> Result<Turn, ApiError> {
     let fault = reply.and_then(|r| r.fault.clone());
     let content = match reply {
         Some(r) if !r.has_no_content() => r.clone(),
-        _ => demo::demo_reply(parsed),
+        _ => demo::demo_reply(parsed, crate::i18n::Localizer::new(demo_locale)),
     };
     let id = format!("msg_{}", random_id(rng, 24));
     if fault == Some(Fault::Empty) {

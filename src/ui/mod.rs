@@ -32,6 +32,7 @@ pub mod sample;
 pub mod scroll;
 #[cfg(any(test, feature = "testing"))]
 pub mod snapshot;
+pub mod step_label;
 pub mod terminal;
 pub mod text;
 pub mod theme;

@@ -27,7 +27,8 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
         common::shell_quote(&sessions),
         common::shell_quote(&config),
     );
-    let tmux = Tmux::start("deepterm-test", 100, 30, &cmd);
+    // 40 rows: the two cache notices before the tool node (§14.5) leave it in view.
+    let tmux = Tmux::start("deepterm-test", 100, 40, &cmd);
     tmux.wait_for("the first frame", |s| {
         s.contains("Demo mode: built-in simulator") && s.contains("Trajectory")
     });
@@ -46,7 +47,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     tmux.type_line("/tool disable list_dir");
     tmux.type_line("again");
     let screen = tmux.wait_for("the tool-change node", |s| {
-        s.contains("工具已更新 · 移除 2 个") && s.contains("#2   T2.S1")
+        s.contains("工具已更新 · 移除 2 个") && s.contains("#2   2.1")
     });
     // The Trajectory CONTEXT cell lists the names; Chat shows one node for both changes
     // before the request (decision 0033), still collapsed.

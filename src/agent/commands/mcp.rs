@@ -14,9 +14,17 @@ impl Agent {
         // start): it runs in the background, its status changes reach the log through the
         // background channel, and the outcome arrives as a notice. `exec` waits, so the
         // next script line sees the new tools.
+        // An unknown name is answered at once below ("no such server"), with no
+        // "connecting…" before it.
+        let mut words = rest.split_whitespace();
+        let (connect_to, disconnect_from) = match (words.next(), words.next(), words.next()) {
+            (Some("connect"), Some(name), None) => (Some(name), None),
+            (Some("disconnect"), Some(name), None) => (None, Some(name)),
+            _ => (None, None),
+        };
         if let Some(m) = self.mcp()
             && self.is_interactive()
-            && rest.split_whitespace().next() == Some("connect")
+            && connect_to.is_some_and(|n| m.is_configured(n))
         {
             let tx = self.event_sender();
             let rest = rest.to_string();
@@ -37,6 +45,17 @@ impl Agent {
                 let _ = tx.send(AgentEvent::Notice(Notice::new(level, key, args)));
             });
             return LineOutcome::default();
+        }
+        // What removing its tools costs the cache, said before they go (§14.5).
+        if let Some(m) = self.mcp()
+            && let Some(name) = disconnect_from
+        {
+            let active: Vec<String> = m
+                .server_tools(name)
+                .into_iter()
+                .filter(|t| self.registry_mut().is_active(t))
+                .collect();
+            self.warn_removal_cost(&active);
         }
         let reply = match self.mcp() {
             Some(m) => m.command(rest).await,

@@ -46,7 +46,12 @@ impl McpManager {
                     "mcp-connect-failed",
                     vec![
                         ("name", name.into()),
-                        ("error", self.last_error(name).unwrap_or_default().into()),
+                        (
+                            "error",
+                            self.last_error(name)
+                                .map(Arg::from)
+                                .unwrap_or_else(|| Arg::from("")),
+                        ),
                     ],
                 ),
                 Err(e) => unknown(e),
@@ -75,8 +80,17 @@ impl McpManager {
             .unwrap_or(0)
     }
 
+    /// The model-facing names of the tools `name` has registered.
+    pub fn server_tools(&self, name: &str) -> Vec<String> {
+        self.inner
+            .servers
+            .get(name)
+            .map(|s| s.lock().tools.iter().map(|(m, _)| m.clone()).collect())
+            .unwrap_or_default()
+    }
+
     /// The last error a server reported, if any.
-    pub fn last_error(&self, name: &str) -> Option<String> {
+    pub fn last_error(&self, name: &str) -> Option<Text> {
         self.inner
             .servers
             .get(name)

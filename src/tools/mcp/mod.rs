@@ -11,6 +11,7 @@
 mod call;
 mod command;
 pub mod content;
+pub mod failure;
 pub mod listing;
 pub mod names;
 mod options;
@@ -119,6 +120,11 @@ impl McpManager {
                 drop(self.connect(name));
             }
         }
+    }
+
+    /// Whether a server named `name` is configured.
+    pub fn is_configured(&self, name: &str) -> bool {
+        self.inner.servers.contains_key(name)
     }
 
     /// Starts `name` (if it is not running) and returns a future that resolves once it is
@@ -346,7 +352,7 @@ impl McpManager {
             if let Some(e) = &st.last_error {
                 out.push(Text::new(
                     "mcp-status-error",
-                    vec![("error", Arg::from(e.as_str()))],
+                    vec![("error", Arg::from(e.clone()))],
                 ));
             }
             for (model, original) in &st.tools {
@@ -367,12 +373,12 @@ impl McpManager {
 
 /// A server with `enabled = true` that was not connected in time (see
 /// [`McpManager::wait_enabled`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NotReady {
     /// Server name.
     pub name: String,
     /// Still starting when the wait ended (otherwise it failed).
     pub timed_out: bool,
-    /// The last error it reported.
-    pub error: Option<String>,
+    /// The last error it reported (rendered when shown).
+    pub error: Option<Text>,
 }

@@ -9,11 +9,13 @@ use rmcp::service::{Peer, RoleClient};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use super::failure;
 use super::listing;
 use super::options::McpOptions;
 use super::stderr_tail::StderrTail;
 use super::transport::{DEFAULT_MAX_MESSAGE_BYTES, Oversize};
 use crate::config::McpServerConfig;
+use crate::i18n::Text;
 use crate::session::event::{McpState, McpStatus};
 use crate::tools::registry::{RegisteredTool, ToolSource};
 use crate::tools::source::{Background, ToolSlot};
@@ -36,7 +38,8 @@ pub(super) struct State {
     pub(super) state: Option<McpState>,
     /// `(model-facing name, original name)` of the registered tools.
     pub(super) tools: Vec<(String, String)>,
-    pub(super) last_error: Option<String>,
+    /// In the interface language when shown (see `failure`).
+    pub(super) last_error: Option<Text>,
     pub(super) peer: Option<Peer<RoleClient>>,
     /// Supervisor of the current run and its generation.
     pub(super) run: Option<CancellationToken>,
@@ -51,7 +54,7 @@ pub(super) struct Server {
     /// `tools/list_changed` notifications received / applied (see `McpTool::call`).
     pub(super) changes_seen: AtomicU64,
     pub(super) changes_done: watch::Sender<u64>,
-    /// The last 64 KiB of the process's stderr (quoted in errors).
+    /// The start and the last 64 KiB of the process's stderr (quoted in errors).
     pub(super) stderr_tail: Mutex<StderrTail>,
     /// The last message over `max_message_bytes`; every one is sent (waiters fail at once).
     pub(super) oversize: watch::Sender<Option<Oversize>>,
@@ -68,11 +71,11 @@ impl Server {
         self.st.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn stderr_hint(&self) -> Option<String> {
+    fn stderr_cause(&self) -> Option<String> {
         self.stderr_tail
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .hint()
+            .cause()
     }
 
     /// The limit on one message from this server.
@@ -85,15 +88,19 @@ impl Server {
     /// Runs `fut`, failing it at once if the server sends an oversized message meanwhile.
     pub(super) async fn or_oversize<T>(
         &self,
-        fut: impl Future<Output = Result<T, String>>,
-    ) -> Result<T, String> {
+        fut: impl Future<Output = Result<T, Text>>,
+    ) -> Result<T, Text> {
         let mut rx = self.oversize.subscribe();
         rx.borrow_and_update();
         tokio::select! {
             r = fut => r,
             Ok(()) = rx.changed() => {
-                let o = *rx.borrow();
-                Err(o.map(|o| o.message(&self.name)).unwrap_or_default())
+                let o = (*rx.borrow()).unwrap_or(Oversize { bytes: 0, limit: 0 });
+                Err(failure::text("mcp-err-oversize", vec![
+                    ("name", self.name.clone()),
+                    ("bytes", o.bytes.to_string()),
+                    ("limit", o.limit.to_string()),
+                ]))
             }
         }
     }
@@ -114,11 +121,9 @@ impl Server {
         }
     }
 
-    pub(super) fn with_hint(&self, error: String) -> String {
-        match self.stderr_hint() {
-            Some(h) => format!("{error} (stderr: {h})"),
-            None => error,
-        }
+    /// `error` with the stderr lines that carry the cause.
+    pub(super) fn with_hint(&self, error: Text) -> Text {
+        failure::with_stderr(error, self.stderr_cause())
     }
 }
 
@@ -138,7 +143,7 @@ pub(super) fn send_status(
     st: &mut State,
     server: &str,
     state: McpState,
-    error: Option<String>,
+    error: Option<Text>,
 ) {
     st.state = Some(state);
     if error.is_some() {
@@ -153,6 +158,7 @@ pub(super) fn send_status(
         server: server.to_string(),
         state,
         tools,
-        error,
+        error: error.as_ref().map(failure::english),
+        detail: error.map(Box::new),
     }));
 }

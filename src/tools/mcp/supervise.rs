@@ -27,11 +27,12 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::call::McpTool;
+use super::failure::{self, text};
 use super::listing::{self, SkipReason, Skipped};
 use super::names;
 use super::options::DEFAULT_CALL_TIMEOUT_SECS;
 use super::server::{Inner, Phase, Server, State, send_status};
-use super::transport::{ChildTransport, Oversize, OversizeReport, SkipReport};
+use super::transport::{ChildTransport, ExitWatch, Oversize, OversizeReport, SkipReport};
 use crate::i18n::{Arg, Text};
 use crate::session::event::{McpState, ToolSchema};
 use crate::tools::registry::RegisteredTool;
@@ -51,10 +52,54 @@ impl ClientHandler for Handler {
     }
 }
 
-type Connection = (RunningService<RoleClient, Handler>, Arc<Notify>);
+/// A running connection, how its process ends, and the task reading its stderr.
+struct Connection {
+    running: RunningService<RoleClient, Handler>,
+    changed: Arc<Notify>,
+    exit: ExitWatch,
+    stderr: Option<tokio::task::JoinHandle<()>>,
+}
 
-/// Starts the process, runs the MCP handshake.
-async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection, String> {
+/// How long a failure waits for the process's exit status and its last stderr bytes.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Explains a failure whose words came from the MCP library (often a broken pipe): when the
+/// process has exited (or does so within [`EXIT_GRACE`]), "exited with status N" instead;
+/// either way followed by the stderr lines that carry the cause, read to the end first.
+async fn explain(
+    server: &Server,
+    exit: &ExitWatch,
+    stderr: Option<tokio::task::JoinHandle<()>>,
+    otherwise: Text,
+) -> Text {
+    let mut exit = exit.clone();
+    let status = tokio::time::timeout(EXIT_GRACE, exit.wait_for(Option::is_some))
+        .await
+        .ok()
+        .and_then(|r| r.ok().and_then(|s| *s))
+        // A process deepterm ended says nothing about the failure.
+        .filter(|e| !e.killed)
+        .map(|e| e.status);
+    // Its stderr is complete only once it has ended.
+    if let Some(reader) = stderr.filter(|_| status.is_some()) {
+        let _ = tokio::time::timeout(EXIT_GRACE, reader).await;
+    }
+    let error = match status {
+        Some(s) => {
+            tracing::info!(
+                "MCP server {}: {}",
+                server.name,
+                failure::english(&otherwise)
+            );
+            failure::exited(s)
+        }
+        None => otherwise,
+    };
+    server.with_hint(error)
+}
+
+/// Starts the process, runs the MCP handshake; a failure is explained (with its stderr).
+async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection, Text> {
     let cfg = &server.config;
     let mut cmd = tokio::process::Command::new(&cfg.command);
     cmd.args(&cfg.args);
@@ -67,9 +112,15 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
     let report: OversizeReport = {
         let s = server.clone();
         Arc::new(move |o: Oversize| {
-            let msg = o.message(&s.name);
-            tracing::warn!("{msg}");
-            s.lock().last_error = Some(msg);
+            tracing::warn!("{}", o.message(&s.name));
+            s.lock().last_error = Some(text(
+                "mcp-err-oversize",
+                vec![
+                    ("name", s.name.clone()),
+                    ("bytes", o.bytes.to_string()),
+                    ("limit", o.limit.to_string()),
+                ],
+            ));
             s.oversize.send_replace(Some(o));
         })
     };
@@ -82,9 +133,9 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
                 .extend(left_out);
         })
     };
-    let (transport, stderr) =
+    let (transport, stderr, exit) =
         ChildTransport::spawn(cmd, server.max_message_bytes(), report, skipped)
-            .map_err(|e| format!("cannot start \"{}\": {e}", cfg.command))?;
+            .map_err(|e| failure::cannot_start(&cfg.command, &e))?;
     server
         .stderr_tail
         .lock()
@@ -116,19 +167,17 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
             handler
                 .serve(transport)
                 .await
-                .map_err(|e| format!("MCP handshake failed: {e}"))
+                .map_err(|e| text("mcp-err-handshake", vec![("error", e.to_string())]))
         })
         .await;
     match served {
-        Ok(running) => Ok((running, changed)),
-        Err(e) => {
-            // The server's own explanation is usually its last stderr line: let the reader
-            // drain it (the process has exited or closed its pipes) before reporting.
-            if let Some(reader) = stderr_reader {
-                let _ = tokio::time::timeout(Duration::from_millis(500), reader).await;
-            }
-            Err(e)
-        }
+        Ok(running) => Ok(Connection {
+            running,
+            changed,
+            exit,
+            stderr: stderr_reader,
+        }),
+        Err(e) => Err(explain(server, &exit, stderr_reader, e).await),
     }
 }
 
@@ -143,7 +192,7 @@ struct Listed {
 }
 
 /// Lists the server's tools and builds their registrations.
-async fn list_tools(server: &Arc<Server>, peer: &Peer<RoleClient>) -> Result<Listed, String> {
+async fn list_tools(server: &Arc<Server>, peer: &Peer<RoleClient>) -> Result<Listed, Text> {
     let take_skipped =
         || std::mem::take(&mut *server.skipped.lock().unwrap_or_else(|p| p.into_inner()));
     take_skipped();
@@ -151,7 +200,7 @@ async fn list_tools(server: &Arc<Server>, peer: &Peer<RoleClient>) -> Result<Lis
         .or_oversize(async {
             peer.list_all_tools()
                 .await
-                .map_err(|e| format!("tools/list failed: {e}"))
+                .map_err(|e| text("mcp-err-list-failed", vec![("error", e.to_string())]))
         })
         .await?;
     let (mapping, regs, cut) = registrations(server, &tools);
@@ -328,18 +377,23 @@ pub(super) async fn supervise(
         let connected = tokio::select! {
             _ = token.cancelled() => return,
             r = tokio::time::timeout(opts.connect_timeout, async {
-                let (running, changed) = connect_once(&inner, &server).await?;
-                let listed = list_tools(&server, running.peer()).await?;
-                Ok::<_, String>((running, changed, listed))
+                let mut c = connect_once(&inner, &server).await?;
+                match list_tools(&server, c.running.peer()).await {
+                    Ok(listed) => Ok::<_, Text>((c, listed)),
+                    // A server that exits right after the handshake: say so, with stderr.
+                    Err(e) => Err(explain(&server, &c.exit, c.stderr.take(), e).await),
+                }
             }) => match r {
                 Ok(r) => r,
-                Err(_) => Err(format!("no answer within {} s", opts.connect_timeout.as_secs())),
+                Err(_) => Err(server.with_hint(text(
+                    "mcp-err-no-answer",
+                    vec![("seconds", opts.connect_timeout.as_secs().to_string())],
+                ))),
             },
         };
-        let (running, changed, listed) = match connected {
+        let (conn, listed) = match connected {
             Ok(c) => c,
-            Err(e) => {
-                let error = server.with_hint(e);
+            Err(error) => {
                 if !ever_connected || failures >= opts.max_retries {
                     give_up(&inner, &server, generation, error);
                     return;
@@ -355,6 +409,12 @@ pub(super) async fn supervise(
             }
         };
         ever_connected = true;
+        let Connection {
+            running,
+            changed,
+            exit,
+            stderr,
+        } = conn;
         let up_since = Instant::now();
         let peer = running.peer().clone();
         warn_listing(&inner, &server, &listed);
@@ -385,8 +445,8 @@ pub(super) async fn supervise(
                 }
                 r = &mut wait => {
                     break match r {
-                        Ok(_) => "the server process exited".to_string(),
-                        Err(e) => format!("the MCP connection task failed: {e}"),
+                        Ok(_) => text("mcp-err-process-exited", vec![]),
+                        Err(e) => text("mcp-err-task-failed", vec![("error", e.to_string())]),
                     };
                 }
                 () = changed.notified() => {
@@ -399,9 +459,9 @@ pub(super) async fn supervise(
                     let listed = tokio::select! {
                         _ = token.cancelled() => continue,
                         r = tokio::time::timeout(opts.connect_timeout, list_tools(&server, &peer)) => {
-                            r.unwrap_or_else(|_| Err(format!(
-                                "tools/list: no answer within {} s",
-                                opts.connect_timeout.as_secs()
+                            r.unwrap_or_else(|_| Err(text(
+                                "mcp-err-list-no-answer",
+                                vec![("seconds", opts.connect_timeout.as_secs().to_string())],
                             )))
                         }
                     };
@@ -419,8 +479,9 @@ pub(super) async fn supervise(
                             }
                         }
                         Err(e) => {
-                            tracing::warn!("MCP server {name}: {e}");
-                            warn_once(&inner, &server, format!("refresh\u{0}{e}"), Text::new(
+                            let english = failure::english(&e);
+                            tracing::warn!("MCP server {name}: {english}");
+                            warn_once(&inner, &server, format!("refresh\u{0}{english}"), Text::new(
                                 "mcp-refresh-failed",
                                 vec![("name", Arg::from(name.as_str())), ("error", Arg::from(e))],
                             ));
@@ -432,17 +493,24 @@ pub(super) async fn supervise(
         };
         // Crash: keep the tools registered (calls fail clearly) and reconnect, unless it
         // keeps crashing soon after each connect.
-        let error = server.with_hint(error);
+        let error = explain(&server, &exit, stderr, error).await;
         failures = if up_since.elapsed() >= opts.healthy_after {
             1
         } else {
             failures + 1
         };
         if failures > opts.max_retries {
-            let error = format!(
-                "the server stopped {failures} times in a row within {} s of connecting, so it \
-                 is not restarted again; /mcp connect {name} tries again (last: {error})",
-                opts.healthy_after.as_secs()
+            let error = Text::new(
+                "mcp-err-gave-up",
+                vec![
+                    ("count", Arg::from(failures.to_string())),
+                    (
+                        "seconds",
+                        Arg::from(opts.healthy_after.as_secs().to_string()),
+                    ),
+                    ("name", Arg::from(name.as_str())),
+                    ("last", Arg::from(error)),
+                ],
             );
             give_up(&inner, &server, generation, error);
             return;
@@ -458,7 +526,7 @@ pub(super) async fn supervise(
     }
 }
 
-fn give_up(inner: &Inner, server: &Server, generation: u64, error: String) {
+fn give_up(inner: &Inner, server: &Server, generation: u64, error: Text) {
     if_current(server, generation, |st| {
         st.run = None;
         st.peer = None;

@@ -30,7 +30,9 @@ use tokio::io::{
     AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, ReadBuf, ReadHalf,
     SimplexStream,
 };
-use tokio::process::{Child, ChildStderr, ChildStdin};
+use tokio::process::{ChildStderr, ChildStdin};
+use tokio::sync::watch;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::listing::{self, Skipped};
 
@@ -240,11 +242,29 @@ impl<R: AsyncRead + Unpin> AsyncRead for Metered<R> {
     }
 }
 
-/// An MCP server process spoken to over its stdin and stdout.
+/// How the server process ended, once it has: `None` while it runs. A failure reports
+/// "exited with status N" from this rather than the broken pipe rmcp saw.
+pub type ExitWatch = watch::Receiver<Option<Exit>>;
+
+/// The end of a server process.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exit {
+    /// Its exit status.
+    pub status: std::process::ExitStatus,
+    /// deepterm ended it (the transport was dropped or closed while it ran): the status
+    /// says nothing about why the connection failed.
+    pub killed: bool,
+}
+
+/// An MCP server process spoken to over its stdin and stdout. A reaper task owns the
+/// process, so its exit status is known even after rmcp dropped the transport; dropping the
+/// transport kills the process, as the process handle's `kill_on_drop` did.
 pub struct ChildTransport {
-    child: Child,
     io: AsyncRwTransport<RoleClient, ReadHalf<SimplexStream>, ChildStdin>,
     lists: Arc<PendingLists>,
+    exit: ExitWatch,
+    kill: CancellationToken,
+    _kill_on_drop: DropGuard,
 }
 
 /// Room between the pump and rmcp's reader.
@@ -253,13 +273,14 @@ const PUMP_BUFFER: usize = 64 * 1024;
 impl ChildTransport {
     /// Starts `cmd` with piped stdio; messages over `limit` bytes are dropped and reported
     /// to `report`, tools a listing leaves out to `skipped`. Also returns the process's
-    /// stderr. Needs a tokio runtime (the output pump is a task).
+    /// stderr and a watch on its exit. Needs a tokio runtime (the output pump and the
+    /// reaper are tasks).
     pub fn spawn(
         mut cmd: tokio::process::Command,
         limit: u64,
         report: OversizeReport,
         skipped: SkipReport,
-    ) -> std::io::Result<(ChildTransport, Option<ChildStderr>)> {
+    ) -> std::io::Result<(ChildTransport, Option<ChildStderr>, ExitWatch)> {
         cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -282,7 +303,38 @@ impl ChildTransport {
             skipped,
         ));
         let io = AsyncRwTransport::new_client(rx, stdin).with_max_line_length(line_limit);
-        Ok((ChildTransport { child, io, lists }, stderr))
+        let (exit_tx, exit) = watch::channel(None);
+        let kill = CancellationToken::new();
+        let reap = kill.clone();
+        tokio::spawn(async move {
+            // A process that has already ended wins over a kill asked for at the same time.
+            let ended = tokio::select! {
+                biased;
+                s = child.wait() => Some(s),
+                () = reap.cancelled() => None,
+            };
+            let (status, killed) = match ended {
+                Some(s) => (s, false),
+                None => {
+                    let _ = child.start_kill();
+                    (child.wait().await, true)
+                }
+            };
+            // A process that had already exited on its own (a code, not our signal) was
+            // not ended by the kill, even if the kill was asked for first.
+            if let Ok(status) = status {
+                let killed = killed && status.code().is_none();
+                exit_tx.send_replace(Some(Exit { status, killed }));
+            }
+        });
+        let transport = ChildTransport {
+            io,
+            lists,
+            exit: exit.clone(),
+            _kill_on_drop: kill.clone().drop_guard(),
+            kill,
+        };
+        Ok((transport, stderr, exit))
     }
 }
 
@@ -305,10 +357,15 @@ impl Transport<RoleClient> for ChildTransport {
     /// Closes stdin (the MCP stdio shutdown), waits briefly for the process, then kills it.
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.io.close().await?;
-        match tokio::time::timeout(EXIT_WAIT, self.child.wait()).await {
-            Ok(r) => r.map(|_| ()),
-            Err(_) => self.child.kill().await,
+        let mut exit = self.exit.clone();
+        if tokio::time::timeout(EXIT_WAIT, exit.wait_for(Option::is_some))
+            .await
+            .is_err()
+        {
+            self.kill.cancel();
+            let _ = exit.wait_for(Option::is_some).await;
         }
+        Ok(())
     }
 }
 

@@ -170,7 +170,14 @@ impl App {
                 "mcp-connect-failed",
                 vec![
                     ("name", Arg::from(m.server.clone())),
-                    ("error", Arg::from(m.error.clone().unwrap_or_default())),
+                    // In the interface language when the log has it (decision 0090).
+                    (
+                        "error",
+                        m.detail
+                            .clone()
+                            .map(|t| Arg::from(*t))
+                            .unwrap_or_else(|| Arg::from(m.error.clone().unwrap_or_default())),
+                    ),
                 ],
             );
             if !recent_notice(t, &n) {

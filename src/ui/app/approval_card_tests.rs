@@ -181,6 +181,7 @@ fn mcp_failure_shows_in_chat_once_and_brings_it_into_view() {
         state: McpState::Failed,
         tools: None,
         error: Some("exited with status 1".into()),
+        detail: None,
     }));
     // `/mcp connect github` says the same; Chat shows it once.
     s.push(AgentEvent::Notice(Notice::new(

@@ -357,7 +357,8 @@ impl Transcript {
             // The answer is kept as received (`/copy` copies its source) and sanitized
             // for display by the collector; the reasoning is only ever displayed.
             if is_reasoning {
-                cell.thinking_since.get_or_insert_with(std::time::Instant::now);
+                cell.thinking_since
+                    .get_or_insert_with(std::time::Instant::now);
                 cell.reasoning.push_str(&sanitize(delta));
             } else {
                 // The reply starts: the thinking time is fixed (SPEC §14.4).

@@ -331,12 +331,19 @@ fn resumed_cancel_and_error_are_shown() {
 #[test]
 fn reasoning_streams_open_and_collapses_to_its_thinking_time_when_the_reply_starts() {
     let mut t = Transcript::new();
-    t.stream(1, 1, &StreamEvent::ReasoningDelta("weigh the options\n".into()));
+    t.stream(
+        1,
+        1,
+        &StreamEvent::ReasoningDelta("weigh the options\n".into()),
+    );
     t.stream(1, 1, &StreamEvent::ReasoningDelta("pick the second".into()));
     // While it thinks, the reasoning shows in full under a "Thinking…" line (SPEC §14.4).
     let live = text(&mut t, 0);
     assert!(live.contains("Thinking…"), "{live}");
-    assert!(live.contains("weigh the options") && live.contains("pick the second"), "{live}");
+    assert!(
+        live.contains("weigh the options") && live.contains("pick the second"),
+        "{live}"
+    );
     // The reply starts: one collapsed line with the time, the reasoning hidden.
     t.stream(1, 1, &StreamEvent::TextDelta("The answer.\n".into()));
     let replying = text(&mut t, 0);
@@ -367,5 +374,8 @@ fn reasoning_streams_open_and_collapses_to_its_thinking_time_when_the_reply_star
     assert!(text(&mut t, 0).contains("▸ Thought for 1 s"));
     t.toggle(0);
     let open = text(&mut t, 0);
-    assert!(open.contains("▾ Thought for 1 s") && open.contains("pick the second"), "{open}");
+    assert!(
+        open.contains("▾ Thought for 1 s") && open.contains("pick the second"),
+        "{open}"
+    );
 }

@@ -169,7 +169,8 @@ impl Inspector {
         out.push((l.tr("tui-inspector-messages"), theme::bold(), false));
         for (i, m) in r.messages.iter().enumerate() {
             out.push((
-                format!("  {i:>3} {}", localize_role(l, &sanitize(m))),
+                // Numbered from 1, like the tool entries (§14.5).
+                format!("  {:>3} {}", i + 1, localize_role(l, &sanitize(m))),
                 normal,
                 mark && d.message == Some(i),
             ));

@@ -68,7 +68,9 @@ impl CacheBreak {
         // names the break before the reasons it entails.
         let kind = if compacted {
             BreakKind::Compaction
-        } else if model_changed && reasons.contains(&DiffReason::RouteChanged) {
+        } else if reasons.contains(&DiffReason::ModelChanged)
+            || (model_changed && reasons.contains(&DiffReason::RouteChanged))
+        {
             BreakKind::Model
         } else {
             reasons
@@ -80,6 +82,8 @@ impl CacheBreak {
                     DiffReason::Consolidation | DiffReason::PromptUpdateAppended => {
                         Some(BreakKind::Prompt)
                     }
+                    DiffReason::Compacted => Some(BreakKind::Compaction),
+                    DiffReason::ModelChanged => Some(BreakKind::Model),
                     DiffReason::RouteChanged if model_changed => Some(BreakKind::Model),
                     DiffReason::RouteChanged => Some(BreakKind::Route),
                     DiffReason::NewSeries => Some(BreakKind::Header),

@@ -292,7 +292,7 @@ impl Trajectory {
                 } else {
                     gutter()
                 };
-                let step = format!("T{turn}.S{step}");
+                let step = crate::ui::step_label::step_label(*turn, *step, l);
                 let usage = Figures::of(usage.as_ref(), *cost, l);
                 Line::from(columns_line(mark, cols, |c| {
                     usage_cell(c, *n, &step, *ttft_ms, *duration_ms, &usage)
@@ -381,6 +381,7 @@ impl Trajectory {
                 message,
                 retried,
             } => {
+                let code = crate::ui::step_label::error_code_label(code, l);
                 let mut s = format!("{} {code}", l.tr("tui-badge-fail"));
                 if let Some(st) = status {
                     s.push_str(&format!(" {st}"));
@@ -395,7 +396,14 @@ impl Trajectory {
                 ];
                 if cols.contains(&Column::Step) {
                     spans.push(Span::styled(
-                        format!(" {}", pad(&format!("T{turn}.S{step}"), 6, false)),
+                        format!(
+                            " {}",
+                            pad(
+                                &crate::ui::step_label::step_label(*turn, *step, l),
+                                6,
+                                false
+                            )
+                        ),
                         theme::error(),
                     ));
                 }

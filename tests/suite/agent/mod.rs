@@ -1,3 +1,4 @@
+mod cache_cost;
 mod commands;
 mod compaction_log;
 mod effort;

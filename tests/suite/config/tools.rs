@@ -180,13 +180,13 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
         (
             "[[providers.deepseek.models]]\nid = \"deepseek-flash\"\ntool_update = \"sometimes\"",
             "providers.deepseek.models[0].tool_update",
-            r#"must be "in-history" or "addition-only" when present"#,
-            "必须是“in-history”或“addition-only”",
+            r#"must be "in-history", "addition-only" or "none" when present"#,
+            "必须是“in-history”“addition-only”或“none”",
         ),
         (
             "[[providers.deepseek.models]]\nid = \"a\"\n[[providers.deepseek.models]]\nid = \"b\"\nsystem_prompt_update = \"always\"",
             "providers.deepseek.models[1].system_prompt_update",
-            r#"must be "in-history" when present"#,
+            r#"must be "in-history" or "none" when present"#,
             "必须是“in-history”",
         ),
         (
@@ -417,7 +417,11 @@ tool_update = "addition-only"
     let v4 = c.resolve_route(Some("deepseek/deepseek-v4-flash")).unwrap();
     assert_eq!(v4.tool_update, Some(ToolUpdateMode::InHistory));
     assert_eq!(v4.system_prompt_update, Some(SystemPromptUpdate::InHistory));
-    assert!(!v4.image_input, "an override replaces the whole entry");
+    // Keys the override does not set come from the built-in entry (decision 0091).
+    assert!(
+        v4.image_input,
+        "image input inherited from the built-in entry"
+    );
     assert_eq!(
         v4.context_window, 1_048_576,
         "window falls back to the catalog"

@@ -529,8 +529,11 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
     );
 }
 
+/// A message sent while a turn answers is its own turn (§14.5, decision 0092): it waits
+/// for the running turn, then runs as the next one, and its request is labelled with its
+/// own turn number; the conversation's prefix is kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_boundary() {
+async fn a_message_sent_during_a_turn_is_its_own_turn_after_it() {
     use deepterm::agent::protocol::AgentEvent;
     let env = Env::new(SimConfig {
         latency: std::time::Duration::from_millis(40),
@@ -539,7 +542,7 @@ async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_bou
     .await;
     let mut ui = env.start_interactive(env.config(""));
     ui.submit("First message");
-    // Wait until the first reply is streaming, then steer.
+    // Wait until the first reply is streaming, then send another message.
     loop {
         match ui.next_event().await {
             AgentEvent::Stream { .. } => break,
@@ -549,7 +552,7 @@ async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_bou
     ui.submit("Also consider this");
     let mut queued_seen = false;
     let mut finished = 0;
-    while finished < 1 {
+    while finished < 2 {
         match ui.next_event().await {
             AgentEvent::Queued(n) if n > 0 => queued_seen = true,
             AgentEvent::TurnFinished => finished += 1,
@@ -560,21 +563,30 @@ async fn steering_a_message_sent_during_a_turn_is_delivered_at_the_next_step_bou
     assert!(queued_seen, "the UI is told the message is queued");
     let log = env.log();
     let t = types(&log);
-    assert_eq!(
-        t.iter().filter(|x| *x == "turn/start").count(),
-        1,
-        "one turn: {t:?}"
-    );
-    let users: Vec<usize> = t
+    let turns: Vec<u64> = log
         .iter()
-        .enumerate()
-        .filter(|(_, x)| *x == "user/message")
-        .map(|(i, _)| i)
+        .filter(|e| e["type"] == "turn/start")
+        .map(|e| e["data"]["turn"].as_u64().unwrap())
         .collect();
-    assert_eq!(users.len(), 2);
+    assert_eq!(turns, vec![1, 2], "{t:?}");
+    // Each answer is labelled with its own turn.
+    let answered: Vec<(u64, u64)> = log
+        .iter()
+        .filter(|e| e["type"] == "assistant/message")
+        .map(|e| {
+            (
+                e["data"]["turn"].as_u64().unwrap(),
+                e["data"]["step"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(answered, vec![(1, 1), (2, 1)]);
+    let second_turn = t.iter().rposition(|x| x == "turn/start").unwrap();
     let first_reply = t.iter().position(|x| x == "assistant/message").unwrap();
-    assert!(users[1] > first_reply, "delivered after the running step");
-    assert_eq!(t.iter().filter(|x| *x == "assistant/message").count(), 2);
+    assert!(
+        first_reply < second_turn,
+        "the second turn starts after the first answer"
+    );
     let reqs = env.requests();
     assert!(starts_with_previous(&reqs[0], &reqs[1]));
 }

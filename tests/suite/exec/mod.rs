@@ -1,6 +1,7 @@
 mod acting;
 mod checkpoints;
 mod controls;
+mod demo_locale;
 mod escapes;
 mod feedback;
 mod headless;

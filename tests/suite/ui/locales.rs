@@ -56,6 +56,12 @@ const DYNAMIC: &[Dynamic] = &[
         suffix_pattern: r#"\bexpected:\s*"([a-z0-9-]+)""#,
     },
     Dynamic {
+        prefix: "llm-code-",
+        builder: "src/ui/step_label.rs",
+        suffix_file: "src/llm/types.rs",
+        suffix_pattern: r#"ErrorCode::\w+ => "([a-z_]+)","#,
+    },
+    Dynamic {
         prefix: "config-file-kind-",
         builder: "src/config/error.rs",
         suffix_file: "src/fs_guard.rs",
@@ -77,6 +83,7 @@ const NOT_KEYS: &[(&str, &str)] = &[
     ("tool-registry", "message source kind in the log"),
     ("no-such-key", "a unit test of the unknown-key fallback"),
     ("session-dir", "a command-line option name"),
+    ("cache-unit", "a command-line option name"),
     ("system-prompt", "a message source kind"),
     ("sandbox-mode", "a message source kind (the mode note)"),
 ];
@@ -547,6 +554,16 @@ const ZH_GLOSSARY: &[(&str, &[&str])] = &[
     ("会话", &["对话记录"]),
     ("输入框", &["编辑框", "撰写框"]),
     ("简体中文", &["zh-CN。", "为 zh-CN", "/ 中文"]),
+    // A request that read less from the cache than it could: the cache "失效", never
+    // "中断" (that is a cut connection) or "丢失".
+    (
+        "缓存失效",
+        &["缓存中断", "缓存断裂", "丢失缓存", "缓存丢失", "缓存被破坏"],
+    ),
+    // The demo simulator, in its replies and the notices about it.
+    ("演示模拟器", &["演示仿真器", "示范模拟器", "模拟服务器"]),
+    // How an MCP server process ended.
+    ("退出状态", &["退出码", "退出代码", "返回码"]),
 ];
 
 #[test]
@@ -601,4 +618,41 @@ fn zh_punctuation_is_full_width() {
         &[("query", "ab".into()), ("candidates", names)],
     );
     assert!(shown.contains("grep、list_dir"), "{shown}");
+}
+
+/// A space between Chinese and Latin text (`界面语言已切换为 English。`), in the messages
+/// as written and where a selector or an argument puts Latin words next to Chinese.
+#[test]
+fn zh_latin_words_are_spaced_from_chinese() {
+    let cjk = r"[\u{4e00}-\u{9fff}]";
+    let tight = Regex::new(&format!(r"{cjk}[A-Za-z]|[A-Za-z]{cjk}")).unwrap();
+    // Rendered without arguments: selectors take their default variant, and a missing
+    // argument shows as `{$name}`, which is left out here.
+    let missing = Regex::new(r"\{\$?[A-Za-z_-]*\}").unwrap();
+    let zh = deepterm::i18n::Localizer::new(deepterm::i18n::Locale::ZhCn);
+    let mut problems = Vec::new();
+    for (key, _) in zh_values() {
+        let shown = zh.tr(&key);
+        let rest = missing.replace_all(&shown, "");
+        if tight.is_match(&rest) {
+            problems.push(format!("{key}: “{shown}”"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let switched = zh.tra("cmd-lang-switched", &[("locale", "en-US".into())]);
+    assert_eq!(switched, "界面语言已切换为 English。");
+    let failed = zh.tra(
+        "mcp-connect-failed",
+        &[
+            ("name", "badjs".into()),
+            (
+                "error",
+                deepterm::i18n::Text::new("mcp-err-exited", vec![("status", "1".into())]).into(),
+            ),
+        ],
+    );
+    assert_eq!(
+        failed,
+        "无法连接 MCP 服务器 badjs：服务器已退出，退出状态为 1"
+    );
 }

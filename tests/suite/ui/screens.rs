@@ -210,6 +210,7 @@ fn trajectory_script() -> Script {
             state: deepterm::session::event::McpState::Connected,
             tools: Some(vec!["gh_search".into(), "gh_issue".into()]),
             error: None,
+            detail: None,
         },
     ));
     s.tools_changed(1, &["gh_search", "gh_issue"], &["old_search"]);

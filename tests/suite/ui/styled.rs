@@ -212,7 +212,7 @@ fn cache_break_row_is_styled_unlike_a_warm_row() {
             // Its reason is on the row below, in the locale.
             let reason = match locale {
                 Locale::EnUs => "cache break: tools changed",
-                Locale::ZhCn => "缓存中断：工具有变化",
+                Locale::ZhCn => "缓存失效：工具有变化",
             };
             assert!(plain.contains(reason), "{plain}");
             insta::assert_snapshot!(format!("cache_break_{}_{w}", tag(locale)), st);

@@ -38,7 +38,7 @@ const EN: Texts = Texts {
 const ZH: Texts = Texts {
     locale: "zh-CN",
     header: ["轮.步", "↑输入", "命中"],
-    reason: "缓存中断：工具有变化",
+    reason: "缓存失效：工具有变化",
     session: "会话命中",
     last: "· 上次 ",
     inspector: ["请求 #2", "请求 #3", "首个差异：工具列表"],
@@ -149,7 +149,13 @@ fn scenario(w: u16, t: &Texts) {
     let row = |n: &str| {
         texts
             .iter()
-            .position(|l| l.contains(&format!("{n}   T")))
+            // The step label: `T1.S1`, or `1.1` in Chinese (§14.5).
+            .position(|l| {
+                l.split(&format!("{n}   "))
+                    .nth(1)
+                    .and_then(|rest| rest.chars().next())
+                    .is_some_and(|c| c == 'T' || c.is_ascii_digit())
+            })
             .unwrap_or_else(|| panic!("row {n} in\n{all}"))
     };
     let (warm, cold) = (row("#2"), row("#3"));

@@ -92,10 +92,20 @@ fn start(name: &str, dir: &Path, w: u16, h: u16, t: &Texts, extra: &str) -> Tmux
 /// Sends a message and waits for the demo reply listing the offered tools, and for the
 /// turn to end (the status line's idle hint).
 fn ask(tmux: &Tmux, t: &Texts, text: &str, offered: &str) -> String {
+    // The demo answers in the interface language (§14.5).
+    let offered = match t.locale {
+        "zh-CN" => offered
+            .replace("Tools on offer: ", "可用的工具：")
+            .replace(", ", "、"),
+        _ => offered.to_string(),
+    };
+    let offered = offered.as_str();
     tmux.type_line(text);
     tmux.wait_for("the demo reply", |s| {
         s.contains(&format!("▎ {text}"))
-            && crate::common::tmux::chat_flat(s).contains(offered)
+            && crate::common::tmux::chat_flat(s)
+                .replace(' ', "")
+                .contains(&offered.replace(' ', ""))
             && s.contains(t.idle)
     })
 }

@@ -55,7 +55,13 @@ fn copy_fills_the_paste_buffer(w: u16, locale: &str) {
 
     tmux.type_line("Hello copy");
     tmux.wait_for("the finished demo reply", |s| {
-        crate::common::tmux::chat_flat(s).contains("I will call") && s.contains(idle)
+        // The demo answers in the interface language (§14.5).
+        let call = if zh {
+            "提到其中一个"
+        } else {
+            "I will call"
+        };
+        crate::common::tmux::chat_flat(s).contains(call) && s.contains(idle)
     });
     tmux.type_line("/copy");
     let done = if zh {
@@ -76,7 +82,11 @@ fn copy_fills_the_paste_buffer(w: u16, locale: &str) {
     }
     // The markdown source of the reply, not its rendering.
     assert!(
-        buffer.starts_with("**Hello from the deepterm demo simulator!**"),
+        buffer.starts_with(if zh {
+            "**你好，这里是 deepterm 演示模拟器！**"
+        } else {
+            "**Hello from the deepterm demo simulator!**"
+        }),
         "{buffer}"
     );
     assert!(buffer.contains("> Hello copy"), "{buffer}");

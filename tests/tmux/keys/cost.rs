@@ -77,9 +77,10 @@ fn cost_footer_and_request_row_show_the_cost_at_120_columns_zh() {
     }
     let screen = priced_request("i13-cost-120-zh", 120, "zh-CN", "费用");
     assert!(screen.contains("费用 命中"), "{screen}");
+    // The step label reads under the column 轮.步 (§14.5).
     let row = screen
         .lines()
-        .find(|l| l.contains("#1   T1.S1"))
+        .find(|l| l.contains("#1   1.1"))
         .unwrap_or_else(|| panic!("request row in {screen}"));
     assert!(row.contains(" $0.000"), "{row}");
 }

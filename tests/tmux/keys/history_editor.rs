@@ -38,6 +38,12 @@ fn ctrl_r_finds_a_message_of_an_earlier_session(width: u16, locale: &str) {
     let tmux = Tmux::start(&format!("i13-hist-r-{width}-{locale}"), width, 30, &cmd);
     let zh = locale == "zh-CN";
     tmux.wait_for("the first frame", |s| s.contains('›'));
+    // The demo answers in the interface language (§14.5).
+    let demo = if zh {
+        "deepterm 演示模拟器"
+    } else {
+        "deepterm demo simulator"
+    };
     let idle = if zh {
         "? 查看快捷键"
     } else {
@@ -45,16 +51,14 @@ fn ctrl_r_finds_a_message_of_an_earlier_session(width: u16, locale: &str) {
     };
     tmux.type_line("deploy the Blue Whale release");
     tmux.wait_for("the demo reply, idle", |s| {
-        s.contains("deepterm demo simulator") && s.contains(idle)
+        s.contains(demo) && s.contains(idle)
     });
     tmux.type_line("/quit");
     tmux.wait_for("the second session", |s| {
-        s.contains('›') && !s.contains("Blue Whale") && !s.contains("deepterm demo simulator")
+        s.contains('›') && !s.contains("Blue Whale") && !s.contains(demo)
     });
     tmux.type_line("a message of the second session");
-    tmux.wait_for("its reply, idle", |s| {
-        s.contains("deepterm demo simulator") && s.contains(idle)
-    });
+    tmux.wait_for("its reply, idle", |s| s.contains(demo) && s.contains(idle));
     tmux.run(&["send-keys", "-t", "t", "-l", "half"]);
     tmux.key("C-r");
     tmux.run(&["send-keys", "-t", "t", "-l", "blue wh"]);
@@ -87,11 +91,7 @@ fn ctrl_r_finds_a_message_of_an_earlier_session(width: u16, locale: &str) {
         composer_has(s, "deploy the Blue Whale release") && !s.contains(label)
     });
     // Not sent: still one reply of the second session in Chat.
-    assert_eq!(
-        screen.matches("deepterm demo simulator").count(),
-        1,
-        "{screen}"
-    );
+    assert_eq!(screen.matches(demo).count(), 1, "{screen}");
     // Esc leaves a search and keeps the draft.
     tmux.key("C-r");
     tmux.run(&["send-keys", "-t", "t", "-l", "second"]);
@@ -173,7 +173,12 @@ fn ctrl_g_puts_the_stub_editors_text_in_the_composer(width: u16, locale: &str) {
     );
     // Keys still reach the TUI, and the edited text is sent as typed.
     tmux.key("Enter");
-    tmux.wait_for("the reply", |s| s.contains("deepterm demo simulator"));
+    let demo = if zh {
+        "deepterm 演示模拟器"
+    } else {
+        "deepterm demo simulator"
+    };
+    tmux.wait_for("the reply", |s| s.contains(demo));
 }
 
 #[test]

@@ -60,7 +60,12 @@ fn make_session(name: &str, dir: &Path, w: u16, t: &Texts, text: &str) {
     tmux.type_line(text);
     // The demo reply names the tools on offer; the idle hint says the turn is over.
     tmux.wait_for("the reply", |s| {
-        s.contains(&format!("▎ {text}")) && s.contains("Tools on offer") && s.contains(t.idle)
+        // The demo answers in the interface language (§14.5).
+        let offer = match t.locale {
+            "zh-CN" => "可用的工具",
+            _ => "Tools on offer",
+        };
+        s.contains(&format!("▎ {text}")) && s.contains(offer) && s.contains(t.idle)
     });
     tmux.type_line("/quit");
     tmux.wait_for("exit", |s| s.contains("EXITED"));

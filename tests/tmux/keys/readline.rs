@@ -130,7 +130,12 @@ fn readline_keys_and_a_pasted_trace(width: u16, locale: &str) {
     });
     tmux.key("Enter");
     let s = tmux.wait_for("the demo's reply", |s| {
-        s.contains("deepterm demo simulator") && composer(s).contains(t.placeholder)
+        // The demo answers in the interface language (§14.5).
+        let demo = match locale {
+            "zh-CN" => "deepterm 演示模拟器",
+            _ => "deepterm demo simulator",
+        };
+        s.contains(demo) && composer(s).contains(t.placeholder)
     });
     assert!(!s.contains(t.unknown_word), "{s}");
     assert!(
