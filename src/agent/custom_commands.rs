@@ -148,10 +148,7 @@ impl CommandProblem {
                         "cmd-custom-why-not-regular",
                         vec![(
                             "kind",
-                            Arg::from(Text::new(
-                                &format!("config-file-kind-{}", kind.id()),
-                                vec![],
-                            )),
+                            Arg::from(Text::new(&crate::config::kind_key(*kind), vec![])),
                         )],
                     ),
                     Refusal::NotText => Text::new("cmd-custom-why-not-text", vec![]),

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// The key type lives in [`crate::secret`] (below both `config` and `llm`).
 pub use crate::secret::ApiKey;
+pub(crate) use error::kind_key;
 pub use error::{ConfigError, ConfigWarning, Problem};
 pub use file::{MAX_CONFIG_BYTES, check_base_url_arg, save_locale};
 pub(crate) use file::{replace_file, resolve_symlinks};
