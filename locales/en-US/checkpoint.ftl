@@ -44,7 +44,6 @@ undo-conflicts = { $count ->
     [one] 1 file changed since the turn was left alone.
    *[other] { $count } files changed since the turn were left alone.
   }
-undone-node = Turn { $turn } undone
 
 rewind-title = Earlier prompts:
 rewind-choice = {"  "}{ $n }. { $prompt }
@@ -56,7 +55,6 @@ rewind-scope-conversation = the conversation
 rewind-scope-code = the code
 rewind-scope-both = the conversation and the code
 rewind-prompt-back = The prompt is back in the composer: { $prompt }
-rewind-node = Rewound to before prompt { $n }
 
 fork-done = Forked session { $parent } into { $id }; both go on independently.
 tui-inspector-reason-rewind = after a rewind: the request repeats the prefix the session had at that prompt, so the cache still holds it

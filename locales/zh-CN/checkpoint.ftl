@@ -29,7 +29,6 @@ undo-failed-file = {"  "}无法恢复 { $path }：{ $error }
 undo-conflict-file = {"  "}冲突，未改动（该轮之后被改过）：{ $path }
 undo-conflict-hint = 如需连冲突文件一起覆盖：{ $command }
 undo-conflicts = 有 { $count } 个文件在该轮之后被改过，已保持原样。
-undone-node = 已撤销第 { $turn } 轮
 
 rewind-title = 之前的提示：
 rewind-choice = {"  "}{ $n }. { $prompt }
@@ -41,7 +40,6 @@ rewind-scope-conversation = 对话
 rewind-scope-code = 代码
 rewind-scope-both = 对话和代码
 rewind-prompt-back = 这条提示已放回输入框：{ $prompt }
-rewind-node = 已回到第 { $n } 条提示之前
 
 fork-done = 已将会话 { $parent } 分叉为 { $id }，两者各自独立继续。
 tui-inspector-reason-rewind = 回退之后：请求重复了会话在那条提示时的前缀，缓存仍然有效

@@ -34,6 +34,15 @@ pub enum PickerKey {
 
 const SCOPES: [&str; 3] = ["both", "conversation", "code"];
 
+/// The Fluent id naming a scope.
+fn scope_key(scope: &str) -> &'static str {
+    match scope {
+        "conversation" => "rewind-scope-conversation",
+        "code" => "rewind-scope-code",
+        _ => "rewind-scope-both",
+    }
+}
+
 /// The picker's state.
 #[derive(Debug, Clone)]
 pub struct RewindPicker {
@@ -127,7 +136,7 @@ impl RewindPicker {
                 && let Some(s) = self.scope
             {
                 for (j, scope) in SCOPES.iter().enumerate() {
-                    let label = l.tr(&format!("rewind-scope-{scope}"));
+                    let label = l.tr(scope_key(scope));
                     let style = if j == s {
                         theme::selected()
                     } else {

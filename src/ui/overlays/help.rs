@@ -30,7 +30,6 @@ pub fn rows(l: Localizer) -> Vec<(String, &'static str)> {
         .iter()
         .map(|(k, d)| (keymap::label_text(l, k), *d))
         .collect();
-    rows.extend(crate::ui::request_viewer::help_rows(l));
     rows.push((String::new(), "tui-help-commands-title"));
     rows.extend(COMMANDS.iter().map(|c| (usage_line(l, c), c.desc_key)));
     // Custom commands (SPEC §14.4): a `description:` line is shown as written.

@@ -192,7 +192,7 @@ fn key_help_lists_the_table_when_tall_enough() {
     for l in Locale::ALL {
         let mut app = App::new(l, false);
         app.on_key(KeyEvent::new(KeyCode::F(1), KeyModifiers::NONE));
-        let s = screen(&mut app, 120, 80);
+        let s = screen(&mut app, 120, 100);
         let lz = Localizer::new(l);
         assert!(s.contains(&lz.tr("tui-help-commands-title").replace(' ', "")));
         for spec in COMMANDS {
