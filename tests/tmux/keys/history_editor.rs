@@ -54,10 +54,25 @@ fn ctrl_r_finds_a_message_of_an_earlier_session(width: u16, locale: &str) {
         s.contains(demo) && s.contains(idle)
     });
     tmux.type_line("/quit");
+    // The second session is up once its footer names the route (the loop has started);
+    // the message is typed, seen in the composer, then sent.
     tmux.wait_for("the second session", |s| {
-        s.contains('›') && !s.contains("Blue Whale") && !s.contains(demo)
+        s.contains('›')
+            && !s.contains("Blue Whale")
+            && !s.contains(demo)
+            && s.contains("deepseek-flash")
     });
-    tmux.type_line("a message of the second session");
+    tmux.run(&[
+        "send-keys",
+        "-t",
+        "t",
+        "-l",
+        "a message of the second session",
+    ]);
+    tmux.wait_for("the second message in the composer", |s| {
+        composer_has(s, "a message of the second session")
+    });
+    tmux.key("Enter");
     tmux.wait_for("its reply, idle", |s| s.contains(demo) && s.contains(idle));
     tmux.run(&["send-keys", "-t", "t", "-l", "half"]);
     tmux.key("C-r");
