@@ -80,14 +80,7 @@ impl CommandTool {
         };
         let mut payload = arguments.to_string();
         payload.push('\n');
-        let stdin = child.stdin.take();
-        let feeder = tokio::spawn(async move {
-            if let Some(mut s) = stdin {
-                // A command that ignores its input may close stdin early: not an error.
-                let _ = s.write_all(payload.as_bytes()).await;
-                let _ = s.shutdown().await;
-            }
-        });
+        let feeder = feed_stdin(&mut child, payload);
         let out_buf = Arc::new(Mutex::new(Captured::default()));
         let err_buf = Arc::new(Mutex::new(Captured::default()));
         let mut readers = [
@@ -221,6 +214,22 @@ async fn read_capped<R: AsyncRead + Unpin>(
 
 /// Kills the command and everything in its process group (it leads its own, see
 /// `process_group(0)`), then reaps it.
+/// Writes `payload` to the child's stdin and closes it, in its own task (the caller aborts
+/// it once the child has exited). A child that ignores its input may close stdin early:
+/// not an error. Shared by command tools and hooks.
+pub(crate) fn feed_stdin(
+    child: &mut tokio::process::Child,
+    payload: String,
+) -> tokio::task::JoinHandle<()> {
+    let stdin = child.stdin.take();
+    tokio::spawn(async move {
+        if let Some(mut s) = stdin {
+            let _ = s.write_all(payload.as_bytes()).await;
+            let _ = s.shutdown().await;
+        }
+    })
+}
+
 pub(crate) async fn kill_group(child: &mut tokio::process::Child) {
     #[cfg(unix)]
     if let Some(pgid) = child.id().and_then(|p| libc::pid_t::try_from(p).ok())

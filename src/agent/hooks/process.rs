@@ -7,7 +7,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio_util::sync::CancellationToken;
 
 use crate::tools::child_env::ChildEnvPolicy;
@@ -98,15 +98,7 @@ pub async fn run(spawn: Spawn<'_>, cancel: &CancellationToken) -> Finished {
         Ok(c) => c,
         Err(e) => return finished(Exit::NotStarted(e.to_string()), "".into(), "".into()),
     };
-    let stdin = child.stdin.take();
-    let payload = spawn.stdin;
-    let feeder = tokio::spawn(async move {
-        if let Some(mut s) = stdin {
-            // A hook that ignores its input may close stdin early: not an error.
-            let _ = s.write_all(payload.as_bytes()).await;
-            let _ = s.shutdown().await;
-        }
-    });
+    let feeder = crate::tools::command::feed_stdin(&mut child, spawn.stdin);
     let out = Arc::new(Mutex::new(Vec::new()));
     let err = Arc::new(Mutex::new(Vec::new()));
     let mut readers = [
