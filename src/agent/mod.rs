@@ -3,7 +3,9 @@
 pub mod acting;
 pub mod command_spec;
 pub mod commands;
+pub mod emitter;
 pub mod env_error;
+pub mod environment;
 pub mod exec;
 pub mod header;
 pub mod inbox;

@@ -490,7 +490,7 @@ impl App {
             }
             AgentEvent::Route(r) => {
                 s.demo |= r.demo;
-                s.trajectory.set_prices(&r.id, r.prices);
+                s.trajectory.set_prices(&r.id, r.caps.prices);
                 s.route = Some(r);
             }
             AgentEvent::SessionUsage(u) => s.usage = u,

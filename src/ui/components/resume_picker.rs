@@ -1,7 +1,7 @@
 //! The `/resume` picker: an overlay listing the saved sessions, newest first, with
 //! their local date and time, first prompt, message count and log size. Typing narrows the
 //! list (case-insensitive substring of the prompt or the id), ↑/↓ and PgUp/PgDn move, Enter
-//! resumes the highlighted session through the ordinary `/resume ID` command, Esc closes.
+//! resumes the highlighted session with the typed `/resume ID` command, Esc closes.
 //! The session open now is not listed (resuming it would only be refused).
 
 use ratatui::buffer::Buffer;
@@ -10,6 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use crate::agent::command_spec::Command;
 use crate::agent::protocol::{AgentCommand, SessionSummary};
 use crate::i18n::{Arg, Localizer};
 use crate::ui::keymap::Action;
@@ -307,7 +308,8 @@ impl Component for ResumePicker {
                 let Some(id) = self.selected().map(|x| x.id.clone()) else {
                     return Handled::Consumed;
                 };
-                s.outbox.push(AgentCommand::Submit(format!("/resume {id}")));
+                s.outbox
+                    .push(AgentCommand::Run(Command::Resume { id: Some(id) }));
                 return Handled::Close;
             }
             Action::Close => return Handled::Close,
@@ -388,7 +390,12 @@ mod tests {
         p.handle(Action::PageUp, &mut s);
         assert_eq!(p.selected().map(|x| x.id.as_str()), Some("new"));
         assert_eq!(p.handle(Action::Send, &mut s), Handled::Close);
-        assert_eq!(s.outbox, vec![AgentCommand::Submit("/resume new".into())]);
+        assert_eq!(
+            s.outbox,
+            vec![AgentCommand::Run(Command::Resume {
+                id: Some("new".into())
+            })]
+        );
     }
 
     #[test]
