@@ -222,14 +222,14 @@ impl Agent {
         match self.checkpoints.take(base.as_deref()) {
             Ok((id, m)) => {
                 // Chat's node for the checkpoint (a notice until a cell of its own exists).
-                self.emit_notice(
+                self.events.emit(crate::agent::protocol::Notice::new(
                     crate::agent::protocol::NoticeLevel::Info,
                     "checkpoint-taken",
                     vec![
                         ("turn", Arg::from(turn)),
                         ("files", Arg::from(m.files.len())),
                     ],
-                );
+                ));
                 let kind = EventKind::CheckpointTaken(CheckpointTaken {
                     turn,
                     checkpoint: id,
@@ -239,21 +239,21 @@ impl Agent {
                 self.commit_checkpoint_event(kind);
                 if !m.skipped.is_empty() {
                     let names: Vec<&str> = m.skipped.iter().map(|s| s.path.as_str()).collect();
-                    self.emit_notice(
+                    self.events.emit(crate::agent::protocol::Notice::new(
                         crate::agent::protocol::NoticeLevel::Warn,
                         "checkpoint-skipped",
                         vec![
                             ("count", Arg::from(m.skipped.len())),
                             ("files", Arg::from(names.join(", "))),
                         ],
-                    );
+                    ));
                 }
             }
-            Err(e) => self.emit_notice(
+            Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
                 crate::agent::protocol::NoticeLevel::Warn,
                 "checkpoint-failed",
                 vec![("error", Arg::from(e.to_string()))],
-            ),
+            )),
         }
     }
 
@@ -270,11 +270,11 @@ impl Agent {
                 });
                 self.commit_checkpoint_event(kind);
             }
-            Err(e) => self.emit_notice(
+            Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
                 crate::agent::protocol::NoticeLevel::Warn,
                 "checkpoint-failed",
                 vec![("error", Arg::from(e.to_string()))],
-            ),
+            )),
         }
     }
 
@@ -283,15 +283,15 @@ impl Agent {
     pub(crate) fn commit_checkpoint_event(&mut self, kind: EventKind) -> bool {
         match self.state_mut().session.push(kind) {
             Ok(ev) => {
-                self.emit_event(AgentEvent::Committed(ev));
+                self.events.emit(AgentEvent::Committed(ev));
                 true
             }
             Err(e) => {
-                self.emit_notice(
+                self.events.emit(crate::agent::protocol::Notice::new(
                     crate::agent::protocol::NoticeLevel::Error,
                     "agent-session-error",
                     vec![("error", Arg::from(e.to_string()))],
-                );
+                ));
                 false
             }
         }

@@ -213,8 +213,8 @@ impl ReasonFold {
                 out.push(r);
             }
         };
-        let mode = sel_ctx.and_then(|c| c.tool_update);
-        let retain = sel_ctx.is_some_and(|c| c.tool_removal == ToolRemoval::Retain);
+        let mode = sel_ctx.and_then(|c| c.caps.tool_update);
+        let retain = sel_ctx.is_some_and(|c| c.caps.tool_removal == ToolRemoval::Retain);
         for s in &self.seen {
             let r = match s {
                 Seen::Series => DiffReason::NewSeries,
@@ -237,9 +237,9 @@ impl ReasonFold {
             (
                 c.provider.clone(),
                 c.model.clone(),
-                c.system_prompt_update,
-                c.tool_update,
-                c.tool_removal,
+                c.caps.system_prompt_update,
+                c.caps.tool_update,
+                c.caps.tool_removal,
             )
         };
         if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
@@ -583,6 +583,7 @@ pub fn divergence_line(d: &InspectorData, l: Localizer) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::event::Capabilities;
     use crate::session::event::{
         DeveloperMessageData, Message, RequestHeaderData, Role, Source, StepMessage,
     };
@@ -601,10 +602,10 @@ mod tests {
         RequestContext {
             provider: "ds".into(),
             model: "m".into(),
-            context_window: None,
-            system_prompt_update: None,
-            tool_update: mode,
-            tool_removal: Default::default(),
+            caps: Capabilities {
+                tool_update: mode,
+                ..Capabilities::plain(0)
+            },
             protocol: None,
             effort: None,
         }
@@ -649,7 +650,7 @@ mod tests {
     fn classify_removal_with_retain_keeps_the_prefix_and_default_names_retain() {
         let between = vec![dev(vec![Block::removal("grep")])];
         let mut c = ctx(Some(ToolUpdateMode::AdditionOnly));
-        c.tool_removal = ToolRemoval::Retain;
+        c.caps.tool_removal = ToolRemoval::Retain;
         assert_eq!(
             classify(&between, Some(&c), Some(&c), false),
             vec![DiffReason::RemovalRetained]

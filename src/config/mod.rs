@@ -289,13 +289,7 @@ impl Config {
             kind: p.kind,
             base_url: p.base_url.clone(),
             api_key_env: p.api_key_env.clone(),
-            context_window: caps.context_window,
-            system_prompt_update: caps.system_prompt_update,
-            tool_update: caps.tool_update,
-            tool_removal: caps.tool_removal,
-            image_input: caps.image_input,
-            max_tools: caps.max_tools,
-            prices: caps.prices,
+            caps,
         })
     }
 

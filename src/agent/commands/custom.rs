@@ -15,7 +15,11 @@ impl Agent {
     pub fn install_custom_commands(&mut self, loaded: LoadedCommands) {
         for p in &loaded.problems {
             let (key, args) = p.message();
-            self.emit_notice(NoticeLevel::Warn, key, args);
+            self.events.emit(crate::agent::protocol::Notice::new(
+                NoticeLevel::Warn,
+                key,
+                args,
+            ));
         }
         self.custom_commands = loaded.commands;
     }
