@@ -17,9 +17,8 @@ use crate::session::listing::default_session_dir;
 use crate::session::listing::{self, LogSummary, SessionInfo, SummaryCache};
 use crate::session::store::{self, Store, TornTail};
 
-mod fork;
-use fork::fork_env;
-pub use fork::{fork_at_start, open_start_session};
+mod sessions;
+use sessions::{fork_env, summary_of};
 
 /// A user-facing startup failure: one localized line, exit code 1.
 #[derive(Debug)]
@@ -569,25 +568,32 @@ impl Environment for AppEnvironment {
     }
 }
 
-/// The most sessions the `/resume` picker lists (newest first).
-const SUMMARIES_MAX: usize = 500;
-
-/// What the `/resume` picker shows of a listed session: its first prompt and
-/// message count from one pass over the log ([`listing::summarize_log`]), its size and time.
-fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary {
-    let modified = s
-        .modified
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
-    SessionSummary {
-        id: s.id,
-        modified,
-        first_prompt: sum.first_prompt,
-        messages: sum.messages,
-        bytes: s.bytes,
-        workspace: sum.workspace,
+/// The session a start opens: `--fork` (a new fork), `--resume` or a new one.
+pub fn open_start_session(
+    dir: &Path,
+    args: &CliArgs,
+    l: Localizer,
+) -> Result<(Session, PathBuf, Option<TornTail>), StartupError> {
+    match &args.fork {
+        Some(q) => fork_at_start(dir, q, l),
+        None => open_session(dir, args.resume.as_deref(), l),
     }
 }
+
+/// `--fork ID|last`: opens the parent like `--resume` (so it must not be in use), forks it
+/// and returns the fork, open.
+pub fn fork_at_start(
+    dir: &Path,
+    query: &str,
+    l: Localizer,
+) -> Result<(Session, PathBuf, Option<TornTail>), StartupError> {
+    let (parent, _, torn) = open_session(dir, Some(query), l)?;
+    let (fork, path) = fork_env(dir, &parent).map_err(|e| StartupError(e.localized(l)))?;
+    Ok((fork, path, torn))
+}
+
+/// The most sessions the `/resume` picker lists (newest first).
+const SUMMARIES_MAX: usize = 500;
 
 /// The session's sandbox: the write scope over the workspace (the start directory) with its
 /// protected paths (`.git` and its `gitdir:`, `.deepterm/`, the config file, the session
