@@ -1,6 +1,7 @@
 //! The agent loop on a tokio task.
 
 pub mod acting;
+pub mod checkpoint_steps;
 pub mod checkpoints;
 pub mod command_spec;
 pub mod commands;
