@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 /// The default cap on a file kept in a checkpoint (SPEC §14.3): 16 MiB.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+pub const DEFAULT_MAX_FILE_BYTES: u64 = crate::config::DEFAULT_CHECKPOINT_MAX_FILE_BYTES;
 
 /// One regular file of a snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -202,6 +202,10 @@ impl Default for Config {
 }
 
 /// `[checkpoints]` (SPEC §14.3, decision 0080).
+/// The default cap on a file kept in a checkpoint (SPEC §14.3): 16 MiB. Defined here, the
+/// lower layer, so the config does not depend on the checkpoint store.
+pub const DEFAULT_CHECKPOINT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckpointSettings {
     /// `enabled` (default true).
@@ -214,7 +218,7 @@ impl Default for CheckpointSettings {
     fn default() -> Self {
         CheckpointSettings {
             enabled: true,
-            max_file_bytes: crate::checkpoint::DEFAULT_MAX_FILE_BYTES,
+            max_file_bytes: DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
         }
     }
 }
