@@ -24,13 +24,15 @@ fn route(kind: ProviderKind) -> Route {
         kind,
         base_url: "http://127.0.0.1:1".into(),
         api_key_env: "KEY".into(),
-        context_window: 1_000_000,
-        system_prompt_update: messages.then_some(SystemPromptUpdate::InHistory),
-        tool_update: messages.then_some(ToolUpdateMode::InHistory),
-        tool_removal: Default::default(),
-        image_input: false,
-        max_tools: 128,
-        prices: None,
+        caps: deepterm::llm::types::Capabilities {
+            context_window: 1_000_000,
+            system_prompt_update: messages.then_some(SystemPromptUpdate::InHistory),
+            tool_update: messages.then_some(ToolUpdateMode::InHistory),
+            tool_removal: Default::default(),
+            image_input: false,
+            max_tools: 128,
+            prices: None,
+        },
     }
 }
 

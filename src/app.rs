@@ -4,16 +4,21 @@
 use std::path::{Path, PathBuf};
 
 use crate::agent::env_error::EnvError;
+use crate::agent::environment::Environment;
 use crate::agent::protocol::{Notice, NoticeLevel, SessionSummary};
-use crate::agent::run::{Agent, ApprovalMode, Environment, default_session_dir};
+use crate::agent::run::{Agent, ApprovalMode};
 use crate::cli::CliArgs;
 use crate::config::ApiKey;
 use crate::config::{Config, ConfigLocation};
 use crate::i18n::{Arg, Locale, Localizer};
 use crate::llm::types::{ProviderKind, Route};
+use crate::session::Session;
+use crate::session::listing::default_session_dir;
 use crate::session::listing::{self, LogSummary, SessionInfo, SummaryCache};
 use crate::session::store::{self, Store, TornTail};
-use crate::session::{Session, SinkError};
+
+mod sessions;
+use sessions::{fork_env, summary_of};
 
 /// A user-facing startup failure: one localized line, exit code 1.
 #[derive(Debug)]
@@ -225,14 +230,7 @@ pub fn config_warning_notices(config: &Config, l: Localizer) -> Vec<Notice> {
 pub fn announce_config_warnings(agent: &Agent, config: &Config) {
     agent.check_instructions();
     for n in config_warning_notices(config, agent.localizer()) {
-        agent.emit_notice(
-            n.level,
-            &n.key,
-            n.args
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.clone()))
-                .collect(),
-        );
+        agent.events.emit(n);
     }
 }
 
@@ -240,12 +238,7 @@ pub fn announce_config_warnings(agent: &Agent, config: &Config) {
 /// notice of the agent (TUI start).
 pub fn announce_demo_notice(agent: &Agent, setup: &Setup) {
     if let Some(n) = &setup.demo_notice {
-        let args = n
-            .args
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        agent.emit_notice(n.level, &n.key, args);
+        agent.events.emit(n.clone());
     }
 }
 
@@ -352,15 +345,6 @@ fn open_session_typed(
             })?;
             Ok((session, path, None))
         }
-    }
-}
-
-impl crate::session::EventSink for Store {
-    fn write(&mut self, ev: &crate::session::event::Event) -> Result<(), SinkError> {
-        self.append(ev).map_err(|e| SinkError::Write(e.to_string()))
-    }
-    fn sync(&mut self) -> Result<(), SinkError> {
-        Store::sync(self).map_err(|e| SinkError::Sync(e.to_string()))
     }
 }
 
@@ -509,7 +493,7 @@ impl Environment for AppEnvironment {
         fork_env(&self.session_dir, parent)
     }
 
-    fn session_summaries(&self) -> crate::agent::run::SummaryJob {
+    fn session_summaries(&self) -> crate::agent::environment::SummaryJob {
         let dir = self.session_dir.clone();
         let cache = std::sync::Arc::clone(&self.summaries);
         let workspace = self.workspace.clone();
@@ -567,16 +551,6 @@ impl Environment for AppEnvironment {
     }
 }
 
-/// [`crate::session::fork::fork`] with the environment's error.
-fn fork_env(dir: &Path, parent: &Session) -> Result<(Session, PathBuf), EnvError> {
-    crate::session::fork::fork(dir, parent).map_err(|e| match e {
-        crate::session::fork::ForkError::Store(e) => EnvError::Store(e),
-        crate::session::fork::ForkError::Session { path, error } => {
-            EnvError::SessionInvalid { path, error }
-        }
-    })
-}
-
 /// The session a start opens: `--fork` (a new fork), `--resume` or a new one.
 pub fn open_start_session(
     dir: &Path,
@@ -603,23 +577,6 @@ pub fn fork_at_start(
 
 /// The most sessions the `/resume` picker lists (newest first).
 const SUMMARIES_MAX: usize = 500;
-
-/// What the `/resume` picker shows of a listed session: its first prompt and
-/// message count from one pass over the log ([`listing::summarize_log`]), its size and time.
-fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary {
-    let modified = s
-        .modified
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
-    SessionSummary {
-        id: s.id,
-        modified,
-        first_prompt: sum.first_prompt,
-        messages: sum.messages,
-        bytes: s.bytes,
-        workspace: sum.workspace,
-    }
-}
 
 /// The session's sandbox: the write scope over the workspace (the start directory) with its
 /// protected paths (`.git` and its `gitdir:`, `.deepterm/`, the config file, the session
@@ -800,130 +757,7 @@ pub fn build_agent(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::session::event::{
-        AssistantMessageData, Event, EventKind, Message, Role, Source, UserMessageData,
-    };
-
-    fn line(seq: u64, kind: EventKind) -> String {
-        let e = Event {
-            kind,
-            seq,
-            time: "2026-12-01T00:00:00Z".into(),
-            surface_op: None,
-            source_event_seqs: None,
-        };
-        serde_json::to_string(&e).unwrap() + "\n"
-    }
-
-    fn summary_of_path(s: SessionInfo) -> SessionSummary {
-        let sum = listing::summarize_log(&s.path);
-        summary_of((s, sum))
-    }
-
-    fn user(text: &str) -> EventKind {
-        EventKind::UserMessage(UserMessageData {
-            message: Message::text(Role::User, text, Source::kind("user")),
-        })
-    }
-
-    #[test]
-    fn session_summary_counts_messages_and_keeps_the_first_prompt_and_size() {
-        let dir = tempfile::tempdir().unwrap();
-        let start = crate::session::Session::new("s1", "/tmp").events()[0].clone();
-        let mut log = serde_json::to_string(&*start).unwrap() + "\n";
-        log += &line(1, user("  Explain\nthe   borrow checker  "));
-        log += &line(
-            2,
-            EventKind::AssistantMessage(AssistantMessageData {
-                turn: 1,
-                step: 1,
-                message: Message::text(
-                    Role::Assistant,
-                    "It checks borrows.",
-                    Source::kind("model"),
-                ),
-                usage: None,
-                timing: None,
-                interrupted: None,
-            }),
-        );
-        // A message quoting a type tag is still one message (the quotes are escaped).
-        log += &line(3, user(r#"what is "type":"user/message"?"#));
-        std::fs::write(dir.path().join("s1.jsonl"), &log).unwrap();
-        let infos = listing::list_sessions(dir.path()).unwrap();
-        let s = summary_of_path(infos.into_iter().next().unwrap());
-        assert_eq!(s.id, "s1");
-        assert_eq!(
-            s.first_prompt.as_deref(),
-            Some("Explain the borrow checker")
-        );
-        assert_eq!(s.messages, 3);
-        assert_eq!(s.bytes, log.len() as u64);
-        assert!(s.modified > 1_700_000_000);
-    }
-
-    #[test]
-    fn session_summary_of_a_log_without_messages_has_no_prompt() {
-        let dir = tempfile::tempdir().unwrap();
-        let start = crate::session::Session::new("e", "/tmp").events()[0].clone();
-        std::fs::write(
-            dir.path().join("e.jsonl"),
-            serde_json::to_string(&*start).unwrap() + "\n",
-        )
-        .unwrap();
-        let s = summary_of_path(listing::list_sessions(dir.path()).unwrap().remove(0));
-        assert_eq!((s.first_prompt, s.messages), (None, 0));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_refused_instruction_file_is_warned_about_once_per_change_not_per_request() {
-        let ws = tempfile::tempdir().unwrap();
-        std::os::unix::fs::symlink("/proc/self/environ", ws.path().join("AGENTS.md")).unwrap();
-        let config =
-            Config::parse_in("[instructions]\nfiles = [\"AGENTS.md\"]", None, ws.path()).unwrap();
-        let env = AppEnvironment {
-            config,
-            config_location: None,
-            session_dir: ws.path().join("sessions"),
-            base_url_override: None,
-            demo_base: None,
-            demo_locale: Default::default(),
-            summaries: std::sync::Arc::default(),
-            sandbox_start: (crate::sandbox::SandboxMode::ReadOnly, false),
-            instruction_problems: Default::default(),
-            workspace: ws.path().to_path_buf(),
-        };
-        let prompt = env.base_prompt();
-        assert!(prompt.starts_with(BASE_PROMPT), "{prompt}");
-        assert!(!prompt.contains("DEEPSEEK"), "the environment is not read");
-        // The prompt says what the agent can do in the mode it started in (SPEC §14.2).
-        assert!(prompt.contains("The sandbox mode is read-only"), "{prompt}");
-        let first = env.take_prompt_notices();
-        assert_eq!(first.len(), 1, "{first:?}");
-        assert_eq!(first[0].key, "config-instructions-outside");
-        assert_eq!(first[0].level, NoticeLevel::Warn);
-        // The next requests find the same problem: no new warning.
-        env.base_prompt();
-        env.base_prompt();
-        assert!(env.take_prompt_notices().is_empty());
-        // Fixed, then broken another way: each change is told.
-        std::fs::remove_file(ws.path().join("AGENTS.md")).unwrap();
-        std::fs::write(ws.path().join("AGENTS.md"), "be brief").unwrap();
-        assert!(env.base_prompt().ends_with("be brief"));
-        assert!(
-            env.take_prompt_notices().is_empty(),
-            "no problem left, nothing to say"
-        );
-        std::fs::remove_file(ws.path().join("AGENTS.md")).unwrap();
-        std::os::unix::fs::symlink("/dev/null", ws.path().join("AGENTS.md")).unwrap();
-        env.base_prompt();
-        let again = env.take_prompt_notices();
-        assert_eq!(again.len(), 1, "{again:?}");
-    }
-}
+mod summary_tests;
 
 #[cfg(test)]
 mod session_open_tests;

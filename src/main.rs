@@ -75,7 +75,7 @@ fn early_locale(argv: &[OsString]) -> Locale {
 
 /// Tracing goes to a file in the data directory, never to the terminal.
 fn init_logging() {
-    let dir = deepterm::agent::run::default_session_dir();
+    let dir = deepterm::session::listing::default_session_dir();
     let Some(parent) = dir.parent() else { return };
     if std::fs::create_dir_all(parent).is_err() {
         return;
@@ -310,7 +310,11 @@ async fn agent_loop(
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     let forward = async move {
         while let Some(cmd) = commands.recv().await {
-            if matches!(cmd, deepterm::agent::protocol::AgentCommand::Submit(_)) {
+            use deepterm::agent::protocol::AgentCommand;
+            if matches!(
+                cmd,
+                AgentCommand::Submit(_) | AgentCommand::Run(_) | AgentCommand::Invalid(_)
+            ) {
                 panic!("DEEPTERM_TEST_PANIC_AGENT: agent panicked on submit");
             }
             let _ = tx.send(cmd);

@@ -4,13 +4,8 @@
 //! left (`checkpoint/settled`). `/undo`, `/diff`, `/rewind` and a resume read turn →
 //! checkpoint from the log alone ([`turn_records`]).
 
-use crate::agent::protocol::AgentEvent;
-use crate::agent::run::Agent;
-use crate::agent::tool_runner::ToolCall;
 pub use crate::checkpoint::checkpointer::Checkpointer;
-use crate::i18n::Arg;
 use crate::session::Session;
-use crate::session::checkpoint_event::{CheckpointSettled, CheckpointTaken};
 use crate::session::event::EventKind;
 
 /// One prompt of the conversation that still counts, with its checkpoints.
@@ -79,7 +74,7 @@ pub fn turn_records(session: &Session) -> Vec<TurnRecord> {
 }
 
 /// The newest snapshot id in the log (the base of an incremental snapshot after a resume).
-fn latest_snapshot_id(session: &Session) -> Option<String> {
+pub(crate) fn latest_snapshot_id(session: &Session) -> Option<String> {
     session.events().iter().rev().find_map(|e| match &e.kind {
         EventKind::CheckpointTaken(c) => Some(c.checkpoint.clone()),
         EventKind::CheckpointSettled(c) => Some(c.checkpoint.clone()),
@@ -88,7 +83,7 @@ fn latest_snapshot_id(session: &Session) -> Option<String> {
 }
 
 /// Whether turn `turn` already logged its checkpoint (looked up back to its start).
-fn taken_in(session: &Session, turn: u64) -> bool {
+pub(crate) fn taken_in(session: &Session, turn: u64) -> bool {
     for e in session.events().iter().rev() {
         match &e.kind {
             EventKind::CheckpointTaken(c) if c.turn == turn => return true,
@@ -102,105 +97,4 @@ fn taken_in(session: &Session, turn: u64) -> bool {
 /// Whether a call changes the workspace when it runs (an edit tool or `shell`).
 pub fn changes_workspace(name: &str) -> bool {
     crate::agent::acting::ActingPolicy::is_acting(name)
-}
-
-impl Agent {
-    /// Turns checkpoints on (the app does, for the workspace it starts in).
-    pub fn set_checkpoints(&mut self, c: Checkpointer) {
-        self.checkpoints = c;
-    }
-
-    /// Before the calls run: when one of them will change the workspace (it was not
-    /// refused) and this turn has no checkpoint yet, takes one and logs it.
-    pub(crate) fn checkpoint_before_calls(
-        &mut self,
-        turn: u64,
-        calls: &[ToolCall],
-        decided: &[Option<String>],
-    ) {
-        let will_change = calls
-            .iter()
-            .zip(decided)
-            .any(|(c, d)| d.is_none() && changes_workspace(&c.name));
-        if !will_change || !self.checkpoints.enabled() || taken_in(self.session(), turn) {
-            return;
-        }
-        let base = latest_snapshot_id(self.session());
-        match self.checkpoints.take(base.as_deref()) {
-            Ok((id, m)) => {
-                // Chat's node for the checkpoint (a notice until a cell of its own exists).
-                self.emit_notice(
-                    crate::agent::protocol::NoticeLevel::Info,
-                    "checkpoint-taken",
-                    vec![
-                        ("turn", Arg::from(turn)),
-                        ("files", Arg::from(m.files.len())),
-                    ],
-                );
-                let kind = EventKind::CheckpointTaken(CheckpointTaken {
-                    turn,
-                    checkpoint: id,
-                    files: m.files.len() as u64,
-                    skipped: m.skipped.iter().map(|s| s.path.clone()).collect(),
-                });
-                self.commit_checkpoint_event(kind);
-                if !m.skipped.is_empty() {
-                    let names: Vec<&str> = m.skipped.iter().map(|s| s.path.as_str()).collect();
-                    self.emit_notice(
-                        crate::agent::protocol::NoticeLevel::Warn,
-                        "checkpoint-skipped",
-                        vec![
-                            ("count", Arg::from(m.skipped.len())),
-                            ("files", Arg::from(names.join(", "))),
-                        ],
-                    );
-                }
-            }
-            Err(e) => self.emit_notice(
-                crate::agent::protocol::NoticeLevel::Warn,
-                "checkpoint-failed",
-                vec![("error", Arg::from(e.to_string()))],
-            ),
-        }
-    }
-
-    /// At the end of a turn that took a checkpoint: logs the state it left.
-    pub(crate) fn settle_checkpoint(&mut self, turn: u64) {
-        if !self.checkpoints.enabled() || !taken_in(self.session(), turn) {
-            return;
-        }
-        match self.checkpoints.take(None) {
-            Ok((id, _)) => {
-                let kind = EventKind::CheckpointSettled(CheckpointSettled {
-                    turn,
-                    checkpoint: id,
-                });
-                self.commit_checkpoint_event(kind);
-            }
-            Err(e) => self.emit_notice(
-                crate::agent::protocol::NoticeLevel::Warn,
-                "checkpoint-failed",
-                vec![("error", Arg::from(e.to_string()))],
-            ),
-        }
-    }
-
-    /// Appends a checkpoint event and tells the UI (a failed write is said, not fatal:
-    /// the turn goes on without the checkpoint).
-    pub(crate) fn commit_checkpoint_event(&mut self, kind: EventKind) -> bool {
-        match self.state_mut().session.push(kind) {
-            Ok(ev) => {
-                self.emit_event(AgentEvent::Committed(ev));
-                true
-            }
-            Err(e) => {
-                self.emit_notice(
-                    crate::agent::protocol::NoticeLevel::Error,
-                    "agent-session-error",
-                    vec![("error", Arg::from(e.to_string()))],
-                );
-                false
-            }
-        }
-    }
 }

@@ -12,9 +12,13 @@ mod instructions;
 mod mcp;
 mod status;
 
-use crate::agent::command_spec::{COMMANDS, CommandId, CommandSpec, find};
+use crate::agent::command_spec::{
+    COMMANDS, Command, CommandId, CommandSpec, ParseError, SystemAction,
+};
 use crate::agent::inbox::Pending;
-use crate::agent::protocol::{AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase};
+use crate::agent::protocol::{
+    AgentEvent, Notice, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase,
+};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Locale, Localizer, Text};
 use crate::llm::client::ProviderClient;
@@ -56,7 +60,7 @@ pub fn usage_text(spec: &CommandSpec) -> Text {
 impl Agent {
     pub(crate) fn warn(&self, key: &str, args: Vec<(&str, Arg)>) -> LineOutcome {
         let a: Vec<(&str, Arg)> = args.clone();
-        self.emit_notice(NoticeLevel::Warn, key, args);
+        self.events.emit(Notice::new(NoticeLevel::Warn, key, args));
         LineOutcome {
             error: Some(self.localizer().tra(key, &a)),
             ..LineOutcome::default()
@@ -64,7 +68,7 @@ impl Agent {
     }
 
     pub(crate) fn info(&self, key: &str, args: Vec<(&str, Arg)>) -> LineOutcome {
-        self.emit_notice(NoticeLevel::Info, key, args);
+        self.events.emit(Notice::new(NoticeLevel::Info, key, args));
         LineOutcome::default()
     }
 
@@ -74,6 +78,11 @@ impl Agent {
     pub async fn handle_queued(&mut self, work: Pending) -> LineOutcome {
         let out = match work {
             Pending::Line(line) => return self.handle_line(&line).await,
+            Pending::Command(parsed) => {
+                // As for a typed line (`handle_input`): background changes first.
+                self.apply_background_now();
+                self.run_command(parsed).await
+            }
             Pending::Message(text) => return self.handle_message(&text).await,
             Pending::SetLocale(locale) => {
                 self.apply_background_now();
@@ -85,103 +94,129 @@ impl Agent {
             }
             Pending::SetMode(mode) => self.set_mode(mode),
         };
-        self.emit_event(AgentEvent::CommandFinished);
+        self.events.emit(AgentEvent::CommandFinished);
         out
     }
 
     /// Applies pending background changes before a command (as a submitted line does).
     fn apply_background_now(&mut self) {
         if let Err(e) = self.drain_background() {
-            self.emit_notice(
+            self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
                 vec![("error", Arg::from(e.to_string()))],
-            );
+            ));
         }
     }
 
     /// Runs one slash command line (name or alias from the table, then arguments).
     pub async fn handle_command(&mut self, line: &str) -> LineOutcome {
-        let (cmd, rest) = match line.split_once(char::is_whitespace) {
-            Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
-        };
-        let Some(spec) = find(cmd) else {
-            // A custom command (SPEC §14.4): only when no built-in has the name.
-            if self.has_custom_command(cmd) {
-                return self.custom_command(cmd, rest).await;
+        let parsed = Command::parse(line);
+        // A custom command (SPEC §14.4): only when no built-in has the name.
+        if let Err(ParseError::Unknown { name }) = &parsed
+            && self.has_custom_command(name)
+        {
+            let args = line
+                .trim()
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r.trim());
+            let name = name.clone();
+            return self.custom_command(&name, args).await;
+        }
+        self.run_command(parsed).await
+    }
+
+    /// Runs a parsed command, or answers why the line is none.
+    pub async fn run_command(&mut self, parsed: Result<Command, ParseError>) -> LineOutcome {
+        let cmd = match parsed {
+            Ok(cmd) => cmd,
+            Err(ParseError::Unknown { name }) if self.has_custom_command(&name) => {
+                return self.custom_command(&name, "").await;
             }
-            return self.warn("cmd-unknown", vec![("command", Arg::from(cmd))]);
+            Err(ParseError::Unknown { name }) => {
+                return self.warn("cmd-unknown", vec![("command", Arg::from(name))]);
+            }
+            Err(ParseError::BadArgs { id, given }) => return self.bad_args(id, &given),
         };
-        match spec.id {
-            CommandId::Help => {
+        match cmd {
+            Command::Help => {
                 let mut lines = help_lines();
                 lines.extend(self.custom_help_lines());
                 self.output(lines)
             }
-            CommandId::Custom => self.custom_command(spec.name, rest).await,
-            CommandId::Quit => LineOutcome {
+            Command::Custom { name, args } => self.custom_command(&name, &args).await,
+            Command::Quit => LineOutcome {
                 quit: true,
                 ..LineOutcome::default()
             },
-            CommandId::Lang => match Locale::parse(rest) {
-                Some(loc) => self.set_locale_command(loc),
-                None => self.usage(spec),
-            },
-            CommandId::System => self.system_command(rest),
-            CommandId::Mode => self.mode_command(rest),
+            Command::Lang { locale } => self.set_locale_command(locale),
+            Command::System { action } => self.system_command(action),
+            Command::Mode { mode } => self.mode_command(mode),
             // SPEC §14.4: effort, instruction files, `/init` (agent/commands/effort.rs,
             // agent/commands/instructions.rs).
-            CommandId::Effort => self.effort_command(rest, spec),
-            CommandId::Instructions => self.instructions_command(),
-            CommandId::Init => self.init_command().await,
-            CommandId::Sandbox => self.sandbox_command(),
-            CommandId::Permissions => self.permissions_command(rest, spec),
-            CommandId::Model => self.model_command(rest).await,
-            CommandId::Tools => {
+            Command::Effort { effort } => self.effort_command(effort),
+            Command::Instructions => self.instructions_command(),
+            Command::Init => self.init_command().await,
+            Command::Sandbox => self.sandbox_command(),
+            Command::Permissions { revoke } => self.permissions_command(revoke),
+            Command::Model { route } => self.model_command(route.as_deref()).await,
+            Command::Tools => {
                 let lines = self.tool_lines();
                 self.output(lines)
             }
-            CommandId::Tool => self.tool_command(rest, spec),
+            Command::Tool { enable, name } => self.tool_command(enable, &name),
             // The TUI copies by itself (it owns the terminal); `exec` has no clipboard.
-            CommandId::Copy => self.warn("cmd-copy-needs-tui", vec![]),
-            CommandId::Clear => {
-                self.emit_event(AgentEvent::ClearScreen);
+            Command::Copy { .. } => self.warn("cmd-copy-needs-tui", vec![]),
+            Command::Clear => {
+                self.events.emit(AgentEvent::ClearScreen);
                 LineOutcome::default()
             }
-            CommandId::Status => {
+            Command::Status => {
                 let lines = self.status_lines().await;
                 self.output(lines)
             }
-            CommandId::Cost => {
+            Command::Cost => {
                 let lines = self.cost_lines();
                 self.output(lines)
             }
-            CommandId::New => self.new_command(),
-            CommandId::Resume => self.resume_command(rest),
-            CommandId::Mcp => self.mcp_command(rest).await,
-            CommandId::Compact => self.compact_command().await,
+            Command::New => self.new_command(),
+            Command::Resume { id } => self.resume_command(id.as_deref()),
+            Command::Mcp { action } => self.mcp_command(action).await,
+            Command::Compact => self.compact_command().await,
             // Checkpoints, undo, rewind and fork (SPEC §14.3): commands/checkpoint.rs.
-            CommandId::Diff => self.diff_command(rest, spec),
-            CommandId::Undo => self.undo_command(rest, spec),
-            CommandId::Rewind => self.rewind_command(rest, spec),
-            CommandId::Fork => self.fork_command(),
-            CommandId::Inspect => {
-                let request = if rest.is_empty() {
-                    None
-                } else {
-                    match rest.parse::<usize>() {
-                        Ok(n) if n > 0 => Some(n),
-                        _ => return self.warn("tui-inspector-usage", vec![]),
-                    }
-                };
-                self.inspect_command(request)
+            Command::Diff { turn } => self.diff_command(turn),
+            Command::Undo { force } => self.undo_command(force),
+            Command::Rewind { to, scope, force } => self.rewind_command(to, scope, force),
+            Command::Fork => self.fork_command(),
+            Command::Inspect { request } => self.inspect_command(request),
+        }
+    }
+
+    /// The answer to arguments that do not fit: the command's usage, unless what it
+    /// works on is absent (no MCP server, no acting tools), which it says first, or it
+    /// has a message of its own.
+    fn bad_args(&mut self, id: CommandId, given: &str) -> LineOutcome {
+        match id {
+            CommandId::Copy => self.warn("cmd-copy-needs-tui", vec![]),
+            CommandId::Inspect => self.warn("tui-inspector-usage", vec![]),
+            CommandId::Effort => self.effort_unknown(given),
+            // With checkpoints off `/diff` and `/undo` say so whatever their arguments.
+            CommandId::Diff | CommandId::Undo if !self.checkpoints.enabled() => {
+                self.info("checkpoint-off", vec![])
             }
+            CommandId::Mode => self.warn("cmd-mode-unknown", vec![("given", Arg::from(given))]),
+            CommandId::Permissions if self.tools_acting().is_none() => {
+                self.info("permissions-none", vec![])
+            }
+            CommandId::Mcp if self.mcp().is_none() => {
+                self.output(vec![Text::new("mcp-none-configured", vec![])])
+            }
+            _ => self.usage(id.spec()),
         }
     }
 
     /// Warns with `spec`'s usage (from the table, as the popup and `/help` show it).
-    fn usage(&self, spec: &CommandSpec) -> LineOutcome {
+    pub(crate) fn usage(&self, spec: &CommandSpec) -> LineOutcome {
         let t = usage_text(spec);
         let args: Vec<(&str, Arg)> = t
             .args
@@ -192,14 +227,14 @@ impl Agent {
     }
 
     pub(crate) fn output(&self, lines: Vec<OutputLine>) -> LineOutcome {
-        self.emit_event(AgentEvent::Output(lines));
+        self.events.emit(AgentEvent::Output(lines));
         LineOutcome::default()
     }
 
     /// `/lang` and [`crate::agent::protocol::AgentCommand::SetLocale`]: switch, tell the UI, save the choice.
     fn set_locale_command(&mut self, loc: Locale) -> LineOutcome {
         self.set_locale(Localizer::new(loc));
-        self.emit_event(AgentEvent::LocaleChanged(loc));
+        self.events.emit(AgentEvent::LocaleChanged(loc));
         if let Err(e) = self.env().save_locale(loc) {
             let e = e.localized(self.localizer());
             return self.warn("cmd-lang-not-saved", vec![("error", Arg::from(e))]);
@@ -209,18 +244,18 @@ impl Agent {
 
     /// `/system` shows this session's extra instructions, `/system clear` clears them and
     /// `/system TEXT` replaces them.
-    fn system_command(&mut self, rest: &str) -> LineOutcome {
-        match rest {
-            "" => match self.extra_instructions().map(str::to_string) {
+    fn system_command(&mut self, action: SystemAction) -> LineOutcome {
+        match action {
+            SystemAction::Show => match self.extra_instructions().map(str::to_string) {
                 Some(text) => self.info("cmd-system-current", vec![("text", Arg::from(text))]),
                 None => self.info("cmd-system-none", vec![]),
             },
-            "clear" => {
+            SystemAction::Clear => {
                 self.set_extra_instructions(None);
                 self.info("cmd-system-cleared", vec![])
             }
-            text => {
-                self.set_extra_instructions(Some(text.to_string()));
+            SystemAction::Set { text } => {
+                self.set_extra_instructions(Some(text));
                 self.info("cmd-system-set", vec![])
             }
         }
@@ -229,10 +264,10 @@ impl Agent {
     /// `/model` alone: the current route and every route the catalog and config know.
     /// `/model PROVIDER/MODEL`: switches, but only to a known route or to a model the
     /// provider's `GET /models` lists; anything else is refused before the next send.
-    async fn model_command(&mut self, rest: &str) -> LineOutcome {
+    async fn model_command(&mut self, route: Option<&str>) -> LineOutcome {
         let known = self.env().known_routes();
         let current = self.route().id();
-        if rest.is_empty() {
+        let Some(rest) = route else {
             let mut lines = vec![Text::new(
                 "cmd-model-current",
                 vec![("route", Arg::from(current.clone()))],
@@ -248,7 +283,7 @@ impl Agent {
                 }
             }
             return self.output(lines);
-        }
+        };
         if !known.iter().any(|r| r == rest)
             && let Err(out) = self.check_listed_model(rest).await
         {
@@ -315,34 +350,27 @@ impl Agent {
         lines
     }
 
-    fn tool_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+    fn tool_command(&mut self, enable: bool, n: &str) -> LineOutcome {
         let l = self.localizer();
-        let mut parts = rest.split_whitespace();
-        match (parts.next(), parts.next()) {
-            (Some(action @ ("enable" | "disable")), Some(n)) => {
-                let enable = action == "enable";
-                // What removing it costs the cache, said before it goes (§14.5).
-                if !enable && self.registry_mut().is_active(n) {
-                    self.warn_removal_cost(&[n.to_string()]);
-                }
-                match self.registry_mut().set_enabled(n, enable) {
-                    Ok(true) if self.report_tool_change() => LineOutcome::default(),
-                    Ok(changed) => {
-                        let key = match (enable, changed) {
-                            (true, true) => "tools-enabled",
-                            (true, false) => "tools-already-enabled",
-                            (false, true) => "tools-disabled",
-                            (false, false) => "tools-already-disabled",
-                        };
-                        self.info(key, vec![("name", Arg::from(n))])
-                    }
-                    Err(e) => self.warn(
-                        "cmd-tool-failed",
-                        vec![("error", Arg::from(e.localized(l)))],
-                    ),
-                }
+        // What removing it costs the cache, said before it goes (§14.5).
+        if !enable && self.registry_mut().is_active(n) {
+            self.warn_removal_cost(&[n.to_string()]);
+        }
+        match self.registry_mut().set_enabled(n, enable) {
+            Ok(true) if self.report_tool_change() => LineOutcome::default(),
+            Ok(changed) => {
+                let key = match (enable, changed) {
+                    (true, true) => "tools-enabled",
+                    (true, false) => "tools-already-enabled",
+                    (false, true) => "tools-disabled",
+                    (false, false) => "tools-already-disabled",
+                };
+                self.info(key, vec![("name", Arg::from(n))])
             }
-            _ => self.usage(spec),
+            Err(e) => self.warn(
+                "cmd-tool-failed",
+                vec![("error", Arg::from(e.localized(l)))],
+            ),
         }
     }
 
@@ -359,21 +387,21 @@ impl Agent {
         }
     }
 
-    fn resume_command(&mut self, rest: &str) -> LineOutcome {
+    fn resume_command(&mut self, id: Option<&str>) -> LineOutcome {
         // In the TUI bare `/resume` opens the picker; `exec` prints the list.
-        if rest.is_empty() && self.is_interactive() {
+        if id.is_none() && self.is_interactive() {
             // Reading every log takes a while: the picker opens when the list is ready,
             // and the loop goes on meanwhile (docs/decisions/0034-hostile-session-directory.md).
             let current = self.session().id().to_string();
             let job = self.env().session_summaries();
-            let tx = self.event_sender();
+            let events = self.events.clone();
             tokio::spawn(async move {
                 let sessions = tokio::task::spawn_blocking(job).await.unwrap_or_default();
-                let _ = tx.send(AgentEvent::Sessions { current, sessions });
+                events.emit(AgentEvent::Sessions { current, sessions });
             });
             return LineOutcome::default();
         }
-        if rest.is_empty() {
+        let Some(id) = id else {
             let current = self.session().id().to_string();
             let mut out = vec![Text::new("cmd-resume-title", vec![])];
             out.extend(
@@ -383,9 +411,9 @@ impl Agent {
                     .map(|row| Text::new(OUTPUT_VERBATIM, vec![("text", Arg::from(row))])),
             );
             return self.output(out);
-        }
+        };
         let current = self.session().id().to_string();
-        match self.env().open_session(rest, &current) {
+        match self.env().open_session(id, &current) {
             Ok((s, path, torn)) => {
                 self.replace_session(s, path);
                 if let Some(t) = torn {
@@ -409,7 +437,7 @@ impl Agent {
                 &cancel,
             )
             .await;
-        self.emit_event(AgentEvent::Phase(TurnPhase::Idle));
+        self.events.emit(AgentEvent::Phase(TurnPhase::Idle));
         match res {
             Ok(_) => LineOutcome::default(),
             Err(e) => self.warn(
@@ -423,7 +451,7 @@ impl Agent {
     fn inspect_command(&mut self, request: Option<usize>) -> LineOutcome {
         match self.inspect(request) {
             Ok(data) => {
-                self.emit_event(AgentEvent::Inspector(Box::new(data)));
+                self.events.emit(AgentEvent::Inspector(Box::new(data)));
                 LineOutcome::default()
             }
             Err(e) => self.warn(

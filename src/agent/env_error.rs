@@ -1,4 +1,4 @@
-//! Typed failures of the loop's [`Environment`](crate::agent::run::Environment) hooks and of
+//! Typed failures of the loop's [`Environment`](crate::agent::environment::Environment) hooks and of
 //! a route switch. Each variant says what failed; [`EnvError::localized`] gives the one line
 //! users see (the same text the hooks returned as strings before), `Display` the English one.
 

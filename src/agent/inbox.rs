@@ -9,6 +9,7 @@ use std::future::Future;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::command_spec::{Command, ParseError};
 use crate::agent::protocol::{AgentCommand, AgentEvent, ApprovalDecision};
 use crate::i18n::Locale;
 
@@ -17,6 +18,8 @@ use crate::i18n::Locale;
 pub enum Pending {
     /// A composer line: a user message or a slash command.
     Line(String),
+    /// A typed slash command, or a command line whose arguments do not fit.
+    Command(Result<Command, ParseError>),
     /// A user message that starts with `/` but is no command (a paste).
     Message(String),
     /// Open the inspector (answered between lines: the session is the loop's own).
@@ -45,6 +48,8 @@ impl Absorbed {
     fn absorb(&mut self, cmd: Option<AgentCommand>) {
         match cmd {
             Some(AgentCommand::Submit(line)) => self.queue_line(Pending::Line(line)),
+            Some(AgentCommand::Run(cmd)) => self.queue_line(Pending::Command(Ok(cmd))),
+            Some(AgentCommand::Invalid(e)) => self.queue_line(Pending::Command(Err(e))),
             Some(AgentCommand::Message(text)) => self.queue_line(Pending::Message(text)),
             Some(AgentCommand::Inspect { request }) => {
                 self.queue.push_back(Pending::Inspect(request))
@@ -79,7 +84,12 @@ impl Absorbed {
     fn queued_lines(&self) -> usize {
         self.queue
             .iter()
-            .filter(|p| matches!(p, Pending::Line(_) | Pending::Message(_)))
+            .filter(|p| {
+                matches!(
+                    p,
+                    Pending::Line(_) | Pending::Message(_) | Pending::Command(_)
+                )
+            })
             .count()
     }
 }

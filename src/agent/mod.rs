@@ -1,11 +1,14 @@
 //! The agent loop on a tokio task.
 
 pub mod acting;
+pub mod checkpoint_steps;
 pub mod checkpoints;
 pub mod command_spec;
 pub mod commands;
 pub mod custom_commands;
+pub mod emitter;
 pub mod env_error;
+pub mod environment;
 pub mod exec;
 pub mod header;
 pub mod hooks;

@@ -55,9 +55,9 @@ pub fn mode_note(mode: SandboxMode, network: bool) -> String {
 
 impl Agent {
     /// `/mode` alone: the current mode and the choices. `/mode MODE`: switches.
-    pub(crate) fn mode_command(&mut self, rest: &str) -> LineOutcome {
+    pub(crate) fn mode_command(&mut self, mode: Option<SandboxMode>) -> LineOutcome {
         let current = self.sandbox.mode();
-        if rest.is_empty() {
+        let Some(mode) = mode else {
             return self.info(
                 "cmd-mode-current",
                 vec![
@@ -65,11 +65,8 @@ impl Agent {
                     ("network", Arg::from(network_arg(self.sandbox.network))),
                 ],
             );
-        }
-        match SandboxMode::parse(rest) {
-            Some(mode) => self.set_mode(mode),
-            None => self.warn("cmd-mode-unknown", vec![("given", Arg::from(rest))]),
-        }
+        };
+        self.set_mode(mode)
     }
 
     /// Switches to `mode` (`/mode MODE`, Shift+Tab): logs the note once, tells the UI.
@@ -81,7 +78,8 @@ impl Agent {
             return out;
         }
         self.sandbox.set_mode(mode);
-        self.emit_event(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
+        self.events
+            .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
         self.info("cmd-mode-set", vec![("mode", Arg::from(mode.as_str()))])
     }
 
@@ -143,9 +141,11 @@ impl Agent {
         }
         if strictness(logged) >= strictness(current) {
             self.sandbox.set_mode(logged);
-            self.emit_event(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
+            self.events
+                .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
         } else if self.log_mode_note(current).is_ok() {
-            self.emit_event(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
+            self.events
+                .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
         }
     }
 }

@@ -7,17 +7,27 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::agent::command_spec::{Command, ParseError};
 use crate::agent::inspect_data::InspectorData;
 use crate::i18n::{Arg, Locale, Text};
 use crate::llm::types::StreamEvent;
-use crate::session::event::{Event, SystemPromptUpdate, ToolUpdateMode, Usage};
+use crate::session::event::{
+    Capabilities, Event, Prices, SystemPromptUpdate, ToolUpdateMode, Usage,
+};
 
 /// UI → agent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum AgentCommand {
-    /// A composer submission: plain text is a user message, `/…` a slash command.
+    /// A submission: plain text is a user message, `/…` a slash command (`exec` script
+    /// lines; the TUI sends its commands typed, [`AgentCommand::Run`]).
     Submit(String),
+    /// A slash command, parsed once by the sender ([`Command::parse`]) or built from an
+    /// intent (the resume picker's choice).
+    Run(Command),
+    /// A command line whose arguments do not fit: the loop answers it as it answers the
+    /// same line from `exec` (the usage, or what the command needs and lacks).
+    Invalid(ParseError),
     /// A user message, never a command even when it starts with `/`: a draft whose
     /// leading `/` was pasted (a stack trace, a path; §14.5).
     Message(String),
@@ -132,26 +142,64 @@ pub type OutputLine = Text;
 /// Fluent id of an output line that is pure data (its `text` argument, verbatim).
 pub const OUTPUT_VERBATIM: &str = "output-verbatim";
 
-/// Route facts shown in the footer.
+/// The route shown in the footer: its id, what it supports, and whether it is the demo.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RouteRecord", into = "RouteRecord")]
 pub struct RouteInfo {
     /// `provider/model`.
     pub id: String,
-    /// Context window in tokens.
-    pub context_window: u64,
-    /// Tool update mode.
-    pub tool_update: Option<ToolUpdateMode>,
-    /// Prompt update mode.
-    pub system_prompt_update: Option<SystemPromptUpdate>,
+    /// What the route supports (`exec --json` prints the context window, the update
+    /// modes and the prices).
+    pub caps: Capabilities,
     /// Demo mode (built-in simulator).
     pub demo: bool,
-    /// The route's prices, when known: the footer and Trajectory show costs
-    /// only with them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prices: Option<crate::llm::catalog::Prices>,
     /// The reasoning effort of the next request (`None` = the provider's default).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<crate::session::effort::Effort>,
+}
+
+/// [`RouteInfo`] as `exec --json` prints it.
+#[derive(Serialize, Deserialize)]
+struct RouteRecord {
+    id: String,
+    context_window: u64,
+    tool_update: Option<ToolUpdateMode>,
+    system_prompt_update: Option<SystemPromptUpdate>,
+    demo: bool,
+    // Costs are shown only with prices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prices: Option<Prices>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    effort: Option<crate::session::effort::Effort>,
+}
+
+impl From<RouteRecord> for RouteInfo {
+    fn from(r: RouteRecord) -> Self {
+        RouteInfo {
+            id: r.id,
+            caps: Capabilities {
+                tool_update: r.tool_update,
+                system_prompt_update: r.system_prompt_update,
+                prices: r.prices,
+                ..Capabilities::plain(r.context_window)
+            },
+            demo: r.demo,
+            effort: r.effort,
+        }
+    }
+}
+
+impl From<RouteInfo> for RouteRecord {
+    fn from(r: RouteInfo) -> Self {
+        RouteRecord {
+            id: r.id,
+            context_window: r.caps.context_window,
+            tool_update: r.caps.tool_update,
+            system_prompt_update: r.caps.system_prompt_update,
+            demo: r.demo,
+            prices: r.caps.prices,
+            effort: r.effort,
+        }
+    }
 }
 
 /// What a call waiting for approval would do (SPEC §14.1: the card shows an edit's diff
@@ -361,4 +409,44 @@ pub enum AgentEvent {
     Inspector(Box<InspectorData>),
     /// The loop stopped (after `/quit` or `Shutdown`).
     Exited,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exec_json_prints_the_route_with_its_window_modes_and_prices() {
+        let info = RouteInfo {
+            id: "deepseek/deepseek-flash".into(),
+            caps: Capabilities {
+                tool_update: Some(ToolUpdateMode::AdditionOnly),
+                image_input: true,
+                prices: Some(Prices {
+                    input_hit: 0.5,
+                    input_miss: 1.0,
+                    output: 2.0,
+                }),
+                ..Capabilities::plain(1000)
+            },
+            demo: true,
+            effort: None,
+        };
+        let json = serde_json::to_string(&info).unwrap();
+        assert_eq!(
+            json,
+            r#"{"id":"deepseek/deepseek-flash","context_window":1000,"tool_update":"addition-only","system_prompt_update":null,"demo":true,"prices":{"input_hit":0.5,"input_miss":1.0,"output":2.0}}"#
+        );
+        let plain = RouteInfo {
+            caps: Capabilities::plain(7),
+            ..info
+        };
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap(),
+            r#"{"id":"deepseek/deepseek-flash","context_window":7,"tool_update":null,"system_prompt_update":null,"demo":true}"#
+        );
+        let back: RouteInfo = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.caps.prices, info.caps.prices);
+        assert_eq!(back.caps.tool_update, info.caps.tool_update);
+    }
 }

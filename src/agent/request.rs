@@ -5,7 +5,7 @@
 //! `request/context` ([`plan_attempt`]), then calls [`options_from_log`] over the session
 //! it just wrote. The inspector replays a log prefix and calls the same function, so a
 //! rebuilt request equals the sent one by construction. Every route fact the wire body
-//! depends on is read from the logged `request/context` ([`RouteFacts::from_context`], the
+//! depends on is read from the logged `request/context` ([`Route::from_context`], the
 //! one place where context fields feed the builder) and every call setting from the
 //! logged header; the thinking setting and effort from the logged context (SPEC §14.4),
 //! or the loop's constant ([`THINKING`]) when the context records no effort.
@@ -17,8 +17,7 @@ use crate::agent::prompt::{RequestSeries, reconcile_system_prompt};
 use crate::llm::types::{GenerateOptions, ProviderKind, Purpose, Route, Thinking};
 use crate::session::effort::Effort;
 use crate::session::event::{
-    CallConfig, Event, EventKind, Message, RequestContext, RequestHeader, Role, Source,
-    SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, UserMessageData,
+    CallConfig, Event, EventKind, Message, RequestHeader, Role, Source, ToolSchema, UserMessageData,
 };
 use crate::session::{Session, SessionError};
 
@@ -53,104 +52,6 @@ pub enum RequestError {
 /// `request/context` recorded the protocol.
 pub type KindOf<'a> = &'a dyn Fn(&str) -> Option<ProviderKind>;
 
-/// The route facts a wire body depends on, as logged in `request/context`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RouteFacts {
-    /// Provider name.
-    pub provider: String,
-    /// Model id.
-    pub model: String,
-    /// Wire protocol.
-    pub kind: ProviderKind,
-    /// Context window in tokens (0 = unknown).
-    pub context_window: u64,
-    /// Prompt update mode.
-    pub system_prompt_update: Option<SystemPromptUpdate>,
-    /// Tool update mode.
-    pub tool_update: Option<ToolUpdateMode>,
-    /// What a removal does on an addition-only route (`tool_removal`).
-    pub tool_removal: ToolRemoval,
-    /// The reasoning effort (SPEC §14.4); `None` = the provider's default.
-    pub effort: Option<Effort>,
-}
-
-impl RouteFacts {
-    /// The facts of a live route (what the loop logs).
-    pub fn of_route(route: &Route) -> Self {
-        RouteFacts {
-            provider: route.provider.clone(),
-            model: route.model.clone(),
-            kind: route.kind,
-            context_window: route.context_window,
-            system_prompt_update: route.system_prompt_update,
-            tool_update: route.tool_update,
-            tool_removal: route.tool_removal,
-            effort: None,
-        }
-    }
-
-    /// These facts with `effort`: a request parameter, not part of the route, but logged
-    /// with it so a rebuilt request carries it.
-    pub fn with_effort(self, effort: Option<Effort>) -> Self {
-        RouteFacts { effort, ..self }
-    }
-
-    /// The `request/context` payload recording these facts.
-    pub fn context(&self) -> RequestContext {
-        RequestContext {
-            provider: self.provider.clone(),
-            model: self.model.clone(),
-            context_window: Some(self.context_window),
-            system_prompt_update: self.system_prompt_update,
-            tool_update: self.tool_update,
-            tool_removal: self.tool_removal,
-            protocol: Some(self.kind.as_str().to_string()),
-            effort: self.effort,
-        }
-    }
-
-    /// The facts a logged context records: the single place where `request/context`
-    /// fields feed the request builder. Contexts written before the protocol was logged
-    /// ask `kind_of` for the provider's protocol.
-    pub fn from_context(ctx: &RequestContext, kind_of: KindOf<'_>) -> Result<Self, RequestError> {
-        let kind = ctx
-            .protocol
-            .as_deref()
-            .and_then(ProviderKind::parse)
-            .or_else(|| kind_of(&ctx.provider))
-            .ok_or_else(|| RequestError::UnknownProvider(ctx.provider.clone()))?;
-        Ok(RouteFacts {
-            provider: ctx.provider.clone(),
-            model: ctx.model.clone(),
-            kind,
-            context_window: ctx.context_window.unwrap_or(0),
-            system_prompt_update: ctx.system_prompt_update,
-            tool_update: ctx.tool_update,
-            tool_removal: ctx.tool_removal,
-            effort: ctx.effort,
-        })
-    }
-
-    /// A route carrying these facts. Connection details (base URL, key variable) are not
-    /// part of the body and stay empty; the client sends with its own route.
-    pub fn route(&self) -> Route {
-        Route {
-            provider: self.provider.clone(),
-            model: self.model.clone(),
-            kind: self.kind,
-            base_url: String::new(),
-            api_key_env: String::new(),
-            context_window: self.context_window,
-            system_prompt_update: self.system_prompt_update,
-            tool_update: self.tool_update,
-            tool_removal: self.tool_removal,
-            image_input: false,
-            max_tools: crate::llm::catalog::DEFAULT_MAX_TOOLS,
-            prices: None,
-        }
-    }
-}
-
 /// Which request to build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RequestTarget {
@@ -165,15 +66,15 @@ pub enum RequestTarget {
     },
 }
 
-/// THE request builder: the options of a request over `session` as logged, on the route
-/// `facts` (read from the logged `request/context`). Call settings come from the latest
+/// THE request builder: the options of a request over `session` as logged, on the
+/// `route` read from the logged `request/context` ([`Route::from_context`]). Call settings come from the latest
 /// header, tools from its declarations, the fold snapshot from the session. Both the
 /// loop (every attempt and compaction request) and the inspector (past and next
 /// requests) build through here; [`crate::llm::client::build_request`] turns the result
 /// into the wire body.
 pub fn options_from_log(
     session: &mut Session,
-    facts: &RouteFacts,
+    route: &Route,
     target: RequestTarget,
 ) -> Result<GenerateOptions, SessionError> {
     let header = session.latest_header().map(|(_, h)| h.header.clone());
@@ -190,8 +91,11 @@ pub fn options_from_log(
     };
     let history = session.tool_history()?;
     let config = config.as_ref();
+    // The logged effort decides thinking and the effort field (SPEC §14.4); without one
+    // the request is what it was before the effort was configurable.
+    let effort = session.latest_context().and_then(|c| c.effort);
     Ok(GenerateOptions {
-        route: facts.route(),
+        route: route.clone(),
         messages,
         tools,
         tool_history: Some(history),
@@ -199,14 +103,12 @@ pub fn options_from_log(
         max_tokens: config
             .and_then(|c| c.max_tokens)
             .unwrap_or(DEFAULT_MAX_TOKENS),
-        // The logged effort decides thinking and the effort field (SPEC §14.4); without
-        // one the request is what it was before the effort was configurable.
-        thinking: match facts.effort {
+        thinking: match effort {
             None => THINKING,
             Some(Effort::Off) => Thinking::Disabled,
             Some(_) => Thinking::Enabled,
         },
-        effort: match facts.effort {
+        effort: match effort {
             None => config.and_then(|c| c.reasoning_effort.clone()),
             Some(e) => e.wire_effort().map(str::to_string),
         },
@@ -224,31 +126,37 @@ pub fn logged_request(
     target: RequestTarget,
 ) -> Result<GenerateOptions, RequestError> {
     let ctx = session.latest_context().ok_or(RequestError::NoContext)?;
-    let facts = RouteFacts::from_context(ctx, kind_of)?;
-    Ok(options_from_log(session, &facts, target)?)
+    let route = Route::from_context(ctx, kind_of)
+        .ok_or_else(|| RequestError::UnknownProvider(ctx.provider.clone()))?;
+    Ok(options_from_log(session, &route, target)?)
 }
 
 /// Appends `request/context` for `route` and `effort` unless the latest one already says
-/// the same; returns the facts as logged. The effort lives here, not in the header, so
+/// the same; returns the route as logged. The effort lives here, not in the header, so
 /// changing it never starts a series or touches the messages (SPEC §14.4).
 fn log_context(
     session: &mut Session,
     route: &Route,
     effort: Option<Effort>,
     on_commit: &mut dyn FnMut(Arc<Event>),
-) -> Result<RouteFacts, SessionError> {
-    let facts = RouteFacts::of_route(route).with_effort(effort);
-    let ctx = facts.context();
+) -> Result<Route, SessionError> {
+    let mut ctx = route.context();
+    ctx.effort = effort;
     if session.latest_context() != Some(&ctx) {
-        on_commit(session.push(EventKind::RequestContext(ctx))?);
+        on_commit(session.push(EventKind::RequestContext(ctx.clone()))?);
     }
     // Read back what the log says, so the request depends on the log alone.
-    match session.latest_context() {
-        Some(logged) => {
-            Ok(RouteFacts::from_context(logged, &|_| Some(route.kind)).unwrap_or(facts))
-        }
-        None => Ok(facts),
-    }
+    let logged = session.latest_context().unwrap_or(&ctx);
+    let kind = route.kind;
+    // `kind_of` always answers, so this is the logged route.
+    Ok(
+        Route::from_context(logged, &|_| Some(kind)).unwrap_or_else(|| Route {
+            base_url: String::new(),
+            api_key_env: String::new(),
+            caps: route.caps.logged(),
+            ..route.clone()
+        }),
+    )
 }
 
 /// What one attempt adds on top of the session (see [`plan_attempt`]).
@@ -314,8 +222,8 @@ pub fn plan_attempt(
         session,
         series,
         rendered,
-        route.system_prompt_update,
-        route.tool_update,
+        route.caps.system_prompt_update,
+        route.caps.tool_update,
         &tools,
         explicit_series_start,
         turn,
@@ -352,9 +260,9 @@ pub fn plan_attempt(
     if let Some(ev) = &header.applied.developer {
         on_commit(ev.clone());
     }
-    let facts = log_context(session, route, effort, on_commit)?;
+    let logged = log_context(session, route, effort, on_commit)?;
     session.sync()?;
-    let opts = options_from_log(session, &facts, RequestTarget::Step)?;
+    let opts = options_from_log(session, &logged, RequestTarget::Step)?;
     Ok(PlannedAttempt { opts, header })
 }
 
@@ -369,10 +277,10 @@ pub fn compaction_request(
     end_seq: u64,
     on_commit: &mut dyn FnMut(Arc<Event>),
 ) -> Result<GenerateOptions, SessionError> {
-    let facts = log_context(session, route, effort, on_commit)?;
+    let logged = log_context(session, route, effort, on_commit)?;
     options_from_log(
         session,
-        &facts,
+        &logged,
         RequestTarget::Compaction { start_seq, end_seq },
     )
 }

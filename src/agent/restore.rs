@@ -151,7 +151,7 @@ impl Agent {
         if change.added.is_empty() && change.removed.is_empty() {
             return false;
         }
-        self.emit_event(AgentEvent::ToolsChanged(change));
+        self.events.emit(AgentEvent::ToolsChanged(change));
         true
     }
 
@@ -175,7 +175,7 @@ impl Agent {
                 c.kept,
                 c.hidden
             );
-            self.emit_event(AgentEvent::Notice(Notice::new(
+            self.events.emit(AgentEvent::Notice(Notice::new(
                 NoticeLevel::Warn,
                 "tools-name-clash",
                 vec![

@@ -7,10 +7,10 @@
 
 use std::collections::HashSet;
 
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::acting::{ActingPolicy, Verdict};
+use crate::agent::emitter::Emitter;
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
 use crate::i18n::Arg;
@@ -153,7 +153,7 @@ impl ToolRunner {
         cancel: &CancellationToken,
         allowed: &mut HashSet<String>,
         inbox: &mut Inbox,
-        events: &mpsc::UnboundedSender<AgentEvent>,
+        events: &Emitter,
     ) -> Vec<Option<String>> {
         let mut decided = Vec::with_capacity(calls.len());
         for call in calls {
@@ -204,12 +204,12 @@ impl ToolRunner {
         acting: &ActingPolicy,
         call: &ToolCall,
         inbox: &mut Inbox,
-        events: &mpsc::UnboundedSender<AgentEvent>,
+        events: &Emitter,
     ) -> Option<String> {
         match acting.verdict(&call.name, &call.arguments) {
             Verdict::NotActing | Verdict::Run => None,
             Verdict::Refuse(reason) => {
-                let _ = events.send(AgentEvent::Notice(Notice::new(
+                events.emit(AgentEvent::Notice(Notice::new(
                     NoticeLevel::Warn,
                     "approval-refused-call",
                     vec![
@@ -222,7 +222,7 @@ impl ToolRunner {
             Verdict::Ask(boxed) => {
                 let (ask, preview) = *boxed;
                 if let Some(preview) = preview {
-                    let _ = events.send(AgentEvent::ApprovalPreview {
+                    events.emit(AgentEvent::ApprovalPreview {
                         call_id: call.id.clone(),
                         preview,
                     });
@@ -231,7 +231,7 @@ impl ToolRunner {
                 if decision == ApprovalDecision::AlwaysAllow
                     && let Some(e) = acting.always(&ask)
                 {
-                    let _ = events.send(AgentEvent::Notice(Notice::new(
+                    events.emit(AgentEvent::Notice(Notice::new(
                         NoticeLevel::Warn,
                         "approval-always-not-saved",
                         vec![("error", Arg::from(format!("{e:?}")))],
@@ -261,7 +261,7 @@ impl ToolRunner {
         call: &ToolCall,
         result: &CallResult,
         inbox: &mut Inbox,
-        events: &mpsc::UnboundedSender<AgentEvent>,
+        events: &Emitter,
         cancel: &CancellationToken,
     ) -> Option<CallResult> {
         if call.name != "shell" || self.mode != ApprovalMode::Interactive {
@@ -273,12 +273,12 @@ impl ToolRunner {
         }
         let (_ask, preview) = acting.rerun_offer(&call.arguments)?;
         let sh = acting.shell.clone()?;
-        let _ = events.send(AgentEvent::Notice(Notice::new(
+        events.emit(AgentEvent::Notice(Notice::new(
             NoticeLevel::Warn,
             "approval-rerun-offer",
             vec![],
         )));
-        let _ = events.send(AgentEvent::ApprovalPreview {
+        events.emit(AgentEvent::ApprovalPreview {
             call_id: call.id.clone(),
             preview,
         });
@@ -302,18 +302,13 @@ impl ToolRunner {
         }
     }
 
-    async fn ask(
-        &self,
-        call: &ToolCall,
-        inbox: &mut Inbox,
-        events: &mpsc::UnboundedSender<AgentEvent>,
-    ) -> ApprovalDecision {
+    async fn ask(&self, call: &ToolCall, inbox: &mut Inbox, events: &Emitter) -> ApprovalDecision {
         match self.mode {
             ApprovalMode::AllowAll => ApprovalDecision::Allow,
             ApprovalMode::DenyAll => {
                 // Headless without `--approve all`: say which call was refused, or the
                 // user only sees the model's reaction to a denial it never asked for.
-                let _ = events.send(AgentEvent::Notice(Notice::new(
+                events.emit(AgentEvent::Notice(Notice::new(
                     NoticeLevel::Warn,
                     "exec-tool-denied",
                     vec![("tool", Arg::from(call.name.clone()))],
@@ -322,14 +317,14 @@ impl ToolRunner {
             }
             ApprovalMode::Interactive => {
                 // Waiting for the user is its own phase: the status line pauses the clock.
-                let _ = events.send(AgentEvent::Phase(TurnPhase::AwaitingApproval));
-                let _ = events.send(AgentEvent::ApprovalRequest {
+                events.emit(AgentEvent::Phase(TurnPhase::AwaitingApproval));
+                events.emit(AgentEvent::ApprovalRequest {
                     call_id: call.id.clone(),
                     tool: call.name.clone(),
                     arguments: call.arguments.clone(),
                 });
                 let d = inbox.approval(&call.id).await;
-                let _ = events.send(AgentEvent::Phase(TurnPhase::RunningTools));
+                events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
                 d
             }
         }
@@ -418,6 +413,8 @@ mod tests {
     use std::sync::Arc;
     use std::sync::Mutex;
     use std::time::Duration;
+
+    use tokio::sync::mpsc;
 
     use futures_util::future::BoxFuture;
 
@@ -589,7 +586,7 @@ mod tests {
                 &cancel,
                 &mut allowed,
                 &mut inbox,
-                &etx,
+                &Emitter::new(etx.clone()),
             )
             .await;
         assert_eq!(d, vec![None, None]);
@@ -608,7 +605,7 @@ mod tests {
                 &cancel,
                 &mut HashSet::new(),
                 &mut inbox,
-                &etx,
+                &Emitter::new(etx.clone()),
             )
             .await;
         assert!(d[0].as_deref().is_some_and(|e| e.contains("denied")));
@@ -637,7 +634,7 @@ mod tests {
                 &cancel,
                 &mut HashSet::new(),
                 &mut inbox,
-                &etx,
+                &Emitter::new(etx.clone()),
             )
             .await;
         let seen: Vec<String> = std::iter::from_fn(|| erx.try_recv().ok())
@@ -675,7 +672,7 @@ mod tests {
                 &cancel,
                 &mut HashSet::new(),
                 &mut inbox,
-                &etx,
+                &Emitter::new(etx.clone()),
             )
             .await;
         let text = d[0].clone().expect("denied");

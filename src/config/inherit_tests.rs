@@ -22,14 +22,14 @@ fn one_retain_line_on_a_built_in_id_keeps_the_built_in_modes() {
     )
     .unwrap();
     let route = cfg.resolve_route(None).unwrap();
-    assert_eq!(route.tool_removal, ToolRemoval::Retain);
-    assert_eq!(route.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    assert_eq!(route.caps.tool_removal, ToolRemoval::Retain);
+    assert_eq!(route.caps.tool_update, Some(ToolUpdateMode::AdditionOnly));
     assert_eq!(
-        route.system_prompt_update,
+        route.caps.system_prompt_update,
         Some(SystemPromptUpdate::InHistory)
     );
-    assert!(route.image_input);
-    assert!(route.prices.is_some());
+    assert!(route.caps.image_input);
+    assert!(route.caps.prices.is_some());
 }
 
 #[test]
@@ -45,7 +45,7 @@ fn none_turns_a_built_in_mode_off_and_retain_then_is_refused() {
     .unwrap();
     let route = cfg.resolve_route(None).unwrap();
     assert_eq!(
-        (route.tool_update, route.system_prompt_update),
+        (route.caps.tool_update, route.caps.system_prompt_update),
         (None, None)
     );
     assert!(
@@ -66,6 +66,6 @@ fn an_entry_for_an_unknown_id_inherits_nothing() {
     let text = entry("deepseek-messages", "").replace("deepseek-flash", "custom-model");
     let cfg = parse(&text, None, Path::new(".")).unwrap();
     let route = cfg.resolve_route(None).unwrap();
-    assert_eq!(route.tool_update, None);
-    assert!(!route.image_input);
+    assert_eq!(route.caps.tool_update, None);
+    assert!(!route.caps.image_input);
 }

@@ -204,7 +204,8 @@ impl Default for Config {
     }
 }
 
-/// The default cap on a file kept in a checkpoint (SPEC §14.3): 16 MiB.
+/// The default cap on a file kept in a checkpoint (SPEC §14.3): 16 MiB. Defined here, the
+/// lower layer, so the config does not depend on the checkpoint store.
 pub const DEFAULT_CHECKPOINT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// `[checkpoints]` (SPEC §14.3, decision 0080).
@@ -295,13 +296,7 @@ impl Config {
             kind: p.kind,
             base_url: p.base_url.clone(),
             api_key_env: p.api_key_env.clone(),
-            context_window: caps.context_window,
-            system_prompt_update: caps.system_prompt_update,
-            tool_update: caps.tool_update,
-            tool_removal: caps.tool_removal,
-            image_input: caps.image_input,
-            max_tools: caps.max_tools,
-            prices: caps.prices,
+            caps,
         })
     }
 

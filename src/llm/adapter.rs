@@ -96,7 +96,7 @@ impl<'a> RequestParts<'a> {
     ) -> Self {
         RequestParts {
             model: &opts.route.model,
-            system_prompt_update: opts.route.system_prompt_update,
+            system_prompt_update: opts.route.caps.system_prompt_update,
             messages,
             tools,
             system: opts.system.as_deref(),

@@ -10,19 +10,12 @@
 //! built-in prices of its model id; a model with no price known shows no cost.
 
 use crate::llm::types::{ProviderKind, Route};
-use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
-
-/// Context window assumed for a model the catalog does not know.
-pub const DEFAULT_CONTEXT_WINDOW: u64 = 131_072;
+use crate::session::event::{SystemPromptUpdate, ToolUpdateMode};
 
 /// Context window of the DeepSeek V4 family.
 pub const DEEPSEEK_V4_CONTEXT_WINDOW: u64 = 1_048_576;
 
-/// Most tools one request may declare when the catalog entry says nothing else: the
-/// providers reject a longer `tools` array ("maximum length 128").
-pub const DEFAULT_MAX_TOOLS: usize = 128;
-
-pub use crate::llm::types::Prices;
+pub use crate::session::event::{Capabilities, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOOLS, Prices};
 
 /// DeepSeek's published V4.1-Flash prices (api-docs.deepseek.com "Models & Pricing", see
 /// docs/decisions/0025-prices.md): $0.0028 per million cache-hit input
@@ -57,59 +50,47 @@ pub fn format_usd(usd: f64) -> String {
 pub struct ModelSpec {
     /// Model id as sent on the wire (e.g. `deepseek-flash`).
     pub id: String,
-    /// Context window in tokens; `None` = the built-in value or [`DEFAULT_CONTEXT_WINDOW`].
-    pub context_window: Option<u64>,
-    /// In-history system prompt updates.
-    pub system_prompt_update: Option<SystemPromptUpdate>,
-    /// Mid-conversation tool update mode.
-    pub tool_update: Option<ToolUpdateMode>,
-    /// What an `addition-only` route does with a removed tool (config only; default `omit`).
-    pub tool_removal: ToolRemoval,
-    /// Accepts image input.
-    pub image_input: bool,
-    /// Most tools one request may declare; `None` = the built-in value or
-    /// [`DEFAULT_MAX_TOOLS`].
-    pub max_tools: Option<usize>,
-    /// Prices; `None` = the built-in entry's, else unknown (no cost is shown).
-    pub prices: Option<Prices>,
+    /// What the model supports.
+    pub caps: Capabilities,
     /// The entry's `effort` (SPEC §14.4; config only): overrides the top-level one.
     pub effort: Option<crate::session::effort::Effort>,
 }
 
+/// What a `[[models]]` entry leaves unset falls back to: the built-in entry with its id.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unset {
+    /// No `context_window`: the built-in one, else [`DEFAULT_CONTEXT_WINDOW`].
+    pub context_window: bool,
+    /// No `max_tools`: the built-in one, else [`DEFAULT_MAX_TOOLS`].
+    pub max_tools: bool,
+    /// No prices: the built-in ones of the id, else unknown (no cost is shown).
+    pub prices: bool,
+}
+
 impl ModelSpec {
-    /// An entry with no update modes and text-only input.
-    pub fn plain(id: &str, context_window: Option<u64>) -> Self {
+    /// A configured entry for `id` on a provider of `kind`: `declared` replaces the
+    /// built-in entry entirely, except for what `unset` names, which comes from it.
+    pub fn configured(kind: ProviderKind, id: &str, declared: Capabilities, unset: Unset) -> Self {
+        let builtin = builtin_models(kind).into_iter().find(|m| m.id == id);
+        let builtin = builtin.as_ref().map(|m| &m.caps);
+        let mut caps = declared;
+        if unset.context_window {
+            caps.context_window = builtin.map_or(DEFAULT_CONTEXT_WINDOW, |b| b.context_window);
+        }
+        if unset.max_tools {
+            caps.max_tools = builtin.map_or(DEFAULT_MAX_TOOLS, |b| b.max_tools);
+        }
+        if unset.prices {
+            caps.prices = builtin
+                .and_then(|b| b.prices)
+                .or_else(|| builtin_prices(id));
+        }
         ModelSpec {
             id: id.to_string(),
-            context_window,
-            system_prompt_update: None,
-            tool_update: None,
-            tool_removal: ToolRemoval::Omit,
-            image_input: false,
-            max_tools: None,
-            prices: None,
+            caps,
             effort: None,
         }
     }
-}
-
-/// Resolved capabilities of one model on one provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Capabilities {
-    /// Context window in tokens.
-    pub context_window: u64,
-    /// In-history system prompt updates.
-    pub system_prompt_update: Option<SystemPromptUpdate>,
-    /// Mid-conversation tool update mode.
-    pub tool_update: Option<ToolUpdateMode>,
-    /// What an `addition-only` route does with a removed tool.
-    pub tool_removal: ToolRemoval,
-    /// Accepts image input.
-    pub image_input: bool,
-    /// Most tools one request may declare.
-    pub max_tools: usize,
-    /// Prices, when known.
-    pub prices: Option<Prices>,
 }
 
 /// DeepSeek's published price for a model id, for the ids DeepSeek bills:
@@ -130,13 +111,13 @@ pub fn builtin_prices(model: &str) -> Option<Prices> {
 fn deepseek_flash(id: &str) -> ModelSpec {
     ModelSpec {
         id: id.to_string(),
-        context_window: Some(DEEPSEEK_V4_CONTEXT_WINDOW),
-        system_prompt_update: Some(SystemPromptUpdate::InHistory),
-        tool_update: Some(ToolUpdateMode::AdditionOnly),
-        tool_removal: ToolRemoval::Omit,
-        image_input: true,
-        max_tools: Some(DEFAULT_MAX_TOOLS),
-        prices: builtin_prices(id),
+        caps: Capabilities {
+            system_prompt_update: Some(SystemPromptUpdate::InHistory),
+            tool_update: Some(ToolUpdateMode::AdditionOnly),
+            image_input: true,
+            prices: builtin_prices(id),
+            ..Capabilities::plain(DEEPSEEK_V4_CONTEXT_WINDOW)
+        },
         effort: None,
     }
 }
@@ -144,8 +125,12 @@ fn deepseek_flash(id: &str) -> ModelSpec {
 /// A catalogued id with no update modes and text-only input, at its DeepSeek price.
 fn plain_priced(id: &str) -> ModelSpec {
     ModelSpec {
-        prices: builtin_prices(id),
-        ..ModelSpec::plain(id, Some(DEEPSEEK_V4_CONTEXT_WINDOW))
+        id: id.to_string(),
+        caps: Capabilities {
+            prices: builtin_prices(id),
+            ..Capabilities::plain(DEEPSEEK_V4_CONTEXT_WINDOW)
+        },
+        effort: None,
     }
 }
 
@@ -170,44 +155,19 @@ pub fn builtin_models(kind: ProviderKind) -> Vec<ModelSpec> {
     }
 }
 
-/// Resolves `model` on a provider of `kind` whose config lists `overrides`.
+/// Resolves `model` on a provider of `kind` whose config lists `overrides`: the
+/// configured entry with its id (already completed from the built-in one,
+/// [`ModelSpec::configured`]), else the built-in entry, else an uncatalogued model (W-12)
+/// at its DeepSeek price, if it has one.
 pub fn resolve(kind: ProviderKind, overrides: &[ModelSpec], model: &str) -> Capabilities {
-    let builtin = builtin_models(kind).into_iter().find(|m| m.id == model);
-    let chosen = overrides.iter().find(|m| m.id == model).cloned();
-    let context_window = chosen
-        .as_ref()
-        .and_then(|m| m.context_window)
-        .or_else(|| builtin.as_ref().and_then(|m| m.context_window))
-        .unwrap_or(DEFAULT_CONTEXT_WINDOW);
-    let max_tools = chosen
-        .as_ref()
-        .and_then(|m| m.max_tools)
-        .or_else(|| builtin.as_ref().and_then(|m| m.max_tools))
-        .unwrap_or(DEFAULT_MAX_TOOLS);
-    // An entry that sets no prices inherits the built-in ones for its id.
-    let prices = chosen
-        .as_ref()
-        .and_then(|m| m.prices)
-        .or_else(|| builtin.as_ref().and_then(|m| m.prices))
-        .or_else(|| builtin_prices(model));
-    match chosen.or(builtin) {
-        Some(spec) => Capabilities {
-            context_window,
-            system_prompt_update: spec.system_prompt_update,
-            tool_update: spec.tool_update,
-            tool_removal: spec.tool_removal,
-            image_input: spec.image_input,
-            max_tools,
-            prices,
-        },
+    if let Some(m) = overrides.iter().find(|m| m.id == model) {
+        return m.caps;
+    }
+    match builtin_models(kind).into_iter().find(|m| m.id == model) {
+        Some(m) => m.caps,
         None => Capabilities {
-            context_window,
-            system_prompt_update: None,
-            tool_update: None,
-            tool_removal: ToolRemoval::Omit,
-            image_input: false,
-            max_tools,
-            prices,
+            prices: builtin_prices(model),
+            ..Capabilities::plain(DEFAULT_CONTEXT_WINDOW)
         },
     }
 }
@@ -225,6 +185,23 @@ impl Route {
 mod tests {
     use super::*;
     use crate::session::event::Usage;
+
+    /// A `[[models]]` entry for `deepseek-flash` declaring only what `edit` sets.
+    fn flash_entry(edit: impl FnOnce(&mut Capabilities, &mut Unset)) -> ModelSpec {
+        let mut caps = Capabilities::plain(0);
+        let mut unset = Unset {
+            context_window: true,
+            max_tools: true,
+            prices: true,
+        };
+        edit(&mut caps, &mut unset);
+        ModelSpec::configured(
+            ProviderKind::DeepseekMessages,
+            "deepseek-flash",
+            caps,
+            unset,
+        )
+    }
 
     #[test]
     fn w11_flash_has_both_modes_and_images() {
@@ -258,8 +235,7 @@ mod tests {
 
     #[test]
     fn override_replaces_entry_but_keeps_builtin_window() {
-        let mut o = ModelSpec::plain("deepseek-flash", None);
-        o.tool_update = Some(ToolUpdateMode::InHistory);
+        let o = flash_entry(|c, _| c.tool_update = Some(ToolUpdateMode::InHistory));
         let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
         assert_eq!(c.tool_update, Some(ToolUpdateMode::InHistory));
         assert_eq!(c.system_prompt_update, None);
@@ -277,12 +253,14 @@ mod tests {
         ] {
             assert_eq!(resolve(kind, &[], id).max_tools, 128, "{id}");
         }
-        let mut o = ModelSpec::plain("deepseek-flash", None);
-        o.max_tools = Some(7);
+        let o = flash_entry(|c, u| {
+            c.max_tools = 7;
+            u.max_tools = false;
+        });
         let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
         assert_eq!(c.max_tools, 7);
         // An override without `max_tools` keeps the built-in limit.
-        let o = ModelSpec::plain("deepseek-flash", None);
+        let o = flash_entry(|_, _| {});
         let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
         assert_eq!(c.max_tools, 128);
     }
@@ -347,7 +325,7 @@ mod tests {
             None
         );
         // An entry without prices keeps the built-in ones; one with prices wins.
-        let o = ModelSpec::plain("deepseek-flash", None);
+        let o = flash_entry(|_, _| {});
         let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
         assert_eq!(c.prices, Some(DEEPSEEK_FLASH_PRICES));
         let own = Prices {
@@ -355,8 +333,10 @@ mod tests {
             input_miss: 1.0,
             output: 2.0,
         };
-        let mut o = ModelSpec::plain("deepseek-flash", None);
-        o.prices = Some(own);
+        let o = flash_entry(|c, u| {
+            c.prices = Some(own);
+            u.prices = false;
+        });
         let c = resolve(ProviderKind::DeepseekMessages, &[o], "deepseek-flash");
         assert_eq!(c.prices, Some(own));
     }

@@ -84,8 +84,8 @@ pub fn with_request_parts<T>(opts: &GenerateOptions, f: impl FnOnce(&RequestPart
         &messages,
         opts.messages.developer_positions(),
         opts.tools.as_deref(),
-        opts.route.tool_update,
-        opts.route.tool_removal,
+        opts.route.caps.tool_update,
+        opts.route.caps.tool_removal,
         opts.tool_history.as_deref(),
     );
     let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
@@ -149,27 +149,6 @@ impl From<LlmError> for StreamFailure {
             error,
             partial: None,
         }
-    }
-}
-
-/// Fluent id of the one-line localized reason for an error class (args: `message`).
-pub fn error_message_id(code: ErrorCode) -> &'static str {
-    match code {
-        ErrorCode::Auth => "llm-error-auth",
-        ErrorCode::Quota => "llm-error-quota",
-        ErrorCode::InvalidRequest => "llm-error-invalid-request",
-        ErrorCode::ContextOverflow => "llm-error-context-overflow",
-        ErrorCode::RateLimit => "llm-error-rate-limit",
-        ErrorCode::Server => "llm-error-server",
-        ErrorCode::Transport => "llm-error-transport",
-        ErrorCode::UnsupportedContent => "llm-error-unsupported-content",
-        ErrorCode::InvalidContent => "llm-error-invalid-content",
-        ErrorCode::Malformed => "llm-error-malformed",
-        ErrorCode::EmptyResponse => "llm-error-empty-response",
-        ErrorCode::Cancelled => "llm-error-cancelled",
-        ErrorCode::MissingKey => "llm-error-missing-key",
-        ErrorCode::TooLarge => "llm-error-too-large",
-        ErrorCode::NoProgress => "llm-error-no-progress",
     }
 }
 
@@ -445,7 +424,8 @@ impl ProviderClient {
         }
 
         let max_reply = self.limits.max_reply_bytes;
-        let mut assembler = wire(self.route.kind).assembler(max_reply, self.route.context_window);
+        let mut assembler =
+            wire(self.route.kind).assembler(max_reply, self.route.caps.context_window);
         let mut parser = SseParser::with_max_event_bytes(self.limits.max_event_bytes);
         let mut frames: Vec<SseFrame> = Vec::new();
         let mut first = true;
@@ -694,13 +674,15 @@ mod tests {
             kind,
             base_url: base.into(),
             api_key_env: "DEEPSEEK_API_KEY".into(),
-            context_window: 1_000_000,
-            system_prompt_update: None,
-            tool_update: None,
-            tool_removal: Default::default(),
-            image_input: false,
-            max_tools: 128,
-            prices: None,
+            caps: crate::llm::types::Capabilities {
+                context_window: 1_000_000,
+                system_prompt_update: None,
+                tool_update: None,
+                tool_removal: Default::default(),
+                image_input: false,
+                max_tools: 128,
+                prices: None,
+            },
         }
     }
 

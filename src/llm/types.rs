@@ -3,9 +3,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::session::event::{
-    Block, SystemPromptUpdate, ToolRemoval, ToolSchema, ToolUpdateMode, Usage,
-};
+use crate::session::event::{Block, RequestContext, ToolSchema, Usage};
+pub use crate::session::event::{Capabilities, Prices};
 pub use crate::session::message_list::MessageList;
 pub use crate::session::vocab::{ToolHistory, ToolHistoryUpdate};
 
@@ -51,26 +50,43 @@ pub struct Route {
     pub base_url: String,
     /// Environment variable holding the API key.
     pub api_key_env: String,
-    /// Context window in tokens.
-    pub context_window: u64,
-    /// In-history system prompt updates.
-    pub system_prompt_update: Option<SystemPromptUpdate>,
-    /// Mid-conversation tool update mode.
-    pub tool_update: Option<ToolUpdateMode>,
-    /// What an `addition-only` route does with a removed tool (`omit` unless configured).
-    pub tool_removal: ToolRemoval,
-    /// Accepts image input.
-    pub image_input: bool,
-    /// Most tools one request may declare (the catalog's `max_tools`).
-    pub max_tools: usize,
-    /// Prices in USD per million tokens, when known (`None` shows no cost).
-    pub prices: Option<Prices>,
+    /// What the route supports.
+    pub caps: Capabilities,
 }
 
 impl Route {
     /// `provider/model`.
     pub fn id(&self) -> String {
         format!("{}/{}", self.provider, self.model)
+    }
+
+    /// The `request/context` payload logging this route.
+    pub fn context(&self) -> RequestContext {
+        RequestContext::new(&self.provider, &self.model, self.kind.as_str(), &self.caps)
+    }
+
+    /// The route a logged context records: the single place where `request/context`
+    /// feeds the request builder. Connection details (base URL, key variable) are not
+    /// part of the body and stay empty; the client sends with its own route. Contexts
+    /// written before the protocol was logged ask `kind_of` for the provider's protocol;
+    /// `None` when neither knows it.
+    pub fn from_context(
+        ctx: &RequestContext,
+        kind_of: &dyn Fn(&str) -> Option<ProviderKind>,
+    ) -> Option<Route> {
+        let kind = ctx
+            .protocol
+            .as_deref()
+            .and_then(ProviderKind::parse)
+            .or_else(|| kind_of(&ctx.provider))?;
+        Some(Route {
+            provider: ctx.provider.clone(),
+            model: ctx.model.clone(),
+            kind,
+            base_url: String::new(),
+            api_key_env: String::new(),
+            caps: ctx.caps,
+        })
     }
 }
 
@@ -196,61 +212,74 @@ pub struct Completion {
     pub id_repairs: Vec<crate::llm::tool_ids::ToolIdRepair>,
 }
 
-/// Stable error classes (SPEC §8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ErrorCode {
+/// Defines [`ErrorCode`] from one table: each class with its stable code (logged in
+/// `assistant/attempt`) and the Fluent id of its one-line reason.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $name:ident => $code:literal, $message:literal;)*) => {
+        /// Stable error classes (SPEC §8).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* $name,)*
+        }
+
+        impl ErrorCode {
+            /// Every class, in the table's order.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$name,)*];
+
+            /// The stable snake_case code stored in `assistant/attempt`.
+            pub fn as_str(&self) -> &'static str {
+                match self {
+                    $(ErrorCode::$name => $code,)*
+                }
+            }
+
+            /// Fluent id of the one-line localized reason (args: `message`).
+            pub fn message_id(&self) -> &'static str {
+                match self {
+                    $(ErrorCode::$name => $message,)*
+                }
+            }
+        }
+    };
+}
+
+error_codes! {
     /// 401/403.
-    Auth,
+    Auth => "auth", "llm-error-auth";
     /// 402.
-    Quota,
+    Quota => "quota", "llm-error-quota";
     /// 400/422.
-    InvalidRequest,
+    InvalidRequest => "invalid_request", "llm-error-invalid-request";
     /// 400 mentioning the context length.
-    ContextOverflow,
+    ContextOverflow => "context_overflow", "llm-error-context-overflow";
     /// 429.
-    RateLimit,
+    RateLimit => "rate_limit", "llm-error-rate-limit";
     /// 5xx or an in-stream error.
-    Server,
+    Server => "server", "llm-error-server";
     /// Connection failures, cut streams, idle timeouts.
-    Transport,
+    Transport => "transport", "llm-error-transport";
     /// The client cannot represent the content for this route (W-3…W-5).
-    UnsupportedContent,
+    UnsupportedContent => "unsupported_content", "llm-error-unsupported-content";
     /// The request violates a client-side invariant (W-8).
-    InvalidContent,
+    InvalidContent => "invalid_content", "llm-error-invalid-content";
     /// A malformed SSE frame or JSON.
-    Malformed,
+    Malformed => "malformed", "llm-error-malformed";
     /// The model returned no content.
-    EmptyResponse,
+    EmptyResponse => "empty_response", "llm-error-empty-response";
     /// Cancelled by the user.
-    Cancelled,
+    Cancelled => "cancelled", "llm-error-cancelled";
     /// No API key.
-    MissingKey,
+    MissingKey => "missing_key", "llm-error-missing-key";
     /// A stream event or the whole reply exceeded its size cap (`[limits]`).
-    TooLarge,
+    TooLarge => "too_large", "llm-error-too-large";
     /// The stream kept the connection alive but sent no content for too long.
-    NoProgress,
+    NoProgress => "no_progress", "llm-error-no-progress";
 }
 
 impl ErrorCode {
-    /// The stable snake_case code stored in `assistant/attempt`.
-    pub fn as_str(&self) -> &'static str {
-        match self {
-            ErrorCode::Auth => "auth",
-            ErrorCode::Quota => "quota",
-            ErrorCode::InvalidRequest => "invalid_request",
-            ErrorCode::ContextOverflow => "context_overflow",
-            ErrorCode::RateLimit => "rate_limit",
-            ErrorCode::Server => "server",
-            ErrorCode::Transport => "transport",
-            ErrorCode::UnsupportedContent => "unsupported_content",
-            ErrorCode::InvalidContent => "invalid_content",
-            ErrorCode::Malformed => "malformed",
-            ErrorCode::EmptyResponse => "empty_response",
-            ErrorCode::Cancelled => "cancelled",
-            ErrorCode::MissingKey => "missing_key",
-            ErrorCode::TooLarge => "too_large",
-            ErrorCode::NoProgress => "no_progress",
-        }
+    /// The class a logged code names (`None` for a code this version does not know).
+    pub fn parse(code: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.iter().copied().find(|c| c.as_str() == code)
     }
 
     /// Whether the retry policy retries this class.
@@ -293,35 +322,19 @@ impl LlmError {
     }
 }
 
-/// What a model costs, in USD per million tokens: cache-hit input, cache-miss
-/// input and output, as DeepSeek publishes them.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Prices {
-    /// Input tokens read from the prefix cache.
-    pub input_hit: f64,
-    /// Uncached input tokens.
-    pub input_miss: f64,
-    /// Output tokens.
-    pub output: f64,
-}
+#[cfg(test)]
+mod tests {
+    use super::ErrorCode;
 
-// Prices are finite and non-negative (the catalog's constants and validated config values),
-// never NaN, so equality is reflexive.
-impl Eq for Prices {}
-
-impl Prices {
-    /// The cost in USD of a request with usage `u`: cache-read tokens at the hit price,
-    /// uncached input at the miss price, output at the output price.
-    pub fn cost(&self, u: &Usage) -> f64 {
-        (u.cache_read_tokens as f64 * self.input_hit
-            + u.input_tokens as f64 * self.input_miss
-            + u.output_tokens as f64 * self.output)
-            / 1_000_000.0
-    }
-
-    /// What the cache saved on a request with usage `u`, in USD: its cache-read tokens at
-    /// the miss price minus what they cost at the hit price.
-    pub fn cache_saving(&self, u: &Usage) -> f64 {
-        (self.input_miss - self.input_hit).max(0.0) * u.cache_read_tokens as f64 / 1_000_000.0
+    #[test]
+    fn every_logged_error_code_reads_back_as_its_class_with_its_own_message() {
+        let mut codes = std::collections::HashSet::new();
+        let mut ids = std::collections::HashSet::new();
+        for c in ErrorCode::ALL {
+            assert_eq!(ErrorCode::parse(c.as_str()), Some(*c));
+            assert!(codes.insert(c.as_str()), "{c:?}");
+            assert!(ids.insert(c.message_id()), "{c:?}");
+        }
+        assert_eq!(ErrorCode::parse("some_future_code"), None);
     }
 }

@@ -1,4 +1,4 @@
-//! The session directory as a list: which entries are logs, `--resume ID|last`, and the
+//! The session directory as a list: where it is by default, which entries are logs, `--resume ID|last`, and the
 //! `/resume` picker's summaries (with a cache, since reading every log takes seconds).
 //!
 //! Only regular files named `*.jsonl` are sessions: a directory, FIFO, socket or device
@@ -14,6 +14,13 @@ use std::time::SystemTime;
 use super::event::{Event, EventKind};
 use super::open::{LineReader, Overlong, open_regular};
 use super::store::{StoreError, dir_error};
+
+/// Where sessions live when `--session-dir` is not given.
+pub fn default_session_dir() -> PathBuf {
+    directories::ProjectDirs::from("", "", "deepterm")
+        .map(|d| d.data_dir().join("sessions"))
+        .unwrap_or_else(|| PathBuf::from(".deepterm/sessions"))
+}
 
 /// The longest line the listing and the message history read (1 MiB); a longer line is
 /// skipped (a user message that long is no prompt to recall or to title a session with).

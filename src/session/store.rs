@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::session::event::{Event, LOG_FORMAT};
 use crate::session::open::{LineReader, OpenError, Overlong, open_regular};
-use crate::session::{Session, SessionError};
+use crate::session::{EventSink, Session, SessionError, SinkError};
 
 /// Errors of the session store.
 #[derive(Debug, thiserror::Error)]
@@ -400,6 +400,16 @@ impl Store {
         self.file
             .sync_data()
             .map_err(|e| StoreError::io(&self.path, e))
+    }
+}
+
+/// The session writes each committed event through its store.
+impl EventSink for Store {
+    fn write(&mut self, ev: &Event) -> Result<(), SinkError> {
+        self.append(ev).map_err(|e| SinkError::Write(e.to_string()))
+    }
+    fn sync(&mut self) -> Result<(), SinkError> {
+        Store::sync(self).map_err(|e| SinkError::Sync(e.to_string()))
     }
 }
 

@@ -185,7 +185,7 @@ pub fn footer_line(
                 "  ",
                 vec![Span::styled(id.to_string(), theme::bold())],
             );
-            if let Some(m) = r.tool_update.filter(|_| !narrow) {
+            if let Some(m) = r.caps.tool_update.filter(|_| !narrow) {
                 field(
                     Priority::ToolUpdate,
                     " · ",
@@ -285,11 +285,11 @@ pub fn footer_line(
         }
     }
     if let Some(r) = route
-        && r.context_window > 0
+        && r.caps.context_window > 0
     {
         let text = match context_used {
             Some(used) => {
-                let pct = u128::from(used) * 100 / u128::from(r.context_window);
+                let pct = u128::from(used) * 100 / u128::from(r.caps.context_window);
                 l.tra("tui-footer-context", &[("pct", Arg::from(pct as u64))])
             }
             None => l.tr("tui-footer-context-unknown"),

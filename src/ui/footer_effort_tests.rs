@@ -8,11 +8,8 @@ use crate::session::effort::Effort;
 fn text(effort: Option<Effort>, locale: Locale, width: u16) -> String {
     let route = RouteInfo {
         id: "deepseek/deepseek-flash".into(),
-        context_window: 1_048_576,
-        tool_update: None,
-        system_prompt_update: None,
+        caps: crate::session::event::Capabilities::plain(1_048_576),
         demo: false,
-        prices: None,
         effort,
     };
     let l = Localizer::new(locale);

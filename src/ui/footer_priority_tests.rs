@@ -8,11 +8,11 @@ use crate::session::event::ToolUpdateMode;
 fn route() -> RouteInfo {
     RouteInfo {
         id: "deepseek/deepseek-chat".into(),
-        context_window: 64_000,
-        tool_update: Some(ToolUpdateMode::InHistory),
-        system_prompt_update: None,
+        caps: crate::session::event::Capabilities {
+            tool_update: Some(ToolUpdateMode::InHistory),
+            ..crate::session::event::Capabilities::plain(64_000)
+        },
         demo: false,
-        prices: None,
         effort: None,
     }
 }

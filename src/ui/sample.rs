@@ -46,20 +46,20 @@ impl Script {
     pub fn route(&mut self, demo: bool) -> &mut Self {
         self.push(AgentEvent::Route(RouteInfo {
             id: "deepseek/deepseek-chat".into(),
-            context_window: 128_000,
-            tool_update: Some(ToolUpdateMode::InHistory),
-            system_prompt_update: None,
+            caps: crate::session::event::Capabilities {
+                tool_update: Some(ToolUpdateMode::InHistory),
+                ..crate::session::event::Capabilities::plain(128_000)
+            },
             demo,
-            prices: None,
             effort: None,
         }))
         .commit(EventKind::RequestContext(RequestContext {
             provider: "deepseek".into(),
             model: "deepseek-chat".into(),
-            context_window: Some(128_000),
-            system_prompt_update: None,
-            tool_update: Some(ToolUpdateMode::InHistory),
-            tool_removal: Default::default(),
+            caps: crate::session::event::Capabilities {
+                tool_update: Some(ToolUpdateMode::InHistory),
+                ..crate::session::event::Capabilities::plain(128_000)
+            },
             protocol: None,
             effort: None,
         }))
@@ -166,10 +166,10 @@ impl Script {
         self.commit(EventKind::RequestContext(RequestContext {
             provider: "deepseek".into(),
             model: model.into(),
-            context_window: Some(128_000),
-            system_prompt_update: None,
-            tool_update: mode,
-            tool_removal: Default::default(),
+            caps: crate::session::event::Capabilities {
+                tool_update: mode,
+                ..crate::session::event::Capabilities::plain(128_000)
+            },
             protocol: None,
             effort: None,
         }))

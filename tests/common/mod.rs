@@ -311,13 +311,15 @@ pub fn flash_route() -> deepterm::llm::types::Route {
         kind: ProviderKind::DeepseekMessages,
         base_url: String::new(),
         api_key_env: String::new(),
-        context_window: 128_000,
-        system_prompt_update: None,
-        tool_update: Some(ToolUpdateMode::AdditionOnly),
-        tool_removal: Default::default(),
-        image_input: false,
-        max_tools: 128,
-        prices: None,
+        caps: deepterm::llm::types::Capabilities {
+            context_window: 128_000,
+            system_prompt_update: None,
+            tool_update: Some(ToolUpdateMode::AdditionOnly),
+            tool_removal: Default::default(),
+            image_input: false,
+            max_tools: 128,
+            prices: None,
+        },
     }
 }
 

@@ -1,7 +1,6 @@
 //! `/sandbox` and `/permissions` (SPEC §14.2): what the sandbox enforces and why, and the
 //! saved rules and this session's grants, each of which can be revoked.
 
-use crate::agent::command_spec::CommandSpec;
 use crate::agent::run::{Agent, LineOutcome};
 use crate::approval::{grant_text, rule_text};
 use crate::i18n::{Arg, Text};
@@ -83,18 +82,14 @@ impl Agent {
 
     /// `/permissions`: the saved rules and this session's grants, numbered;
     /// `/permissions revoke N` revokes entry N.
-    pub(crate) fn permissions_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+    pub(crate) fn permissions_command(&mut self, revoke: Option<usize>) -> LineOutcome {
         let Some(acting) = self.tools_acting() else {
             return self.info("permissions-none", vec![]);
         };
         let l = self.localizer();
         let mut approvals = acting.approvals.lock().unwrap_or_else(|e| e.into_inner());
         let perms = approvals.permissions();
-        if let Some(n) = rest.strip_prefix("revoke").map(str::trim) {
-            let Ok(n) = n.parse::<usize>() else {
-                drop(approvals);
-                return self.usage(spec);
-            };
+        if let Some(n) = revoke {
             let rules = perms.rules.len();
             let result = if n >= 1 && n <= rules {
                 let entry = &perms.rules[n - 1];

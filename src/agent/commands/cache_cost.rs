@@ -3,7 +3,7 @@
 //! the projection's own rule for the route ([`removal_cost`]); a route where the change is
 //! appended gets no notice, and neither does a session with nothing cached yet.
 
-use crate::agent::protocol::NoticeLevel;
+use crate::agent::protocol::{Notice, NoticeLevel};
 use crate::agent::run::Agent;
 use crate::i18n::Arg;
 use crate::llm::projection::{RemovalCost, removal_cost};
@@ -34,12 +34,12 @@ impl Agent {
             return;
         };
         let route = self.route();
-        let key = match removal_cost(route.tool_update, route.tool_removal) {
+        let key = match removal_cost(route.caps.tool_update, route.caps.tool_removal) {
             RemovalCost::Appended => return,
             RemovalCost::ToolListChanged => "cache-cost-removal-tool-list",
             RemovalCost::HistoryRewritten => "cache-cost-removal-rewrites",
         };
-        self.emit_notice(
+        self.events.emit(Notice::new(
             NoticeLevel::Warn,
             key,
             vec![
@@ -48,7 +48,7 @@ impl Agent {
                 ("route", Arg::from(route.id())),
                 ("tokens", Arg::from(tokens)),
             ],
-        );
+        ));
     }
 
     /// Warns about a switch from the route `from` to `to` (said with the switch, before
@@ -60,10 +60,10 @@ impl Agent {
         let Some(tokens) = self.cached_prefix_tokens() else {
             return;
         };
-        self.emit_notice(
+        self.events.emit(Notice::new(
             NoticeLevel::Warn,
             "cache-cost-model-switch",
             vec![("route", Arg::from(to)), ("tokens", Arg::from(tokens))],
-        );
+        ));
     }
 }

@@ -3,7 +3,7 @@
 //! diff and Chat shows each checkpoint, undo and rewind as a localized node.
 
 use crate::agent::checkpoints::{TurnRecord, turn_records};
-use crate::agent::command_spec::CommandSpec;
+use crate::agent::command_spec::CommandId;
 use crate::agent::protocol::{AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::checkpoint::Manifest;
@@ -24,20 +24,6 @@ fn verbatim(text: impl Into<String>) -> OutputLine {
     Text::new(OUTPUT_VERBATIM, vec![("text", Arg::from(text.into()))])
 }
 
-/// Splits `--force` off the arguments.
-fn take_force(rest: &str) -> (Vec<&str>, bool) {
-    let mut force = false;
-    let words = rest
-        .split_whitespace()
-        .filter(|w| {
-            let f = *w == "--force" || *w == "-f";
-            force |= f;
-            !f
-        })
-        .collect();
-    (words, force)
-}
-
 /// One prompt on one line, shortened.
 fn short_prompt(p: &str) -> String {
     let one: String = p.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -49,7 +35,7 @@ fn short_prompt(p: &str) -> String {
 }
 
 impl Agent {
-    fn checkpoints_off(&self) -> Option<LineOutcome> {
+    pub(crate) fn checkpoints_off(&self) -> Option<LineOutcome> {
         (!self.checkpoints.enabled()).then(|| self.info("checkpoint-off", vec![]))
     }
 
@@ -93,40 +79,37 @@ impl Agent {
     }
 
     /// `/diff` (what this session changed) and `/diff N` (what turn N changed).
-    pub(crate) fn diff_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+    pub(crate) fn diff_command(&mut self, turn: Option<usize>) -> LineOutcome {
         if let Some(off) = self.checkpoints_off() {
             return off;
         }
         let records = turn_records(self.session());
-        let (a, b, paths, title) = if rest.is_empty() {
-            match self.session_change() {
+        let (a, b, paths, title) = match turn {
+            None => match self.session_change() {
                 Ok(Some(x)) => x,
                 Ok(None) => return self.info("diff-nothing", vec![]),
                 Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
-            }
-        } else {
-            let Some(r) = rest
-                .parse::<usize>()
-                .ok()
-                .and_then(|n| records.get(n.wrapping_sub(1)))
-            else {
-                return self.usage_of(spec);
-            };
-            match self.turn_change(r) {
-                Ok(Some((a, b, paths))) => {
-                    let t = Text::new(
-                        "diff-turn-title",
-                        vec![
-                            ("n", Arg::from(r.position)),
-                            ("count", Arg::from(paths.len())),
-                        ],
-                    );
-                    (a, b, paths, t)
+            },
+            Some(n) => {
+                let Some(r) = records.get(n.wrapping_sub(1)) else {
+                    return self.usage_of(CommandId::Diff);
+                };
+                match self.turn_change(r) {
+                    Ok(Some((a, b, paths))) => {
+                        let t = Text::new(
+                            "diff-turn-title",
+                            vec![
+                                ("n", Arg::from(r.position)),
+                                ("count", Arg::from(paths.len())),
+                            ],
+                        );
+                        (a, b, paths, t)
+                    }
+                    Ok(None) => {
+                        return self.info("diff-turn-nothing", vec![("n", Arg::from(r.position))]);
+                    }
+                    Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
                 }
-                Ok(None) => {
-                    return self.info("diff-turn-nothing", vec![("n", Arg::from(r.position))]);
-                }
-                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
             }
         };
         let mut lines = vec![title];
@@ -195,14 +178,8 @@ impl Agent {
         Ok(Some((base, now, paths, t)))
     }
 
-    fn usage_of(&self, spec: &CommandSpec) -> LineOutcome {
-        let t = crate::agent::commands::usage_text(spec);
-        let args: Vec<(&str, Arg)> = t
-            .args
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        self.warn(&t.key, args)
+    fn usage_of(&self, id: CommandId) -> LineOutcome {
+        self.usage(id.spec())
     }
 
     /// Puts back what turn `r` changed; logs the undo (complete when nothing conflicted
@@ -281,13 +258,9 @@ impl Agent {
     }
 
     /// `/undo [--force]`: puts back the files the last turn that changed any changed.
-    pub(crate) fn undo_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
+    pub(crate) fn undo_command(&mut self, force: bool) -> LineOutcome {
         if let Some(off) = self.checkpoints_off() {
             return off;
-        }
-        let (words, force) = take_force(rest);
-        if !words.is_empty() {
-            return self.usage_of(spec);
         }
         let records = turn_records(self.session());
         let Some(r) = records
@@ -312,21 +285,25 @@ impl Agent {
         )];
         lines.extend(self.report_lines(&report, "/undo --force"));
         if !report.conflicts.is_empty() {
-            self.emit_notice(
+            self.events.emit(crate::agent::protocol::Notice::new(
                 NoticeLevel::Warn,
                 "undo-conflicts",
                 vec![("count", Arg::from(report.conflicts.len()))],
-            );
+            ));
         }
         self.output(lines)
     }
 
     /// `/rewind` lists the prompts; `/rewind N [conversation|code|both] [--force]` goes
     /// back to before prompt N (both by default).
-    pub(crate) fn rewind_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
-        let (words, force) = take_force(rest);
+    pub(crate) fn rewind_command(
+        &mut self,
+        to: Option<usize>,
+        scope: RewindScope,
+        force: bool,
+    ) -> LineOutcome {
         let records = turn_records(self.session());
-        if words.is_empty() {
+        let Some(n) = to else {
             let mut lines = vec![Text::new("rewind-title", vec![])];
             for r in &records {
                 let key = if r.before.is_some() && !r.undone {
@@ -347,21 +324,9 @@ impl Agent {
             }
             lines.push(Text::new("rewind-hint", vec![]));
             return self.output(lines);
-        }
-        let Some(r) = words[0]
-            .parse::<usize>()
-            .ok()
-            .and_then(|n| records.get(n.wrapping_sub(1)))
-            .cloned()
-        else {
-            return self.usage_of(spec);
         };
-        let scope = match words.get(1) {
-            None => RewindScope::Both,
-            Some(w) => match RewindScope::parse(w) {
-                Some(s) if words.len() == 2 => s,
-                _ => return self.usage_of(spec),
-            },
+        let Some(r) = records.get(n.wrapping_sub(1)).cloned() else {
+            return self.usage_of(CommandId::Rewind);
         };
         if scope.code()
             && let Some(off) = self.checkpoints_off()
@@ -426,7 +391,7 @@ impl Agent {
         if scope.conversation() {
             // Input that was queued for the rewound conversation is dropped with it.
             self.state_mut().pending_user.clear();
-            self.emit_event(AgentEvent::Rewound {
+            self.events.emit(AgentEvent::Rewound {
                 history: self.session().effective_events(),
                 prompt: r.prompt.clone(),
             });

@@ -22,7 +22,11 @@ impl Agent {
     pub fn announce_custom_command_problems(&self) {
         for p in &self.custom_commands.problems {
             let (key, args) = p.message();
-            self.emit_notice(NoticeLevel::Warn, key, args);
+            self.events.emit(crate::agent::protocol::Notice::new(
+                NoticeLevel::Warn,
+                key,
+                args,
+            ));
         }
     }
 

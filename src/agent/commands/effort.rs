@@ -2,7 +2,7 @@
 //! It is a request parameter logged in `request/context`, never part of the messages, so
 //! a switch keeps the cached prefix.
 
-use crate::agent::command_spec::CommandSpec;
+use crate::agent::command_spec::CommandId;
 use crate::agent::protocol::AgentEvent;
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::Arg;
@@ -18,8 +18,8 @@ impl Agent {
     }
 
     /// `/effort` alone shows the effort in use; `/effort LEVEL` sets it for this session.
-    pub(crate) fn effort_command(&mut self, rest: &str, spec: &CommandSpec) -> LineOutcome {
-        if rest.is_empty() {
+    pub(crate) fn effort_command(&mut self, effort: Option<Effort>) -> LineOutcome {
+        let Some(effort) = effort else {
             let shown = match self.effort() {
                 Some(e) => Arg::from(e.as_str()),
                 None => Arg::from(crate::i18n::Text::new("cmd-effort-default", vec![])),
@@ -28,22 +28,27 @@ impl Agent {
                 "cmd-effort-current",
                 vec![("effort", shown), ("choices", Arg::from(Effort::choices()))],
             );
-        }
-        let Some(effort) = Effort::parse(rest) else {
-            return self.warn(
-                "cmd-effort-unknown",
-                vec![
-                    ("effort", Arg::from(rest)),
-                    ("usage", Arg::from(super::usage_text(spec))),
-                ],
-            );
         };
         self.set_effort_override(Some(effort));
         // The footer shows the effort: the route info carries it.
-        self.emit_event(AgentEvent::Route(self.route_info()));
+        self.events.emit(AgentEvent::Route(self.route_info()));
         self.info(
             "cmd-effort-set",
             vec![("effort", Arg::from(effort.as_str()))],
+        )
+    }
+
+    /// `/effort WORD` where WORD is no effort: says so, with the usage.
+    pub(crate) fn effort_unknown(&mut self, given: &str) -> LineOutcome {
+        self.warn(
+            "cmd-effort-unknown",
+            vec![
+                ("effort", Arg::from(given)),
+                (
+                    "usage",
+                    Arg::from(super::usage_text(CommandId::Effort.spec())),
+                ),
+            ],
         )
     }
 }

@@ -1,6 +1,7 @@
 //! `/mcp [connect|disconnect NAME]`: the loop's side of the command (the servers'
-//! answers come from [`crate::tools::mcp::McpManager::command`]).
+//! answers come from `crate::tools::mcp::McpManager`'s `*_reply` methods).
 
+use crate::agent::command_spec::McpAction;
 use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Text};
@@ -9,68 +10,65 @@ use crate::tools::mcp::McpReply;
 impl Agent {
     /// Handles `/mcp …` and applies the resulting background changes before returning, so
     /// the next line already sees the new tools.
-    pub(crate) async fn mcp_command(&mut self, rest: &str) -> LineOutcome {
+    pub(crate) async fn mcp_command(&mut self, action: McpAction) -> LineOutcome {
         // In the TUI a connect must not hold up the loop (a server may take seconds to
         // start): it runs in the background, its status changes reach the log through the
         // background channel, and the outcome arrives as a notice. `exec` waits, so the
         // next script line sees the new tools.
         // An unknown name is answered at once below ("no such server"), with no
         // "connecting…" before it.
-        let mut words = rest.split_whitespace();
-        let (connect_to, disconnect_from) = match (words.next(), words.next(), words.next()) {
-            (Some("connect"), Some(name), None) => (Some(name), None),
-            (Some("disconnect"), Some(name), None) => (None, Some(name)),
-            _ => (None, None),
-        };
         if let Some(m) = self.mcp()
             && self.is_interactive()
-            && connect_to.is_some_and(|n| m.is_configured(n))
+            && let McpAction::Connect { server } = &action
+            && m.is_configured(server)
         {
-            let tx = self.event_sender();
-            let rest = rest.to_string();
-            self.emit_notice(
+            let events = self.events.clone();
+            let server = server.clone();
+            self.events.emit(Notice::new(
                 NoticeLevel::Info,
                 "mcp-connecting",
-                vec![("name", Arg::from(rest.trim_start_matches("connect").trim()))],
-            );
+                vec![("name", Arg::from(server.as_str()))],
+            ));
             tokio::spawn(async move {
-                let (level, key, args) = match m.command(&rest).await {
+                let (level, key, args) = match m.connect_reply(&server).await {
                     McpReply::Info(k, a) => (NoticeLevel::Info, k, a),
                     McpReply::Warn(k, a) => (NoticeLevel::Warn, k, a),
                     McpReply::Output(lines) => {
-                        let _ = tx.send(AgentEvent::Output(lines));
+                        events.emit(AgentEvent::Output(lines));
                         return;
                     }
                 };
-                let _ = tx.send(AgentEvent::Notice(Notice::new(level, key, args)));
+                events.emit(Notice::new(level, key, args));
             });
             return LineOutcome::default();
         }
         // What removing its tools costs the cache, said before they go (§14.5).
         if let Some(m) = self.mcp()
-            && let Some(name) = disconnect_from
+            && let McpAction::Disconnect { server } = &action
         {
             let active: Vec<String> = m
-                .server_tools(name)
+                .server_tools(server)
                 .into_iter()
                 .filter(|t| self.registry_mut().is_active(t))
                 .collect();
             self.warn_removal_cost(&active);
         }
-        let reply = match self.mcp() {
-            Some(m) => m.command(rest).await,
-            None => McpReply::Output(vec![Text::new("mcp-none-configured", vec![])]),
+        let reply = match (self.mcp(), action) {
+            (None, _) => McpReply::Output(vec![Text::new("mcp-none-configured", vec![])]),
+            (Some(m), McpAction::Status) => m.status_reply(),
+            (Some(m), McpAction::Connect { server }) => m.connect_reply(&server).await,
+            (Some(m), McpAction::Disconnect { server }) => m.disconnect_reply(&server),
         };
         if let Err(e) = self.drain_background() {
-            self.emit_notice(
+            self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
                 vec![("error", Arg::from(e.to_string()))],
-            );
+            ));
         }
         match reply {
             McpReply::Output(lines) => {
-                self.emit_event(AgentEvent::Output(lines));
+                self.events.emit(AgentEvent::Output(lines));
                 LineOutcome::default()
             }
             McpReply::Info(key, args) => self.info(key, args),

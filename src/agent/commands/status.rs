@@ -57,7 +57,7 @@ impl Agent {
     /// route, else at the built-in prices of its model; `None` when no price is known.
     fn route_cost(&self, r: &RouteUse) -> Option<f64> {
         let prices = if r.route == self.route().id() {
-            self.route().prices
+            self.route().caps.prices
         } else {
             builtin_prices(&r.model)
         }?;
@@ -126,7 +126,7 @@ impl Agent {
         }
         // The servers and their states, as `/mcp` lists them.
         match self.mcp() {
-            Some(m) => match m.command("").await {
+            Some(m) => match m.status_reply() {
                 McpReply::Output(more) => lines.extend(more),
                 McpReply::Info(k, a) | McpReply::Warn(k, a) => lines.push(Text::new(k, a)),
             },

@@ -135,13 +135,15 @@ impl Loop {
             kind: ProviderKind::DeepseekMessages,
             base_url: String::new(),
             api_key_env: String::new(),
-            context_window: 1_000_000,
-            system_prompt_update: self.prompt_update,
-            tool_update: self.tool_update,
-            tool_removal: Default::default(),
-            image_input: false,
-            max_tools: 128,
-            prices: None,
+            caps: crate::llm::types::Capabilities {
+                context_window: 1_000_000,
+                system_prompt_update: self.prompt_update,
+                tool_update: self.tool_update,
+                tool_removal: Default::default(),
+                image_input: false,
+                max_tools: 128,
+                prices: None,
+            },
         };
         let input = AttemptInput {
             rendered: prompt,
@@ -169,7 +171,7 @@ impl Loop {
         let p = project_tool_updates(
             &raw,
             opts.tools.as_deref(),
-            opts.route.tool_update,
+            opts.route.caps.tool_update,
             Some(&history),
         );
         let messages = p.messages.to_vec();

@@ -170,12 +170,12 @@ impl Agent {
             stderr: logged_stderr,
         };
         match self.session_mut().push(EventKind::HookRun(data)) {
-            Ok(ev) => self.emit_event(AgentEvent::Committed(ev)),
-            Err(e) => self.emit_notice(
+            Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
+            Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
                 vec![("error", Arg::from(e.to_string()))],
-            ),
+            )),
         }
         let event = Arg::from(site.event.key());
         let command = Arg::from(shown(&ran.hook.command));
@@ -251,7 +251,8 @@ impl Agent {
                 ],
             ),
         };
-        self.emit_notice(level, key, args);
+        self.events
+            .emit(crate::agent::protocol::Notice::new(level, key, args));
     }
 
     /// Runs the owed `session_start` hooks (at start, and after `/new` or `/resume`).

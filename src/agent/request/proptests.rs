@@ -15,6 +15,7 @@ use crate::session::event::{
     AssistantAttempt, AssistantMessageData, AttemptError, Block, CompactionEnd, CompactionStart,
     CompactionSummary, ToolResultData,
 };
+use crate::session::event::{RequestContext, SystemPromptUpdate, ToolUpdateMode};
 
 /// The routes a session switches between: both protocols, every update mode, and an
 /// addition-only route with `tool_removal = "retain"` (route 5).
@@ -69,17 +70,19 @@ fn route(i: usize) -> Route {
         kind,
         base_url: "http://127.0.0.1:1".into(),
         api_key_env: "KEY".into(),
-        context_window: 100_000,
-        system_prompt_update: spu,
-        tool_update: tu,
-        tool_removal: if i % 6 == 5 {
-            crate::session::event::ToolRemoval::Retain
-        } else {
-            crate::session::event::ToolRemoval::Omit
+        caps: crate::llm::types::Capabilities {
+            context_window: 100_000,
+            system_prompt_update: spu,
+            tool_update: tu,
+            tool_removal: if i % 6 == 5 {
+                crate::session::event::ToolRemoval::Retain
+            } else {
+                crate::session::event::ToolRemoval::Omit
+            },
+            image_input: false,
+            max_tools: 128,
+            prices: None,
         },
-        image_input: false,
-        max_tools: 128,
-        prices: None,
     }
 }
 
@@ -413,20 +416,24 @@ proptest! {
 /// The builder reads the protocol from the log: a context without it (an older log)
 /// falls back to the config, and an unknown provider is an error, not a guess.
 #[test]
-fn route_facts_use_the_logged_protocol_and_fall_back_for_old_logs() {
-    let facts = RouteFacts::of_route(&route(3));
-    let ctx = facts.context();
+fn the_logged_route_uses_the_logged_protocol_and_falls_back_for_old_logs() {
+    let live = route(3);
+    // What a rebuilt request knows of the route: the logged facts, no connection details.
+    let facts = Route {
+        base_url: String::new(),
+        api_key_env: String::new(),
+        caps: live.caps.logged(),
+        ..live.clone()
+    };
+    let ctx = live.context();
     assert_eq!(ctx.protocol.as_deref(), Some("openai-chat"));
-    assert_eq!(RouteFacts::from_context(&ctx, &|_| None).unwrap(), facts);
+    assert_eq!(Route::from_context(&ctx, &|_| None), Some(facts.clone()));
     let old = RequestContext {
         protocol: None,
         ..ctx.clone()
     };
-    assert!(matches!(
-        RouteFacts::from_context(&old, &|_| None),
-        Err(RequestError::UnknownProvider(p)) if p == "deepseek-chat"
-    ));
-    let back = RouteFacts::from_context(&old, &|_| Some(ProviderKind::OpenaiChat)).unwrap();
+    assert_eq!(Route::from_context(&old, &|_| None), None);
+    let back = Route::from_context(&old, &|_| Some(ProviderKind::OpenaiChat)).unwrap();
     assert_eq!(back, facts);
     // Old logs without the field still load.
     let json = r#"{"provider":"p","model":"m","contextWindow":10}"#;

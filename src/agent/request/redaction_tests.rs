@@ -10,7 +10,9 @@ use serde_json::json;
 use super::*;
 use crate::llm::client::build_wire;
 use crate::secret::Secrets;
-use crate::session::event::{AssistantMessageData, Block};
+use crate::session::event::{
+    AssistantMessageData, Block, SystemPromptUpdate, ToolRemoval, ToolUpdateMode,
+};
 use crate::session::{EventSink, SinkError};
 
 const KEY: &str = "sk-redaction-canary-5d1e9f07";
@@ -38,13 +40,15 @@ fn route() -> Route {
         kind: ProviderKind::DeepseekMessages,
         base_url: "http://127.0.0.1:1".into(),
         api_key_env: "KEY".into(),
-        context_window: 100_000,
-        system_prompt_update: Some(SystemPromptUpdate::InHistory),
-        tool_update: Some(ToolUpdateMode::InHistory),
-        tool_removal: ToolRemoval::Omit,
-        image_input: false,
-        max_tools: 128,
-        prices: None,
+        caps: crate::llm::types::Capabilities {
+            context_window: 100_000,
+            system_prompt_update: Some(SystemPromptUpdate::InHistory),
+            tool_update: Some(ToolUpdateMode::InHistory),
+            tool_removal: ToolRemoval::Omit,
+            image_input: false,
+            max_tools: 128,
+            prices: None,
+        },
     }
 }
 

@@ -66,7 +66,7 @@ impl Agent {
             });
         let Some(Some(u)) = last else { return false };
         let used = u.total_input().saturating_add(u.output_tokens);
-        used as f64 > AUTO_COMPACT_RATIO * self.route.context_window as f64
+        used as f64 > AUTO_COMPACT_RATIO * self.route.caps.context_window as f64
     }
 
     /// Summarizes and replaces the region. `Ok(true)` when the history was compacted,
@@ -79,14 +79,15 @@ impl Agent {
     ) -> Result<bool, AgentError> {
         let Some((start_seq, end_seq)) = self.compaction_region(keep_latest_turn) else {
             if trigger != CompactionTrigger::Auto {
-                self.notice(NoticeLevel::Info, "compact-nothing", vec![]);
+                self.events
+                    .emit(Notice::new(NoticeLevel::Info, "compact-nothing", vec![]));
             }
             return Ok(false);
         };
         // Built before `compaction/start` is logged, so a failure here leaves no unmatched
         // start; the request depends only on the history, not on that event.
         let opts = self.compaction_request(start_seq, end_seq)?;
-        self.emit(AgentEvent::Phase(TurnPhase::Compacting));
+        self.events.emit(AgentEvent::Phase(TurnPhase::Compacting));
         self.push(EventKind::CompactionStart(CompactionStart {
             trigger,
             start_seq,
@@ -136,13 +137,14 @@ impl Agent {
                     start_seq,
                     end_seq,
                 )?;
-                self.emit(AgentEvent::Committed(ev));
+                self.events.emit(AgentEvent::Committed(ev));
                 self.push(EventKind::CompactionEnd(CompactionEnd {
                     outcome: CompactionOutcome::Completed,
                     error: None,
                 }))?;
                 self.state.session.sync()?;
-                self.notice(NoticeLevel::Info, "compact-done", vec![]);
+                self.events
+                    .emit(Notice::new(NoticeLevel::Info, "compact-done", vec![]));
                 Ok(true)
             }
             Err(e) => {
@@ -154,11 +156,11 @@ impl Agent {
                 if e.code == ErrorCode::Cancelled {
                     return Err(AgentError::Cancelled);
                 }
-                self.notice(
+                self.events.emit(Notice::new(
                     NoticeLevel::Warn,
                     "compact-failed",
                     vec![("message", Arg::from(e.message.as_str()))],
-                );
+                ));
                 Ok(false)
             }
         }
@@ -172,9 +174,9 @@ impl Agent {
         start_seq: u64,
         end_seq: u64,
     ) -> Result<GenerateOptions, AgentError> {
-        let tx = self.tx.clone();
+        let events = self.events.clone();
         let mut on_commit = |ev: Arc<Event>| {
-            let _ = tx.send(AgentEvent::Committed(ev));
+            events.emit(AgentEvent::Committed(ev));
         };
         let route = &self.route;
         let effort = self.effort();

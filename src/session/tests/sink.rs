@@ -58,10 +58,10 @@ fn latest_header_and_context_track_appends() {
     s.push(EventKind::RequestContext(RequestContext {
         provider: "deepseek".into(),
         model: "m".into(),
-        context_window: Some(10),
-        system_prompt_update: None,
-        tool_update: Some(ToolUpdateMode::AdditionOnly),
-        tool_removal: Default::default(),
+        caps: crate::session::event::Capabilities {
+            tool_update: Some(ToolUpdateMode::AdditionOnly),
+            ..crate::session::event::Capabilities::plain(10)
+        },
         protocol: None,
         effort: None,
     }))

@@ -25,50 +25,46 @@ fn unknown(e: McpError) -> McpReply {
 }
 
 impl McpManager {
-    /// Runs `/mcp [connect|disconnect NAME]` (`rest` is what follows `/mcp`). `connect`
-    /// resolves once the server is connected or has failed.
-    pub async fn command(&self, rest: &str) -> McpReply {
-        let mut parts = rest.split_whitespace();
-        match (parts.next(), parts.next(), parts.next()) {
-            (None, _, _) => McpReply::Output(self.status_text()),
-            (Some("connect"), Some(name), None) => match self.connect(name).await {
-                Ok(McpState::Connected) => {
-                    let count = self.tool_count(name);
-                    McpReply::Info(
-                        "mcp-connected",
-                        vec![("name", name.into()), ("count", count.into())],
-                    )
-                }
-                Ok(McpState::Disconnected) => {
-                    McpReply::Info("mcp-disconnected", vec![("name", name.into())])
-                }
-                Ok(_) => McpReply::Warn(
-                    "mcp-connect-failed",
-                    vec![
-                        ("name", name.into()),
-                        (
-                            "error",
-                            self.last_error(name)
-                                .map(Arg::from)
-                                .unwrap_or_else(|| Arg::from("")),
-                        ),
-                    ],
-                ),
-                Err(e) => unknown(e),
-            },
-            (Some("disconnect"), Some(name), None) => match self.disconnect(name) {
-                Ok(true) => McpReply::Info("mcp-disconnected", vec![("name", name.into())]),
-                Ok(false) => McpReply::Info("mcp-not-running", vec![("name", name.into())]),
-                Err(e) => unknown(e),
-            },
-            // The usage from the one command table, as the popup and `/help` show it.
-            _ => McpReply::Warn(
-                "cmd-usage",
+    /// `/mcp`: the servers and their states.
+    pub fn status_reply(&self) -> McpReply {
+        McpReply::Output(self.status_text())
+    }
+
+    /// `/mcp connect NAME`: resolves once the server is connected or has failed.
+    pub async fn connect_reply(&self, name: &str) -> McpReply {
+        match self.connect(name).await {
+            Ok(McpState::Connected) => {
+                let count = self.tool_count(name);
+                McpReply::Info(
+                    "mcp-connected",
+                    vec![("name", name.into()), ("count", count.into())],
+                )
+            }
+            Ok(McpState::Disconnected) => {
+                McpReply::Info("mcp-disconnected", vec![("name", name.into())])
+            }
+            Ok(_) => McpReply::Warn(
+                "mcp-connect-failed",
                 vec![
-                    ("command", "/mcp".into()),
-                    ("args", Text::new("cmd-mcp-args", vec![]).into()),
+                    ("name", name.into()),
+                    (
+                        "error",
+                        self.last_error(name)
+                            .map(Arg::from)
+                            .unwrap_or_else(|| Arg::from("")),
+                    ),
                 ],
             ),
+            Err(e) => unknown(e),
+        }
+    }
+
+    /// `/mcp disconnect NAME`.
+    pub fn disconnect_reply(&self, name: &str) -> McpReply {
+        match self.disconnect(name) {
+            Ok(true) => McpReply::Info("mcp-disconnected", vec![("name", name.into())]),
+            Ok(false) => McpReply::Info("mcp-not-running", vec![("name", name.into())]),
+            Err(e) => unknown(e),
         }
     }
 

@@ -73,7 +73,7 @@ impl App {
             }
             AgentEvent::Route(r) => {
                 m.demo |= r.demo;
-                self.traj.trajectory.set_prices(&r.id, r.prices);
+                self.traj.trajectory.set_prices(&r.id, r.caps.prices);
                 m.route = Some(r);
             }
             AgentEvent::SessionUsage(u) => m.usage = u,

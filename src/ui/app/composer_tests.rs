@@ -3,6 +3,7 @@
 //! draft, a pasted `/…` is sent as a message, a prompt cancelled before any reply comes
 //! back, the readline keys wait while an approval shows, and the key help lists them.
 use super::*;
+use crate::agent::command_spec::{Command, SystemAction};
 use crate::agent::protocol::ApprovalDecision;
 use crate::llm::types::StreamEvent;
 use crate::session::event::{TurnEnd, TurnOutcome};
@@ -158,10 +159,7 @@ fn an_unknown_command_keeps_the_draft_in_the_composer_with_the_warning() {
         app.on_key(ctl('u'));
         type_text(&mut app, "/tools");
         app.on_key(key(KeyCode::Enter));
-        assert_eq!(
-            app.take_commands(),
-            vec![AgentCommand::Submit("/tools".into())]
-        );
+        assert_eq!(app.take_commands(), vec![AgentCommand::Run(Command::Tools)]);
     }
 }
 
@@ -192,7 +190,11 @@ fn a_pasted_trace_that_starts_with_a_slash_is_sent_as_a_message() {
     app.on_key(key(KeyCode::Enter));
     assert_eq!(
         app.take_commands(),
-        vec![AgentCommand::Submit("/system be brief".into())]
+        vec![AgentCommand::Run(Command::System {
+            action: SystemAction::Set {
+                text: "be brief".into()
+            }
+        })]
     );
 }
 

@@ -18,7 +18,15 @@ fn enter_on_exact_tool_completes_with_usage_instead_of_running_tools() {
         app.on_key(key(KeyCode::Char(c)));
     }
     app.on_key(key(KeyCode::Enter));
-    assert_eq!(submitted(&mut app), vec!["/tool enable x"]);
+    assert_eq!(
+        app.take_commands(),
+        vec![AgentCommand::Run(
+            crate::agent::command_spec::Command::Tool {
+                enable: true,
+                name: "x".into()
+            }
+        )]
+    );
 }
 
 #[test]

@@ -377,11 +377,13 @@ fn approval_app(locale: Locale) -> App {
     app
 }
 
+/// What the composer sent: text as typed, a typed command as the name it runs.
 fn submitted(app: &mut App) -> Vec<String> {
     app.take_commands()
         .into_iter()
         .filter_map(|c| match c {
             AgentCommand::Submit(t) => Some(t),
+            AgentCommand::Run(cmd) => Some(cmd.id().spec().name.to_string()),
             _ => None,
         })
         .collect()

@@ -21,11 +21,11 @@ fn app(locale: Locale) -> App {
     let mut s = Script::new();
     s.route(false).push(AgentEvent::Route(RouteInfo {
         id: "deepseek/deepseek-chat".into(),
-        context_window: 128_000,
-        tool_update: None,
-        system_prompt_update: None,
+        caps: crate::session::event::Capabilities {
+            prices: Some(crate::llm::catalog::DEEPSEEK_FLASH_PRICES),
+            ..crate::session::event::Capabilities::plain(128_000)
+        },
         demo: false,
-        prices: Some(crate::llm::catalog::DEEPSEEK_FLASH_PRICES),
         effort: None,
     }));
     s.user(1, "q1").assistant_usage(1, 1, "first", known());

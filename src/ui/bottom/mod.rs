@@ -12,7 +12,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::text::{Line, Span};
 
-use crate::agent::command_spec::{CommandId, find};
+use crate::agent::command_spec::{Command, CommandId, ParseError, find};
 use crate::agent::protocol::{AgentCommand, ApprovalDecision, Notice, NoticeLevel};
 use crate::i18n::Arg;
 use crate::ui::app_event::AppEvent;
@@ -206,7 +206,9 @@ impl BottomPane {
             .split_once(char::is_whitespace)
             .unwrap_or((typed.trim(), ""));
         let command = !literal && name.starts_with('/');
-        if command && find(name).is_none() {
+        // The one parse of a command line, shared with `exec` and the loop.
+        let parsed = command.then(|| Command::parse(&typed));
+        if let Some(Err(ParseError::Unknown { .. })) = parsed {
             // An unknown command stays in the composer to be corrected, with the warning.
             let n = Notice::new(
                 NoticeLevel::Warn,
@@ -240,9 +242,11 @@ impl BottomPane {
             out.push(AppEvent::Quit);
             return;
         }
-        let cmd = match literal && text.trim_start().starts_with('/') {
-            true => AgentCommand::Message(text),
-            false => AgentCommand::Submit(text),
+        let cmd = match parsed {
+            Some(Ok(cmd)) => AgentCommand::Run(cmd),
+            Some(Err(e)) => AgentCommand::Invalid(e),
+            None if literal && text.trim_start().starts_with('/') => AgentCommand::Message(text),
+            None => AgentCommand::Submit(text),
         };
         out.push(AppEvent::Agent(cmd));
         // A message sent while the Trajectory was the one pane shown: its reply is in Chat.

@@ -19,28 +19,7 @@ use super::cells::{
 
 /// The Fluent id of a logged attempt error's code (as the live notice used it).
 fn attempt_error_id(code: &str) -> &'static str {
-    use crate::llm::types::ErrorCode as C;
-    const ALL: [C; 15] = [
-        C::Auth,
-        C::Quota,
-        C::InvalidRequest,
-        C::ContextOverflow,
-        C::RateLimit,
-        C::Server,
-        C::Transport,
-        C::UnsupportedContent,
-        C::InvalidContent,
-        C::Malformed,
-        C::EmptyResponse,
-        C::Cancelled,
-        C::MissingKey,
-        C::TooLarge,
-        C::NoProgress,
-    ];
-    ALL.iter()
-        .find(|c| c.as_str() == code)
-        .map(|c| crate::llm::client::error_message_id(*c))
-        .unwrap_or("llm-error-server")
+    crate::llm::types::ErrorCode::parse(code).map_or("llm-error-server", |c| c.message_id())
 }
 
 /// Most tools whose source and description the transcript remembers for later nodes.

@@ -1,7 +1,7 @@
 //! The `/resume` picker: an overlay listing the saved sessions, newest first, with
 //! their local date and time, first prompt, message count and log size. Typing narrows the
 //! list (case-insensitive substring of the prompt or the id), ↑/↓ and PgUp/PgDn move, Enter
-//! resumes the highlighted session through the ordinary `/resume ID` command, Esc closes.
+//! resumes the highlighted session with the typed `/resume ID` command, Esc closes.
 //! The session open now is not listed (resuming it would only be refused).
 
 use ratatui::buffer::Buffer;
@@ -10,6 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use crate::agent::command_spec::Command;
 use crate::agent::protocol::{AgentCommand, SessionSummary};
 use crate::i18n::{Arg, Localizer};
 use crate::ui::keymap::Action;
@@ -320,9 +321,9 @@ impl Component for ResumePicker {
                 let Some(id) = self.selected().map(|x| x.id.clone()) else {
                     return Handled::Consumed;
                 };
-                out.push(AppEvent::Agent(AgentCommand::Submit(format!(
-                    "/resume {id}"
-                ))));
+                out.push(AppEvent::Agent(AgentCommand::Run(Command::Resume {
+                    id: Some(id),
+                })));
                 return Handled::Close;
             }
             Action::Close => return Handled::Close,
@@ -408,7 +409,9 @@ mod tests {
         assert_eq!(p.handle(Action::Send, &m, &mut out), Handled::Close);
         assert_eq!(
             out,
-            vec![AppEvent::Agent(AgentCommand::Submit("/resume new".into()))]
+            vec![AppEvent::Agent(AgentCommand::Run(Command::Resume {
+                id: Some("new".into())
+            }))]
         );
     }
 

@@ -307,14 +307,14 @@ impl Trajectory {
             }
             (EventKind::RequestContext(c), _) => {
                 let route = sanitize(&format!("{}/{}", c.provider, c.model));
-                if route != self.route || c.tool_update != self.mode {
+                if route != self.route || c.caps.tool_update != self.mode {
                     self.rows.push(Row::Route {
                         route: route.clone(),
-                        mode: c.tool_update,
+                        mode: c.caps.tool_update,
                     });
                 }
                 self.route = route;
-                self.mode = c.tool_update;
+                self.mode = c.caps.tool_update;
                 self.ctx = Some(c.clone());
             }
             (EventKind::AssistantMessage(d), Some(n)) => {

@@ -226,7 +226,7 @@ async fn p6_retain_removal_keeps_the_prefix_and_a_call_says_removed_from_this_se
         })
         .collect();
     assert_eq!(ctx.len(), 1);
-    assert_eq!(ctx[0].tool_removal, ToolRemoval::Retain);
+    assert_eq!(ctx[0].caps.tool_removal, ToolRemoval::Retain);
     let rebuilt = reconstruct(&r.events, &[4, 5], &kind_of).expect("rebuilds");
     assert_eq!(
         rebuilt[0].wire.body, after.body,
@@ -284,13 +284,11 @@ fn request_context_without_tool_removal_loads_as_omit_and_retain_round_trips() {
         "systemPromptUpdate": "in-history", "toolUpdate": "addition-only"
     });
     let ctx: RequestContext = serde_json::from_value(old.clone()).expect("old context loads");
-    assert_eq!(ctx.tool_removal, ToolRemoval::Omit);
-    assert_eq!(ctx.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    assert_eq!(ctx.caps.tool_removal, ToolRemoval::Omit);
+    assert_eq!(ctx.caps.tool_update, Some(ToolUpdateMode::AdditionOnly));
     assert_eq!(serde_json::to_value(&ctx).unwrap(), old, "default left out");
-    let retained = RequestContext {
-        tool_removal: ToolRemoval::Retain,
-        ..ctx
-    };
+    let mut retained = ctx;
+    retained.caps.tool_removal = ToolRemoval::Retain;
     let v = serde_json::to_value(&retained).unwrap();
     assert_eq!(v["toolRemoval"], "retain");
     let back: RequestContext = serde_json::from_value(v).unwrap();

@@ -354,10 +354,12 @@ fn check_round_trip(g: &GenConfig, c: &Config, unknown: &[String]) -> Result<(),
         prop_assert_eq!(got.models.len(), p.models.len());
         for (m, gm) in got.models.iter().zip(&p.models) {
             prop_assert_eq!(&m.id, &gm.id);
-            prop_assert_eq!(m.context_window, gm.context_window);
-            prop_assert_eq!(m.image_input, gm.image_input.unwrap_or(false));
+            if let Some(window) = gm.context_window {
+                prop_assert_eq!(m.caps.context_window, window);
+            }
+            prop_assert_eq!(m.caps.image_input, gm.image_input.unwrap_or(false));
             let in_history = gm.in_history && p.kind == ProviderKind::DeepseekMessages;
-            prop_assert_eq!(m.tool_update.is_some(), in_history);
+            prop_assert_eq!(m.caps.tool_update.is_some(), in_history);
         }
     }
     prop_assert_eq!(c.command_tools.len(), g.tools.len());

@@ -362,24 +362,30 @@ fn instruction_files_resolve_against_cwd_then_config_dir() {
 fn w11_catalog_resolution_per_provider_kind() {
     let c = Config::default();
     let flash = c.resolve_route(Some("deepseek/deepseek-flash")).unwrap();
-    assert_eq!(flash.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    assert_eq!(flash.caps.tool_update, Some(ToolUpdateMode::AdditionOnly));
     assert_eq!(
-        flash.system_prompt_update,
+        flash.caps.system_prompt_update,
         Some(SystemPromptUpdate::InHistory)
     );
-    assert!(flash.image_input);
-    assert_eq!(flash.context_window, 1_048_576);
+    assert!(flash.caps.image_input);
+    assert_eq!(flash.caps.context_window, 1_048_576);
     assert_eq!(flash.base_url, "https://api.deepseek.com/anthropic");
     let legacy = c.resolve_route(Some("deepseek/deepseek-v4-flash")).unwrap();
-    assert_eq!(legacy.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    assert_eq!(legacy.caps.tool_update, Some(ToolUpdateMode::AdditionOnly));
     let pro = c.resolve_route(Some("deepseek/deepseek-v4-pro")).unwrap();
-    assert_eq!((pro.tool_update, pro.system_prompt_update), (None, None));
-    assert_eq!(pro.context_window, 1_048_576);
+    assert_eq!(
+        (pro.caps.tool_update, pro.caps.system_prompt_update),
+        (None, None)
+    );
+    assert_eq!(pro.caps.context_window, 1_048_576);
     let oa = c
         .resolve_route(Some("deepseek-openai/deepseek-flash"))
         .unwrap();
     assert_eq!(oa.kind, ProviderKind::OpenaiChat);
-    assert_eq!((oa.tool_update, oa.system_prompt_update), (None, None));
+    assert_eq!(
+        (oa.caps.tool_update, oa.caps.system_prompt_update),
+        (None, None)
+    );
 }
 
 #[test]
@@ -388,11 +394,15 @@ fn w12_uncatalogued_model_is_allowed_without_modes() {
         .resolve_route(Some("deepseek/deepseek-next"))
         .unwrap();
     assert_eq!(
-        (r.tool_update, r.system_prompt_update, r.image_input),
+        (
+            r.caps.tool_update,
+            r.caps.system_prompt_update,
+            r.caps.image_input
+        ),
         (None, None, false)
     );
     assert_eq!(
-        r.context_window,
+        r.caps.context_window,
         deepterm::llm::catalog::DEFAULT_CONTEXT_WINDOW
     );
 }
@@ -415,25 +425,28 @@ tool_update = "addition-only"
     )
     .unwrap();
     let v4 = c.resolve_route(Some("deepseek/deepseek-v4-flash")).unwrap();
-    assert_eq!(v4.tool_update, Some(ToolUpdateMode::InHistory));
-    assert_eq!(v4.system_prompt_update, Some(SystemPromptUpdate::InHistory));
+    assert_eq!(v4.caps.tool_update, Some(ToolUpdateMode::InHistory));
+    assert_eq!(
+        v4.caps.system_prompt_update,
+        Some(SystemPromptUpdate::InHistory)
+    );
     // Keys the override does not set come from the built-in entry (decision 0091).
     assert!(
-        v4.image_input,
+        v4.caps.image_input,
         "image input inherited from the built-in entry"
     );
     assert_eq!(
-        v4.context_window, 1_048_576,
+        v4.caps.context_window, 1_048_576,
         "window falls back to the catalog"
     );
     let mine = c.resolve_route(Some("deepseek/my-model")).unwrap();
     assert_eq!(
-        (mine.tool_update, mine.context_window),
+        (mine.caps.tool_update, mine.caps.context_window),
         (Some(ToolUpdateMode::AdditionOnly), 64000)
     );
     // Untouched entries keep the catalog values; the inherited provider fields stay.
     let flash = c.resolve_route(Some("deepseek/deepseek-flash")).unwrap();
-    assert_eq!(flash.tool_update, Some(ToolUpdateMode::AdditionOnly));
+    assert_eq!(flash.caps.tool_update, Some(ToolUpdateMode::AdditionOnly));
     assert_eq!(flash.api_key_env, "DEEPSEEK_API_KEY");
     assert!(c.known_routes().contains(&"deepseek/my-model".to_string()));
 }
@@ -609,7 +622,7 @@ fn cost_builtin_catalog_carries_deepseek_prices_and_v4_pro_is_billed_as_flash() 
         "deepseek-openai/deepseek-flash",
         "deepseek-openai/deepseek-v4-pro",
     ] {
-        let p = c.resolve_route(Some(route)).unwrap().prices;
+        let p = c.resolve_route(Some(route)).unwrap().caps.prices;
         assert_eq!(
             p,
             Some(deepterm::llm::catalog::Prices {
@@ -622,7 +635,7 @@ fn cost_builtin_catalog_carries_deepseek_prices_and_v4_pro_is_billed_as_flash() 
     }
     // An uncatalogued model has no price: no cost is shown for it.
     let r = c.resolve_route(Some("deepseek/deepseek-next")).unwrap();
-    assert_eq!(r.prices, None);
+    assert_eq!(r.caps.prices, None);
 }
 
 #[test]
@@ -653,6 +666,7 @@ id = "other-model"
     let price = |r: &str| {
         c.resolve_route(Some(r))
             .unwrap()
+            .caps
             .prices
             .map(|p| (p.input_hit, p.input_miss, p.output))
     };

@@ -35,7 +35,7 @@ struct Dynamic {
     prefix: &'static str,
     /// The file whose `format!` builds the key.
     builder: &'static str,
-    /// The file the suffix literals are passed in.
+    /// The file the suffix literals are passed in (ending in `/`: every file under it).
     suffix_file: &'static str,
     /// A regex whose first group captures each suffix literal in `suffix_file`.
     suffix_pattern: &'static str,
@@ -52,7 +52,7 @@ const DYNAMIC: &[Dynamic] = &[
     Dynamic {
         prefix: "config-type-",
         builder: "src/config/error.rs",
-        suffix_file: "src/config/parse.rs",
+        suffix_file: "src/config/parse/",
         suffix_pattern: r#"\bexpected:\s*"([a-z0-9-]+)""#,
     },
     Dynamic {
@@ -331,10 +331,19 @@ fn scan(namespaces: &BTreeSet<String>) -> Usage {
         }
     }
     for d in DYNAMIC {
-        let file = sources
+        // A `suffix_file` ending in `/` names every file under that directory.
+        let files: Vec<_> = sources
             .iter()
-            .find(|s| s.path == d.suffix_file)
-            .unwrap_or_else(|| panic!("DYNAMIC names a missing file {}", d.suffix_file));
+            .filter(|s| {
+                s.path == d.suffix_file
+                    || (d.suffix_file.ends_with('/') && s.path.starts_with(d.suffix_file))
+            })
+            .collect();
+        assert!(
+            !files.is_empty(),
+            "DYNAMIC names a missing file {}",
+            d.suffix_file
+        );
         let builder = sources
             .iter()
             .find(|s| s.path == d.builder)
@@ -350,7 +359,10 @@ fn scan(namespaces: &BTreeSet<String>) -> Usage {
         );
         let re = Regex::new(d.suffix_pattern).unwrap();
         let mut found = 0;
-        for m in re.captures_iter(&file.code) {
+        for (file, m) in files
+            .iter()
+            .flat_map(|f| re.captures_iter(&f.code).map(move |m| (f, m)))
+        {
             let offset = m.get(0).map_or(0, |g| g.start());
             let key = format!("{}{}", d.prefix, &m[1]);
             let line = file.code[..offset].matches('\n').count() + 1;

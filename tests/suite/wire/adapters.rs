@@ -160,13 +160,15 @@ fn route(kind: ProviderKind, base: &str) -> Route {
         kind,
         base_url: base.into(),
         api_key_env: "DEEPSEEK_API_KEY".into(),
-        context_window: 1_048_576,
-        system_prompt_update: None,
-        tool_update: None,
-        tool_removal: Default::default(),
-        image_input: false,
-        max_tools: 128,
-        prices: None,
+        caps: deepterm::llm::types::Capabilities {
+            context_window: 1_048_576,
+            system_prompt_update: None,
+            tool_update: None,
+            tool_removal: Default::default(),
+            image_input: false,
+            max_tools: 128,
+            prices: None,
+        },
     }
 }
 
@@ -273,7 +275,7 @@ async fn deepseek_messages_success_with_headers_and_beta() {
         }],
     };
     let mut route = c.route().clone();
-    route.tool_update = Some(deepterm::session::event::ToolUpdateMode::AdditionOnly);
+    route.caps.tool_update = Some(deepterm::session::event::ToolUpdateMode::AdditionOnly);
     let mut opts = options(
         route,
         vec![user("hi"), dev],

@@ -1,0 +1,70 @@
+//! What the loop needs from its surroundings (route resolution, config persistence,
+//! session switching), implemented by the app (`crate::app::AppEnvironment`) and by tests.
+
+use std::path::PathBuf;
+
+use crate::agent::env_error::EnvError;
+use crate::agent::protocol::Notice;
+use crate::config::ApiKey;
+use crate::llm::types::Route;
+use crate::session::Session;
+
+/// Lists the saved sessions for the `/resume` picker; blocking (it reads the logs).
+pub type SummaryJob = Box<dyn FnOnce() -> Vec<crate::agent::protocol::SessionSummary> + Send>;
+
+/// Hooks the loop needs from its surroundings (route resolution, config persistence,
+/// session switching). Implemented in `crate::app`.
+pub trait Environment: Send {
+    /// Resolves `provider/model` (with any base URL override) to a route and its key.
+    fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), EnvError>;
+    /// Every `provider/model` the catalog and config know (for `/model`).
+    fn known_routes(&self) -> Vec<String> {
+        vec![]
+    }
+    /// Persists the interface language.
+    fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
+    /// Rendered base system prompt (instructions from config).
+    fn base_prompt(&self) -> String;
+    /// The effort the config sets for `route` (its model entry's `effort`, else the
+    /// top-level one); `None` = the provider's default (SPEC §14.4).
+    fn configured_effort(&self, _route: &Route) -> Option<crate::session::effort::Effort> {
+        None
+    }
+    /// The instruction files as read now: which are in use (with sizes) and which were
+    /// refused or cut (`/instructions`).
+    fn instructions_in_use(&self) -> crate::config::InstructionsRead {
+        crate::config::InstructionsRead::default()
+    }
+    /// Warnings about the instruction files (refused, cut) found by [`Environment::base_prompt`]
+    /// since the last call, once per change (decision 0031).
+    fn take_prompt_notices(&self) -> Vec<Notice> {
+        vec![]
+    }
+    /// Opens a fresh session (for `/new`).
+    fn new_session(&self) -> Result<(Session, PathBuf), EnvError>;
+    /// Opens an existing session by id or `last` (for `/resume ID`); `current_id` is the
+    /// session open now (`last` means the newest other one). Also returns a torn tail
+    /// that was cut on load, to report.
+    fn open_session(
+        &self,
+        query: &str,
+        current_id: &str,
+    ) -> Result<(Session, PathBuf, Option<crate::session::store::TornTail>), EnvError>;
+    /// Lines describing saved sessions (for `/resume` alone in `exec`): the ones the TUI's
+    /// picker would offer, so neither `current_id` nor a session without messages.
+    fn list_sessions(&self, current_id: &str) -> Vec<String>;
+    /// The work that lists the saved sessions, newest first, for the TUI's `/resume`
+    /// picker. It reads the logs, so the loop runs it off its task.
+    fn session_summaries(&self) -> SummaryJob {
+        Box::new(Vec::new)
+    }
+    /// Forks `parent` into a new session that continues from its current point (`/fork`,
+    /// SPEC §14.3).
+    fn fork_session(&self, _parent: &Session) -> Result<(Session, PathBuf), EnvError> {
+        Err(EnvError::Unsupported)
+    }
+    /// The protocol a configured provider speaks (for rebuilding past requests).
+    fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {
+        None
+    }
+}

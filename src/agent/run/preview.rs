@@ -1,0 +1,89 @@
+//! What the next request would be, without writing anything: the rendered system prompt
+//! (and the instruction files' warnings), the preview and the inspector's data.
+
+use super::*;
+
+impl Agent {
+    /// The next request as it would be sent now (no new user message), computed on a
+    /// replayed copy of the session and series: nothing is written (`/inspect`).
+    /// Also returns the copy's events (the real log plus what the attempt would append).
+    pub fn preview_next_request(&self) -> Result<(GenerateOptions, Vec<Arc<Event>>), AgentError> {
+        let mut session = Session::from_events(
+            self.state
+                .session
+                .events()
+                .iter()
+                .map(|e| (**e).clone())
+                .collect(),
+        )?;
+        // The preview redacts as the real attempt would, so it shows what would be sent.
+        session.set_secrets(self.tools.secrets().clone());
+        let mut series = self.state.series;
+        let rendered = self.render_prompt();
+        let turn = self.state.turn.max(1);
+        let input = AttemptInput {
+            rendered: &rendered,
+            tools: self.tools.registry().active_tools(),
+            pending_user: self.state.pending_user.clone(),
+            turn,
+            step: 1,
+            explicit_series_start: false,
+            effort: self.effort(),
+        };
+        let plan = plan_attempt(&mut session, &mut series, &self.route, input, &mut |_| {})?;
+        Ok((plan.opts, session.events().to_vec()))
+    }
+
+    /// Inspector data: past request `n` next to `n - 1`, or (`None`) the next request
+    /// next to the last one sent. Nothing is written to the log.
+    pub fn inspect(
+        &self,
+        request: Option<usize>,
+    ) -> Result<crate::agent::inspect::InspectorData, InspectFailure> {
+        use crate::agent::inspect;
+        let current = (self.route.provider.clone(), self.route.kind);
+        let env = &self.env;
+        let kind_of = move |provider: &str| -> Option<crate::llm::types::ProviderKind> {
+            if provider == current.0 {
+                return Some(current.1);
+            }
+            env.provider_kind(provider)
+        };
+        match request {
+            Some(n) => Ok(inspect::inspect_past(
+                self.state.session.events(),
+                n,
+                &kind_of,
+            )?),
+            None => {
+                let (opts, events) = self.preview_next_request()?;
+                Ok(inspect::inspect_next(&events, &opts, &kind_of)?)
+            }
+        }
+    }
+
+    /// Reads the instruction files now and warns about any that are refused or cut (the
+    /// TUI does this at start; every request does it again, warning once per change).
+    pub fn check_instructions(&self) {
+        let _ = self.render_prompt();
+        self.report_prompt_notices();
+    }
+
+    pub(super) fn report_prompt_notices(&self) {
+        for n in self.env.take_prompt_notices() {
+            self.events.emit(AgentEvent::Notice(n));
+        }
+    }
+
+    /// The rendered system prompt: the configured base plus `/system` instructions.
+    pub fn render_prompt(&self) -> String {
+        let mut p = self.env.base_prompt();
+        if let Some(extra) = &self.state.extra_instructions {
+            if !p.is_empty() {
+                p.push_str("\n\n");
+            }
+            p.push_str(extra);
+        }
+        p
+    }
+}

@@ -1,0 +1,617 @@
+//! The turn runner: a turn's steps, each step's attempts in E-16 order with one retry
+//! helper shared by steps and compaction, the reply's commit and the tool calls it makes.
+
+use super::*;
+
+impl Agent {
+    pub(crate) async fn run_turn(&mut self, text: String) -> LineOutcome {
+        if let Err(e) = self.repair_unanswered_calls() {
+            let line = self.session_error_line(&e);
+            return LineOutcome {
+                text: None,
+                error: Some(line),
+                quit: false,
+            };
+        }
+        // A resumed session's first turn waits (bounded) for the MCP servers it had
+        // connected, so its first request declares the same tools.
+        if let Some(mcp) = self.mcp.clone() {
+            mcp.wait_restored(std::time::Duration::from_secs(15)).await;
+        }
+        self.state.turn += 1;
+        let turn = self.state.turn;
+        let cancel = self.inbox.new_cancel();
+        // `@path` mentions attach the files' content.
+        self.state
+            .pending_user
+            .push(crate::agent::mentions::user_message(
+                &crate::tools::walk::current_root(),
+                text,
+                crate::agent::mentions::MAX_MENTION_BYTES,
+            ));
+        let mut final_text = String::new();
+        let mut started = false;
+        let result = self
+            .turn_body(turn, &cancel, &mut final_text, &mut started)
+            .await;
+        let (outcome, mut error) = match &result {
+            Ok(()) => (TurnOutcome::Completed, None),
+            Err(AgentError::Cancelled) => {
+                self.events.emit(Notice::new(
+                    NoticeLevel::Warn,
+                    "agent-turn-cancelled",
+                    vec![],
+                ));
+                (TurnOutcome::Cancelled, None)
+            }
+            Err(AgentError::Llm(e)) => {
+                let line = self.llm_error_line(e);
+                (TurnOutcome::Error, Some(line))
+            }
+            Err(AgentError::TooManySteps) => {
+                let args = vec![("count", Arg::from(MAX_STEPS_PER_TURN))];
+                let line = self.l.tra("agent-too-many-steps", &args);
+                self.events.emit(Notice::new(
+                    NoticeLevel::Error,
+                    "agent-too-many-steps",
+                    args,
+                ));
+                (TurnOutcome::Error, Some(line))
+            }
+            Err(AgentError::Session(e)) => (TurnOutcome::Error, Some(self.session_error_line(e))),
+        };
+        if started {
+            // Input that never reached a request (cancelled or failed before it) is still
+            // the user's: keep it in the log rather than dropping it.
+            for m in std::mem::take(&mut self.state.pending_user) {
+                if let Err(e) = self.push(EventKind::UserMessage(UserMessageData { message: m })) {
+                    error.get_or_insert_with(|| self.session_error_line(&e));
+                }
+            }
+            // The state a checkpointed turn left, before its end (SPEC §14.3).
+            self.settle_checkpoint(turn);
+            if let Err(e) = self.push(EventKind::TurnEnd(TurnEnd {
+                turn,
+                outcome: Some(outcome),
+            })) {
+                error.get_or_insert_with(|| self.session_error_line(&e));
+            }
+            // `stop` hooks (SPEC §14.4), not after a turn the user cancelled.
+            if outcome != TurnOutcome::Cancelled {
+                self.stop_hooks(turn).await;
+            }
+        }
+        self.state.pending_user.clear();
+        if let Err(e) = self.state.session.sync() {
+            error.get_or_insert_with(|| self.session_error_line(&e));
+        }
+        self.events.emit(AgentEvent::Phase(TurnPhase::Idle));
+        self.events.emit(AgentEvent::TurnFinished);
+        LineOutcome {
+            text: Some(final_text),
+            error,
+            quit: false,
+        }
+    }
+
+    /// A log that ends with tool calls but not all of their results (deepterm stopped
+    /// while tools ran) would break the pairing rule (W-8) on every later request: answer
+    /// the missing calls with an error result before anything else is sent.
+    pub(super) fn repair_unanswered_calls(&mut self) -> Result<(), AgentError> {
+        let mut answered = std::collections::HashSet::new();
+        let mut pending: Vec<(u64, u64, String)> = Vec::new();
+        let session = &self.state.session;
+        for e in session.events().iter().rev() {
+            if session.is_rewound(e.seq) {
+                continue;
+            }
+            match &e.kind {
+                EventKind::ToolResult(r) => {
+                    if let Some(id) = &r.message.tool_call_id {
+                        answered.insert(id.clone());
+                    }
+                }
+                EventKind::AssistantMessage(a) => {
+                    pending = a
+                        .message
+                        .tool_calls()
+                        .filter(|(id, _, _)| !answered.contains(*id))
+                        .map(|(id, _, _)| (a.turn, a.step, id.to_string()))
+                        .collect();
+                    break;
+                }
+                _ => {}
+            }
+        }
+        for (turn, step, id) in pending {
+            let text = "the call did not finish: deepterm stopped before the tool returned";
+            let mut message = Message::text(Role::Tool, text, Source::kind("tool"));
+            message.tool_call_id = Some(id);
+            message.is_error = Some(true);
+            self.push(EventKind::ToolResult(ToolResultData {
+                turn,
+                step,
+                message,
+                error: Some(text.to_string()),
+            }))?;
+        }
+        Ok(())
+    }
+
+    /// Notifies and returns the localized line for a session log failure.
+    pub(super) fn session_error_line(&self, e: &dyn std::fmt::Display) -> String {
+        let args = vec![("error", Arg::from(e.to_string()))];
+        let line = self.l.tra("agent-session-error", &args);
+        self.events
+            .emit(Notice::new(NoticeLevel::Error, "agent-session-error", args));
+        line
+    }
+
+    pub(super) fn llm_error_line(&self, e: &LlmError) -> String {
+        // A transport failure says its cause in plain words, with a hint where one fits,
+        // not the transport's whole error chain (the log keeps that, per attempt).
+        let cause = crate::llm::cause::Cause::of(e);
+        let message = if e.code == ErrorCode::Transport && cause != crate::llm::cause::Cause::Other
+        {
+            let mut m = self.l.tr(cause.key());
+            if let Some(hint) = cause.hint_key() {
+                let origin = crate::llm::cause::origin(&self.route.base_url);
+                m.push_str(" · ");
+                m.push_str(&self.l.tra(hint, &[("origin", Arg::from(origin))]));
+            }
+            m
+        } else {
+            e.message.clone()
+        };
+        let args = vec![("message", Arg::from(message))];
+        self.events.emit(Notice::new(
+            NoticeLevel::Error,
+            e.code.message_id(),
+            args.clone(),
+        ));
+        self.l.tra(e.code.message_id(), &args)
+    }
+
+    pub(super) async fn turn_body(
+        &mut self,
+        turn: u64,
+        cancel: &CancellationToken,
+        final_text: &mut String,
+        started: &mut bool,
+    ) -> Result<(), AgentError> {
+        self.push(EventKind::TurnStart(TurnRef { turn }))?;
+        *started = true;
+        let mut step = 0;
+        loop {
+            step += 1;
+            if step > MAX_STEPS_PER_TURN {
+                return Err(AgentError::TooManySteps);
+            }
+            if step > 1 {
+                self.take_steering(cancel).await;
+            }
+            if self.needs_auto_compaction() {
+                // At step 1 the turn's input is not logged yet: summarize everything before
+                // it. Later, keep the running turn (from its latest user message) verbatim.
+                self.compact(
+                    crate::session::event::CompactionTrigger::Auto,
+                    step > 1,
+                    cancel,
+                )
+                .await?;
+            }
+            self.push(EventKind::StepStart(StepRef { turn, step }))?;
+            let res = self.run_step(turn, step, cancel, final_text).await;
+            self.push(EventKind::StepEnd(StepRef { turn, step }))?;
+            match res {
+                Ok(true) => continue,
+                // The turn is answered: a message queued meanwhile is its own turn, with its
+                // own number, run next from the queue (§14.5, decision 0092). Between the
+                // steps of a tool loop it still steers (above).
+                Ok(false) => return Ok(()),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Moves queued plain-text submissions into the next request (steering); a line a
+    /// `user_prompt_submit` hook refuses is dropped with its notice (SPEC §14.4).
+    pub(super) async fn take_steering(&mut self, cancel: &CancellationToken) -> bool {
+        let lines = self.inbox.take_steering();
+        let mut taken = false;
+        for line in lines {
+            if self.prompt_refused(&line, cancel).await {
+                continue;
+            }
+            taken = true;
+            self.state
+                .pending_user
+                .push(crate::agent::mentions::user_message(
+                    &crate::tools::walk::current_root(),
+                    line,
+                    crate::agent::mentions::MAX_MENTION_BYTES,
+                ));
+        }
+        taken
+    }
+
+    /// E-16: reconcile the prompt, append the user batch, the header and developer message
+    /// if owed, the request context if changed; fsync; build the request.
+    pub(super) fn prepare_attempt(
+        &mut self,
+        turn: u64,
+        step: u64,
+    ) -> Result<GenerateOptions, AgentError> {
+        self.drain_background()?;
+        let rendered = self.render_prompt();
+        self.report_prompt_notices();
+        let tools = self.tools.registry().active_tools();
+        let pending = std::mem::take(&mut self.state.pending_user);
+        let events = self.events.clone();
+        let mut on_commit = |ev: Arc<Event>| events.emit(AgentEvent::Committed(ev));
+        let input = AttemptInput {
+            rendered: &rendered,
+            tools,
+            pending_user: pending,
+            turn,
+            step,
+            explicit_series_start: false,
+            effort: self.effort(),
+        };
+        let plan = plan_attempt(
+            &mut self.state.session,
+            &mut self.state.series,
+            &self.route,
+            input,
+            &mut on_commit,
+        )?;
+        // The request logged the registry's set: later changes are reported against it.
+        self.state.tools_shown = None;
+        Ok(plan.opts)
+    }
+
+    /// One step: attempts with retries, then tools. `Ok(true)` = tools ran, continue.
+    pub(super) async fn run_step(
+        &mut self,
+        turn: u64,
+        step: u64,
+        cancel: &CancellationToken,
+        final_text: &mut String,
+    ) -> Result<bool, AgentError> {
+        let mut attempt: u32 = 0;
+        let completion = loop {
+            if cancel.is_cancelled() {
+                return Err(AgentError::Cancelled);
+            }
+            let opts = self.prepare_attempt(turn, step)?;
+            self.events.emit(AgentEvent::Phase(TurnPhase::Waiting));
+            let started = Instant::now();
+            let mut ttft: Option<u64> = None;
+            let events = self.events.clone();
+            let mut on_event = |ev: StreamEvent| {
+                match &ev {
+                    StreamEvent::FirstByte => {
+                        ttft.get_or_insert(started.elapsed().as_millis() as u64);
+                    }
+                    StreamEvent::ReasoningDelta(_) => {
+                        events.emit(AgentEvent::Phase(TurnPhase::Thinking));
+                    }
+                    StreamEvent::TextDelta(_) | StreamEvent::ToolCallStart { .. } => {
+                        events.emit(AgentEvent::Phase(TurnPhase::Responding));
+                    }
+                    _ => {}
+                }
+                events.emit(AgentEvent::Stream {
+                    turn,
+                    step,
+                    event: ev,
+                });
+            };
+            // The inbox keeps taking commands (Cancel, steering) while the reply streams.
+            let client = &self.client;
+            let res = self
+                .inbox
+                .during(client.stream(&opts, &mut on_event, cancel))
+                .await;
+            let timing = Timing {
+                ttft_ms: ttft,
+                duration_ms: started.elapsed().as_millis() as u64,
+            };
+            match res {
+                Ok(c) => break (c, timing),
+                Err(f) if f.error.code == ErrorCode::Cancelled || cancel.is_cancelled() => {
+                    if let Some(partial) = f.partial {
+                        self.commit_interrupted(turn, step, partial, timing)?;
+                    }
+                    return Err(AgentError::Cancelled);
+                }
+                Err(f) => {
+                    let delay = self.retry_delay(attempt, &f.error);
+                    self.push(EventKind::AssistantAttempt(AssistantAttempt {
+                        turn,
+                        step,
+                        error: AttemptError {
+                            code: f.error.code.as_str().to_string(),
+                            status: f.error.status,
+                            message: f.error.message.clone(),
+                            retried: delay.is_some(),
+                        },
+                    }))?;
+                    let Some(delay) = delay else {
+                        return Err(AgentError::Llm(f.error));
+                    };
+                    attempt += 1;
+                    self.retry_wait(&f.error, attempt, delay, cancel).await?;
+                }
+            }
+        };
+        let (c, timing) = completion;
+        self.commit_completion(turn, step, c, timing, cancel, final_text)
+            .await
+    }
+
+    /// The retry helper shared by steps and compaction, first half: whether failed
+    /// attempt number `attempt + 1` is retried, and after how long.
+    pub(crate) fn retry_delay(&self, attempt: u32, e: &LlmError) -> Option<std::time::Duration> {
+        self.retry.delay(attempt + 1, e)
+    }
+
+    /// The retry helper's second half: tells the user, then waits `delay` (commands keep
+    /// arriving meanwhile; Cancel ends the wait).
+    pub(crate) async fn retry_wait(
+        &mut self,
+        e: &LlmError,
+        attempt: u32,
+        delay: std::time::Duration,
+        cancel: &CancellationToken,
+    ) -> Result<(), AgentError> {
+        self.retry_notice(e, attempt, delay);
+        let wait = async {
+            tokio::select! {
+                _ = tokio::time::sleep(delay) => Ok(()),
+                _ = cancel.cancelled() => Err(AgentError::Cancelled),
+            }
+        };
+        self.inbox.during(wait).await
+    }
+
+    /// Tells the UI a failed attempt will be retried: a transient status, not a notice,
+    /// so retries that end in success leave nothing behind (§14.5).
+    pub(super) fn retry_notice(&self, e: &LlmError, attempt: u32, delay: std::time::Duration) {
+        self.events
+            .emit(AgentEvent::Retrying(crate::agent::protocol::RetryStatus {
+                attempt,
+                max: self.retry.max_retries,
+                cause: crate::llm::cause::Cause::of(e),
+                seconds: delay.as_secs_f64(),
+            }));
+    }
+
+    /// Adds a request's usage to the session's; an unknown one (decision 0028) adds nothing.
+    pub(super) fn add_usage(&mut self, u: Option<&Usage>) {
+        let Some(u) = u else { return };
+        self.state.usage.add(u);
+        self.events.emit(AgentEvent::SessionUsage(self.state.usage));
+    }
+
+    pub(super) fn commit_interrupted(
+        &mut self,
+        turn: u64,
+        step: u64,
+        partial: Completion,
+        timing: Timing,
+    ) -> Result<(), AgentError> {
+        // Unanswered tool calls would break the pairing rule (W-8): keep only text and
+        // reasoning of an interrupted message.
+        let content: Vec<Block> = partial
+            .content
+            .into_iter()
+            .filter(|b| !matches!(b, Block::ToolCall { .. }))
+            .collect();
+        if content.is_empty() {
+            return Ok(());
+        }
+        // Counted only when logged, so a resumed session shows the same totals.
+        self.add_usage(partial.usage.as_ref());
+        self.push(EventKind::AssistantMessage(AssistantMessageData {
+            turn,
+            step,
+            message: Message::new(Role::Assistant, content, Source::kind("model")),
+            usage: partial.usage,
+            timing: Some(timing),
+            interrupted: Some(true),
+        }))
+    }
+
+    pub(super) async fn commit_completion(
+        &mut self,
+        turn: u64,
+        step: u64,
+        c: Completion,
+        timing: Timing,
+        cancel: &CancellationToken,
+        final_text: &mut String,
+    ) -> Result<bool, AgentError> {
+        self.add_usage(c.usage.as_ref());
+        let mut content = c.content;
+        let mut repairs = c.id_repairs;
+        // Ids must also be unique across the conversation, or later requests break (D3).
+        // Every earlier id counts (a replacement must not take one either). They are read
+        // from the log's events by reference (deriving the messages would copy the whole
+        // history), and not at all when the reply calls no tool.
+        let taken: std::collections::HashSet<String> = {
+            let calls_tools = content.iter().any(|b| matches!(b, Block::ToolCall { .. }));
+            if !calls_tools {
+                std::collections::HashSet::new()
+            } else {
+                self.state
+                    .session
+                    .events()
+                    .iter()
+                    .filter_map(|e| match &e.kind {
+                        EventKind::AssistantMessage(a) => Some(&a.message),
+                        _ => None,
+                    })
+                    .flat_map(|m| m.tool_calls().map(|(id, _, _)| id.to_string()))
+                    .collect()
+            }
+        };
+        repairs.extend(crate::llm::tool_ids::assign_unique_ids(
+            &mut content,
+            &taken,
+            |_, i, _| format!("call_{turn}_{step}_{i}"),
+        ));
+        if !repairs.is_empty() {
+            let renamed = crate::llm::tool_ids::ToolIdRepair::describe(&repairs);
+            tracing::warn!(%renamed, "renamed tool-call ids before committing the reply");
+            self.events.emit(Notice::new(
+                NoticeLevel::Warn,
+                "agent-tool-ids-repaired",
+                vec![("renamed", Arg::from(renamed))],
+            ));
+        }
+        let message = Message::new(Role::Assistant, content, Source::kind("model"));
+        let calls: Vec<ToolCall> = message
+            .tool_calls()
+            .map(|(id, name, arguments)| ToolCall {
+                id: id.to_string(),
+                name: name.to_string(),
+                arguments: arguments.to_string(),
+            })
+            .collect();
+        let has_text = message
+            .content
+            .iter()
+            .any(|b| matches!(b, Block::Text { text } if !text.is_empty()));
+        self.push(EventKind::AssistantMessage(AssistantMessageData {
+            turn,
+            step,
+            message,
+            // An impossible usage stays out of the log, as unknown (decision 0028).
+            usage: c.usage,
+            timing: Some(timing),
+            interrupted: None,
+        }))?;
+        // The answer is copied only after the log line is written, so a large reply is
+        // held at most twice at once.
+        if has_text
+            && let Some(EventKind::AssistantMessage(a)) =
+                self.state.session.events().last().map(|e| &e.kind)
+        {
+            *final_text = a.message.joined_text();
+        }
+        if calls.is_empty() {
+            if c.stop_reason == StopReason::MaxTokens {
+                self.events
+                    .emit(Notice::new(NoticeLevel::Warn, "agent-max-tokens", vec![]));
+            }
+            return Ok(false);
+        }
+        self.run_tools(
+            turn,
+            step,
+            calls,
+            c.stop_reason == StopReason::MaxTokens,
+            cancel,
+        )
+        .await?;
+        if cancel.is_cancelled() {
+            return Err(AgentError::Cancelled);
+        }
+        Ok(true)
+    }
+
+    pub(super) async fn run_tools(
+        &mut self,
+        turn: u64,
+        step: u64,
+        calls: Vec<ToolCall>,
+        truncated: bool,
+        cancel: &CancellationToken,
+    ) -> Result<(), AgentError> {
+        self.events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
+        for c in &calls {
+            self.push(EventKind::ToolCall(ToolCallData {
+                turn,
+                step,
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
+            }))?;
+        }
+        // `pre_tool_use` hooks first (SPEC §14.4): a call one refuses is never approved or run.
+        let blocked = self.pre_tool_hooks(turn, &calls, cancel).await;
+        let open = crate::agent::hooks::unblocked(&calls, &blocked);
+        // Decide every call first (approvals are asked one at a time, in call order),
+        // then run the approved ones and record results in call order.
+        let decided = self
+            .tools
+            .decide(
+                &open,
+                truncated,
+                cancel,
+                &mut self.state.always_allowed,
+                &mut self.inbox,
+                &self.events,
+            )
+            .await;
+        let decided = crate::agent::hooks::merge_decisions(blocked, decided);
+        let ran: Vec<bool> = decided.iter().map(Option::is_none).collect();
+        // The first workspace change of the turn takes a checkpoint first (SPEC §14.3).
+        self.checkpoint_before_calls(turn, &calls, &decided);
+        // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
+        let history = self.state.session.tool_history()?;
+        self.tools
+            .registry_mut()
+            .set_retained(crate::llm::projection::retained_declarations(
+                self.route.caps.tool_update,
+                self.route.caps.tool_removal,
+                &history,
+            ));
+        let tools = &self.tools;
+        let results = self
+            .inbox
+            .during(tools.execute(&calls, decided, cancel))
+            .await;
+        let mut results = results;
+        for (call, r) in calls.iter().zip(results.iter_mut()) {
+            // The sandbox seems to have refused a command: the user may run it outside.
+            if let Some(again) = self
+                .tools
+                .offer_rerun(call, r, &mut self.inbox, &self.events, cancel)
+                .await
+            {
+                *r = again;
+            }
+        }
+        // `post_tool_use` hooks see each result of a call that ran (SPEC §14.4).
+        self.post_tool_hooks(turn, &calls, &ran, &mut results, cancel)
+            .await;
+        for (call, r) in calls.iter().zip(results) {
+            // A command the sandbox seems to have refused is said on the side too (exec's
+            // stderr), so a headless run never fails silently (SPEC §14.2).
+            if call.name == "shell"
+                && r.content
+                    .contains(crate::agent::tool_runner::SANDBOX_DENIAL_NOTE)
+            {
+                self.events.emit(Notice::new(
+                    NoticeLevel::Warn,
+                    "sandbox-denied-call",
+                    vec![("mode", Arg::from(self.sandbox.mode().as_str()))],
+                ));
+            }
+            let mut message = Message::text(Role::Tool, r.content.clone(), Source::kind("tool"));
+            message.tool_call_id = Some(call.id.clone());
+            if r.is_error {
+                message.is_error = Some(true);
+            }
+            self.push(EventKind::ToolResult(ToolResultData {
+                turn,
+                step,
+                message,
+                error: r.is_error.then_some(r.content),
+            }))?;
+        }
+        Ok(())
+    }
+}

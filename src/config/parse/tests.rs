@@ -1,0 +1,172 @@
+//! The parser's unit tests.
+
+use super::keys::*;
+use super::*;
+use crate::config::ConfigWarning;
+use crate::session::event::ToolRemoval;
+
+#[test]
+fn limits_table_parses_and_warns_on_unknown_keys() {
+    let cfg = parse(
+        "[limits]\nmax_event_bytes = 1024\nno_progress_timeout_secs = 2\nmax_reply = 1\n",
+        None,
+        Path::new("."),
+    )
+    .unwrap();
+    assert_eq!(cfg.limits.max_event_bytes, Some(1024));
+    assert_eq!(cfg.limits.max_reply_bytes, None);
+    let s = cfg.limits.stream_limits();
+    assert_eq!(s.max_event_bytes, 1024);
+    assert_eq!(
+        s.max_reply_bytes,
+        crate::llm::client::DEFAULT_MAX_REPLY_BYTES
+    );
+    assert_eq!(s.no_progress_timeout, std::time::Duration::from_secs(2));
+    assert_eq!(
+        cfg.warnings,
+        vec![ConfigWarning::UnknownKey {
+            file: None,
+            key: "limits.max_reply".into(),
+            suggestion: None,
+        }]
+    );
+    let e = parse("[limits]\nmax_reply_bytes = 0\n", None, Path::new(".")).unwrap_err();
+    assert!(format!("{e:?}").contains("limits.max_reply_bytes"), "{e:?}");
+}
+
+#[test]
+fn line_col_counts_characters() {
+    assert_eq!(line_col("ab\ncdé\nx", 0), (1, 1));
+    assert_eq!(line_col("ab\ncdé\nx", 3), (2, 1));
+    assert_eq!(line_col("ab\ncdé\nx", 7), (2, 4));
+    assert_eq!(line_col("ab\ncdé\nx", 8), (3, 1));
+}
+
+#[test]
+fn suggestions_allow_transpositions_case_and_dashes() {
+    assert_eq!(edit_distance("modle", "model"), 1);
+    assert_eq!(edit_distance("bsae_url", "base_url"), 1);
+    assert_eq!(edit_distance("", "abc"), 3);
+    assert_eq!(suggest("modle", TOP_KEYS), Some("model"));
+    assert_eq!(suggest("Model", TOP_KEYS), Some("model"));
+    assert_eq!(suggest("base-url", PROVIDER_KEYS), Some("base_url"));
+    assert_eq!(suggest("apikey_env", PROVIDER_KEYS), Some("api_key_env"));
+    // Short keys allow one edit only; unrelated keys get nothing.
+    assert_eq!(suggest("mdl", TOP_KEYS), None);
+    assert_eq!(suggest("colour", TOP_KEYS), None);
+    assert_eq!(suggest(&"x".repeat(1000), TOP_KEYS), None);
+}
+
+#[test]
+fn known_keys_by_table_shape() {
+    assert_eq!(known_keys(""), TOP_KEYS);
+    assert_eq!(known_keys("providers.p"), PROVIDER_KEYS);
+    assert_eq!(known_keys("providers.p.models[2]"), MODEL_KEYS);
+    assert_eq!(known_keys("mcp.servers.fs"), MCP_SERVER_KEYS);
+    assert_eq!(known_keys("tools.command.wc"), COMMAND_TOOL_KEYS);
+    assert_eq!(known_keys("limits"), LIMITS_KEYS);
+}
+
+#[test]
+fn join_quotes_dotted_keys() {
+    assert_eq!(join("", "model"), "model");
+    assert_eq!(
+        join("providers", "deepseek-openai"),
+        "providers.deepseek-openai"
+    );
+    assert_eq!(join("providers", "a.b"), "providers.\"a.b\"");
+}
+
+fn retain_entry(tool_update: &str, removal: &str) -> String {
+    format!(
+        "model = \"p/m\"\n[providers.p]\nkind = \"deepseek-messages\"\n\
+         base_url = \"http://127.0.0.1:1\"\napi_key_env = \"K\"\n\
+         [[providers.p.models]]\nid = \"m\"\n{tool_update}\n{removal}\n"
+    )
+}
+
+#[test]
+fn tool_removal_retain_reaches_the_route_on_addition_only() {
+    let text = retain_entry(
+        "tool_update = \"addition-only\"",
+        "tool_removal = \"retain\"",
+    );
+    let cfg = parse(&text, None, Path::new(".")).unwrap();
+    assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+    let route = cfg.resolve_route(None).unwrap();
+    assert_eq!(route.caps.tool_removal, ToolRemoval::Retain);
+    // Absent or "omit": the default.
+    for removal in ["", "tool_removal = \"omit\""] {
+        let text = retain_entry("tool_update = \"addition-only\"", removal);
+        let cfg = parse(&text, None, Path::new(".")).unwrap();
+        assert_eq!(
+            cfg.resolve_route(None).unwrap().caps.tool_removal,
+            ToolRemoval::Omit
+        );
+    }
+}
+
+#[test]
+fn tool_removal_retain_off_addition_only_is_a_clear_error_in_both_locales() {
+    use crate::i18n::{Locale, Localizer};
+    for (tool_update, en_needle, zh_needle) in [
+        (
+            "tool_update = \"in-history\"",
+            "tool_update = \"in-history\"",
+            "“in-history”",
+        ),
+        ("", "sets no tool_update", "未设置 tool_update"),
+    ] {
+        let text = retain_entry(tool_update, "tool_removal = \"retain\"");
+        let err = parse(&text, None, Path::new(".")).unwrap_err();
+        let en = err.localized(Localizer::new(Locale::EnUs));
+        assert!(en.contains("providers.p.models[0].tool_removal"), "{en}");
+        assert!(en.contains("\"addition-only\""), "{en}");
+        assert!(en.contains(en_needle), "{en}");
+        let zh = err.localized(Localizer::new(Locale::ZhCn));
+        assert!(zh.contains(zh_needle), "{zh}");
+    }
+    let text = retain_entry("tool_update = \"addition-only\"", "tool_removal = \"keep\"");
+    let en = parse(&text, None, Path::new("."))
+        .unwrap_err()
+        .localized(Localizer::new(Locale::EnUs));
+    assert!(
+        en.contains("\"omit\" or \"retain\"") && en.contains("keep"),
+        "{en}"
+    );
+}
+
+#[test]
+fn ui_notify_is_off_by_default_and_parsed_with_clear_errors() {
+    use crate::i18n::{Locale, Localizer};
+    let cwd = Path::new(".");
+    assert!(!parse("", None, cwd).unwrap().ui_notify);
+    assert!(!Config::default().ui_notify);
+    let cfg = parse("[ui]\nnotify = true\n", None, cwd).unwrap();
+    assert!(cfg.ui_notify);
+    assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+    assert!(
+        !parse("[ui]\nnotify = false\n", None, cwd)
+            .unwrap()
+            .ui_notify
+    );
+    // A misspelt key is a warning with a suggestion, not an error.
+    let cfg = parse("[ui]\nnotfy = true\n", None, cwd).unwrap();
+    assert!(!cfg.ui_notify);
+    assert_eq!(
+        cfg.warnings,
+        vec![ConfigWarning::UnknownKey {
+            file: None,
+            key: "ui.notfy".into(),
+            suggestion: Some("ui.notify".into()),
+        }]
+    );
+    let err = parse("[ui]\nnotify = \"yes\"\n", None, cwd).unwrap_err();
+    let en = err.localized(Localizer::new(Locale::EnUs));
+    let zh = err.localized(Localizer::new(Locale::ZhCn));
+    assert!(
+        en.contains("ui.notify") && en.contains("true or false"),
+        "{en}"
+    );
+    assert!(zh.contains("ui.notify") && zh != en, "{zh}");
+}
