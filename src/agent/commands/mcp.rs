@@ -32,6 +32,9 @@ impl Agent {
             tokio::spawn(async move {
                 let (level, key, args) = match m.connect_reply(&server).await {
                     McpReply::Info(k, a) => (NoticeLevel::Info, k, a),
+                    // A failed connect is logged as the server's `mcp/status`, which Chat
+                    // shows live and on resume: one fact, one notice.
+                    McpReply::Warn("mcp-connect-failed", _) => return,
                     McpReply::Warn(k, a) => (NoticeLevel::Warn, k, a),
                     McpReply::Output(lines) => {
                         events.emit(AgentEvent::Output(lines));

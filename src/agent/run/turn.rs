@@ -37,11 +37,16 @@ impl Agent {
         let (outcome, mut error) = match &result {
             Ok(()) => (TurnOutcome::Completed, None),
             Err(AgentError::Cancelled) => {
-                self.events.emit(Notice::new(
-                    NoticeLevel::Warn,
-                    "agent-turn-cancelled",
-                    vec![],
-                ));
+                // Once the turn has started, its logged `turn/end` is the fact the TUI's
+                // Chat folds into "Turn cancelled.", live and on resume alike; `exec` has
+                // no fold and prints the notice.
+                if !started || !self.is_interactive() {
+                    self.events.emit(Notice::new(
+                        NoticeLevel::Warn,
+                        "agent-turn-cancelled",
+                        vec![],
+                    ));
+                }
                 (TurnOutcome::Cancelled, None)
             }
             Err(AgentError::Llm(e)) => {

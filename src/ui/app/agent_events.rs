@@ -1,10 +1,9 @@
 //! How `App` folds the agent's events into the panes and the model.
 
-use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, TurnPhase};
-use crate::i18n::Arg;
+use crate::agent::protocol::{AgentEvent, TurnPhase};
 use crate::session::event::{EventKind, McpState};
 use crate::ui::bottom::PendingApproval;
-use crate::ui::chat::{CellKind, OutputCell, Transcript};
+use crate::ui::chat::{CellKind, OutputCell};
 
 use super::App;
 
@@ -80,10 +79,7 @@ impl App {
             AgentEvent::Retrying(r) => m.retry = Some(r),
             AgentEvent::Sandbox(info) => m.sandbox = Some(info),
             AgentEvent::Notice(n) => {
-                let t = &mut self.chat.transcript;
-                if n.key != "mcp-connect-failed" || !recent_notice(t, &n) {
-                    t.push(CellKind::Notice(n));
-                }
+                self.chat.transcript.push(CellKind::Notice(n));
                 self.show_chat(None);
             }
             AgentEvent::Output(lines) => {
@@ -157,46 +153,10 @@ impl App {
                 .usage
                 .map(|u| u.total_input().saturating_add(u.output_tokens));
         }
-        let t = &mut self.chat.transcript;
-        t.apply(e);
+        self.chat.transcript.apply(e);
         self.traj.trajectory.apply(e);
-        // A failed MCP server is a Trajectory row, and a notice in Chat too: the Trajectory
-        // may be hidden. `/mcp connect` already said so when it was the one that failed.
-        if let EventKind::McpStatus(m) = &e.kind
-            && m.state == McpState::Failed
-        {
-            let n = Notice::new(
-                NoticeLevel::Warn,
-                "mcp-connect-failed",
-                vec![
-                    ("name", Arg::from(m.server.clone())),
-                    // In the interface language when the log has it (decision 0090).
-                    (
-                        "error",
-                        m.detail
-                            .clone()
-                            .map(|t| Arg::from(*t))
-                            .unwrap_or_else(|| Arg::from(m.error.clone().unwrap_or_default())),
-                    ),
-                ],
-            );
-            if !recent_notice(t, &n) {
-                t.push(CellKind::Notice(n));
-            }
-            return true;
-        }
-        false
+        matches!(&e.kind, EventKind::McpStatus(m) if m.state == McpState::Failed)
     }
-}
-
-/// Whether one of the last few Chat cells is notice `n` already (an MCP failure is both
-/// a `/mcp connect` reply and an `mcp/status` event).
-fn recent_notice(t: &Transcript, n: &Notice) -> bool {
-    t.cells()
-        .iter()
-        .rev()
-        .take(3)
-        .any(|c| matches!(&c.kind, CellKind::Notice(m) if m == n))
 }
 
 /// A user or assistant message: what makes a session worth resuming.

@@ -215,11 +215,6 @@ fn cancelled_turn(prompt: &str, reply: Option<&str>) -> Script {
         turn: 1,
         outcome: Some(TurnOutcome::Cancelled),
     }));
-    s.push(AgentEvent::Notice(Notice::new(
-        NoticeLevel::Warn,
-        "agent-turn-cancelled",
-        vec![],
-    )));
     s.push(AgentEvent::Phase(TurnPhase::Idle));
     s
 }

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel, ToolChange, ToolInfo};
 use crate::i18n::Arg;
 use crate::llm::types::StreamEvent;
-use crate::session::event::{AttemptError, Block, Event, EventKind, SurfaceOp, TurnOutcome};
+use crate::session::event::{
+    AttemptError, Block, Event, EventKind, McpState, McpStatus, SurfaceOp, TurnOutcome,
+};
 use crate::tools::registry::ToolSource;
 use crate::ui::context_node::ContextKind;
 use crate::ui::markdown::StreamCollector;
@@ -400,8 +402,8 @@ impl Transcript {
                     e.description = t.description.clone();
                 }
             }
-            EventKind::TurnEnd(t) if self.replaying => match t.outcome {
-                // Live, the loop announced these as notices (not logged): show them again.
+            EventKind::TurnEnd(t) => match t.outcome {
+                // The logged end is the one fact of a cancel, live and on resume.
                 Some(TurnOutcome::Cancelled) => {
                     self.push(CellKind::Notice(Notice::new(
                         NoticeLevel::Warn,
@@ -409,7 +411,8 @@ impl Transcript {
                         vec![],
                     )));
                 }
-                Some(TurnOutcome::Error) => {
+                // Live, the attempts showed the error as it happened.
+                Some(TurnOutcome::Error) if self.replaying => {
                     let n = match self.turn_errors.get(&t.turn) {
                         Some(e) => Notice::new(
                             NoticeLevel::Error,
@@ -422,6 +425,12 @@ impl Transcript {
                 }
                 _ => {}
             },
+            // A failed MCP server is a Trajectory row, and a notice in Chat too: the
+            // Trajectory may be hidden. The logged status is the one fact, live and on
+            // resume (`/mcp connect` in the TUI adds nothing to it).
+            EventKind::McpStatus(m) if m.state == McpState::Failed => {
+                self.push(CellKind::Notice(mcp_failed_notice(m)));
+            }
             EventKind::AssistantAttempt(a) => {
                 self.turn_errors.insert(a.turn, a.error.clone());
                 let n = self.attempts.entry((a.turn, a.step)).or_insert(0);
@@ -534,6 +543,20 @@ impl Transcript {
             self.touch(i);
         }
     }
+}
+
+/// What Chat says of a server that failed: its error in the interface language when the
+/// log has it (decision 0090), else the logged English text.
+fn mcp_failed_notice(m: &McpStatus) -> Notice {
+    let error = match &m.detail {
+        Some(t) => Arg::from((**t).clone()),
+        None => Arg::from(m.error.clone().unwrap_or_default()),
+    };
+    Notice::new(
+        NoticeLevel::Warn,
+        "mcp-connect-failed",
+        vec![("name", Arg::from(m.server.clone())), ("error", error)],
+    )
 }
 
 #[cfg(test)]

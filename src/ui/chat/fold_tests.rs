@@ -319,13 +319,15 @@ fn resumed_cancel_and_error_are_shown() {
     let all: Vec<String> = (0..t.len()).map(|i| text(&mut t, i)).collect();
     assert!(all[1].contains("Turn cancelled."), "{all:?}");
     assert!(all.last().unwrap().contains("boom"), "{all:?}");
-    // Live, the loop's own notices show these: a live turn end adds nothing.
+    // Live, the logged end of a cancelled turn is its one notice too (the loop sends no
+    // second one), so live and resumed Chat say the same.
     let n = t.len();
     t.apply(&event(EventKind::TurnEnd(TurnEnd {
         turn: 3,
         outcome: Some(TurnOutcome::Cancelled),
     })));
-    assert_eq!(t.len(), n);
+    assert_eq!(t.len(), n + 1);
+    assert!(text(&mut t, n).contains("Turn cancelled."));
 }
 
 #[test]

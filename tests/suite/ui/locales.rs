@@ -59,7 +59,7 @@ const DYNAMIC: &[Dynamic] = &[
         prefix: "llm-code-",
         builder: "src/ui/step_label.rs",
         suffix_file: "src/llm/types.rs",
-        suffix_pattern: r#"ErrorCode::\w+ => "([a-z_]+)","#,
+        suffix_pattern: r#"\w+ => "([a-z_]+)", "llm-error-"#,
     },
     Dynamic {
         prefix: "config-file-kind-",
