@@ -618,6 +618,7 @@ fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary {
         messages: sum.messages,
         bytes: s.bytes,
         workspace: sum.workspace,
+        forked_from: sum.forked_from,
     }
 }
 

@@ -5,6 +5,7 @@ use crate::i18n::Arg;
 use crate::session::event::{EventKind, McpState};
 use crate::ui::bottom::PendingApproval;
 use crate::ui::chat::{CellKind, OutputCell, Transcript};
+use crate::ui::overlays::{DiffOverlay, Overlay, RewindPicker};
 
 use super::App;
 
@@ -144,6 +145,12 @@ impl App {
                 self.on_agent_event(AgentEvent::SessionOpened { id, path, history });
                 self.bottom.composer.restore_prompt(&prompt);
             }
+            AgentEvent::Diff(view) => self
+                .overlays
+                .open_replacing(Overlay::Diff(DiffOverlay::new(view))),
+            AgentEvent::RewindChoices(prompts) => self
+                .overlays
+                .open_replacing(Overlay::Rewind(RewindPicker::new(prompts))),
             AgentEvent::Exited => self.exited = true,
         }
     }

@@ -344,6 +344,7 @@ mod tests {
             messages: 2,
             bytes: 100,
             workspace: None,
+            forked_from: None,
         }
     }
 
