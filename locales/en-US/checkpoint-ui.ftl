@@ -8,10 +8,8 @@ tui-rewind-keys-scope = ↑/↓ move · Enter rewind · Esc back
 tui-rewind-hint = Press Esc again to rewind to an earlier prompt.
 
 tui-help-rewind = On an empty composer: rewind to an earlier prompt
-tui-help-diff-scroll = In the /diff view: scroll
-tui-help-diff-close = In the /diff view: close
-tui-help-rewind-move = In the rewind picker: move
-tui-help-rewind-choose = In the rewind picker: choose the prompt, then what to take back (Enter), or back out (Esc)
+tui-help-diff = In the /diff view: scroll, close (Esc)
+tui-help-rewind-picker = In the rewind picker: move, choose (Enter), back out (Esc)
 
 tui-node-checkpoint = ◇ Checkpoint before prompt { $n } · { $files ->
     [one] 1 file kept

@@ -7,10 +7,8 @@ tui-rewind-keys-scope = ↑/↓ 移动 · Enter 回退 · Esc 返回
 tui-rewind-hint = 再按一次 Esc 可回退到之前的某条提示。
 
 tui-help-rewind = 输入框为空时：回退到之前的某条提示
-tui-help-diff-scroll = 在 /diff 视图中：滚动
-tui-help-diff-close = 在 /diff 视图中：关闭
-tui-help-rewind-move = 在回退选择器中：移动
-tui-help-rewind-choose = 在回退选择器中：选定提示，再选择回退的内容（Enter），或返回（Esc）
+tui-help-diff = 在 /diff 视图中：滚动，关闭（Esc）
+tui-help-rewind-picker = 在回退选择器中：移动，选择（Enter），返回（Esc）
 
 tui-node-checkpoint = ◇ 第 { $n } 条提示之前的检查点 · 保存了 { $files } 个文件
 tui-node-checkpoint-skipped = {"  "}未保存（超过大小上限）：{ $path }

@@ -438,17 +438,17 @@ pub const BINDINGS: &[Binding] = &[
     b(C::ResumePicker, A::Send, &[key(KeyCode::Enter)], "tui-help-resume-open"),
     b(C::ResumePicker, A::Close, &[key(KeyCode::Esc)], "tui-help-resume-open"),
     // the /diff overlay and the rewind picker (SPEC §14.3)
-    b(C::DiffOverlay, A::LineUp, &[key(KeyCode::Up), ch('k')], "tui-help-diff-scroll"),
-    b(C::DiffOverlay, A::LineDown, &[key(KeyCode::Down), ch('j')], "tui-help-diff-scroll"),
-    b(C::DiffOverlay, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-diff-scroll"),
-    b(C::DiffOverlay, A::PageDown, &[key(KeyCode::PageDown), ch(' ')], "tui-help-diff-scroll"),
-    b(C::DiffOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-diff-scroll"),
-    b(C::DiffOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-diff-scroll"),
-    b(C::DiffOverlay, A::Close, &[key(KeyCode::Esc), ch('q')], "tui-help-diff-close"),
-    b(C::RewindPicker, A::SelectPrev, &[key(KeyCode::Up)], "tui-help-rewind-move"),
-    b(C::RewindPicker, A::SelectNext, &[key(KeyCode::Down)], "tui-help-rewind-move"),
-    b(C::RewindPicker, A::Send, &[key(KeyCode::Enter)], "tui-help-rewind-choose"),
-    b(C::RewindPicker, A::Close, &[key(KeyCode::Esc)], "tui-help-rewind-choose"),
+    b(C::DiffOverlay, A::LineUp, &[key(KeyCode::Up)], "tui-help-diff"),
+    b(C::DiffOverlay, A::LineDown, &[key(KeyCode::Down)], "tui-help-diff"),
+    b(C::DiffOverlay, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-diff"),
+    b(C::DiffOverlay, A::PageDown, &[key(KeyCode::PageDown)], "tui-help-diff"),
+    b(C::DiffOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-diff"),
+    b(C::DiffOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-diff"),
+    b(C::DiffOverlay, A::Close, &[key(KeyCode::Esc), ch('q')], "tui-help-diff"),
+    b(C::RewindPicker, A::SelectPrev, &[key(KeyCode::Up)], "tui-help-rewind-picker"),
+    b(C::RewindPicker, A::SelectNext, &[key(KeyCode::Down)], "tui-help-rewind-picker"),
+    b(C::RewindPicker, A::Send, &[key(KeyCode::Enter)], "tui-help-rewind-picker"),
+    b(C::RewindPicker, A::Close, &[key(KeyCode::Esc)], "tui-help-rewind-picker"),
 ];
 
 /// The action `k` triggers in the first of `contexts` that binds it. `armed` says the

@@ -487,3 +487,5 @@ mod copy_mouse;
 mod keymap;
 #[path = "popup_help_tests.rs"]
 mod popup_help;
+#[path = "rewind_tests.rs"]
+mod rewind;
