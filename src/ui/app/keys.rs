@@ -93,9 +93,13 @@ impl App {
         if !ctrl(&k, 'c') {
             self.quit_armed = None;
         }
-        // Esc Esc means two presses with nothing between them.
+        // Esc Esc means two presses of the global Esc with nothing between them: an Esc
+        // an overlay, a popup or an approval took is not the first of two.
         let esc_armed = self.rewind_armed.take();
-        if k.code == crossterm::event::KeyCode::Esc && k.modifiers.is_empty() {
+        if matches!(
+            resolved,
+            Some((Context::Global, Action::Cancel | Action::Rewind))
+        ) {
             self.rewind_armed = esc_armed;
         }
         let pending = self.bottom.approval_pending();

@@ -163,6 +163,8 @@ fn an_approval_waiting_keeps_esc_as_deny() {
 #[test]
 fn the_diff_overlay_opens_on_the_agents_diff_and_esc_closes_it_without_arming() {
     let mut app = idle_app();
+    // Armed just before the overlay opened: the Esc that closes it disarms.
+    esc(&mut app);
     app.on_agent_event(AgentEvent::Diff(DiffView {
         title: crate::i18n::Text::new("diff-session-title", vec![("count", 1usize.into())]),
         files: vec![DiffFile::Text {

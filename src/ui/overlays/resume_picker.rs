@@ -123,7 +123,10 @@ impl ResumePicker {
         // takes).
         if let Some(parent) = &s.forked_from {
             let short: String = parent.chars().take(15).collect();
-            let fork = l.tra("tui-resume-fork", &[("parent", Arg::from(sanitize(&short)))]);
+            let fork = l.tra(
+                "tui-resume-fork",
+                &[("parent", Arg::from(sanitize(&short)))],
+            );
             stats = format!("{fork}  {stats}");
         }
         let prompt = match &s.first_prompt {
@@ -503,7 +506,13 @@ mod tests {
             forked_from: Some("20261202-073513-0a1b2c3d".into()),
             ..sum("20261202-080000-ffffffff", 500, Some("write a haiku"))
         };
-        let mut p = ResumePicker::new("cur", vec![fork, sum("20261202-073513-0a1b2c3d", 400, Some("write a haiku"))]);
+        let mut p = ResumePicker::new(
+            "cur",
+            vec![
+                fork,
+                sum("20261202-073513-0a1b2c3d", 400, Some("write a haiku")),
+            ],
+        );
         for (loc, want) in [
             (crate::i18n::Locale::EnUs, "⑂ fork of 20261202-073513"),
             (crate::i18n::Locale::ZhCn, "⑂ 分叉自 20261202-073513"),

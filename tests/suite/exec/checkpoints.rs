@@ -307,7 +307,10 @@ async fn a_resume_after_a_rewind_shows_and_sends_the_rewound_history() {
     };
     let shown = chat_users(history);
     assert!(shown.contains(&"first prompt".to_string()), "{shown:?}");
-    assert!(!shown.contains(&"second prompt".to_string()), "shown history: {shown:?}");
+    assert!(
+        !shown.contains(&"second prompt".to_string()),
+        "shown history: {shown:?}"
+    );
     ui.submit("/rewind 2 conversation");
     let (history, prompt) = loop {
         if let deepterm::agent::protocol::AgentEvent::Rewound { history, prompt } =
