@@ -27,6 +27,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/controls.ftl")),
             include_str!(concat!("../locales/", $loc, "/inspector_view.ftl")),
             include_str!(concat!("../locales/", $loc, "/checkpoint.ftl")),
+            include_str!(concat!("../locales/", $loc, "/checkpoint-ui.ftl")),
             include_str!(concat!("../locales/", $loc, "/hooks.ftl")),
             include_str!(concat!("../locales/", $loc, "/mcp.ftl")),
             include_str!(concat!("../locales/", $loc, "/cache-cost.ftl")),

@@ -34,15 +34,17 @@ impl Agent {
         let base = latest_snapshot_id(self.session());
         match self.checkpoints.take(base.as_deref()) {
             Ok((id, m)) => {
-                // Chat's node for the checkpoint (a notice until a cell of its own exists).
-                self.events.emit(crate::agent::protocol::Notice::new(
-                    crate::agent::protocol::NoticeLevel::Info,
-                    "checkpoint-taken",
-                    vec![
-                        ("turn", Arg::from(turn)),
-                        ("files", Arg::from(m.files.len())),
-                    ],
-                ));
+                // Chat folds its node from the logged event; `exec` says it.
+                if !self.is_interactive() {
+                    self.events.emit(crate::agent::protocol::Notice::new(
+                        crate::agent::protocol::NoticeLevel::Info,
+                        "checkpoint-taken",
+                        vec![
+                            ("turn", Arg::from(turn)),
+                            ("files", Arg::from(m.files.len())),
+                        ],
+                    ));
+                }
                 let kind = EventKind::CheckpointTaken(CheckpointTaken {
                     turn,
                     checkpoint: id,

@@ -316,6 +316,53 @@ pub struct SessionSummary {
     /// The workspace the session was started in (SPEC §14.4); absent in older listings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workspace: Option<String>,
+    /// The parent session's id when this one is a fork (SPEC §14.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forked_from: Option<String>,
+}
+
+/// One file of a `/diff`: its unified diff, or why there is none to show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DiffFile {
+    /// A text file: its unified diff (with its `---`/`+++` header).
+    Text {
+        /// Path relative to the workspace.
+        path: String,
+        /// The unified diff.
+        diff: String,
+    },
+    /// A binary file changed.
+    Binary {
+        /// Path relative to the workspace.
+        path: String,
+    },
+    /// Over the checkpoint size cap: not kept, so not shown.
+    NotKept {
+        /// Path relative to the workspace.
+        path: String,
+    },
+}
+
+/// What `/diff` or `/diff N` shows: the title and the files, for the TUI's overlay
+/// (SPEC §14.3; `exec` prints the same as a plain unified diff).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiffView {
+    /// "This session changed 2 files:" / "Turn 3 changed 1 file:".
+    pub title: Text,
+    /// The files, in path order.
+    pub files: Vec<DiffFile>,
+}
+
+/// One earlier prompt the rewind picker offers (SPEC §14.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptChoice {
+    /// Its position among the prompts that still count (what `/rewind N` takes).
+    pub n: usize,
+    /// The prompt, on one line and shortened.
+    pub prompt: String,
+    /// Whether its turn changed files that were not put back.
+    pub changed_files: bool,
 }
 
 /// Agent → UI (and `exec --json`).
@@ -328,7 +375,8 @@ pub enum AgentEvent {
         id: String,
         /// Log file path.
         path: String,
-        /// Every event already in the log (on resume), in order.
+        /// Every event already in the log (on resume), in order, rewound ones included:
+        /// the UI folds the `session/rewind` events itself (decision 0096).
         history: Vec<Arc<Event>>,
     },
     /// An event was committed to the log.
@@ -397,10 +445,16 @@ pub enum AgentEvent {
         /// The saved sessions, newest first.
         sessions: Vec<SessionSummary>,
     },
-    /// A rewind took the conversation back (SPEC §14.3): Chat is rebuilt from `history`
-    /// (the events that still count) and `prompt` goes back into the composer.
+    /// `/diff` in the TUI: the overlay's content (`exec` prints a unified diff instead).
+    Diff(DiffView),
+    /// Bare `/rewind` in the TUI (and Esc Esc): the earlier prompts for the picker, in
+    /// conversation order (`exec` prints a list instead).
+    RewindChoices(Vec<PromptChoice>),
+    /// A rewind took the conversation back (SPEC §14.3): Chat and the Trajectory are
+    /// rebuilt from `history` and `prompt` goes back into the composer.
     Rewound {
-        /// The events that still count, in order.
+        /// Every event of the log, in order; the UI leaves out what its `session/rewind`
+        /// events took back (decision 0096).
         history: Vec<Arc<Event>>,
         /// The prompt rewound to, for the composer.
         prompt: String,

@@ -270,8 +270,9 @@ impl Agent {
         self.events.emit(AgentEvent::SessionOpened {
             id: self.state.session.id().to_string(),
             path,
-            // What a rewind took back is not shown again (SPEC §14.3).
-            history: self.state.session.effective_events(),
+            // Every event: the UI leaves out what a rewind took back (SPEC §14.3) and
+            // the Trajectory marks it (decision 0096).
+            history: self.state.session.events().to_vec(),
         });
         self.events.emit(AgentEvent::Route(self.route_info()));
         self.events

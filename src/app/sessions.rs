@@ -33,5 +33,6 @@ pub(super) fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary 
         messages: sum.messages,
         bytes: s.bytes,
         workspace: sum.workspace,
+        forked_from: sum.forked_from,
     }
 }

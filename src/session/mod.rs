@@ -13,7 +13,7 @@ pub mod ledger;
 pub mod listing;
 pub mod message_list;
 pub mod open;
-mod rewind;
+pub mod rewind;
 pub mod store;
 pub mod surface;
 pub mod tool_history;

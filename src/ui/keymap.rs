@@ -55,6 +55,10 @@ pub enum Context {
     InspectorOverlay,
     /// The `/resume` picker is open; typed characters go to its filter.
     ResumePicker,
+    /// The `/diff` overlay is open.
+    DiffOverlay,
+    /// The rewind picker is open.
+    RewindPicker,
 }
 
 /// What a key does.
@@ -72,8 +76,11 @@ pub enum Action {
     Quit,
     /// Ctrl+C: cancel the turn, else clear the composer, else arm quit.
     Interrupt,
-    /// Esc: close the slash popup, else cancel the turn, else focus the composer.
+    /// Esc: close the slash popup, else cancel the turn, else focus the composer (and,
+    /// on an empty composer, arm Esc Esc).
     Cancel,
+    /// Esc Esc on an empty composer while idle: the rewind picker (SPEC §14.3).
+    Rewind,
     /// Open the key help.
     Help,
     /// Switch the UI language.
@@ -191,7 +198,7 @@ impl Action {
 pub enum Chord {
     /// A key with at least these modifiers (plain characters: without Ctrl/Alt).
     Key(KeyCode, KeyModifiers),
-    /// The same key pressed twice within the quit window.
+    /// The same key pressed twice within its window (Ctrl+C Ctrl+C, Esc Esc).
     Twice(KeyCode, KeyModifiers),
     /// Any key.
     AnyKey,
@@ -397,6 +404,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Global, A::CycleCards, &[ctl('o')], "tui-help-cards"),
     b(C::Global, A::ToggleLastToolChange, &[ctl('t')], "tui-help-toggle-tools"),
     b(C::Global, A::Cancel, &[key(KeyCode::Esc)], "tui-help-cancel"),
+    b(C::Global, A::Rewind, &[Chord::Twice(KeyCode::Esc, NONE)], "tui-help-rewind"),
     b(C::Global, A::Interrupt, &[ctl('c')], "tui-help-cancel"),
     b(C::Global, A::Quit, &[Chord::Twice(KeyCode::Char('c'), CTRL)], "tui-help-quit"),
     b(C::Approval, A::Allow, &[ch('y')], "tui-help-approve"),
@@ -429,10 +437,23 @@ pub const BINDINGS: &[Binding] = &[
     b(C::ResumePicker, A::Backspace, &[key(KeyCode::Backspace)], "tui-help-resume-move"),
     b(C::ResumePicker, A::Send, &[key(KeyCode::Enter)], "tui-help-resume-open"),
     b(C::ResumePicker, A::Close, &[key(KeyCode::Esc)], "tui-help-resume-open"),
+    // the /diff overlay and the rewind picker (SPEC §14.3)
+    b(C::DiffOverlay, A::LineUp, &[key(KeyCode::Up)], "tui-help-diff"),
+    b(C::DiffOverlay, A::LineDown, &[key(KeyCode::Down)], "tui-help-diff"),
+    b(C::DiffOverlay, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-diff"),
+    b(C::DiffOverlay, A::PageDown, &[key(KeyCode::PageDown)], "tui-help-diff"),
+    b(C::DiffOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-diff"),
+    b(C::DiffOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-diff"),
+    b(C::DiffOverlay, A::Close, &[key(KeyCode::Esc), ch('q')], "tui-help-diff"),
+    b(C::RewindPicker, A::SelectPrev, &[key(KeyCode::Up)], "tui-help-rewind-picker"),
+    b(C::RewindPicker, A::SelectNext, &[key(KeyCode::Down)], "tui-help-rewind-picker"),
+    b(C::RewindPicker, A::Send, &[key(KeyCode::Enter)], "tui-help-rewind-picker"),
+    b(C::RewindPicker, A::Close, &[key(KeyCode::Esc)], "tui-help-rewind-picker"),
 ];
 
-/// The action `k` triggers in the first of `contexts` that binds it. `armed` says the quit
-/// window is open, so `Twice` chords match (they are tried before the single ones).
+/// The action `k` triggers in the first of `contexts` that binds it. `armed` says the
+/// window of the key's `Twice` chord is open (the quit window for Ctrl+C, the rewind
+/// window for Esc), so `Twice` chords match (they are tried before the single ones).
 pub fn lookup(contexts: &[Context], k: &KeyEvent, armed: bool) -> Option<Action> {
     lookup_in(contexts, k, armed).map(|(_, a)| a)
 }

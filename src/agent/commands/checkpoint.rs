@@ -1,10 +1,14 @@
 //! `/diff`, `/undo`, `/rewind` and `/fork` (SPEC §14.3), identical in the TUI and `exec`:
-//! what they report travels as output lines and notices, so `exec` prints a plain unified
-//! diff and Chat shows each checkpoint, undo and rewind as a localized node.
+//! what they report travels as output lines and notices, except that in the TUI `/diff`
+//! sends its files for the diff overlay ([`AgentEvent::Diff`]) and a bare `/rewind` the
+//! prompts for the picker ([`AgentEvent::RewindChoices`]). Chat shows each checkpoint,
+//! undo and rewind as a node folded from the logged events.
 
 use crate::agent::checkpoints::{TurnRecord, turn_records};
 use crate::agent::command_spec::CommandId;
-use crate::agent::protocol::{AgentEvent, NoticeLevel, OUTPUT_VERBATIM, OutputLine};
+use crate::agent::protocol::{
+    AgentEvent, DiffFile, DiffView, NoticeLevel, OUTPUT_VERBATIM, OutputLine, PromptChoice,
+};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::checkpoint::Manifest;
 use crate::checkpoint::diff::{changed_paths, unified};
@@ -22,6 +26,25 @@ const DIFF_MAX_BYTES: u64 = 16 * 1024 * 1024;
 
 fn verbatim(text: impl Into<String>) -> OutputLine {
     Text::new(OUTPUT_VERBATIM, vec![("text", Arg::from(text.into()))])
+}
+
+/// A diff as output lines: the title, then each file's unified diff or why there is none.
+fn diff_lines(title: Text, files: &[DiffFile]) -> Vec<OutputLine> {
+    let mut out = vec![title];
+    for f in files {
+        match f {
+            DiffFile::Text { diff, .. } => out.extend(diff.lines().map(verbatim)),
+            DiffFile::Binary { path } => out.push(Text::new(
+                "diff-binary",
+                vec![("path", Arg::from(path.as_str()))],
+            )),
+            DiffFile::NotKept { path } => out.push(Text::new(
+                "diff-not-kept",
+                vec![("path", Arg::from(path.as_str()))],
+            )),
+        }
+    }
+    out
 }
 
 /// One prompt on one line, shortened.
@@ -52,28 +75,23 @@ impl Agent {
         )
     }
 
-    /// The diff lines of `paths` between `a` and `b`.
-    fn diff_lines(&self, paths: &[String], a: &Manifest, b: &Manifest) -> Vec<OutputLine> {
+    /// The files of `paths` between `a` and `b`: each one's unified diff, or why none.
+    fn diff_files(&self, paths: &[String], a: &Manifest, b: &Manifest) -> Vec<DiffFile> {
         let mut out = Vec::new();
         for p in paths {
+            let path = p.clone();
             if a.is_skipped(p) || b.is_skipped(p) {
-                out.push(Text::new(
-                    "diff-not-kept",
-                    vec![("path", Arg::from(p.as_str()))],
-                ));
+                out.push(DiffFile::NotKept { path });
                 continue;
             }
             let before = self.content(a, p);
             let after = self.content(b, p);
             if matches!(before, Some(None)) || matches!(after, Some(None)) {
-                out.push(Text::new(
-                    "diff-binary",
-                    vec![("path", Arg::from(p.as_str()))],
-                ));
+                out.push(DiffFile::Binary { path });
                 continue;
             }
-            let d = unified(p, before.flatten().as_deref(), after.flatten().as_deref());
-            out.extend(d.lines().map(verbatim));
+            let diff = unified(p, before.flatten().as_deref(), after.flatten().as_deref());
+            out.push(DiffFile::Text { path, diff });
         }
         out
     }
@@ -112,9 +130,14 @@ impl Agent {
                 }
             }
         };
-        let mut lines = vec![title];
-        lines.extend(self.diff_lines(&paths, &a, &b));
-        self.output(lines)
+        let files = self.diff_files(&paths, &a, &b);
+        // The TUI shows the diff in its overlay; `exec` prints it as a plain unified diff.
+        if self.is_interactive() {
+            self.events
+                .emit(AgentEvent::Diff(DiffView { title, files }));
+            return LineOutcome::default();
+        }
+        self.output(diff_lines(title, &files))
     }
 
     /// Turn `r`'s change: its checkpoint, the state it left (the workspace now when it
@@ -303,6 +326,19 @@ impl Agent {
         force: bool,
     ) -> LineOutcome {
         let records = turn_records(self.session());
+        if to.is_none() && self.is_interactive() {
+            // The TUI opens its picker over these (Esc Esc sends a bare `/rewind` too).
+            let choices = records
+                .iter()
+                .map(|r| PromptChoice {
+                    n: r.position,
+                    prompt: short_prompt(&r.prompt),
+                    changed_files: r.before.is_some() && !r.undone,
+                })
+                .collect();
+            self.events.emit(AgentEvent::RewindChoices(choices));
+            return LineOutcome::default();
+        }
         let Some(n) = to else {
             let mut lines = vec![Text::new("rewind-title", vec![])];
             for r in &records {
@@ -392,7 +428,7 @@ impl Agent {
             // Input that was queued for the rewound conversation is dropped with it.
             self.state_mut().pending_user.clear();
             self.events.emit(AgentEvent::Rewound {
-                history: self.session().effective_events(),
+                history: self.session().events().to_vec(),
                 prompt: r.prompt.clone(),
             });
             lines.push(Text::new(

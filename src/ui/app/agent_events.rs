@@ -4,6 +4,7 @@ use crate::agent::protocol::{AgentEvent, TurnPhase};
 use crate::session::event::{EventKind, McpState};
 use crate::ui::bottom::PendingApproval;
 use crate::ui::chat::{CellKind, OutputCell};
+use crate::ui::overlays::{DiffOverlay, Overlay, RewindPicker};
 
 use super::App;
 
@@ -22,6 +23,11 @@ impl App {
                 self.chat.reset();
                 self.traj.renew();
                 self.overlays.clear();
+                // The log's rewinds come after what they take back: both folds know them
+                // before the first event (decision 0096).
+                let rewound = crate::ui::checkpoint::rewound::Rewound::of(&history);
+                self.chat.transcript.set_rewound(rewound.clone());
+                self.traj.trajectory.set_rewound(rewound);
                 self.chat.transcript.set_replaying(true);
                 for e in &history {
                     self.apply_committed(e);
@@ -132,7 +138,8 @@ impl App {
                         .with_usage_unknown(unknown),
                 )
             }
-            // A rewind (SPEC §14.3): Chat is rebuilt from what still counts and the prompt
+            // A rewind (SPEC §14.3): Chat and the Trajectory are rebuilt from the log, what
+            // it took back left out of Chat and marked in the Trajectory, and the prompt
             // goes back into the composer.
             AgentEvent::Rewound { history, prompt } => {
                 let id = self.session_id.clone().unwrap_or_default();
@@ -140,6 +147,12 @@ impl App {
                 self.on_agent_event(AgentEvent::SessionOpened { id, path, history });
                 self.bottom.composer.restore_prompt(&prompt);
             }
+            AgentEvent::Diff(view) => self
+                .overlays
+                .open_replacing(Overlay::Diff(DiffOverlay::new(view))),
+            AgentEvent::RewindChoices(prompts) => self
+                .overlays
+                .open_replacing(Overlay::Rewind(RewindPicker::new(prompts))),
             AgentEvent::Exited => self.exited = true,
         }
     }
@@ -147,7 +160,9 @@ impl App {
     /// Folds a committed event into Chat and the Trajectory; returns whether it put
     /// something in Chat the user must see (an MCP server that failed).
     fn apply_committed(&mut self, e: &crate::session::event::Event) -> bool {
-        if let EventKind::AssistantMessage(d) = &e.kind {
+        if let EventKind::AssistantMessage(d) = &e.kind
+            && !self.traj.trajectory.is_rewound(e.seq)
+        {
             // Unknown when the provider's usage was impossible (decision 0028).
             self.model.context_used = d
                 .usage

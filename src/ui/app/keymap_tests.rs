@@ -12,7 +12,13 @@ fn every_binding_of_the_keymap_table_is_reachable_and_acts() {
                 assert_eq!(*chord, Chord::Mouse);
                 continue;
             };
-            let mut app = if let Chord::Twice(..) = chord {
+            let mut app = if let Chord::Twice(KeyCode::Esc, _) = chord {
+                // Esc Esc arms on an idle, empty composer (Chat focused: the first Esc
+                // also moves focus back to the composer).
+                let mut app = app_in(Context::Chat);
+                app.on_key(k);
+                app
+            } else if let Chord::Twice(..) = chord {
                 // The quit window is open only after a first press while idle, on an empty
                 // composer (the first Ctrl+C clears the draft).
                 let mut app = app_in(Context::Composer);
@@ -103,6 +109,8 @@ fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
         Context::HelpOverlay,
         Context::InspectorOverlay,
         Context::ResumePicker,
+        Context::DiffOverlay,
+        Context::RewindPicker,
     ];
     for cx in contexts {
         for &code in &codes {

@@ -53,9 +53,15 @@ impl App {
         cx
     }
 
-    /// The action `k` resolves to now, and the context that binds it.
+    /// The action `k` resolves to now, and the context that binds it. A `Twice` chord's
+    /// window: the rewind window for Esc, the quit window for the rest (Ctrl+C).
     pub fn resolve(&self, k: &KeyEvent) -> Option<(Context, Action)> {
-        keymap::lookup_in(&self.key_contexts(), k, self.quit_hint_visible())
+        let armed = if k.code == crossterm::event::KeyCode::Esc {
+            self.rewind_armed()
+        } else {
+            self.quit_hint_visible()
+        };
+        keymap::lookup_in(&self.key_contexts(), k, armed)
     }
 
     /// Handles a bracketed paste.
@@ -86,6 +92,15 @@ impl App {
         let resolved = self.resolve(&k);
         if !ctrl(&k, 'c') {
             self.quit_armed = None;
+        }
+        // Esc Esc means two presses of the global Esc with nothing between them: an Esc
+        // an overlay, a popup or an approval took is not the first of two.
+        let esc_armed = self.rewind_armed.take();
+        if matches!(
+            resolved,
+            Some((Context::Global, Action::Cancel | Action::Rewind))
+        ) {
+            self.rewind_armed = esc_armed;
         }
         let pending = self.bottom.approval_pending();
         // `n` on an approval: the keys type the reason until Enter or Esc.
@@ -142,8 +157,14 @@ impl App {
                 }
                 self.bottom.handle(a, &self.model, out);
             }
-            Some((Context::HelpOverlay | Context::InspectorOverlay | Context::ResumePicker, _)) => {
-            }
+            Some((
+                Context::HelpOverlay
+                | Context::InspectorOverlay
+                | Context::ResumePicker
+                | Context::DiffOverlay
+                | Context::RewindPicker,
+                _,
+            )) => {}
             None => {
                 if let Some(c) = typed(&k) {
                     self.model.focus = Focus::Composer;
@@ -153,8 +174,53 @@ impl App {
         }
     }
 
+    /// Whether Esc Esc may open the rewind picker: idle, nothing to answer, no popup, and
+    /// an empty composer (with a draft, Esc is only Esc).
+    fn may_rewind(&self) -> bool {
+        !self.model.busy()
+            && !self.bottom.approval_pending()
+            && !self.bottom.composer.popup_open()
+            && self.bottom.composer.is_empty()
+            && self.bottom.composer.search().is_none()
+    }
+
+    /// Whether a first Esc armed the rewind picker and the second can still open it.
+    pub(super) fn rewind_armed(&self) -> bool {
+        self.rewind_armed
+            .is_some_and(|t| self.model.now.saturating_duration_since(t) < super::REWIND_WINDOW)
+    }
+
+    /// Esc (`Cancel`) and Esc Esc (`Rewind`): close the slash popup, else cancel the
+    /// turn, else focus the composer; on an empty, idle composer the first Esc arms the
+    /// rewind picker and the second asks the agent for the earlier prompts (SPEC §14.3).
+    fn escape(&mut self, a: Action) {
+        if a == Action::Rewind && self.rewind_armed.take().is_some() && self.may_rewind() {
+            self.outbox
+                .push(crate::ui::checkpoint::agent::list_prompts());
+            return;
+        }
+        // Esc Esc whose first press no longer counts is one Esc.
+        self.rewind_armed = None;
+        if self.bottom.composer.popup_open() {
+            self.bottom.composer.close_popup();
+            return;
+        }
+        if self.model.busy() {
+            self.outbox.push(AgentCommand::Cancel);
+            return;
+        }
+        self.model.focus = Focus::Composer;
+        if self.may_rewind() {
+            self.rewind_armed = Some(self.model.now);
+        }
+    }
+
     /// Global actions (no component owns them).
     fn global(&mut self, a: Action) {
+        if matches!(a, Action::Cancel | Action::Rewind) {
+            self.escape(a);
+            return;
+        }
         let m = &mut self.model;
         match a {
             Action::Help => self.overlays.push(Overlay::Help(HelpOverlay::default())),
@@ -219,15 +285,6 @@ impl App {
                     t.toggle(i);
                     // Expanded below the screen is no use: bring it into view.
                     t.reveal(i);
-                }
-            }
-            Action::Cancel => {
-                if self.bottom.composer.popup_open() {
-                    self.bottom.composer.close_popup();
-                } else if m.busy() {
-                    self.outbox.push(AgentCommand::Cancel);
-                } else if m.focus != Focus::Composer {
-                    m.focus = Focus::Composer;
                 }
             }
             _ => {}

@@ -27,6 +27,8 @@ pub use crate::ui::model::Focus;
 pub const SPLIT_WIDTH: u16 = 100;
 /// Window for the second Ctrl+C.
 const QUIT_WINDOW: Duration = Duration::from_secs(3);
+/// Window for the second Esc of Esc Esc (the rewind picker).
+const REWIND_WINDOW: Duration = Duration::from_secs(2);
 /// How long a transient status-line hint (`/copy`'s answer) stays.
 const HINT_WINDOW: Duration = Duration::from_secs(4);
 
@@ -38,6 +40,8 @@ pub struct App {
     bottom: BottomPane,
     overlays: OverlayStack,
     quit_armed: Option<Instant>,
+    /// A first Esc on an empty, idle composer: a second one opens the rewind picker.
+    rewind_armed: Option<Instant>,
     exited: bool,
     /// The open session's id (the exit hint names it).
     session_id: Option<String>,
@@ -85,6 +89,7 @@ impl App {
             bottom: BottomPane::new(),
             overlays: OverlayStack::default(),
             quit_armed: None,
+            rewind_armed: None,
             exited: false,
             session_id: None,
             resume_args: Vec::new(),
@@ -374,6 +379,7 @@ impl App {
     pub fn animating(&self) -> bool {
         self.busy()
             || self.quit_hint_visible()
+            || self.rewind_armed()
             || self.hint_visible().is_some()
             || self.mention_files_pending()
     }
@@ -439,6 +445,16 @@ impl App {
     /// Whether the key help is open.
     pub fn help_open(&self) -> bool {
         self.overlays.help_open()
+    }
+
+    /// The open `/diff` overlay.
+    pub fn diff_overlay(&self) -> Option<&crate::ui::overlays::DiffOverlay> {
+        self.overlays.diff()
+    }
+
+    /// The open rewind picker.
+    pub fn rewind_picker(&self) -> Option<&crate::ui::overlays::RewindPicker> {
+        self.overlays.rewind_picker()
     }
 }
 

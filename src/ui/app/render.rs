@@ -107,6 +107,11 @@ impl App {
             warn(l.tr("tui-mode-confirm-full"))
         } else if self.quit_hint_visible() {
             warn(l.tr("tui-quit-hint"))
+        } else if self.rewind_armed() {
+            Line::from(Span::styled(
+                truncate(&l.tr("tui-rewind-hint"), w),
+                theme::accent(),
+            ))
         } else if let Some(r) = m.retry.filter(|_| m.phase == TurnPhase::Waiting) {
             // One transient line while a request is retried (§14.5).
             warn(l.tra(

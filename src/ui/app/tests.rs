@@ -335,6 +335,7 @@ fn app_in(cx: Context) -> App {
                     messages: 2,
                     bytes: 300,
                     workspace: None,
+                    forked_from: None,
                 })
                 .collect();
             app.on_agent_event(AgentEvent::Sessions {
@@ -342,6 +343,30 @@ fn app_in(cx: Context) -> App {
                 sessions,
             });
             k(&mut app, KeyCode::Char('s'));
+            k(&mut app, KeyCode::Down);
+        }
+        Context::DiffOverlay => {
+            // A diff longer than the screen, scrolled into its middle.
+            let diff: String = (0..80).map(|i| format!("+line {i}\n")).collect();
+            app.on_agent_event(AgentEvent::Diff(crate::agent::protocol::DiffView {
+                title: crate::i18n::Text::new("diff-session-title", vec![("count", 1usize.into())]),
+                files: vec![crate::agent::protocol::DiffFile::Text {
+                    path: "a.txt".into(),
+                    diff,
+                }],
+            }));
+            screen_at(&mut app, 120, 30);
+            k(&mut app, KeyCode::PageDown);
+        }
+        Context::RewindPicker => {
+            let prompts = (1..=3)
+                .map(|n| crate::agent::protocol::PromptChoice {
+                    n,
+                    prompt: format!("prompt {n}"),
+                    changed_files: n == 2,
+                })
+                .collect();
+            app.on_agent_event(AgentEvent::RewindChoices(prompts));
             k(&mut app, KeyCode::Down);
         }
     }
@@ -464,3 +489,5 @@ mod copy_mouse;
 mod keymap;
 #[path = "popup_help_tests.rs"]
 mod popup_help;
+#[path = "rewind_tests.rs"]
+mod rewind;

@@ -16,8 +16,17 @@ use crate::ui::text::sanitize;
 
 use super::cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
-    ContextCell, ToolApproval, ToolCell, UserCell,
+    CheckpointNode, CheckpointNodeCell, ContextCell, ToolApproval, ToolCell, UserCell,
 };
+use crate::ui::checkpoint::rewound::Rewound;
+
+/// One prompt the fold saw: its `turn/start` seq, logged turn number and typed text.
+#[derive(Debug, Clone)]
+struct TurnSeen {
+    seq: u64,
+    turn: u64,
+    prompt: String,
+}
 
 /// The Fluent id of a logged attempt error's code (as the live notice used it).
 fn attempt_error_id(code: &str) -> &'static str {
@@ -52,6 +61,10 @@ pub struct Transcript {
     replaying: bool,
     /// A cell the Chat pane should scroll into view on the next frame.
     reveal: Option<usize>,
+    /// What the log's rewinds took back: left out of the cells (decision 0096).
+    rewound: Rewound,
+    /// Every prompt seen, rewound ones too (a rewind's node names the prompt).
+    turns: Vec<TurnSeen>,
 }
 
 impl Transcript {
@@ -71,9 +84,17 @@ impl Transcript {
             std::mem::take(&mut self.tool_infos),
             std::mem::take(&mut self.turn_errors),
             self.replaying,
+            std::mem::take(&mut self.rewound),
+            std::mem::take(&mut self.turns),
         );
         *self = Transcript::new();
-        (self.tool_infos, self.turn_errors, self.replaying) = keep;
+        (
+            self.tool_infos,
+            self.turn_errors,
+            self.replaying,
+            self.rewound,
+            self.turns,
+        ) = keep;
     }
 
     /// The cells.
@@ -134,6 +155,75 @@ impl Transcript {
     /// The cell to bring into view, once.
     pub fn take_reveal(&mut self) -> Option<usize> {
         self.reveal.take()
+    }
+
+    /// What the log's rewinds take back (all of the log's rewinds, known before its
+    /// events are folded: a rewind comes after what it takes back).
+    pub fn set_rewound(&mut self, r: Rewound) {
+        self.rewound = r;
+    }
+
+    /// The position of logged turn `turn` among the prompts that still count, from 1.
+    fn position_of_turn(&self, turn: u64) -> usize {
+        let counting = self.turns.iter().filter(|t| !self.rewound.contains(t.seq));
+        counting.take_while(|t| t.turn != turn).count() + 1
+    }
+
+    /// Records the prompts (rewound ones too) and what a rewind takes back; returns
+    /// whether `ev` still counts (a rewound event makes no cell).
+    fn observe_checkpoints(&mut self, ev: &Event) -> bool {
+        self.rewound.observe(ev);
+        match &ev.kind {
+            EventKind::TurnStart(t) => self.turns.push(TurnSeen {
+                seq: ev.seq,
+                turn: t.turn,
+                prompt: String::new(),
+            }),
+            EventKind::UserMessage(u) if u.message.source.kind == "user" => {
+                if let Some(t) = self.turns.last_mut()
+                    && t.prompt.is_empty()
+                {
+                    t.prompt = crate::agent::mentions::split(&u.message).0;
+                }
+            }
+            _ => {}
+        }
+        !self.rewound.contains(ev.seq)
+    }
+
+    /// The node of a checkpoint, an undo or a rewind (SPEC §14.3), if `ev` is one.
+    fn checkpoint_node(&self, ev: &Event) -> Option<CheckpointNode> {
+        Some(match &ev.kind {
+            EventKind::CheckpointTaken(c) => CheckpointNode::Taken {
+                n: self.position_of_turn(c.turn),
+                files: c.files,
+                skipped: c.skipped.clone(),
+            },
+            EventKind::CheckpointUndo(c) => CheckpointNode::Undo {
+                n: self.position_of_turn(c.turn),
+                restored: c.restored.clone(),
+                conflicts: c.conflicts.clone(),
+            },
+            EventKind::SessionRewind(r) => {
+                let before = self
+                    .turns
+                    .iter()
+                    .filter(|t| t.seq < r.to_seq && !self.rewound.contains(t.seq))
+                    .count();
+                let prompt = self
+                    .turns
+                    .iter()
+                    .find(|t| t.seq == r.to_seq)
+                    .map(|t| t.prompt.split_whitespace().collect::<Vec<_>>().join(" "))
+                    .unwrap_or_default();
+                CheckpointNode::Rewind {
+                    n: before + 1,
+                    prompt: crate::ui::text::truncate(&prompt, 60),
+                    scope: r.scope,
+                }
+            }
+            _ => return None,
+        })
     }
 
     /// Marks the events applied until `set_replaying(false)` as a resumed log.
@@ -352,12 +442,20 @@ impl Transcript {
         self.touch(i);
     }
 
-    /// Folds one committed session event into the transcript.
+    /// Folds one committed session event into the transcript. An event a rewind took
+    /// back makes no cell; a checkpoint, an undo and a rewind each make a node.
     ///
     /// `assistant/attempt` ends the step's current stream: the failed attempt's partial
     /// text (never in the log) becomes one dim "attempt N failed" line, and the next
     /// attempt opens a new cell. Replaying the log therefore yields the same cells.
     pub fn apply(&mut self, ev: &Event) {
+        if !self.observe_checkpoints(ev) {
+            return;
+        }
+        if let Some(node) = self.checkpoint_node(ev) {
+            self.push(CellKind::CheckpointNode(CheckpointNodeCell::new(node)));
+            return;
+        }
         let append = !matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
         match &ev.kind {
             EventKind::UserMessage(d) => {

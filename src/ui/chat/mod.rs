@@ -12,8 +12,8 @@ pub mod pane;
 
 pub use cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CellRows,
-    CheckpointCell, ContextCell, HistoryCell, OutputCell, RenderCtx, ToolApproval, ToolCardMode,
-    ToolCell, UserCell,
+    CheckpointCell, CheckpointNode, CheckpointNodeCell, ContextCell, HistoryCell, OutputCell,
+    RenderCtx, ToolApproval, ToolCardMode, ToolCell, UserCell,
 };
 pub use fold::Transcript;
 pub use pane::ChatPane;

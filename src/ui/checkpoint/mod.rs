@@ -1,7 +1,9 @@
-//! The TUI side of checkpoints (SPEC §14.3), as self-contained widgets that render from
-//! plain data: the `/diff` overlay (coloured, per file, scrollable) and the rewind picker
-//! (Esc Esc on an empty composer). They are not wired into the overlay stack yet: `/diff`
-//! and `/rewind` reach Chat as output lines today.
+//! The TUI side of checkpoints (SPEC §14.3): the `/diff` overlay (coloured, per file,
+//! scrollable), the rewind picker (Esc Esc on an empty composer, or `/rewind`), what they
+//! ask of the agent (`agent.rs`), and the fold of what rewinds took back (`rewound.rs`).
+//! Both overlays live in the overlay stack (`ui::overlays`).
 
+pub mod agent;
 pub mod diff_overlay;
 pub mod rewind_picker;
+pub mod rewound;

@@ -1,5 +1,6 @@
 //! The overlays, each in one file with its state, drawing and keys: the key help, the
-//! request inspector and the `/resume` picker.
+//! request inspector, the `/resume` picker, and the checkpoint overlays of `ui::checkpoint`
+//! (the `/diff` overlay and the rewind picker).
 //!
 //! The overlay stack: the topmost overlay gets every key first (overlays are modal) and is
 //! taken off when it returns [`Handled::Close`]; overlays draw bottom to top over the screen.
@@ -21,6 +22,9 @@ pub use help::HelpOverlay;
 pub use inspector::{Inspector, InspectorOverlay};
 pub use resume_picker::ResumePicker;
 
+pub use crate::ui::checkpoint::diff_overlay::DiffOverlay;
+pub use crate::ui::checkpoint::rewind_picker::RewindPicker;
+
 /// An overlay (later: pickers).
 #[derive(Debug)]
 pub enum Overlay {
@@ -30,6 +34,10 @@ pub enum Overlay {
     Inspector(Box<InspectorOverlay>),
     /// The `/resume` picker.
     Resume(ResumePicker),
+    /// The `/diff` overlay.
+    Diff(DiffOverlay),
+    /// The rewind picker (Esc Esc, `/rewind`).
+    Rewind(RewindPicker),
 }
 
 impl Overlay {
@@ -39,6 +47,8 @@ impl Overlay {
             Overlay::Help(_) => Context::HelpOverlay,
             Overlay::Inspector(_) => Context::InspectorOverlay,
             Overlay::Resume(_) => Context::ResumePicker,
+            Overlay::Diff(_) => Context::DiffOverlay,
+            Overlay::Rewind(_) => Context::RewindPicker,
         }
     }
 }
@@ -49,6 +59,8 @@ impl Component for Overlay {
             Overlay::Help(o) => o.render(area, buf, m),
             Overlay::Inspector(o) => o.render(area, buf, m),
             Overlay::Resume(o) => o.render(area, buf, m),
+            Overlay::Diff(o) => o.render(area, buf, m),
+            Overlay::Rewind(o) => o.render(area, buf, m),
         }
     }
 
@@ -57,6 +69,8 @@ impl Component for Overlay {
             Overlay::Help(o) => o.handle(action, m, out),
             Overlay::Inspector(o) => o.handle(action, m, out),
             Overlay::Resume(o) => o.handle(action, m, out),
+            Overlay::Diff(o) => o.handle(action, m, out),
+            Overlay::Rewind(o) => o.handle(action, m, out),
         }
     }
 }
@@ -97,7 +111,7 @@ impl OverlayStack {
     pub fn inspector(&self) -> Option<&Inspector> {
         self.items.iter().rev().find_map(|o| match o {
             Overlay::Inspector(i) => Some(&i.inspector),
-            Overlay::Help(_) | Overlay::Resume(_) => None,
+            _ => None,
         })
     }
 
@@ -127,6 +141,30 @@ impl OverlayStack {
     pub fn open_resume_picker(&mut self, p: ResumePicker) {
         self.items.retain(|o| !matches!(o, Overlay::Resume(_)));
         self.push(Overlay::Resume(p));
+    }
+
+    /// The open `/diff` overlay, if any.
+    pub fn diff(&self) -> Option<&DiffOverlay> {
+        self.items.iter().rev().find_map(|o| match o {
+            Overlay::Diff(d) => Some(d),
+            _ => None,
+        })
+    }
+
+    /// The open rewind picker, if any.
+    pub fn rewind_picker(&self) -> Option<&RewindPicker> {
+        self.items.iter().rev().find_map(|o| match o {
+            Overlay::Rewind(p) => Some(p),
+            _ => None,
+        })
+    }
+
+    /// Replaces any open overlay of the same kind as `o` with it (on top): a second
+    /// `/diff` or `/rewind` shows the newer answer once.
+    pub fn open_replacing(&mut self, o: Overlay) {
+        let cx = o.context();
+        self.items.retain(|x| x.context() != cx);
+        self.push(o);
     }
 
     /// Gives `k` to the topmost overlay; returns `false` when none is open. A key the

@@ -2,7 +2,8 @@
 //! their local date and time, first prompt, message count and log size. Typing narrows the
 //! list (case-insensitive substring of the prompt or the id), ↑/↓ and PgUp/PgDn move, Enter
 //! resumes the highlighted session with the typed `/resume ID` command, Esc closes.
-//! The session open now is not listed (resuming it would only be refused).
+//! The session open now is not listed (resuming it would only be refused). A fork names
+//! its parent.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -118,6 +119,16 @@ impl ResumePicker {
         // SPEC §14.4: the workspace the session belongs to (its directory's name).
         if let Some(name) = s.workspace.as_deref().map(workspace_name) {
             stats = format!("{}  {stats}", sanitize(&name));
+        }
+        // SPEC §14.3: a fork names its parent (the id's time part, a prefix `--resume`
+        // takes).
+        if let Some(parent) = &s.forked_from {
+            let short: String = parent.chars().take(15).collect();
+            let fork = l.tra(
+                "tui-resume-fork",
+                &[("parent", Arg::from(sanitize(&short)))],
+            );
+            stats = format!("{fork}  {stats}");
         }
         let prompt = match &s.first_prompt {
             Some(p) => sanitize(p),
@@ -345,6 +356,7 @@ mod tests {
             messages: 2,
             bytes: 100,
             workspace: None,
+            forked_from: None,
         }
     }
 
@@ -489,5 +501,29 @@ mod tests {
         assert_eq!(human_size(512), "512 B");
         assert_eq!(human_size(3 * 1024 + 400), "3.4 KB");
         assert_eq!(human_size(5 * 1024 * 1024), "5.0 MB");
+    }
+
+    #[test]
+    fn a_fork_names_its_parent_at_80_and_120_columns_in_both_languages() {
+        let fork = SessionSummary {
+            forked_from: Some("20261202-073513-0a1b2c3d".into()),
+            ..sum("20261202-080000-ffffffff", 500, Some("write a haiku"))
+        };
+        let mut p = ResumePicker::new(
+            "cur",
+            vec![
+                fork,
+                sum("20261202-073513-0a1b2c3d", 400, Some("write a haiku")),
+            ],
+        );
+        for (loc, want) in [
+            (crate::i18n::Locale::EnUs, "⑂ fork of 20261202-073513"),
+            (crate::i18n::Locale::ZhCn, "⑂ 分叉自 20261202-073513"),
+        ] {
+            for w in [80, 120] {
+                let s = draw(&mut p, w, loc);
+                assert_eq!(s.matches(want).count(), 1, "{w} {loc:?}:\n{s}");
+            }
+        }
     }
 }

@@ -501,7 +501,8 @@ impl Trajectory {
                 at += h;
                 continue;
             }
-            for (k, line) in Self::row_lines(row, l, width, &cols)
+            for (k, line) in self
+                .row_lines_of(i, row, l, width, &cols)
                 .into_iter()
                 .enumerate()
             {
@@ -537,12 +538,41 @@ impl Trajectory {
         let mut out = Vec::with_capacity(self.rows.len());
         for (i, row) in self.rows.iter().enumerate() {
             out.extend(
-                Self::row_lines(row, l, width, &cols)
+                self.row_lines_of(i, row, l, width, &cols)
                     .into_iter()
                     .map(|line| (i, line)),
             );
         }
         out
+    }
+
+    /// The screen rows of row `i`: those of a request a rewind took back are dimmed, its
+    /// turn's row marked (SPEC §14.3).
+    fn row_lines_of(
+        &self,
+        i: usize,
+        row: &Row,
+        l: Localizer,
+        width: usize,
+        cols: &[Column],
+    ) -> Vec<Line<'static>> {
+        if !self.row_rewound(i) {
+            return Self::row_lines(row, l, width, cols);
+        }
+        let mut line = Self::render_row_in(row, l, cols);
+        if matches!(row, Row::Turn { .. }) {
+            line.spans
+                .insert(1, Span::raw(format!("{}  ", l.tr("tui-traj-rewound"))));
+        }
+        for s in &mut line.spans {
+            s.style = theme::dim();
+        }
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        if crate::ui::text::str_width(&text) > width {
+            vec![truncate_line(line, width)]
+        } else {
+            vec![line]
+        }
     }
 
     /// The screen rows of one row at `width` columns (see [`Self::screen_rows`]).

@@ -16,6 +16,7 @@ use crate::ui::context_node::ContextKind;
 use crate::ui::text::{sanitize, str_width, truncate};
 
 use super::cache_break::CacheBreak;
+use crate::ui::checkpoint::rewound::Rewound;
 
 /// One ledger row.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,6 +174,10 @@ pub struct Trajectory {
     pub(super) prev_usage: Option<Usage>,
     /// Known prices by `provider/model` (from the routes the agent announced).
     pub(super) prices: std::collections::HashMap<String, Prices>,
+    /// What the log's rewinds took back (decision 0096).
+    pub(super) rewound: Rewound,
+    /// Per row: whether a rewind took back the event that made it.
+    pub(super) rows_rewound: Vec<bool>,
 }
 
 /// The first words of a prompt (one line, at most about 60 columns).
@@ -272,8 +277,34 @@ impl Trajectory {
         })
     }
 
-    /// Folds a committed event into the ledger.
+    /// What the log's rewinds take back (known before its events are folded).
+    pub fn set_rewound(&mut self, r: Rewound) {
+        self.rewound = r;
+    }
+
+    /// Whether a rewind took back the event at `seq`.
+    pub fn is_rewound(&self, seq: u64) -> bool {
+        self.rewound.contains(seq)
+    }
+
+    /// Whether row `i` belongs to what a rewind took back (dimmed, its turn marked).
+    pub fn row_rewound(&self, i: usize) -> bool {
+        self.rows_rewound.get(i).copied().unwrap_or(false)
+    }
+
+    /// Folds a committed event into the ledger. A request a rewind took back keeps its
+    /// row and number (the ledger numbers every request of the log; it was paid for):
+    /// its rows are marked.
     pub fn apply(&mut self, ev: &Event) {
+        self.rewound.observe(ev);
+        let before = self.rows.len();
+        self.apply_rows(ev);
+        let taken = self.rewound.contains(ev.seq);
+        self.rows_rewound.resize(before, false);
+        self.rows_rewound.resize(self.rows.len(), taken);
+    }
+
+    fn apply_rows(&mut self, ev: &Event) {
         let settled = self.ledger.apply(self.seen, ev).map(|r| r.n);
         self.seen += 1;
         self.fold.observe(ev);

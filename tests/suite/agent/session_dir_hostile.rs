@@ -308,6 +308,7 @@ impl deepterm::agent::run::Environment for SlowListing {
                 messages: 1,
                 bytes: 1,
                 workspace: None,
+                forked_from: None,
             }]
         })
     }

@@ -292,8 +292,8 @@ async fn a_resume_after_a_rewind_shows_and_sends_the_rewound_history() {
     let (last, _) = reqs.last().unwrap();
     assert!(last.contains("first prompt") && last.contains("replacement"));
     assert!(!last.contains("second prompt"), "sent history");
-    // The TUI's loop shows the same history on resume, and a live rewind gives the UI
-    // what still counts and the prompt for the composer.
+    // The TUI's loop sends the whole log on resume and after a live rewind (decision
+    // 0096); the UI's fold shows what still counts and gives the prompt back.
     let cfg = ConfigBuilder::new(&env.sim.base_url()).write(env.dir.path());
     let mut ui = env.start_interactive(cfg);
     ui.submit("/resume last");
@@ -305,9 +305,11 @@ async fn a_resume_after_a_rewind_shows_and_sends_the_rewound_history() {
             break history;
         }
     };
+    let shown = chat_users(history);
+    assert!(shown.contains(&"first prompt".to_string()), "{shown:?}");
     assert!(
-        !history.iter().any(|e| is_user(e, "second prompt")),
-        "shown history"
+        !shown.contains(&"second prompt".to_string()),
+        "shown history: {shown:?}"
     );
     ui.submit("/rewind 2 conversation");
     let (history, prompt) = loop {
@@ -318,9 +320,27 @@ async fn a_resume_after_a_rewind_shows_and_sends_the_rewound_history() {
         }
     };
     assert_eq!(prompt, "replacement");
-    assert!(history.iter().any(|e| is_user(e, "first prompt")));
-    assert!(!history.iter().any(|e| is_user(e, "replacement")));
+    let shown = chat_users(history);
+    assert_eq!(shown, vec!["first prompt".to_string()]);
     ui.shutdown().await;
+}
+
+/// The user messages Chat shows for `history` (a resume's fold).
+fn chat_users(history: Vec<std::sync::Arc<deepterm::session::event::Event>>) -> Vec<String> {
+    let mut app = deepterm::ui::app::App::new(deepterm::i18n::Locale::EnUs, false);
+    app.on_agent_event(deepterm::agent::protocol::AgentEvent::SessionOpened {
+        id: "s".into(),
+        path: String::new(),
+        history,
+    });
+    app.transcript()
+        .cells()
+        .iter()
+        .filter_map(|c| match &c.kind {
+            deepterm::ui::chat::CellKind::User(u) => Some(u.text.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn is_user(e: &deepterm::session::event::Event, text: &str) -> bool {

@@ -5,6 +5,7 @@
 mod acting;
 mod approvals;
 mod cache;
+mod checkpoints;
 mod commands_lang;
 mod custom_commands;
 mod nodes_resume;

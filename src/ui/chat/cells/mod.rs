@@ -8,6 +8,7 @@
 //! per delta.
 
 pub mod base;
+pub mod checkpoint_node;
 pub mod context;
 pub mod message;
 pub mod notice;
@@ -18,6 +19,7 @@ use ratatui::text::Line;
 use crate::agent::protocol::Notice;
 
 pub use base::{HistoryCell, Parts, RenderCtx, ToolCardMode};
+pub use checkpoint_node::{CheckpointNode, CheckpointNodeCell};
 pub use context::ContextCell;
 pub use message::{AssistantCell, AttachmentCell, AttemptCell, CheckpointCell, UserCell};
 pub use notice::OutputCell;
@@ -49,6 +51,8 @@ pub enum CellKind {
     Attachment(AttachmentCell),
     /// A failed model attempt (`assistant/attempt`).
     Attempt(AttemptCell),
+    /// A checkpoint, an undo or a rewind (SPEC §14.3).
+    CheckpointNode(CheckpointNodeCell),
 }
 
 impl CellKind {
@@ -65,6 +69,7 @@ impl CellKind {
             CellKind::Checkpoint(c) => c,
             CellKind::Attachment(c) => c,
             CellKind::Attempt(c) => c,
+            CellKind::CheckpointNode(c) => c,
         }
     }
 }

@@ -1,0 +1,141 @@
+//! Scenario: taking it back in the real terminal UI (SPEC §14.3), in demo mode in a
+//! scratch workspace. The agent writes a file; `/diff` opens the coloured per-file overlay
+//! and Esc closes it; `/undo` reports the file it put back (and Chat shows its node); Esc
+//! Esc on the empty composer opens the picker of earlier prompts, Enter offers what to take
+//! back, and a conversation rewind puts the prompt back into the composer.
+
+use crate::common;
+use crate::common::tmux::{Tmux, chat_flat};
+
+struct Texts {
+    locale: &'static str,
+    added: &'static str,
+    diff_title: &'static str,
+    undo: &'static str,
+    restored: &'static str,
+    undo_node: &'static str,
+    esc_hint: &'static str,
+    picker: &'static str,
+    both: &'static str,
+    rewound: &'static str,
+}
+
+const EN: Texts = Texts {
+    locale: "en-US",
+    added: "▸ Added demo.txt",
+    diff_title: "This session changed 1 file",
+    undo: "Undid turn 1 (“please use write_file”): 1 file put back.",
+    restored: "restored demo.txt",
+    undo_node: "↶ Undid prompt 1 · 1 file put back",
+    esc_hint: "Press Esc again to rewind",
+    picker: "Earlier prompts",
+    both: "the conversation and the code",
+    rewound: "↶ Rewound to before prompt 1 (“please use write_file”) · the conversation",
+};
+
+const ZH: Texts = Texts {
+    locale: "zh-CN",
+    added: "▸ 已添加 demo.txt",
+    diff_title: "本次会话改动了 1 个文件",
+    undo: "已撤销第 1 轮（“please use write_file”）：恢复了 1 个文件。",
+    restored: "已恢复 demo.txt",
+    undo_node: "↶ 已撤销第 1 条提示 · 恢复了 1 个文件",
+    esc_hint: "再按一次 Esc",
+    picker: "之前的提示",
+    both: "对话和代码",
+    rewound: "↶ 已回到第 1 条提示（“please use write_file”）之前 · 对话",
+};
+
+/// Whether `screen`'s Chat shows `want`, however it wrapped (spaces left out: a Chinese
+/// row joins without them).
+fn shows(screen: &str, want: &str) -> bool {
+    chat_flat(screen)
+        .replace(' ', "")
+        .contains(&want.replace(' ', ""))
+}
+
+fn start(w: u16, t: &Texts) -> (Tmux, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    std::fs::write(dir.path().join("config.toml"), "").unwrap();
+    let cmd = format!(
+        "cd {ws} && env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c \
+         XDG_DATA_HOME={home}/d {bin} --demo --session-dir {home}/s --config {home}/config.toml \
+         --locale {loc}; sleep 30",
+        ws = common::shell_quote(&ws),
+        home = common::shell_quote(dir.path()),
+        bin = common::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        loc = t.locale,
+    );
+    let tmux = Tmux::start(&format!("dt-ckpt-{w}-{}", t.locale), w, 40, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains('›'));
+    (tmux, dir)
+}
+
+fn scenario(w: u16, t: &Texts) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let (tmux, dir) = start(w, t);
+    let file = dir.path().join("ws/demo.txt");
+    tmux.type_line("please use write_file");
+    tmux.wait_for("the Added card", |s| shows(s, t.added));
+    assert!(file.exists());
+
+    // /diff: the overlay with its title and the added lines; Esc closes it.
+    tmux.type_line("/diff");
+    tmux.wait_for("the /diff overlay", |s| {
+        s.contains(t.diff_title) && s.contains("+Hello from the deepterm demo.")
+    });
+    tmux.key("Escape");
+    tmux.wait_for("the overlay closed", |s| !s.contains(t.diff_title));
+
+    // /undo: the report names the file, Chat's node counts it, the file is gone.
+    tmux.type_line("/undo");
+    tmux.wait_for("the undo report and its node", |s| {
+        shows(s, t.undo) && shows(s, t.restored) && shows(s, t.undo_node)
+    });
+    assert!(!file.exists(), "the file the turn created is taken back");
+
+    // Esc Esc on the empty composer: the picker of earlier prompts.
+    tmux.key("Escape");
+    tmux.wait_for("the Esc Esc hint", |s| shows(s, t.esc_hint));
+    tmux.key("Escape");
+    tmux.wait_for("the rewind picker", |s| {
+        s.contains(t.picker) && s.contains("1. please use write_file")
+    });
+    tmux.key("Enter");
+    tmux.wait_for("the scopes", |s| s.contains(t.both));
+    tmux.key("Down");
+    tmux.key("Enter");
+    let s = tmux.wait_for("the rewind's node", |s| shows(s, t.rewound));
+    // The conversation went back: the prompt is in the composer again, not in Chat.
+    let composer = s
+        .lines()
+        .rev()
+        .find(|l| l.contains('›'))
+        .unwrap_or_default();
+    assert!(composer.contains("please use write_file"), "{s}");
+    assert!(!s.contains(t.picker), "{s}");
+}
+
+#[test]
+fn diff_undo_and_the_esc_esc_picker_at_80_en() {
+    scenario(80, &EN);
+}
+
+#[test]
+fn diff_undo_and_the_esc_esc_picker_at_120_en() {
+    scenario(120, &EN);
+}
+
+#[test]
+fn diff_undo_and_the_esc_esc_picker_at_80_zh() {
+    scenario(80, &ZH);
+}
+
+#[test]
+fn diff_undo_and_the_esc_esc_picker_at_120_zh() {
+    scenario(120, &ZH);
+}
