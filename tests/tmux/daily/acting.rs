@@ -41,22 +41,7 @@ const ZH: Texts = Texts {
 };
 
 fn start(w: u16, t: &Texts) -> (Tmux, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("ws");
-    std::fs::create_dir_all(&ws).unwrap();
-    std::fs::write(dir.path().join("config.toml"), "").unwrap();
-    let cmd = format!(
-        "cd {ws} && env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c \
-         XDG_DATA_HOME={home}/d {bin} --demo --session-dir {home}/s --config {home}/config.toml \
-         --locale {loc}; sleep 30",
-        ws = common::shell_quote(&ws),
-        home = common::shell_quote(dir.path()),
-        bin = common::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
-        loc = t.locale,
-    );
-    let tmux = Tmux::start(&format!("dt-acting-{w}-{}", t.locale), w, 40, &cmd);
-    tmux.wait_for("the first frame", |s| s.contains('›'));
-    (tmux, dir)
+    super::start_in_workspace("acting", w, t.locale)
 }
 
 fn scenario(w: u16, t: &Texts) {

@@ -55,22 +55,7 @@ fn shows(screen: &str, want: &str) -> bool {
 }
 
 fn start(w: u16, t: &Texts) -> (Tmux, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("ws");
-    std::fs::create_dir_all(&ws).unwrap();
-    std::fs::write(dir.path().join("config.toml"), "").unwrap();
-    let cmd = format!(
-        "cd {ws} && env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c \
-         XDG_DATA_HOME={home}/d {bin} --demo --session-dir {home}/s --config {home}/config.toml \
-         --locale {loc}; sleep 30",
-        ws = common::shell_quote(&ws),
-        home = common::shell_quote(dir.path()),
-        bin = common::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
-        loc = t.locale,
-    );
-    let tmux = Tmux::start(&format!("dt-ckpt-{w}-{}", t.locale), w, 40, &cmd);
-    tmux.wait_for("the first frame", |s| s.contains('›'));
-    (tmux, dir)
+    super::start_in_workspace("ckpt", w, t.locale)
 }
 
 fn scenario(w: u16, t: &Texts) {
@@ -109,14 +94,22 @@ fn scenario(w: u16, t: &Texts) {
     tmux.wait_for("the scopes", |s| s.contains(t.both));
     tmux.key("Down");
     tmux.key("Enter");
-    let s = tmux.wait_for("the rewind's node", |s| shows(s, t.rewound));
-    // The conversation went back: the prompt is in the composer again, not in Chat.
-    let composer = s
-        .lines()
-        .rev()
-        .find(|l| l.contains('›'))
-        .unwrap_or_default();
-    assert!(composer.contains("please use write_file"), "{s}");
+    // The node comes with the logged rewind; the rebuilt Chat and the prompt back in the
+    // composer come with the rewind's answer just after it.
+    let composer = |s: &str| {
+        s.lines()
+            .rev()
+            .find(|l| l.contains('›'))
+            .unwrap_or_default()
+            .contains("please use write_file")
+    };
+    let s = tmux.wait_for(
+        "the rewind's node and the prompt back in the composer",
+        |s| shows(s, t.rewound) && composer(s),
+    );
+    // The conversation went back: the prompt is in the composer again, and the turn it
+    // started (its file card) is gone from Chat.
+    assert!(!shows(&s, t.added), "{s}");
     assert!(!s.contains(t.picker), "{s}");
 }
 
