@@ -97,6 +97,20 @@ pub fn styled(buf: &Buffer) -> String {
     out
 }
 
+/// Rendered lines as plain text, one row per line (the spans' text joined, no styles).
+pub fn lines_text(lines: &[ratatui::text::Line<'_>]) -> String {
+    lines
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -406,16 +406,7 @@ mod card_tests {
     use crate::i18n::Locale;
 
     fn text(lines: &[Line<'static>]) -> String {
-        lines
-            .iter()
-            .map(|l| {
-                l.spans
-                    .iter()
-                    .map(|s| s.content.as_ref())
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::ui::snapshot::lines_text(lines)
     }
 
     const EDIT: &str = "Changed 1 file:\nupdated src/a.rs (+1 -1)\n\ndiff --git a/src/a.rs b/src/a.rs\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-old\n+new\n";

@@ -173,17 +173,7 @@ mod tests {
             cards: ToolCardMode::Collapsed,
             generation: 0,
         };
-        c.rows(width, &ctx, expanded)
-            .head
-            .iter()
-            .map(|l| {
-                l.spans
-                    .iter()
-                    .map(|s| s.content.as_ref())
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::ui::snapshot::lines_text(&c.rows(width, &ctx, expanded).head)
     }
 
     #[test]
