@@ -674,15 +674,7 @@ mod tests {
             kind,
             base_url: base.into(),
             api_key_env: "DEEPSEEK_API_KEY".into(),
-            caps: crate::llm::types::Capabilities {
-                context_window: 1_000_000,
-                system_prompt_update: None,
-                tool_update: None,
-                tool_removal: Default::default(),
-                image_input: false,
-                max_tools: 128,
-                prices: None,
-            },
+            caps: crate::llm::types::Capabilities::plain(1_000_000),
         }
     }
 

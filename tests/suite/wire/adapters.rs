@@ -160,15 +160,7 @@ fn route(kind: ProviderKind, base: &str) -> Route {
         kind,
         base_url: base.into(),
         api_key_env: "DEEPSEEK_API_KEY".into(),
-        caps: deepterm::llm::types::Capabilities {
-            context_window: 1_048_576,
-            system_prompt_update: None,
-            tool_update: None,
-            tool_removal: Default::default(),
-            image_input: false,
-            max_tools: 128,
-            prices: None,
-        },
+        caps: deepterm::llm::types::Capabilities::plain(1_048_576),
     }
 }
 
