@@ -14,6 +14,7 @@ pub mod listing;
 pub mod message_list;
 pub mod open;
 pub mod rewind;
+pub mod rewound;
 pub mod store;
 pub mod surface;
 pub mod tool_history;
@@ -88,7 +89,7 @@ pub struct Session {
     /// kept (decision 0030).
     secrets: crate::secret::Secrets,
     /// Seq ranges `[toSeq, rewindSeq)` taken back by conversation rewinds (SPEC §14.3).
-    rewound: Vec<(u64, u64)>,
+    rewound: rewound::Rewound,
 }
 
 impl std::fmt::Debug for Session {
@@ -121,7 +122,7 @@ impl Session {
             ledger: ledger::RequestLedger::new(),
             sink: None,
             secrets: crate::secret::Secrets::new(),
-            rewound: Vec::new(),
+            rewound: rewound::Rewound::default(),
         }
     }
 

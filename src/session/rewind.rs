@@ -13,21 +13,12 @@ use super::surface::Surface;
 use super::tool_history::ToolHistoryFold;
 use super::validate::ValidationError;
 
-/// The seq range `[toSeq, rewindSeq)` a logged `session/rewind` takes back: the
-/// conversation's part of the log from the prompt's `turn/start` up to the rewind itself
-/// (`None` for a code-only rewind and any other event). The session and the UI's folds
-/// (decision 0096) apply the same rule.
-pub fn taken_back(ev: &Event) -> Option<(u64, u64)> {
-    match &ev.kind {
-        EventKind::SessionRewind(r) if r.scope.conversation() => Some((r.to_seq, ev.seq)),
-        _ => None,
-    }
-}
+pub use super::rewound::{Rewound, taken_back};
 
 impl Session {
     /// Whether the event at `seq` was taken back by a later rewind of the conversation.
     pub fn is_rewound(&self, seq: u64) -> bool {
-        self.rewound.iter().any(|&(a, b)| a <= seq && seq < b)
+        self.rewound.contains(seq)
     }
 
     /// The events that still count, in order: every event not taken back by a rewind.
@@ -67,10 +58,10 @@ impl Session {
 
     /// Records an accepted rewind and rebuilds the folds over the events that still count.
     pub(super) fn apply_rewind(&mut self, ev: &Event) {
-        let Some(range) = taken_back(ev) else {
+        if taken_back(ev).is_none() {
             return;
-        };
-        self.rewound.push(range);
+        }
+        self.rewound.observe(ev);
         let generation = self.surface.content_generation() + 1;
         let mut surface = Surface::new();
         self.latest_header = None;

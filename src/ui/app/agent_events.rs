@@ -25,7 +25,7 @@ impl App {
                 self.overlays.clear();
                 // The log's rewinds come after what they take back: both folds know them
                 // before the first event (decision 0096).
-                let rewound = crate::ui::checkpoint::rewound::Rewound::of(&history);
+                let rewound = crate::session::rewound::Rewound::of(&history);
                 self.chat.transcript.set_rewound(rewound.clone());
                 self.traj.trajectory.set_rewound(rewound);
                 self.chat.transcript.set_replaying(true);

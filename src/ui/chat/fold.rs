@@ -18,7 +18,7 @@ use super::cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
     CheckpointNode, CheckpointNodeCell, ContextCell, ToolApproval, ToolCell, UserCell,
 };
-use crate::ui::checkpoint::rewound::Rewound;
+use crate::session::rewound::Rewound;
 
 /// One prompt the fold saw: its `turn/start` seq, logged turn number and typed text.
 #[derive(Debug, Clone)]

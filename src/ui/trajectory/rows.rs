@@ -16,7 +16,7 @@ use crate::ui::context_node::ContextKind;
 use crate::ui::text::{sanitize, str_width, truncate};
 
 use super::cache_break::CacheBreak;
-use crate::ui::checkpoint::rewound::Rewound;
+use crate::session::rewound::Rewound;
 
 /// One ledger row.
 #[derive(Debug, Clone, PartialEq)]

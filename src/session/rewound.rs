@@ -1,11 +1,21 @@
-//! What the log's rewinds took back, as the UI folds it (decision 0096): the agent sends
-//! every event, and Chat leaves out, and the Trajectory dims, the events a conversation
-//! rewind took back, by the same rule as the session ([`taken_back`]).
+//! What conversation rewinds took back (SPEC §14.3), as seq ranges: one rule for the
+//! session's fold and the UI's (decision 0096). It needs only the events, so the UI keeps
+//! its own copy without the session.
 
 use std::sync::Arc;
 
-use crate::session::event::Event;
-use crate::session::rewind::taken_back;
+use super::event::{Event, EventKind};
+
+/// The seq range `[toSeq, rewindSeq)` a logged `session/rewind` takes back: the
+/// conversation's part of the log from the prompt's `turn/start` up to the rewind itself
+/// (`None` for a code-only rewind and any other event). The session and the UI's folds
+/// (decision 0096) apply the same rule.
+pub fn taken_back(ev: &Event) -> Option<(u64, u64)> {
+    match &ev.kind {
+        EventKind::SessionRewind(r) if r.scope.conversation() => Some((r.to_seq, ev.seq)),
+        _ => None,
+    }
+}
 
 /// The seq ranges taken back so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
