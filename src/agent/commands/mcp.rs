@@ -34,7 +34,7 @@ impl Agent {
                     McpReply::Info(k, a) => (NoticeLevel::Info, k, a),
                     // A failed connect is logged as the server's `mcp/status`, which Chat
                     // shows live and on resume: one fact, one notice.
-                    McpReply::Warn("mcp-connect-failed", _) => return,
+                    McpReply::Failed(_) => return,
                     McpReply::Warn(k, a) => (NoticeLevel::Warn, k, a),
                     McpReply::Output(lines) => {
                         events.emit(AgentEvent::Output(lines));
@@ -76,6 +76,7 @@ impl Agent {
             }
             McpReply::Info(key, args) => self.info(key, args),
             McpReply::Warn(key, args) => self.warn(key, args),
+            McpReply::Failed(args) => self.warn(McpReply::FAILED, args),
         }
     }
 }

@@ -129,6 +129,7 @@ impl Agent {
             Some(m) => match m.status_reply() {
                 McpReply::Output(more) => lines.extend(more),
                 McpReply::Info(k, a) | McpReply::Warn(k, a) => lines.push(Text::new(k, a)),
+                McpReply::Failed(a) => lines.push(Text::new(McpReply::FAILED, a)),
             },
             None => lines.push(Text::new("mcp-none-configured", vec![])),
         }

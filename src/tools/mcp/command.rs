@@ -14,6 +14,14 @@ pub enum McpReply {
     Info(&'static str, Vec<(&'static str, Arg)>),
     /// A warning notice; the command failed.
     Warn(&'static str, Vec<(&'static str, Arg)>),
+    /// The server could not be connected (`mcp-connect-failed`'s arguments). Its logged
+    /// `mcp/status` says so as well, which is what the TUI's Chat shows.
+    Failed(Vec<(&'static str, Arg)>),
+}
+
+impl McpReply {
+    /// The Fluent id of [`McpReply::Failed`].
+    pub const FAILED: &'static str = "mcp-connect-failed";
 }
 
 fn unknown(e: McpError) -> McpReply {
@@ -43,18 +51,15 @@ impl McpManager {
             Ok(McpState::Disconnected) => {
                 McpReply::Info("mcp-disconnected", vec![("name", name.into())])
             }
-            Ok(_) => McpReply::Warn(
-                "mcp-connect-failed",
-                vec![
-                    ("name", name.into()),
-                    (
-                        "error",
-                        self.last_error(name)
-                            .map(Arg::from)
-                            .unwrap_or_else(|| Arg::from("")),
-                    ),
-                ],
-            ),
+            Ok(_) => McpReply::Failed(vec![
+                ("name", name.into()),
+                (
+                    "error",
+                    self.last_error(name)
+                        .map(Arg::from)
+                        .unwrap_or_else(|| Arg::from("")),
+                ),
+            ]),
             Err(e) => unknown(e),
         }
     }
