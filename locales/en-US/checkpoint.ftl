@@ -31,7 +31,7 @@ diff-binary = Binary file { $path } changed.
 diff-not-kept = { $path } is over the checkpoint size cap: not kept, not shown.
 
 undo-nothing = Nothing to undo: no turn of this session changed a file.
-undo-title = Undid turn { $n } (“{ $prompt }”): { $count ->
+undo-title = Undid prompt { $n } (“{ $prompt }”): { $count ->
     [one] 1 file put back.
    *[other] { $count } files put back.
   }

@@ -22,7 +22,7 @@ diff-binary = 二进制文件 { $path } 有改动。
 diff-not-kept = { $path } 超过检查点大小上限：未保存，不显示。
 
 undo-nothing = 没有可撤销的内容：本次会话还没有哪一轮改动过文件。
-undo-title = 已撤销第 { $n } 轮（“{ $prompt }”）：恢复了 { $count } 个文件。
+undo-title = 已撤销第 { $n } 条提示（“{ $prompt }”）：恢复了 { $count } 个文件。
 undo-restored-file = {"  "}已恢复 { $path }
 undo-not-kept = {"  "}无法恢复（超过大小上限）：{ $path }
 undo-failed-file = {"  "}无法恢复 { $path }：{ $error }

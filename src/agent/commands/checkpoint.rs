@@ -241,10 +241,13 @@ impl Agent {
         Ok(report)
     }
 
-    /// The lines of a restore report.
+    /// The lines of a restore report. In the TUI the logged event's node already lists
+    /// the files put back and the conflicts, so the report adds only what the node does
+    /// not say: files that could not be restored and how to force the conflicts.
     fn report_lines(&self, r: &RestoreReport, force_hint: &str) -> Vec<OutputLine> {
         let mut out = Vec::new();
-        for p in &r.restored {
+        let node_says_it = self.is_interactive();
+        for p in r.restored.iter().filter(|_| !node_says_it) {
             out.push(Text::new(
                 "undo-restored-file",
                 vec![("path", Arg::from(p.as_str()))],
@@ -265,7 +268,7 @@ impl Agent {
                 ],
             ));
         }
-        for p in &r.conflicts {
+        for p in r.conflicts.iter().filter(|_| !node_says_it) {
             out.push(Text::new(
                 "undo-conflict-file",
                 vec![("path", Arg::from(p.as_str()))],
@@ -298,23 +301,27 @@ impl Agent {
             Ok(x) => x,
             Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
         };
-        let mut lines = vec![Text::new(
-            "undo-title",
-            vec![
-                ("n", Arg::from(r.position)),
-                ("prompt", Arg::from(short_prompt(&r.prompt))),
-                ("count", Arg::from(report.restored.len())),
-            ],
-        )];
+        // In the TUI the logged undo's node is the title (decision 0096).
+        let mut lines = Vec::new();
+        if !self.is_interactive() {
+            lines.push(Text::new(
+                "undo-title",
+                vec![
+                    ("n", Arg::from(r.position)),
+                    ("prompt", Arg::from(short_prompt(&r.prompt))),
+                    ("count", Arg::from(report.restored.len())),
+                ],
+            ));
+        }
         lines.extend(self.report_lines(&report, "/undo --force"));
-        if !report.conflicts.is_empty() {
+        if !report.conflicts.is_empty() && !self.is_interactive() {
             self.events.emit(crate::agent::protocol::Notice::new(
                 NoticeLevel::Warn,
                 "undo-conflicts",
                 vec![("count", Arg::from(report.conflicts.len()))],
             ));
         }
-        self.output(lines)
+        self.output_if_any(lines)
     }
 
     /// `/rewind` lists the prompts; `/rewind N [conversation|code|both] [--force]` goes
@@ -369,7 +376,7 @@ impl Agent {
         {
             return off;
         }
-        let mut lines = vec![Text::new(
+        let title = Text::new(
             "rewind-done",
             vec![
                 ("n", Arg::from(r.position)),
@@ -386,7 +393,12 @@ impl Agent {
                     )),
                 ),
             ],
-        )];
+        );
+        // In the TUI the logged rewind's node is the title (decision 0096).
+        let mut lines = Vec::new();
+        if !self.is_interactive() {
+            lines.push(title);
+        }
         if scope.code() {
             // The later turns' changes go back newest first, as `/undo` repeated would.
             let mut all = RestoreReport::default();
@@ -435,6 +447,14 @@ impl Agent {
                 "rewind-prompt-back",
                 vec![("prompt", Arg::from(short_prompt(&r.prompt)))],
             ));
+        }
+        self.output_if_any(lines)
+    }
+
+    /// Command output, unless there is none to show.
+    fn output_if_any(&self, lines: Vec<OutputLine>) -> LineOutcome {
+        if lines.is_empty() {
+            return LineOutcome::default();
         }
         self.output(lines)
     }

@@ -143,7 +143,7 @@ async fn undo_puts_back_two_edited_files_and_one_made_by_shell_in_git_and_plain_
         // The turn did change all three (the diff shows them) before the undo.
         assert!(so.contains("+ALPHA"), "git={git}: {so}");
         assert!(so.contains("+++ b/c.txt"), "git={git}: {so}");
-        assert!(so.contains("Undid turn 1"), "git={git}: {so}");
+        assert!(so.contains("Undid prompt 1"), "git={git}: {so}");
         assert!(so.contains("restored c.txt"), "git={git}: {so}");
         assert_eq!(std::fs::read(ws.join("a.txt")).unwrap(), a, "git={git}");
         assert_eq!(std::fs::read(ws.join("sub/b.txt")).unwrap(), b, "git={git}");
