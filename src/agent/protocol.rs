@@ -275,7 +275,7 @@ impl SandboxInfo {
     }
 }
 
-/// One tool of a [`ToolChange`]: where it comes from and what it does (the node's
+/// One tool of a tool-change node: where it comes from and what it does (the node's
 /// expansion shows both).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolInfo {
@@ -285,18 +285,6 @@ pub struct ToolInfo {
     pub source: Text,
     /// The declaration's description.
     pub description: String,
-}
-
-/// The active tool set changed (`/tool`, `/mcp connect|disconnect`, a server's list), by
-/// name, relative to what the model was last offered or the previous change. The next
-/// request logs it as a tool-registry `developer/message`; the TUI shows one context node
-/// for it, here, and links the logged message to that node.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolChange {
-    /// Tools now available that were not, in name order.
-    pub added: Vec<ToolInfo>,
-    /// Tools no longer available, in name order.
-    pub removed: Vec<ToolInfo>,
 }
 
 /// One saved session in the `/resume` picker: what the listing shows of it,
@@ -403,8 +391,6 @@ pub enum AgentEvent {
     SessionUsage(Usage),
     /// A localized one-line notice (errors, retries, command feedback).
     Notice(Notice),
-    /// The active tool set changed (interactive loop only; `exec` keeps its notices).
-    ToolsChanged(ToolChange),
     /// Multi-line output of a slash command (`/tools`, `/mcp`, `/help`), rendered when drawn.
     Output(Vec<OutputLine>),
     /// The loop needs a decision on a tool call.

@@ -14,10 +14,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, ToolChange, ToolInfo};
+use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel};
 use crate::agent::run::Agent;
 use crate::i18n::Arg;
 use crate::session::event::{EventKind, McpState};
+use crate::session::tools_event::{ChangedTool, ToolsChangedData};
 use crate::session::vocab::BUILTIN_TOOL_NAMES;
 
 /// The built-ins every session has had: known even before a request declared them.
@@ -107,10 +108,11 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
 }
 
 impl Agent {
-    /// Reports a change of the active tool set to the UI as one [`ToolChange`]:
-    /// relative to the previous report, or to what the log says the model was
-    /// last offered. Returns whether one was sent; nothing is sent outside the interactive
-    /// loop or before the session's first request (those tools are not a change).
+    /// Logs a change of the active tool set as one `tools/changed` event (decision 0097),
+    /// relative to the previous change or to what the log says the model was last offered;
+    /// the UI folds that committed event, live and on resume, into one node. Returns
+    /// whether one was logged; nothing is logged outside the interactive loop or before
+    /// the session's first request (those tools are not a change).
     pub(crate) fn report_tool_change(&mut self) -> bool {
         if !self.is_interactive() {
             return false;
@@ -129,29 +131,33 @@ impl Agent {
             .into_iter()
             .map(|t| t.name)
             .collect();
-        let info = |name: &String| -> ToolInfo {
-            match listing.iter().find(|t| &t.name == name) {
-                Some(t) => ToolInfo {
-                    name: name.clone(),
-                    source: t.source.label(),
-                    description: t.description.clone(),
-                },
-                None => ToolInfo {
-                    name: name.clone(),
-                    source: ToolSource::of_name(name).label(),
-                    description: String::new(),
-                },
+        let changed = |name: &String| -> ChangedTool {
+            let (source, description) = match listing.iter().find(|t| &t.name == name) {
+                Some(t) => (t.source.clone(), t.description.clone()),
+                None => (ToolSource::of_name(name), String::new()),
+            };
+            ChangedTool {
+                name: name.clone(),
+                source: source.logged(),
+                description,
             }
         };
-        let change = ToolChange {
-            added: current.difference(&base).map(info).collect(),
-            removed: base.difference(&current).map(info).collect(),
+        let data = ToolsChangedData {
+            added: current.difference(&base).map(changed).collect(),
+            removed: base.difference(&current).map(changed).collect(),
         };
         self.state_mut().tools_shown = Some(current);
-        if change.added.is_empty() && change.removed.is_empty() {
+        if data.added.is_empty() && data.removed.is_empty() {
             return false;
         }
-        self.events.emit(AgentEvent::ToolsChanged(change));
+        match self.session_mut().push(EventKind::ToolsChanged(data)) {
+            Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
+            Err(e) => self.events.emit(Notice::new(
+                NoticeLevel::Error,
+                "agent-session-error",
+                vec![("error", Arg::from(e.to_string()))],
+            )),
+        }
         true
     }
 

@@ -19,6 +19,7 @@ pub mod store;
 pub mod surface;
 pub mod tool_history;
 pub mod tool_ids;
+pub mod tools_event;
 pub mod validate;
 pub mod vocab;
 pub mod workspace;

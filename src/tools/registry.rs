@@ -55,6 +55,26 @@ impl ToolSource {
         }
     }
 
+    /// The source as the log names it (`tools/changed`, decision 0097).
+    pub fn logged(&self) -> crate::session::tools_event::ChangedToolSource {
+        use crate::session::tools_event::ChangedToolSource;
+        match self {
+            ToolSource::Builtin => ChangedToolSource::Builtin,
+            ToolSource::Command => ChangedToolSource::Command,
+            ToolSource::Mcp(s) => ChangedToolSource::Mcp { server: s.clone() },
+        }
+    }
+
+    /// The source a logged change names.
+    pub fn from_logged(s: &crate::session::tools_event::ChangedToolSource) -> ToolSource {
+        use crate::session::tools_event::ChangedToolSource;
+        match s {
+            ChangedToolSource::Builtin => ToolSource::Builtin,
+            ChangedToolSource::Command => ToolSource::Command,
+            ChangedToolSource::Mcp { server } => ToolSource::Mcp(server.clone()),
+        }
+    }
+
     /// The source label as a message, rendered when shown.
     pub fn label(&self) -> Text {
         match self {

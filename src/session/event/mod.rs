@@ -163,6 +163,9 @@ pub enum EventKind {
     /// One hook ran (SPEC §14.4; additive, see `session::hook_event`).
     #[serde(rename = "hook/run")]
     HookRun(crate::session::hook_event::HookRunData),
+    /// The active tool set changed (decision 0097; additive, see `session::tools_event`).
+    #[serde(rename = "tools/changed")]
+    ToolsChanged(crate::session::tools_event::ToolsChangedData),
 }
 
 impl EventKind {
@@ -192,6 +195,7 @@ impl EventKind {
             EventKind::CheckpointUndo(_) => "checkpoint/undo",
             EventKind::SessionRewind(_) => "session/rewind",
             EventKind::HookRun(_) => "hook/run",
+            EventKind::ToolsChanged(_) => "tools/changed",
         }
     }
 

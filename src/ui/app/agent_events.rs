@@ -94,7 +94,6 @@ impl App {
                     .push(CellKind::Output(OutputCell { lines }));
                 self.show_chat(None);
             }
-            AgentEvent::ToolsChanged(c) => self.chat.transcript.tools_changed(&c),
             AgentEvent::ApprovalRequest {
                 call_id,
                 tool,

@@ -3,12 +3,13 @@
 
 use std::collections::HashMap;
 
-use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel, ToolChange, ToolInfo};
+use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel, ToolInfo};
 use crate::i18n::Arg;
 use crate::llm::types::StreamEvent;
 use crate::session::event::{
     AttemptError, Block, Event, EventKind, McpState, McpStatus, SurfaceOp, TurnOutcome,
 };
+use crate::session::tools_event::ToolsChangedData;
 use crate::tools::registry::ToolSource;
 use crate::ui::context_node::ContextKind;
 use crate::ui::markdown::StreamCollector;
@@ -51,8 +52,12 @@ pub struct Transcript {
     pub(super) prefix_valid: usize,
     pub(super) refine_next: usize,
     pub(super) layout_key: (u16, u64),
-    /// Tool-change nodes made live that no logged developer message covers yet.
-    pending_nodes: Vec<usize>,
+    /// The tool-change node that later changes merge into until the next request goes
+    /// out (decision 0033).
+    open_node: Option<usize>,
+    /// The log records tool changes as `tools/changed` events; its developer messages
+    /// then make no node (decision 0097).
+    logs_tool_changes: bool,
     /// Source and description of every tool seen (changes, request headers).
     tool_infos: HashMap<String, ToolInfo>,
     /// The last failed attempt of each turn (a resumed error turn names it).
@@ -86,6 +91,7 @@ impl Transcript {
             self.replaying,
             std::mem::take(&mut self.rewound),
             std::mem::take(&mut self.turns),
+            self.logs_tool_changes,
         );
         *self = Transcript::new();
         (
@@ -94,6 +100,7 @@ impl Transcript {
             self.replaying,
             self.rewound,
             self.turns,
+            self.logs_tool_changes,
         ) = keep;
     }
 
@@ -231,31 +238,42 @@ impl Transcript {
         self.replaying = on;
     }
 
-    /// A tool change as it happens: one node, here; the developer
-    /// message the next request logs is linked to it instead of adding a second one.
-    /// Every change until the next request goes into that one node, netted (a change and
-    /// its reversal cancel out, leaving "no net change"): a server that changes its list
-    /// in a loop is one node per request, not one per change (decision 0033).
-    pub fn tools_changed(&mut self, c: &ToolChange) {
+    /// A logged `tools/changed` event (decision 0097): one node, made when the change
+    /// happened, the same live and on a resumed log. Every change until the next request
+    /// goes into that one node, netted (a change and its reversal cancel out, leaving "no
+    /// net change"): a server that changes its list in a loop is one node per request,
+    /// not one per change (decision 0033).
+    fn tools_changed(&mut self, c: &ToolsChangedData) {
+        self.logs_tool_changes = true;
         // A server that invents new names on every change must not grow this without
         // bound; the nodes keep their own copies.
         if self.tool_infos.len() > MAX_TOOL_INFOS {
             self.tool_infos.clear();
         }
-        for t in c.added.iter().chain(&c.removed) {
+        let infos: Vec<ToolInfo> = c
+            .added
+            .iter()
+            .chain(&c.removed)
+            .map(|t| ToolInfo {
+                name: t.name.clone(),
+                source: ToolSource::from_logged(&t.source).label(),
+                description: t.description.clone(),
+            })
+            .collect();
+        for t in &infos {
             self.tool_infos.insert(t.name.clone(), t.clone());
         }
         let added: Vec<String> = c.added.iter().map(|t| sanitize(&t.name)).collect();
         let removed: Vec<String> = c.removed.iter().map(|t| sanitize(&t.name)).collect();
-        if let Some(&i) = self.pending_nodes.last()
+        if let Some(i) = self.open_node
             && let Some(Cell {
-                kind: CellKind::Context(ContextCell { kind, tools: infos }),
+                kind: CellKind::Context(ContextCell { kind, tools: shown }),
                 ..
             }) = self.cells.get_mut(i)
             && kind.merge_tools(&added, &removed)
         {
-            let before = std::mem::take(infos);
-            *infos = kind
+            let before = std::mem::take(shown);
+            *shown = kind
                 .tool_names()
                 .filter_map(|n| {
                     let earlier = || before.iter().find(|t| sanitize(&t.name) == *n);
@@ -266,47 +284,16 @@ impl Transcript {
             return;
         }
         let kind = ContextKind::Tools { added, removed };
-        let infos = c.added.iter().chain(&c.removed).cloned().collect();
         let i = self.push(CellKind::Context(ContextCell { kind, tools: infos }));
-        self.pending_nodes.push(i);
+        self.open_node = Some(i);
     }
 
-    /// A logged tool-change developer message: the part that live nodes do not already
-    /// show becomes a node. On a resumed log a change logged by a turn's first request
-    /// goes before that turn's message, where the live node was made.
+    /// A logged tool-change developer message, in a log written before `tools/changed`
+    /// existed (decision 0097): there the message is the only record of the change, so
+    /// it makes the node. On a resumed log a change logged by a turn's first request goes
+    /// before that turn's message, where the change was made.
     fn developer_tools(&mut self, added: Vec<String>, removed: Vec<String>, first_step: bool) {
-        let (mut shown_add, mut shown_rem) = (
-            std::collections::BTreeSet::new(),
-            std::collections::BTreeSet::new(),
-        );
-        for &i in &self.pending_nodes {
-            if let Some(CellKind::Context(ContextCell {
-                kind: ContextKind::Tools { added, removed },
-                ..
-            })) = self.cells.get(i).map(|c| &c.kind)
-            {
-                for a in added {
-                    if !shown_rem.remove(a) {
-                        shown_add.insert(a.clone());
-                    }
-                }
-                for r in removed {
-                    if !shown_add.remove(r) {
-                        shown_rem.insert(r.clone());
-                    }
-                }
-            }
-        }
-        self.pending_nodes.clear();
-        let added: Vec<String> = added
-            .into_iter()
-            .filter(|n| !shown_add.contains(n))
-            .collect();
-        let removed: Vec<String> = removed
-            .into_iter()
-            .filter(|n| !shown_rem.contains(n))
-            .collect();
-        if added.is_empty() && removed.is_empty() {
+        if self.logs_tool_changes {
             return;
         }
         let infos = added
@@ -477,6 +464,9 @@ impl Transcript {
                 }
             }
             EventKind::DeveloperMessage(d) if append => {
+                // The request that carries the changes is being built: later changes
+                // are the next request's node.
+                self.open_node = None;
                 // U-1: Chat hides ordinary context rows; tool-change nodes stay visible.
                 if let ContextKind::Tools { added, removed } = ContextKind::from_message(&d.message)
                 {
@@ -485,8 +475,9 @@ impl Transcript {
                     self.developer_tools(added, removed, d.step == 1);
                 }
             }
-            // A request went out: later changes are the next request's node.
-            EventKind::StepEnd(_) => self.pending_nodes.clear(),
+            // A request goes out: later changes are the next request's node.
+            EventKind::StepStart(_) | EventKind::StepEnd(_) => self.open_node = None,
+            EventKind::ToolsChanged(c) => self.tools_changed(c),
             EventKind::RequestHeader(h) => {
                 for t in h.header.tools.iter().flatten() {
                     let e = self

@@ -6,6 +6,7 @@ use crate::i18n::Localizer;
 use crate::session::event::{
     AssistantAttempt, AssistantMessageData, AttemptError, Message, Role, Source,
 };
+use crate::session::tools_event::{ChangedTool, ToolsChangedData};
 use crate::ui::chat::cells::{CellKind, ContextCell, RenderCtx, ToolCardMode};
 
 fn ctx() -> RenderCtx {
@@ -99,12 +100,17 @@ fn user_event(text: &str) -> Event {
     }))
 }
 
-fn info(name: &str, source: ToolSource, description: &str) -> ToolInfo {
-    ToolInfo {
+fn info(name: &str, source: ToolSource, description: &str) -> ChangedTool {
+    ChangedTool {
         name: name.into(),
-        source: source.label(),
+        source: source.logged(),
         description: description.into(),
     }
+}
+
+/// The logged `tools/changed` event of a change.
+fn changed(c: ToolsChangedData) -> Event {
+    event(EventKind::ToolsChanged(c))
 }
 
 fn nodes(t: &Transcript) -> Vec<usize> {
@@ -116,27 +122,27 @@ fn nodes(t: &Transcript) -> Vec<usize> {
 #[test]
 fn a_tool_change_is_one_node_where_it_happened() {
     let mut t = Transcript::new();
-    // `/tool disable grep`: the node appears at once …
-    t.tools_changed(&ToolChange {
+    // `/tool disable grep`: the logged change is the node, at once …
+    t.apply(&changed(ToolsChangedData {
         added: vec![],
         removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
-    });
+    }));
     assert_eq!(nodes(&t), vec![0]);
     assert_eq!(text(&mut t, 0).trim(), "◆ Tool removed: grep");
-    // … and the next message's logged developer message is linked to it.
+    // … and the next request's developer message, the model's copy of the same fact,
+    // adds nothing (decision 0097).
     t.apply(&user_event("hi"));
     t.apply(&dev_event(1, vec![Block::removal("grep")]));
     assert_eq!(nodes(&t), vec![0], "one node per change");
-    // Two changes before a send: one node for both (decision 0033), and the one logged
-    // message adds none.
-    t.tools_changed(&ToolChange {
+    // Two changes before a send: one node for both (decision 0033).
+    t.apply(&changed(ToolsChangedData {
         added: vec![info("word_count", ToolSource::Command, "Count.")],
         removed: vec![],
-    });
-    t.tools_changed(&ToolChange {
+    }));
+    t.apply(&changed(ToolsChangedData {
         added: vec![],
         removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
-    });
+    }));
     t.apply(&user_event("again"));
     t.apply(&dev_event(
         1,
@@ -148,9 +154,28 @@ fn a_tool_change_is_one_node_where_it_happened() {
         text(&mut t, second).trim(),
         "▸ Tools updated · 1 added, 1 removed"
     );
-    // A logged change no live node showed (a server's list) still gets its node.
+    // A later request's developer message makes no node of its own: every change of
+    // this log was logged when it happened.
     t.apply(&dev_event(2, vec![Block::addition("fs__read")]));
-    assert_eq!(nodes(&t).len(), 3);
+    assert_eq!(nodes(&t).len(), 2);
+}
+
+#[test]
+fn a_log_from_before_tool_change_events_gets_its_nodes_from_developer_messages() {
+    // Such a log records a change only in the next request's developer message.
+    let mut t = Transcript::new();
+    t.set_replaying(true);
+    t.apply(&user_event("hi"));
+    t.apply(&dev_event(1, vec![Block::removal("grep")]));
+    t.apply(&dev_event(2, vec![Block::addition("fs__read")]));
+    t.set_replaying(false);
+    assert_eq!(
+        nodes(&t),
+        vec![0, 2],
+        "the first step's node before its message"
+    );
+    assert_eq!(text(&mut t, 0).trim(), "◆ Tool removed: grep");
+    assert_eq!(text(&mut t, 2).trim(), "◆ Tool added: fs__read");
 }
 
 #[test]
@@ -158,10 +183,10 @@ fn a_server_inventing_new_tool_names_does_not_grow_the_transcript() {
     let fx = |n: String| info(&n, ToolSource::Mcp("fx".into()), "A description.");
     let mut t = Transcript::new();
     for i in 0..20_000 {
-        t.tools_changed(&ToolChange {
+        t.apply(&changed(ToolsChangedData {
             added: vec![fx(format!("fx__t{}", i + 1))],
             removed: vec![fx(format!("fx__t{i}"))],
-        });
+        }));
     }
     assert_eq!(nodes(&t), vec![0]);
     assert!(
@@ -182,7 +207,7 @@ fn a_server_inventing_new_tool_names_does_not_grow_the_transcript() {
 #[test]
 fn live_tool_changes_between_two_requests_are_one_netted_node() {
     let fx = |n: &str| info(n, ToolSource::Mcp("fx".into()), "");
-    let swap = |add: &str, remove: &str| ToolChange {
+    let swap = |add: &str, remove: &str| ToolsChangedData {
         added: vec![fx(add)],
         removed: vec![fx(remove)],
     };
@@ -195,15 +220,15 @@ fn live_tool_changes_between_two_requests_are_one_netted_node() {
     let mut t = Transcript::new();
     // A server that flips between two lists: one node, however often.
     for _ in 0..1000 {
-        t.tools_changed(&swap("fx__b", "fx__a"));
-        t.tools_changed(&swap("fx__a", "fx__b"));
+        t.apply(&changed(swap("fx__b", "fx__a")));
+        t.apply(&changed(swap("fx__a", "fx__b")));
     }
     assert_eq!(nodes(&t), vec![0]);
     assert_eq!(
         text(&mut t, 0).trim(),
         "◆ Tools updated · no net change (changed and changed back)"
     );
-    t.tools_changed(&swap("fx__b", "fx__a"));
+    t.apply(&changed(swap("fx__b", "fx__a")));
     assert_eq!(
         text(&mut t, 0).trim(),
         "▸ Tools updated · 1 added, 1 removed"
@@ -217,13 +242,13 @@ fn live_tool_changes_between_two_requests_are_one_netted_node() {
     t.apply(&step_end());
     assert_eq!(nodes(&t), vec![0]);
     // After the request, the next change is a new node …
-    t.tools_changed(&swap("fx__a", "fx__b"));
-    t.tools_changed(&swap("fx__b", "fx__a"));
+    t.apply(&changed(swap("fx__a", "fx__b")));
+    t.apply(&changed(swap("fx__b", "fx__a")));
     assert_eq!(nodes(&t).len(), 2);
     // … and a request that logs nothing (the changes cancelled out) still closes it.
     t.apply(&user_event("again"));
     t.apply(&step_end());
-    t.tools_changed(&swap("fx__a", "fx__b"));
+    t.apply(&changed(swap("fx__a", "fx__b")));
     assert_eq!(nodes(&t).len(), 3);
     let third = nodes(&t)[2];
     assert_eq!(
@@ -234,17 +259,24 @@ fn live_tool_changes_between_two_requests_are_one_netted_node() {
 
 #[test]
 fn resumed_node_sits_where_the_live_one_did() {
+    // The same logged events, folded live and then replayed: the same cells.
+    let log = [
+        changed(ToolsChangedData {
+            added: vec![],
+            removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
+        }),
+        user_event("hi"),
+        dev_event(1, vec![Block::removal("grep")]),
+    ];
     let mut live = Transcript::new();
-    live.tools_changed(&ToolChange {
-        added: vec![],
-        removed: vec![info("grep", ToolSource::Builtin, "Search files.")],
-    });
-    live.apply(&user_event("hi"));
-    live.apply(&dev_event(1, vec![Block::removal("grep")]));
+    for e in &log {
+        live.apply(e);
+    }
     let mut resumed = Transcript::new();
     resumed.set_replaying(true);
-    resumed.apply(&user_event("hi"));
-    resumed.apply(&dev_event(1, vec![Block::removal("grep")]));
+    for e in &log {
+        resumed.apply(e);
+    }
     resumed.set_replaying(false);
     assert_eq!(nodes(&live), vec![0]);
     assert_eq!(
@@ -252,16 +284,19 @@ fn resumed_node_sits_where_the_live_one_did() {
         vec![0],
         "the node comes before the message"
     );
-    assert_eq!(text(&mut live, 0), text(&mut resumed, 0));
+    assert_eq!(live.len(), resumed.len());
+    for i in 0..live.len() {
+        assert_eq!(text(&mut live, i), text(&mut resumed, i));
+    }
 }
 
 #[test]
 fn every_node_expands_single_to_source_grouped_one_per_line() {
     let mut t = Transcript::new();
-    t.tools_changed(&ToolChange {
+    t.apply(&changed(ToolsChangedData {
         added: vec![],
         removed: vec![info("grep", ToolSource::Builtin, "Search file contents.")],
-    });
+    }));
     assert!(t.toggle(0), "a single-tool node expands");
     let one = text(&mut t, 0);
     assert!(one.contains("    Source: built-in"), "{one}");
@@ -271,14 +306,14 @@ fn every_node_expands_single_to_source_grouped_one_per_line() {
         turn: 1,
         step: 1,
     })));
-    t.tools_changed(&ToolChange {
+    t.apply(&changed(ToolsChangedData {
         added: vec![
             info("fs__read", ToolSource::Mcp("fs".into()), "Read a file."),
             info("fs__write", ToolSource::Mcp("fs".into()), "Write a file."),
             info("word_count", ToolSource::Command, "Count words."),
         ],
         removed: vec![info("list_dir", ToolSource::Builtin, "List.")],
-    });
+    }));
     assert!(t.toggle(1));
     let many = text(&mut t, 1);
     let rows: Vec<&str> = many.lines().collect();

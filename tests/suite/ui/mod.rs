@@ -6,4 +6,5 @@ mod locales;
 mod markdown;
 mod screens;
 mod styled;
+mod tool_change_node;
 mod wrap;
