@@ -1,7 +1,7 @@
 //! Render cost vs history length (SPEC §10 "long sessions"): a full 120×40 frame for
 //! transcripts of 100, 1k and 10k messages, and one composer keystroke plus its frame.
 //!
-//! Issue 11: the per-delta cost (apply + 120×40 frame) at the start vs the end of a
+//! Streaming and resizing (group `stream_resize`): the per-delta cost (apply + 120×40 frame) at the start vs the end of a
 //! 50,000-character reply streamed in 20-character deltas, the first frame after resizing a
 //! 10,000-message transcript from 120 to 100 columns, and warm frames at 100 vs 10,000.
 //!
@@ -81,8 +81,8 @@ fn delta(text: &str) -> AgentEvent {
     }
 }
 
-fn bench_issue11(c: &mut Criterion) {
-    let mut g = c.benchmark_group("issue11");
+fn bench_stream_resize(c: &mut Criterion) {
+    let mut g = c.benchmark_group("stream_resize");
     g.sample_size(30);
     // (a) per-delta cost at the start vs the end of a long streamed reply.
     let reply = long_reply();
@@ -166,5 +166,5 @@ fn bench_issue11(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, bench_issue11);
+criterion_group!(benches, bench, bench_stream_resize);
 criterion_main!(benches);

@@ -1,5 +1,5 @@
 //! Peak heap memory of one `exec` turn whose reply is large and arrives in tiny deltas
-//! (issue 9 D8: "a 40 MB reply in 16-byte deltas peaked at 639 MB"). The turn runs in
+//! (a 40 MB reply in 16-byte deltas once peaked at 639 MB). The turn runs in
 //! process exactly as `deepterm exec` runs it (`app::setup`, `app::build_agent`,
 //! `exec::run_script`) against a bare loopback server that generates the stream as it
 //! writes it (`tests/support/bulk_sse.rs`), so the counting global allocator sees the

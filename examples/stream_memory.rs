@@ -1,6 +1,6 @@
 //! Peak heap memory of parsing + assembling one Anthropic-format stream, for the same final
-//! message delivered in 20,000 deltas and in 200,000 deltas (issue: "peak memory per stream
-//! bounded by the message size, not by the number of deltas"). A counting global allocator
+//! message delivered in 20,000 deltas and in 200,000 deltas (the target: peak memory per
+//! stream bounded by the message size, not by the number of deltas). A counting global allocator
 //! records the peak of live heap bytes above the baseline while the stream is consumed in
 //! 1,397-byte reads; the stream bytes themselves are allocated before the baseline.
 //!
