@@ -559,6 +559,17 @@ pub fn render(r: &RecordedRequest) -> String {
     render_anthropic(r.mapped_model.as_deref().unwrap_or(""), &r.body)
 }
 
+/// The render of `r`'s prompt up to its last user message: what a rewind to that prompt
+/// keeps.
+pub fn render_before_last_user(r: &RecordedRequest) -> String {
+    let mut cut = r.body.clone();
+    if let Some(m) = cut["messages"].as_array_mut() {
+        let at = m.iter().rposition(|m| m["role"] == "user").unwrap_or(0);
+        m.truncate(at);
+    }
+    render_anthropic(r.mapped_model.as_deref().unwrap_or(""), &cut)
+}
+
 fn messages(r: &RecordedRequest) -> &[Value] {
     r.body["messages"].as_array().map_or(&[], Vec::as_slice)
 }

@@ -9,7 +9,14 @@
 #[path = "../../support/cache_invariance.rs"]
 mod driver;
 
-use driver::{Change, Removal, Row, render, run};
+use std::sync::{Arc, Mutex};
+
+use deepterm::config::{ApiKey, Config};
+use deepterm::sim::{self, ScriptedReply, SimConfig};
+use driver::{Change, Removal, Row, render, render_before_last_user, run};
+
+use crate::common::ConfigBuilder;
+use crate::common::agent_tools::{FnTool, prompt_agent, register, schema, tool};
 
 fn row(rows: &[Row], change: Change) -> &Row {
     rows.iter()
@@ -82,4 +89,67 @@ async fn the_same_measure_sees_the_default_removals_rewrite_the_prefix() {
         let r = row(&run.rows, change);
         assert_eq!(r.lost, 0, "{r:?}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rewind_over_a_tool_and_a_prompt_change_repeats_the_prefix_and_appends_both_again() {
+    // On the catalog's entry: after prompt 2 an MCP server connects and the prompt changes,
+    // both logged after prompt 3. Rewinding to prompt 3 takes them back with it; the request
+    // after the rewind repeats request 2's prompt up to prompt 3 and appends them again.
+    let sim = sim::start(SimConfig::default()).await.unwrap();
+    let text = ConfigBuilder::with_provider(
+        "sim",
+        "deepseek-messages",
+        &format!("{}/anthropic", sim.base_url()),
+    )
+    .key_env("DEEPTERM_REWIND_SERIES_KEY_UNUSED")
+    .text();
+    let route = Config::parse(&text, None)
+        .unwrap()
+        .resolve_route(None)
+        .unwrap();
+    let prompt = Arc::new(Mutex::new("You are a test assistant.".to_string()));
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut agent = prompt_agent("rewind-series", route, ApiKey::new("sk-r"), &prompt, tx);
+    let bg = agent.background_sender();
+    let fs = |name: &str| {
+        let params =
+            serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}});
+        tool(
+            schema(name, "Read a file of the workspace.", params),
+            Arc::new(FnTool(|_| deepterm::tools::ToolOutcome::ok("text"))),
+        )
+    };
+    register(&bg, "base", vec![fs("base__read")]);
+    for n in 1..=2 {
+        sim.push_reply(ScriptedReply::text("OK"));
+        let line = driver::user_text(n);
+        assert_eq!(agent.handle_line(&line).await.error, None);
+    }
+    register(&bg, "fs", vec![fs("fs__read")]);
+    prompt.lock().unwrap().push_str(" Prefer short answers.");
+    sim.push_reply(ScriptedReply::text("OK"));
+    assert_eq!(agent.handle_line(&driver::user_text(3)).await.error, None);
+    assert_eq!(
+        agent.handle_line("/rewind 3 conversation").await.error,
+        None
+    );
+    sim.push_reply(ScriptedReply::text("OK"));
+    assert_eq!(agent.handle_line(&driver::user_text(4)).await.error, None);
+    let reqs = sim.requests();
+    assert_eq!(reqs.len(), 4);
+    let kept = render_before_last_user(&reqs[2]);
+    let after = render(&reqs[3]);
+    assert!(after.starts_with(&kept), "{kept}\n---\n{after}");
+    let appended = &after[kept.len()..];
+    assert!(
+        appended.contains("\"fs__read\""),
+        "the tool is added again: {appended}"
+    );
+    assert!(appended.contains("Prefer short answers."), "{appended}");
+    let cache = reqs[3].cache.as_ref().unwrap();
+    assert!(
+        cache.hit_tokens >= (kept.len() as u64 / 256) * 64,
+        "{cache:?}"
+    );
 }
