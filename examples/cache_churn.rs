@@ -17,10 +17,24 @@
 //! text reply (no tool calls), so the three runs send the same conversation and only the
 //! tool declarations and tool-change blocks differ.
 //!
+//! Then the cache-invariance table: one scripted session that applies every other session
+//! change once (MCP connect and disconnect, `/tool disable` and `enable`, `/mode` there
+//! and back, `/effort`, an `AGENTS.md` edit, `/system`, a rewind, a fork, a custom command,
+//! a blocking prompt hook and a blocking pre-tool hook, `/model` to another route and
+//! back, `/compact`), on the `deepseek-flash` entry as the catalog has it and with
+//! `tool_removal = "retain"`. Per change: the tokens the change itself appends (its
+//! physical limit) and the cached tokens it lost on each route; the definitions are in
+//! `tests/support/cache_invariance.rs`, which `tests/suite/agent/cache_invariance.rs`
+//! shares to guard the retain column in CI.
+//!
 //! The token figures are the simulator's prefix-cache model (SPEC §9: the longest common
 //! prefix with earlier renders, at 64-token units); they depend on the bytes sent, not on
-//! the build profile. The last line reads
-//! `cache churn: default miss N, retain miss R, full-list miss F`.
+//! the build profile. The churn table ends with the line
+//! `cache churn: default miss N, retain miss R, full-list miss F`, and the last line reads
+//! `cache invariance: retain lost 0 on 15 prefix-keeping changes (default lost D); …`.
+
+#[path = "../tests/support/cache_invariance.rs"]
+mod cache_invariance;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -324,7 +338,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{base}tool_update = \"addition-only\"\ntool_removal = \"retain\""
     ))
     .await?;
-    let full = run(base).await?;
+    // The model entry inherits what it does not set from the catalog's (decision 0091), so
+    // the full list is asked for explicitly.
+    let full = run(&format!("{base}tool_update = \"none\"")).await?;
 
     let head = format!("{:>7} {:>7} {:>7}", "hit", "miss", "total");
     println!(
@@ -355,6 +371,45 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "cache churn: default miss {}, retain miss {}, full-list miss {}",
         d.miss, r.miss, f.miss
+    );
+    println!();
+    invariance().await
+}
+
+/// The cache-invariance table (see the header comment).
+async fn invariance() -> Result<(), Box<dyn std::error::Error>> {
+    use cache_invariance::{Removal, run};
+    let dir = tempfile::tempdir()?;
+    let default = run(Removal::Default, &dir.path().join("default")).await?;
+    let retain = run(Removal::Retain, &dir.path().join("retain")).await?;
+    println!(
+        "{:<30} | {:>8} | {:>12} | {:>11}",
+        "change", "appended", "lost default", "lost retain"
+    );
+    let mut keep = (0, 0u64, 0u64);
+    let mut may = Vec::new();
+    for (d, r) in default.rows.iter().zip(&retain.rows) {
+        let appended = r
+            .appended_tokens()
+            .map_or_else(|| "-".to_string(), |t| t.to_string());
+        println!(
+            "{:<30} | {:>8} | {:>12} | {:>11}",
+            r.change.label(),
+            appended,
+            d.lost,
+            r.lost
+        );
+        match r.change.may_lose() {
+            false => keep = (keep.0 + 1, keep.1 + r.lost, keep.2 + d.lost),
+            true => may.push(format!("{} lost {}", r.change.label(), r.lost)),
+        }
+    }
+    println!(
+        "cache invariance: retain lost {} on {} prefix-keeping changes (default lost {}); {}",
+        keep.1,
+        keep.0,
+        keep.2,
+        may.join(", ")
     );
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! `toSeq` (the prompt's `turn/start`) up to itself out of the surface, the derived
 //! messages, the tool-history fold and the latest header and context, so the next request
 //! is the one the session had before that prompt. Loading a log folds its rewinds the same
-//! way, so a resume sends the rewound history too.
+//! way, so a resume sends the rewound history too. The request series goes on: what changed
+//! since that prompt (the prompt, the tools) is appended as an update, never consolidated.
 
 use std::sync::Arc;
 
@@ -62,7 +63,11 @@ impl Session {
             return;
         }
         self.rewound.observe(ev);
-        let generation = self.surface.content_generation() + 1;
+        // The kept history is a prefix the session already sent, so the request series
+        // goes on from it (SPEC §14.3, decision 0102): a new generation would start a series
+        // (L-1b), consolidating a prompt changed since at the head and re-declaring the
+        // tools at the top, and the first request would no longer repeat the cached prefix.
+        let generation = self.surface.content_generation();
         let mut surface = Surface::new();
         self.latest_header = None;
         self.latest_context = None;
@@ -80,7 +85,6 @@ impl Session {
                 _ => {}
             }
         }
-        // The surface changed (L-1b): the next request starts a series.
         surface.set_content_generation(generation);
         self.surface = surface;
         self.fold = ToolHistoryFold::new();

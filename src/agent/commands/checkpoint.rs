@@ -463,9 +463,14 @@ impl Agent {
     pub(crate) fn fork_command(&mut self) -> LineOutcome {
         let parent = self.session().id().to_string();
         let _ = self.state_mut().session.sync();
+        // The fork continues from this point (SPEC §14.3), `/system` text included: without
+        // it the fork's first request would append a prompt update the parent never sent
+        // instead of repeating the parent's prompt (decision 0102).
+        let extra = self.extra_instructions().map(str::to_string);
         match self.env().fork_session(self.session()) {
             Ok((s, path)) => {
                 self.replace_session(s, path);
+                self.set_extra_instructions(extra);
                 let id = self.session().id().to_string();
                 self.info(
                     "fork-done",
