@@ -18,6 +18,16 @@ hook-timed-out = Hook { $event } ({ $command }) did not finish within { $secs } 
 hook-cancelled = Hook { $event } ({ $command }) was stopped because the turn was cancelled.
 hook-not-started = Hook { $event } could not start { $command }: { $error }; continuing.
 
+## A tool hook's run, one line in the call's tool card (decision 0105)
+tui-hook-ok = hook { $event } { $command }: ok ({ $ms } ms)
+tui-hook-blocked = hook { $event } { $command }: blocked: { $reason }
+tui-hook-feedback = hook { $event } { $command }: told the model: { $reason }
+tui-hook-warning = hook { $event } { $command }: warning, exit status { $code }
+tui-hook-signal = hook { $event } { $command }: warning, killed by a signal
+tui-hook-timed-out = hook { $event } { $command }: timed out after { $secs } s
+tui-hook-cancelled = hook { $event } { $command }: stopped, the turn was cancelled
+tui-hook-not-started = hook { $event } { $command }: could not start: { $error }
+
 ## Custom commands
 cmd-custom-no-description = custom command
 cmd-custom-args = [ARGUMENTS]

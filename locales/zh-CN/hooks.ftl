@@ -18,6 +18,16 @@ hook-timed-out = 钩子 { $event }（{ $command }）未在 { $secs } 秒内结�
 hook-cancelled = 本轮已取消，钩子 { $event }（{ $command }）随之终止。
 hook-not-started = 钩子 { $event } 无法启动 { $command }：{ $error }，继续执行。
 
+## 工具钩子的运行：在该调用的工具卡片里占一行（决定 0105）
+tui-hook-ok = 钩子 { $event } { $command }：通过（{ $ms } 毫秒）
+tui-hook-blocked = 钩子 { $event } { $command }：已拦截，原因：{ $reason }
+tui-hook-feedback = 钩子 { $event } { $command }：反馈给模型：{ $reason }
+tui-hook-warning = 钩子 { $event } { $command }：警告，退出状态码 { $code }
+tui-hook-signal = 钩子 { $event } { $command }：警告，被信号终止
+tui-hook-timed-out = 钩子 { $event } { $command }：超时，{ $secs } 秒后已终止
+tui-hook-cancelled = 钩子 { $event } { $command }：本轮已取消，已终止
+tui-hook-not-started = 钩子 { $event } { $command }：无法启动：{ $error }
+
 ## 自定义命令
 cmd-custom-no-description = 自定义命令
 cmd-custom-args = [参数]

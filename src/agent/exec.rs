@@ -192,6 +192,16 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
         AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
             eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
         }
+        // A tool hook's run is no notice (the TUI shows it in the call's card): `exec`
+        // says it from the logged event (decision 0105).
+        AgentEvent::Committed(e) => {
+            if let crate::session::event::EventKind::HookRun(h) = &e.kind
+                && h.tool_call_id.is_some()
+            {
+                let n = crate::agent::hooks::notice::run_notice(h);
+                eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
+            }
+        }
         AgentEvent::Retrying(r) => eprintln!(
             "{}",
             l.tra(

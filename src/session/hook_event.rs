@@ -49,4 +49,11 @@ pub struct HookRunData {
     /// What it said on stderr (capped), or why it did not start.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
+    /// Why it blocked, when it did (its stderr, or the reason of its JSON decision).
+    /// Additive: the tool card and `exec` say it from the log (decision 0105).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Its timeout, when it was cut at it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_secs: Option<u64>,
 }

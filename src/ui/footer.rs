@@ -100,7 +100,8 @@ pub struct FooterUsage<'a> {
 }
 
 /// How long a footer field stays when the footer is narrow: the lowest goes first (§14.5).
-/// Context use and the session hit stay longest; the mouse label goes first.
+/// Context use and the session hit stay longest, the effort and sandbox mode next; the
+/// mouse label goes first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Priority {
     /// The mouse mode (F3 says it anyway).
@@ -109,14 +110,15 @@ pub enum Priority {
     ToolUpdate,
     /// The tool-card mode (Ctrl+O).
     Cards,
-    /// The reasoning effort (SPEC §14.4).
-    Effort,
     /// The session's token counts.
     Tokens,
     /// The session's cost.
     Cost,
     /// The last request's hit.
     LastHit,
+    /// The reasoning effort of the next request (SPEC §14.4 "the footer shows it"): set
+    /// per question, short, so it outlasts the figures the Trajectory and `/cost` repeat.
+    Effort,
     /// The sandbox mode and network setting: what the agent may do stays in view.
     Mode,
     /// The model.

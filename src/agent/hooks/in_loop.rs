@@ -1,5 +1,5 @@
 //! The hooks in the loop: where each event's hooks run, and how a run is logged
-//! (`hook/run`) and shown (a notice). See the parent module and decision 0088.
+//! (`hook/run`) and shown (a tool hook's in its call's card, any other as a notice). See the parent module and decision 0088.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -7,8 +7,9 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::input::{HookFacts, HookSession, payload};
+use super::notice::run_notice;
 use super::process::{self, Exit, Finished, Spawn};
-use super::{Hooks, Verdict, blocked_call_text, classify, cut, feedback_text, shown};
+use super::{Hooks, Verdict, blocked_call_text, classify, feedback_text};
 use crate::agent::protocol::{AgentEvent, NoticeLevel};
 use crate::agent::run::Agent;
 use crate::agent::tool_runner::{CallResult, ToolCall};
@@ -17,9 +18,6 @@ use crate::i18n::Arg;
 use crate::session::event::EventKind;
 use crate::session::hook_event::{HookRunData, HookRunOutcome};
 use crate::tools::child_env::ChildEnvPolicy;
-
-/// Stderr shown in one notice at most (the log keeps what was read).
-const NOTICE_STDERR_CHARS: usize = 1000;
 
 /// One hook run: the hook, how it finished and what that means.
 struct Ran {
@@ -147,13 +145,18 @@ impl Agent {
         verdict
     }
 
-    /// Logs one run (`hook/run`) and shows it as a notice.
+    /// Logs one run (`hook/run`). A tool hook's run is shown from that event, inside
+    /// the call's tool card (TUI) or as a line (`exec`); any other hook's is a notice
+    /// (decision 0105).
     fn record(&mut self, site: Site<'_>, ran: &Ran) {
         let f = &ran.finished;
-        let stderr = self.secrets().redact(f.stderr.trim_end()).into_owned();
-        let logged_stderr = match &f.exit {
+        let stderr = match &f.exit {
             Exit::NotStarted(e) => e.clone(),
-            _ => stderr.clone(),
+            _ => self.secrets().redact(f.stderr.trim_end()).into_owned(),
+        };
+        let reason = match &ran.verdict {
+            Verdict::Block(r) => Some(self.secrets().redact(r.trim()).into_owned()),
+            Verdict::Continue => None,
         };
         let data = HookRunData {
             event: site.event.key().to_string(),
@@ -167,8 +170,11 @@ impl Agent {
                 _ => None,
             },
             duration_ms: f.duration.as_millis().min(u128::from(u64::MAX)) as u64,
-            stderr: logged_stderr,
+            stderr,
+            reason,
+            timeout_secs: matches!(f.exit, Exit::TimedOut).then_some(ran.hook.timeout_secs),
         };
+        let notice = site.tool.is_none().then(|| run_notice(&data));
         match self.session_mut().push(EventKind::HookRun(data)) {
             Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
             Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
@@ -177,82 +183,9 @@ impl Agent {
                 vec![("error", Arg::from(e.to_string()))],
             )),
         }
-        let event = Arg::from(site.event.key());
-        let command = Arg::from(shown(&ran.hook.command));
-        let reason = |r: &str| match r.trim() {
-            "" => Arg::from(crate::i18n::Text::new("hook-no-reason", vec![])),
-            r => Arg::from(cut(r, NOTICE_STDERR_CHARS)),
-        };
-        let (level, key, args) = match (&ran.verdict, &f.exit) {
-            (Verdict::Block(r), _) => {
-                let key = match (site.event, site.tool) {
-                    (HookEvent::PreToolUse, _) => "hook-blocked-tool",
-                    (HookEvent::UserPromptSubmit, _) => "hook-blocked-prompt",
-                    (HookEvent::PostToolUse, _) => "hook-feedback",
-                    _ => "hook-said",
-                };
-                let tool = site.tool.map(|(n, _)| n).unwrap_or_default();
-                (
-                    NoticeLevel::Warn,
-                    key,
-                    vec![
-                        ("event", event),
-                        ("command", command),
-                        ("tool", Arg::from(tool)),
-                        ("reason", reason(r)),
-                    ],
-                )
-            }
-            (Verdict::Continue, Exit::Code(0)) => (
-                NoticeLevel::Info,
-                "hook-ran",
-                vec![
-                    ("event", event),
-                    ("command", command),
-                    ("ms", Arg::from(f.duration.as_millis() as u64)),
-                ],
-            ),
-            (Verdict::Continue, Exit::Code(code)) => (
-                NoticeLevel::Warn,
-                "hook-failed",
-                vec![
-                    ("event", event),
-                    ("command", command),
-                    ("code", Arg::from(i64::from(*code))),
-                    ("stderr", reason(&stderr)),
-                ],
-            ),
-            (Verdict::Continue, Exit::Signal) => (
-                NoticeLevel::Warn,
-                "hook-signal",
-                vec![("event", event), ("command", command)],
-            ),
-            (Verdict::Continue, Exit::TimedOut) => (
-                NoticeLevel::Warn,
-                "hook-timed-out",
-                vec![
-                    ("event", event),
-                    ("command", command),
-                    ("secs", Arg::from(ran.hook.timeout_secs)),
-                ],
-            ),
-            (Verdict::Continue, Exit::Cancelled) => (
-                NoticeLevel::Warn,
-                "hook-cancelled",
-                vec![("event", event), ("command", command)],
-            ),
-            (Verdict::Continue, Exit::NotStarted(e)) => (
-                NoticeLevel::Warn,
-                "hook-not-started",
-                vec![
-                    ("event", event),
-                    ("command", command),
-                    ("error", Arg::from(e.as_str())),
-                ],
-            ),
-        };
-        self.events
-            .emit(crate::agent::protocol::Notice::new(level, key, args));
+        if let Some(n) = notice {
+            self.events.emit(n);
+        }
     }
 
     /// Runs the owed `session_start` hooks (at start, and after `/new` or `/resume`).

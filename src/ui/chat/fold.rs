@@ -575,17 +575,14 @@ impl Transcript {
                 }
             }
             EventKind::ToolCall(d) => {
-                let i = self.push(CellKind::Tool(ToolCell {
-                    call_id: d.call_id.clone(),
-                    name: sanitize(&d.name),
-                    arguments: sanitize(&d.arguments),
-                    result: None,
-                    error: false,
-                    approval: None,
-                    preview: None,
-                }));
+                let i = self.push(CellKind::Tool(ToolCell::new(
+                    d.call_id.clone(),
+                    sanitize(&d.name),
+                    sanitize(&d.arguments),
+                )));
                 self.by_call.insert(d.call_id.clone(), i);
             }
+            EventKind::HookRun(h) => self.hook_run(h),
             EventKind::ToolResult(d) => {
                 let id = d.message.tool_call_id.clone().unwrap_or_default();
                 let out = sanitize(&d.message.joined_text());
@@ -611,6 +608,21 @@ impl Transcript {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A logged hook run (decision 0105): a tool hook's is a line in its call's card; any
+    /// other hook's, which the live loop announced as a notice, is one on a resumed log.
+    fn hook_run(&mut self, h: &crate::session::hook_event::HookRunData) {
+        let card = h.tool_call_id.as_ref().and_then(|id| self.by_call.get(id));
+        if let Some(&i) = card
+            && let CellKind::Tool(c) = &mut self.cells[i].kind
+        {
+            c.hooks.push(h.clone());
+            self.touch(i);
+        } else if self.replaying || h.tool_call_id.is_some() {
+            let n = crate::agent::hooks::notice::run_notice(h);
+            self.push(CellKind::Notice(n));
         }
     }
 
@@ -651,3 +663,7 @@ fn mcp_failed_notice(m: &McpStatus) -> Notice {
 #[cfg(test)]
 #[path = "fold_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "fold_hook_tests.rs"]
+mod hook_tests;

@@ -41,12 +41,26 @@ pub struct ResumePicker {
 }
 
 impl ResumePicker {
-    /// A picker over `sessions` (any order: shown newest first), leaving out `current` and
-    /// sessions without messages.
+    /// A picker over `sessions` (any order: shown newest first, those of the open
+    /// session's workspace before the others), leaving out `current` and sessions without
+    /// messages.
     pub fn new(current: &str, mut sessions: Vec<SessionSummary>) -> Self {
+        let workspace = sessions
+            .iter()
+            .find(|s| s.id == current)
+            .and_then(|s| s.workspace.clone());
         // An empty session (started, nothing sent) is nothing to go back to.
         sessions.retain(|s| s.id != current && s.messages > 0);
         sessions.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
+        // SPEC §14.4: this workspace's sessions first (the sort above would undo the
+        // listing's order).
+        if let Some(w) = workspace {
+            crate::session::workspace::this_workspace_first(
+                &mut sessions,
+                std::path::Path::new(&w),
+                |s| s.workspace.as_deref(),
+            );
+        }
         ResumePicker {
             sessions,
             filter: String::new(),
@@ -494,6 +508,26 @@ mod tests {
                 assert!(!screen.contains("/home/me"), "{w} {loc:?}: {screen}");
             }
         }
+    }
+
+    #[test]
+    fn the_open_sessions_workspace_comes_first_newest_first_within_each() {
+        let at = |id: &str, modified, ws: &str| SessionSummary {
+            workspace: Some(ws.into()),
+            ..sum(id, modified, Some(id))
+        };
+        let p = ResumePicker::new(
+            "cur",
+            vec![
+                at("other-new", 500, "/nonexistent/other"),
+                at("here-old", 100, "/nonexistent/here"),
+                at("cur", 600, "/nonexistent/here"),
+                at("here-new", 300, "/nonexistent/here"),
+                at("other-old", 200, "/nonexistent/other"),
+            ],
+        );
+        let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["here-new", "here-old", "other-new", "other-old"]);
     }
 
     #[test]

@@ -1,4 +1,5 @@
 mod acting;
+mod agents_md;
 mod checkpoints;
 mod controls;
 mod demo_locale;

@@ -141,6 +141,10 @@ async fn a_claude_code_format_hook_script_works_unchanged() {
         .collect();
     // The first prompt passed every check of the script (exit 0, no decision).
     assert_eq!(outcomes, vec!["continued", "blocked"], "{err}");
+    // The JSON decision's reason is logged (stderr does not hold it): a resumed session
+    // says why.
+    let reason = runs[1]["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("looks like a credential"), "{runs:?}");
 }
 
 /// The real interpreter behind `program` on `PATH` (a version manager's shim may need

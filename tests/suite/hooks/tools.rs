@@ -59,6 +59,7 @@ async fn a_pre_tool_use_hook_that_exits_2_refuses_shell_with_its_reason() {
     assert_eq!(runs[0]["outcome"], "blocked");
     assert_eq!(runs[0]["exitCode"], 2);
     assert_eq!(runs[0]["toolName"], "shell");
+    assert_eq!(runs[0]["reason"], "no shell in this repository");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -146,6 +147,8 @@ async fn a_hook_that_hangs_is_cut_at_its_timeout_with_what_it_started() {
     assert!(marker.exists(), "{err}");
     let runs = hook_runs(&env);
     assert_eq!(runs[0]["outcome"], "timed-out", "{runs:?}");
+    // The log says the timeout, so a resumed card says "timed out after 1 s" too.
+    assert_eq!(runs[0]["timeoutSecs"], 1, "{runs:?}");
     // The hook's own child went with it (its process group was killed).
     let pid: i32 = std::fs::read_to_string(&pidfile)
         .unwrap()

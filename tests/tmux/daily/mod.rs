@@ -7,6 +7,7 @@ mod approvals;
 mod cache;
 mod checkpoints;
 mod commands_lang;
+mod controls;
 mod custom_commands;
 mod nodes_resume;
 mod popup_help;

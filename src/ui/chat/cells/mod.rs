@@ -10,6 +10,7 @@
 pub mod base;
 pub mod checkpoint_node;
 pub mod context;
+pub mod hook_run;
 pub mod message;
 pub mod notice;
 pub mod tool;

@@ -43,6 +43,8 @@ pub struct ToolCell {
     pub approval: Option<ToolApproval>,
     /// What the call would do, shown while it waits for approval (SPEC §14.1).
     pub preview: Option<Box<ApprovalPreview>>,
+    /// The `pre_tool_use` / `post_tool_use` hooks that ran for it (decision 0105).
+    pub hooks: Vec<crate::session::hook_event::HookRunData>,
 }
 
 impl ToolCell {
@@ -56,6 +58,7 @@ impl ToolCell {
             error: false,
             approval: None,
             preview: None,
+            hooks: Vec::new(),
         }
     }
 
@@ -201,7 +204,10 @@ impl HistoryCell for ToolCell {
                 )
             })
             .flatten();
-        if let Some(rows) = acting {
+        let full = mode == ToolCardMode::Expanded;
+        let hooks = super::hook_run::hook_lines(&self.hooks, ctx.l, width, full);
+        if let Some(mut rows) = acting {
+            rows.extend(hooks);
             return Parts::separated(rows);
         }
         let mut head = self.status_rows(mode, width, ctx);
@@ -209,6 +215,7 @@ impl HistoryCell for ToolCell {
         if !denied {
             head.extend(self.result_rows(mode, width, ctx));
         }
+        head.extend(hooks);
         Parts::separated(head)
     }
 
