@@ -16,7 +16,13 @@
 //! the resident set (`VmRSS`) every frame: its peak during the reading and its level once
 //! the reader is done. The `/resume` picker's listing (`list_sessions` and a summary of
 //! each of the newest 2,000 logs) is timed after that. The last line is the ratio line
-//! `history memory: first frame X ms vs Y ms empty (Z×), RSS +N MB peak, +M MB settled`.
+//! `history memory: first frame (median of 7) X ms vs Y ms empty (Z×), RSS +N MB peak, +M MB
+//! settled`; the first frames there are medians of 7 starts on each directory.
+//!
+//! With `DEEPTERM_BIN=target/release/deepterm` (and tmux), it then runs the real TUI in a
+//! 120×40 tmux pane on both directories: the median time from launch to the exit right
+//! after its first frame (`DEEPTERM_EXIT_AFTER_FIRST_FRAME`, 5 runs each), and, left
+//! running for 3 s while it reads the history, its peak (`VmHWM`) and last resident set.
 
 use std::io::Write;
 use std::path::Path;
@@ -140,9 +146,9 @@ struct Run {
     settled_kib: u64,
 }
 
-/// Starts the UI on `dir` as the TUI does and watches it until the history is read.
-fn start(dir: &Path) -> Run {
-    let base_kib = rss_kib();
+/// The UI started on `dir` as the TUI starts it, up to its first frame, and how long that
+/// took (the history reader runs on from there).
+fn first_frame(dir: &Path) -> (App, Terminal<TestBackend>, Duration) {
     let t0 = Instant::now();
     let mut app = App::new(Locale::EnUs, false);
     app.on_agent_event(AgentEvent::SessionOpened {
@@ -155,7 +161,29 @@ fn start(dir: &Path) -> Run {
     });
     let mut term = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     term.draw(|f| app.render(f)).expect("draw");
-    let first_frame = t0.elapsed();
+    (app, term, t0.elapsed())
+}
+
+/// The median first frame of 7 starts on `dir` (the UI is dropped after each; its reader
+/// stops at its next batch).
+fn median_first_frame(dir: &Path) -> Duration {
+    let mut v: Vec<Duration> = (0..7)
+        .map(|_| {
+            let (app, _, t) = first_frame(dir);
+            drop(app);
+            std::thread::sleep(Duration::from_millis(100));
+            t
+        })
+        .collect();
+    v.sort();
+    v[3]
+}
+
+/// Starts the UI on `dir` as the TUI does and watches it until the history is read.
+fn start(dir: &Path) -> Run {
+    let base_kib = rss_kib();
+    let t0 = Instant::now();
+    let (mut app, mut term, first_frame) = first_frame(dir);
     let mut peak_kib = rss_kib();
     let mut slowest_frame = Duration::ZERO;
     while app.history_reading().is_some() {
@@ -163,6 +191,13 @@ fn start(dir: &Path) -> Run {
         let t = Instant::now();
         term.draw(|f| app.render(f)).expect("draw");
         slowest_frame = slowest_frame.max(t.elapsed());
+        if std::env::var_os("HM_DEBUG").is_some() && t.elapsed() > Duration::from_millis(5) {
+            eprintln!(
+                "slow frame {:?} reading {:?}",
+                t.elapsed(),
+                app.history_reading()
+            );
+        }
         peak_kib = peak_kib.max(rss_kib());
     }
     let read = t0.elapsed();
@@ -191,6 +226,78 @@ fn report(name: &str, r: &Run) {
         r.peak_kib / 1024,
         r.settled_kib / 1024,
     );
+}
+
+/// `VmRSS`/`VmHWM` of process `pid`, in KiB.
+fn status_kib(pid: &str, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(field))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn tmux(args: &[&str]) -> String {
+    let out = std::process::Command::new("tmux")
+        .args(["-L", "deepterm-history-memory"])
+        .args(args)
+        .output()
+        .expect("tmux runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The release binary in a 120×40 tmux pane on `sessions`: the median wall time to its
+/// first frame (`DEEPTERM_EXIT_AFTER_FIRST_FRAME`, 5 runs), then, left running for 3 s
+/// (the history is read meanwhile), its peak (`VmHWM`) and last resident set, in KiB.
+fn binary_run(bin: &str, home: &Path, sessions: &Path) -> (Duration, u64, u64) {
+    let base = format!(
+        "env -u DEEPSEEK_API_KEY HOME={h} XDG_CONFIG_HOME={h}/c XDG_DATA_HOME={h}/d {bin} \
+         --demo --session-dir {s} --config {h}/config.toml --locale en-US",
+        h = home.display(),
+        s = sessions.display(),
+    );
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let cmd = format!(
+            "DEEPTERM_EXIT_AFTER_FIRST_FRAME=1 {base}; tmux -L deepterm-history-memory wait-for -S d"
+        );
+        tmux(&[
+            "new-session",
+            "-d",
+            "-s",
+            "f",
+            "-x",
+            "120",
+            "-y",
+            "40",
+            &cmd,
+        ]);
+        tmux(&["wait-for", "d"]);
+        times.push(t.elapsed());
+    }
+    times.sort();
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "r",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &format!("exec {base}"),
+    ]);
+    let pid = tmux(&["list-panes", "-t", "r", "-F", "#{pane_pid}"])
+        .trim()
+        .to_string();
+    std::thread::sleep(Duration::from_secs(3));
+    let (peak, now) = (status_kib(&pid, "VmHWM:"), status_kib(&pid, "VmRSS:"));
+    tmux(&["kill-session", "-t", "r"]);
+    (times[2], peak, now)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -224,10 +331,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         t.elapsed().as_secs_f64()
     );
 
+    // Untimed: the first start pays one-time costs (locales, lazy tables).
+    drop(first_frame(&empty));
     let e = start(&empty);
     report("empty", &e);
     let l = start(&large);
     report("large", &l);
+    let (ef, lf) = (median_first_frame(&empty), median_first_frame(&large));
 
     let t = Instant::now();
     let sessions = deepterm::session::listing::list_sessions(&large)?;
@@ -248,13 +358,37 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "history memory: first frame {:.2} ms vs {:.2} ms empty ({:.2}×), RSS +{} MB peak, +{} MB settled (against the empty start)",
-        ms(l.first_frame),
-        ms(e.first_frame),
-        ms(l.first_frame) / ms(e.first_frame),
+        "history memory: first frame (median of 7) {:.2} ms vs {:.2} ms empty ({:.2}×), RSS +{} MB peak, +{} MB settled (against the empty start)",
+        ms(lf),
+        ms(ef),
+        ms(lf) / ms(ef),
         l.peak_kib.saturating_sub(e.peak_kib) / 1024,
         l.settled_kib.saturating_sub(e.settled_kib) / 1024,
     );
+    // The real TUI: `DEEPTERM_BIN=target/release/deepterm` (built with
+    // `cargo build --release --bin deepterm`) and tmux.
+    if let Some(bin) = std::env::var_os("DEEPTERM_BIN") {
+        let bin = bin.to_string_lossy().into_owned();
+        std::fs::write(root.path().join("config.toml"), "")?;
+        // Keep one tmux server alive between the runs.
+        tmux(&["new-session", "-d", "-s", "keep", "sleep 600"]);
+        let (et, ep, en) = binary_run(&bin, root.path(), &empty);
+        let (lt, lp, ln) = binary_run(&bin, root.path(), &large);
+        tmux(&["kill-server"]);
+        println!(
+            "binary in tmux: first frame (process start to exit after it, median of 5) {:.1} ms vs {:.1} ms empty ({:.2}×); \
+             RSS peak {} MB vs {} MB (+{} MB), after 3 s {} MB vs {} MB (+{} MB)",
+            ms(lt),
+            ms(et),
+            ms(lt) / ms(et),
+            lp / 1024,
+            ep / 1024,
+            lp.saturating_sub(ep) / 1024,
+            ln / 1024,
+            en / 1024,
+            ln.saturating_sub(en) / 1024,
+        );
+    }
     drop(root);
     Ok(())
 }
