@@ -497,20 +497,26 @@ impl Environment for AppEnvironment {
         let dir = self.session_dir.clone();
         let cache = std::sync::Arc::clone(&self.summaries);
         let workspace = self.workspace.clone();
-        Box::new(move || {
+        Box::new(move |sink| {
             let mut sessions = listing::list_sessions(&dir).unwrap_or_default();
             sessions.truncate(SUMMARIES_MAX);
-            let summaries = cache.summaries(&sessions);
-            let mut out: Vec<SessionSummary> = sessions
-                .into_iter()
-                .zip(summaries)
-                .map(summary_of)
-                .collect();
-            // SPEC §14.4: this workspace's sessions first.
-            crate::session::workspace::this_workspace_first(&mut out, &workspace, |s| {
-                s.workspace.as_deref()
-            });
-            out
+            // Each log is read within its first bytes (`summarize_log`); the picker gets a
+            // batch at least every SUMMARY_BATCH_EVERY, so it fills in (decision 0101).
+            let mut out: Vec<SessionSummary> = Vec::new();
+            let mut sent = std::time::Instant::now();
+            let n = sessions.len();
+            for (i, s) in sessions.iter().enumerate() {
+                out.push(summary_of((s.clone(), cache.summary(s))));
+                if i + 1 == n || sent.elapsed() >= SUMMARY_BATCH_EVERY {
+                    // SPEC §14.4: this workspace's sessions first.
+                    crate::session::workspace::this_workspace_first(&mut out, &workspace, |s| {
+                        s.workspace.as_deref()
+                    });
+                    sink(std::mem::take(&mut out));
+                    sent = std::time::Instant::now();
+                }
+            }
+            cache.retain(&sessions);
         })
     }
 
@@ -576,7 +582,9 @@ pub fn fork_at_start(
 }
 
 /// The most sessions the `/resume` picker lists (newest first).
-const SUMMARIES_MAX: usize = 500;
+const SUMMARIES_MAX: usize = 2000;
+/// How often the `/resume` picker's list goes to the UI at most while the logs are read.
+const SUMMARY_BATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// The session's sandbox: the write scope over the workspace (the start directory) with its
 /// protected paths (`.git` and its `gitdir:`, `.deepterm/`, the config file, the session

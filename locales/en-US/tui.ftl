@@ -249,6 +249,10 @@ tui-help-history-search = Search the messages of all sessions (type to narrow, C
 tui-help-external-editor = Edit the draft in $VISUAL / $EDITOR
 tui-history-search = (reverse-i-search) `{ $query }`:
 tui-history-search-failed = (failing reverse-i-search) `{ $query }`:
+tui-history-reading = reading history… ({ $count ->
+    [one] 1 session
+   *[other] { $count } sessions
+} so far)
 tui-editor-spawn-failed = Could not start the editor “{ $command }”: { $error }. The draft is unchanged.
 tui-editor-failed = The editor “{ $command }” failed ({ $status }). The draft is unchanged.
 tui-editor-file-failed = Could not pass the draft to the editor: { $error }. The draft is unchanged.
@@ -271,6 +275,10 @@ tui-resume-count = { $shown } of { $total }
 tui-resume-stats = { $count ->
     [one] 1 message
    *[other] { $count } messages
+} · { $size }
+tui-resume-stats-at-least = { $count ->
+    [one] at least 1 message
+   *[other] at least { $count } messages
 } · { $size }
 tui-resume-no-prompt = (no message yet)
 tui-resume-empty = No other saved session has messages.

@@ -390,14 +390,28 @@ impl Agent {
     fn resume_command(&mut self, id: Option<&str>) -> LineOutcome {
         // In the TUI bare `/resume` opens the picker; `exec` prints the list.
         if id.is_none() && self.is_interactive() {
-            // Reading every log takes a while: the picker opens when the list is ready,
-            // and the loop goes on meanwhile (docs/decisions/0034-hostile-session-directory.md).
+            // Reading the logs takes a while: the picker opens with the first batch and
+            // fills in, and the loop goes on meanwhile (decisions 0034 and 0101).
             let current = self.session().id().to_string();
             let job = self.env().session_summaries();
             let events = self.events.clone();
             tokio::spawn(async move {
-                let sessions = tokio::task::spawn_blocking(job).await.unwrap_or_default();
-                events.emit(AgentEvent::Sessions { current, sessions });
+                let (ev, cur) = (events.clone(), current.clone());
+                let read = tokio::task::spawn_blocking(move || {
+                    job(&mut |sessions| {
+                        ev.emit(AgentEvent::Sessions {
+                            current: cur.clone(),
+                            sessions,
+                            done: false,
+                        })
+                    })
+                });
+                let _ = read.await;
+                events.emit(AgentEvent::Sessions {
+                    current,
+                    sessions: Vec::new(),
+                    done: true,
+                });
             });
             return LineOutcome::default();
         }

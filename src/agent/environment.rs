@@ -9,8 +9,10 @@ use crate::config::ApiKey;
 use crate::llm::types::Route;
 use crate::session::Session;
 
-/// Lists the saved sessions for the `/resume` picker; blocking (it reads the logs).
-pub type SummaryJob = Box<dyn FnOnce() -> Vec<crate::agent::protocol::SessionSummary> + Send>;
+/// Lists the saved sessions for the `/resume` picker, newest first, handing them to its
+/// sink in batches as it reads the logs (decision 0101); blocking.
+pub type SummaryJob =
+    Box<dyn FnOnce(&mut dyn FnMut(Vec<crate::agent::protocol::SessionSummary>)) + Send>;
 
 /// Hooks the loop needs from its surroundings (route resolution, config persistence,
 /// session switching). Implemented in `crate::app`.
@@ -56,7 +58,7 @@ pub trait Environment: Send {
     /// The work that lists the saved sessions, newest first, for the TUI's `/resume`
     /// picker. It reads the logs, so the loop runs it off its task.
     fn session_summaries(&self) -> SummaryJob {
-        Box::new(Vec::new)
+        Box::new(|_| {})
     }
     /// Forks `parent` into a new session that continues from its current point (`/fork`,
     /// SPEC §14.3).

@@ -307,6 +307,10 @@ pub struct SessionSummary {
     /// The parent session's id when this one is a fork (SPEC §14.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<String>,
+    /// `messages` counts only the start of a long log: there are at least that many
+    /// (decision 0101).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub messages_partial: bool,
 }
 
 /// One file of a `/diff`: its unified diff, or why there is none to show.
@@ -424,12 +428,16 @@ pub enum AgentEvent {
     /// A slash command that runs no turn finished.
     CommandFinished,
     /// The saved sessions, newest first, for the `/resume` picker (bare `/resume` in the
-    /// TUI; `exec` prints a text list instead). `current` is the session open now.
+    /// TUI; `exec` prints a text list instead). `current` is the session open now. The
+    /// list comes in batches as the logs are read (decision 0101): the first opens the
+    /// picker, the next ones fill it in, the last one is `done`.
     Sessions {
         /// The open session's id.
         current: String,
-        /// The saved sessions, newest first.
+        /// The saved sessions of this batch, newest first.
         sessions: Vec<SessionSummary>,
+        /// Whether the listing is complete (no batch follows).
+        done: bool,
     },
     /// `/diff` in the TUI: the overlay's content (`exec` prints a unified diff instead).
     Diff(DiffView),

@@ -34,5 +34,6 @@ pub(super) fn summary_of((s, sum): (SessionInfo, LogSummary)) -> SessionSummary 
         bytes: s.bytes,
         workspace: sum.workspace,
         forked_from: sum.forked_from,
+        messages_partial: sum.messages_partial,
     }
 }

@@ -132,22 +132,32 @@ pub struct LogSummary {
     pub workspace: Option<String>,
     /// The parent's id when the log is a fork (SPEC §14.3).
     pub forked_from: Option<String>,
+    /// The log is longer than [`SUMMARY_SCAN_BYTES`]: `messages` counts its first bytes
+    /// only, so there are at least that many (decision 0101).
+    pub messages_partial: bool,
 }
+
+/// The bytes [`summarize_log`] reads of a log at most, from its start (4 MiB): the
+/// workspace, the parent and the first prompt are at the start, and listing 2,000 sessions
+/// must not read whole logs of gigabytes (decision 0101).
+pub const SUMMARY_SCAN_BYTES: u64 = 4 << 20;
 
 /// The longest first prompt [`summarize_log`] keeps, in characters.
 pub const SUMMARY_PROMPT_CHARS: usize = 200;
 
-/// Summarizes one log in one pass over its lines: only the first user message is parsed;
-/// the others are recognized by their type tag (a string in a payload has its quotes
-/// escaped, so it cannot look like one), which a line over [`LISTING_LINE_CAP`] still
-/// shows in its first bytes. A log that cannot be read, or is not a regular file,
-/// summarizes as empty.
+/// Summarizes one log in one pass over its lines, within its first [`SUMMARY_SCAN_BYTES`]:
+/// only the first user message is parsed; the others are recognized by their type tag (a
+/// string in a payload has its quotes escaped, so it cannot look like one), which a line
+/// over [`LISTING_LINE_CAP`] still shows in its first bytes. A log that cannot be read, or
+/// is not a regular file, summarizes as empty.
 pub fn summarize_log(path: &Path) -> LogSummary {
     let mut out = LogSummary::default();
     let Ok(file) = open_regular(path, false) else {
         return out;
     };
-    let reader = std::io::BufReader::with_capacity(SCAN_BUFFER, file);
+    out.messages_partial = file.metadata().is_ok_and(|m| m.len() > SUMMARY_SCAN_BYTES);
+    let head = std::io::Read::take(file, SUMMARY_SCAN_BYTES);
+    let reader = std::io::BufReader::with_capacity(SCAN_BUFFER, head);
     let mut lines = LineReader::new(reader, LISTING_LINE_CAP, Overlong::Skip);
     let mut cut = 0usize;
     while let Ok(Some(line)) = lines.next_line() {
@@ -216,32 +226,39 @@ impl SummaryCache {
     /// unchanged and read otherwise. Entries of logs not in `sessions` are dropped, so the
     /// cache never holds more than one listing.
     pub fn summaries(&self, sessions: &[SessionInfo]) -> Vec<LogSummary> {
-        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
-        let out = sessions
-            .iter()
-            .map(|s| {
-                if let Some(c) = entries.get(&s.path)
-                    && c.bytes == s.bytes
-                    && c.modified == s.modified
-                {
-                    return c.summary.clone();
-                }
-                let summary = summarize_log(&s.path);
-                entries.insert(
-                    s.path.clone(),
-                    Cached {
-                        bytes: s.bytes,
-                        modified: s.modified,
-                        summary: summary.clone(),
-                    },
-                );
-                summary
-            })
-            .collect();
+        let out = sessions.iter().map(|s| self.summary(s)).collect();
+        self.retain(sessions);
+        out
+    }
+
+    /// The summary of `s`, from the cache if its log is unchanged, else read (and cached).
+    pub fn summary(&self, s: &SessionInfo) -> LogSummary {
+        let lock = || self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(c) = lock().get(&s.path)
+            && c.bytes == s.bytes
+            && c.modified == s.modified
+        {
+            return c.summary.clone();
+        }
+        // Read without the lock: another listing may use the cache meanwhile.
+        let summary = summarize_log(&s.path);
+        lock().insert(
+            s.path.clone(),
+            Cached {
+                bytes: s.bytes,
+                modified: s.modified,
+                summary: summary.clone(),
+            },
+        );
+        summary
+    }
+
+    /// Drops the entries of logs not in `sessions`.
+    pub fn retain(&self, sessions: &[SessionInfo]) {
         let listed: std::collections::HashSet<&Path> =
             sessions.iter().map(|s| s.path.as_path()).collect();
+        let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         entries.retain(|p, _| listed.contains(p.as_path()));
-        out
     }
 
     /// How many summaries the cache holds.

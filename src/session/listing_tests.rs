@@ -240,3 +240,24 @@ fn resume_last_and_prefix() {
         StoreError::NotFound { .. }
     ));
 }
+
+/// Decision 0101: a long log is summarized from its start only, and its count says "at
+/// least"; a log within the bound is counted exactly.
+#[test]
+fn a_log_longer_than_the_scan_bound_is_counted_from_its_start_as_at_least() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = valid_lines("c", 2);
+    let line = lines[1].clone();
+    let per = line.len() as u64 + 1;
+    let n = (super::listing::SUMMARY_SCAN_BYTES / per) as usize + 100;
+    lines.extend(std::iter::repeat_n(line, n));
+    std::fs::write(dir.path().join("c.jsonl"), joined(&lines)).unwrap();
+    let sum = summarize_log(&dir.path().join("c.jsonl"));
+    assert!(sum.messages_partial);
+    assert_eq!(sum.first_prompt.as_deref(), Some("message 0"));
+    assert!(sum.messages < n, "{} of {n}", sum.messages);
+    assert!(sum.messages > n - 200, "{} of {n}", sum.messages);
+    let small = summarize_log(&write_log(dir.path(), "d", 2));
+    assert!(!small.messages_partial);
+    assert_eq!(small.messages, 2);
+}

@@ -17,6 +17,7 @@ pub mod rewind;
 pub mod rewound;
 pub mod store;
 pub mod surface;
+pub mod tail;
 pub mod tool_history;
 pub mod tool_ids;
 pub mod tools_event;

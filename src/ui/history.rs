@@ -1,107 +1,225 @@
-//! Message history across sessions: the user messages of every session
-//! log in the session directory, newest first and without duplicates, for ↑/↓ and the
-//! Ctrl+R reverse search. Loaded off the UI thread (see [`spawn_load`]).
+//! Message history across sessions: the user messages of the session logs in the session
+//! directory, newest first and without duplicates, for ↑/↓ and the Ctrl+R reverse search.
+//! Read off the UI thread and handed over in batches as it goes (see [`spawn_load`]), so
+//! the first frame never waits for it and Ctrl+R fills in while it reads.
 //!
-//! The session directory is read as [`crate::session::listing`] reads it (regular files
-//! only, opened without blocking, lines capped), and what is kept is bounded: at most
-//! [`MAX_MESSAGES`] entries and [`MAX_TOTAL_BYTES`] of text, the most recent ones, so a
-//! directory of large logs costs a scan, not its size in memory.
-//! See docs/decisions/0034-hostile-session-directory.md.
+//! What is read and kept is bounded ([`BOUNDS`]; decision 0101): the newest sessions, each
+//! log read from its end within a byte window and up to a number of prompts, and an index
+//! of at most so many entries and bytes — the newest entries in full, older ones cut to a
+//! prefix. The session directory is read as [`crate::session::listing`] reads it (regular
+//! files only, opened without blocking, lines capped; decision 0034).
 
-use std::collections::VecDeque;
+use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
 
 use crate::session::event::{Event, EventKind};
 use crate::session::listing::{LISTING_LINE_CAP, list_sessions};
-use crate::session::open::{LineReader, Overlong, open_regular};
+use crate::session::open::open_regular;
+use crate::session::tail::TailLines;
 
-/// Sessions read at most (the newest ones).
-pub const MAX_SESSIONS: usize = 500;
-/// Messages kept at most.
-pub const MAX_MESSAGES: usize = 5000;
-/// Text kept at most, in bytes (8 MiB): enough for thousands of prompts, while a few
-/// pasted logs cannot make the history the biggest thing in memory.
-pub const MAX_TOTAL_BYTES: usize = 8 << 20;
-
-/// The user messages of the logs in `dir`, newest first (newest session first, its last
-/// message first), each text once, within [`MAX_MESSAGES`] and [`MAX_TOTAL_BYTES`].
-/// Unreadable logs and lines are skipped.
-pub fn load(dir: &Path) -> Vec<String> {
-    let Ok(sessions) = list_sessions(dir) else {
-        return Vec::new();
-    };
-    let mut out: Vec<String> = Vec::new();
-    let mut bytes = 0usize;
-    let mut seen = std::collections::HashSet::new();
-    for s in sessions.iter().take(MAX_SESSIONS) {
-        let budget = Budget {
-            entries: MAX_MESSAGES - out.len(),
-            bytes: MAX_TOTAL_BYTES - bytes,
-        };
-        for m in session_messages(&s.path, budget).into_iter().rev() {
-            if seen.insert(m.clone()) {
-                bytes += m.len();
-                out.push(m);
-            }
-        }
-        if out.len() >= MAX_MESSAGES || bytes >= MAX_TOTAL_BYTES {
-            break;
-        }
-    }
-    out
+/// How much of the session directory the history reads and keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Sessions read at most (the newest ones).
+    pub sessions: usize,
+    /// Bytes read from the end of each log at most.
+    pub log_window: usize,
+    /// User messages taken from each log at most (its last ones).
+    pub log_messages: usize,
+    /// Entries kept at most.
+    pub entries: usize,
+    /// Text kept at most, in bytes.
+    pub bytes: usize,
+    /// The newest entries kept in full; older ones are cut to [`Bounds::cut_bytes`].
+    pub full_entries: usize,
+    /// The prefix an older entry keeps, in bytes (then `…`).
+    pub cut_bytes: usize,
 }
 
-/// How much one session may still add to the history.
-#[derive(Debug, Clone, Copy)]
-struct Budget {
+/// The bounds the TUI reads with: 5,000 entries and 8 MiB of text at most, the newest
+/// 500 in full, older ones cut to 512 bytes; the newest 2,000 logs, each from its last
+/// 2 MiB and at most its last 200 prompts.
+pub const BOUNDS: Bounds = Bounds {
+    sessions: 2000,
+    log_window: 2 << 20,
+    log_messages: 200,
+    entries: 5000,
+    bytes: 8 << 20,
+    full_entries: 500,
+    cut_bytes: 512,
+};
+
+/// One step of the reading: entries older than every earlier batch's, newest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HistoryBatch {
+    /// The new entries, newest first.
+    pub older: Vec<String>,
+    /// Sessions read so far.
+    pub sessions: usize,
+    /// The reading is over (nothing follows).
+    pub done: bool,
+}
+
+/// How often a batch goes to the UI at most while reading.
+const BATCH_EVERY: Duration = Duration::from_millis(50);
+
+/// The entries admitted so far, counted against [`Bounds`]; texts are remembered by hash.
+#[derive(Debug)]
+struct Index {
+    b: Bounds,
+    seen: HashSet<u64>,
     entries: usize,
     bytes: usize,
 }
 
-/// The last user messages of one log that fit `budget`, oldest first. Older ones are
-/// dropped while reading, so only the budget is ever held.
-fn session_messages(path: &Path, budget: Budget) -> VecDeque<String> {
-    let mut out = VecDeque::new();
+impl Index {
+    fn new(b: Bounds) -> Self {
+        Index {
+            b,
+            seen: HashSet::new(),
+            entries: 0,
+            bytes: 0,
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.entries >= self.b.entries || self.bytes >= self.b.bytes
+    }
+
+    /// The entry `text` becomes, if it is new and fits: in full among the newest, else cut.
+    fn admit(&mut self, text: String) -> Option<String> {
+        if self.is_full() {
+            return None;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        text.hash(&mut h);
+        if !self.seen.insert(h.finish()) {
+            return None;
+        }
+        let room = self.b.bytes - self.bytes;
+        let t = if self.entries < self.b.full_entries && text.len() <= room {
+            text
+        } else {
+            cut(text, self.b.cut_bytes.min(room))
+        };
+        self.entries += 1;
+        self.bytes += t.len();
+        Some(t)
+    }
+}
+
+/// `text`'s first `max` bytes (at a character boundary) and `…`, or `text` if it fits.
+fn cut(mut text: String, max: usize) -> String {
+    const MORE: &str = "…";
+    if text.len() <= max {
+        return text;
+    }
+    let mut at = max.saturating_sub(MORE.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    text.truncate(at);
+    text.push_str(MORE);
+    text
+}
+
+/// Reads the history of `dir` within `b`, handing `send` a batch at least every
+/// [`BATCH_EVERY`] while it reads and a last one marked done; stops early when `send`
+/// returns `false` (nobody listens any more). Unreadable logs and lines are skipped.
+pub fn read(dir: &Path, b: Bounds, mut send: impl FnMut(HistoryBatch) -> bool) {
+    let sessions = list_sessions(dir).unwrap_or_default();
+    let mut index = Index::new(b);
+    let mut tail = TailLines::default();
+    let mut batch = HistoryBatch::default();
+    let mut sent_at: Option<Instant> = None;
+    for s in sessions.iter().take(b.sessions) {
+        if index.is_full() {
+            break;
+        }
+        read_log(&s.path, b, &mut tail, &mut index, &mut batch.older);
+        batch.sessions += 1;
+        // The first entries go at once; then at most every BATCH_EVERY.
+        let due = match sent_at {
+            None => !batch.older.is_empty(),
+            Some(t) => t.elapsed() >= BATCH_EVERY,
+        };
+        if due {
+            let next = HistoryBatch {
+                sessions: batch.sessions,
+                ..Default::default()
+            };
+            if !send(std::mem::replace(&mut batch, next)) {
+                return;
+            }
+            sent_at = Some(Instant::now());
+        }
+    }
+    batch.done = true;
+    send(batch);
+}
+
+/// Adds the last user messages of the log at `path` to `index`, newest first, into `out`.
+fn read_log(
+    path: &Path,
+    b: Bounds,
+    tail: &mut TailLines,
+    index: &mut Index,
+    out: &mut Vec<String>,
+) {
     let Ok(file) = open_regular(path, false) else {
-        return out;
+        return;
     };
-    let reader = std::io::BufReader::with_capacity(64 * 1024, file);
-    let mut lines = LineReader::new(reader, LISTING_LINE_CAP, Overlong::Skip);
-    let mut held = 0usize;
-    let mut skipped = 0usize;
-    while let Ok(Some(line)) = lines.next_line() {
+    let Ok(meta) = file.metadata() else {
+        return;
+    };
+    let mut taken = 0usize;
+    let r = tail.read(&file, meta.len(), b.log_window, LISTING_LINE_CAP, |line| {
         // Only user messages are parsed (tool results can be large).
-        if !contains(line.bytes, br#""user/message""#) {
-            continue;
+        if !contains(line, br#""user/message""#) {
+            return true;
         }
-        if line.is_cut() {
-            skipped += 1;
-            continue;
-        }
-        let Ok(ev) = serde_json::from_slice::<Event>(line.bytes) else {
-            continue;
+        let Ok(ev) = serde_json::from_slice::<Event>(line) else {
+            return true;
         };
         let EventKind::UserMessage(m) = &ev.kind else {
-            continue;
+            return true;
         };
         let t = m.message.typed_text();
         if t.trim().is_empty() {
-            continue;
+            return true;
         }
-        held += t.len();
-        out.push_back(t);
-        while out.len() > budget.entries || held > budget.bytes {
-            let Some(old) = out.pop_front() else { break };
-            held -= old.len();
+        taken += 1;
+        if let Some(t) = index.admit(t) {
+            out.push(t);
         }
-    }
-    if skipped > 0 {
+        taken < b.log_messages && !index.is_full()
+    });
+    if r.overlong > 0 {
         tracing::warn!(
-            "{}: {skipped} user message line(s) longer than {LISTING_LINE_CAP} bytes left out of the history",
-            path.display()
+            "{}: {} line(s) longer than {LISTING_LINE_CAP} bytes left out of the history",
+            path.display(),
+            r.overlong
         );
     }
+    // One large window does not stay allocated for the rest of the reading.
+    tail.shrink_to(256 * 1024);
+}
+
+/// The whole history of `dir` within [`BOUNDS`], newest first, read on this thread.
+pub fn load(dir: &Path) -> Vec<String> {
+    load_within(dir, BOUNDS)
+}
+
+/// [`load`] within `b`.
+pub fn load_within(dir: &Path, b: Bounds) -> Vec<String> {
+    let mut out = Vec::new();
+    read(dir, b, |batch| {
+        out.extend(batch.older);
+        true
+    });
     out
 }
 
@@ -109,15 +227,14 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
     memchr::memmem::find(hay, needle).is_some()
 }
 
-/// Loads the history of the session directory holding `log` on a background thread.
-pub fn spawn_load(log: &Path) -> Receiver<Vec<String>> {
+/// Reads the history of the session directory holding `log` on a background thread; the
+/// batches arrive on the receiver as they are read (the last one is `done`).
+pub fn spawn_load(log: &Path) -> Receiver<HistoryBatch> {
     let (tx, rx) = channel();
     let dir: PathBuf = log.parent().map(Path::to_path_buf).unwrap_or_default();
     let spawned = std::thread::Builder::new()
         .name("history".into())
-        .spawn(move || {
-            let _ = tx.send(load(&dir));
-        });
+        .spawn(move || read(&dir, BOUNDS, |b| tx.send(b).is_ok()));
     drop(spawned);
     rx
 }
@@ -219,23 +336,30 @@ mod tests {
     }
 
     #[test]
-    fn history_keeps_the_newest_messages_within_its_size_cap() {
+    fn a_long_log_is_read_from_its_end_only() {
         let dir = tempfile::tempdir().unwrap();
-        // 3 sessions of 40 messages of 256 KiB: 30 MiB of prompts, over the 8 MiB cap.
-        let big = |s: usize, i: usize| format!("{s}-{i} {}", "p".repeat(256 * 1024));
-        for s in 0..3 {
-            let texts: Vec<String> = (0..40).map(|i| big(s, i)).collect();
-            let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
-            write_log(dir.path(), &format!("2026010{s}-000000-aaaaaaaa"), &refs);
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let h = load(dir.path());
-        let total: usize = h.iter().map(String::len).sum();
-        assert!(total <= MAX_TOTAL_BYTES, "{total} bytes kept");
-        assert!(total > MAX_TOTAL_BYTES / 2, "the budget is used: {total}");
-        // Newest session first, its last message first.
-        assert_eq!(h[0], big(2, 39));
-        assert_eq!(h[1], big(2, 38));
+        let texts: Vec<String> = (0..2000).map(|i| format!("prompt {i}")).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        write_log(dir.path(), "20260101-000000-aaaaaaaa", &refs);
+        let b = Bounds {
+            log_window: 16 * 1024,
+            ..BOUNDS
+        };
+        let h = load_within(dir.path(), b);
+        assert_eq!(h[0], "prompt 1999");
+        assert!(h.len() < 200, "only the window's prompts: {}", h.len());
+        let b = Bounds {
+            log_messages: 7,
+            ..BOUNDS
+        };
+        assert_eq!(load_within(dir.path(), b).len(), 7);
+    }
+
+    #[test]
+    fn a_cut_entry_keeps_a_prefix_at_a_character_boundary() {
+        assert_eq!(cut("short".into(), 10), "short");
+        assert_eq!(cut("编辑文件".into(), 8), "编…");
+        assert!(cut("x".repeat(100), 20).len() <= 20);
     }
 
     #[test]

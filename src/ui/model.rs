@@ -56,6 +56,8 @@ pub struct Model {
     pub retry: Option<RetryStatus>,
     /// Context tokens in use; `None` when the last request's usage is unknown.
     pub context_used: Option<u64>,
+    /// The cross-session history is still being read: sessions read so far (decision 0101).
+    pub history_reading: Option<usize>,
 }
 
 impl Model {
@@ -78,6 +80,7 @@ impl Model {
             sandbox: None,
             retry: None,
             context_used: Some(0),
+            history_reading: None,
         }
     }
 

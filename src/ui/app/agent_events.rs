@@ -17,8 +17,7 @@ impl App {
                 self.session_id = Some(id);
                 self.session_has_messages = history.iter().any(|e| is_message(e));
                 if !path.is_empty() {
-                    self.history_rx =
-                        Some(crate::ui::history::spawn_load(std::path::Path::new(&path)));
+                    self.start_history(std::path::Path::new(&path));
                 }
                 self.chat.reset();
                 self.traj.renew();
@@ -124,9 +123,23 @@ impl App {
             // Trajectory and the next request are untouched.
             AgentEvent::ClearScreen => self.chat.clear_screen(),
             AgentEvent::CommandFinished => {}
-            AgentEvent::Sessions { current, sessions } => self
-                .overlays
-                .open_resume_picker(crate::ui::overlays::ResumePicker::new(&current, sessions)),
+            // The first batch opens the picker, the next ones fill it in (decision 0101);
+            // once it was closed, the rest of that listing is dropped.
+            AgentEvent::Sessions {
+                current,
+                sessions,
+                done,
+            } => {
+                if self.resume_listing {
+                    if let Some(p) = self.overlays.resume_picker_mut() {
+                        p.extend(&current, sessions, done);
+                    }
+                } else {
+                    let p = crate::ui::overlays::ResumePicker::new(&current, sessions);
+                    self.overlays.open_resume_picker(p.reading(!done));
+                }
+                self.resume_listing = !done;
+            }
             AgentEvent::Inspector(d) => {
                 let t = &self.traj.trajectory;
                 let saving = d.selected.n.and_then(|n| t.cache_saving(n));

@@ -50,8 +50,10 @@ pub struct App {
     /// Whether the open session holds a message: nothing to resume otherwise (and `main`
     /// removes such a log on exit).
     session_has_messages: bool,
-    /// The messages of all sessions, loading off the UI thread.
-    history_rx: Option<std::sync::mpsc::Receiver<Vec<String>>>,
+    /// The messages of all sessions, read off the UI thread and arriving in batches.
+    history_rx: Option<std::sync::mpsc::Receiver<crate::ui::history::HistoryBatch>>,
+    /// A `/resume` listing is arriving in batches (its picker was opened by the first).
+    resume_listing: bool,
     /// Ctrl+G was pressed: the loop hands the terminal to the editor.
     editor_requested: bool,
     /// terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
@@ -95,6 +97,7 @@ impl App {
             resume_args: Vec::new(),
             session_has_messages: false,
             history_rx: None,
+            resume_listing: false,
             editor_requested: false,
             term_out: Vec::new(),
             // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
@@ -213,18 +216,50 @@ impl App {
         self.show_chat(None);
     }
 
-    /// Takes the cross-session history into the composer once it has loaded.
-    fn poll_history(&mut self) {
-        if let Some(rx) = &self.history_rx {
+    /// Takes the batches of the cross-session history read so far into the composer
+    /// (each is older than the ones before); the model says how far the reading got.
+    pub(super) fn poll_history(&mut self) {
+        let Some(rx) = &self.history_rx else {
+            return;
+        };
+        loop {
             match rx.try_recv() {
-                Ok(h) => {
-                    self.bottom.composer.add_older_history(h);
-                    self.history_rx = None;
+                Ok(b) => {
+                    self.bottom.composer.add_older_history(b.older);
+                    self.model.history_reading = (!b.done).then_some(b.sessions);
+                    if b.done {
+                        self.history_rx = None;
+                        return;
+                    }
                 }
-                Err(std::sync::mpsc::TryRecvError::Empty) => {}
-                Err(_) => self.history_rx = None,
+                Err(std::sync::mpsc::TryRecvError::Empty) => return,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.model.history_reading = None;
+                    self.history_rx = None;
+                    return;
+                }
             }
         }
+    }
+
+    /// Starts reading the history of the session directory holding `log` in the
+    /// background (tests call it with their own directory).
+    pub fn start_history(&mut self, log: &std::path::Path) {
+        self.start_history_from(crate::ui::history::spawn_load(log));
+    }
+
+    /// Takes the history from `rx`, batch by batch, until one is done (tests pace it).
+    pub fn start_history_from(
+        &mut self,
+        rx: std::sync::mpsc::Receiver<crate::ui::history::HistoryBatch>,
+    ) {
+        self.history_rx = Some(rx);
+        self.model.history_reading = Some(0);
+    }
+
+    /// Whether the history is still being read (Ctrl+R says so meanwhile).
+    pub fn history_reading(&self) -> Option<usize> {
+        self.model.history_reading
     }
 
     /// Loads the messages of every session in `dir`'s sessions now (tests).
@@ -382,6 +417,13 @@ impl App {
             || self.rewind_armed()
             || self.hint_visible().is_some()
             || self.mention_files_pending()
+            || self.history_search_pending()
+    }
+
+    /// Whether Ctrl+R is open while the history is still read: keep ticking so the
+    /// matches fill in as the batches arrive.
+    fn history_search_pending(&self) -> bool {
+        self.history_rx.is_some() && self.bottom.composer.search().is_some()
     }
 
     /// Whether an `@` is typed while the workspace walk still runs: keep ticking so the

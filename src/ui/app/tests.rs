@@ -336,11 +336,13 @@ fn app_in(cx: Context) -> App {
                     bytes: 300,
                     workspace: None,
                     forked_from: None,
+                    messages_partial: false,
                 })
                 .collect();
             app.on_agent_event(AgentEvent::Sessions {
                 current: "now".into(),
                 sessions,
+                done: true,
             });
             k(&mut app, KeyCode::Char('s'));
             k(&mut app, KeyCode::Down);

@@ -44,6 +44,10 @@ pub struct Composer {
     caret: usize,
     pastes: Vec<(String, String)>,
     history: Vec<String>,
+    /// How many entries at the front of `history` came from other sessions, and their
+    /// hashes: each batch of the history reader is checked against them without a pass
+    /// over the whole history (decision 0101).
+    older: (usize, HashSet<u64>),
     /// History texts that start with `/` but were sent as messages (a paste, or a
     /// message of an earlier session): recalled, they are messages again.
     literal: HashSet<String>,
@@ -399,9 +403,26 @@ impl Composer {
     /// Adds older messages (other sessions, newest first) before the history of this
     /// session; texts already present are skipped. ↑ reaches them after this session's.
     pub fn add_older_history(&mut self, newest_first: Vec<String>) {
+        if newest_first.is_empty() {
+            return;
+        }
+        // Hashes, not a scan per text: the history reader hands thousands of entries in
+        // batches, and the frame that takes one must not wait (decision 0101). Only this
+        // session's own entries are hashed again.
+        let hash = |t: &str| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            t.hash(&mut h);
+            h.finish()
+        };
+        let own: HashSet<u64> = self.history[self.older.0..]
+            .iter()
+            .map(|t| hash(t))
+            .collect();
         let mut older: Vec<String> = Vec::new();
         for t in newest_first {
-            if !self.history.contains(&t) && !older.contains(&t) {
+            let h = hash(&t);
+            if !own.contains(&h) && self.older.1.insert(h) {
                 // A user message of an earlier session is a message, even with a `/`.
                 if t.trim_start().starts_with('/') {
                     self.literal.insert(t.clone());
@@ -410,6 +431,7 @@ impl Composer {
             }
         }
         let added = older.len();
+        self.older.0 += added;
         older.reverse();
         older.append(&mut self.history);
         self.history = older;

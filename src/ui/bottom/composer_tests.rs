@@ -28,6 +28,32 @@ fn with_history() -> Composer {
     c
 }
 
+/// The history reader's batches (decision 0101): each goes behind the earlier ones and
+/// skips what an earlier batch or this session already holds.
+#[test]
+fn a_later_history_batch_goes_behind_and_skips_texts_already_held() {
+    let mut c = with_history();
+    typed(&mut c, "sent meanwhile");
+    c.submit();
+    c.add_older_history(vec![
+        "write docs".into(),
+        "sent meanwhile".into(),
+        "the oldest".into(),
+    ]);
+    assert_eq!(
+        c.history_newest_first(),
+        [
+            "sent meanwhile",
+            "this session: deploy",
+            "fix the parser",
+            "Deploy staging",
+            "write docs",
+            "deploy production",
+            "the oldest"
+        ]
+    );
+}
+
 #[test]
 fn older_sessions_come_after_this_one_on_arrow_up() {
     let mut c = with_history();

@@ -148,7 +148,14 @@ impl BottomPane {
         let l = m.l;
         let w = body.width as usize;
         let found = self.composer.search_match().map(str::to_string);
-        let key = if found.is_some() || query.is_empty() {
+        // While the history is still read, no match yet is no failure (decision 0101).
+        let reading = m.history_reading.map(|n| {
+            format!(
+                "  {}",
+                l.tra("tui-history-reading", &[("count", Arg::from(n))])
+            )
+        });
+        let key = if found.is_some() || query.is_empty() || reading.is_some() {
             "tui-history-search"
         } else {
             "tui-history-search-failed"
@@ -159,7 +166,8 @@ impl BottomPane {
         let text = found.as_deref().map(sanitize).unwrap_or_default();
         let mut lines = text.split('\n');
         let first = lines.next().unwrap_or("");
-        let room = w.saturating_sub(label_w);
+        let note_w = reading.as_deref().map_or(0, str_width);
+        let room = w.saturating_sub(label_w + note_w);
         let shown = truncate(first, room);
         match crate::ui::history::find_ci(&shown, query) {
             Some(r) => {
@@ -171,6 +179,9 @@ impl BottomPane {
                 spans.push(Span::raw(shown[r.end..].to_string()));
             }
             None => spans.push(Span::raw(shown.clone())),
+        }
+        if let Some(note) = reading {
+            spans.push(Span::styled(note, theme::dim()));
         }
         buf.set_line(body.x, body.y, &Line::from(spans), body.width);
         for (i, more) in lines

@@ -137,6 +137,14 @@ impl OverlayStack {
         })
     }
 
+    /// The open `/resume` picker, if any, to fill in.
+    pub fn resume_picker_mut(&mut self) -> Option<&mut ResumePicker> {
+        self.items.iter_mut().rev().find_map(|o| match o {
+            Overlay::Resume(p) => Some(p),
+            _ => None,
+        })
+    }
+
     /// Replaces any open `/resume` picker with `p` (on top).
     pub fn open_resume_picker(&mut self, p: ResumePicker) {
         self.items.retain(|o| !matches!(o, Overlay::Resume(_)));

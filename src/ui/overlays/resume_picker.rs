@@ -38,35 +38,81 @@ pub struct ResumePicker {
     scroll: usize,
     /// Entries the last frame had room for (PgUp/PgDn step).
     page: usize,
+    /// Sessions the listing has given so far (the current and empty ones included).
+    received: usize,
+    /// The listing is still read (decision 0101).
+    reading: bool,
+    /// The open session's workspace, once a batch named it: its sessions come first.
+    workspace: Option<String>,
 }
 
 impl ResumePicker {
     /// A picker over `sessions` (any order: shown newest first, those of the open
     /// session's workspace before the others), leaving out `current` and sessions without
     /// messages.
-    pub fn new(current: &str, mut sessions: Vec<SessionSummary>) -> Self {
-        let workspace = sessions
-            .iter()
-            .find(|s| s.id == current)
-            .and_then(|s| s.workspace.clone());
-        // An empty session (started, nothing sent) is nothing to go back to.
-        sessions.retain(|s| s.id != current && s.messages > 0);
-        sessions.sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
-        // SPEC §14.4: this workspace's sessions first (the sort above would undo the
-        // listing's order).
-        if let Some(w) = workspace {
-            crate::session::workspace::this_workspace_first(
-                &mut sessions,
-                std::path::Path::new(&w),
-                |s| s.workspace.as_deref(),
-            );
-        }
-        ResumePicker {
-            sessions,
+    pub fn new(current: &str, sessions: Vec<SessionSummary>) -> Self {
+        let mut p = ResumePicker {
+            sessions: Vec::new(),
+            workspace: None,
             filter: String::new(),
             selected: 0,
             scroll: 0,
             page: 1,
+            received: 0,
+            reading: false,
+        };
+        p.add(current, sessions);
+        p
+    }
+
+    fn add(&mut self, current: &str, mut sessions: Vec<SessionSummary>) {
+        self.received += sessions.len();
+        if self.workspace.is_none() {
+            self.workspace = sessions
+                .iter()
+                .find(|s| s.id == current)
+                .and_then(|s| s.workspace.clone());
+        }
+        // An empty session (started, nothing sent) is nothing to go back to.
+        sessions.retain(|s| s.id != current && s.messages > 0);
+        self.sessions.append(&mut sessions);
+        self.sessions
+            .sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
+        // SPEC §14.4: this workspace's sessions first (the sort above would undo the
+        // listing's order).
+        if let Some(w) = &self.workspace {
+            crate::session::workspace::this_workspace_first(
+                &mut self.sessions,
+                std::path::Path::new(w),
+                |s| s.workspace.as_deref(),
+            );
+        }
+    }
+
+    /// Marks the list as still being read (`true`): the picker says so until
+    /// [`ResumePicker::extend`] gets the last batch.
+    pub fn reading(mut self, reading: bool) -> Self {
+        self.reading = reading;
+        self
+    }
+
+    /// Whether the list is still being read, and how many sessions came so far.
+    pub fn reading_count(&self) -> Option<usize> {
+        self.reading.then_some(self.received)
+    }
+
+    /// Adds the next batch of a listing that is still read; `done` ends the reading. The
+    /// highlighted session stays highlighted.
+    pub fn extend(&mut self, current: &str, sessions: Vec<SessionSummary>, done: bool) {
+        let keep = self.selected().map(|s| s.id.clone());
+        self.add(current, sessions);
+        if let Some(id) = keep
+            && let Some(i) = self.visible().iter().position(|s| s.id == id)
+        {
+            self.selected = i;
+        }
+        if done {
+            self.reading = false;
         }
     }
 
@@ -123,8 +169,14 @@ impl ResumePicker {
     ) {
         let w = rows[0].width as usize;
         let date = local_time(s.modified);
+        // Decision 0101: a long log is counted within its first bytes only.
+        let stats_key = if s.messages_partial {
+            "tui-resume-stats-at-least"
+        } else {
+            "tui-resume-stats"
+        };
         let mut stats = l.tra(
-            "tui-resume-stats",
+            stats_key,
             &[
                 ("count", Arg::from(s.messages)),
                 ("size", Arg::from(human_size(s.bytes))),
@@ -250,14 +302,19 @@ impl Component for ResumePicker {
             .title(format!(" {} ", l.tr("tui-resume-title")))
             .title_bottom(
                 Line::from(format!(
-                    " {} ",
+                    " {}{} ",
                     l.tra(
                         "tui-resume-count",
                         &[
                             ("shown", Arg::from(total)),
                             ("total", Arg::from(self.sessions.len())),
                         ],
-                    )
+                    ),
+                    // Decision 0101: the list fills in while the logs are read.
+                    self.reading_count().map_or(String::new(), |n| format!(
+                        " · {}",
+                        l.tra("tui-history-reading", &[("count", Arg::from(n))])
+                    ))
                 ))
                 .right_aligned(),
             );
@@ -295,7 +352,9 @@ impl Component for ResumePicker {
             height: inner.height.saturating_sub(3),
         };
         if total == 0 {
-            let msg = if self.sessions.is_empty() {
+            let msg = if let Some(n) = self.reading_count() {
+                l.tra("tui-history-reading", &[("count", Arg::from(n))])
+            } else if self.sessions.is_empty() {
                 l.tr("tui-resume-empty")
             } else {
                 l.tra(
@@ -371,6 +430,7 @@ mod tests {
             bytes: 100,
             workspace: None,
             forked_from: None,
+            messages_partial: false,
         }
     }
 

@@ -242,11 +242,21 @@ async fn the_resume_picker_lists_the_good_session_past_hostile_entries() {
     let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
     let mut agent = env.start_interactive(cfg);
     agent.submit("/resume");
-    let sessions = loop {
-        if let AgentEvent::Sessions { sessions, .. } = agent.next_event().await {
-            break sessions;
+    // The list comes in batches; the last one is done.
+    let mut sessions = Vec::new();
+    loop {
+        if let AgentEvent::Sessions {
+            sessions: batch,
+            done,
+            ..
+        } = agent.next_event().await
+        {
+            sessions.extend(batch);
+            if done {
+                break;
+            }
         }
-    };
+    }
     let ids: Vec<&str> = sessions.iter().map(|s| s.id.as_str()).collect();
     assert!(ids.contains(&GOOD_ID), "{ids:?}");
     for hostile in ["f1f0f1f0", "2e202e20", "d1d1d1d1"] {
@@ -297,11 +307,11 @@ impl deepterm::agent::run::Environment for SlowListing {
     }
     fn session_summaries(&self) -> deepterm::agent::run::SummaryJob {
         let release = self.release.lock().unwrap().take();
-        Box::new(move || {
+        Box::new(move |sink| {
             if let Some(r) = release {
                 let _ = r.recv_timeout(std::time::Duration::from_secs(30));
             }
-            vec![deepterm::agent::protocol::SessionSummary {
+            sink(vec![deepterm::agent::protocol::SessionSummary {
                 id: "listed".into(),
                 modified: 0,
                 first_prompt: None,
@@ -309,7 +319,8 @@ impl deepterm::agent::run::Environment for SlowListing {
                 bytes: 1,
                 workspace: None,
                 forked_from: None,
-            }]
+                messages_partial: false,
+            }])
         })
     }
 }
@@ -364,7 +375,10 @@ async fn the_loop_answers_other_commands_while_the_picker_list_is_read() {
     }
     release_tx.send(()).unwrap();
     loop {
-        if let AgentEvent::Sessions { current, sessions } = next(&mut events).await {
+        if let AgentEvent::Sessions {
+            current, sessions, ..
+        } = next(&mut events).await
+        {
             assert_eq!(current, "slow");
             assert_eq!(sessions[0].id, "listed");
             break;

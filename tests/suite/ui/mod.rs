@@ -2,6 +2,7 @@ mod cells;
 mod clear_screen;
 mod components;
 mod composer_loop;
+mod history_reader;
 mod locales;
 mod markdown;
 mod screens;
