@@ -85,7 +85,8 @@ exec-mcp-failed = MCP server { $name } failed to start, so its tools are missing
 exec-mcp-timeout = MCP server { $name } was not connected after { $seconds } s, so its tools are missing from the first requests ([mcp] startup_wait_secs sets the wait).
 
 # issue 10: command table and typed output
-cmd-help-entry = {"  "}{ $name } { $description }
+output-row = {"  "}{ $left }  { $right }
+cmd-help-synopsis = { $name } { $args }
 output-verbatim = { $text }
 
 # issue 10: clean-ups
@@ -104,7 +105,6 @@ cmd-lang-args = en|zh
 cmd-inspect-args = [N]
 cmd-resume-args = [ID|last]
 cmd-usage = Usage: { $command } { $args }
-cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }
 
 # issue 13: copy, mouse, notify
 cmd-copy = Copy the last reply (or the Nth last) to the clipboard

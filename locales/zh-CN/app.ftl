@@ -85,7 +85,8 @@ exec-mcp-failed = MCP 服务器 { $name } 启动失败，其工具不可用：{ 
 exec-mcp-timeout = MCP 服务器 { $name } 在 { $seconds } 秒内未连接，最初的请求中缺少它的工具（可用 [mcp] startup_wait_secs 设置等待时间）。
 
 # issue 10: command table and typed output
-cmd-help-entry = {"  "}{ $name } { $description }
+output-row = {"  "}{ $left }  { $right }
+cmd-help-synopsis = { $name } { $args }
 output-verbatim = { $text }
 
 # issue 10: clean-ups
@@ -104,7 +105,6 @@ cmd-lang-args = en|zh
 cmd-inspect-args = [N]
 cmd-resume-args = [ID|last]
 cmd-usage = 用法：{ $command } { $args }
-cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }
 
 # issue 13: copy, mouse, notify
 cmd-copy = 把最后一条回复（或倒数第 N 条）复制到剪贴板
