@@ -13,6 +13,13 @@ context-injection = Context injection
 # Agent loop notices.
 agent-turn-cancelled = Turn cancelled.
 agent-session-error = Session log error: { $error }
+# What went wrong with the session log; the sink's or a rule's own text follows as the quoted detail.
+session-error-invalid = an event broke a log rule (detail: "{ $detail }")
+session-error-write = writing failed (detail: "{ $detail }")
+session-error-sync = saving to disk failed (detail: "{ $detail }")
+session-error-tool-history = the tool history does not add up (detail: "{ $detail }")
+session-error-empty = the log is empty (no session/start)
+session-error-redaction = a key value could not be taken out of an event (detail: "{ $detail }")
 agent-too-many-steps = Stopped after { $count } steps in one turn.
 agent-max-tokens = The reply was cut off at the output limit (max_tokens).
 

@@ -13,6 +13,13 @@ context-injection = 上下文注入
 # 代理循环提示。
 agent-turn-cancelled = 本轮已取消。
 agent-session-error = 会话日志错误：{ $error }
+# 会话日志出了什么问题；写入端或日志规则的原话作为引用的详情附在后面。
+session-error-invalid = 有事件违反了日志规则（详情：“{ $detail }”）
+session-error-write = 写入失败（详情：“{ $detail }”）
+session-error-sync = 保存到磁盘失败（详情：“{ $detail }”）
+session-error-tool-history = 工具历史前后不一致（详情：“{ $detail }”）
+session-error-empty = 日志为空（没有 session/start）
+session-error-redaction = 无法从事件中去除密钥值（详情：“{ $detail }”）
 agent-too-many-steps = 单轮超过 { $count } 步，已停止。
 agent-max-tokens = 回复达到输出上限（max_tokens），已被截断。
 

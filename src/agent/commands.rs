@@ -107,7 +107,7 @@ impl Agent {
             self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             ));
         }
     }

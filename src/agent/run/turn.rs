@@ -6,7 +6,7 @@ use super::*;
 impl Agent {
     pub(crate) async fn run_turn(&mut self, text: String) -> LineOutcome {
         if let Err(e) = self.repair_unanswered_calls() {
-            let line = self.session_error_line(&e);
+            let line = self.session_error_line(e.text());
             return LineOutcome {
                 text: None,
                 error: Some(line),
@@ -63,14 +63,16 @@ impl Agent {
                 ));
                 (TurnOutcome::Error, Some(line))
             }
-            Err(AgentError::Session(e)) => (TurnOutcome::Error, Some(self.session_error_line(e))),
+            Err(AgentError::Session(e)) => {
+                (TurnOutcome::Error, Some(self.session_error_line(e.text())))
+            }
         };
         if started {
             // Input that never reached a request (cancelled or failed before it) is still
             // the user's: keep it in the log rather than dropping it.
             for m in std::mem::take(&mut self.state.pending_user) {
                 if let Err(e) = self.push(EventKind::UserMessage(UserMessageData { message: m })) {
-                    error.get_or_insert_with(|| self.session_error_line(&e));
+                    error.get_or_insert_with(|| self.session_error_line(e.text()));
                 }
             }
             // The state a checkpointed turn left, before its end (SPEC §14.3).
@@ -79,7 +81,7 @@ impl Agent {
                 turn,
                 outcome: Some(outcome),
             })) {
-                error.get_or_insert_with(|| self.session_error_line(&e));
+                error.get_or_insert_with(|| self.session_error_line(e.text()));
             }
             // `stop` hooks (SPEC §14.4), not after a turn the user cancelled.
             if outcome != TurnOutcome::Cancelled {
@@ -88,7 +90,7 @@ impl Agent {
         }
         self.state.pending_user.clear();
         if let Err(e) = self.state.session.sync() {
-            error.get_or_insert_with(|| self.session_error_line(&e));
+            error.get_or_insert_with(|| self.session_error_line(e.text()));
         }
         self.events.emit(AgentEvent::Phase(TurnPhase::Idle));
         self.events.emit(AgentEvent::TurnFinished);
@@ -144,8 +146,8 @@ impl Agent {
     }
 
     /// Notifies and returns the localized line for a session log failure.
-    pub(super) fn session_error_line(&self, e: &dyn std::fmt::Display) -> String {
-        let args = vec![("error", Arg::from(e.to_string()))];
+    pub(super) fn session_error_line(&self, e: crate::i18n::Text) -> String {
+        let args = vec![("error", Arg::from(e))];
         let line = self.l.tra("agent-session-error", &args);
         self.events
             .emit(Notice::new(NoticeLevel::Error, "agent-session-error", args));
