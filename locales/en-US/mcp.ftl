@@ -14,6 +14,7 @@ mcp-err-task-failed = the MCP connection task failed (detail: "{ $error }")
 mcp-why-closed = the server closed the connection before answering
 mcp-why-transport = a message could not be sent to the server
 mcp-why-not-mcp = the server's answer is not a valid MCP reply
+mcp-why-not-a-list = the answer is not a valid tool list
 mcp-why-refused = the server answered with an error
 mcp-why-version = the server speaks no MCP protocol version deepterm knows
 mcp-why-timeout = the server did not answer in time

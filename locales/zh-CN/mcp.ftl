@@ -14,6 +14,7 @@ mcp-err-task-failed = MCP 连接任务失败（详情：“{ $error }”）
 mcp-why-closed = 服务器在应答前关闭了连接
 mcp-why-transport = 无法向服务器发送消息
 mcp-why-not-mcp = 服务器的应答不是有效的 MCP 应答
+mcp-why-not-a-list = 应答不是有效的工具列表
 mcp-why-refused = 服务器返回了错误
 mcp-why-version = 服务器不支持 deepterm 所知的任何 MCP 协议版本
 mcp-why-timeout = 服务器没有及时应答

@@ -66,6 +66,9 @@ pub(super) fn handshake(e: &rmcp::service::ClientInitializeError) -> Text {
 pub(super) fn list_failed(e: &rmcp::service::ServiceError) -> Text {
     use rmcp::service::ServiceError as E;
     let why = match e {
+        E::McpError(d) if d.message.starts_with(super::listing::UNPARSABLE_LIST) => {
+            "mcp-why-not-a-list"
+        }
         E::McpError(_) => "mcp-why-refused",
         E::TransportSend(_) => "mcp-why-transport",
         E::TransportClosed => "mcp-why-closed",
