@@ -10,6 +10,7 @@ mod commands_lang;
 mod custom_commands;
 mod nodes_resume;
 mod popup_help;
+mod queued_turn;
 
 use crate::common;
 use crate::common::tmux::Tmux;
