@@ -17,7 +17,7 @@ use crate::agent::command_spec::{
 };
 use crate::agent::inbox::Pending;
 use crate::agent::protocol::{
-    AgentEvent, Notice, NoticeLevel, OUTPUT_ROW, OUTPUT_VERBATIM, OutputLine, TurnPhase,
+    AgentEvent, Notice, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase, output_row,
 };
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Locale, Localizer, Text};
@@ -38,14 +38,9 @@ pub fn help_lines() -> Vec<OutputLine> {
             )),
             None => Arg::from(c.name),
         };
-        out.push(help_row(left, Arg::from(Text::new(c.desc_key, vec![]))));
+        out.push(output_row(left, Arg::from(Text::new(c.desc_key, vec![]))));
     }
     out
-}
-
-/// One `/help` table row.
-pub fn help_row(left: Arg, right: Arg) -> OutputLine {
-    Text::new(OUTPUT_ROW, vec![("left", left), ("right", right)])
 }
 
 /// The usage message of `spec`, from the table: `Usage: /tool enable|disable NAME`.

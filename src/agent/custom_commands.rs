@@ -88,7 +88,7 @@ impl CustomCommand {
             "cmd-help-synopsis",
             vec![("name", Arg::from(self.name.as_str())), ("args", args)],
         );
-        crate::agent::commands::help_row(Arg::from(left), description)
+        crate::agent::protocol::output_row(Arg::from(left), description)
     }
 }
 

@@ -147,6 +147,11 @@ pub const OUTPUT_VERBATIM: &str = "output-verbatim";
 /// right column starts at one place and a wrapped description keeps to it (§14.5).
 pub const OUTPUT_ROW: &str = "output-row";
 
+/// A two-column table row (see [`OUTPUT_ROW`]).
+pub fn output_row(left: Arg, right: Arg) -> OutputLine {
+    Text::new(OUTPUT_ROW, vec![("left", left), ("right", right)])
+}
+
 /// The `left` and `right` cells of an [`OUTPUT_ROW`] line in `l`'s language.
 pub fn row_cells(line: &OutputLine, l: crate::i18n::Localizer) -> Option<(String, String)> {
     if line.key != OUTPUT_ROW {
