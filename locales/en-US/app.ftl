@@ -13,6 +13,13 @@ context-injection = Context injection
 # Agent loop notices.
 agent-turn-cancelled = Turn cancelled.
 agent-session-error = Session log error: { $error }
+# What went wrong with the session log; the sink's or a rule's own text follows as the quoted detail.
+session-error-invalid = an event broke a log rule (detail: "{ $detail }")
+session-error-write = writing failed (detail: "{ $detail }")
+session-error-sync = saving to disk failed (detail: "{ $detail }")
+session-error-tool-history = the tool history does not add up (detail: "{ $detail }")
+session-error-empty = the log is empty (no session/start)
+session-error-redaction = a key value could not be taken out of an event (detail: "{ $detail }")
 agent-too-many-steps = Stopped after { $count } steps in one turn.
 agent-max-tokens = The reply was cut off at the output limit (max_tokens).
 
@@ -85,7 +92,8 @@ exec-mcp-failed = MCP server { $name } failed to start, so its tools are missing
 exec-mcp-timeout = MCP server { $name } was not connected after { $seconds } s, so its tools are missing from the first requests ([mcp] startup_wait_secs sets the wait).
 
 # issue 10: command table and typed output
-cmd-help-entry = {"  "}{ $name } { $description }
+output-row = {"  "}{ $left }  { $right }
+cmd-help-synopsis = { $name } { $args }
 output-verbatim = { $text }
 
 # issue 10: clean-ups
@@ -104,7 +112,6 @@ cmd-lang-args = en|zh
 cmd-inspect-args = [N]
 cmd-resume-args = [ID|last]
 cmd-usage = Usage: { $command } { $args }
-cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }
 
 # issue 13: copy, mouse, notify
 cmd-copy = Copy the last reply (or the Nth last) to the clipboard

@@ -11,6 +11,9 @@ cli-fork = Start a new session continuing from a saved one (id, unique id prefix
 
 checkpoint-off = Checkpoints are off ([checkpoints] enabled = false).
 checkpoint-failed = Checkpoint failed: { $error }
+checkpoint-why-store = the checkpoint store { $path } could not be read or written (detail: "{ $error }")
+checkpoint-why-corrupt = a record in the checkpoint store { $path } is unreadable (detail: "{ $error }")
+checkpoint-why-walk = the workspace { $path } could not be read (detail: "{ $error }")
 checkpoint-skipped = { $count ->
     [one] One file is over the checkpoint size cap and cannot be restored: { $files }
    *[other] { $count } files are over the checkpoint size cap and cannot be restored: { $files }
@@ -37,7 +40,7 @@ undo-title = Undid prompt { $n } (“{ $prompt }”): { $count ->
   }
 undo-restored-file = {"  "}restored { $path }
 undo-not-kept = {"  "}not restorable (over the size cap): { $path }
-undo-failed-file = {"  "}could not restore { $path }: { $error }
+undo-failed-file = {"  "}could not restore { $path } (detail: "{ $error }")
 undo-conflict-file = {"  "}conflict, left alone (changed since the turn): { $path }
 undo-conflict-hint = To overwrite the conflicting files too: { $command }
 undo-conflicts = { $count ->

@@ -26,6 +26,7 @@ llm-cause-tls = TLS failed
 llm-cause-rate-limited = rate limited
 llm-cause-server = server error
 llm-cause-other = request failed
+llm-cause-with-hint = { $cause } · { $hint }
 llm-hint-refused = nothing listening at { $origin } — check base_url
 llm-hint-dns = cannot resolve { $origin } — check base_url
 llm-hint-tls = TLS with { $origin } failed — check base_url and the certificate

@@ -145,8 +145,6 @@ tui-help-mouse = Wheel scrolls the pane under the pointer, a click expands a Cha
 tui-key-mouse = Mouse
 tui-key-any = Any key
 # issue 11: cells
-tui-attempt-retrying = attempt { $attempt } failed — retrying
-tui-attempt-failed = attempt { $attempt } failed
 
 # issue 12: cache breaks and the Trajectory
 tui-footer-hit-session = session hit { $pct }%
@@ -199,10 +197,14 @@ tui-help-help-scroll = In this help: scroll
 tui-help-close-scroll = ↑/↓, PgUp/PgDn, Home/End scroll; any other key closes
 tui-help-position = { $first }–{ $last } of { $total }
 tui-user-collapsed = ▸ { $hidden ->
-    [one] { $hidden } more line
-   *[other] { $hidden } more lines
-} (Enter expands)
-tui-user-expanded = ▾ { $lines } lines (Enter collapses)
+    [0] long lines cut (Enter expands)
+    [one] { $hidden } more line (Enter expands)
+   *[other] { $hidden } more lines (Enter expands)
+}
+tui-user-expanded = ▾ { $lines ->
+    [one] { $lines } line
+   *[other] { $lines } lines
+} (Enter collapses)
 tui-queued-item = ↳ queued: { $text }
 tui-queued-more = … { $count } more queued
 

@@ -13,6 +13,13 @@ context-injection = 上下文注入
 # 代理循环提示。
 agent-turn-cancelled = 本轮已取消。
 agent-session-error = 会话日志错误：{ $error }
+# 会话日志出了什么问题；写入端或日志规则的原话作为引用的详情附在后面。
+session-error-invalid = 有事件违反了日志规则（详情：“{ $detail }”）
+session-error-write = 写入失败（详情：“{ $detail }”）
+session-error-sync = 保存到磁盘失败（详情：“{ $detail }”）
+session-error-tool-history = 工具历史前后不一致（详情：“{ $detail }”）
+session-error-empty = 日志为空（没有 session/start）
+session-error-redaction = 无法从事件中去除密钥值（详情：“{ $detail }”）
 agent-too-many-steps = 单轮超过 { $count } 步，已停止。
 agent-max-tokens = 回复达到输出上限（max_tokens），已被截断。
 
@@ -85,7 +92,8 @@ exec-mcp-failed = MCP 服务器 { $name } 启动失败，其工具不可用：{ 
 exec-mcp-timeout = MCP 服务器 { $name } 在 { $seconds } 秒内未连接，最初的请求中缺少它的工具（可用 [mcp] startup_wait_secs 设置等待时间）。
 
 # issue 10: command table and typed output
-cmd-help-entry = {"  "}{ $name } { $description }
+output-row = {"  "}{ $left }  { $right }
+cmd-help-synopsis = { $name } { $args }
 output-verbatim = { $text }
 
 # issue 10: clean-ups
@@ -104,7 +112,6 @@ cmd-lang-args = en|zh
 cmd-inspect-args = [N]
 cmd-resume-args = [ID|last]
 cmd-usage = 用法：{ $command } { $args }
-cmd-help-entry-args = {"  "}{ $name } { $args }  { $description }
 
 # issue 13: copy, mouse, notify
 cmd-copy = 把最后一条回复（或倒数第 N 条）复制到剪贴板

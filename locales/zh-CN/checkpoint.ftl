@@ -11,6 +11,9 @@ cli-fork = 从已保存的会话分叉出一个新会话（ID、唯一的 ID 前
 
 checkpoint-off = 检查点已关闭（[checkpoints] enabled = false）。
 checkpoint-failed = 检查点失败：{ $error }
+checkpoint-why-store = 无法读写检查点存储 { $path }（详情：“{ $error }”）
+checkpoint-why-corrupt = 检查点存储 { $path } 中有无法读取的记录（详情：“{ $error }”）
+checkpoint-why-walk = 无法读取工作区 { $path }（详情：“{ $error }”）
 checkpoint-skipped = 有 { $count } 个文件超过检查点大小上限，无法恢复：{ $files }
 checkpoint-taken = 第 { $turn } 轮之前的检查点（{ $files } 个文件）
 
@@ -25,7 +28,7 @@ undo-nothing = 没有可撤销的内容：本次会话还没有哪一轮改动�
 undo-title = 已撤销第 { $n } 条提示（“{ $prompt }”）：恢复了 { $count } 个文件。
 undo-restored-file = {"  "}已恢复 { $path }
 undo-not-kept = {"  "}无法恢复（超过大小上限）：{ $path }
-undo-failed-file = {"  "}无法恢复 { $path }：{ $error }
+undo-failed-file = {"  "}无法恢复 { $path }（详情：“{ $error }”）
 undo-conflict-file = {"  "}冲突，未改动（该轮之后被改过）：{ $path }
 undo-conflict-hint = 如需连冲突文件一起覆盖：{ $command }
 undo-conflicts = 有 { $count } 个文件在该轮之后被改过，已保持原样。

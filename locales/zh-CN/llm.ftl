@@ -26,6 +26,7 @@ llm-cause-tls = TLS 失败
 llm-cause-rate-limited = 请求过于频繁
 llm-cause-server = 服务器错误
 llm-cause-other = 请求失败
+llm-cause-with-hint = { $cause } · { $hint }
 llm-hint-refused = { $origin } 上没有服务在监听——请检查 base_url
 llm-hint-dns = 无法解析 { $origin }——请检查 base_url
 llm-hint-tls = 与 { $origin } 的 TLS 连接失败——请检查 base_url 和证书

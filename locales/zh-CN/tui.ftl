@@ -133,8 +133,6 @@ tui-help-mouse = 滚轮滚动指针下的窗格，点击展开对话节点
 tui-key-mouse = 鼠标
 tui-key-any = 任意键
 # issue 11: cells
-tui-attempt-retrying = 第 { $attempt } 次尝试失败，正在重试
-tui-attempt-failed = 第 { $attempt } 次尝试失败
 
 # issue 12: cache breaks and the Trajectory
 tui-footer-hit-session = 会话命中 { $pct }%
@@ -186,7 +184,10 @@ tui-help-complete = 斜杠命令弹窗：Tab 补全；Enter 运行命令，需�
 tui-help-help-scroll = 在本帮助中：滚动
 tui-help-close-scroll = ↑/↓、PgUp/PgDn、Home/End 滚动；按其他任意键关闭
 tui-help-position = 第 { $first }–{ $last } 行，共 { $total } 行
-tui-user-collapsed = ▸ 还有 { $hidden } 行（Enter 展开）
+tui-user-collapsed = ▸ { $hidden ->
+    [0] 长行已截断（Enter 展开）
+   *[other] 还有 { $hidden } 行（Enter 展开）
+}
 tui-user-expanded = ▾ 共 { $lines } 行（Enter 折叠）
 tui-queued-item = ↳ 排队中：{ $text }
 tui-queued-more = … 另有 { $count } 条排队中

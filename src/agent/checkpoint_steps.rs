@@ -67,7 +67,7 @@ impl Agent {
             Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
                 crate::agent::protocol::NoticeLevel::Warn,
                 "checkpoint-failed",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             )),
         }
     }
@@ -88,7 +88,7 @@ impl Agent {
             Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
                 crate::agent::protocol::NoticeLevel::Warn,
                 "checkpoint-failed",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             )),
         }
     }
@@ -105,7 +105,7 @@ impl Agent {
                 self.events.emit(crate::agent::protocol::Notice::new(
                     crate::agent::protocol::NoticeLevel::Error,
                     "agent-session-error",
-                    vec![("error", Arg::from(e.to_string()))],
+                    vec![("error", Arg::from(e.text()))],
                 ));
                 false
             }

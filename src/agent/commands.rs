@@ -17,30 +17,28 @@ use crate::agent::command_spec::{
 };
 use crate::agent::inbox::Pending;
 use crate::agent::protocol::{
-    AgentEvent, Notice, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase,
+    AgentEvent, Notice, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase, output_row,
 };
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Locale, Localizer, Text};
 use crate::llm::client::ProviderClient;
 
-/// The `/help` lines: a title, then one line per table entry (name, argument synopsis and
+/// The `/help` lines: a title, then one table row per entry (name and argument synopsis |
 /// description, rendered when drawn).
 pub fn help_lines() -> Vec<OutputLine> {
     let mut out = vec![Text::new("cmd-help-title", vec![])];
     for c in COMMANDS {
-        let mut args = vec![
-            ("name", Arg::from(format!("{:<10}", c.name))),
-            ("description", Arg::from(Text::new(c.desc_key, vec![]))),
-        ];
-        let key = match c.usage_key {
-            Some(u) => {
-                args[0].1 = Arg::from(c.name);
-                args.push(("args", Arg::from(Text::new(u, vec![]))));
-                "cmd-help-entry-args"
-            }
-            None => "cmd-help-entry",
+        let left = match c.usage_key {
+            Some(u) => Arg::from(Text::new(
+                "cmd-help-synopsis",
+                vec![
+                    ("name", Arg::from(c.name)),
+                    ("args", Arg::from(Text::new(u, vec![]))),
+                ],
+            )),
+            None => Arg::from(c.name),
         };
-        out.push(Text::new(key, args));
+        out.push(output_row(left, Arg::from(Text::new(c.desc_key, vec![]))));
     }
     out
 }
@@ -104,7 +102,7 @@ impl Agent {
             self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             ));
         }
     }

@@ -84,14 +84,11 @@ impl CustomCommand {
             Some(h) => Arg::from(h.as_str()),
             None => Arg::from(Text::new("cmd-custom-args", vec![])),
         };
-        Text::new(
-            "cmd-help-entry-args",
-            vec![
-                ("name", Arg::from(self.name.as_str())),
-                ("args", args),
-                ("description", description),
-            ],
-        )
+        let left = Text::new(
+            "cmd-help-synopsis",
+            vec![("name", Arg::from(self.name.as_str())), ("args", args)],
+        );
+        crate::agent::protocol::output_row(Arg::from(left), description)
     }
 }
 

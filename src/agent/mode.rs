@@ -107,10 +107,7 @@ impl Agent {
         match logged {
             Ok(_) => Ok(()),
             // Not logged, so not switched: the model would not know.
-            Err(e) => Err(self.warn(
-                "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
-            )),
+            Err(e) => Err(self.warn("agent-session-error", vec![("error", Arg::from(e.text()))])),
         }
     }
 

@@ -142,6 +142,36 @@ pub type OutputLine = Text;
 /// Fluent id of an output line that is pure data (its `text` argument, verbatim).
 pub const OUTPUT_VERBATIM: &str = "output-verbatim";
 
+/// Fluent id of a two-column table row (`/help`): its `left` (a command and its
+/// arguments) and `right` (what it does) arguments. Consecutive rows are one table: the
+/// right column starts at one place and a wrapped description keeps to it (§14.5).
+pub const OUTPUT_ROW: &str = "output-row";
+
+/// A two-column table row (see [`OUTPUT_ROW`]).
+pub fn output_row(left: Arg, right: Arg) -> OutputLine {
+    Text::new(OUTPUT_ROW, vec![("left", left), ("right", right)])
+}
+
+/// The `left` and `right` cells of an [`OUTPUT_ROW`] line in `l`'s language.
+pub fn row_cells(line: &OutputLine, l: crate::i18n::Localizer) -> Option<(String, String)> {
+    if line.key != OUTPUT_ROW {
+        return None;
+    }
+    let cell = |name: &str| {
+        line.args
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| match v {
+                Arg::Str(s) => s.clone(),
+                Arg::Text(t) => l.text(t),
+                Arg::Num(n) => n.to_string(),
+                Arg::List(items) => l.join(items),
+            })
+            .unwrap_or_default()
+    };
+    Some((cell("left"), cell("right")))
+}
+
 /// The route shown in the footer: its id, what it supports, and whether it is the demo.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(from = "RouteRecord", into = "RouteRecord")]

@@ -64,6 +64,25 @@ pub enum AgentError {
     TooManySteps,
 }
 
+impl AgentError {
+    /// The error as a message in the interface language (decision 0103).
+    pub fn text(&self) -> crate::i18n::Text {
+        use crate::i18n::Text;
+        match self {
+            AgentError::Session(e) => e.text(),
+            AgentError::Llm(e) => Text::new(
+                e.code.message_id(),
+                vec![("message", Arg::from(e.message.clone()))],
+            ),
+            AgentError::Cancelled => Text::new("llm-error-cancelled", vec![]),
+            AgentError::TooManySteps => Text::new(
+                "agent-too-many-steps",
+                vec![("count", Arg::from(MAX_STEPS_PER_TURN))],
+            ),
+        }
+    }
+}
+
 /// Why [`Agent::inspect`] has no data to show (the text goes inside a localized frame).
 #[derive(Debug, thiserror::Error)]
 pub enum InspectFailure {
@@ -306,7 +325,7 @@ impl Agent {
             self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             ));
         }
         // `session_start` hooks owed since start, `/new` or `/resume` (SPEC §14.4).
@@ -359,7 +378,7 @@ impl Agent {
                             self.events.emit(Notice::new(
                                 NoticeLevel::Error,
                                 "agent-session-error",
-                                vec![("error", Arg::from(e.to_string()))],
+                                vec![("error", Arg::from(e.text()))],
                             ));
                         }
                     }

@@ -99,6 +99,26 @@ pub enum CheckpointError {
     },
 }
 
+impl CheckpointError {
+    /// The error as a message in the interface language, the system's own text only as a
+    /// quoted detail (decision 0103).
+    pub fn text(&self) -> crate::i18n::Text {
+        use crate::i18n::{Arg, Text};
+        let (key, path, error) = match self {
+            CheckpointError::Store { path, error } => ("checkpoint-why-store", path, error),
+            CheckpointError::Corrupt { path, error } => ("checkpoint-why-corrupt", path, error),
+            CheckpointError::Walk { path, error } => ("checkpoint-why-walk", path, error),
+        };
+        Text::new(
+            key,
+            vec![
+                ("path", Arg::from(path.as_str())),
+                ("error", Arg::from(error.as_str())),
+            ],
+        )
+    }
+}
+
 /// A checkpoint id (the snapshot record's name): 16 hex digits of the record's hash.
 pub fn is_valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit())

@@ -175,3 +175,23 @@ fn unified_diff_names_both_sides_and_dev_null_for_a_new_file() {
     let d = unified("n.txt", None, Some("hi\n"));
     assert!(d.starts_with("--- /dev/null\n+++ b/n.txt\n"), "{d}");
 }
+
+#[test]
+fn a_checkpoint_failure_reads_in_one_language_with_the_system_text_quoted() {
+    use crate::i18n::{Arg, Locale, Localizer};
+    let e = super::CheckpointError::Store {
+        path: "/s/cp".into(),
+        error: "Permission denied (os error 13)".into(),
+    };
+    let shown =
+        |locale| Localizer::new(locale).tra("checkpoint-failed", &[("error", Arg::from(e.text()))]);
+    assert_eq!(
+        shown(Locale::ZhCn),
+        "检查点失败：无法读写检查点存储 /s/cp（详情：“Permission denied (os error 13)”）"
+    );
+    assert_eq!(
+        shown(Locale::EnUs),
+        "Checkpoint failed: the checkpoint store /s/cp could not be read or written \
+         (detail: \"Permission denied (os error 13)\")"
+    );
+}

@@ -144,6 +144,7 @@ mod tests {
                 status: None,
                 message: "x".into(),
                 retried: true,
+                detail: None,
             },
         }))
     }

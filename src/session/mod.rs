@@ -75,6 +75,25 @@ pub enum SessionError {
     Redaction(String),
 }
 
+impl SessionError {
+    /// The error as a message in the interface language: what went wrong in deepterm's
+    /// words, the sink's or a rule's own (English) text only as a quoted detail
+    /// (decision 0103).
+    pub fn text(&self) -> crate::i18n::Text {
+        use crate::i18n::{Arg, Text};
+        let (key, detail) = match self {
+            SessionError::Invalid(e) => ("session-error-invalid", Some(e.to_string())),
+            SessionError::Sink(SinkError::Write(d)) => ("session-error-write", Some(d.clone())),
+            SessionError::Sink(SinkError::Sync(d)) => ("session-error-sync", Some(d.clone())),
+            SessionError::ToolHistory(e) => ("session-error-tool-history", Some(e.to_string())),
+            SessionError::Empty => ("session-error-empty", None),
+            SessionError::Redaction(d) => ("session-error-redaction", Some(d.clone())),
+        };
+        let args = detail.map(|d| vec![("detail", Arg::Str(d))]);
+        Text::new(key, args.unwrap_or_default())
+    }
+}
+
 /// An open session: events, validation, surface and tool-history folds.
 pub struct Session {
     id: String,

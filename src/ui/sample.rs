@@ -198,6 +198,7 @@ impl Script {
                 status: Some(503),
                 message: "Service Unavailable".into(),
                 retried,
+                detail: None,
             },
         }))
     }

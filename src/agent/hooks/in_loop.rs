@@ -180,7 +180,7 @@ impl Agent {
             Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             )),
         }
         if let Some(n) = notice {

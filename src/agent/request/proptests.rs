@@ -273,6 +273,7 @@ impl Driver {
                             status: Some(503),
                             message: "busy".into(),
                             retried: true,
+                            detail: None,
                         },
                     }))
                     .expect("attempt");

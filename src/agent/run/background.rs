@@ -141,7 +141,7 @@ impl Agent {
             self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             ));
         }
     }

@@ -6,7 +6,7 @@ use super::*;
 impl Agent {
     pub(crate) async fn run_turn(&mut self, text: String) -> LineOutcome {
         if let Err(e) = self.repair_unanswered_calls() {
-            let line = self.session_error_line(&e);
+            let line = self.session_error_line(e.text());
             return LineOutcome {
                 text: None,
                 error: Some(line),
@@ -50,7 +50,7 @@ impl Agent {
                 (TurnOutcome::Cancelled, None)
             }
             Err(AgentError::Llm(e)) => {
-                let line = self.llm_error_line(e);
+                let line = self.llm_error_line(e, started);
                 (TurnOutcome::Error, Some(line))
             }
             Err(AgentError::TooManySteps) => {
@@ -63,14 +63,16 @@ impl Agent {
                 ));
                 (TurnOutcome::Error, Some(line))
             }
-            Err(AgentError::Session(e)) => (TurnOutcome::Error, Some(self.session_error_line(e))),
+            Err(AgentError::Session(e)) => {
+                (TurnOutcome::Error, Some(self.session_error_line(e.text())))
+            }
         };
         if started {
             // Input that never reached a request (cancelled or failed before it) is still
             // the user's: keep it in the log rather than dropping it.
             for m in std::mem::take(&mut self.state.pending_user) {
                 if let Err(e) = self.push(EventKind::UserMessage(UserMessageData { message: m })) {
-                    error.get_or_insert_with(|| self.session_error_line(&e));
+                    error.get_or_insert_with(|| self.session_error_line(e.text()));
                 }
             }
             // The state a checkpointed turn left, before its end (SPEC §14.3).
@@ -79,7 +81,7 @@ impl Agent {
                 turn,
                 outcome: Some(outcome),
             })) {
-                error.get_or_insert_with(|| self.session_error_line(&e));
+                error.get_or_insert_with(|| self.session_error_line(e.text()));
             }
             // `stop` hooks (SPEC §14.4), not after a turn the user cancelled.
             if outcome != TurnOutcome::Cancelled {
@@ -88,7 +90,7 @@ impl Agent {
         }
         self.state.pending_user.clear();
         if let Err(e) = self.state.session.sync() {
-            error.get_or_insert_with(|| self.session_error_line(&e));
+            error.get_or_insert_with(|| self.session_error_line(e.text()));
         }
         self.events.emit(AgentEvent::Phase(TurnPhase::Idle));
         self.events.emit(AgentEvent::TurnFinished);
@@ -144,37 +146,53 @@ impl Agent {
     }
 
     /// Notifies and returns the localized line for a session log failure.
-    pub(super) fn session_error_line(&self, e: &dyn std::fmt::Display) -> String {
-        let args = vec![("error", Arg::from(e.to_string()))];
+    pub(super) fn session_error_line(&self, e: crate::i18n::Text) -> String {
+        let args = vec![("error", Arg::from(e))];
         let line = self.l.tra("agent-session-error", &args);
         self.events
             .emit(Notice::new(NoticeLevel::Error, "agent-session-error", args));
         line
     }
 
-    pub(super) fn llm_error_line(&self, e: &LlmError) -> String {
-        // A transport failure says its cause in plain words, with a hint where one fits,
-        // not the transport's whole error chain (the log keeps that, per attempt).
-        let cause = crate::llm::cause::Cause::of(e);
-        let message = if e.code == ErrorCode::Transport && cause != crate::llm::cause::Cause::Other
-        {
-            let mut m = self.l.tr(cause.key());
-            if let Some(hint) = cause.hint_key() {
-                let origin = crate::llm::cause::origin(&self.route.base_url);
-                m.push_str(" · ");
-                m.push_str(&self.l.tra(hint, &[("origin", Arg::from(origin))]));
+    /// A failed turn's error as a message: a transport failure says its cause in plain
+    /// words, with a hint where one fits, not the transport's whole error chain (the log
+    /// keeps that, per attempt; §14.5).
+    pub(super) fn llm_error_text(&self, e: &LlmError) -> crate::i18n::Text {
+        use crate::i18n::Text;
+        use crate::llm::cause::{Cause, origin};
+        let cause = Cause::of(e);
+        let message = if e.code == ErrorCode::Transport && cause != Cause::Other {
+            let said = Text::new(cause.key(), vec![]);
+            match cause.hint_key() {
+                Some(hint) => {
+                    let origin = origin(&self.route.base_url);
+                    let hint = Text::new(hint, vec![("origin", Arg::from(origin))]);
+                    Arg::from(Text::new(
+                        "llm-cause-with-hint",
+                        vec![("cause", Arg::from(said)), ("hint", Arg::from(hint))],
+                    ))
+                }
+                None => Arg::from(said),
             }
-            m
         } else {
-            e.message.clone()
+            Arg::from(e.message.clone())
         };
-        let args = vec![("message", Arg::from(message))];
-        self.events.emit(Notice::new(
-            NoticeLevel::Error,
-            e.code.message_id(),
-            args.clone(),
-        ));
-        self.l.tra(e.code.message_id(), &args)
+        Text::new(e.code.message_id(), vec![("message", message)])
+    }
+
+    /// The localized line of a failed turn. Once the turn has started, the TUI's Chat
+    /// folds the logged final attempt into its one line, live and on resume alike;
+    /// `exec` has no fold and prints the notice.
+    pub(super) fn llm_error_line(&self, e: &LlmError, started: bool) -> String {
+        let t = self.llm_error_text(e);
+        if !started || !self.is_interactive() {
+            self.events.emit(Notice {
+                level: NoticeLevel::Error,
+                key: t.key.clone(),
+                args: t.args.clone(),
+            });
+        }
+        self.l.text(&t)
     }
 
     pub(super) async fn turn_body(
@@ -340,6 +358,9 @@ impl Agent {
                             status: f.error.status,
                             message: f.error.message.clone(),
                             retried: delay.is_some(),
+                            detail: delay
+                                .is_none()
+                                .then(|| Box::new(self.llm_error_text(&f.error))),
                         },
                     }))?;
                     let Some(delay) = delay else {

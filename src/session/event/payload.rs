@@ -129,6 +129,11 @@ pub struct AttemptError {
     /// Whether the loop retried after this attempt.
     #[serde(default)]
     pub retried: bool,
+    /// On the attempt the loop gave up after: the turn's error as a message (its cause in
+    /// plain words and a hint where one fits, §14.5), shown in the interface language
+    /// live and on resume. Older logs have none: `code` and `message` are shown then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Box<crate::i18n::Text>>,
 }
 
 /// `assistant/attempt` payload.

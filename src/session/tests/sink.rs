@@ -71,3 +71,25 @@ fn latest_header_and_context_track_appends() {
     assert_eq!(loaded.latest_header().unwrap().0, h2);
     assert_eq!(loaded.latest_context().unwrap().model, "m");
 }
+
+#[test]
+fn a_log_error_reads_in_the_interface_language_with_the_sink_text_only_quoted() {
+    use crate::i18n::{Arg, Locale, Localizer};
+    let e = SessionError::Sink(SinkError::Write("No space left on device".into()));
+    let shown = |locale| {
+        Localizer::new(locale).tra("agent-session-error", &[("error", Arg::from(e.text()))])
+    };
+    assert_eq!(
+        shown(Locale::ZhCn),
+        "会话日志错误：写入失败（详情：“No space left on device”）"
+    );
+    assert_eq!(
+        shown(Locale::EnUs),
+        "Session log error: writing failed (detail: \"No space left on device\")"
+    );
+    // The English `Display` (the tracing log) is unchanged.
+    assert_eq!(
+        e.to_string(),
+        "session log write failed: No space left on device"
+    );
+}

@@ -47,6 +47,48 @@ pub(super) fn cannot_start(command: &str, e: &std::io::Error) -> Text {
     }
 }
 
+/// Why the MCP handshake failed, in plain words; rmcp's own words follow only as a
+/// quoted detail, set apart from ours (decision 0103).
+pub(super) fn handshake(e: &rmcp::service::ClientInitializeError) -> Text {
+    use rmcp::service::ClientInitializeError as E;
+    let why = match e {
+        E::ConnectionClosed(_) => "mcp-why-closed",
+        E::TransportError { .. } => "mcp-why-transport",
+        E::JsonRpcError(_) => "mcp-why-refused",
+        E::NoCompatibleProtocolVersion { .. } => "mcp-why-version",
+        E::Cancelled => "mcp-why-cancelled",
+        _ => "mcp-why-not-mcp",
+    };
+    why_and_detail("mcp-err-handshake", why, e.to_string())
+}
+
+/// Why `tools/list` failed, the same way as [`handshake`].
+pub(super) fn list_failed(e: &rmcp::service::ServiceError) -> Text {
+    use rmcp::service::ServiceError as E;
+    let why = match e {
+        E::McpError(d) if d.message.starts_with(super::listing::UNPARSABLE_LIST) => {
+            "mcp-why-not-a-list"
+        }
+        E::McpError(_) => "mcp-why-refused",
+        E::TransportSend(_) => "mcp-why-transport",
+        E::TransportClosed => "mcp-why-closed",
+        E::Timeout { .. } => "mcp-why-timeout",
+        E::Cancelled { .. } => "mcp-why-cancelled",
+        _ => "mcp-why-not-mcp",
+    };
+    why_and_detail("mcp-err-list-failed", why, e.to_string())
+}
+
+fn why_and_detail(key: &str, why: &str, detail: String) -> Text {
+    Text::new(
+        key,
+        vec![
+            ("why", Arg::from(Text::new(why, vec![]))),
+            ("detail", Arg::Str(detail)),
+        ],
+    )
+}
+
 /// `error`, followed by the stderr lines that carry the cause, if any.
 pub(super) fn with_stderr(error: Text, cause: Option<String>) -> Text {
     match cause {
@@ -87,6 +129,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_failed_handshake_is_said_in_plain_words_and_quotes_the_library() {
+        let e =
+            rmcp::service::ClientInitializeError::ConnectionClosed("initialize response".into());
+        let t = handshake(&e);
+        assert_eq!(
+            Localizer::new(Locale::ZhCn).text(&t),
+            "MCP 握手失败：服务器在应答前关闭了连接（详情：“connection closed: initialize response”）"
+        );
+        assert_eq!(
+            english(&t),
+            "MCP handshake failed: the server closed the connection before answering \
+             (detail: \"connection closed: initialize response\")"
+        );
+        let t = list_failed(&rmcp::service::ServiceError::TransportClosed);
+        assert_eq!(
+            Localizer::new(Locale::ZhCn).text(&t),
+            "tools/list 请求失败：服务器在应答前关闭了连接（详情：“Transport closed”）"
+        );
+    }
+
+    #[test]
     fn an_exit_with_its_stderr_reads_in_one_language() {
         let status = std::process::Command::new("sh")
             .args(["-c", "exit 3"])
@@ -116,7 +179,7 @@ mod tests {
     #[test]
     fn redaction_reaches_nested_arguments() {
         let t = with_stderr(
-            text("mcp-err-handshake", vec![("error", "k=secret".into())]),
+            why_and_detail("mcp-err-handshake", "mcp-why-closed", "k=secret".into()),
             Some("secret here".into()),
         );
         let r = redact_text(t, &|s| s.replace("secret", "[REDACTED]"));

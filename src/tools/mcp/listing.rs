@@ -258,6 +258,10 @@ fn screen_tool(i: usize, v: Value, too_deep: bool) -> Result<Value, Skipped> {
     Ok(v)
 }
 
+/// How the error that replaces an unreadable `tools/list` answer starts (the failure is
+/// told as "not a tool list" from it).
+pub const UNPARSABLE_LIST: &str = "the tools/list answer could not be parsed";
+
 /// Screens the answer `line` to the `tools/list` request `id`: returns the message to hand
 /// to rmcp instead (the well-formed tools only, or a parse error when `line` is no tool
 /// list) and the tools that were left out.
@@ -271,10 +275,7 @@ pub fn screen_answer(line: &[u8], id: &RequestId) -> (Vec<u8>, Vec<Skipped>) {
                 id,
                 error: ErrorBody {
                     code: PARSE_ERROR,
-                    message: format!(
-                        "the tools/list answer could not be parsed: {}",
-                        quote(&e.to_string())
-                    ),
+                    message: format!("{UNPARSABLE_LIST}: {}", quote(&e.to_string())),
                 },
             };
             return (serde_json::to_vec(&err).unwrap_or_default(), Vec::new());

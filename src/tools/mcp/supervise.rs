@@ -167,7 +167,7 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
             handler
                 .serve(transport)
                 .await
-                .map_err(|e| text("mcp-err-handshake", vec![("error", e.to_string())]))
+                .map_err(|e| failure::handshake(&e))
         })
         .await;
     match served {
@@ -200,7 +200,7 @@ async fn list_tools(server: &Arc<Server>, peer: &Peer<RoleClient>) -> Result<Lis
         .or_oversize(async {
             peer.list_all_tools()
                 .await
-                .map_err(|e| text("mcp-err-list-failed", vec![("error", e.to_string())]))
+                .map_err(|e| failure::list_failed(&e))
         })
         .await?;
     let (mapping, regs, cut) = registrations(server, &tools);

@@ -142,6 +142,19 @@ fn large_paste_shows_placeholder_and_is_sent_in_full() {
 }
 
 #[test]
+fn a_paste_placeholder_counts_source_lines_not_wrapped_rows() {
+    // 60 lines far wider than any composer, CRLF-ended as a terminal may paste them: the
+    // placeholder says 60, as Chat's "3 lines + 57 more" does for the sent message.
+    let mut c = Composer::new();
+    let row = "x".repeat(150);
+    let big: String = (0..60).map(|i| format!("{i} {row}\r\n")).collect();
+    c.paste(&big, en());
+    assert_eq!(c.text(), "[Pasted 60 lines]");
+    let sent = c.submit().unwrap();
+    assert_eq!(sent.trim_end_matches('\n').split('\n').count(), 60);
+}
+
+#[test]
 fn placeholder_deletes_as_one_unit_and_small_paste_is_inline() {
     let mut c = Composer::new();
     c.paste(&"x".repeat(1001), en());

@@ -29,7 +29,7 @@ struct TurnSeen {
     prompt: String,
 }
 
-/// The Fluent id of a logged attempt error's code (as the live notice used it).
+/// The Fluent id of a logged attempt error's code (as the loop's notice uses it).
 fn attempt_error_id(code: &str) -> &'static str {
     crate::llm::types::ErrorCode::parse(code).map_or("llm-error-server", |c| c.message_id())
 }
@@ -43,7 +43,6 @@ pub struct Transcript {
     pub(super) cells: Vec<Cell>,
     by_call: HashMap<String, usize>,
     streaming: HashMap<(u64, u64), usize>,
-    attempts: HashMap<(u64, u64), u32>,
     pub(super) heights: Vec<usize>,
     pub(super) exact: Vec<bool>,
     pub(super) estimated: usize,
@@ -60,7 +59,7 @@ pub struct Transcript {
     logs_tool_changes: bool,
     /// Source and description of every tool seen (changes, request headers).
     tool_infos: HashMap<String, ToolInfo>,
-    /// The last failed attempt of each turn (a resumed error turn names it).
+    /// The attempt each failed turn gave up after (its one line names the error).
     turn_errors: HashMap<u64, AttemptError>,
     /// Replaying a resumed log (outcomes the live loop announced as notices are shown).
     replaying: bool,
@@ -433,8 +432,8 @@ impl Transcript {
     /// back makes no cell; a checkpoint, an undo and a rewind each make a node.
     ///
     /// `assistant/attempt` ends the step's current stream: the failed attempt's partial
-    /// text (never in the log) becomes one dim "attempt N failed" line, and the next
-    /// attempt opens a new cell. Replaying the log therefore yields the same cells.
+    /// text (never in the log) is dropped and the next attempt opens a new cell.
+    /// Replaying the log therefore shows the same rows.
     pub fn apply(&mut self, ev: &Event) {
         if !self.observe_checkpoints(ev) {
             return;
@@ -500,17 +499,20 @@ impl Transcript {
                         vec![],
                     )));
                 }
-                // Live, the attempts showed the error as it happened.
-                Some(TurnOutcome::Error) if self.replaying => {
-                    let n = match self.turn_errors.get(&t.turn) {
-                        Some(e) => Notice::new(
+                // A turn whose request failed for good keeps one dim line, live and on
+                // resume (§14.5); its attempts stay in the Trajectory.
+                Some(TurnOutcome::Error) => {
+                    if let Some(e) = self.turn_errors.get(&t.turn) {
+                        let n = failed_turn_notice(e);
+                        self.push(CellKind::Notice(n));
+                    } else if self.replaying {
+                        // Live, the loop's own notice said why (too many steps, the log).
+                        self.push(CellKind::Notice(Notice::new(
                             NoticeLevel::Error,
-                            attempt_error_id(&e.code),
-                            vec![("message", Arg::from(e.message.as_str()))],
-                        ),
-                        None => Notice::new(NoticeLevel::Error, "tui-turn-failed", vec![]),
-                    };
-                    self.push(CellKind::Notice(n));
+                            "tui-turn-failed",
+                            vec![],
+                        )));
+                    }
                 }
                 _ => {}
             },
@@ -520,23 +522,18 @@ impl Transcript {
             EventKind::McpStatus(m) if m.state == McpState::Failed => {
                 self.push(CellKind::Notice(mcp_failed_notice(m)));
             }
+            // A failed attempt leaves nothing in Chat (§14.5): the status line said it
+            // was retried, and the Trajectory keeps it. Its partial text is dropped (the
+            // cell stays, showing nothing, so indices into the cells hold); the next
+            // attempt streams into a new cell, as a resumed log shows it.
             EventKind::AssistantAttempt(a) => {
-                self.turn_errors.insert(a.turn, a.error.clone());
-                let n = self.attempts.entry((a.turn, a.step)).or_insert(0);
-                *n += 1;
-                let kind = CellKind::Attempt(AttemptCell {
-                    number: *n,
-                    retried: a.error.retried,
-                });
-                match self.streaming.remove(&(a.turn, a.step)) {
-                    Some(i) => {
-                        self.cells[i].kind = kind;
-                        self.cells[i].expanded = false;
-                        self.touch(i);
-                    }
-                    None => {
-                        self.push(kind);
-                    }
+                if !a.error.retried {
+                    self.turn_errors.insert(a.turn, a.error.clone());
+                }
+                if let Some(i) = self.streaming.remove(&(a.turn, a.step)) {
+                    self.cells[i].kind = CellKind::Attempt(AttemptCell);
+                    self.cells[i].expanded = false;
+                    self.touch(i);
                 }
             }
             EventKind::AssistantMessage(d) => {
@@ -643,6 +640,23 @@ impl Transcript {
             }
             self.touch(i);
         }
+    }
+}
+
+/// The one line of a turn whose request failed for good: the logged message in the
+/// interface language, or, from an older log, the error's class and the provider's text.
+fn failed_turn_notice(e: &AttemptError) -> Notice {
+    match &e.detail {
+        Some(t) => Notice {
+            level: NoticeLevel::Info,
+            key: t.key.clone(),
+            args: t.args.clone(),
+        },
+        None => Notice::new(
+            NoticeLevel::Info,
+            attempt_error_id(&e.code),
+            vec![("message", Arg::from(e.message.as_str()))],
+        ),
     }
 }
 

@@ -27,6 +27,7 @@ fn attempt(turn: u64, step: u64, retried: bool) -> Event {
                 status: Some(500),
                 message: "boom".into(),
                 retried,
+                detail: None,
             },
         }),
         seq: 1,
@@ -49,28 +50,123 @@ fn text(t: &mut Transcript, i: usize) -> String {
         .join("\n")
 }
 
-#[test]
-fn new_attempt_starts_a_new_stream_and_replaces_the_partial_text() {
-    let mut t = Transcript::new();
-    t.stream(1, 1, &StreamEvent::TextDelta("partial".into()));
-    t.apply(&attempt(1, 1, true));
-    t.stream(1, 1, &StreamEvent::TextDelta("second".into()));
-    assert_eq!(t.len(), 2);
-    assert_eq!(text(&mut t, 0).trim(), "attempt 1 failed — retrying");
-    let second = text(&mut t, 1);
-    assert!(
-        second.contains("second") && !second.contains("partial"),
-        "{second}"
-    );
+/// Every row the transcript shows at `width`, in the given locale.
+fn screen(t: &mut Transcript, width: u16, l: Localizer) -> Vec<String> {
+    let c = RenderCtx { l, ..ctx() };
+    let mut out = Vec::new();
+    for i in 0..t.len() {
+        for line in t.rows(i, width, &c).iter() {
+            let row: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            if !row.trim().is_empty() {
+                out.push(row);
+            }
+        }
+    }
+    out
 }
 
 #[test]
-fn attempt_without_streamed_text_still_shows_one_line() {
+fn a_retried_attempt_leaves_nothing_in_chat() {
     let mut t = Transcript::new();
+    t.stream(1, 1, &StreamEvent::TextDelta("partial".into()));
     t.apply(&attempt(1, 1, true));
-    t.apply(&attempt(1, 1, false));
-    assert_eq!(t.len(), 2);
-    assert_eq!(text(&mut t, 1).trim(), "attempt 2 failed");
+    t.apply(&attempt(1, 1, true));
+    t.stream(1, 1, &StreamEvent::TextDelta("second".into()));
+    let rows = screen(&mut t, 80, Localizer::new(Locale::EnUs));
+    assert_eq!(rows, ["Assistant", "second"], "{rows:?}");
+}
+
+/// The final attempt of a turn against a dead port, as the loop logs it.
+fn dead_port_attempt(turn: u64) -> Event {
+    use crate::i18n::Text;
+    let hint = Text::new(
+        "llm-hint-refused",
+        vec![("origin", Arg::from("http://127.0.0.1:9"))],
+    );
+    let message = Text::new(
+        "llm-cause-with-hint",
+        vec![
+            ("cause", Arg::from(Text::new("llm-cause-refused", vec![]))),
+            ("hint", Arg::from(hint)),
+        ],
+    );
+    let mut e = attempt(turn, 1, false);
+    if let EventKind::AssistantAttempt(a) = &mut e.kind {
+        a.error.code = "transport".into();
+        a.error.message = "error sending request for url (http://127.0.0.1:9/v1): client \
+                           error (Connect): tcp connect error: Connection refused"
+            .into();
+        a.error.detail = Some(Box::new(Text::new(
+            "llm-error-transport",
+            vec![("message", Arg::from(message))],
+        )));
+    }
+    e
+}
+
+fn failed_turn(t: &mut Transcript, turn: u64) {
+    use crate::session::event::{TurnEnd, TurnOutcome};
+    t.apply(&user_event("hi"));
+    for _ in 0..3 {
+        t.stream(turn, 1, &StreamEvent::TextDelta("half".into()));
+        t.apply(&attempt(turn, 1, true));
+    }
+    t.apply(&dead_port_attempt(turn));
+    t.apply(&event(EventKind::TurnEnd(TurnEnd {
+        turn,
+        outcome: Some(TurnOutcome::Error),
+    })));
+}
+
+#[test]
+fn a_turn_that_finally_fails_keeps_one_dim_line_with_its_hint_live_and_resumed() {
+    for (locale, line) in [
+        (
+            Locale::EnUs,
+            "Connection problem: connection refused · nothing listening at \
+             http://127.0.0.1:9 — check base_url",
+        ),
+        (
+            Locale::ZhCn,
+            "连接出现问题：连接被拒绝 · http://127.0.0.1:9 上没有服务在监听——请检查 base_url",
+        ),
+    ] {
+        let mut live = Transcript::new();
+        failed_turn(&mut live, 1);
+        let mut resumed = Transcript::new();
+        resumed.set_replaying(true);
+        failed_turn(&mut resumed, 1);
+        resumed.set_replaying(false);
+        for t in [&mut live, &mut resumed] {
+            // Wide enough for the whole line: one row after the prompt.
+            let rows = screen(t, 200, Localizer::new(locale));
+            assert_eq!(rows.len(), 3, "{rows:?}");
+            assert_eq!(rows[2].trim(), line);
+            let last = t.len() - 1;
+            let c = RenderCtx {
+                l: Localizer::new(locale),
+                ..ctx()
+            };
+            let style = t.rows(last, 200, &c).get(0).map(|l| l.spans[0].style);
+            assert_eq!(style, Some(crate::ui::theme::dim()));
+        }
+    }
+}
+
+#[test]
+fn a_turn_failed_after_a_retry_that_worked_names_no_stale_error() {
+    use crate::session::event::{TurnEnd, TurnOutcome};
+    // Step 1 was retried and answered; the turn then failed for another reason (too many
+    // steps): the loop's notice says why, not the old attempt.
+    let mut t = Transcript::new();
+    t.apply(&user_event("hi"));
+    t.apply(&attempt(1, 1, true));
+    t.apply(&event(EventKind::TurnEnd(TurnEnd {
+        turn: 1,
+        outcome: Some(TurnOutcome::Error),
+    })));
+    let rows = screen(&mut t, 80, Localizer::new(Locale::EnUs));
+    assert!(!rows.iter().any(|r| r.contains("boom")), "{rows:?}");
 }
 
 fn event(kind: EventKind) -> Event {

@@ -381,6 +381,7 @@ impl Trajectory {
                 message,
                 retried,
             } => {
+                let message = crate::ui::step_label::error_message(code, message, l);
                 let code = crate::ui::step_label::error_code_label(code, l);
                 let mut s = format!("{} {code}", l.tr("tui-badge-fail"));
                 if let Some(st) = status {

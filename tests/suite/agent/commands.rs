@@ -228,7 +228,7 @@ async fn help_and_tools_output_follow_f2() {
     }
     let en = Localizer::new(Locale::EnUs);
     let zh = Localizer::new(Locale::ZhCn);
-    let before = screen(&mut app, 120, 60);
+    let before = screen(&mut app, 120, 100);
     for key in [
         "cmd-help",
         "cmd-quit",
@@ -246,7 +246,7 @@ async fn help_and_tools_output_follow_f2() {
         app.take_commands(),
         vec![AgentCommand::SetLocale(Locale::ZhCn)]
     );
-    let after = screen(&mut app, 120, 60);
+    let after = screen(&mut app, 120, 100);
     assert!(after.contains(&zh.tr("cmd-help-title")), "{after}");
     for key in [
         "cmd-help",
@@ -333,7 +333,7 @@ fn protocol_round_trips_through_json() {
     }
     let v: serde_json::Value = serde_json::from_str(&s).unwrap();
     assert_eq!(v["type"], "output");
-    assert_eq!(v["data"][1]["key"], "cmd-help-entry");
+    assert_eq!(v["data"][1]["key"], "output-row");
 }
 
 fn notice_keys(events: &[AgentEvent]) -> Vec<String> {

@@ -136,6 +136,38 @@ async fn in_chinese_the_failure_reads_in_chinese_around_the_quoted_stderr() {
     }
 }
 
+/// A server that stays up but closes its output before answering: the handshake failure
+/// is said in the interface language, the MCP library's own words only as the quoted
+/// detail (decision 0103).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_handshake_reads_in_chinese_with_the_library_words_only_quoted() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = config(&env, "sh", "[\"-c\", \"exec >&-; sleep 3\"]");
+    let all = exec_in(&env, "zh-CN", &cfg, "/mcp connect bad\n").await;
+    let line = all
+        .lines()
+        .find(|l| l.contains("无法连接 MCP 服务器 bad"))
+        .unwrap_or_else(|| panic!("{all}"));
+    assert!(
+        line.contains("MCP 握手失败：服务器在应答前关闭了连接（详情：“"),
+        "{line}"
+    );
+    // English only inside the quoted detail.
+    let (ours, detail) = line.split_once("（详情：“").unwrap();
+    assert!(
+        !ours.contains("handshake") && !ours.contains("failed"),
+        "{line}"
+    );
+    assert!(detail.ends_with("”）"), "{line}");
+    let all = exec_in(&env, "en-US", &cfg, "/mcp connect bad\n").await;
+    assert!(
+        all.contains(
+            "MCP handshake failed: the server closed the connection before answering (detail: \""
+        ),
+        "{all}"
+    );
+}
+
 /// In the TUI, `/mcp connect` of a name that is not configured says only that: no
 /// "connecting…" notice first.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

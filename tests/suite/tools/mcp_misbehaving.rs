@@ -112,7 +112,10 @@ async fn an_answer_that_is_no_tool_list_fails_the_connect_as_a_parse_error() {
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
-        err.contains("MCP server fx could not be connected: tools/list failed:"),
+        err.contains(
+            "MCP server fx could not be connected: tools/list failed: the answer is not a \
+             valid tool list (detail: "
+        ),
         "{err}"
     );
     assert!(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use deepterm::agent::protocol::{AgentEvent, TurnPhase};
 use deepterm::i18n::Locale;
-use deepterm::session::event::Event;
+use deepterm::session::event::{Event, EventKind, TurnEnd, TurnOutcome};
 use deepterm::ui::App;
 use deepterm::ui::sample::Script;
 use deepterm::ui::snapshot::{styled, symbols};
@@ -37,6 +37,10 @@ fn retried_script() -> Script {
     s.attempt(2, 1, true);
     s.stream(2, 1, "", "FAILED-THREE another half");
     s.attempt(2, 1, false);
+    s.commit(EventKind::TurnEnd(TurnEnd {
+        turn: 2,
+        outcome: Some(TurnOutcome::Error),
+    }));
     s.push(AgentEvent::Phase(TurnPhase::Idle));
     s
 }
@@ -83,12 +87,14 @@ fn chat_rows(buf: &Buffer, rows: u16) -> String {
 }
 
 #[test]
-fn retried_attempt_text_is_never_joined_and_failed_text_is_not_shown() {
+fn failed_attempts_leave_no_text_and_a_failed_turn_one_line() {
     let mut app = live(Locale::EnUs);
     let screen = symbols(&draw(&mut app, 80, 30));
     assert!(!screen.contains("FAILED-"), "{screen}");
-    assert!(screen.contains("attempt 1 failed — retrying"), "{screen}");
-    assert!(screen.contains("attempt 2 failed"), "{screen}");
+    // A retried attempt leaves nothing (the status line said it, §14.5); the turn that
+    // failed for good leaves one line.
+    assert!(!screen.contains("attempt"), "{screen}");
+    assert_eq!(screen.matches("Service Unavailable").count(), 1, "{screen}");
     assert!(
         screen.contains("The cache keeps rendered rows."),
         "{screen}"

@@ -199,6 +199,7 @@ fn trajectory_script() -> Script {
                 status: Some(429),
                 message: "Rate limit reached".into(),
                 retried: true,
+                detail: None,
             },
         },
     ));

@@ -11,6 +11,7 @@ mod controls;
 mod custom_commands;
 mod nodes_resume;
 mod popup_help;
+mod queued_turn;
 
 use crate::common;
 use crate::common::tmux::Tmux;

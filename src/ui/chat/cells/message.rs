@@ -1,19 +1,19 @@
 //! The conversation's own cells: a user message (long ones collapse), its `@` attachments,
-//! an assistant reply (streaming or committed, reasoning folded), a failed attempt and a
-//! compaction checkpoint.
+//! an assistant reply (streaming or committed, reasoning folded), where a failed attempt
+//! streamed, and a compaction checkpoint.
 
 use ratatui::text::{Line, Span};
 
 use crate::agent::mentions::{Attachment, MAX_MENTION_BYTES, Refusal};
 use crate::i18n::Arg;
 use crate::ui::markdown::StreamCollector;
-use crate::ui::text::{sanitize, wrap_line, wrap_prefixed};
+use crate::ui::text::{sanitize, truncate, wrap_line, wrap_prefixed};
 use crate::ui::theme;
 
 use super::base::{HistoryCell, Parts, RenderCtx, dim_indented, dim_line, wrap_all};
 
-/// Rows of a long user message shown while it is collapsed.
-const USER_PREVIEW_ROWS: usize = 3;
+/// Lines of a long user message shown while it is collapsed (one row each).
+const USER_PREVIEW_LINES: usize = 3;
 
 /// A user message (sanitized).
 #[derive(Debug, Clone)]
@@ -40,26 +40,29 @@ impl HistoryCell for UserCell {
             l.tr("tui-role-user"),
             theme::role(),
         ))];
-        let collapsible = self.collapsible();
-        let body = if collapsible {
-            text.trim_end_matches('\n')
+        if !self.collapsible() {
+            head.extend(text.split('\n').map(|s| Line::from(s.to_string())));
+            return Parts::separated(wrap_all(head, width));
+        }
+        // A long message (a large paste) shows its first lines, one row each, until
+        // expanded, and counts in source lines, as the composer's placeholder does: a
+        // `[Pasted 60 lines]` prompt is 3 lines and "57 more" at any width (§14.5).
+        let lines: Vec<&str> = text.trim_end_matches('\n').split('\n').collect();
+        if expanded {
+            head.extend(lines.iter().map(|s| Line::from(s.to_string())));
+            head = wrap_all(head, width);
+            let args = [("lines", Arg::from(lines.len()))];
+            head.extend(dim_line(l.tra("tui-user-expanded", &args), width));
         } else {
-            text
-        };
-        head.extend(body.split('\n').map(|s| Line::from(s.to_string())));
-        let mut head = wrap_all(head, width);
-        // A long message (a large paste) shows its first rows until expanded, as the
-        // composer shows a placeholder.
-        let rows = head.len() - 1;
-        if collapsible && rows > USER_PREVIEW_ROWS {
-            let (key, args) = if expanded {
-                ("tui-user-expanded", [("lines", Arg::from(rows))])
-            } else {
-                head.truncate(1 + USER_PREVIEW_ROWS);
-                let hidden = rows - USER_PREVIEW_ROWS;
-                ("tui-user-collapsed", [("hidden", Arg::from(hidden))])
-            };
-            head.extend(dim_line(l.tra(key, &args), width));
+            head.extend(
+                lines
+                    .iter()
+                    .take(USER_PREVIEW_LINES)
+                    .map(|s| Line::from(truncate(s, width))),
+            );
+            let hidden = lines.len().saturating_sub(USER_PREVIEW_LINES);
+            let args = [("hidden", Arg::from(hidden))];
+            head.extend(dim_line(l.tra("tui-user-collapsed", &args), width));
         }
         Parts::separated(head)
     }
@@ -265,25 +268,14 @@ impl HistoryCell for AttachmentCell {
     }
 }
 
-/// A failed model attempt (`assistant/attempt`): its partial text is never shown.
+/// Where a failed model attempt streamed (`assistant/attempt`): its partial text is
+/// never shown, and the failure is the status line's and the Trajectory's to tell
+/// (§14.5), so the cell has no rows.
 #[derive(Debug, Clone, Copy)]
-pub struct AttemptCell {
-    /// 1-based attempt number within the step.
-    pub number: u32,
-    /// Whether the loop retried after it.
-    pub retried: bool,
-}
+pub struct AttemptCell;
 
 impl HistoryCell for AttemptCell {
-    fn rows(&self, width: usize, ctx: &RenderCtx, _expanded: bool) -> Parts {
-        let key = if self.retried {
-            "tui-attempt-retrying"
-        } else {
-            "tui-attempt-failed"
-        };
-        Parts::separated(dim_line(
-            ctx.l.tra(key, &[("attempt", Arg::from(self.number))]),
-            width,
-        ))
+    fn rows(&self, _width: usize, _ctx: &RenderCtx, _expanded: bool) -> Parts {
+        Parts::default()
     }
 }

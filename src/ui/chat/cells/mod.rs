@@ -15,6 +15,10 @@ pub mod message;
 pub mod notice;
 pub mod tool;
 
+#[cfg(test)]
+#[path = "line_count_tests.rs"]
+mod line_count_tests;
+
 use ratatui::text::Line;
 
 use crate::agent::protocol::Notice;
