@@ -59,6 +59,8 @@ pub enum Context {
     DiffOverlay,
     /// The rewind picker is open.
     RewindPicker,
+    /// The Ctrl+T transcript is open.
+    TranscriptOverlay,
 }
 
 /// What a key does.
@@ -97,6 +99,8 @@ pub enum Action {
     CycleCards,
     /// Expand / collapse the latest tool change node.
     ToggleLastToolChange,
+    /// Open (or close) the transcript: the whole Chat with every detail in full.
+    Transcript,
     /// Composer: insert a newline.
     Newline,
     /// Composer, slash popup open: complete the highlighted command's name.
@@ -402,7 +406,8 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Global, A::Mouse, &[Chord::Mouse], "tui-help-mouse"),
     b(C::Global, A::ToggleMouse, &[key(KeyCode::F(3))], "tui-help-mouse-toggle"),
     b(C::Global, A::CycleCards, &[ctl('o')], "tui-help-cards"),
-    b(C::Global, A::ToggleLastToolChange, &[ctl('t')], "tui-help-toggle-tools"),
+    b(C::Global, A::Transcript, &[ctl('t')], "tui-help-transcript"),
+    b(C::Global, A::ToggleLastToolChange, &[alt('t')], "tui-help-toggle-tools"),
     b(C::Global, A::Cancel, &[key(KeyCode::Esc)], "tui-help-cancel"),
     b(C::Global, A::Rewind, &[Chord::Twice(KeyCode::Esc, NONE)], "tui-help-rewind"),
     b(C::Global, A::Interrupt, &[ctl('c')], "tui-help-cancel"),
@@ -449,6 +454,15 @@ pub const BINDINGS: &[Binding] = &[
     b(C::RewindPicker, A::SelectNext, &[key(KeyCode::Down)], "tui-help-rewind-picker"),
     b(C::RewindPicker, A::Send, &[key(KeyCode::Enter)], "tui-help-rewind-picker"),
     b(C::RewindPicker, A::Close, &[key(KeyCode::Esc)], "tui-help-rewind-picker"),
+    // the Ctrl+T transcript (SPEC §14.4)
+    b(C::TranscriptOverlay, A::LineUp, &[key(KeyCode::Up)], "tui-help-transcript-keys"),
+    b(C::TranscriptOverlay, A::LineDown, &[key(KeyCode::Down)], "tui-help-transcript-keys"),
+    b(C::TranscriptOverlay, A::PageUp, &[key(KeyCode::PageUp)], "tui-help-transcript-keys"),
+    b(C::TranscriptOverlay, A::PageDown, &[key(KeyCode::PageDown)], "tui-help-transcript-keys"),
+    b(C::TranscriptOverlay, A::ScrollTop, &[key(KeyCode::Home)], "tui-help-transcript-keys"),
+    b(C::TranscriptOverlay, A::ScrollBottom, &[key(KeyCode::End)], "tui-help-transcript-keys"),
+    b(C::TranscriptOverlay, A::Close, &[key(KeyCode::Esc), ch('q')], "tui-help-transcript-keys"),
+    b(C::TranscriptOverlay, A::Transcript, &[ctl('t')], "tui-help-transcript-close"),
 ];
 
 /// The action `k` triggers in the first of `contexts` that binds it. `armed` says the

@@ -55,7 +55,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
     assert_eq!(screen.matches(detail).count(), 1, "{screen}");
     assert!(screen.contains("▸ 工具已更新 · 移除 2 个"), "{screen}");
     assert!(!screen.contains("◆ 已移除工具"), "{screen}");
-    tmux.key("C-t");
+    tmux.key("M-t");
     tmux.wait_for("the expanded Chat node", |s| {
         s.contains("▾ 工具已更新 · 移除 2 个") && s.contains("        grep")
     });

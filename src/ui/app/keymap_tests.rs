@@ -111,6 +111,7 @@ fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
         Context::ResumePicker,
         Context::DiffOverlay,
         Context::RewindPicker,
+        Context::TranscriptOverlay,
     ];
     for cx in contexts {
         for &code in &codes {

@@ -162,7 +162,8 @@ impl App {
                 | Context::InspectorOverlay
                 | Context::ResumePicker
                 | Context::DiffOverlay
-                | Context::RewindPicker,
+                | Context::RewindPicker
+                | Context::TranscriptOverlay,
                 _,
             )) => {}
             None => {
@@ -278,6 +279,11 @@ impl App {
             Action::CycleCards => {
                 m.cards = m.cards.next();
                 m.generation += 1;
+            }
+            Action::Transcript => {
+                let o = crate::ui::overlays::TranscriptOverlay::new(self.chat.transcript.cells());
+                self.overlays
+                    .push(crate::ui::overlays::Overlay::Transcript(o));
             }
             Action::ToggleLastToolChange => {
                 let t = &mut self.chat.transcript;

@@ -67,13 +67,13 @@ fn u2_up_down_select_only_expandable_nodes_and_enter_toggles() {
 }
 
 #[test]
-fn ctrl_t_toggles_the_most_recent_tool_change_node_from_the_composer() {
+fn alt_t_toggles_the_most_recent_tool_change_node_from_the_composer() {
     let mut app = nodes_app();
-    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::ALT));
     assert!(expanded(&app, 3));
     assert!(!expanded(&app, 1));
     assert_eq!(app.focus(), Focus::Composer);
-    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::ALT));
     assert!(!expanded(&app, 3));
 }
 
@@ -359,6 +359,11 @@ fn app_in(cx: Context) -> App {
             }));
             screen_at(&mut app, 120, 30);
             k(&mut app, KeyCode::PageDown);
+        }
+        Context::TranscriptOverlay => {
+            app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+            screen_at(&mut app, 120, 30);
+            k(&mut app, KeyCode::PageUp);
         }
         Context::RewindPicker => {
             let prompts = (1..=3)

@@ -17,10 +17,12 @@ use crate::ui::model::Model;
 pub mod help;
 pub mod inspector;
 pub mod resume_picker;
+pub mod transcript;
 
 pub use help::HelpOverlay;
 pub use inspector::{Inspector, InspectorOverlay};
 pub use resume_picker::ResumePicker;
+pub use transcript::TranscriptOverlay;
 
 pub use crate::ui::checkpoint::diff_overlay::DiffOverlay;
 pub use crate::ui::checkpoint::rewind_picker::RewindPicker;
@@ -38,6 +40,8 @@ pub enum Overlay {
     Diff(DiffOverlay),
     /// The rewind picker (Esc Esc, `/rewind`).
     Rewind(RewindPicker),
+    /// The Ctrl+T transcript.
+    Transcript(TranscriptOverlay),
 }
 
 impl Overlay {
@@ -49,6 +53,7 @@ impl Overlay {
             Overlay::Resume(_) => Context::ResumePicker,
             Overlay::Diff(_) => Context::DiffOverlay,
             Overlay::Rewind(_) => Context::RewindPicker,
+            Overlay::Transcript(_) => Context::TranscriptOverlay,
         }
     }
 }
@@ -61,6 +66,7 @@ impl Component for Overlay {
             Overlay::Resume(o) => o.render(area, buf, m),
             Overlay::Diff(o) => o.render(area, buf, m),
             Overlay::Rewind(o) => o.render(area, buf, m),
+            Overlay::Transcript(o) => o.render(area, buf, m),
         }
     }
 
@@ -71,6 +77,7 @@ impl Component for Overlay {
             Overlay::Resume(o) => o.handle(action, m, out),
             Overlay::Diff(o) => o.handle(action, m, out),
             Overlay::Rewind(o) => o.handle(action, m, out),
+            Overlay::Transcript(o) => o.handle(action, m, out),
         }
     }
 }

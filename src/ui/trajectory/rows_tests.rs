@@ -402,10 +402,10 @@ fn trajectory_marks_the_request_that_lost_the_cache() {
 fn key_help_explains_the_glyphs_step_and_durations() {
     for locale in [Locale::EnUs, Locale::ZhCn] {
         let l = Localizer::new(locale);
-        let area = Rect::new(0, 0, 140, 90);
+        let area = Rect::new(0, 0, 140, 110);
         let mut buf = Buffer::empty(area);
         crate::ui::help::draw(l, area, &mut buf);
-        let shown: String = (0..90)
+        let shown: String = (0..110)
             .map(|y| {
                 (0..140)
                     .map(|x| buf[(x, y)].symbol().to_string())

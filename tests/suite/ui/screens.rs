@@ -177,8 +177,8 @@ fn u3_tool_change_nodes_collapsed_and_expanded() {
     check("nodes_collapsed", |l| app_with(l, &nodes_script().events));
     check("nodes_expanded", |l| {
         let mut app = app_with(l, &nodes_script().events);
-        // Ctrl+T expands the most recent; select and expand the 2-added-1-removed node too.
-        app.on_key(ctrl('t'));
+        // Alt+T expands the most recent; select and expand the 2-added-1-removed node too.
+        app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::ALT));
         app.on_key(key(KeyCode::Tab));
         app.on_key(key(KeyCode::Up));
         app.on_key(key(KeyCode::Up));

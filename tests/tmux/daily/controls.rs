@@ -1,6 +1,6 @@
 //! Scenarios: the DeepSeek controls and project awareness (SPEC §14.4) in the real binary
 //! under tmux at 80 and 120 columns in both locales: the reasoning cell collapses to
-//! `▸ Thought for N s` and Enter opens it; `/effort low` shows in the footer; the resume
+//! `▸ Thought for N s`, Ctrl+T's transcript shows it in full and Enter opens it; `/effort low` shows in the footer; the resume
 //! picker names each session's workspace and lists this workspace's first; `--resume`
 //! from another directory says whose workspace it is and continues there.
 
@@ -20,6 +20,7 @@ struct Texts {
     title: &'static str,
     belongs: &'static str,
     status_workspace: &'static str,
+    transcript: &'static str,
 }
 
 const EN: Texts = Texts {
@@ -32,6 +33,7 @@ const EN: Texts = Texts {
     title: "Resume a session",
     belongs: "This session belongs to the workspace",
     status_workspace: "Workspace:",
+    transcript: " Transcript ",
 };
 
 const ZH: Texts = Texts {
@@ -44,6 +46,7 @@ const ZH: Texts = Texts {
     title: "恢复会话",
     belongs: "这个会话属于工作区",
     status_workspace: "工作区：",
+    transcript: " 对话全文 ",
 };
 
 /// `deepterm --demo` in `cwd` with the test directory's config and session directory (and
@@ -104,6 +107,18 @@ fn reasoning_and_effort(w: u16, t: &Texts) {
     // The demo streams some thinking first; once the reply starts it is one line.
     let screen = ask(&tmux, t, "hello there");
     assert!(!screen.contains(t.thinking), "collapsed:\n{screen}");
+    // Ctrl+T: the transcript, with the reasoning in full; Esc closes it and Chat is as it
+    // was (SPEC §14.4).
+    tmux.key("C-t");
+    tmux.wait_for("the transcript with the reasoning in full", |s| {
+        s.contains(t.transcript) && flat(s).contains(&t.thinking.replace(' ', ""))
+    });
+    tmux.key("Escape");
+    let screen = tmux.wait_for("the transcript closed", |s| !s.contains(t.transcript));
+    assert!(
+        !screen.contains(t.thinking),
+        "Chat still collapsed:\n{screen}"
+    );
     // Enter on it (Chat focused, the reply selected) shows it in full.
     tmux.key("Tab");
     tmux.key("Up");
@@ -125,7 +140,7 @@ fn reasoning_and_effort(w: u16, t: &Texts) {
 }
 
 #[test]
-fn the_reasoning_cell_opens_with_enter_and_the_footer_shows_the_effort() {
+fn the_reasoning_cell_opens_with_enter_or_ctrl_t_and_the_footer_shows_the_effort() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }

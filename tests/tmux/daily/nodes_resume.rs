@@ -3,7 +3,7 @@
 //!
 //! - A tool change is one node, where it was made: `/tool disable grep` then a message
 //!   shows exactly one node (before: a notice, then a second node after the message).
-//! - Ctrl+T expands the latest node and scrolls it into view; a single-tool node shows its
+//! - Alt+T expands the latest node and scrolls it into view; a single-tool node shows its
 //!   source and description; an MCP server's tools are grouped, one per line, indented.
 //! - `--resume last` restores the disabled tool (the demo model lists the tools it is
 //!   offered), logs no tool change, and quitting prints the resume hint.
@@ -110,7 +110,7 @@ fn ask(tmux: &Tmux, t: &Texts, text: &str, offered: &str) -> String {
     })
 }
 
-fn one_node_per_change_and_ctrl_t(w: u16, t: &Texts, socket: &str) {
+fn one_node_per_change_and_alt_t(w: u16, t: &Texts, socket: &str) {
     if !require_external("tmux", tmux_available()) {
         return;
     }
@@ -131,8 +131,8 @@ fn one_node_per_change_and_ctrl_t(w: u16, t: &Texts, socket: &str) {
         "Again",
         "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file",
     );
-    // The node is now above the screen; Ctrl+T expands it and scrolls it into view.
-    tmux.key("C-t");
+    // The node is now above the screen; Alt+T expands it and scrolls it into view.
+    tmux.key("M-t");
     let screen = tmux.wait_for("the expanded node on screen", |s| {
         s.contains(t.source_builtin) && s.contains("Search file contents")
     });
@@ -150,7 +150,7 @@ fn one_node_per_change_and_ctrl_t(w: u16, t: &Texts, socket: &str) {
     // An MCP server's tools: one grouped node, one tool per line, indented.
     tmux.type_line("/mcp connect fx");
     tmux.wait_for("the grouped node", |s| chat_count(s, t.tools_updated) >= 1);
-    tmux.key("C-t");
+    tmux.key("M-t");
     let screen = tmux.wait_for("the grouped expansion", |s| {
         chat_count(s, "fx__echo") == 1 && chat_count(s, "fx__fail") == 1
     });
@@ -249,23 +249,23 @@ fn resume_restores_and_prints_the_hint(w: u16, t: &Texts, socket: &str) {
 }
 
 #[test]
-fn one_node_per_change_expands_and_ctrl_t_scrolls_80_en() {
-    one_node_per_change_and_ctrl_t(80, &EN, "i12n-node-80en");
+fn one_node_per_change_expands_and_alt_t_scrolls_80_en() {
+    one_node_per_change_and_alt_t(80, &EN, "i12n-node-80en");
 }
 
 #[test]
-fn one_node_per_change_expands_and_ctrl_t_scrolls_120_zh() {
-    one_node_per_change_and_ctrl_t(120, &ZH, "i12n-node-120zh");
+fn one_node_per_change_expands_and_alt_t_scrolls_120_zh() {
+    one_node_per_change_and_alt_t(120, &ZH, "i12n-node-120zh");
 }
 
 #[test]
-fn one_node_per_change_expands_and_ctrl_t_scrolls_120_en() {
-    one_node_per_change_and_ctrl_t(120, &EN, "i12n-node-120en");
+fn one_node_per_change_expands_and_alt_t_scrolls_120_en() {
+    one_node_per_change_and_alt_t(120, &EN, "i12n-node-120en");
 }
 
 #[test]
-fn one_node_per_change_expands_and_ctrl_t_scrolls_80_zh() {
-    one_node_per_change_and_ctrl_t(80, &ZH, "i12n-node-80zh");
+fn one_node_per_change_expands_and_alt_t_scrolls_80_zh() {
+    one_node_per_change_and_alt_t(80, &ZH, "i12n-node-80zh");
 }
 
 #[test]

@@ -146,6 +146,13 @@ impl Cell {
         }
     }
 
+    /// Forgets the cached rows (after a change of the disclosure state made outside the
+    /// transcript, as the Ctrl+T transcript's copies are).
+    pub fn touch(&mut self) {
+        self.rev += 1;
+        self.cache = None;
+    }
+
     /// Whether Enter/Space/click can toggle this cell.
     pub fn selectable(&self) -> bool {
         self.kind.as_cell().selectable()
