@@ -8,6 +8,7 @@ mod cache;
 mod checkpoints;
 mod commands_lang;
 mod custom_commands;
+mod help_table;
 mod nodes_resume;
 mod popup_help;
 mod queued_turn;
