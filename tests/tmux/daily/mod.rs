@@ -12,6 +12,7 @@ mod help_table;
 mod nodes_resume;
 mod popup_help;
 mod queued_turn;
+mod retries;
 
 use crate::common;
 use crate::common::tmux::Tmux;
