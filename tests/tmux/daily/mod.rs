@@ -9,9 +9,11 @@ mod checkpoints;
 mod commands_lang;
 mod controls;
 mod custom_commands;
+mod help_table;
 mod nodes_resume;
 mod popup_help;
 mod queued_turn;
+mod retries;
 
 use crate::common;
 use crate::common::tmux::Tmux;
