@@ -466,10 +466,7 @@ impl Agent {
                 self.events.emit(AgentEvent::Inspector(Box::new(data)));
                 LineOutcome::default()
             }
-            Err(e) => self.warn(
-                "tui-inspector-failed",
-                vec![("error", Arg::from(e.to_string()))],
-            ),
+            Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e.text()))]),
         }
     }
 }

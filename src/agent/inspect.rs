@@ -48,6 +48,31 @@ pub enum InspectError {
     UnknownProvider(String),
 }
 
+impl InspectError {
+    /// The error in the interface language: deepterm's words, a library's own text only
+    /// as a quoted detail (decision 0103).
+    pub fn text(&self) -> crate::i18n::Text {
+        use crate::i18n::{Arg, Text};
+        match self {
+            InspectError::Session(e) => e.text(),
+            InspectError::Llm(e) => Text::new(
+                e.code.message_id(),
+                vec![("message", Arg::from(e.message.clone()))],
+            ),
+            InspectError::NoSuchRequest(n) => {
+                Text::new("inspect-no-request", vec![("n", Arg::from(*n))])
+            }
+            InspectError::NoContext(n) => {
+                Text::new("inspect-no-context", vec![("n", Arg::from(*n))])
+            }
+            InspectError::UnknownProvider(p) => Text::new(
+                "inspect-unknown-provider",
+                vec![("provider", Arg::from(p.as_str()))],
+            ),
+        }
+    }
+}
+
 pub use crate::session::ledger::RequestRef;
 
 /// Every request of a log, in order (the session's request ledger over `events`).

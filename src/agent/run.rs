@@ -94,6 +94,16 @@ pub enum InspectFailure {
     Preview(#[from] AgentError),
 }
 
+impl InspectFailure {
+    /// The failure in the interface language (decision 0103).
+    pub fn text(&self) -> crate::i18n::Text {
+        match self {
+            InspectFailure::Rebuild(e) => e.text(),
+            InspectFailure::Preview(e) => e.text(),
+        }
+    }
+}
+
 /// The agent: an actor that owns its services and answers one command at a time.
 /// - the session state ([`SessionState`]), rebuilt whole on `/new` and `/resume`;
 /// - the turn runner (this file: turns, steps, attempts, one retry helper shared by steps

@@ -220,3 +220,19 @@ fn first_difference_names_the_tools_before_the_messages() {
     let en = divergence_line(&sys, Localizer::new(crate::i18n::Locale::EnUs));
     assert!(en.contains("message 1 "), "{en}");
 }
+
+#[test]
+fn an_inspector_error_reads_in_the_interface_language_around_the_number() {
+    use crate::i18n::{Arg, Locale, Text};
+    let frame = |l: Locale, e: InspectError| {
+        Localizer::new(l).text(&Text::new(
+            "tui-inspector-failed",
+            vec![("error", Arg::from(e.text()))],
+        ))
+    };
+    let zh = frame(Locale::ZhCn, InspectError::NoSuchRequest(999));
+    assert!(zh.contains("没有第 999 号请求"), "{zh}");
+    assert!(!zh.contains("no request"), "one language: {zh}");
+    let en = frame(Locale::EnUs, InspectError::NoContext(3));
+    assert!(en.contains("request #3 has no route record"), "{en}");
+}
