@@ -21,7 +21,8 @@
 //!
 //! With `DEEPTERM_BIN=target/release/deepterm` (and tmux), it then runs the real TUI in a
 //! 120×40 tmux pane on both directories: the median time from launch to the exit right
-//! after its first frame (`DEEPTERM_EXIT_AFTER_FIRST_FRAME`, 5 runs each), and, left
+//! after its first frame (`DEEPTERM_EXIT_AFTER_FIRST_FRAME`, 5 runs each; the pane's end
+//! polled every 2 ms), and, left
 //! running for 3 s while it reads the history, its peak (`VmHWM`) and last resident set.
 
 use std::io::Write;
@@ -262,9 +263,7 @@ fn binary_run(bin: &str, home: &Path, sessions: &Path) -> (Duration, u64, u64) {
     let mut times = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
-        let cmd = format!(
-            "DEEPTERM_EXIT_AFTER_FIRST_FRAME=1 {base}; tmux -L deepterm-history-memory wait-for -S d"
-        );
+        let cmd = format!("DEEPTERM_EXIT_AFTER_FIRST_FRAME=1 {base}");
         tmux(&[
             "new-session",
             "-d",
@@ -276,8 +275,21 @@ fn binary_run(bin: &str, home: &Path, sessions: &Path) -> (Duration, u64, u64) {
             "40",
             &cmd,
         ]);
-        tmux(&["wait-for", "d"]);
+        // The session ends with the process; polled, with a cap, so a run that never
+        // draws cannot hang the benchmark.
+        while t.elapsed() < Duration::from_secs(20) {
+            let alive = std::process::Command::new("tmux")
+                .args(["-L", "deepterm-history-memory", "has-session", "-t", "f"])
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !alive {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
         times.push(t.elapsed());
+        tmux(&["kill-session", "-t", "f"]);
     }
     times.sort();
     tmux(&[
