@@ -50,6 +50,9 @@ fn msg(role: Role, content: Vec<Block>) -> Arc<Message> {
     Arc::new(Message::new(role, content, Source::kind("test")))
 }
 
+/// A generated call: id, name, arguments, then its result's text blocks and `is_error`.
+type Call = (String, String, String, Vec<String>, Option<bool>);
+
 /// One generated step of a history.
 #[derive(Debug, Clone)]
 enum Step {
@@ -59,7 +62,7 @@ enum Step {
     Turn {
         reasoning: Option<(String, Option<String>)>,
         text: Vec<String>,
-        calls: Vec<(String, String, String, Vec<String>, Option<bool>)>,
+        calls: Vec<Call>,
         answer: Option<String>,
     },
     Prompt(Vec<String>),

@@ -31,17 +31,16 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
 const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
 
-/// Whether any byte of `word` is zero (exact for "any", the usual bit trick).
-const fn any_zero(word: u64) -> bool {
-    word.wrapping_sub(ONES) & !word & HIGH != 0
-}
-
-/// Whether any of the 8 bytes needs escaping: a control byte (< 0x20), `"` or `\`.
+/// Whether any of the 8 bytes needs escaping: a control byte (< 0x20), `"` or `\`. Each
+/// term has a byte's high bit set only if some byte is below the subtracted value (the
+/// usual bit trick, exact for "any"); bytes of 0x80 and more are excluded by `!x`.
 const fn needs_escape(word: u64) -> bool {
-    // Bytes below 0x20 are the ones whose value minus 0x20 borrows out of the byte with
-    // the high bit clear; bytes of 0x80 and more are excluded by `!word`.
-    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH != 0;
-    control || any_zero(word ^ (ONES * b'"' as u64)) || any_zero(word ^ (ONES * b'\\' as u64))
+    let quote = word ^ (ONES * b'"' as u64);
+    let backslash = word ^ (ONES * b'\\' as u64);
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    let quote = quote.wrapping_sub(ONES) & !quote;
+    let backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (control | quote | backslash) & HIGH != 0
 }
 
 /// Appends the escaped contents of `s` (no quotes), as `serde_json` escapes a string.
