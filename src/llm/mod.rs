@@ -5,6 +5,7 @@ pub mod catalog;
 pub mod cause;
 pub mod client;
 pub mod deepseek;
+mod lookahead;
 pub mod openai;
 pub mod projection;
 pub mod removal_cost;
@@ -13,8 +14,13 @@ pub mod sse;
 pub mod tool_ids;
 pub mod types;
 pub mod usage;
+mod wire_json;
 
 #[cfg(test)]
 mod assembly_proptests;
 #[cfg(test)]
 mod untrusted_proptests;
+#[cfg(test)]
+mod wire_equivalence_proptests;
+#[cfg(test)]
+mod wire_reference;

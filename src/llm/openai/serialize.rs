@@ -2,14 +2,17 @@
 //!
 //! The route has no update modes: the full current prompt is the first message and the
 //! full tool list is sent every request. Developer messages are never sent.
+//!
+//! The body is written in one pass straight into the output buffer (decision 0100), byte
+//! for byte what the earlier `serde` wire structs wrote (`llm::wire_reference`, checked by
+//! `llm::wire_equivalence_proptests`).
 
 use std::borrow::Cow;
 
-use serde::Serialize;
-use serde_json::Value;
-
-use crate::llm::adapter::{RequestParts, SerializedBody, encode_error};
+use crate::llm::adapter::{RequestParts, SerializedBody};
+use crate::llm::lookahead;
 use crate::llm::types::{LlmError, Thinking};
+use crate::llm::wire_json::{escaped, key, next_key, string, string_field, value};
 use crate::session::event::{Block, Message, Role};
 #[cfg(test)]
 use serde_json::json;
@@ -36,182 +39,176 @@ fn joined(message: &Message, reasoning: bool) -> Cow<'_, str> {
     }
 }
 
-/// One wire message; field order is the wire's key order.
-#[derive(Serialize)]
-struct WireMessage<'a> {
-    role: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_call_id: Option<&'a str>,
-    content: Cow<'a, str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reasoning_content: Option<Cow<'a, str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tool_calls: Option<Vec<WireCall<'a>>>,
+/// Writes `{"role":"<role>","content":"<text>"` (the object left open).
+fn open_message(out: &mut Vec<u8>, role: &str, text: &str) {
+    out.extend_from_slice(b"{\"role\":\"");
+    out.extend_from_slice(role.as_bytes());
+    out.extend_from_slice(b"\",\"content\":");
+    string(out, text);
 }
 
-#[derive(Serialize)]
-struct WireCall<'a> {
-    id: &'a str,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: WireFunction<'a>,
-}
-
-#[derive(Serialize)]
-struct WireFunction<'a> {
-    name: &'a str,
-    arguments: &'a str,
-}
-
-#[derive(Serialize)]
-struct WireTool<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    function: WireToolFunction<'a>,
-}
-
-#[derive(Serialize)]
-struct WireToolFunction<'a> {
-    name: &'a str,
-    description: &'a str,
-    parameters: &'a Value,
-}
-
-#[derive(Serialize)]
-struct StreamOptions {
-    include_usage: bool,
-}
-
-/// The whole body, borrowing the history; field order is the wire's key order.
-#[derive(Serialize)]
-struct WireBody<'a> {
-    model: &'a str,
-    messages: Vec<WireMessage<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tools: Option<Vec<WireTool<'a>>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    thinking: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reasoning_effort: Option<&'a str>,
-    max_tokens: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    temperature: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stop: Option<&'a [String]>,
-    stream: bool,
-    stream_options: StreamOptions,
-}
-
-fn text<'a>(role: &'static str, content: impl Into<Cow<'a, str>>) -> WireMessage<'a> {
-    WireMessage {
-        role,
-        tool_call_id: None,
-        content: content.into(),
-        reasoning_content: None,
-        tool_calls: None,
-    }
-}
-
-fn assistant(message: &Message) -> WireMessage<'_> {
-    let calls: Vec<WireCall<'_>> = message
-        .tool_calls()
-        .map(|(id, name, arguments)| WireCall {
-            id,
-            kind: "function",
-            function: WireFunction { name, arguments },
-        })
-        .collect();
+fn assistant(out: &mut Vec<u8>, message: &Message) {
     // `""` rather than null on tool-call-only turns: some stacks reject null.
-    let mut m = text("assistant", joined(message, false));
-    if !calls.is_empty() {
+    open_message(out, "assistant", &joined(message, false));
+    let mut calls = message.tool_calls().peekable();
+    if calls.peek().is_some() {
         // Required on tool-call turns in thinking mode, ignored elsewhere.
         let reasoning = joined(message, true);
-        m.reasoning_content = (!reasoning.is_empty()).then_some(reasoning);
-        m.tool_calls = Some(calls);
-    }
-    m
-}
-
-fn tool(message: &Message) -> WireMessage<'_> {
-    let mut text = joined(message, false);
-    if message.is_error == Some(true) && !text.starts_with("Error: ") {
-        text = Cow::Owned(format!("Error: {text}"));
-    }
-    WireMessage {
-        role: "tool",
-        tool_call_id: Some(message.tool_call_id.as_deref().unwrap_or_default()),
-        content: text,
-        reasoning_content: None,
-        tool_calls: None,
-    }
-}
-
-/// Writes one Chat Completions request body from projected parts straight into `out`,
-/// borrowing the history (no JSON tree of the whole request). Returns the
-/// `anthropic-beta` value owed (never, on this route).
-pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<String>, LlmError> {
-    let mut prompt: Option<String> = None;
-    let mut messages: Vec<WireMessage<'_>> = Vec::with_capacity(parts.messages.len() + 1);
-    for message in parts.messages {
-        match message.role {
-            // Consolidated: the latest system message is the whole current prompt.
-            Role::System => prompt = Some(message.joined_text()),
-            Role::User => {
-                let text_ = joined(message, false);
-                if !text_.is_empty() {
-                    messages.push(text("user", text_));
-                }
-            }
-            Role::Assistant => messages.push(assistant(message)),
-            Role::Tool => messages.push(tool(message)),
-            // The projection removes tool-change messages on this route (P-1); a mode
-            // note stays, in place, as user text: a system message here would replace the
-            // prompt (decision 0060).
-            Role::Developer if message.is_mode_note() => {
-                messages.push(text("user", message.joined_text()));
-            }
-            Role::Developer => {}
+        if !reasoning.is_empty() {
+            string_field(out, "reasoning_content", &reasoning);
         }
+        next_key(out, "tool_calls");
+        out.push(b'[');
+        for (i, (id, name, arguments)) in calls.enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.push(b'{');
+            key(out, "id");
+            string(out, id);
+            out.extend_from_slice(b",\"type\":\"function\",\"function\":{");
+            key(out, "name");
+            string(out, name);
+            string_field(out, "arguments", arguments);
+            out.extend_from_slice(b"}}");
+        }
+        out.push(b']');
     }
+    out.push(b'}');
+}
+
+fn tool(out: &mut Vec<u8>, message: &Message) {
+    out.extend_from_slice(b"{\"role\":\"tool\"");
+    string_field(
+        out,
+        "tool_call_id",
+        message.tool_call_id.as_deref().unwrap_or_default(),
+    );
+    next_key(out, "content");
+    let text = joined(message, false);
+    out.push(b'"');
+    if message.is_error == Some(true) && !text.starts_with("Error: ") {
+        out.extend_from_slice(b"Error: ");
+    }
+    escaped(out, &text);
+    out.extend_from_slice(b"\"}");
+}
+
+/// Writes one Chat Completions request body from projected parts straight into `out`, in
+/// one pass over the history that fetches a few messages ahead (decision 0100). Returns the `anthropic-beta` value owed
+/// (never, on this route). On an error `out` is left as it was.
+pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<String>, LlmError> {
+    let start = out.len();
+    let result = write(parts, out);
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result.map(|()| None)
+}
+
+fn write(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<(), LlmError> {
+    // Consolidated: the latest system message is the whole current prompt, and it goes
+    // first, so it is found before the pass.
+    let prompt = parts
+        .messages
+        .iter()
+        .rev()
+        .find(|m| m.role == Role::System)
+        .map(|m| m.joined_text());
     let system = [parts.system, prompt.as_deref()]
         .into_iter()
         .flatten()
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()
         .join("\n\n");
-    if !system.is_empty() {
-        messages.insert(0, text("system", system));
-    }
-    let body = WireBody {
-        model: parts.model,
-        messages,
-        tools: parts.tools.filter(|t| !t.is_empty()).map(|tools| {
-            tools
-                .iter()
-                .map(|t| WireTool {
-                    kind: "function",
-                    function: WireToolFunction {
-                        name: &t.name,
-                        description: &t.description,
-                        parameters: &t.parameters,
-                    },
-                })
-                .collect()
-        }),
-        thinking: parts.thinking.wire_value(),
-        reasoning_effort: parts
-            .effort
-            .filter(|_| parts.thinking != Thinking::Disabled),
-        max_tokens: parts.max_tokens,
-        temperature: parts.temperature,
-        stop: parts.stop,
-        stream: true,
-        stream_options: StreamOptions {
-            include_usage: true,
-        },
+    out.push(b'{');
+    key(out, "model");
+    string(out, parts.model);
+    next_key(out, "messages");
+    out.push(b'[');
+    let mut first = true;
+    let mut separator = |out: &mut Vec<u8>| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
     };
-    serde_json::to_writer(&mut *out, &body).map_err(encode_error)?;
-    Ok(None)
+    if !system.is_empty() {
+        separator(out);
+        open_message(out, "system", &system);
+        out.push(b'}');
+    }
+    lookahead::start(parts.messages);
+    for (i, message) in parts.messages.iter().enumerate() {
+        lookahead::ahead(parts.messages, i);
+        match message.role {
+            Role::System => {}
+            Role::User => {
+                let text = joined(message, false);
+                if !text.is_empty() {
+                    separator(out);
+                    open_message(out, "user", &text);
+                    out.push(b'}');
+                }
+            }
+            Role::Assistant => {
+                separator(out);
+                assistant(out, message);
+            }
+            Role::Tool => {
+                separator(out);
+                tool(out, message);
+            }
+            // The projection removes tool-change messages on this route (P-1); a mode
+            // note stays, in place, as user text: a system message here would replace the
+            // prompt (decision 0060).
+            Role::Developer if message.is_mode_note() => {
+                separator(out);
+                open_message(out, "user", &joined(message, false));
+                out.push(b'}');
+            }
+            Role::Developer => {}
+        }
+    }
+    out.push(b']');
+    if let Some(tools) = parts.tools.filter(|t| !t.is_empty()) {
+        next_key(out, "tools");
+        out.push(b'[');
+        for (i, t) in tools.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"{\"type\":\"function\",\"function\":{");
+            key(out, "name");
+            string(out, &t.name);
+            string_field(out, "description", &t.description);
+            next_key(out, "parameters");
+            value(out, &t.parameters)?;
+            out.extend_from_slice(b"}}");
+        }
+        out.push(b']');
+    }
+    if let Some(thinking) = parts.thinking.wire_value() {
+        next_key(out, "thinking");
+        value(out, &thinking)?;
+    }
+    if let Some(effort) = parts
+        .effort
+        .filter(|_| parts.thinking != Thinking::Disabled)
+    {
+        string_field(out, "reasoning_effort", effort);
+    }
+    next_key(out, "max_tokens");
+    value(out, &parts.max_tokens)?;
+    if let Some(t) = parts.temperature {
+        next_key(out, "temperature");
+        value(out, &t)?;
+    }
+    if let Some(stop) = parts.stop {
+        next_key(out, "stop");
+        value(out, stop)?;
+    }
+    out.extend_from_slice(b",\"stream\":true,\"stream_options\":{\"include_usage\":true}}");
+    Ok(())
 }
 
 /// Serializes one Chat Completions request from projected parts (the bytes of
