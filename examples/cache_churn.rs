@@ -1,4 +1,4 @@
-//! Cache churn under MCP tool changes (issue 10, "Performance"):
+//! Cache churn under MCP tool changes, and the cache cost of every session change:
 //! `cargo run --release --example cache_churn`.
 //!
 //! Drives the real agent loop against the in-process simulator through 20 turns with four
