@@ -40,6 +40,16 @@ pub trait Component {
     fn handle(&mut self, action: Action, m: &Model, out: &mut Vec<AppEvent>) -> Handled;
 }
 
+/// A full-screen overlay's box inside `area`: a margin of one column and one row when it
+/// fits (the `/diff` view, the transcript).
+pub fn overlay_frame(area: Rect) -> Rect {
+    if area.width > 20 && area.height > 8 {
+        Rect::new(area.x + 1, area.y + 1, area.width - 2, area.height - 2)
+    } else {
+        area
+    }
+}
+
 /// The base style overlays fill their area with: terminal default colours, no modifiers, so
 /// nothing of what is underneath (colour, reverse video) shows through.
 pub fn overlay_base() -> Style {

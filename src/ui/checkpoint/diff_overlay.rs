@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 use crate::agent::protocol::{DiffFile, DiffView};
 use crate::i18n::{Arg, Text};
 use crate::ui::app_event::AppEvent;
-use crate::ui::component::{Component, Handled, clear_area, overlay_base};
+use crate::ui::component::{Component, Handled, clear_area, overlay_base, overlay_frame};
 use crate::ui::keymap::Action;
 use crate::ui::model::Model;
 use crate::ui::text::{sanitize, truncate};
@@ -94,21 +94,12 @@ impl DiffOverlay {
             .clamp(0, max as isize);
         self.scroll = next as usize;
     }
-
-    /// The overlay's box inside `area`: a margin of one column and one row when it fits.
-    fn frame(area: Rect) -> Rect {
-        if area.width > 20 && area.height > 8 {
-            Rect::new(area.x + 1, area.y + 1, area.width - 2, area.height - 2)
-        } else {
-            area
-        }
-    }
 }
 
 impl Component for DiffOverlay {
     fn render(&mut self, area: Rect, buf: &mut Buffer, m: &Model) {
         let l = m.l;
-        let rect = Self::frame(area);
+        let rect = overlay_frame(area);
         clear_area(rect, buf, overlay_base());
         let title = sanitize(l.text(&self.title).trim_end_matches([':', '：']));
         let keys = l.tr("tui-diff-keys");

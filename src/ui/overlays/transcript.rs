@@ -11,9 +11,10 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::ui::app_event::AppEvent;
 use crate::ui::chat::cells::{Cell, RenderCtx, ToolCardMode};
-use crate::ui::component::{Component, Handled, clear_area, overlay_base};
+use crate::ui::component::{Component, Handled, clear_area, overlay_base, overlay_frame};
 use crate::ui::keymap::Action;
 use crate::ui::model::Model;
+use crate::ui::scroll::Scroll;
 use crate::ui::theme;
 
 /// The transcript overlay's state: copies of Chat's cells, all expanded, and their rows at
@@ -24,11 +25,10 @@ pub struct TranscriptOverlay {
     rows: Vec<Line<'static>>,
     /// (width, locale generation) the rows were laid out for.
     laid_out: Option<(u16, u64, crate::i18n::Locale)>,
-    scroll: usize,
+    /// Follows the end until the user scrolls up (it opens at the latest reply).
+    scroll: Scroll,
     /// Rows the last frame had room for (the page step).
     page: usize,
-    /// Until the user scrolls, the overlay stays at its end.
-    at_end: bool,
 }
 
 impl TranscriptOverlay {
@@ -47,15 +47,14 @@ impl TranscriptOverlay {
             cells,
             rows: Vec::new(),
             laid_out: None,
-            scroll: 0,
+            scroll: Scroll::default(),
             page: 1,
-            at_end: true,
         }
     }
 
     /// The first row shown.
     pub fn scroll(&self) -> usize {
-        self.scroll
+        self.scroll.resolve(self.rows.len(), self.page)
     }
 
     /// Every row at the last width drawn.
@@ -82,30 +81,15 @@ impl TranscriptOverlay {
         self.laid_out = Some(key);
     }
 
-    /// Scrolls by `delta` rows within `[0, rows - page]`.
     fn scroll_by(&mut self, delta: isize) {
-        let max = self.rows.len().saturating_sub(self.page.max(1));
-        let next = (self.scroll as isize)
-            .saturating_add(delta)
-            .clamp(0, max as isize);
-        self.scroll = next as usize;
-        self.at_end = self.scroll == max;
-    }
-
-    /// The overlay's box inside `area`: a margin of one column and one row when it fits.
-    fn frame(area: Rect) -> Rect {
-        if area.width > 20 && area.height > 8 {
-            Rect::new(area.x + 1, area.y + 1, area.width - 2, area.height - 2)
-        } else {
-            area
-        }
+        self.scroll.by(delta, self.rows.len(), self.page.max(1));
     }
 }
 
 impl Component for TranscriptOverlay {
     fn render(&mut self, area: Rect, buf: &mut Buffer, m: &Model) {
         let l = m.l;
-        let rect = Self::frame(area);
+        let rect = overlay_frame(area);
         clear_area(rect, buf, overlay_base());
         let block = Block::default()
             .borders(Borders::ALL)
@@ -119,14 +103,11 @@ impl Component for TranscriptOverlay {
         block.render(rect, buf);
         self.lay_out(inner.width, m);
         self.page = usize::from(inner.height).max(1);
-        if self.at_end {
-            self.scroll = self.rows.len().saturating_sub(self.page);
-        }
-        self.scroll_by(0);
+        let top = self.scroll();
         for (y, row) in self
             .rows
             .iter()
-            .skip(self.scroll)
+            .skip(top)
             .take(usize::from(inner.height))
             .enumerate()
         {
@@ -141,7 +122,7 @@ impl Component for TranscriptOverlay {
             Action::LineDown => self.scroll_by(1),
             Action::PageUp => self.scroll_by(-page),
             Action::PageDown => self.scroll_by(page),
-            Action::ScrollTop => self.scroll_by(-(self.scroll as isize)),
+            Action::ScrollTop => self.scroll.top = Some(0),
             Action::ScrollBottom => self.scroll_by(isize::MAX / 2),
             Action::Close | Action::Transcript => return Handled::Close,
             _ => {}
