@@ -31,7 +31,7 @@
 //! prefix with earlier renders, at 64-token units); they depend on the bytes sent, not on
 //! the build profile. The churn table ends with the line
 //! `cache churn: default miss N, retain miss R, full-list miss F`, and the last line reads
-//! `cache invariance: retain lost 0 on 15 prefix-keeping changes (default lost D); …`.
+//! `cache invariance: retain lost 0 on 14 prefix-keeping changes (default lost D); …`.
 
 #[path = "../tests/support/cache_invariance.rs"]
 mod cache_invariance;

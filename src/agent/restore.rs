@@ -155,7 +155,7 @@ impl Agent {
             Err(e) => self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
-                vec![("error", Arg::from(e.to_string()))],
+                vec![("error", Arg::from(e.text()))],
             )),
         }
         true

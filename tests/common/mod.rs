@@ -502,6 +502,21 @@ pub async fn feed_until(
     receive_until(rx, pred, |ev| app.on_agent_event(ev)).await;
 }
 
+/// Types `line` into the App's composer, presses Enter and sends what it asked for to the
+/// loop.
+pub fn send_line(
+    app: &mut deepterm::ui::App,
+    tx: &tokio::sync::mpsc::UnboundedSender<deepterm::agent::protocol::AgentCommand>,
+    line: &str,
+) {
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    for c in line.chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
+    forward(app, tx);
+}
+
 /// Sends the App's commands to the loop.
 pub fn forward(
     app: &mut deepterm::ui::App,

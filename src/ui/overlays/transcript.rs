@@ -73,11 +73,10 @@ impl TranscriptOverlay {
             cards: ToolCardMode::Expanded,
             generation: m.generation,
         };
-        self.rows = self
-            .cells
-            .iter_mut()
-            .flat_map(|c| c.rows(width, &ctx).iter().cloned().collect::<Vec<_>>())
-            .collect();
+        self.rows.clear();
+        for c in &mut self.cells {
+            self.rows.extend(c.rows(width, &ctx).iter().cloned());
+        }
         self.laid_out = Some(key);
     }
 

@@ -2,22 +2,12 @@
 //! Trajectory and the session stay, and the next request is byte for byte the one that
 //! would have been sent without it.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+use deepterm::agent::protocol::AgentEvent;
 use deepterm::i18n::Locale;
 use deepterm::sim::SimConfig;
 use deepterm::ui::App;
-use tokio::sync::mpsc::UnboundedSender;
 
 use crate::common::*;
-
-fn send(app: &mut App, tx: &UnboundedSender<AgentCommand>, line: &str) {
-    for c in line.chars() {
-        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-    }
-    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    forward(app, tx);
-}
 
 /// Runs "Hello", optionally `/clear`, then "Again"; returns the raw bodies the simulator
 /// received (thinking signatures aside: each simulator signs with its own key) and
@@ -29,20 +19,20 @@ async fn run(clear: bool) -> (Vec<String>, Option<(usize, usize)>) {
     let (tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));
     let mut app = App::new(Locale::EnUs, false);
-    send(&mut app, &tx, "Hello");
+    send_line(&mut app, &tx, "Hello");
     feed_until(&mut app, &mut rx, |e| matches!(e, AgentEvent::TurnFinished)).await;
     let mut after = None;
     if clear {
         assert!(!app.transcript().is_empty());
         let rows = app.trajectory().rows().len();
-        send(&mut app, &tx, "/clear");
+        send_line(&mut app, &tx, "/clear");
         feed_until(&mut app, &mut rx, |e| {
             matches!(e, AgentEvent::CommandFinished)
         })
         .await;
         after = Some((app.transcript().len(), rows - app.trajectory().rows().len()));
     }
-    send(&mut app, &tx, "Again");
+    send_line(&mut app, &tx, "Again");
     feed_until(&mut app, &mut rx, |e| matches!(e, AgentEvent::TurnFinished)).await;
     if clear {
         // What comes after `/clear` shows as usual.

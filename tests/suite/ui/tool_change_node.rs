@@ -3,25 +3,15 @@
 //! next request's developer message adds no second one, and a resume of the same log shows
 //! the same node in the same place.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use deepterm::agent::protocol::{AgentCommand, AgentEvent};
+use deepterm::agent::protocol::AgentEvent;
 use deepterm::i18n::Locale;
 use deepterm::sim::SimConfig;
 use deepterm::ui::App;
 use deepterm::ui::snapshot::symbols;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use tokio::sync::mpsc::UnboundedSender;
 
 use crate::common::*;
-
-fn send(app: &mut App, tx: &UnboundedSender<AgentCommand>, line: &str) {
-    for c in line.chars() {
-        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
-    }
-    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE));
-    forward(app, tx);
-}
 
 fn screen(app: &mut App) -> String {
     let mut term = Terminal::new(TestBackend::new(120, 100)).expect("backend");
@@ -47,9 +37,9 @@ async fn a_tool_change_shows_once_where_it_happened_live_and_on_resume() {
     let (tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));
     let mut app = App::new(Locale::EnUs, false);
-    send(&mut app, &tx, "Hello");
+    send_line(&mut app, &tx, "Hello");
     feed_until(&mut app, &mut rx, |e| matches!(e, AgentEvent::TurnFinished)).await;
-    send(&mut app, &tx, "/tool disable grep");
+    send_line(&mut app, &tx, "/tool disable grep");
     feed_until(&mut app, &mut rx, |e| {
         matches!(e, AgentEvent::CommandFinished)
     })
@@ -60,7 +50,7 @@ async fn a_tool_change_shows_once_where_it_happened_live_and_on_resume() {
         before_send.iter().any(|l| l.contains("Tool removed: grep")),
         "{before_send:?}"
     );
-    send(&mut app, &tx, "Again");
+    send_line(&mut app, &tx, "Again");
     feed_until(&mut app, &mut rx, |e| matches!(e, AgentEvent::TurnFinished)).await;
     drop(tx);
     let _ = task.await;
