@@ -41,12 +41,18 @@ fn prefetch(p: *const u8) {
     let _ = p;
 }
 
-/// Prefetches the lines of `len` bytes from `p` (none for an empty allocation).
+/// Prefetches every cache line that `len` bytes from `p` touch (none for an empty
+/// allocation), from the line `p` lies in, so an unaligned range's last line is fetched too.
 #[inline(always)]
 fn lines(p: *const u8, len: usize) {
+    if len == 0 {
+        return;
+    }
+    let skew = p as usize % LINE;
+    let first = p.wrapping_sub(skew);
     let mut offset = 0;
-    while offset < len {
-        prefetch(p.wrapping_add(offset));
+    while offset < skew + len {
+        prefetch(first.wrapping_add(offset));
         offset += LINE;
     }
 }

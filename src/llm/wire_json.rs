@@ -411,9 +411,10 @@ mod tests {
             }
         }
 
-        /// The usual arguments, a compact object of strings and integers, are copied.
+        /// The usual arguments, a compact object of strings and integers, are recognised as
+        /// serde_json's own form (so the writer copies them).
         #[test]
-        fn compact_objects_of_strings_and_integers_are_copied(
+        fn compact_objects_of_strings_and_integers_are_recognised_as_canonical(
             kv in proptest::collection::vec(("[a-z_]{1,8}", any::<String>(), any::<i64>()), 0..8)
         ) {
             let mut map = serde_json::Map::new();
@@ -422,7 +423,7 @@ mod tests {
                 map.insert(format!("{k}_n"), n.into());
             }
             let raw = serde_json::to_string(&map).unwrap();
-            prop_assert!(map.len() > MAX_KEYS || is_canonical_object(&raw), "{}", raw);
+            prop_assert!(is_canonical_object(&raw), "{}", raw);
         }
     }
 

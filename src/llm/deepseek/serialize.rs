@@ -216,6 +216,8 @@ impl<'a, 'o> Writer<'a, 'o> {
         self.blocks = 0;
         if role == WireRole::Assistant && !self.pending.is_empty() {
             self.order_error(invalid("tool calls need immediate results"));
+            // Only the first error is kept: the list goes on holding one turn's calls.
+            self.pending.clear();
         }
         Ok(())
     }
@@ -324,6 +326,7 @@ impl<'a, 'o> Writer<'a, 'o> {
         }
         if !self.pending.is_empty() {
             self.order_error(invalid("tool calls need immediate results"));
+            self.pending.clear();
         }
         for message in held.iter().filter(|m| m.role != Role::Tool) {
             for block in &message.content {
