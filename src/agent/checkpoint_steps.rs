@@ -2,20 +2,15 @@
 //! [`crate::agent::checkpoints`], kept apart from the checkpointer so the loop's type and
 //! the checkpointer it holds do not name each other.
 
-use crate::agent::checkpoints::{Checkpointer, changes_workspace, latest_snapshot_id, taken_in};
+use crate::agent::checkpoints::{changes_workspace, latest_snapshot_id, taken_in};
 use crate::agent::protocol::AgentEvent;
-use crate::agent::run::Agent;
 use crate::agent::tool_runner::ToolCall;
+use crate::agent::turn::TurnRunner;
 use crate::i18n::Arg;
 use crate::session::checkpoint_event::{CheckpointSettled, CheckpointTaken};
 use crate::session::event::EventKind;
 
-impl Agent {
-    /// Turns checkpoints on (the app does, for the workspace it starts in).
-    pub fn set_checkpoints(&mut self, c: Checkpointer) {
-        self.checkpoints = c;
-    }
-
+impl TurnRunner<'_> {
     /// Before the calls run: when one of them will change the workspace (it was not
     /// refused) and this turn has no checkpoint yet, takes one and logs it.
     pub(crate) fn checkpoint_before_calls(
@@ -28,10 +23,10 @@ impl Agent {
             .iter()
             .zip(decided)
             .any(|(c, d)| d.is_none() && changes_workspace(&c.name));
-        if !will_change || !self.checkpoints.enabled() || taken_in(self.session(), turn) {
+        if !will_change || !self.checkpoints.enabled() || taken_in(&self.state.session, turn) {
             return;
         }
-        let base = latest_snapshot_id(self.session());
+        let base = latest_snapshot_id(&self.state.session);
         match self.checkpoints.take(base.as_deref()) {
             Ok((id, m)) => {
                 // Chat folds its node from the logged event; `exec` says it.
@@ -74,7 +69,7 @@ impl Agent {
 
     /// At the end of a turn that took a checkpoint: logs the state it left.
     pub(crate) fn settle_checkpoint(&mut self, turn: u64) {
-        if !self.checkpoints.enabled() || !taken_in(self.session(), turn) {
+        if !self.checkpoints.enabled() || !taken_in(&self.state.session, turn) {
             return;
         }
         match self.checkpoints.take(None) {
@@ -96,7 +91,7 @@ impl Agent {
     /// Appends a checkpoint event and tells the UI (a failed write is said, not fatal:
     /// the turn goes on without the checkpoint).
     pub(crate) fn commit_checkpoint_event(&mut self, kind: EventKind) -> bool {
-        match self.state_mut().session.push(kind) {
+        match self.state.session.push(kind) {
             Ok(ev) => {
                 self.events.emit(AgentEvent::Committed(ev));
                 true

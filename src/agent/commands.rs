@@ -98,7 +98,7 @@ impl Agent {
 
     /// Applies pending background changes before a command (as a submitted line does).
     fn apply_background_now(&mut self) {
-        if let Err(e) = self.drain_background() {
+        if let Err(e) = self.runner().drain_background() {
             self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
@@ -355,7 +355,7 @@ impl Agent {
             self.warn_removal_cost(&[n.to_string()]);
         }
         match self.registry_mut().set_enabled(n, enable) {
-            Ok(true) if self.report_tool_change() => LineOutcome::default(),
+            Ok(true) if self.runner().report_tool_change() => LineOutcome::default(),
             Ok(changed) => {
                 let key = match (enable, changed) {
                     (true, true) => "tools-enabled",
@@ -443,6 +443,7 @@ impl Agent {
     async fn compact_command(&mut self) -> LineOutcome {
         let cancel = self.fresh_cancel();
         let res = self
+            .runner()
             .compact(
                 crate::session::event::CompactionTrigger::Manual,
                 false,

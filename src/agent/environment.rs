@@ -32,6 +32,15 @@ pub trait Environment: Send {
     fn configured_effort(&self, _route: &Route) -> Option<crate::session::effort::Effort> {
         None
     }
+    /// The effort of the next request: the session's `/effort` (`chosen`), else the
+    /// config's for `route`, else none (the provider's default; no thinking field is sent).
+    fn effort(
+        &self,
+        chosen: Option<crate::session::effort::Effort>,
+        route: &Route,
+    ) -> Option<crate::session::effort::Effort> {
+        chosen.or_else(|| self.configured_effort(route))
+    }
     /// The instruction files as read now: which are in use (with sizes) and which were
     /// refused or cut (`/instructions`).
     fn instructions_in_use(&self) -> crate::config::InstructionsRead {
@@ -68,5 +77,24 @@ pub trait Environment: Send {
     /// The protocol a configured provider speaks (for rebuilding past requests).
     fn provider_kind(&self, _provider: &str) -> Option<crate::llm::types::ProviderKind> {
         None
+    }
+}
+
+/// The rendered system prompt: the configured base plus the session's `/system` text.
+pub fn render_prompt(env: &dyn Environment, extra: Option<&str>) -> String {
+    let mut p = env.base_prompt();
+    if let Some(extra) = extra {
+        if !p.is_empty() {
+            p.push_str("\n\n");
+        }
+        p.push_str(extra);
+    }
+    p
+}
+
+/// Tells the UI about instruction files refused or cut since the last call (decision 0031).
+pub fn report_prompt_notices(env: &dyn Environment, events: &crate::agent::emitter::Emitter) {
+    for n in env.take_prompt_notices() {
+        events.emit(crate::agent::protocol::AgentEvent::Notice(n));
     }
 }

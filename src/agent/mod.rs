@@ -25,3 +25,4 @@ pub mod restore;
 pub mod run;
 pub mod state;
 pub mod tool_runner;
+pub mod turn;

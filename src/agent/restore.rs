@@ -14,17 +14,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel};
 use crate::agent::run::Agent;
-use crate::i18n::Arg;
 use crate::session::event::{EventKind, McpState};
-use crate::session::tools_event::{ChangedTool, ToolsChangedData};
 use crate::session::vocab::BUILTIN_TOOL_NAMES;
 
 /// The built-ins every session has had: known even before a request declared them.
 const ORIGINAL_BUILTINS: [&str; 3] = ["grep", "list_dir", "read_file"];
 use crate::session::{Session, SessionError};
-use crate::tools::registry::ToolSource;
 
 /// What resuming a session changes in the registry and the MCP servers.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -108,94 +104,6 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
 }
 
 impl Agent {
-    /// Logs a change of the active tool set as one `tools/changed` event (decision 0097),
-    /// relative to the previous change or to what the log says the model was last offered;
-    /// the UI folds that committed event, live and on resume, into one node. Returns
-    /// whether one was logged; nothing is logged outside the interactive loop or before
-    /// the session's first request (those tools are not a change).
-    pub(crate) fn report_tool_change(&mut self) -> bool {
-        if !self.is_interactive() {
-            return false;
-        }
-        let base: BTreeSet<String> = match self.state_mut().tools_shown.take() {
-            Some(s) => s,
-            None => match self.session_mut().available_tool_names() {
-                Ok(Some(v)) => v.into_iter().collect(),
-                _ => return false,
-            },
-        };
-        let listing = self.registry_mut().listing();
-        let current: BTreeSet<String> = self
-            .registry_mut()
-            .active_tools()
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
-        let changed = |name: &String| -> ChangedTool {
-            let (source, description) = match listing.iter().find(|t| &t.name == name) {
-                Some(t) => (t.source.clone(), t.description.clone()),
-                None => (ToolSource::of_name(name), String::new()),
-            };
-            ChangedTool {
-                name: name.clone(),
-                source: source.logged(),
-                description,
-            }
-        };
-        let data = ToolsChangedData {
-            added: current.difference(&base).map(changed).collect(),
-            removed: base.difference(&current).map(changed).collect(),
-        };
-        self.state_mut().tools_shown = Some(current);
-        if data.added.is_empty() && data.removed.is_empty() {
-            return false;
-        }
-        match self.session_mut().push(EventKind::ToolsChanged(data)) {
-            Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
-            Err(e) => self.events.emit(Notice::new(
-                NoticeLevel::Error,
-                "agent-session-error",
-                vec![("error", Arg::from(e.text()))],
-            )),
-        }
-        true
-    }
-
-    /// Warns about each new name clash between tool sources, naming the name and both
-    /// sources (decision 0032), and forgets an "always allow" given for a name that now
-    /// clashes: it was given for one tool, and the name may now run another.
-    pub(crate) fn warn_name_clashes(&mut self) {
-        let clashes = self.registry_mut().clashes();
-        let fresh: Vec<_> = clashes
-            .iter()
-            .filter(|c| !self.name_clashes.contains(c))
-            .cloned()
-            .collect();
-        self.name_clashes = clashes;
-        let l = self.localizer();
-        for c in fresh {
-            self.state_mut().always_allowed.remove(&c.name);
-            tracing::warn!(
-                "tool name {} clashes: {:?} kept, {:?} hidden",
-                c.name,
-                c.kept,
-                c.hidden
-            );
-            self.events.emit(AgentEvent::Notice(Notice::new(
-                NoticeLevel::Warn,
-                "tools-name-clash",
-                vec![
-                    ("name", Arg::from(c.name.as_str())),
-                    ("kept", Arg::from(c.kept.localized(l))),
-                    (
-                        "hidden",
-                        Arg::List(c.hidden.iter().map(|s| s.localized(l)).collect()),
-                    ),
-                ],
-            )));
-        }
-    }
-
     /// Re-establishes the open session's tool state from its log (at start with
     /// `--resume`, and on `/resume ID`); a new session changes nothing.
     pub fn restore_tool_state(&mut self) {

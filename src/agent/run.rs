@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -12,76 +11,32 @@ use crate::agent::emitter::Emitter;
 use crate::agent::env_error::RouteSwitchError;
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{
-    AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, SandboxInfo, TurnPhase,
+    AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, SandboxInfo,
 };
 use crate::agent::request::{AttemptInput, plan_attempt};
 use crate::agent::state::SessionState;
 pub use crate::agent::tool_runner::ApprovalMode;
-use crate::agent::tool_runner::{ToolCall, ToolRunner};
+use crate::agent::tool_runner::ToolRunner;
 use crate::config::ApiKey;
 use crate::i18n::{Arg, Localizer};
 use crate::llm::client::ProviderClient;
 use crate::llm::retry::RetryPolicy;
-use crate::llm::types::{
-    Completion, ErrorCode, GenerateOptions, LlmError, Route, StopReason, StreamEvent,
-};
-use crate::session::event::{
-    AssistantAttempt, AssistantMessageData, AttemptError, Block, Event, EventKind, Message, Role,
-    Source, StepRef, Timing, ToolCallData, ToolResultData, TurnEnd, TurnOutcome, TurnRef, Usage,
-    UserMessageData,
-};
-use crate::session::{Session, SessionError};
-use crate::tools::registry::{ToolRegistry, ToolSource};
+use crate::llm::types::{GenerateOptions, LlmError, Route};
+use crate::session::Session;
+use crate::session::event::Event;
+use crate::tools::registry::ToolRegistry;
 pub use crate::tools::source::Background;
 
 mod background;
-mod compaction;
 mod preview;
-mod turn;
 pub use crate::agent::environment::{Environment, SummaryJob};
-pub use compaction::{
-    AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, compaction_messages,
+pub use crate::agent::turn::{
+    AUTO_COMPACT_RATIO, AgentError, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, LineOutcome,
+    MAX_STEPS_PER_TURN, compaction_messages,
 };
+use crate::agent::turn::{BackgroundChanges, TurnRunner};
 
-/// Most steps one turn may take before the loop stops it.
-pub const MAX_STEPS_PER_TURN: u64 = 64;
 pub use crate::agent::request::DEFAULT_MAX_TOKENS;
-
-/// Errors that stop a turn.
-#[derive(Debug, thiserror::Error)]
-pub enum AgentError {
-    /// The session log refused an event or could not be written.
-    #[error("{0}")]
-    Session(#[from] SessionError),
-    /// The provider failed (after retries).
-    #[error("{0}")]
-    Llm(LlmError),
-    /// The user cancelled.
-    #[error("cancelled")]
-    Cancelled,
-    /// The turn took more than [`MAX_STEPS_PER_TURN`] steps.
-    #[error("more than {MAX_STEPS_PER_TURN} steps in one turn")]
-    TooManySteps,
-}
-
-impl AgentError {
-    /// The error as a message in the interface language (decision 0103).
-    pub fn text(&self) -> crate::i18n::Text {
-        use crate::i18n::Text;
-        match self {
-            AgentError::Session(e) => e.text(),
-            AgentError::Llm(e) => Text::new(
-                e.code.message_id(),
-                vec![("message", Arg::from(e.message.clone()))],
-            ),
-            AgentError::Cancelled => Text::new("llm-error-cancelled", vec![]),
-            AgentError::TooManySteps => Text::new(
-                "agent-too-many-steps",
-                vec![("count", Arg::from(MAX_STEPS_PER_TURN))],
-            ),
-        }
-    }
-}
 
 /// Why [`Agent::inspect`] has no data to show (the text goes inside a localized frame).
 #[derive(Debug, thiserror::Error)]
@@ -106,8 +61,8 @@ impl InspectFailure {
 
 /// The agent: an actor that owns its services and answers one command at a time.
 /// - the session state ([`SessionState`]), rebuilt whole on `/new` and `/resume`;
-/// - the turn runner (this file: turns, steps, attempts, one retry helper shared by steps
-///   and compaction) over the provider client and route;
+/// - the turn runner ([`TurnRunner`], lent the parts a turn uses by [`Agent::runner`]):
+///   turns, steps, attempts, compaction, hooks and checkpoints around tool calls;
 /// - the tool runner ([`ToolRunner`]: approvals, which calls may overlap);
 /// - the command table (`agent::commands`);
 /// - the inbox ([`Inbox`]): the typed command channel the running turn `select!`s on.
@@ -123,13 +78,8 @@ pub struct Agent {
     pub(crate) events: Emitter,
     retry: RetryPolicy,
     demo: bool,
-    bg_tx: mpsc::UnboundedSender<Background>,
-    bg_rx: mpsc::UnboundedReceiver<Background>,
-    mcp: Option<crate::tools::mcp::McpManager>,
-    /// Names last reported as dropped by the tool limit (warned once per change).
-    dropped_tools: Vec<String>,
-    /// Name clashes between sources last warned about (once per clash).
-    pub(crate) name_clashes: Vec<crate::tools::registry::NameClash>,
+    /// Tool-source and MCP changes, and what was last warned about them.
+    bg: BackgroundChanges,
     /// The sandbox mode and write scope the acting tools read (SPEC §14.2).
     pub(crate) sandbox: crate::sandbox::handle::SandboxHandle,
     /// The backend probed at start, for `/sandbox`.
@@ -140,17 +90,6 @@ pub struct Agent {
     pub(crate) hooks: crate::agent::hooks::Hooks,
     /// The custom commands read at start (SPEC §14.4, `agent::commands::custom`).
     pub(crate) custom_commands: crate::agent::custom_commands::LoadedCommands,
-}
-
-/// What handling one composer line produced (for `exec`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LineOutcome {
-    /// Final assistant text when a turn ran.
-    pub text: Option<String>,
-    /// One-line localized error when the turn or command failed.
-    pub error: Option<String>,
-    /// `/quit` was given.
-    pub quit: bool,
 }
 
 impl Agent {
@@ -172,14 +111,11 @@ impl Agent {
             tools.add_secret(k.expose());
         }
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
-        let (bg_tx, bg_rx) = mpsc::unbounded_channel();
         tools.registry_mut().set_max_tools(route.caps.max_tools);
         let mut session = session;
         session.set_secrets(tools.secrets().clone());
         Ok(Agent {
-            bg_tx,
-            bg_rx,
-            mcp: None,
+            bg: BackgroundChanges::new(),
             state: SessionState::open(session),
             route,
             client,
@@ -190,8 +126,6 @@ impl Agent {
             events: Emitter::new(tx),
             retry: RetryPolicy::default(),
             demo,
-            dropped_tools: Vec::new(),
-            name_clashes: Vec::new(),
             sandbox: crate::sandbox::handle::SandboxHandle::for_workspace(
                 &std::env::current_dir().unwrap_or_default(),
             ),
@@ -265,6 +199,19 @@ impl Agent {
         self.tools.acting().cloned()
     }
 
+    /// Installs the session's hooks (at start; `session_start` is owed).
+    pub fn set_hooks(&mut self, hooks: crate::agent::hooks::Hooks) {
+        self.hooks = hooks;
+        // `--resume`: the session already holds events past its start.
+        let resumed = self.state.session.events().len() > 1;
+        self.hooks.owe_session_start(resumed);
+    }
+
+    /// Turns checkpoints on (the app does, for the workspace it starts in).
+    pub fn set_checkpoints(&mut self, c: crate::checkpoint::Checkpointer) {
+        self.checkpoints = c;
+    }
+
     /// The current sandbox mode.
     pub fn sandbox_mode(&self) -> crate::sandbox::SandboxMode {
         self.sandbox.mode()
@@ -309,10 +256,24 @@ impl Agent {
         self.events.emit(AgentEvent::SessionUsage(self.state.usage));
     }
 
-    fn push(&mut self, kind: EventKind) -> Result<(), AgentError> {
-        let ev = self.state.session.push(kind)?;
-        self.events.emit(AgentEvent::Committed(ev));
-        Ok(())
+    /// The turn runner over this agent's parts: the session state, inbox, tool runner,
+    /// emitter and the services a turn calls (decision 0106).
+    pub(crate) fn runner(&mut self) -> TurnRunner<'_> {
+        TurnRunner {
+            state: &mut self.state,
+            inbox: &mut self.inbox,
+            tools: &mut self.tools,
+            events: &self.events,
+            route: &self.route,
+            client: &self.client,
+            retry: &self.retry,
+            env: self.env.as_mut(),
+            l: self.l,
+            hooks: &mut self.hooks,
+            checkpoints: &mut self.checkpoints,
+            sandbox: &self.sandbox,
+            background: &mut self.bg,
+        }
     }
 
     /// Handles one composer submission to completion (a whole turn, or a command).
@@ -331,7 +292,7 @@ impl Agent {
         if trimmed.is_empty() {
             return LineOutcome::default();
         }
-        if let Err(e) = self.drain_background() {
+        if let Err(e) = self.runner().drain_background() {
             self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",
@@ -339,34 +300,13 @@ impl Agent {
             ));
         }
         // `session_start` hooks owed since start, `/new` or `/resume` (SPEC §14.4).
-        self.run_owed_session_start().await;
+        self.runner().run_owed_session_start().await;
         if commands && trimmed.starts_with('/') {
             let out = self.handle_command(trimmed).await;
             self.events.emit(AgentEvent::CommandFinished);
             return out;
         }
-        self.send_prompt(line.to_string()).await
-    }
-
-    /// Sends `text` as the next prompt, unless a `user_prompt_submit` hook refuses it (its
-    /// notice says why; nothing is sent or logged as a message).
-    pub(crate) async fn send_prompt(&mut self, text: String) -> LineOutcome {
-        let cancel = self.fresh_cancel();
-        if self.prompt_refused(&text, &cancel).await {
-            return LineOutcome::default();
-        }
-        self.run_turn(text).await
-    }
-
-    /// The shared set of key values (hooks redact what they read and print with it).
-    pub(crate) fn secrets(&self) -> &crate::secret::Secrets {
-        self.tools.secrets()
-    }
-
-    /// Runs `fut` while the inbox keeps absorbing commands (a Cancel cancels the turn's
-    /// token, which `fut` watches).
-    pub(crate) async fn while_listening<F: std::future::Future>(&mut self, fut: F) -> F::Output {
-        self.inbox.during(fut).await
+        self.runner().send_prompt(line.to_string()).await
     }
 
     /// Runs the loop on commands from the UI until `/quit` or `Shutdown`: an actor that
@@ -375,7 +315,7 @@ impl Agent {
     pub async fn run_interactive(mut self, commands: mpsc::UnboundedReceiver<AgentCommand>) {
         self.inbox.attach(commands);
         // The TUI's `session_start` hooks run at start, not at the first prompt.
-        self.run_owed_session_start().await;
+        self.runner().run_owed_session_start().await;
         loop {
             if self.inbox.shutting_down() {
                 break;
@@ -383,8 +323,8 @@ impl Agent {
             let Some(work) = self.inbox.next_pending() else {
                 tokio::select! {
                     _ = self.inbox.wait_command() => {}
-                    Some(bg) = self.bg_rx.recv() => {
-                        if let Err(e) = self.apply_background(bg) {
+                    Some(bg) = self.bg.rx.recv() => {
+                        if let Err(e) = self.runner().apply_background(bg) {
                             self.events.emit(Notice::new(
                                 NoticeLevel::Error,
                                 "agent-session-error",
@@ -405,7 +345,7 @@ impl Agent {
         }
         // Changes that arrived after the last line (an MCP server finishing its connect)
         // still belong in the log.
-        if let Err(e) = self.drain_background() {
+        if let Err(e) = self.runner().drain_background() {
             tracing::warn!("could not log background changes at exit: {e}");
         }
         let _ = self.state.session.sync();
@@ -487,7 +427,7 @@ impl Agent {
         self.client = client;
         let info = self.route_info();
         self.events.emit(AgentEvent::Route(info.clone()));
-        self.warn_dropped_tools();
+        self.runner().warn_dropped_tools();
         Ok(info)
     }
 

@@ -215,7 +215,7 @@ impl Agent {
                 conflicts: vec![],
                 forced: force,
             });
-            self.commit_checkpoint_event(kind);
+            self.runner().commit_checkpoint_event(kind);
             return Ok(RestoreReport::default());
         };
         // The user asked for this restore: it writes the workspace as `workspace-write`
@@ -237,7 +237,7 @@ impl Agent {
             conflicts: report.conflicts.clone(),
             forced: force,
         });
-        self.commit_checkpoint_event(kind);
+        self.runner().commit_checkpoint_event(kind);
         Ok(report)
     }
 
@@ -433,7 +433,7 @@ impl Agent {
             to_seq: r.start_seq,
             scope,
         });
-        if !self.commit_checkpoint_event(kind) {
+        if !self.runner().commit_checkpoint_event(kind) {
             return LineOutcome::default();
         }
         if scope.conversation() {

@@ -74,6 +74,6 @@ impl Agent {
         if text.trim().is_empty() {
             return self.warn("cmd-custom-empty", vec![("name", Arg::from(name))]);
         }
-        self.send_prompt(text).await
+        self.runner().send_prompt(text).await
     }
 }

@@ -13,8 +13,7 @@ impl Agent {
     /// (the model entry's, else the top-level `effort`), else none (the provider's
     /// default, and no thinking field is sent).
     pub fn effort(&self) -> Option<Effort> {
-        self.effort_override()
-            .or_else(|| self.env().configured_effort(self.route()))
+        self.env().effort(self.effort_override(), self.route())
     }
 
     /// `/effort` alone shows the effort in use; `/effort LEVEL` sets it for this session.

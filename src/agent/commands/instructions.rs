@@ -41,6 +41,6 @@ impl Agent {
     /// (discovery runs on every request).
     pub(crate) async fn init_command(&mut self) -> LineOutcome {
         let prompt = self.localizer().tr("cmd-init-prompt");
-        self.run_turn(prompt).await
+        self.runner().run_turn(prompt).await
     }
 }

@@ -62,7 +62,7 @@ impl Agent {
             (Some(m), McpAction::Connect { server }) => m.connect_reply(&server).await,
             (Some(m), McpAction::Disconnect { server }) => m.disconnect_reply(&server),
         };
-        if let Err(e) = self.drain_background() {
+        if let Err(e) = self.runner().drain_background() {
             self.events.emit(Notice::new(
                 NoticeLevel::Error,
                 "agent-session-error",

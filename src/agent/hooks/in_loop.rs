@@ -9,10 +9,10 @@ use tokio_util::sync::CancellationToken;
 use super::input::{HookFacts, HookSession, payload};
 use super::notice::run_notice;
 use super::process::{self, Exit, Finished, Spawn};
-use super::{Hooks, Verdict, blocked_call_text, classify, feedback_text};
+use super::{Verdict, blocked_call_text, classify, feedback_text};
 use crate::agent::protocol::{AgentEvent, NoticeLevel};
-use crate::agent::run::Agent;
 use crate::agent::tool_runner::{CallResult, ToolCall};
+use crate::agent::turn::TurnRunner;
 use crate::config::hooks::{HookConfig, HookEvent};
 use crate::i18n::Arg;
 use crate::session::event::EventKind;
@@ -81,15 +81,7 @@ async fn run_all(
     out
 }
 
-impl Agent {
-    /// Installs the session's hooks (at start; `session_start` is owed).
-    pub fn set_hooks(&mut self, hooks: Hooks) {
-        self.hooks = hooks;
-        // `--resume`: the session already holds events past its start.
-        let resumed = self.session().events().len() > 1;
-        self.hooks.owe_session_start(resumed);
-    }
-
+impl TurnRunner<'_> {
     /// Runs the hooks of `event` that apply (to `tool`, for tool hooks) while the inbox
     /// keeps listening (Cancel kills them), logs and shows each run, and returns the
     /// verdict: the first block, or continue.
@@ -114,15 +106,16 @@ impl Agent {
             .hooks
             .session_dir
             .as_ref()
-            .map(|d| d.join(format!("{}.jsonl", self.session().id())))
+            .map(|d| d.join(format!("{}.jsonl", self.state.session.id())))
             .filter(|p| p.is_file());
         let session = HookSession {
-            session_id: self.session().id(),
+            session_id: self.state.session.id(),
             transcript_path: transcript.as_deref(),
             cwd: &self.hooks.cwd,
         };
         // Nothing a hook reads holds a key value, whatever the model or user wrote.
         let stdin = self
+            .tools
             .secrets()
             .redact(&payload(event, session, facts).to_string())
             .into_owned();
@@ -134,7 +127,7 @@ impl Agent {
             self.hooks.env.clone(),
             cancel.clone(),
         );
-        let runs = self.while_listening(job).await;
+        let runs = self.inbox.during(job).await;
         let mut verdict = Verdict::Continue;
         for ran in runs {
             self.record(site, &ran);
@@ -152,10 +145,14 @@ impl Agent {
         let f = &ran.finished;
         let stderr = match &f.exit {
             Exit::NotStarted(e) => e.clone(),
-            _ => self.secrets().redact(f.stderr.trim_end()).into_owned(),
+            _ => self
+                .tools
+                .secrets()
+                .redact(f.stderr.trim_end())
+                .into_owned(),
         };
         let reason = match &ran.verdict {
-            Verdict::Block(r) => Some(self.secrets().redact(r.trim()).into_owned()),
+            Verdict::Block(r) => Some(self.tools.secrets().redact(r.trim()).into_owned()),
             Verdict::Continue => None,
         };
         let data = HookRunData {
@@ -175,7 +172,7 @@ impl Agent {
             timeout_secs: matches!(f.exit, Exit::TimedOut).then_some(ran.hook.timeout_secs),
         };
         let notice = site.tool.is_none().then(|| run_notice(&data));
-        match self.session_mut().push(EventKind::HookRun(data)) {
+        match self.state.session.push(EventKind::HookRun(data)) {
             Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
             Err(e) => self.events.emit(crate::agent::protocol::Notice::new(
                 NoticeLevel::Error,
@@ -193,7 +190,7 @@ impl Agent {
         let Some(source) = self.hooks.start_owed.take() else {
             return;
         };
-        let cancel = self.fresh_cancel();
+        let cancel = self.inbox.new_cancel();
         let site = Site {
             event: HookEvent::SessionStart,
             turn: None,
@@ -294,7 +291,7 @@ impl Agent {
         if !self.hooks.any(HookEvent::Stop) {
             return;
         }
-        let cancel = self.fresh_cancel();
+        let cancel = self.inbox.new_cancel();
         let site = Site {
             event: HookEvent::Stop,
             turn: Some(turn),

@@ -70,20 +70,14 @@ impl Agent {
     }
 
     pub(super) fn report_prompt_notices(&self) {
-        for n in self.env.take_prompt_notices() {
-            self.events.emit(AgentEvent::Notice(n));
-        }
+        crate::agent::environment::report_prompt_notices(self.env.as_ref(), &self.events);
     }
 
     /// The rendered system prompt: the configured base plus `/system` instructions.
     pub fn render_prompt(&self) -> String {
-        let mut p = self.env.base_prompt();
-        if let Some(extra) = &self.state.extra_instructions {
-            if !p.is_empty() {
-                p.push_str("\n\n");
-            }
-            p.push_str(extra);
-        }
-        p
+        crate::agent::environment::render_prompt(
+            self.env.as_ref(),
+            self.state.extra_instructions.as_deref(),
+        )
     }
 }

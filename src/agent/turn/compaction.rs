@@ -4,9 +4,17 @@
 //! request starts a new series (L-1b) and the tool history restarts (F-3). A failed
 //! summary leaves the history untouched.
 
-use super::*;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::{AgentError, TurnRunner};
+use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, TurnPhase};
+use crate::i18n::Arg;
+use crate::llm::types::{Completion, ErrorCode, GenerateOptions, LlmError, StreamEvent};
 use crate::session::event::{
-    CompactionEnd, CompactionOutcome, CompactionStart, CompactionSummary, CompactionTrigger,
+    CompactionEnd, CompactionOutcome, CompactionStart, CompactionSummary, CompactionTrigger, Event,
+    EventKind, Message, Role, Source, UserMessageData,
 };
 
 pub use crate::agent::request::{COMPACTION_INSTRUCTION, compaction_messages};
@@ -17,7 +25,7 @@ pub const CHECKPOINT_PREFIX: &str = "Summary of the earlier conversation (compac
 /// Share of the context window above which the loop compacts automatically.
 pub const AUTO_COMPACT_RATIO: f64 = 0.8;
 
-impl Agent {
+impl TurnRunner<'_> {
     /// The surface node range `(start_seq, end_seq)` compaction would shadow, or `None`
     /// when there is too little to summarize. Node 0 (the system prompt) is kept; with
     /// `keep_latest_turn`, the latest user message and everything after it stay verbatim.

@@ -1,200 +1,25 @@
-//! The turn runner: a turn's steps, each step's attempts in E-16 order with one retry
-//! helper shared by steps and compaction, the reply's commit and the tool calls it makes.
+//! A turn's steps: steering between them, each step's attempts with the retry helper
+//! shared with compaction, and the commit of the reply.
 
-use super::*;
+use std::sync::Arc;
+use std::time::Instant;
 
-impl Agent {
-    pub(crate) async fn run_turn(&mut self, text: String) -> LineOutcome {
-        if let Err(e) = self.repair_unanswered_calls() {
-            let line = self.session_error_line(e.text());
-            return LineOutcome {
-                text: None,
-                error: Some(line),
-                quit: false,
-            };
-        }
-        // A resumed session's first turn waits (bounded) for the MCP servers it had
-        // connected, so its first request declares the same tools.
-        if let Some(mcp) = self.mcp.clone() {
-            mcp.wait_restored(std::time::Duration::from_secs(15)).await;
-        }
-        self.state.turn += 1;
-        let turn = self.state.turn;
-        let cancel = self.inbox.new_cancel();
-        // `@path` mentions attach the files' content.
-        self.state
-            .pending_user
-            .push(crate::agent::mentions::user_message(
-                &crate::tools::walk::current_root(),
-                text,
-                crate::agent::mentions::MAX_MENTION_BYTES,
-            ));
-        let mut final_text = String::new();
-        let mut started = false;
-        let result = self
-            .turn_body(turn, &cancel, &mut final_text, &mut started)
-            .await;
-        let (outcome, mut error) = match &result {
-            Ok(()) => (TurnOutcome::Completed, None),
-            Err(AgentError::Cancelled) => {
-                // Once the turn has started, its logged `turn/end` is the fact the TUI's
-                // Chat folds into "Turn cancelled.", live and on resume alike; `exec` has
-                // no fold and prints the notice.
-                if !started || !self.is_interactive() {
-                    self.events.emit(Notice::new(
-                        NoticeLevel::Warn,
-                        "agent-turn-cancelled",
-                        vec![],
-                    ));
-                }
-                (TurnOutcome::Cancelled, None)
-            }
-            Err(AgentError::Llm(e)) => {
-                let line = self.llm_error_line(e, started);
-                (TurnOutcome::Error, Some(line))
-            }
-            Err(AgentError::TooManySteps) => {
-                let args = vec![("count", Arg::from(MAX_STEPS_PER_TURN))];
-                let line = self.l.tra("agent-too-many-steps", &args);
-                self.events.emit(Notice::new(
-                    NoticeLevel::Error,
-                    "agent-too-many-steps",
-                    args,
-                ));
-                (TurnOutcome::Error, Some(line))
-            }
-            Err(AgentError::Session(e)) => {
-                (TurnOutcome::Error, Some(self.session_error_line(e.text())))
-            }
-        };
-        if started {
-            // Input that never reached a request (cancelled or failed before it) is still
-            // the user's: keep it in the log rather than dropping it.
-            for m in std::mem::take(&mut self.state.pending_user) {
-                if let Err(e) = self.push(EventKind::UserMessage(UserMessageData { message: m })) {
-                    error.get_or_insert_with(|| self.session_error_line(e.text()));
-                }
-            }
-            // The state a checkpointed turn left, before its end (SPEC §14.3).
-            self.settle_checkpoint(turn);
-            if let Err(e) = self.push(EventKind::TurnEnd(TurnEnd {
-                turn,
-                outcome: Some(outcome),
-            })) {
-                error.get_or_insert_with(|| self.session_error_line(e.text()));
-            }
-            // `stop` hooks (SPEC §14.4), not after a turn the user cancelled.
-            if outcome != TurnOutcome::Cancelled {
-                self.stop_hooks(turn).await;
-            }
-        }
-        self.state.pending_user.clear();
-        if let Err(e) = self.state.session.sync() {
-            error.get_or_insert_with(|| self.session_error_line(e.text()));
-        }
-        self.events.emit(AgentEvent::Phase(TurnPhase::Idle));
-        self.events.emit(AgentEvent::TurnFinished);
-        LineOutcome {
-            text: Some(final_text),
-            error,
-            quit: false,
-        }
-    }
+use tokio_util::sync::CancellationToken;
 
-    /// A log that ends with tool calls but not all of their results (deepterm stopped
-    /// while tools ran) would break the pairing rule (W-8) on every later request: answer
-    /// the missing calls with an error result before anything else is sent.
-    pub(super) fn repair_unanswered_calls(&mut self) -> Result<(), AgentError> {
-        let mut answered = std::collections::HashSet::new();
-        let mut pending: Vec<(u64, u64, String)> = Vec::new();
-        let session = &self.state.session;
-        for e in session.events().iter().rev() {
-            if session.is_rewound(e.seq) {
-                continue;
-            }
-            match &e.kind {
-                EventKind::ToolResult(r) => {
-                    if let Some(id) = &r.message.tool_call_id {
-                        answered.insert(id.clone());
-                    }
-                }
-                EventKind::AssistantMessage(a) => {
-                    pending = a
-                        .message
-                        .tool_calls()
-                        .filter(|(id, _, _)| !answered.contains(*id))
-                        .map(|(id, _, _)| (a.turn, a.step, id.to_string()))
-                        .collect();
-                    break;
-                }
-                _ => {}
-            }
-        }
-        for (turn, step, id) in pending {
-            let text = "the call did not finish: deepterm stopped before the tool returned";
-            let mut message = Message::text(Role::Tool, text, Source::kind("tool"));
-            message.tool_call_id = Some(id);
-            message.is_error = Some(true);
-            self.push(EventKind::ToolResult(ToolResultData {
-                turn,
-                step,
-                message,
-                error: Some(text.to_string()),
-            }))?;
-        }
-        Ok(())
-    }
+use super::{AgentError, MAX_STEPS_PER_TURN, TurnRunner};
+use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, TurnPhase};
+use crate::agent::request::{AttemptInput, plan_attempt};
+use crate::agent::tool_runner::ToolCall;
+use crate::i18n::Arg;
+use crate::llm::types::{
+    Completion, ErrorCode, GenerateOptions, LlmError, StopReason, StreamEvent,
+};
+use crate::session::event::{
+    AssistantAttempt, AssistantMessageData, AttemptError, Block, Event, EventKind, Message, Role,
+    Source, StepRef, Timing, TurnRef, Usage,
+};
 
-    /// Notifies and returns the localized line for a session log failure.
-    pub(super) fn session_error_line(&self, e: crate::i18n::Text) -> String {
-        let args = vec![("error", Arg::from(e))];
-        let line = self.l.tra("agent-session-error", &args);
-        self.events
-            .emit(Notice::new(NoticeLevel::Error, "agent-session-error", args));
-        line
-    }
-
-    /// A failed turn's error as a message: a transport failure says its cause in plain
-    /// words, with a hint where one fits, not the transport's whole error chain (the log
-    /// keeps that, per attempt; §14.5).
-    pub(super) fn llm_error_text(&self, e: &LlmError) -> crate::i18n::Text {
-        use crate::i18n::Text;
-        use crate::llm::cause::{Cause, origin};
-        let cause = Cause::of(e);
-        let message = if e.code == ErrorCode::Transport && cause != Cause::Other {
-            let said = Text::new(cause.key(), vec![]);
-            match cause.hint_key() {
-                Some(hint) => {
-                    let origin = origin(&self.route.base_url);
-                    let hint = Text::new(hint, vec![("origin", Arg::from(origin))]);
-                    Arg::from(Text::new(
-                        "llm-cause-with-hint",
-                        vec![("cause", Arg::from(said)), ("hint", Arg::from(hint))],
-                    ))
-                }
-                None => Arg::from(said),
-            }
-        } else {
-            Arg::from(e.message.clone())
-        };
-        Text::new(e.code.message_id(), vec![("message", message)])
-    }
-
-    /// The localized line of a failed turn. Once the turn has started, the TUI's Chat
-    /// folds the logged final attempt into its one line, live and on resume alike;
-    /// `exec` has no fold and prints the notice.
-    pub(super) fn llm_error_line(&self, e: &LlmError, started: bool) -> String {
-        let t = self.llm_error_text(e);
-        if !started || !self.is_interactive() {
-            self.events.emit(Notice {
-                level: NoticeLevel::Error,
-                key: t.key.clone(),
-                args: t.args.clone(),
-            });
-        }
-        self.l.text(&t)
-    }
-
+impl TurnRunner<'_> {
     pub(super) async fn turn_body(
         &mut self,
         turn: u64,
@@ -267,7 +92,6 @@ impl Agent {
     ) -> Result<GenerateOptions, AgentError> {
         self.drain_background()?;
         let rendered = self.render_prompt();
-        self.report_prompt_notices();
         let tools = self.tools.registry().active_tools();
         let pending = std::mem::take(&mut self.state.pending_user);
         let events = self.events.clone();
@@ -284,7 +108,7 @@ impl Agent {
         let plan = plan_attempt(
             &mut self.state.session,
             &mut self.state.series,
-            &self.route,
+            self.route,
             input,
             &mut on_commit,
         )?;
@@ -545,99 +369,5 @@ impl Agent {
             return Err(AgentError::Cancelled);
         }
         Ok(true)
-    }
-
-    pub(super) async fn run_tools(
-        &mut self,
-        turn: u64,
-        step: u64,
-        calls: Vec<ToolCall>,
-        truncated: bool,
-        cancel: &CancellationToken,
-    ) -> Result<(), AgentError> {
-        self.events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
-        for c in &calls {
-            self.push(EventKind::ToolCall(ToolCallData {
-                turn,
-                step,
-                call_id: c.id.clone(),
-                name: c.name.clone(),
-                arguments: c.arguments.clone(),
-            }))?;
-        }
-        // `pre_tool_use` hooks first (SPEC §14.4): a call one refuses is never approved or run.
-        let blocked = self.pre_tool_hooks(turn, &calls, cancel).await;
-        let open = crate::agent::hooks::unblocked(&calls, &blocked);
-        // Decide every call first (approvals are asked one at a time, in call order),
-        // then run the approved ones and record results in call order.
-        let decided = self
-            .tools
-            .decide(
-                &open,
-                truncated,
-                cancel,
-                &mut self.state.always_allowed,
-                &mut self.inbox,
-                &self.events,
-            )
-            .await;
-        let decided = crate::agent::hooks::merge_decisions(blocked, decided);
-        let ran: Vec<bool> = decided.iter().map(Option::is_none).collect();
-        // The first workspace change of the turn takes a checkpoint first (SPEC §14.3).
-        self.checkpoint_before_calls(turn, &calls, &decided);
-        // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
-        let history = self.state.session.tool_history()?;
-        self.tools
-            .registry_mut()
-            .set_retained(crate::llm::projection::retained_declarations(
-                self.route.caps.tool_update,
-                self.route.caps.tool_removal,
-                &history,
-            ));
-        let tools = &self.tools;
-        let results = self
-            .inbox
-            .during(tools.execute(&calls, decided, cancel))
-            .await;
-        let mut results = results;
-        for (call, r) in calls.iter().zip(results.iter_mut()) {
-            // The sandbox seems to have refused a command: the user may run it outside.
-            if let Some(again) = self
-                .tools
-                .offer_rerun(call, r, &mut self.inbox, &self.events, cancel)
-                .await
-            {
-                *r = again;
-            }
-        }
-        // `post_tool_use` hooks see each result of a call that ran (SPEC §14.4).
-        self.post_tool_hooks(turn, &calls, &ran, &mut results, cancel)
-            .await;
-        for (call, r) in calls.iter().zip(results) {
-            // A command the sandbox seems to have refused is said on the side too (exec's
-            // stderr), so a headless run never fails silently (SPEC §14.2).
-            if call.name == "shell"
-                && r.content
-                    .contains(crate::agent::tool_runner::SANDBOX_DENIAL_NOTE)
-            {
-                self.events.emit(Notice::new(
-                    NoticeLevel::Warn,
-                    "sandbox-denied-call",
-                    vec![("mode", Arg::from(self.sandbox.mode().as_str()))],
-                ));
-            }
-            let mut message = Message::text(Role::Tool, r.content.clone(), Source::kind("tool"));
-            message.tool_call_id = Some(call.id.clone());
-            if r.is_error {
-                message.is_error = Some(true);
-            }
-            self.push(EventKind::ToolResult(ToolResultData {
-                turn,
-                step,
-                message,
-                error: r.is_error.then_some(r.content),
-            }))?;
-        }
-        Ok(())
     }
 }

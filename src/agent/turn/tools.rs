@@ -1,0 +1,151 @@
+//! A step's tool calls: hooks, approvals, the checkpoint before the first change, the
+//! run itself and the results in call order; and the repair of calls a stopped session
+//! left unanswered (W-8).
+
+use tokio_util::sync::CancellationToken;
+
+use super::{AgentError, TurnRunner};
+use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, TurnPhase};
+use crate::agent::tool_runner::ToolCall;
+use crate::i18n::Arg;
+use crate::session::event::{EventKind, Message, Role, Source, ToolCallData, ToolResultData};
+
+impl TurnRunner<'_> {
+    /// A log that ends with tool calls but not all of their results (deepterm stopped
+    /// while tools ran) would break the pairing rule (W-8) on every later request: answer
+    /// the missing calls with an error result before anything else is sent.
+    pub(super) fn repair_unanswered_calls(&mut self) -> Result<(), AgentError> {
+        let mut answered = std::collections::HashSet::new();
+        let mut pending: Vec<(u64, u64, String)> = Vec::new();
+        let session = &self.state.session;
+        for e in session.events().iter().rev() {
+            if session.is_rewound(e.seq) {
+                continue;
+            }
+            match &e.kind {
+                EventKind::ToolResult(r) => {
+                    if let Some(id) = &r.message.tool_call_id {
+                        answered.insert(id.clone());
+                    }
+                }
+                EventKind::AssistantMessage(a) => {
+                    pending = a
+                        .message
+                        .tool_calls()
+                        .filter(|(id, _, _)| !answered.contains(*id))
+                        .map(|(id, _, _)| (a.turn, a.step, id.to_string()))
+                        .collect();
+                    break;
+                }
+                _ => {}
+            }
+        }
+        for (turn, step, id) in pending {
+            let text = "the call did not finish: deepterm stopped before the tool returned";
+            let mut message = Message::text(Role::Tool, text, Source::kind("tool"));
+            message.tool_call_id = Some(id);
+            message.is_error = Some(true);
+            self.push(EventKind::ToolResult(ToolResultData {
+                turn,
+                step,
+                message,
+                error: Some(text.to_string()),
+            }))?;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn run_tools(
+        &mut self,
+        turn: u64,
+        step: u64,
+        calls: Vec<ToolCall>,
+        truncated: bool,
+        cancel: &CancellationToken,
+    ) -> Result<(), AgentError> {
+        self.events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
+        for c in &calls {
+            self.push(EventKind::ToolCall(ToolCallData {
+                turn,
+                step,
+                call_id: c.id.clone(),
+                name: c.name.clone(),
+                arguments: c.arguments.clone(),
+            }))?;
+        }
+        // `pre_tool_use` hooks first (SPEC §14.4): a call one refuses is never approved or run.
+        let blocked = self.pre_tool_hooks(turn, &calls, cancel).await;
+        let open = crate::agent::hooks::unblocked(&calls, &blocked);
+        // Decide every call first (approvals are asked one at a time, in call order),
+        // then run the approved ones and record results in call order.
+        let decided = self
+            .tools
+            .decide(
+                &open,
+                truncated,
+                cancel,
+                &mut self.state.always_allowed,
+                self.inbox,
+                self.events,
+            )
+            .await;
+        let decided = crate::agent::hooks::merge_decisions(blocked, decided);
+        let ran: Vec<bool> = decided.iter().map(Option::is_none).collect();
+        // The first workspace change of the turn takes a checkpoint first (SPEC §14.3).
+        self.checkpoint_before_calls(turn, &calls, &decided);
+        // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
+        let history = self.state.session.tool_history()?;
+        self.tools
+            .registry_mut()
+            .set_retained(crate::llm::projection::retained_declarations(
+                self.route.caps.tool_update,
+                self.route.caps.tool_removal,
+                &history,
+            ));
+        let tools = &self.tools;
+        let results = self
+            .inbox
+            .during(tools.execute(&calls, decided, cancel))
+            .await;
+        let mut results = results;
+        for (call, r) in calls.iter().zip(results.iter_mut()) {
+            // The sandbox seems to have refused a command: the user may run it outside.
+            if let Some(again) = self
+                .tools
+                .offer_rerun(call, r, self.inbox, self.events, cancel)
+                .await
+            {
+                *r = again;
+            }
+        }
+        // `post_tool_use` hooks see each result of a call that ran (SPEC §14.4).
+        self.post_tool_hooks(turn, &calls, &ran, &mut results, cancel)
+            .await;
+        for (call, r) in calls.iter().zip(results) {
+            // A command the sandbox seems to have refused is said on the side too (exec's
+            // stderr), so a headless run never fails silently (SPEC §14.2).
+            if call.name == "shell"
+                && r.content
+                    .contains(crate::agent::tool_runner::SANDBOX_DENIAL_NOTE)
+            {
+                self.events.emit(Notice::new(
+                    NoticeLevel::Warn,
+                    "sandbox-denied-call",
+                    vec![("mode", Arg::from(self.sandbox.mode().as_str()))],
+                ));
+            }
+            let mut message = Message::text(Role::Tool, r.content.clone(), Source::kind("tool"));
+            message.tool_call_id = Some(call.id.clone());
+            if r.is_error {
+                message.is_error = Some(true);
+            }
+            self.push(EventKind::ToolResult(ToolResultData {
+                turn,
+                step,
+                message,
+                error: r.is_error.then_some(r.content),
+            }))?;
+        }
+        Ok(())
+    }
+}
