@@ -4,7 +4,7 @@
 
 use crate::agent::protocol::{Notice, NoticeLevel};
 use crate::i18n::{Arg, Text};
-use crate::session::hook_event::{HookRunData, HookRunOutcome};
+use crate::session::hook_event::{HookRunData, HookRunSaid};
 
 use super::{cut, shown};
 
@@ -21,90 +21,66 @@ pub(crate) fn reason_arg(r: &str) -> Arg {
 
 /// The notice of one logged hook run.
 pub fn run_notice(d: &HookRunData) -> Notice {
-    let event = Arg::from(d.event.clone());
-    let command = Arg::from(shown(&d.command));
-    let (level, key, args) = match d.outcome {
-        HookRunOutcome::Blocked => {
-            let key = match d.event.as_str() {
-                "pre_tool_use" => "hook-blocked-tool",
-                "user_prompt_submit" => "hook-blocked-prompt",
-                "post_tool_use" => "hook-feedback",
-                _ => "hook-said",
-            };
-            let reason = d.reason.as_deref().unwrap_or(&d.stderr);
-            (
-                NoticeLevel::Warn,
-                key,
-                vec![
-                    ("event", event),
-                    ("command", command),
-                    ("tool", Arg::from(d.tool_name.clone().unwrap_or_default())),
-                    ("reason", reason_arg(reason)),
-                ],
-            )
-        }
-        HookRunOutcome::Continued => (
+    let event = ("event", Arg::from(d.event.clone()));
+    let command = ("command", Arg::from(shown(&d.command)));
+    let tool = || ("tool", Arg::from(d.tool_name.clone().unwrap_or_default()));
+    let (level, key, args) = match d.said() {
+        HookRunSaid::Ok { ms } => (
             NoticeLevel::Info,
             "hook-ran",
+            vec![event, command, ("ms", Arg::from(ms))],
+        ),
+        HookRunSaid::BlockedTool { reason } => (
+            NoticeLevel::Warn,
+            "hook-blocked-tool",
+            vec![event, command, tool(), ("reason", reason_arg(reason))],
+        ),
+        HookRunSaid::BlockedPrompt { reason } => (
+            NoticeLevel::Warn,
+            "hook-blocked-prompt",
+            vec![event, command, ("reason", reason_arg(reason))],
+        ),
+        HookRunSaid::ToldModel { reason } => (
+            NoticeLevel::Warn,
+            "hook-feedback",
+            vec![event, command, tool(), ("reason", reason_arg(reason))],
+        ),
+        HookRunSaid::Said { reason } => (
+            NoticeLevel::Warn,
+            "hook-said",
+            vec![event, command, ("reason", reason_arg(reason))],
+        ),
+        HookRunSaid::Warning { code } => (
+            NoticeLevel::Warn,
+            "hook-failed",
             vec![
-                ("event", event),
-                ("command", command),
-                ("ms", Arg::from(d.duration_ms)),
+                event,
+                command,
+                ("code", Arg::from(i64::from(code))),
+                ("stderr", reason_arg(&d.stderr)),
             ],
         ),
-        HookRunOutcome::Failed => match d.exit_code {
-            Some(code) => (
-                NoticeLevel::Warn,
-                "hook-failed",
-                vec![
-                    ("event", event),
-                    ("command", command),
-                    ("code", Arg::from(i64::from(code))),
-                    ("stderr", reason_arg(&d.stderr)),
-                ],
-            ),
-            None => (
-                NoticeLevel::Warn,
-                "hook-signal",
-                vec![("event", event), ("command", command)],
-            ),
-        },
-        HookRunOutcome::TimedOut => (
+        HookRunSaid::Signal => (NoticeLevel::Warn, "hook-signal", vec![event, command]),
+        HookRunSaid::TimedOut { secs } => (
             NoticeLevel::Warn,
             "hook-timed-out",
-            vec![
-                ("event", event),
-                ("command", command),
-                ("secs", Arg::from(timeout_secs(d))),
-            ],
+            vec![event, command, ("secs", Arg::from(secs))],
         ),
-        HookRunOutcome::Cancelled => (
-            NoticeLevel::Warn,
-            "hook-cancelled",
-            vec![("event", event), ("command", command)],
-        ),
-        HookRunOutcome::NotStarted => (
+        HookRunSaid::Cancelled => (NoticeLevel::Warn, "hook-cancelled", vec![event, command]),
+        HookRunSaid::NotStarted { error } => (
             NoticeLevel::Warn,
             "hook-not-started",
-            vec![
-                ("event", event),
-                ("command", command),
-                ("error", Arg::from(d.stderr.clone())),
-            ],
+            vec![event, command, ("error", Arg::from(error))],
         ),
     };
     Notice::new(level, key, args)
-}
-
-/// The timeout a run was cut at: logged, or (a log from before it was) how long it ran.
-pub fn timeout_secs(d: &HookRunData) -> u64 {
-    d.timeout_secs.unwrap_or(d.duration_ms / 1000)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::i18n::{Locale, Localizer};
+    use crate::session::hook_event::HookRunOutcome;
 
     fn run(event: &str, outcome: HookRunOutcome) -> HookRunData {
         HookRunData {

@@ -6,7 +6,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::i18n::{Arg, Localizer};
-use crate::session::hook_event::{HookRunData, HookRunOutcome};
+use crate::session::hook_event::{HookRunData, HookRunSaid};
 use crate::ui::text::{sanitize, truncate, wrap_prefixed};
 use crate::ui::theme;
 
@@ -41,42 +41,38 @@ fn label(run: &HookRunData, l: Localizer, full: bool) -> (String, Style) {
         ("event", Arg::from(sanitize(&run.event))),
         ("command", Arg::from(short_command(&run.command))),
     ];
-    let reason = || {
-        let r = run.reason.as_deref().unwrap_or(&run.stderr);
-        match r.trim() {
-            "" => Arg::from(l.tr("hook-no-reason")),
-            r => Arg::from(one_line(r, full)),
-        }
+    let reason = |r: &str| match r.trim() {
+        "" => Arg::from(l.tr("hook-no-reason")),
+        r => Arg::from(one_line(r, full)),
     };
-    let (key, style) = match run.outcome {
-        HookRunOutcome::Continued => {
-            args.push(("ms", Arg::from(run.duration_ms)));
+    let (key, style) = match run.said() {
+        HookRunSaid::Ok { ms } => {
+            args.push(("ms", Arg::from(ms)));
             ("tui-hook-ok", theme::dim())
         }
         // After the call, exit 2 told the model something; it blocked nothing.
-        HookRunOutcome::Blocked if run.event == "post_tool_use" => {
-            args.push(("reason", reason()));
+        HookRunSaid::ToldModel { reason: r } => {
+            args.push(("reason", reason(r)));
             ("tui-hook-feedback", theme::warn())
         }
-        HookRunOutcome::Blocked => {
-            args.push(("reason", reason()));
+        HookRunSaid::BlockedTool { reason: r }
+        | HookRunSaid::BlockedPrompt { reason: r }
+        | HookRunSaid::Said { reason: r } => {
+            args.push(("reason", reason(r)));
             ("tui-hook-blocked", theme::error())
         }
-        HookRunOutcome::Failed => match run.exit_code {
-            Some(code) => {
-                args.push(("code", Arg::from(i64::from(code))));
-                ("tui-hook-warning", theme::warn())
-            }
-            None => ("tui-hook-signal", theme::warn()),
-        },
-        HookRunOutcome::TimedOut => {
-            let secs = crate::agent::hooks::notice::timeout_secs(run);
+        HookRunSaid::Warning { code } => {
+            args.push(("code", Arg::from(i64::from(code))));
+            ("tui-hook-warning", theme::warn())
+        }
+        HookRunSaid::Signal => ("tui-hook-signal", theme::warn()),
+        HookRunSaid::TimedOut { secs } => {
             args.push(("secs", Arg::from(secs)));
             ("tui-hook-timed-out", theme::warn())
         }
-        HookRunOutcome::Cancelled => ("tui-hook-cancelled", theme::dim()),
-        HookRunOutcome::NotStarted => {
-            args.push(("error", Arg::from(one_line(&run.stderr, full))));
+        HookRunSaid::Cancelled => ("tui-hook-cancelled", theme::dim()),
+        HookRunSaid::NotStarted { error } => {
+            args.push(("error", Arg::from(one_line(error, full))));
             ("tui-hook-not-started", theme::warn())
         }
     };
