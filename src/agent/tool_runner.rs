@@ -496,6 +496,61 @@ mod tests {
             .collect()
     }
 
+    /// An interactive runner with one side-effecting tool `a`, its inbox, and the user's
+    /// answer to the first approval already queued.
+    struct Asking {
+        runner: ToolRunner,
+        events: mpsc::UnboundedReceiver<AgentEvent>,
+        emitter: Emitter,
+        answers: Option<mpsc::UnboundedSender<crate::agent::protocol::AgentCommand>>,
+        inbox: Inbox,
+        cancel: CancellationToken,
+    }
+
+    impl Asking {
+        fn answered(answer: crate::agent::protocol::AgentCommand) -> Asking {
+            let clock = Arc::new(Clock::default());
+            let mut registry = ToolRegistry::new();
+            registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
+            let runner = ToolRunner::new(registry, ApprovalMode::Interactive);
+            let (etx, events) = mpsc::unbounded_channel();
+            let (ctx, crx) = mpsc::unbounded_channel();
+            let mut inbox = Inbox::detached(etx.clone());
+            inbox.attach(crx);
+            let cancel = inbox.new_cancel();
+            ctx.send(answer).unwrap();
+            Asking {
+                runner,
+                events,
+                emitter: Emitter::new(etx),
+                answers: Some(ctx),
+                inbox,
+                cancel,
+            }
+        }
+
+        async fn decide(
+            &mut self,
+            names: &[&str],
+            allowed: &mut HashSet<String>,
+        ) -> Vec<Option<String>> {
+            self.runner
+                .decide(
+                    &calls(names),
+                    false,
+                    &self.cancel,
+                    allowed,
+                    &mut self.inbox,
+                    &self.emitter,
+                )
+                .await
+        }
+
+        fn events(&mut self) -> Vec<AgentEvent> {
+            std::iter::from_fn(|| self.events.try_recv().ok()).collect()
+        }
+    }
+
     fn runner(tools: Vec<RegisteredTool>) -> ToolRunner {
         let mut r = ToolRegistry::new();
         r.set_source_tools(ToolSource::Command, tools);
@@ -564,80 +619,37 @@ mod tests {
 
     #[tokio::test]
     async fn always_allow_is_remembered_in_the_set_it_is_given() {
-        let clock = Arc::new(Clock::default());
-        let mut registry = ToolRegistry::new();
-        registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
-        let r = ToolRunner::new(registry, ApprovalMode::Interactive);
-        let (etx, mut erx) = mpsc::unbounded_channel();
-        let (ctx, crx) = mpsc::unbounded_channel();
-        let mut inbox = Inbox::detached(etx.clone());
-        inbox.attach(crx);
-        let cancel = inbox.new_cancel();
-        ctx.send(crate::agent::protocol::AgentCommand::Approve {
+        let mut a = Asking::answered(crate::agent::protocol::AgentCommand::Approve {
             call_id: "c0".into(),
             decision: ApprovalDecision::AlwaysAllow,
-        })
-        .unwrap();
+        });
         let mut allowed = HashSet::new();
-        let d = r
-            .decide(
-                &calls(&["a", "a"]),
-                false,
-                &cancel,
-                &mut allowed,
-                &mut inbox,
-                &Emitter::new(etx.clone()),
-            )
-            .await;
+        let d = a.decide(&["a", "a"], &mut allowed).await;
         assert_eq!(d, vec![None, None]);
         assert!(allowed.contains("a"));
         // Only the first call asked.
-        let asked = std::iter::from_fn(|| erx.try_recv().ok())
+        let asked = a
+            .events()
+            .iter()
             .filter(|e| matches!(e, AgentEvent::ApprovalRequest { .. }))
             .count();
         assert_eq!(asked, 1);
         // A fresh set (a new session) asks again, and a closed channel denies.
-        drop(ctx);
-        let d = r
-            .decide(
-                &calls(&["a"]),
-                false,
-                &cancel,
-                &mut HashSet::new(),
-                &mut inbox,
-                &Emitter::new(etx.clone()),
-            )
-            .await;
+        a.answers = None;
+        let d = a.decide(&["a"], &mut HashSet::new()).await;
         assert!(d[0].as_deref().is_some_and(|e| e.contains("denied")));
     }
 
     #[tokio::test]
     async fn waiting_for_the_user_is_its_own_phase_and_a_denial_is_recognised() {
-        let clock = Arc::new(Clock::default());
-        let mut registry = ToolRegistry::new();
-        registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
-        let r = ToolRunner::new(registry, ApprovalMode::Interactive);
-        let (etx, mut erx) = mpsc::unbounded_channel();
-        let (ctx, crx) = mpsc::unbounded_channel();
-        let mut inbox = Inbox::detached(etx.clone());
-        inbox.attach(crx);
-        let cancel = inbox.new_cancel();
-        ctx.send(crate::agent::protocol::AgentCommand::Approve {
+        let mut a = Asking::answered(crate::agent::protocol::AgentCommand::Approve {
             call_id: "c0".into(),
             decision: ApprovalDecision::Deny,
-        })
-        .unwrap();
-        let d = r
-            .decide(
-                &calls(&["a"]),
-                false,
-                &cancel,
-                &mut HashSet::new(),
-                &mut inbox,
-                &Emitter::new(etx.clone()),
-            )
-            .await;
-        let seen: Vec<String> = std::iter::from_fn(|| erx.try_recv().ok())
+        });
+        let d = a.decide(&["a"], &mut HashSet::new()).await;
+        let seen: Vec<String> = a
+            .events()
+            .into_iter()
             .filter_map(|e| match e {
                 AgentEvent::Phase(p) => Some(format!("{p:?}")),
                 AgentEvent::ApprovalRequest { .. } => Some("ask".into()),
@@ -651,30 +663,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_denial_with_a_reason_gives_the_model_the_reason_and_is_still_a_denial() {
-        let clock = Arc::new(Clock::default());
-        let mut registry = ToolRegistry::new();
-        registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
-        let r = ToolRunner::new(registry, ApprovalMode::Interactive);
-        let (etx, _erx) = mpsc::unbounded_channel();
-        let (ctx, crx) = mpsc::unbounded_channel();
-        let mut inbox = Inbox::detached(etx.clone());
-        inbox.attach(crx);
-        let cancel = inbox.new_cancel();
-        ctx.send(crate::agent::protocol::AgentCommand::DenyWithReason {
+        let mut a = Asking::answered(crate::agent::protocol::AgentCommand::DenyWithReason {
             call_id: "c0".into(),
             reason: "use the staging database".into(),
-        })
-        .unwrap();
-        let d = r
-            .decide(
-                &calls(&["a"]),
-                false,
-                &cancel,
-                &mut HashSet::new(),
-                &mut inbox,
-                &Emitter::new(etx.clone()),
-            )
-            .await;
+        });
+        let d = a.decide(&["a"], &mut HashSet::new()).await;
         let text = d[0].clone().expect("denied");
         assert!(text.contains("use the staging database"), "{text}");
         assert!(is_denial("a", &text));
