@@ -354,6 +354,7 @@ fn ui_batches(here: &Path, other: &Path) {
         let sessions: Vec<SessionSummary> = (b * 20..b * 20 + 20).map(summary).collect();
         let t = Instant::now();
         app.on_agent_event(AgentEvent::Sessions {
+            listing: 1,
             current: current.clone(),
             sessions,
             done: false,
