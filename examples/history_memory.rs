@@ -343,7 +343,11 @@ fn ui_batches(here: &Path, other: &Path) {
         first_prompt: Some(format!("prompt of session {i}")),
         messages: 12,
         bytes: 4000,
-        workspace: Some(if i.is_multiple_of(2) { here } else { other }.display().to_string()),
+        workspace: Some(
+            if i.is_multiple_of(2) { here } else { other }
+                .display()
+                .to_string(),
+        ),
         forked_from: None,
         messages_partial: false,
     };
