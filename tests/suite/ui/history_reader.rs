@@ -271,3 +271,26 @@ fn a_second_resume_shows_its_own_listing_without_the_first_one_s_batches() {
     assert_eq!(ids, ["a", "b", "c"]);
     assert_eq!(p.reading_count(), None);
 }
+
+/// Closed while its listing is still read, then `/resume` again: the new listing opens the
+/// picker with its first batch, and the old one's end does not cut it short.
+#[test]
+fn resume_again_after_closing_a_picker_still_reading_opens_the_new_listing() {
+    let mut app = App::new(Locale::EnUs, false);
+    let batch = |listing, sessions, done| AgentEvent::Sessions {
+        listing,
+        current: "now".into(),
+        sessions,
+        done,
+    };
+    app.on_agent_event(batch(1, vec![summary("a", 300, "alpha prompt")], false));
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert!(app.resume_picker().is_none());
+    app.on_agent_event(batch(2, vec![summary("a", 300, "alpha prompt")], false));
+    app.on_agent_event(batch(1, vec![], true));
+    app.on_agent_event(batch(2, vec![summary("b", 200, "bravo prompt")], false));
+    let p = app.resume_picker().expect("the second listing opened it");
+    let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b"]);
+    assert_eq!(p.reading_count(), Some(2));
+}
