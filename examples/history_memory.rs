@@ -19,6 +19,14 @@
 //! `history memory: first frame (median of 7) X ms vs Y ms empty (Z×), RSS +N MB peak, +M MB
 //! settled`; the first frames there are medians of 7 starts on each directory.
 //!
+//! The history reader alone (`history::load` on this thread, median of 5) and the UI's
+//! work per batch are timed last, on generated data: the `/resume` picker fed 2,000
+//! sessions in 100 batches of 20 (this workspace's and another's alternating, so the
+//! workspace order applies), and the composer fed 5,000 history entries in 100 batches of
+//! 50 after 50 prompts of its own; each line gives the total, the mean of the first and of
+//! the last ten batches (a cost that grows with what came before shows as a rise) and the
+//! slowest batch.
+//!
 //! With `DEEPTERM_BIN=target/release/deepterm` (and tmux), it then runs the real TUI in a
 //! 120×40 tmux pane on both directories: the median time from launch to the exit right
 //! after its first frame (`DEEPTERM_EXIT_AFTER_FIRST_FRAME`, 5 runs each; the pane's end
@@ -312,6 +320,71 @@ fn binary_run(bin: &str, home: &Path, sessions: &Path) -> (Duration, u64, u64) {
     (times[2], peak, now)
 }
 
+/// Total, mean of the first ten, mean of the last ten and slowest of `times`.
+fn batch_line(what: &str, times: &[Duration]) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mean = |s: &[Duration]| ms(s.iter().sum::<Duration>()) / s.len().max(1) as f64;
+    let n = times.len();
+    println!(
+        "{what}: {n} batches in {:.2} ms, first ten {:.3} ms/batch, last ten {:.3} ms/batch, slowest {:.3} ms",
+        ms(times.iter().sum()),
+        mean(&times[..n.min(10)]),
+        mean(&times[n.saturating_sub(10)..]),
+        ms(times.iter().copied().max().unwrap_or_default()),
+    );
+}
+
+/// The UI's work per batch of the `/resume` listing and of the history reader.
+fn ui_batches(here: &Path, other: &Path) {
+    use deepterm::agent::protocol::SessionSummary;
+    let summary = |i: usize| SessionSummary {
+        id: format!("20260101-{i:06}-{i:08x}"),
+        modified: 1_800_000_000 - i as i64,
+        first_prompt: Some(format!("prompt of session {i}")),
+        messages: 12,
+        bytes: 4000,
+        workspace: Some(
+            if i.is_multiple_of(2) { here } else { other }
+                .display()
+                .to_string(),
+        ),
+        forked_from: None,
+        messages_partial: false,
+    };
+    let mut app = App::new(Locale::EnUs, false);
+    let current = summary(0).id;
+    let mut times = Vec::new();
+    for b in 0..100 {
+        let sessions: Vec<SessionSummary> = (b * 20..b * 20 + 20).map(summary).collect();
+        let t = Instant::now();
+        app.on_agent_event(AgentEvent::Sessions {
+            listing: 1,
+            current: current.clone(),
+            sessions,
+            done: false,
+        });
+        times.push(t.elapsed());
+    }
+    batch_line("picker fill (2,000 sessions)", &times);
+
+    let mut c = deepterm::ui::bottom::composer::Composer::new();
+    for i in 0..50 {
+        c.set_text(&format!("a prompt of this session, number {i}"));
+        c.submit();
+    }
+    let mut rng = Rng(7);
+    let mut times = Vec::new();
+    for b in 0..100 {
+        let batch: Vec<String> = (0..50)
+            .map(|i| sentence(&mut rng, b * 50 + i, 300))
+            .collect();
+        let t = Instant::now();
+        c.add_older_history(batch);
+        times.push(t.elapsed());
+    }
+    batch_line("composer history (5,000 entries)", &times);
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mib: u64 = std::env::args()
         .nth(1)
@@ -377,6 +450,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         l.peak_kib.saturating_sub(e.peak_kib) / 1024,
         l.settled_kib.saturating_sub(e.settled_kib) / 1024,
     );
+    // The reader alone, on this thread (no frames between its batches): median of 5.
+    let mut reads: Vec<(Duration, usize)> = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            let n = deepterm::ui::history::load(&large).len();
+            (t.elapsed(), n)
+        })
+        .collect();
+    reads.sort();
+    println!(
+        "history reader alone: {} entries in {:.1} ms (median of 5)",
+        reads[2].1,
+        ms(reads[2].0)
+    );
+    let (here, other) = (root.path().join("here"), root.path().join("other"));
+    std::fs::create_dir_all(&here)?;
+    std::fs::create_dir_all(&other)?;
+    ui_batches(&here, &other);
     // The real TUI: `DEEPTERM_BIN=target/release/deepterm` (built with
     // `cargo build --release --bin deepterm`) and tmux.
     if let Some(bin) = std::env::var_os("DEEPTERM_BIN") {

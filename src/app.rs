@@ -512,7 +512,10 @@ impl Environment for AppEnvironment {
                     crate::session::workspace::this_workspace_first(&mut out, &workspace, |s| {
                         s.workspace.as_deref()
                     });
-                    sink(std::mem::take(&mut out));
+                    if sink(std::mem::take(&mut out)).is_break() {
+                        // A newer listing superseded this one: nobody shows the rest.
+                        break;
+                    }
                     sent = std::time::Instant::now();
                 }
             }

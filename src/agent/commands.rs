@@ -390,22 +390,37 @@ impl Agent {
         if id.is_none() && self.is_interactive() {
             // Reading the logs takes a while: the picker opens with the first batch and
             // fills in, and the loop goes on meanwhile (decisions 0034 and 0101).
+            // A second `/resume` while the first listing is read supersedes it: the first
+            // reader stops at its next batch and its batches carry the older id, which the
+            // UI drops (decision 0101).
             let current = self.session().id().to_string();
             let job = self.env().session_summaries();
             let events = self.events.clone();
+            let listing = self.events.start_listing();
             tokio::spawn(async move {
-                let (ev, cur) = (events.clone(), current.clone());
+                let (ev, cur, id) = (events.clone(), current.clone(), listing.id());
                 let read = tokio::task::spawn_blocking(move || {
                     job(&mut |sessions| {
+                        if listing.superseded() {
+                            return std::ops::ControlFlow::Break(());
+                        }
                         ev.emit(AgentEvent::Sessions {
+                            listing: id,
                             current: cur.clone(),
                             sessions,
                             done: false,
-                        })
-                    })
+                        });
+                        std::ops::ControlFlow::Continue(())
+                    });
+                    listing
                 });
-                let _ = read.await;
+                if let Ok(listing) = read.await
+                    && listing.superseded()
+                {
+                    return;
+                }
                 events.emit(AgentEvent::Sessions {
+                    listing: id,
                     current,
                     sessions: Vec::new(),
                     done: true,

@@ -2,6 +2,9 @@
 //! its commands, the tool runner and the background tasks they start all hold an
 //! [`Emitter`] (a cheap clone), so every event reaches the UI through one path.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use tokio::sync::mpsc;
 
 use crate::agent::protocol::{AgentEvent, Notice};
@@ -10,12 +13,47 @@ use crate::agent::protocol::{AgentEvent, Notice};
 #[derive(Debug, Clone)]
 pub struct Emitter {
     tx: mpsc::UnboundedSender<AgentEvent>,
+    /// The id of the newest `/resume` listing sent on this channel, shared by every clone:
+    /// the UI shows one listing at a time, so "newest" is per channel (decision 0101).
+    listings: Arc<AtomicU64>,
+}
+
+/// One `/resume` listing on an emitter's channel: its id, and whether a newer listing
+/// has started since (then its reader stops; decision 0101).
+#[derive(Debug)]
+pub struct Listing {
+    id: u64,
+    newest: Arc<AtomicU64>,
+}
+
+impl Listing {
+    /// The id its batches carry (`AgentEvent::Sessions::listing`).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Whether a newer listing has started on the same channel.
+    pub fn superseded(&self) -> bool {
+        self.newest.load(Ordering::Acquire) != self.id
+    }
 }
 
 impl Emitter {
     /// An emitter over the UI's (or `exec`'s) event channel.
     pub fn new(tx: mpsc::UnboundedSender<AgentEvent>) -> Self {
-        Emitter { tx }
+        Emitter {
+            tx,
+            listings: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// Starts a new `/resume` listing, superseding any earlier one on this channel.
+    pub fn start_listing(&self) -> Listing {
+        let id = self.listings.fetch_add(1, Ordering::AcqRel) + 1;
+        Listing {
+            id,
+            newest: Arc::clone(&self.listings),
+        }
     }
 
     /// Sends `ev` (a [`Notice`] converts). When the receiver is gone (the UI quit), the

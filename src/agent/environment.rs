@@ -10,9 +10,13 @@ use crate::llm::types::Route;
 use crate::session::Session;
 
 /// Lists the saved sessions for the `/resume` picker, newest first, handing them to its
-/// sink in batches as it reads the logs (decision 0101); blocking.
-pub type SummaryJob =
-    Box<dyn FnOnce(&mut dyn FnMut(Vec<crate::agent::protocol::SessionSummary>)) + Send>;
+/// sink in batches as it reads the logs (decision 0101); blocking. It stops reading when the
+/// sink breaks (a newer listing superseded this one).
+pub type SummaryJob = Box<
+    dyn FnOnce(
+            &mut dyn FnMut(Vec<crate::agent::protocol::SessionSummary>) -> std::ops::ControlFlow<()>,
+        ) + Send,
+>;
 
 /// Hooks the loop needs from its surroundings (route resolution, config persistence,
 /// session switching). Implemented in `crate::app`.

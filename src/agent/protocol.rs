@@ -460,8 +460,12 @@ pub enum AgentEvent {
     /// The saved sessions, newest first, for the `/resume` picker (bare `/resume` in the
     /// TUI; `exec` prints a text list instead). `current` is the session open now. The
     /// list comes in batches as the logs are read (decision 0101): the first opens the
-    /// picker, the next ones fill it in, the last one is `done`.
+    /// picker, the next ones fill it in, the last one is `done`. Each `/resume` starts a
+    /// new listing with a greater `listing` id; it supersedes any earlier one, whose reader
+    /// stops and whose batches the UI drops (decision 0101).
     Sessions {
+        /// Which listing this batch belongs to (greater = newer, per agent).
+        listing: u64,
         /// The open session's id.
         current: String,
         /// The saved sessions of this batch, newest first.

@@ -12,7 +12,9 @@ use std::os::unix::fs::FileExt;
 /// The read step, from the end backwards.
 const CHUNK: usize = 64 * 1024;
 
-/// A reusable reader of the last lines of logs (its buffer is kept between logs).
+/// A reusable reader of the last lines of logs: one buffer serves every log, grown to the
+/// largest window read and zero-filled only as it grows (a read overwrites the bytes it
+/// uses), so a log costs the bytes read from it (decision 0101).
 #[derive(Debug, Default)]
 pub struct TailLines {
     buf: Vec<u8>,
@@ -43,8 +45,10 @@ impl TailLines {
     ) -> TailRead {
         let window = (window as u64).min(len) as usize;
         let floor = len - window as u64;
-        self.buf.clear();
-        self.buf.resize(window, 0);
+        if self.buf.len() < window {
+            self.buf.resize(window, 0);
+        }
+        let buf = &mut self.buf[..window];
         let mut out = TailRead::default();
         // `buf[start..]` holds the file's bytes `floor + start..len`; `buf[start..end]`
         // holds those not yet passed on (the start of the line being assembled).
@@ -54,16 +58,16 @@ impl TailLines {
             let step = start.min(CHUNK);
             let at = start - step;
             if file
-                .read_exact_at(&mut self.buf[at..start], floor + at as u64)
+                .read_exact_at(&mut buf[at..start], floor + at as u64)
                 .is_err()
             {
                 return out;
             }
             out.bytes += step as u64;
             start = at;
-            while let Some(nl) = memchr::memrchr(b'\n', &self.buf[start..end]) {
+            while let Some(nl) = memchr::memrchr(b'\n', &buf[start..end]) {
                 let nl = start + nl;
-                let line = &self.buf[nl + 1..end];
+                let line = &buf[nl + 1..end];
                 end = nl;
                 // The file's last newline ends the last line; nothing follows it.
                 if nl + 1 == window && line.is_empty() {
@@ -81,17 +85,10 @@ impl TailLines {
             if end > cap {
                 out.overlong += 1;
             } else {
-                each(&self.buf[..end]);
+                each(&buf[..end]);
             }
         }
         out
-    }
-
-    /// Gives the buffer back when it grew over `keep` bytes (after a large window).
-    pub fn shrink_to(&mut self, keep: usize) {
-        if self.buf.capacity() > keep {
-            self.buf = Vec::new();
-        }
     }
 }
 
@@ -146,6 +143,38 @@ mod tests {
         let (l, r) = lines(&content, 1 << 20, 1000);
         assert_eq!(l, ["last", "first"]);
         assert_eq!(r.overlong, 1);
+    }
+
+    #[test]
+    fn one_buffer_serves_every_log_and_a_smaller_one_is_not_filled_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, lines: std::ops::Range<usize>| {
+            let body: String = lines.map(|i| format!("line {i}\n")).collect();
+            let p = dir.path().join(name);
+            std::fs::write(&p, &body).unwrap();
+            (File::open(&p).unwrap(), body.len() as u64)
+        };
+        let (big, big_len) = write("big.jsonl", 0..40_000);
+        let (small, small_len) = write("small.jsonl", 0..3);
+        let mut t = TailLines::default();
+        let mut first = String::new();
+        t.read(&big, big_len, 1 << 20, 100, |_| true);
+        let (at, filled) = (t.buf.as_ptr(), t.buf.len());
+        assert_eq!(filled as u64, big_len);
+        // The small log reads through the same bytes: no new buffer, none zeroed again,
+        // and nothing of the big log shows through.
+        let mut seen = Vec::new();
+        t.read(&small, small_len, 1 << 20, 100, |l| {
+            seen.push(String::from_utf8_lossy(l).into_owned());
+            true
+        });
+        assert_eq!(seen, ["line 2", "line 1", "line 0"]);
+        assert_eq!((t.buf.as_ptr(), t.buf.len()), (at, filled));
+        t.read(&big, big_len, 1 << 20, 100, |l| {
+            first = String::from_utf8_lossy(l).into_owned();
+            false
+        });
+        assert_eq!(first, "line 39999");
     }
 
     #[test]

@@ -46,16 +46,38 @@ pub fn resume_workspace(recorded: Option<&Path>, here: &Path) -> ResumeWorkspace
     }
 }
 
+/// Tells whether a directory is one workspace ([`same_workspace`]'s rule), with that
+/// workspace resolved once.
+#[derive(Debug, Clone)]
+pub struct WorkspaceMatch {
+    workspace: PathBuf,
+    resolved: Option<PathBuf>,
+}
+
+impl WorkspaceMatch {
+    /// A matcher for `workspace`.
+    pub fn new(workspace: &Path) -> Self {
+        WorkspaceMatch {
+            workspace: workspace.to_path_buf(),
+            resolved: std::fs::canonicalize(workspace).ok(),
+        }
+    }
+
+    /// Whether `dir` is the workspace (canonically when both exist).
+    pub fn contains(&self, dir: &str) -> bool {
+        match (&self.resolved, std::fs::canonicalize(dir)) {
+            (Some(h), Ok(x)) => *h == x,
+            _ => Path::new(dir) == self.workspace,
+        }
+    }
+}
+
 /// Orders `items` so that those of `workspace` come first, keeping the order within each
 /// group (newest first, as listed). Each item's path is resolved once ([`same_workspace`]'s
-/// rule), not once per comparison: the picker sorts up to 2,000 sessions per batch.
+/// rule), not once per comparison.
 pub fn this_workspace_first<T>(items: &mut [T], workspace: &Path, of: impl Fn(&T) -> Option<&str>) {
-    let here = std::fs::canonicalize(workspace).ok();
-    let mine = |w: &str| match (&here, std::fs::canonicalize(w)) {
-        (Some(h), Ok(x)) => *h == x,
-        _ => Path::new(w) == workspace,
-    };
-    items.sort_by_cached_key(|t| !of(t).is_some_and(mine));
+    let m = WorkspaceMatch::new(workspace);
+    items.sort_by_cached_key(|t| !of(t).is_some_and(|w| m.contains(w)));
 }
 
 /// `--resume` from another directory (SPEC §14.4): a session continues in the workspace

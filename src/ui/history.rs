@@ -204,8 +204,8 @@ fn read_log(
             r.overlong
         );
     }
-    // One large window does not stay allocated for the rest of the reading.
-    tail.shrink_to(256 * 1024);
+    // `tail` keeps its buffer for the next log: it never outgrows `b.log_window` (2 MiB),
+    // and a new one per large log cost a zero-filled window each (decision 0101).
 }
 
 /// The whole history of `dir` within [`BOUNDS`], newest first, read on this thread.

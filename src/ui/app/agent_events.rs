@@ -123,23 +123,28 @@ impl App {
             // Trajectory and the next request are untouched.
             AgentEvent::ClearScreen => self.chat.clear_screen(),
             AgentEvent::CommandFinished => {}
-            // The first batch opens the picker, the next ones fill it in (decision 0101);
-            // once it was closed, the rest of that listing is dropped.
+            // The first batch of a listing opens the picker, the next ones fill it in
+            // (decision 0101); once it was closed, the rest of that listing is dropped. A
+            // newer listing (a second `/resume` while one is read) replaces the picker, and
+            // the batches of an older one are dropped: two listings never mix.
             AgentEvent::Sessions {
+                listing,
                 current,
                 sessions,
                 done,
-            } => {
-                if self.resume_listing {
+            } => match self.resume_listing {
+                Some(shown) if listing < shown => {}
+                Some(shown) if listing == shown => {
                     if let Some(p) = self.overlays.resume_picker_mut() {
                         p.extend(&current, sessions, done);
                     }
-                } else {
+                }
+                _ => {
                     let p = crate::ui::overlays::ResumePicker::new(&current, sessions);
                     self.overlays.open_resume_picker(p.reading(!done));
+                    self.resume_listing = Some(listing);
                 }
-                self.resume_listing = !done;
-            }
+            },
             AgentEvent::Inspector(d) => {
                 let t = &self.traj.trajectory;
                 let saving = d.selected.n.and_then(|n| t.cache_saving(n));

@@ -52,8 +52,9 @@ pub struct App {
     session_has_messages: bool,
     /// The messages of all sessions, read off the UI thread and arriving in batches.
     history_rx: Option<std::sync::mpsc::Receiver<crate::ui::history::HistoryBatch>>,
-    /// A `/resume` listing is arriving in batches (its picker was opened by the first).
-    resume_listing: bool,
+    /// The newest `/resume` listing shown (its picker was opened by its first batch);
+    /// batches of older listings are dropped (decision 0101).
+    resume_listing: Option<u64>,
     /// Ctrl+G was pressed: the loop hands the terminal to the editor.
     editor_requested: bool,
     /// terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
@@ -97,7 +98,7 @@ impl App {
             resume_args: Vec::new(),
             session_has_messages: false,
             history_rx: None,
-            resume_listing: false,
+            resume_listing: None,
             editor_requested: false,
             term_out: Vec::new(),
             // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls

@@ -340,6 +340,7 @@ fn app_in(cx: Context) -> App {
                 })
                 .collect();
             app.on_agent_event(AgentEvent::Sessions {
+                listing: 1,
                 current: "now".into(),
                 sessions,
                 done: true,

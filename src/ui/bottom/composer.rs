@@ -12,6 +12,7 @@
 //! [`wrap_line`]: crate::ui::text::wrap_line
 
 mod edit;
+mod history;
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -43,11 +44,8 @@ pub struct Composer {
     rev: u64,
     caret: usize,
     pastes: Vec<(String, String)>,
-    history: Vec<String>,
-    /// How many entries at the front of `history` came from other sessions, and their
-    /// hashes: each batch of the history reader is checked against them without a pass
-    /// over the whole history (decision 0101).
-    older: (usize, HashSet<u64>),
+    /// This session's prompts and, behind them, other sessions' (decision 0101).
+    history: history::History,
     /// History texts that start with `/` but were sent as messages (a paste, or a
     /// message of an earlier session): recalled, they are messages again.
     literal: HashSet<String>,
@@ -358,7 +356,9 @@ impl Composer {
 
     /// Shows history entry `idx` (a message that starts with `/` stays a message).
     fn show_history(&mut self, idx: usize) {
-        let text = self.history[idx].clone();
+        let Some(text) = self.history.get(idx).map(str::to_string) else {
+            return;
+        };
         let literal = self.literal.contains(&text);
         self.replace_all(&text, literal);
     }
@@ -393,9 +393,7 @@ impl Composer {
         }
         self.last_sent = Some(self.snapshot());
         self.stash = None;
-        if self.history.last() != Some(&shown) {
-            self.history.push(shown);
-        }
+        self.history.push(shown);
         self.clear();
         Some(full)
     }
@@ -406,42 +404,22 @@ impl Composer {
         if newest_first.is_empty() {
             return;
         }
-        // Hashes, not a scan per text: the history reader hands thousands of entries in
-        // batches, and the frame that takes one must not wait (decision 0101). Only this
-        // session's own entries are hashed again.
-        let hash = |t: &str| {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            t.hash(&mut h);
-            h.finish()
-        };
-        let own: HashSet<u64> = self.history[self.older.0..]
-            .iter()
-            .map(|t| hash(t))
-            .collect();
-        let mut older: Vec<String> = Vec::new();
-        for t in newest_first {
-            let h = hash(&t);
-            if !own.contains(&h) && self.older.1.insert(h) {
-                // A user message of an earlier session is a message, even with a `/`.
-                if t.trim_start().starts_with('/') {
-                    self.literal.insert(t.clone());
-                }
-                older.push(t);
+        // A batch costs what it holds: the history reader hands thousands of entries in
+        // batches, and the frame that takes one must not wait (decision 0101).
+        let literal = &mut self.literal;
+        let added = self.history.add_older(newest_first, |t| {
+            // A user message of an earlier session is a message, even with a `/`.
+            if t.trim_start().starts_with('/') {
+                literal.insert(t.to_string());
             }
-        }
-        let added = older.len();
-        self.older.0 += added;
-        older.reverse();
-        older.append(&mut self.history);
-        self.history = older;
+        });
         // An entry being browsed keeps being the same entry.
         self.hist_idx = self.hist_idx.map(|i| i + added);
     }
 
     /// The history, newest first.
     pub fn history_newest_first(&self) -> Vec<&str> {
-        self.history.iter().rev().map(String::as_str).collect()
+        self.history.newest_first().collect()
     }
 
     /// Ctrl+R: starts a reverse search, or goes to the next older match.
@@ -449,16 +427,8 @@ impl Composer {
         match &mut self.search {
             None => self.search = Some(Search::default()),
             Some(s) => {
-                let n = crate::ui::history::matches(
-                    &self
-                        .history
-                        .iter()
-                        .rev()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
-                    &s.query,
-                )
-                .len();
+                let h: Vec<&str> = self.history.newest_first().collect();
+                let n = crate::ui::history::matches(&h, &s.query).len();
                 if s.nth + 1 < n {
                     s.nth += 1;
                 }

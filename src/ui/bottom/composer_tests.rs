@@ -54,6 +54,31 @@ fn a_later_history_batch_goes_behind_and_skips_texts_already_held() {
     );
 }
 
+/// A batch costs what it holds (decision 0101): its own texts are hashed, neither this
+/// session's prompts nor the earlier batches' again, and ↑ keeps the entry it shows.
+#[test]
+fn a_history_batch_costs_its_own_entries_not_the_history_before_it() {
+    let mut c = Composer::new();
+    for i in 0..50 {
+        typed(&mut c, &format!("own {i}"));
+        c.submit();
+    }
+    c.up();
+    assert_eq!(c.text(), "own 49");
+    let before = c.history.hashed;
+    for b in 0..10 {
+        c.add_older_history((0..20).map(|i| format!("older {b} {i}")).collect());
+    }
+    assert_eq!(c.history.hashed - before, 200, "each batch's texts once");
+    let h = c.history_newest_first();
+    assert_eq!(
+        (h.len(), h[0], h[49], h[50], h[249]),
+        (250, "own 49", "own 0", "older 0 0", "older 9 19")
+    );
+    c.up();
+    assert_eq!(c.text(), "own 48", "the entry shown stayed put");
+}
+
 #[test]
 fn older_sessions_come_after_this_one_on_arrow_up() {
     let mut c = with_history();

@@ -14,6 +14,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 use crate::agent::command_spec::Command;
 use crate::agent::protocol::{AgentCommand, SessionSummary};
 use crate::i18n::{Arg, Localizer};
+use crate::session::workspace::WorkspaceMatch;
 use crate::ui::keymap::Action;
 use crate::ui::text::{sanitize, str_width, truncate};
 use crate::ui::theme;
@@ -30,7 +31,9 @@ const MAX_WIDTH: u16 = 120;
 /// The open picker: the sessions, the filter and the highlighted entry.
 #[derive(Debug)]
 pub struct ResumePicker {
-    sessions: Vec<SessionSummary>,
+    /// The listed sessions in two groups, each newest first: the open session's
+    /// workspace's, shown first (SPEC §14.4), then the others.
+    groups: [Vec<SessionSummary>; 2],
     filter: String,
     /// Index into [`ResumePicker::visible`].
     selected: usize,
@@ -43,7 +46,10 @@ pub struct ResumePicker {
     /// The listing is still read (decision 0101).
     reading: bool,
     /// The open session's workspace, once a batch named it: its sessions come first.
-    workspace: Option<String>,
+    workspace: Option<WorkspaceMatch>,
+    /// Session workspaces resolved so far (tests check that a batch costs its own).
+    #[cfg(test)]
+    resolved: usize,
 }
 
 impl ResumePicker {
@@ -52,8 +58,10 @@ impl ResumePicker {
     /// messages.
     pub fn new(current: &str, sessions: Vec<SessionSummary>) -> Self {
         let mut p = ResumePicker {
-            sessions: Vec::new(),
+            groups: Default::default(),
             workspace: None,
+            #[cfg(test)]
+            resolved: 0,
             filter: String::new(),
             selected: 0,
             scroll: 0,
@@ -65,28 +73,62 @@ impl ResumePicker {
         p
     }
 
+    /// Takes a batch of the listing. A batch costs what it holds (decision 0101): each
+    /// session's workspace is resolved once, when it arrives, and the batch is sorted on
+    /// its own and merged into its group — appended, as a rule, since the listing comes
+    /// newest first.
     fn add(&mut self, current: &str, mut sessions: Vec<SessionSummary>) {
         self.received += sessions.len();
-        if self.workspace.is_none() {
-            self.workspace = sessions
+        if self.workspace.is_none()
+            && let Some(w) = sessions
                 .iter()
                 .find(|s| s.id == current)
-                .and_then(|s| s.workspace.clone());
+                .and_then(|s| s.workspace.as_deref())
+        {
+            // Named only now: the sessions listed so far are placed once more (once per
+            // listing).
+            self.workspace = Some(WorkspaceMatch::new(std::path::Path::new(w)));
+            let earlier = std::mem::take(&mut self.groups[1]);
+            self.place(earlier);
         }
         // An empty session (started, nothing sent) is nothing to go back to.
         sessions.retain(|s| s.id != current && s.messages > 0);
-        self.sessions.append(&mut sessions);
-        self.sessions
-            .sort_by(|a, b| b.modified.cmp(&a.modified).then(b.id.cmp(&a.id)));
-        // SPEC §14.4: this workspace's sessions first (the sort above would undo the
-        // listing's order).
-        if let Some(w) = &self.workspace {
-            crate::session::workspace::this_workspace_first(
-                &mut self.sessions,
-                std::path::Path::new(w),
-                |s| s.workspace.as_deref(),
-            );
+        self.place(sessions);
+    }
+
+    /// Puts `sessions` in their groups, in order.
+    fn place(&mut self, sessions: Vec<SessionSummary>) {
+        let mut parts: [Vec<SessionSummary>; 2] = Default::default();
+        for s in sessions {
+            let other = !self.is_mine(&s);
+            parts[usize::from(other)].push(s);
         }
+        for (group, mut part) in self.groups.iter_mut().zip(parts) {
+            part.sort_by(newest_first);
+            merge_sorted(group, part);
+        }
+    }
+
+    /// Whether `s` belongs to the open session's workspace.
+    fn is_mine(&mut self, s: &SessionSummary) -> bool {
+        let (Some(m), Some(w)) = (&self.workspace, s.workspace.as_deref()) else {
+            return false;
+        };
+        #[cfg(test)]
+        {
+            self.resolved += 1;
+        }
+        m.contains(w)
+    }
+
+    /// Every listed session, in the order shown.
+    fn listed(&self) -> impl Iterator<Item = &SessionSummary> {
+        self.groups[0].iter().chain(&self.groups[1])
+    }
+
+    /// How many sessions are listed.
+    fn listed_count(&self) -> usize {
+        self.groups[0].len() + self.groups[1].len()
     }
 
     /// Marks the list as still being read (`true`): the picker says so until
@@ -125,8 +167,7 @@ impl ResumePicker {
     /// contains the filter, ignoring case.
     pub fn visible(&self) -> Vec<&SessionSummary> {
         let f = self.filter.to_lowercase();
-        self.sessions
-            .iter()
+        self.listed()
             .filter(|s| {
                 f.is_empty()
                     || s.id.to_lowercase().contains(&f)
@@ -238,6 +279,31 @@ impl ResumePicker {
     }
 }
 
+/// The listing's order within a group: newest first, then by id (as the listing orders).
+fn newest_first(a: &SessionSummary, b: &SessionSummary) -> std::cmp::Ordering {
+    b.modified.cmp(&a.modified).then(b.id.cmp(&a.id))
+}
+
+/// Merges `batch` into `list`, both in [`newest_first`] order; of two equal entries, the one
+/// listed earlier stays first. The entries that go before the batch's first are not
+/// touched, so a batch older than everything listed is appended.
+fn merge_sorted(list: &mut Vec<SessionSummary>, batch: Vec<SessionSummary>) {
+    use std::cmp::Ordering::Greater;
+    let Some(first) = batch.first() else {
+        return;
+    };
+    let at = list.partition_point(|l| newest_first(l, first) != Greater);
+    let mut rest = list.split_off(at).into_iter().peekable();
+    list.reserve(rest.len() + batch.len());
+    for s in batch {
+        while let Some(l) = rest.next_if(|l| newest_first(l, &s) != Greater) {
+            list.push(l);
+        }
+        list.push(s);
+    }
+    list.extend(rest);
+}
+
 /// A workspace as the picker names it: its last path component (`/` for the root).
 fn workspace_name(path: &str) -> String {
     std::path::Path::new(path)
@@ -307,7 +373,7 @@ impl Component for ResumePicker {
                         "tui-resume-count",
                         &[
                             ("shown", Arg::from(total)),
-                            ("total", Arg::from(self.sessions.len())),
+                            ("total", Arg::from(self.listed_count())),
                         ],
                     ),
                     // Decision 0101: the list fills in while the logs are read.
@@ -354,7 +420,7 @@ impl Component for ResumePicker {
         if total == 0 {
             let msg = if let Some(n) = self.reading_count() {
                 l.tra("tui-history-reading", &[("count", Arg::from(n))])
-            } else if self.sessions.is_empty() {
+            } else if self.listed_count() == 0 {
                 l.tr("tui-resume-empty")
             } else {
                 l.tra(
@@ -588,6 +654,78 @@ mod tests {
         );
         let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
         assert_eq!(ids, ["here-new", "here-old", "other-new", "other-old"]);
+    }
+
+    /// Sessions of two workspaces and of none, with ties in time, and the open one.
+    fn mixed_listing() -> Vec<SessionSummary> {
+        let ws = ["/nonexistent/here", "/nonexistent/other", ""];
+        (0..60)
+            .map(|i: i64| SessionSummary {
+                workspace: Some(ws[(i % 3) as usize].to_string()).filter(|w| !w.is_empty()),
+                ..sum(&format!("s{:02}", i * 7 % 60), 1000 - i / 2, Some("p"))
+            })
+            .chain([SessionSummary {
+                workspace: Some("/nonexistent/here".into()),
+                ..sum("cur", 2000, Some("open"))
+            }])
+            .collect()
+    }
+
+    #[test]
+    fn batches_in_any_order_list_as_the_whole_listing_sorted_at_once() {
+        let all = mixed_listing();
+        let mut want: Vec<&SessionSummary> = all.iter().filter(|s| s.id != "cur").collect();
+        want.sort_by(|a, b| newest_first(a, b));
+        want.sort_by_key(|s| s.workspace.as_deref() != Some("/nonexistent/here"));
+        let want: Vec<&str> = want.iter().map(|s| s.id.as_str()).collect();
+        let mut reversed = all.clone();
+        reversed.reverse();
+        let mut rotated = all.clone();
+        rotated.rotate_left(17);
+        for (name, order, size) in [
+            ("as listed", all.clone(), 7),
+            ("oldest first", reversed, 5),
+            ("rotated, the open one in a late batch", rotated, 11),
+            ("one by one", all.clone(), 1),
+        ] {
+            let mut batches = order.chunks(size).map(<[SessionSummary]>::to_vec);
+            let mut p = ResumePicker::new("cur", batches.next().unwrap()).reading(true);
+            for b in batches {
+                p.extend("cur", b, false);
+            }
+            assert_eq!(ids(&p), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_batch_resolves_only_its_own_sessions_workspaces() {
+        let listing: Vec<SessionSummary> = (0..2000)
+            .map(|i| SessionSummary {
+                workspace: Some(format!("/nonexistent/w{}", i % 2)),
+                ..sum(&format!("s{i:04}"), 100_000 - i, Some("p"))
+            })
+            .collect();
+        let open = SessionSummary {
+            workspace: Some("/nonexistent/w0".into()),
+            ..sum("cur", 200_000, None)
+        };
+        // The open session named in the first batch, then in the 50th of 100.
+        for named_in in [0, 50] {
+            let mut p = ResumePicker::new("cur", Vec::new()).reading(true);
+            for (k, chunk) in listing.chunks(20).enumerate() {
+                let mut b = chunk.to_vec();
+                if k == named_in {
+                    b.push(open.clone());
+                }
+                p.extend("cur", b, false);
+            }
+            assert_eq!(
+                p.resolved, 2000,
+                "each session once (named in batch {named_in})"
+            );
+            assert_eq!(ids(&p)[..2], ["s0000", "s0002"]);
+            assert_eq!(ids(&p)[1000], "s0001");
+        }
     }
 
     #[test]

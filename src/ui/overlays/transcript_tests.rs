@@ -103,3 +103,66 @@ fn alt_t_still_expands_the_latest_tool_change_in_chat() {
     let s = screen(&mut a, 120, 40);
     assert!(s.contains("Source: MCP server fs"), "{s}");
 }
+
+/// A session whose tool call has more output than a collapsed card shows, and a hook that
+/// ran on that call (decision 0105).
+fn tool_app(locale: Locale) -> App {
+    use crate::session::event::EventKind;
+    use crate::session::hook_event::{HookRunData, HookRunOutcome};
+    let output: String = (1..=24).map(|i| format!("result line {i:02}\n")).collect();
+    let mut s = Script::new();
+    s.route(false).user(1, "Find the parser");
+    s.tool(
+        1,
+        1,
+        "c1",
+        "grep",
+        r#"{"pattern":"fn parse","path":"src/"}"#,
+        Some((output.trim_end(), false)),
+    );
+    s.commit(EventKind::HookRun(HookRunData {
+        event: "post_tool_use".into(),
+        command: vec!["/home/u/hooks/audit.sh".into()],
+        turn: Some(1),
+        tool_call_id: Some("c1".into()),
+        tool_name: Some("grep".into()),
+        outcome: HookRunOutcome::Continued,
+        exit_code: Some(0),
+        duration_ms: 7,
+        stderr: String::new(),
+        reason: None,
+        timeout_secs: None,
+    }));
+    s.assistant(1, 2, "", "It is in src/parse.rs.", &[]);
+    let mut app = App::new(locale, false);
+    for e in s.events {
+        app.on_agent_event(e);
+    }
+    app
+}
+
+#[test]
+fn the_transcript_shows_a_tool_card_in_full_with_its_hook_runs_whatever_ctrl_o_shows() {
+    let hook = [
+        (Locale::EnUs, "hook post_tool_use audit.sh: ok (7 ms)"),
+        (Locale::ZhCn, "钩子 post_tool_use audit.sh：通过（7 毫秒）"),
+    ];
+    for (locale, hook) in hook {
+        for w in [80, 120] {
+            let mut a = tool_app(locale);
+            // Chat's cards collapsed: the output is cut there.
+            let chat = screen(&mut a, w, 60);
+            assert!(!chat.contains("result line 24"), "{chat}");
+            press(&mut a, KeyCode::Char('t'), KeyModifiers::CONTROL);
+            let t = screen(&mut a, w, 60);
+            let want = ["grep", r#"{"pattern":"fn parse","path":"src/"}"#, hook];
+            for line in want
+                .into_iter()
+                .map(str::to_string)
+                .chain((1..=24).map(|i| format!("result line {i:02}")))
+            {
+                assert!(t.contains(&line), "{locale:?} {w}: {line} missing:\n{t}");
+            }
+        }
+    }
+}

@@ -8,6 +8,7 @@ mod inspect;
 mod mentions;
 mod mode_switch;
 mod resume;
+mod resume_listing;
 mod retain;
 mod scenarios;
 mod session_dir_hostile;

@@ -311,7 +311,7 @@ impl deepterm::agent::run::Environment for SlowListing {
             if let Some(r) = release {
                 let _ = r.recv_timeout(std::time::Duration::from_secs(30));
             }
-            sink(vec![deepterm::agent::protocol::SessionSummary {
+            let _ = sink(vec![deepterm::agent::protocol::SessionSummary {
                 id: "listed".into(),
                 modified: 0,
                 first_prompt: None,
@@ -320,7 +320,7 @@ impl deepterm::agent::run::Environment for SlowListing {
                 workspace: None,
                 forked_from: None,
                 messages_partial: false,
-            }])
+            }]);
         })
     }
 }

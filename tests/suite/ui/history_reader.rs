@@ -200,6 +200,7 @@ fn summary(id: &str, modified: i64, prompt: &str) -> SessionSummary {
 fn the_resume_picker_fills_in_while_the_listing_is_read() {
     let mut app = App::new(Locale::EnUs, false);
     let batch = |sessions, done| AgentEvent::Sessions {
+        listing: 1,
         current: "now".into(),
         sessions,
         done,
@@ -225,4 +226,71 @@ fn the_resume_picker_fills_in_while_the_listing_is_read() {
     assert!(app.resume_picker().is_none());
     app.on_agent_event(batch(vec![summary("d", 50, "late")], true));
     assert!(app.resume_picker().is_none());
+}
+
+/// Two `/resume`s in a row: the second listing replaces the first, whose late batches
+/// (and its end) are dropped, so each session shows once and "still reading" lasts until
+/// the listing shown is done (decision 0101).
+#[test]
+fn a_second_resume_shows_its_own_listing_without_the_first_one_s_batches() {
+    let mut app = App::new(Locale::EnUs, false);
+    let batch = |listing, sessions, done| AgentEvent::Sessions {
+        listing,
+        current: "now".into(),
+        sessions,
+        done,
+    };
+    app.on_agent_event(batch(1, vec![summary("a", 300, "alpha prompt")], false));
+    // The second listing starts over from the newest session.
+    app.on_agent_event(batch(
+        2,
+        vec![
+            summary("a", 300, "alpha prompt"),
+            summary("b", 200, "bravo prompt"),
+        ],
+        false,
+    ));
+    // The first listing's reader had one more batch on its way, then its end.
+    app.on_agent_event(batch(1, vec![summary("b", 200, "bravo prompt")], false));
+    app.on_agent_event(batch(1, vec![], true));
+    let p = app.resume_picker().expect("the picker stays open");
+    let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b"], "each session once");
+    assert_eq!(
+        p.reading_count(),
+        Some(2),
+        "the second listing is still read"
+    );
+    let s = screen(&mut app);
+    assert!(s.contains("reading history… (2 sessions so far)"), "{s}");
+
+    app.on_agent_event(batch(2, vec![summary("c", 100, "charlie prompt")], false));
+    app.on_agent_event(batch(2, vec![], true));
+    let p = app.resume_picker().expect("the picker stays open");
+    let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b", "c"]);
+    assert_eq!(p.reading_count(), None);
+}
+
+/// Closed while its listing is still read, then `/resume` again: the new listing opens the
+/// picker with its first batch, and the old one's end does not cut it short.
+#[test]
+fn resume_again_after_closing_a_picker_still_reading_opens_the_new_listing() {
+    let mut app = App::new(Locale::EnUs, false);
+    let batch = |listing, sessions, done| AgentEvent::Sessions {
+        listing,
+        current: "now".into(),
+        sessions,
+        done,
+    };
+    app.on_agent_event(batch(1, vec![summary("a", 300, "alpha prompt")], false));
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert!(app.resume_picker().is_none());
+    app.on_agent_event(batch(2, vec![summary("a", 300, "alpha prompt")], false));
+    app.on_agent_event(batch(1, vec![], true));
+    app.on_agent_event(batch(2, vec![summary("b", 200, "bravo prompt")], false));
+    let p = app.resume_picker().expect("the second listing opened it");
+    let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["a", "b"]);
+    assert_eq!(p.reading_count(), Some(2));
 }
