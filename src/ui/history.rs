@@ -239,19 +239,6 @@ pub fn spawn_load(log: &Path) -> Receiver<HistoryBatch> {
     rx
 }
 
-/// Indices into `newest_first` of the entries containing `query` (case-insensitive),
-/// newest first, each text once. An empty query matches everything.
-pub fn matches(newest_first: &[&str], query: &str) -> Vec<usize> {
-    let q = query.to_lowercase();
-    let mut seen = std::collections::HashSet::new();
-    newest_first
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.to_lowercase().contains(&q) && seen.insert(**t))
-        .map(|(i, _)| i)
-        .collect()
-}
-
 /// Where `query` first occurs in `text` (case-insensitive), as a byte range of `text`.
 pub fn find_ci(text: &str, query: &str) -> Option<std::ops::Range<usize>> {
     if query.is_empty() {
@@ -282,20 +269,6 @@ pub fn find_ci(text: &str, query: &str) -> Option<std::ops::Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn matches_are_newest_first_case_insensitive_and_deduplicated() {
-        let h = [
-            "Deploy the API",
-            "fix tests",
-            "deploy the api",
-            "Deploy the API",
-        ];
-        assert_eq!(matches(&h, "DEPLOY"), vec![0, 2]);
-        assert_eq!(matches(&h, "tests"), vec![1]);
-        assert_eq!(matches(&h, "nothing"), Vec::<usize>::new());
-        assert_eq!(matches(&h, ""), vec![0, 1, 2]);
-    }
 
     fn write_log(dir: &Path, id: &str, texts: &[&str]) {
         use crate::session::Session;

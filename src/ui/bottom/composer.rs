@@ -94,6 +94,25 @@ pub struct Search {
     pub query: String,
     /// Which match is shown, newest first.
     pub nth: usize,
+    /// The distinct matches found so far, as positions in the history newest first. The
+    /// history is scanned only as far as the shown match needs, when the query, the
+    /// match asked for or the history changes, never per frame (decision 0101: the
+    /// history may hold many thousands of entries).
+    found: Vec<usize>,
+    /// How many entries, newest first, were scanned for `found`.
+    scanned: usize,
+    /// Hashes of the texts in `found` (a repeated text is one match).
+    seen: std::collections::HashSet<u64>,
+}
+
+impl Search {
+    /// Forgets the matches (the query or the history's order changed).
+    fn rescan(&mut self) {
+        self.nth = 0;
+        self.found.clear();
+        self.scanned = 0;
+        self.seen.clear();
+    }
 }
 
 /// The composer laid out at a width: visual rows and the caret's (row, column).
@@ -394,6 +413,10 @@ impl Composer {
         self.last_sent = Some(self.snapshot());
         self.stash = None;
         self.history.push(shown);
+        // A new newest entry moves every position: a running search starts over.
+        if self.search.as_mut().map(Search::rescan).is_some() {
+            self.scan_search(0);
+        }
         self.clear();
         Some(full)
     }
@@ -415,6 +438,12 @@ impl Composer {
         });
         // An entry being browsed keeps being the same entry.
         self.hist_idx = self.hist_idx.map(|i| i + added);
+        // Older entries go behind the ones scanned: a search still without its match
+        // goes on into them (the matches found keep their positions).
+        let nth = self.search.as_ref().map(|s| s.nth);
+        if let Some(nth) = nth {
+            self.scan_search(nth);
+        }
     }
 
     /// The history, newest first.
@@ -424,14 +453,34 @@ impl Composer {
 
     /// Ctrl+R: starts a reverse search, or goes to the next older match.
     pub fn search_older(&mut self) {
-        match &mut self.search {
-            None => self.search = Some(Search::default()),
-            Some(s) => {
-                let h: Vec<&str> = self.history.newest_first().collect();
-                let n = crate::ui::history::matches(&h, &s.query).len();
-                if s.nth + 1 < n {
-                    s.nth += 1;
-                }
+        let Some(s) = &self.search else {
+            self.search = Some(Search::default());
+            self.scan_search(0);
+            return;
+        };
+        let next = s.nth + 1;
+        self.scan_search(next);
+        if let Some(s) = &mut self.search
+            && s.found.len() > next
+        {
+            s.nth = next;
+        }
+    }
+
+    /// Scans the history (newest first, from where the last scan stopped) until match
+    /// number `want` is found or the history ends.
+    fn scan_search(&mut self, want: usize) {
+        let Some(s) = &mut self.search else { return };
+        let q = s.query.to_lowercase();
+        let len = self.history.len();
+        while s.found.len() <= want && s.scanned < len {
+            let pos = s.scanned;
+            s.scanned += 1;
+            let Some(t) = self.history.get(len - 1 - pos) else {
+                break;
+            };
+            if t.to_lowercase().contains(&q) && s.seen.insert(text_hash(t)) {
+                s.found.push(pos);
             }
         }
     }
@@ -444,25 +493,26 @@ impl Composer {
     /// The text the search shows now (`None`: nothing matches).
     pub fn search_match(&self) -> Option<&str> {
         let s = self.search.as_ref()?;
-        let h = self.history_newest_first();
-        let m = crate::ui::history::matches(&h, &s.query);
-        m.get(s.nth).map(|&i| h[i])
+        let pos = *s.found.get(s.nth)?;
+        self.history.get(self.history.len().checked_sub(1 + pos)?)
     }
 
     /// Types into the search query (the newest match is shown again).
     pub fn search_type(&mut self, c: char) {
         if let Some(s) = &mut self.search {
             s.query.push(c);
-            s.nth = 0;
+            s.rescan();
         }
+        self.scan_search(0);
     }
 
     /// Deletes the query's last character.
     pub fn search_backspace(&mut self) {
         if let Some(s) = &mut self.search {
             s.query.pop();
-            s.nth = 0;
+            s.rescan();
         }
+        self.scan_search(0);
     }
 
     /// Enter: the shown match replaces the draft (not sent); nothing matched keeps it.
@@ -694,3 +744,11 @@ mod tests;
 #[cfg(test)]
 #[path = "composer_readline_tests.rs"]
 mod readline_tests;
+
+/// A text's hash, for telling repeated texts apart without keeping copies.
+fn text_hash(t: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    t.hash(&mut h);
+    h.finish()
+}

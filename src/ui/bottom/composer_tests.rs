@@ -483,3 +483,61 @@ mod props {
         }
     }
 }
+
+#[test]
+fn ctrl_r_on_a_long_history_scans_only_to_its_match_and_not_again_per_frame() {
+    // Decision 0101: the history may hold many thousands of entries; the search line is
+    // drawn every frame.
+    let mut c = Composer::default();
+    let mut older: Vec<String> = vec!["deploy the newest".to_string()];
+    older.extend((0..10_000).map(|i| format!("older message {i}")));
+    c.add_older_history(older);
+    c.search_older();
+    for ch in "deploy".chars() {
+        c.search_type(ch);
+    }
+    assert_eq!(c.search_match(), Some("deploy the newest"));
+    let scanned = c.search.as_ref().unwrap().scanned;
+    assert!(
+        scanned <= 1,
+        "scanned {scanned} entries for the newest match"
+    );
+    for _ in 0..100 {
+        assert_eq!(c.search_match(), Some("deploy the newest"));
+    }
+    assert_eq!(
+        c.search.as_ref().unwrap().scanned,
+        scanned,
+        "a frame scans nothing"
+    );
+}
+
+#[test]
+fn a_search_without_a_match_finds_it_in_a_batch_read_later() {
+    let mut c = with_history();
+    c.search_older();
+    for ch in "zebra".chars() {
+        c.search_type(ch);
+    }
+    assert_eq!(c.search_match(), None);
+    c.add_older_history(vec!["feed the zebra".into(), "zebra crossing".into()]);
+    assert_eq!(c.search_match(), Some("feed the zebra"));
+    c.search_older();
+    assert_eq!(c.search_match(), Some("zebra crossing"));
+    // A text repeated in a later batch is one match, not two.
+    c.add_older_history(vec!["feed the zebra".into()]);
+    c.search_older();
+    assert_eq!(c.search_match(), Some("zebra crossing"));
+}
+
+#[test]
+fn an_empty_search_shows_the_newest_entry_and_case_does_not_matter() {
+    let mut c = Composer::default();
+    c.add_older_history(vec!["Deploy the API".into(), "fix tests".into()]);
+    c.search_older();
+    assert_eq!(c.search_match(), Some("Deploy the API"));
+    for ch in "TESTS".chars() {
+        c.search_type(ch);
+    }
+    assert_eq!(c.search_match(), Some("fix tests"));
+}
