@@ -1,5 +1,6 @@
 //! Render cost vs history length (SPEC §10 "long sessions"): a full 120×40 frame for
-//! transcripts of 100, 1k and 10k messages, and one composer keystroke plus its frame.
+//! transcripts of 100, 1k and 10k messages, one composer keystroke plus its frame, and
+//! opening the Ctrl+T transcript overlay (its first frame) and closing it.
 //!
 //! Streaming and resizing (group `stream_resize`): the per-delta cost (apply + 120×40 frame) at the start vs the end of a
 //! 50,000-character reply streamed in 20-character deltas, the first frame after resizing a
@@ -48,6 +49,15 @@ fn bench(c: &mut Criterion) {
                 a.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE));
                 a.on_key(KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE));
                 term.draw(|f| a.render(f)).expect("draw");
+            })
+        });
+        // Ctrl+T: the transcript overlay copies Chat's cells and lays every one out in
+        // full on its first frame (decision 0098); Esc closes it again.
+        g.bench_with_input(BenchmarkId::new("transcript_open_frame", n), &n, |b, _| {
+            b.iter(|| {
+                a.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+                term.draw(|f| a.render(f)).expect("draw");
+                a.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
             })
         });
     }
