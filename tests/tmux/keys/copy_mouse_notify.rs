@@ -240,11 +240,15 @@ fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> u
     tmux.run(&["pipe-pane", "-O", "-t", "t", &pipe]);
     let idle = if zh { "查看快捷键" } else { "? for keys" };
     tmux.wait_for("the first frame", |s| s.contains(idle));
-    tmux.type_line("hello");
+    // Focus moves away before the prompt is sent: tmux writes the focus report into the
+    // pane's input ahead of the typed keys, so deepterm is unfocused when the short demo
+    // turn ends however slowly the machine runs. The keys go to window 0 by name.
     if unfocus {
         tmux.run(&["new-window", "-d", "-t", "t"]);
         tmux.run(&["select-window", "-t", "t:1"]);
     }
+    tmux.run(&["send-keys", "-t", "t:0", "-l", "hello"]);
+    tmux.run(&["send-keys", "-t", "t:0", "Enter"]);
     // Proving that no notification came needs a point after which none can: the turn's
     // end is on screen (window 0, which stays deepterm's when another window is selected),
     // and then a key typed into the composer echoes in the raw output. The notification
