@@ -219,11 +219,17 @@ fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> u
     let config = dir.path().join("config.toml");
     std::fs::write(&config, format!("[ui]\nnotify = {notify}\n")).unwrap();
     let raw = dir.path().join("out.raw");
+    // deepterm starts only once the server's options are set (the gate file exists): tmux
+    // reports focus to a program when it turns focus reporting on, and only if focus
+    // events are on by then; set afterwards they raced deepterm's start-up.
+    let gate = dir.path().join("gate");
     let cmd = format!(
-        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale}; sleep 60",
+        "while [ ! -e {gate} ]; do sleep 0.02; done; \
+         env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale}; sleep 60",
         common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
         common::shell_quote(&dir.path().join("sessions")),
         common::shell_quote(&config),
+        gate = common::shell_quote(&gate),
     );
     let tmux = Tmux::start(
         &format!("dt-i13-notify-{w}-{locale}-{notify}-{unfocus}"),
@@ -238,6 +244,7 @@ fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> u
     }
     let pipe = format!("cat > {}", common::shell_quote(&raw));
     tmux.run(&["pipe-pane", "-O", "-t", "t", &pipe]);
+    std::fs::write(&gate, "").unwrap();
     let idle = if zh { "查看快捷键" } else { "? for keys" };
     tmux.wait_for("the first frame", |s| s.contains(idle));
     // Focus moves away before the prompt is sent: tmux writes the focus report into the
