@@ -12,8 +12,10 @@ use super::event::*;
 use super::store::{Store, StoreError, parse_log};
 
 thread_local! {
-    /// One scratch directory per test thread (the file is rewritten for every case).
+    /// One scratch directory per test thread.
     static DIR: tempfile::TempDir = tempfile::tempdir().expect("tempdir");
+    /// Cases checked on this thread: each case's file gets a name of its own.
+    static CASE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// One event the generator may append after `session/start`.
@@ -148,13 +150,18 @@ fn check_contract(bytes: &[u8]) -> Result<Option<usize>, TestCaseError> {
             );
             prop_assert!(!e.message.is_empty());
             // The same verdict from the file loader, which leaves the file as it was.
-            let path = DIR.with(|d| d.path().join("p.jsonl"));
+            // A file per case, never one a previous case locked: a process another test
+            // starts meanwhile holds a copy of every open descriptor, and so that lock,
+            // until it execs (`flock` locks belong to the open file).
+            let n = CASE.with(|c| c.replace(c.get() + 1));
+            let path = DIR.with(|d| d.path().join(format!("p{n}.jsonl")));
             std::fs::write(&path, bytes).expect("write");
             match Store::open(&path) {
                 Err(StoreError::Corrupt { line, .. }) => prop_assert_eq!(line, e.line),
                 other => prop_assert!(false, "file loader disagrees: {:?}", other.err()),
             }
             prop_assert_eq!(std::fs::read(&path).expect("read"), bytes);
+            std::fs::remove_file(&path).expect("remove");
             Ok(None)
         }
         Ok(p) => {

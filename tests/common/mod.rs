@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 pub mod agent_tools;
+pub mod concurrent;
 pub mod config;
 pub mod rust_lexer;
 pub mod tmux;

@@ -113,24 +113,41 @@ fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
         Context::RewindPicker,
         Context::TranscriptOverlay,
     ];
-    for cx in contexts {
-        for &code in &codes {
-            for m in mods {
-                let k = KeyEvent::new(code, m);
-                // Plain typed characters are text for the composer, not bindings.
-                if crate::ui::keymap::typed(&k).is_some() {
-                    continue;
-                }
-                let mut app = app_in(cx);
-                let resolved = app.resolve(&k);
-                let before = fingerprint(&mut app);
-                app.on_key(k);
-                if fingerprint(&mut app) != before {
-                    assert!(
-                        resolved.is_some(),
-                        "{k:?} changes the UI in {cx:?} but is not in the keymap table"
-                    );
-                }
+    // The contexts are independent (each key gets a fresh App), so they run on threads of
+    // their own: building an App per key is what costs (decision 0107).
+    std::thread::scope(|s| {
+        for cx in contexts {
+            let codes = &codes;
+            s.spawn(move || unbound_keys_change_nothing_in(cx, codes, &mods));
+        }
+    });
+}
+
+/// Every key of `codes` × `mods` (typed characters aside) that changes the UI in `cx` is
+/// in the keymap table: pressed on a fresh App set up for `cx`.
+fn unbound_keys_change_nothing_in(cx: Context, codes: &[KeyCode], mods: &[KeyModifiers]) {
+    // A key the table resolves passes whatever it does, so only the others need an App
+    // of their own. `app_in` builds the same state every time and arms no timed window (a
+    // first Esc or Ctrl+C), so what the probe resolves, every fresh App resolves.
+    let probe = app_in(cx);
+    assert!(!probe.rewind_armed() && !probe.quit_hint_visible());
+    for &code in codes {
+        for &m in mods {
+            let k = KeyEvent::new(code, m);
+            // Plain typed characters are text for the composer, not bindings.
+            if crate::ui::keymap::typed(&k).is_some() || probe.resolve(&k).is_some() {
+                continue;
+            }
+            let mut app = app_in(cx);
+            assert_eq!(app.key_contexts(), probe.key_contexts());
+            let resolved = app.resolve(&k);
+            let before = fingerprint(&mut app);
+            app.on_key(k);
+            if fingerprint(&mut app) != before {
+                assert!(
+                    resolved.is_some(),
+                    "{k:?} changes the UI in {cx:?} but is not in the keymap table"
+                );
             }
         }
     }

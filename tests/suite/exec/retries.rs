@@ -24,7 +24,7 @@ async fn a_dead_port_gives_one_short_line_per_retry_and_a_final_error_with_a_hin
     .unwrap();
     let script = dir.path().join("s.txt");
     std::fs::write(&script, "hi\n").unwrap();
-    for (locale, retrying, refused, hint) in [
+    let cases = [
         (
             "en-US",
             "reconnecting 1/",
@@ -32,8 +32,11 @@ async fn a_dead_port_gives_one_short_line_per_retry_and_a_final_error_with_a_hin
             "nothing listening at",
         ),
         ("zh-CN", "正在重连 1/", "连接被拒绝", "没有服务在监听"),
-    ] {
-        let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
+    ];
+    // Both locales wait out their backoff at once (decision 0107); each run writes a
+    // session of its own.
+    let runs = cases.map(|(locale, ..)| {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
             .args(["exec", "--locale", locale, "--script"])
             .arg(&script)
             .arg("--config")
@@ -42,8 +45,10 @@ async fn a_dead_port_gives_one_short_line_per_retry_and_a_final_error_with_a_hin
             .arg(dir.path().join("sessions"))
             .env("DEEPTERM_DEAD_KEY", "sk-dead")
             .output()
-            .await
-            .unwrap();
+    });
+    let outs = futures_util::future::join_all(runs).await;
+    for ((locale, retrying, refused, hint), out) in cases.into_iter().zip(outs) {
+        let out = out.unwrap();
         assert!(!out.status.success());
         let err = stderr(&out);
         let retries: Vec<&str> = err.lines().filter(|l| l.contains(refused)).collect();
@@ -150,11 +155,14 @@ async fn a_failed_retry_leaves_one_line_in_chat_live_and_on_resume() {
         .unwrap()
         .port();
     let dead = format!("http://127.0.0.1:{port}");
-    for (locale, prefix, hint) in [
+    let cases = [
         (Locale::EnUs, "Connection problem:", "nothing listening at"),
         (Locale::ZhCn, "连接出现问题：", "没有服务在监听"),
-    ] {
-        let (mut live, mut resumed) = tui_turn_against(&dead, locale).await;
+    ];
+    // Both locales' turns wait out their backoff at once (decision 0107).
+    let turns = cases.map(|(locale, ..)| tui_turn_against(&dead, locale));
+    let turns = futures_util::future::join_all(turns).await;
+    for ((locale, prefix, hint), (mut live, mut resumed)) in cases.into_iter().zip(turns) {
         // Chat is the left pane, wide enough here for the line in one row: under its
         // title, the prompt, then that one line and nothing else.
         let chat = chat_rows(&mut live, 240, 30);

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use deepterm::sandbox::SandboxMode;
 use deepterm::tools::shell::{RunAs, parse_request};
+use futures_util::future::join_all;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -86,15 +87,15 @@ async fn a_background_child_does_not_survive_the_timeout_in_any_mode() {
             site.shell(SandboxMode::WorkspaceWrite, Some(b), false, "test"),
         ));
     }
-    for (name, shell) in &shells {
+    // Each mode waits out its own 3 s timeout, all at once (decision 0107).
+    let site = &site;
+    let lefts = join_all(shells.iter().map(|(name, shell)| async move {
         let tok = token();
-        let left = survivors(
-            shell,
-            &site,
-            &format!("sleep {tok} & sleep {tok}; wait"),
-            &tok,
-        )
-        .await;
+        let cmd = format!("sleep {tok} & sleep {tok}; wait");
+        (name, survivors(shell, site, &cmd, &tok).await)
+    }))
+    .await;
+    for (name, left) in lefts {
         assert!(left.is_empty(), "{name}: {left:?} survived");
     }
 }
@@ -102,19 +103,34 @@ async fn a_background_child_does_not_survive_the_timeout_in_any_mode() {
 #[tokio::test]
 async fn a_child_that_starts_its_own_session_does_not_survive_in_the_sandbox() {
     let site = Site::new();
-    for b in backends() {
-        let name = b.name();
-        let shell = site.shell(SandboxMode::WorkspaceWrite, Some(b), false, "test");
-        let tok = token();
-        let cmd = format!("(setsid sleep {tok} || sleep {tok}) & sleep {tok}; wait");
-        let left = survivors(&shell, &site, &cmd, &tok).await;
-        assert!(left.is_empty(), "{name}: {left:?} survived");
-    }
+    let sandboxed = backends()
+        .into_iter()
+        .map(|b| {
+            let name = b.name();
+            (
+                name,
+                site.shell(SandboxMode::WorkspaceWrite, Some(b), false, "test"),
+            )
+        })
+        .collect::<Vec<_>>();
     // Without the sandbox the same escape works: the group kill alone does not reach it.
     let open = site.shell(SandboxMode::FullAccess, None, false, "no backend");
-    let tok = token();
-    let cmd = format!("setsid sleep {tok} & sleep {tok}; wait");
-    let left = survivors(&open, &site, &cmd, &tok).await;
+    // Every backend and the open shell wait out their 3 s timeouts at once (decision 0107).
+    let site = &site;
+    let in_sandbox = join_all(sandboxed.iter().map(|(name, shell)| async move {
+        let tok = token();
+        let cmd = format!("(setsid sleep {tok} || sleep {tok}) & sleep {tok}; wait");
+        (name, survivors(shell, site, &cmd, &tok).await)
+    }));
+    let escaped = async {
+        let tok = token();
+        let cmd = format!("setsid sleep {tok} & sleep {tok}; wait");
+        survivors(&open, site, &cmd, &tok).await
+    };
+    let (in_sandbox, left) = tokio::join!(in_sandbox, escaped);
+    for (name, left) in in_sandbox {
+        assert!(left.is_empty(), "{name}: {left:?} survived");
+    }
     for pid in &left {
         // SAFETY: kill only sends a signal to the escaped sleeper this test started.
         unsafe {

@@ -126,6 +126,99 @@ fn exec_command(bin: &Path, home: &Path, config: &Path, script: &Path, dir: &Pat
     cmd
 }
 
+/// What one iteration saw: whether the run was killed before it finished, and how many
+/// of its turns it had acknowledged.
+struct Kill {
+    mid_run: bool,
+    acked: usize,
+}
+
+/// One iteration: a fresh simulator (its request record stays small), a run killed after
+/// `delay`, every turn it acknowledged checked in the log, then the log resumed for one
+/// more turn.
+fn kill_once(
+    bin: &Path,
+    home: &Path,
+    rt: &tokio::runtime::Runtime,
+    i: usize,
+    delay: Duration,
+    seed: u64,
+) -> Kill {
+    let context = format!("iteration {i} (DEEPTERM_KILL_SEED={seed})");
+    let sim = rt
+        .block_on(deepterm::sim::start(SimConfig::default()))
+        .unwrap();
+    let config = home.join(format!("config-{i}.toml"));
+    std::fs::write(&config, routes_config(&sim.base_url(), "")).unwrap();
+    let dir = home.join(format!("sessions-{i}"));
+    let script = home.join(format!("script-{i}.txt"));
+    let markers: Vec<String> = (0..TURNS).map(|n| format!("kill-{i}-{n:04}")).collect();
+    std::fs::write(&script, markers.join("\n") + "\n").unwrap();
+
+    let mut child = exec_command(bin, home, &config, &script, &dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = stdout.read_to_end(&mut out);
+        out
+    });
+    std::thread::sleep(delay);
+    // `Child::kill` sends SIGKILL on Unix.
+    let _ = child.kill();
+    let status = child.wait().unwrap();
+    let printed = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
+    let acked: Vec<&String> = markers
+        .iter()
+        .filter(|m| printed.contains(&format!("> {m}\n")))
+        .collect();
+    let kill = Kill {
+        mid_run: !status.success(),
+        acked: acked.len(),
+    };
+
+    let Some(log) = session_file(&dir) else {
+        assert!(acked.is_empty(), "{context}: answers printed but no log");
+        return kill;
+    };
+    let events = complete_events(&log);
+    for m in &acked {
+        assert_turn_durable(&events, m, &context);
+    }
+
+    // The log resumes and takes one more turn.
+    let id = log.file_stem().unwrap().to_str().unwrap().to_string();
+    let more = home.join(format!("more-{i}.txt"));
+    let after = format!("after-kill-{i}");
+    std::fs::write(&more, format!("{after}\n")).unwrap();
+    let out = exec_command(bin, home, &config, &more, &dir)
+        .arg("--resume")
+        .arg(&id)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{context}: resume failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!("> {after}\n")),
+        "{context}: resumed run did not answer"
+    );
+    let events = complete_events(&log);
+    for m in acked.iter().map(|m| m.as_str()).chain([after.as_str()]) {
+        assert_turn_durable(&events, m, &context);
+    }
+    kill
+}
+
+/// Iterations running at once: each mostly waits (for its kill, then for the resumed
+/// run), so a few overlap without starving each other on two cores (decision 0107).
+const AT_ONCE: usize = 4;
+
 #[test]
 fn kill_exec_at_random_moments_loses_no_acknowledged_turn_and_resumes() {
     let bin = release_binary();
@@ -138,85 +231,26 @@ fn kill_exec_at_random_moments_loses_no_acknowledged_turn_and_resumes() {
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| fastrand::u64(..));
     println!("kill test: {iterations} iterations, DEEPTERM_KILL_SEED={seed}");
+    // Every kill moment is drawn up front, so a seed names the same moments however the
+    // iterations interleave.
     let mut rng = fastrand::Rng::with_seed(seed);
+    let delays: Vec<(usize, Duration)> = (0..iterations)
+        .map(|i| (i, Duration::from_millis(rng.u64(0..600))))
+        .collect();
 
-    // The simulators run on the runtime's worker threads while this thread drives processes.
+    // The simulators run on the runtime's worker threads while the iterations' threads
+    // drive processes.
     let rt = tokio::runtime::Runtime::new().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path();
-    let mut killed_mid_run = 0;
-    let mut total_acked = 0;
-    for i in 0..iterations {
-        let context = format!("iteration {i} (DEEPTERM_KILL_SEED={seed})");
-        // A fresh simulator per iteration keeps its request record small.
-        let sim = rt
-            .block_on(deepterm::sim::start(SimConfig::default()))
-            .unwrap();
-        let config = home.join(format!("config-{i}.toml"));
-        std::fs::write(&config, routes_config(&sim.base_url(), "")).unwrap();
-        let dir = home.join(format!("sessions-{i}"));
-        let script = home.join(format!("script-{i}.txt"));
-        let markers: Vec<String> = (0..TURNS).map(|n| format!("kill-{i}-{n:04}")).collect();
-        std::fs::write(&script, markers.join("\n") + "\n").unwrap();
-
-        let mut child = exec_command(&bin, home, &config, &script, &dir)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut stdout = child.stdout.take().unwrap();
-        let reader = std::thread::spawn(move || {
-            let mut out = Vec::new();
-            let _ = stdout.read_to_end(&mut out);
-            out
-        });
-        std::thread::sleep(Duration::from_millis(rng.u64(0..600)));
-        // `Child::kill` sends SIGKILL on Unix.
-        let _ = child.kill();
-        let status = child.wait().unwrap();
-        let printed = String::from_utf8_lossy(&reader.join().unwrap()).into_owned();
-        if !status.success() {
-            killed_mid_run += 1;
-        }
-        let acked: Vec<&String> = markers
-            .iter()
-            .filter(|m| printed.contains(&format!("> {m}\n")))
-            .collect();
-        total_acked += acked.len();
-
-        let Some(log) = session_file(&dir) else {
-            assert!(acked.is_empty(), "{context}: answers printed but no log");
-            continue;
-        };
-        let events = complete_events(&log);
-        for m in &acked {
-            assert_turn_durable(&events, m, &context);
-        }
-
-        // The log resumes and takes one more turn.
-        let id = log.file_stem().unwrap().to_str().unwrap().to_string();
-        let more = home.join(format!("more-{i}.txt"));
-        let after = format!("after-kill-{i}");
-        std::fs::write(&more, format!("{after}\n")).unwrap();
-        let out = exec_command(&bin, home, &config, &more, &dir)
-            .arg("--resume")
-            .arg(&id)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{context}: resume failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            String::from_utf8_lossy(&out.stdout).contains(&format!("> {after}\n")),
-            "{context}: resumed run did not answer"
-        );
-        let events = complete_events(&log);
-        for m in acked.iter().map(|m| m.as_str()).chain([after.as_str()]) {
-            assert_turn_durable(&events, m, &context);
-        }
-    }
+    let kills = std::sync::Mutex::new(Vec::new());
+    common::concurrent::each_on_threads(AT_ONCE, &delays, |&(i, delay)| {
+        let kill = kill_once(&bin, home, &rt, i, delay, seed);
+        kills.lock().unwrap().push(kill);
+    });
+    let kills = kills.into_inner().unwrap();
+    let killed_mid_run = kills.iter().filter(|k| k.mid_run).count();
+    let total_acked: usize = kills.iter().map(|k| k.acked).sum();
     println!(
         "kill test: {killed_mid_run} runs killed mid-way, {total_acked} acknowledged turns checked"
     );

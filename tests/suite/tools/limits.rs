@@ -324,6 +324,16 @@ async fn builtin_tools_have_a_timeout() {
 
 // ------------------------------------------------------------- process groups
 
+/// Kills every process with this command line now: the sleeper a test left running on
+/// purpose, which nothing asserts about (waiting for it would only cost time).
+fn kill_leftovers(args: &[&str]) {
+    for pid in live_processes(args) {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status();
+    }
+}
+
 /// Waits up to 3 s for every process with this command line to end; returns the rest
 /// (and kills them, so a failing test leaves nothing behind).
 async fn survivors(args: &[&str]) -> Vec<u32> {
@@ -365,7 +375,7 @@ async fn a_backgrounded_child_does_not_hold_up_the_result() {
     let t0 = Instant::now();
     let out = tool.call(json!({}), &CancellationToken::new()).await;
     let elapsed = t0.elapsed();
-    let _ = survivors(&["sleep", &secs]).await;
+    kill_leftovers(&["sleep", &secs]);
     assert!(!out.is_error, "reported by its own exit status: {out:?}");
     assert_eq!(out.content, "started\n");
     assert!(elapsed < Duration::from_secs(5), "took {elapsed:?}");
@@ -378,7 +388,7 @@ async fn a_backgrounded_child_does_not_hold_up_the_result() {
     let t0 = Instant::now();
     let out = tool.call(json!({}), &CancellationToken::new()).await;
     let elapsed = t0.elapsed();
-    let _ = survivors(&["sleep", &secs]).await;
+    kill_leftovers(&["sleep", &secs]);
     assert!(out.is_error);
     assert!(
         out.content.contains("exited with status 3") && out.content.contains("started"),

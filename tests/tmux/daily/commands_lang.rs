@@ -48,8 +48,8 @@ fn model_lists_routes_and_refuses_unknown_80_en_120_zh() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    model_validates(80, "en-US");
-    model_validates(120, "zh-CN");
+    let cases = [(80, "en-US"), (120, "zh-CN")];
+    common::concurrent::each_at_once(&cases, |&(w, l)| model_validates(w, l));
 }
 
 /// One Ctrl+C when idle shows the quit hint on the status line only, never in
@@ -82,6 +82,6 @@ fn transient_quit_hint_and_language_names_80_zh_120_en() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    hint_and_language(80, "zh-CN");
-    hint_and_language(120, "en-US");
+    let cases = [(80, "zh-CN"), (120, "en-US")];
+    common::concurrent::each_at_once(&cases, |&(w, l)| hint_and_language(w, l));
 }

@@ -142,9 +142,8 @@ fn the_reasoning_cell_opens_with_enter_or_ctrl_t_and_the_footer_shows_the_effort
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    for (w, t) in [(80, &EN), (120, &ZH), (120, &EN), (80, &ZH)] {
-        reasoning_and_effort(w, t);
-    }
+    let cases = [(80, &EN), (120, &ZH), (120, &EN), (80, &ZH)];
+    common::concurrent::each_at_once(&cases, |&(w, t)| reasoning_and_effort(w, t));
 }
 
 /// One session with one message in `cwd`, then `/quit`.
@@ -181,6 +180,8 @@ fn workspaces(w: u16, t: &Texts) {
     assert!(row("Alpha apples").contains(" alpha "), "{screen}");
     assert!(row("Bravo bananas").contains(" bravo "), "{screen}");
     tmux.key("Escape");
+    // An Esc followed at once by `/` reads as Alt+/ when both arrive in one read.
+    tmux.wait_for("the picker closed", |s| !s.contains(t.title));
     tmux.type_line("/quit");
     tmux.wait_for("exit", |s| s.contains("EXITED"));
     drop(tmux);
@@ -204,7 +205,6 @@ fn the_picker_lists_this_workspaces_sessions_first_and_resume_continues_in_its_o
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    for (w, t) in [(80, &EN), (120, &ZH), (120, &EN), (80, &ZH)] {
-        workspaces(w, t);
-    }
+    let cases = [(80, &EN), (120, &ZH), (120, &EN), (80, &ZH)];
+    common::concurrent::each_at_once(&cases, |&(w, t)| workspaces(w, t));
 }

@@ -61,7 +61,6 @@ fn a_custom_command_is_offered_in_the_popup_and_sends_its_text() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    for (w, locale) in [(80, "en-US"), (120, "zh-CN"), (120, "en-US"), (80, "zh-CN")] {
-        offers_and_runs(w, locale);
-    }
+    let cases = [(80, "en-US"), (120, "zh-CN"), (120, "en-US"), (80, "zh-CN")];
+    common::concurrent::each_at_once(&cases, |&(w, locale)| offers_and_runs(w, locale));
 }

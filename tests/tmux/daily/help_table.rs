@@ -65,15 +65,15 @@ fn help_keeps_its_column(w: u16, locale: &str) {
 #[test]
 fn help_descriptions_keep_their_column_80_en_120_zh() {
     if common::require_external("tmux", common::tmux_available()) {
-        help_keeps_its_column(80, "en-US");
-        help_keeps_its_column(120, "zh-CN");
+        let cases = [(80, "en-US"), (120, "zh-CN")];
+        common::concurrent::each_at_once(&cases, |&(w, l)| help_keeps_its_column(w, l));
     }
 }
 
 #[test]
 fn help_descriptions_keep_their_column_80_zh_120_en() {
     if common::require_external("tmux", common::tmux_available()) {
-        help_keeps_its_column(80, "zh-CN");
-        help_keeps_its_column(120, "en-US");
+        let cases = [(80, "zh-CN"), (120, "en-US")];
+        common::concurrent::each_at_once(&cases, |&(w, l)| help_keeps_its_column(w, l));
     }
 }

@@ -219,11 +219,17 @@ fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> u
     let config = dir.path().join("config.toml");
     std::fs::write(&config, format!("[ui]\nnotify = {notify}\n")).unwrap();
     let raw = dir.path().join("out.raw");
+    // deepterm starts only once the server's options are set (the gate file exists): tmux
+    // reports focus to a program when it turns focus reporting on, and only if focus
+    // events are on by then; set afterwards they raced deepterm's start-up.
+    let gate = dir.path().join("gate");
     let cmd = format!(
-        "env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale}; sleep 60",
+        "while [ ! -e {gate} ]; do sleep 0.02; done; \
+         env -u DEEPSEEK_API_KEY {} --demo --session-dir {} --config {} --locale {locale}; sleep 60",
         common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
         common::shell_quote(&dir.path().join("sessions")),
         common::shell_quote(&config),
+        gate = common::shell_quote(&gate),
     );
     let tmux = Tmux::start(
         &format!("dt-i13-notify-{w}-{locale}-{notify}-{unfocus}"),
@@ -238,24 +244,54 @@ fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> u
     }
     let pipe = format!("cat > {}", common::shell_quote(&raw));
     tmux.run(&["pipe-pane", "-O", "-t", "t", &pipe]);
+    std::fs::write(&gate, "").unwrap();
     let idle = if zh { "查看快捷键" } else { "? for keys" };
     tmux.wait_for("the first frame", |s| s.contains(idle));
-    tmux.type_line("hello");
+    // Focus moves away before the prompt is sent: tmux writes the focus report into the
+    // pane's input ahead of the typed keys, so deepterm is unfocused when the short demo
+    // turn ends however slowly the machine runs. The keys go to window 0 by name.
     if unfocus {
         tmux.run(&["new-window", "-d", "-t", "t"]);
         tmux.run(&["select-window", "-t", "t:1"]);
     }
-    // The demo turn takes a second or two: wait for a notification, or long enough that
-    // one would have come.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
-    while std::time::Instant::now() < deadline {
-        let out = std::fs::read(&raw).unwrap_or_default();
-        if String::from_utf8_lossy(&out).contains("\x1b]9;") {
-            break;
+    tmux.run(&["send-keys", "-t", "t:0", "-l", "hello"]);
+    tmux.run(&["send-keys", "-t", "t:0", "Enter"]);
+    // Proving that no notification came needs a point after which none can: the turn's
+    // end is on screen (window 0, which stays deepterm's when another window is selected),
+    // and then a key typed into the composer echoes in the raw output. The notification
+    // is written in the loop turn that handles the turn's end, so it precedes that echo.
+    let pane = |what: &str, pred: &dyn Fn(&str) -> bool| {
+        let start = std::time::Instant::now();
+        loop {
+            let s = common::stdout(&tmux.run(&["capture-pane", "-p", "-t", "t:0"]));
+            if pred(&s) {
+                return;
+            }
+            assert!(
+                start.elapsed() < common::tmux::TIMEOUT,
+                "timed out waiting for {what}; screen:\n{s}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let call = if zh {
+        "提到其中一个"
+    } else {
+        "I will call"
+    };
+    pane("the finished demo reply", &|s| {
+        crate::common::tmux::chat_flat(s).contains(call) && s.contains(idle)
+    });
+    // A letter the demo never prints, in either locale.
+    tmux.run(&["send-keys", "-t", "t:0", "-l", "Ж"]);
+    let start = std::time::Instant::now();
+    while !String::from_utf8_lossy(&std::fs::read(&raw).unwrap_or_default()).contains('Ж') {
+        assert!(
+            start.elapsed() < common::tmux::TIMEOUT,
+            "the typed letter never reached the raw output"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    std::thread::sleep(std::time::Duration::from_millis(300));
     let out = String::from_utf8_lossy(&std::fs::read(&raw).unwrap()).into_owned();
     let n = out.matches("\x1b]9;").count();
     if n > 0 {
@@ -278,16 +314,17 @@ fn notify_osc9_at_turn_end_only_when_unfocused_and_enabled() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    assert_eq!(notify_when_unfocused(80, "en-US", true, true), 1);
-    assert_eq!(notify_when_unfocused(120, "zh-CN", true, true), 1);
-    assert_eq!(
-        notify_when_unfocused(80, "zh-CN", true, false),
-        0,
-        "focused"
-    );
-    assert_eq!(
-        notify_when_unfocused(120, "en-US", false, true),
-        0,
-        "notify off"
-    );
+    let cases = [
+        (80, "en-US", true, true, 1, "unfocused"),
+        (120, "zh-CN", true, true, 1, "unfocused"),
+        (80, "zh-CN", true, false, 0, "focused"),
+        (120, "en-US", false, true, 0, "notify off"),
+    ];
+    common::concurrent::each_at_once(&cases, |&(w, locale, notify, unfocus, n, why)| {
+        assert_eq!(
+            notify_when_unfocused(w, locale, notify, unfocus),
+            n,
+            "{why} at {w} {locale}"
+        );
+    });
 }

@@ -59,7 +59,11 @@ fn first_screen_and_footer(w: u16, locale: &str) {
             "mouse: select",
         )
     };
-    let screen = tmux.wait_for("the first screen's hint", |s| s.contains(quit));
+    // The footer is the frame's last row: once it is drawn the whole first frame is (a
+    // capture can land while a frame is still being written).
+    let screen = tmux.wait_for("the first screen's hint and footer", |s| {
+        s.contains(quit) && footer(s).contains(select)
+    });
     assert_eq!(screen.contains(tab), w < 100, "{screen}");
     assert!(footer(&screen).contains(select), "{screen}");
     let mode =

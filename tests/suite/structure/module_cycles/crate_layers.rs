@@ -7,9 +7,16 @@ fn crate_src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+/// The production build's graphs of `src/`, read once for the tests below: the sources do
+/// not change while the suite runs, and each reading lexes the whole crate (decision 0107).
+fn crate_graphs() -> &'static Analysis {
+    static GRAPHS: std::sync::OnceLock<Analysis> = std::sync::OnceLock::new();
+    GRAPHS.get_or_init(|| analyze(&crate_src()))
+}
+
 #[test]
 fn crate_has_no_module_or_file_cycle() {
-    let a = analyze(&crate_src());
+    let a = crate_graphs();
     let report = a.report();
     assert!(
         report.is_empty(),
@@ -44,7 +51,7 @@ fn test_build_has_no_module_cycle() {
 fn scan_sees_the_known_layers() {
     // Guards the test itself: if the scanner stopped seeing paths, the cycle test would pass
     // vacuously. These edges exist by design (the loop uses the session, the UI the protocol).
-    let a = analyze(&crate_src());
+    let a = crate_graphs();
     for m in [
         "agent", "config", "llm", "session", "tools", "sim", "ui", "i18n", "app", "cli",
     ] {
@@ -65,7 +72,7 @@ fn scan_sees_the_known_layers() {
 
 #[test]
 fn sim_is_independent_of_the_provider_client() {
-    let a = analyze(&crate_src());
+    let a = crate_graphs();
     let sim_files: Vec<&String> = a
         .files
         .keys()
