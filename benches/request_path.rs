@@ -11,7 +11,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use deepterm::agent::request::plan_attempt;
 use deepterm::llm::client::{build_wire, with_request_parts, write_wire};
 use deepterm::llm::types::ProviderKind;
-use deepterm::testing::request_path::{input, route, session};
+use deepterm::agent::request::sample_session::{input, route, session};
 
 fn bench(c: &mut Criterion) {
     for (name, kind) in [

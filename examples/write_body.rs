@@ -21,7 +21,7 @@ use deepterm::agent::request::plan_attempt;
 use deepterm::llm::client::{with_request_parts, write_wire};
 use deepterm::llm::types::ProviderKind;
 use deepterm::session::message_list::MessageList;
-use deepterm::testing::request_path::{input, route, session};
+use deepterm::agent::request::sample_session::{input, route, session};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -2,8 +2,6 @@
 //! Compiled only for tests or with the `testing` feature (which the dev targets enable), so
 //! a plain `cargo build` leaves them out of the library.
 
-pub mod request_path;
-
 /// How many cases each property test runs. `DEEPTERM_PROPTEST_CASES`, when it is set to a
 /// number, decides (a deep local run, or a quick one). Otherwise CI (`CI` set, as
 /// `.ci/run` makes sure) runs each property's full `default`, which each property picks for

@@ -1,4 +1,4 @@
-//! The request path's benchmark session (benches/request_path.rs, examples/write_body.rs):
+//! The request path's sample session (benches/request_path.rs, examples/write_body.rs):
 //! about `n` messages of turns user → assistant tool call → tool result → assistant
 //! answer, on a DeepSeek-like route of either wire protocol, planned through the one
 //! request path so the header is logged as in a real session.
