@@ -9,9 +9,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use deepterm::agent::request::plan_attempt;
+use deepterm::agent::request::sample_session::{input, route, session};
 use deepterm::llm::client::{build_wire, with_request_parts, write_wire};
 use deepterm::llm::types::ProviderKind;
-use deepterm::agent::request::sample_session::{input, route, session};
 
 fn bench(c: &mut Criterion) {
     for (name, kind) in [

@@ -18,10 +18,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use deepterm::agent::request::plan_attempt;
+use deepterm::agent::request::sample_session::{input, route, session};
 use deepterm::llm::client::{with_request_parts, write_wire};
 use deepterm::llm::types::ProviderKind;
 use deepterm::session::message_list::MessageList;
-use deepterm::agent::request::sample_session::{input, route, session};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

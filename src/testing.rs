@@ -15,12 +15,21 @@ pub fn proptest_cases(default: u32) -> u32 {
     )
 }
 
+/// Whether this is a CI run (`CI` set to anything but empty, `0` or `false`): tests that
+/// trade depth for time (property cases, soak durations) take the full depth then.
+pub fn in_ci() -> bool {
+    ci_set(std::env::var("CI").ok().as_deref())
+}
+
+fn ci_set(ci: Option<&str>) -> bool {
+    ci.is_some_and(|v| !matches!(v.trim(), "" | "0" | "false"))
+}
+
 fn cases_for(default: u32, set: Option<&str>, ci: Option<&str>) -> u32 {
     if let Some(n) = set.and_then(|v| v.trim().parse().ok()) {
         return n;
     }
-    let in_ci = ci.is_some_and(|v| !matches!(v.trim(), "" | "0" | "false"));
-    if in_ci {
+    if ci_set(ci) {
         default
     } else {
         (default / 10).max(100).min(default)

@@ -314,10 +314,10 @@ pub fn compaction_messages(session: &Session, start_seq: u64, end_seq: u64) -> V
     messages
 }
 
-/// The request path's sample session, for its bench and profiling example (and tests).
-#[cfg(any(test, feature = "testing"))]
-pub mod sample_session;
 #[cfg(test)]
 mod proptests;
 #[cfg(test)]
 mod redaction_tests;
+/// The request path's sample session, for its bench and profiling example (and tests).
+#[cfg(any(test, feature = "testing"))]
+pub mod sample_session;
