@@ -124,13 +124,18 @@ fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
 }
 
 /// Every key of `codes` × `mods` (typed characters aside) that changes the UI in `cx` is
-/// in the keymap table: pressed on a fresh App set up for `cx`.
+/// in the keymap table: pressed on an App in the state `app_in(cx)` builds.
 fn unbound_keys_change_nothing_in(cx: Context, codes: &[KeyCode], mods: &[KeyModifiers]) {
-    // A key the table resolves passes whatever it does, so only the others need an App
-    // of their own. `app_in` builds the same state every time and arms no timed window (a
-    // first Esc or Ctrl+C), so what the probe resolves, every fresh App resolves.
+    // A key the table resolves passes whatever it does, so only the others are pressed.
+    // `app_in` builds the same state every time and arms no timed window (a first Esc or
+    // Ctrl+C), so what the probe resolves, every fresh App resolves.
     let probe = app_in(cx);
     assert!(!probe.rewind_armed() && !probe.quit_hint_visible());
+    // Building an App per key is what costs (decision 0107). A key that left everything
+    // the fingerprint shows as it was, armed no timed window and left the key contexts
+    // alone leaves the App as `app_in` built it, as far as keys can tell; the next key is
+    // pressed on it. After any other key the next one gets a fresh App.
+    let mut app: Option<(App, String)> = None;
     for &code in codes {
         for &m in mods {
             let k = KeyEvent::new(code, m);
@@ -138,16 +143,27 @@ fn unbound_keys_change_nothing_in(cx: Context, codes: &[KeyCode], mods: &[KeyMod
             if crate::ui::keymap::typed(&k).is_some() || probe.resolve(&k).is_some() {
                 continue;
             }
-            let mut app = app_in(cx);
-            assert_eq!(app.key_contexts(), probe.key_contexts());
-            let resolved = app.resolve(&k);
-            let before = fingerprint(&mut app);
-            app.on_key(k);
-            if fingerprint(&mut app) != before {
+            let (mut a, before) = app.take().unwrap_or_else(|| {
+                let mut a = app_in(cx);
+                let before = fingerprint(&mut a);
+                (a, before)
+            });
+            assert_eq!(a.key_contexts(), probe.key_contexts());
+            let resolved = a.resolve(&k);
+            a.on_key(k);
+            let after = fingerprint(&mut a);
+            if after != before {
                 assert!(
                     resolved.is_some(),
                     "{k:?} changes the UI in {cx:?} but is not in the keymap table"
                 );
+                continue;
+            }
+            if !a.rewind_armed()
+                && !a.quit_hint_visible()
+                && a.key_contexts() == probe.key_contexts()
+            {
+                app = Some((a, after));
             }
         }
     }
