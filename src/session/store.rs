@@ -232,13 +232,29 @@ fn sync_dir(dir: &Path) -> Result<(), StoreError> {
     }
 }
 
+/// How long a lock another holder has is tried again before the log counts as in use.
+const LOCK_PATIENCE: std::time::Duration = std::time::Duration::from_millis(250);
+
 fn lock(file: &File, path: &Path) -> Result<(), StoreError> {
-    match file.try_lock() {
-        Ok(()) => Ok(()),
-        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::Locked {
-            path: path.to_path_buf(),
-        }),
-        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::io(path, e)),
+    // The lock belongs to the open file, and a child process being started (a tool, a
+    // hook, an MCP server) holds a copy of every descriptor from its fork until its exec
+    // closes them. A log this process has just closed can therefore stay locked for that
+    // moment: try again briefly before saying another deepterm has it. A real second
+    // holder keeps it far longer.
+    let deadline = std::time::Instant::now() + LOCK_PATIENCE;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(StoreError::Locked {
+                    path: path.to_path_buf(),
+                });
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(StoreError::io(path, e)),
+        }
     }
 }
 
@@ -701,6 +717,33 @@ pub(crate) mod tests {
         let loaded = Store::open(&path).unwrap();
         assert_eq!(loaded.session.events(), src.events());
         assert!(loaded.torn.is_none());
+    }
+
+    #[test]
+    fn a_log_closed_while_a_child_process_starts_opens_again() {
+        use std::os::unix::process::CommandExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.jsonl");
+        std::fs::write(&path, joined(&valid_lines("a", 1))).unwrap();
+        let held = Store::open(&path).unwrap();
+        // A child forked now holds a copy of the log's descriptor (and so its lock) until
+        // it execs, 150 ms later.
+        let starting = std::thread::spawn(|| {
+            let mut cmd = std::process::Command::new("true");
+            // SAFETY: the child only sleeps before exec.
+            unsafe {
+                cmd.pre_exec(|| {
+                    std::thread::sleep(std::time::Duration::from_millis(150));
+                    Ok(())
+                });
+            }
+            cmd.status().unwrap()
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        drop(held);
+        let reopened = Store::open(&path);
+        assert!(reopened.is_ok(), "{:?}", reopened.err());
+        assert!(starting.join().unwrap().success());
     }
 
     #[test]
