@@ -27,6 +27,8 @@ mod background;
 mod changes;
 mod compaction;
 mod step;
+#[cfg(test)]
+mod tests;
 mod tools;
 
 pub use changes::BackgroundChanges;
