@@ -82,6 +82,11 @@ impl Agent {
                 self.run_command(parsed).await
             }
             Pending::Message(text) => return self.handle_message(&text).await,
+            // Nothing to show and no command ran: the reader sees it at its next batch.
+            Pending::StopListing(listing) => {
+                self.events.stop_listing(listing);
+                return LineOutcome::default();
+            }
             Pending::SetLocale(locale) => {
                 self.apply_background_now();
                 self.set_locale_command(locale)

@@ -56,6 +56,14 @@ impl Emitter {
         }
     }
 
+    /// Stops listing `id` if it is still the newest (its picker was closed): its reader
+    /// sees itself superseded at its next batch. A newer listing is left alone.
+    pub fn stop_listing(&self, id: u64) {
+        let _ = self
+            .listings
+            .compare_exchange(id, id + 1, Ordering::AcqRel, Ordering::Acquire);
+    }
+
     /// Sends `ev` (a [`Notice`] converts). When the receiver is gone (the UI quit), the
     /// event is dropped: nobody is left to show it, and the log already holds what matters.
     pub fn emit(&self, ev: impl Into<AgentEvent>) {

@@ -28,6 +28,8 @@ pub enum Pending {
     SetLocale(Locale),
     /// Switch the sandbox mode.
     SetMode(crate::sandbox::SandboxMode),
+    /// Stop reading a `/resume` listing whose picker was closed.
+    StopListing(u64),
 }
 
 /// What the inbox has absorbed so far (everything but the channel itself, so the channel
@@ -58,6 +60,9 @@ impl Absorbed {
                 self.queue.push_back(Pending::SetLocale(locale))
             }
             Some(AgentCommand::SetMode(mode)) => self.queue.push_back(Pending::SetMode(mode)),
+            Some(AgentCommand::StopListing { listing }) => {
+                self.queue.push_back(Pending::StopListing(listing))
+            }
             Some(AgentCommand::Cancel) => self.cancel.cancel(),
             Some(AgentCommand::Approve { call_id, decision }) => {
                 self.answers.insert(call_id, decision);

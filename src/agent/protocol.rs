@@ -61,6 +61,12 @@ pub enum AgentCommand {
     /// Switch the sandbox mode (Shift+Tab; `/mode` does the same). While a turn runs it
     /// waits like a submission.
     SetMode(crate::sandbox::SandboxMode),
+    /// The `/resume` picker of listing `listing` was closed while the listing was still
+    /// being read: its reader stops at its next batch (decision 0101).
+    StopListing {
+        /// The listing's id (`AgentEvent::Sessions::listing`).
+        listing: u64,
+    },
     /// Stop the loop and release the session.
     Shutdown,
 }

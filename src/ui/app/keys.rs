@@ -83,9 +83,21 @@ impl App {
         if k.kind == KeyEventKind::Release {
             return;
         }
+        // A listing still read for a picker the key closes (Esc, or Enter on a session)
+        // is read no further (decision 0101).
+        let reading = self
+            .overlays
+            .resume_picker()
+            .and_then(|p| p.reading_count())
+            .and(self.resume_listing);
         let mut out = Vec::new();
         self.key(k, &mut out);
         self.route(out);
+        if let Some(listing) = reading
+            && self.overlays.resume_picker().is_none()
+        {
+            self.outbox.push(AgentCommand::StopListing { listing });
+        }
     }
 
     fn key(&mut self, k: KeyEvent, out: &mut Vec<crate::ui::app_event::AppEvent>) {

@@ -191,3 +191,74 @@ async fn a_second_resume_supersedes_the_listing_still_being_read() {
     commands.send(AgentCommand::Shutdown).unwrap();
     task.await.unwrap();
 }
+
+/// The picker closed while its listing was still read: the UI says `StopListing`, and the
+/// reader stops at its next batch instead of reading every log to the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listing_whose_picker_closed_is_read_no_further() {
+    let config = deepterm::config::Config::parse(
+        &ConfigBuilder::with_provider("sim", "deepseek-messages", "http://127.0.0.1:9/anthropic")
+            .key_env("UNUSED_KEY_VAR")
+            .text(),
+        None,
+    )
+    .unwrap();
+    let ended = Arc::new(Mutex::new(Vec::new()));
+    let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+    let agent = deepterm::agent::run::Agent::new(
+        Session::new("open", "/tmp"),
+        config.resolve_route(None).unwrap(),
+        Some(deepterm::config::ApiKey::new("sk-unused")),
+        deepterm::tools::ToolRegistry::new(),
+        Box::new(Listings {
+            started: Arc::new(AtomicUsize::new(0)),
+            ended: Arc::clone(&ended),
+        }),
+        deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs),
+        tx,
+        deepterm::agent::run::ApprovalMode::Interactive,
+        false,
+    )
+    .unwrap();
+    let (commands, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
+    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    commands
+        .send(AgentCommand::Submit("/resume".into()))
+        .unwrap();
+    let listing = loop {
+        let ev = tokio::time::timeout(Duration::from_secs(20), events.recv())
+            .await
+            .expect("an event within 20 s")
+            .expect("the loop runs");
+        if let AgentEvent::Sessions { listing, .. } = ev {
+            break listing;
+        }
+    };
+    commands
+        .send(AgentCommand::StopListing { listing })
+        .unwrap();
+    // The first listing is 5,000 batches 2 ms apart (10 s): it stops long before.
+    let t = Instant::now();
+    while ended.lock().unwrap().is_empty() && t.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        ended.lock().unwrap().clone(),
+        [(0, Ended::Stopped)],
+        "the closed picker's reader stops"
+    );
+    // A stop for a listing that is no longer the newest leaves the newer one alone.
+    commands
+        .send(AgentCommand::Submit("/resume".into()))
+        .unwrap();
+    commands
+        .send(AgentCommand::StopListing { listing })
+        .unwrap();
+    let t = Instant::now();
+    while ended.lock().unwrap().len() < 2 && t.elapsed() < Duration::from_secs(5) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(ended.lock().unwrap()[1], (1, Ended::Finished));
+    commands.send(AgentCommand::Shutdown).unwrap();
+    task.await.unwrap();
+}

@@ -294,3 +294,32 @@ fn resume_again_after_closing_a_picker_still_reading_opens_the_new_listing() {
     assert_eq!(ids, ["a", "b"]);
     assert_eq!(p.reading_count(), Some(2));
 }
+
+/// Closing a picker whose listing is still read asks the loop to stop reading it (decision
+/// 0101); closing one whose listing is complete asks nothing.
+#[test]
+fn closing_a_picker_still_reading_stops_its_listing() {
+    let mut app = App::new(Locale::EnUs, false);
+    let batch = |listing, sessions, done| AgentEvent::Sessions {
+        listing,
+        current: "now".into(),
+        sessions,
+        done,
+    };
+    app.on_agent_event(batch(4, vec![summary("a", 300, "alpha prompt")], false));
+    app.take_commands();
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert!(app.resume_picker().is_none());
+    assert_eq!(
+        app.take_commands(),
+        [deepterm::agent::protocol::AgentCommand::StopListing { listing: 4 }]
+    );
+    app.on_agent_event(batch(5, vec![summary("a", 300, "alpha prompt")], true));
+    app.take_commands();
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
+    assert!(app.resume_picker().is_none());
+    assert!(
+        app.take_commands().is_empty(),
+        "a complete listing has nothing to stop"
+    );
+}
