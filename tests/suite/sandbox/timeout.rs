@@ -150,7 +150,7 @@ async fn cancelling_a_call_kills_its_process_group() {
     for b in backends() {
         shells.push(site.shell(SandboxMode::WorkspaceWrite, Some(b), false, "test"));
     }
-    for shell in &shells {
+    for (i, shell) in shells.iter().enumerate() {
         let tok = token();
         let cmd = format!("sleep {tok} & sleep {tok}; wait");
         let req = parse_request(&json!({"command": cmd}), &site.ws).unwrap();
@@ -171,13 +171,26 @@ async fn cancelling_a_call_kills_its_process_group() {
             "{}",
             text(&r.outcome)
         );
-        for _ in 0..50 {
+        // The sleepers would live for a day; a loaded machine may take a moment to tear
+        // down a sandbox's PID namespace, so allow 5 s.
+        for _ in 0..250 {
             if pids_with(&tok).is_empty() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        assert!(pids_with(&tok).is_empty(), "a sleeper survived the cancel");
+        let left: Vec<String> = pids_with(&tok)
+            .iter()
+            .map(|p| {
+                let cmd = std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default();
+                format!("{p}: {}", String::from_utf8_lossy(&cmd).replace('\0', " "))
+            })
+            .collect();
+        assert!(
+            left.is_empty(),
+            "shell {i} of {}: a sleeper survived the cancel: {left:?}",
+            shells.len()
+        );
     }
 }
 
