@@ -91,8 +91,16 @@ impl deepterm::agent::run::Environment for Listings {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_second_resume_supersedes_the_listing_still_being_read() {
+/// The loop over [`Listings`], running: how each listing job ended, the event channel,
+/// the command channel and the loop's task.
+struct Running {
+    ended: Arc<Mutex<Vec<(usize, Ended)>>>,
+    events: tokio::sync::mpsc::UnboundedReceiver<AgentEvent>,
+    commands: tokio::sync::mpsc::UnboundedSender<AgentCommand>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+fn start() -> Running {
     let config = deepterm::config::Config::parse(
         &ConfigBuilder::with_provider("sim", "deepseek-messages", "http://127.0.0.1:9/anthropic")
             .key_env("UNUSED_KEY_VAR")
@@ -101,7 +109,7 @@ async fn a_second_resume_supersedes_the_listing_still_being_read() {
     )
     .unwrap();
     let ended = Arc::new(Mutex::new(Vec::new()));
-    let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+    let (tx, events) = tokio::sync::mpsc::unbounded_channel();
     let agent = deepterm::agent::run::Agent::new(
         Session::new("open", "/tmp"),
         config.resolve_route(None).unwrap(),
@@ -119,6 +127,22 @@ async fn a_second_resume_supersedes_the_listing_still_being_read() {
     .unwrap();
     let (commands, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    Running {
+        ended,
+        events,
+        commands,
+        task,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_resume_supersedes_the_listing_still_being_read() {
+    let Running {
+        ended,
+        mut events,
+        commands,
+        task,
+    } = start();
     let resume = || {
         commands
             .send(AgentCommand::Submit("/resume".into()))
@@ -196,32 +220,12 @@ async fn a_second_resume_supersedes_the_listing_still_being_read() {
 /// reader stops at its next batch instead of reading every log to the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_listing_whose_picker_closed_is_read_no_further() {
-    let config = deepterm::config::Config::parse(
-        &ConfigBuilder::with_provider("sim", "deepseek-messages", "http://127.0.0.1:9/anthropic")
-            .key_env("UNUSED_KEY_VAR")
-            .text(),
-        None,
-    )
-    .unwrap();
-    let ended = Arc::new(Mutex::new(Vec::new()));
-    let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
-    let agent = deepterm::agent::run::Agent::new(
-        Session::new("open", "/tmp"),
-        config.resolve_route(None).unwrap(),
-        Some(deepterm::config::ApiKey::new("sk-unused")),
-        deepterm::tools::ToolRegistry::new(),
-        Box::new(Listings {
-            started: Arc::new(AtomicUsize::new(0)),
-            ended: Arc::clone(&ended),
-        }),
-        deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs),
-        tx,
-        deepterm::agent::run::ApprovalMode::Interactive,
-        false,
-    )
-    .unwrap();
-    let (commands, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-    let task = tokio::spawn(agent.run_interactive(cmd_rx));
+    let Running {
+        ended,
+        mut events,
+        commands,
+        task,
+    } = start();
     commands
         .send(AgentCommand::Submit("/resume".into()))
         .unwrap();

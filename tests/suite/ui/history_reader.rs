@@ -234,15 +234,13 @@ fn the_resume_picker_fills_in_while_the_listing_is_read() {
 #[test]
 fn a_second_resume_shows_its_own_listing_without_the_first_one_s_batches() {
     let mut app = App::new(Locale::EnUs, false);
-    let batch = |listing, sessions, done| AgentEvent::Sessions {
-        listing,
-        current: "now".into(),
-        sessions,
-        done,
-    };
-    app.on_agent_event(batch(1, vec![summary("a", 300, "alpha prompt")], false));
+    app.on_agent_event(sessions_batch(
+        1,
+        vec![summary("a", 300, "alpha prompt")],
+        false,
+    ));
     // The second listing starts over from the newest session.
-    app.on_agent_event(batch(
+    app.on_agent_event(sessions_batch(
         2,
         vec![
             summary("a", 300, "alpha prompt"),
@@ -251,8 +249,12 @@ fn a_second_resume_shows_its_own_listing_without_the_first_one_s_batches() {
         false,
     ));
     // The first listing's reader had one more batch on its way, then its end.
-    app.on_agent_event(batch(1, vec![summary("b", 200, "bravo prompt")], false));
-    app.on_agent_event(batch(1, vec![], true));
+    app.on_agent_event(sessions_batch(
+        1,
+        vec![summary("b", 200, "bravo prompt")],
+        false,
+    ));
+    app.on_agent_event(sessions_batch(1, vec![], true));
     let p = app.resume_picker().expect("the picker stays open");
     let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
     assert_eq!(ids, ["a", "b"], "each session once");
@@ -264,8 +266,12 @@ fn a_second_resume_shows_its_own_listing_without_the_first_one_s_batches() {
     let s = screen(&mut app);
     assert!(s.contains("reading history… (2 sessions so far)"), "{s}");
 
-    app.on_agent_event(batch(2, vec![summary("c", 100, "charlie prompt")], false));
-    app.on_agent_event(batch(2, vec![], true));
+    app.on_agent_event(sessions_batch(
+        2,
+        vec![summary("c", 100, "charlie prompt")],
+        false,
+    ));
+    app.on_agent_event(sessions_batch(2, vec![], true));
     let p = app.resume_picker().expect("the picker stays open");
     let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
     assert_eq!(ids, ["a", "b", "c"]);
@@ -277,18 +283,24 @@ fn a_second_resume_shows_its_own_listing_without_the_first_one_s_batches() {
 #[test]
 fn resume_again_after_closing_a_picker_still_reading_opens_the_new_listing() {
     let mut app = App::new(Locale::EnUs, false);
-    let batch = |listing, sessions, done| AgentEvent::Sessions {
-        listing,
-        current: "now".into(),
-        sessions,
-        done,
-    };
-    app.on_agent_event(batch(1, vec![summary("a", 300, "alpha prompt")], false));
+    app.on_agent_event(sessions_batch(
+        1,
+        vec![summary("a", 300, "alpha prompt")],
+        false,
+    ));
     app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert!(app.resume_picker().is_none());
-    app.on_agent_event(batch(2, vec![summary("a", 300, "alpha prompt")], false));
-    app.on_agent_event(batch(1, vec![], true));
-    app.on_agent_event(batch(2, vec![summary("b", 200, "bravo prompt")], false));
+    app.on_agent_event(sessions_batch(
+        2,
+        vec![summary("a", 300, "alpha prompt")],
+        false,
+    ));
+    app.on_agent_event(sessions_batch(1, vec![], true));
+    app.on_agent_event(sessions_batch(
+        2,
+        vec![summary("b", 200, "bravo prompt")],
+        false,
+    ));
     let p = app.resume_picker().expect("the second listing opened it");
     let ids: Vec<&str> = p.visible().iter().map(|s| s.id.as_str()).collect();
     assert_eq!(ids, ["a", "b"]);
@@ -300,13 +312,11 @@ fn resume_again_after_closing_a_picker_still_reading_opens_the_new_listing() {
 #[test]
 fn closing_a_picker_still_reading_stops_its_listing() {
     let mut app = App::new(Locale::EnUs, false);
-    let batch = |listing, sessions, done| AgentEvent::Sessions {
-        listing,
-        current: "now".into(),
-        sessions,
-        done,
-    };
-    app.on_agent_event(batch(4, vec![summary("a", 300, "alpha prompt")], false));
+    app.on_agent_event(sessions_batch(
+        4,
+        vec![summary("a", 300, "alpha prompt")],
+        false,
+    ));
     app.take_commands();
     app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert!(app.resume_picker().is_none());
@@ -314,7 +324,11 @@ fn closing_a_picker_still_reading_stops_its_listing() {
         app.take_commands(),
         [deepterm::agent::protocol::AgentCommand::StopListing { listing: 4 }]
     );
-    app.on_agent_event(batch(5, vec![summary("a", 300, "alpha prompt")], true));
+    app.on_agent_event(sessions_batch(
+        5,
+        vec![summary("a", 300, "alpha prompt")],
+        true,
+    ));
     app.take_commands();
     app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE));
     assert!(app.resume_picker().is_none());
@@ -322,4 +336,14 @@ fn closing_a_picker_still_reading_stops_its_listing() {
         app.take_commands().is_empty(),
         "a complete listing has nothing to stop"
     );
+}
+
+/// One batch of `/resume` listing `listing`, listed from the session "now".
+fn sessions_batch(listing: u64, sessions: Vec<SessionSummary>, done: bool) -> AgentEvent {
+    AgentEvent::Sessions {
+        listing,
+        current: "now".into(),
+        sessions,
+        done,
+    }
 }
