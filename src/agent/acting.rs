@@ -62,6 +62,9 @@ pub enum Verdict {
     NotActing,
     /// Run it.
     Run,
+    /// Run this `shell` call outside the sandbox without asking: `--approve all` answered
+    /// its escalation, or a grant for runs outside covers it (§14.2).
+    RunUnsandboxed,
     /// Ask, showing `preview`.
     Ask(Box<(Ask, Option<ApprovalPreview>)>),
     /// Refuse with this tool error (English, for the model).
@@ -113,7 +116,8 @@ impl ActingPolicy {
             };
             let decision = self.approvals().decide(mode, &call);
             match decision {
-                Decision::Run { .. } => Verdict::Run,
+                Decision::Run { sandboxed: true } => Verdict::Run,
+                Decision::Run { sandboxed: false } => Verdict::RunUnsandboxed,
                 Decision::Refuse(r) => Verdict::Refuse(r.reason),
                 Decision::Ask(ask) => {
                     let preview = self.shell.as_ref().and_then(|sh| {

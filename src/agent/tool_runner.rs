@@ -208,6 +208,12 @@ impl ToolRunner {
     ) -> Option<String> {
         match acting.verdict(&call.name, &call.arguments) {
             Verdict::NotActing | Verdict::Run => None,
+            // An escalation that needs no card (`--approve all`, or a grant for runs
+            // outside the sandbox) runs outside it, like one the user allowed (§14.2).
+            Verdict::RunUnsandboxed => {
+                acting.allow_unsandboxed(&call.id);
+                None
+            }
             Verdict::Refuse(reason) => {
                 events.emit(AgentEvent::Notice(Notice::new(
                     NoticeLevel::Warn,

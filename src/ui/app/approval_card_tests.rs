@@ -259,3 +259,33 @@ fn no_card_says_running_while_the_step_waits_for_you() {
     let screen = draw(&mut app);
     assert!(screen.contains("read  running"), "{screen}");
 }
+
+#[test]
+fn the_approval_line_keeps_a_strings_leading_spaces_and_still_escapes_control_characters() {
+    let args =
+        "{\"path\":\"calc.py\",\n  \"old_string\":\"    return a - b\",\"new\":\"x\u{1b}[2Jy\"}";
+    let mut s = Script::new();
+    s.user(1, "fix calc");
+    s.tool(1, 1, "c1", "edit_file", args, None);
+    s.push(AgentEvent::ApprovalRequest {
+        call_id: "c1".into(),
+        tool: "edit_file".into(),
+        arguments: args.into(),
+    });
+    let mut app = App::new(Locale::EnUs, false);
+    for e in s.events {
+        app.on_agent_event(e);
+    }
+    let screen = draw(&mut app);
+    let prompt = screen
+        .lines()
+        .rev()
+        .find(|l| l.contains("Allow edit_file?"))
+        .expect(&screen);
+    // The JSON's own line break is one space; the string's four spaces stay four.
+    assert!(
+        prompt.contains(r#"{"path":"calc.py", "old_string":"    return a - b""#),
+        "{prompt}"
+    );
+    assert!(!screen.contains('\u{1b}'), "{screen}");
+}

@@ -17,6 +17,18 @@ use super::{BottomPane, PendingApproval};
 /// The longest denial reason, in characters.
 const MAX_REASON_CHARS: usize = 300;
 
+/// The arguments on one row: each line break (JSON's own layout, never inside a string,
+/// where JSON writes `\n`) and the indentation around it become one space; every other
+/// space is kept, so a string's leading spaces (an indented line of Python) read as they
+/// are. The text was sanitized when it arrived: control characters are already escaped.
+fn one_line(args: &str) -> String {
+    args.split('\n')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl BottomPane {
     /// The agent asks for an answer on a call: it queues behind any already pending.
     pub fn push_approval(&mut self, p: PendingApproval) {
@@ -127,7 +139,7 @@ impl BottomPane {
         let w = body.width as usize;
         let (tool, args) = (call.tool.as_str(), call.arguments.as_str());
         let title = l.tra("tui-approval-title", &[("tool", tool.into())]);
-        let args = args.split_whitespace().collect::<Vec<_>>().join(" ");
+        let args = one_line(args);
         let what = truncate(&format!("{title} {args}"), w);
         let keys = match &self.deny_reason {
             Some(r) => truncate(

@@ -211,3 +211,50 @@ async fn an_edit_after_mode_read_only_writes_nothing_and_the_model_is_told_why()
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(ws2.join("demo.txt").exists());
 }
+
+/// `exec --approve all` under the default `on-request` policy answers an escalation yes,
+/// and an escalation answered yes runs outside the sandbox (§14.2): it writes a file in a
+/// directory outside the workspace. The same command without `escalate` runs sandboxed
+/// and cannot, so the write is the escalation's doing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_escalation_approved_by_approve_all_runs_outside_the_sandbox() {
+    for escalate in [true, false] {
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("escaped.txt");
+        let command = format!("echo escaped > {}", target.display());
+        let env = TestEnv::new(SimConfig {
+            script: Some(deepterm::sim::Script::new(vec![
+                deepterm::sim::ScriptedReply::tool_call(
+                    "shell",
+                    serde_json::json!({
+                        "command": command,
+                        "escalate": escalate,
+                        "justification": "writes a file outside the workspace",
+                    }),
+                ),
+                deepterm::sim::ScriptedReply::text("done"),
+            ])),
+            ..SimConfig::default()
+        })
+        .await;
+        let ws = env.dir.path().join("ws");
+        std::fs::create_dir_all(&ws).unwrap();
+        let out = run_on(&env, "ds/deepseek-flash", "go\n", &ws).await;
+        assert!(out.status.success(), "{}", stderr(&out));
+        let last = env.requests().last().unwrap().to_string();
+        if escalate {
+            assert_eq!(
+                std::fs::read_to_string(&target).ok().as_deref(),
+                Some("escaped\n"),
+                "the approved escalation did not run outside the sandbox: {last}"
+            );
+            assert!(last.contains("exit status 0"), "{last}");
+            assert!(!last.contains("may have refused this"), "{last}");
+        } else {
+            assert!(
+                !target.exists(),
+                "a sandboxed command wrote outside: {last}"
+            );
+        }
+    }
+}
