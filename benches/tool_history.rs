@@ -145,6 +145,7 @@ impl Churn {
                     step,
                     message: m,
                     error: None,
+                    sandbox_retry: None,
                 })
             }
             6 => EventKind::StepEnd(StepRef { turn, step }),

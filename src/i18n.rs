@@ -19,6 +19,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/cli.ftl")),
             include_str!(concat!("../locales/", $loc, "/config.ftl")),
             include_str!(concat!("../locales/", $loc, "/approval.ftl")),
+            include_str!(concat!("../locales/", $loc, "/approval-why.ftl")),
             include_str!(concat!("../locales/", $loc, "/session.ftl")),
             include_str!(concat!("../locales/", $loc, "/llm.ftl")),
             include_str!(concat!("../locales/", $loc, "/tools.ftl")),

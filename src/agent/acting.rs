@@ -128,6 +128,7 @@ impl ActingPolicy {
                             sandboxed: ask.sandboxed && sh.runs_sandboxed(RunAs::Sandboxed),
                             justification: justification.map(str::to_string),
                             always_prefix: ask.always.save_prefix.as_ref().map(|p| p.join(" ")),
+                            attempt: None,
                         })
                     });
                     Verdict::Ask(Box::new((ask, preview)))
@@ -174,7 +175,11 @@ impl ActingPolicy {
     /// After a sandboxed `shell` call failed in a way that looks like a sandbox denial:
     /// the card that offers to run it again outside the sandbox, when the policy lets the
     /// user be asked (never under `never`, in `full-access` or in `exec`).
-    pub fn rerun_offer(&self, arguments: &str) -> Option<(Ask, ApprovalPreview)> {
+    pub fn rerun_offer(
+        &self,
+        arguments: &str,
+        attempt: crate::session::retry_event::SandboxAttempt,
+    ) -> Option<(Ask, ApprovalPreview)> {
         let args: Value = serde_json::from_str(arguments).ok()?;
         let words = CommandWords::of(&args);
         let command = words.command()?;
@@ -192,6 +197,7 @@ impl ActingPolicy {
             sandboxed: false,
             justification: None,
             always_prefix: None,
+            attempt: Some(attempt),
         };
         Some((ask, preview))
     }

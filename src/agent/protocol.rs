@@ -262,6 +262,10 @@ pub enum ApprovalPreview {
         /// The prefix `a` saves to `rules.toml` (`cargo test`), when it saves one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         always_prefix: Option<String>,
+        /// The sandboxed attempt, when the question is whether to run it again outside
+        /// the sandbox (SPEC §15.5).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempt: Option<crate::session::retry_event::SandboxAttempt>,
     },
 }
 
@@ -441,6 +445,17 @@ pub enum AgentEvent {
         tool: String,
         /// Raw JSON arguments.
         arguments: String,
+    },
+    /// Why a call asks and what `a` does on its card (SPEC §15.5), sent just before its
+    /// [`AgentEvent::ApprovalRequest`]; `always` is `None` when the card offers no `a`.
+    ApprovalWhy {
+        /// Call id.
+        call_id: String,
+        /// Why it asks (the policy, a rule, an escalation, a shadowed tool, …).
+        why: crate::i18n::Text,
+        /// What `a` does, exactly.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        always: Option<crate::i18n::Text>,
     },
     /// What an approval would do, sent just before its [`AgentEvent::ApprovalRequest`]:
     /// an edit's diff, or where and how a command runs (SPEC §14.1).

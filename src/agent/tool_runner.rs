@@ -13,7 +13,8 @@ use crate::agent::acting::{ActingPolicy, Verdict};
 use crate::agent::emitter::Emitter;
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
-use crate::i18n::Arg;
+use crate::i18n::{Arg, Text};
+use crate::session::retry_event::{RetryAnswer, SandboxAttempt, SandboxRetry};
 use crate::tools::registry::ToolRegistry;
 
 /// How tool calls that need approval are answered.
@@ -60,6 +61,10 @@ pub fn denial_reason<'a>(name: &str, result: &'a str) -> Option<&'a str> {
 
 /// How the shell's result marks a failure that looks like a sandbox denial.
 pub const SANDBOX_DENIAL_NOTE: &str = "\n[the sandbox (";
+
+/// How a re-run outside the sandbox marks its result for the model (the card leaves the
+/// note out: it says the same in the user's language).
+pub const RERUN_NOTE: &str = "\n[ran again outside the sandbox";
 
 /// One tool call of a reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,6 +183,7 @@ impl ToolRunner {
                 && self.registry.needs_approval(name)
                 && !allowed.contains(name)
             {
+                events.emit(self.generic_why(call));
                 match self.ask(call, inbox, events).await {
                     ApprovalDecision::Allow => None,
                     ApprovalDecision::AlwaysAllow => {
@@ -227,6 +233,11 @@ impl ToolRunner {
             }
             Verdict::Ask(boxed) => {
                 let (ask, preview) = *boxed;
+                events.emit(AgentEvent::ApprovalWhy {
+                    call_id: call.id.clone(),
+                    why: ask.reason.text(),
+                    always: ask.always.text(),
+                });
                 if let Some(preview) = preview {
                     events.emit(AgentEvent::ApprovalPreview {
                         call_id: call.id.clone(),
@@ -259,9 +270,34 @@ impl ToolRunner {
         }
     }
 
-    /// A sandboxed `shell` call whose result looks like a sandbox denial: offers the user
-    /// to run it again outside the sandbox (SPEC §14.2, `on-request` and `untrusted`), and
-    /// returns the re-run's result when allowed.
+    /// Why a call of a tool with its own approval policy asks: the tool asks, or it hides
+    /// a tool of the same name that asks (decision 0032); `a` allows the tool for the
+    /// session.
+    fn generic_why(&self, call: &ToolCall) -> AgentEvent {
+        let tool = Arg::from(call.name.clone());
+        let why = match self.registry.shadowed_asking(&call.name) {
+            Some((kept, hidden)) => Text::new(
+                "approval-why-shadowed",
+                vec![
+                    ("tool", tool.clone()),
+                    ("kept", Arg::from(kept.label())),
+                    ("hidden", Arg::from(hidden.label())),
+                ],
+            ),
+            None => Text::new("approval-why-tool-asks", vec![("tool", tool.clone())]),
+        };
+        AgentEvent::ApprovalWhy {
+            call_id: call.id.clone(),
+            why,
+            always: Some(Text::new("approval-always-tool", vec![("tool", tool)])),
+        }
+    }
+
+    /// A sandboxed `shell` call whose result looks like a sandbox denial: asks the user,
+    /// showing the sandboxed attempt's status and output, whether to run it again outside
+    /// the sandbox (SPEC §14.2, §15.5; `on-request` and `untrusted`). Returns the result
+    /// to log and what happened, for the card: the re-run's result when allowed, else the
+    /// sandboxed attempt's with the denial and the user's reason, which the model reads.
     pub async fn offer_rerun(
         &self,
         call: &ToolCall,
@@ -269,7 +305,7 @@ impl ToolRunner {
         inbox: &mut Inbox,
         events: &Emitter,
         cancel: &CancellationToken,
-    ) -> Option<CallResult> {
+    ) -> Option<(CallResult, SandboxRetry)> {
         if call.name != "shell" || self.mode != ApprovalMode::Interactive {
             return None;
         }
@@ -277,33 +313,83 @@ impl ToolRunner {
         if !result.content.contains(SANDBOX_DENIAL_NOTE) {
             return None;
         }
-        let (_ask, preview) = acting.rerun_offer(&call.arguments)?;
+        let attempt = SandboxAttempt::of(&result.content, SANDBOX_DENIAL_NOTE);
+        let (ask, preview) = acting.rerun_offer(&call.arguments, attempt.clone())?;
         let sh = acting.shell.clone()?;
-        events.emit(AgentEvent::Notice(Notice::new(
-            NoticeLevel::Warn,
-            "approval-rerun-offer",
-            vec![],
-        )));
+        let args = serde_json::from_str(&call.arguments).ok()?;
+        let req = sh.parse(&args).ok()?;
+        events.emit(AgentEvent::ApprovalWhy {
+            call_id: call.id.clone(),
+            why: ask.reason.text(),
+            always: ask.always.text(),
+        });
         events.emit(AgentEvent::ApprovalPreview {
             call_id: call.id.clone(),
             preview,
         });
-        match self.ask(call, inbox, events).await {
+        let decision = self.ask(call, inbox, events).await;
+        if decision == ApprovalDecision::AlwaysAllow
+            && let Some(e) = acting.always(&ask)
+        {
+            events.emit(AgentEvent::Notice(Notice::new(
+                NoticeLevel::Warn,
+                "approval-always-not-saved",
+                vec![("error", Arg::from(format!("{e:?}")))],
+            )));
+        }
+        match decision {
             ApprovalDecision::Allow | ApprovalDecision::AlwaysAllow => {
-                let args = serde_json::from_str(&call.arguments).ok()?;
-                let req = sh.parse(&args).ok()?;
                 let out = sh
                     .run(&req, crate::tools::shell::RunAs::Unsandboxed, cancel)
                     .await
                     .outcome;
-                Some(CallResult {
-                    content: self.redact(&out.content),
-                    is_error: out.is_error,
-                })
+                let content = format!(
+                    "{}{RERUN_NOTE} after the sandboxed attempt failed ({}); the user allowed \
+                     it, and this is that run's result]",
+                    out.content, attempt.status
+                );
+                let retry = SandboxRetry {
+                    attempt,
+                    answer: RetryAnswer::RanUnsandboxed,
+                };
+                Some((
+                    CallResult {
+                        content: self.redact(&content),
+                        is_error: out.is_error,
+                    },
+                    retry,
+                ))
             }
             ApprovalDecision::Deny => {
-                let _ = inbox.take_reason(&call.id);
-                None
+                let reason = inbox
+                    .take_reason(&call.id)
+                    .map(|r| r.trim().to_string())
+                    .filter(|r| !r.is_empty());
+                let sandboxed = result
+                    .content
+                    .split(SANDBOX_DENIAL_NOTE)
+                    .next()
+                    .unwrap_or_default();
+                let mut content = format!(
+                    "{sandboxed}\n[the sandbox seems to have refused this command; the user was \
+                     asked to run it again outside the sandbox and declined: do not retry it \
+                     unless asked"
+                );
+                if let Some(r) = &reason {
+                    content.push_str(&format!(". The user's reason: {r}"));
+                }
+                content.push(']');
+                let retry = SandboxRetry {
+                    attempt,
+                    answer: RetryAnswer::Denied { reason },
+                };
+                Some((
+                    CallResult {
+                        content,
+                        is_error: true,
+                    },
+                    retry,
+                ))
             }
         }
     }

@@ -95,6 +95,9 @@ pub enum AskReason {
     Untrusted,
     /// `escalate = true`: it would run outside the sandbox.
     Escalation,
+    /// `escalate = true` for a command an allow rule lets run without asking, but only
+    /// inside the sandbox (§15.5): running it outside asks each time.
+    EscalationPastAllowRule,
     /// The sandbox mode is `full-access`: every call asks.
     FullAccess,
     /// A `prompt` rule matches.
@@ -186,7 +189,7 @@ fn origin_text(rule: &Rule) -> &'static str {
 fn why(reason: &AskReason) -> String {
     match reason {
         AskReason::Untrusted => "the approval policy is \"untrusted\"".into(),
-        AskReason::Escalation | AskReason::SandboxDenied => {
+        AskReason::Escalation | AskReason::EscalationPastAllowRule | AskReason::SandboxDenied => {
             "it would run outside the sandbox".into()
         }
         AskReason::FullAccess => "the sandbox mode is full-access".into(),
@@ -234,17 +237,24 @@ fn ask(ctx: &Context<'_>, card: Ask) -> Decision {
     Decision::Ask(card)
 }
 
-/// What `a` on a shell card does: save the card's prefix (and, for a run outside the
-/// sandbox, which an allow rule does not cover, grant the prefix unsandboxed for the
-/// session), or grant the exact command for the session when there is no prefix.
+/// What `a` on a shell card does, one thing, said exactly on the card and in the key bar
+/// (§15.5, decision 0116): on a card for a sandboxed run, save an allow rule for the
+/// card's prefix to `rules.toml` (it covers sandboxed runs, in later sessions too); on a
+/// card for a run outside the sandbox, which no saved rule covers, grant the prefix
+/// outside the sandbox for this session only. Without a prefix, the exact command is
+/// granted for the session.
 fn shell_always(command: &ShellCommand<'_>, unsandboxed: bool) -> AlwaysOffer {
     match command.suggested_prefix() {
-        Some(prefix) => AlwaysOffer {
-            grant: unsandboxed.then(|| Grant::Prefix {
-                prefix: prefix.clone(),
+        Some(prefix) if unsandboxed => AlwaysOffer {
+            save_prefix: None,
+            grant: Some(Grant::Prefix {
+                prefix,
                 unsandboxed: true,
             }),
+        },
+        Some(prefix) => AlwaysOffer {
             save_prefix: Some(prefix),
+            grant: None,
         },
         None => AlwaysOffer {
             save_prefix: None,
@@ -354,10 +364,17 @@ fn decide_shell(
                 ctx,
                 card(AskReason::FullAccess, shell_always(&command, true)),
             ),
-            _ if escalate => ask(
-                ctx,
-                card(AskReason::Escalation, shell_always(&command, true)),
-            ),
+            _ if escalate => {
+                // Said on the card: the user's allow rule covers this command in the
+                // sandbox only, which is why it asks although the rule matches.
+                let allowed_inside = ctx.rules.evaluate(&split, &[]) == Verdict::Allowed;
+                let reason = if allowed_inside {
+                    AskReason::EscalationPastAllowRule
+                } else {
+                    AskReason::Escalation
+                };
+                ask(ctx, card(reason, shell_always(&command, true)))
+            }
             ApprovalPolicy::Untrusted => ask(
                 ctx,
                 card(AskReason::Untrusted, shell_always(&command, false)),

@@ -5,70 +5,91 @@
 use super::decide::{AlwaysOffer, AskReason};
 use super::grants::Grant;
 use super::rules::{Rule, RuleDecision, RuleOrigin};
-use crate::i18n::Localizer;
+use crate::i18n::{Localizer, Text};
 
 impl AskReason {
-    /// One line saying why the card asks.
-    pub fn localized(&self, l: Localizer) -> String {
+    /// Why the card asks, as a message the UI renders in its language.
+    pub fn text(&self) -> Text {
         let rule_args = |r: &Rule| {
-            [
+            vec![
                 ("prefix", r.prefix.join(" ").into()),
                 ("file", r.file.display().to_string().into()),
             ]
         };
         match self {
-            AskReason::Untrusted => l.tr("approval-reason-untrusted"),
-            AskReason::Escalation => l.tr("approval-reason-escalation"),
-            AskReason::FullAccess => l.tr("approval-reason-full-access"),
-            AskReason::PromptRule(r) => l.tra("approval-reason-prompt-rule", &rule_args(r)),
-            AskReason::MaybeForbidden(r) => l.tra("approval-reason-maybe-forbidden", &rule_args(r)),
-            AskReason::Unparseable => l.tr("approval-reason-unparseable"),
-            AskReason::SandboxDenied => l.tr("approval-reason-sandbox-denied"),
+            AskReason::Untrusted => Text::new("approval-reason-untrusted", vec![]),
+            AskReason::Escalation => Text::new("approval-reason-escalation", vec![]),
+            AskReason::EscalationPastAllowRule => {
+                Text::new("approval-why-escalation-past-rule", vec![])
+            }
+            AskReason::FullAccess => Text::new("approval-reason-full-access", vec![]),
+            AskReason::PromptRule(r) => Text::new("approval-reason-prompt-rule", rule_args(r)),
+            AskReason::MaybeForbidden(r) => {
+                Text::new("approval-reason-maybe-forbidden", rule_args(r))
+            }
+            AskReason::Unparseable => Text::new("approval-reason-unparseable", vec![]),
+            AskReason::SandboxDenied => Text::new("approval-reason-sandbox-denied", vec![]),
         }
+    }
+
+    /// One line saying why the card asks.
+    pub fn localized(&self, l: Localizer) -> String {
+        l.text(&self.text())
     }
 }
 
 impl AlwaysOffer {
-    /// What `a` does, for the card's key help; `None` when it does nothing.
-    pub fn localized(&self, l: Localizer) -> Option<String> {
+    /// What `a` does, exactly (the card and the key bar both say it); `None` when the
+    /// card offers no `a`.
+    pub fn text(&self) -> Option<Text> {
         if let Some(prefix) = &self.save_prefix {
-            return Some(l.tra(
+            return Some(Text::new(
                 "approval-always-save",
-                &[("prefix", prefix.join(" ").into())],
+                vec![("prefix", prefix.join(" ").into())],
             ));
         }
-        self.grant.as_ref().map(|g| grant_text(g, l))
+        self.grant.as_ref().map(grant_message)
+    }
+
+    /// What `a` does, for the card's key help; `None` when it does nothing.
+    pub fn localized(&self, l: Localizer) -> Option<String> {
+        self.text().map(|t| l.text(&t))
     }
 }
 
-/// A session grant as `/permissions` lists it (and as `a` describes it).
-pub fn grant_text(grant: &Grant, l: Localizer) -> String {
+/// A session grant as a message ([`grant_text`]).
+fn grant_message(grant: &Grant) -> Text {
     match grant {
-        Grant::Edits { unconfined: false } => l.tr("approval-grant-edits"),
-        Grant::Edits { unconfined: true } => l.tr("approval-grant-edits-anywhere"),
+        Grant::Edits { unconfined: false } => Text::new("approval-grant-edits", vec![]),
+        Grant::Edits { unconfined: true } => Text::new("approval-grant-edits-anywhere", vec![]),
         Grant::Prefix {
             prefix,
             unsandboxed,
-        } => l.tra(
+        } => Text::new(
             if *unsandboxed {
                 "approval-grant-prefix-unsandboxed"
             } else {
                 "approval-grant-prefix"
             },
-            &[("prefix", prefix.join(" ").into())],
+            vec![("prefix", prefix.join(" ").into())],
         ),
         Grant::Exact {
             command,
             unsandboxed,
-        } => l.tra(
+        } => Text::new(
             if *unsandboxed {
                 "approval-grant-exact-unsandboxed"
             } else {
                 "approval-grant-exact"
             },
-            &[("command", command.into())],
+            vec![("command", command.into())],
         ),
     }
+}
+
+/// A session grant as `/permissions` lists it (and as `a` describes it).
+pub fn grant_text(grant: &Grant, l: Localizer) -> String {
+    l.text(&grant_message(grant))
 }
 
 /// A saved rule as `/permissions` lists it: decision, prefix and where it comes from.
@@ -112,6 +133,7 @@ mod tests {
             let reasons = [
                 AskReason::Untrusted,
                 AskReason::Escalation,
+                AskReason::EscalationPastAllowRule,
                 AskReason::FullAccess,
                 AskReason::PromptRule(rule.clone()),
                 AskReason::MaybeForbidden(rule.clone()),

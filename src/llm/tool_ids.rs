@@ -212,6 +212,7 @@ mod tests {
                         step: 1,
                         message,
                         error: None,
+                        sandbox_retry: None,
                     }))
                     .unwrap()
                     .seq,
@@ -297,6 +298,7 @@ mod tests {
             step: 1,
             message,
             error: None,
+            sandbox_retry: None,
         }))
         .unwrap();
         assert!(!assert_flag_matches_full_repair(&s));

@@ -13,6 +13,7 @@ pub mod ledger;
 pub mod listing;
 pub mod message_list;
 pub mod open;
+pub mod retry_event;
 pub mod rewind;
 pub mod rewound;
 pub mod store;

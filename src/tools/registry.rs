@@ -436,6 +436,22 @@ impl ToolRegistry {
         self.approval_of(name) == Approval::Ask
     }
 
+    /// The sources of a call of `name` that asks only because its tool hides, under the
+    /// same name, another source's tool that asks (decision 0032): `(kept, hidden)`, or
+    /// `None` when the tool itself asks (or nothing asks). The approval card says which.
+    pub fn shadowed_asking(&self, name: &str) -> Option<(ToolSource, ToolSource)> {
+        let (kept, tool) = *self.effective().get(name)?;
+        if tool.approval == Approval::Ask {
+            return None;
+        }
+        self.sources.iter().find_map(|(source, tools)| {
+            tools
+                .iter()
+                .any(|t| t.schema.name == name && t.approval == Approval::Ask)
+                .then(|| (kept.clone(), source.clone()))
+        })
+    }
+
     /// Whether calls of `name` may overlap other calls (see
     /// [`RegisteredTool::parallel_safe`]). An unknown name fails at once, so it may.
     pub fn is_parallel_safe(&self, name: &str) -> bool {

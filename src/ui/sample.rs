@@ -156,6 +156,7 @@ impl Script {
                 step,
                 message: m,
                 error: failed.then(|| out.to_string()),
+                sandbox_retry: None,
             }));
         }
         self

@@ -120,6 +120,7 @@ impl Loop {
                 step: self.step,
                 message: r,
                 error: None,
+                sandbox_retry: None,
             }))
             .unwrap();
     }

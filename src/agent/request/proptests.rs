@@ -259,6 +259,7 @@ impl Driver {
                         step: self.step,
                         message: r,
                         error: None,
+                        sandbox_retry: None,
                     }))
                     .expect("tool result");
             }

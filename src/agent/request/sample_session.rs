@@ -99,6 +99,7 @@ pub fn session(n: usize, route: &Route) -> (Session, RequestSeries) {
                     step: 1,
                     message,
                     error: None,
+                    sandbox_retry: None,
                 }),
             };
             s.push(ev).expect("push");

@@ -50,6 +50,7 @@ impl TurnRunner<'_> {
                 step,
                 message,
                 error: Some(text.to_string()),
+                sandbox_retry: None,
             }))?;
         }
         Ok(())
@@ -108,20 +109,27 @@ impl TurnRunner<'_> {
             .during(tools.execute(&calls, decided, cancel))
             .await;
         let mut results = results;
+        let mut retries = Vec::with_capacity(calls.len());
         for (call, r) in calls.iter().zip(results.iter_mut()) {
-            // The sandbox seems to have refused a command: the user may run it outside.
-            if let Some(again) = self
+            // The sandbox seems to have refused a command: the user may run it outside,
+            // and the result's event keeps what happened for the card (SPEC §15.5).
+            let retry = match self
                 .tools
                 .offer_rerun(call, r, self.inbox, self.events, cancel)
                 .await
             {
-                *r = again;
-            }
+                Some((again, retry)) => {
+                    *r = again;
+                    Some(retry)
+                }
+                None => None,
+            };
+            retries.push(retry);
         }
         // `post_tool_use` hooks see each result of a call that ran (SPEC §14.4).
         self.post_tool_hooks(turn, &calls, &ran, &mut results, cancel)
             .await;
-        for (call, r) in calls.iter().zip(results) {
+        for ((call, r), sandbox_retry) in calls.iter().zip(results).zip(retries) {
             // A command the sandbox seems to have refused is said on the side too (exec's
             // stderr), so a headless run never fails silently (SPEC §14.2).
             if call.name == "shell"
@@ -144,6 +152,7 @@ impl TurnRunner<'_> {
                 step,
                 message,
                 error: r.is_error.then_some(r.content),
+                sandbox_retry,
             }))?;
         }
         Ok(())

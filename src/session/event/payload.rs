@@ -175,6 +175,14 @@ pub struct ToolResultData {
     /// Error text when the call failed (also in the message content).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// A `shell` call the sandbox seemed to refuse: its sandboxed attempt and whether the
+    /// user let it run again outside (SPEC §15.5, decision 0115). Not sent to the model.
+    #[serde(
+        default,
+        rename = "sandboxRetry",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sandbox_retry: Option<crate::session::retry_event::SandboxRetry>,
 }
 
 /// Why a `request/header` was written (E-3).

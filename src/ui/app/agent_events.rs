@@ -3,6 +3,7 @@
 use crate::agent::protocol::{AgentEvent, TurnPhase};
 use crate::session::event::{EventKind, McpState};
 use crate::ui::bottom::PendingApproval;
+use crate::ui::chat::cells::AskInfo;
 use crate::ui::chat::{CellKind, OutputCell};
 use crate::ui::overlays::{DiffOverlay, Overlay, RewindPicker};
 
@@ -106,13 +107,23 @@ impl App {
                     .chat
                     .transcript
                     .request_approval(&call_id, &tool, &arguments);
+                let ask = self.chat.transcript.ask_info(&call_id);
                 self.bottom.push_approval(PendingApproval {
                     call_id,
                     tool,
                     arguments,
+                    ask,
                 });
                 self.show_chat(Some(i));
             }
+            AgentEvent::ApprovalWhy {
+                call_id,
+                why,
+                always,
+            } => self
+                .chat
+                .transcript
+                .set_ask_info(&call_id, AskInfo { why, always }),
             AgentEvent::ApprovalPreview { call_id, preview } => {
                 self.chat.transcript.set_preview(&call_id, preview)
             }

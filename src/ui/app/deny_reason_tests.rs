@@ -71,6 +71,7 @@ fn n_on_an_approval_takes_a_reason_that_is_sent_with_the_denial_and_shown_on_the
                 step: 1,
                 message: m,
                 error: Some(out.clone()),
+                sandbox_retry: None,
             },
         ));
         for e in s.events {

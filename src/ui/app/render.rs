@@ -30,7 +30,7 @@ impl App {
         // Rows between the banner and the footer, as the composer's height budget.
         let avail = area.height.saturating_sub(banner_h + 1);
         let bottom_h = if self.bottom.approval_pending() {
-            crate::ui::bottom::BottomPane::approval_height(avail)
+            self.bottom.approval_height(area.width, avail, self.model.l)
         } else {
             self.bottom.height(area.width, avail) + self.bottom.queued_rows(&self.model)
         };

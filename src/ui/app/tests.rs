@@ -439,6 +439,7 @@ fn finish_call(app: &mut App, out: &str, failed: bool) {
             step: 1,
             message: m,
             error: failed.then(|| out.to_string()),
+            sandbox_retry: None,
         },
     ));
     for e in s.events {
@@ -497,5 +498,7 @@ mod copy_mouse;
 mod keymap;
 #[path = "popup_help_tests.rs"]
 mod popup_help;
+#[path = "retry_card_tests.rs"]
+mod retry_cards;
 #[path = "rewind_tests.rs"]
 mod rewind;

@@ -17,6 +17,32 @@ use super::{BottomPane, PendingApproval};
 /// The longest denial reason, in characters.
 const MAX_REASON_CHARS: usize = 300;
 
+/// The keys of a card, the same on the card and in the key bar: `a` says exactly what it
+/// allows, or is left out when the card offers no "always" (SPEC §15.5).
+pub fn keys_text(
+    l: crate::i18n::Localizer,
+    ask: Option<&crate::ui::chat::cells::AskInfo>,
+) -> String {
+    match ask {
+        None => l.tr("tui-approval-prompt"),
+        Some(a) => match &a.always {
+            Some(always) => l.tra(
+                "tui-approval-prompt-always",
+                &[("always", Arg::from(l.text(always)))],
+            ),
+            None => l.tr("tui-approval-prompt-once"),
+        },
+    }
+}
+
+/// `text` wrapped to `width` columns.
+fn key_rows(text: &str, width: usize) -> Vec<String> {
+    crate::ui::text::wrap_line(&Line::from(text.to_string()), width.max(1), 0)
+        .into_iter()
+        .map(|line| line.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
+
 /// The arguments on one row: each line break (JSON's own layout, never inside a string,
 /// where JSON writes `\n`) and the indentation around it become one space; every other
 /// space is kept, so a string's leading spaces (an indented line of Python) read as they
@@ -46,9 +72,22 @@ impl BottomPane {
     }
 
     /// Rows the pane wants while an approval is pending: the separator, the tool and its
-    /// arguments, the keys (fewer when the screen is short).
-    pub fn approval_height(avail: u16) -> u16 {
-        3.min(avail.saturating_sub(3)).max(2)
+    /// arguments, the keys, wrapped to `width` (at most three rows; fewer when the screen
+    /// is short).
+    pub fn approval_height(&self, width: u16, avail: u16, l: crate::i18n::Localizer) -> u16 {
+        let keys = self.approvals.front().map_or(1, |p| {
+            key_rows(&keys_text(l, p.ask.as_ref()), width as usize).len()
+        });
+        (2 + keys.min(3) as u16).min(avail.saturating_sub(3)).max(2)
+    }
+
+    /// Whether `a` does anything on the oldest pending card: unknown (no reason was sent)
+    /// counts as yes.
+    pub(super) fn offers_always(&self) -> bool {
+        self.approvals
+            .front()
+            .and_then(|p| p.ask.as_ref())
+            .is_none_or(|a| a.always.is_some())
     }
 
     /// Whether a denial reason is being typed (every key goes to it).
@@ -142,19 +181,23 @@ impl BottomPane {
         let args = one_line(args);
         let what = truncate(&format!("{title} {args}"), w);
         let keys = match &self.deny_reason {
-            Some(r) => truncate(
+            Some(r) => vec![truncate(
                 &l.tra("tui-approval-reason", &[("reason", Arg::from(r.clone()))]),
                 w,
-            ),
-            None => truncate(&l.tr("tui-approval-prompt"), w),
+            )],
+            None => key_rows(&keys_text(l, call.ask.as_ref()), w),
         };
-        let mut rows = vec![
-            Line::from(Span::styled(what, theme::warn().patch(theme::bold()))),
-            Line::from(Span::styled(keys, theme::accent())),
-        ];
+        let mut rows = vec![Line::from(Span::styled(
+            what,
+            theme::warn().patch(theme::bold()),
+        ))];
+        rows.extend(
+            keys.into_iter()
+                .map(|k| Line::from(Span::styled(k, theme::accent()))),
+        );
         if body.height < 2 {
             let one = truncate(
-                &format!("{title} {args} · {}", l.tr("tui-approval-prompt")),
+                &format!("{title} {args} · {}", keys_text(l, call.ask.as_ref())),
                 w,
             );
             rows = vec![Line::from(Span::styled(

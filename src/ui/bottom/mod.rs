@@ -3,6 +3,7 @@
 //! the panes. The composer (`composer.rs`) is the draft editor.
 
 pub mod approval;
+pub use approval::keys_text;
 pub mod composer;
 pub mod popup;
 
@@ -33,7 +34,7 @@ const SENT_KEPT: usize = 32;
 
 /// A call waiting for the user's answer, as the agent asked (tool name and arguments
 /// sanitized).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PendingApproval {
     /// The call.
     pub call_id: String,
@@ -41,6 +42,8 @@ pub struct PendingApproval {
     pub tool: String,
     /// The call's arguments.
     pub arguments: String,
+    /// Why it asks and what `a` does, when the agent said (SPEC §15.5).
+    pub ask: Option<crate::ui::chat::cells::AskInfo>,
 }
 
 /// The bottom pane: owns the composer, the pending approvals and the texts sent.
@@ -334,9 +337,12 @@ impl Component for BottomPane {
     }
 
     fn handle(&mut self, action: Action, m: &Model, out: &mut Vec<AppEvent>) -> Handled {
+        let offers_always = self.offers_always();
         let c = &mut self.composer;
         match action {
             Action::Allow => self.answer(ApprovalDecision::Allow, None, out),
+            // A card that offers no "always" (a `prompt` rule) takes no `a` (SPEC §15.5).
+            Action::AlwaysAllow if !offers_always => {}
             Action::AlwaysAllow => self.answer(ApprovalDecision::AlwaysAllow, None, out),
             Action::Deny => self.answer(ApprovalDecision::Deny, None, out),
             Action::DenyWithReason => self.deny_reason = Some(String::new()),

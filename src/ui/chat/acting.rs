@@ -13,6 +13,9 @@ use crate::ui::theme;
 /// Diff lines shown on an approval card per file before the rest is counted.
 pub const PREVIEW_DIFF_LINES: usize = 40;
 
+/// Output lines of a sandboxed attempt shown with the question to run it outside.
+const ATTEMPT_PREVIEW_LINES: usize = 12;
+
 /// `p` with every text it carries sanitized (it came from the model's arguments and the
 /// file system).
 pub fn sanitized(p: ApprovalPreview) -> ApprovalPreview {
@@ -33,12 +36,17 @@ pub fn sanitized(p: ApprovalPreview) -> ApprovalPreview {
             sandboxed,
             justification,
             always_prefix,
+            attempt,
         } => ApprovalPreview::Shell {
             command: sanitize(&command),
             workdir: sanitize(&workdir),
             sandboxed,
             justification: justification.map(|j| sanitize(&j)),
             always_prefix: always_prefix.map(|p| sanitize(&p)),
+            attempt: attempt.map(|a| crate::session::retry_event::SandboxAttempt {
+                status: sanitize(&a.status),
+                output: sanitize(&a.output),
+            }),
         },
     }
 }
@@ -70,7 +78,8 @@ pub fn preview_lines(p: &ApprovalPreview, l: Localizer, width: usize) -> Vec<Lin
             workdir,
             sandboxed,
             justification,
-            always_prefix,
+            attempt,
+            ..
         } => {
             let dollar = [Span::styled("  $ ", theme::accent())];
             for row in command.split('\n') {
@@ -86,6 +95,43 @@ pub fn preview_lines(p: &ApprovalPreview, l: Localizer, width: usize) -> Vec<Lin
             } else {
                 ("tui-shell-where-unsandboxed", theme::warn())
             };
+            // The question to run it again outside the sandbox shows what the sandboxed
+            // attempt did first (SPEC §15.5). What `a` does is said with the keys.
+            if let Some(a) = attempt {
+                out.extend(wrap_prefixed(
+                    &Line::from(Span::styled(
+                        l.tra(
+                            "tui-retry-sandboxed-failed",
+                            &[("status", Arg::from(a.status.clone()))],
+                        ),
+                        theme::error(),
+                    )),
+                    width,
+                    &indent,
+                    &indent,
+                ));
+                // Its last lines: the error that made the sandbox look guilty is last.
+                let rows: Vec<&str> = a.output.lines().collect();
+                let skipped = rows.len().saturating_sub(ATTEMPT_PREVIEW_LINES);
+                if skipped > 0 {
+                    out.push(Line::from(Span::styled(
+                        format!(
+                            "  {}",
+                            l.tra("tui-more-lines", &[("count", Arg::from(skipped))])
+                        ),
+                        theme::dim(),
+                    )));
+                }
+                let tail = &rows[skipped..];
+                out.extend(gutter_rows(
+                    tail,
+                    tail.len(),
+                    |_| theme::dim(),
+                    "tui-more-lines",
+                    l,
+                    width,
+                ));
+            }
             // One indented, wrapped line per fact the card states.
             let mut say = |key: &str, name: &str, value: &str, style| {
                 out.extend(wrap_prefixed(
@@ -99,9 +145,6 @@ pub fn preview_lines(p: &ApprovalPreview, l: Localizer, width: usize) -> Vec<Lin
                 ));
             };
             say(key, "dir", workdir, style);
-            if let Some(p) = always_prefix {
-                say("tui-shell-always", "prefix", p, theme::dim());
-            }
             if let Some(j) = justification {
                 say("tui-shell-justification", "why", j, theme::warn());
             }
@@ -140,7 +183,7 @@ pub fn diff_lines(
 
 /// `rows[..shown]` under a dim `│` gutter, each wrapped (never cut) at `width` with the
 /// style `style` gives it, then a row counting the rest with the Fluent id `more`.
-fn gutter_rows(
+pub(super) fn gutter_rows(
     rows: &[&str],
     shown: usize,
     style: impl Fn(&str) -> Style,
@@ -233,6 +276,7 @@ mod tests {
                 sandboxed,
                 justification: Some("needs the network".into()),
                 always_prefix: Some("cargo test".into()),
+                attempt: None,
             };
             let t = text(&preview_lines(&mk(true), l, 80)).join("\n");
             assert!(t.contains("$ cargo test") && t.contains("/w/proj"), "{t}");
@@ -240,10 +284,40 @@ mod tests {
             let t = text(&preview_lines(&mk(false), l, 80)).join("\n");
             assert!(t.contains(no), "{t}");
             assert!(t.contains("needs the network"), "{t}");
+        }
+    }
+
+    #[test]
+    fn the_question_to_run_outside_the_sandbox_shows_the_sandboxed_attempt_first() {
+        for (locale, failed) in [
+            (
+                Locale::EnUs,
+                "ran in the sandbox and failed · exit status 128",
+            ),
+            (Locale::ZhCn, "在沙箱中运行失败 · exit status 128"),
+        ] {
+            let output: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+            let p = ApprovalPreview::Shell {
+                command: "git add -A".into(),
+                workdir: "/w".into(),
+                sandboxed: false,
+                justification: None,
+                always_prefix: None,
+                attempt: Some(crate::session::retry_event::SandboxAttempt {
+                    status: "exit status 128".into(),
+                    output: format!("{output}fatal: .git/index.lock: Read-only file system"),
+                }),
+            };
+            let t = text(&preview_lines(&p, Localizer::new(locale), 80)).join("\n");
+            let at = t.find(failed).expect(&t);
+            assert!(at > t.find("$ git add -A").unwrap(), "{t}");
+            // Capped to its last lines, where the error is; the rest is counted.
             assert!(
-                t.contains("rules.toml") && t.contains("“cargo test”"),
+                t.contains("│ fatal: .git/index.lock: Read-only file system"),
                 "{t}"
             );
+            assert!(t.contains("│ line 10") && !t.contains("│ line 9\n"), "{t}");
+            assert!(t.contains('9'), "{t}");
         }
     }
 
@@ -255,6 +329,7 @@ mod tests {
             sandboxed: true,
             justification: None,
             always_prefix: None,
+            attempt: None,
         });
         let ApprovalPreview::Shell { command, .. } = p else {
             unreachable!()

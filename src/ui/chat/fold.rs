@@ -328,6 +328,25 @@ impl Transcript {
         }
     }
 
+    /// Keeps why call `call` asks and what `a` does, for its card and the key bar.
+    pub fn set_ask_info(&mut self, call: &str, info: super::cells::AskInfo) {
+        if let Some(&i) = self.by_call.get(call)
+            && let CellKind::Tool(ToolCell { ask, .. }) = &mut self.cells[i].kind
+        {
+            *ask = Some(Box::new(info));
+            self.touch(i);
+        }
+    }
+
+    /// Why call `call` asks, if the agent said.
+    pub fn ask_info(&self, call: &str) -> Option<super::cells::AskInfo> {
+        let &i = self.by_call.get(call)?;
+        match &self.cells[i].kind {
+            CellKind::Tool(ToolCell { ask, .. }) => ask.as_deref().cloned(),
+            _ => None,
+        }
+    }
+
     pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
         if let Some(&i) = self.by_call.get(call)
             && let CellKind::Tool(ToolCell { approval, .. }) = &mut self.cells[i].kind
@@ -590,6 +609,7 @@ impl Transcript {
                         result,
                         error,
                         approval,
+                        retry,
                         ..
                     }) = &mut self.cells[i].kind
                     {
@@ -597,6 +617,13 @@ impl Transcript {
                         // session shows it as the user's denial, like the live one did.
                         if failed && crate::agent::tool_runner::is_denial(name, &out) {
                             *approval = Some(ToolApproval::Decided(ApprovalDecision::Deny));
+                        }
+                        // A command the sandbox seemed to refuse: the logged retry says
+                        // what ran and what the user answered, live and resumed alike
+                        // (decision 0115); the live answer adds nothing to it.
+                        if let Some(r) = &d.sandbox_retry {
+                            *retry = Some(Box::new(r.clone()));
+                            *approval = None;
                         }
                         *result = Some(out);
                         *error = failed;

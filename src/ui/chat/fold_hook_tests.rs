@@ -38,6 +38,7 @@ fn result(id: &str, text: &str, error: bool) -> Event {
         step: 1,
         message,
         error: error.then(|| text.to_string()),
+        sandbox_retry: None,
     }))
 }
 

@@ -9,6 +9,7 @@ pub mod cells;
 pub mod fold;
 pub mod layout;
 pub mod pane;
+pub mod retry_card;
 
 pub use cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CellRows,

@@ -55,6 +55,7 @@ fn label(d: &Decision) -> String {
             let r = match a.reason {
                 AskReason::Untrusted => "untrusted",
                 AskReason::Escalation => "escalation",
+                AskReason::EscalationPastAllowRule => "escalation-past-rule",
                 AskReason::FullAccess => "full-access",
                 AskReason::PromptRule(_) => "prompt-rule",
                 AskReason::MaybeForbidden(_) => "maybe-forbidden",
@@ -385,7 +386,8 @@ const TABLE: &[Row] = &[
         TUI,
         "git status",
         true,
-        "ask:escalation:unsandboxed",
+        // The allow rule covers sandboxed runs only, and the card says so.
+        "ask:escalation-past-rule:unsandboxed",
     ),
     (OnRequest, ReadOnly, TUI, "make", false, "run"),
     // never: never asks; escalation and prompt rules are refused, forbidden too.
@@ -564,9 +566,15 @@ fn an_escalation_card_shows_the_justification_and_runs_unsandboxed() {
     };
     assert_eq!(a.justification.as_deref(), Some("needs the network"));
     assert!(!a.sandboxed);
+    // `a` on a card for a run outside the sandbox grants that, for this session only: a
+    // saved rule would cover sandboxed runs only (decision 0116).
+    assert_eq!(a.always.save_prefix, None);
     assert_eq!(
-        a.always.save_prefix,
-        Some(vec!["cargo".to_string(), "test".to_string()])
+        a.always.grant,
+        Some(deepterm::approval::Grant::Prefix {
+            prefix: vec!["cargo".to_string(), "test".to_string()],
+            unsandboxed: true,
+        })
     );
 }
 

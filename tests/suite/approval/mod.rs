@@ -1,2 +1,3 @@
 mod decisions;
 mod permissions;
+mod retry;

@@ -213,7 +213,51 @@ fn always_on_an_escalation_grants_the_unsandboxed_run_for_the_session() {
     let offer = card_always(&a, &esc);
     a.always(&offer);
     assert_eq!(a.decide(WW, &esc), Decision::Run { sandboxed: false });
-    assert!(d.user.exists(), "the prefix is saved too");
+    // Only what the card offered: nothing is saved, so a new session asks again.
+    assert!(!d.user.exists(), "a grant outside the sandbox is not saved");
+    let next = Approvals::load(setup, Some(d.user.clone()), Some(d.ws.clone()))
+        .unwrap()
+        .0;
+    assert!(matches!(next.decide(WW, &esc), Decision::Ask(_)));
+}
+
+/// `a` on a card for a sandboxed run saves the prefix; in a new session the same command
+/// runs sandboxed without asking, while the escalated one still asks, and its card says
+/// why: the saved rule covers the sandbox only (SPEC §15.5, decision 0116).
+#[test]
+fn a_saved_rule_runs_the_command_sandboxed_in_a_new_session_and_an_escalation_still_asks_why() {
+    let d = dirs(None, None);
+    let mut a = load(&d);
+    let call = shell("echo hello");
+    let offer = card_always(&a, &call);
+    let l = deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs);
+    let said = offer.localized(l).unwrap();
+    assert!(
+        said.contains("\"echo\"") && said.contains("in the sandbox") && said.contains("later"),
+        "{said}"
+    );
+    assert!(a.always(&offer).saved.is_some());
+    let next = load(&d);
+    assert_eq!(next.decide(WW, &call), Decision::Run { sandboxed: true });
+    let esc = Call::Shell {
+        command: ShellCommand::Script("echo hello"),
+        escalate: true,
+        justification: Some("outside"),
+    };
+    let Decision::Ask(card) = next.decide(WW, &esc) else {
+        panic!("an escalation asks")
+    };
+    assert_eq!(
+        card.reason,
+        deepterm::approval::AskReason::EscalationPastAllowRule
+    );
+    for locale in deepterm::i18n::Locale::ALL {
+        let why = card
+            .reason
+            .localized(deepterm::i18n::Localizer::new(locale));
+        assert!(!why.starts_with("approval-"), "{locale:?}: {why}");
+    }
+    assert!(card.reason.localized(l).contains("only inside the sandbox"));
 }
 
 #[test]

@@ -71,6 +71,8 @@ fn a_read_file_card_counts_hidden_source_lines_not_wrapped_rows() {
         approval: None,
         preview: None,
         hooks: Vec::new(),
+        ask: None,
+        retry: None,
     };
     for (locale, more) in [
         (Locale::EnUs, "… 7 more lines"),

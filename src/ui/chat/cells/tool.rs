@@ -26,6 +26,16 @@ pub enum ToolApproval {
     Decided(ApprovalDecision),
 }
 
+/// Why a call asks and what `a` does on its card (SPEC §15.5): rendered in the
+/// interface language when drawn, the same on the card and in the key bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AskInfo {
+    /// Why it asks.
+    pub why: crate::i18n::Text,
+    /// What `a` does; `None` when the card offers no "always".
+    pub always: Option<crate::i18n::Text>,
+}
+
 /// A tool call and its result (text fields sanitized).
 #[derive(Debug, Clone)]
 pub struct ToolCell {
@@ -45,6 +55,11 @@ pub struct ToolCell {
     pub preview: Option<Box<ApprovalPreview>>,
     /// The `pre_tool_use` / `post_tool_use` hooks that ran for it (decision 0105).
     pub hooks: Vec<crate::session::hook_event::HookRunData>,
+    /// Why it asks and what `a` does, while it waits.
+    pub ask: Option<Box<AskInfo>>,
+    /// A `shell` call the sandbox seemed to refuse and what the user answered when asked
+    /// to run it outside (from the logged result: the same live and resumed).
+    pub retry: Option<Box<crate::session::retry_event::SandboxRetry>>,
 }
 
 impl ToolCell {
@@ -59,6 +74,8 @@ impl ToolCell {
             approval: None,
             preview: None,
             hooks: Vec::new(),
+            ask: None,
+            retry: None,
         }
     }
 
@@ -100,6 +117,21 @@ impl ToolCell {
                 theme::dim(),
             )));
         }
+        let indent = [Span::raw("  ")];
+        if let Some(ask) = self.ask.as_deref().filter(|_| waiting) {
+            // Why it asks, then the keys exactly as the key bar says them (SPEC §15.5).
+            let why = l.tra("tui-approval-why", &[("why", Arg::from(l.text(&ask.why)))]);
+            let keys = crate::ui::bottom::keys_text(l, Some(ask));
+            for (text, style) in [(why, theme::warn()), (keys, theme::accent())] {
+                head.extend(wrap_prefixed(
+                    &Line::from(Span::styled(text, style)),
+                    width,
+                    &indent,
+                    &indent,
+                ));
+            }
+            return head;
+        }
         if let Some(a) = approval.filter(|a| *a != ToolApproval::Queued) {
             let (key, style) = match a {
                 ToolApproval::Waiting | ToolApproval::Queued => {
@@ -120,7 +152,6 @@ impl ToolCell {
                 ),
                 None => l.tr(key),
             };
-            let indent = [Span::raw("  ")];
             head.extend(wrap_prefixed(
                 &Line::from(Span::styled(label, style)),
                 width,
@@ -190,6 +221,21 @@ impl HistoryCell for ToolCell {
         if mode == ToolCardMode::Hidden {
             return Parts::default();
         }
+        let full = mode == ToolCardMode::Expanded;
+        // A command the sandbox seemed to refuse: what ran where, and the answer.
+        if let Some(retry) = self.retry.as_deref().filter(|_| !waiting) {
+            let mut rows = crate::ui::chat::retry_card::retry_card(
+                &self.arguments,
+                retry,
+                self.result.as_deref(),
+                self.error,
+                full,
+                ctx.l,
+                width,
+            );
+            rows.extend(super::hook_run::hook_lines(&self.hooks, ctx.l, width, full));
+            return Parts::separated(rows);
+        }
         // The acting tools have cards of their own once they ran (SPEC §14.1).
         let acting = (!waiting && !denied)
             .then(|| {
@@ -204,7 +250,6 @@ impl HistoryCell for ToolCell {
                 )
             })
             .flatten();
-        let full = mode == ToolCardMode::Expanded;
         let hooks = super::hook_run::hook_lines(&self.hooks, ctx.l, width, full);
         if let Some(mut rows) = acting {
             rows.extend(hooks);
