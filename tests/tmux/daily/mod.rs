@@ -14,6 +14,7 @@ mod nodes_resume;
 mod popup_help;
 mod queued_turn;
 mod retries;
+mod retry_question;
 
 use crate::common;
 use crate::common::tmux::Tmux;
