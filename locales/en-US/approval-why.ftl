@@ -9,7 +9,6 @@ approval-why-shadowed = { $tool } from { $kept } hides a tool of the same name f
 ## What `a` does
 approval-always-tool = { $tool }, for this session
 tui-approval-why = Asks because: { $why }
-tui-approval-a = a always allows: { $always }
 tui-approval-prompt-always = y once · a always allows: { $always } · n deny, say why · Esc deny
 tui-approval-prompt-once = y once · n deny, say why · Esc deny (no "always" for this call)
 

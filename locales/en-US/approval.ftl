@@ -33,4 +33,3 @@ approval-rule-user = { $decision } "{ $prefix }" ({ $file })
 approval-rule-project = { $decision } "{ $prefix }" (project: { $file }, cannot be revoked here)
 approval-refused-call = Refused { $tool }: { $reason }
 approval-always-not-saved = The rule was not saved ({ $error }); it holds for this session.
-approval-rerun-offer = The sandbox seems to have refused that command. Run it again outside the sandbox?

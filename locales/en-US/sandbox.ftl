@@ -55,7 +55,6 @@ permissions-not-revocable = Entry { $n } is a project rule: change it in the pro
 permissions-revoke-failed = Entry { $n } could not be revoked (the rules file changed since it was listed; list again).
 permissions-no-such = There is no entry { $n }; /permissions lists them.
 sandbox-denied-call = A shell command failed in a way that looks like a sandbox denial (mode { $mode }); see /sandbox for what is writable.
-tui-shell-always = a: always allow “{ $prefix }” (saved to rules.toml)
 sandbox-limit-hard-link =   a file hard-linked into a writable root from a protected path before the command started stays writable through that link
 sandbox-limit-unix-sockets =   Unix sockets of services outside the sandbox stay reachable by path
 sandbox-limit-symlink =   a protected path that is a symlink (a .git symlink) can be removed and replaced; what it points to stays protected

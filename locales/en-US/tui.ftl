@@ -221,7 +221,7 @@ tui-tool-waiting = waiting for you
 tui-tool-denied = not run
 tui-phase-awaiting-approval = Waiting for you
 tui-status-paused = { $secs }s paused
-tui-status-approval-hint = y allow · a always · n / Esc deny, turn goes on
+tui-status-approval-hint = y once · a: see card · n / Esc deny, turn goes on
 tui-tool-queued = queued
 
 # issue 12: nodes and resume

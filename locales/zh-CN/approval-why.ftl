@@ -8,7 +8,6 @@ approval-why-shadowed = 来自 { $kept } 的 { $tool } 遮蔽了来自 { $hidden
 ## a 键的含义
 approval-always-tool = 本会话中的 { $tool }
 tui-approval-why = 询问原因：{ $why }
-tui-approval-a = a 总是允许：{ $always }
 tui-approval-prompt-always = y 允许一次 · a 总是允许：{ $always } · n 拒绝并说明理由 · Esc 拒绝
 tui-approval-prompt-once = y 允许一次 · n 拒绝并说明理由 · Esc 拒绝（此调用没有“总是允许”）
 

@@ -33,4 +33,3 @@ approval-rule-user = { $decision }“{ $prefix }”（{ $file }）
 approval-rule-project = { $decision }“{ $prefix }”（项目：{ $file }，无法在此撤销）
 approval-refused-call = 已拒绝 { $tool }：{ $reason }
 approval-always-not-saved = 规则未能保存（{ $error }）；本会话内仍然有效。
-approval-rerun-offer = 沙箱似乎拒绝了这条命令。要在沙箱外重新运行吗？

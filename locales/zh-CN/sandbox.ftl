@@ -55,7 +55,6 @@ permissions-not-revocable = 第 { $n } 项是项目规则：请在项目的 .dee
 permissions-revoke-failed = 第 { $n } 项无法撤销（列出后规则文件已改变；请重新列出）。
 permissions-no-such = 没有第 { $n } 项；用 /permissions 查看列表。
 sandbox-denied-call = 一条 shell 命令的失败看起来是被沙箱拒绝（模式 { $mode }）；可写范围见 /sandbox。
-tui-shell-always = a：总是允许“{ $prefix }”（保存到 rules.toml）
 sandbox-limit-hard-link =   命令开始前从受保护路径硬链接到可写目录中的文件，仍可通过该链接写入
 sandbox-limit-unix-sockets =   沙箱外服务的 Unix 套接字仍可按路径访问
 sandbox-limit-symlink =   本身是符号链接的受保护路径（如 .git 符号链接）可被删除和替换；其指向的目标仍受保护

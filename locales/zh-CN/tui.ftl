@@ -205,7 +205,7 @@ tui-tool-waiting = 等待你确认
 tui-tool-denied = 未运行
 tui-phase-awaiting-approval = 等待你确认
 tui-status-paused = { $secs }s 已暂停
-tui-status-approval-hint = y 允许 · a 总是允许 · n / Esc 拒绝，本轮继续
+tui-status-approval-hint = y 允许一次 · a 见卡片 · n / Esc 拒绝，本轮继续
 tui-tool-queued = 排队中
 
 # issue 12: nodes and resume

@@ -766,4 +766,22 @@ mod tests {
         assert_eq!(denial_reason("a", &text), Some("use the staging database"));
         assert_eq!(denial_reason("a", &denial_text("a")), None);
     }
+
+    #[tokio::test]
+    async fn a_tool_that_asks_says_why_and_what_a_allows_before_the_request() {
+        let mut a = Asking::answered(crate::agent::protocol::AgentCommand::Approve {
+            call_id: "c0".into(),
+            decision: ApprovalDecision::Allow,
+        });
+        a.decide(&["a"], &mut HashSet::new()).await;
+        let events = a.events();
+        let why = events.iter().position(|e| {
+            matches!(e, AgentEvent::ApprovalWhy { why, always: Some(al), .. }
+                if why.key == "approval-why-tool-asks" && al.key == "approval-always-tool")
+        });
+        let ask = events
+            .iter()
+            .position(|e| matches!(e, AgentEvent::ApprovalRequest { .. }));
+        assert!(why.is_some() && why < ask, "{events:?}");
+    }
 }

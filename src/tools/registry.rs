@@ -632,9 +632,18 @@ mod tests {
         let row = r.listing().into_iter().find(|l| l.name == "x__z").unwrap();
         assert_eq!(row.source, ToolSource::Command);
         assert_eq!(row.approval, Approval::Ask);
+        // The card can say why: the kept tool asks only because of the one it hides.
+        assert_eq!(
+            r.shadowed_asking("x__z"),
+            Some((ToolSource::Command, ToolSource::Mcp("x".into())))
+        );
         // Without the hidden tool the command tool's own policy applies again.
         r.set_source_tools(ToolSource::Mcp("x".into()), vec![tool("x__w")]);
         assert!(!r.needs_approval("x__z"));
+        assert_eq!(r.shadowed_asking("x__z"), None);
+        // A tool that asks itself is not "shadowed".
+        r.set_source_tools(ToolSource::Command, vec![asking("x__z")]);
+        assert_eq!(r.shadowed_asking("x__z"), None);
     }
 
     #[test]
