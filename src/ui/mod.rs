@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod app_event;
+pub mod approval_keys;
 pub mod bottom;
 pub mod cancelled_prompt;
 pub mod chat;

@@ -2,8 +2,8 @@
 
 use crate::agent::protocol::{AgentEvent, TurnPhase};
 use crate::session::event::{EventKind, McpState};
+use crate::ui::approval_keys::AskInfo;
 use crate::ui::bottom::PendingApproval;
-use crate::ui::chat::cells::AskInfo;
 use crate::ui::chat::{CellKind, OutputCell};
 use crate::ui::overlays::{DiffOverlay, Overlay, RewindPicker};
 

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use crate::agent::protocol::ApprovalDecision;
 use crate::i18n::Arg;
 use crate::ui::app_event::AppEvent;
+use crate::ui::approval_keys::{key_rows, keys_text};
 use crate::ui::model::Model;
 use crate::ui::text::truncate;
 use crate::ui::theme;
@@ -16,32 +17,6 @@ use super::{BottomPane, PendingApproval};
 
 /// The longest denial reason, in characters.
 const MAX_REASON_CHARS: usize = 300;
-
-/// The keys of a card, the same on the card and in the key bar: `a` says exactly what it
-/// allows, or is left out when the card offers no "always" (SPEC §15.5).
-pub fn keys_text(
-    l: crate::i18n::Localizer,
-    ask: Option<&crate::ui::chat::cells::AskInfo>,
-) -> String {
-    match ask {
-        None => l.tr("tui-approval-prompt"),
-        Some(a) => match &a.always {
-            Some(always) => l.tra(
-                "tui-approval-prompt-always",
-                &[("always", Arg::from(l.text(always)))],
-            ),
-            None => l.tr("tui-approval-prompt-once"),
-        },
-    }
-}
-
-/// `text` wrapped to `width` columns.
-fn key_rows(text: &str, width: usize) -> Vec<String> {
-    crate::ui::text::wrap_line(&Line::from(text.to_string()), width.max(1), 0)
-        .into_iter()
-        .map(|line| line.spans.iter().map(|s| s.content.as_ref()).collect())
-        .collect()
-}
 
 /// The arguments on one row: each line break (JSON's own layout, never inside a string,
 /// where JSON writes `\n`) and the indentation around it become one space; every other

@@ -3,7 +3,6 @@
 //! the panes. The composer (`composer.rs`) is the draft editor.
 
 pub mod approval;
-pub use approval::keys_text;
 pub mod composer;
 pub mod popup;
 
@@ -43,7 +42,7 @@ pub struct PendingApproval {
     /// The call's arguments.
     pub arguments: String,
     /// Why it asks and what `a` does, when the agent said (SPEC §15.5).
-    pub ask: Option<crate::ui::chat::cells::AskInfo>,
+    pub ask: Option<crate::ui::approval_keys::AskInfo>,
 }
 
 /// The bottom pane: owns the composer, the pending approvals and the texts sent.

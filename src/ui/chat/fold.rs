@@ -329,7 +329,7 @@ impl Transcript {
     }
 
     /// Keeps why call `call` asks and what `a` does, for its card and the key bar.
-    pub fn set_ask_info(&mut self, call: &str, info: super::cells::AskInfo) {
+    pub fn set_ask_info(&mut self, call: &str, info: crate::ui::approval_keys::AskInfo) {
         if let Some(&i) = self.by_call.get(call)
             && let CellKind::Tool(ToolCell { ask, .. }) = &mut self.cells[i].kind
         {
@@ -339,7 +339,7 @@ impl Transcript {
     }
 
     /// Why call `call` asks, if the agent said.
-    pub fn ask_info(&self, call: &str) -> Option<super::cells::AskInfo> {
+    pub fn ask_info(&self, call: &str) -> Option<crate::ui::approval_keys::AskInfo> {
         let &i = self.by_call.get(call)?;
         match &self.cells[i].kind {
             CellKind::Tool(ToolCell { ask, .. }) => ask.as_deref().cloned(),

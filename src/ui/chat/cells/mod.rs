@@ -28,7 +28,7 @@ pub use checkpoint_node::{CheckpointNode, CheckpointNodeCell};
 pub use context::ContextCell;
 pub use message::{AssistantCell, AttachmentCell, AttemptCell, CheckpointCell, UserCell};
 pub use notice::OutputCell;
-pub use tool::{ApprovalCell, AskInfo, ToolApproval, ToolCell};
+pub use tool::{ApprovalCell, ToolApproval, ToolCell};
 
 /// What a Chat cell shows: one variant per kind, each a type of its own. Text fields are
 /// sanitized on the way in (an answer's source is sanitized by its collector, which keeps

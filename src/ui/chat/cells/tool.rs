@@ -26,16 +26,6 @@ pub enum ToolApproval {
     Decided(ApprovalDecision),
 }
 
-/// Why a call asks and what `a` does on its card (SPEC §15.5): rendered in the
-/// interface language when drawn, the same on the card and in the key bar.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AskInfo {
-    /// Why it asks.
-    pub why: crate::i18n::Text,
-    /// What `a` does; `None` when the card offers no "always".
-    pub always: Option<crate::i18n::Text>,
-}
-
 /// A tool call and its result (text fields sanitized).
 #[derive(Debug, Clone)]
 pub struct ToolCell {
@@ -56,7 +46,7 @@ pub struct ToolCell {
     /// The `pre_tool_use` / `post_tool_use` hooks that ran for it (decision 0105).
     pub hooks: Vec<crate::session::hook_event::HookRunData>,
     /// Why it asks and what `a` does, while it waits.
-    pub ask: Option<Box<AskInfo>>,
+    pub ask: Option<Box<crate::ui::approval_keys::AskInfo>>,
     /// A `shell` call the sandbox seemed to refuse and what the user answered when asked
     /// to run it outside (from the logged result: the same live and resumed).
     pub retry: Option<Box<crate::session::retry_event::SandboxRetry>>,
@@ -121,7 +111,7 @@ impl ToolCell {
         if let Some(ask) = self.ask.as_deref().filter(|_| waiting) {
             // Why it asks, then the keys exactly as the key bar says them (SPEC §15.5).
             let why = l.tra("tui-approval-why", &[("why", Arg::from(l.text(&ask.why)))]);
-            let keys = crate::ui::bottom::keys_text(l, Some(ask));
+            let keys = crate::ui::approval_keys::keys_text(l, Some(ask));
             for (text, style) in [(why, theme::warn()), (keys, theme::accent())] {
                 head.extend(wrap_prefixed(
                     &Line::from(Span::styled(text, style)),

@@ -1,0 +1,39 @@
+//! Why an approval card asks and what `a` does on it (SPEC §15.5, decision 0116), and
+//! the keys line built from them: one function, so the card and the key bar say the same.
+
+use ratatui::text::Line;
+
+use crate::i18n::Arg;
+
+/// Why a call asks and what `a` does on its card (SPEC §15.5): rendered in the
+/// interface language when drawn, the same on the card and in the key bar.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AskInfo {
+    /// Why it asks.
+    pub why: crate::i18n::Text,
+    /// What `a` does; `None` when the card offers no "always".
+    pub always: Option<crate::i18n::Text>,
+}
+
+/// The keys of a card, the same on the card and in the key bar: `a` says exactly what it
+/// allows, or is left out when the card offers no "always" (SPEC §15.5).
+pub fn keys_text(l: crate::i18n::Localizer, ask: Option<&AskInfo>) -> String {
+    match ask {
+        None => l.tr("tui-approval-prompt"),
+        Some(a) => match &a.always {
+            Some(always) => l.tra(
+                "tui-approval-prompt-always",
+                &[("always", Arg::from(l.text(always)))],
+            ),
+            None => l.tr("tui-approval-prompt-once"),
+        },
+    }
+}
+
+/// `text` wrapped to `width` columns.
+pub fn key_rows(text: &str, width: usize) -> Vec<String> {
+    crate::ui::text::wrap_line(&Line::from(text.to_string()), width.max(1), 0)
+        .into_iter()
+        .map(|line| line.spans.iter().map(|s| s.content.as_ref()).collect())
+        .collect()
+}
