@@ -104,7 +104,7 @@ fn write(
     let mut created = Vec::new();
     let d = atomic::open_dir(&dir, Some(scope), &mut created).map_err(|e| e.to_string())?;
     let name = OsStr::new(&name);
-    d.check(name, scope)?;
+    d.check(name, scope).map_err(|r| r.to_string())?;
     match d.entry(name).map_err(|e| e.to_string())? {
         atomic::Entry::Missing | atomic::Entry::Regular { .. } => {}
         // Something else took the file's place: never write through or over it.
@@ -125,7 +125,7 @@ fn remove(spec: &WalkSpec, scope: &WriteScope, rel: &str) -> Result<(), String> 
         Err(e) => return Err(e.to_string()),
     };
     let name = OsStr::new(&name);
-    d.check(name, scope)?;
+    d.check(name, scope).map_err(|r| r.to_string())?;
     match d.entry(name).map_err(|e| e.to_string())? {
         atomic::Entry::Missing => Ok(()),
         atomic::Entry::Regular { .. } => d.remove(name).map_err(|e| e.to_string()),
