@@ -211,6 +211,10 @@ fn stored_objects_get_the_usual_mode_of_a_new_file_and_leave_no_temp_file() {
     std::fs::remove_file(probe).unwrap();
     let mode = std::fs::metadata(&object).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, usual);
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only the object");
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "only the object"
+    );
     assert_eq!(store.get_object(&hash, 1024).unwrap(), b"contents\n");
 }

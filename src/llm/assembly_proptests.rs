@@ -10,8 +10,8 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::json;
 
-use crate::llm::client::{RequestParts, invalid_tool_calls};
 use crate::llm::adapter::Assemble;
+use crate::llm::client::{RequestParts, invalid_tool_calls};
 use crate::llm::deepseek::stream::MessagesAssembler;
 use crate::llm::openai::stream::ChatAssembler;
 use crate::llm::sse::SseFrame;

@@ -27,10 +27,16 @@ fn spec<'a>(command: &'a [String], env: &'a ChildEnvPolicy, timeout: Duration) -
 async fn output_beyond_its_cap_is_cut_and_marked_and_the_rest_is_kept_whole() {
     let env = ChildEnvPolicy::default();
     let cmd = sh("printf abcdefgh; printf oops >&2; exit 3");
-    let run = run(spec(&cmd, &env, Duration::from_secs(10)), &CancellationToken::new())
-        .await
-        .unwrap();
-    assert!(matches!(run.ended, Ended::Exited(s) if s.code() == Some(3)), "{run:?}");
+    let run = run(
+        spec(&cmd, &env, Duration::from_secs(10)),
+        &CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(run.ended, Ended::Exited(s) if s.code() == Some(3)),
+        "{run:?}"
+    );
     assert_eq!(
         run.stdout,
         Captured {
@@ -88,16 +94,28 @@ async fn a_cancel_kills_the_child_and_what_it_started_at_once() {
         "{run:?}"
     );
     // Long before the sleepers' 30 s (a loaded machine gets a few seconds).
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[tokio::test]
 async fn an_empty_command_or_a_missing_program_is_not_started() {
     let env = ChildEnvPolicy::default();
     let none: Vec<String> = Vec::new();
-    let r = run(spec(&none, &env, Duration::from_secs(5)), &CancellationToken::new()).await;
+    let r = run(
+        spec(&none, &env, Duration::from_secs(5)),
+        &CancellationToken::new(),
+    )
+    .await;
     assert!(matches!(r, Err(StartError::Empty)), "{r:?}");
     let missing = vec!["/nonexistent/program".to_string()];
-    let r = run(spec(&missing, &env, Duration::from_secs(5)), &CancellationToken::new()).await;
+    let r = run(
+        spec(&missing, &env, Duration::from_secs(5)),
+        &CancellationToken::new(),
+    )
+    .await;
     assert!(matches!(r, Err(StartError::Spawn(_))), "{r:?}");
 }

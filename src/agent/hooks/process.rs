@@ -76,7 +76,11 @@ pub async fn run(spawn: Spawn<'_>, cancel: &CancellationToken) -> Finished {
         stderr_cap: MAX_HOOK_STDERR,
     };
     let (exit, stdout, stderr) = match child_process::run(spec, cancel).await {
-        Err(e) => (Exit::NotStarted(e.to_string()), String::new(), String::new()),
+        Err(e) => (
+            Exit::NotStarted(e.to_string()),
+            String::new(),
+            String::new(),
+        ),
         Ok(run) => {
             let exit = match run.ended {
                 Ended::Exited(status) => match status.code() {

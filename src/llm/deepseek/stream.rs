@@ -123,7 +123,6 @@ impl MessagesAssembler {
         self
     }
 
-
     fn usage(&self) -> Option<Usage> {
         self.usage.usage()
     }
@@ -169,7 +168,6 @@ impl MessagesAssembler {
             .map(|(_, b)| b)
             .ok_or_else(|| malformed(format!("delta for unknown content block {index}")))
     }
-
 
     fn start_block(
         &mut self,
@@ -242,8 +240,6 @@ impl MessagesAssembler {
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().map(|(_, b)| b.clone()))
     }
-
-
 }
 
 impl Assemble for MessagesAssembler {

@@ -117,8 +117,6 @@ impl ChatAssembler {
         self
     }
 
-
-
     fn apply_delta(
         &mut self,
         delta: WireDelta,
@@ -224,8 +222,6 @@ impl ChatAssembler {
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().cloned())
     }
-
-
 }
 
 impl Assemble for ChatAssembler {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::patch::{self, Op};
 use super::EditError;
+use super::patch::{self, Op};
 use super::paths::{self, Resolved};
 use super::report::{self, ChangeKind, FileChange};
 use super::seek;
@@ -170,12 +170,7 @@ fn read_existing(r: &Resolved) -> Result<Option<(Vec<u8>, u32)>, EditError> {
         OpenError::Io(e) => read(e),
     })?;
     use std::os::unix::fs::PermissionsExt;
-    let mode = file
-        .metadata()
-        .map_err(read)?
-        .permissions()
-        .mode()
-        & 0o777;
+    let mode = file.metadata().map_err(read)?.permissions().mode() & 0o777;
     let capped = fs_guard::read_capped(file, MAX_EDIT_BYTES).map_err(read)?;
     if capped.truncated {
         return Err(too_large(shown, capped.size.max(MAX_EDIT_BYTES + 1)));
