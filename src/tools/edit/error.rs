@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use super::atomic::DirError;
 use super::patch::ParseError;
-use super::plan::MAX_EDIT_BYTES;
 use crate::fs_guard::SpecialKind;
 use crate::sandbox::WriteRefusal;
 
@@ -23,13 +22,15 @@ pub enum EditError {
     /// An argument that must be a boolean is not.
     #[error("argument \"{0}\" must be a boolean")]
     NotABoolean(String),
-    /// An argument (or the file it makes) is over [`MAX_EDIT_BYTES`].
-    #[error("argument \"{what}\" is too large ({len} bytes; the limit is {MAX_EDIT_BYTES})")]
+    /// An argument (or the file it makes) is over the edit tools' limit.
+    #[error("argument \"{what}\" is too large ({len} bytes; the limit is {limit})")]
     ArgumentTooLarge {
         /// The argument, or what it makes.
         what: String,
         /// Its size in bytes.
         len: usize,
+        /// The limit in bytes.
+        limit: u64,
     },
     /// A tool name that is not an edit tool.
     #[error("unknown edit tool \"{0}\"")]
@@ -100,13 +101,15 @@ pub enum EditError {
         /// What it is.
         kind: SpecialKind,
     },
-    /// The file is over [`MAX_EDIT_BYTES`].
-    #[error("\"{shown}\" is too large to edit ({size} bytes; the limit is {MAX_EDIT_BYTES})")]
+    /// The file is over the edit tools' limit.
+    #[error("\"{shown}\" is too large to edit ({size} bytes; the limit is {limit})")]
     TooLarge {
         /// The file, as results name it.
         shown: String,
         /// Its size in bytes.
         size: u64,
+        /// The limit in bytes.
+        limit: u64,
     },
 
     // apply_patch.

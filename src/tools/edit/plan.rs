@@ -189,6 +189,7 @@ fn too_large(shown: &str, size: u64) -> EditError {
     EditError::TooLarge {
         shown: shown.to_string(),
         size,
+        limit: MAX_EDIT_BYTES,
     }
 }
 
@@ -213,6 +214,7 @@ fn check_size(what: &str, len: usize) -> Result<(), EditError> {
         return Err(EditError::ArgumentTooLarge {
             what: what.to_string(),
             len,
+            limit: MAX_EDIT_BYTES,
         });
     }
     Ok(())
