@@ -3,6 +3,7 @@
 //! Run: `cargo bench --bench stream`.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use deepterm::llm::adapter::Assemble;
 use deepterm::llm::deepseek::stream::MessagesAssembler;
 use deepterm::llm::openai::stream::ChatAssembler;
 use deepterm::llm::sse::SseParser;

@@ -6,6 +6,7 @@
 //!
 //! Run: `cargo run --release --example stream_memory`
 
+use deepterm::llm::adapter::Assemble;
 use deepterm::llm::deepseek::stream::MessagesAssembler;
 use deepterm::llm::sse::SseParser;
 

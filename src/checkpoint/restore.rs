@@ -11,9 +11,29 @@ use std::path::Path;
 
 use super::store::{Store, hash_bytes};
 use super::walk::{Current, WalkSpec, current};
-use super::{Manifest, is_safe_relative};
-use crate::sandbox::WriteScope;
+use super::{CheckpointError, Manifest, is_safe_relative};
+use crate::sandbox::{WriteRefusal, WriteScope};
 use crate::tools::edit::atomic;
+
+/// Why one file could not be put back (its text is listed in [`RestoreReport::failed`]).
+#[derive(Debug, thiserror::Error)]
+enum FileFailure {
+    /// The checkpoint's copy could not be read from the store.
+    #[error("{0}")]
+    Store(CheckpointError),
+    /// Its directory could not be opened without following a symlink.
+    #[error("{0}")]
+    Dir(atomic::DirError),
+    /// The write scope refuses it.
+    #[error("{0}")]
+    Refused(WriteRefusal),
+    /// Examining, writing or removing it failed.
+    #[error("{0}")]
+    Io(std::io::Error),
+    /// Something other than a regular file took its place.
+    #[error("the path is no longer a regular file")]
+    NotRegular,
+}
 
 /// What a restore did, per path (relative, sorted).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -71,13 +91,13 @@ pub fn restore(
         let res = match want {
             Some(e) => store
                 .get_object(&e.hash, u64::MAX)
-                .map_err(|e| e.to_string())
+                .map_err(FileFailure::Store)
                 .and_then(|bytes| write(spec, scope, p, &bytes, e.mode)),
             None => remove(spec, scope, p),
         };
         match res {
             Ok(()) => r.restored.push(p.clone()),
-            Err(e) => r.failed.push((p.clone(), e)),
+            Err(e) => r.failed.push((p.clone(), e.to_string())),
         }
     }
     r
@@ -99,21 +119,21 @@ fn write(
     rel: &str,
     bytes: &[u8],
     mode: u32,
-) -> Result<(), String> {
+) -> Result<(), FileFailure> {
     let (dir, name) = split(spec, rel);
     let mut created = Vec::new();
-    let d = atomic::open_dir(&dir, Some(scope), &mut created).map_err(|e| e.to_string())?;
+    let d = atomic::open_dir(&dir, Some(scope), &mut created).map_err(FileFailure::Dir)?;
     let name = OsStr::new(&name);
-    d.check(name, scope)?;
-    match d.entry(name).map_err(|e| e.to_string())? {
+    d.check(name, scope).map_err(FileFailure::Refused)?;
+    match d.entry(name).map_err(FileFailure::Io)? {
         atomic::Entry::Missing | atomic::Entry::Regular { .. } => {}
         // Something else took the file's place: never write through or over it.
-        _ => return Err("the path is no longer a regular file".into()),
+        _ => return Err(FileFailure::NotRegular),
     }
-    d.write(name, bytes, Some(mode)).map_err(|e| e.to_string())
+    d.write(name, bytes, Some(mode)).map_err(FileFailure::Io)
 }
 
-fn remove(spec: &WalkSpec, scope: &WriteScope, rel: &str) -> Result<(), String> {
+fn remove(spec: &WalkSpec, scope: &WriteScope, rel: &str) -> Result<(), FileFailure> {
     let (dir, name) = split(spec, rel);
     let mut created = Vec::new();
     let d = match atomic::open_dir(&dir, None, &mut created) {
@@ -122,13 +142,13 @@ fn remove(spec: &WalkSpec, scope: &WriteScope, rel: &str) -> Result<(), String> 
         Err(atomic::DirError::Io(_, e)) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok(());
         }
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(FileFailure::Dir(e)),
     };
     let name = OsStr::new(&name);
-    d.check(name, scope)?;
-    match d.entry(name).map_err(|e| e.to_string())? {
+    d.check(name, scope).map_err(FileFailure::Refused)?;
+    match d.entry(name).map_err(FileFailure::Io)? {
         atomic::Entry::Missing => Ok(()),
-        atomic::Entry::Regular { .. } => d.remove(name).map_err(|e| e.to_string()),
-        _ => Err("the path is no longer a regular file".into()),
+        atomic::Entry::Regular { .. } => d.remove(name).map_err(FileFailure::Io),
+        _ => Err(FileFailure::NotRegular),
     }
 }

@@ -5,8 +5,8 @@
 //! <root>/snapshots/<id>.json   one snapshot: its directories' tree hashes, skipped files
 //! ```
 //!
-//! Everything is written once (a temporary file renamed into place) and never changed, so
-//! two sessions (a fork and its parent) share objects safely. Records are read back as
+//! Everything is written once (a temporary file renamed into place, by `tempfile`) and never
+//! changed, so two sessions (a fork and its parent) share objects safely. Records are read back as
 //! hostile input: capped, parsed strictly, every path checked.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -113,20 +113,24 @@ impl Store {
         }
         let dir = path.parent().unwrap_or(&self.root);
         std::fs::create_dir_all(dir).map_err(|e| store_err(dir, e))?;
-        let tmp = dir.join(format!(".tmp-{:016x}", fastrand::u64(..)));
         let written = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
-            f.write_all(bytes)?;
-            if durable {
-                f.sync_all()?;
+            let mut builder = tempfile::Builder::new();
+            builder.prefix(".tmp-");
+            // The usual mode of a new file (0666 minus the umask), not the crate's 0600.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                builder.permissions(std::fs::Permissions::from_mode(0o666));
             }
-            std::fs::rename(&tmp, path)
+            let mut tmp = builder.tempfile_in(dir)?;
+            tmp.write_all(bytes)?;
+            if durable {
+                tmp.as_file().sync_all()?;
+            }
+            // A failed rename drops the temp file, which removes it.
+            tmp.persist(path).map(drop).map_err(|e| e.error)
         })();
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(store_err(path, e));
-        }
-        Ok(())
+        written.map_err(|e| store_err(path, e))
     }
 
     /// Stores `bytes` as an object and returns its hash.

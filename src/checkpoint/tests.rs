@@ -195,3 +195,26 @@ fn a_checkpoint_failure_reads_in_one_language_with_the_system_text_quoted() {
          (detail: \"Permission denied (os error 13)\")"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn stored_objects_get_the_usual_mode_of_a_new_file_and_leave_no_temp_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_t, _ws, st) = setup();
+    let store = Store::new(&st);
+    let hash = store.put_object(b"contents\n").unwrap();
+    let dir = st.join("objects").join(&hash[..2]);
+    let object = dir.join(&hash[2..]);
+    let probe = dir.join("probe");
+    std::fs::File::create(&probe).unwrap();
+    let usual = std::fs::metadata(&probe).unwrap().permissions().mode() & 0o777;
+    std::fs::remove_file(probe).unwrap();
+    let mode = std::fs::metadata(&object).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, usual);
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "only the object"
+    );
+    assert_eq!(store.get_object(&hash, 1024).unwrap(), b"contents\n");
+}

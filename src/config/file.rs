@@ -157,7 +157,8 @@ pub(crate) fn resolve_symlinks(path: &Path) -> std::io::Result<PathBuf> {
 
 /// Replaces the regular file `target` atomically: a temp file in the same directory
 /// (so the rename never crosses file systems), synced, given the old file's permissions,
-/// then renamed over it. A crash leaves either the old or the new contents.
+/// then renamed over it ([`tempfile::NamedTempFile::persist`]; a failed write or rename
+/// removes the temp file). A crash leaves either the old or the new contents.
 pub(crate) fn replace_file(target: &Path, contents: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     let dir = match target.parent() {
@@ -169,43 +170,23 @@ pub(crate) fn replace_file(target: &Path, contents: &[u8]) -> std::io::Result<()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "config.toml".to_string());
     let old_perms = std::fs::metadata(target).ok().map(|m| m.permissions());
-    let mut attempt = 0u32;
-    let (tmp, mut file) = loop {
-        let tmp = dir.join(format!(
-            ".{name}.{}.{}.tmp",
-            std::process::id(),
-            fastrand::u32(..)
-        ));
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create_new(true);
-        // A new file gets the usual mode (0666 minus the umask). A replacement stays
-        // private until the old file's mode is copied: that may be owner-only.
-        #[cfg(unix)]
-        if old_perms.is_some() {
-            use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(0o600);
-        }
-        match opts.open(&tmp) {
-            Ok(f) => break (tmp, f),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 16 => {
-                attempt += 1;
-            }
-            Err(e) => return Err(e),
-        }
-    };
-    let result = (|| {
-        file.write_all(contents)?;
-        if let Some(p) = &old_perms {
-            file.set_permissions(p.clone())?;
-        }
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, target)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // A new file gets the usual mode (0666 minus the umask). A replacement stays private
+    // (the crate's 0600) until the old file's mode is copied: that may be owner-only.
+    #[cfg(unix)]
+    if old_perms.is_none() {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    result
+    let mut tmp = builder.tempfile_in(&dir)?;
+    tmp.write_all(contents)?;
+    if let Some(p) = old_perms {
+        tmp.as_file().set_permissions(p)?;
+    }
+    tmp.as_file().sync_all()?;
+    tmp.persist(target).map(drop).map_err(|e| e.error)
 }
 
 #[cfg(test)]

@@ -143,3 +143,40 @@ fn lang_refuses_to_rewrite_a_fifo_config_instead_of_hanging() {
         "{res:?}"
     );
 }
+
+/// The mode a file newly created in `dir` gets here (0666 less this process's umask).
+#[cfg(unix)]
+fn usual_new_file_mode(dir: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    let probe = dir.join("probe");
+    std::fs::File::create(&probe).unwrap();
+    let mode = std::fs::metadata(&probe).unwrap().permissions().mode() & 0o777;
+    std::fs::remove_file(probe).unwrap();
+    mode
+}
+
+#[cfg(unix)]
+#[test]
+fn a_config_written_fresh_gets_the_usual_mode_of_a_new_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("config.toml");
+    super::save_locale(&path, Locale::ZhCn).unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, usual_new_file_mode(d.path()));
+}
+
+#[test]
+fn a_replacement_that_cannot_be_renamed_leaves_no_temp_file_behind() {
+    let d = tempfile::tempdir().unwrap();
+    // A non-empty directory where the file should go: the rename over it fails.
+    let target = d.path().join("config.toml");
+    std::fs::create_dir(&target).unwrap();
+    std::fs::write(target.join("keep"), "x").unwrap();
+    assert!(super::replace_file(&target, b"locale = \"zh-CN\"\n").is_err());
+    let names: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("config.toml")]);
+}

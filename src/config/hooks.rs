@@ -131,7 +131,7 @@ impl HooksConfig {
 /// Compiles a matcher the way Claude Code reads one: empty or `*` matches every tool, a
 /// plain name matches that tool only, anything else is a regex matched against the whole
 /// name (`Edit|Write`).
-pub fn compile_matcher(m: &str) -> Result<Option<regex::Regex>, String> {
+pub fn compile_matcher(m: &str) -> Result<Option<regex::Regex>, regex::Error> {
     let m = m.trim();
     if m.is_empty() || m == "*" {
         return Ok(None);
@@ -140,7 +140,6 @@ pub fn compile_matcher(m: &str) -> Result<Option<regex::Regex>, String> {
         .size_limit(1 << 20)
         .build()
         .map(Some)
-        .map_err(|e| e.to_string())
 }
 
 type Res<T> = Result<T, ConfigError>;
@@ -232,8 +231,10 @@ fn parse_hook(
         Some(_) if !event.is_tool_event() => {
             return Err(invalid(file, at("matcher"), Problem::HookMatcherNotTool));
         }
-        Some(Value::String(s)) => compile_matcher(&s)
-            .map_err(|detail| invalid(file, at("matcher"), Problem::HookMatcher { detail }))?,
+        Some(Value::String(s)) => compile_matcher(&s).map_err(|e| {
+            let detail = e.to_string();
+            invalid(file, at("matcher"), Problem::HookMatcher { detail })
+        })?,
         Some(_) => {
             return Err(invalid(
                 file,

@@ -11,10 +11,11 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 
 use crate::llm::sse::SseFrame;
+use crate::llm::tool_ids::ToolIdRepair;
 use crate::llm::types::{
     Completion, ErrorCode, GenerateOptions, LlmError, StopReason, StreamEvent, Thinking,
 };
-use crate::session::event::{Message, SystemPromptUpdate, ToolSchema};
+use crate::session::event::{Block, Message, SystemPromptUpdate, ToolSchema, Usage};
 
 /// Default cap on one reply: text + reasoning + tool arguments (64 MiB).
 pub const DEFAULT_MAX_REPLY_BYTES: usize = 64 * 1024 * 1024;
@@ -266,7 +267,9 @@ pub enum HeaderError {
     BadBeta,
 }
 
-/// Assembles one streamed reply from SSE frames.
+/// Assembles one streamed reply from SSE frames: the object the client drives
+/// (`Box<dyn StreamAssembler>`). A route implements [`Assemble`] instead; the one blanket
+/// implementation below forwards to it.
 pub trait StreamAssembler: Send {
     /// Consumes one SSE frame, reporting live deltas.
     fn on_frame(
@@ -280,4 +283,87 @@ pub trait StreamAssembler: Send {
     fn partial(&self) -> Completion;
     /// The finished reply.
     fn finish(self: Box<Self>) -> Result<Completion, LlmError>;
+}
+
+/// A route's stream assembler as a plain value (`finish` takes it by value), which tests
+/// and the routes' own code call directly. Every `Assemble` is a [`StreamAssembler`].
+pub trait Assemble: Send {
+    /// Consumes one SSE frame, reporting live deltas.
+    fn on_frame(
+        &mut self,
+        frame: &SseFrame,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError>;
+    /// The stream reached its end marker.
+    fn is_done(&self) -> bool;
+    /// What has arrived so far (for cancelled or failed streams).
+    fn partial(&self) -> Completion;
+    /// The settled reply after the end marker.
+    fn finish(self) -> Result<Completion, LlmError>
+    where
+        Self: Sized;
+}
+
+impl<A: Assemble> StreamAssembler for A {
+    fn on_frame(
+        &mut self,
+        frame: &SseFrame,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
+        Assemble::on_frame(self, frame, emit)
+    }
+    fn is_done(&self) -> bool {
+        Assemble::is_done(self)
+    }
+    fn partial(&self) -> Completion {
+        Assemble::partial(self)
+    }
+    fn finish(self: Box<Self>) -> Result<Completion, LlmError> {
+        Assemble::finish(*self)
+    }
+}
+
+/// What a stream delivered before it was cut off, as a completion: the content so far,
+/// the stop reason [`partial_stop`] makes of the one seen, no id repairs.
+pub(crate) fn partial_completion(
+    content: Vec<Block>,
+    seen: Option<&StopReason>,
+    usage: Option<Usage>,
+) -> Completion {
+    Completion {
+        content,
+        stop_reason: partial_stop(seen),
+        usage,
+        request_id: None,
+        id_repairs: Vec::new(),
+    }
+}
+
+/// A finished stream's settled content as a completion. A reply that ends its turn with
+/// no content is the `EmptyResponse` error; renamed tool-call ids are logged.
+pub(crate) fn completed(
+    content: Vec<Block>,
+    id_repairs: Vec<ToolIdRepair>,
+    stop_reason: StopReason,
+    usage: Option<Usage>,
+) -> Result<Completion, LlmError> {
+    if content.is_empty() && stop_reason == StopReason::EndTurn {
+        return Err(LlmError::new(
+            ErrorCode::EmptyResponse,
+            "the model returned a completed response with no content",
+        ));
+    }
+    if !id_repairs.is_empty() {
+        tracing::warn!(
+            renamed = %ToolIdRepair::describe(&id_repairs),
+            "provider sent missing or duplicate tool-call ids"
+        );
+    }
+    Ok(Completion {
+        content,
+        stop_reason,
+        usage,
+        request_id: None,
+        id_repairs,
+    })
 }

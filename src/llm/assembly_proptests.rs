@@ -10,6 +10,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::json;
 
+use crate::llm::adapter::Assemble;
 use crate::llm::client::{RequestParts, invalid_tool_calls};
 use crate::llm::deepseek::stream::MessagesAssembler;
 use crate::llm::openai::stream::ChatAssembler;

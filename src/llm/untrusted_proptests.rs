@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
+use crate::llm::adapter::Assemble;
 use crate::llm::deepseek::stream::MessagesAssembler;
 use crate::llm::openai::stream::ChatAssembler;
 use crate::llm::retry::{RETRY_AFTER_CEILING, parse_retry_after};

@@ -6,6 +6,7 @@
 
 pub mod builtin;
 pub mod child_env;
+pub mod child_process;
 pub mod command;
 pub mod edit;
 pub mod mcp;

@@ -1,17 +1,17 @@
-//! Running one hook process: its own process group (killed whole at the timeout or on
-//! cancel), the scrubbed child environment (decision 0006), one JSON object on stdin, and
-//! stdout and stderr read with a cap while it runs.
+//! Running one hook process through the runner command tools use
+//! ([`crate::tools::child_process`]): its own process group (killed whole at the timeout or
+//! on cancel), the scrubbed child environment, one JSON object on stdin, and stdout and
+//! stderr read with a cap while it runs. Here: the hook's caps and how it ended, in the
+//! terms the hook log speaks.
 
 use std::path::Path;
-use std::process::Stdio;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio_util::sync::CancellationToken;
 
+use crate::tools::Interrupted;
 use crate::tools::child_env::ChildEnvPolicy;
-use crate::tools::{Interrupted, run_guarded};
+use crate::tools::child_process::{self, ChildSpec, Ended};
 
 /// Stdout kept from a hook (it may carry a JSON decision).
 pub const MAX_HOOK_STDOUT: usize = 64 * 1024;
@@ -65,105 +65,40 @@ pub struct Spawn<'a> {
 /// Runs one hook to its end, its timeout or `cancel`.
 pub async fn run(spawn: Spawn<'_>, cancel: &CancellationToken) -> Finished {
     let started = Instant::now();
-    let finished = |exit, stdout, stderr| Finished {
+    let spec = ChildSpec {
+        command: spawn.command,
+        cwd: Some(spawn.cwd),
+        env: spawn.env,
+        extra_env: spawn.extra_env,
+        stdin: spawn.stdin,
+        timeout: spawn.timeout,
+        stdout_cap: MAX_HOOK_STDOUT,
+        stderr_cap: MAX_HOOK_STDERR,
+    };
+    let (exit, stdout, stderr) = match child_process::run(spec, cancel).await {
+        Err(e) => (
+            Exit::NotStarted(e.to_string()),
+            String::new(),
+            String::new(),
+        ),
+        Ok(run) => {
+            let exit = match run.ended {
+                Ended::Exited(status) => match status.code() {
+                    Some(c) => Exit::Code(c),
+                    None => Exit::Signal,
+                },
+                Ended::WaitFailed(e) => Exit::NotStarted(e.to_string()),
+                Ended::Interrupted(Interrupted::TimedOut) => Exit::TimedOut,
+                Ended::Interrupted(Interrupted::Cancelled) => Exit::Cancelled,
+            };
+            (exit, run.stdout.text(), run.stderr.text())
+        }
+    };
+    Finished {
         exit,
         stdout,
         stderr,
         duration: started.elapsed(),
-    };
-    let Some((program, args)) = spawn.command.split_first() else {
-        return finished(
-            Exit::NotStarted("empty command".into()),
-            "".into(),
-            "".into(),
-        );
-    };
-    let mut cmd = tokio::process::Command::new(program);
-    spawn.env.apply(&mut cmd);
-    for (k, v) in spawn.extra_env {
-        cmd.env(k, v);
-    }
-    // Its own process group, so the timeout reaches everything it started.
-    #[cfg(unix)]
-    cmd.process_group(0);
-    let mut child = match cmd
-        .args(args)
-        .current_dir(spawn.cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-    {
-        Ok(c) => c,
-        Err(e) => return finished(Exit::NotStarted(e.to_string()), "".into(), "".into()),
-    };
-    let feeder = crate::tools::command::feed_stdin(&mut child, spawn.stdin);
-    let out = Arc::new(Mutex::new(Vec::new()));
-    let err = Arc::new(Mutex::new(Vec::new()));
-    let mut readers = [
-        tokio::spawn(read_capped(
-            child.stdout.take(),
-            MAX_HOOK_STDOUT,
-            out.clone(),
-        )),
-        tokio::spawn(read_capped(
-            child.stderr.take(),
-            MAX_HOOK_STDERR,
-            err.clone(),
-        )),
-    ];
-    let waited = run_guarded(child.wait(), spawn.timeout, cancel).await;
-    feeder.abort();
-    let exit = match waited {
-        Ok(Ok(status)) => match status.code() {
-            Some(c) => Exit::Code(c),
-            None => Exit::Signal,
-        },
-        Ok(Err(e)) => Exit::NotStarted(e.to_string()),
-        Err(why) => {
-            crate::tools::command::kill_group(&mut child).await;
-            match why {
-                Interrupted::TimedOut => Exit::TimedOut,
-                Interrupted::Cancelled => Exit::Cancelled,
-            }
-        }
-    };
-    // A background process the hook left running may hold the pipes: take what arrives
-    // within a short grace and do not wait for it.
-    let _ = tokio::time::timeout(
-        crate::tools::command::OUTPUT_GRACE,
-        futures_util::future::join_all(readers.iter_mut()),
-    )
-    .await;
-    for r in &readers {
-        r.abort();
-    }
-    let text = |b: &Mutex<Vec<u8>>| {
-        String::from_utf8_lossy(&b.lock().unwrap_or_else(|p| p.into_inner())).into_owned()
-    };
-    finished(exit, text(&out), text(&err))
-}
-
-/// Reads to the end, keeping the first `cap` bytes as they arrive.
-async fn read_capped<R: AsyncRead + Unpin>(
-    reader: Option<R>,
-    cap: usize,
-    into: Arc<Mutex<Vec<u8>>>,
-) {
-    let Some(mut r) = reader else {
-        return;
-    };
-    let mut buf = [0u8; 8192];
-    loop {
-        match r.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let mut kept = into.lock().unwrap_or_else(|p| p.into_inner());
-                let room = cap.saturating_sub(kept.len());
-                kept.extend_from_slice(&buf[..n.min(room)]);
-            }
-        }
     }
 }
 

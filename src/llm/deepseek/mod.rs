@@ -7,8 +7,7 @@ pub mod stream;
 use reqwest::header::{HeaderMap, HeaderValue};
 
 use crate::llm::adapter::{HeaderError, RequestParts, StreamAssembler, WireAdapter};
-use crate::llm::sse::SseFrame;
-use crate::llm::types::{Completion, LlmError, StreamEvent};
+use crate::llm::types::LlmError;
 
 /// The Messages wire protocol (`{base}/v1/messages`, `x-api-key`, `anthropic-beta`).
 #[derive(Debug, Clone, Copy, Default)]
@@ -57,24 +56,5 @@ impl WireAdapter for Messages {
 
     fn end_marker(&self) -> &'static str {
         "message_stop"
-    }
-}
-
-impl StreamAssembler for stream::MessagesAssembler {
-    fn on_frame(
-        &mut self,
-        frame: &SseFrame,
-        emit: &mut dyn FnMut(StreamEvent),
-    ) -> Result<(), LlmError> {
-        stream::MessagesAssembler::on_frame(self, frame, emit)
-    }
-    fn is_done(&self) -> bool {
-        stream::MessagesAssembler::is_done(self)
-    }
-    fn partial(&self) -> Completion {
-        stream::MessagesAssembler::partial(self)
-    }
-    fn finish(self: Box<Self>) -> Result<Completion, LlmError> {
-        stream::MessagesAssembler::finish(*self)
     }
 }

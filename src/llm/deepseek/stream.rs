@@ -9,7 +9,9 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::llm::adapter::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
+use crate::llm::adapter::{
+    Assemble, BLOCK_OVERHEAD, ReplyBudget, classify_error, completed, partial_completion,
+};
 use crate::llm::sse::SseFrame;
 use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
@@ -121,11 +123,6 @@ impl MessagesAssembler {
         self
     }
 
-    /// Whether `message_stop` arrived.
-    pub fn is_done(&self) -> bool {
-        self.done
-    }
-
     fn usage(&self) -> Option<Usage> {
         self.usage.usage()
     }
@@ -170,69 +167,6 @@ impl MessagesAssembler {
             .find(|(i, _)| *i == index)
             .map(|(_, b)| b)
             .ok_or_else(|| malformed(format!("delta for unknown content block {index}")))
-    }
-
-    /// Consumes one SSE frame.
-    pub fn on_frame(
-        &mut self,
-        frame: &SseFrame,
-        emit: &mut dyn FnMut(StreamEvent),
-    ) -> Result<(), LlmError> {
-        let event: WireEvent<'_> = serde_json::from_str(&frame.data).map_err(|e| {
-            malformed(format!(
-                "invalid JSON in SSE event {}: {e}",
-                frame.event.as_deref().unwrap_or("(unnamed)")
-            ))
-        })?;
-        if let Some(name) = &frame.event
-            && name != event.ty.as_ref()
-        {
-            return Err(malformed(format!(
-                "SSE event {name} carries data of type {}",
-                event.ty
-            )));
-        }
-        match event.ty.as_ref() {
-            "message_start" => {
-                if let Some(u) = event.message.and_then(|m| m.usage) {
-                    self.apply_usage(&u, emit);
-                }
-            }
-            "content_block_start" => self.start_block(event, emit)?,
-            "content_block_delta" => {
-                let delta = event
-                    .delta
-                    .ok_or_else(|| malformed("content_block_delta without delta".into()))?;
-                let size = [
-                    &delta.text,
-                    &delta.thinking,
-                    &delta.partial_json,
-                    &delta.signature,
-                ]
-                .iter()
-                .map(|f| f.as_ref().map_or(0, String::len))
-                .sum();
-                self.budget.charge(size)?;
-                let block = self.block_mut(event.index)?;
-                apply_delta(block, delta, emit)?;
-            }
-            "content_block_stop" => {
-                self.block_mut(event.index)?;
-            }
-            "message_delta" => {
-                if let Some(reason) = event.delta.and_then(|d| d.stop_reason) {
-                    self.stop_reason = Some(map_stop_reason(&reason));
-                }
-                if let Some(u) = &event.usage {
-                    self.apply_usage(u, emit);
-                }
-            }
-            "message_stop" => self.done = true,
-            "error" => return Err(classify_error(None, &frame.data, None)),
-            // `ping` and unknown event types are ignored.
-            _ => {}
-        }
-        Ok(())
     }
 
     fn start_block(
@@ -306,20 +240,84 @@ impl MessagesAssembler {
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().map(|(_, b)| b.clone()))
     }
+}
+
+impl Assemble for MessagesAssembler {
+    /// Consumes one SSE frame.
+    fn on_frame(
+        &mut self,
+        frame: &SseFrame,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
+        let event: WireEvent<'_> = serde_json::from_str(&frame.data).map_err(|e| {
+            malformed(format!(
+                "invalid JSON in SSE event {}: {e}",
+                frame.event.as_deref().unwrap_or("(unnamed)")
+            ))
+        })?;
+        if let Some(name) = &frame.event
+            && name != event.ty.as_ref()
+        {
+            return Err(malformed(format!(
+                "SSE event {name} carries data of type {}",
+                event.ty
+            )));
+        }
+        match event.ty.as_ref() {
+            "message_start" => {
+                if let Some(u) = event.message.and_then(|m| m.usage) {
+                    self.apply_usage(&u, emit);
+                }
+            }
+            "content_block_start" => self.start_block(event, emit)?,
+            "content_block_delta" => {
+                let delta = event
+                    .delta
+                    .ok_or_else(|| malformed("content_block_delta without delta".into()))?;
+                let size = [
+                    &delta.text,
+                    &delta.thinking,
+                    &delta.partial_json,
+                    &delta.signature,
+                ]
+                .iter()
+                .map(|f| f.as_ref().map_or(0, String::len))
+                .sum();
+                self.budget.charge(size)?;
+                let block = self.block_mut(event.index)?;
+                apply_delta(block, delta, emit)?;
+            }
+            "content_block_stop" => {
+                self.block_mut(event.index)?;
+            }
+            "message_delta" => {
+                if let Some(reason) = event.delta.and_then(|d| d.stop_reason) {
+                    self.stop_reason = Some(map_stop_reason(&reason));
+                }
+                if let Some(u) = &event.usage {
+                    self.apply_usage(u, emit);
+                }
+            }
+            "message_stop" => self.done = true,
+            "error" => return Err(classify_error(None, &frame.data, None)),
+            // `ping` and unknown event types are ignored.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Whether `message_stop` arrived.
+    fn is_done(&self) -> bool {
+        self.done
+    }
 
     /// What arrived so far (for cancelled or failed streams).
-    pub fn partial(&self) -> Completion {
-        Completion {
-            content: self.content().0,
-            stop_reason: partial_stop(self.stop_reason.as_ref()),
-            usage: self.usage(),
-            request_id: None,
-            id_repairs: Vec::new(),
-        }
+    fn partial(&self) -> Completion {
+        partial_completion(self.content().0, self.stop_reason.as_ref(), self.usage())
     }
 
     /// The settled completion after `message_stop`.
-    pub fn finish(self) -> Result<Completion, LlmError> {
+    fn finish(self) -> Result<Completion, LlmError> {
         if !self.done {
             return Err(LlmError::new(
                 ErrorCode::Transport,
@@ -336,12 +334,6 @@ impl MessagesAssembler {
         } else {
             StopReason::EndTurn
         });
-        if content.is_empty() && stop_reason == StopReason::EndTurn {
-            return Err(LlmError::new(
-                ErrorCode::EmptyResponse,
-                "the model returned a completed response with no content",
-            ));
-        }
         if stop_reason != StopReason::MaxTokens {
             for b in &content {
                 if let Block::ToolCall { id, arguments, .. } = b
@@ -352,19 +344,7 @@ impl MessagesAssembler {
                 }
             }
         }
-        if !id_repairs.is_empty() {
-            tracing::warn!(
-                renamed = %ToolIdRepair::describe(&id_repairs),
-                "provider sent missing or duplicate tool-call ids"
-            );
-        }
-        Ok(Completion {
-            content,
-            stop_reason,
-            usage,
-            request_id: None,
-            id_repairs,
-        })
+        completed(content, id_repairs, stop_reason, usage)
     }
 }
 

@@ -6,8 +6,7 @@ pub mod stream;
 use reqwest::header::{HeaderMap, HeaderValue};
 
 use crate::llm::adapter::{HeaderError, RequestParts, StreamAssembler, WireAdapter};
-use crate::llm::sse::SseFrame;
-use crate::llm::types::{Completion, LlmError, StreamEvent};
+use crate::llm::types::LlmError;
 
 /// The Chat Completions wire protocol (`{base}/chat/completions`, bearer key).
 #[derive(Debug, Clone, Copy, Default)]
@@ -48,24 +47,5 @@ impl WireAdapter for Chat {
 
     fn end_marker(&self) -> &'static str {
         "[DONE]"
-    }
-}
-
-impl StreamAssembler for stream::ChatAssembler {
-    fn on_frame(
-        &mut self,
-        frame: &SseFrame,
-        emit: &mut dyn FnMut(StreamEvent),
-    ) -> Result<(), LlmError> {
-        stream::ChatAssembler::on_frame(self, frame, emit)
-    }
-    fn is_done(&self) -> bool {
-        stream::ChatAssembler::is_done(self)
-    }
-    fn partial(&self) -> Completion {
-        stream::ChatAssembler::partial(self)
-    }
-    fn finish(self: Box<Self>) -> Result<Completion, LlmError> {
-        stream::ChatAssembler::finish(*self)
     }
 }

@@ -5,7 +5,9 @@
 
 use serde::Deserialize;
 
-use crate::llm::adapter::{BLOCK_OVERHEAD, ReplyBudget, classify_error, partial_stop};
+use crate::llm::adapter::{
+    Assemble, BLOCK_OVERHEAD, ReplyBudget, classify_error, completed, partial_completion,
+};
 use crate::llm::sse::SseFrame;
 use crate::llm::tool_ids::{ToolIdRepair, unique_reply_ids};
 use crate::llm::types::{Completion, ErrorCode, LlmError, StopReason, StreamEvent};
@@ -115,65 +117,6 @@ impl ChatAssembler {
         self
     }
 
-    /// Whether `[DONE]` arrived.
-    pub fn is_done(&self) -> bool {
-        self.done
-    }
-
-    /// Consumes one SSE frame.
-    pub fn on_frame(
-        &mut self,
-        frame: &SseFrame,
-        emit: &mut dyn FnMut(StreamEvent),
-    ) -> Result<(), LlmError> {
-        if frame.is_done() {
-            self.done = true;
-            return Ok(());
-        }
-        let chunk: WireChunk = serde_json::from_str(&frame.data).map_err(|e| {
-            LlmError::new(
-                ErrorCode::Malformed,
-                format!("invalid JSON in stream chunk: {e}"),
-            )
-        })?;
-        if chunk.error.is_some() {
-            return Err(classify_error(None, &frame.data, None));
-        }
-        for choice in chunk.choices.into_iter().flatten() {
-            if let Some(delta) = choice.delta {
-                self.apply_delta(delta, emit)?;
-            }
-            if let Some(reason) = choice.finish_reason {
-                self.stop_reason = Some(map_finish_reason(&reason));
-            }
-        }
-        if let Some(u) = &chunk.usage {
-            let [prompt, output, hit] = fields(
-                u,
-                [
-                    "prompt_tokens",
-                    "completion_tokens",
-                    "prompt_cache_hit_tokens",
-                ],
-            );
-            let [details] = u
-                .get("prompt_tokens_details")
-                .filter(|d| !d.is_null())
-                .map_or([None], |d| fields(d, ["cached_tokens"]));
-            // A usage chunk replaces the last one whole; `prompt_tokens` includes cache
-            // hits, which Usage keeps apart.
-            let reported = ReportedUsage {
-                prompt: prompt.unwrap_or_default(),
-                cache_read: details.or(hit).unwrap_or_default(),
-                output: output.unwrap_or_default(),
-            };
-            if let Some(u) = self.usage.update(reported) {
-                emit(StreamEvent::Usage(u));
-            }
-        }
-        Ok(())
-    }
-
     fn apply_delta(
         &mut self,
         delta: WireDelta,
@@ -279,20 +222,79 @@ impl ChatAssembler {
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().cloned())
     }
+}
+
+impl Assemble for ChatAssembler {
+    /// Consumes one SSE frame.
+    fn on_frame(
+        &mut self,
+        frame: &SseFrame,
+        emit: &mut dyn FnMut(StreamEvent),
+    ) -> Result<(), LlmError> {
+        if frame.is_done() {
+            self.done = true;
+            return Ok(());
+        }
+        let chunk: WireChunk = serde_json::from_str(&frame.data).map_err(|e| {
+            LlmError::new(
+                ErrorCode::Malformed,
+                format!("invalid JSON in stream chunk: {e}"),
+            )
+        })?;
+        if chunk.error.is_some() {
+            return Err(classify_error(None, &frame.data, None));
+        }
+        for choice in chunk.choices.into_iter().flatten() {
+            if let Some(delta) = choice.delta {
+                self.apply_delta(delta, emit)?;
+            }
+            if let Some(reason) = choice.finish_reason {
+                self.stop_reason = Some(map_finish_reason(&reason));
+            }
+        }
+        if let Some(u) = &chunk.usage {
+            let [prompt, output, hit] = fields(
+                u,
+                [
+                    "prompt_tokens",
+                    "completion_tokens",
+                    "prompt_cache_hit_tokens",
+                ],
+            );
+            let [details] = u
+                .get("prompt_tokens_details")
+                .filter(|d| !d.is_null())
+                .map_or([None], |d| fields(d, ["cached_tokens"]));
+            // A usage chunk replaces the last one whole; `prompt_tokens` includes cache
+            // hits, which Usage keeps apart.
+            let reported = ReportedUsage {
+                prompt: prompt.unwrap_or_default(),
+                cache_read: details.or(hit).unwrap_or_default(),
+                output: output.unwrap_or_default(),
+            };
+            if let Some(u) = self.usage.update(reported) {
+                emit(StreamEvent::Usage(u));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `[DONE]` arrived.
+    fn is_done(&self) -> bool {
+        self.done
+    }
 
     /// What arrived so far (for cancelled or failed streams).
-    pub fn partial(&self) -> Completion {
-        Completion {
-            content: self.content().0,
-            stop_reason: partial_stop(self.stop_reason.as_ref()),
-            usage: self.usage.usage(),
-            request_id: None,
-            id_repairs: Vec::new(),
-        }
+    fn partial(&self) -> Completion {
+        partial_completion(
+            self.content().0,
+            self.stop_reason.as_ref(),
+            self.usage.usage(),
+        )
     }
 
     /// The settled completion after `[DONE]`.
-    pub fn finish(self) -> Result<Completion, LlmError> {
+    fn finish(self) -> Result<Completion, LlmError> {
         if !self.done {
             return Err(LlmError::new(
                 ErrorCode::Transport,
@@ -303,25 +305,7 @@ impl ChatAssembler {
         let usage = self.usage.usage();
         // Moved, not copied: a large reply is held once.
         let (content, id_repairs) = settle(self.blocks.into_iter());
-        if content.is_empty() && stop_reason == StopReason::EndTurn {
-            return Err(LlmError::new(
-                ErrorCode::EmptyResponse,
-                "the model returned a completed response with no content",
-            ));
-        }
-        if !id_repairs.is_empty() {
-            tracing::warn!(
-                renamed = %ToolIdRepair::describe(&id_repairs),
-                "provider sent missing or duplicate tool-call ids"
-            );
-        }
-        Ok(Completion {
-            content,
-            stop_reason,
-            usage,
-            request_id: None,
-            id_repairs,
-        })
+        completed(content, id_repairs, stop_reason, usage)
     }
 }
 

@@ -19,7 +19,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
 use crate::fs_guard::SpecialKind;
-use crate::sandbox::WriteScope;
+use crate::sandbox::{WriteRefusal, WriteScope};
 
 /// An opened directory and where it really is.
 #[derive(Debug)]
@@ -64,29 +64,21 @@ fn real_path(fd: &OwnedFd) -> Option<PathBuf> {
 }
 
 /// Why opening a directory for a write failed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum DirError {
     /// A component is (now) a symlink or not a directory: the tree changed since the plan.
+    #[error(
+        "{} changed while the edit was being written (a directory on the way is now a \
+         symbolic link or not a directory)",
+        .0.display()
+    )]
     Changed(PathBuf),
     /// A directory that would have to be created is not writable.
-    Refused(String),
+    #[error("{0}")]
+    Refused(WriteRefusal),
     /// Anything else.
+    #[error("cannot open {path}: {error}", path = .0.display(), error = .1)]
     Io(PathBuf, io::Error),
-}
-
-impl std::fmt::Display for DirError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DirError::Changed(p) => write!(
-                f,
-                "{} changed while the edit was being written (a directory on the way is now \
-                 a symbolic link or not a directory)",
-                p.display()
-            ),
-            DirError::Refused(why) => f.write_str(why),
-            DirError::Io(p, e) => write!(f, "cannot open {}: {e}", p.display()),
-        }
-    }
 }
 
 /// Opens `dir` (absolute, already resolved) without following any symlink on the way. With
@@ -118,9 +110,7 @@ pub fn open_dir(
             Ok(next) => next,
             Err(Errno::NOENT) if create.is_some() => {
                 let scope = create.expect("checked by the guard");
-                scope
-                    .check(&at)
-                    .map_err(|r| DirError::Refused(r.to_string()))?;
+                scope.check(&at).map_err(DirError::Refused)?;
                 match rustix::fs::mkdirat(&fd, name, Mode::from_raw_mode(0o777)) {
                     Ok(()) => created.push(at.clone()),
                     Err(Errno::EXIST) => {}
@@ -151,10 +141,8 @@ pub fn open_dir(
 
 impl Dir {
     /// Checks that `name` in this directory may be written under `scope` now.
-    pub fn check(&self, name: &OsStr, scope: &WriteScope) -> Result<(), String> {
-        scope
-            .check(&self.path.join(name))
-            .map_err(|r| r.to_string())
+    pub fn check(&self, name: &OsStr, scope: &WriteScope) -> Result<(), WriteRefusal> {
+        scope.check(&self.path.join(name))
     }
 
     /// What `name` is, without following a symlink.

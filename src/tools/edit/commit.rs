@@ -11,9 +11,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
+use super::EditError;
 use super::atomic::{self, Dir, Entry};
-use super::plan::{EditPlan, MAX_EDIT_BYTES, Write, not_regular};
-use crate::sandbox::{SandboxMode, WriteRefusal, WriteScope};
+use super::plan::{EditPlan, MAX_EDIT_BYTES, Write};
+use crate::sandbox::{SandboxMode, WriteScope};
 
 /// How to take back one write.
 enum Undo<'d> {
@@ -42,15 +43,15 @@ struct Prepared<'p> {
     dir: Option<Dir>,
 }
 
-fn split(path: &Path) -> Result<(&Path, OsString), String> {
+fn split(path: &Path) -> Result<(&Path, OsString), EditError> {
     match (path.parent(), path.file_name()) {
         (Some(p), Some(n)) => Ok((p, n.to_os_string())),
-        _ => Err(format!("cannot write {}", path.display())),
+        _ => Err(EditError::NoFileName(path.to_path_buf())),
     }
 }
 
 /// Checks one target at the moment of writing; returns its directory handle.
-fn prepare<'p>(w: &'p Write, scope: &WriteScope) -> Result<Prepared<'p>, String> {
+fn prepare<'p>(w: &'p Write, scope: &WriteScope) -> Result<Prepared<'p>, EditError> {
     let (parent, name) = split(&w.path)?;
     let shown = &w.display;
     let dir = match atomic::open_dir(parent, None, &mut Vec::new()) {
@@ -61,36 +62,39 @@ fn prepare<'p>(w: &'p Write, scope: &WriteScope) -> Result<Prepared<'p>, String>
                 && w.before.is_none()
                 && w.after.is_some() =>
         {
-            scope.check(&w.path).map_err(|r| r.to_string())?;
+            scope.check(&w.path).map_err(EditError::Refused)?;
             return Ok(Prepared {
                 write: w,
                 name,
                 dir: None,
             });
         }
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(EditError::Dir(e)),
     };
-    dir.check(&name, scope)?;
-    let entry = dir
-        .entry(&name)
-        .map_err(|e| format!("cannot examine \"{shown}\": {e}"))?;
-    let changed = || format!("\"{shown}\" changed since the edit was prepared; read it again");
+    dir.check(&name, scope).map_err(EditError::Refused)?;
+    let entry = dir.entry(&name).map_err(|error| EditError::Examine {
+        shown: shown.clone(),
+        error,
+    })?;
+    let changed = || EditError::ChangedSincePlanned(shown.clone());
     match (&w.before, entry) {
-        (_, Entry::Special(kind)) => return Err(not_regular(shown, kind)),
-        (_, Entry::Symlink) => {
-            return Err(format!(
-                "\"{shown}\" is now a symbolic link; it is not written through"
-            ));
+        (_, Entry::Special(kind)) => {
+            return Err(EditError::NotRegular {
+                shown: shown.clone(),
+                kind,
+            });
         }
+        (_, Entry::Symlink) => return Err(EditError::NowSymlink(shown.clone())),
         (None, Entry::Missing) => {}
-        (None, Entry::Regular { .. }) => {
-            return Err(format!("\"{shown}\" appeared since the edit was prepared"));
-        }
+        (None, Entry::Regular { .. }) => return Err(EditError::Appeared(shown.clone())),
         (Some(_), Entry::Missing) => return Err(changed()),
         (Some((bytes, _)), Entry::Regular { .. }) => {
             let now = dir
                 .read(&name, MAX_EDIT_BYTES)
-                .map_err(|e| format!("cannot read \"{shown}\": {e}"))?;
+                .map_err(|error| EditError::Read {
+                    shown: shown.clone(),
+                    error,
+                })?;
             if &now != bytes {
                 return Err(changed());
             }
@@ -106,20 +110,22 @@ fn prepare<'p>(w: &'p Write, scope: &WriteScope) -> Result<Prepared<'p>, String>
 /// Writes `plan` under `scope` (read at the moment of the call), all or nothing. Returns
 /// the result text, or the tool error (which says that nothing changed, or, if a rollback
 /// itself failed, which files could not be restored).
-pub fn apply(plan: &EditPlan, scope: &WriteScope) -> Result<String, String> {
+pub fn apply(plan: &EditPlan, scope: &WriteScope) -> Result<String, EditError> {
     let tool = &plan.tool;
     if scope.mode == SandboxMode::ReadOnly {
-        return Err(format!("{tool}: {}", WriteRefusal::ReadOnlyMode));
+        return Err(EditError::ReadOnly(tool.clone()));
     }
-    let nothing = "no file was changed";
     let mut prepared = Vec::with_capacity(plan.writes.len());
     for w in &plan.writes {
-        prepared.push(prepare(w, scope).map_err(|e| format!("{tool}: {e}; {nothing}"))?);
+        prepared.push(prepare(w, scope).map_err(|e| EditError::NotWritten {
+            tool: tool.clone(),
+            error: Box::new(e),
+        })?);
     }
     // Directories made for new files get handles that live as long as the undo log.
     let mut made: Vec<(usize, Dir)> = Vec::new();
     let mut created_dirs: Vec<PathBuf> = Vec::new();
-    let mut failure: Option<String> = None;
+    let mut failure: Option<EditError> = None;
     for (i, p) in prepared.iter().enumerate() {
         if p.dir.is_none() {
             let parent = p.write.path.parent().expect("split checked it");
@@ -127,12 +133,12 @@ pub fn apply(plan: &EditPlan, scope: &WriteScope) -> Result<String, String> {
                 Ok(d) => match d.check(&p.name, scope) {
                     Ok(()) => made.push((i, d)),
                     Err(e) => {
-                        failure = Some(e);
+                        failure = Some(EditError::Refused(e));
                         break;
                     }
                 },
                 Err(e) => {
-                    failure = Some(e.to_string());
+                    failure = Some(EditError::Dir(e));
                     break;
                 }
             }
@@ -153,8 +159,11 @@ pub fn apply(plan: &EditPlan, scope: &WriteScope) -> Result<String, String> {
                 Some(bytes) => dir.write(&p.name, bytes, w.mode),
                 None => dir.remove(&p.name),
             };
-            if let Err(e) = result {
-                failure = Some(format!("cannot write \"{}\": {e}", w.display));
+            if let Err(error) = result {
+                failure = Some(EditError::Write {
+                    shown: w.display.clone(),
+                    error,
+                });
                 break;
             }
             undo.push(match &w.before {
@@ -177,16 +186,12 @@ pub fn apply(plan: &EditPlan, scope: &WriteScope) -> Result<String, String> {
         return Ok(plan.result_text());
     };
     let lost = rollback(undo);
-    if lost.is_empty() {
-        Err(format!(
-            "{tool}: {failure}; every change was undone, {nothing}"
-        ))
+    let (tool, error) = (tool.clone(), Box::new(failure));
+    Err(if lost.is_empty() {
+        EditError::Undone { tool, error }
     } else {
-        Err(format!(
-            "{tool}: {failure}; undoing the changes already made failed for {}",
-            lost.join(", ")
-        ))
-    }
+        EditError::UndoFailed { tool, error, lost }
+    })
 }
 
 /// Undoes in reverse order; returns what could not be undone.

@@ -14,6 +14,7 @@
 
 pub(crate) mod atomic;
 mod commit;
+mod error;
 pub mod patch;
 mod paths;
 mod plan;
@@ -43,6 +44,7 @@ use crate::sandbox::{SandboxMode, SharedScope, WriteScope};
 use crate::session::event::ToolSchema;
 
 pub use commit::apply;
+pub use error::EditError;
 pub use plan::{EditPlan, MAX_EDIT_BYTES, preview};
 pub use report::{
     ChangeKind, EditSummary, EditedFile, FileChange, MAX_RESULT_DIFF_BYTES, parse_result,
@@ -89,7 +91,7 @@ fn current(scope: &SharedScope) -> WriteScope {
 
 /// Why the blocking work stopped without a result of its own.
 enum Done {
-    Finished(Result<String, String>),
+    Finished(Result<String, EditError>),
     Stopped,
 }
 
@@ -148,7 +150,7 @@ impl ToolExecutor for EditTool {
 fn outcome(name: &str, joined: Result<Done, tokio::task::JoinError>) -> ToolOutcome {
     match joined {
         Ok(Done::Finished(Ok(text))) => ToolOutcome::ok(text),
-        Ok(Done::Finished(Err(e))) => ToolOutcome::error(e),
+        Ok(Done::Finished(Err(e))) => ToolOutcome::error(e.to_string()),
         Ok(Done::Stopped) => ToolOutcome::error("tool call cancelled; no file was changed"),
         Err(e) => ToolOutcome::error(format!("tool \"{name}\" failed: {e}")),
     }

@@ -8,6 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::EditError;
 use crate::sandbox::WriteScope;
 
 /// A model-given path resolved for writing.
@@ -41,17 +42,14 @@ pub fn display(workspace: &Path, path: &Path) -> String {
 /// change, and checks it against `scope`. A final symlink is followed (the file it points to
 /// is edited, the link stays); a dangling one is refused, since following it would create a
 /// file wherever it points.
-pub fn resolve(scope: &WriteScope, given: &str) -> Result<Resolved, String> {
+pub fn resolve(scope: &WriteScope, given: &str) -> Result<Resolved, EditError> {
     if given.trim().is_empty() {
-        return Err("the path is empty".to_string());
+        return Err(EditError::EmptyPath);
     }
     // A control character (a newline, NUL) in a path is never what the model meant, and
     // would break the one-line-per-file result text.
     if given.chars().any(char::is_control) {
-        return Err(format!(
-            "path \"{}\" contains a control character",
-            given.escape_debug()
-        ));
+        return Err(EditError::ControlCharacter(given.to_string()));
     }
     let abs = lexical(&scope.workspace, given);
     // The longest prefix that exists (as an entry: a dangling symlink exists).
@@ -63,7 +61,7 @@ pub fn resolve(scope: &WriteScope, given: &str) -> Result<Resolved, String> {
                 tail.push(name.to_os_string());
                 existing = parent.to_path_buf();
             }
-            _ => return Err(format!("cannot resolve path \"{given}\"")),
+            _ => return Err(EditError::Unresolvable(given.to_string())),
         }
     }
     let mut path = match fs::canonicalize(&existing) {
@@ -72,25 +70,19 @@ pub fn resolve(scope: &WriteScope, given: &str) -> Result<Resolved, String> {
             let is_link = fs::symlink_metadata(&existing).is_ok_and(|m| m.file_type().is_symlink());
             let shown = display(&scope.workspace, &existing);
             return Err(if is_link {
-                format!(
-                    "\"{shown}\" is a symbolic link that cannot be resolved ({e}); \
-                     it is not followed"
-                )
+                EditError::BrokenLink { shown, error: e }
             } else {
-                format!("cannot resolve \"{shown}\": {e}")
+                EditError::Resolve { shown, error: e }
             });
         }
     };
     if !tail.is_empty() && !path.is_dir() {
-        return Err(format!(
-            "\"{}\" is not a directory",
-            display(&scope.workspace, &path)
-        ));
+        return Err(EditError::NotADirectory(display(&scope.workspace, &path)));
     }
     for name in tail.iter().rev() {
         path.push(name);
     }
-    scope.check(&path).map_err(|r| r.to_string())?;
+    scope.check(&path).map_err(EditError::Refused)?;
     Ok(Resolved {
         display: display(&scope.workspace, &path),
         path,

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
+use super::EditError;
 use super::patch::{self, Op};
 use super::paths::{self, Resolved};
 use super::report::{self, ChangeKind, FileChange};
@@ -88,12 +89,12 @@ impl<'a> Overlay<'a> {
         }
     }
 
-    fn resolve(&self, given: &str) -> Result<Resolved, String> {
+    fn resolve(&self, given: &str) -> Result<Resolved, EditError> {
         paths::resolve(self.scope, given)
     }
 
     /// The slot of `r`, read from disk the first time.
-    fn slot(&mut self, r: &Resolved, text: Text) -> Result<&mut Slot, String> {
+    fn slot(&mut self, r: &Resolved, text: Text) -> Result<&mut Slot, EditError> {
         if !self.slots.contains_key(&r.path) {
             let before = read_existing(r)?;
             let now = match &before {
@@ -102,17 +103,10 @@ impl<'a> Overlay<'a> {
                     Text::Lossy => String::from_utf8_lossy(bytes).into_owned(),
                     Text::Strict => {
                         if bytes.contains(&0) {
-                            return Err(format!(
-                                "\"{}\" is a binary file; only text files can be edited",
-                                r.display
-                            ));
+                            return Err(EditError::Binary(r.display.clone()));
                         }
-                        String::from_utf8(bytes.clone()).map_err(|_| {
-                            format!(
-                                "\"{}\" is not UTF-8 text; only text files can be edited",
-                                r.display
-                            )
-                        })?
+                        String::from_utf8(bytes.clone())
+                            .map_err(|_| EditError::NotUtf8(r.display.clone()))?
                     }
                 }),
             };
@@ -154,14 +148,18 @@ impl<'a> Overlay<'a> {
 
 /// The bytes and mode of the file at `r`, `None` when nothing is there. Only regular files
 /// are read, without blocking ([`fs_guard::open_regular`]), and at most [`MAX_EDIT_BYTES`].
-fn read_existing(r: &Resolved) -> Result<Option<(Vec<u8>, u32)>, String> {
+fn read_existing(r: &Resolved) -> Result<Option<(Vec<u8>, u32)>, EditError> {
     let shown = &r.display;
+    let read = |error| EditError::Read {
+        shown: shown.clone(),
+        error,
+    };
     match std::fs::symlink_metadata(&r.path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read \"{shown}\": {e}")),
+        Err(e) => return Err(read(e)),
         Ok(m) if m.file_type().is_symlink() => {
             // Resolution followed every link; one here appeared since.
-            return Err(format!("\"{shown}\" changed while it was being read"));
+            return Err(EditError::ChangedWhileRead(shown.clone()));
         }
         Ok(m) if !m.is_file() => return Err(not_regular(shown, SpecialKind::of(m.file_type()))),
         Ok(m) if m.len() > MAX_EDIT_BYTES => return Err(too_large(shown, m.len())),
@@ -169,55 +167,55 @@ fn read_existing(r: &Resolved) -> Result<Option<(Vec<u8>, u32)>, String> {
     }
     let file = fs_guard::open_regular(&r.path).map_err(|e| match e {
         OpenError::NotRegular(k) => not_regular(shown, k),
-        OpenError::Io(e) => format!("cannot read \"{shown}\": {e}"),
+        OpenError::Io(e) => read(e),
     })?;
     use std::os::unix::fs::PermissionsExt;
-    let mode = file
-        .metadata()
-        .map_err(|e| format!("cannot read \"{shown}\": {e}"))?
-        .permissions()
-        .mode()
-        & 0o777;
-    let capped = fs_guard::read_capped(file, MAX_EDIT_BYTES)
-        .map_err(|e| format!("cannot read \"{shown}\": {e}"))?;
+    let mode = file.metadata().map_err(read)?.permissions().mode() & 0o777;
+    let capped = fs_guard::read_capped(file, MAX_EDIT_BYTES).map_err(read)?;
     if capped.truncated {
         return Err(too_large(shown, capped.size.max(MAX_EDIT_BYTES + 1)));
     }
     Ok(Some((capped.bytes, mode)))
 }
 
-pub(crate) fn not_regular(shown: &str, kind: SpecialKind) -> String {
-    format!(
-        "\"{shown}\" is not a regular file (it is {}); only regular files can be edited",
-        kind.describe()
-    )
-}
-
-fn too_large(shown: &str, size: u64) -> String {
-    format!("\"{shown}\" is too large to edit ({size} bytes; the limit is {MAX_EDIT_BYTES})")
-}
-
-fn str_arg<'v>(args: &'v Value, key: &str) -> Result<&'v str, String> {
-    match args.get(key) {
-        Some(Value::String(s)) => Ok(s),
-        None | Some(Value::Null) => Err(format!("missing required argument \"{key}\"")),
-        Some(_) => Err(format!("argument \"{key}\" must be a string")),
+fn not_regular(shown: &str, kind: SpecialKind) -> EditError {
+    EditError::NotRegular {
+        shown: shown.to_string(),
+        kind,
     }
 }
 
-fn bool_arg(args: &Value, key: &str) -> Result<bool, String> {
+fn too_large(shown: &str, size: u64) -> EditError {
+    EditError::TooLarge {
+        shown: shown.to_string(),
+        size,
+        limit: MAX_EDIT_BYTES,
+    }
+}
+
+fn str_arg<'v>(args: &'v Value, key: &str) -> Result<&'v str, EditError> {
+    match args.get(key) {
+        Some(Value::String(s)) => Ok(s),
+        None | Some(Value::Null) => Err(EditError::MissingArgument(key.to_string())),
+        Some(_) => Err(EditError::NotAString(key.to_string())),
+    }
+}
+
+fn bool_arg(args: &Value, key: &str) -> Result<bool, EditError> {
     match args.get(key) {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(format!("argument \"{key}\" must be a boolean")),
+        Some(_) => Err(EditError::NotABoolean(key.to_string())),
     }
 }
 
-fn check_size(what: &str, len: usize) -> Result<(), String> {
+fn check_size(what: &str, len: usize) -> Result<(), EditError> {
     if len as u64 > MAX_EDIT_BYTES {
-        return Err(format!(
-            "argument \"{what}\" is too large ({len} bytes; the limit is {MAX_EDIT_BYTES})"
-        ));
+        return Err(EditError::ArgumentTooLarge {
+            what: what.to_string(),
+            len,
+            limit: MAX_EDIT_BYTES,
+        });
     }
     Ok(())
 }
@@ -225,19 +223,16 @@ fn check_size(what: &str, len: usize) -> Result<(), String> {
 /// Computes the plan of a call of `tool` with `args` under `scope`: every path resolved
 /// and checked, every new content computed; nothing is written. The error is the tool
 /// error the model gets.
-pub fn preview(tool: &str, args: &Value, scope: &WriteScope) -> Result<EditPlan, String> {
+pub fn preview(tool: &str, args: &Value, scope: &WriteScope) -> Result<EditPlan, EditError> {
     if scope.mode == SandboxMode::ReadOnly {
-        return Err(format!(
-            "{tool}: {}",
-            crate::sandbox::WriteRefusal::ReadOnlyMode
-        ));
+        return Err(EditError::ReadOnly(tool.to_string()));
     }
     let mut ov = Overlay::new(scope);
     let (files, note) = match tool {
         "apply_patch" => (plan_patch(&mut ov, args)?, None),
         "edit_file" => plan_edit(&mut ov, args)?,
         "write_file" => (plan_write(&mut ov, args)?, None),
-        other => return Err(format!("unknown edit tool \"{other}\"")),
+        other => return Err(EditError::UnknownTool(other.to_string())),
     };
     Ok(EditPlan {
         tool: tool.to_string(),
@@ -247,22 +242,19 @@ pub fn preview(tool: &str, args: &Value, scope: &WriteScope) -> Result<EditPlan,
     })
 }
 
-fn plan_patch(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, String> {
+fn plan_patch(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, EditError> {
     let text = str_arg(args, "patch")?;
     check_size("patch", text.len())?;
-    let patch = patch::parse(text).map_err(|e| format!("{e}; no file was changed"))?;
+    let patch = patch::parse(text).map_err(EditError::BadPatch)?;
     let mut files = Vec::new();
-    let failed = |what: String| format!("apply_patch: {what}; no file was changed");
+    let failed = |what: EditError| EditError::Patch(Box::new(what));
     for op in &patch.ops {
         match op {
             Op::Add { path, content, .. } => {
                 let r = ov.resolve(path).map_err(failed)?;
                 let slot = ov.slot(&r, Text::Strict).map_err(failed)?;
                 if slot.now.is_some() {
-                    return Err(failed(format!(
-                        "cannot add \"{}\": it already exists (use '*** Update File:')",
-                        r.display
-                    )));
+                    return Err(failed(EditError::AddExisting(r.display)));
                 }
                 slot.now = Some(content.clone());
                 files.push(report::change(
@@ -277,10 +269,7 @@ fn plan_patch(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, Str
                 let r = ov.resolve(path).map_err(failed)?;
                 let slot = ov.slot(&r, Text::Strict).map_err(failed)?;
                 let Some(old) = slot.now.take() else {
-                    return Err(failed(format!(
-                        "cannot delete \"{}\": it does not exist",
-                        r.display
-                    )));
+                    return Err(failed(EditError::DeleteMissing(r.display)));
                 };
                 files.push(report::change(
                     ChangeKind::Delete,
@@ -299,17 +288,14 @@ fn plan_patch(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, Str
                 let r = ov.resolve(path).map_err(failed)?;
                 let slot = ov.slot(&r, Text::Strict).map_err(failed)?;
                 let Some(old) = slot.now.clone() else {
-                    return Err(failed(format!(
-                        "cannot update \"{}\": it does not exist (use '*** Add File:')",
-                        r.display
-                    )));
+                    return Err(failed(EditError::UpdateMissing(r.display)));
                 };
                 let new = seek::apply_chunks(&old, chunks).map_err(|m| {
-                    failed(format!(
-                        "the hunk at patch line {} does not match \"{}\": could not find the \
-                         line {:?}",
-                        m.chunk_line, r.display, m.line
-                    ))
+                    failed(EditError::HunkMismatch {
+                        chunk_line: m.chunk_line,
+                        shown: r.display.clone(),
+                        line: m.line,
+                    })
                 })?;
                 let dest = match move_to {
                     Some(to) => Some(ov.resolve(to).map_err(failed)?),
@@ -329,10 +315,10 @@ fn plan_patch(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, Str
                     Some(d) => {
                         let target = ov.slot(&d, Text::Strict).map_err(failed)?;
                         if target.now.is_some() {
-                            return Err(failed(format!(
-                                "cannot move \"{}\" to \"{}\": the destination already exists",
-                                r.display, d.display
-                            )));
+                            return Err(failed(EditError::MoveOntoExisting {
+                                from: r.display,
+                                to: d.display,
+                            }));
                         }
                         target.now = Some(new.clone());
                         let source = ov.slot(&r, Text::Strict).map_err(failed)?;
@@ -357,44 +343,32 @@ fn plan_patch(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, Str
 fn plan_edit(
     ov: &mut Overlay<'_>,
     args: &Value,
-) -> Result<(Vec<FileChange>, Option<String>), String> {
+) -> Result<(Vec<FileChange>, Option<String>), EditError> {
     let given = str_arg(args, "path")?;
     let old_string = str_arg(args, "old_string")?;
     let new_string = str_arg(args, "new_string")?;
     let replace_all = bool_arg(args, "replace_all")?;
     check_size("new_string", new_string.len())?;
     if old_string.is_empty() {
-        return Err(
-            "argument \"old_string\" must not be empty (use write_file to create a file)"
-                .to_string(),
-        );
+        return Err(EditError::EmptyOldString);
     }
     if old_string == new_string {
-        return Err("old_string and new_string are the same; nothing would change".to_string());
+        return Err(EditError::NothingToChange);
     }
     let r = ov.resolve(given)?;
     let slot = ov.slot(&r, Text::Strict)?;
     let Some(old) = slot.now.clone() else {
-        return Err(format!(
-            "\"{}\" does not exist (use write_file to create it)",
-            r.display
-        ));
+        return Err(EditError::EditMissing(r.display));
     };
     let count = old.matches(old_string).count();
-    let unchanged = format!("\"{}\" was not changed", r.display);
     if count == 0 {
-        return Err(format!(
-            "old_string occurs 0 times in \"{}\"; {unchanged}. It must match the file \
-             exactly, whitespace included",
-            r.display
-        ));
+        return Err(EditError::NoMatch(r.display));
     }
     if count > 1 && !replace_all {
-        return Err(format!(
-            "old_string occurs {count} times in \"{}\"; {unchanged}. Include more \
-             surrounding lines to make it unique, or set replace_all",
-            r.display
-        ));
+        return Err(EditError::NotUnique {
+            count,
+            shown: r.display,
+        });
     }
     let new = if replace_all {
         old.replace(old_string, new_string)
@@ -416,7 +390,7 @@ fn plan_edit(
     ))
 }
 
-fn plan_write(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, String> {
+fn plan_write(ov: &mut Overlay<'_>, args: &Value) -> Result<Vec<FileChange>, EditError> {
     let given = str_arg(args, "path")?;
     let content = str_arg(args, "content")?;
     check_size("content", content.len())?;

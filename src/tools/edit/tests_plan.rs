@@ -14,8 +14,8 @@ fn scope(ws: &Path) -> WriteScope {
 }
 
 fn run(tool: &str, args: serde_json::Value, scope: &WriteScope) -> Result<String, String> {
-    let plan = preview(tool, &args, scope)?;
-    apply(&plan, scope)
+    let plan = preview(tool, &args, scope).map_err(|e| e.to_string())?;
+    apply(&plan, scope).map_err(|e| e.to_string())
 }
 
 fn read(p: &Path) -> String {
@@ -154,7 +154,7 @@ fn a_write_failing_midway_is_rolled_back_so_no_file_changes() {
     // Writes go in path order: docs/new.md (and its new directory), old.txt, src/a.rs,
     // src/b.rs, src/lib.rs. The fourth fails after three were made.
     fail_writes_named(Some("b.rs"));
-    let e = apply(&plan, &s).unwrap_err();
+    let e = apply(&plan, &s).unwrap_err().to_string();
     fail_writes_named(None);
     assert!(e.contains("cannot write \"src/b.rs\""), "{e}");
     assert!(e.contains("every change was undone"), "{e}");
@@ -172,7 +172,7 @@ fn a_file_changed_after_the_plan_is_not_overwritten() {
     let s = scope(ws);
     let plan = preview("apply_patch", &json!({ "patch": MULTI }), &s).unwrap();
     std::fs::write(ws.join("src/lib.rs"), "someone else's edit\n").unwrap();
-    let e = apply(&plan, &s).unwrap_err();
+    let e = apply(&plan, &s).unwrap_err().to_string();
     assert!(
         e.contains("\"src/lib.rs\" changed since the edit was prepared"),
         "{e}"
@@ -326,7 +326,7 @@ fn read_only_mode_refuses_every_edit_naming_the_mode() {
     // A plan made before a switch to read-only is refused when applied.
     let rw = scope(d.path());
     let plan = preview("write_file", &json!({"path": "n.txt", "content": "x"}), &rw).unwrap();
-    let e = apply(&plan, &ro).unwrap_err();
+    let e = apply(&plan, &ro).unwrap_err().to_string();
     assert!(e.contains("read-only"), "{e}");
     assert!(!d.path().join("n.txt").exists());
 }
@@ -452,4 +452,23 @@ fn a_diff_cut_inside_a_multibyte_character_does_not_panic() {
         assert!(back.diff_cut, "shift {shift}");
         assert!(change.diff.starts_with(&back.files[0].diff));
     }
+}
+
+#[test]
+fn a_failed_patch_operation_names_the_tool_the_file_and_that_nothing_changed() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.txt"), "a\n").unwrap();
+    let s = scope(d.path());
+    let patch = "*** Begin Patch\n*** Delete File: a.txt\n*** Update File: gone.txt\n@@\n-x\n+y\n*** End Patch";
+    let e = run("apply_patch", json!({ "patch": patch }), &s).unwrap_err();
+    assert_eq!(
+        e,
+        "apply_patch: cannot update \"gone.txt\": it does not exist (use '*** Add File:'); \
+         no file was changed"
+    );
+    assert_eq!(read(&d.path().join("a.txt")), "a\n");
+    let e = run("edit_file", json!({"path": "a.txt", "old_string": "a"}), &s).unwrap_err();
+    assert_eq!(e, "missing required argument \"new_string\"");
+    let e = run("write_file", json!({"path": "x\ny", "content": ""}), &s).unwrap_err();
+    assert_eq!(e, "path \"x\\ny\" contains a control character");
 }

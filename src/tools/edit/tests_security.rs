@@ -41,8 +41,9 @@ fn write_file(path: &str, content: &str, scope: &WriteScope) -> Result<String, S
         "write_file",
         &json!({"path": path, "content": content}),
         scope,
-    )?;
-    apply(&plan, scope)
+    )
+    .map_err(|e| e.to_string())?;
+    apply(&plan, scope).map_err(|e| e.to_string())
 }
 
 fn rw(ws: &Path) -> WriteScope {
@@ -108,7 +109,9 @@ fn a_symlink_into_git_is_refused_for_writes_patches_and_deletes() {
         "*** Begin Patch\n*** Add File: notes.txt\n+x\n*** Update File: README\n*** Move to: .git/config2\n*** End Patch",
     ] {
         std::fs::write(s.ws.join("README"), "r\n").unwrap();
-        let e = preview("apply_patch", &json!({ "patch": patch }), &scope).unwrap_err();
+        let e = preview("apply_patch", &json!({ "patch": patch }), &scope)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is protected"), "{e}");
         assert!(!s.ws.join("notes.txt").exists());
     }
@@ -136,7 +139,8 @@ fn a_fifo_is_refused_without_blocking_even_under_full_access() {
                 &json!({"path": "pipe", "old_string": "a", "new_string": "b"}),
                 &rw(&ws),
             )
-            .map(|_| String::new())])
+            .map(|_| String::new())
+            .map_err(|e| e.to_string())])
             .collect();
         tx.send(r).unwrap();
     });
@@ -208,12 +212,12 @@ fn a_directory_swapped_for_a_symlink_after_the_check_is_not_written_through() {
     std::fs::rename(&sub, s.ws.join("sub-moved")).unwrap();
     symlink(&s.outside, &sub).unwrap();
     std::fs::write(s.outside.join("f.txt"), "inside\n").unwrap();
-    let e = apply(&plan, &scope).unwrap_err();
+    let e = apply(&plan, &scope).unwrap_err().to_string();
     assert!(
         e.contains("changed while the edit was being written"),
         "{e}"
     );
-    let e = apply(&edit, &scope).unwrap_err();
+    let e = apply(&edit, &scope).unwrap_err().to_string();
     assert!(
         e.contains("changed while the edit was being written"),
         "{e}"
@@ -239,7 +243,7 @@ fn a_file_swapped_for_a_symlink_after_the_check_is_not_written_through() {
     .unwrap();
     std::fs::remove_file(&f).unwrap();
     symlink(s.ws.join(".git/config"), &f).unwrap();
-    let e = apply(&plan, &scope).unwrap_err();
+    let e = apply(&plan, &scope).unwrap_err().to_string();
     assert!(e.contains("is now a symbolic link"), "{e}");
     assert_eq!(read(&s.ws.join(".git/config")), "[core]\n");
     // The attack is real: a write by name goes through the link into .git.

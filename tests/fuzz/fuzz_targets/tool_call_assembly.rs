@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use deepterm::llm::adapter::Assemble;
 use deepterm::llm::deepseek::stream::MessagesAssembler;
 use deepterm::llm::openai::stream::ChatAssembler;
 use deepterm::llm::sse::SseParser;
