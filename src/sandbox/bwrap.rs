@@ -1,6 +1,9 @@
 //! The bubblewrap backend (SPEC §14.2): the whole file system bound read-only, the writable
-//! roots bound writable over it, the protected paths bound read-only again over those, a
-//! private `/tmp`, and new PID, IPC and (unless `network = true`) network namespaces.
+//! roots bound writable over it, the protected paths bound read-only again over those (the
+//! nested version-control directories too, §15.5), the session's private `/tmp`, and new
+//! PID, IPC and (unless `network = true`) network namespaces. With the network off, a
+//! seccomp filter refuses new Unix sockets, since a read-only bind does not stop a connect
+//! to a socket outside (decision 0111).
 //!
 //! A protected path that does not exist inside a writable root (a workspace that is not a
 //! git repository has no `.git`; `.deepterm/` is often absent) cannot be bound, so the
@@ -49,7 +52,12 @@ pub struct BwrapRun {
 impl BwrapRun {
     /// The arguments running `argv` under `policy`. Creates the empty read-only
     /// placeholders for missing protected paths inside writable roots.
-    pub fn prepare(policy: &SandboxPolicy, argv: &[String]) -> std::io::Result<BwrapRun> {
+    /// `seccomp_fd` is an open seccomp program ([`seccomp_memfd`]) the child inherits.
+    pub fn prepare(
+        policy: &SandboxPolicy,
+        argv: &[String],
+        seccomp_fd: Option<std::os::fd::RawFd>,
+    ) -> std::io::Result<BwrapRun> {
         let mut a: Vec<OsString> = Vec::new();
         let mut push = |xs: &[&std::ffi::OsStr]| a.extend(xs.iter().map(|x| x.to_os_string()));
         push(&["--ro-bind".as_ref(), "/".as_ref(), "/".as_ref()]);
@@ -104,6 +112,10 @@ impl BwrapRun {
         if !policy.network {
             a.push("--unshare-net".into());
         }
+        if let Some(fd) = seccomp_fd {
+            a.push("--seccomp".into());
+            a.push(fd.to_string().into());
+        }
         a.extend(["--setenv", "TMPDIR", "/tmp", "--chdir"].map(OsString::from));
         a.push(policy.workdir.clone().into_os_string());
         a.push("--".into());
@@ -134,4 +146,30 @@ fn first_missing(p: &Path) -> PathBuf {
         cur = parent.to_path_buf();
     }
     cur
+}
+
+/// The seccomp program bubblewrap loads with the network off, in a memory file the child
+/// keeps across `exec` (the caller clears close-on-exec in the child): `socket(AF_UNIX)`
+/// and `io_uring_setup` fail with `EACCES`/`EPERM`. `socketpair` stays allowed.
+pub fn seccomp_memfd() -> Result<std::os::fd::OwnedFd, String> {
+    use std::io::{Seek, Write};
+    use std::os::fd::FromRawFd;
+    let prog = super::landlock::unix_socket_filter()?;
+    let mut bytes = Vec::with_capacity(prog.len() * 8);
+    for i in &prog {
+        bytes.extend_from_slice(&i.code.to_ne_bytes());
+        bytes.push(i.jt);
+        bytes.push(i.jf);
+        bytes.extend_from_slice(&i.k.to_ne_bytes());
+    }
+    // SAFETY: memfd_create takes a NUL-terminated name and returns a new descriptor.
+    let fd = unsafe { libc::memfd_create(c"deepterm-seccomp".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    // SAFETY: fd was just created and is owned by nothing else.
+    let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
+    file.write_all(&bytes).map_err(|e| e.to_string())?;
+    file.rewind().map_err(|e| e.to_string())?;
+    Ok(file.into())
 }

@@ -16,6 +16,10 @@
 //!   Unix sockets and signals scoped to the sandbox (v6).
 //! - seccomp: with `network = false`, `socket()` of any family but `AF_UNIX` and
 //!   `io_uring_setup` (whose socket operation bypasses seccomp) fail with `EACCES`/`EPERM`;
+//!   on a kernel whose Landlock cannot restrict pathname Unix sockets (ABI < 9),
+//!   `socket(AF_UNIX)` fails too, so no socket outside the sandbox (an ssh-agent, Docker's)
+//!   can be reached; `socketpair` still works (decision 0111). From ABI 9 the socket rule
+//!   grants connecting to sockets beneath the writable roots and the temporary directory;
 //!   always, `setsid` and `setpgid` fail with `EPERM`, so nothing leaves the process group
 //!   deepterm kills on timeout.
 //! - `no_new_privs` is set (the ruleset and the filter require it), and every capability is
@@ -169,6 +173,16 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
     }
     created = add(created, &policy.tmp_dir, AccessFs::from_all(abi))
         .map_err(|e| format!("Landlock: {}: {e}", policy.tmp_dir.display()))?;
+    if !policy.network && v >= 9 {
+        // Sockets beneath the writable roots stay reachable (from_all has ResolveUnix for
+        // the trees granted whole; the workspace root's entries get it below).
+        for root in &policy.writable_roots {
+            if root.exists() {
+                created = add(created, root, AccessFs::ResolveUnix.into())
+                    .map_err(|e| format!("Landlock: {}: {e}", root.display()))?;
+            }
+        }
+    }
     for root in &policy.writable_roots {
         created = grant_tree(created, policy, root, abi)?;
     }
@@ -182,7 +196,14 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
     if !status.no_new_privs {
         return Err("no_new_privs could not be set".into());
     }
-    seccomp(policy.network)
+    if let Some(n) = policy.nproc {
+        // Counted from the user's processes now (see super::limits).
+        // SAFETY: getuid has no failure mode.
+        let uid = unsafe { libc::getuid() };
+        super::limits::set_nproc(super::limits::tasks_of(uid) + u64::from(n))
+            .map_err(|e| format!("the process limit could not be set: {e}"))?;
+    }
+    seccomp(policy.network, v < 9)
 }
 
 /// Drops every capability (bounding, ambient, effective, permitted, inheritable), so a
@@ -283,7 +304,7 @@ fn grant_tree(
 
 /// The seccomp filter (see the module doc). seccompiler sets nothing itself: the caller
 /// already has `no_new_privs` from Landlock.
-fn seccomp(network: bool) -> Result<(), String> {
+fn seccomp(network: bool, deny_unix: bool) -> Result<(), String> {
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
         SeccompRule, TargetArch,
@@ -309,10 +330,12 @@ fn seccomp(network: bool) -> Result<(), String> {
         )
         .map_err(|e| err(&e))?;
         let mut sockets: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-        sockets.insert(
-            libc::SYS_socket,
-            vec![SeccompRule::new(vec![not_unix]).map_err(|e| err(&e))?],
-        );
+        let rules = if deny_unix {
+            Vec::new()
+        } else {
+            vec![SeccompRule::new(vec![not_unix]).map_err(|e| err(&e))?]
+        };
+        sockets.insert(libc::SYS_socket, rules);
         filters.push(
             SeccompFilter::new(
                 sockets,
@@ -335,4 +358,38 @@ fn seccomp(network: bool) -> Result<(), String> {
         seccompiler::apply_filter(&prog).map_err(|e| err(&e))?;
     }
     Ok(())
+}
+
+/// bubblewrap's filter with the network off (its own namespace already isolates the other
+/// families and abstract sockets): `socket(AF_UNIX)` fails with `EACCES`, `io_uring_setup`
+/// with `EPERM` (decision 0111).
+pub fn unix_socket_filter() -> Result<seccompiler::BpfProgram, String> {
+    use seccompiler::{
+        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+        SeccompRule, TargetArch,
+    };
+    use std::collections::BTreeMap;
+    let err = |e: &dyn std::fmt::Display| format!("seccomp: {e}");
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| err(&e))?;
+    let unix = SeccompCondition::new(
+        0,
+        SeccompCmpArgLen::Dword,
+        SeccompCmpOp::Eq,
+        libc::AF_UNIX as u64,
+    )
+    .map_err(|e| err(&e))?;
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    rules.insert(
+        libc::SYS_socket,
+        vec![SeccompRule::new(vec![unix]).map_err(|e| err(&e))?],
+    );
+    rules.insert(libc::SYS_io_uring_setup, Vec::new());
+    let f = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EACCES as u32),
+        arch,
+    )
+    .map_err(|e| err(&e))?;
+    f.try_into().map_err(|e: seccompiler::BackendError| err(&e))
 }

@@ -44,16 +44,12 @@ impl Backend {
         let mut v = vec!["sandbox-limit-hard-link"];
         match self {
             Backend::Bwrap { .. } => {
-                v.push("sandbox-limit-unix-sockets");
                 v.push("sandbox-limit-symlink");
             }
             Backend::Landlock { abi, .. } => {
                 v.push("sandbox-limit-landlock-root");
                 v.push("sandbox-limit-landlock-tmp");
                 v.push("sandbox-limit-landlock-setsid");
-                if *abi < 9 {
-                    v.push("sandbox-limit-landlock-unix-sockets");
-                }
                 if *abi < 6 {
                     v.push("sandbox-limit-landlock-abstract");
                 }
@@ -69,10 +65,6 @@ impl Backend {
         match self {
             Backend::Bwrap { .. } => {
                 v.push(
-                    "Unix sockets of services outside the sandbox stay reachable by path"
-                        .to_string(),
-                );
-                v.push(
                     "a protected path that is a symlink (a .git symlink) can be removed and replaced; what it points to stays protected".to_string(),
                 );
             }
@@ -87,11 +79,6 @@ impl Backend {
                     "setsid and setpgid are refused, so programs that start a new session fail"
                         .to_string(),
                 );
-                if *abi < 9 {
-                    v.push(format!(
-                        "Unix sockets of services outside the sandbox stay reachable by path (Landlock ABI {abi} < 9)"
-                    ));
-                }
                 if *abi < 6 {
                     v.push(format!(
                         "abstract Unix sockets and signals are not scoped (Landlock ABI {abi} < 6)"
@@ -125,9 +112,35 @@ pub struct SandboxStatus {
     pub protected: Vec<PathBuf>,
     /// What the backend in use cannot cover ([`Backend::limits`]).
     pub limits: Vec<String>,
+    /// `[sandbox] max_processes`.
+    pub max_processes: u32,
 }
 
 impl SandboxStatus {
+    /// Whether, with the network off, no Unix socket can be created at all: the backend
+    /// cannot tell a socket inside the writable roots from one outside (bubblewrap; Landlock
+    /// before ABI 9), decision 0111.
+    pub fn unix_sockets_refused(&self) -> bool {
+        !self.network
+            && match &self.backend {
+                Some(Backend::Bwrap { .. }) => true,
+                Some(Backend::Landlock { abi, .. }) => *abi < 9,
+                None => false,
+            }
+    }
+
+    /// How `max_processes` is enforced here: `"cgroup"`, `"rlimit"` or `"none"` (root
+    /// without a writable pids cgroup), decision 0113.
+    pub fn process_limit_kind(&self) -> &'static str {
+        if !super::limits::is_root() {
+            "rlimit"
+        } else if super::limits::cgroup_available() {
+            "cgroup"
+        } else {
+            "none"
+        }
+    }
+
     /// An English description for `exec` and the log.
     pub fn describe(&self) -> String {
         let mut s = format!(
@@ -287,6 +300,7 @@ pub fn probe(
         writable_roots: scope.writable_roots.clone(),
         protected: scope.protected.clone(),
         limits,
+        max_processes: super::limits::DEFAULT_MAX_PROCESSES,
     }
 }
 
@@ -302,19 +316,38 @@ pub fn start(
     helper: &Path,
 ) -> (super::SharedScope, std::sync::Arc<SandboxStatus>) {
     let protected = super::protected::protected_paths(workspace, config_file, session_dir);
-    let scope = WriteScope::new(
+    let mut scope = WriteScope::new(
         settings.mode,
         workspace,
         &settings.writable_roots,
         protected,
     );
-    let status = probe(
+    // The repositories nested in the writable roots at start, so `/sandbox` lists them and
+    // the edit tools refuse a `gitdir:` they name; each sandboxed command walks again.
+    for p in super::vcs::discover(&scope.writable_roots, super::vcs::WALK_CAP).paths {
+        if !scope.protected.contains(&p) {
+            scope.protected.push(p);
+        }
+    }
+    let mut status = probe(
         settings.backend,
         settings.network,
         &scope,
         std::env::var_os("PATH").as_deref(),
         helper,
     );
+    status.max_processes = settings.max_processes;
+    if status.unix_sockets_refused() {
+        status.limits.push(
+            "with the network off, no Unix socket can be created, not even one in the workspace (socketpair still works): the kernel cannot tell a socket inside the writable roots from one outside".to_string(),
+        );
+    }
+    if status.backend.is_some() && status.process_limit_kind() == "none" {
+        status.limits.push(
+            "max_processes is not enforced: deepterm runs as root, where the kernel ignores RLIMIT_NPROC, and no pids cgroup is writable".to_string(),
+        );
+    }
+    super::policy::PrivateTmp::sweep_stale();
     (
         std::sync::Arc::new(std::sync::RwLock::new(scope)),
         std::sync::Arc::new(status),
