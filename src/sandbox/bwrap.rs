@@ -46,7 +46,58 @@ pub fn probe_args() -> Vec<OsString> {
 pub struct BwrapRun {
     /// Arguments for `bwrap` (the command's argv last).
     pub args: Vec<OsString>,
-    placeholders: Vec<PathBuf>,
+    _placeholders: Placeholders,
+}
+
+/// Empty directories made where missing protected paths would be created, so they can be
+/// bound read-only; dropping it removes them (only while still empty).
+#[derive(Debug, Default)]
+pub struct Placeholders(Vec<PathBuf>);
+
+impl Drop for Placeholders {
+    fn drop(&mut self) {
+        for p in self.0.iter().rev() {
+            // Only an empty directory goes (it was bound read-only, so it still is).
+            let _ = std::fs::remove_dir(p);
+        }
+    }
+}
+
+/// The paths to bind read-only over the writable roots: every existing protected path
+/// inside one (and, with `tmp_too`, under `/tmp`, which bubblewrap replaces), and for a
+/// missing one an empty placeholder at its first missing component, which stops the
+/// creation of everything below it (decision 0040). Used by bubblewrap and by the
+/// Landlock helper's private mount namespace (decision 0112).
+pub fn read_only_binds(
+    policy: &SandboxPolicy,
+    tmp_too: bool,
+) -> std::io::Result<(Vec<PathBuf>, Placeholders)> {
+    let mut binds = Vec::new();
+    let mut placeholders = Placeholders::default();
+    for p in &policy.protected {
+        let inside_writable = policy.writable_roots.iter().any(|r| p.starts_with(r));
+        if std::fs::symlink_metadata(p).is_ok() {
+            if inside_writable || (tmp_too && p.starts_with("/tmp")) {
+                binds.push(p.clone());
+            }
+            continue;
+        }
+        if !inside_writable {
+            continue;
+        }
+        let missing = first_missing(p);
+        if let Err(e) = std::fs::create_dir(&missing) {
+            if e.kind() != std::io::ErrorKind::AlreadyExists {
+                return Err(e);
+            }
+        } else {
+            placeholders.0.push(missing.clone());
+        }
+        if !binds.contains(&missing) {
+            binds.push(missing);
+        }
+    }
+    Ok((binds, placeholders))
 }
 
 impl BwrapRun {
@@ -80,33 +131,9 @@ impl BwrapRun {
                 push(&["--bind".as_ref(), r.as_os_str(), r.as_os_str()]);
             }
         }
-        let mut placeholders = Vec::new();
-        for p in &policy.protected {
-            let inside_writable = policy.writable_roots.iter().any(|r| p.starts_with(r));
-            if std::fs::symlink_metadata(p).is_ok() {
-                if inside_writable || p.starts_with("/tmp") {
-                    push(&["--ro-bind".as_ref(), p.as_os_str(), p.as_os_str()]);
-                }
-                continue;
-            }
-            if !inside_writable {
-                continue;
-            }
-            // The first missing component: binding it read-only stops the creation of
-            // everything below it.
-            let missing = first_missing(p);
-            if let Err(e) = std::fs::create_dir(&missing) {
-                if e.kind() != std::io::ErrorKind::AlreadyExists {
-                    return Err(e);
-                }
-            } else {
-                placeholders.push(missing.clone());
-            }
-            push(&[
-                "--ro-bind".as_ref(),
-                missing.as_os_str(),
-                missing.as_os_str(),
-            ]);
+        let (binds, placeholders) = read_only_binds(policy, true)?;
+        for p in &binds {
+            push(&["--ro-bind".as_ref(), p.as_os_str(), p.as_os_str()]);
         }
         a.extend(BASE_FLAGS.iter().map(OsString::from));
         if !policy.network {
@@ -122,17 +149,8 @@ impl BwrapRun {
         a.extend(argv.iter().map(OsString::from));
         Ok(BwrapRun {
             args: a,
-            placeholders,
+            _placeholders: placeholders,
         })
-    }
-}
-
-impl Drop for BwrapRun {
-    fn drop(&mut self) {
-        for p in self.placeholders.iter().rev() {
-            // Only an empty directory goes (it was bound read-only, so it still is).
-            let _ = std::fs::remove_dir(p);
-        }
     }
 }
 

@@ -37,6 +37,7 @@ pub struct Launch {
     /// The version-control walk stopped at its cap (decision 0110).
     pub vcs_walk_truncated: bool,
     _bwrap: Option<BwrapRun>,
+    _placeholders: Option<super::bwrap::Placeholders>,
 }
 
 /// Prepares `argv` to run in `workdir` under `scope` on `backend`.
@@ -88,11 +89,22 @@ pub fn prepare(
                 seccomp_fd,
                 vcs_walk_truncated: found.truncated,
                 _bwrap: Some(run),
+                _placeholders: None,
             })
         }
-        Backend::Landlock { helper, .. } => {
+        Backend::Landlock {
+            helper, mount_ns, ..
+        } => {
             if rlimit {
                 policy.nproc = Some(limits.max_processes);
+            }
+            let mut placeholders = None;
+            if *mount_ns {
+                let (binds, guard) = super::bwrap::read_only_binds(&policy, false)
+                    .map_err(|e| format!("the Landlock sandbox could not be prepared: {e}"))?;
+                policy.ro_binds = binds;
+                policy.mount_ns = true;
+                placeholders = Some(guard);
             }
             Ok(Launch {
                 program: helper.clone(),
@@ -101,6 +113,7 @@ pub fn prepare(
                 seccomp_fd: None,
                 vcs_walk_truncated: found.truncated,
                 _bwrap: None,
+                _placeholders: placeholders,
             })
         }
     }

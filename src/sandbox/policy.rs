@@ -28,6 +28,15 @@ pub struct SandboxPolicy {
     /// ([`super::limits`]); `None` when a pids cgroup does, or nothing can.
     #[serde(default)]
     pub nproc: Option<u32>,
+    /// Landlock only: the helper makes a private mount namespace and binds these paths
+    /// read-only in it (the protected paths inside the writable roots, and placeholders for
+    /// missing ones), so the writable roots can be granted whole (decision 0112). Empty
+    /// (and `mount_ns` false) where the kernel refuses the namespace.
+    #[serde(default)]
+    pub ro_binds: Vec<PathBuf>,
+    /// Landlock only: the private mount namespace is required (the probe found it works).
+    #[serde(default)]
+    pub mount_ns: bool,
 }
 
 impl SandboxPolicy {
@@ -45,6 +54,8 @@ impl SandboxPolicy {
             tmp_dir: tmp_dir.to_path_buf(),
             workdir: workdir.to_path_buf(),
             nproc: None,
+            ro_binds: Vec::new(),
+            mount_ns: false,
         }
     }
 

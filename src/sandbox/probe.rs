@@ -11,6 +11,17 @@ use super::landlock as ll;
 use super::policy::{PrivateTmp, SandboxPolicy};
 use super::{BackendChoice, SandboxMode, WriteScope};
 
+/// Set once the session's backend is Landlock without a private mount namespace, where
+/// entries directly in the workspace root cannot be created or removed (decision 0112).
+static ROOT_ENTRIES_LIMITED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this session's sandbox cannot create or remove entries directly in the
+/// workspace root (the model's capability sentence names it).
+pub fn root_entries_limited() -> bool {
+    ROOT_ENTRIES_LIMITED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A backend that passed its probe.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Backend {
@@ -25,6 +36,10 @@ pub enum Backend {
         abi: i32,
         /// The deepterm executable that runs `__sandbox`.
         helper: PathBuf,
+        /// The helper can make a private mount namespace (an unprivileged user namespace),
+        /// so the writable roots are granted whole and protected paths bound read-only
+        /// (decision 0112); otherwise the workspace root's entries are granted one by one.
+        mount_ns: bool,
     },
 }
 
@@ -46,8 +61,10 @@ impl Backend {
             Backend::Bwrap { .. } => {
                 v.push("sandbox-limit-symlink");
             }
-            Backend::Landlock { abi, .. } => {
-                v.push("sandbox-limit-landlock-root");
+            Backend::Landlock { abi, mount_ns, .. } => {
+                if !*mount_ns {
+                    v.push("sandbox-limit-landlock-root");
+                }
                 v.push("sandbox-limit-landlock-tmp");
                 v.push("sandbox-limit-landlock-setsid");
                 if *abi < 6 {
@@ -68,10 +85,12 @@ impl Backend {
                     "a protected path that is a symlink (a .git symlink) can be removed and replaced; what it points to stays protected".to_string(),
                 );
             }
-            Backend::Landlock { abi, .. } => {
-                v.push(
-                    "entries directly in a directory that holds a protected path (the workspace root) cannot be created, removed or renamed; existing files there stay writable".to_string(),
-                );
+            Backend::Landlock { abi, mount_ns, .. } => {
+                if !*mount_ns {
+                    v.push(
+                        "entries directly in a directory that holds a protected path (the workspace root) cannot be created, removed or renamed; existing files there stay writable".to_string(),
+                    );
+                }
                 v.push(
                     "/tmp is not private: TMPDIR points to a private directory, and writes to /tmp itself are refused".to_string(),
                 );
@@ -239,9 +258,21 @@ pub fn probe_landlock(helper: &Path) -> Result<Backend, String> {
         let why = why.trim().trim_start_matches(ll::HELPER_ERROR_PREFIX);
         return Err(format!("Landlock cannot be enforced here: {why}"));
     }
+    // The private mount namespace: a read-only bind of the temporary directory.
+    let mut ns = policy.clone();
+    ns.mount_ns = true;
+    ns.ro_binds = vec![tmp.path().to_path_buf()];
+    let mount_ns = Command::new(helper)
+        .args(ll::helper_args(&ns, &["true".to_string()]))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
     Ok(Backend::Landlock {
         abi,
         helper: helper.to_path_buf(),
+        mount_ns,
     })
 }
 
@@ -337,6 +368,12 @@ pub fn start(
         helper,
     );
     status.max_processes = settings.max_processes;
+    if let Some(Backend::Landlock {
+        mount_ns: false, ..
+    }) = status.backend
+    {
+        ROOT_ENTRIES_LIMITED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     if status.unix_sockets_refused() {
         status.limits.push(
             "with the network off, no Unix socket can be created, not even one in the workspace (socketpair still works): the kernel cannot tell a socket inside the writable roots from one outside".to_string(),

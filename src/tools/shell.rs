@@ -377,11 +377,25 @@ impl Shell {
                     }
                 };
                 result.outcome.content.push_str(&format!(
-                    "\n[the sandbox ({}, network {}) may have refused this; {writable}. To run \
-                     it outside the sandbox, call shell again with escalate = true and a \
+                    "\n[the sandbox ({}, network {}) may have refused this; {writable}.{root} To \
+                     run it outside the sandbox, call shell again with escalate = true and a \
                      justification]",
                     scope.mode.as_str(),
-                    if self.status.network { "on" } else { "off" }
+                    if self.status.network { "on" } else { "off" },
+                    root = if matches!(
+                        self.status.backend,
+                        Some(crate::sandbox::probe::Backend::Landlock {
+                            mount_ns: false,
+                            ..
+                        })
+                    ) && scope.mode == SandboxMode::WorkspaceWrite
+                    {
+                        " Here the sandbox (Landlock without a private mount namespace) cannot \
+                         create, remove or rename entries directly in the workspace root; \
+                         create them in a subdirectory."
+                    } else {
+                        ""
+                    }
                 ));
             }
         }

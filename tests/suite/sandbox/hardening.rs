@@ -233,3 +233,57 @@ async fn files_in_the_private_tmp_last_for_the_session_and_go_with_it() {
         );
     }
 }
+
+#[tokio::test]
+async fn entries_at_the_workspace_root_can_be_created_and_removed_on_both_backends() {
+    use deepterm::sandbox::probe::Backend;
+    let make = "echo hi > made.txt && mkdir made.d && mv made.txt made.d/ && rm -r made.d \
+                && echo kept > kept.txt";
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(&shell, &site.ws, make).await;
+        if let Backend::Landlock {
+            mount_ns: false, ..
+        } = backend
+        {
+            // Where the kernel refuses the private mount namespace, the refusal names the
+            // limit (decision 0112).
+            assert!(
+                text(&r.outcome).contains(
+                    "cannot create, remove or rename entries directly in the workspace root"
+                ),
+                "{}",
+                text(&r.outcome)
+            );
+            continue;
+        }
+        assert!(
+            !r.outcome.is_error,
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        assert!(site.ws.join("kept.txt").exists() && !site.ws.join("made.d").exists());
+        // Every protected path at the root stays refused (the escape suite has the rest).
+        let r = run(
+            &shell,
+            &site.ws,
+            "echo x >> .git/config; rm -rf .git; mv .claude c2",
+        )
+        .await;
+        assert!(r.outcome.is_error, "{}", text(&r.outcome));
+        assert_eq!(
+            std::fs::read_to_string(site.ws.join(".git/config")).unwrap(),
+            super::harness::GIT_CONFIG,
+            "{}",
+            backend.name()
+        );
+        assert!(site.ws.join(".claude/commands").is_dir() && !site.ws.join("c2").exists());
+    }
+}
