@@ -36,6 +36,8 @@ pub struct Launch {
     pub seccomp_fd: Option<std::os::fd::OwnedFd>,
     /// The version-control walk stopped at its cap (decision 0110).
     pub vcs_walk_truncated: bool,
+    /// The version-control entries that existed before the command (protected).
+    pub vcs_before: Vec<PathBuf>,
     _bwrap: Option<BwrapRun>,
     _placeholders: Option<super::bwrap::Placeholders>,
 }
@@ -51,9 +53,9 @@ pub fn prepare(
     let mut policy = SandboxPolicy::new(scope, limits.network, limits.tmp_dir, workdir);
     // Repositories at any depth, as they are now (one cloned since the start included).
     let found = super::vcs::discover(&policy.writable_roots, super::vcs::WALK_CAP);
-    for p in found.paths {
-        if !policy.protected.contains(&p) {
-            policy.protected.push(p);
+    for p in &found.paths {
+        if !policy.protected.contains(p) {
+            policy.protected.push(p.clone());
         }
     }
     let cgroup = if super::limits::is_root() {
@@ -88,6 +90,7 @@ pub fn prepare(
                 cgroup,
                 seccomp_fd,
                 vcs_walk_truncated: found.truncated,
+                vcs_before: found.paths,
                 _bwrap: Some(run),
                 _placeholders: None,
             })
@@ -112,6 +115,7 @@ pub fn prepare(
                 cgroup,
                 seccomp_fd: None,
                 vcs_walk_truncated: found.truncated,
+                vcs_before: found.paths,
                 _bwrap: None,
                 _placeholders: placeholders,
             })

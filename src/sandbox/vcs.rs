@@ -80,6 +80,36 @@ pub fn discover(roots: &[PathBuf], cap: usize) -> Discovery {
     out
 }
 
+/// The note a sandboxed command's result gets when it made version-control entries that
+/// did not exist before it ran (English, stable, §5): they could not be protected in
+/// advance, and their hooks and config would run as the user.
+pub const CREATED_NOTE: &str = "[warning: this command created version-control directories";
+
+/// [`CREATED_NOTE`] naming `created` (shown relative to `workspace`).
+pub fn created_note(workspace: &Path, created: &[PathBuf]) -> String {
+    let names: Vec<String> = created
+        .iter()
+        .map(|p| match p.strip_prefix(workspace) {
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => p.display().to_string(),
+        })
+        .collect();
+    format!(
+        "\n{CREATED_NOTE}, which the sandbox could not protect in advance: {}; their hooks and \
+         config run as the user at the next version-control command there]",
+        names.join(", ")
+    )
+}
+
+/// The version-control entries in `after` that are not in `before`.
+pub fn created(before: &[PathBuf], after: &[PathBuf]) -> Vec<PathBuf> {
+    after
+        .iter()
+        .filter(|p| !before.contains(p) && p.file_name().is_some_and(is_vcs_name))
+        .cloned()
+        .collect()
+}
+
 fn push_unique(v: &mut Vec<PathBuf>, p: PathBuf) {
     if !v.contains(&p) {
         v.push(p);

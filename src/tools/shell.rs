@@ -335,7 +335,24 @@ impl Shell {
         };
         let mut result = spawn_and_wait(&program, &args, req, &self.env, &extras, cancel).await;
         let walk_truncated = launch.as_ref().is_some_and(|l| l.vcs_walk_truncated);
+        let vcs_before = launch
+            .as_ref()
+            .map(|l| l.vcs_before.clone())
+            .unwrap_or_default();
         drop(launch);
+        if sandboxed && result.ran && scope.mode == SandboxMode::WorkspaceWrite {
+            // A repository the command made itself could not be protected in advance: it
+            // is named on the call's card (SPEC §15.5).
+            let after =
+                crate::sandbox::vcs::discover(&scope.writable_roots, crate::sandbox::vcs::WALK_CAP);
+            let made = crate::sandbox::vcs::created(&vcs_before, &after.paths);
+            if !made.is_empty() {
+                result
+                    .outcome
+                    .content
+                    .push_str(&crate::sandbox::vcs::created_note(&scope.workspace, &made));
+            }
+        }
         result.sandboxed = sandboxed;
         if sandboxed
             && result.exit_code == Some(i32::from(crate::sandbox::landlock::SETUP_FAILED_STATUS))

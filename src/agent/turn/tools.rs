@@ -150,6 +150,13 @@ impl TurnRunner<'_> {
                     vec![("max", Arg::from(max as i64))],
                 ));
             }
+            if call.name == "shell" && r.content.contains(crate::sandbox::vcs::CREATED_NOTE) {
+                self.events.emit(Notice::new(
+                    NoticeLevel::Warn,
+                    "sandbox-vcs-created",
+                    vec![],
+                ));
+            }
             let mut message = Message::text(Role::Tool, r.content.clone(), Source::kind("tool"));
             message.tool_call_id = Some(call.id.clone());
             if r.is_error {

@@ -287,3 +287,47 @@ async fn entries_at_the_workspace_root_can_be_created_and_removed_on_both_backen
         assert!(site.ws.join(".claude/commands").is_dir() && !site.ws.join("c2").exists());
     }
 }
+
+#[tokio::test]
+async fn a_repository_a_command_creates_is_named_on_its_result_as_a_warning() {
+    let make = "mkdir -p fresh && cd fresh && mkdir -p .git/hooks && \
+                printf '#!/bin/sh\\n' > .git/hooks/post-checkout";
+    for backend in backends() {
+        let site = Site::new();
+        let shell = site.shell(
+            SandboxMode::WorkspaceWrite,
+            Some(backend.clone()),
+            false,
+            "test",
+        );
+        let r = run(&shell, &site.ws, make).await;
+        assert!(
+            site.ws.join("fresh/.git/hooks/post-checkout").exists(),
+            "{}: a new repository cannot be protected in advance: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        assert!(
+            text(&r.outcome).contains(
+                "[warning: this command created version-control directories, which the \
+                 sandbox could not protect in advance: fresh/.git;"
+            ),
+            "{}: {}",
+            backend.name(),
+            text(&r.outcome)
+        );
+        // A command that makes none gets no warning, and the next one sees it protected.
+        let r = run(&shell, &site.ws, "echo x >> fresh/.git/hooks/post-checkout").await;
+        assert!(
+            !text(&r.outcome).contains("[warning"),
+            "{}",
+            text(&r.outcome)
+        );
+        assert_eq!(
+            std::fs::read_to_string(site.ws.join("fresh/.git/hooks/post-checkout")).unwrap(),
+            "#!/bin/sh\n",
+            "{}",
+            backend.name()
+        );
+    }
+}
