@@ -139,10 +139,8 @@ fn pids_parent() -> Option<PathBuf> {
     };
     if let Some(p) = v1 {
         let d = Path::new("/sys/fs/cgroup/pids").join(p.trim_start_matches('/'));
-        if d.join("pids.max").exists() || d.join("cgroup.procs").exists() {
-            if writable(&d) {
-                return Some(d);
-            }
+        if (d.join("pids.max").exists() || d.join("cgroup.procs").exists()) && writable(&d) {
+            return Some(d);
         }
     }
     if let Some(p) = v2 {
