@@ -8,29 +8,11 @@
 //! tools nor a sandboxed command can create them (see the decision note 0040 for how each
 //! backend stops their creation).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::{SandboxMode, WriteScope};
 
-/// `path` with symlinks resolved: canonical when it exists; otherwise its longest existing
-/// ancestor canonicalized, with the missing components appended lexically (`..` and `.`
-/// removed), so a path that does not exist yet still compares against canonical roots.
-pub fn canonical_or_lexical(path: &Path) -> PathBuf {
-    if let Ok(c) = std::fs::canonicalize(path) {
-        return c;
-    }
-    let comps: Vec<Component> = path.components().collect();
-    for i in (1..comps.len()).rev() {
-        let prefix: PathBuf = comps[..i].iter().collect();
-        if let Ok(mut out) = std::fs::canonicalize(&prefix) {
-            for c in &comps[i..] {
-                out.push(c.as_os_str());
-            }
-            return crate::fs_guard::normalize_lexically(&out);
-        }
-    }
-    crate::fs_guard::normalize_lexically(path)
-}
+pub use crate::fs_guard::canonical_or_lexical;
 
 /// The protected paths of a session (§14.2), canonical where they exist, without duplicates:
 /// the workspace's `.git` (a directory; or a `.git` file and the `gitdir:` it points to),

@@ -20,7 +20,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::protected::canonical_or_lexical;
+use crate::fs_guard::canonical_or_lexical;
 
 /// The entry names that make a version-control directory (or, for `.git`, a file).
 pub const VCS_NAMES: [&str; 4] = [".git", ".hg", ".svn", ".jj"];
