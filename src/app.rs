@@ -611,10 +611,15 @@ fn session_sandbox(
     // edits may change it.
     if let Some(rules) = crate::approval::user_rules_path() {
         let mut s = scope.write().unwrap_or_else(|e| e.into_inner());
-        if let Ok(c) = std::fs::canonicalize(&rules) {
-            s.protected.push(c);
+        // Once, canonical; the path as given too only when it differs (a symlink).
+        for p in [
+            crate::sandbox::protected::canonical_or_lexical(&rules),
+            rules,
+        ] {
+            if !s.protected.contains(&p) {
+                s.protected.push(p);
+            }
         }
-        s.protected.push(rules);
     }
     let handle = crate::sandbox::handle::SandboxHandle {
         scope,

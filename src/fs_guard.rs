@@ -11,7 +11,7 @@
 
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// What a file that is not a regular file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +175,26 @@ pub struct ConfinedText {
     pub size: u64,
     /// Only the first `max` bytes were read.
     pub truncated: bool,
+}
+
+/// `path` with symlinks resolved: canonical when it exists; otherwise its longest existing
+/// ancestor canonicalized, with the missing components appended lexically (`..` and `.`
+/// removed), so a path that does not exist yet still compares against canonical roots.
+pub fn canonical_or_lexical(path: &Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(path) {
+        return c;
+    }
+    let comps: Vec<Component> = path.components().collect();
+    for i in (1..comps.len()).rev() {
+        let prefix: PathBuf = comps[..i].iter().collect();
+        if let Ok(mut out) = std::fs::canonicalize(&prefix) {
+            for c in &comps[i..] {
+                out.push(c.as_os_str());
+            }
+            return normalize_lexically(&out);
+        }
+    }
+    normalize_lexically(path)
 }
 
 /// The canonical forms of `roots` that exist (a root that does not exist confines

@@ -27,15 +27,25 @@ pub fn capabilities(mode: SandboxMode, network: bool) -> String {
         SandboxMode::ReadOnly => format!(
             "The sandbox mode is read-only: you can read files (read_file, list_dir, grep) and \
              run shell commands that change nothing ({net}); apply_patch, edit_file and \
-             write_file refuse, and nothing is writable. Do not try to change files: say what \
+             write_file refuse, and nothing is writable but $TMPDIR, a private temporary \
+             directory that lasts for the session. Do not try to change files: say what \
              you would change, and the user can switch modes with /mode."
         ),
         SandboxMode::WorkspaceWrite => format!(
             "The sandbox mode is workspace-write: you can edit files inside the workspace and \
              its writable roots with apply_patch, edit_file and write_file, and run commands \
-             with shell inside a sandbox ({net}). .git, .deepterm/, the config file and the \
-             session directory are protected. If a command needs more, call shell with \
-             escalate = true and a justification; the user decides."
+             with shell inside a sandbox ({net}). .git, .hg, .svn and .jj at any depth, \
+             .deepterm/, .claude/, the config file and the session directory are protected. \
+             Sandboxed commands share one private temporary directory for the session \
+             ($TMPDIR, also /tmp where the sandbox can mount it; its files last until the \
+             session ends) and may run a limited number of processes.{root} If a command \
+             needs more, call shell with escalate = true and a justification; the user decides.",
+            root = if crate::sandbox::probe::root_entries_limited() {
+                " Here the sandbox cannot create, remove or rename entries directly in the \
+                 workspace root (only below it); existing files there stay writable."
+            } else {
+                ""
+            }
         ),
         SandboxMode::FullAccess => format!(
             "The sandbox mode is full-access: there is no sandbox; shell commands run as the \

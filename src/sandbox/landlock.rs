@@ -11,11 +11,20 @@
 //!   and a missing one cannot be created (its parent has no directory rights). The price:
 //!   entries directly in such a directory (the workspace root) cannot be created, removed or
 //!   renamed; existing files there stay writable. Symlinks are never granted (they would
-//!   grant their target).
+//!   grant their target). Where the kernel lets the helper make a private mount namespace
+//!   (an unprivileged user namespace), it does instead what bubblewrap does: binds every
+//!   protected path read-only in that namespace and grants the writable roots whole, so
+//!   the workspace root behaves as under bubblewrap (decision 0112). Landlock itself cannot
+//!   take a subtree back out of a granted tree, so without the namespace the per-entry
+//!   grant stays, and `/sandbox`, the capability sentence and the refusal say so.
 //! - TCP bind and connect denied when `network = false` and the ABI has them (v4); abstract
 //!   Unix sockets and signals scoped to the sandbox (v6).
 //! - seccomp: with `network = false`, `socket()` of any family but `AF_UNIX` and
 //!   `io_uring_setup` (whose socket operation bypasses seccomp) fail with `EACCES`/`EPERM`;
+//!   on a kernel whose Landlock cannot restrict pathname Unix sockets (ABI < 9),
+//!   `socket(AF_UNIX)` fails too, so no socket outside the sandbox (an ssh-agent, Docker's)
+//!   can be reached; `socketpair` still works (decision 0111). From ABI 9 the socket rule
+//!   grants connecting to sockets beneath the writable roots and the temporary directory;
 //!   always, `setsid` and `setpgid` fail with `EPERM`, so nothing leaves the process group
 //!   deepterm kills on timeout.
 //! - `no_new_privs` is set (the ruleset and the filter require it), and every capability is
@@ -122,6 +131,9 @@ fn parse_args(args: &[OsString]) -> Result<(SandboxPolicy, Vec<OsString>), Strin
 
 /// Restricts the calling process (the helper) to `policy`: Landlock, then seccomp.
 fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
+    if policy.mount_ns {
+        private_mounts(&policy.ro_binds)?;
+    }
     drop_capabilities()?;
     let v = kernel_abi()?;
     if v < MIN_ABI {
@@ -169,8 +181,27 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
     }
     created = add(created, &policy.tmp_dir, AccessFs::from_all(abi))
         .map_err(|e| format!("Landlock: {}: {e}", policy.tmp_dir.display()))?;
+    if !policy.network && v >= 9 {
+        // Sockets beneath the writable roots stay reachable (from_all has ResolveUnix for
+        // the trees granted whole; the workspace root's entries get it below).
+        for root in &policy.writable_roots {
+            if root.exists() {
+                created = add(created, root, AccessFs::ResolveUnix.into())
+                    .map_err(|e| format!("Landlock: {}: {e}", root.display()))?;
+            }
+        }
+    }
     for root in &policy.writable_roots {
-        created = grant_tree(created, policy, root, abi)?;
+        if policy.mount_ns {
+            // The protected paths inside are read-only mounts (private_mounts).
+            let is_dir = std::fs::symlink_metadata(root).is_ok_and(|m| m.is_dir());
+            if is_dir {
+                created = add(created, root, AccessFs::from_all(abi))
+                    .map_err(|e| format!("Landlock: {}: {e}", root.display()))?;
+            }
+        } else {
+            created = grant_tree(created, policy, root, abi)?;
+        }
     }
     let status = created.restrict_self().map_err(landlock_err)?;
     if status.ruleset != RulesetStatus::FullyEnforced {
@@ -182,7 +213,91 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
     if !status.no_new_privs {
         return Err("no_new_privs could not be set".into());
     }
-    seccomp(policy.network)
+    if let Some(n) = policy.nproc {
+        // Counted from the user's processes now (see super::limits).
+        // SAFETY: getuid has no failure mode.
+        let uid = unsafe { libc::getuid() };
+        super::limits::set_nproc(super::limits::tasks_of(uid) + u64::from(n))
+            .map_err(|e| format!("the process limit could not be set: {e}"))?;
+    }
+    seccomp(policy.network, v < 9)
+}
+
+/// Enters a private user and mount namespace and binds each of `binds` read-only over
+/// itself (decision 0112). The command cannot undo it: Landlock forbids mounting and every
+/// capability is dropped afterwards.
+fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), String> {
+    use std::ffi::CString;
+    let os = |what: &str| format!("{what}: {}", std::io::Error::last_os_error());
+    // SAFETY: getuid/getgid have no failure mode; unshare only changes this process's
+    // namespaces; mount and statvfs read NUL-terminated paths and a struct that outlive
+    // the calls.
+    unsafe {
+        let (uid, gid) = (libc::getuid(), libc::getgid());
+        if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) != 0 {
+            return Err(os(
+                "no private mount namespace (user namespaces are refused here)",
+            ));
+        }
+        let _ = std::fs::write("/proc/self/setgroups", "deny");
+        std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))
+            .map_err(|e| format!("uid_map: {e}"))?;
+        std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))
+            .map_err(|e| format!("gid_map: {e}"))?;
+        let root = CString::new("/").unwrap_or_default();
+        if libc::mount(
+            std::ptr::null(),
+            root.as_ptr(),
+            std::ptr::null(),
+            libc::MS_REC | libc::MS_PRIVATE,
+            std::ptr::null(),
+        ) != 0
+        {
+            return Err(os("making the mounts private"));
+        }
+        for p in binds {
+            let c = CString::new(p.as_os_str().as_encoded_bytes())
+                .map_err(|_| format!("{}: a NUL in the path", p.display()))?;
+            if libc::mount(
+                c.as_ptr(),
+                c.as_ptr(),
+                std::ptr::null(),
+                libc::MS_BIND | libc::MS_REC,
+                std::ptr::null(),
+            ) != 0
+            {
+                return Err(os(&format!("binding {}", p.display())));
+            }
+            // A remount in a user namespace must keep the flags the mount is locked with.
+            let mut st: libc::statvfs = std::mem::zeroed();
+            let mut keep: libc::c_ulong = 0;
+            if libc::statvfs(c.as_ptr(), &mut st) == 0 {
+                for (st_flag, ms_flag) in [
+                    (libc::ST_NOSUID, libc::MS_NOSUID),
+                    (libc::ST_NODEV, libc::MS_NODEV),
+                    (libc::ST_NOEXEC, libc::MS_NOEXEC),
+                    (libc::ST_NOATIME, libc::MS_NOATIME),
+                    (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+                    (libc::ST_RELATIME, libc::MS_RELATIME),
+                ] {
+                    if st.f_flag & st_flag != 0 {
+                        keep |= ms_flag;
+                    }
+                }
+            }
+            if libc::mount(
+                std::ptr::null(),
+                c.as_ptr(),
+                std::ptr::null(),
+                libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY | keep,
+                std::ptr::null(),
+            ) != 0
+            {
+                return Err(os(&format!("making {} read-only", p.display())));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Drops every capability (bounding, ambient, effective, permitted, inheritable), so a
@@ -283,7 +398,7 @@ fn grant_tree(
 
 /// The seccomp filter (see the module doc). seccompiler sets nothing itself: the caller
 /// already has `no_new_privs` from Landlock.
-fn seccomp(network: bool) -> Result<(), String> {
+fn seccomp(network: bool, deny_unix: bool) -> Result<(), String> {
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
         SeccompRule, TargetArch,
@@ -309,10 +424,12 @@ fn seccomp(network: bool) -> Result<(), String> {
         )
         .map_err(|e| err(&e))?;
         let mut sockets: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-        sockets.insert(
-            libc::SYS_socket,
-            vec![SeccompRule::new(vec![not_unix]).map_err(|e| err(&e))?],
-        );
+        let rules = if deny_unix {
+            Vec::new()
+        } else {
+            vec![SeccompRule::new(vec![not_unix]).map_err(|e| err(&e))?]
+        };
+        sockets.insert(libc::SYS_socket, rules);
         filters.push(
             SeccompFilter::new(
                 sockets,
@@ -335,4 +452,38 @@ fn seccomp(network: bool) -> Result<(), String> {
         seccompiler::apply_filter(&prog).map_err(|e| err(&e))?;
     }
     Ok(())
+}
+
+/// bubblewrap's filter with the network off (its own namespace already isolates the other
+/// families and abstract sockets): `socket(AF_UNIX)` fails with `EACCES`, `io_uring_setup`
+/// with `EPERM` (decision 0111).
+pub fn unix_socket_filter() -> Result<seccompiler::BpfProgram, String> {
+    use seccompiler::{
+        SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+        SeccompRule, TargetArch,
+    };
+    use std::collections::BTreeMap;
+    let err = |e: &dyn std::fmt::Display| format!("seccomp: {e}");
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| err(&e))?;
+    let unix = SeccompCondition::new(
+        0,
+        SeccompCmpArgLen::Dword,
+        SeccompCmpOp::Eq,
+        libc::AF_UNIX as u64,
+    )
+    .map_err(|e| err(&e))?;
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    rules.insert(
+        libc::SYS_socket,
+        vec![SeccompRule::new(vec![unix]).map_err(|e| err(&e))?],
+    );
+    rules.insert(libc::SYS_io_uring_setup, Vec::new());
+    let f = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EACCES as u32),
+        arch,
+    )
+    .map_err(|e| err(&e))?;
+    f.try_into().map_err(|e: seccompiler::BackendError| err(&e))
 }

@@ -6,48 +6,119 @@ use std::path::{Path, PathBuf};
 use super::WriteScope;
 use super::bwrap::BwrapRun;
 use super::landlock::helper_args;
-use super::policy::{PrivateTmp, SandboxPolicy};
+use super::limits::PidsCgroup;
+use super::policy::SandboxPolicy;
 use super::probe::Backend;
 
+/// What one sandboxed command runs under besides the scope: the session's private
+/// temporary directory, the network setting and the process limit.
+#[derive(Debug, Clone, Copy)]
+pub struct RunLimits<'a> {
+    /// The session's private temporary directory.
+    pub tmp_dir: &'a Path,
+    /// `[sandbox] network`.
+    pub network: bool,
+    /// `[sandbox] max_processes`.
+    pub max_processes: u32,
+}
+
 /// A command ready to spawn inside the sandbox. Keep it alive until the command has exited:
-/// dropping it removes the private temporary directory and bubblewrap's placeholders.
+/// dropping it removes bubblewrap's placeholders and the command's pids cgroup.
 #[derive(Debug)]
 pub struct Launch {
     /// The program to start (`bwrap` or the deepterm helper).
     pub program: PathBuf,
     /// Its arguments (the command's argv last).
     pub args: Vec<OsString>,
+    /// The pids cgroup the child joins before it executes `program`, when root.
+    pub cgroup: Option<PidsCgroup>,
+    /// The bubblewrap seccomp program the child keeps open for `bwrap --seccomp`.
+    pub seccomp_fd: Option<std::os::fd::OwnedFd>,
+    /// The version-control walk stopped at its cap (decision 0110).
+    pub vcs_walk_truncated: bool,
+    /// The version-control entries that existed before the command (protected).
+    pub vcs_before: Vec<PathBuf>,
     _bwrap: Option<BwrapRun>,
-    _tmp: PrivateTmp,
+    _placeholders: Option<super::bwrap::Placeholders>,
 }
 
 /// Prepares `argv` to run in `workdir` under `scope` on `backend`.
 pub fn prepare(
     backend: &Backend,
     scope: &WriteScope,
-    network: bool,
+    limits: RunLimits<'_>,
     workdir: &Path,
     argv: &[String],
 ) -> Result<Launch, String> {
-    let tmp = PrivateTmp::create()
-        .map_err(|e| format!("the sandbox's private temporary directory: {e}"))?;
-    let policy = SandboxPolicy::new(scope, network, tmp.path(), workdir);
+    let mut policy = SandboxPolicy::new(scope, limits.network, limits.tmp_dir, workdir);
+    // Repositories at any depth, as they are now (one cloned since the start included).
+    let found = super::vcs::discover(&policy.writable_roots, super::vcs::WALK_CAP);
+    for p in &found.paths {
+        if !policy.protected.contains(p) {
+            policy.protected.push(p.clone());
+        }
+    }
+    let cgroup = if super::limits::is_root() {
+        PidsCgroup::create(limits.max_processes).ok()
+    } else {
+        None
+    };
+    let rlimit = cgroup.is_none() && !super::limits::is_root();
     match backend {
         Backend::Bwrap { program } => {
-            let run = BwrapRun::prepare(&policy, argv)
+            let wrapped;
+            let argv = if rlimit {
+                wrapped = super::limits::sh_wrapper(limits.max_processes, argv);
+                &wrapped[..]
+            } else {
+                argv
+            };
+            let seccomp_fd = if limits.network {
+                None
+            } else {
+                Some(
+                    super::bwrap::seccomp_memfd()
+                        .map_err(|e| format!("bubblewrap's seccomp filter: {e}"))?,
+                )
+            };
+            let fd = seccomp_fd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
+            let run = BwrapRun::prepare(&policy, argv, fd)
                 .map_err(|e| format!("bubblewrap could not be prepared: {e}"))?;
             Ok(Launch {
                 program: program.clone(),
                 args: run.args.clone(),
+                cgroup,
+                seccomp_fd,
+                vcs_walk_truncated: found.truncated,
+                vcs_before: found.paths,
                 _bwrap: Some(run),
-                _tmp: tmp,
+                _placeholders: None,
             })
         }
-        Backend::Landlock { helper, .. } => Ok(Launch {
-            program: helper.clone(),
-            args: helper_args(&policy, argv),
-            _bwrap: None,
-            _tmp: tmp,
-        }),
+        Backend::Landlock {
+            helper, mount_ns, ..
+        } => {
+            if rlimit {
+                policy.nproc = Some(limits.max_processes);
+            }
+            let mut placeholders = None;
+            if *mount_ns {
+                let (binds, guard) = super::bwrap::read_only_binds(&policy, false)
+                    .map_err(|e| format!("the Landlock sandbox could not be prepared: {e}"))?;
+                policy.ro_binds = binds;
+                policy.mount_ns = true;
+                placeholders = Some(guard);
+            }
+            Ok(Launch {
+                program: helper.clone(),
+                args: helper_args(&policy, argv),
+                cgroup,
+                seccomp_fd: None,
+                vcs_walk_truncated: found.truncated,
+                vcs_before: found.paths,
+                _bwrap: None,
+                _placeholders: placeholders,
+            })
+        }
     }
 }

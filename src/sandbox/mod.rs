@@ -9,9 +9,11 @@ pub mod bwrap;
 pub mod handle;
 pub mod landlock;
 pub mod launch;
+pub mod limits;
 pub mod policy;
 pub mod probe;
 pub mod protected;
+pub mod vcs;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
@@ -75,7 +77,7 @@ pub enum BackendChoice {
 }
 
 /// The `[sandbox]` table.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SandboxSettings {
     /// Starting mode.
     pub mode: SandboxMode,
@@ -85,6 +87,20 @@ pub struct SandboxSettings {
     pub writable_roots: Vec<PathBuf>,
     /// Which backend.
     pub backend: BackendChoice,
+    /// The most processes a sandboxed command and its children may run (§15.5).
+    pub max_processes: u32,
+}
+
+impl Default for SandboxSettings {
+    fn default() -> Self {
+        SandboxSettings {
+            mode: SandboxMode::default(),
+            network: false,
+            writable_roots: Vec::new(),
+            backend: BackendChoice::default(),
+            max_processes: limits::DEFAULT_MAX_PROCESSES,
+        }
+    }
 }
 
 /// Why a write was refused. The text goes to the model (English, stable, §5).
@@ -147,11 +163,27 @@ impl WriteScope {
                         protected: p.clone(),
                     });
                 }
-                if self.writable_roots.iter().any(|r| resolved.starts_with(r)) {
-                    Ok(())
-                } else {
-                    Err(WriteRefusal::OutsideWritableRoots(resolved.to_path_buf()))
+                let Some(root) = self.writable_roots.iter().find(|r| resolved.starts_with(r))
+                else {
+                    return Err(WriteRefusal::OutsideWritableRoots(resolved.to_path_buf()));
+                };
+                // A version-control directory at any depth (a nested clone's hooks run as
+                // the user later), including one that did not exist at start (§15.5).
+                let mut at = root.clone();
+                for c in resolved
+                    .strip_prefix(root)
+                    .unwrap_or(Path::new(""))
+                    .components()
+                {
+                    at.push(c);
+                    if vcs::is_vcs_name(c.as_os_str()) {
+                        return Err(WriteRefusal::Protected {
+                            path: resolved.to_path_buf(),
+                            protected: at,
+                        });
+                    }
                 }
+                Ok(())
             }
         }
     }

@@ -19,11 +19,24 @@ pub struct SandboxPolicy {
     pub protected: Vec<PathBuf>,
     /// Whether sockets other than Unix ones may be used.
     pub network: bool,
-    /// The command's private temporary directory (host path; writable in every mode, and
-    /// removed after the command: nothing written there outlives it).
+    /// The session's private temporary directory (host path; writable in every mode; it
+    /// lasts for the session, SPEC §15.5).
     pub tmp_dir: PathBuf,
     /// Where the command starts (inside the workspace).
     pub workdir: PathBuf,
+    /// `[sandbox] max_processes`, when the helper enforces it with `RLIMIT_NPROC`
+    /// ([`super::limits`]); `None` when a pids cgroup does, or nothing can.
+    #[serde(default)]
+    pub nproc: Option<u32>,
+    /// Landlock only: the helper makes a private mount namespace and binds these paths
+    /// read-only in it (the protected paths inside the writable roots, and placeholders for
+    /// missing ones), so the writable roots can be granted whole (decision 0112). Empty
+    /// (and `mount_ns` false) where the kernel refuses the namespace.
+    #[serde(default)]
+    pub ro_binds: Vec<PathBuf>,
+    /// Landlock only: the private mount namespace is required (the probe found it works).
+    #[serde(default)]
+    pub mount_ns: bool,
 }
 
 impl SandboxPolicy {
@@ -40,6 +53,9 @@ impl SandboxPolicy {
             network,
             tmp_dir: tmp_dir.to_path_buf(),
             workdir: workdir.to_path_buf(),
+            nproc: None,
+            ro_binds: Vec::new(),
+            mount_ns: false,
         }
     }
 
@@ -56,7 +72,9 @@ impl SandboxPolicy {
     }
 }
 
-/// A private temporary directory for one command, removed (with its contents) on drop.
+/// A private temporary directory (one per session for sandboxed commands, one per probe),
+/// removed with its contents on drop. Its name carries deepterm's pid, so a later start
+/// removes what a crashed one left ([`PrivateTmp::sweep_stale`]).
 #[derive(Debug)]
 pub struct PrivateTmp {
     path: PathBuf,
@@ -85,6 +103,48 @@ impl PrivateTmp {
         Err(std::io::Error::other(
             "could not create a private temporary directory",
         ))
+    }
+
+    /// Removes the directories that deepterm processes no longer alive left under the
+    /// system temporary directory (a crash skips the drop). Only names of the exact form
+    /// `deepterm-sandbox-PID-HEX`, owned by this user, whose PID is gone.
+    pub fn sweep_stale() {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+            return;
+        };
+        // SAFETY: geteuid has no failure mode.
+        let me = unsafe { libc::geteuid() };
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let Some(rest) = name
+                .to_str()
+                .and_then(|n| n.strip_prefix("deepterm-sandbox-"))
+            else {
+                continue;
+            };
+            let Some((pid, hex)) = rest.split_once('-') else {
+                continue;
+            };
+            let Ok(pid) = pid.parse::<i32>() else {
+                continue;
+            };
+            if hex.len() != 16 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) || pid <= 0 {
+                continue;
+            }
+            let Ok(meta) = e.path().symlink_metadata() else {
+                continue;
+            };
+            if !meta.is_dir() || meta.uid() != me {
+                continue;
+            }
+            // SAFETY: signal 0 only checks that the process exists.
+            let gone = unsafe { libc::kill(pid, 0) } == -1
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+            if gone {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
     }
 
     /// The directory.

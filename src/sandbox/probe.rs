@@ -11,6 +11,17 @@ use super::landlock as ll;
 use super::policy::{PrivateTmp, SandboxPolicy};
 use super::{BackendChoice, SandboxMode, WriteScope};
 
+/// Set once the session's backend is Landlock without a private mount namespace, where
+/// entries directly in the workspace root cannot be created or removed (decision 0112).
+static ROOT_ENTRIES_LIMITED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Whether this session's sandbox cannot create or remove entries directly in the
+/// workspace root (the model's capability sentence names it).
+pub fn root_entries_limited() -> bool {
+    ROOT_ENTRIES_LIMITED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A backend that passed its probe.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Backend {
@@ -25,6 +36,10 @@ pub enum Backend {
         abi: i32,
         /// The deepterm executable that runs `__sandbox`.
         helper: PathBuf,
+        /// The helper can make a private mount namespace (an unprivileged user namespace),
+        /// so the writable roots are granted whole and protected paths bound read-only
+        /// (decision 0112); otherwise the workspace root's entries are granted one by one.
+        mount_ns: bool,
     },
 }
 
@@ -44,16 +59,14 @@ impl Backend {
         let mut v = vec!["sandbox-limit-hard-link"];
         match self {
             Backend::Bwrap { .. } => {
-                v.push("sandbox-limit-unix-sockets");
                 v.push("sandbox-limit-symlink");
             }
-            Backend::Landlock { abi, .. } => {
-                v.push("sandbox-limit-landlock-root");
+            Backend::Landlock { abi, mount_ns, .. } => {
+                if !*mount_ns {
+                    v.push("sandbox-limit-landlock-root");
+                }
                 v.push("sandbox-limit-landlock-tmp");
                 v.push("sandbox-limit-landlock-setsid");
-                if *abi < 9 {
-                    v.push("sandbox-limit-landlock-unix-sockets");
-                }
                 if *abi < 6 {
                     v.push("sandbox-limit-landlock-abstract");
                 }
@@ -69,17 +82,15 @@ impl Backend {
         match self {
             Backend::Bwrap { .. } => {
                 v.push(
-                    "Unix sockets of services outside the sandbox stay reachable by path"
-                        .to_string(),
-                );
-                v.push(
                     "a protected path that is a symlink (a .git symlink) can be removed and replaced; what it points to stays protected".to_string(),
                 );
             }
-            Backend::Landlock { abi, .. } => {
-                v.push(
-                    "entries directly in a directory that holds a protected path (the workspace root) cannot be created, removed or renamed; existing files there stay writable".to_string(),
-                );
+            Backend::Landlock { abi, mount_ns, .. } => {
+                if !*mount_ns {
+                    v.push(
+                        "entries directly in a directory that holds a protected path (the workspace root) cannot be created, removed or renamed; existing files there stay writable".to_string(),
+                    );
+                }
                 v.push(
                     "/tmp is not private: TMPDIR points to a private directory, and writes to /tmp itself are refused".to_string(),
                 );
@@ -87,11 +98,6 @@ impl Backend {
                     "setsid and setpgid are refused, so programs that start a new session fail"
                         .to_string(),
                 );
-                if *abi < 9 {
-                    v.push(format!(
-                        "Unix sockets of services outside the sandbox stay reachable by path (Landlock ABI {abi} < 9)"
-                    ));
-                }
                 if *abi < 6 {
                     v.push(format!(
                         "abstract Unix sockets and signals are not scoped (Landlock ABI {abi} < 6)"
@@ -125,9 +131,35 @@ pub struct SandboxStatus {
     pub protected: Vec<PathBuf>,
     /// What the backend in use cannot cover ([`Backend::limits`]).
     pub limits: Vec<String>,
+    /// `[sandbox] max_processes`.
+    pub max_processes: u32,
 }
 
 impl SandboxStatus {
+    /// Whether, with the network off, no Unix socket can be created at all: the backend
+    /// cannot tell a socket inside the writable roots from one outside (bubblewrap; Landlock
+    /// before ABI 9), decision 0111.
+    pub fn unix_sockets_refused(&self) -> bool {
+        !self.network
+            && match &self.backend {
+                Some(Backend::Bwrap { .. }) => true,
+                Some(Backend::Landlock { abi, .. }) => *abi < 9,
+                None => false,
+            }
+    }
+
+    /// How `max_processes` is enforced here: `"cgroup"`, `"rlimit"` or `"none"` (root
+    /// without a writable pids cgroup), decision 0113.
+    pub fn process_limit_kind(&self) -> &'static str {
+        if !super::limits::is_root() {
+            "rlimit"
+        } else if super::limits::cgroup_available() {
+            "cgroup"
+        } else {
+            "none"
+        }
+    }
+
     /// An English description for `exec` and the log.
     pub fn describe(&self) -> String {
         let mut s = format!(
@@ -226,9 +258,21 @@ pub fn probe_landlock(helper: &Path) -> Result<Backend, String> {
         let why = why.trim().trim_start_matches(ll::HELPER_ERROR_PREFIX);
         return Err(format!("Landlock cannot be enforced here: {why}"));
     }
+    // The private mount namespace: a read-only bind of the temporary directory.
+    let mut ns = policy.clone();
+    ns.mount_ns = true;
+    ns.ro_binds = vec![tmp.path().to_path_buf()];
+    let mount_ns = Command::new(helper)
+        .args(ll::helper_args(&ns, &["true".to_string()]))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
     Ok(Backend::Landlock {
         abi,
         helper: helper.to_path_buf(),
+        mount_ns,
     })
 }
 
@@ -287,6 +331,7 @@ pub fn probe(
         writable_roots: scope.writable_roots.clone(),
         protected: scope.protected.clone(),
         limits,
+        max_processes: super::limits::DEFAULT_MAX_PROCESSES,
     }
 }
 
@@ -302,19 +347,44 @@ pub fn start(
     helper: &Path,
 ) -> (super::SharedScope, std::sync::Arc<SandboxStatus>) {
     let protected = super::protected::protected_paths(workspace, config_file, session_dir);
-    let scope = WriteScope::new(
+    let mut scope = WriteScope::new(
         settings.mode,
         workspace,
         &settings.writable_roots,
         protected,
     );
-    let status = probe(
+    // The repositories nested in the writable roots at start, so `/sandbox` lists them and
+    // the edit tools refuse a `gitdir:` they name; each sandboxed command walks again.
+    for p in super::vcs::discover(&scope.writable_roots, super::vcs::WALK_CAP).paths {
+        if !scope.protected.contains(&p) {
+            scope.protected.push(p);
+        }
+    }
+    let mut status = probe(
         settings.backend,
         settings.network,
         &scope,
         std::env::var_os("PATH").as_deref(),
         helper,
     );
+    status.max_processes = settings.max_processes;
+    if let Some(Backend::Landlock {
+        mount_ns: false, ..
+    }) = status.backend
+    {
+        ROOT_ENTRIES_LIMITED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    if status.unix_sockets_refused() {
+        status.limits.push(
+            "with the network off, no Unix socket can be created, not even one in the workspace (socketpair still works): the kernel cannot tell a socket inside the writable roots from one outside".to_string(),
+        );
+    }
+    if status.backend.is_some() && status.process_limit_kind() == "none" {
+        status.limits.push(
+            "max_processes is not enforced: deepterm runs as root, where the kernel ignores RLIMIT_NPROC, and no pids cgroup is writable".to_string(),
+        );
+    }
+    super::policy::PrivateTmp::sweep_stale();
     (
         std::sync::Arc::new(std::sync::RwLock::new(scope)),
         std::sync::Arc::new(status),

@@ -1,52 +1,18 @@
 //! Protected paths and the canonical [`WriteScope`] built from them (SPEC §14.2).
 //!
 //! Protected paths are never writable short of `full-access`: the workspace's `.git` (and
-//! the directory a `.git` file's `gitdir:` line points to), `.deepterm/`, the config file and
-//! the session directory. Paths that do not exist yet are protected too, so neither the edit
+//! the directory a `.git` file's `gitdir:` line points to, and its `commondir`),
+//! `.deepterm/`, `.claude/` (another agent's commands and settings, which deepterm loads as
+//! well), the config file and the session directory; and every version-control directory
+//! at any depth inside a writable root ([`super::vcs`], SPEC §15.5). Paths that do not exist yet are protected too, so neither the edit
 //! tools nor a sandboxed command can create them (see the decision note 0040 for how each
 //! backend stops their creation).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use super::{SandboxMode, WriteScope};
 
-/// `path` with symlinks resolved: canonical when it exists; otherwise its longest existing
-/// ancestor canonicalized, with the missing components appended lexically (`..` and `.`
-/// removed), so a path that does not exist yet still compares against canonical roots.
-pub fn canonical_or_lexical(path: &Path) -> PathBuf {
-    if let Ok(c) = std::fs::canonicalize(path) {
-        return c;
-    }
-    let comps: Vec<Component> = path.components().collect();
-    for i in (1..comps.len()).rev() {
-        let prefix: PathBuf = comps[..i].iter().collect();
-        if let Ok(mut out) = std::fs::canonicalize(&prefix) {
-            for c in &comps[i..] {
-                out.push(c.as_os_str());
-            }
-            return crate::fs_guard::normalize_lexically(&out);
-        }
-    }
-    crate::fs_guard::normalize_lexically(path)
-}
-
-/// The `gitdir: X` target of a `.git` file (as git resolves it: relative to the file's
-/// directory), if `git_file` is such a file.
-fn gitdir_target(git_file: &Path) -> Option<PathBuf> {
-    // A `.git` file holds one short line; a huge or non-regular one is not read whole.
-    let file = crate::fs_guard::open_regular(git_file).ok()?;
-    let capped = crate::fs_guard::read_capped(file, 4096).ok()?;
-    let text = String::from_utf8(capped.bytes).ok()?;
-    let line = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("gitdir:"))?;
-    let target = Path::new(line.trim());
-    if target.as_os_str().is_empty() {
-        return None;
-    }
-    let dir = git_file.parent()?;
-    Some(canonical_or_lexical(&dir.join(target)))
-}
+pub use crate::fs_guard::canonical_or_lexical;
 
 /// The protected paths of a session (§14.2), canonical where they exist, without duplicates:
 /// the workspace's `.git` (a directory; or a `.git` file and the `gitdir:` it points to),
@@ -62,9 +28,7 @@ pub fn protected_paths(
     match std::fs::symlink_metadata(&git) {
         Ok(m) if m.is_file() => {
             out.push(git.clone());
-            if let Some(target) = gitdir_target(&git) {
-                out.push(target);
-            }
+            out.extend(super::vcs::git_file_targets(&git));
         }
         Ok(m) if m.file_type().is_symlink() => {
             // The link itself (so it cannot be replaced) and what it points to.
@@ -74,6 +38,7 @@ pub fn protected_paths(
         _ => out.push(git),
     }
     out.push(canonical_or_lexical(&ws.join(".deepterm")));
+    out.push(canonical_or_lexical(&ws.join(".claude")));
     if let Some(c) = config_file {
         out.push(canonical_or_lexical(c));
     }
@@ -151,6 +116,7 @@ mod tests {
                 root.join("ws/.git"),
                 root.join("repo.git/worktrees/ws"),
                 root.join("ws/.deepterm"),
+                root.join("ws/.claude"),
                 root.join("config.toml"),
                 root.join("sessions"),
             ]
@@ -169,6 +135,7 @@ mod tests {
             vec![
                 root.join("ws/.git"),
                 root.join("ws/.deepterm"),
+                root.join("ws/.claude"),
                 root.join("ws/sess")
             ]
         );

@@ -14,6 +14,11 @@ use std::ffi::OsString;
 
 use crate::config::Config;
 
+/// Variables that hand a sandboxed command a socket outside its sandbox (the user's
+/// ssh-agent and gpg-agent keys, a Docker daemon, which means root): removed from every
+/// sandboxed command's environment (SPEC §15.5), whatever `env_passthrough` says.
+pub const AGENT_SOCKET_VARS: [&str; 3] = ["SSH_AUTH_SOCK", "GPG_AGENT_INFO", "DOCKER_HOST"];
+
 /// Name endings (compared in upper case) that mark a variable as a secret.
 pub const SECRET_SUFFIXES: [&str; 3] = ["_API_KEY", "_TOKEN", "_SECRET"];
 

@@ -27,6 +27,7 @@ use tokio_util::sync::CancellationToken;
 use super::child_env::ChildEnvPolicy;
 use super::command::{OUTPUT_GRACE, kill_group};
 use super::{Approval, Interrupted, RegisteredTool, ToolExecutor, ToolOutcome, run_guarded};
+use crate::sandbox::policy::PrivateTmp;
 use crate::sandbox::probe::{SandboxStatus, find_on_path};
 use crate::sandbox::{SandboxMode, SharedScope, launch};
 use crate::session::event::ToolSchema;
@@ -221,13 +222,33 @@ pub struct Shell {
     scope: SharedScope,
     status: Arc<SandboxStatus>,
     env: ChildEnvPolicy,
+    /// The session's private temporary directory, made at the first sandboxed command
+    /// and removed when the shell (the session) goes (SPEC §15.5).
+    tmp: std::sync::OnceLock<Result<PrivateTmp, String>>,
 }
 
 impl Shell {
     /// A shell reading the mode from `scope` at each call, sandboxed by `status`'s backend
     /// with its network setting, its children's environment scrubbed by `env`.
     pub fn new(scope: SharedScope, status: Arc<SandboxStatus>, env: ChildEnvPolicy) -> Self {
-        Shell { scope, status, env }
+        Shell {
+            scope,
+            status,
+            env,
+            tmp: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The session's private temporary directory for sandboxed commands (created on first
+    /// use), or why there is none.
+    pub fn session_tmp(&self) -> Result<&Path, String> {
+        match self.tmp.get_or_init(|| {
+            PrivateTmp::create()
+                .map_err(|e| format!("the sandbox's private temporary directory: {e}"))
+        }) {
+            Ok(t) => Ok(t.path()),
+            Err(e) => Err(e.clone()),
+        }
     }
 
     /// Validates a call's arguments against the current workspace ([`parse_request`]).
@@ -279,13 +300,16 @@ impl Shell {
                     self.status.reason
                 ));
             };
-            match launch::prepare(
-                backend,
-                &scope,
-                self.status.network,
-                &req.workdir,
-                &req.argv,
-            ) {
+            let tmp_dir = match self.session_tmp() {
+                Ok(t) => t,
+                Err(e) => return not_run(format!("shell: nothing was run: {e}")),
+            };
+            let limits = launch::RunLimits {
+                tmp_dir,
+                network: self.status.network,
+                max_processes: self.status.max_processes,
+            };
+            match launch::prepare(backend, &scope, limits, &req.workdir, &req.argv) {
                 Ok(l) => (l.program.clone(), l.args.clone(), Some(l)),
                 Err(e) => return not_run(format!("shell: nothing was run: {e}")),
             }
@@ -295,8 +319,40 @@ impl Shell {
             };
             (PathBuf::from(p), a.iter().map(Into::into).collect(), None)
         };
-        let mut result = spawn_and_wait(&program, &args, req, &self.env, cancel).await;
+        let extras = Extras {
+            cgroup_procs: launch
+                .as_ref()
+                .and_then(|l| l.cgroup.as_ref())
+                .map(|c| c.procs_fd()),
+            keep_fd: launch
+                .as_ref()
+                .and_then(|l| l.seccomp_fd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd)),
+            remove: if sandboxed {
+                &super::child_env::AGENT_SOCKET_VARS[..]
+            } else {
+                &[]
+            },
+        };
+        let mut result = spawn_and_wait(&program, &args, req, &self.env, &extras, cancel).await;
+        let walk_truncated = launch.as_ref().is_some_and(|l| l.vcs_walk_truncated);
+        let vcs_before = launch
+            .as_ref()
+            .map(|l| l.vcs_before.clone())
+            .unwrap_or_default();
         drop(launch);
+        if sandboxed && result.ran && scope.mode == SandboxMode::WorkspaceWrite {
+            // A repository the command made itself could not be protected in advance: it
+            // is named on the call's card (SPEC §15.5).
+            let after =
+                crate::sandbox::vcs::discover(&scope.writable_roots, crate::sandbox::vcs::WALK_CAP);
+            let made = crate::sandbox::vcs::created(&vcs_before, &after.paths);
+            if !made.is_empty() {
+                result
+                    .outcome
+                    .content
+                    .push_str(&crate::sandbox::vcs::created_note(&scope.workspace, &made));
+            }
+        }
         result.sandboxed = sandboxed;
         if sandboxed
             && result.exit_code == Some(i32::from(crate::sandbox::landlock::SETUP_FAILED_STATUS))
@@ -309,6 +365,24 @@ impl Shell {
             result.ran = false;
             return result;
         }
+        if sandboxed
+            && result.ran
+            && crate::sandbox::limits::looks_like_fork_refused(&result.outcome.content)
+        {
+            result
+                .outcome
+                .content
+                .push_str(&crate::sandbox::limits::process_limit_note(
+                    self.status.max_processes,
+                ));
+        }
+        if sandboxed && walk_truncated {
+            result.outcome.content.push_str(&format!(
+                "\n[the sandbox looked for nested repositories in the first {} directories \
+                 of the writable roots only; deeper ones are not protected from shell]",
+                crate::sandbox::vcs::WALK_CAP
+            ));
+        }
         if sandboxed && result.ran && result.outcome.is_error {
             result.looks_like_sandbox_denial = looks_like_denial(&result.outcome.content);
             if result.looks_like_sandbox_denial {
@@ -320,11 +394,25 @@ impl Shell {
                     }
                 };
                 result.outcome.content.push_str(&format!(
-                    "\n[the sandbox ({}, network {}) may have refused this; {writable}. To run \
-                     it outside the sandbox, call shell again with escalate = true and a \
+                    "\n[the sandbox ({}, network {}) may have refused this; {writable}.{root} To \
+                     run it outside the sandbox, call shell again with escalate = true and a \
                      justification]",
                     scope.mode.as_str(),
-                    if self.status.network { "on" } else { "off" }
+                    if self.status.network { "on" } else { "off" },
+                    root = if matches!(
+                        self.status.backend,
+                        Some(crate::sandbox::probe::Backend::Landlock {
+                            mount_ns: false,
+                            ..
+                        })
+                    ) && scope.mode == SandboxMode::WorkspaceWrite
+                    {
+                        " Here the sandbox (Landlock without a private mount namespace) cannot \
+                         create, remove or rename entries directly in the workspace root; \
+                         create them in a subdirectory."
+                    } else {
+                        ""
+                    }
                 ));
             }
         }
@@ -390,11 +478,20 @@ impl CappedOutput {
     }
 }
 
+/// What the child does besides its command: joins a pids cgroup, keeps a descriptor open
+/// across `exec` (bubblewrap's seccomp program), loses some variables.
+struct Extras<'a> {
+    cgroup_procs: Option<std::os::fd::RawFd>,
+    keep_fd: Option<std::os::fd::RawFd>,
+    remove: &'a [&'a str],
+}
+
 async fn spawn_and_wait(
     program: &Path,
     args: &[std::ffi::OsString],
     req: &ShellRequest,
     env: &ChildEnvPolicy,
+    extras: &Extras<'_>,
     cancel: &CancellationToken,
 ) -> ShellResult {
     let failed = |msg: String| ShellResult {
@@ -414,6 +511,10 @@ async fn spawn_and_wait(
     };
     let mut cmd = tokio::process::Command::new(program);
     env.apply(&mut cmd);
+    for v in extras.remove {
+        cmd.env_remove(v);
+    }
+    let (cgroup_procs, keep_fd) = (extras.cgroup_procs, extras.keep_fd);
     cmd.args(args)
         .current_dir(&req.workdir)
         .stdin(Stdio::null())
@@ -424,8 +525,16 @@ async fn spawn_and_wait(
     // session has no controlling terminal (nothing reaches the user's terminal) and its
     // process group id is the child's pid, which kill_group signals.
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             if libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if let Some(fd) = cgroup_procs {
+                crate::sandbox::limits::join_self(fd)?;
+            }
+            if let Some(fd) = keep_fd
+                && libc::fcntl(fd, libc::F_SETFD, 0) == -1
+            {
                 return Err(std::io::Error::last_os_error());
             }
             Ok(())

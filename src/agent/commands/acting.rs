@@ -65,12 +65,41 @@ impl Agent {
                     lines.push(path_line(p));
                 }
                 if let Some(b) = &st.backend {
+                    // The session's private temporary directory and the process limit
+                    // (SPEC §15.5).
+                    let tmp = self
+                        .tools_acting()
+                        .and_then(|a| a.shell.clone())
+                        .and_then(|s| s.session_tmp().ok().map(|p| p.display().to_string()))
+                        .unwrap_or_else(|| "-".to_string());
+                    let mounted = matches!(b, crate::sandbox::probe::Backend::Bwrap { .. });
+                    lines.push(Text::new(
+                        "sandbox-tmp-line",
+                        vec![
+                            ("dir", Arg::from(tmp)),
+                            ("mounted", Arg::from(if mounted { "yes" } else { "no" })),
+                        ],
+                    ));
+                    lines.push(Text::new(
+                        "sandbox-processes-line",
+                        vec![
+                            ("max", Arg::from(st.max_processes as i64)),
+                            ("how", Arg::from(st.process_limit_kind())),
+                        ],
+                    ));
                     let abi = match b {
                         crate::sandbox::probe::Backend::Landlock { abi, .. } => *abi,
                         _ => 0,
                     };
                     lines.push(Text::new("sandbox-limits-title", vec![]));
-                    for key in b.limit_keys() {
+                    let mut keys = b.limit_keys();
+                    if st.unix_sockets_refused() {
+                        keys.push("sandbox-limit-unix-sockets-refused");
+                    }
+                    if st.process_limit_kind() == "none" {
+                        keys.push("sandbox-limit-processes-unenforced");
+                    }
+                    for key in keys {
                         lines.push(Text::new(key, vec![("abi", Arg::from(abi as i64))]));
                     }
                 }

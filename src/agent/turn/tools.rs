@@ -142,6 +142,29 @@ impl TurnRunner<'_> {
                     vec![("mode", Arg::from(self.sandbox.mode().as_str()))],
                 ));
             }
+            // A fork refused by the process limit is said on the side, localized (§15.5).
+            if call.name == "shell"
+                && r.content
+                    .contains(crate::sandbox::limits::PROCESS_LIMIT_NOTE)
+            {
+                let max = self
+                    .tools
+                    .acting()
+                    .and_then(|a| a.shell.as_ref())
+                    .map_or(0, |s| s.status().max_processes);
+                self.events.emit(Notice::new(
+                    NoticeLevel::Warn,
+                    "sandbox-process-limit-hit",
+                    vec![("max", Arg::from(max as i64))],
+                ));
+            }
+            if call.name == "shell" && r.content.contains(crate::sandbox::vcs::CREATED_NOTE) {
+                self.events.emit(Notice::new(
+                    NoticeLevel::Warn,
+                    "sandbox-vcs-created",
+                    vec![],
+                ));
+            }
             let mut message = Message::text(Role::Tool, r.content.clone(), Source::kind("tool"));
             message.tool_call_id = Some(call.id.clone());
             if r.is_error {

@@ -55,7 +55,13 @@ pub(super) const COMMAND_TOOL_KEYS: &[&str] = &[
     "parallel",
 ];
 pub(super) const UI_KEYS: &[&str] = &["notify"];
-pub(super) const SANDBOX_KEYS: &[&str] = &["mode", "network", "writable_roots", "backend"];
+pub(super) const SANDBOX_KEYS: &[&str] = &[
+    "mode",
+    "network",
+    "writable_roots",
+    "backend",
+    "max_processes",
+];
 pub(super) const APPROVAL_KEYS: &[&str] = &["policy"];
 pub(super) const CHECKPOINT_KEYS: &[&str] = &["enabled", "max_file_bytes"];
 pub(super) const LIMITS_KEYS: &[&str] = &[

@@ -439,6 +439,10 @@ pub(super) fn parse_sandbox(
     if let Some(roots) = w.strings(&mut t, "sandbox", "writable_roots")? {
         s.writable_roots = roots.into_iter().map(PathBuf::from).collect();
     }
+    if let Some(n) = w.positive(&mut t, "sandbox", "max_processes")? {
+        // More than the kernel's own pid space is no limit at all; keep it a u32.
+        s.max_processes = u32::try_from(n).unwrap_or(u32::MAX);
+    }
     w.leftovers("sandbox", t);
     Ok(s)
 }

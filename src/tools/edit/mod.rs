@@ -68,6 +68,7 @@ pub fn workspace_scope(workspace: &Path, mode: SandboxMode) -> WriteScope {
     };
     add(ws.join(".git"));
     add(ws.join(".deepterm"));
+    add(ws.join(".claude"));
     if let Ok(text) =
         crate::fs_guard::read_confined(&ws.join(".git"), std::slice::from_ref(&ws), 4096)
         && let Some(dir) = text.text.lines().find_map(|l| l.strip_prefix("gitdir:"))

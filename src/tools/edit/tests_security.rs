@@ -284,3 +284,57 @@ fn the_workspace_scope_protects_git_deepterm_and_a_gitdir() {
     assert!(e.contains("is protected"), "{e}");
     assert!(!ws2.join(".deepterm").exists());
 }
+
+#[test]
+fn nested_repositories_and_claude_are_refused_to_every_edit_tool() {
+    let s = setup();
+    for d in [
+        "sub/.git/hooks",
+        "hg/.hg",
+        "svn/.svn",
+        "jj/.jj/repo",
+        ".claude/commands",
+    ] {
+        std::fs::create_dir_all(s.ws.join(d)).unwrap();
+    }
+    std::fs::write(s.ws.join("sub/.git/config"), "[core]\n").unwrap();
+    std::fs::write(s.ws.join("hg/.hg/hgrc"), "[ui]\n").unwrap();
+    let scope = rw(&s.ws);
+    let writes = [
+        "sub/.git/hooks/post-checkout",
+        "hg/.hg/hgrc",
+        "svn/.svn/wc.db",
+        "jj/.jj/repo/config.toml",
+        ".claude/commands/evil.md",
+        // A repository that does not exist yet is refused by name too.
+        "later/.git/hooks/post-checkout",
+    ];
+    for path in writes {
+        let e = write_file(path, "#!/bin/sh\necho pwned\n", &scope).unwrap_err();
+        assert!(e.contains("is protected"), "{path}: {e}");
+    }
+    let e = preview(
+        "edit_file",
+        &json!({"path": "sub/.git/config", "old_string": "[core]", "new_string": "[core]\n\thooksPath = /tmp/x"}),
+        &scope,
+    )
+    .unwrap_err();
+    assert!(e.contains("is protected"), "{e}");
+    let e = preview(
+        "apply_patch",
+        &json!({"patch": "*** Begin Patch\n*** Update File: hg/.hg/hgrc\n@@\n-[ui]\n+[hooks]\n*** End Patch"}),
+        &scope,
+    )
+    .unwrap_err();
+    assert!(e.contains("is protected"), "{e}");
+    assert_eq!(read(&s.ws.join("sub/.git/config")), "[core]\n");
+    assert!(!s.ws.join("sub/.git/hooks/post-checkout").exists());
+    assert!(!s.ws.join(".claude/commands/evil.md").exists());
+    // A repository's name inside a file name is not a repository.
+    write_file("docs/.github-notes.md", "ok\n", &scope).unwrap();
+    // The attack is real: without the protection every write lands.
+    for path in writes {
+        write_file(path, "#!/bin/sh\n", &full(&s.ws)).unwrap();
+        assert!(s.ws.join(path).exists(), "{path}");
+    }
+}

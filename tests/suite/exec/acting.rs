@@ -71,6 +71,27 @@ async fn sandbox_and_permissions_say_what_is_enforced_and_a_saved_rule_can_be_re
         so.contains("rules.toml"),
         "the user's rules are protected: {so}"
     );
+    // With --config elsewhere, the rules file is still listed once.
+    let listing = so.split("Temporary files:").next().unwrap_or_default();
+    assert_eq!(
+        listing.matches("deepterm/rules.toml").count(),
+        1,
+        "{listing}"
+    );
+    assert!(so.contains(".claude"), "{so}");
+    assert!(
+        so.contains("Temporary files: ")
+            && so.contains(
+                "shared by this session's sandboxed commands and deleted when the session ends."
+            ),
+        "{so}"
+    );
+    assert!(
+        so.contains(
+            "Processes: at most 512 per command and its children ([sandbox] max_processes)"
+        ),
+        "{so}"
+    );
     assert!(so.contains("1. allow \"cargo test\""), "{so}");
     assert!(
         stderr(&out).contains("Revoked entry 1."),

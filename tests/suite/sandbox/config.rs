@@ -33,6 +33,7 @@ fn the_sandbox_table_sets_mode_network_roots_and_backend() {
             network: true,
             writable_roots: vec![PathBuf::from("/srv/cache"), PathBuf::from("target")],
             backend: BackendChoice::Landlock,
+            max_processes: 512,
         }
     );
     assert!(c.warnings.is_empty(), "{:?}", c.warnings);

@@ -61,6 +61,7 @@ async fn a_landlock_helper_that_cannot_apply_its_policy_runs_nothing() {
         Some(Backend::Landlock {
             abi: 7,
             helper: Path::new("/nonexistent/deepterm").into(),
+            mount_ns: false,
         }),
         false,
         "test",

@@ -39,7 +39,13 @@ pub fn backends() -> Vec<Backend> {
     v
 }
 
-/// A session's files laid out for attacks.
+/// The content of every git `config` the site writes.
+pub const GIT_CONFIG: &str = "[core]\n\tbare = false\n";
+
+/// A session's files laid out for attacks: besides the workspace's own `.git`, a nested
+/// clone (`sub/.git`), a linked worktree whose `.git` file names a git directory in the
+/// other writable root (`vendor/wt/.git` → `state/nested.git`), a Mercurial repository
+/// (`hgrepo/.hg`), a Jujutsu one (`jjrepo/.jj`) and `.claude/commands`.
 pub struct Site {
     _dir: tempfile::TempDir,
     /// The workspace (canonical), with `.git/config` and `src/main.rs`.
@@ -69,11 +75,26 @@ impl Site {
             state.join("cache"),
             sessions.clone(),
             outside.clone(),
+            ws.join("sub/.git/hooks"),
+            ws.join("vendor/wt"),
+            state.join("nested.git/hooks"),
+            ws.join("hgrepo/.hg"),
+            ws.join("jjrepo/.jj/repo"),
+            ws.join(".claude/commands"),
         ] {
             std::fs::create_dir_all(d).unwrap();
         }
         std::fs::create_dir_all(config.parent().unwrap()).unwrap();
-        std::fs::write(ws.join(".git/config"), "[core]\n\tbare = false\n").unwrap();
+        std::fs::write(ws.join(".git/config"), GIT_CONFIG).unwrap();
+        std::fs::write(ws.join("sub/.git/config"), GIT_CONFIG).unwrap();
+        std::fs::write(state.join("nested.git/config"), GIT_CONFIG).unwrap();
+        std::fs::write(
+            ws.join("vendor/wt/.git"),
+            "gitdir: ../../../state/nested.git\n",
+        )
+        .unwrap();
+        std::fs::write(ws.join("hgrepo/.hg/hgrc"), "[ui]\n").unwrap();
+        std::fs::write(ws.join("jjrepo/.jj/repo/config.toml"), "").unwrap();
         std::fs::write(ws.join("src/main.rs"), "fn main() {}\n").unwrap();
         std::fs::write(&config, "model = \"deepseek/deepseek-v4-flash\"\n").unwrap();
         std::fs::write(sessions.join("s1.jsonl"), "{}\n").unwrap();
@@ -105,6 +126,18 @@ impl Site {
         network: bool,
         reason: &str,
     ) -> Shell {
+        self.shell_with_max(mode, backend, network, reason, 512)
+    }
+
+    /// [`Site::shell`] with `[sandbox] max_processes = max`.
+    pub fn shell_with_max(
+        &self,
+        mode: SandboxMode,
+        backend: Option<Backend>,
+        network: bool,
+        reason: &str,
+        max: u32,
+    ) -> Shell {
         let scope = self.scope(mode);
         let status = SandboxStatus {
             mode,
@@ -115,6 +148,7 @@ impl Site {
             reason: reason.to_string(),
             writable_roots: scope.writable_roots.clone(),
             protected: scope.protected.clone(),
+            max_processes: max,
         };
         Shell::new(
             Arc::new(RwLock::new(scope)),

@@ -4,6 +4,7 @@
 mod config;
 mod escape;
 mod fail_closed;
+mod hardening;
 mod harness;
 mod key;
 mod network;
