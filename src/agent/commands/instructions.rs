@@ -11,7 +11,7 @@ impl Agent {
     pub(crate) fn instructions_command(&mut self) -> LineOutcome {
         let read = self.env().instructions_in_use();
         let mut lines = vec![];
-        if read.used.is_empty() {
+        if read.used.is_empty() && read.skipped.is_empty() {
             lines.push(Text::new("cmd-instructions-none", vec![]));
         } else {
             lines.push(Text::new("cmd-instructions-title", vec![]));
@@ -24,6 +24,13 @@ impl Agent {
                     ],
                 ));
             }
+        }
+        // An untrusted folder's own files (SPEC §15.4).
+        for p in &read.skipped {
+            lines.push(Text::new(
+                "first-run-instructions-skipped",
+                vec![("path", Arg::from(p.display().to_string()))],
+            ));
         }
         for p in &read.problems {
             let (id, args) = p.message();

@@ -5,6 +5,7 @@ mod controls;
 mod demo_locale;
 mod escapes;
 mod feedback;
+mod guided_demo;
 mod headless;
 mod json;
 mod retries;
