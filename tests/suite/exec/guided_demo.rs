@@ -156,10 +156,7 @@ fn the_same_requests_outside_the_demo_do_reach_the_start_directory() {
         let target = ws.join("pwned-write.txt");
         let mut cmd = env.exec_command(
             &cfg,
-            &format!(
-                "/mode full-access\nplease use write_file \"{}\"\n",
-                target.display()
-            ),
+            &format!("please use write_file \"{}\"\n", target.display()),
         );
         cmd.arg("--approve")
             .arg("all")

@@ -9,6 +9,7 @@ mod checkpoints;
 mod commands_lang;
 mod controls;
 mod custom_commands;
+mod guided_demo;
 mod help_table;
 mod nodes_resume;
 mod popup_help;
