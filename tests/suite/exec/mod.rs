@@ -10,3 +10,4 @@ mod headless;
 mod json;
 mod retries;
 mod status_cost;
+mod trust;

@@ -15,6 +15,7 @@ mod nodes_resume;
 mod popup_help;
 mod queued_turn;
 mod retries;
+mod trust;
 
 use crate::common;
 use crate::common::tmux::Tmux;
