@@ -76,7 +76,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
     if let Some(c) = config_location.as_mut() {
         c.path = keep(c.path.clone());
     }
-    let mut config = Config::load_from(config_location.as_ref())
+    let config = Config::load_from(config_location.as_ref())
         .map_err(|e| StartupError(e.localized(early)))?;
     let locale = crate::i18n::negotiate(args.locale, config.locale);
     let l = Localizer::new(locale);
@@ -95,13 +95,6 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
     let demo_notice = demo
         .then(|| demo_workspace::demo_notice(args, &route))
         .flatten();
-    // The guided demo's edit asks first, so its card shows (SPEC §15.4); a policy the
-    // config chose stays. `exec` cannot ask: its own default applies.
-    if demo && allow_demo {
-        config
-            .approval_policy
-            .get_or_insert(crate::session::vocab::ApprovalPolicy::Untrusted);
-    }
     Ok(Setup {
         demo_notice,
         session_dir: keep(args.session_dir.clone().unwrap_or_else(default_session_dir)),

@@ -91,7 +91,7 @@ fn prescan(args: &[OsString], flag: &str) -> Option<String> {
 /// The help layout with every word of ours localized: clap's own `Usage:`, `Options:`
 /// and `[OPTIONS]` are English, so the headings are written here (with the locale's colon)
 /// and the usage line comes from Fluent (`usage_key`).
-fn template(l: Localizer, commands: bool) -> String {
+fn template(l: Localizer, commands: bool, positionals: bool) -> String {
     let heading = |key: &str| l.tra("cli-heading", &[("heading", l.tr(key).into())]);
     let mut t = format!(
         "{{before-help}}{{about-with-newline}}\n{}\n\n",
@@ -103,6 +103,12 @@ fn template(l: Localizer, commands: bool) -> String {
             ],
         )
     );
+    if positionals {
+        t.push_str(&format!(
+            "{}\n{{positionals}}\n\n",
+            heading("first-run-cli-arguments-heading")
+        ));
+    }
     if commands {
         t.push_str(&format!(
             "{}\n{{subcommands}}\n\n",
@@ -200,7 +206,7 @@ fn common_args(cmd: Command, l: Localizer) -> Command {
 pub fn command(l: Localizer) -> Command {
     let exec = Command::new("exec")
         .about(l.tr("cli-exec-about"))
-        .help_template(template(l, false))
+        .help_template(template(l, false, true))
         .override_usage(l.tr("cli-exec-usage"))
         .disable_help_flag(true)
         .arg(
@@ -241,7 +247,7 @@ pub fn command(l: Localizer) -> Command {
         );
     let sim = Command::new("sim")
         .about(l.tr("cli-sim-about"))
-        .help_template(template(l, false))
+        .help_template(template(l, false, false))
         .override_usage(l.tr("cli-sim-usage"))
         .disable_help_flag(true)
         .arg(
@@ -282,7 +288,7 @@ pub fn command(l: Localizer) -> Command {
     let root = Command::new("deepterm")
         .version(env!("CARGO_PKG_VERSION"))
         .about(l.tr("cli-about"))
-        .help_template(template(l, true))
+        .help_template(template(l, true, true))
         .override_usage(l.tr("cli-root-usage"))
         .disable_help_flag(true)
         .disable_version_flag(true)
@@ -540,6 +546,15 @@ mod tests {
             a.command,
             CliCommand::Exec { prompt: Some(ref p), no_project_files: true, .. } if p == "-"
         ));
+        let help = command(Localizer::new(Locale::EnUs))
+            .find_subcommand_mut("exec")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(
+            help.contains("Arguments:") && help.contains("[PROMPT]"),
+            "{help}"
+        );
         // A prompt and a script are one or the other.
         assert!(parse(&args(&["deepterm", "exec", "hi", "--script", "s"]), l).is_err());
     }

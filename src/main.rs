@@ -282,6 +282,14 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         false => None,
     };
     let demo_base = sim.as_ref().map(|s| s.base_url());
+    // The guided demo's edit asks first, so its card shows (SPEC §15.4); a policy the
+    // config chose stays. (`exec` cannot ask: its own default applies.)
+    if setup.demo {
+        setup
+            .config
+            .approval_policy
+            .get_or_insert(deepterm::session::vocab::ApprovalPolicy::Untrusted);
+    }
     // SPEC §15.4: asked once per workspace, before anything is read from it.
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
     setup.trusted = app::trust::decide_for_tui(&cwd, l);

@@ -43,3 +43,4 @@ first-run-trust-trusted = Trusted: they are loaded.
 first-run-trust-untrusted = Not trusted: they are not loaded (/instructions lists them as skipped).
 first-run-trust-not-saved = The answer could not be remembered in { $path }: { $error }
 first-run-instructions-skipped = Skipped, the folder is not trusted: { $path }
+first-run-cli-arguments-heading = Arguments

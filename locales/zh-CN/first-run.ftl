@@ -40,3 +40,4 @@ first-run-trust-trusted = 已信任：这些文件会被加载。
 first-run-trust-untrusted = 未信任：这些文件不会被加载（/instructions 会把它们列为已跳过）。
 first-run-trust-not-saved = 无法把回答记在 { $path }：{ $error }
 first-run-instructions-skipped = 已跳过，文件夹未被信任：{ $path }
+first-run-cli-arguments-heading = 参数
