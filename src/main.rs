@@ -180,7 +180,7 @@ fn run_exec(
     let rt = runtime(l)?;
     // The guided demo works in a copy of its sample project (SPEC §15.4).
     if setup.demo && args.resume.is_none() && args.fork.is_none() {
-        app::demo_workspace::enter_at_start(l)?;
+        app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
     }
     rt.block_on(async {
         // The handle keeps the in-process simulator running until the script ends.
@@ -201,7 +201,7 @@ fn run_exec(
             eprintln!("{line}");
         }
         if setup.demo {
-            let dir = app::demo_workspace::enter_at_start(l)?;
+            let dir = app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
             let n = app::demo_workspace::notice(&dir);
             eprintln!("{}", l.tra_owned(&n.key, &n.args));
         }
@@ -262,14 +262,14 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     // The guided demo works in a copy of its sample project (SPEC §15.4): entered before
     // a new session opens, so the session's workspace is the copy.
     if setup.demo && args.resume.is_none() && args.fork.is_none() {
-        app::demo_workspace::enter_at_start(l)?;
+        app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
     }
     let (session, path, torn) = app::open_start_session(&setup.session_dir, args, l)?;
     // SPEC §14.4: a resumed session continues in its own workspace (told once the TUI runs).
     let workspace_line = deepterm::session::workspace::enter_session_workspace(&session, l);
     // A resumed demo session continues in its copy; any other workspace gets a new copy.
     let demo_dir = match setup.demo {
-        true => Some(app::demo_workspace::enter_at_start(l)?),
+        true => Some(app::demo_workspace::enter_at_start(l).map_err(StartupError)?),
         false => None,
     };
     // Demo replies stream in small chunks with a short delay, like a real provider.

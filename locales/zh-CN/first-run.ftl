@@ -6,7 +6,7 @@ demo-guided-read = 我先看看测试和代码。
 demo-guided-thinking-run = 现在在沙箱里用示例项目自己的命令跑测试。
 demo-guided-run = 运行测试：`{ $command }`。
 demo-guided-thinking-edit = test.sh 期望 `sub 7 4` 输出 3，但 `sub` 算的是 `$2 - $1`：两个操作数反了。
-demo-guided-edit = 找到了：`calc.sh` 里的 `sub` 用第二个数减第一个数。我把两个操作数对调；卡片里有差异，等你批准。
+demo-guided-edit = 找到了：`calc.sh` 里的 `sub` 用第二个数减第一个数。我把两个操作数对调；卡片里有差异，等你允许。
 demo-guided-edited = 已修改 `calc.sh`。现在跑测试：`{ $command }`。
 demo-guided-already-fixed = `sub` 的减法顺序已经是对的。我跑一下测试确认。
 demo-guided-thinking-passed = 所有测试都通过了。我说明改了什么，以及怎样撤回。
@@ -20,7 +20,7 @@ demo-guided-failed = `{ $command }` 已运行：{ $count } 个测试失败。
 demo-guided-ask-fix = 让我**修复失败的测试**，我会提出一处修改。
 demo-guided-declined = 你拒绝了 { $tool }，所以它没有运行，什么也没改。想试的时候再说一次。
 demo-guided-edit-failed = 修改没有完成：{ $reason }。什么也没改。
-demo-guided-can-show = 这个演示背后没有模型，所以我回答不了这个问题。我能展示的是像真正的代理那样完成一件任务，在一个小示例项目的副本里：让我**修复失败的测试**，看我读文件、提出修改等你批准、在沙箱里跑测试并报告。
+demo-guided-can-show = 这个演示背后没有模型，所以我回答不了这个问题。我能展示的是像真正的代理那样完成一件任务，在一个小示例项目的副本里：让我**修复失败的测试**，看我读文件、提出修改等你允许、在沙箱里跑测试并报告。
 demo-guided-connect = 要使用真正的模型，请设置 `DEEPSEEK_API_KEY` 后重新启动 deepterm。想自己编写回复脚本，运行 `deepterm sim --script replies.json`（见 README）。
 
 ## 演示的工作区。

@@ -57,14 +57,14 @@ pub fn enter() -> std::io::Result<PathBuf> {
     Ok(dir)
 }
 
-/// [`enter`] for a start: a failure is a startup error in the interface language (the demo
-/// does not fall back to the start directory).
-pub fn enter_at_start(l: crate::i18n::Localizer) -> Result<PathBuf, crate::app::StartupError> {
+/// [`enter`] for a start: a failure is one line in the interface language, for a startup
+/// error (the demo does not fall back to the start directory).
+pub fn enter_at_start(l: crate::i18n::Localizer) -> Result<PathBuf, String> {
     enter().map_err(|e| {
-        crate::app::StartupError(l.tra(
+        l.tra(
             "first-run-demo-copy-failed",
             &[("error", crate::i18n::Arg::from(e.to_string()))],
-        ))
+        )
     })
 }
 

@@ -106,7 +106,7 @@ impl TrustStore {
 impl super::Config {
     /// The instructions for `workspace`, as [`super::Config::read_project_instructions`]
     /// reads them when `trusted`; otherwise the configured text and files and the user
-    /// directory's `AGENTS.md` only, the project's `AGENTS.md` files listed as skipped.
+    /// directory's `AGENTS.md` only, the project's files listed as skipped.
     pub fn read_instructions_for(&self, workspace: &Path, trusted: bool) -> InstructionsRead {
         if trusted {
             return self.read_project_instructions(workspace);
@@ -122,9 +122,9 @@ impl super::Config {
             roots.extend(crate::fs_guard::canonical_roots(std::slice::from_ref(u)));
         }
         let mut read = read_instructions(self.instructions.text.as_deref(), &files, &roots);
+        // Every project file left out, commands and rules too (`/instructions` lists them).
         read.skipped = project_files(workspace)
             .into_iter()
-            .filter(|p| p.file_name().is_some_and(|n| n == AGENTS_FILE))
             .filter(|p| !self.instructions.files.iter().any(|c| c == p))
             .collect();
         read

@@ -20,13 +20,13 @@ fn names(r: &ScriptedReply) -> Vec<&str> {
     r.tool_calls.iter().map(|c| c.name.as_str()).collect()
 }
 
+/// The sample's files as the demo copies them (`assets/demo/`).
 fn sample(name: &str) -> String {
-    crate::app::demo_workspace::SAMPLE
-        .iter()
-        .find(|(n, _)| *n == name)
-        .unwrap()
-        .1
-        .to_string()
+    match name {
+        "test.sh" => include_str!("../../assets/demo/test.sh"),
+        _ => include_str!("../../assets/demo/calc.sh"),
+    }
+    .to_string()
 }
 
 #[test]

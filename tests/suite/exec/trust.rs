@@ -67,9 +67,11 @@ async fn no_project_files_leaves_them_out_and_instructions_lists_the_skipped_fil
     for r in env.sim.requests() {
         assert!(!r.body.to_string().contains("GREET-MARKER"), "{}", r.body);
     }
-    let skipped = ws.join("AGENTS.md").display().to_string();
-    assert!(
-        out.contains("Skipped, the folder is not trusted") && out.contains(&skipped),
-        "{out}"
-    );
+    for file in ["AGENTS.md", ".deepterm/commands"] {
+        let skipped = ws.join(file).display().to_string();
+        assert!(
+            out.contains(&format!("Skipped, the folder is not trusted: {skipped}")),
+            "{file}: {out}"
+        );
+    }
 }
