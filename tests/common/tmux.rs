@@ -99,9 +99,11 @@ pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "").unwrap();
     let sessions = dir.path().join("sessions");
+    // The demo's copy of its sample project goes into the test's own directory.
+    std::fs::create_dir_all(dir.path().join("tmp")).unwrap();
     let cmd = format!(
         "env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
-         {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
+         TMPDIR={home}/tmp {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
         home = super::shell_quote(dir.path()),
         bin = super::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
         sessions = super::shell_quote(&sessions),
