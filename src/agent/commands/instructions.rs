@@ -11,7 +11,7 @@ impl Agent {
     pub(crate) fn instructions_command(&mut self) -> LineOutcome {
         let read = self.env().instructions_in_use();
         let mut lines = vec![];
-        if read.used.is_empty() && read.skipped.is_empty() {
+        if read.used.is_empty() {
             lines.push(Text::new("cmd-instructions-none", vec![]));
         } else {
             lines.push(Text::new("cmd-instructions-title", vec![]));
