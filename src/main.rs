@@ -305,9 +305,6 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     agent.announce_custom_command_problems();
     app::announce_config_warnings(&agent, &setup.config);
     app::announce_demo_notice(&agent, &setup);
-    if let Some(dir) = &demo_dir {
-        app::demo_workspace::announce(&agent, dir);
-    }
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }

@@ -16,8 +16,9 @@ pub const SAMPLE: &[(&str, &str)] = &[
     ("test.sh", include_str!("../../assets/demo/test.sh")),
 ];
 
-/// The name every demo copy starts with (inside the system's temporary directory).
-pub const PREFIX: &str = "deepterm-demo-";
+/// The name every demo copy starts with (inside the system's temporary directory),
+/// followed by five random characters: short, as the `/resume` picker shows it.
+pub const PREFIX: &str = "demo-";
 
 /// Copies the sample into a new private directory under `parent` and returns its path.
 /// The directory is kept after deepterm exits, so the user can look at what the demo did.
@@ -68,7 +69,8 @@ pub fn enter_at_start(l: crate::i18n::Localizer) -> Result<PathBuf, String> {
     })
 }
 
-/// The start notice naming the copy (the TUI shows it in Chat, `exec` on stderr).
+/// The start notice naming the copy (`exec` prints it on stderr; the TUI names the copy
+/// in its banner, leaving Chat to the first-run hints).
 pub fn notice(dir: &Path) -> crate::agent::protocol::Notice {
     crate::agent::protocol::Notice::new(
         crate::agent::protocol::NoticeLevel::Info,
@@ -78,11 +80,6 @@ pub fn notice(dir: &Path) -> crate::agent::protocol::Notice {
             crate::i18n::Arg::from(crate::safe_text::sanitize(&dir.display().to_string())),
         )],
     )
-}
-
-/// Shows [`notice`] in the TUI's Chat at start.
-pub fn announce(agent: &crate::agent::run::Agent, dir: &Path) {
-    agent.events.emit(notice(dir));
 }
 
 /// Demo mode answers from the built-in simulator: a `--base-url`, and the provider a

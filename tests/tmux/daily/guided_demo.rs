@@ -1,7 +1,7 @@
 //! Scenario: the guided demo end to end (SPEC §15.4) in the real binary under tmux at 80
 //! and 120 columns in both languages. Started with no key and a prompt on the command
-//! line in a project of the user's, it works in a copy of its sample project (named at
-//! start): it reads the files, proposes the fix as an approval card with the diff, runs
+//! line in a project of the user's, it works in a copy of its sample project (named in
+//! the banner): it reads the files, proposes the fix as an approval card with the diff, runs
 //! `sh test.sh` in the sandbox after a second approval, reports and points at `/diff`,
 //! `/undo` and Esc Esc. A request to write into the start directory runs in the copy
 //! instead; the start directory is byte-identical at the end.
@@ -81,17 +81,17 @@ fn scenario(w: u16, t: &Texts) {
         prompt = t.prompt,
     );
     let tmux = Tmux::start(&format!("dt-guided-{w}-{}", t.locale), w, 40, &cmd);
-    let copy = tmux.wait_for("the copy named in Chat", |s| {
-        flat(s).contains("deepterm-demo-")
+    tmux.wait_for("the banner", |s| {
+        s.lines()
+            .next()
+            .is_some_and(|l| l.contains(deepterm::app::demo_workspace::PREFIX))
     });
-    let name = flat(&copy);
-    let at = name.find("deepterm-demo-").unwrap();
-    let dir_name: String = name[at..]
-        .chars()
-        .take("deepterm-demo-".len() + 6)
-        .collect();
-    let copy = home.path().join("tmp").join(&dir_name);
-    assert!(copy.join("test.sh").is_file(), "{dir_name}: {name}");
+    let copy = super::demo_copy(home.path());
+    let name = copy.file_name().unwrap().to_string_lossy().into_owned();
+    tmux.wait_for("the copy named in the banner", |s| {
+        s.lines().next().is_some_and(|l| l.contains(&name))
+    });
+    assert!(copy.join("test.sh").is_file(), "{copy:?}");
 
     // The edit: an approval card with the diff.
     tmux.wait_for("the edit's card with its diff", |s| {

@@ -60,8 +60,10 @@ pub(super) fn demo_copy(dir: &std::path::Path) -> std::path::PathBuf {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("deepterm-demo-"))
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy()
+                    .starts_with(deepterm::app::demo_workspace::PREFIX)
+            })
         })
         .collect();
     assert_eq!(copies.len(), 1, "one copy of the sample: {copies:?}");
