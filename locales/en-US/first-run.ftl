@@ -27,7 +27,7 @@ demo-guided-can-show = There is no model behind this demo, so I cannot answer th
 demo-guided-connect = To work with a real model, set `DEEPSEEK_API_KEY` and start deepterm again. To script your own replies, run `deepterm sim --script replies.json` (see the README).
 
 ## The demo's workspace.
-first-run-demo-banner = Demo, no API key · working in { $dir }
+first-run-demo-banner = Demo mode: built-in simulator, no API key · working in { $dir }
 first-run-demo-workspace = Guided demo: working in a copy of a sample project, { $dir }; nothing outside it is changed. Try "fix the failing test".
 first-run-demo-copy-failed = The guided demo could not copy its sample project into a temporary directory: { $error }
 

@@ -24,7 +24,7 @@ demo-guided-can-show = 这个演示背后没有模型，所以我回答不了这
 demo-guided-connect = 要使用真正的模型，请设置 `DEEPSEEK_API_KEY` 后重新启动 deepterm。想自己编写回复脚本，运行 `deepterm sim --script replies.json`（见 README）。
 
 ## 演示的工作区。
-first-run-demo-banner = 演示模式，无需 API 密钥 · 工作目录 { $dir }
+first-run-demo-banner = 演示模式：内置模拟器，无需 API 密钥 · 工作目录 { $dir }
 first-run-demo-workspace = 引导演示：在示例项目的副本 { $dir } 里工作；副本之外什么也不会改。试试“修复失败的测试”。
 first-run-demo-copy-failed = 引导演示无法把示例项目复制到临时目录：{ $error }
 
