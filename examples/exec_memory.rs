@@ -50,6 +50,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = CliArgs {
         command: CliCommand::Exec {
             script: PathBuf::from("-"),
+            prompt: None,
+            no_project_files: false,
             approve_all: false,
             json: false,
         },
@@ -61,6 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         fork: None,
         locale: Some(Locale::EnUs),
         demo: false,
+        prompt: None,
     };
     let mut setup = app::setup(&args, true).map_err(|e| e.0)?;
     setup.demo = false;

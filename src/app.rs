@@ -17,7 +17,9 @@ use crate::session::listing::default_session_dir;
 use crate::session::listing::{self, LogSummary, SessionInfo, SummaryCache};
 use crate::session::store::{self, Store, TornTail};
 
+pub mod demo_workspace;
 mod sessions;
+pub mod trust;
 use sessions::{fork_env, summary_of};
 
 /// A user-facing startup failure: one localized line, exit code 1.
@@ -54,6 +56,9 @@ pub struct Setup {
     pub demo_notice: Option<Notice>,
     /// The language of the demo replies: the interface language, switched with it.
     pub demo_locale: crate::sim::DemoLocale,
+    /// Whether the workspace's own files (`AGENTS.md`, commands, rules) are loaded (SPEC
+    /// §15.4): `exec` trusts its folder unless `--no-project-files`; the TUI asks.
+    pub trusted: bool,
 }
 
 /// Loads config, negotiates the locale and resolves the starting route.
@@ -87,7 +92,9 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
             return Err(e);
         }
     };
-    let demo_notice = demo.then(|| demo_notice(args, &route)).flatten();
+    let demo_notice = demo
+        .then(|| demo_workspace::demo_notice(args, &route))
+        .flatten();
     Ok(Setup {
         demo_notice,
         session_dir: keep(args.session_dir.clone().unwrap_or_else(default_session_dir)),
@@ -99,6 +106,13 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
         demo,
         base_url_override,
         demo_locale: crate::sim::DemoLocale::new(locale),
+        trusted: !matches!(
+            args.command,
+            crate::cli::CliCommand::Exec {
+                no_project_files: true,
+                ..
+            }
+        ),
     })
 }
 
@@ -175,35 +189,6 @@ fn check_known_route(
         ),
         _ => l.tra("app-unknown-route", &[("route", spec), ("routes", routes)]),
     }))
-}
-
-/// Demo mode answers from the built-in simulator: a `--base-url`, and the provider a
-/// `--model` names, are not contacted. Said once at start instead of silently (decision
-/// 0038); `None` when the command line asked for nothing demo mode leaves out.
-fn demo_notice(args: &CliArgs, route: &Route) -> Option<Notice> {
-    if args.base_url.is_none() && (args.demo || args.model.is_none()) {
-        return None;
-    }
-    let mut flags = vec![];
-    if args.model.is_some() && !args.demo {
-        flags.push("--model");
-    }
-    if args.base_url.is_some() {
-        flags.push("--base-url");
-    }
-    let (key, var) = match args.demo {
-        true => ("app-demo-ignores", String::new()),
-        false => ("app-demo-no-key", route.api_key_env.clone()),
-    };
-    Some(Notice::new(
-        NoticeLevel::Warn,
-        key,
-        vec![
-            ("flags", Arg::from(flags.join(" "))),
-            ("var", Arg::from(var)),
-            ("route", Arg::from(route.id())),
-        ],
-    ))
 }
 
 /// The config's warnings (unknown keys, missing instruction files), one localized line
@@ -293,6 +278,7 @@ pub async fn start_demo_sim(
     let cfg = crate::sim::SimConfig {
         latency,
         demo_locale,
+        guided_demo: true,
         ..Default::default()
     };
     crate::sim::start(cfg)
@@ -372,6 +358,8 @@ pub struct AppEnvironment {
     pub instruction_problems: std::sync::Mutex<(Vec<crate::config::InstructionProblem>, bool)>,
     /// The workspace (the start directory): where `AGENTS.md` discovery starts (§14.4).
     pub workspace: PathBuf,
+    /// Whether its `AGENTS.md` files are read (SPEC §15.4).
+    pub trusted: bool,
 }
 
 /// The built-in part of the system prompt.
@@ -422,7 +410,9 @@ impl Environment for AppEnvironment {
             self.sandbox_start.1,
         ));
         // `[instructions]` plus the discovered `AGENTS.md` files (SPEC §14.4).
-        let read = self.config.read_project_instructions(&self.workspace);
+        let read = self
+            .config
+            .read_instructions_for(&self.workspace, self.trusted);
         if let Some(extra) = read.text
             && !extra.trim().is_empty()
         {
@@ -444,7 +434,8 @@ impl Environment for AppEnvironment {
     }
 
     fn instructions_in_use(&self) -> crate::config::InstructionsRead {
-        self.config.read_project_instructions(&self.workspace)
+        self.config
+            .read_instructions_for(&self.workspace, self.trusted)
     }
 
     fn take_prompt_notices(&self) -> Vec<Notice> {
@@ -679,7 +670,7 @@ pub fn build_agent(
     let (approvals, rules_warnings) = crate::approval::Approvals::load(
         policy,
         crate::approval::user_rules_path(),
-        Some(cwd.clone()),
+        setup.trusted.then(|| cwd.clone()),
     )
     .map_err(|e| StartupError(e.localized(l)))?;
     let acting = std::sync::Arc::new(crate::agent::acting::ActingPolicy::new(
@@ -701,6 +692,7 @@ pub fn build_agent(
         sandbox_start: (setup.config.sandbox.mode, setup.config.sandbox.network),
         instruction_problems: Default::default(),
         workspace: cwd.clone(),
+        trusted: setup.trusted,
     };
     let mut agent = Agent::new(
         session,
@@ -727,7 +719,8 @@ pub fn build_agent(
         &setup.session_dir,
     ));
     let user_dir = crate::config::instructions::user_config_dir();
-    let dirs = crate::agent::custom_commands::command_dirs(&cwd, user_dir.as_deref());
+    let mut dirs = crate::agent::custom_commands::command_dirs(&cwd, user_dir.as_deref());
+    dirs.retain(|(_, root)| setup.trusted || *root != cwd);
     agent.install_custom_commands(crate::agent::custom_commands::load(&dirs, |n| {
         crate::agent::command_spec::find_builtin(n).is_some()
     }));

@@ -12,10 +12,15 @@ use crate::i18n::{Locale, Localizer};
 pub enum CliCommand {
     /// The interactive TUI.
     Tui,
-    /// Headless run of a script.
+    /// Headless run of a script or of one prompt.
     Exec {
-        /// Script file, or `-` for standard input.
+        /// Script file, or `-` for standard input (unused when `prompt` is given).
         script: PathBuf,
+        /// `deepterm exec "PROMPT"`: the one message to send; `-` reads it from standard
+        /// input (SPEC §15.4).
+        prompt: Option<String>,
+        /// `--no-project-files`: `exec` does not trust its folder (SPEC §15.4).
+        no_project_files: bool,
         /// Answer to approval prompts.
         approve_all: bool,
         /// `--json`: print every protocol event as one JSON line.
@@ -55,6 +60,8 @@ pub struct CliArgs {
     pub locale: Option<Locale>,
     /// `--demo`.
     pub demo: bool,
+    /// `deepterm "PROMPT"`: the TUI sends PROMPT as the first message (SPEC §15.4).
+    pub prompt: Option<String>,
 }
 
 /// Finds `--locale X` / `--locale=X` before full parsing (help must already be localized).
@@ -84,7 +91,7 @@ fn prescan(args: &[OsString], flag: &str) -> Option<String> {
 /// The help layout with every word of ours localized: clap's own `Usage:`, `Options:`
 /// and `[OPTIONS]` are English, so the headings are written here (with the locale's colon)
 /// and the usage line comes from Fluent (`usage_key`).
-fn template(l: Localizer, commands: bool) -> String {
+fn template(l: Localizer, commands: bool, positionals: bool) -> String {
     let heading = |key: &str| l.tra("cli-heading", &[("heading", l.tr(key).into())]);
     let mut t = format!(
         "{{before-help}}{{about-with-newline}}\n{}\n\n",
@@ -96,6 +103,12 @@ fn template(l: Localizer, commands: bool) -> String {
             ],
         )
     );
+    if positionals {
+        t.push_str(&format!(
+            "{}\n{{positionals}}\n\n",
+            heading("first-run-cli-arguments-heading")
+        ));
+    }
     if commands {
         t.push_str(&format!(
             "{}\n{{subcommands}}\n\n",
@@ -118,92 +131,103 @@ fn with_default(help: String, value: &str, l: Localizer) -> String {
     )
 }
 
-fn common_args(cmd: Command, l: Localizer) -> Command {
+/// The flags every command takes: `--config` (whose `locale` the help is written in),
+/// `--locale` and `--help`.
+fn basic_args(cmd: Command, l: Localizer) -> Command {
     cmd.arg(
         Arg::new("config")
             .long("config")
             .value_name("PATH")
-            .global(true)
             .value_parser(clap::value_parser!(PathBuf))
             .help(l.tr("cli-config")),
-    )
-    .arg(
-        Arg::new("model")
-            .long("model")
-            .value_name("PROVIDER/MODEL")
-            .global(true)
-            .help(l.tr("cli-model")),
-    )
-    .arg(
-        Arg::new("base-url")
-            .long("base-url")
-            .value_name("URL")
-            .global(true)
-            .help(l.tr("cli-base-url")),
-    )
-    .arg(
-        Arg::new("session-dir")
-            .long("session-dir")
-            .value_name("DIR")
-            .global(true)
-            .value_parser(clap::value_parser!(PathBuf))
-            .help(l.tr("cli-session-dir")),
-    )
-    .arg(
-        Arg::new("resume")
-            .long("resume")
-            .value_name("ID|last")
-            .global(true)
-            .help(l.tr("cli-resume")),
-    )
-    .arg(
-        Arg::new("fork")
-            .long("fork")
-            .value_name("ID|last")
-            .global(true)
-            .conflicts_with("resume")
-            .help(l.tr("cli-fork")),
     )
     .arg(
         Arg::new("locale")
             .long("locale")
             .value_name("en-US|zh-CN")
-            .global(true)
             .value_parser(["en-US", "zh-CN", "en", "zh"])
             .hide_possible_values(true)
             .help(l.tr("cli-locale")),
     )
     .arg(
-        Arg::new("demo")
-            .long("demo")
-            .global(true)
-            .action(ArgAction::SetTrue)
-            .help(l.tr("cli-demo")),
-    )
-    .arg(
         Arg::new("help")
             .short('h')
             .long("help")
-            .global(true)
             .action(ArgAction::Help)
             .help(l.tr("cli-help")),
     )
+}
+
+/// The flags of the commands that run the agent (the TUI and `exec`); `deepterm sim`
+/// shows only [`basic_args`], the ones that do something there.
+fn common_args(cmd: Command, l: Localizer) -> Command {
+    basic_args(cmd, l)
+        .arg(
+            Arg::new("model")
+                .long("model")
+                .value_name("PROVIDER/MODEL")
+                .help(l.tr("cli-model")),
+        )
+        .arg(
+            Arg::new("base-url")
+                .long("base-url")
+                .value_name("URL")
+                .help(l.tr("cli-base-url")),
+        )
+        .arg(
+            Arg::new("session-dir")
+                .long("session-dir")
+                .value_name("DIR")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help(l.tr("cli-session-dir")),
+        )
+        .arg(
+            Arg::new("resume")
+                .long("resume")
+                .value_name("ID|last")
+                .help(l.tr("cli-resume")),
+        )
+        .arg(
+            Arg::new("fork")
+                .long("fork")
+                .value_name("ID|last")
+                .conflicts_with("resume")
+                .help(l.tr("cli-fork")),
+        )
+        .arg(
+            Arg::new("demo")
+                .long("demo")
+                .action(ArgAction::SetTrue)
+                .help(l.tr("cli-demo")),
+        )
 }
 
 /// The localized clap command tree.
 pub fn command(l: Localizer) -> Command {
     let exec = Command::new("exec")
         .about(l.tr("cli-exec-about"))
-        .help_template(template(l, false))
+        .help_template(template(l, false, true))
         .override_usage(l.tr("cli-exec-usage"))
         .disable_help_flag(true)
+        .arg(
+            Arg::new("prompt")
+                .value_name("PROMPT")
+                .required_unless_present("script")
+                .conflicts_with("script")
+                .help(l.tr("first-run-cli-exec-prompt")),
+        )
         .arg(
             Arg::new("script")
                 .long("script")
                 .value_name("FILE")
-                .required(true)
                 .value_parser(clap::value_parser!(PathBuf))
                 .help(l.tr("cli-exec-script")),
+        )
+        .arg(
+            Arg::new("no-project-files")
+                .long("no-project-files")
+                .action(ArgAction::SetTrue)
+                .help(l.tr("first-run-cli-no-project-files")),
         )
         .arg(
             Arg::new("approve")
@@ -223,7 +247,7 @@ pub fn command(l: Localizer) -> Command {
         );
     let sim = Command::new("sim")
         .about(l.tr("cli-sim-about"))
-        .help_template(template(l, false))
+        .help_template(template(l, false, false))
         .override_usage(l.tr("cli-sim-usage"))
         .disable_help_flag(true)
         .arg(
@@ -259,10 +283,12 @@ pub fn command(l: Localizer) -> Command {
                 .hide_default_value(true)
                 .help(with_default(l.tr("cli-sim-keep-requests"), "1000", l)),
         );
+    let exec = common_args(exec, l);
+    let sim = basic_args(sim, l);
     let root = Command::new("deepterm")
         .version(env!("CARGO_PKG_VERSION"))
         .about(l.tr("cli-about"))
-        .help_template(template(l, true))
+        .help_template(template(l, true, true))
         .override_usage(l.tr("cli-root-usage"))
         .disable_help_flag(true)
         .disable_version_flag(true)
@@ -273,6 +299,11 @@ pub fn command(l: Localizer) -> Command {
                 .long("version")
                 .action(ArgAction::Version)
                 .help(l.tr("cli-version")),
+        )
+        .arg(
+            Arg::new("prompt")
+                .value_name("PROMPT")
+                .help(l.tr("first-run-cli-prompt")),
         )
         .subcommand(exec)
         .subcommand(sim);
@@ -329,6 +360,8 @@ pub fn parse(args: &[OsString], l: Localizer) -> Result<CliArgs, clap::Error> {
                     .get_one::<PathBuf>("script")
                     .cloned()
                     .unwrap_or_else(|| PathBuf::from("-")),
+                prompt: s.get_one::<String>("prompt").cloned(),
+                no_project_files: s.get_flag("no-project-files"),
                 approve_all: s.get_one::<String>("approve").map(String::as_str) == Some("all"),
                 json: s.get_flag("json"),
             },
@@ -351,16 +384,17 @@ pub fn parse(args: &[OsString], l: Localizer) -> Result<CliArgs, clap::Error> {
         ),
         _ => (CliCommand::Tui, None),
     };
-    // Global args may appear before or after the subcommand.
+    // The shared flags may appear before or after the subcommand (`sim` has fewer).
     let pick = |name: &str| {
-        sub.and_then(|s| s.get_one::<String>(name).cloned())
+        sub.and_then(|s| s.try_get_one::<String>(name).ok().flatten().cloned())
             .or_else(|| get(name))
     };
     let pick_path = |name: &str| {
-        sub.and_then(|s| s.get_one::<PathBuf>(name).cloned())
+        sub.and_then(|s| s.try_get_one::<PathBuf>(name).ok().flatten().cloned())
             .or_else(|| m.get_one::<PathBuf>(name).cloned())
     };
-    let demo = m.get_flag("demo") || sub.is_some_and(|s| s.get_flag("demo"));
+    let demo = m.get_flag("demo")
+        || sub.is_some_and(|s| s.try_get_one::<bool>("demo").ok().flatten() == Some(&true));
     Ok(CliArgs {
         command,
         config: pick_path("config"),
@@ -371,6 +405,7 @@ pub fn parse(args: &[OsString], l: Localizer) -> Result<CliArgs, clap::Error> {
         fork: pick("fork"),
         locale: pick("locale").and_then(|v| Locale::parse(&v)),
         demo,
+        prompt: get("prompt"),
     })
 }
 
@@ -453,6 +488,8 @@ mod tests {
             a.command,
             CliCommand::Exec {
                 script: "s.txt".into(),
+                prompt: None,
+                no_project_files: false,
                 approve_all: true,
                 json: false,
             }
@@ -466,7 +503,7 @@ mod tests {
         let e = parse(&args(&["deepterm", "exec"]), zh).unwrap_err();
         let text = localize_error(&e, zh);
         assert!(
-            text.contains("缺少必需的参数") && text.contains("--script"),
+            text.contains("缺少必需的参数") && text.contains("PROMPT"),
             "{text}"
         );
         let e = parse(&args(&["deepterm", "--bogus"]), zh).unwrap_err();
@@ -489,5 +526,86 @@ mod tests {
         let a = args(&["deepterm", "--locale=zh-CN", "--config", "/x.toml"]);
         assert_eq!(prescan_locale(&a), Some(Locale::ZhCn));
         assert_eq!(prescan_config(&a), Some(PathBuf::from("/x.toml")));
+    }
+
+    #[test]
+    fn a_prompt_on_the_command_line_goes_to_the_tui_or_to_exec() {
+        let l = Localizer::default();
+        let a = parse(&args(&["deepterm", "--demo", "fix the bug"]), l).unwrap();
+        assert_eq!(a.command, CliCommand::Tui);
+        assert_eq!(a.prompt.as_deref(), Some("fix the bug"));
+        assert!(a.demo);
+        let a = parse(&args(&["deepterm", "exec", "--demo", "fix the bug"]), l).unwrap();
+        assert!(a.demo);
+        assert!(matches!(
+            a.command,
+            CliCommand::Exec { prompt: Some(ref p), no_project_files: false, .. } if p == "fix the bug"
+        ));
+        let a = parse(&args(&["deepterm", "exec", "--no-project-files", "-"]), l).unwrap();
+        assert!(matches!(
+            a.command,
+            CliCommand::Exec { prompt: Some(ref p), no_project_files: true, .. } if p == "-"
+        ));
+        let help = command(Localizer::new(Locale::EnUs))
+            .find_subcommand_mut("exec")
+            .unwrap()
+            .render_help()
+            .to_string();
+        assert!(
+            help.contains("Arguments:") && help.contains("[PROMPT]"),
+            "{help}"
+        );
+        // A prompt and a script are one or the other.
+        assert!(parse(&args(&["deepterm", "exec", "hi", "--script", "s"]), l).is_err());
+    }
+
+    #[test]
+    fn a_stray_argument_is_named() {
+        let en = Localizer::new(Locale::EnUs);
+        for argv in [
+            &["deepterm", "fix", "the bug"][..],
+            &["deepterm", "exec", "fix", "stray-word"][..],
+        ] {
+            let e = parse(&args(argv), en).unwrap_err();
+            let text = localize_error(&e, en);
+            let last = argv.last().unwrap();
+            assert!(text.contains(last), "{argv:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn sim_help_lists_only_the_flags_that_apply_there() {
+        let help = command(Localizer::new(Locale::EnUs))
+            .find_subcommand_mut("sim")
+            .unwrap()
+            .render_help()
+            .to_string();
+        for absent in [
+            "--resume",
+            "--fork",
+            "--session-dir",
+            "--demo",
+            "--model",
+            "--base-url",
+        ] {
+            assert!(!help.contains(absent), "{absent}: {help}");
+        }
+        for present in ["--addr", "--script", "--locale", "--config"] {
+            assert!(help.contains(present), "{present}: {help}");
+        }
+        // They still work before and after `exec`.
+        let a = parse(
+            &args(&["deepterm", "exec", "hi", "--resume", "last"]),
+            Localizer::default(),
+        )
+        .unwrap();
+        assert_eq!(a.resume.as_deref(), Some("last"));
+        assert!(
+            parse(
+                &args(&["deepterm", "sim", "--resume", "last"]),
+                Localizer::default()
+            )
+            .is_err()
+        );
     }
 }

@@ -45,9 +45,11 @@ fn main() -> ExitCode {
         } => run_sim(addr, script.as_deref(), *cache_unit, *keep_requests, early),
         CliCommand::Exec {
             script,
+            prompt,
             approve_all,
             json,
-        } => run_exec(&args, script, *approve_all, *json),
+            ..
+        } => run_exec(&args, script, prompt.as_deref(), *approve_all, *json),
         CliCommand::Tui => run_tui(&args),
     };
     match result {
@@ -135,6 +137,7 @@ fn run_sim(
 fn run_exec(
     args: &CliArgs,
     script: &std::path::Path,
+    prompt: Option<&str>,
     approve_all: bool,
     json: bool,
 ) -> Result<(), StartupError> {
@@ -146,11 +149,17 @@ fn run_exec(
     if let Some(n) = &setup.demo_notice {
         eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
     }
-    let bytes = if script.as_os_str() == "-" {
-        let mut b = Vec::new();
-        std::io::stdin().read_to_end(&mut b).map(|_| b)
-    } else {
-        std::fs::read(script)
+    let from_stdin = match prompt {
+        Some(p) => p == "-",
+        None => script.as_os_str() == "-",
+    };
+    let bytes = match (prompt, from_stdin) {
+        (Some(p), false) => Ok(p.as_bytes().to_vec()),
+        (_, true) => {
+            let mut b = Vec::new();
+            std::io::stdin().read_to_end(&mut b).map(|_| b)
+        }
+        (None, false) => std::fs::read(script),
     }
     .map_err(|e| {
         StartupError(l.tra(
@@ -161,9 +170,18 @@ fn run_exec(
             ],
         ))
     })?;
-    let lines =
-        parse_script(&decode_script(bytes, l).map_err(StartupError)?, l).map_err(StartupError)?;
+    let text = decode_script(bytes, l).map_err(StartupError)?;
+    // A prompt is one message, however many lines it has (SPEC §15.4).
+    let lines = match prompt {
+        Some(_) if text.trim().is_empty() => vec![],
+        Some(_) => vec![text.trim_end().to_string()],
+        None => parse_script(&text, l).map_err(StartupError)?,
+    };
     let rt = runtime(l)?;
+    // The guided demo works in a copy of its sample project (SPEC §15.4).
+    if setup.demo && args.resume.is_none() && args.fork.is_none() {
+        app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
+    }
     rt.block_on(async {
         // The handle keeps the in-process simulator running until the script ends.
         let sim = match setup.demo {
@@ -181,6 +199,11 @@ fn run_exec(
         // SPEC §14.4: a resumed session continues in its own workspace.
         if let Some(line) = deepterm::session::workspace::enter_session_workspace(&session, l) {
             eprintln!("{line}");
+        }
+        if setup.demo {
+            let dir = app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
+            let n = app::demo_workspace::notice(&dir);
+            eprintln!("{}", l.tra_owned(&n.key, &n.args));
         }
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let approval = if approve_all {
@@ -233,12 +256,22 @@ fn torn_line(t: &deepterm::session::store::TornTail, l: Localizer) -> String {
 }
 
 fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
-    let setup = app::setup(args, true)?;
+    let mut setup = app::setup(args, true)?;
     let l = Localizer::new(setup.locale);
     let rt = runtime(l)?;
+    // The guided demo works in a copy of its sample project (SPEC §15.4): entered before
+    // a new session opens, so the session's workspace is the copy.
+    if setup.demo && args.resume.is_none() && args.fork.is_none() {
+        app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
+    }
     let (session, path, torn) = app::open_start_session(&setup.session_dir, args, l)?;
     // SPEC §14.4: a resumed session continues in its own workspace (told once the TUI runs).
     let workspace_line = deepterm::session::workspace::enter_session_workspace(&session, l);
+    // A resumed demo session continues in its copy; any other workspace gets a new copy.
+    let demo_dir = match setup.demo {
+        true => Some(app::demo_workspace::enter_at_start(l).map_err(StartupError)?),
+        false => None,
+    };
     // Demo replies stream in small chunks with a short delay, like a real provider.
     let sim = match setup.demo {
         true => Some(rt.block_on(app::start_demo_sim(
@@ -249,6 +282,17 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         false => None,
     };
     let demo_base = sim.as_ref().map(|s| s.base_url());
+    // The guided demo's edit asks first, so its card shows (SPEC §15.4); a policy the
+    // config chose stays. (`exec` cannot ask: its own default applies.)
+    if setup.demo {
+        setup
+            .config
+            .approval_policy
+            .get_or_insert(deepterm::session::vocab::ApprovalPolicy::Untrusted);
+    }
+    // SPEC §15.4: asked once per workspace, before anything is read from it.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    setup.trusted = app::trust::decide_for_tui(&cwd, l);
     let (ev_tx, ev_rx) = tokio::sync::mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let agent = {
@@ -277,6 +321,8 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         secrets: panic_secrets(&setup),
         notify: setup.config.ui_notify,
         resume_args: app::resume_args(args),
+        demo_dir: demo_dir.map(|d| d.display().to_string()),
+        prompt: args.prompt.clone(),
     };
     // The UI runs on this thread inside the runtime; the agent's events arrive directly.
     let res = rt.block_on(deepterm::ui::run(opts, cmd_tx, ev_rx, Some(agent_task)));

@@ -96,6 +96,8 @@ fn exec_peak_memory_stays_near_the_reply_size() {
     let args = CliArgs {
         command: CliCommand::Exec {
             script: PathBuf::from("-"),
+            prompt: None,
+            no_project_files: false,
             approve_all: false,
             json: false,
         },
@@ -107,6 +109,7 @@ fn exec_peak_memory_stays_near_the_reply_size() {
         fork: None,
         locale: Some(Locale::EnUs),
         demo: false,
+        prompt: None,
     };
     // `allow_demo` only so the unset key variable is not an error; the key is set here.
     let mut setup = app::setup(&args, true).unwrap();

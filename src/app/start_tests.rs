@@ -21,6 +21,7 @@ fn args(config: &Path) -> CliArgs {
         fork: None,
         locale: Some(Locale::EnUs),
         demo: false,
+        prompt: None,
     }
 }
 

@@ -90,6 +90,7 @@ fn a_refused_instruction_file_is_warned_about_once_per_change_not_per_request() 
         sandbox_start: (crate::sandbox::SandboxMode::ReadOnly, false),
         instruction_problems: Default::default(),
         workspace: ws.path().to_path_buf(),
+        trusted: true,
     };
     let prompt = env.base_prompt();
     assert!(prompt.starts_with(BASE_PROMPT), "{prompt}");

@@ -130,6 +130,8 @@ pub struct InstructionsRead {
     pub problems: Vec<InstructionProblem>,
     /// The files whose text is in use, in order, with their sizes in bytes (`/instructions`).
     pub used: Vec<(PathBuf, u64)>,
+    /// Project files left out because the folder is not trusted (SPEC §15.4).
+    pub skipped: Vec<PathBuf>,
 }
 
 /// Reads the configured instructions: `text`, then each of `files` confined to `roots`.
@@ -180,6 +182,7 @@ pub fn read_instructions(
         text: (!parts.is_empty()).then(|| parts.join("\n\n")),
         problems,
         used,
+        skipped: vec![],
     }
 }
 

@@ -14,6 +14,7 @@ mod inherit_tests;
 pub mod instructions;
 mod limits;
 mod parse;
+pub mod trust;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

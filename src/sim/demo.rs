@@ -98,14 +98,18 @@ fn user_argument(text: &str, tool_name: &str) -> Option<String> {
 /// Arguments for the acting tools (SPEC §14.1) that show what they do: a command to run,
 /// a small file to write, an edit of it, a patch that adds one. A quoted or path-like
 /// word of the user's is the command or the file.
-fn acting_arguments(tool: &str, user_text: &str) -> Option<Value> {
+/// In the guided demo (`guided`) only a word that stays inside the sample's copy is
+/// taken (`guided::safe_path`, `guided::safe_command`; decision 0125).
+fn acting_arguments(tool: &str, user_text: &str, guided: bool) -> Option<Value> {
     let user = user_argument(user_text, tool);
     let file = user
         .clone()
         .filter(|u| !u.contains(char::is_whitespace))
+        .filter(|u| !guided || super::guided::safe_path(u))
         .unwrap_or_else(|| "demo.txt".to_string());
+    let command = user.filter(|c| !guided || super::guided::safe_command(c));
     Some(match tool {
-        "shell" => serde_json::json!({"command": user.unwrap_or_else(|| "ls -la".to_string())}),
+        "shell" => serde_json::json!({"command": command.unwrap_or_else(|| "ls -la".to_string())}),
         "write_file" => serde_json::json!({
             "path": file,
             "content": "Hello from the deepterm demo.\nThis file was written by write_file.\n",
@@ -124,7 +128,12 @@ fn acting_arguments(tool: &str, user_text: &str) -> Option<Value> {
 
 /// Plausible arguments for a tool from its JSON schema.
 pub fn arguments_for(tool: &ToolInfo, user_text: &str) -> Value {
-    if let Some(v) = acting_arguments(&tool.name, user_text) {
+    arguments_in(tool, user_text, false)
+}
+
+/// [`arguments_for`], kept inside the sample's copy when `guided`.
+fn arguments_in(tool: &ToolInfo, user_text: &str, guided: bool) -> Value {
+    if let Some(v) = acting_arguments(&tool.name, user_text, guided) {
         return v;
     }
     let mut args = Map::new();
@@ -193,8 +202,10 @@ fn value_for(name: &str, schema: &Value, user_arg: Option<&str>) -> Value {
     }
 }
 
-/// The demo policy's reply for a validated request, in the language of `l`.
-pub fn demo_reply(parsed: &Parsed, l: Localizer) -> ScriptedReply {
+/// The demo policy's reply for a validated request, in the language of `l`. `guided`: the
+/// in-process simulator of `deepterm --demo`, working in a copy of the sample project
+/// (SPEC §15.4): it also runs the guided task and answers anything else honestly.
+pub fn demo_reply(parsed: &Parsed, l: Localizer, guided: bool) -> ScriptedReply {
     let offered: Vec<String> = parsed
         .offered
         .iter()
@@ -202,6 +213,9 @@ pub fn demo_reply(parsed: &Parsed, l: Localizer) -> ScriptedReply {
         .collect();
     match &parsed.last_turn {
         LastTurn::ToolResults(results) => {
+            if guided && let Some(r) = super::guided::next(results, &parsed.offered, l) {
+                return r;
+            }
             let mut text = format!("{}\n\n", l.tr("demo-results-intro"));
             for (name, content) in results {
                 let lines = content.lines().count();
@@ -226,7 +240,7 @@ pub fn demo_reply(parsed: &Parsed, l: Localizer) -> ScriptedReply {
         }
         LastTurn::UserText(user) => {
             if let Some(tool) = named_tool(user, &parsed.offered) {
-                let input = arguments_for(tool, user);
+                let input = arguments_in(tool, user, guided);
                 let name = || Arg::from(format!("`{}`", tool.name));
                 return ScriptedReply {
                     thinking: Some(l.tra(
@@ -242,6 +256,9 @@ pub fn demo_reply(parsed: &Parsed, l: Localizer) -> ScriptedReply {
                     ..ScriptedReply::default()
                 };
             }
+            if guided && let Some(r) = super::guided::start(user, &parsed.offered, l) {
+                return r;
+            }
             let question = short(user.trim(), 200);
             let quoted: String = question.lines().map(|l| format!("> {l}\n")).collect();
             let tools_line = if offered.is_empty() {
@@ -252,11 +269,26 @@ pub fn demo_reply(parsed: &Parsed, l: Localizer) -> ScriptedReply {
                     &[("tools", Arg::List(offered.clone()))],
                 )
             };
+            let thinking = Some(l.tra(
+                "demo-thinking-echo",
+                &[("question", Arg::from(short(user.trim(), 80)))],
+            ));
+            if guided {
+                // What the demo can show, and how to connect a real model (SPEC §15.4).
+                return ScriptedReply {
+                    thinking,
+                    text: Some(format!(
+                        "**{}**\n\n{}\n\n{quoted}\n{}\n\n{}\n\n- {tools_line}\n",
+                        l.tr("demo-hello"),
+                        l.tr("demo-you-asked"),
+                        l.tr("demo-guided-can-show"),
+                        l.tr("demo-guided-connect"),
+                    )),
+                    ..ScriptedReply::default()
+                };
+            }
             ScriptedReply {
-                thinking: Some(l.tra(
-                    "demo-thinking-echo",
-                    &[("question", Arg::from(short(user.trim(), 80)))],
-                )),
+                thinking,
                 text: Some(format!(
                     "**{}**\n\n{}\n\n{quoted}\n{}\n\n- {}\n- {}\n- {tools_line}\n",
                     l.tr("demo-hello"),

@@ -6,6 +6,7 @@ mod anthropic;
 pub mod cache;
 mod demo;
 mod error;
+mod guided;
 mod openai;
 mod record;
 pub mod render;
@@ -28,6 +29,7 @@ use tokio::task::JoinHandle;
 
 pub use demo::DemoLocale;
 pub use error::SimError;
+pub use guided::{DEMO_FIX, TEST_COMMAND};
 pub use record::{CacheRecord, RecordedRequest, RecordedToolCall, RequestStats};
 pub use script::{Fault, Script, ScriptedReply, ScriptedToolCall};
 
@@ -68,6 +70,10 @@ pub struct SimConfig {
     /// The language of the demo policy's replies: the interface language in demo mode,
     /// shared so a language switch reaches the next reply (default en-US).
     pub demo_locale: DemoLocale,
+    /// The guided demo of `deepterm --demo` (SPEC §15.4): the demo policy also runs the
+    /// sample's task and keeps every path and command it takes from the user inside the
+    /// sample's copy (default false).
+    pub guided_demo: bool,
 }
 
 /// Default number of recorded requests the simulator keeps.
@@ -96,6 +102,7 @@ impl Default for SimConfig {
             seed: None,
             keep_requests: DEFAULT_KEEP_REQUESTS,
             demo_locale: DemoLocale::default(),
+            guided_demo: false,
         }
     }
 }
@@ -202,6 +209,7 @@ pub async fn start(cfg: SimConfig) -> Result<SimHandle, SimError> {
             max_chunk: cfg.max_chunk.max(1),
             keepalive_interval: cfg.keepalive_interval.max(Duration::from_millis(1)),
             demo_locale: cfg.demo_locale.clone(),
+            guided_demo: cfg.guided_demo,
         },
         state: Mutex::new(server::State0 {
             script: cfg

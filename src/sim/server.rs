@@ -35,6 +35,7 @@ pub(crate) struct Settings {
     pub max_chunk: usize,
     pub keepalive_interval: Duration,
     pub demo_locale: super::DemoLocale,
+    pub guided_demo: bool,
 }
 
 /// Mutable simulator state.
@@ -416,7 +417,13 @@ async fn handle(
 
     let entry = st.script.front().cloned();
     let locale = settings.demo_locale.get();
-    let turn = match turn::build_turn(&parsed, entry.as_ref(), &mut st.rng, locale) {
+    let turn = match turn::build_turn(
+        &parsed,
+        entry.as_ref(),
+        &mut st.rng,
+        locale,
+        settings.guided_demo,
+    ) {
         Ok(t) => t,
         Err(e) => return fail(&mut st, rec, &e, &trace, None),
     };

@@ -187,11 +187,12 @@ pub fn build_turn(
     reply: Option<&ScriptedReply>,
     rng: &mut fastrand::Rng,
     demo_locale: crate::i18n::Locale,
+    guided: bool,
 ) -> Result<Turn, ApiError> {
     let fault = reply.and_then(|r| r.fault.clone());
     let content = match reply {
         Some(r) if !r.has_no_content() => r.clone(),
-        _ => demo::demo_reply(parsed, crate::i18n::Localizer::new(demo_locale)),
+        _ => demo::demo_reply(parsed, crate::i18n::Localizer::new(demo_locale), guided),
     };
     let id = format!("msg_{}", random_id(rng, 24));
     if fault == Some(Fault::Empty) {

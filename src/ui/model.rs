@@ -30,6 +30,8 @@ pub struct Model {
     pub l: Localizer,
     /// Whether the simulator banner shows.
     pub demo: bool,
+    /// The guided demo's copy of the sample project, named in the banner.
+    pub demo_dir: Option<String>,
     /// The focused part.
     pub focus: Focus,
     /// Tool-card mode.
@@ -67,6 +69,7 @@ impl Model {
         Model {
             l: Localizer::new(locale),
             demo,
+            demo_dir: None,
             focus: Focus::Composer,
             cards: ToolCardMode::Collapsed,
             generation: 0,

@@ -41,6 +41,10 @@ pub struct UiOptions {
     pub notify: bool,
     /// Arguments the resume hint repeats (`--session-dir`, `--config`), unquoted.
     pub resume_args: Vec<String>,
+    /// The guided demo's copy of the sample project, named in the banner (SPEC §15.4).
+    pub demo_dir: Option<String>,
+    /// `deepterm "PROMPT"`: sent as the first message, as if typed (SPEC §15.4).
+    pub prompt: Option<String>,
 }
 
 /// Why [`run`] failed.
@@ -233,6 +237,10 @@ async fn run_ui(
     let mut screen = TermScreen(term, keyboard);
     app.set_notify(opts.notify);
     app.set_resume_args(opts.resume_args.clone());
+    app.set_demo_dir(opts.demo_dir.clone());
+    if let Some(p) = &opts.prompt {
+        app.send_first(p);
+    }
     // The `@` popup's files, walked once in the background.
     app.set_mention_files(crate::ui::mention::FileIndex::spawn(
         crate::tools::walk::current_root(),

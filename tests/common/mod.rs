@@ -180,6 +180,7 @@ impl TestEnv {
             fork: None,
             locale: Some(deepterm::i18n::Locale::EnUs),
             demo: true,
+            prompt: None,
         };
         let setup = deepterm::app::setup(&args, true).unwrap();
         let l = deepterm::i18n::Localizer::new(setup.locale);

@@ -99,9 +99,11 @@ pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "").unwrap();
     let sessions = dir.path().join("sessions");
+    // The demo's copy of its sample project goes into the test's own directory.
+    std::fs::create_dir_all(dir.path().join("tmp")).unwrap();
     let cmd = format!(
         "env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
-         {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
+         TMPDIR={home}/tmp {bin} --demo --session-dir {sessions} --config {config} --locale {locale}; sleep 30",
         home = super::shell_quote(dir.path()),
         bin = super::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
         sessions = super::shell_quote(&sessions),
@@ -135,4 +137,57 @@ pub fn chat_flat(screen: &str) -> String {
         }
     }
     out
+}
+
+/// A `deepterm sim --script FILE` child process (its demo policy answers once the script
+/// runs out), killed on drop.
+pub struct SimProcess {
+    child: std::process::Child,
+    /// Its base URL.
+    pub base: String,
+}
+
+impl SimProcess {
+    /// Starts it and reads the base URL it prints first.
+    pub fn start(script: &std::path::Path) -> SimProcess {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
+            .arg("sim")
+            .arg("--script")
+            .arg(script)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start deepterm sim");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        SimProcess {
+            child,
+            base: line.trim().to_string(),
+        }
+    }
+
+    /// [`SimProcess::start`] with an empty script in `dir`: every reply is the demo
+    /// policy's (a key is needed, so this is not the guided demo of `--demo`).
+    pub fn demo_policy(dir: &std::path::Path) -> SimProcess {
+        let script = dir.join("replies.json");
+        std::fs::write(&script, "[]").unwrap();
+        SimProcess::start(&script)
+    }
+
+    /// A config for it (the routes of [`super::routes_config`]) written into `dir`.
+    pub fn config_in(&self, dir: &std::path::Path) -> std::path::PathBuf {
+        let config = dir.join("sim.toml");
+        std::fs::write(&config, super::routes_config(&self.base, "")).unwrap();
+        config
+    }
+}
+
+impl Drop for SimProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

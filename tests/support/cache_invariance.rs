@@ -385,6 +385,7 @@ pub async fn run(removal: Removal, dir: &Path) -> Result<Run, String> {
         sandbox_start: (cfg.sandbox.mode, cfg.sandbox.network),
         instruction_problems: Default::default(),
         workspace: ws.clone(),
+        trusted: true,
     };
     let mut registry = deepterm::tools::ToolRegistry::new();
     registry.set_source_tools(ToolSource::Builtin, builtin_tools());

@@ -25,6 +25,13 @@ impl Agent {
                 ));
             }
         }
+        // An untrusted folder's own files (SPEC §15.4).
+        for p in &read.skipped {
+            lines.push(Text::new(
+                "first-run-instructions-skipped",
+                vec![("path", Arg::from(p.display().to_string()))],
+            ));
+        }
         for p in &read.problems {
             let (id, args) = p.message();
             lines.push(Text::new(

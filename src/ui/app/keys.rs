@@ -75,6 +75,21 @@ impl App {
         self.bottom.composer.paste(text, self.model.l);
     }
 
+    /// `deepterm "PROMPT"` (SPEC §15.4): the prompt goes into the composer and is sent,
+    /// as if typed and Enter pressed.
+    pub fn send_first(&mut self, text: &str) {
+        self.on_paste(text);
+        self.on_key(KeyEvent::new(
+            crossterm::event::KeyCode::Enter,
+            crossterm::event::KeyModifiers::NONE,
+        ));
+    }
+
+    /// The guided demo's copy of the sample project, for the banner.
+    pub fn set_demo_dir(&mut self, dir: Option<String>) {
+        self.model.demo_dir = dir;
+    }
+
     /// Handles a key press: the open overlay takes it, else the keymap table resolves it
     /// (see [`App::key_contexts`]) and the component owning the context handles the action;
     /// unbound typed characters go to the composer. What the components ask for is routed

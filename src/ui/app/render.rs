@@ -62,10 +62,14 @@ impl App {
         if area.height == 0 {
             return;
         }
-        let t = truncate(
-            &format!(" {} ", self.model.l.tr("tui-demo-banner")),
-            area.width as usize,
-        );
+        let text = match &self.model.demo_dir {
+            Some(dir) => self.model.l.tra(
+                "first-run-demo-banner",
+                &[("dir", Arg::from(crate::safe_text::sanitize(dir)))],
+            ),
+            None => self.model.l.tr("tui-demo-banner"),
+        };
+        let t = truncate(&format!(" {text} "), area.width as usize);
         let pad = " ".repeat((area.width as usize).saturating_sub(str_width(&t)));
         buf.set_line(
             area.x,

@@ -99,6 +99,7 @@ async fn tui_turn_against(
         fork: None,
         locale: Some(locale),
         demo: true,
+        prompt: None,
     };
     let setup = deepterm::app::setup(&args, true).unwrap();
     let l = deepterm::i18n::Localizer::new(setup.locale);

@@ -49,7 +49,7 @@ fn scenario(w: u16, t: &Texts) {
         return;
     }
     let (tmux, dir) = start(w, t);
-    let file = dir.path().join("ws/demo.txt");
+    let file = super::demo_copy(dir.path()).join("demo.txt");
     tmux.type_line("please use write_file");
     tmux.wait_for("the Added card", |s| chat_flat(s).contains(t.added));
     assert!(std::fs::read_to_string(&file).unwrap().starts_with("Hello"));

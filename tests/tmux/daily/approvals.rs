@@ -3,46 +3,10 @@
 //! approval; the user looks at the Trajectory (one pane at 80 columns), the approval brings
 //! Chat into view with the tool and its arguments, Esc denies, and the turn goes on.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
 use crate::common;
-use crate::common::tmux::Tmux;
-
-/// A `deepterm sim` child process, killed on drop.
-struct Sim {
-    child: Child,
-    base: String,
-}
-
-impl Sim {
-    fn start(script: &Path) -> Sim {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_deepterm"))
-            .arg("sim")
-            .arg("--script")
-            .arg(script)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start deepterm sim");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        Sim {
-            child,
-            base: line.trim().to_string(),
-        }
-    }
-}
-
-impl Drop for Sim {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::common::tmux::{SimProcess as Sim, Tmux};
 
 /// The model calls `run_cmd` once, then answers after the (denied) result.
 const SCRIPT: &str = r#"[

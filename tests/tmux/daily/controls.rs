@@ -66,6 +66,36 @@ fn start(name: &str, home: &Path, cwd: &Path, w: u16, t: &Texts, extra: &str) ->
     tmux
 }
 
+/// `deepterm` in `cwd` on `sim` (with a key, so not the demo: the guided demo works in a
+/// copy of its sample project, SPEC §15.4, and these scenarios are about the directory it
+/// starts in), with the test directory's session directory (and `extra` arguments).
+fn start_on(
+    name: &str,
+    sim: &common::tmux::SimProcess,
+    home: &Path,
+    cwd: &Path,
+    w: u16,
+    t: &Texts,
+    extra: &str,
+) -> Tmux {
+    let config = sim.config_in(home);
+    let cmd = format!(
+        "cd {cwd} && env {key}={value} HOME={home} XDG_CONFIG_HOME={home}/c \
+         XDG_DATA_HOME={home}/d {bin} --session-dir {home}/s --config {config} \
+         --locale {loc} {extra}; echo EXITED; sleep 30",
+        key = common::KEY_VAR,
+        value = common::TEST_KEY,
+        cwd = common::shell_quote(cwd),
+        home = common::shell_quote(home),
+        config = common::shell_quote(&config),
+        bin = common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        loc = t.locale,
+    );
+    let tmux = Tmux::start(name, w, 30, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains(t.idle));
+    tmux
+}
+
 /// A test directory with an empty config and the workspaces `names` (canonical paths).
 fn home(names: &[&str]) -> (tempfile::TempDir, Vec<std::path::PathBuf>) {
     let dir = tempfile::tempdir().unwrap();
@@ -147,8 +177,16 @@ fn the_reasoning_cell_opens_with_enter_or_ctrl_t_and_the_footer_shows_the_effort
 }
 
 /// One session with one message in `cwd`, then `/quit`.
-fn make_session(name: &str, home: &Path, cwd: &Path, w: u16, t: &Texts, text: &str) {
-    let tmux = start(name, home, cwd, w, t, "");
+fn make_session(
+    name: &str,
+    sim: &common::tmux::SimProcess,
+    home: &Path,
+    cwd: &Path,
+    w: u16,
+    t: &Texts,
+    text: &str,
+) {
+    let tmux = start_on(name, sim, home, cwd, w, t, "");
     ask(&tmux, t, text);
     tmux.type_line("/quit");
     tmux.wait_for("exit", |s| s.contains("EXITED"));
@@ -157,13 +195,14 @@ fn make_session(name: &str, home: &Path, cwd: &Path, w: u16, t: &Texts, text: &s
 fn workspaces(w: u16, t: &Texts) {
     let (dir, ws) = home(&["alpha", "bravo", "elsewhere"]);
     let name = |s: &str| format!("i23-ws-{s}-{w}-{}", t.locale);
-    make_session(&name("a"), dir.path(), &ws[0], w, t, "Alpha apples");
+    let sim = common::tmux::SimProcess::demo_policy(dir.path());
+    make_session(&name("a"), &sim, dir.path(), &ws[0], w, t, "Alpha apples");
     // A second apart: the other workspace's session is the newer one.
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    make_session(&name("b"), dir.path(), &ws[1], w, t, "Bravo bananas");
+    make_session(&name("b"), &sim, dir.path(), &ws[1], w, t, "Bravo bananas");
 
     // From alpha, the picker lists alpha's session first, each row naming its workspace.
-    let tmux = start(&name("c"), dir.path(), &ws[0], w, t, "");
+    let tmux = start_on(&name("c"), &sim, dir.path(), &ws[0], w, t, "");
     tmux.type_line("/resume");
     let screen = tmux.wait_for("the picker with both sessions", |s| {
         s.contains(t.title) && s.contains("Alpha apples") && s.contains("Bravo bananas")
@@ -187,7 +226,7 @@ fn workspaces(w: u16, t: &Texts) {
     drop(tmux);
 
     // `--resume last` (bravo's) from a third directory: said, and continued in bravo.
-    let tmux = start(&name("d"), dir.path(), &ws[2], w, t, "--resume last");
+    let tmux = start_on(&name("d"), &sim, dir.path(), &ws[2], w, t, "--resume last");
     let bravo = ws[1].display().to_string();
     tmux.wait_for("the workspace notice", |s| {
         flat(s).contains(&format!("{}{bravo}", t.belongs.replace(' ', "")))

@@ -9,19 +9,23 @@ mod checkpoints;
 mod commands_lang;
 mod controls;
 mod custom_commands;
+mod guided_demo;
 mod help_table;
 mod nodes_resume;
 mod popup_help;
 mod queued_turn;
 mod retries;
 mod retry_question;
+mod trust;
 
 use crate::common;
 use crate::common::tmux::Tmux;
 
-/// The demo in tmux at `width` columns in `locale`, started in a fresh workspace
-/// (`ws/` of the returned directory) with an empty config, its own session directory and
-/// no API key; returns once the first frame is drawn.
+/// The demo in tmux at `width` columns in `locale`, started in a fresh directory (`ws/`
+/// of the returned directory) with a config choosing the `on-request` approval policy (the
+/// demo's own default is `untrusted`), its own session directory and temporary directory
+/// (`tmp/`, where the demo's copy of its sample project is made: [`demo_copy`]) and no API
+/// key; returns once the first frame is drawn.
 pub(super) fn start_in_workspace(
     name: &str,
     width: u16,
@@ -30,9 +34,14 @@ pub(super) fn start_in_workspace(
     let dir = tempfile::tempdir().unwrap();
     let ws = dir.path().join("ws");
     std::fs::create_dir_all(&ws).unwrap();
-    std::fs::write(dir.path().join("config.toml"), "").unwrap();
+    std::fs::create_dir_all(dir.path().join("tmp")).unwrap();
+    std::fs::write(
+        dir.path().join("config.toml"),
+        "[approval]\npolicy = \"on-request\"\n",
+    )
+    .unwrap();
     let cmd = format!(
-        "cd {ws} && env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c \
+        "cd {ws} && env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c TMPDIR={home}/tmp \
          XDG_DATA_HOME={home}/d {bin} --demo --session-dir {home}/s --config {home}/config.toml \
          --locale {locale}; sleep 30",
         ws = common::shell_quote(&ws),
@@ -42,4 +51,22 @@ pub(super) fn start_in_workspace(
     let tmux = Tmux::start(&format!("dt-{name}-{width}-{locale}"), width, 40, &cmd);
     tmux.wait_for("the first frame", |s| s.contains('›'));
     (tmux, dir)
+}
+
+/// The guided demo's copy of its sample project, the workspace of a demo started by
+/// [`start_in_workspace`] in `dir` (SPEC §15.4).
+pub(super) fn demo_copy(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut copies: Vec<_> = std::fs::read_dir(dir.join("tmp"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy()
+                    .starts_with(deepterm::app::demo_workspace::PREFIX)
+            })
+        })
+        .collect();
+    assert_eq!(copies.len(), 1, "one copy of the sample: {copies:?}");
+    copies.pop().unwrap()
 }

@@ -1,5 +1,6 @@
-//! Scenarios: `@` mentions. The real binary runs in tmux (`--demo`, the built-in
-//! simulator) with its working directory in a temp workspace holding a few files and a
+//! Scenarios: `@` mentions. The real binary runs in tmux (on `deepterm sim`, whose demo
+//! policy echoes what it received; not `--demo`, which works in a copy of its sample
+//! project) with its working directory in a temp workspace holding a few files and a
 //! `.gitignore`d one: `@` offers the workspace files but not the ignored one, typing
 //! narrows the list, Tab completes the path into the composer, and once sent the Chat
 //! shows the attachment line under the message and the demo model echoes the content.
@@ -20,12 +21,14 @@ fn scenario(socket: &str, width: u16, locale: &str, attached: &str) {
     std::fs::write(ws.join("notes.md"), "# notes\n").unwrap();
     std::fs::write(ws.join(".gitignore"), "*.log\n").unwrap();
     std::fs::write(ws.join("debug.log"), "ignored\n").unwrap();
-    let config = dir.path().join("config.toml");
-    std::fs::write(&config, "").unwrap();
+    let sim = common::tmux::SimProcess::demo_policy(dir.path());
+    let config = sim.config_in(dir.path());
     let cmd = format!(
-        "cd {} && env -u DEEPSEEK_API_KEY HOME={} {} --demo --session-dir {} --config {} \
+        "cd {} && env {}={} HOME={} {} --session-dir {} --config {} \
          --locale {locale}; sleep 60",
         common::shell_quote(&ws),
+        common::KEY_VAR,
+        common::TEST_KEY,
         common::shell_quote(dir.path()),
         common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
         common::shell_quote(&dir.path().join("sessions")),
