@@ -33,6 +33,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/cache-cost.ftl")),
             include_str!(concat!("../locales/", $loc, "/demo.ftl")),
             include_str!(concat!("../locales/", $loc, "/labels.ftl")),
+            include_str!(concat!("../locales/", $loc, "/day-two.ftl")),
         ]
     };
 }

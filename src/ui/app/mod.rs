@@ -148,6 +148,15 @@ impl App {
     fn route(&mut self, events: Vec<AppEvent>) {
         for e in events {
             match e {
+                // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
+                AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
+                    mode: Some(crate::sandbox::SandboxMode::FullAccess),
+                })) if !self.model.sandbox.is_some_and(|s| {
+                    s.mode == crate::sandbox::SandboxMode::FullAccess
+                }) =>
+                {
+                    self.confirm_full_access = true;
+                }
                 AppEvent::Agent(cmd) => self.outbox.push(cmd),
                 AppEvent::Quit => self.request_quit(),
                 AppEvent::OpenHelp => self.overlays.push(Overlay::Help(HelpOverlay::default())),
