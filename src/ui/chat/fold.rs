@@ -226,6 +226,7 @@ impl Transcript {
                     n: before + 1,
                     prompt: crate::ui::text::truncate(&prompt, 60),
                     scope: r.scope,
+                    restored: r.restored.len(),
                 }
             }
             _ => return None,
