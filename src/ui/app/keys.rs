@@ -236,7 +236,10 @@ impl App {
         }
         let m = &mut self.model;
         match a {
-            Action::Help => self.overlays.push(Overlay::Help(HelpOverlay::default())),
+            Action::Help => {
+                let help = HelpOverlay::new(self.mouse_capture);
+                self.overlays.push(Overlay::Help(help));
+            }
             Action::ToggleLocale => {
                 let next = m.l.locale.toggled();
                 m.set_locale(next);

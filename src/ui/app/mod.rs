@@ -159,7 +159,10 @@ impl App {
                 }
                 AppEvent::Agent(cmd) => self.outbox.push(cmd),
                 AppEvent::Quit => self.request_quit(),
-                AppEvent::OpenHelp => self.overlays.push(Overlay::Help(HelpOverlay::default())),
+                AppEvent::OpenHelp => {
+                    let help = HelpOverlay::new(self.mouse_capture);
+                    self.overlays.push(Overlay::Help(help));
+                }
                 AppEvent::Copy { n } => self.copy(n),
                 AppEvent::CopyText(text) => {
                     self.term_out.push(TermRequest::Escape(osc::osc52(&text)));

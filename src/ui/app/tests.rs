@@ -499,3 +499,6 @@ mod keymap;
 mod popup_help;
 #[path = "rewind_tests.rs"]
 mod rewind;
+
+#[path = "day_two_tests.rs"]
+mod day_two_tests;

@@ -37,6 +37,8 @@ pub struct ChatPane {
     area: Rect,
     /// The transcript row at the top of the last frame.
     top: usize,
+    /// `/clear` emptied the screen: the empty pane says so instead of "no messages yet".
+    cleared: bool,
 }
 
 impl ChatPane {
@@ -50,6 +52,7 @@ impl ChatPane {
             one_pane: false,
             area: Rect::default(),
             top: 0,
+            cleared: false,
         }
     }
 
@@ -58,6 +61,7 @@ impl ChatPane {
         self.transcript = Transcript::new();
         self.scroll = Scroll::default();
         self.selected = None;
+        self.cleared = false;
     }
 
     /// `/clear` (§14.5): the view empties; the transcript keeps what it knows about tools.
@@ -65,6 +69,7 @@ impl ChatPane {
         self.transcript.clear_screen();
         self.scroll = Scroll::default();
         self.selected = None;
+        self.cleared = true;
     }
 
     /// The pane was not drawn this frame: nothing of it is under the mouse.
@@ -185,8 +190,14 @@ impl ChatPane {
         } else {
             "tui-chat-empty-quit"
         };
+        // After `/clear` the session goes on: the pane says what /clear did.
+        let first = if self.cleared {
+            "tui-chat-cleared"
+        } else {
+            "tui-chat-empty"
+        };
         // Wrapped, not cut, in the split layout's narrower Chat pane.
-        let rows = ["tui-chat-empty", quit].into_iter().flat_map(|key| {
+        let rows = [first, quit].into_iter().flat_map(|key| {
             let text = m.l.tr(key);
             crate::ui::text::wrap_ranges(&text, body.width as usize)
                 .into_iter()

@@ -208,7 +208,7 @@ fn key_help_lists_the_table_when_tall_enough() {
         }
     }
     // Short terminals scroll to the commands: they are always rows.
-    let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs));
+    let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs), true);
     assert!(rows.iter().any(|(k, _)| k == "/help"));
     assert!(rows.iter().any(|(k, _)| k == "/tool enable|disable NAME"));
 }

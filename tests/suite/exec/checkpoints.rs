@@ -370,13 +370,19 @@ async fn a_fork_and_its_parent_each_continue_and_resume_independently() {
     let env = TestEnv::new(SimConfig::default()).await;
     let ws = workspace(&env, false);
     let out = run(&env, &ws, "shared prompt\n/fork\nonly in the fork\n", &[]).await;
-    assert!(stderr(&out).contains("Forked session"), "{}", stderr(&out));
     let ids = session_ids(&env);
     assert_eq!(ids.len(), 2, "{ids:?}");
     let parent = ids.iter().find(|(_, p)| p.is_none()).unwrap().0.clone();
     let fork = ids.iter().find(|(_, p)| p.is_some()).unwrap().clone();
     assert_eq!(fork.1.as_deref(), Some(parent.as_str()));
     let fork = fork.0;
+    // It says which session the user is in now, and how to go back.
+    let said = stderr(&out);
+    assert!(
+        said.contains(&format!("you are now in the new session {fork}"))
+            && said.contains(&format!("/resume {parent} goes back")),
+        "{said}"
+    );
     // The fork's first request repeats the parent's prefix: the cache serves it.
     let reqs = bodies(&env);
     assert!(reqs[1].1["cache"]["hitTokens"].as_u64().unwrap_or(0) > 0);

@@ -137,6 +137,7 @@ impl ToolCell {
         let Some(r) = &self.result else {
             return head;
         };
+        let r = shown_result(r, ctx.l);
         let lines: Vec<&str> = r.split('\n').collect();
         let shown = if mode == ToolCardMode::Expanded {
             lines.len()
@@ -165,6 +166,19 @@ impl ToolCell {
         }
         head
     }
+}
+
+/// A result as the card shows it: the refusals deepterm itself writes (English and
+/// stable for the model, §5) in the interface language; anything else as it is.
+fn shown_result(r: &str, l: crate::i18n::Localizer) -> String {
+    if let Some(reason) = r.strip_prefix(crate::agent::hooks::BLOCKED_CALL_PREFIX) {
+        return l.tra("tui-result-hook-refused", &[("reason", Arg::from(reason))]);
+    }
+    let read_only = crate::sandbox::WriteRefusal::ReadOnlyMode.to_string();
+    if let Some(at) = r.find(&read_only) {
+        return format!("{}{}{}", &r[..at], l.tr("tui-result-read-only"), &r[at + read_only.len()..]);
+    }
+    r.to_string()
 }
 
 /// The Fluent id and style of an answered approval.
