@@ -22,7 +22,7 @@ tui-node-rewind-files = {" "}· 恢复了 { $count } 个文件
 rewind-files-restored = 恢复了 { $count } 个文件。
 
 ## shell 卡片的状态与耗时，以及工具卡片中显示的拒绝
-tui-shell-exit = 退出码 { $code }
+tui-shell-exit = 退出状态 { $code }
 tui-shell-signal = 被信号 { $signal } 终止
 tui-shell-timed-out = { $ms } 毫秒后超时；命令及其启动的所有进程已被终止
 tui-shell-duration = { $secs } 秒

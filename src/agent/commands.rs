@@ -279,7 +279,11 @@ impl Agent {
                 lines.push(Text::new("cmd-model-choices", vec![]));
                 for r in known {
                     // A route whose key is not set says which variable it needs.
-                    let missing = self.env().missing_key(&r);
+                    // The route in use has its key, unless the demo answers for it.
+                    let missing = match r == current && !self.route_info().demo {
+                        true => None,
+                        false => self.env().missing_key(&r),
+                    };
                     let key = match (r == current, missing.is_some()) {
                         (true, false) => "cmd-model-choice-current",
                         (false, false) => "cmd-model-choice",

@@ -478,7 +478,7 @@ mod card_tests {
     fn a_shell_card_says_its_status_and_duration_in_the_interface_language() {
         let l = Localizer::new(Locale::ZhCn);
         for (status, want) in [
-            ("exit status 0", "退出码 0 · 0.217 秒"),
+            ("exit status 0", "退出状态 0 · 0.217 秒"),
             ("killed by signal 9", "被信号 9 终止 · 0.217 秒"),
             (
                 "timed out after 120000 ms; the command and every process it started were killed",
