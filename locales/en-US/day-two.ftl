@@ -34,3 +34,5 @@ tui-shell-timed-out = timed out after { $ms } ms; the command and every process 
 tui-shell-duration = { $secs } s
 tui-result-read-only = the sandbox mode is read-only: no file may be written (switch with /mode)
 tui-result-hook-refused = a pre_tool_use hook refused this call: { $reason }
+tui-result-outside = { $path } is outside the workspace and the writable roots
+tui-result-protected = { $path } is protected ({ $protected } is never writable)

@@ -28,3 +28,5 @@ tui-shell-timed-out = { $ms } 毫秒后超时；命令及其启动的所有进�
 tui-shell-duration = { $secs } 秒
 tui-result-read-only = 沙箱模式为只读：不能写入任何文件（可用 /mode 切换）
 tui-result-hook-refused = pre_tool_use 钩子拒绝了这次调用：{ $reason }
+tui-result-outside = { $path } 不在工作区和可写目录之内
+tui-result-protected = { $path } 受保护（{ $protected } 永远不可写）

@@ -246,3 +246,53 @@ fn the_reasoning_label_keeps_its_thinking_time_after_a_rewind_refolds_chat() {
     assert!(after.contains("▸ Thought for 3 s"), "{after}");
     assert!(!after.contains("Thinking ("), "{after}");
 }
+
+#[test]
+fn up_in_chat_stops_only_where_enter_changes_something() {
+    let mut s = Script::new();
+    s.route(false).user(1, "list");
+    // A one-line output: its card shows everything already, so Enter would do nothing.
+    s.tool(
+        1,
+        1,
+        "c1",
+        "shell",
+        r#"{"command":"ls"}"#,
+        Some(("exit status 0\nduration: 0.010 s\noutput:\ndemo.txt\n", false)),
+    );
+    s.commit(EventKind::CheckpointTaken(CheckpointTaken {
+        turn: 1,
+        checkpoint: "c0".into(),
+        files: 1,
+        skipped: vec![],
+    }));
+    s.assistant(1, 2, "", "done", &[]);
+    let mut app = app_with(&s.events, Locale::EnUs);
+    screen_at(&mut app, 120, 30);
+    app.on_key(key(KeyCode::Tab));
+    assert_eq!(app.model.focus, Focus::Chat);
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.chat.selected, None, "nothing here expands");
+    // A long output expands: ↑ stops on its card, and Enter shows the rest.
+    let out: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+    let mut s2 = Script::new();
+    s2.user(2, "more");
+    s2.tool(
+        2,
+        1,
+        "c2",
+        "shell",
+        r#"{"command":"seq 20"}"#,
+        Some((&format!("exit status 0\nduration: 0.010 s\noutput:\n{out}"), false)),
+    );
+    for e in s2.events {
+        app.on_agent_event(e);
+    }
+    screen_at(&mut app, 120, 30);
+    app.model.focus = Focus::Chat;
+    app.on_key(key(KeyCode::Up));
+    let sel = app.chat.selected.expect("the long card is selected");
+    assert!(matches!(&app.transcript().cells()[sel].kind, CellKind::Tool(t) if t.call_id == "c2"));
+    app.on_key(key(KeyCode::Enter));
+    assert!(screen_at(&mut app, 120, 40).contains("line 20"));
+}

@@ -19,6 +19,7 @@ use super::cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
     CheckpointNode, CheckpointNodeCell, ContextCell, ToolApproval, ToolCell, UserCell,
 };
+use super::cells::RenderCtx;
 use crate::session::rewound::Rewound;
 
 /// One prompt the fold saw: its `turn/start` seq, logged turn number and typed text.
@@ -119,6 +120,25 @@ impl Transcript {
     /// Whether there are no cells.
     pub fn is_empty(&self) -> bool {
         self.cells.is_empty()
+    }
+
+    /// Whether Enter on cell `i` changes what it shows at `width`: a selectable cell
+    /// whose expanded rows are its collapsed rows (a command with a short output, a node
+    /// with nothing more to list) is not one ↑/↓ stop at.
+    pub fn actionable(&self, i: usize, width: u16, ctx: &RenderCtx) -> bool {
+        let Some(c) = self.cells.get(i) else {
+            return false;
+        };
+        if !c.selectable() {
+            return false;
+        }
+        if width == 0 {
+            return true;
+        }
+        let cell = c.kind.as_cell();
+        let closed = cell.rows(width as usize, ctx, false);
+        let open = cell.rows(width as usize, ctx, true);
+        closed.head != open.head || closed.foot != open.foot
     }
 
     /// The first acting tool's card (an edit tool or `shell`) still without a result.

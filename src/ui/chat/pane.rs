@@ -92,7 +92,7 @@ impl ChatPane {
     /// ↑/↓ move between the expandable nodes; where there is none to move to they scroll
     /// Chat a line, so a wheel turned into ↑/↓ by alternate scroll (§14.5, decision 0037)
     /// scrolls a transcript without tool changes too.
-    fn move_selection(&mut self, dir: isize) {
+    fn move_selection(&mut self, dir: isize, ctx: &RenderCtx) {
         let n = self.transcript.cells().len();
         if n == 0 {
             return;
@@ -107,7 +107,8 @@ impl ChatPane {
         };
         while i >= 0 && (i as usize) < n {
             let u = i as usize;
-            if self.transcript.cells()[u].selectable() {
+            // Only where Enter does something (SPEC §14.5: Enter expands a node).
+            if self.transcript.actionable(u, self.area.width, ctx) {
                 self.selected = Some(u);
                 self.reveal_top(u);
                 return;
@@ -253,10 +254,10 @@ impl Component for ChatPane {
         }
     }
 
-    fn handle(&mut self, action: Action, _m: &Model, _out: &mut Vec<AppEvent>) -> Handled {
+    fn handle(&mut self, action: Action, m: &Model, _out: &mut Vec<AppEvent>) -> Handled {
         match action {
-            Action::SelectPrev => self.move_selection(-1),
-            Action::SelectNext => self.move_selection(1),
+            Action::SelectPrev => self.move_selection(-1, &m.ctx()),
+            Action::SelectNext => self.move_selection(1, &m.ctx()),
             Action::ToggleNode => {
                 if let Some(i) = self.selected {
                     self.transcript.toggle(i);
