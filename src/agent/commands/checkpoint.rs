@@ -303,7 +303,11 @@ impl Agent {
         // The last turn that changed a file: a turn that took a checkpoint and changed
         // nothing (a command that wrote nothing) is not a step of `/undo`.
         let mut found = None;
-        for r in records.iter().rev().filter(|r| r.before.is_some() && !r.undone) {
+        for r in records
+            .iter()
+            .rev()
+            .filter(|r| r.before.is_some() && !r.undone)
+        {
             match self.turn_change(r) {
                 Ok(Some(change)) => {
                     found = Some((r.clone(), change));

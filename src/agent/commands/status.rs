@@ -101,7 +101,10 @@ impl Agent {
                     .unwrap_or_else(|e| e.into_inner())
                     .setup()
                     .policy;
-                Text::new("status-approval", vec![("policy", Arg::from(policy.as_str()))])
+                Text::new(
+                    "status-approval",
+                    vec![("policy", Arg::from(policy.as_str()))],
+                )
             }
             None => Text::new("status-approval-none", vec![]),
         };

@@ -4,7 +4,7 @@
 //! rewind (SPEC §14.3–§14.5).
 
 use super::*;
-use crate::session::checkpoint_event::{CheckpointTaken, SessionRewind, RewindScope};
+use crate::session::checkpoint_event::{CheckpointTaken, RewindScope, SessionRewind};
 use crate::session::event::{
     AssistantMessageData, Block, Event, Message, Role, Source, StepRef, Timing, ToolResultData,
 };
@@ -94,15 +94,32 @@ fn key_help_at_80_columns_shows_every_key_name_whole_in_both_languages() {
 fn edit_turn() -> Script {
     let mut s = Script::new();
     s.route(false).user(1, "edit the file");
-    s.assistant(1, 1, "", "", &[("c1", "write_file", r#"{"path":"a.txt","content":"x"}"#)]);
-    s.tool(1, 1, "c1", "write_file", r#"{"path":"a.txt","content":"x"}"#, None);
+    s.assistant(
+        1,
+        1,
+        "",
+        "",
+        &[("c1", "write_file", r#"{"path":"a.txt","content":"x"}"#)],
+    );
+    s.tool(
+        1,
+        1,
+        "c1",
+        "write_file",
+        r#"{"path":"a.txt","content":"x"}"#,
+        None,
+    );
     s.commit(EventKind::CheckpointTaken(CheckpointTaken {
         turn: 1,
         checkpoint: "c0".into(),
         files: 2,
         skipped: vec![],
     }));
-    let mut m = Message::text(Role::Tool, "Changed 1 file:\nadded a.txt (+1 -0)\n", Source::kind("tool"));
+    let mut m = Message::text(
+        Role::Tool,
+        "Changed 1 file:\nadded a.txt (+1 -0)\n",
+        Source::kind("tool"),
+    );
     m.tool_call_id = Some("c1".into());
     s.commit(EventKind::ToolResult(ToolResultData {
         turn: 1,
@@ -135,7 +152,9 @@ fn the_checkpoint_node_comes_before_the_edit_it_preceded_live_and_on_resume() {
     let mut live = app_with(&s.events, Locale::EnUs);
     assert_eq!(order(&live), vec!["user", "checkpoint", "tool"]);
     let text = screen_at(&mut live, 120, 30);
-    let node = text.find("◇ Checkpoint before prompt 1").expect("node shown");
+    let node = text
+        .find("◇ Checkpoint before prompt 1")
+        .expect("node shown");
     let card = text.find("Added a.txt").expect("card shown");
     assert!(node < card, "{text}");
     let mut resumed = App::new(Locale::EnUs, false);
@@ -258,7 +277,10 @@ fn up_in_chat_stops_only_where_enter_changes_something() {
         "c1",
         "shell",
         r#"{"command":"ls"}"#,
-        Some(("exit status 0\nduration: 0.010 s\noutput:\ndemo.txt\n", false)),
+        Some((
+            "exit status 0\nduration: 0.010 s\noutput:\ndemo.txt\n",
+            false,
+        )),
     );
     s.commit(EventKind::CheckpointTaken(CheckpointTaken {
         turn: 1,
@@ -283,7 +305,10 @@ fn up_in_chat_stops_only_where_enter_changes_something() {
         "c2",
         "shell",
         r#"{"command":"seq 20"}"#,
-        Some((&format!("exit status 0\nduration: 0.010 s\noutput:\n{out}"), false)),
+        Some((
+            &format!("exit status 0\nduration: 0.010 s\noutput:\n{out}"),
+            false,
+        )),
     );
     for e in s2.events {
         app.on_agent_event(e);

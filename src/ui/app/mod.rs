@@ -151,9 +151,10 @@ impl App {
                 // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
                 AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
                     mode: Some(crate::sandbox::SandboxMode::FullAccess),
-                })) if !self.model.sandbox.is_some_and(|s| {
-                    s.mode == crate::sandbox::SandboxMode::FullAccess
-                }) =>
+                })) if !self
+                    .model
+                    .sandbox
+                    .is_some_and(|s| s.mode == crate::sandbox::SandboxMode::FullAccess) =>
                 {
                     self.confirm_full_access = true;
                 }

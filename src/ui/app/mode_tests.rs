@@ -66,7 +66,10 @@ fn mode_full_access_waits_for_y_and_any_other_key_stays_in_the_sandbox() {
         let ask = Localizer::new(locale).tr("tui-mode-confirm-full");
         // The question and its keys fit an 80-column status line.
         let s = screen(&mut app, 80, 20);
-        assert!(s.contains(ask.trim_end()), "{locale:?}: the status line asks: {s}");
+        assert!(
+            s.contains(ask.trim_end()),
+            "{locale:?}: the status line asks: {s}"
+        );
         // Another key answers no, and is not typed into the composer.
         app.on_key(key(KeyCode::Char('n')));
         assert!(app.take_commands().is_empty());
@@ -94,10 +97,16 @@ fn the_footer_names_the_mode_as_mode_spells_it_in_both_languages() {
         let s = screen(&mut app, 120, 12);
         let footer = s.lines().last().unwrap_or_default().to_string();
         assert!(footer.contains("workspace-write"), "{locale:?}: {footer}");
-        assert!(!footer.contains("sandboxed") && !footer.contains("沙箱"), "{footer}");
+        assert!(
+            !footer.contains("sandboxed") && !footer.contains("沙箱"),
+            "{footer}"
+        );
         in_mode(&mut app, SandboxMode::ReadOnly);
         let s = screen(&mut app, 120, 12);
-        assert!(s.lines().last().unwrap_or_default().contains("read-only"), "{s}");
+        assert!(
+            s.lines().last().unwrap_or_default().contains("read-only"),
+            "{s}"
+        );
     }
 }
 

@@ -486,7 +486,15 @@ mod card_tests {
             ),
         ] {
             let result = format!("{status}\nduration: 0.217 s\noutput:\nok\n");
-            let rows = acting_card("shell", r#"{"command":"true"}"#, Some(&result), false, false, l, 80);
+            let rows = acting_card(
+                "shell",
+                r#"{"command":"true"}"#,
+                Some(&result),
+                false,
+                false,
+                l,
+                80,
+            );
             let t = text(&rows.unwrap());
             assert!(t.contains(want), "{t}");
             assert!(!t.contains("exit status") && !t.contains(" s\n"), "{t}");

@@ -15,11 +15,11 @@ use crate::ui::context_node::ContextKind;
 use crate::ui::markdown::StreamCollector;
 use crate::ui::text::sanitize;
 
+use super::cells::RenderCtx;
 use super::cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
     CheckpointNode, CheckpointNodeCell, ContextCell, ToolApproval, ToolCell, UserCell,
 };
-use super::cells::RenderCtx;
 use crate::session::rewound::Rewound;
 
 /// One prompt the fold saw: its `turn/start` seq, logged turn number and typed text.
@@ -405,9 +405,10 @@ impl Transcript {
         // shows its result: the question goes above the card, so Chat reads in order
         // once it is answered and the card shows the re-run.
         if let Some(&i) = self.by_call.get(call)
-            && self.cells.last().is_some_and(
-                |c| matches!(&c.kind, CellKind::Notice(n) if n.key == RERUN_OFFER_KEY),
-            )
+            && self
+                .cells
+                .last()
+                .is_some_and(|c| matches!(&c.kind, CellKind::Notice(n) if n.key == RERUN_OFFER_KEY))
         {
             self.move_last_to(i);
         }

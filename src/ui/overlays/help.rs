@@ -88,7 +88,12 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'sta
             // and the description starts under the column.
             let name = Line::from(Span::styled(k.clone(), theme::bold()));
             out.extend(wrap_prefixed(&name, inner_w, &[], &[]));
-            out.extend(wrap_prefixed(&Line::from(l.tr(d)), inner_w, &gutter, &gutter));
+            out.extend(wrap_prefixed(
+                &Line::from(l.tr(d)),
+                inner_w,
+                &gutter,
+                &gutter,
+            ));
             continue;
         }
         let key = truncate(k, kw);

@@ -426,7 +426,10 @@ async fn undo_skips_the_turns_that_changed_no_file_and_puts_back_the_edit_at_onc
     assert!(!ws.join("n.txt").exists(), "one /undo puts the edit back");
     let text = stdout(&out);
     assert!(text.contains("Undid prompt 1"), "{text}");
-    assert!(!text.contains("Undid prompt 3") && !text.contains("Undid prompt 2"), "{text}");
+    assert!(
+        !text.contains("Undid prompt 3") && !text.contains("Undid prompt 2"),
+        "{text}"
+    );
     // The second /undo finds nothing left: its notice is on stderr.
     assert!(stderr(&out).contains("Nothing to undo"), "{}", stderr(&out));
 }
@@ -452,7 +455,11 @@ async fn a_rewind_to_before_an_undo_puts_the_undone_edit_back_as_chat_shows_it()
         "{}",
         stdout(&out)
     );
-    assert!(stdout(&out).contains("1 file put back."), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("1 file put back."),
+        "{}",
+        stdout(&out)
+    );
     // The log agrees: the edit counts again, so /undo takes it back once more.
     run(&env, &ws, "/undo\n", &["--resume", "last"]).await;
     assert!(!ws.join("n.txt").exists());

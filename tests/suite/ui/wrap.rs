@@ -92,7 +92,10 @@ fn help_overlay_at_60_columns_wraps_long_descriptions_under_their_column() {
                 break;
             }
             let whole = text(&c, left + 1, right);
-            if labels.iter().any(|k| k.width() > (desc_x - left - 3) as usize && *k == whole.trim()) {
+            if labels
+                .iter()
+                .any(|k| k.width() > (desc_x - left - 3) as usize && *k == whole.trim())
+            {
                 entries.push((whole.trim().to_string(), String::new()));
                 continue;
             }

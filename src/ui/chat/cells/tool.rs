@@ -176,7 +176,12 @@ fn shown_result(r: &str, l: crate::i18n::Localizer) -> String {
     }
     let read_only = crate::sandbox::WriteRefusal::ReadOnlyMode.to_string();
     if let Some(at) = r.find(&read_only) {
-        return format!("{}{}{}", &r[..at], l.tr("tui-result-read-only"), &r[at + read_only.len()..]);
+        return format!(
+            "{}{}{}",
+            &r[..at],
+            l.tr("tui-result-read-only"),
+            &r[at + read_only.len()..]
+        );
     }
     // `TOOL: PATH is outside …` and `TOOL: PATH is protected (P is never writable)`.
     let lines: Vec<String> = r.split('\n').map(|line| refusal_line(line, l)).collect();
@@ -322,31 +327,40 @@ mod tests {
 
     #[test]
     fn the_refusals_deepterm_writes_show_in_the_interface_language() {
-        let read_only = format!(
-            "write_file: {}",
-            crate::sandbox::WriteRefusal::ReadOnlyMode
-        );
+        let read_only = format!("write_file: {}", crate::sandbox::WriteRefusal::ReadOnlyMode);
         let t = shown("write_file", &read_only, Locale::ZhCn);
         assert!(t.contains("write_file: 沙箱模式为只读"), "{t}");
         assert!(!t.contains("the sandbox mode"), "{t}");
         let hook = crate::agent::hooks::blocked_call_text("not here");
         let t = shown("grep", &hook, Locale::ZhCn);
-        assert!(t.contains("pre_tool_use 钩子拒绝了这次调用：not here"), "{t}");
+        assert!(
+            t.contains("pre_tool_use 钩子拒绝了这次调用：not here"),
+            "{t}"
+        );
         let t = shown(
             "edit_file",
             "edit_file: /etc/passwd is outside the workspace and the writable roots",
             Locale::ZhCn,
         );
-        assert!(t.contains("edit_file: /etc/passwd 不在工作区和可写目录之内"), "{t}");
+        assert!(
+            t.contains("edit_file: /etc/passwd 不在工作区和可写目录之内"),
+            "{t}"
+        );
         let t = shown(
             "write_file",
             "write_file: /w/.git/config is protected (/w/.git is never writable)",
             Locale::ZhCn,
         );
-        assert!(t.contains("/w/.git/config 受保护（/w/.git 永远不可写）"), "{t}");
+        assert!(
+            t.contains("/w/.git/config 受保护（/w/.git 永远不可写）"),
+            "{t}"
+        );
         // In English it speaks to the user; anything else is shown as it is.
         let t = shown("write_file", &read_only, Locale::EnUs);
-        assert!(t.contains("write_file: the sandbox mode is read-only"), "{t}");
+        assert!(
+            t.contains("write_file: the sandbox mode is read-only"),
+            "{t}"
+        );
         assert!(!t.contains("the user can switch"), "{t}");
         assert!(shown("grep", "no match: x", Locale::ZhCn).contains("no match: x"));
     }
