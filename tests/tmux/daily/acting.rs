@@ -68,13 +68,6 @@ fn scenario(w: u16, t: &Texts) {
     tmux.wait_for("the mode's name in the footer", |s| {
         footer_says(s, "workspace-write")
     });
-    // Shift+Tab cycles workspace-write → read-only → workspace-write, never full-access.
-    tmux.key("BTab");
-    tmux.wait_for("read-only in the footer", |s| footer_says(s, "read-only"));
-    tmux.key("BTab");
-    tmux.wait_for("workspace-write in the footer", |s| {
-        footer_says(s, "workspace-write")
-    });
     // Full-access only by /mode, which asks first; `y` switches.
     tmux.type_line("/mode full-access");
     tmux.wait_for("the full-access question", |s| s.contains(t.mode_ask));
@@ -100,6 +93,13 @@ fn scenario(w: u16, t: &Texts) {
     tmux.wait_for("/sandbox", |s| chat_flat(s).contains(t.protected));
     tmux.type_line("/permissions");
     tmux.wait_for("/permissions", |s| chat_flat(s).contains(t.policy));
+    // Shift+Tab leaves full-access for the cycle, workspace-write → read-only →
+    // workspace-write, and never enters full-access (SPEC §15.3).
+    for mode in ["workspace-write", "read-only", "workspace-write"] {
+        tmux.key("BTab");
+        tmux.wait_for(mode, |s| footer_says(s, mode));
+    }
+    assert!(!tmux.capture().contains(t.mode_ask), "Shift+Tab never asks");
 }
 
 #[test]
