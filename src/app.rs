@@ -388,6 +388,14 @@ impl Environment for AppEnvironment {
         self.config.known_routes()
     }
 
+    fn missing_key(&self, spec: &str) -> Option<String> {
+        let route = self.config.resolve_route(Some(spec)).ok()?;
+        self.config
+            .api_key(&route)
+            .is_err()
+            .then(|| route.api_key_env.clone())
+    }
+
     fn provider_kind(&self, provider: &str) -> Option<ProviderKind> {
         self.config.providers.get(provider).map(|p| p.kind)
     }

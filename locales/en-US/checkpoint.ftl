@@ -59,5 +59,5 @@ rewind-scope-code = the code
 rewind-scope-both = the conversation and the code
 rewind-prompt-back = The prompt is back in the composer: { $prompt }
 
-fork-done = Forked session { $parent } into { $id }; both go on independently.
+fork-done = Forked: you are now in the new session { $id }. The session you came from, { $parent }, stays as it was: /resume { $parent } goes back to it. Both go on independently.
 tui-inspector-reason-rewind = after a rewind: the request repeats the prefix the session had at that prompt, so the cache still holds it

@@ -1,6 +1,6 @@
 # The sandbox mode, approvals and the acting tools (SPEC §14.1, §14.2).
 
-cmd-mode = Show or switch the sandbox mode: read-only, workspace-write or full-access (Shift+Tab cycles)
+cmd-mode = Show or switch the sandbox mode: read-only, workspace-write or full-access (Shift+Tab switches between workspace-write and read-only)
 cmd-mode-args = [MODE]
 cmd-mode-current = Sandbox mode: { $mode }; network { $network ->
     [on] on
@@ -12,14 +12,14 @@ cmd-mode-set = Sandbox mode: { $mode }. The model is told from the next request.
 
 tui-footer-mode = { $mode ->
     [read-only] read-only
-    [workspace-write] sandboxed
-   *[full-access] no sandbox
+    [workspace-write] workspace-write
+   *[full-access] full-access
   }{ $network ->
     [on] {" "}· net on
    *[off] {""}
   }
-tui-mode-confirm-full = Switch to full-access? No sandbox: commands run as you and edits may go anywhere (every call still asks). y: switch · any other key: stay
-tui-help-mode = Switch the sandbox mode: read-only → workspace-write → full-access
+tui-mode-confirm-full = Leave the sandbox for full-access (every call asks)? y: switch · other key: stay
+tui-help-mode = Switch the sandbox mode: workspace-write → read-only → workspace-write (full-access: /mode full-access)
 tui-approval-reason = Why deny? (optional, sent to the model) { $reason }▏ · Enter deny · Esc deny without a reason
 tui-approval-denied-reason = Denied by you: { $reason }
 tui-shell-where-sandboxed = in { $dir } · sandboxed

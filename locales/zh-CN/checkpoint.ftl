@@ -44,5 +44,5 @@ rewind-scope-code = 代码
 rewind-scope-both = 对话和代码
 rewind-prompt-back = 这条提示已放回输入框：{ $prompt }
 
-fork-done = 已将会话 { $parent } 分叉为 { $id }，两者各自独立继续。
+fork-done = 已分叉：你现在位于新会话 { $id }。原会话 { $parent } 保持不变：/resume { $parent } 可回到它。两者各自独立继续。
 tui-inspector-reason-rewind = 回退之后：请求重复了会话在那条提示时的前缀，缓存仍然有效

@@ -31,6 +31,8 @@ pub struct TurnRecord {
 /// The prompts of `session` that still count (rewound ones left out), in order.
 pub fn turn_records(session: &Session) -> Vec<TurnRecord> {
     let mut out: Vec<TurnRecord> = Vec::new();
+    // The seq of the undo that marked each turn undone.
+    let mut undone_at: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
     for e in session.effective_events() {
         match &e.kind {
             EventKind::TurnStart(t) => out.push(TurnRecord {
@@ -65,6 +67,17 @@ pub fn turn_records(session: &Session) -> Vec<TurnRecord> {
             EventKind::CheckpointUndo(c) if c.conflicts.is_empty() || c.forced => {
                 if let Some(r) = out.iter_mut().rev().find(|r| r.turn == c.turn) {
                     r.undone = true;
+                    undone_at.insert(c.turn, e.seq);
+                }
+            }
+            // A code rewind to a point before an undo took that undo back: the turn's
+            // change is in the files again.
+            EventKind::SessionRewind(w) if w.scope.code() => {
+                for r in out.iter_mut().filter(|r| r.undone) {
+                    if undone_at.get(&r.turn).is_some_and(|&at| at >= w.to_seq) {
+                        r.undone = false;
+                        undone_at.remove(&r.turn);
+                    }
                 }
             }
             _ => {}

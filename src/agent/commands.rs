@@ -278,11 +278,23 @@ impl Agent {
             if !known.is_empty() {
                 lines.push(Text::new("cmd-model-choices", vec![]));
                 for r in known {
-                    let key = match r == current {
-                        true => "cmd-model-choice-current",
-                        false => "cmd-model-choice",
+                    // A route whose key is not set says which variable it needs.
+                    // The route in use has its key, unless the demo answers for it.
+                    let missing = match r == current && !self.route_info().demo {
+                        true => None,
+                        false => self.env().missing_key(&r),
                     };
-                    lines.push(Text::new(key, vec![("route", Arg::from(r))]));
+                    let key = match (r == current, missing.is_some()) {
+                        (true, false) => "cmd-model-choice-current",
+                        (false, false) => "cmd-model-choice",
+                        (true, true) => "cmd-model-choice-current-no-key",
+                        (false, true) => "cmd-model-choice-no-key",
+                    };
+                    let mut args = vec![("route", Arg::from(r))];
+                    if let Some(var) = missing {
+                        args.push(("var", Arg::from(var)));
+                    }
+                    lines.push(Text::new(key, args));
                 }
             }
             return self.output(lines);

@@ -27,6 +27,11 @@ pub trait Environment: Send {
     fn known_routes(&self) -> Vec<String> {
         vec![]
     }
+    /// The environment variable a route's key is read from, when it is not set (`/model`
+    /// says which routes need one); `None` when the key is there or not needed.
+    fn missing_key(&self, _route: &str) -> Option<String> {
+        None
+    }
     /// Persists the interface language.
     fn save_locale(&self, locale: crate::i18n::Locale) -> Result<(), EnvError>;
     /// Rendered base system prompt (instructions from config).

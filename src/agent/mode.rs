@@ -157,6 +157,20 @@ impl Agent {
     }
 }
 
+/// The modes Shift+Tab cycles through, in order (SPEC §15.3). `full-access` is not one of
+/// them: it is reached only by `/mode full-access`, which asks to confirm. One table, so a
+/// mode added to the cycle is one entry here.
+pub const SHIFT_TAB_CYCLE: &[SandboxMode] = &[SandboxMode::WorkspaceWrite, SandboxMode::ReadOnly];
+
+/// The mode Shift+Tab switches to from `current`: the next one in [`SHIFT_TAB_CYCLE`],
+/// wrapping; from a mode outside the cycle (`full-access`), the cycle's first.
+pub fn shift_tab_next(current: SandboxMode) -> SandboxMode {
+    match SHIFT_TAB_CYCLE.iter().position(|m| *m == current) {
+        Some(i) => SHIFT_TAB_CYCLE[(i + 1) % SHIFT_TAB_CYCLE.len()],
+        None => SHIFT_TAB_CYCLE[0],
+    }
+}
+
 /// How much a mode forbids: read-only is the strictest.
 fn strictness(mode: SandboxMode) -> u8 {
     match mode {

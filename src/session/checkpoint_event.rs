@@ -96,6 +96,9 @@ pub struct SessionRewind {
     pub to_seq: u64,
     /// What was taken back.
     pub scope: RewindScope,
+    /// The files a code rewind put back (what its Chat node counts).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restored: Vec<String>,
 }
 
 /// Where a forked session came from (`session/start.forkedFrom`).

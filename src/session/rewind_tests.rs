@@ -64,7 +64,11 @@ fn texts(s: &Session) -> Vec<String> {
 }
 
 fn rewind(to_seq: u64, scope: RewindScope) -> EventKind {
-    EventKind::SessionRewind(SessionRewind { to_seq, scope })
+    EventKind::SessionRewind(SessionRewind {
+        to_seq,
+        scope,
+        restored: vec![],
+    })
 }
 
 #[test]

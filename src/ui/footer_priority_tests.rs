@@ -100,7 +100,8 @@ fn a_narrow_footer_keeps_context_and_the_session_hit_and_drops_the_mouse_first()
 
 #[test]
 fn the_footer_shows_the_sandbox_mode_in_both_languages_and_keeps_it_when_narrow() {
-    for (locale, mode) in [(Locale::EnUs, "read-only"), (Locale::ZhCn, "只读")] {
+    // The mode as `/mode` spells it, in both languages.
+    for (locale, mode) in [(Locale::EnUs, "read-only"), (Locale::ZhCn, "read-only")] {
         // Wide and at 80 columns the mode is there; it outlasts the token counts.
         for width in [80u16, 160] {
             let text = render(locale, width);

@@ -125,6 +125,7 @@ impl Script {
                 timing: Some(Timing {
                     ttft_ms: Some(420),
                     duration_ms: 2300,
+                    thinking_ms: None,
                 }),
                 interrupted: None,
             }))

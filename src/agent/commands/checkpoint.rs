@@ -208,7 +208,18 @@ impl Agent {
     /// Puts back what turn `r` changed; logs the undo (complete when nothing conflicted
     /// or the user confirmed).
     fn undo_turn(&mut self, r: &TurnRecord, force: bool) -> Result<RestoreReport, String> {
-        let Some((a, b, paths)) = self.turn_change(r)? else {
+        let change = self.turn_change(r)?;
+        self.undo_change(r, change, force)
+    }
+
+    /// Puts back `change`, turn `r`'s change as [`Agent::turn_change`] found it.
+    fn undo_change(
+        &mut self,
+        r: &TurnRecord,
+        change: Option<(Manifest, Manifest, Vec<String>)>,
+        force: bool,
+    ) -> Result<RestoreReport, String> {
+        let Some((a, b, paths)) = change else {
             let kind = EventKind::CheckpointUndo(CheckpointUndo {
                 turn: r.turn,
                 restored: vec![],
@@ -289,15 +300,27 @@ impl Agent {
             return off;
         }
         let records = turn_records(self.session());
-        let Some(r) = records
+        // The last turn that changed a file: a turn that took a checkpoint and changed
+        // nothing (a command that wrote nothing) is not a step of `/undo`.
+        let mut found = None;
+        for r in records
             .iter()
             .rev()
-            .find(|r| r.before.is_some() && !r.undone)
-        else {
+            .filter(|r| r.before.is_some() && !r.undone)
+        {
+            match self.turn_change(r) {
+                Ok(Some(change)) => {
+                    found = Some((r.clone(), change));
+                    break;
+                }
+                Ok(None) => {}
+                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+            }
+        }
+        let Some((r, change)) = found else {
             return self.info("undo-nothing", vec![]);
         };
-        let r = r.clone();
-        let report = match self.undo_turn(&r, force) {
+        let report = match self.undo_change(&r, Some(change), force) {
             Ok(x) => x,
             Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
         };
@@ -399,39 +422,27 @@ impl Agent {
         if !self.is_interactive() {
             lines.push(title);
         }
+        let mut restored = Vec::new();
         if scope.code() {
-            // The later turns' changes go back newest first, as `/undo` repeated would.
-            let mut all = RestoreReport::default();
-            for t in records[r.position - 1..]
-                .iter()
-                .rev()
-                .filter(|t| t.before.is_some() && !t.undone)
-            {
-                match self.undo_turn(t, force) {
-                    Ok(rep) => {
-                        for p in rep.restored {
-                            if !all.restored.contains(&p) {
-                                all.restored.push(p);
-                            }
-                        }
-                        all.conflicts.extend(rep.conflicts);
-                        all.not_restorable.extend(rep.not_restorable);
-                        all.failed.extend(rep.failed);
-                    }
-                    Err(e) => {
-                        return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]);
-                    }
-                }
-            }
-            all.restored.sort();
-            all.conflicts.sort();
-            all.conflicts.dedup();
+            let all = match self.rewind_code(&records, &r, force) {
+                Ok(all) => all,
+                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+            };
             let hint = format!("/rewind {} {} --force", r.position, scope.as_str());
             lines.extend(self.report_lines(&all, &hint));
+            // The count is said once: by the node in the TUI, by a line in `exec`.
+            if !self.is_interactive() {
+                lines.push(Text::new(
+                    "rewind-files-restored",
+                    vec![("count", Arg::from(all.restored.len()))],
+                ));
+            }
+            restored = all.restored;
         }
         let kind = EventKind::SessionRewind(SessionRewind {
             to_seq: r.start_seq,
             scope,
+            restored,
         });
         if !self.runner().commit_checkpoint_event(kind) {
             return LineOutcome::default();
@@ -449,6 +460,83 @@ impl Agent {
             ));
         }
         self.output_if_any(lines)
+    }
+
+    /// The files back as they were before prompt `r`: what happened since is taken back
+    /// newest first. A later turn's change is undone (as `/undo` repeated would); an
+    /// `/undo` made since of an earlier turn is taken back too, so that turn's change is
+    /// in the files again, as Chat shows it once the rewind drops the undo's node.
+    fn rewind_code(
+        &mut self,
+        records: &[TurnRecord],
+        r: &TurnRecord,
+        force: bool,
+    ) -> Result<RestoreReport, String> {
+        let mut all = RestoreReport::default();
+        let mut merge = |rep: RestoreReport| {
+            for p in rep.restored {
+                if !all.restored.contains(&p) {
+                    all.restored.push(p);
+                }
+            }
+            all.conflicts.extend(rep.conflicts);
+            all.not_restorable.extend(rep.not_restorable);
+            all.failed.extend(rep.failed);
+        };
+        // What to take back, by the seq it happened at: later turns, and undos since.
+        let mut steps: Vec<(u64, &TurnRecord, bool)> = records[r.position - 1..]
+            .iter()
+            .filter(|t| t.before.is_some() && !t.undone)
+            .map(|t| (t.start_seq, t, false))
+            .collect();
+        for e in self.session().effective_events() {
+            if e.seq < r.start_seq {
+                continue;
+            }
+            if let EventKind::CheckpointUndo(u) = &e.kind
+                && (u.conflicts.is_empty() || u.forced)
+                && let Some(t) = records[..r.position - 1]
+                    .iter()
+                    .find(|t| t.turn == u.turn && t.undone)
+            {
+                steps.push((e.seq, t, true));
+            }
+        }
+        steps.sort_by_key(|s| std::cmp::Reverse(s.0));
+        for (_, t, redo) in steps {
+            let rep = if redo {
+                self.redo_turn(t, force)?
+            } else {
+                self.undo_turn(t, force)?
+            };
+            merge(rep);
+        }
+        all.restored.sort();
+        all.conflicts.sort();
+        all.conflicts.dedup();
+        Ok(all)
+    }
+
+    /// Puts turn `t`'s change back in the files after an `/undo` took it out (a rewind to
+    /// a point before that undo). Nothing is logged: the rewind drops the undo itself.
+    fn redo_turn(&mut self, t: &TurnRecord, force: bool) -> Result<RestoreReport, String> {
+        let (Some(before), Some(after)) = (&t.before, &t.after) else {
+            return Ok(RestoreReport::default());
+        };
+        let a = self.checkpoints.load(before).map_err(|e| e.to_string())?;
+        let b = self.checkpoints.load(after).map_err(|e| e.to_string())?;
+        let paths = changed_paths(&a, &b);
+        let mut scope = self
+            .sandbox
+            .scope
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        scope.mode = SandboxMode::WorkspaceWrite;
+        let Some((store, walk)) = self.checkpoints.parts() else {
+            return Ok(RestoreReport::default());
+        };
+        Ok(restore(walk, store, &scope, &paths, &b, &a, force))
     }
 
     /// Command output, unless there is none to show.

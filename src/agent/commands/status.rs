@@ -80,7 +80,43 @@ impl Agent {
         )
     }
 
-    /// `/status`: route, workspace, session, tokens, cost, cache hit and MCP servers.
+    /// What the agent may do and how hard it thinks (SPEC §14.2, §14.4): the sandbox mode
+    /// and network, the approval policy and the effort, as the footer shows them.
+    fn controls_lines(&self) -> Vec<Text> {
+        let mode = Text::new(
+            "status-mode",
+            vec![
+                ("mode", Arg::from(self.sandbox.mode().as_str())),
+                (
+                    "network",
+                    Arg::from(crate::agent::mode::network_arg(self.sandbox.network)),
+                ),
+            ],
+        );
+        let approval = match self.tools_acting() {
+            Some(acting) => {
+                let policy = acting
+                    .approvals
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .setup()
+                    .policy;
+                Text::new(
+                    "status-approval",
+                    vec![("policy", Arg::from(policy.as_str()))],
+                )
+            }
+            None => Text::new("status-approval-none", vec![]),
+        };
+        let effort = match self.effort() {
+            Some(e) => Text::new("status-effort", vec![("effort", Arg::from(e.as_str()))]),
+            None => Text::new("status-effort-default", vec![]),
+        };
+        vec![mode, approval, effort]
+    }
+
+    /// `/status`: route, workspace, session, mode, approval policy, effort, tokens, cost,
+    /// cache hit and MCP servers.
     pub(crate) async fn status_lines(&mut self) -> Vec<Text> {
         let uses = self.route_uses();
         let mut usage = Usage::default();
@@ -103,8 +139,9 @@ impl Agent {
                 "status-session",
                 vec![("id", Arg::from(self.session().id().to_string()))],
             ),
-            Self::token_line(&usage),
         ];
+        lines.extend(self.controls_lines());
+        lines.push(Self::token_line(&usage));
         lines.push(match self.total_cost(&uses) {
             Some(c) if !uses.is_empty() => {
                 Text::new("status-cost", vec![("cost", Arg::from(format_usd(c)))])

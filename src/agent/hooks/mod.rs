@@ -117,11 +117,12 @@ pub(crate) fn feedback_text(reason: &str) -> &str {
 /// The model-facing result of a call a `pre_tool_use` hook refused (English and stable,
 /// like every tool result).
 pub fn blocked_call_text(reason: &str) -> String {
-    format!(
-        "a pre_tool_use hook refused this call: {}",
-        feedback_text(reason)
-    )
+    format!("{BLOCKED_CALL_PREFIX}{}", feedback_text(reason))
 }
+
+/// How [`blocked_call_text`] starts (the tool card shows the rest in the interface
+/// language).
+pub const BLOCKED_CALL_PREFIX: &str = "a pre_tool_use hook refused this call: ";
 
 /// The calls no hook refused, in call order (they go on to approval).
 pub fn unblocked(calls: &[ToolCall], blocked: &[Option<String>]) -> Vec<ToolCall> {

@@ -134,6 +134,8 @@ impl TurnRunner<'_> {
             self.events.emit(AgentEvent::Phase(TurnPhase::Waiting));
             let started = Instant::now();
             let mut ttft: Option<u64> = None;
+            // When reasoning started, and how long it lasted once the reply began.
+            let mut thinking: (Option<Instant>, Option<u64>) = (None, None);
             let events = self.events.clone();
             let mut on_event = |ev: StreamEvent| {
                 match &ev {
@@ -141,9 +143,13 @@ impl TurnRunner<'_> {
                         ttft.get_or_insert(started.elapsed().as_millis() as u64);
                     }
                     StreamEvent::ReasoningDelta(_) => {
+                        thinking.0.get_or_insert_with(Instant::now);
                         events.emit(AgentEvent::Phase(TurnPhase::Thinking));
                     }
                     StreamEvent::TextDelta(_) | StreamEvent::ToolCallStart { .. } => {
+                        if let (Some(t), None) = thinking {
+                            thinking.1 = Some(t.elapsed().as_millis() as u64);
+                        }
                         events.emit(AgentEvent::Phase(TurnPhase::Responding));
                     }
                     _ => {}
@@ -163,6 +169,9 @@ impl TurnRunner<'_> {
             let timing = Timing {
                 ttft_ms: ttft,
                 duration_ms: started.elapsed().as_millis() as u64,
+                thinking_ms: thinking
+                    .1
+                    .or_else(|| thinking.0.map(|t| t.elapsed().as_millis() as u64)),
             };
             match res {
                 Ok(c) => break (c, timing),

@@ -48,4 +48,9 @@ pub struct Timing {
     pub ttft_ms: Option<u64>,
     /// Whole request duration, milliseconds.
     pub duration_ms: u64,
+    /// How long the model reasoned: from its first reasoning delta to the first text or
+    /// tool call after it (or the stream's end), milliseconds. Chat's `Thought for N s`
+    /// reads it, so the label is the same live, after a rewind and on resume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_ms: Option<u64>,
 }

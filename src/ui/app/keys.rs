@@ -135,7 +135,7 @@ impl App {
             self.bottom.reason_key(&k, out);
             return;
         }
-        // Shift+Tab asked to leave the sandbox: this key answers (SPEC §14.2).
+        // `/mode full-access` asked to leave the sandbox: this key answers (SPEC §15.3).
         if std::mem::take(&mut self.confirm_full_access) {
             if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
                 self.outbox.push(AgentCommand::SetMode(
@@ -251,19 +251,20 @@ impl App {
         }
         let m = &mut self.model;
         match a {
-            Action::Help => self.overlays.push(Overlay::Help(HelpOverlay::default())),
+            Action::Help => {
+                let help = HelpOverlay::new(self.mouse_capture);
+                self.overlays.push(Overlay::Help(help));
+            }
             Action::ToggleLocale => {
                 let next = m.l.locale.toggled();
                 m.set_locale(next);
                 self.outbox.push(AgentCommand::SetLocale(next));
             }
             Action::CycleMode => {
-                // read-only → workspace-write → full-access (confirmed) → read-only.
+                // The Shift+Tab cycle (SPEC §15.3): full-access is never one of its steps.
                 let current = m.sandbox.map_or(Default::default(), |i| i.mode);
-                match current.next() {
-                    crate::sandbox::SandboxMode::FullAccess => self.confirm_full_access = true,
-                    next => self.outbox.push(AgentCommand::SetMode(next)),
-                }
+                let next = crate::agent::mode::shift_tab_next(current);
+                self.outbox.push(AgentCommand::SetMode(next));
             }
             Action::FocusNext => {
                 m.focus = match m.focus {

@@ -148,9 +148,22 @@ impl App {
     fn route(&mut self, events: Vec<AppEvent>) {
         for e in events {
             match e {
+                // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
+                AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
+                    mode: Some(crate::sandbox::SandboxMode::FullAccess),
+                })) if !self
+                    .model
+                    .sandbox
+                    .is_some_and(|s| s.mode == crate::sandbox::SandboxMode::FullAccess) =>
+                {
+                    self.confirm_full_access = true;
+                }
                 AppEvent::Agent(cmd) => self.outbox.push(cmd),
                 AppEvent::Quit => self.request_quit(),
-                AppEvent::OpenHelp => self.overlays.push(Overlay::Help(HelpOverlay::default())),
+                AppEvent::OpenHelp => {
+                    let help = HelpOverlay::new(self.mouse_capture);
+                    self.overlays.push(Overlay::Help(help));
+                }
                 AppEvent::Copy { n } => self.copy(n),
                 AppEvent::CopyText(text) => {
                     self.term_out.push(TermRequest::Escape(osc::osc52(&text)));

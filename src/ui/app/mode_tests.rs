@@ -1,5 +1,6 @@
-//! Shift+Tab and the footer's mode (SPEC §14.2): Shift+Tab asks the loop for the next mode;
-//! entering full-access waits for `y` on the status line, and any other key stays.
+//! Shift+Tab and the footer's mode (SPEC §14.2, §15.3): Shift+Tab asks the loop for the next
+//! mode of its cycle; `/mode full-access` waits for `y` on the status line, and any other
+//! key stays.
 use super::*;
 use crate::agent::protocol::SandboxInfo;
 use crate::sandbox::SandboxMode;
@@ -30,54 +31,83 @@ fn screen(app: &mut App, w: u16, h: u16) -> String {
 }
 
 #[test]
-fn shift_tab_asks_for_the_next_mode_from_read_only_and_wraps_back_from_full_access() {
+fn shift_tab_cycles_between_workspace_write_and_read_only_and_never_enters_full_access() {
     let mut app = App::new(Locale::EnUs, false);
-    in_mode(&mut app, SandboxMode::ReadOnly);
-    app.on_key(back_tab());
-    assert_eq!(
-        app.take_commands(),
-        vec![AgentCommand::SetMode(SandboxMode::WorkspaceWrite)]
-    );
-    in_mode(&mut app, SandboxMode::FullAccess);
-    app.on_key(back_tab());
-    assert_eq!(
-        app.take_commands(),
-        vec![AgentCommand::SetMode(SandboxMode::ReadOnly)]
-    );
+    for (from, to) in [
+        (SandboxMode::WorkspaceWrite, SandboxMode::ReadOnly),
+        (SandboxMode::ReadOnly, SandboxMode::WorkspaceWrite),
+        // Out of full-access, Shift+Tab goes back into the cycle.
+        (SandboxMode::FullAccess, SandboxMode::WorkspaceWrite),
+    ] {
+        in_mode(&mut app, from);
+        app.on_key(back_tab());
+        assert_eq!(
+            app.take_commands(),
+            vec![AgentCommand::SetMode(to)],
+            "Shift+Tab from {from:?}"
+        );
+    }
+}
+
+fn type_line(app: &mut App, text: &str) {
+    for c in text.chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+    app.on_key(key(KeyCode::Enter));
 }
 
 #[test]
-fn entering_full_access_waits_for_y_and_any_other_key_stays_in_the_sandbox() {
+fn mode_full_access_waits_for_y_and_any_other_key_stays_in_the_sandbox() {
     for locale in Locale::ALL {
         let mut app = App::new(locale, false);
         in_mode(&mut app, SandboxMode::WorkspaceWrite);
-        app.on_key(back_tab());
+        type_line(&mut app, "/mode full-access");
         assert!(app.take_commands().is_empty(), "nothing switches yet");
-        let s = screen(&mut app, 120, 20);
         let ask = Localizer::new(locale).tr("tui-mode-confirm-full");
-        let start: String = ask.chars().take(20).collect();
-        assert!(s.contains(&start), "{locale:?}: the status line asks: {s}");
+        // The question and its keys fit an 80-column status line.
+        let s = screen(&mut app, 80, 20);
+        assert!(
+            s.contains(ask.trim_end()),
+            "{locale:?}: the status line asks: {s}"
+        );
         // Another key answers no, and is not typed into the composer.
         app.on_key(key(KeyCode::Char('n')));
         assert!(app.take_commands().is_empty());
         assert!(app.composer().is_empty());
-        assert!(!screen(&mut app, 120, 20).contains(&start));
+        assert!(!screen(&mut app, 120, 20).contains(ask.trim_end()));
         // Asked again, `y` switches.
-        app.on_key(back_tab());
+        type_line(&mut app, "/mode full-access");
         app.on_key(key(KeyCode::Char('y')));
         assert_eq!(
             app.take_commands(),
             vec![AgentCommand::SetMode(SandboxMode::FullAccess)]
         );
+        // The other modes switch at once.
+        type_line(&mut app, "/mode read-only");
+        assert_eq!(app.take_commands().len(), 1);
     }
 }
 
 #[test]
-fn the_footer_shows_the_mode_the_loop_announced() {
-    let mut app = App::new(Locale::ZhCn, false);
-    assert!(!screen(&mut app, 120, 12).contains("沙箱"));
-    in_mode(&mut app, SandboxMode::WorkspaceWrite);
-    assert!(screen(&mut app, 120, 12).contains("沙箱"));
+fn the_footer_names_the_mode_as_mode_spells_it_in_both_languages() {
+    for locale in Locale::ALL {
+        let mut app = App::new(locale, false);
+        assert!(!screen(&mut app, 120, 12).contains("workspace-write"));
+        in_mode(&mut app, SandboxMode::WorkspaceWrite);
+        let s = screen(&mut app, 120, 12);
+        let footer = s.lines().last().unwrap_or_default().to_string();
+        assert!(footer.contains("workspace-write"), "{locale:?}: {footer}");
+        assert!(
+            !footer.contains("sandboxed") && !footer.contains("沙箱"),
+            "{footer}"
+        );
+        in_mode(&mut app, SandboxMode::ReadOnly);
+        let s = screen(&mut app, 120, 12);
+        assert!(
+            s.lines().last().unwrap_or_default().contains("read-only"),
+            "{s}"
+        );
+    }
 }
 
 #[test]

@@ -302,6 +302,7 @@ fn a_rewind_leaves_the_taken_back_prompt_out_of_chat_marks_its_requests_and_give
     }
     let rewind = Arc::new(crate::session::event::Event {
         kind: EventKind::SessionRewind(SessionRewind {
+            restored: vec![],
             to_seq: to,
             scope: RewindScope::Both,
         }),
@@ -321,6 +322,7 @@ fn a_rewind_leaves_the_taken_back_prompt_out_of_chat_marks_its_requests_and_give
         n: 2,
         prompt: "edit the files".into(),
         scope: RewindScope::Both,
+        restored: 0,
     }];
     assert_eq!(users(&live), vec!["first prompt".to_string()]);
     assert_eq!(nodes(&live), want_nodes);

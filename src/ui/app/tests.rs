@@ -502,3 +502,6 @@ mod popup_help;
 mod retry_cards;
 #[path = "rewind_tests.rs"]
 mod rewind;
+
+#[path = "day_two_tests.rs"]
+mod day_two_tests;

@@ -39,6 +39,7 @@ fn app(locale: Locale) -> App {
             timing: Some(crate::session::event::Timing {
                 ttft_ms: Some(420),
                 duration_ms: 2300,
+                thinking_ms: None,
             }),
             interrupted: None,
         }));

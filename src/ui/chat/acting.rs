@@ -410,6 +410,35 @@ fn edited_card(
     Some(out)
 }
 
+/// A `shell` result's status line (English and stable for the model, §5) in the
+/// interface language; a line it does not recognise is shown as it is.
+fn shell_status(status: &str, l: Localizer) -> String {
+    if let Some(code) = status.strip_prefix("exit status ") {
+        return l.tra("tui-shell-exit", &[("code", Arg::from(code))]);
+    }
+    if let Some(sig) = status.strip_prefix("killed by signal ") {
+        return l.tra("tui-shell-signal", &[("signal", Arg::from(sig))]);
+    }
+    if let Some(ms) = status
+        .strip_prefix("timed out after ")
+        .and_then(|r| r.split_once(" ms"))
+        .map(|(ms, _)| ms)
+    {
+        return l.tra("tui-shell-timed-out", &[("ms", Arg::from(ms))]);
+    }
+    status.to_string()
+}
+
+/// A `shell` result's duration (`0.217 s`) in the interface language.
+fn shell_duration(duration: &str, l: Localizer) -> String {
+    match duration.strip_suffix(" s") {
+        Some(secs) if secs.parse::<f64>().is_ok() => {
+            l.tra("tui-shell-duration", &[("secs", Arg::from(secs))])
+        }
+        _ => duration.to_string(),
+    }
+}
+
 /// Lines of `shell` output shown before the card is expanded.
 const SHELL_PREVIEW_LINES: usize = 6;
 
@@ -452,10 +481,13 @@ fn shell_card(
     }
     out.push(Line::from(vec![
         Span::styled(
-            format!("  {}", sanitize(&status)),
+            format!("  {}", shell_status(&sanitize(&status), l)),
             if ok { theme::success() } else { theme::error() },
         ),
-        Span::styled(format!(" · {}", sanitize(&duration)), theme::dim()),
+        Span::styled(
+            format!(" · {}", shell_duration(&sanitize(&duration), l)),
+            theme::dim(),
+        ),
     ]));
     let shown = if expanded {
         output.len()
@@ -515,6 +547,33 @@ mod card_tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn a_shell_card_says_its_status_and_duration_in_the_interface_language() {
+        let l = Localizer::new(Locale::ZhCn);
+        for (status, want) in [
+            ("exit status 0", "退出状态 0 · 0.217 秒"),
+            ("killed by signal 9", "被信号 9 终止 · 0.217 秒"),
+            (
+                "timed out after 120000 ms; the command and every process it started were killed",
+                "120000 毫秒后超时",
+            ),
+        ] {
+            let result = format!("{status}\nduration: 0.217 s\noutput:\nok\n");
+            let rows = acting_card(
+                "shell",
+                r#"{"command":"true"}"#,
+                Some(&result),
+                false,
+                false,
+                l,
+                80,
+            );
+            let t = text(&rows.unwrap());
+            assert!(t.contains(want), "{t}");
+            assert!(!t.contains("exit status") && !t.contains(" s\n"), "{t}");
+        }
     }
 
     #[test]

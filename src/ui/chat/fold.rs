@@ -15,6 +15,7 @@ use crate::ui::context_node::ContextKind;
 use crate::ui::markdown::StreamCollector;
 use crate::ui::text::sanitize;
 
+use super::cells::RenderCtx;
 use super::cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
     CheckpointNode, CheckpointNodeCell, ContextCell, ToolApproval, ToolCell, UserCell,
@@ -71,6 +72,9 @@ pub struct Transcript {
     turns: Vec<TurnSeen>,
 }
 
+/// The notice that asks to run a sandbox-denied command again outside the sandbox.
+const RERUN_OFFER_KEY: &str = "approval-rerun-offer";
+
 impl Transcript {
     /// An empty transcript.
     pub fn new() -> Self {
@@ -116,6 +120,73 @@ impl Transcript {
     /// Whether there are no cells.
     pub fn is_empty(&self) -> bool {
         self.cells.is_empty()
+    }
+
+    /// Whether Enter on cell `i` changes what it shows at `width`: a selectable cell
+    /// whose expanded rows are its collapsed rows (a command with a short output, a node
+    /// with nothing more to list) is not one ↑/↓ stop at.
+    pub fn actionable(&self, i: usize, width: u16, ctx: &RenderCtx) -> bool {
+        let Some(c) = self.cells.get(i) else {
+            return false;
+        };
+        if !c.selectable() {
+            return false;
+        }
+        if width == 0 {
+            return true;
+        }
+        let cell = c.kind.as_cell();
+        let closed = cell.rows(width as usize, ctx, false);
+        let open = cell.rows(width as usize, ctx, true);
+        closed.head != open.head || closed.foot != open.foot
+    }
+
+    /// The first acting tool's card (an edit tool or `shell`) still without a result.
+    fn first_pending_acting_card(&self) -> Option<usize> {
+        // Of this turn: a card an earlier turn left without a result (cancelled) stays.
+        let turn_start = self
+            .cells
+            .iter()
+            .rposition(|c| matches!(c.kind, CellKind::User(_)))
+            .unwrap_or(0);
+        self.by_call
+            .values()
+            .copied()
+            .filter(|&i| i > turn_start)
+            .filter(|&i| {
+                matches!(&self.cells[i].kind, CellKind::Tool(t)
+                    if t.result.is_none()
+                        && crate::agent::checkpoints::changes_workspace(&t.name))
+            })
+            .min()
+    }
+
+    /// Moves the last cell to index `k`, the cells from `k` on one down: the indices
+    /// kept into them follow, and their rows are laid out again.
+    pub(crate) fn move_last_to(&mut self, k: usize) {
+        let n = self.cells.len();
+        if k + 1 >= n {
+            return;
+        }
+        self.cells[k..].rotate_right(1);
+        let shift = |i: &mut usize| {
+            if *i >= k && *i < n - 1 {
+                *i += 1;
+            } else if *i == n - 1 {
+                *i = k;
+            }
+        };
+        self.by_call.values_mut().for_each(shift);
+        self.streaming.values_mut().for_each(shift);
+        if let Some(i) = self.open_node.as_mut() {
+            shift(i);
+        }
+        if let Some(i) = self.reveal.as_mut() {
+            shift(i);
+        }
+        for i in k..n {
+            self.touch(i);
+        }
     }
 
     /// Appends a cell; returns its index.
@@ -226,6 +297,7 @@ impl Transcript {
                     n: before + 1,
                     prompt: crate::ui::text::truncate(&prompt, 60),
                     scope: r.scope,
+                    restored: r.restored.len(),
                 }
             }
             _ => return None,
@@ -348,6 +420,17 @@ impl Transcript {
     }
 
     pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
+        // The offer to run a call again outside the sandbox asks about a card that already
+        // shows its result: the question goes above the card, so Chat reads in order
+        // once it is answered and the card shows the re-run.
+        if let Some(&i) = self.by_call.get(call)
+            && self
+                .cells
+                .last()
+                .is_some_and(|c| matches!(&c.kind, CellKind::Notice(n) if n.key == RERUN_OFFER_KEY))
+        {
+            self.move_last_to(i);
+        }
         if let Some(&i) = self.by_call.get(call)
             && let CellKind::Tool(ToolCell { approval, .. }) = &mut self.cells[i].kind
         {
@@ -458,7 +541,17 @@ impl Transcript {
             return;
         }
         if let Some(node) = self.checkpoint_node(ev) {
-            self.push(CellKind::CheckpointNode(CheckpointNodeCell::new(node)));
+            let taken = matches!(node, CheckpointNode::Taken { .. });
+            let i = self.push(CellKind::CheckpointNode(CheckpointNodeCell::new(node)));
+            // The checkpoint was taken before the call that first changes the workspace
+            // ran: its node goes above that call's card (the first acting card without a
+            // result; calls with side effects run one at a time, in call order).
+            if taken
+                && let Some(card) = self.first_pending_acting_card()
+                && card < i
+            {
+                self.move_last_to(card);
+            }
             return;
         }
         let append = !matches!(ev.surface_op, Some(SurfaceOp::Replace(_)));
@@ -566,11 +659,18 @@ impl Transcript {
                     }
                 }
                 let streamed = self.streaming.remove(&(d.turn, d.step));
-                // A reply that streamed here keeps its thinking time; one read back from
-                // the log has none (it shows its line count).
-                let thought_secs = streamed.and_then(|i| match &self.cells[i].kind {
-                    CellKind::Assistant(c) => c.thought_until_now(),
-                    _ => None,
+                // The thinking time the loop logged, so the label is the same live, after
+                // a rewind refolds the log, and on resume; a log without it keeps what
+                // streamed here, else shows the line count.
+                let logged = d
+                    .timing
+                    .and_then(|t| t.thinking_ms)
+                    .map(|ms| (ms / 1000).max(1));
+                let thought_secs = logged.or_else(|| {
+                    streamed.and_then(|i| match &self.cells[i].kind {
+                        CellKind::Assistant(c) => c.thought_until_now(),
+                        _ => None,
+                    })
                 });
                 let kind = CellKind::Assistant(AssistantCell {
                     reasoning: sanitize(&reasoning),

@@ -214,7 +214,8 @@ fn the_cards_rows_at_80_columns_name_each_hook_and_how_it_ended_in_both_locales(
             [
                 "工具 / grep  失败",
                 "  {\"pattern\":\"x\"}",
-                "  │ a pre_tool_use hook refused this call: no grep in this repository",
+                // The refusal deepterm wrote for the model is shown in Chinese.
+                "  │ pre_tool_use 钩子拒绝了这次调用：no grep in this repository",
                 "  钩子 pre_tool_use guard.sh --strict：通过（12 毫秒）",
                 "  钩子 pre_tool_use guard.sh --strict：已拦截，原因：no grep in this repository",
             ],

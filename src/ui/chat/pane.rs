@@ -37,6 +37,8 @@ pub struct ChatPane {
     area: Rect,
     /// The transcript row at the top of the last frame.
     top: usize,
+    /// `/clear` emptied the screen: the empty pane says so instead of "no messages yet".
+    cleared: bool,
 }
 
 impl ChatPane {
@@ -50,6 +52,7 @@ impl ChatPane {
             one_pane: false,
             area: Rect::default(),
             top: 0,
+            cleared: false,
         }
     }
 
@@ -58,6 +61,7 @@ impl ChatPane {
         self.transcript = Transcript::new();
         self.scroll = Scroll::default();
         self.selected = None;
+        self.cleared = false;
     }
 
     /// `/clear` (§14.5): the view empties; the transcript keeps what it knows about tools.
@@ -65,6 +69,7 @@ impl ChatPane {
         self.transcript.clear_screen();
         self.scroll = Scroll::default();
         self.selected = None;
+        self.cleared = true;
     }
 
     /// The pane was not drawn this frame: nothing of it is under the mouse.
@@ -87,7 +92,7 @@ impl ChatPane {
     /// ↑/↓ move between the expandable nodes; where there is none to move to they scroll
     /// Chat a line, so a wheel turned into ↑/↓ by alternate scroll (§14.5, decision 0037)
     /// scrolls a transcript without tool changes too.
-    fn move_selection(&mut self, dir: isize) {
+    fn move_selection(&mut self, dir: isize, ctx: &RenderCtx) {
         let n = self.transcript.cells().len();
         if n == 0 {
             return;
@@ -102,7 +107,8 @@ impl ChatPane {
         };
         while i >= 0 && (i as usize) < n {
             let u = i as usize;
-            if self.transcript.cells()[u].selectable() {
+            // Only where Enter does something (SPEC §14.5: Enter expands a node).
+            if self.transcript.actionable(u, self.area.width, ctx) {
                 self.selected = Some(u);
                 self.reveal_top(u);
                 return;
@@ -185,8 +191,14 @@ impl ChatPane {
         } else {
             "tui-chat-empty-quit"
         };
+        // After `/clear` the session goes on: the pane says what /clear did.
+        let first = if self.cleared {
+            "tui-chat-cleared"
+        } else {
+            "tui-chat-empty"
+        };
         // Wrapped, not cut, in the split layout's narrower Chat pane.
-        let rows = ["tui-chat-empty", quit].into_iter().flat_map(|key| {
+        let rows = [first, quit].into_iter().flat_map(|key| {
             let text = m.l.tr(key);
             crate::ui::text::wrap_ranges(&text, body.width as usize)
                 .into_iter()
@@ -242,10 +254,10 @@ impl Component for ChatPane {
         }
     }
 
-    fn handle(&mut self, action: Action, _m: &Model, _out: &mut Vec<AppEvent>) -> Handled {
+    fn handle(&mut self, action: Action, m: &Model, _out: &mut Vec<AppEvent>) -> Handled {
         match action {
-            Action::SelectPrev => self.move_selection(-1),
-            Action::SelectNext => self.move_selection(1),
+            Action::SelectPrev => self.move_selection(-1, &m.ctx()),
+            Action::SelectNext => self.move_selection(1, &m.ctx()),
             Action::ToggleNode => {
                 if let Some(i) = self.selected {
                     self.transcript.toggle(i);

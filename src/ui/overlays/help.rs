@@ -23,11 +23,14 @@ use crate::ui::theme;
 
 /// The overlay's rows (key names or a command with its argument synopsis, and
 /// description ids): every key of the keymap table, then a heading and every command of
-/// the one command table. Key names that are words (mouse, any key) are localized.
-pub fn rows(l: Localizer) -> Vec<(String, &'static str)> {
+/// the one command table. Key names that are words (mouse, any key) are localized. The
+/// mouse row (wheel, click) is listed only while the mouse is captured: by default it is
+/// not (decision 0037), and F3's row says how to capture it.
+pub fn rows(l: Localizer, mouse_capture: bool) -> Vec<(String, &'static str)> {
     // The key rows come from the keymap table, so the help lists every bound key.
     let mut rows: Vec<(String, &'static str)> = keymap::help_rows()
         .iter()
+        .filter(|(_, d)| mouse_capture || *d != "tui-help-mouse")
         .map(|(k, d)| (keymap::label_text(l, k), *d))
         .collect();
     rows.push((String::new(), "tui-help-commands-title"));
@@ -80,6 +83,19 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'sta
             out.extend(wrap_prefixed(&heading, inner_w, &[], &[]));
             continue;
         }
+        if str_width(k) > kw {
+            // A key name wider than its column is never cut: it takes rows of its own
+            // and the description starts under the column.
+            let name = Line::from(Span::styled(k.clone(), theme::bold()));
+            out.extend(wrap_prefixed(&name, inner_w, &[], &[]));
+            out.extend(wrap_prefixed(
+                &Line::from(l.tr(d)),
+                inner_w,
+                &gutter,
+                &gutter,
+            ));
+            continue;
+        }
         let key = truncate(k, kw);
         let pad = (kw + 2).saturating_sub(str_width(&key));
         let key = [Span::styled(
@@ -91,9 +107,10 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'sta
     out
 }
 
-/// Draws the overlay centered in `area`, from its first row (see [`draw_scrolled`]).
+/// Draws the overlay centered in `area`, from its first row, with the mouse released (the
+/// default; see [`draw_scrolled`]).
 pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) -> HelpView {
-    draw_scrolled(l, area, buf, 0)
+    draw_scrolled(l, area, buf, 0, false)
 }
 
 /// Draws the overlay centered in `area`, sized to the terminal: as wide as its longest
@@ -101,8 +118,14 @@ pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) -> HelpView {
 /// the area. Descriptions wrap under their column. When the rows do not fit, the body
 /// starts at visual row `scroll` (clamped) and the bottom border shows which rows are
 /// visible (`3–14 of 20`).
-pub fn draw_scrolled(l: Localizer, area: Rect, buf: &mut Buffer, scroll: usize) -> HelpView {
-    let rows = rows(l);
+pub fn draw_scrolled(
+    l: Localizer,
+    area: Rect,
+    buf: &mut Buffer,
+    scroll: usize,
+    mouse_capture: bool,
+) -> HelpView {
+    let rows = rows(l, mouse_capture);
     let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
     let desc_w = rows
         .iter()
@@ -189,11 +212,23 @@ pub struct HelpOverlay {
     pub scroll: usize,
     /// What the last frame showed (page size and row count, for the scroll keys).
     pub view: HelpView,
+    /// Whether the mouse was captured when the help opened (the mouse row shows then).
+    pub mouse_capture: bool,
+}
+
+impl HelpOverlay {
+    /// The help as it opens, for the mouse mode in force.
+    pub fn new(mouse_capture: bool) -> Self {
+        HelpOverlay {
+            mouse_capture,
+            ..HelpOverlay::default()
+        }
+    }
 }
 
 impl Component for HelpOverlay {
     fn render(&mut self, area: Rect, buf: &mut Buffer, m: &Model) {
-        self.view = draw_scrolled(m.l, area, buf, self.scroll);
+        self.view = draw_scrolled(m.l, area, buf, self.scroll, self.mouse_capture);
         self.scroll = self.view.first;
     }
 

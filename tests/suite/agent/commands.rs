@@ -208,7 +208,7 @@ fn key_help_lists_the_table_when_tall_enough() {
         }
     }
     // Short terminals scroll to the commands: they are always rows.
-    let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs));
+    let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs), true);
     assert!(rows.iter().any(|(k, _)| k == "/help"));
     assert!(rows.iter().any(|(k, _)| k == "/tool enable|disable NAME"));
 }
@@ -394,14 +394,18 @@ async fn bare_model_lists_routes_and_unknown_is_refused() {
         shown.contains("Current route: ds/deepseek-flash"),
         "{shown}"
     );
-    assert!(shown.contains("ds/deepseek-flash  (current)"), "{shown}");
+    // Marked current (this test's agent runs in demo mode: its key variable is unset).
+    assert!(shown.contains("ds/deepseek-flash  (current"), "{shown}");
     for r in [
         "ds/deepseek-v4-pro",
         "oai/deepseek-flash",
         "dsih/deepseek-flash",
     ] {
+        // Listed; a route whose key variable is not set says so (it is not set here).
         assert!(
-            shown.lines().any(|l| l.trim() == r),
+            shown
+                .lines()
+                .any(|l| l.trim() == r || l.trim().starts_with(&format!("{r}  (needs a key"))),
             "{r} missing:\n{shown}"
         );
     }

@@ -370,13 +370,19 @@ async fn a_fork_and_its_parent_each_continue_and_resume_independently() {
     let env = TestEnv::new(SimConfig::default()).await;
     let ws = workspace(&env, false);
     let out = run(&env, &ws, "shared prompt\n/fork\nonly in the fork\n", &[]).await;
-    assert!(stderr(&out).contains("Forked session"), "{}", stderr(&out));
     let ids = session_ids(&env);
     assert_eq!(ids.len(), 2, "{ids:?}");
     let parent = ids.iter().find(|(_, p)| p.is_none()).unwrap().0.clone();
     let fork = ids.iter().find(|(_, p)| p.is_some()).unwrap().clone();
     assert_eq!(fork.1.as_deref(), Some(parent.as_str()));
     let fork = fork.0;
+    // It says which session the user is in now, and how to go back.
+    let said = stderr(&out);
+    assert!(
+        said.contains(&format!("you are now in the new session {fork}"))
+            && said.contains(&format!("/resume {parent} goes back")),
+        "{said}"
+    );
     // The fork's first request repeats the parent's prefix: the cache serves it.
     let reqs = bodies(&env);
     assert!(reqs[1].1["cache"]["hitTokens"].as_u64().unwrap_or(0) > 0);
@@ -398,4 +404,63 @@ async fn a_fork_and_its_parent_each_continue_and_resume_independently() {
     );
     let (last, _) = bodies(&env).pop().unwrap();
     assert!(last.contains("only in the parent") && last.contains("third line"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undo_skips_the_turns_that_changed_no_file_and_puts_back_the_edit_at_once() {
+    let env = TestEnv::new(SimConfig {
+        script: Some(Script::new(vec![
+            ScriptedReply::tool_call("write_file", json!({"path": "n.txt", "content": "one"})),
+            ScriptedReply::text("ok"),
+            // Two turns that run a command (a checkpoint each) and change nothing.
+            ScriptedReply::tool_call("shell", json!({"command": "true"})),
+            ScriptedReply::text("ran"),
+            ScriptedReply::tool_call("shell", json!({"command": "ls"})),
+            ScriptedReply::text("listed"),
+        ])),
+        ..SimConfig::default()
+    })
+    .await;
+    let ws = workspace(&env, false);
+    let out = run(&env, &ws, "write\ncheck\nlist\n/undo\n/undo\n", &[]).await;
+    assert!(!ws.join("n.txt").exists(), "one /undo puts the edit back");
+    let text = stdout(&out);
+    assert!(text.contains("Undid prompt 1"), "{text}");
+    assert!(
+        !text.contains("Undid prompt 3") && !text.contains("Undid prompt 2"),
+        "{text}"
+    );
+    // The second /undo finds nothing left: its notice is on stderr.
+    assert!(stderr(&out).contains("Nothing to undo"), "{}", stderr(&out));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rewind_to_before_an_undo_puts_the_undone_edit_back_as_chat_shows_it() {
+    let env = TestEnv::new(SimConfig {
+        script: Some(Script::new(vec![
+            ScriptedReply::tool_call("write_file", json!({"path": "n.txt", "content": "one"})),
+            ScriptedReply::text("ok"),
+            ScriptedReply::text("just talk"),
+            ScriptedReply::text("again"),
+        ])),
+        ..SimConfig::default()
+    })
+    .await;
+    let ws = workspace(&env, false);
+    let out = run(&env, &ws, "write\ntalk\n/undo\n/rewind 2\n", &[]).await;
+    // Before prompt 2, prompt 1's edit was in the file, and the conversation keeps it.
+    assert_eq!(
+        std::fs::read_to_string(ws.join("n.txt")).ok().as_deref(),
+        Some("one"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("1 file put back."),
+        "{}",
+        stdout(&out)
+    );
+    // The log agrees: the edit counts again, so /undo takes it back once more.
+    run(&env, &ws, "/undo\n", &["--resume", "last"]).await;
+    assert!(!ws.join("n.txt").exists());
 }

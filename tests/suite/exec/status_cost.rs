@@ -103,3 +103,60 @@ async fn clear_in_exec_is_a_notice_and_leaves_the_next_request_unchanged() {
         "the request after /clear is the one sent without it"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_says_the_sandbox_mode_the_approval_policy_and_the_effort_in_both_languages() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    let out = env
+        .exec_ok(
+            &cfg,
+            "/status\n/mode read-only\n/effort high\n/lang zh\n/status\n",
+            &[],
+        )
+        .await;
+    let text = stdout(&out);
+    // exec's defaults: workspace-write, policy never, the provider's effort.
+    for want in [
+        "Sandbox mode: workspace-write; network off",
+        "Approval policy: never",
+        "Effort: the provider's default",
+        // After the switches, in Chinese.
+        "沙箱模式：read-only；网络关闭",
+        "审批策略：never",
+        "思考强度：high",
+    ] {
+        assert!(text.contains(want), "{want:?} in {text}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_says_which_routes_need_a_key_that_is_not_set() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env.write_config("config.toml", &routes_config(&env.sim.base_url(), ""));
+    let out = env
+        .exec_command(&cfg, "/model\n")
+        .env(KEY_VAR, TEST_KEY)
+        .env("HOME", env.dir.path())
+        .env_remove("DEEPSEEK_API_KEY")
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The built-in provider's routes are listed with the variable their key is read from.
+    let builtin: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("deepseek/"))
+        .collect();
+    assert!(!builtin.is_empty(), "{text}");
+    for l in &builtin {
+        assert!(l.contains("(needs a key: set DEEPSEEK_API_KEY)"), "{l}");
+    }
+    // A route whose key is set says nothing of the kind.
+    let own = text
+        .lines()
+        .find(|l| l.contains("(current)"))
+        .unwrap_or_else(|| panic!("the current route in {text}"));
+    assert!(!own.contains("needs a key"), "{own}");
+}

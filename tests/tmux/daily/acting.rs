@@ -1,6 +1,7 @@
 //! Scenario: the acting tools in the real terminal UI (SPEC §14.1, §14.2), in demo mode in a
 //! scratch workspace. The agent writes a file (an `Added` card), runs a command in the
-//! sandbox (its `$` card with the exit status), Shift+Tab asks before full-access, an edit
+//! sandbox (its `$` card with the exit status), Shift+Tab cycles workspace-write and read-only
+//! and `/mode full-access` asks first (SPEC §15.3), an edit
 //! then waits for approval showing its coloured diff, `n` takes a reason that the card
 //! shows, nothing is written, and `/sandbox` and `/permissions` say what is enforced.
 
@@ -10,8 +11,8 @@ use crate::common::tmux::{Tmux, chat_flat};
 struct Texts {
     locale: &'static str,
     added: &'static str,
+    exit_ok: &'static str,
     mode_ask: &'static str,
-    no_sandbox: &'static str,
     waiting: &'static str,
     denied: &'static str,
     protected: &'static str,
@@ -21,8 +22,8 @@ struct Texts {
 const EN: Texts = Texts {
     locale: "en-US",
     added: "▸ Added demo.txt · +2 −0",
-    mode_ask: "Switch to full-access?",
-    no_sandbox: "no sandbox",
+    exit_ok: "exit status 0",
+    mode_ask: "Leave the sandbox for full-access",
     waiting: "waiting for you",
     denied: "Denied by you: not now",
     protected: "Protected (never writable):",
@@ -32,8 +33,8 @@ const EN: Texts = Texts {
 const ZH: Texts = Texts {
     locale: "zh-CN",
     added: "▸ 已添加 demo.txt · +2 −0",
-    mode_ask: "切换到 full-access？",
-    no_sandbox: "无沙箱",
+    exit_ok: "退出状态 0",
+    mode_ask: "离开沙箱、切换到 full-access",
     waiting: "等待你确认",
     denied: "已被你拒绝：not now",
     protected: "受保护（始终不可写）：",
@@ -56,18 +57,22 @@ fn scenario(w: u16, t: &Texts) {
     tmux.type_line("now run shell \"cat demo.txt\"");
     tmux.wait_for("the shell card", |s| {
         let f = chat_flat(s);
-        f.contains("$ cat demo.txt") && f.contains("exit status 0")
+        f.contains("$ cat demo.txt") && f.contains(t.exit_ok)
     });
-    // Shift+Tab twice from workspace-write: full-access asks first; `y` switches.
-    tmux.key("BTab");
-    tmux.wait_for("the full-access question", |s| s.contains(t.mode_ask));
-    tmux.key("y");
-    tmux.wait_for("the footer's mode", |s| {
+    let footer_says = |s: &str, mode: &str| {
         s.lines()
             .rev()
             .find(|l| !l.trim().is_empty())
-            .is_some_and(|l| l.contains(t.no_sandbox))
+            .is_some_and(|l| l.contains(mode))
+    };
+    tmux.wait_for("the mode's name in the footer", |s| {
+        footer_says(s, "workspace-write")
     });
+    // Full-access only by /mode, which asks first; `y` switches.
+    tmux.type_line("/mode full-access");
+    tmux.wait_for("the full-access question", |s| s.contains(t.mode_ask));
+    tmux.key("y");
+    tmux.wait_for("the footer's mode", |s| footer_says(s, "full-access"));
     // In full-access every edit asks, and the card shows the diff before it is applied.
     tmux.type_line("edit_file demo.txt");
     tmux.wait_for("the edit's approval card with its diff", |s| {
@@ -88,6 +93,13 @@ fn scenario(w: u16, t: &Texts) {
     tmux.wait_for("/sandbox", |s| chat_flat(s).contains(t.protected));
     tmux.type_line("/permissions");
     tmux.wait_for("/permissions", |s| chat_flat(s).contains(t.policy));
+    // Shift+Tab leaves full-access for the cycle, workspace-write → read-only →
+    // workspace-write, and never enters full-access (SPEC §15.3).
+    for mode in ["workspace-write", "read-only", "workspace-write"] {
+        tmux.key("BTab");
+        tmux.wait_for(mode, |s| footer_says(s, mode));
+    }
+    assert!(!tmux.capture().contains(t.mode_ask), "Shift+Tab never asks");
 }
 
 #[test]

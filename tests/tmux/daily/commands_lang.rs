@@ -18,10 +18,11 @@ fn model_validates(w: u16, locale: &str) {
     let (tmux, _dir) = start(&format!("cmds-model-{w}-{locale}"), w, locale);
     tmux.type_line("/model");
     let (current, listed) = if zh {
-        ("deepseek/deepseek-flash（当前）", "可切换的路由")
+        // The demo runs the route without its key, and `/model` says so.
+        ("deepseek/deepseek-flash（当前；需要密钥", "可切换的路由")
     } else {
         (
-            "deepseek/deepseek-flash  (current)",
+            "deepseek/deepseek-flash  (current; needs a key",
             "Routes you can switch to",
         )
     };

@@ -61,11 +61,16 @@ fn first_screen_and_footer(w: u16, locale: &str) {
     };
     // The footer is the frame's last row: once it is drawn the whole first frame is (a
     // capture can land while a frame is still being written).
+    // The mode's name outlasts the mouse label, which goes first when the footer is
+    // narrow (F3 says it anyway): at 80 columns in English the label has no room.
     let screen = tmux.wait_for("the first screen's hint and footer", |s| {
-        s.contains(quit) && footer(s).contains(select)
+        s.contains(quit) && footer(s).contains("workspace-write")
     });
     assert_eq!(screen.contains(tab), w < 100, "{screen}");
-    assert!(footer(&screen).contains(select), "{screen}");
+    if w >= 100 || zh {
+        let screen = tmux.wait_for("the mouse label", |s| footer(s).contains(select));
+        assert!(footer(&screen).contains(select), "{screen}");
+    }
     let mode =
         common::stdout(&tmux.run(&["display-message", "-p", "-t", "t", "#{mouse_any_flag}"]));
     assert_eq!(mode.trim(), "0", "the mouse is not captured by default");

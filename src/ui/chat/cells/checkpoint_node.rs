@@ -41,6 +41,8 @@ pub enum CheckpointNode {
         prompt: String,
         /// What was taken back.
         scope: RewindScope,
+        /// How many files a code rewind put back.
+        restored: usize,
     },
 }
 
@@ -70,10 +72,16 @@ impl CheckpointNodeCell {
                 restored: clean(restored),
                 conflicts: clean(conflicts),
             },
-            CheckpointNode::Rewind { n, prompt, scope } => CheckpointNode::Rewind {
+            CheckpointNode::Rewind {
+                n,
+                prompt,
+                scope,
+                restored,
+            } => CheckpointNode::Rewind {
                 n,
                 prompt: sanitize(&prompt),
                 scope,
+                restored,
             },
         };
         CheckpointNodeCell { node }
@@ -134,14 +142,26 @@ impl HistoryCell for CheckpointNodeCell {
                 }
                 t
             }
-            CheckpointNode::Rewind { n, prompt, scope } => l.tra(
-                "tui-node-rewind",
-                &[
-                    ("n", Arg::from(*n)),
-                    ("prompt", Arg::from(prompt.as_str())),
-                    ("scope", Arg::from(l.tr(scope_key(*scope)))),
-                ],
-            ),
+            CheckpointNode::Rewind {
+                n,
+                prompt,
+                scope,
+                restored,
+            } => {
+                let mut t = l.tra(
+                    "tui-node-rewind",
+                    &[
+                        ("n", Arg::from(*n)),
+                        ("prompt", Arg::from(prompt.as_str())),
+                        ("scope", Arg::from(l.tr(scope_key(*scope)))),
+                    ],
+                );
+                // A code rewind says how many files it put back, none included.
+                if scope.code() {
+                    t.push_str(&l.tra("tui-node-rewind-files", &[("count", Arg::from(*restored))]));
+                }
+                t
+            }
         };
         let style = match &self.node {
             CheckpointNode::Undo { conflicts, .. } if !conflicts.is_empty() => theme::warn(),
@@ -204,11 +224,13 @@ mod tests {
             n: 3,
             prompt: "fix the \u{1b}[31mbug".into(),
             scope: RewindScope::Both,
+            restored: 2,
         });
         assert!(!c.selectable());
         let t = text(&c, Locale::EnUs, 120, false);
         assert!(t.contains("Rewound to before prompt 3"), "{t}");
         assert!(t.contains("the conversation and the code"), "{t}");
+        assert!(t.contains("2 files put back"), "{t}");
         assert!(
             !t.contains('\u{1b}'),
             "escapes from the log are not drawn: {t:?}"

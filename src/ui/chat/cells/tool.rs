@@ -158,6 +158,7 @@ impl ToolCell {
         let Some(r) = &self.result else {
             return head;
         };
+        let r = shown_result(r, ctx.l);
         let lines: Vec<&str> = r.split('\n').collect();
         let shown = if mode == ToolCardMode::Expanded {
             lines.len()
@@ -186,6 +187,51 @@ impl ToolCell {
         }
         head
     }
+}
+
+/// A result as the card shows it: the refusals deepterm itself writes (English and
+/// stable for the model, §5) in the interface language; anything else as it is.
+fn shown_result(r: &str, l: crate::i18n::Localizer) -> String {
+    if let Some(reason) = r.strip_prefix(crate::agent::hooks::BLOCKED_CALL_PREFIX) {
+        return l.tra("tui-result-hook-refused", &[("reason", Arg::from(reason))]);
+    }
+    let read_only = crate::sandbox::WriteRefusal::ReadOnlyMode.to_string();
+    if let Some(at) = r.find(&read_only) {
+        return format!(
+            "{}{}{}",
+            &r[..at],
+            l.tr("tui-result-read-only"),
+            &r[at + read_only.len()..]
+        );
+    }
+    // `TOOL: PATH is outside …` and `TOOL: PATH is protected (P is never writable)`.
+    let lines: Vec<String> = r.split('\n').map(|line| refusal_line(line, l)).collect();
+    lines.join("\n")
+}
+
+/// One line of an edit tool's error, with a write refusal in the interface language.
+fn refusal_line(line: &str, l: crate::i18n::Localizer) -> String {
+    const OUTSIDE: &str = " is outside the workspace and the writable roots";
+    let (head, rest) = line.split_once(": ").unwrap_or(("", line));
+    let lead = if head.is_empty() {
+        String::new()
+    } else {
+        format!("{head}: ")
+    };
+    if let Some(path) = rest.strip_suffix(OUTSIDE) {
+        return lead + &l.tra("tui-result-outside", &[("path", Arg::from(path))]);
+    }
+    if let Some((path, p)) = rest
+        .strip_suffix(" is never writable)")
+        .and_then(|x| x.split_once(" is protected ("))
+    {
+        return lead
+            + &l.tra(
+                "tui-result-protected",
+                &[("path", Arg::from(path)), ("protected", Arg::from(p))],
+            );
+    }
+    line.to_string()
 }
 
 /// The Fluent id and style of an answered approval.
@@ -294,5 +340,63 @@ impl HistoryCell for ApprovalCell {
             0,
         ));
         Parts::separated(head)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Locale, Localizer};
+
+    fn shown(name: &str, result: &str, locale: Locale) -> String {
+        let mut c = ToolCell::new("c1".into(), name.into(), "{}".into());
+        c.result = Some(result.into());
+        c.error = true;
+        let ctx = RenderCtx {
+            l: Localizer::new(locale),
+            cards: ToolCardMode::Expanded,
+            generation: 0,
+        };
+        crate::ui::snapshot::lines_text(&c.rows(80, &ctx, true).head)
+    }
+
+    #[test]
+    fn the_refusals_deepterm_writes_show_in_the_interface_language() {
+        let read_only = format!("write_file: {}", crate::sandbox::WriteRefusal::ReadOnlyMode);
+        let t = shown("write_file", &read_only, Locale::ZhCn);
+        assert!(t.contains("write_file: 沙箱模式为只读"), "{t}");
+        assert!(!t.contains("the sandbox mode"), "{t}");
+        let hook = crate::agent::hooks::blocked_call_text("not here");
+        let t = shown("grep", &hook, Locale::ZhCn);
+        assert!(
+            t.contains("pre_tool_use 钩子拒绝了这次调用：not here"),
+            "{t}"
+        );
+        let t = shown(
+            "edit_file",
+            "edit_file: /etc/passwd is outside the workspace and the writable roots",
+            Locale::ZhCn,
+        );
+        assert!(
+            t.contains("edit_file: /etc/passwd 不在工作区和可写目录之内"),
+            "{t}"
+        );
+        let t = shown(
+            "write_file",
+            "write_file: /w/.git/config is protected (/w/.git is never writable)",
+            Locale::ZhCn,
+        );
+        assert!(
+            t.contains("/w/.git/config 受保护（/w/.git 永远不可写）"),
+            "{t}"
+        );
+        // In English it speaks to the user; anything else is shown as it is.
+        let t = shown("write_file", &read_only, Locale::EnUs);
+        assert!(
+            t.contains("write_file: the sandbox mode is read-only"),
+            "{t}"
+        );
+        assert!(!t.contains("the user can switch"), "{t}");
+        assert!(shown("grep", "no match: x", Locale::ZhCn).contains("no match: x"));
     }
 }
