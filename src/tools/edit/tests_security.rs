@@ -319,14 +319,14 @@ fn nested_repositories_and_claude_are_refused_to_every_edit_tool() {
         &scope,
     )
     .unwrap_err();
-    assert!(e.contains("is protected"), "{e}");
+    assert!(e.to_string().contains("is protected"), "{e}");
     let e = preview(
         "apply_patch",
         &json!({"patch": "*** Begin Patch\n*** Update File: hg/.hg/hgrc\n@@\n-[ui]\n+[hooks]\n*** End Patch"}),
         &scope,
     )
     .unwrap_err();
-    assert!(e.contains("is protected"), "{e}");
+    assert!(e.to_string().contains("is protected"), "{e}");
     assert_eq!(read(&s.ws.join("sub/.git/config")), "[core]\n");
     assert!(!s.ws.join("sub/.git/hooks/post-checkout").exists());
     assert!(!s.ws.join(".claude/commands/evil.md").exists());

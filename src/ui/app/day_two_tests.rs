@@ -126,6 +126,7 @@ fn edit_turn() -> Script {
         step: 1,
         message: m,
         error: None,
+        sandbox_retry: None,
     }));
     s.assistant(1, 2, "", "done", &[]);
     s
@@ -196,6 +197,7 @@ fn an_answered_offer_to_run_again_outside_the_sandbox_stays_above_its_card() {
         step: 1,
         message: m,
         error: None,
+        sandbox_retry: None,
     }));
     for e in s2.events {
         app.on_agent_event(e);
