@@ -100,22 +100,25 @@ pub struct FooterUsage<'a> {
 }
 
 /// How long a footer field stays when the footer is narrow: the lowest goes first (§14.5).
-/// Context use and the session hit stay longest, the effort and sandbox mode next; the
-/// mouse label goes first.
+/// Context use and the session hit stay longest, the sandbox mode and the effort next. The
+/// session's cost outlasts the last request's hit (the Trajectory repeats each request's
+/// hit, nothing else on screen repeats the cost), and the mouse label outlasts the token
+/// counts and the card mode: while the mouse is captured the terminal's own selection is
+/// off, and the footer is the one place that says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Priority {
-    /// The mouse mode (F3 says it anyway).
-    Mouse,
     /// The tool-update mode (the Trajectory's ROUTE rows name it).
     ToolUpdate,
     /// The tool-card mode (Ctrl+O).
     Cards,
+    /// The mouse mode.
+    Mouse,
     /// The session's token counts.
     Tokens,
-    /// The session's cost.
-    Cost,
     /// The last request's hit.
     LastHit,
+    /// The session's cost.
+    Cost,
     /// The reasoning effort of the next request (SPEC §14.4 "the footer shows it"): set
     /// per question, short, so it outlasts the figures the Trajectory and `/cost` repeat.
     Effort,
@@ -322,15 +325,18 @@ pub fn footer_line(
         if total <= width || fields.len() <= 1 {
             break;
         }
-        if mouse.take().is_some() {
-            continue;
-        }
-        // The lowest priority goes; of equals, the rightmost.
-        let (i, _) = fields
+        // The lowest priority goes; of equals, the rightmost. The mouse label, drawn at
+        // the right edge, goes when nothing left of it is lower.
+        let (i, lowest) = fields
             .iter()
             .enumerate()
             .min_by_key(|(i, f)| (f.priority, std::cmp::Reverse(*i)))
+            .map(|(i, f)| (i, f.priority))
             .expect("more than one field");
+        if mouse.is_some() && lowest >= Priority::Mouse {
+            mouse = None;
+            continue;
+        }
         fields.remove(i);
     }
     let mut spans = Vec::new();

@@ -168,44 +168,6 @@ fn the_checkpoint_node_comes_before_the_edit_it_preceded_live_and_on_resume() {
 }
 
 #[test]
-fn an_answered_offer_to_run_again_outside_the_sandbox_stays_above_its_card() {
-    let mut s = Script::new();
-    s.route(false).user(1, "build");
-    s.tool(1, 1, "c1", "shell", r#"{"command":"make"}"#, None);
-    s.push(AgentEvent::Notice(Notice::new(
-        NoticeLevel::Warn,
-        "approval-rerun-offer",
-        vec![],
-    )));
-    s.push(AgentEvent::ApprovalRequest {
-        call_id: "c1".into(),
-        tool: "shell".into(),
-        arguments: r#"{"command":"make"}"#.into(),
-    });
-    let mut app = app_with(&s.events, Locale::EnUs);
-    assert_eq!(order(&app), vec!["user", "notice", "tool"]);
-    app.on_key(key(KeyCode::Char('y')));
-    let mut m = Message::text(
-        Role::Tool,
-        "exit status 0\nduration: 0.010 s\noutput:\nbuilt\n",
-        Source::kind("tool"),
-    );
-    m.tool_call_id = Some("c1".into());
-    let mut s2 = Script::new();
-    s2.commit(EventKind::ToolResult(ToolResultData {
-        turn: 1,
-        step: 1,
-        message: m,
-        error: None,
-        sandbox_retry: None,
-    }));
-    for e in s2.events {
-        app.on_agent_event(e);
-    }
-    assert_eq!(order(&app), vec!["user", "notice", "tool"]);
-}
-
-#[test]
 fn the_reasoning_label_keeps_its_thinking_time_after_a_rewind_refolds_chat() {
     let mut s = Script::new();
     s.route(false).user(1, "first");

@@ -72,9 +72,6 @@ pub struct Transcript {
     turns: Vec<TurnSeen>,
 }
 
-/// The notice that asks to run a sandbox-denied command again outside the sandbox.
-const RERUN_OFFER_KEY: &str = "approval-rerun-offer";
-
 impl Transcript {
     /// An empty transcript.
     pub fn new() -> Self {
@@ -420,17 +417,6 @@ impl Transcript {
     }
 
     pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
-        // The offer to run a call again outside the sandbox asks about a card that already
-        // shows its result: the question goes above the card, so Chat reads in order
-        // once it is answered and the card shows the re-run.
-        if let Some(&i) = self.by_call.get(call)
-            && self
-                .cells
-                .last()
-                .is_some_and(|c| matches!(&c.kind, CellKind::Notice(n) if n.key == RERUN_OFFER_KEY))
-        {
-            self.move_last_to(i);
-        }
         if let Some(&i) = self.by_call.get(call)
             && let CellKind::Tool(ToolCell { approval, .. }) = &mut self.cells[i].kind
         {

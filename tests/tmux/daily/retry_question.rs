@@ -1,5 +1,5 @@
 //! Scenario: a command the sandbox refuses, in the real terminal UI (SPEC §15.5). The
-//! demo model runs `touch .git/planted` in a workspace whose `.git` is protected: the
+//! simulator's demo policy runs `touch .git/planted` in a workspace whose `.git` is protected: the
 //! sandboxed attempt fails, and the question to run it again outside the sandbox shows
 //! that attempt and why it asks. `n` with a reason denies it: the card says it ran in the
 //! sandbox and failed, and names the reason, never "not run". Asked again, `y` runs it
@@ -37,14 +37,30 @@ const ZH: Texts = Texts {
     idle: "? 查看快捷键",
 };
 
-/// The demo in `dir/ws` (a protected `.git` in it); prints `EXITED` when it quits.
-fn start(name: &str, dir: &Path, w: u16, h: u16, t: &Texts, extra: &str) -> Tmux {
+/// deepterm in `dir/ws` (a protected `.git` in it) on `sim`, the simulator answering with
+/// the demo policy (it calls the tool a message names; the guided demo of `--demo` works in
+/// a copy of its sample project instead); prints `EXITED` when it quits.
+fn start(
+    name: &str,
+    sim: &common::tmux::SimProcess,
+    dir: &Path,
+    w: u16,
+    h: u16,
+    t: &Texts,
+    extra: &str,
+) -> Tmux {
+    // The built-in tools on (the shared routes config turns them off).
+    let config = dir.join("sim.toml");
+    std::fs::write(&config, common::ConfigBuilder::new(&sim.base).text()).unwrap();
     let cmd = format!(
-        "cd {ws} && env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c \
-         XDG_DATA_HOME={home}/d {bin} --demo --session-dir {home}/s --config {home}/config.toml \
-         --locale {loc} {extra}; echo EXITED; sleep 30",
+        "cd {ws} && env {key}={value} HOME={home} XDG_CONFIG_HOME={home}/c \
+         XDG_DATA_HOME={home}/d TMPDIR={home}/tmp {bin} --session-dir {home}/s \
+         --config {config} --locale {loc} {extra}; echo EXITED; sleep 30",
         ws = common::shell_quote(&dir.join("ws")),
+        key = common::KEY_VAR,
+        value = common::TEST_KEY,
         home = common::shell_quote(dir),
+        config = common::shell_quote(&config),
         bin = common::shell_quote(Path::new(env!("CARGO_BIN_EXE_deepterm"))),
         loc = t.locale,
     );
@@ -66,10 +82,11 @@ fn scenario(w: u16, t: &Texts) {
     }
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("ws/.git")).unwrap();
-    std::fs::write(dir.path().join("config.toml"), "").unwrap();
+    std::fs::create_dir_all(dir.path().join("tmp")).unwrap();
+    let sim = common::tmux::SimProcess::demo_policy(dir.path());
     let planted = dir.path().join("ws/.git/planted");
     let name = format!("dt-retry-{w}-{}", t.locale);
-    let tmux = start(&name, dir.path(), w, 40, t, "");
+    let tmux = start(&name, &sim, dir.path(), w, 40, t, "");
     tmux.type_line("please run shell \"touch .git/planted\"");
     tmux.wait_for("the retry question with the sandboxed attempt", |s| {
         has(s, t.failed) && has(s, t.why) && has(s, "$ touch .git/planted")
@@ -100,7 +117,15 @@ fn scenario(w: u16, t: &Texts) {
     drop(tmux);
     // Resumed: both cards read as they did live, folded from the log alone (a tall
     // window shows the whole transcript).
-    let tmux = start(&format!("{name}-r"), dir.path(), w, 100, t, "--resume last");
+    let tmux = start(
+        &format!("{name}-r"),
+        &sim,
+        dir.path(),
+        w,
+        100,
+        t,
+        "--resume last",
+    );
     let screen = tmux.wait_for("the resumed cards", |s| has(s, t.denied) && has(s, t.again));
     assert!(has(&screen, t.failed), "{screen}");
     tmux.type_line("/quit");
