@@ -102,17 +102,20 @@ pub struct FooterUsage<'a> {
 /// How long a footer field stays when the footer is narrow: the lowest goes first (§14.5).
 /// Context use and the session hit stay longest, the sandbox mode and the effort next. The
 /// session's cost outlasts the last request's hit (the Trajectory repeats each request's
-/// hit, nothing else on screen repeats the cost), and the mouse label outlasts the token
-/// counts and the card mode: while the mouse is captured the terminal's own selection is
-/// off, and the footer is the one place that says so.
+/// hit, nothing else on screen repeats the cost). The mouse label goes first while the
+/// mouse is released (the default, where the terminal's own selection works), but outlasts
+/// the token counts and the card mode while it is captured: the terminal's selection is
+/// then off, and the footer is the one place that says so.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Priority {
+    /// The mouse mode while released (F3's help row says it anyway).
+    MouseReleased,
     /// The tool-update mode (the Trajectory's ROUTE rows name it).
     ToolUpdate,
     /// The tool-card mode (Ctrl+O).
     Cards,
-    /// The mouse mode.
-    Mouse,
+    /// The mouse mode while captured.
+    MouseCaptured,
     /// The session's token counts.
     Tokens,
     /// The last request's hit.
@@ -157,7 +160,7 @@ pub fn footer_line(
     route: Option<&RouteInfo>,
     figures: &FooterUsage<'_>,
     cards: ToolCardMode,
-    mouse: Option<Span<'static>>,
+    mouse: Option<MouseLabel>,
     width: u16,
 ) -> Line<'static> {
     let FooterUsage {
@@ -307,9 +310,13 @@ pub fn footer_line(
         vec![Span::styled(l.tr(cards.key()), theme::dim())],
     );
     let mouse = mouse.map(|m| Field {
-        priority: Priority::Mouse,
+        priority: if m.captured {
+            Priority::MouseCaptured
+        } else {
+            Priority::MouseReleased
+        },
         sep: "  ",
-        spans: vec![m],
+        spans: vec![m.span],
     });
     let width = usize::from(width);
     let left_width = |fields: &[Field]| {
@@ -333,7 +340,7 @@ pub fn footer_line(
             .min_by_key(|(i, f)| (f.priority, std::cmp::Reverse(*i)))
             .map(|(i, f)| (i, f.priority))
             .expect("more than one field");
-        if mouse.is_some() && lowest >= Priority::Mouse {
+        if mouse.as_ref().is_some_and(|m| lowest >= m.priority) {
             mouse = None;
             continue;
         }
@@ -363,12 +370,19 @@ pub fn footer_line(
 /// The footer's mouse mode: released (the default, decision 0037), the terminal's own
 /// selection works; captured with F3, the wheel and clicks reach the panes, which the
 /// warning colour recalls since selection then needs the terminal's modifier.
-pub fn mouse_span(l: Localizer, captured: bool) -> Span<'static> {
-    if captured {
+pub struct MouseLabel {
+    span: Span<'static>,
+    captured: bool,
+}
+
+/// The mouse mode's label for the footer.
+pub fn mouse_label(l: Localizer, captured: bool) -> MouseLabel {
+    let span = if captured {
         Span::styled(l.tr("tui-footer-mouse-scroll"), theme::warn())
     } else {
         Span::styled(l.tr("tui-footer-mouse-select"), theme::dim())
-    }
+    };
+    MouseLabel { span, captured }
 }
 
 /// Clips a span list to `width` columns (the right side goes first).

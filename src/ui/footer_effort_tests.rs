@@ -80,7 +80,7 @@ fn full(effort: Effort, locale: Locale, width: u16) -> String {
             }),
         },
         ToolCardMode::Collapsed,
-        Some(mouse_span(l, false)),
+        Some(mouse_label(l, false)),
         width,
     );
     line.spans.iter().map(|s| s.content.as_ref()).collect()

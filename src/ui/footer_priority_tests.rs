@@ -44,7 +44,7 @@ fn render(locale: Locale, width: u16) -> String {
             }),
         },
         ToolCardMode::Collapsed,
-        Some(mouse_span(l, false)),
+        Some(mouse_label(l, false)),
         width,
     );
     let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();

@@ -84,7 +84,7 @@ impl App {
     fn render_footer(&self, area: Rect, buf: &mut Buffer) {
         let (m, t) = (&self.model, &self.traj.trajectory);
         // The mouse mode sits at the right end and is the first field to go (§14.5).
-        let mouse = footer::mouse_span(m.l, self.mouse_capture);
+        let mouse = footer::mouse_label(m.l, self.mouse_capture);
         let line = footer::footer_line(
             m.l,
             m.route.as_ref(),
