@@ -11,19 +11,27 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 pub struct Tmux {
     /// The `-L` socket name.
     pub socket: String,
+    /// The session's `TMPDIR` (a command may name another): the guided demo's copies of
+    /// its sample project and anything else a run leaves there go with the server.
+    _tmp: tempfile::TempDir,
 }
 
 impl Tmux {
     /// Starts session `t`, `w`×`h`, running `sh -c cmd` on socket `socket`.
     pub fn start(socket: &str, w: u16, h: u16, cmd: &str) -> Tmux {
+        let tmp = tempfile::tempdir().expect("a temporary directory for the session");
+        let tmpdir = format!("TMPDIR={}", tmp.path().display());
         let tmux = Tmux {
             socket: format!("{socket}-{}", std::process::id()),
+            _tmp: tmp,
         };
         let (w, h) = (w.to_string(), h.to_string());
         let out = tmux.run(&[
             "-f",
             "/dev/null",
             "new-session",
+            "-e",
+            &tmpdir,
             "-d",
             "-s",
             "t",
