@@ -223,7 +223,7 @@ pub fn plan_attempt(
         series,
         rendered,
         route.caps.system_prompt_update,
-        route.caps.tool_update,
+        crate::agent::prompt::effective_tool_update(route.caps.tool_update, route.caps.tool_removal),
         &tools,
         explicit_series_start,
         turn,

@@ -115,11 +115,6 @@ pub enum Problem {
         /// The value found.
         got: String,
     },
-    /// `tool_removal = "retain"` on an entry whose `tool_update` is not `addition-only`.
-    RetainNeedsAdditionOnly {
-        /// The entry's `tool_update` (`None` = absent).
-        tool_update: Option<&'static str>,
-    },
     /// A price that is negative or not finite.
     Price,
     /// Some but not all of a model entry's three price keys.
@@ -321,13 +316,6 @@ impl Problem {
             Problem::ToolRemoval { got } => {
                 l.tra("config-expected-tool-removal", &[("got", got.into())])
             }
-            Problem::RetainNeedsAdditionOnly { tool_update } => match tool_update {
-                Some(found) => l.tra(
-                    "config-expected-retain-addition-only",
-                    &[("found", Arg::from(*found))],
-                ),
-                None => l.tr("config-expected-retain-no-tool-update"),
-            },
             Problem::Price => l.tr("config-expected-price"),
             Problem::PricesIncomplete => l.tr("config-expected-prices-complete"),
             Problem::HookMatcher { detail } => {

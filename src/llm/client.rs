@@ -720,6 +720,14 @@ mod tests {
     }
 
     #[test]
+    fn a_400_naming_a_rate_limit_type_is_an_invalid_request_and_never_retried() {
+        let rl = r#"{"type":"error","error":{"type":"rate_limit_error","message":"x"}}"#;
+        let e = classify_error(Some(400), rl, None);
+        assert_eq!(e.code, ErrorCode::InvalidRequest);
+        assert_eq!(crate::llm::retry::RetryPolicy::default().delay(1, &e), None);
+    }
+
+    #[test]
     fn client_debug_never_shows_the_key() {
         let client = ProviderClient::new(
             test_route(ProviderKind::OpenaiChat, "http://127.0.0.1:1"),

@@ -1,6 +1,7 @@
 //! Provider-neutral request/stream vocabulary, routes, projection and adapters.
 
 pub mod adapter;
+pub mod bridge;
 pub mod catalog;
 pub mod cause;
 pub mod client;

@@ -64,6 +64,9 @@ impl TurnRunner<'_> {
         cancel: &CancellationToken,
     ) -> Result<(), AgentError> {
         self.events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
+        // A `call_tool` call runs as the call it names, under that name, through the same
+        // hooks, approval, checkpoint, card and log (SPEC §15.1).
+        let calls = super::bridged::unwrap_bridged(calls);
         for c in &calls {
             self.push(EventKind::ToolCall(ToolCallData {
                 turn,
@@ -93,15 +96,16 @@ impl TurnRunner<'_> {
         let ran: Vec<bool> = decided.iter().map(Option::is_none).collect();
         // The first workspace change of the turn takes a checkpoint first (SPEC §14.3).
         self.checkpoint_before_calls(turn, &calls, &decided);
-        // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
+        // `tool_removal = "retain"`: a call to a removed, still declared tool says so,
+        // naming the turn that removed it (SPEC §15.1).
         let history = self.state.session.tool_history()?;
-        self.tools
-            .registry_mut()
-            .set_retained(crate::llm::projection::retained_declarations(
-                self.route.caps.tool_update,
-                self.route.caps.tool_removal,
-                &history,
-            ));
+        let names = crate::llm::projection::retained_declarations(
+            self.route.caps.tool_update,
+            self.route.caps.tool_removal,
+            &history,
+        );
+        let retained = super::bridged::removal_turns(&self.state.session, names);
+        self.tools.registry_mut().set_retained(retained);
         let tools = &self.tools;
         let results = self
             .inbox

@@ -1,0 +1,180 @@
+//! The tool bridge (SPEC §15.1, decision 0120): two built-in tools a route without
+//! `tool_update` always declares, so a tool change never touches its `tools` array.
+//! `tool_search` finds tools by name or description and answers their compact schemas;
+//! `call_tool` names a tool and its arguments, and the loop runs that call exactly as a
+//! direct one (approval, rules, hooks, checkpoint, card and log under the real name).
+
+use serde_json::{Value, json};
+
+use crate::session::event::ToolSchema;
+use crate::tools::ToolOutcome;
+use crate::tools::registry::ToolRegistry;
+
+/// The search tool's name.
+pub const TOOL_SEARCH: &str = "tool_search";
+/// The call tool's name.
+pub const CALL_TOOL: &str = "call_tool";
+/// Most matches `tool_search` answers when the call names no `limit`.
+pub const DEFAULT_SEARCH_LIMIT: usize = 5;
+
+/// The two bridge declarations, always the same bytes (the prefix depends on them).
+pub fn bridge_schemas() -> [ToolSchema; 2] {
+    [
+        ToolSchema {
+            name: TOOL_SEARCH.into(),
+            description: "Find tools that are available but not declared here (added later, \
+                          or announced in a note). Returns each matching tool's name, \
+                          description and JSON schema; call one with call_tool."
+                .into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "Words to look for in tool names and descriptions"},
+                    "limit": {"type": "integer", "description": "Most tools to return (default 5)"}
+                },
+                "required": ["query"]
+            }),
+            defer_loading: None,
+        },
+        ToolSchema {
+            name: CALL_TOOL.into(),
+            description: "Call a tool by name that is not declared here (one announced in a \
+                          note or found with tool_search), with its arguments as a JSON object."
+                .into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "description": "The tool's name"},
+                    "arguments": {"type": "object", "description": "The tool's arguments"}
+                },
+                "required": ["name", "arguments"]
+            }),
+            defer_loading: None,
+        },
+    ]
+}
+
+/// Whether `name` is one of the bridge's own tools.
+pub fn is_bridge_tool(name: &str) -> bool {
+    name == TOOL_SEARCH || name == CALL_TOOL
+}
+
+/// The real call inside a `call_tool` call's arguments: `(name, arguments JSON text)`, or
+/// the tool error to answer when they do not name one.
+pub fn unwrap_call(arguments: &str) -> Result<(String, String), String> {
+    let v: Value = serde_json::from_str(if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    })
+    .map_err(|e| format!("invalid arguments for tool \"{CALL_TOOL}\": not valid JSON ({e})"))?;
+    let name = v
+        .get("name")
+        .and_then(Value::as_str)
+        .filter(|n| !n.trim().is_empty())
+        .ok_or_else(|| {
+            format!("invalid arguments for tool \"{CALL_TOOL}\": \"name\" must name a tool")
+        })?;
+    if is_bridge_tool(name) {
+        return Err(format!(
+            "invalid arguments for tool \"{CALL_TOOL}\": \"{name}\" is called directly"
+        ));
+    }
+    let args = match v.get("arguments") {
+        None | Some(Value::Null) => "{}".to_string(),
+        Some(a @ Value::Object(_)) => a.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(_) => {
+            return Err(format!(
+                "invalid arguments for tool \"{CALL_TOOL}\": \"arguments\" must be a JSON object"
+            ));
+        }
+    };
+    Ok((name.to_string(), args))
+}
+
+/// One line about a tool: its name and the first line of its description.
+pub fn one_line(tool: &ToolSchema) -> String {
+    let first = tool.description.lines().next().unwrap_or("").trim();
+    if first.is_empty() {
+        tool.name.clone()
+    } else {
+        format!("{}: {first}", tool.name)
+    }
+}
+
+/// Answers a `tool_search` call over `tools` (every enabled tool, declared or not): the
+/// best matches by how many query words their name and description contain, each with its
+/// compact JSON schema.
+pub fn search(tools: &[ToolSchema], arguments: &str) -> ToolOutcome {
+    let v: Value = match serde_json::from_str(if arguments.trim().is_empty() {
+        "{}"
+    } else {
+        arguments
+    }) {
+        Ok(v @ Value::Object(_)) => v,
+        _ => {
+            return ToolOutcome::error(format!(
+                "invalid arguments for tool \"{TOOL_SEARCH}\": expected a JSON object"
+            ));
+        }
+    };
+    let query = v.get("query").and_then(Value::as_str).unwrap_or("");
+    let limit = v
+        .get("limit")
+        .and_then(Value::as_u64)
+        .map_or(DEFAULT_SEARCH_LIMIT, |n| n.clamp(1, 50) as usize);
+    let words: Vec<String> = query
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut scored: Vec<(usize, &ToolSchema)> = tools
+        .iter()
+        .filter(|t| !is_bridge_tool(&t.name))
+        .filter_map(|t| {
+            let name = t.name.to_lowercase();
+            let desc = t.description.to_lowercase();
+            let score: usize = words
+                .iter()
+                .map(|w| {
+                    if name == *w {
+                        4
+                    } else if name.contains(w.as_str()) {
+                        2
+                    } else {
+                        usize::from(desc.contains(w.as_str()))
+                    }
+                })
+                .sum();
+            (score > 0 || words.is_empty()).then_some((score, t))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+    if scored.is_empty() {
+        return ToolOutcome::ok(format!("no tool matches \"{query}\""));
+    }
+    let mut out = String::new();
+    for (_, t) in scored.into_iter().take(limit) {
+        let schema = serde_json::to_string(&t.parameters).unwrap_or_default();
+        out.push_str(&format!("{}\nschema: {schema}\n\n", one_line(t)));
+    }
+    ToolOutcome::ok(out.trim_end().to_string())
+}
+
+/// What the registry answers for a bridge tool's own call (a `call_tool` call the loop
+/// could not unwrap reaches here only with arguments that name no tool).
+pub fn answer(registry: &ToolRegistry, name: &str, arguments: &str) -> Option<ToolOutcome> {
+    match name {
+        TOOL_SEARCH => Some(search(&registry.enabled_tools(), arguments)),
+        CALL_TOOL => Some(match unwrap_call(arguments) {
+            Err(e) => ToolOutcome::error(e),
+            Ok((real, _)) => ToolOutcome::error(format!("unknown tool \"{real}\"")),
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+#[path = "bridge_tests.rs"]
+mod tests;
