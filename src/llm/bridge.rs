@@ -9,10 +9,70 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::llm::projection::Projection;
+use serde_json::json;
+
 use crate::llm::types::ToolHistory;
 use crate::session::event::{Block, Message, Role, Source, TOOL_NOTE_SOURCE, ToolSchema};
-use crate::tools::bridge::{bridge_schemas, is_bridge_tool, one_line};
+
+/// The search tool's name.
+pub const TOOL_SEARCH: &str = "tool_search";
+/// The call tool's name.
+pub const CALL_TOOL: &str = "call_tool";
+/// Most matches `tool_search` answers when the call names no `limit`.
+pub const DEFAULT_SEARCH_LIMIT: usize = 5;
+
+/// The two bridge declarations, always the same bytes (the prefix depends on them).
+pub fn bridge_schemas() -> [ToolSchema; 2] {
+    [
+        ToolSchema {
+            name: TOOL_SEARCH.into(),
+            description: "Find tools that are available but not declared here (added later, \
+                          or announced in a note). Returns each matching tool's name, \
+                          description and JSON schema; call one with call_tool."
+                .into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "Words to look for in tool names and descriptions"},
+                    "limit": {"type": "integer", "description": "Most tools to return (default 5)"}
+                },
+                "required": ["query"]
+            }),
+            defer_loading: None,
+        },
+        ToolSchema {
+            name: CALL_TOOL.into(),
+            description: "Call a tool by name that is not declared here (one announced in a \
+                          note or found with tool_search), with its arguments as a JSON object."
+                .into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "description": "The tool's name"},
+                    "arguments": {"type": "object", "description": "The tool's arguments"}
+                },
+                "required": ["name", "arguments"]
+            }),
+            defer_loading: None,
+        },
+    ]
+}
+
+/// Whether `name` is one of the bridge's own tools.
+pub fn is_bridge_tool(name: &str) -> bool {
+    name == TOOL_SEARCH || name == CALL_TOOL
+}
+
+/// One line about a tool: its name and the first line of its description.
+pub fn one_line(tool: &ToolSchema) -> String {
+    let first = tool.description.lines().next().unwrap_or("").trim();
+    if first.is_empty() {
+        tool.name.clone()
+    } else {
+        format!("{}: {first}", tool.name)
+    }
+}
+
 
 /// The text a removed tool becomes where the route has no removal block: the tool stays
 /// declared, the model reads that it is gone.
@@ -64,13 +124,13 @@ fn tool_note(m: &Message, additions: &[ToolSchema]) -> Option<Arc<Message>> {
 }
 
 /// The bridge projection of `messages` (developer messages at `developer`) and `tools`
-/// with the fold snapshot `history`.
+/// with the fold snapshot `history`: the messages to send and the declarations.
 pub fn project_bridge<'a>(
     messages: &'a [Arc<Message>],
     developer: &[usize],
     tools: Option<&'a [ToolSchema]>,
     history: Option<&ToolHistory>,
-) -> Projection<'a> {
+) -> (Cow<'a, [Arc<Message>]>, Vec<ToolSchema>) {
     let base: &[ToolSchema] = history
         .map(|h| h.tools.as_slice())
         .or(tools)
@@ -118,10 +178,7 @@ pub fn project_bridge<'a>(
         v.extend(messages.get(next..).unwrap_or(&[]).iter().cloned());
         Cow::Owned(v)
     };
-    Projection {
-        messages,
-        tools: Some(Cow::Owned(declarations)),
-    }
+    (messages, declarations)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod bridge;
 pub mod catalog;
 pub mod cause;
 pub mod client;
+pub mod downgrade;
 pub mod deepseek;
 mod lookahead;
 pub mod openai;

@@ -129,7 +129,12 @@ pub fn project_tool_updates_indexed<'a>(
     };
     // A route without `tool_update` that keeps its prefix: the tool bridge (SPEC §15.1).
     if mode.is_none() && removal == ToolRemoval::Retain {
-        return crate::llm::bridge::project_bridge(messages, developer, tools, history);
+        let (messages, declarations) =
+            crate::llm::bridge::project_bridge(messages, developer, tools, history);
+        return Projection {
+            messages,
+            tools: Some(Cow::Owned(declarations)),
+        };
     }
     // P-1: unsupported route — no updates, every declaration immediately available.
     let Some(mode) = mode else {

@@ -4,60 +4,13 @@
 //! `call_tool` names a tool and its arguments, and the loop runs that call exactly as a
 //! direct one (approval, rules, hooks, checkpoint, card and log under the real name).
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+pub use crate::llm::bridge::{
+    CALL_TOOL, DEFAULT_SEARCH_LIMIT, TOOL_SEARCH, bridge_schemas, is_bridge_tool, one_line,
+};
 use crate::session::event::ToolSchema;
 use crate::tools::ToolOutcome;
-use crate::tools::registry::ToolRegistry;
-
-/// The search tool's name.
-pub const TOOL_SEARCH: &str = "tool_search";
-/// The call tool's name.
-pub const CALL_TOOL: &str = "call_tool";
-/// Most matches `tool_search` answers when the call names no `limit`.
-pub const DEFAULT_SEARCH_LIMIT: usize = 5;
-
-/// The two bridge declarations, always the same bytes (the prefix depends on them).
-pub fn bridge_schemas() -> [ToolSchema; 2] {
-    [
-        ToolSchema {
-            name: TOOL_SEARCH.into(),
-            description: "Find tools that are available but not declared here (added later, \
-                          or announced in a note). Returns each matching tool's name, \
-                          description and JSON schema; call one with call_tool."
-                .into(),
-            parameters: json!({
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "Words to look for in tool names and descriptions"},
-                    "limit": {"type": "integer", "description": "Most tools to return (default 5)"}
-                },
-                "required": ["query"]
-            }),
-            defer_loading: None,
-        },
-        ToolSchema {
-            name: CALL_TOOL.into(),
-            description: "Call a tool by name that is not declared here (one announced in a \
-                          note or found with tool_search), with its arguments as a JSON object."
-                .into(),
-            parameters: json!({
-                "type": "object",
-                "properties": {
-                    "name": {"type": "string", "description": "The tool's name"},
-                    "arguments": {"type": "object", "description": "The tool's arguments"}
-                },
-                "required": ["name", "arguments"]
-            }),
-            defer_loading: None,
-        },
-    ]
-}
-
-/// Whether `name` is one of the bridge's own tools.
-pub fn is_bridge_tool(name: &str) -> bool {
-    name == TOOL_SEARCH || name == CALL_TOOL
-}
 
 /// The real call inside a `call_tool` call's arguments: `(name, arguments JSON text)`, or
 /// the tool error to answer when they do not name one.
@@ -91,16 +44,6 @@ pub fn unwrap_call(arguments: &str) -> Result<(String, String), String> {
         }
     };
     Ok((name.to_string(), args))
-}
-
-/// One line about a tool: its name and the first line of its description.
-pub fn one_line(tool: &ToolSchema) -> String {
-    let first = tool.description.lines().next().unwrap_or("").trim();
-    if first.is_empty() {
-        tool.name.clone()
-    } else {
-        format!("{}: {first}", tool.name)
-    }
 }
 
 /// Answers a `tool_search` call over `tools` (every enabled tool, declared or not): the
@@ -164,9 +107,14 @@ pub fn search(tools: &[ToolSchema], arguments: &str) -> ToolOutcome {
 
 /// What the registry answers for a bridge tool's own call (a `call_tool` call the loop
 /// could not unwrap reaches here only with arguments that name no tool).
-pub fn answer(registry: &ToolRegistry, name: &str, arguments: &str) -> Option<ToolOutcome> {
+/// `enabled` gives every enabled tool (asked only for a search).
+pub fn answer(
+    enabled: impl FnOnce() -> Vec<ToolSchema>,
+    name: &str,
+    arguments: &str,
+) -> Option<ToolOutcome> {
     match name {
-        TOOL_SEARCH => Some(search(&registry.enabled_tools(), arguments)),
+        TOOL_SEARCH => Some(search(&enabled(), arguments)),
         CALL_TOOL => Some(match unwrap_call(arguments) {
             Err(e) => ToolOutcome::error(e),
             Ok((real, _)) => ToolOutcome::error(format!("unknown tool \"{real}\"")),

@@ -1,6 +1,7 @@
 //! `tool_search` and `call_tool` (SPEC §15.1).
 
 use super::*;
+use serde_json::json;
 
 fn t(name: &str, desc: &str) -> ToolSchema {
     ToolSchema {

@@ -510,7 +510,8 @@ impl ToolRegistry {
         cancel: &CancellationToken,
     ) -> ToolOutcome {
         if !self.is_active(name)
-            && let Some(out) = crate::tools::bridge::answer(self, name, arguments)
+            && let Some(out) =
+                crate::tools::bridge::answer(|| self.enabled_tools(), name, arguments)
         {
             return out;
         }

@@ -1,7 +1,9 @@
 //! The loop's side of the tool bridge (SPEC §15.1, decision 0120): a `call_tool` call is
 //! run as the call it names, and a retained tool's error names the turn that removed it.
 
+use super::TurnRunner;
 use crate::agent::tool_runner::ToolCall;
+use crate::llm::types::Route;
 use crate::session::Session;
 use crate::session::event::{Block, EventKind};
 use crate::tools::bridge::{CALL_TOOL, unwrap_call};
@@ -51,4 +53,18 @@ pub(super) fn removal_turns(session: &Session, names: Vec<String>) -> Vec<(Strin
         }
     }
     out
+}
+
+impl TurnRunner<'_> {
+    /// The route requests go to, with the capabilities a provider's refusal left it this
+    /// session (SPEC §15.1, decision 0121).
+    pub(super) fn effective_route(&self) -> Route {
+        let mut route = self.route.clone();
+        if let Some((id, narrowed)) = &self.state.downgrade
+            && *id == route.id()
+        {
+            route.caps = narrowed.apply(&route.caps);
+        }
+        route
+    }
 }

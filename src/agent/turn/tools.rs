@@ -99,9 +99,10 @@ impl TurnRunner<'_> {
         // `tool_removal = "retain"`: a call to a removed, still declared tool says so,
         // naming the turn that removed it (SPEC §15.1).
         let history = self.state.session.tool_history()?;
+        let caps = self.effective_route().caps;
         let names = crate::llm::projection::retained_declarations(
-            self.route.caps.tool_update,
-            self.route.caps.tool_removal,
+            caps.tool_update,
+            caps.tool_removal,
             &history,
         );
         let retained = super::bridged::removal_turns(&self.state.session, names);

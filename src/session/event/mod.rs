@@ -166,6 +166,10 @@ pub enum EventKind {
     /// The active tool set changed (decision 0097; additive, see `session::tools_event`).
     #[serde(rename = "tools/changed")]
     ToolsChanged(crate::session::tools_event::ToolsChangedData),
+    /// The provider refused a tool-change block: the route sends such changes as text for
+    /// the rest of the session (SPEC §15.1; additive, see `session::downgrade_event`).
+    #[serde(rename = "route/downgrade")]
+    RouteDowngrade(crate::session::downgrade_event::RouteDowngrade),
 }
 
 impl EventKind {
@@ -196,6 +200,7 @@ impl EventKind {
             EventKind::SessionRewind(_) => "session/rewind",
             EventKind::HookRun(_) => "hook/run",
             EventKind::ToolsChanged(_) => "tools/changed",
+            EventKind::RouteDowngrade(_) => "route/downgrade",
         }
     }
 

@@ -372,6 +372,25 @@ impl Trajectory {
                 }
                 Line::from(spans)
             }
+            Row::Downgrade {
+                route,
+                blocks,
+                message,
+            } => Line::from(vec![
+                gutter(),
+                badge("route", theme::warn()),
+                Span::styled(
+                    l.tra(
+                        "cache-first-trajectory-downgrade",
+                        &[
+                            ("route", Arg::from(route.clone())),
+                            ("blocks", Arg::List(blocks.clone())),
+                            ("message", Arg::from(message.clone())),
+                        ],
+                    ),
+                    theme::warn(),
+                ),
+            ]),
             Row::Failed {
                 n,
                 turn,

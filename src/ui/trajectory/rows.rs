@@ -92,6 +92,16 @@ pub enum Row {
         /// Which detail line.
         line: usize,
     },
+    /// The provider refused a tool-change block: the route sends such changes as text
+    /// from here on (`route/downgrade`, SPEC §15.1).
+    Downgrade {
+        /// The route.
+        route: String,
+        /// The refused blocks.
+        blocks: Vec<String>,
+        /// The provider's message.
+        message: String,
+    },
     /// An MCP server state change.
     Mcp {
         /// Server name.
@@ -426,6 +436,11 @@ impl Trajectory {
                     });
                 }
             }
+            (EventKind::RouteDowngrade(d), _) => self.rows.push(Row::Downgrade {
+                route: sanitize(&d.route),
+                blocks: d.blocks.iter().map(|b| sanitize(b)).collect(),
+                message: sanitize(&d.message).replace('\n', " "),
+            }),
             (EventKind::McpStatus(m), _) => self.rows.push(Row::Mcp {
                 server: sanitize(&m.server),
                 state: m.state,
