@@ -223,7 +223,10 @@ pub fn plan_attempt(
         series,
         rendered,
         route.caps.system_prompt_update,
-        crate::agent::prompt::effective_tool_update(route.caps.tool_update, route.caps.tool_removal),
+        crate::agent::prompt::effective_tool_update(
+            route.caps.tool_update,
+            route.caps.tool_removal,
+        ),
         &tools,
         explicit_series_start,
         turn,

@@ -31,7 +31,7 @@ pub struct SessionState {
     pub tools_shown: Option<BTreeSet<String>>,
     /// The route's tool-change capabilities as narrowed by a provider's refusal this
     /// session (`route/downgrade`, SPEC §15.1), with the route it is for; `None` while the provider took them all.
-    pub downgrade: Option<(String, crate::session::downgrade_event::Narrowed)>,
+    pub downgrade: Option<(String, crate::session::event::downgrade::Narrowed)>,
 }
 
 impl SessionState {

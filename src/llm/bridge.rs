@@ -73,7 +73,6 @@ pub fn one_line(tool: &ToolSchema) -> String {
     }
 }
 
-
 /// The text a removed tool becomes where the route has no removal block: the tool stays
 /// declared, the model reads that it is gone.
 pub fn removal_note(name: &str) -> Block {
@@ -83,14 +82,14 @@ pub fn removal_note(name: &str) -> Block {
 }
 
 /// The tool note of one developer message: its changes as lines, in block order
-/// (`additions` are the definitions the fold recorded for it).
+/// (`additions` are the definitions the fold recorded for it). How to call an added tool
+/// is said once, in the bridge's own declarations, not in every note: a note is user text
+/// on the wire, and naming the bridge tools there would read as a request to call them.
 fn tool_note(m: &Message, additions: &[ToolSchema]) -> Option<Arc<Message>> {
     let mut lines: Vec<String> = Vec::new();
-    let mut added = false;
     for b in &m.content {
         match b {
             Block::ToolAddition { tool_name, .. } => {
-                added = true;
                 lines.push(match additions.iter().find(|t| &t.name == tool_name) {
                     Some(t) => format!("Tool added: {}", one_line(t)),
                     None => format!("Tool added: {tool_name}"),
@@ -107,11 +106,6 @@ fn tool_note(m: &Message, additions: &[ToolSchema]) -> Option<Arc<Message>> {
     }
     if lines.is_empty() {
         return None;
-    }
-    if added {
-        lines.push(
-            "Call an added tool with call_tool; tool_search shows its schema.".to_string(),
-        );
     }
     Some(Arc::new(Message {
         id: m.id.clone(),
@@ -131,10 +125,7 @@ pub fn project_bridge<'a>(
     tools: Option<&'a [ToolSchema]>,
     history: Option<&ToolHistory>,
 ) -> (Cow<'a, [Arc<Message>]>, Vec<ToolSchema>) {
-    let base: &[ToolSchema] = history
-        .map(|h| h.tools.as_slice())
-        .or(tools)
-        .unwrap_or(&[]);
+    let base: &[ToolSchema] = history.map(|h| h.tools.as_slice()).or(tools).unwrap_or(&[]);
     let mut declarations: Vec<ToolSchema> = base
         .iter()
         .filter(|t| !is_bridge_tool(&t.name))

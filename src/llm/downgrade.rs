@@ -6,8 +6,8 @@
 //! narrowed capabilities reach the log in the next `request/context`, so a rebuilt request
 //! still equals the sent one; the `route/downgrade` event keeps the provider's words.
 
-pub use crate::session::downgrade_event::{Narrowed, RouteDowngrade};
 use crate::llm::types::{ErrorCode, LlmError};
+pub use crate::session::event::downgrade::{Narrowed, RouteDowngrade};
 use crate::session::event::{Capabilities, ToolRemoval, ToolUpdateMode};
 
 /// The blocks a provider's message names.

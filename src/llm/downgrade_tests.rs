@@ -27,7 +27,8 @@ fn a_route_refusing_only_removals_keeps_additions_and_is_told_of_removals_in_tex
     assert_eq!(to.tool_update, Some(ToolUpdateMode::AdditionOnly));
     assert_eq!(to.system_prompt_update, Some(SystemPromptUpdate::InHistory));
     assert_eq!(
-        to.apply(&caps(Some(ToolUpdateMode::InHistory))).tool_removal,
+        to.apply(&caps(Some(ToolUpdateMode::InHistory)))
+            .tool_removal,
         ToolRemoval::Retain
     );
 }

@@ -381,8 +381,7 @@ fn retain(
     mode: Option<ToolUpdateMode>,
     hist: &ToolHistory,
 ) -> (Vec<Arc<Message>>, Option<Vec<ToolSchema>>) {
-    let out =
-        project_tool_updates_with(msgs, Some(tools), mode, ToolRemoval::Retain, Some(hist));
+    let out = project_tool_updates_with(msgs, Some(tools), mode, ToolRemoval::Retain, Some(hist));
     let tools = tools_of(&out);
     (out.messages.into_owned(), tools)
 }
@@ -404,7 +403,10 @@ fn p6_retain_keeps_removed_tool_declared_and_its_addition_px19() {
     same_objects(&out[..3], &[&p1, &a, &p2]);
     // The route has no removal block: the model reads that the tool is gone (§15.1).
     assert_eq!(out.len(), 4);
-    assert_eq!(blocks(&out[3]), [crate::llm::bridge::removal_note("cache_sample")]);
+    assert_eq!(
+        blocks(&out[3]),
+        [crate::llm::bridge::removal_note("cache_sample")]
+    );
     assert_eq!(tools, Some(vec![c, star(x)]));
 }
 

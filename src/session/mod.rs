@@ -21,7 +21,6 @@ pub mod tail;
 pub mod tool_history;
 pub mod tool_ids;
 pub mod tools_event;
-pub mod downgrade_event;
 pub mod validate;
 pub mod vocab;
 pub mod workspace;

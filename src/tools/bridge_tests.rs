@@ -36,7 +36,11 @@ fn call_tool_names_the_real_call_or_says_what_is_wrong() {
         unwrap_call(r#"{"name": "grep", "arguments": {"pattern": "x"}}"#),
         Ok(("grep".to_string(), r#"{"pattern":"x"}"#.to_string()))
     );
-    assert!(unwrap_call(r#"{"arguments": {}}"#).unwrap_err().contains("\"name\""));
+    assert!(
+        unwrap_call(r#"{"arguments": {}}"#)
+            .unwrap_err()
+            .contains("\"name\"")
+    );
     assert!(unwrap_call(r#"{"name": "call_tool", "arguments": {}}"#).is_err());
     assert!(unwrap_call(r#"{"name": "grep", "arguments": 3}"#).is_err());
     assert!(unwrap_call("not json").is_err());

@@ -676,7 +676,10 @@ mod tests {
         };
         let (text, is_error) = err(&r, "s__gone");
         assert!(is_error);
-        assert_eq!(text, "tool s__gone is no longer available (removed at turn 3)");
+        assert_eq!(
+            text,
+            "tool s__gone is no longer available (removed at turn 3)"
+        );
         // Not retained: exactly the R-5 text.
         assert_eq!(err(&r, "other").0, "unknown tool \"other\"");
         // Without retained names (the default) a removed tool is a plain unknown tool.

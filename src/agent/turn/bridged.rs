@@ -42,9 +42,7 @@ pub(super) fn removal_turns(session: &Session, names: Vec<String>) -> Vec<(Strin
         if let EventKind::DeveloperMessage(d) = &e.kind {
             for b in &d.message.content {
                 if let Block::ToolRemoval { tool_name } = b
-                    && let Some(slot) = out
-                        .iter_mut()
-                        .find(|(n, t)| n == tool_name && t.is_none())
+                    && let Some(slot) = out.iter_mut().find(|(n, t)| n == tool_name && t.is_none())
                 {
                     slot.1 = Some(d.turn);
                     left -= 1;

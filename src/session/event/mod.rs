@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod downgrade;
 mod message;
 mod payload;
 mod route;
@@ -169,7 +170,7 @@ pub enum EventKind {
     /// The provider refused a tool-change block: the route sends such changes as text for
     /// the rest of the session (SPEC §15.1; additive, see `session::downgrade_event`).
     #[serde(rename = "route/downgrade")]
-    RouteDowngrade(crate::session::downgrade_event::RouteDowngrade),
+    RouteDowngrade(crate::session::event::downgrade::RouteDowngrade),
 }
 
 impl EventKind {

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::session::event::{Capabilities, SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
+use super::route::{Capabilities, SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
 
 /// The capabilities a refusal leaves a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,4 +45,3 @@ pub struct RouteDowngrade {
     /// The provider's message, verbatim.
     pub message: String,
 }
-
