@@ -2,3 +2,4 @@
 cache-first-removal-free = Cache: removing { $tools } on { $route } keeps the cached prefix: the tool stays declared, the model is told it is gone, and a call of it gets an error.
 cache-first-downgrade = { $route } refused a tool-change block ({ $blocks }), so this session sends those changes as text instead; the request was sent again. The provider said: { $message }
 cache-first-trajectory-downgrade = { $route } refused { $blocks }: tool changes go as text from here ({ $message })
+cache-first-bridged-call = (via call_tool)

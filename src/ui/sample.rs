@@ -146,6 +146,7 @@ impl Script {
             call_id: id.into(),
             name: name.into(),
             arguments: args.into(),
+            bridged: None,
         }));
         if let Some((out, failed)) = result {
             let mut m = Message::text(Role::Tool, out, Source::kind("tool"));

@@ -66,14 +66,21 @@ impl TurnRunner<'_> {
         self.events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
         // A `call_tool` call runs as the call it names, under that name, through the same
         // hooks, approval, checkpoint, card and log (SPEC §15.1).
+        let via_bridge: std::collections::HashSet<String> = calls
+            .iter()
+            .filter(|c| c.name == crate::tools::bridge::CALL_TOOL)
+            .map(|c| c.id.clone())
+            .collect();
         let calls = super::bridged::unwrap_bridged(calls);
         for c in &calls {
+            let bridged = via_bridge.contains(&c.id) && c.name != crate::tools::bridge::CALL_TOOL;
             self.push(EventKind::ToolCall(ToolCallData {
                 turn,
                 step,
                 call_id: c.id.clone(),
                 name: c.name.clone(),
                 arguments: c.arguments.clone(),
+                bridged: bridged.then_some(true),
             }))?;
         }
         // `pre_tool_use` hooks first (SPEC §14.4): a call one refuses is never approved or run.

@@ -82,6 +82,8 @@ pub enum Row {
         name: String,
         /// `None` running, `Some(true)` failed.
         failed: Option<bool>,
+        /// Called through the tool bridge's `call_tool` (SPEC §15.1).
+        bridged: bool,
     },
     /// A developer message as a CONTEXT cell (U-4).
     Context(ContextKind),
@@ -405,6 +407,7 @@ impl Trajectory {
                 call_id: d.call_id.clone(),
                 name: sanitize(&d.name),
                 failed: None,
+                bridged: d.bridged == Some(true),
             }),
             (EventKind::ToolResult(d), _) => {
                 let id = d.message.tool_call_id.as_deref().unwrap_or("");
