@@ -80,13 +80,20 @@ pub fn with_request_parts<T>(opts: &GenerateOptions, f: impl FnOnce(&RequestPart
     } else {
         repair_history(&opts.messages)
     };
+    // The tool bridge reads its own series, which a redeclaration does not restart.
+    let bridged = opts.route.caps.tool_update.is_none()
+        && opts.route.caps.tool_removal == crate::session::event::ToolRemoval::Retain;
+    let history = match (&opts.bridge_history, bridged) {
+        (Some(b), true) => Some(b.as_ref()),
+        _ => opts.tool_history.as_deref(),
+    };
     let projection = project_tool_updates_indexed(
         &messages,
         opts.messages.developer_positions(),
         opts.tools.as_deref(),
         opts.route.caps.tool_update,
         opts.route.caps.tool_removal,
-        opts.tool_history.as_deref(),
+        history,
     );
     let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
     f(&parts)

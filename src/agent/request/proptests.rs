@@ -450,10 +450,11 @@ fn default_route(kind: u8) -> Route {
     r
 }
 
-/// A tool change (a set of [`POOL`], same definitions), a tool round or an answer.
+/// A tool change (a set of [`POOL`], bit 5 = changed definitions under the same names), a
+/// tool round or an answer.
 fn churn_op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        3 => (0u8..32).prop_map(Op::Tools),
+        3 => (0u8..64).prop_map(Op::Tools),
         2 => Just(Op::ToolRound),
         2 => Just(Op::Answer),
     ]
@@ -473,15 +474,21 @@ proptest! {
     /// an earlier request sent, on any route kind: each request's messages start with the
     /// previous request's, its system is the same, and its tools start with the previous
     /// tools (a capable route appends a deferred declaration, cached at its addition; the
-    /// bridge never changes them).
+    /// bridge never changes them). A same-name definition change is included on the bridge
+    /// only: on a capable route it still restarts the declaration series (F-3, decision
+    /// 0120 "Not done").
     #[test]
     fn tool_churn_never_alters_an_earlier_request_on_any_route_kind(
         kind in 0u8..3,
         ops in prop::collection::vec(churn_op(), 1..30),
     ) {
         let mut d = Driver::on(default_route(kind));
+        let bridge = kind % 3 == 2;
         for op in &ops {
-            d.apply(op);
+            match op {
+                Op::Tools(mask) if !bridge => d.apply(&Op::Tools(mask & 0x1f)),
+                op => d.apply(op),
+            }
         }
         d.attempt();
         for (i, w) in d.sent.windows(2).enumerate() {

@@ -111,7 +111,10 @@ async fn a_tool_added_on_a_chat_completions_route_runs_through_call_tool_under_i
         .expect("a tool call is logged");
     assert_eq!(call["data"]["name"], "word_count");
     assert_eq!(call["data"]["arguments"], r#"{"path":"a.txt"}"#);
-    assert_eq!(call["data"]["bridged"], true, "the Trajectory notes the bridge");
+    assert_eq!(
+        call["data"]["bridged"], true,
+        "the Trajectory notes the bridge"
+    );
     let result = log
         .iter()
         .find(|e| e["type"] == "tool/result")

@@ -174,6 +174,7 @@ fn options(
         messages: messages.into_iter().map(Arc::new).collect(),
         tools,
         tool_history: None,
+        bridge_history: None,
         system: None,
         max_tokens: 1024,
         thinking: Thinking::Enabled,
