@@ -95,9 +95,20 @@ impl Drop for Tmux {
 /// its own session directory and `HOME` / XDG directories in a fresh temporary directory
 /// (kept alive by the returned guard). Returns once the composer is drawn.
 pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
+    start_demo_with(socket, w, h, locale, "")
+}
+
+/// [`start_demo`] with `config` as the config file's text.
+pub fn start_demo_with(
+    socket: &str,
+    w: u16,
+    h: u16,
+    locale: &str,
+    config_text: &str,
+) -> (Tmux, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
-    std::fs::write(&config, "").unwrap();
+    std::fs::write(&config, config_text).unwrap();
     let sessions = dir.path().join("sessions");
     let cmd = format!(
         "env -u DEEPSEEK_API_KEY HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \

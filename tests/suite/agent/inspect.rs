@@ -141,7 +141,8 @@ async fn inspector_rebuilds_openai_requests_byte_for_byte() {
     let env = Env::new(SimConfig::default()).await;
     // On this route word_count is reached through the tool bridge (SPEC §15.1): the model
     // calls it with call_tool, and those requests rebuild like any other.
-    env.sim.push_reply(deepterm::sim::ScriptedReply::text("Hello."));
+    env.sim
+        .push_reply(deepterm::sim::ScriptedReply::text("Hello."));
     env.sim.push_reply(deepterm::sim::ScriptedReply::tool_call(
         "call_tool",
         serde_json::json!({"name": "word_count", "arguments": {"path": "x"}}),
