@@ -78,6 +78,8 @@ pub enum Problem {
     EmptyString,
     /// An integer that must be at least 1.
     PositiveInteger,
+    /// An integer that must be 0 or more (`0` switches the feature off).
+    NonNegativeInteger,
     /// An invalid tool or server name.
     Name {
         /// The value found.
@@ -298,6 +300,7 @@ impl Problem {
             Problem::EmptyCommand => l.tr("config-expected-command"),
             Problem::EmptyString => l.tr("config-expected-non-empty"),
             Problem::PositiveInteger => l.tr("config-expected-positive"),
+            Problem::NonNegativeInteger => l.tr("cache-first-config-non-negative"),
             Problem::Name { got } => l.tra("config-expected-name", &[("got", got.into())]),
             Problem::ServerName { got } => {
                 l.tra("config-expected-server-name", &[("got", got.into())])

@@ -12,6 +12,16 @@ pub use crate::llm::bridge::{
 use crate::session::event::ToolSchema;
 use crate::tools::ToolOutcome;
 
+/// The default of `[tools] defer_tools_over` (SPEC §15.1).
+pub const DEFAULT_DEFER_TOOLS_OVER: usize = 32;
+
+/// Whether `extension_tools` command and MCP tools are deferred (announced as text and loaded
+/// by `tool_search`) rather than declared up front: only past the threshold, never when the
+/// threshold is `0` (SPEC §15.1). Built-in tools do not count: they are always declared.
+pub fn defers(extension_tools: usize, threshold: usize) -> bool {
+    threshold != 0 && extension_tools > threshold
+}
+
 /// The real call inside a `call_tool` call's arguments: `(name, arguments JSON text)`, or
 /// the tool error to answer when they do not name one.
 pub fn unwrap_call(arguments: &str) -> Result<(String, String), String> {

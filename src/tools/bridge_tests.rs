@@ -53,3 +53,15 @@ fn the_bridge_declarations_are_always_the_same_bytes() {
     assert_eq!(a, b);
     assert!(a.contains("\"tool_search\"") && a.contains("\"call_tool\""));
 }
+
+#[test]
+fn tools_are_deferred_only_past_the_threshold_and_never_when_it_is_zero() {
+    assert_eq!(DEFAULT_DEFER_TOOLS_OVER, 32);
+    // 32 tools fit under the default; the 33rd tips the catalogue into deferral.
+    assert!(!defers(32, DEFAULT_DEFER_TOOLS_OVER));
+    assert!(defers(33, DEFAULT_DEFER_TOOLS_OVER));
+    assert!(!defers(0, DEFAULT_DEFER_TOOLS_OVER));
+    // `0` never defers, however many tools are connected.
+    assert!(!defers(10_000, 0));
+    assert!(defers(2, 1));
+}

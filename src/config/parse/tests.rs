@@ -156,3 +156,39 @@ fn ui_notify_is_off_by_default_and_parsed_with_clear_errors() {
     );
     assert!(zh.contains("ui.notify") && zh != en, "{zh}");
 }
+
+#[test]
+fn defer_tools_over_defaults_to_32_accepts_0_and_rejects_negatives_and_text() {
+    use crate::i18n::{Locale, Localizer};
+    let cfg = parse("", None, Path::new(".")).unwrap();
+    assert_eq!(cfg.defer_tools_over, 32);
+    for (text, want) in [("0", 0), ("33", 33)] {
+        let cfg = parse(
+            &format!("[tools]\ndefer_tools_over = {text}\n"),
+            None,
+            Path::new("."),
+        )
+        .unwrap();
+        assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+        assert_eq!(cfg.defer_tools_over, want);
+    }
+    let err = parse("[tools]\ndefer_tools_over = -1\n", None, Path::new(".")).unwrap_err();
+    let en = err.localized(Localizer::new(Locale::EnUs));
+    assert!(
+        en.contains("tools.defer_tools_over") && en.contains("0"),
+        "{en}"
+    );
+    let zh = err.localized(Localizer::new(Locale::ZhCn));
+    assert!(zh.contains("tools.defer_tools_over"), "{zh}");
+    let err = parse(
+        "[tools]\ndefer_tools_over = \"many\"\n",
+        None,
+        Path::new("."),
+    )
+    .unwrap_err();
+    let en = err.localized(Localizer::new(Locale::EnUs));
+    assert!(
+        en.contains("tools.defer_tools_over") && en.contains("integer"),
+        "{en}"
+    );
+}
