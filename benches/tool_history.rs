@@ -136,6 +136,7 @@ impl Churn {
                 call_id: format!("call_{}", self.k),
                 name: "read_file".into(),
                 arguments: r#"{"path":"src/main.rs"}"#.into(),
+                bridged: None,
             }),
             5 => {
                 let mut m = msg(Role::Tool, "fn main() { println!(\"hello\"); }", "tool");

@@ -1,14 +1,22 @@
 //! Cache churn under MCP tool changes, and the cache cost of every session change:
 //! `cargo run --release --example cache_churn`.
 //!
-//! Drives the real agent loop against the in-process simulator through 20 turns with four
+//! Drives the real agent loop against the in-process simulator through 20 turns with five
 //! MCP changes: server `fs` added (before turn 5), server `git` added (turn 9), `fs` removed
-//! (turn 13), `fs` re-added (turn 17). The conversation is the same three times, on three
-//! routes that differ only in how they take tool changes:
+//! (turn 13), `fs` re-added (turn 17), and `git` reconnecting with one tool's description
+//! changed under the same name (turn 19). The conversation is the same four times, on
+//! routes that differ only in how they take tool changes, three of them with the default
+//! config (SPEC §15.1):
 //!
-//! - `default`: the catalog's `deepseek-flash` entry (`addition-only`, removals omitted);
-//! - `retain`: the same with `tool_removal = "retain"` (decision 0010);
-//! - `full-list`: no `tool_update`, so every request declares the full current list.
+//! - `addition-only`: Messages, the catalog's `deepseek-flash` entry;
+//! - `in-history`: Messages with `tool_update = "in-history"` (the simulator refuses the
+//!   `tool_removal` block, so the route is downgraded once and the request sent again;
+//!   the refused request is counted, not tabled);
+//! - `chat`: Chat Completions, no `tool_update`: the tool bridge;
+//! - `rewrite`: `addition-only` with `tool_removal = "rewrite"`, the opt-out, for
+//!   comparison.
+//!
+//! `lost` is what a request failed to read of the previous request's cacheable prefix.
 //!
 //! The servers are not real processes: Cargo builds no `[[bin]]` for examples (there is no
 //! `CARGO_BIN_EXE_` for them), so each change is sent through the agent's `Background`
@@ -30,7 +38,8 @@
 //! The token figures are the simulator's prefix-cache model (SPEC §9: the longest common
 //! prefix with earlier renders, at 64-token units); they depend on the bytes sent, not on
 //! the build profile. The churn table ends with the line
-//! `cache churn: default miss N, retain miss R, full-list miss F`, and the last line reads
+//! `cache churn (default config): lost A/I/C, miss A/I/C; rewrite lost L, miss M`, and the
+//! last line reads
 //! `cache invariance: retain lost 0 on 14 prefix-keeping changes (default lost D); …`.
 
 #[path = "../tests/support/cache_invariance.rs"]
@@ -196,6 +205,15 @@ fn git_server() -> Vec<RegisteredTool> {
     ]
 }
 
+/// `git` again, with `git__log`'s description changed (a same-name schema change).
+fn git_changed() -> Vec<RegisteredTool> {
+    let mut tools = git_server();
+    if let Some(t) = tools.iter_mut().find(|t| t.schema.name == "git__log") {
+        t.schema.description.push_str(" Merges are marked.");
+    }
+    tools
+}
+
 /// The built-in-like tools present from the start.
 fn workspace_tools() -> Vec<RegisteredTool> {
     vec![tool(
@@ -216,6 +234,7 @@ fn change(turn: usize) -> Option<(&'static str, &'static str, Vec<RegisteredTool
         9 => Some(("+git (4 tools)", "git", git_server())),
         13 => Some(("-fs", "fs", vec![])),
         17 => Some(("+fs again", "fs", fs_server())),
+        19 => Some(("git schema", "git", git_changed())),
         _ => None,
     }
 }
@@ -249,20 +268,33 @@ struct Row {
     hit: u64,
     miss: u64,
     total: u64,
+    lost: u64,
 }
 
-/// Runs the 20 turns on a route whose model entry is `entry`; one row per request.
-async fn run(entry: &str) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
+/// The simulator's cache unit (SPEC §9).
+const UNIT: u64 = 64;
+
+/// One route's run: a row per answered request and how many requests were refused.
+struct Run {
+    rows: Vec<Row>,
+    refused: usize,
+}
+
+/// Runs the 20 turns on a route of protocol `kind` whose model entry adds `entry`.
+async fn run(kind: &str, entry: &str) -> Result<Run, Box<dyn std::error::Error>> {
     let sim = sim::start(SimConfig {
         seed: Some(7),
         ..SimConfig::default()
     })
     .await?;
+    let base = match kind {
+        "openai-chat" => sim.base_url(),
+        _ => format!("{}/anthropic", sim.base_url()),
+    };
     let text = format!(
-        "model = \"sim/deepseek-flash\"\n\n[providers.sim]\nkind = \"deepseek-messages\"\n\
-         base_url = \"{}/anthropic\"\napi_key_env = \"DEEPTERM_CACHE_CHURN_UNUSED\"\n\n\
-         [[providers.sim.models]]\nid = \"deepseek-flash\"\n{entry}\n",
-        sim.base_url()
+        "model = \"sim/deepseek-flash\"\n\n[providers.sim]\nkind = \"{kind}\"\n\
+         base_url = \"{base}\"\napi_key_env = \"DEEPTERM_CACHE_CHURN_UNUSED\"\n\n\
+         [[providers.sim.models]]\nid = \"deepseek-flash\"\n{entry}\n"
     );
     let cfg = Config::parse(&text, None)?;
     let route = cfg.resolve_route(None)?;
@@ -298,24 +330,32 @@ async fn run(entry: &str) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
             return Err(format!("turn {turn} failed: {e}").into());
         }
     }
-    let mut rows = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    let mut refused = 0;
     for r in sim.requests() {
+        if r.status == 400 && r.raw_body.contains("\"tool_removal\"") {
+            // The refusal that downgrades the route (SPEC §15.1); the retry follows.
+            refused += 1;
+            continue;
+        }
         if r.status != 200 {
             return Err(format!("request {} failed: {:?}", r.index, r.error).into());
         }
         let c = r
             .cache
             .ok_or("the simulator recorded no cache accounting")?;
+        let cacheable = rows.last().map_or(0, |p| p.total / UNIT * UNIT);
         rows.push(Row {
             hit: c.hit_tokens,
             miss: c.miss_tokens,
             total: c.total_tokens,
+            lost: cacheable.saturating_sub(c.hit_tokens),
         });
     }
     if rows.len() != TURNS {
         return Err(format!("expected {TURNS} requests, got {}", rows.len()).into());
     }
-    Ok(rows)
+    Ok(Run { rows, refused })
 }
 
 fn sum(rows: &[Row]) -> Row {
@@ -323,54 +363,62 @@ fn sum(rows: &[Row]) -> Row {
         hit: a.hit + r.hit,
         miss: a.miss + r.miss,
         total: a.total + r.total,
+        lost: a.lost + r.lost,
     })
 }
 
 fn cells(r: Row) -> String {
-    format!("{:>7} {:>7} {:>7}", r.hit, r.miss, r.total)
+    format!("{:>6} {:>6} {:>6}", r.lost, r.miss, r.total)
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let base = "system_prompt_update = \"in-history\"\n";
-    let default = run(&format!("{base}tool_update = \"addition-only\"")).await?;
-    let retain = run(&format!(
-        "{base}tool_update = \"addition-only\"\ntool_removal = \"retain\""
-    ))
+    let msgs = "deepseek-messages";
+    let add = run(msgs, "tool_update = \"addition-only\"").await?;
+    let inh = run(
+        msgs,
+        "system_prompt_update = \"in-history\"\ntool_update = \"in-history\"",
+    )
     .await?;
-    // The model entry inherits what it does not set from the catalog's (decision 0091), so
-    // the full list is asked for explicitly.
-    let full = run(&format!("{base}tool_update = \"none\"")).await?;
+    let chat = run("openai-chat", "").await?;
+    let rewrite = run(
+        msgs,
+        "tool_update = \"addition-only\"\ntool_removal = \"rewrite\"",
+    )
+    .await?;
+    let runs = [&add, &inh, &chat, &rewrite];
 
-    let head = format!("{:>7} {:>7} {:>7}", "hit", "miss", "total");
+    let head = format!("{:>6} {:>6} {:>6}", "lost", "miss", "total");
     println!(
-        "{:>3}  {:<15} | {:^23} | {:^23} | {:^23}",
-        "req", "change", "default", "retain", "full-list"
+        "{:>3}  {:<12} | {:^20} | {:^20} | {:^20} | {:^20}",
+        "req", "change", "addition-only", "in-history", "chat", "rewrite"
     );
-    println!("{:>3}  {:<15} | {head} | {head} | {head}", "", "");
+    println!("{:>3}  {:<12} | {head} | {head} | {head} | {head}", "", "");
     for i in 0..TURNS {
         let label = change(i + 1).map(|(l, _, _)| l).unwrap_or("");
-        println!(
-            "{:>3}  {:<15} | {} | {} | {}",
-            i + 1,
-            label,
-            cells(default[i]),
-            cells(retain[i]),
-            cells(full[i])
-        );
+        let row: Vec<String> = runs.iter().map(|r| cells(r.rows[i])).collect();
+        println!("{:>3}  {:<12} | {}", i + 1, label, row.join(" | "));
     }
-    let (d, r, f) = (sum(&default), sum(&retain), sum(&full));
+    let totals: Vec<Row> = runs.iter().map(|r| sum(&r.rows)).collect();
+    let row: Vec<String> = totals.iter().map(|t| cells(*t)).collect();
+    println!("{:>3}  {:<12} | {}", "run", "total", row.join(" | "));
     println!(
-        "{:>3}  {:<15} | {} | {} | {}",
-        "run",
-        "total",
-        cells(d),
-        cells(r),
-        cells(f)
+        "refused requests (sent again at once): {}",
+        runs.iter()
+            .map(|r| r.refused.to_string())
+            .collect::<Vec<_>>()
+            .join(" / ")
     );
     println!(
-        "cache churn: default miss {}, retain miss {}, full-list miss {}",
-        d.miss, r.miss, f.miss
+        "cache churn (default config): lost {}/{}/{}, miss {}/{}/{}; rewrite lost {}, miss {}",
+        totals[0].lost,
+        totals[1].lost,
+        totals[2].lost,
+        totals[0].miss,
+        totals[1].miss,
+        totals[2].miss,
+        totals[3].lost,
+        totals[3].miss
     );
     println!();
     invariance().await
@@ -380,11 +428,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 async fn invariance() -> Result<(), Box<dyn std::error::Error>> {
     use cache_invariance::{Removal, run};
     let dir = tempfile::tempdir()?;
-    let default = run(Removal::Default, &dir.path().join("default")).await?;
-    let retain = run(Removal::Retain, &dir.path().join("retain")).await?;
+    // `default` is the fresh config (retain, SPEC §15.1); `rewrite` the opt-out.
+    let default = run(Removal::Rewrite, &dir.path().join("rewrite")).await?;
+    let retain = run(Removal::Default, &dir.path().join("default")).await?;
     println!(
-        "{:<30} | {:>8} | {:>12} | {:>11}",
-        "change", "appended", "lost default", "lost retain"
+        "{:<30} | {:>8} | {:>12} | {:>13}",
+        "change", "appended", "lost rewrite", "lost default"
     );
     let mut keep = (0, 0u64, 0u64);
     let mut may = Vec::new();
@@ -393,7 +442,7 @@ async fn invariance() -> Result<(), Box<dyn std::error::Error>> {
             .appended_tokens()
             .map_or_else(|| "-".to_string(), |t| t.to_string());
         println!(
-            "{:<30} | {:>8} | {:>12} | {:>11}",
+            "{:<30} | {:>8} | {:>12} | {:>13}",
             r.change.label(),
             appended,
             d.lost,
@@ -405,7 +454,7 @@ async fn invariance() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!(
-        "cache invariance: retain lost {} on {} prefix-keeping changes (default lost {}); {}",
+        "cache invariance: default lost {} on {} prefix-keeping changes (rewrite lost {}); {}",
         keep.1,
         keep.0,
         keep.2,

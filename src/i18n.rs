@@ -32,6 +32,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/hooks.ftl")),
             include_str!(concat!("../locales/", $loc, "/mcp.ftl")),
             include_str!(concat!("../locales/", $loc, "/cache-cost.ftl")),
+            include_str!(concat!("../locales/", $loc, "/cache-first.ftl")),
             include_str!(concat!("../locales/", $loc, "/demo.ftl")),
             include_str!(concat!("../locales/", $loc, "/first-run.ftl")),
             include_str!(concat!("../locales/", $loc, "/labels.ftl")),

@@ -45,9 +45,7 @@ config-error-base-url-arg = Invalid --base-url "{ $url }": it must be an http://
 config-error-duplicate-key = { $file }, line { $line }, column { $column }: invalid TOML: the key `{ $key }` is defined more than once; keep only one.
 
 # issue 10: tool removal retain
-config-expected-tool-removal = must be "omit" or "retain" when present (found "{ $got }")
-config-expected-retain-addition-only = can be "retain" only on a model entry with tool_update = "addition-only" (this entry has tool_update = "{ $found }"); set tool_update = "addition-only" or remove tool_removal
-config-expected-retain-no-tool-update = can be "retain" only on a model entry with tool_update = "addition-only" (this entry sets no tool_update); set tool_update = "addition-only" or remove tool_removal
+config-expected-tool-removal = must be "retain" (the default) or "rewrite" when present (found "{ $got }")
 
 # issue 13: cost
 config-type-number = a number

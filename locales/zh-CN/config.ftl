@@ -45,9 +45,7 @@ config-error-base-url-arg = --base-url “{ $url }”无效：必须是带主机
 config-error-duplicate-key = { $file } 第 { $line } 行第 { $column } 列：TOML 语法错误：配置项 `{ $key }` 被重复定义，请只保留一处。
 
 # issue 10: tool removal retain
-config-expected-tool-removal = 如果填写，必须是“omit”或“retain”（实际为“{ $got }”）
-config-expected-retain-addition-only = 只有在 tool_update = "addition-only" 的模型条目上才能设为“retain”（此条目的 tool_update 为“{ $found }”）；请设置 tool_update = "addition-only"，或删除 tool_removal
-config-expected-retain-no-tool-update = 只有在 tool_update = "addition-only" 的模型条目上才能设为“retain”（此条目未设置 tool_update）；请设置 tool_update = "addition-only"，或删除 tool_removal
+config-expected-tool-removal = 如果填写，必须是“retain”（默认）或“rewrite”（实际为“{ $got }”）
 
 # issue 13: cost
 config-type-number = 数字

@@ -131,6 +131,8 @@ pub fn plan_system_prompt(
 
 /// L-10: the prompt's "starts series" flag — L-1, or a route without `toolUpdate`
 /// whose assembled tools differ (names, order or definitions) from the latest header.
+/// The tool bridge (SPEC §15.1) counts as a `toolUpdate`: its changes are appended text,
+/// so the caller passes its mode through [`effective_tool_update`].
 pub fn consolidation_flag(
     starts_series: bool,
     tool_update: Option<ToolUpdateMode>,
@@ -140,6 +142,19 @@ pub fn consolidation_flag(
     starts_series
         || (tool_update.is_none()
             && !tools_equal(assembled_tools, latest_header_tools.unwrap_or(&[])))
+}
+
+/// The route's tool-update mode as L-10 sees it: a route without one that keeps its prefix
+/// (`tool_removal = "retain"`) appends its changes through the tool bridge like an
+/// `in-history` route, so a change there never starts a series.
+pub fn effective_tool_update(
+    tool_update: Option<ToolUpdateMode>,
+    removal: crate::session::event::ToolRemoval,
+) -> Option<ToolUpdateMode> {
+    match (tool_update, removal) {
+        (None, crate::session::event::ToolRemoval::Retain) => Some(ToolUpdateMode::InHistory),
+        (mode, _) => mode,
+    }
 }
 
 /// Appends the planned system-prompt events (appends, and replacements citing the

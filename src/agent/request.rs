@@ -90,6 +90,7 @@ pub fn options_from_log(
         ),
     };
     let history = session.tool_history()?;
+    let bridge_history = session.bridge_history()?;
     let config = config.as_ref();
     // The logged effort decides thinking and the effort field (SPEC §14.4); without one
     // the request is what it was before the effort was configurable.
@@ -99,6 +100,7 @@ pub fn options_from_log(
         messages,
         tools,
         tool_history: Some(history),
+        bridge_history: Some(bridge_history),
         system: None,
         max_tokens: config
             .and_then(|c| c.max_tokens)
@@ -223,7 +225,10 @@ pub fn plan_attempt(
         series,
         rendered,
         route.caps.system_prompt_update,
-        route.caps.tool_update,
+        crate::agent::prompt::effective_tool_update(
+            route.caps.tool_update,
+            route.caps.tool_removal,
+        ),
         &tools,
         explicit_series_start,
         turn,

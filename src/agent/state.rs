@@ -29,6 +29,9 @@ pub struct SessionState {
     /// Active tool names as last reported to the UI by a tool change; `None` = as the log
     /// says (reset by every request, which logs the registry's set).
     pub tools_shown: Option<BTreeSet<String>>,
+    /// The route's tool-change capabilities as narrowed by a provider's refusal this
+    /// session (`route/downgrade`, SPEC §15.1), with the route it is for; `None` while the provider took them all.
+    pub downgrade: Option<(String, crate::session::event::downgrade::Narrowed)>,
 }
 
 impl SessionState {
@@ -43,6 +46,13 @@ impl SessionState {
             pending_user: Vec::new(),
             always_allowed: HashSet::new(),
             tools_shown: None,
+            // A refusal outlives a resume: the same provider would refuse again (§15.1).
+            downgrade: session.events().iter().rev().find_map(|e| match &e.kind {
+                crate::session::event::EventKind::RouteDowngrade(d) => {
+                    Some((d.route.clone(), d.to))
+                }
+                _ => None,
+            }),
             session,
         }
     }

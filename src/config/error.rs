@@ -78,6 +78,8 @@ pub enum Problem {
     EmptyString,
     /// An integer that must be at least 1.
     PositiveInteger,
+    /// An integer that must be 0 or more (`0` switches the feature off).
+    NonNegativeInteger,
     /// An invalid tool or server name.
     Name {
         /// The value found.
@@ -114,11 +116,6 @@ pub enum Problem {
     ToolRemoval {
         /// The value found.
         got: String,
-    },
-    /// `tool_removal = "retain"` on an entry whose `tool_update` is not `addition-only`.
-    RetainNeedsAdditionOnly {
-        /// The entry's `tool_update` (`None` = absent).
-        tool_update: Option<&'static str>,
     },
     /// A price that is negative or not finite.
     Price,
@@ -303,6 +300,7 @@ impl Problem {
             Problem::EmptyCommand => l.tr("config-expected-command"),
             Problem::EmptyString => l.tr("config-expected-non-empty"),
             Problem::PositiveInteger => l.tr("config-expected-positive"),
+            Problem::NonNegativeInteger => l.tr("cache-first-config-non-negative"),
             Problem::Name { got } => l.tra("config-expected-name", &[("got", got.into())]),
             Problem::ServerName { got } => {
                 l.tra("config-expected-server-name", &[("got", got.into())])
@@ -321,13 +319,6 @@ impl Problem {
             Problem::ToolRemoval { got } => {
                 l.tra("config-expected-tool-removal", &[("got", got.into())])
             }
-            Problem::RetainNeedsAdditionOnly { tool_update } => match tool_update {
-                Some(found) => l.tra(
-                    "config-expected-retain-addition-only",
-                    &[("found", Arg::from(*found))],
-                ),
-                None => l.tr("config-expected-retain-no-tool-update"),
-            },
             Problem::Price => l.tr("config-expected-price"),
             Problem::PricesIncomplete => l.tr("config-expected-prices-complete"),
             Problem::HookMatcher { detail } => {

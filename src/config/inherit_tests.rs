@@ -33,7 +33,7 @@ fn one_retain_line_on_a_built_in_id_keeps_the_built_in_modes() {
 }
 
 #[test]
-fn none_turns_a_built_in_mode_off_and_retain_then_is_refused() {
+fn none_turns_a_built_in_mode_off_and_retain_then_means_the_bridge() {
     let cfg = parse(
         &entry(
             "deepseek-messages",
@@ -48,16 +48,20 @@ fn none_turns_a_built_in_mode_off_and_retain_then_is_refused() {
         (route.caps.tool_update, route.caps.system_prompt_update),
         (None, None)
     );
-    assert!(
-        parse(
-            &entry(
-                "deepseek-messages",
-                "tool_update = \"none\"\ntool_removal = \"retain\""
-            ),
-            None,
-            Path::new(".")
-        )
-        .is_err()
+    // Without a mode, `retain` is the tool bridge (SPEC §15.1): accepted.
+    let cfg = parse(
+        &entry(
+            "deepseek-messages",
+            "tool_update = \"none\"\ntool_removal = \"retain\"",
+        ),
+        None,
+        Path::new("."),
+    )
+    .unwrap();
+    let route = cfg.resolve_route(None).unwrap();
+    assert_eq!(
+        (route.caps.tool_update, route.caps.tool_removal),
+        (None, ToolRemoval::Retain)
     );
 }
 

@@ -139,6 +139,9 @@ pub struct Config {
     pub command_tools: BTreeMap<String, CommandToolConfig>,
     /// `[tools.builtin] enabled`.
     pub builtin_tools: bool,
+    /// `[tools] defer_tools_over`: past this many command and MCP tools, they are announced
+    /// and loaded by `tool_search` instead of declared up front (SPEC §15.1); `0` never defers.
+    pub defer_tools_over: usize,
     /// `[limits]`: stream size and progress caps.
     pub limits: Limits,
     /// `[ui] notify`: an OSC 9 notification when a turn ends while the terminal is
@@ -194,6 +197,7 @@ impl Default for Config {
             mcp_startup_wait_secs: None,
             command_tools: BTreeMap::new(),
             builtin_tools: true,
+            defer_tools_over: crate::tools::bridge::DEFAULT_DEFER_TOOLS_OVER,
             limits: Limits::default(),
             ui_notify: false,
             sandbox: crate::sandbox::SandboxSettings::default(),

@@ -192,7 +192,11 @@ pub fn classify_error(status: Option<u16>, body: &str, retry_after: Option<Durat
         ErrorCode::Auth
     } else if status == Some(402) || ty == "billing_error" || mentions_quota(&detail) {
         ErrorCode::Quota
-    } else if status == Some(429) || ty == "rate_limit_error" {
+    } else if status == Some(429)
+        // A rate-limit `type` counts only where no status says otherwise: a 4xx other than
+        // 429 is the request's fault whatever its body names, and is never retried (§8).
+        || (ty == "rate_limit_error" && !matches!(status, Some(400..=499)))
+    {
         ErrorCode::RateLimit
     } else if matches!(status, Some(400 | 413) | None) && mentions_context_length(&detail) {
         ErrorCode::ContextOverflow

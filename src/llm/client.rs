@@ -80,13 +80,20 @@ pub fn with_request_parts<T>(opts: &GenerateOptions, f: impl FnOnce(&RequestPart
     } else {
         repair_history(&opts.messages)
     };
+    // The tool bridge reads its own series, which a redeclaration does not restart.
+    let bridged = opts.route.caps.tool_update.is_none()
+        && opts.route.caps.tool_removal == crate::session::event::ToolRemoval::Retain;
+    let history = match (&opts.bridge_history, bridged) {
+        (Some(b), true) => Some(b.as_ref()),
+        _ => opts.tool_history.as_deref(),
+    };
     let projection = project_tool_updates_indexed(
         &messages,
         opts.messages.developer_positions(),
         opts.tools.as_deref(),
         opts.route.caps.tool_update,
         opts.route.caps.tool_removal,
-        opts.tool_history.as_deref(),
+        history,
     );
     let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
     f(&parts)
@@ -717,6 +724,14 @@ mod tests {
         );
         let rl = r#"{"type":"error","error":{"type":"rate_limit_error","message":"x"}}"#;
         assert_eq!(classify_error(None, rl, None).code, ErrorCode::RateLimit);
+    }
+
+    #[test]
+    fn a_400_naming_a_rate_limit_type_is_an_invalid_request_and_never_retried() {
+        let rl = r#"{"type":"error","error":{"type":"rate_limit_error","message":"x"}}"#;
+        let e = classify_error(Some(400), rl, None);
+        assert_eq!(e.code, ErrorCode::InvalidRequest);
+        assert_eq!(crate::llm::retry::RetryPolicy::default().delay(1, &e), None);
     }
 
     #[test]

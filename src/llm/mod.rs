@@ -1,10 +1,12 @@
 //! Provider-neutral request/stream vocabulary, routes, projection and adapters.
 
 pub mod adapter;
+pub mod bridge;
 pub mod catalog;
 pub mod cause;
 pub mod client;
 pub mod deepseek;
+pub mod downgrade;
 mod lookahead;
 pub mod openai;
 pub mod projection;

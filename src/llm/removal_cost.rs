@@ -7,7 +7,8 @@ use crate::session::event::{ToolRemoval, ToolUpdateMode};
 /// rules the projection applies (P-1, P-5, P-6), asked before the change (§14.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RemovalCost {
-    /// Appended after the prefix (P-5 `in-history`; P-6 skipped with `retain`).
+    /// Appended after the prefix (P-5 `in-history`; P-6 skipped with `retain`; the tool
+    /// bridge on a route without `tool_update`, SPEC §15.1).
     Appended,
     /// The route declares every tool up front (P-1): the tool list changes, and with it
     /// everything after it.
@@ -19,7 +20,8 @@ pub enum RemovalCost {
 /// [`RemovalCost`] of a removal on a route with `mode` and `removal`.
 pub fn removal_cost(mode: Option<ToolUpdateMode>, removal: ToolRemoval) -> RemovalCost {
     match (mode, removal) {
-        (None, _) => RemovalCost::ToolListChanged,
+        (None, ToolRemoval::Retain) => RemovalCost::Appended,
+        (None, ToolRemoval::Omit) => RemovalCost::ToolListChanged,
         (Some(ToolUpdateMode::AdditionOnly), ToolRemoval::Omit) => RemovalCost::HistoryRewritten,
         (Some(_), _) => RemovalCost::Appended,
     }
@@ -30,11 +32,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_omit_on_addition_only_and_routes_without_modes_cost_the_prefix() {
+    fn only_rewrite_costs_the_prefix_and_retain_is_appended_on_every_route() {
         use ToolRemoval::{Omit, Retain};
         use ToolUpdateMode::{AdditionOnly, InHistory};
         assert_eq!(removal_cost(None, Omit), RemovalCost::ToolListChanged);
-        assert_eq!(removal_cost(None, Retain), RemovalCost::ToolListChanged);
+        assert_eq!(removal_cost(None, Retain), RemovalCost::Appended);
         assert_eq!(
             removal_cost(Some(AdditionOnly), Omit),
             RemovalCost::HistoryRewritten

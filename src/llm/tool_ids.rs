@@ -235,6 +235,7 @@ mod tests {
             messages,
             tools: None,
             tool_history: None,
+            bridge_history: None,
             system: None,
             max_tokens: 100,
             thinking: Thinking::Default,

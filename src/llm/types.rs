@@ -137,6 +137,9 @@ pub struct GenerateOptions {
     pub tools: Option<Vec<ToolSchema>>,
     /// Fold snapshot; `None` = send complete declarations without updates.
     pub tool_history: Option<Arc<ToolHistory>>,
+    /// The tool bridge's fold snapshot (SPEC §15.1): used instead of `tool_history` on a
+    /// route projected through the bridge; `None` = `tool_history`.
+    pub bridge_history: Option<Arc<ToolHistory>>,
     /// One-shot system text placed before the first system message (W-7).
     pub system: Option<String>,
     /// Max output tokens.

@@ -368,6 +368,13 @@ impl Session {
         Ok(self.fold.snapshot())
     }
 
+    /// The tool bridge's fold snapshot (SPEC §15.1): like [`Session::tool_history`], but
+    /// a same-name redeclaration does not restart it.
+    pub fn bridge_history(&mut self) -> Result<Arc<ToolHistory>, SessionError> {
+        self.tool_history()?;
+        Ok(self.fold.bridge_snapshot())
+    }
+
     /// The tools the model could call at the end of the log (the fold's available names,
     /// sorted); `None` before the first request. Resume restores this set.
     pub fn available_tool_names(&mut self) -> Result<Option<Vec<String>>, SessionError> {

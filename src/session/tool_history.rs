@@ -56,6 +56,15 @@ pub struct ToolHistoryFold {
     updates: Vec<ToolHistoryUpdate>,
     /// Cached snapshot; `None` after a change.
     snapshot: Option<Arc<ToolHistory>>,
+    /// The tool bridge's series (SPEC §15.1, decision 0120): the baseline and updates since
+    /// the last series start that is not a redeclaration. A same-name definition change
+    /// restarts the declaration series (F-3), but the bridge declares only this baseline
+    /// and sends changes as text, so for it the series goes on.
+    bridge_tools: Arc<Vec<ToolSchema>>,
+    /// Updates since [`ToolHistoryFold::bridge_tools`].
+    bridge_updates: Vec<ToolHistoryUpdate>,
+    /// Cached bridge snapshot; `None` after a change.
+    bridge_snapshot: Option<Arc<ToolHistory>>,
     /// Events consumed so far (all types).
     folded: u64,
 }
@@ -104,11 +113,15 @@ impl ToolHistoryFold {
                         .get(&t.name)
                         .is_some_and(|(_, before)| before != text)
                 });
-                if self.baseline_seq.is_none()
+                let series_start = self.baseline_seq.is_none()
                     || h.reason == crate::session::event::HeaderReason::Series
-                    || h.starts_series == Some(true)
-                    || redeclared
-                {
+                    || h.starts_series == Some(true);
+                if series_start {
+                    self.bridge_tools = tools.clone();
+                    self.bridge_updates = Vec::new();
+                    self.bridge_snapshot = None;
+                }
+                if series_start || redeclared {
                     self.baseline_seq = Some(ev.seq);
                     self.declared = tools
                         .iter()
@@ -153,6 +166,11 @@ impl ToolHistoryFold {
                         _ => {}
                     }
                 }
+                self.bridge_updates.push(ToolHistoryUpdate {
+                    message_id: d.message.id.clone(),
+                    additions: additions.clone(),
+                });
+                self.bridge_snapshot = None;
                 self.updates.push(ToolHistoryUpdate {
                     message_id: d.message.id.clone(),
                     additions,
@@ -163,6 +181,21 @@ impl ToolHistoryFold {
         }
         self.folded += 1;
         Ok(())
+    }
+
+    /// The tool bridge's snapshot: its baseline and every update since, across
+    /// redeclarations (see [`ToolHistoryFold::bridge_tools`]). The same `Arc` until the
+    /// next change.
+    pub fn bridge_snapshot(&mut self) -> Arc<ToolHistory> {
+        if let Some(s) = &self.bridge_snapshot {
+            return s.clone();
+        }
+        let snap = Arc::new(ToolHistory {
+            tools: self.bridge_tools.as_ref().clone(),
+            updates: self.bridge_updates.clone(),
+        });
+        self.bridge_snapshot = Some(snap.clone());
+        snap
     }
 
     /// The current immutable snapshot (F-6): the series history, or a fallback

@@ -4,6 +4,7 @@
 //! Tool errors returned to the model are plain English and stable (R-5's
 //! `unknown tool "NAME"` must match exactly); only user-facing listings are localized.
 
+pub mod bridge;
 pub mod builtin;
 pub mod child_env;
 pub mod child_process;

@@ -172,7 +172,7 @@ pub struct ToolRegistry {
     max_tools: Option<usize>,
     /// Names the requests still declare (`tool_removal = "retain"`); a call to one that is
     /// not active says it was removed from this session.
-    retained: HashSet<String>,
+    retained: HashMap<String, Option<u64>>,
 }
 
 /// An enabled tool left out of the declarations because of the route's tool limit.
@@ -311,12 +311,24 @@ impl ToolRegistry {
         (enabled, dropped)
     }
 
+    /// An enabled tool by name. A tool past the `max_tools` cut is not declared but stays
+    /// callable (through the bridge, SPEC §15.1): the cut no longer hides any tool.
     fn active(&self, name: &str) -> Option<&RegisteredTool> {
-        self.split_at_limit()
-            .0
+        let (declared, dropped) = self.split_at_limit();
+        declared
             .into_iter()
+            .chain(dropped)
             .find(|(n, _, _)| *n == name)
             .map(|(_, _, t)| t)
+    }
+
+    /// Every enabled tool's declaration, past the limit too, in name order (what
+    /// `tool_search` searches).
+    pub fn enabled_tools(&self) -> Vec<ToolSchema> {
+        let (mut all, dropped) = self.split_at_limit();
+        all.extend(dropped);
+        all.sort_by(|a, b| a.0.cmp(b.0));
+        all.into_iter().map(|(_, _, t)| t.schema.clone()).collect()
     }
 
     /// The active declarations in lexicographic name order (D-2): every enabled tool, cut
@@ -462,7 +474,9 @@ impl ToolRegistry {
 
     /// Sets the names the requests keep declaring after a removal (the route's
     /// `tool_removal = "retain"`, see `llm::projection::retained_declarations`).
-    pub fn set_retained(&mut self, names: Vec<String>) {
+    /// Each name comes with the turn that removed it, when the log says (the error names
+    /// it).
+    pub fn set_retained(&mut self, names: Vec<(String, Option<u64>)>) {
         self.retained = names.into_iter().collect();
     }
 
@@ -471,11 +485,12 @@ impl ToolRegistry {
     /// arguments a JSON object (an empty string counts as `{}`).
     pub fn prepare_call(&self, name: &str, arguments: &str) -> Result<PreparedCall, ToolOutcome> {
         let Some(tool) = self.active(name) else {
-            if self.retained.contains(name) {
-                return Err(ToolOutcome::error(format!(
-                    "unknown tool \"{name}\": it was removed from this session and can no \
-                     longer be called, although it is still declared; do not call it again"
-                )));
+            // UNKNOWN_TOOL for a removed, still declared tool (SPEC §15.1): stable text.
+            if let Some(turn) = self.retained.get(name) {
+                return Err(ToolOutcome::error(match turn {
+                    Some(n) => format!("tool {name} is no longer available (removed at turn {n})"),
+                    None => format!("tool {name} is no longer available"),
+                }));
             }
             return Err(ToolOutcome::error(format!("unknown tool \"{name}\"")));
         };
@@ -510,6 +525,12 @@ impl ToolRegistry {
         arguments: &str,
         cancel: &CancellationToken,
     ) -> ToolOutcome {
+        if !self.is_active(name)
+            && let Some(out) =
+                crate::tools::bridge::answer(|| self.enabled_tools(), name, arguments)
+        {
+            return out;
+        }
         match self.prepare_call(name, arguments) {
             Ok(call) => call.run(cancel).await,
             Err(outcome) => outcome,
@@ -577,14 +598,15 @@ mod tests {
         let mut sorted = n.clone();
         sorted.sort();
         assert_eq!(n, sorted, "the declared set stays in name order (D-2)");
-        // What was dropped, in priority order; dropped tools are not callable.
+        // What was dropped, in priority order; a dropped tool is not declared but stays
+        // callable (through the bridge, SPEC §15.1).
         let dropped = r.dropped();
         assert_eq!(dropped.len(), 300 + 2 + 1 + 2 - 128);
         assert_eq!(dropped[0].name, "zz__t123");
         assert_eq!(dropped[0].source, ToolSource::Mcp("zz".into()));
-        assert!(!r.is_active("zz__t299"));
-        assert!(r.prepare_call("zz__t299", "{}").is_err());
-        assert!(!r.listing().iter().any(|l| l.name == "zz__t299" && l.active));
+        assert!(r.is_active("zz__t299"));
+        assert!(r.prepare_call("zz__t299", "{}").is_ok());
+        assert!(r.enabled_tools().iter().any(|t| t.name == "zz__t299"));
         // Stable: the same registrations give the same cut, whatever the order.
         let again = names(&r);
         assert_eq!(n, again);
@@ -670,7 +692,7 @@ mod tests {
     fn r5_retained_removed_tool_fails_as_unknown_saying_it_was_removed() {
         let mut r = ToolRegistry::new();
         r.set_source_tools(ToolSource::Mcp("s".into()), vec![tool("s__a")]);
-        r.set_retained(vec!["s__a".into(), "s__gone".into()]);
+        r.set_retained(vec![("s__a".into(), Some(2)), ("s__gone".into(), Some(3))]);
         // Active: the retained list changes nothing.
         assert!(r.prepare_call("s__a", "{}").is_ok());
         let err = |r: &ToolRegistry, name: &str| match r.prepare_call(name, "{}") {
@@ -679,8 +701,10 @@ mod tests {
         };
         let (text, is_error) = err(&r, "s__gone");
         assert!(is_error);
-        assert!(text.starts_with("unknown tool \"s__gone\""), "{text}");
-        assert!(text.contains("removed from this session"), "{text}");
+        assert_eq!(
+            text,
+            "tool s__gone is no longer available (removed at turn 3)"
+        );
         // Not retained: exactly the R-5 text.
         assert_eq!(err(&r, "other").0, "unknown tool \"other\"");
         // Without retained names (the default) a removed tool is a plain unknown tool.

@@ -147,6 +147,7 @@ impl Script {
             call_id: id.into(),
             name: name.into(),
             arguments: args.into(),
+            bridged: None,
         }));
         if let Some((out, failed)) = result {
             let mut m = Message::text(Role::Tool, out, Source::kind("tool"));
@@ -163,13 +164,15 @@ impl Script {
         self
     }
 
-    /// A route context (`request/context`) for `model` with this tool-update mode.
+    /// A route context (`request/context`) for `model` with this tool-update mode and
+    /// `tool_removal = "rewrite"` (so a removal on it shows what it costs).
     pub fn context(&mut self, model: &str, mode: Option<ToolUpdateMode>) -> &mut Self {
         self.commit(EventKind::RequestContext(RequestContext {
             provider: "deepseek".into(),
             model: model.into(),
             caps: crate::session::event::Capabilities {
                 tool_update: mode,
+                tool_removal: crate::session::event::ToolRemoval::Omit,
                 ..crate::session::event::Capabilities::plain(128_000)
             },
             protocol: None,

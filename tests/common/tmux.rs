@@ -103,9 +103,20 @@ impl Drop for Tmux {
 /// its own session directory and `HOME` / XDG directories in a fresh temporary directory
 /// (kept alive by the returned guard). Returns once the composer is drawn.
 pub fn start_demo(socket: &str, w: u16, h: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
+    start_demo_with(socket, w, h, locale, "")
+}
+
+/// [`start_demo`] with `config` as the config file's text.
+pub fn start_demo_with(
+    socket: &str,
+    w: u16,
+    h: u16,
+    locale: &str,
+    config_text: &str,
+) -> (Tmux, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("config.toml");
-    std::fs::write(&config, "").unwrap();
+    std::fs::write(&config, config_text).unwrap();
     let sessions = dir.path().join("sessions");
     // The demo's copy of its sample project goes into the test's own directory.
     std::fs::create_dir_all(dir.path().join("tmp")).unwrap();

@@ -127,10 +127,12 @@ impl Change {
 /// Which `tool_removal` the route uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Removal {
-    /// The catalog's `deepseek-flash` entry (`omit`).
+    /// The catalog's `deepseek-flash` entry (`retain` by default, SPEC §15.1).
     Default,
-    /// The same with `tool_removal = "retain"` (decision 0010).
+    /// The same with `tool_removal = "retain"` written out (decision 0010).
     Retain,
+    /// The same with `tool_removal = "rewrite"`, the opt-out.
+    Rewrite,
 }
 
 /// What one change cost.
@@ -284,6 +286,9 @@ fn config_text(sim: &SimHandle, removal: Removal) -> String {
         Removal::Default => String::new(),
         Removal::Retain => "[[providers.sim.models]]\nid = \"deepseek-flash\"\n\
                             tool_removal = \"retain\"\n"
+            .to_string(),
+        Removal::Rewrite => "[[providers.sim.models]]\nid = \"deepseek-flash\"\n\
+                             tool_removal = \"rewrite\"\n"
             .to_string(),
     };
     format!(

@@ -34,13 +34,15 @@ impl Agent {
             return;
         };
         let route = self.route();
-        let key = match removal_cost(route.caps.tool_update, route.caps.tool_removal) {
-            RemovalCost::Appended => return,
-            RemovalCost::ToolListChanged => "cache-cost-removal-tool-list",
-            RemovalCost::HistoryRewritten => "cache-cost-removal-rewrites",
+        // With the default (`retain`) a removal is appended on every route: the notice says
+        // it costs nothing, so a user who has learned to fear removals can stop (§15.1).
+        let (level, key) = match removal_cost(route.caps.tool_update, route.caps.tool_removal) {
+            RemovalCost::Appended => (NoticeLevel::Info, "cache-first-removal-free"),
+            RemovalCost::ToolListChanged => (NoticeLevel::Warn, "cache-cost-removal-tool-list"),
+            RemovalCost::HistoryRewritten => (NoticeLevel::Warn, "cache-cost-removal-rewrites"),
         };
         self.events.emit(Notice::new(
-            NoticeLevel::Warn,
+            level,
             key,
             vec![
                 ("tools", Arg::List(names.to_vec())),

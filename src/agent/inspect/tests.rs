@@ -20,8 +20,10 @@ fn ctx(mode: Option<ToolUpdateMode>) -> RequestContext {
     RequestContext {
         provider: "ds".into(),
         model: "m".into(),
+        // `rewrite`, the opt-out: these cases are about what a removal costs there.
         caps: Capabilities {
             tool_update: mode,
+            tool_removal: ToolRemoval::Omit,
             ..Capabilities::plain(0)
         },
         protocol: None,

@@ -6,7 +6,7 @@
 //! produce the same bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
 
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
 use crate::agent::inspect::reconstruct;
@@ -17,10 +17,26 @@ use crate::session::event::{
 };
 use crate::session::event::{RequestContext, SystemPromptUpdate, ToolUpdateMode};
 
-/// The routes a session switches between: both protocols, every update mode, and an
-/// addition-only route with `tool_removal = "retain"` (route 5).
+/// The routes a session switches between: both protocols, every update mode, with
+/// `tool_removal = "rewrite"` (routes 0–4), an addition-only route with `retain` (route 5,
+/// also what a downgrade after a refused removal leaves), and the tool bridge (`retain`
+/// without `tool_update`, SPEC §15.1) on both protocols (routes 6, 7).
 fn route(i: usize) -> Route {
-    let (provider, model, kind, spu, tu) = match i % 6 {
+    let (provider, model, kind, spu, tu) = match i % ROUTES {
+        6 => (
+            "deepseek-chat",
+            "deepseek-flash-bridge",
+            ProviderKind::OpenaiChat,
+            None,
+            None,
+        ),
+        7 => (
+            "anthro",
+            "claude-ish-bridge",
+            ProviderKind::DeepseekMessages,
+            None,
+            None,
+        ),
         5 => (
             "deepseek",
             "deepseek-flash-retain",
@@ -74,7 +90,7 @@ fn route(i: usize) -> Route {
             context_window: 100_000,
             system_prompt_update: spu,
             tool_update: tu,
-            tool_removal: if i % 6 == 5 {
+            tool_removal: if i % ROUTES >= 5 {
                 crate::session::event::ToolRemoval::Retain
             } else {
                 crate::session::event::ToolRemoval::Omit
@@ -85,6 +101,9 @@ fn route(i: usize) -> Route {
         },
     }
 }
+
+/// How many routes [`route`] knows.
+const ROUTES: usize = 8;
 
 fn tool(name: &str, variant: bool) -> ToolSchema {
     ToolSchema {
@@ -127,7 +146,7 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => any::<u8>().prop_map(Op::Tools),
         2 => (0u8..4).prop_map(Op::Prompt),
-        2 => (0u8..6).prop_map(Op::Route),
+        2 => (0u8..ROUTES as u8).prop_map(Op::Route),
         4 => Just(Op::ToolRound),
         1 => Just(Op::Fail),
         3 => Just(Op::Answer),
@@ -167,12 +186,17 @@ struct Driver {
 
 impl Driver {
     fn new() -> Self {
+        Driver::on(route(0))
+    }
+
+    /// A driver whose session starts on `route`.
+    fn on(route: Route) -> Self {
         let session = Session::new("prop", "/");
         let series = RequestSeries::attach(&session);
         Driver {
             session,
             series,
-            route: route(0),
+            route,
             prompt: "You are helpful.".into(),
             tools: vec![tool("search", false)],
             pending: vec![Message::text(Role::User, "hello", Source::kind("user"))],
@@ -412,6 +436,79 @@ proptest! {
         let plain: Vec<Event> = events.iter().map(|e| Event::clone(e)).collect();
         let replayed = Session::from_events(plain).expect("replay");
         prop_assert_eq!(replayed.ledger().refs(), d.session.ledger().refs());
+    }
+}
+
+/// What the routes of a fresh config are, one per route kind (SPEC §15.1): Messages
+/// `addition-only`, Messages `in-history`, Chat Completions; `retain`, the default.
+fn default_route(kind: u8) -> Route {
+    let mut r = match kind % 3 {
+        0 => route(1),
+        1 => route(0),
+        _ => route(3),
+    };
+    r.caps.tool_removal = crate::session::event::ToolRemoval::CONFIG_DEFAULT;
+    r
+}
+
+/// A tool change (a set of [`POOL`], bit 5 = changed definitions under the same names), a
+/// tool round or an answer.
+fn churn_op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (0u8..64).prop_map(Op::Tools),
+        2 => Just(Op::ToolRound),
+        2 => Just(Op::Answer),
+    ]
+}
+
+/// The sent body's `(system, messages, tools)`, as JSON.
+fn parts(body: &[u8]) -> (Value, Vec<Value>, Vec<Value>) {
+    let v: Value = serde_json::from_slice(body).expect("a JSON body");
+    let list = |k: &str| v[k].as_array().cloned().unwrap_or_default();
+    (v["system"].clone(), list("messages"), list("tools"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: crate::testing::proptest_cases(300), ..ProptestConfig::default() })]
+
+    /// SPEC §15.1: with the default config, no sequence of tool changes alters the bytes
+    /// an earlier request sent, on any route kind: each request's messages start with the
+    /// previous request's, its system is the same, and its tools start with the previous
+    /// tools (a capable route appends a deferred declaration, cached at its addition; the
+    /// bridge never changes them). A same-name definition change is included on the bridge
+    /// only: on a capable route it still restarts the declaration series (F-3, decision
+    /// 0120 "Not done").
+    #[test]
+    fn tool_churn_never_alters_an_earlier_request_on_any_route_kind(
+        kind in 0u8..3,
+        ops in prop::collection::vec(churn_op(), 1..30),
+    ) {
+        let mut d = Driver::on(default_route(kind));
+        let bridge = kind % 3 == 2;
+        for op in &ops {
+            match op {
+                Op::Tools(mask) if !bridge => d.apply(&Op::Tools(mask & 0x1f)),
+                op => d.apply(op),
+            }
+        }
+        d.attempt();
+        for (i, w) in d.sent.windows(2).enumerate() {
+            let (s0, m0, t0) = parts(&w[0].0);
+            let (s1, m1, t1) = parts(&w[1].0);
+            prop_assert_eq!(&s0, &s1, "request {} changed the system", i + 2);
+            prop_assert!(
+                m1.len() >= m0.len() && m1[..m0.len()] == m0[..],
+                "request {} rewrote earlier messages:\n{}\n{}",
+                i + 2,
+                String::from_utf8_lossy(&w[0].0),
+                String::from_utf8_lossy(&w[1].0)
+            );
+            prop_assert!(
+                t1.len() >= t0.len() && t1[..t0.len()] == t0[..],
+                "request {} rewrote earlier tools",
+                i + 2
+            );
+        }
     }
 }
 

@@ -186,11 +186,12 @@ impl TurnRunner<'_> {
         let mut on_commit = |ev: Arc<Event>| {
             events.emit(AgentEvent::Committed(ev));
         };
-        let route = &self.route;
+        // The route as a provider's refusal left it (SPEC §15.1), like a step's.
+        let route = self.effective_route();
         let effort = self.effort();
         Ok(crate::agent::request::compaction_request(
             &mut self.state.session,
-            route,
+            &route,
             effort,
             start_seq,
             end_seq,

@@ -24,6 +24,7 @@ use crate::session::effort::Effort;
 use crate::session::event::{EventKind, TurnEnd, TurnOutcome, UserMessageData};
 
 mod background;
+mod bridged;
 mod changes;
 mod compaction;
 mod step;

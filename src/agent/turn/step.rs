@@ -105,10 +105,11 @@ impl TurnRunner<'_> {
             explicit_series_start: false,
             effort: self.effort(),
         };
+        let route = self.effective_route();
         let plan = plan_attempt(
             &mut self.state.session,
             &mut self.state.series,
-            self.route,
+            &route,
             input,
             &mut on_commit,
         )?;
@@ -126,6 +127,7 @@ impl TurnRunner<'_> {
         final_text: &mut String,
     ) -> Result<bool, AgentError> {
         let mut attempt: u32 = 0;
+        let mut downgraded = false;
         let completion = loop {
             if cancel.is_cancelled() {
                 return Err(AgentError::Cancelled);
@@ -181,6 +183,10 @@ impl TurnRunner<'_> {
                     }
                     return Err(AgentError::Cancelled);
                 }
+                Err(f) if !downgraded && self.downgrade_after(turn, step, &f.error)? => {
+                    // Sent again at once, through the narrowed route (SPEC §15.1).
+                    downgraded = true;
+                }
                 Err(f) => {
                     let delay = self.retry_delay(attempt, &f.error);
                     self.push(EventKind::AssistantAttempt(AssistantAttempt {
@@ -207,6 +213,48 @@ impl TurnRunner<'_> {
         let (c, timing) = completion;
         self.commit_completion(turn, step, c, timing, cancel, final_text)
             .await
+    }
+
+    /// A provider's 400 refusing a tool-change block (SPEC §15.1, decision 0121): logs the
+    /// failed attempt and the `route/downgrade`, narrows the route for the session and
+    /// says so. `false` (nothing written) for any other error.
+    fn downgrade_after(&mut self, turn: u64, step: u64, e: &LlmError) -> Result<bool, AgentError> {
+        let route = self.effective_route();
+        let Some((to, blocks)) = crate::llm::downgrade::narrowing(&route.caps, e) else {
+            return Ok(false);
+        };
+        self.push(EventKind::AssistantAttempt(AssistantAttempt {
+            turn,
+            step,
+            error: AttemptError {
+                code: e.code.as_str().to_string(),
+                status: e.status,
+                message: e.message.clone(),
+                retried: true,
+                detail: None,
+            },
+        }))?;
+        self.push(EventKind::RouteDowngrade(
+            crate::llm::downgrade::RouteDowngrade {
+                turn,
+                step,
+                route: route.id(),
+                blocks: blocks.clone(),
+                to,
+                message: e.message.clone(),
+            },
+        ))?;
+        self.state.downgrade = Some((route.id(), to));
+        self.events.emit(Notice::new(
+            NoticeLevel::Info,
+            "cache-first-downgrade",
+            vec![
+                ("route", Arg::from(route.id())),
+                ("blocks", Arg::List(blocks)),
+                ("message", Arg::from(e.message.clone())),
+            ],
+        ));
+        Ok(true)
     }
 
     /// The retry helper shared by steps and compaction, first half: whether failed

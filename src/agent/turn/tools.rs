@@ -65,13 +65,23 @@ impl TurnRunner<'_> {
         cancel: &CancellationToken,
     ) -> Result<(), AgentError> {
         self.events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
+        // A `call_tool` call runs as the call it names, under that name, through the same
+        // hooks, approval, checkpoint, card and log (SPEC §15.1).
+        let via_bridge: std::collections::HashSet<String> = calls
+            .iter()
+            .filter(|c| c.name == crate::tools::bridge::CALL_TOOL)
+            .map(|c| c.id.clone())
+            .collect();
+        let calls = super::bridged::unwrap_bridged(calls);
         for c in &calls {
+            let bridged = via_bridge.contains(&c.id) && c.name != crate::tools::bridge::CALL_TOOL;
             self.push(EventKind::ToolCall(ToolCallData {
                 turn,
                 step,
                 call_id: c.id.clone(),
                 name: c.name.clone(),
                 arguments: c.arguments.clone(),
+                bridged: bridged.then_some(true),
             }))?;
         }
         // `pre_tool_use` hooks first (SPEC §14.4): a call one refuses is never approved or run.
@@ -94,15 +104,17 @@ impl TurnRunner<'_> {
         let ran: Vec<bool> = decided.iter().map(Option::is_none).collect();
         // The first workspace change of the turn takes a checkpoint first (SPEC §14.3).
         self.checkpoint_before_calls(turn, &calls, &decided);
-        // `tool_removal = "retain"`: a call to a removed, still declared tool says so.
+        // `tool_removal = "retain"`: a call to a removed, still declared tool says so,
+        // naming the turn that removed it (SPEC §15.1).
         let history = self.state.session.tool_history()?;
-        self.tools
-            .registry_mut()
-            .set_retained(crate::llm::projection::retained_declarations(
-                self.route.caps.tool_update,
-                self.route.caps.tool_removal,
-                &history,
-            ));
+        let caps = self.effective_route().caps;
+        let names = crate::llm::projection::retained_declarations(
+            caps.tool_update,
+            caps.tool_removal,
+            &history,
+        );
+        let retained = super::bridged::removal_turns(&self.state.session, names);
+        self.tools.registry_mut().set_retained(retained);
         let tools = &self.tools;
         let results = self
             .inbox

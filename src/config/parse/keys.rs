@@ -42,7 +42,7 @@ pub(super) const MCP_SERVER_KEYS: &[&str] = &[
     "max_message_bytes",
     "parallel",
 ];
-pub(super) const TOOLS_KEYS: &[&str] = &["command", "builtin"];
+pub(super) const TOOLS_KEYS: &[&str] = &["command", "builtin", "defer_tools_over"];
 pub(super) const BUILTIN_KEYS: &[&str] = &["enabled"];
 pub(super) const COMMAND_TOOL_KEYS: &[&str] = &[
     "description",

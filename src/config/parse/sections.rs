@@ -135,9 +135,9 @@ pub(super) fn parse_model(
     let tool_removal = match w.string(&mut t, prefix, "tool_removal")? {
         None => builtin
             .as_ref()
-            .map_or(ToolRemoval::Omit, |b| b.tool_removal),
+            .map_or(ToolRemoval::CONFIG_DEFAULT, |b| b.tool_removal),
         Some(s) => match s.as_str() {
-            "omit" => ToolRemoval::Omit,
+            "rewrite" | "omit" => ToolRemoval::Omit,
             "retain" => ToolRemoval::Retain,
             _ => {
                 return Err(w.err(
@@ -147,16 +147,6 @@ pub(super) fn parse_model(
             }
         },
     };
-    // `retain` only means something where removals would otherwise rewrite history
-    // (P-6); the entry's own or inherited `tool_update` decides.
-    if tool_removal == ToolRemoval::Retain && tool_update != Some(ToolUpdateMode::AdditionOnly) {
-        return Err(w.err(
-            join(prefix, "tool_removal"),
-            Problem::RetainNeedsAdditionOnly {
-                tool_update: tool_update.map(|m| m.as_str()),
-            },
-        ));
-    }
     let image_input = w
         .bool(&mut t, prefix, "image_input")?
         .unwrap_or_else(|| builtin.as_ref().is_some_and(|b| b.image_input));

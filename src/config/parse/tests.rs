@@ -86,54 +86,40 @@ fn retain_entry(tool_update: &str, removal: &str) -> String {
 }
 
 #[test]
-fn tool_removal_retain_reaches_the_route_on_addition_only() {
-    let text = retain_entry(
+fn tool_removal_is_retain_by_default_on_every_route_and_rewrite_opts_out() {
+    for tool_update in [
         "tool_update = \"addition-only\"",
-        "tool_removal = \"retain\"",
-    );
-    let cfg = parse(&text, None, Path::new(".")).unwrap();
-    assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
-    let route = cfg.resolve_route(None).unwrap();
-    assert_eq!(route.caps.tool_removal, ToolRemoval::Retain);
-    // Absent or "omit": the default.
-    for removal in ["", "tool_removal = \"omit\""] {
-        let text = retain_entry("tool_update = \"addition-only\"", removal);
-        let cfg = parse(&text, None, Path::new(".")).unwrap();
-        assert_eq!(
-            cfg.resolve_route(None).unwrap().caps.tool_removal,
-            ToolRemoval::Omit
-        );
+        "tool_update = \"in-history\"",
+        "",
+    ] {
+        for (removal, want) in [
+            ("", ToolRemoval::Retain),
+            ("tool_removal = \"retain\"", ToolRemoval::Retain),
+            ("tool_removal = \"rewrite\"", ToolRemoval::Omit),
+            ("tool_removal = \"omit\"", ToolRemoval::Omit),
+        ] {
+            let text = retain_entry(tool_update, removal);
+            let cfg = parse(&text, None, Path::new(".")).unwrap();
+            assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+            let got = cfg.resolve_route(None).unwrap().caps.tool_removal;
+            assert_eq!(got, want, "{tool_update} {removal}");
+        }
     }
 }
 
 #[test]
-fn tool_removal_retain_off_addition_only_is_a_clear_error_in_both_locales() {
+fn an_unknown_tool_removal_is_a_clear_error_naming_both_values() {
     use crate::i18n::{Locale, Localizer};
-    for (tool_update, en_needle, zh_needle) in [
-        (
-            "tool_update = \"in-history\"",
-            "tool_update = \"in-history\"",
-            "“in-history”",
-        ),
-        ("", "sets no tool_update", "未设置 tool_update"),
-    ] {
-        let text = retain_entry(tool_update, "tool_removal = \"retain\"");
-        let err = parse(&text, None, Path::new(".")).unwrap_err();
-        let en = err.localized(Localizer::new(Locale::EnUs));
-        assert!(en.contains("providers.p.models[0].tool_removal"), "{en}");
-        assert!(en.contains("\"addition-only\""), "{en}");
-        assert!(en.contains(en_needle), "{en}");
-        let zh = err.localized(Localizer::new(Locale::ZhCn));
-        assert!(zh.contains(zh_needle), "{zh}");
-    }
     let text = retain_entry("tool_update = \"addition-only\"", "tool_removal = \"keep\"");
-    let en = parse(&text, None, Path::new("."))
-        .unwrap_err()
-        .localized(Localizer::new(Locale::EnUs));
+    let err = parse(&text, None, Path::new(".")).unwrap_err();
+    let en = err.localized(Localizer::new(Locale::EnUs));
+    assert!(en.contains("providers.p.models[0].tool_removal"), "{en}");
     assert!(
-        en.contains("\"omit\" or \"retain\"") && en.contains("keep"),
+        en.contains("\"retain\"") && en.contains("\"rewrite\"") && en.contains("keep"),
         "{en}"
     );
+    let zh = err.localized(Localizer::new(Locale::ZhCn));
+    assert!(zh.contains("rewrite") && zh.contains("keep"), "{zh}");
 }
 
 #[test]
@@ -169,4 +155,40 @@ fn ui_notify_is_off_by_default_and_parsed_with_clear_errors() {
         "{en}"
     );
     assert!(zh.contains("ui.notify") && zh != en, "{zh}");
+}
+
+#[test]
+fn defer_tools_over_defaults_to_32_accepts_0_and_rejects_negatives_and_text() {
+    use crate::i18n::{Locale, Localizer};
+    let cfg = parse("", None, Path::new(".")).unwrap();
+    assert_eq!(cfg.defer_tools_over, 32);
+    for (text, want) in [("0", 0), ("33", 33)] {
+        let cfg = parse(
+            &format!("[tools]\ndefer_tools_over = {text}\n"),
+            None,
+            Path::new("."),
+        )
+        .unwrap();
+        assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+        assert_eq!(cfg.defer_tools_over, want);
+    }
+    let err = parse("[tools]\ndefer_tools_over = -1\n", None, Path::new(".")).unwrap_err();
+    let en = err.localized(Localizer::new(Locale::EnUs));
+    assert!(
+        en.contains("tools.defer_tools_over") && en.contains("0"),
+        "{en}"
+    );
+    let zh = err.localized(Localizer::new(Locale::ZhCn));
+    assert!(zh.contains("tools.defer_tools_over"), "{zh}");
+    let err = parse(
+        "[tools]\ndefer_tools_over = \"many\"\n",
+        None,
+        Path::new("."),
+    )
+    .unwrap_err();
+    let en = err.localized(Localizer::new(Locale::EnUs));
+    assert!(
+        en.contains("tools.defer_tools_over") && en.contains("integer"),
+        "{en}"
+    );
 }

@@ -242,6 +242,23 @@ impl Walker<'_> {
         }
     }
 
+    /// An integer of 0 or more, for keys where `0` means "off".
+    pub(super) fn non_negative(&self, t: &mut Table, prefix: &str, key: &str) -> Res<Option<u64>> {
+        match t.remove(key) {
+            None => Ok(None),
+            Some(Value::Integer(n)) if n >= 0 => Ok(Some(n as u64)),
+            Some(Value::Integer(_)) => {
+                Err(self.err(join(prefix, key), Problem::NonNegativeInteger))
+            }
+            Some(_) => Err(self.err(
+                join(prefix, key),
+                Problem::Type {
+                    expected: "integer",
+                },
+            )),
+        }
+    }
+
     pub(super) fn strings(
         &self,
         t: &mut Table,

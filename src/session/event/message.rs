@@ -64,12 +64,16 @@ pub struct Message {
 /// projection keeps it where it drops tool-change messages (decision 0060).
 pub const MODE_NOTE_SOURCE: &str = "sandbox-mode";
 
+/// Source kind of a tool note: the text a tool change becomes on the tool bridge (SPEC
+/// §15.1). Made by the projection only, never logged; sent like a mode note.
+pub const TOOL_NOTE_SOURCE: &str = "tool-bridge";
+
 impl Message {
     /// Whether this is a text-only mode note ([`MODE_NOTE_SOURCE`]), the one kind of
     /// developer message every route receives.
     pub fn is_mode_note(&self) -> bool {
         self.role == Role::Developer
-            && self.source.kind == MODE_NOTE_SOURCE
+            && (self.source.kind == MODE_NOTE_SOURCE || self.source.kind == TOOL_NOTE_SOURCE)
             && !self.content.is_empty()
             && self.content.iter().all(|b| matches!(b, Block::Text { .. }))
     }

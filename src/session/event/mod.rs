@@ -5,12 +5,13 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod downgrade;
 mod message;
 mod payload;
 mod route;
 mod usage;
 
-pub use message::{Block, MODE_NOTE_SOURCE, Message, Role, Source};
+pub use message::{Block, MODE_NOTE_SOURCE, Message, Role, Source, TOOL_NOTE_SOURCE};
 pub use payload::*;
 pub use route::*;
 pub use usage::{Timing, Usage};
@@ -166,6 +167,10 @@ pub enum EventKind {
     /// The active tool set changed (decision 0097; additive, see `session::tools_event`).
     #[serde(rename = "tools/changed")]
     ToolsChanged(crate::session::tools_event::ToolsChangedData),
+    /// The provider refused a tool-change block: the route sends such changes as text for
+    /// the rest of the session (SPEC §15.1; additive, see `session::downgrade_event`).
+    #[serde(rename = "route/downgrade")]
+    RouteDowngrade(crate::session::event::downgrade::RouteDowngrade),
 }
 
 impl EventKind {
@@ -196,6 +201,7 @@ impl EventKind {
             EventKind::SessionRewind(_) => "session/rewind",
             EventKind::HookRun(_) => "hook/run",
             EventKind::ToolsChanged(_) => "tools/changed",
+            EventKind::RouteDowngrade(_) => "route/downgrade",
         }
     }
 

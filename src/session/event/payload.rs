@@ -161,6 +161,10 @@ pub struct ToolCallData {
     pub name: String,
     /// Arguments as the raw JSON string the model produced.
     pub arguments: String,
+    /// The model called it through the tool bridge's `call_tool` (SPEC §15.1): `name` and
+    /// `arguments` are the real tool's. Absent otherwise (and in older logs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bridged: Option<bool>,
 }
 
 /// `tool/result` payload.

@@ -24,27 +24,36 @@ impl ToolUpdateMode {
     }
 }
 
-/// What an `addition-only` route does with a removed tool (SPEC §13 "Config").
+/// What a route does with a removed tool (SPEC §15.1 "Config"). A route's configuration
+/// defaults to [`ToolRemoval::Retain`] on every route ([`ToolRemoval::CONFIG_DEFAULT`]);
+/// the type's own default stays `Omit` because a `request/context` line without the field
+/// was written before `retain` existed and its requests must rebuild as they were sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolRemoval {
-    /// Drop its declaration and earlier addition (P-6; the default).
+    /// Rewrite: drop its declaration and earlier addition (P-6), or on a route without
+    /// `tool_update` the tool list (P-1). Configured as `"rewrite"` (`"omit"` is the older
+    /// spelling); what a log line without the field means.
     #[default]
     Omit,
-    /// Keep its declaration and earlier addition, so the request prefix is unchanged.
+    /// Keep its declaration and earlier addition, so the request prefix is unchanged; on a
+    /// route without `tool_update` the tool bridge (SPEC §15.1).
     Retain,
 }
 
 impl ToolRemoval {
-    /// The config/log spelling.
+    /// What a route gets when its configuration says nothing (SPEC §15.1).
+    pub const CONFIG_DEFAULT: ToolRemoval = ToolRemoval::Retain;
+
+    /// The config spelling.
     pub fn as_str(&self) -> &'static str {
         match self {
-            ToolRemoval::Omit => "omit",
+            ToolRemoval::Omit => "rewrite",
             ToolRemoval::Retain => "retain",
         }
     }
 
-    /// Whether this is the default (`omit`); the log leaves the default out.
+    /// Whether this is `omit`; the log leaves it out (older logs have no field).
     pub fn is_omit(&self) -> bool {
         *self == ToolRemoval::Omit
     }
@@ -108,7 +117,7 @@ pub struct Capabilities {
     pub system_prompt_update: Option<SystemPromptUpdate>,
     /// Mid-conversation tool update mode.
     pub tool_update: Option<ToolUpdateMode>,
-    /// What an `addition-only` route does with a removed tool (`omit` unless configured).
+    /// What the route does with a removed tool (`retain` unless configured, SPEC §15.1).
     pub tool_removal: ToolRemoval,
     /// Accepts image input.
     pub image_input: bool,
@@ -126,7 +135,7 @@ impl Capabilities {
             context_window,
             system_prompt_update: None,
             tool_update: None,
-            tool_removal: ToolRemoval::Omit,
+            tool_removal: ToolRemoval::CONFIG_DEFAULT,
             image_input: false,
             max_tools: DEFAULT_MAX_TOOLS,
             prices: None,
@@ -263,7 +272,12 @@ mod tests {
         // A log written before the window, the removal mode and the protocol were recorded.
         let old = r#"{"provider":"p","model":"m"}"#;
         let parsed: RequestContext = serde_json::from_str(old).unwrap();
-        assert_eq!(parsed.caps, Capabilities::plain(0));
+        // Such a log removed tools by rewriting: its requests rebuild as they were sent.
+        let before_retain = Capabilities {
+            tool_removal: ToolRemoval::Omit,
+            ..Capabilities::plain(0)
+        };
+        assert_eq!(parsed.caps, before_retain);
         assert_eq!(parsed.protocol, None);
         assert_eq!(serde_json::to_string(&parsed).unwrap(), old);
     }

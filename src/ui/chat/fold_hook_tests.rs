@@ -24,6 +24,7 @@ fn call(id: &str, name: &str, arguments: &str) -> Event {
         call_id: id.into(),
         name: name.into(),
         arguments: arguments.into(),
+        bridged: None,
     }))
 }
 

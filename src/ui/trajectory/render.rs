@@ -311,18 +311,30 @@ impl Trajectory {
                     theme::error(),
                 ),
             ]),
-            Row::Tool { name, failed, .. } => {
+            Row::Tool {
+                name,
+                failed,
+                bridged,
+                ..
+            } => {
                 let (mark, st) = match failed {
                     None => ("…", theme::warn()),
                     Some(true) => ("✗", theme::error()),
                     Some(false) => ("✓", theme::success()),
                 };
-                Line::from(vec![
+                let mut spans = vec![
                     gutter(),
                     badge("tool", theme::dim()),
                     Span::raw(format!("{name} ")),
-                    Span::styled(mark, st),
-                ])
+                ];
+                if *bridged {
+                    spans.push(Span::styled(
+                        format!("{} ", l.tr("cache-first-bridged-call")),
+                        theme::dim(),
+                    ));
+                }
+                spans.push(Span::styled(mark, st));
+                Line::from(spans)
             }
             Row::Context(k) => Line::from(vec![
                 gutter(),
@@ -372,6 +384,25 @@ impl Trajectory {
                 }
                 Line::from(spans)
             }
+            Row::Downgrade {
+                route,
+                blocks,
+                message,
+            } => Line::from(vec![
+                gutter(),
+                badge("route", theme::warn()),
+                Span::styled(
+                    l.tra(
+                        "cache-first-trajectory-downgrade",
+                        &[
+                            ("route", Arg::from(route.clone())),
+                            ("blocks", Arg::List(blocks.clone())),
+                            ("message", Arg::from(message.clone())),
+                        ],
+                    ),
+                    theme::warn(),
+                ),
+            ]),
             Row::Failed {
                 n,
                 turn,

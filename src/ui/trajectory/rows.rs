@@ -82,6 +82,8 @@ pub enum Row {
         name: String,
         /// `None` running, `Some(true)` failed.
         failed: Option<bool>,
+        /// Called through the tool bridge's `call_tool` (SPEC §15.1).
+        bridged: bool,
     },
     /// A developer message as a CONTEXT cell (U-4).
     Context(ContextKind),
@@ -91,6 +93,16 @@ pub enum Row {
         kind: ContextKind,
         /// Which detail line.
         line: usize,
+    },
+    /// The provider refused a tool-change block: the route sends such changes as text
+    /// from here on (`route/downgrade`, SPEC §15.1).
+    Downgrade {
+        /// The route.
+        route: String,
+        /// The refused blocks.
+        blocks: Vec<String>,
+        /// The provider's message.
+        message: String,
     },
     /// An MCP server state change.
     Mcp {
@@ -395,6 +407,7 @@ impl Trajectory {
                 call_id: d.call_id.clone(),
                 name: sanitize(&d.name),
                 failed: None,
+                bridged: d.bridged == Some(true),
             }),
             (EventKind::ToolResult(d), _) => {
                 let id = d.message.tool_call_id.as_deref().unwrap_or("");
@@ -426,6 +439,11 @@ impl Trajectory {
                     });
                 }
             }
+            (EventKind::RouteDowngrade(d), _) => self.rows.push(Row::Downgrade {
+                route: sanitize(&d.route),
+                blocks: d.blocks.iter().map(|b| sanitize(b)).collect(),
+                message: sanitize(&d.message).replace('\n', " "),
+            }),
             (EventKind::McpStatus(m), _) => self.rows.push(Row::Mcp {
                 server: sanitize(&m.server),
                 state: m.state,

@@ -204,6 +204,7 @@ fn header_names_the_columns_and_lines_up_with_rows() {
             call_id: "c".into(),
             name: "grep".into(),
             failed: Some(false),
+            bridged: false,
         },
     ];
     for r in &rows {
@@ -490,4 +491,46 @@ fn cost_request_rows_and_the_session_total_follow_the_route_prices() {
         }
     }
     assert_eq!(t2.session_cost(), t.session_cost());
+}
+
+#[test]
+fn a_bridged_call_shows_the_real_tool_and_the_bridge_in_both_languages() {
+    let row = Row::Tool {
+        call_id: "c".into(),
+        name: "word_count".into(),
+        failed: Some(false),
+        bridged: true,
+    };
+    let en = text(&Trajectory::render_row(
+        &row,
+        Localizer::new(Locale::EnUs),
+        60,
+    ));
+    assert!(en.contains("word_count (via call_tool) ✓"), "{en}");
+    let zh = text(&Trajectory::render_row(
+        &row,
+        Localizer::new(Locale::ZhCn),
+        60,
+    ));
+    assert!(zh.contains("word_count （经 call_tool 调用）"), "{zh}");
+}
+
+#[test]
+fn a_route_downgrade_is_a_trajectory_row_with_the_providers_reason() {
+    let row = Row::Downgrade {
+        route: "dsih/deepseek-flash".into(),
+        blocks: vec!["tool_removal".into()],
+        message: "`tool_removal` is not supported".into(),
+    };
+    let en = text(&Trajectory::render_row(
+        &row,
+        Localizer::new(Locale::EnUs),
+        200,
+    ));
+    assert!(en.contains("dsih/deepseek-flash refused"), "{en}");
+    assert!(
+        en.contains("tool_removal is not supported")
+            || en.contains("`tool_removal` is not supported"),
+        "{en}"
+    );
 }

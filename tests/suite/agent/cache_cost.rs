@@ -1,6 +1,7 @@
 //! A change that costs the cached prefix is announced first (§14.5, decision 0091): one
-//! notice, on the routes where the projection rewrites the prefix only, and the one-line
-//! `tool_removal = "retain"` entry that avoids it. `deepterm exec` against the simulator.
+//! notice, on the routes where the projection rewrites the prefix only (`tool_removal =
+//! "rewrite"`, the opt-out), and with the default a removal is said to cost nothing, truly
+//! (§15.1). `deepterm exec` against the simulator.
 
 use deepterm::sim::SimConfig;
 use serde_json::Value;
@@ -31,9 +32,13 @@ async fn run(env: &TestEnv, cfg: &std::path::Path, middle: &str) -> (String, Vec
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn disabling_a_tool_on_an_addition_only_route_warns_first_and_costs_the_prefix() {
+async fn disabling_a_tool_with_rewrite_on_an_addition_only_route_warns_first_and_costs_the_prefix()
+{
     let env = TestEnv::new(SimConfig::default()).await;
-    let cfg = env.config_builder().write(env.dir.path());
+    let cfg = env
+        .config_builder()
+        .model_entry("id = \"deepseek-flash\"\ntool_removal = \"rewrite\"")
+        .write(env.dir.path());
     let (err, u) = run(&env, &cfg, "/tool disable grep").await;
     assert!(
         err.contains(
@@ -42,7 +47,7 @@ async fn disabling_a_tool_on_an_addition_only_route_warns_first_and_costs_the_pr
         ),
         "{err}"
     );
-    assert!(err.contains("set tool_removal = \"retain\""), "{err}");
+    assert!(err.contains("remove tool_removal = \"rewrite\""), "{err}");
     let warned = err.find("Cache: removing").unwrap();
     let done = err
         .find("Tool disabled: grep")
@@ -55,16 +60,14 @@ async fn disabling_a_tool_on_an_addition_only_route_warns_first_and_costs_the_pr
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn one_retain_line_on_the_built_in_model_keeps_the_prefix_and_needs_no_warning() {
+async fn disabling_a_tool_with_the_default_config_says_it_costs_nothing_and_keeps_the_prefix() {
     let env = TestEnv::new(SimConfig::default()).await;
-    // The entry names the built-in id and sets one key: the rest (addition-only, the
-    // context window, the prices) comes from the built-in entry.
-    let cfg = env
-        .config_builder()
-        .model_entry("id = \"deepseek-flash\"\ntool_removal = \"retain\"")
-        .write(env.dir.path());
+    let cfg = env.config_builder().write(env.dir.path());
     let (err, u) = run(&env, &cfg, "/tool disable grep").await;
-    assert!(!err.contains("Cache:"), "{err}");
+    assert!(
+        err.contains("Cache: removing grep on ds/deepseek-flash keeps the cached prefix"),
+        "{err}"
+    );
     assert!(err.contains("Tool disabled: grep"), "{err}");
     let (prev_input, _) = u[1];
     let (_, cached) = u[2];
@@ -72,9 +75,22 @@ async fn one_retain_line_on_the_built_in_model_keeps_the_prefix_and_needs_no_war
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_route_without_tool_updates_warns_that_the_tool_list_changes() {
+async fn a_route_without_tool_updates_warns_that_the_tool_list_changes_only_with_rewrite() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = ConfigBuilder::with_provider("oa", "openai-chat", &env.sim.base_url())
+        .write(env.dir.path());
+    // The default: the tool bridge keeps the tool list, and the notice says so.
+    let (err, u) = run(&env, &cfg, "/tool disable grep").await;
+    assert!(
+        err.contains("Cache: removing grep on oa/deepseek-flash keeps the cached prefix"),
+        "{err}"
+    );
+    let (prev_input, _) = u[1];
+    let (_, cached) = u[2];
+    assert!(cached + 64 >= prev_input, "prefix kept: {u:?}");
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = ConfigBuilder::with_provider("oa", "openai-chat", &env.sim.base_url())
+        .model_entry("id = \"deepseek-flash\"\ntool_removal = \"rewrite\"")
         .write(env.dir.path());
     let (err, _) = run(&env, &cfg, "/tool disable grep").await;
     assert!(
@@ -116,7 +132,10 @@ async fn changes_that_keep_the_prefix_or_come_before_any_request_are_not_warned_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_warning_reads_in_chinese() {
     let env = TestEnv::new(SimConfig::default()).await;
-    let cfg = env.config_builder().write(env.dir.path());
+    let cfg = env
+        .config_builder()
+        .model_entry("id = \"deepseek-flash\"\ntool_removal = \"rewrite\"")
+        .write(env.dir.path());
     let script = format!("{HISTORY}\n/tool disable grep\n");
     let mut cmd = env.exec_command_in("zh-CN", &cfg, script);
     cmd.env(KEY_VAR, TEST_KEY).env("HOME", env.dir.path());
@@ -126,5 +145,5 @@ async fn the_warning_reads_in_chinese() {
         err.contains("缓存：在 ds/deepseek-flash 上移除 grep 会改写历史"),
         "{err}"
     );
-    assert!(err.contains("tool_removal = \"retain\""), "{err}");
+    assert!(err.contains("tool_removal = \"rewrite\""), "{err}");
 }

@@ -69,12 +69,29 @@ async fn with_retain_every_session_change_but_a_route_switch_and_compact_keeps_t
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_same_measure_sees_the_default_removals_rewrite_the_prefix() {
-    // The catalog's entry omits removed tools with their addition blocks (P-6): the request
-    // after a disconnect or a disable re-sends the history since the addition, and the
-    // measure that reads 0 for retain reads the loss here.
+async fn with_the_default_config_no_tool_change_loses_a_cached_token() {
+    // SPEC §15.1: with no setting at all, removals keep the prefix as retain does.
     let dir = tempfile::tempdir().unwrap();
     let run = run(Removal::Default, dir.path()).await.unwrap();
+    for change in [
+        Change::McpConnect,
+        Change::McpDisconnect,
+        Change::ToolDisable,
+        Change::ToolEnable,
+    ] {
+        let r = row(&run.rows, change);
+        assert_eq!(r.kept_bytes, r.prompt_bytes, "{r:?}");
+        assert_eq!(r.lost, 0, "{r:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_measure_sees_rewrite_removals_rewrite_the_prefix() {
+    // `tool_removal = "rewrite"` omits removed tools with their addition blocks (P-6): the
+    // request after a disconnect or a disable re-sends the history since the addition, and
+    // the measure that reads 0 for the default reads the loss here.
+    let dir = tempfile::tempdir().unwrap();
+    let run = run(Removal::Rewrite, dir.path()).await.unwrap();
     for change in [Change::McpDisconnect, Change::ToolDisable] {
         let r = row(&run.rows, change);
         assert!(r.kept_bytes < r.prompt_bytes, "{r:?}");

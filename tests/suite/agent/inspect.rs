@@ -139,6 +139,14 @@ async fn inspector_rebuilds_in_history_requests_with_prompt_update_byte_for_byte
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn inspector_rebuilds_openai_requests_byte_for_byte() {
     let env = Env::new(SimConfig::default()).await;
+    // On this route word_count is reached through the tool bridge (SPEC §15.1): the model
+    // calls it with call_tool, and those requests rebuild like any other.
+    env.sim
+        .push_reply(deepterm::sim::ScriptedReply::text("Hello."));
+    env.sim.push_reply(deepterm::sim::ScriptedReply::tool_call(
+        "call_tool",
+        serde_json::json!({"name": "word_count", "arguments": {"path": "x"}}),
+    ));
     let out = env
         .exec(&env.config(), SCRIPT, &["--model", "oai/deepseek-flash"])
         .await;

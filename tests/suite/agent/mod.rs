@@ -1,4 +1,5 @@
 mod cache_cost;
+mod cache_first;
 mod cache_invariance;
 mod commands;
 mod compaction_log;

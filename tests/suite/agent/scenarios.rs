@@ -352,7 +352,7 @@ const REQ_REMOVE: usize = 6;
 const REQ_AFTER_REMOVE: usize = 7;
 
 async fn t2_deepseek_flash(update_prompt: bool) {
-    let mut h = harness(SimConfig::default(), Wire::Messages, "").await;
+    let mut h = harness(SimConfig::default(), Wire::Messages, REWRITE_FLASH).await;
     let run = run_t2_conversation(&mut h, update_prompt).await;
     let r = &run.reqs;
     assert_eq!(r.len(), 8, "one request per step");
@@ -476,7 +476,7 @@ async fn t2_deepseek_flash_addition_mid_turn_with_prompt_update() {
 }
 
 async fn t2_openai(update_prompt: bool) {
-    let mut h = harness(SimConfig::default(), Wire::OpenAi, "").await;
+    let mut h = harness(SimConfig::default(), Wire::OpenAi, REWRITE_FLASH).await;
     let run = run_t2_conversation(&mut h, update_prompt).await;
     let r = &run.reqs;
     assert_eq!(r.len(), 8);
@@ -545,6 +545,14 @@ async fn t2_openai_chat_full_tool_lists_and_cache_break_with_prompt_update() {
 // ---------------------------------------------------------------------------------------
 // T-1: in-history prompt and tool updates in one step
 // ---------------------------------------------------------------------------------------
+
+/// The reference's scenario T2 is written for routes that rewrite on removal (P-1, P-6):
+/// `tool_removal = "rewrite"`, the opt-out of SPEC §15.1.
+const REWRITE_FLASH: &str = r#"
+[[providers.sim.models]]
+id = "deepseek-flash"
+tool_removal = "rewrite"
+"#;
 
 const IN_HISTORY_FLASH: &str = r#"
 [[providers.sim.models]]

@@ -30,7 +30,19 @@ const TOOL_SCRIPT: &str = "Hello\n/tool enable word_count\nPlease run word_count
 /// Runs [`TOOL_SCRIPT`] on `route` and returns its four requests (hello, tool call, after
 /// the tool, bye).
 async fn tool_script_requests(env: &Env, route: &str) -> Vec<serde_json::Value> {
-    env.exec_ok(&env.config(""), TOOL_SCRIPT, &["--model", route])
+    tool_script_requests_with(env, route, "").await
+}
+
+/// `tool_removal = "rewrite"` (the opt-out of SPEC §15.1) on the routes without modes, for
+/// the tests of how those routes send the whole tool list (P-1).
+const REWRITE_V4_PRO: &str =
+    "[[providers.ds.models]]\nid = \"deepseek-v4-pro\"\ntool_removal = \"rewrite\"\n";
+const REWRITE_OAI: &str =
+    "[[providers.oai.models]]\nid = \"deepseek-flash\"\ntool_removal = \"rewrite\"\n";
+
+/// [`tool_script_requests`] with `extra` config.
+async fn tool_script_requests_with(env: &Env, route: &str, extra: &str) -> Vec<serde_json::Value> {
+    env.exec_ok(&env.config(extra), TOOL_SCRIPT, &["--model", route])
         .await;
     let reqs = env.requests();
     assert_eq!(reqs.len(), 4, "hello, tool call, after tool, bye");
@@ -90,7 +102,7 @@ async fn exec_answers_two_turns_and_resume_last_continues_the_same_file() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn addition_only_route_keeps_every_earlier_byte_until_the_removal() {
+async fn addition_only_route_keeps_every_earlier_byte_through_the_removal() {
     let env = Env::new(SimConfig::default()).await;
     env.exec_ok(&env.config(""), TOOL_SCRIPT, &[]).await;
     let reqs = env.requests();
@@ -124,11 +136,17 @@ async fn addition_only_route_keeps_every_earlier_byte_until_the_removal() {
     assert_eq!(r1["toolCalls"][0]["name"], "word_count");
     assert!(starts_with_previous(r1, r2));
     assert!(has_block(r2, "tool_addition"));
-    // The removal on addition-only: declaration and addition dropped, history rewritten (P-6, P-8).
-    assert!(tool_names(r3).is_empty());
-    assert!(!has_block(r3, "tool_addition") && !has_block(r3, "tool_removal"));
-    assert!(r3["headers"].get("anthropic-beta").is_none());
-    assert!(!starts_with_previous(r2, r3));
+    // The removal on addition-only keeps the declaration and the addition; the model reads
+    // that the tool is gone in an appended note (SPEC §15.1): nothing earlier changes.
+    assert_eq!(tool_names(r3), vec!["word_count"]);
+    assert!(has_block(r3, "tool_addition") && !has_block(r3, "tool_removal"));
+    assert!(starts_with_previous(r2, r3));
+    assert!(
+        r3["rawBody"]
+            .as_str()
+            .unwrap()
+            .contains("Tool removed: word_count.")
+    );
     // The log records each change once, capability-independently.
     let dev = developer_contents(&env.log());
     assert_eq!(
@@ -173,7 +191,7 @@ async fn in_history_route_keeps_the_removed_declaration_and_sends_the_removal() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn route_without_modes_sends_the_full_list_and_no_developer_messages() {
     let env = Env::new(SimConfig::default()).await;
-    let reqs = tool_script_requests(&env, "ds/deepseek-v4-pro").await;
+    let reqs = tool_script_requests_with(&env, "ds/deepseek-v4-pro", REWRITE_V4_PRO).await;
     for r in &reqs {
         assert!(
             messages(r).iter().all(|m| m["role"] != "system"),
@@ -191,7 +209,7 @@ async fn route_without_modes_sends_the_full_list_and_no_developer_messages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn openai_route_sends_full_tools_and_the_cache_breaks_at_the_change() {
     let env = Env::new(SimConfig::default()).await;
-    let reqs = tool_script_requests(&env, "oai/deepseek-flash").await;
+    let reqs = tool_script_requests_with(&env, "oai/deepseek-flash", REWRITE_OAI).await;
     assert!(reqs.iter().all(|r| r["route"] == "openai"));
     let r1 = &reqs[1];
     assert_eq!(r1["body"]["tools"][0]["type"], "function");
@@ -525,7 +543,8 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
     );
     assert!(
         has_block(&reqs[2], "tool_addition"),
-        "flash again: the addition is replayed"
+        "flash again: the addition is replayed: {}",
+        reqs[2]["rawBody"]
     );
 }
 

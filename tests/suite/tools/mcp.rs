@@ -150,7 +150,12 @@ async fn list_changed_adds_and_removes_a_tool_before_the_next_request() {
     assert!(tool_names(&reqs[2]).contains(&"fx__extra".to_string()));
     assert!(starts_with_previous(&reqs[1], &reqs[2]));
     assert_eq!(reqs[3]["toolCalls"][0]["name"], "fx__fixture_remove_tool");
-    assert!(!tool_names(&reqs[4]).contains(&"fx__extra".to_string()));
+    // The removed tool stays declared (the prefix is kept, SPEC §15.1) but is no longer
+    // offered.
+    assert!(tool_names(&reqs[4]).contains(&"fx__extra".to_string()));
+    assert!(starts_with_previous(&reqs[3], &reqs[4]));
+    let body = reqs[4]["rawBody"].as_str().unwrap();
+    assert!(body.contains("Tool removed: fx__extra."), "{body}");
     let log = env.log();
     let dev = developer_contents(&log);
     assert_eq!(dev.len(), 3, "{dev:#?}");
@@ -202,7 +207,11 @@ async fn crash_keeps_tools_until_the_final_failure_then_removes_them_in_one_mess
         .collect();
     assert_eq!(dev[1], Value::Array(removals));
     assert!(last_user_text(&reqs[5]).contains("Thanks"));
-    assert!(tool_names(&reqs[5]).is_empty());
+    // Still declared, no longer offered: the removal kept the prefix (SPEC §15.1).
+    assert_eq!(tool_names(&reqs[5]), FX_TOOLS);
+    assert!(starts_with_previous(&reqs[4], &reqs[5]));
+    let body = reqs[5]["rawBody"].as_str().unwrap();
+    assert!(body.contains("Tool removed: fx__echo."), "{body}");
     // Status: connected, then three failed reconnects, then failed.
     let states = mcp_states(&log);
     assert_eq!(

@@ -86,6 +86,10 @@ const NOT_KEYS: &[(&str, &str)] = &[
     ("cache-unit", "a command-line option name"),
     ("system-prompt", "a message source kind"),
     ("sandbox-mode", "a message source kind (the mode note)"),
+    (
+        "tool-bridge",
+        "a message source kind (a tool note of the tool bridge, never logged)",
+    ),
 ];
 
 /// Calls whose first string argument (after an optional `NoticeLevel::X,`) is a key.

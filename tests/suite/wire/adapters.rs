@@ -174,6 +174,7 @@ fn options(
         messages: messages.into_iter().map(Arc::new).collect(),
         tools,
         tool_history: None,
+        bridge_history: None,
         system: None,
         max_tokens: 1024,
         thinking: Thinking::Enabled,
@@ -352,7 +353,15 @@ async fn openai_chat_success_with_bearer() {
     );
     assert_eq!(req.header("x-api-key"), None);
     assert_eq!(req.body["stream_options"]["include_usage"], true);
-    assert!(req.body.get("tools").is_none());
+    // A route without tool_update declares the tool bridge, so a later tool change never
+    // touches the tool list (SPEC §15.1).
+    let names: Vec<&str> = req.body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["tool_search", "call_tool"]);
 }
 
 #[tokio::test]

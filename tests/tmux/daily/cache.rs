@@ -116,8 +116,14 @@ fn scenario(w: u16, t: &Texts) {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    let (tmux, dir) =
-        common::tmux::start_demo(&format!("i12-cache-{w}-{}", t.locale), w, 40, t.locale);
+    let (tmux, dir) = common::tmux::start_demo_with(
+        &format!("i12-cache-{w}-{}", t.locale),
+        w,
+        40,
+        t.locale,
+        // The opt-out, so the removal costs the prefix as this scenario needs (§15.1).
+        "[[providers.deepseek.models]]\nid = \"deepseek-flash\"\ntool_removal = \"rewrite\"\n",
+    );
     let sessions = dir.path().join("sessions");
     // #1 cold (first request), #2 warm, then a removal on the addition-only route and #3
     // loses the cache.

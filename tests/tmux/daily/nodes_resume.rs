@@ -73,7 +73,12 @@ fn start(name: &str, dir: &Path, w: u16, h: u16, t: &Texts, extra: &str) -> Tmux
     let config = dir.join("config.toml");
     std::fs::write(
         &config,
-        format!("[mcp.servers.fx]\ncommand = \"{FIXTURE}\"\nenabled = false\n"),
+        // `rewrite` (the opt-out of §15.1): the demo then stops offering a disabled tool,
+        // which the scenarios read from its reply.
+        format!(
+            "[[providers.deepseek.models]]\nid = \"deepseek-flash\"\ntool_removal = \"rewrite\"\n\n\
+             [mcp.servers.fx]\ncommand = \"{FIXTURE}\"\nenabled = false\n"
+        ),
     )
     .unwrap();
     let cmd = format!(
