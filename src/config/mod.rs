@@ -43,6 +43,9 @@ pub const DEFAULT_MODEL: &str = "deepseek/deepseek-flash";
 /// Default command tool timeout.
 pub const DEFAULT_COMMAND_TIMEOUT_SECS: u64 = 30;
 
+/// The default of `[tools] defer_tools_over` (SPEC §15.1).
+pub const DEFAULT_DEFER_TOOLS_OVER: usize = 32;
+
 /// One `[providers.NAME]` table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProviderConfig {
@@ -197,7 +200,7 @@ impl Default for Config {
             mcp_startup_wait_secs: None,
             command_tools: BTreeMap::new(),
             builtin_tools: true,
-            defer_tools_over: crate::tools::bridge::DEFAULT_DEFER_TOOLS_OVER,
+            defer_tools_over: DEFAULT_DEFER_TOOLS_OVER,
             limits: Limits::default(),
             ui_notify: false,
             sandbox: crate::sandbox::SandboxSettings::default(),

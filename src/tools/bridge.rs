@@ -12,8 +12,7 @@ pub use crate::llm::bridge::{
 use crate::session::event::ToolSchema;
 use crate::tools::ToolOutcome;
 
-/// The default of `[tools] defer_tools_over` (SPEC §15.1).
-pub const DEFAULT_DEFER_TOOLS_OVER: usize = 32;
+pub use crate::config::DEFAULT_DEFER_TOOLS_OVER;
 
 /// Whether `extension_tools` command and MCP tools are deferred (announced as text and loaded
 /// by `tool_search`) rather than declared up front: only past the threshold, never when the
