@@ -734,6 +734,7 @@ pub fn build_agent(
     }));
     let mut mcp_options = crate::tools::mcp::McpOptions::from_env();
     mcp_options.key_env_vars = crate::tools::child_env::key_env_vars(&setup.config);
+    mcp_options.secrets = agent.secrets();
     agent.set_stream_limits(setup.config.limits.stream_limits());
     // MCP servers connect in the background: start-up never waits for them.
     let mcp = crate::tools::mcp::McpManager::new(

@@ -29,7 +29,7 @@ cmd-help = Show commands and keys
 cmd-model = Show the current route, or switch to another
 cmd-tools = List active and available tools
 cmd-tool = Enable or disable a tool
-cmd-mcp = Show the MCP servers, or connect or disconnect one
+cmd-mcp = Show the MCP servers; connect, disconnect, log in to or log out of one
 cmd-system = Show this session's extra instructions; clear clears them, TEXT replaces them
 cmd-compact = Summarize the conversation so far to free context
 cmd-lang = Switch the interface language
@@ -106,7 +106,7 @@ cmd-system-none = No extra instructions are set for this session; /system TEXT s
 # issue 12: slash popup and help
 cmd-model-args = [PROVIDER/MODEL]
 cmd-tool-args = enable|disable NAME
-cmd-mcp-args = [connect|disconnect NAME]
+cmd-mcp-args = [connect|disconnect|login|logout NAME]
 cmd-system-args = [clear|TEXT]
 cmd-lang-args = en|zh
 cmd-inspect-args = [N]

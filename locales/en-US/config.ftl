@@ -41,6 +41,14 @@ config-expected-parameters = must be "object" (tool parameters are a JSON-schema
 config-unnamed = the configuration
 config-warning-unknown-key-suggest = { $file }: ignoring unknown config key `{ $key }`; did you mean `{ $suggestion }`?
 config-expected-url = must be an http:// or https:// URL with a host, for example "https://api.deepseek.com" (found "{ $got }")
+config-expected-mcp-command-or-url = needs exactly one of command (a server deepterm starts) or url (a remote server over Streamable HTTP)
+config-expected-mcp-stdio-key = applies only to a server started with command, not to one with url
+config-expected-mcp-remote-key = applies only to a remote server with url, not to one started with command
+config-expected-mcp-auth = must be "oauth" (found "{ $got }")
+config-expected-header-name = is not a header deepterm may send: "{ $got }" is invalid or set by the transport itself (use bearer_token_env or auth = "oauth" for Authorization)
+config-expected-header-value = contains characters an HTTP header cannot carry
+config-expected-env-name = must be an environment variable name such as TRACKER_TOKEN (found "{ $got }")
+config-expected-bearer-or-oauth = cannot be "oauth" together with bearer_token_env: choose one way to authenticate
 config-error-base-url-arg = Invalid --base-url "{ $url }": it must be an http:// or https:// URL with a host, for example "https://api.deepseek.com".
 config-error-duplicate-key = { $file }, line { $line }, column { $column }: invalid TOML: the key `{ $key }` is defined more than once; keep only one.
 

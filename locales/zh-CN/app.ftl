@@ -29,7 +29,7 @@ cmd-help = 显示命令和快捷键
 cmd-model = 显示当前路由，或切换到其他路由
 cmd-tools = 列出已启用和可用的工具
 cmd-tool = 启用或停用工具
-cmd-mcp = 显示 MCP 服务器，或连接、断开其中一个
+cmd-mcp = 显示 MCP 服务器；连接、断开、登录或登出其中一个
 cmd-system = 显示本会话的附加指令；clear 清除它们，给出文本则替换它们
 cmd-compact = 总结目前的对话以释放上下文
 cmd-lang = 切换界面语言
@@ -106,7 +106,7 @@ cmd-system-none = 本会话尚未设置附加指令；输入 /system 文本 即�
 # issue 12: slash popup and help
 cmd-model-args = [提供方/模型]
 cmd-tool-args = enable|disable 名称
-cmd-mcp-args = [connect|disconnect 名称]
+cmd-mcp-args = [connect|disconnect|login|logout 名称]
 cmd-system-args = [clear|文本]
 cmd-lang-args = en|zh
 cmd-inspect-args = [N]

@@ -561,6 +561,16 @@ pub enum McpAction {
         /// The configured server.
         server: String,
     },
+    /// `/mcp login NAME`: OAuth for a remote server (SPEC §15.2).
+    Login {
+        /// The configured server.
+        server: String,
+    },
+    /// `/mcp logout NAME`: deletes its stored tokens.
+    Logout {
+        /// The configured server.
+        server: String,
+    },
 }
 
 /// `/system`'s arguments.
@@ -639,6 +649,12 @@ impl Command {
                         server: server.to_string(),
                     },
                     (Some("disconnect"), Some(server), None) => McpAction::Disconnect {
+                        server: server.to_string(),
+                    },
+                    (Some("login"), Some(server), None) => McpAction::Login {
+                        server: server.to_string(),
+                    },
+                    (Some("logout"), Some(server), None) => McpAction::Logout {
                         server: server.to_string(),
                     },
                     _ => return Err(bad()),

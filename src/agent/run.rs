@@ -142,6 +142,11 @@ impl Agent {
         self.tools.add_secret(&value.into());
     }
 
+    /// The shared redaction set (a remote MCP server's OAuth tokens join it when read).
+    pub fn secrets(&self) -> crate::secret::Secrets {
+        self.tools.secrets().clone()
+    }
+
     /// Sets the stream idle timeout of the provider client (tests use short ones).
     pub fn set_idle_timeout(&mut self, idle: std::time::Duration) {
         self.client.set_idle_timeout(idle);

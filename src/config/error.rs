@@ -128,6 +128,33 @@ pub enum Problem {
     },
     /// A `matcher` on a hook that is not about a tool call.
     HookMatcherNotTool,
+    /// An MCP server with both or neither of `command` and `url` (SPEC §15.2).
+    McpCommandOrUrl,
+    /// A key of the other kind of MCP server: `args`/`env`/`env_passthrough` with `url`
+    /// (`remote`), or `headers`/`bearer_token_env`/`auth`/`client_id` with `command`.
+    McpKeyNotFor {
+        /// The server is a remote one.
+        remote: bool,
+    },
+    /// Not an MCP `auth` mode (only `oauth`).
+    McpAuth {
+        /// The value found.
+        got: String,
+    },
+    /// Not a header name deepterm may send (invalid, or one the transport sets itself).
+    HeaderName {
+        /// The name found.
+        got: String,
+    },
+    /// A header value with characters a header cannot carry.
+    HeaderValue,
+    /// Not an environment variable name.
+    EnvName {
+        /// The value found.
+        got: String,
+    },
+    /// `bearer_token_env` and `auth = "oauth"` together.
+    BearerAndOauth,
     /// A hook timeout outside 1..=`max` seconds.
     HookTimeout {
         /// The largest allowed.
@@ -316,6 +343,16 @@ impl Problem {
             }
             Problem::ParametersNotObject => l.tr("config-expected-parameters"),
             Problem::Url { got } => l.tra("config-expected-url", &[("got", got.into())]),
+            Problem::McpCommandOrUrl => l.tr("config-expected-mcp-command-or-url"),
+            Problem::McpKeyNotFor { remote: true } => l.tr("config-expected-mcp-stdio-key"),
+            Problem::McpKeyNotFor { remote: false } => l.tr("config-expected-mcp-remote-key"),
+            Problem::McpAuth { got } => l.tra("config-expected-mcp-auth", &[("got", got.into())]),
+            Problem::HeaderName { got } => {
+                l.tra("config-expected-header-name", &[("got", got.into())])
+            }
+            Problem::HeaderValue => l.tr("config-expected-header-value"),
+            Problem::EnvName { got } => l.tra("config-expected-env-name", &[("got", got.into())]),
+            Problem::BearerAndOauth => l.tr("config-expected-bearer-or-oauth"),
             Problem::ToolRemoval { got } => {
                 l.tra("config-expected-tool-removal", &[("got", got.into())])
             }

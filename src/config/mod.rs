@@ -14,6 +14,8 @@ mod inherit_tests;
 pub mod instructions;
 mod limits;
 mod parse;
+#[cfg(test)]
+mod remote_tests;
 pub mod trust;
 
 use std::collections::BTreeMap;
@@ -75,7 +77,7 @@ pub struct Instructions {
 /// One `[mcp.servers.NAME]` table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpServerConfig {
-    /// Program to start.
+    /// Program to start (empty for a remote server: see `remote`).
     pub command: String,
     /// Its arguments.
     pub args: Vec<String>,
@@ -94,6 +96,26 @@ pub struct McpServerConfig {
     /// `parallel = true`: its calls may overlap each other and other tools' calls (by
     /// default calls that may have side effects run one at a time, in call order).
     pub parallel: bool,
+    /// `url = "…"`: a remote server spoken to over Streamable HTTP (SPEC §15.2) instead of
+    /// a process started from `command`.
+    pub remote: Option<RemoteMcpConfig>,
+}
+
+/// The remote half of a `[mcp.servers.NAME]` table (SPEC §15.2).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RemoteMcpConfig {
+    /// The server's MCP endpoint (`http://` or `https://`).
+    pub url: String,
+    /// Extra headers sent on every request (`headers = { … }`).
+    pub headers: BTreeMap<String, String>,
+    /// `bearer_token_env`: the variable whose value is sent as `Authorization: Bearer …`.
+    /// Only the name is kept; the value is read from the environment at each connect.
+    pub bearer_token_env: Option<String>,
+    /// `auth = "oauth"`: OAuth 2.1 with tokens from `/mcp login NAME`.
+    pub oauth: bool,
+    /// `client_id`: a client registered beforehand (otherwise one is registered
+    /// dynamically at login).
+    pub client_id: Option<String>,
 }
 
 /// One `[tools.command.NAME]` table.

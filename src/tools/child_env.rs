@@ -32,13 +32,20 @@ pub fn is_secret_name(name: &str) -> bool {
         .any(|s| upper.ends_with(s) || upper == s[1..])
 }
 
-/// Every `api_key_env` variable the config names (built-in providers included), sorted,
-/// without duplicates.
+/// Every `api_key_env` variable the config names (built-in providers included) and every
+/// remote MCP server's `bearer_token_env` (SPEC §15.2: a bearer value is a key like the
+/// API key), sorted, without duplicates.
 pub fn key_env_vars(config: &Config) -> Vec<String> {
     let mut vars: Vec<String> = config
         .providers
         .values()
         .map(|p| p.api_key_env.clone())
+        .chain(
+            config
+                .mcp_servers
+                .values()
+                .filter_map(|s| s.remote.as_ref()?.bearer_token_env.clone()),
+        )
         .filter(|v| !v.is_empty())
         .collect();
     vars.sort();
@@ -180,6 +187,22 @@ mod tests {
         )
         .unwrap();
         assert_eq!(key_env_vars(&c), ["A_KEY_VAR", "DEEPSEEK_API_KEY"]);
+    }
+
+    #[test]
+    fn a_remote_servers_bearer_variable_is_scrubbed_like_an_api_key() {
+        let c = Config::parse_in(
+            "[mcp.servers.tracker]\nurl = \"https://mcp.example.com/mcp\"\n\
+             bearer_token_env = \"TRACKER_BEARER\"\n",
+            None,
+            std::path::Path::new("/"),
+        )
+        .unwrap();
+        let vars = key_env_vars(&c);
+        assert_eq!(vars, ["DEEPSEEK_API_KEY", "TRACKER_BEARER"]);
+        // The name has no secret-looking suffix: only the config naming it removes it.
+        assert!(!ChildEnvPolicy::new(&[], &[]).removes("TRACKER_BEARER"));
+        assert!(ChildEnvPolicy::new(&vars, &[]).removes("TRACKER_BEARER"));
     }
 
     #[test]

@@ -45,9 +45,14 @@ impl Agent {
             });
             return LineOutcome::default();
         }
+        if let Some(m) = self.mcp()
+            && let McpAction::Login { server } = &action
+        {
+            return self.mcp_login(m, server.clone()).await;
+        }
         // What removing its tools costs the cache, said before they go (§14.5).
         if let Some(m) = self.mcp()
-            && let McpAction::Disconnect { server } = &action
+            && let McpAction::Disconnect { server } | McpAction::Logout { server } = &action
         {
             let active: Vec<String> = m
                 .server_tools(server)
@@ -61,6 +66,9 @@ impl Agent {
             (Some(m), McpAction::Status) => m.status_reply(),
             (Some(m), McpAction::Connect { server }) => m.connect_reply(&server).await,
             (Some(m), McpAction::Disconnect { server }) => m.disconnect_reply(&server),
+            (Some(m), McpAction::Logout { server }) => m.logout_reply(&server),
+            // Handled above.
+            (Some(_), McpAction::Login { .. }) => return LineOutcome::default(),
         };
         if let Err(e) = self.runner().drain_background() {
             self.events.emit(Notice::new(
@@ -78,5 +86,67 @@ impl Agent {
             McpReply::Warn(key, args) => self.warn(key, args),
             McpReply::Failed(args) => self.warn(McpReply::FAILED, args),
         }
+    }
+}
+
+impl Agent {
+    /// `/mcp login NAME`: the authorization URL is shown as soon as it is known; the TUI
+    /// goes on while the browser is out (the outcome arrives as a notice), `exec` waits.
+    async fn mcp_login(&mut self, m: crate::tools::mcp::McpManager, server: String) -> LineOutcome {
+        let events = self.events.clone();
+        let name = server.clone();
+        let show = move |url: String| {
+            events.emit(Notice::new(
+                NoticeLevel::Info,
+                "mcp-login-open",
+                vec![("name", Arg::from(name.as_str())), ("url", Arg::from(url))],
+            ));
+            events.emit(Notice::new(
+                NoticeLevel::Info,
+                "mcp-login-waiting",
+                vec![(
+                    "seconds",
+                    Arg::from(crate::tools::mcp::LOGIN_WAIT.as_secs()),
+                )],
+            ));
+        };
+        if self.is_interactive() {
+            let events = self.events.clone();
+            tokio::spawn(async move {
+                let reply = m.login_reply(&server, show).await;
+                if let Some(n) = reply_notice(reply) {
+                    events.emit(n);
+                }
+            });
+            return LineOutcome::default();
+        }
+        let reply = m.login_reply(&server, show).await;
+        if let Err(e) = self.runner().drain_background() {
+            self.events.emit(Notice::new(
+                NoticeLevel::Error,
+                "agent-session-error",
+                vec![("error", Arg::from(e.text()))],
+            ));
+        }
+        match reply {
+            McpReply::Info(key, args) => self.info(key, args),
+            McpReply::Warn(key, args) => self.warn(key, args),
+            other => {
+                if let Some(n) = reply_notice(other) {
+                    self.events.emit(n);
+                }
+                LineOutcome::default()
+            }
+        }
+    }
+}
+
+/// A login's reply as one notice.
+fn reply_notice(reply: McpReply) -> Option<Notice> {
+    match reply {
+        McpReply::Info(k, a) => Some(Notice::new(NoticeLevel::Info, k, a)),
+        McpReply::Warn(k, a) => Some(Notice::new(NoticeLevel::Warn, k, a)),
+        McpReply::Failed(a) => Some(Notice::new(NoticeLevel::Warn, McpReply::FAILED, a)),
+        McpReply::Output(_) => None,
     }
 }

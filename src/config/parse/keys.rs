@@ -41,6 +41,11 @@ pub(super) const MCP_SERVER_KEYS: &[&str] = &[
     "env_passthrough",
     "max_message_bytes",
     "parallel",
+    "url",
+    "headers",
+    "bearer_token_env",
+    "auth",
+    "client_id",
 ];
 pub(super) const TOOLS_KEYS: &[&str] = &["command", "builtin", "defer_tools_over"];
 pub(super) const BUILTIN_KEYS: &[&str] = &["enabled"];

@@ -10,7 +10,7 @@ use toml::{Table, Value};
 use crate::config::error::{ConfigWarning, Problem};
 use crate::config::{
     CommandToolConfig, DEFAULT_COMMAND_TIMEOUT_SECS, Instructions, McpServerConfig, ProviderConfig,
-    default_providers,
+    RemoteMcpConfig, default_providers,
 };
 use crate::llm::catalog::{Capabilities, ModelSpec, Prices, Unset};
 use crate::llm::types::ProviderKind;
@@ -298,9 +298,15 @@ pub(super) fn parse_mcp_server(
     prefix: &str,
     mut t: Table,
 ) -> Res<McpServerConfig> {
-    let command = w
-        .non_empty(&mut t, prefix, "command")?
-        .ok_or_else(|| w.err(join(prefix, "command"), Problem::Required))?;
+    let command = w.non_empty(&mut t, prefix, "command")?;
+    let url = w.non_empty(&mut t, prefix, "url")?;
+    // A server is either started here or reached over HTTP (SPEC §15.2), never both.
+    let remote_url = match (command.is_some(), url) {
+        (true, None) => None,
+        (false, Some(u)) => Some(check_base_url(&u).map_err(|p| w.err(join(prefix, "url"), p))?),
+        (true, Some(_)) => return Err(w.err(join(prefix, "url"), Problem::McpCommandOrUrl)),
+        (false, None) => return Err(w.err(join(prefix, "command"), Problem::McpCommandOrUrl)),
+    };
     let args = w.strings(&mut t, prefix, "args")?.unwrap_or_default();
     let mut env = BTreeMap::new();
     if let Some(e) = w.table(&mut t, prefix, "env")? {
@@ -322,10 +328,32 @@ pub(super) fn parse_mcp_server(
         .strings(&mut t, prefix, "env_passthrough")?
         .unwrap_or_default();
     let parallel = w.bool(&mut t, prefix, "parallel")?.unwrap_or(false);
+    let remote = match remote_url {
+        Some(url) => {
+            for (key, set) in [
+                ("args", !args.is_empty()),
+                ("env", !env.is_empty()),
+                ("env_passthrough", !env_passthrough.is_empty()),
+            ] {
+                if set {
+                    return Err(w.err(join(prefix, key), Problem::McpKeyNotFor { remote: true }));
+                }
+            }
+            Some(parse_remote(w, prefix, &mut t, url)?)
+        }
+        None => {
+            for key in ["headers", "bearer_token_env", "auth", "client_id"] {
+                if t.contains_key(key) {
+                    return Err(w.err(join(prefix, key), Problem::McpKeyNotFor { remote: false }));
+                }
+            }
+            None
+        }
+    };
     w.leftovers(prefix, t);
     Ok(McpServerConfig {
         parallel,
-        command,
+        command: command.unwrap_or_default(),
         args,
         env,
         env_passthrough,
@@ -333,6 +361,74 @@ pub(super) fn parse_mcp_server(
         approval,
         timeout_secs,
         max_message_bytes,
+        remote,
+    })
+}
+
+/// Headers the transport sets itself: a configured one would break the protocol or, for
+/// `Authorization`, bypass `bearer_token_env` and put a secret in the config file.
+const RESERVED_HEADERS: [&str; 7] = [
+    "authorization",
+    "accept",
+    "content-type",
+    "host",
+    "last-event-id",
+    "mcp-protocol-version",
+    "mcp-session-id",
+];
+
+/// The remote keys of an `[mcp.servers.NAME]` with `url` (SPEC §15.2).
+fn parse_remote(
+    w: &mut Walker<'_>,
+    prefix: &str,
+    t: &mut Table,
+    url: String,
+) -> Res<RemoteMcpConfig> {
+    let mut headers = BTreeMap::new();
+    if let Some(h) = w.table(t, prefix, "headers")? {
+        let headers_prefix = join(prefix, "headers");
+        for (k, v) in h {
+            let key = join(&headers_prefix, &k);
+            let Value::String(v) = v else {
+                return Err(w.err(key, Problem::Type { expected: "string" }));
+            };
+            let name_ok = reqwest::header::HeaderName::from_bytes(k.as_bytes()).is_ok()
+                && !RESERVED_HEADERS.contains(&k.to_ascii_lowercase().as_str());
+            if !name_ok {
+                return Err(w.err(key, Problem::HeaderName { got: k }));
+            }
+            if reqwest::header::HeaderValue::from_str(&v).is_err() {
+                return Err(w.err(key, Problem::HeaderValue));
+            }
+            headers.insert(k, v);
+        }
+    }
+    let bearer_token_env = w.non_empty(t, prefix, "bearer_token_env")?;
+    if let Some(name) = &bearer_token_env {
+        let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        if !valid {
+            return Err(w.err(
+                join(prefix, "bearer_token_env"),
+                Problem::EnvName { got: name.clone() },
+            ));
+        }
+    }
+    let oauth = match w.string(t, prefix, "auth")? {
+        None => false,
+        Some(s) if s == "oauth" => true,
+        Some(s) => return Err(w.err(join(prefix, "auth"), Problem::McpAuth { got: s })),
+    };
+    if oauth && bearer_token_env.is_some() {
+        return Err(w.err(join(prefix, "auth"), Problem::BearerAndOauth));
+    }
+    let client_id = w.non_empty(t, prefix, "client_id")?;
+    Ok(RemoteMcpConfig {
+        url,
+        headers,
+        bearer_token_env,
+        oauth,
+        client_id,
     })
 }
 

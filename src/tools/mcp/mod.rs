@@ -13,11 +13,14 @@ mod command;
 pub mod content;
 pub mod failure;
 pub mod listing;
+mod login;
 pub mod names;
 mod options;
+mod remote;
 mod server;
 pub mod stderr_tail;
 mod supervise;
+pub mod token_store;
 pub mod transport;
 
 use std::collections::{BTreeMap, HashSet};
@@ -30,6 +33,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 pub use command::McpReply;
+pub use login::LOGIN_WAIT;
 pub use options::{
     BACKOFF_ENV, DEFAULT_CALL_TIMEOUT_SECS, HEALTHY_AFTER, HEALTHY_ENV, McpOptions,
     REFRESH_INTERVAL,
@@ -341,15 +345,25 @@ impl McpManager {
                 Some(McpState::Disconnected) => "mcp-state-disconnected",
                 Some(McpState::Failed) => "mcp-state-failed",
             };
+            // An OAuth server without a login says how to get one instead (SPEC §15.2).
+            let needs_login = st.last_error.as_ref().is_some_and(remote::is_needs_login)
+                || (server.config.remote.as_ref().is_some_and(|r| r.oauth)
+                    && !matches!(st.state, Some(McpState::Connected | McpState::Connecting))
+                    && !remote::token_file(&self.inner, name).has_login());
+            let state = if needs_login {
+                remote::needs_login(name)
+            } else {
+                Text::new(state, vec![])
+            };
             out.push(Text::new(
                 "mcp-status-line",
                 vec![
                     ("name", Arg::from(name.as_str())),
-                    ("state", Arg::from(Text::new(state, vec![]))),
+                    ("state", Arg::from(state)),
                     ("count", Arg::from(st.tools.len())),
                 ],
             ));
-            if let Some(e) = &st.last_error {
+            if let Some(e) = st.last_error.as_ref().filter(|_| !needs_login) {
                 out.push(Text::new(
                     "mcp-status-error",
                     vec![("error", Arg::from(e.clone()))],

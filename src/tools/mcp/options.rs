@@ -20,7 +20,7 @@ pub const HEALTHY_AFTER: Duration = Duration::from_secs(30);
 pub const REFRESH_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Connection and reconnection timings.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct McpOptions {
     /// Delay before the first reconnect attempt after a crash (doubles each try).
     pub backoff_initial: Duration,
@@ -39,6 +39,10 @@ pub struct McpOptions {
     /// The config's `api_key_env` variables, removed from every server's environment
     /// unless its `env_passthrough` names them.
     pub key_env_vars: Vec<String>,
+    /// Where remote servers' OAuth tokens are kept (`NAME.json`, SPEC §15.2).
+    pub auth_dir: std::path::PathBuf,
+    /// The session's redaction set: every OAuth token read or written joins it.
+    pub secrets: crate::secret::Secrets,
 }
 
 impl Default for McpOptions {
@@ -51,6 +55,8 @@ impl Default for McpOptions {
             refresh_interval: REFRESH_INTERVAL,
             connect_timeout: Duration::from_secs(60),
             key_env_vars: Vec::new(),
+            auth_dir: super::token_store::default_auth_dir(),
+            secrets: crate::secret::Secrets::new(),
         }
     }
 }

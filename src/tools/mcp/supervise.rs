@@ -31,6 +31,7 @@ use super::failure::{self, text};
 use super::listing::{self, SkipReason, Skipped};
 use super::names;
 use super::options::DEFAULT_CALL_TIMEOUT_SECS;
+use super::remote;
 use super::server::{Inner, Phase, Server, State, send_status};
 use super::transport::{ChildTransport, ExitWatch, Oversize, OversizeReport, SkipReport};
 use crate::i18n::{Arg, Text};
@@ -99,8 +100,25 @@ async fn explain(
 }
 
 /// Starts the process, runs the MCP handshake; a failure is explained (with its stderr).
+/// A remote server is connected over HTTP instead, with the same handler.
 async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection, Text> {
     let cfg = &server.config;
+    if let Some(remote) = &cfg.remote {
+        let changed = Arc::new(Notify::new());
+        let handler = Handler {
+            server: server.clone(),
+            changed: changed.clone(),
+        };
+        let running = remote::serve(inner, server, remote, handler).await?;
+        // No process: nothing exits and nothing writes a stderr.
+        let (_, exit) = tokio::sync::watch::channel(None);
+        return Ok(Connection {
+            running,
+            changed,
+            exit,
+            stderr: None,
+        });
+    }
     let mut cmd = tokio::process::Command::new(&cfg.command);
     cmd.args(&cfg.args);
     // Keys stay out of the server (SPEC §13); its explicit `env` table still applies.
@@ -198,9 +216,9 @@ async fn list_tools(server: &Arc<Server>, peer: &Peer<RoleClient>) -> Result<Lis
     take_skipped();
     let tools = server
         .or_oversize(async {
-            peer.list_all_tools()
-                .await
-                .map_err(|e| failure::list_failed(&e))
+            peer.list_all_tools().await.map_err(|e| {
+                remote::explain_service(server, &e).unwrap_or_else(|| failure::list_failed(&e))
+            })
         })
         .await?;
     let (mapping, regs, cut) = registrations(server, &tools);
@@ -394,7 +412,9 @@ pub(super) async fn supervise(
         let (conn, listed) = match connected {
             Ok(c) => c,
             Err(error) => {
-                if !ever_connected || failures >= opts.max_retries {
+                // Retrying cannot log in: only `/mcp login NAME` can.
+                if !ever_connected || failures >= opts.max_retries || remote::is_needs_login(&error)
+                {
                     give_up(&inner, &server, generation, error);
                     return;
                 }

@@ -288,6 +288,7 @@ fn manager(
         timeout_secs: None,
         max_message_bytes: None,
         parallel: false,
+        remote: None,
     };
     let configs = BTreeMap::from([("fx".to_string(), config)]);
     (

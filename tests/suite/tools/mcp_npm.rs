@@ -14,10 +14,10 @@ use crate::common;
 use common::*;
 
 /// The npm package this test runs.
-const PACKAGE: &str = "@modelcontextprotocol/server-everything";
+pub(crate) const PACKAGE: &str = "@modelcontextprotocol/server-everything";
 
 /// Where `.ci/run` installs npm packages (`npm install --prefix DIR`).
-fn npm_dir() -> Option<PathBuf> {
+pub(crate) fn npm_dir() -> Option<PathBuf> {
     if let Ok(d) = std::env::var("DEEPTERM_NPM_MCP_DIR")
         && !d.trim().is_empty()
     {
@@ -28,7 +28,7 @@ fn npm_dir() -> Option<PathBuf> {
 }
 
 /// The installed package's entry script, if present.
-fn entry_script() -> Option<PathBuf> {
+pub(crate) fn entry_script() -> Option<PathBuf> {
     let p = npm_dir()?
         .join("node_modules")
         .join(PACKAGE)
@@ -36,7 +36,7 @@ fn entry_script() -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
-fn node_available() -> bool {
+pub(crate) fn node_available() -> bool {
     std::process::Command::new("node")
         .arg("--version")
         .output()

@@ -5,3 +5,4 @@ mod mcp_diagnostics;
 mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;
+mod mcp_remote;
