@@ -391,7 +391,10 @@ mod tests {
     #[test]
     fn a_missing_bubblewrap_is_reported_in_the_words_sandbox_shows() {
         let e = probe_bwrap(Some(OsStr::new(""))).unwrap_err();
-        assert_eq!(e.to_string(), "bubblewrap is not installed (no bwrap on PATH)");
+        assert_eq!(
+            e.to_string(),
+            "bubblewrap is not installed (no bwrap on PATH)"
+        );
     }
 
     #[test]
