@@ -169,7 +169,7 @@ fn first_missing(p: &Path) -> PathBuf {
 /// The seccomp program bubblewrap loads with the network off, in a memory file the child
 /// keeps across `exec` (the caller clears close-on-exec in the child): `socket(AF_UNIX)`
 /// and `io_uring_setup` fail with `EACCES`/`EPERM`. `socketpair` stays allowed.
-pub fn seccomp_memfd() -> Result<std::os::fd::OwnedFd, String> {
+pub fn seccomp_memfd() -> Result<std::os::fd::OwnedFd, super::error::SeccompError> {
     use std::io::{Seek, Write};
     use std::os::fd::FromRawFd;
     let prog = super::landlock::unix_socket_filter()?;
@@ -183,11 +183,11 @@ pub fn seccomp_memfd() -> Result<std::os::fd::OwnedFd, String> {
     // SAFETY: memfd_create takes a NUL-terminated name and returns a new descriptor.
     let fd = unsafe { libc::memfd_create(c"deepterm-seccomp".as_ptr(), libc::MFD_CLOEXEC) };
     if fd < 0 {
-        return Err(std::io::Error::last_os_error().to_string());
+        return Err(std::io::Error::last_os_error().into());
     }
     // SAFETY: fd was just created and is owned by nothing else.
     let mut file = unsafe { std::fs::File::from_raw_fd(fd) };
-    file.write_all(&bytes).map_err(|e| e.to_string())?;
-    file.rewind().map_err(|e| e.to_string())?;
+    file.write_all(&bytes)?;
+    file.rewind()?;
     Ok(file.into())
 }

@@ -42,6 +42,7 @@ use landlock::{
     Ruleset, RulesetAttr, RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
 };
 
+use super::error::{HelperError, RuleError, SeccompError};
 use super::policy::SandboxPolicy;
 
 /// The hidden subcommand that runs the helper.
@@ -59,7 +60,7 @@ pub const SETUP_FAILED_STATUS: u8 = 125;
 
 /// The Landlock ABI version the kernel reports (`landlock_create_ruleset` version query),
 /// or why there is none.
-pub fn kernel_abi() -> Result<i32, String> {
+pub fn kernel_abi() -> Result<i32, HelperError> {
     // SAFETY: the version query takes no attribute (null, size 0) and only returns a number.
     let v = unsafe {
         libc::syscall(
@@ -73,8 +74,8 @@ pub fn kernel_abi() -> Result<i32, String> {
         return Ok(v as i32);
     }
     match std::io::Error::last_os_error().raw_os_error() {
-        Some(libc::EOPNOTSUPP) => Err("Landlock is built into the kernel but not enabled".into()),
-        _ => Err("the kernel has no Landlock".into()),
+        Some(libc::EOPNOTSUPP) => Err(HelperError::LandlockDisabled),
+        _ => Err(HelperError::NoLandlock),
     }
 }
 
@@ -98,7 +99,7 @@ pub fn helper_main(args: &[OsString]) -> ExitCode {
     };
     let (policy, argv) = match parse_args(args) {
         Ok(x) => x,
-        Err(e) => return fail(e),
+        Err(e) => return fail(e.to_string()),
     };
     if let Err(e) = restrict(&policy) {
         return fail(format!(
@@ -117,40 +118,37 @@ pub fn helper_main(args: &[OsString]) -> ExitCode {
     ExitCode::from(127)
 }
 
-fn parse_args(args: &[OsString]) -> Result<(SandboxPolicy, Vec<OsString>), String> {
+fn parse_args(args: &[OsString]) -> Result<(SandboxPolicy, Vec<OsString>), HelperError> {
     let [policy, sep, argv @ ..] = args else {
-        return Err("usage: deepterm __sandbox POLICY -- COMMAND...".into());
+        return Err(HelperError::Usage);
     };
     if sep != "--" {
-        return Err("usage: deepterm __sandbox POLICY -- COMMAND...".into());
+        return Err(HelperError::Usage);
     }
-    let policy: SandboxPolicy = serde_json::from_str(&policy.to_string_lossy())
-        .map_err(|e| format!("bad sandbox policy: {e}"))?;
+    let policy: SandboxPolicy =
+        serde_json::from_str(&policy.to_string_lossy()).map_err(HelperError::BadPolicy)?;
     Ok((policy, argv.to_vec()))
 }
 
 /// Restricts the calling process (the helper) to `policy`: Landlock, then seccomp.
-fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
+fn restrict(policy: &SandboxPolicy) -> Result<(), HelperError> {
     if policy.mount_ns {
         private_mounts(&policy.ro_binds)?;
     }
     drop_capabilities()?;
     let v = kernel_abi()?;
     if v < MIN_ABI {
-        return Err(format!(
-            "the kernel's Landlock ABI {v} is too old (version {MIN_ABI} is needed to refuse truncation)"
-        ));
+        return Err(HelperError::AbiTooOld(v));
     }
     let abi = ABI::from(v.min(10));
-    let landlock_err = |e: landlock::RulesetError| format!("Landlock: {e}");
     let mut ruleset = Ruleset::default()
         .set_compatibility(CompatLevel::HardRequirement)
         .handle_access(AccessFs::from_all(abi))
-        .map_err(landlock_err)?;
+        .map_err(HelperError::Ruleset)?;
     if !policy.network && v >= 4 {
         ruleset = ruleset
             .handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp)
-            .map_err(landlock_err)?;
+            .map_err(HelperError::Ruleset)?;
     }
     if v >= 6 {
         let scope: BitFlags<Scope> = if policy.network {
@@ -158,15 +156,15 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
         } else {
             Scope::Signal | Scope::AbstractUnixSocket
         };
-        ruleset = ruleset.scope(scope).map_err(landlock_err)?;
+        ruleset = ruleset.scope(scope).map_err(HelperError::Ruleset)?;
     }
-    let mut created = ruleset.create().map_err(landlock_err)?;
+    let mut created = ruleset.create().map_err(HelperError::Ruleset)?;
     let mut read = AccessFs::from_read(abi);
     if policy.network && v >= 9 {
         // Pathname Unix sockets anywhere only with the network on (v9 handles them).
         read |= AccessFs::ResolveUnix;
     }
-    created = add(created, Path::new("/"), read).map_err(|e| format!("Landlock: /: {e}"))?;
+    created = add(created, Path::new("/"), read)?;
     for dev in [
         "/dev/null",
         "/dev/zero",
@@ -175,19 +173,16 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
         "/dev/urandom",
     ] {
         if Path::new(dev).exists() {
-            created = add(created, Path::new(dev), AccessFs::from_file(abi))
-                .map_err(|e| format!("Landlock: {dev}: {e}"))?;
+            created = add(created, Path::new(dev), AccessFs::from_file(abi))?;
         }
     }
-    created = add(created, &policy.tmp_dir, AccessFs::from_all(abi))
-        .map_err(|e| format!("Landlock: {}: {e}", policy.tmp_dir.display()))?;
+    created = add(created, &policy.tmp_dir, AccessFs::from_all(abi))?;
     if !policy.network && v >= 9 {
         // Sockets beneath the writable roots stay reachable (from_all has ResolveUnix for
         // the trees granted whole; the workspace root's entries get it below).
         for root in &policy.writable_roots {
             if root.exists() {
-                created = add(created, root, AccessFs::ResolveUnix.into())
-                    .map_err(|e| format!("Landlock: {}: {e}", root.display()))?;
+                created = add(created, root, AccessFs::ResolveUnix.into())?;
             }
         }
     }
@@ -196,54 +191,56 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), String> {
             // The protected paths inside are read-only mounts (private_mounts).
             let is_dir = std::fs::symlink_metadata(root).is_ok_and(|m| m.is_dir());
             if is_dir {
-                created = add(created, root, AccessFs::from_all(abi))
-                    .map_err(|e| format!("Landlock: {}: {e}", root.display()))?;
+                created = add(created, root, AccessFs::from_all(abi))?;
             }
         } else {
             created = grant_tree(created, policy, root, abi)?;
         }
     }
-    let status = created.restrict_self().map_err(landlock_err)?;
+    let status = created.restrict_self().map_err(HelperError::Ruleset)?;
     if status.ruleset != RulesetStatus::FullyEnforced {
-        return Err(format!(
-            "the kernel reports the Landlock ruleset as {:?}",
-            status.ruleset
-        ));
+        return Err(HelperError::NotEnforced(status.ruleset));
     }
     if !status.no_new_privs {
-        return Err("no_new_privs could not be set".into());
+        return Err(HelperError::NoNewPrivs);
     }
     if let Some(n) = policy.nproc {
         // Counted from the user's processes now (see super::limits).
         // SAFETY: getuid has no failure mode.
         let uid = unsafe { libc::getuid() };
         super::limits::set_nproc(super::limits::tasks_of(uid) + u64::from(n))
-            .map_err(|e| format!("the process limit could not be set: {e}"))?;
+            .map_err(HelperError::ProcessLimit)?;
     }
-    seccomp(policy.network, v < 9)
+    Ok(seccomp(policy.network, v < 9)?)
 }
 
 /// Enters a private user and mount namespace and binds each of `binds` read-only over
 /// itself (decision 0112). The command cannot undo it: Landlock forbids mounting and every
 /// capability is dropped afterwards.
-fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), String> {
+fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), HelperError> {
     use std::ffi::CString;
-    let os = |what: &str| format!("{what}: {}", std::io::Error::last_os_error());
+    let os = std::io::Error::last_os_error;
     // SAFETY: getuid/getgid have no failure mode; unshare only changes this process's
     // namespaces; mount and statvfs read NUL-terminated paths and a struct that outlive
     // the calls.
     unsafe {
         let (uid, gid) = (libc::getuid(), libc::getgid());
         if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) != 0 {
-            return Err(os(
-                "no private mount namespace (user namespaces are refused here)",
-            ));
+            return Err(HelperError::NoNamespace(os()));
         }
         let _ = std::fs::write("/proc/self/setgroups", "deny");
-        std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n"))
-            .map_err(|e| format!("uid_map: {e}"))?;
-        std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))
-            .map_err(|e| format!("gid_map: {e}"))?;
+        std::fs::write("/proc/self/uid_map", format!("{uid} {uid} 1\n")).map_err(|source| {
+            HelperError::IdMap {
+                map: "uid_map",
+                source,
+            }
+        })?;
+        std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n")).map_err(|source| {
+            HelperError::IdMap {
+                map: "gid_map",
+                source,
+            }
+        })?;
         let root = CString::new("/").unwrap_or_default();
         if libc::mount(
             std::ptr::null(),
@@ -253,11 +250,11 @@ fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), String> {
             std::ptr::null(),
         ) != 0
         {
-            return Err(os("making the mounts private"));
+            return Err(HelperError::PrivateMounts(os()));
         }
         for p in binds {
             let c = CString::new(p.as_os_str().as_encoded_bytes())
-                .map_err(|_| format!("{}: a NUL in the path", p.display()))?;
+                .map_err(|_| HelperError::NulInPath(p.clone()))?;
             if libc::mount(
                 c.as_ptr(),
                 c.as_ptr(),
@@ -266,7 +263,10 @@ fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), String> {
                 std::ptr::null(),
             ) != 0
             {
-                return Err(os(&format!("binding {}", p.display())));
+                return Err(HelperError::Bind {
+                    path: p.clone(),
+                    source: os(),
+                });
             }
             // A remount in a user namespace must keep the flags the mount is locked with.
             let mut st: libc::statvfs = std::mem::zeroed();
@@ -293,7 +293,10 @@ fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), String> {
                 std::ptr::null(),
             ) != 0
             {
-                return Err(os(&format!("making {} read-only", p.display())));
+                return Err(HelperError::ReadOnly {
+                    path: p.clone(),
+                    source: os(),
+                });
             }
         }
     }
@@ -304,51 +307,34 @@ fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), String> {
 /// command run as root cannot regain them on exec, read a non-dumpable process's memory or
 /// environment (deepterm's holds the API key, see [`super::hide_process_memory`]), or
 /// override file permissions. A root helper that cannot drop them fails.
-fn drop_capabilities() -> Result<(), String> {
-    // SAFETY: prctl and capset only change this process's credentials; the structs are
-    // the kernel's v3 layout and outlive the call.
-    unsafe {
-        for cap in 0..64 {
-            libc::prctl(libc::PR_CAPBSET_DROP, cap, 0, 0, 0);
-        }
-        libc::prctl(
-            libc::PR_CAP_AMBIENT,
-            libc::PR_CAP_AMBIENT_CLEAR_ALL,
-            0,
-            0,
-            0,
-        );
-        #[repr(C)]
-        struct Header {
-            version: u32,
-            pid: i32,
-        }
-        #[repr(C)]
-        #[derive(Clone, Copy)]
-        struct Data {
-            effective: u32,
-            permitted: u32,
-            inheritable: u32,
-        }
-        let mut h = Header {
-            version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3
-            pid: 0,
-        };
-        let d = [Data {
-            effective: 0,
-            permitted: 0,
-            inheritable: 0,
-        }; 2];
-        if libc::syscall(libc::SYS_capset, &mut h as *mut Header, d.as_ptr()) != 0 {
-            return Err(format!(
-                "capabilities could not be dropped: {}",
-                std::io::Error::last_os_error()
-            ));
-        }
-        if libc::geteuid() == 0 && libc::prctl(libc::PR_CAPBSET_READ, 21, 0, 0, 0) == 1 {
-            // CAP_SYS_ADMIN still in the bounding set: exec would give it back to root.
-            return Err("the capability bounding set could not be cleared".into());
-        }
+fn drop_capabilities() -> Result<(), HelperError> {
+    use rustix::thread::{
+        CapabilitySet, CapabilitySets, clear_ambient_capability_set,
+        remove_capability_from_bounding_set, set_capabilities,
+    };
+    // Every number the kernel might know, not only the ones this build's headers name: a
+    // newer kernel's capability left in the bounding set would come back on exec. Unknown
+    // numbers fail with EINVAL, which is expected, hence the errors are ignored here and the
+    // result checked below.
+    for cap in 0..64 {
+        let _ = remove_capability_from_bounding_set(CapabilitySet::from_bits_retain(1 << cap));
+    }
+    let _ = clear_ambient_capability_set();
+    let none = CapabilitySets {
+        effective: CapabilitySet::empty(),
+        permitted: CapabilitySet::empty(),
+        inheritable: CapabilitySet::empty(),
+    };
+    set_capabilities(None, none).map_err(|e| HelperError::Capabilities(e.into()))?;
+    let root = rustix::process::geteuid().is_root();
+    if root
+        && matches!(
+            rustix::thread::capability_is_in_bounding_set(CapabilitySet::SYS_ADMIN),
+            Ok(true)
+        )
+    {
+        // CAP_SYS_ADMIN still in the bounding set: exec would give it back to root.
+        return Err(HelperError::BoundingSet);
     }
     Ok(())
 }
@@ -357,10 +343,14 @@ fn add(
     c: RulesetCreated,
     path: &Path,
     access: BitFlags<AccessFs>,
-) -> Result<RulesetCreated, String> {
-    let fd = PathFd::new(path).map_err(|e| e.to_string())?;
+) -> Result<RulesetCreated, HelperError> {
+    let at = |source: RuleError| HelperError::Rule {
+        path: path.to_path_buf(),
+        source,
+    };
+    let fd = PathFd::new(path).map_err(|e| at(e.into()))?;
     c.add_rule(PathBeneath::new(fd, access))
-        .map_err(|e| e.to_string())
+        .map_err(|e| at(e.into()))
 }
 
 /// Grants write rights under `path` except to protected paths: the whole tree when no
@@ -370,7 +360,7 @@ fn grant_tree(
     policy: &SandboxPolicy,
     path: &Path,
     abi: ABI,
-) -> Result<RulesetCreated, String> {
+) -> Result<RulesetCreated, HelperError> {
     if policy.is_protected(path) {
         return Ok(c);
     }
@@ -380,9 +370,11 @@ fn grant_tree(
     if meta.file_type().is_symlink() {
         return Ok(c);
     }
-    let here = |e: String| format!("Landlock: {}: {e}", path.display());
     if meta.is_dir() && policy.protects_inside(path) {
-        let entries = std::fs::read_dir(path).map_err(|e| here(e.to_string()))?;
+        let entries = std::fs::read_dir(path).map_err(|e| HelperError::Rule {
+            path: path.to_path_buf(),
+            source: e.into(),
+        })?;
         for entry in entries.flatten() {
             c = grant_tree(c, policy, &entry.path(), abi)?;
         }
@@ -393,63 +385,61 @@ fn grant_tree(
     } else {
         AccessFs::from_file(abi)
     };
-    add(c, path, access).map_err(here)
+    add(c, path, access)
 }
 
 /// The seccomp filter (see the module doc). seccompiler sets nothing itself: the caller
 /// already has `no_new_privs` from Landlock.
-fn seccomp(network: bool, deny_unix: bool) -> Result<(), String> {
+fn seccomp(network: bool, deny_unix: bool) -> Result<(), SeccompError> {
     use seccompiler::{
         BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
         SeccompRule, TargetArch,
     };
     use std::collections::BTreeMap;
-    let err = |e: &dyn std::fmt::Display| format!("seccomp: {e}");
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| err(&e))?;
+    let arch = TargetArch::try_from(std::env::consts::ARCH)?;
     let eperm = SeccompAction::Errno(libc::EPERM as u32);
     let always: Vec<SeccompRule> = Vec::new();
     let mut denied: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     denied.insert(libc::SYS_setsid, always.clone());
     denied.insert(libc::SYS_setpgid, always.clone());
-    let mut filters = vec![
-        SeccompFilter::new(denied, SeccompAction::Allow, eperm.clone(), arch)
-            .map_err(|e| err(&e))?,
-    ];
+    let mut filters = vec![SeccompFilter::new(
+        denied,
+        SeccompAction::Allow,
+        eperm.clone(),
+        arch,
+    )?];
     if !network {
         let not_unix = SeccompCondition::new(
             0,
             SeccompCmpArgLen::Dword,
             SeccompCmpOp::Ne,
             libc::AF_UNIX as u64,
-        )
-        .map_err(|e| err(&e))?;
+        )?;
         let mut sockets: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
         let rules = if deny_unix {
             Vec::new()
         } else {
-            vec![SeccompRule::new(vec![not_unix]).map_err(|e| err(&e))?]
+            vec![SeccompRule::new(vec![not_unix])?]
         };
         sockets.insert(libc::SYS_socket, rules);
-        filters.push(
-            SeccompFilter::new(
-                sockets,
-                SeccompAction::Allow,
-                SeccompAction::Errno(libc::EACCES as u32),
-                arch,
-            )
-            .map_err(|e| err(&e))?,
-        );
+        filters.push(SeccompFilter::new(
+            sockets,
+            SeccompAction::Allow,
+            SeccompAction::Errno(libc::EACCES as u32),
+            arch,
+        )?);
         let mut uring: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
         uring.insert(libc::SYS_io_uring_setup, always);
-        filters.push(
-            SeccompFilter::new(uring, SeccompAction::Allow, eperm, arch).map_err(|e| err(&e))?,
-        );
+        filters.push(SeccompFilter::new(
+            uring,
+            SeccompAction::Allow,
+            eperm,
+            arch,
+        )?);
     }
     for f in filters {
-        let prog: BpfProgram = f
-            .try_into()
-            .map_err(|e: seccompiler::BackendError| err(&e))?;
-        seccompiler::apply_filter(&prog).map_err(|e| err(&e))?;
+        let prog: BpfProgram = f.try_into()?;
+        seccompiler::apply_filter(&prog)?;
     }
     Ok(())
 }
@@ -457,33 +447,27 @@ fn seccomp(network: bool, deny_unix: bool) -> Result<(), String> {
 /// bubblewrap's filter with the network off (its own namespace already isolates the other
 /// families and abstract sockets): `socket(AF_UNIX)` fails with `EACCES`, `io_uring_setup`
 /// with `EPERM` (decision 0111).
-pub fn unix_socket_filter() -> Result<seccompiler::BpfProgram, String> {
+pub fn unix_socket_filter() -> Result<seccompiler::BpfProgram, SeccompError> {
     use seccompiler::{
         SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
         SeccompRule, TargetArch,
     };
     use std::collections::BTreeMap;
-    let err = |e: &dyn std::fmt::Display| format!("seccomp: {e}");
-    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(|e| err(&e))?;
+    let arch = TargetArch::try_from(std::env::consts::ARCH)?;
     let unix = SeccompCondition::new(
         0,
         SeccompCmpArgLen::Dword,
         SeccompCmpOp::Eq,
         libc::AF_UNIX as u64,
-    )
-    .map_err(|e| err(&e))?;
+    )?;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
-    rules.insert(
-        libc::SYS_socket,
-        vec![SeccompRule::new(vec![unix]).map_err(|e| err(&e))?],
-    );
+    rules.insert(libc::SYS_socket, vec![SeccompRule::new(vec![unix])?]);
     rules.insert(libc::SYS_io_uring_setup, Vec::new());
     let f = SeccompFilter::new(
         rules,
         SeccompAction::Allow,
         SeccompAction::Errno(libc::EACCES as u32),
         arch,
-    )
-    .map_err(|e| err(&e))?;
-    f.try_into().map_err(|e: seccompiler::BackendError| err(&e))
+    )?;
+    Ok(f.try_into()?)
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::WriteScope;
 use super::bwrap::BwrapRun;
+use super::error::LaunchError;
 use super::landlock::helper_args;
 use super::limits::PidsCgroup;
 use super::policy::SandboxPolicy;
@@ -49,7 +50,7 @@ pub fn prepare(
     limits: RunLimits<'_>,
     workdir: &Path,
     argv: &[String],
-) -> Result<Launch, String> {
+) -> Result<Launch, LaunchError> {
     let mut policy = SandboxPolicy::new(scope, limits.network, limits.tmp_dir, workdir);
     // Repositories at any depth, as they are now (one cloned since the start included).
     let found = super::vcs::discover(&policy.writable_roots, super::vcs::WALK_CAP);
@@ -76,14 +77,10 @@ pub fn prepare(
             let seccomp_fd = if limits.network {
                 None
             } else {
-                Some(
-                    super::bwrap::seccomp_memfd()
-                        .map_err(|e| format!("bubblewrap's seccomp filter: {e}"))?,
-                )
+                Some(super::bwrap::seccomp_memfd()?)
             };
             let fd = seccomp_fd.as_ref().map(std::os::fd::AsRawFd::as_raw_fd);
-            let run = BwrapRun::prepare(&policy, argv, fd)
-                .map_err(|e| format!("bubblewrap could not be prepared: {e}"))?;
+            let run = BwrapRun::prepare(&policy, argv, fd).map_err(LaunchError::Bwrap)?;
             Ok(Launch {
                 program: program.clone(),
                 args: run.args.clone(),
@@ -103,8 +100,8 @@ pub fn prepare(
             }
             let mut placeholders = None;
             if *mount_ns {
-                let (binds, guard) = super::bwrap::read_only_binds(&policy, false)
-                    .map_err(|e| format!("the Landlock sandbox could not be prepared: {e}"))?;
+                let (binds, guard) =
+                    super::bwrap::read_only_binds(&policy, false).map_err(LaunchError::Landlock)?;
                 policy.ro_binds = binds;
                 policy.mount_ns = true;
                 placeholders = Some(guard);

@@ -17,6 +17,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::error::CgroupError;
+
 /// The default `max_processes`.
 pub const DEFAULT_MAX_PROCESSES: u32 = 512;
 
@@ -54,15 +56,16 @@ pub struct PidsCgroup {
 impl PidsCgroup {
     /// A fresh cgroup allowing `max` processes, beside deepterm's own pids cgroup, or why
     /// there is none.
-    pub fn create(max: u32) -> Result<PidsCgroup, String> {
-        let parent = pids_parent().ok_or("no writable pids cgroup")?;
+    pub fn create(max: u32) -> Result<PidsCgroup, CgroupError> {
+        let parent = pids_parent().ok_or(CgroupError::NoParent)?;
         let dir = parent.join(format!(
             "deepterm-{}-{:016x}",
             std::process::id(),
             fastrand::u64(..)
         ));
-        std::fs::create_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let cg = |e: std::io::Error| format!("{}: {e}", dir.display());
+        if let Err(source) = std::fs::create_dir(&dir) {
+            return Err(CgroupError::Dir { dir, source });
+        }
         let setup = (|| {
             std::fs::write(dir.join("pids.max"), max.to_string())?;
             std::fs::OpenOptions::new()
@@ -73,7 +76,7 @@ impl PidsCgroup {
             Ok(procs) => Ok(PidsCgroup { dir, procs }),
             Err(e) => {
                 let _ = std::fs::remove_dir(&dir);
-                Err(cg(e))
+                Err(CgroupError::Dir { dir, source: e })
             }
         }
     }

@@ -6,6 +6,7 @@
 //! so the two can never disagree about what is protected.
 
 pub mod bwrap;
+pub mod error;
 pub mod handle;
 pub mod landlock;
 pub mod launch;

@@ -7,6 +7,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::error::ProbeError;
 use super::landlock as ll;
 use super::policy::{PrivateTmp, SandboxPolicy};
 use super::{BackendChoice, SandboxMode, WriteScope};
@@ -203,9 +204,9 @@ pub fn find_on_path(program: &str, path: Option<&OsStr>) -> Option<PathBuf> {
 }
 
 /// Probes bubblewrap (looked up on the `PATH` value `path`).
-pub fn probe_bwrap(path: Option<&OsStr>) -> Result<Backend, String> {
+pub fn probe_bwrap(path: Option<&OsStr>) -> Result<Backend, ProbeError> {
     let Some(program) = find_on_path("bwrap", path) else {
-        return Err("bubblewrap is not installed (no bwrap on PATH)".into());
+        return Err(ProbeError::NoBwrap);
     };
     let out = Command::new(&program)
         .args(super::bwrap::probe_args())
@@ -213,27 +214,21 @@ pub fn probe_bwrap(path: Option<&OsStr>) -> Result<Backend, String> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| format!("bubblewrap could not be started: {e}"))?;
+        .map_err(ProbeError::BwrapStart)?;
     if !out.status.success() {
         let why = String::from_utf8_lossy(&out.stderr);
-        return Err(format!(
-            "bubblewrap cannot create its namespaces here: {}",
-            why.trim()
-        ));
+        return Err(ProbeError::BwrapNamespaces(why.trim().to_string()));
     }
     Ok(Backend::Bwrap { program })
 }
 
 /// Probes Landlock: the kernel's ABI, then `helper` restricting itself and running `true`.
-pub fn probe_landlock(helper: &Path) -> Result<Backend, String> {
+pub fn probe_landlock(helper: &Path) -> Result<Backend, ProbeError> {
     let abi = ll::kernel_abi()?;
     if abi < ll::MIN_ABI {
-        return Err(format!(
-            "the kernel's Landlock ABI {abi} is too old (version {} is needed)",
-            ll::MIN_ABI
-        ));
+        return Err(ProbeError::AbiTooOld(abi));
     }
-    let tmp = PrivateTmp::create().map_err(|e| format!("no temporary directory: {e}"))?;
+    let tmp = PrivateTmp::create().map_err(ProbeError::NoTmp)?;
     let scope = WriteScope {
         mode: SandboxMode::ReadOnly,
         workspace: PathBuf::from("/"),
@@ -247,16 +242,14 @@ pub fn probe_landlock(helper: &Path) -> Result<Backend, String> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .output()
-        .map_err(|e| {
-            format!(
-                "the sandbox helper {} could not be started: {e}",
-                helper.display()
-            )
+        .map_err(|source| ProbeError::HelperStart {
+            helper: helper.to_path_buf(),
+            source,
         })?;
     if !out.status.success() {
         let why = String::from_utf8_lossy(&out.stderr);
         let why = why.trim().trim_start_matches(ll::HELPER_ERROR_PREFIX);
-        return Err(format!("Landlock cannot be enforced here: {why}"));
+        return Err(ProbeError::NotEnforced(why.to_string()));
     }
     // The private mount namespace: a read-only bind of the temporary directory.
     let mut ns = policy.clone();
@@ -286,14 +279,14 @@ pub fn choose(
     match choice {
         BackendChoice::Bwrap => match probe_bwrap(path) {
             Ok(b) => (Some(b), "bubblewrap runs here (backend = \"bwrap\")".into()),
-            Err(e) => (None, e),
+            Err(e) => (None, e.to_string()),
         },
         BackendChoice::Landlock => match probe_landlock(helper) {
             Ok(b) => (
                 Some(b),
                 "Landlock is enforced here (backend = \"landlock\")".into(),
             ),
-            Err(e) => (None, e),
+            Err(e) => (None, e.to_string()),
         },
         BackendChoice::Auto => {
             let bw = match probe_bwrap(path) {
@@ -389,4 +382,41 @@ pub fn start(
         std::sync::Arc::new(std::sync::RwLock::new(scope)),
         std::sync::Arc::new(status),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_bubblewrap_is_reported_in_the_words_sandbox_shows() {
+        let e = probe_bwrap(Some(OsStr::new(""))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bubblewrap is not installed (no bwrap on PATH)"
+        );
+    }
+
+    #[test]
+    fn auto_with_no_usable_backend_gives_each_backends_reason() {
+        let (backend, reason) = choose(
+            BackendChoice::Auto,
+            Some(OsStr::new("")),
+            Path::new("/nonexistent/deepterm"),
+        );
+        assert!(backend.is_none());
+        let rest = reason
+            .strip_prefix(
+                "no sandbox backend works: bubblewrap is not installed (no bwrap on PATH); ",
+            )
+            .unwrap_or_else(|| panic!("{reason}"));
+        // Which Landlock reason depends on the kernel; each is a whole sentence.
+        assert!(
+            rest.starts_with("the sandbox helper /nonexistent/deepterm could not be started: ")
+                || rest == "the kernel has no Landlock"
+                || rest == "Landlock is built into the kernel but not enabled"
+                || rest.starts_with("the kernel's Landlock ABI "),
+            "{rest}"
+        );
+    }
 }

@@ -96,3 +96,16 @@ async fn a_landlock_helper_that_cannot_apply_its_policy_runs_nothing() {
     );
     assert!(!site.ws.join("marker").exists());
 }
+
+#[test]
+fn a_malformed_helper_call_prints_its_usage_and_runs_nothing() {
+    let out = std::process::Command::new(helper())
+        .args(["__sandbox", "{}"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(125));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "deepterm sandbox: usage: deepterm __sandbox POLICY -- COMMAND...\n"
+    );
+}
