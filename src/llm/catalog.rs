@@ -17,8 +17,8 @@ pub const DEEPSEEK_V4_CONTEXT_WINDOW: u64 = 1_048_576;
 
 pub use crate::session::event::{Capabilities, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOOLS, Prices};
 
-/// DeepSeek's published V4.1-Flash prices (api-docs.deepseek.com "Models & Pricing", see
-/// docs/decisions/0025-prices.md): $0.0028 per million cache-hit input
+/// DeepSeek's published V4.1-Flash prices (api-docs.deepseek.com "Models & Pricing"):
+/// $0.0028 per million cache-hit input
 /// tokens, $0.14 cache-miss input, $0.28 output. Config entries override them.
 pub const DEEPSEEK_FLASH_PRICES: Prices = Prices {
     input_hit: 0.0028,

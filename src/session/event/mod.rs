@@ -164,7 +164,7 @@ pub enum EventKind {
     /// One hook ran (SPEC §14.4; additive, see `session::hook_event`).
     #[serde(rename = "hook/run")]
     HookRun(crate::session::hook_event::HookRunData),
-    /// The active tool set changed (decision 0097; additive, see `session::tools_event`).
+    /// The active tool set changed (additive, see `session::tools_event`).
     #[serde(rename = "tools/changed")]
     ToolsChanged(crate::session::tools_event::ToolsChangedData),
     /// The provider refused a tool-change block: the route sends such changes as text for
