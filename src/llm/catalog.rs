@@ -204,7 +204,7 @@ mod tests {
     }
 
     #[test]
-    fn w11_flash_has_both_modes_and_images() {
+    fn flash_has_both_modes_and_images() {
         let c = resolve(ProviderKind::DeepseekMessages, &[], "deepseek-flash");
         assert_eq!(c.tool_update, Some(ToolUpdateMode::AdditionOnly));
         assert_eq!(c.system_prompt_update, Some(SystemPromptUpdate::InHistory));
@@ -215,7 +215,7 @@ mod tests {
     }
 
     #[test]
-    fn w11_v4_pro_and_openai_chat_have_no_modes() {
+    fn v4_pro_and_openai_chat_have_no_modes() {
         let pro = resolve(ProviderKind::DeepseekMessages, &[], "deepseek-v4-pro");
         assert_eq!((pro.tool_update, pro.system_prompt_update), (None, None));
         assert_eq!(pro.context_window, 1_048_576);
@@ -225,7 +225,7 @@ mod tests {
     }
 
     #[test]
-    fn w12_uncatalogued_model_has_no_tool_update() {
+    fn an_uncatalogued_model_has_no_tool_update() {
         let c = resolve(ProviderKind::DeepseekMessages, &[], "some-future-model");
         assert_eq!(c.tool_update, None);
         assert_eq!(c.system_prompt_update, None);

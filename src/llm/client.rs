@@ -662,7 +662,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn w9_url_appends_v1_messages_unless_base_ends_in_v1() {
+    fn the_url_appends_v1_messages_unless_the_base_ends_in_v1() {
         let mut route = test_route(ProviderKind::DeepseekMessages, "https://x/anthropic/");
         assert_eq!(endpoint_url(&route), "https://x/anthropic/v1/messages");
         route.base_url = "https://x/anthropic/v1".into();

@@ -689,7 +689,7 @@ mod tests {
     }
 
     #[test]
-    fn r5_retained_removed_tool_fails_as_unknown_saying_it_was_removed() {
+    fn a_retained_removed_tool_fails_as_unknown_saying_it_was_removed() {
         let mut r = ToolRegistry::new();
         r.set_source_tools(ToolSource::Mcp("s".into()), vec![tool("s__a")]);
         r.set_retained(vec![("s__a".into(), Some(2)), ("s__gone".into(), Some(3))]);

@@ -466,7 +466,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn d2_reply_cap_counts_text_reasoning_and_arguments() {
+    fn the_reply_cap_counts_text_reasoning_and_arguments() {
         let chunk = |delta: serde_json::Value| {
             format!(
                 "data: {}\n\n",
@@ -491,7 +491,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn d3_empty_and_repeated_ids_are_unique_after_assembly() {
+    fn empty_and_repeated_call_ids_are_unique_after_assembly() {
         let call = |index: u64, id: &str| {
             format!(
                 "data: {}\n\n",

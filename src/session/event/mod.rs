@@ -235,7 +235,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn e1_event_round_trips_with_type_and_data() {
+    fn an_event_round_trips_with_its_type_and_data() {
         let ev = Event {
             kind: EventKind::DeveloperMessage(DeveloperMessageData {
                 turn: 1,
@@ -264,7 +264,7 @@ mod tests {
     }
 
     #[test]
-    fn e2_replace_surface_op_shape() {
+    fn a_replace_surface_op_has_its_wire_shape() {
         let op = SurfaceOp::replace(3, 9);
         let s = serde_json::to_string(&op).unwrap();
         assert_eq!(s, r#"{"op":"replace","startSeq":3,"endSeq":9}"#);
