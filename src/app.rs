@@ -52,7 +52,7 @@ pub struct Setup {
     pub demo: bool,
     /// `--base-url`.
     pub base_url_override: Option<String>,
-    /// What demo mode does not use of the command line, to say at start (decision 0038).
+    /// What demo mode does not use of the command line, to say at start.
     pub demo_notice: Option<Notice>,
     /// The language of the demo replies: the interface language, switched with it.
     pub demo_locale: crate::sim::DemoLocale,
@@ -67,7 +67,7 @@ pub fn setup(args: &CliArgs, allow_demo: bool) -> Result<Setup, StartupError> {
     let env_locale = args.locale.or_else(Locale::from_env);
     let early = Localizer::new(env_locale.unwrap_or_default());
     let mut config_location = crate::config::locate(args.config.as_deref());
-    // A resumed session may continue in another directory (SPEC §14.4, decision 0087): the
+    // A resumed session may continue in another directory (SPEC §14.4): the
     // paths given relative to this one must keep naming the same files.
     let keep = |p: PathBuf| match args.resume.is_some() {
         true => std::path::absolute(&p).unwrap_or(p),
@@ -500,7 +500,7 @@ impl Environment for AppEnvironment {
             let mut sessions = listing::list_sessions(&dir).unwrap_or_default();
             sessions.truncate(SUMMARIES_MAX);
             // Each log is read within its first bytes (`summarize_log`); the picker gets a
-            // batch at least every SUMMARY_BATCH_EVERY, so it fills in (decision 0101).
+            // batch at least every SUMMARY_BATCH_EVERY, so it fills in.
             let mut out: Vec<SessionSummary> = Vec::new();
             let mut sent = std::time::Instant::now();
             let n = sessions.len();
@@ -719,7 +719,7 @@ pub fn build_agent(
     for value in crate::tools::child_env::key_values(&setup.config) {
         agent.add_secret(value);
     }
-    // Hooks and custom commands (SPEC §14.4; decisions 0088, 0089).
+    // Hooks and custom commands (SPEC §14.4).
     agent.set_hooks(crate::agent::hooks::Hooks::new(
         setup.config.hooks.clone(),
         &crate::tools::child_env::key_env_vars(&setup.config),

@@ -353,7 +353,7 @@ mod tests {
     }
 
     #[test]
-    fn u5_tool_notice_texts_in_both_locales() {
+    fn tool_notice_texts_exist_in_both_locales() {
         let en = Localizer::new(Locale::EnUs);
         let zh = Localizer::new(Locale::ZhCn);
         assert_eq!(

@@ -62,8 +62,8 @@ pub const REDACTION_MARKER: &str = "[REDACTED]";
 pub const MIN_REDACTED_LEN: usize = 8;
 
 /// The key values to keep out of the log and every request body: one shared, growing set
-/// (a `/model` switch may add a key). Cloning shares the set. See
-/// `docs/decisions/0030-redaction-at-the-log.md`.
+/// (a `/model` switch may add a key). Cloning shares the set.
+/// Redacting where the log is written means no later reader can meet a key.
 #[derive(Clone, Default)]
 pub struct Secrets(Arc<RwLock<Vec<String>>>);
 

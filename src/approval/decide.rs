@@ -238,7 +238,7 @@ fn ask(ctx: &Context<'_>, card: Ask) -> Decision {
 }
 
 /// What `a` on a shell card does, one thing, said exactly on the card and in the key bar
-/// (§15.5, decision 0116): on a card for a sandboxed run, save an allow rule for the
+/// (§15.5): on a card for a sandboxed run, save an allow rule for the
 /// card's prefix to `rules.toml` (it covers sandboxed runs, in later sessions too); on a
 /// card for a run outside the sandbox, which no saved rule covers, grant the prefix
 /// outside the sandbox for this session only. Without a prefix, the exact command is

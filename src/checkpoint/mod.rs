@@ -101,7 +101,7 @@ pub enum CheckpointError {
 
 impl CheckpointError {
     /// The error as a message in the interface language, the system's own text only as a
-    /// quoted detail (decision 0103).
+    /// quoted detail.
     pub fn text(&self) -> crate::i18n::Text {
         use crate::i18n::{Arg, Text};
         let (key, path, error) = match self {

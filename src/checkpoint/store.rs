@@ -105,7 +105,7 @@ impl Store {
 
     /// Writes `bytes` once under `path` (temporary file, rename; fsynced when `durable`).
     /// Objects are not fsynced one by one (20,000 fsyncs made a first snapshot take
-    /// minutes, decision 0080): after a system crash an object may be missing or short,
+    /// minutes): after a system crash an object may be missing or short,
     /// which `get_object` reports (its hash is checked), never restores wrongly.
     fn write_once(&self, path: &Path, bytes: &[u8], durable: bool) -> Result<(), CheckpointError> {
         if path.exists() {

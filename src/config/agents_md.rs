@@ -70,15 +70,15 @@ pub struct InstructionSources<'a> {
     pub files: &'a [PathBuf],
     /// The workspace (the start directory).
     pub workspace: &'a Path,
-    /// The config file, when there is one (its directory is a root, decision 0031).
+    /// The config file, when there is one (its directory is a root).
     pub config_file: Option<&'a Path>,
     /// The user config directory (`None` when there is no home).
     pub user_dir: Option<&'a Path>,
 }
 
 /// Reads the instructions: the configured text and files, then every discovered
-/// `AGENTS.md` not already named by `files`. Discovered files are confined to the roots of
-/// decision 0031 plus the repository root, whose `AGENTS.md` lies above a workspace that is
+/// `AGENTS.md` not already named by `files`. Discovered files are confined to the instruction
+/// roots (the workspace, the config file's directory) plus the repository root, whose `AGENTS.md` lies above a workspace that is
 /// a subdirectory of it; a symlink out of them, a FIFO or a file that is not text is
 /// refused with the same warnings as a configured file, and a huge one is cut.
 pub fn read_project_instructions(src: &InstructionSources<'_>) -> InstructionsRead {

@@ -238,7 +238,7 @@ impl Default for Config {
 /// lower layer, so the config does not depend on the checkpoint store.
 pub const DEFAULT_CHECKPOINT_MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// `[checkpoints]` (SPEC §14.3, decision 0080).
+/// `[checkpoints]` (SPEC §14.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CheckpointSettings {
     /// `enabled` (default true).
@@ -376,7 +376,7 @@ impl Config {
     /// The base instructions: `[instructions] text` then each file's contents, separated
     /// by blank lines, with what went wrong. Files are re-read on every call, each only
     /// if it is a regular text file inside [`Instructions::roots`] after resolving
-    /// symlinks, and at most [`instructions::MAX_INSTRUCTION_BYTES`] of it (decision 0031).
+    /// symlinks, and at most [`instructions::MAX_INSTRUCTION_BYTES`] of it.
     pub fn read_instructions(&self) -> InstructionsRead {
         instructions::read_instructions(
             self.instructions.text.as_deref(),

@@ -86,7 +86,8 @@ impl TrustStore {
         self.read().folders.get(&key(folder)).copied()
     }
 
-    /// Remembers `trusted` for `folder` (written whole to a temporary file, then renamed).
+    /// Remembers `trusted` for `folder` (the file is replaced atomically: a crash leaves the
+    /// old answers or the new ones, never a torn file).
     pub fn set(&self, folder: &Path, trusted: bool) -> std::io::Result<()> {
         let mut f = self.read();
         f.folders.insert(key(folder), trusted);
@@ -97,9 +98,7 @@ impl TrustStore {
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        let tmp = self.path.with_extension("toml.tmp");
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, &self.path)
+        super::file::replace_file(&self.path, text.as_bytes())
     }
 }
 

@@ -17,8 +17,8 @@ pub const DEEPSEEK_V4_CONTEXT_WINDOW: u64 = 1_048_576;
 
 pub use crate::session::event::{Capabilities, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOOLS, Prices};
 
-/// DeepSeek's published V4.1-Flash prices (api-docs.deepseek.com "Models & Pricing", see
-/// docs/decisions/0025-prices.md): $0.0028 per million cache-hit input
+/// DeepSeek's published V4.1-Flash prices (api-docs.deepseek.com "Models & Pricing"):
+/// $0.0028 per million cache-hit input
 /// tokens, $0.14 cache-miss input, $0.28 output. Config entries override them.
 pub const DEEPSEEK_FLASH_PRICES: Prices = Prices {
     input_hit: 0.0028,
@@ -204,7 +204,7 @@ mod tests {
     }
 
     #[test]
-    fn w11_flash_has_both_modes_and_images() {
+    fn flash_has_both_modes_and_images() {
         let c = resolve(ProviderKind::DeepseekMessages, &[], "deepseek-flash");
         assert_eq!(c.tool_update, Some(ToolUpdateMode::AdditionOnly));
         assert_eq!(c.system_prompt_update, Some(SystemPromptUpdate::InHistory));
@@ -215,7 +215,7 @@ mod tests {
     }
 
     #[test]
-    fn w11_v4_pro_and_openai_chat_have_no_modes() {
+    fn v4_pro_and_openai_chat_have_no_modes() {
         let pro = resolve(ProviderKind::DeepseekMessages, &[], "deepseek-v4-pro");
         assert_eq!((pro.tool_update, pro.system_prompt_update), (None, None));
         assert_eq!(pro.context_window, 1_048_576);
@@ -225,7 +225,7 @@ mod tests {
     }
 
     #[test]
-    fn w12_uncatalogued_model_has_no_tool_update() {
+    fn an_uncatalogued_model_has_no_tool_update() {
         let c = resolve(ProviderKind::DeepseekMessages, &[], "some-future-model");
         assert_eq!(c.tool_update, None);
         assert_eq!(c.system_prompt_update, None);

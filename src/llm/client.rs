@@ -34,7 +34,7 @@ const MAX_ERROR_BODY: usize = 64 * 1024;
 /// Default no-progress timeout: longest time without a content delta.
 pub const DEFAULT_NO_PROGRESS_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// Size and progress limits of one streamed reply (`[limits]` in the config, decision 0009).
+/// Size and progress limits of one streamed reply (`[limits]` in the config).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StreamLimits {
     /// Cap on one SSE event's data, across its `data:` lines.
@@ -69,10 +69,10 @@ pub fn build_wire(opts: &GenerateOptions) -> Result<WireBytes, LlmError> {
     with_request_parts(opts, |parts| write_wire(opts.route.kind, parts))
 }
 
-/// Everything of [`build_wire`] except writing the bytes: repairs tool-call ids (decision 0009),
+/// Everything of [`build_wire`] except writing the bytes: repairs tool-call ids,
 /// projects for the route and hands the borrowed [`RequestParts`] to `f`.
 pub fn with_request_parts<T>(opts: &GenerateOptions, f: impl FnOnce(&RequestParts<'_>) -> T) -> T {
-    // Logs written before arrival repair may hold missing or duplicate call ids (decision 0009).
+    // Logs written before arrival repair may hold missing or duplicate call ids.
     // The session scans each message once as it arrives; a list it vouches for needs
     // no walk here. The repair replaces messages in place, so positions still hold.
     let messages = if opts.messages.ids_clean() {
@@ -420,7 +420,7 @@ impl ProviderClient {
             .to_ascii_lowercase();
         if is_json_type(&content_type) {
             // A 200 with a JSON body (a gateway answering without `stream`, or an error
-            // wrapped in a 200): not a stream, and asking again gives the same (decision 0009).
+            // wrapped in a 200): not a stream, and asking again gives the same.
             let text = tokio::select! {
                 biased;
                 _ = cancel.cancelled() => return Err(cancelled()),
@@ -440,7 +440,7 @@ impl ProviderClient {
         // with a wrong content type).
         let mut head: Vec<u8> = Vec::new();
         let mut seen_frame = false;
-        // Only content deltas prove progress; pings and keep-alives do not (decision 0009).
+        // Only content deltas prove progress; pings and keep-alives do not.
         let no_progress = self.limits.no_progress_timeout;
         let mut progress_deadline = Instant::now() + no_progress;
         let mut bytes = response.bytes_stream();
@@ -586,7 +586,7 @@ fn looks_like_json(head: &[u8]) -> bool {
     )
 }
 
-/// The error for a 200 whose body is JSON instead of an event stream (decision 0009): names the
+/// The error for a 200 whose body is JSON instead of an event stream: names the
 /// embedded error message when there is one, else a short excerpt. Not retried.
 pub(crate) fn json_instead_of_stream(body: &str) -> LlmError {
     let body = body.trim();
@@ -662,7 +662,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn w9_url_appends_v1_messages_unless_base_ends_in_v1() {
+    fn the_url_appends_v1_messages_unless_the_base_ends_in_v1() {
         let mut route = test_route(ProviderKind::DeepseekMessages, "https://x/anthropic/");
         assert_eq!(endpoint_url(&route), "https://x/anthropic/v1/messages");
         route.base_url = "https://x/anthropic/v1".into();

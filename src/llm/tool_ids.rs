@@ -247,7 +247,7 @@ mod tests {
     }
 
     /// The session's word that its history needs no repair agrees with the full repair,
-    /// and the body is byte-identical to one built with the full repair (decision 0009).
+    /// and the body is byte-identical to one built with the full repair.
     fn assert_flag_matches_full_repair(s: &Session) -> bool {
         let list = s.derive_messages();
         let borrowed = matches!(repair_history(&list), Cow::Borrowed(_));

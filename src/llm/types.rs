@@ -207,11 +207,11 @@ pub struct Completion {
     /// Why the model stopped.
     pub stop_reason: StopReason,
     /// Usage (input excludes cache reads); `None` when the provider reported one that
-    /// cannot be true (`llm::usage`, decision 0028): unknown, and never acted on.
+    /// cannot be true (`llm::usage`): unknown, and never acted on.
     pub usage: Option<Usage>,
     /// Provider request id, when the response carried one.
     pub request_id: Option<String>,
-    /// Tool calls whose missing or duplicate ids the assembler replaced (decision 0009).
+    /// Tool calls whose missing or duplicate ids the assembler replaced.
     pub id_repairs: Vec<crate::llm::tool_ids::ToolIdRepair>,
 }
 

@@ -45,7 +45,7 @@ const fn needs_escape(word: u64) -> bool {
 
 /// Appends the escaped contents of `s` (no quotes), as `serde_json` escapes a string.
 /// Runs of plain text are found eight bytes at a time and copied whole: escaping is most
-/// of the work of writing a body (decision 0100).
+/// of the work of writing a body.
 pub(crate) fn escaped(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len());

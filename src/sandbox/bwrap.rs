@@ -66,8 +66,8 @@ impl Drop for Placeholders {
 /// The paths to bind read-only over the writable roots: every existing protected path
 /// inside one (and, with `tmp_too`, under `/tmp`, which bubblewrap replaces), and for a
 /// missing one an empty placeholder at its first missing component, which stops the
-/// creation of everything below it (decision 0040). Used by bubblewrap and by the
-/// Landlock helper's private mount namespace (decision 0112).
+/// creation of everything below it. Used by bubblewrap and by the
+/// Landlock helper's private mount namespace.
 pub fn read_only_binds(
     policy: &SandboxPolicy,
     tmp_too: bool,

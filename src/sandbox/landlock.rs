@@ -23,7 +23,7 @@
 //!   `io_uring_setup` (whose socket operation bypasses seccomp) fail with `EACCES`/`EPERM`;
 //!   on a kernel whose Landlock cannot restrict pathname Unix sockets (ABI < 9),
 //!   `socket(AF_UNIX)` fails too, so no socket outside the sandbox (an ssh-agent, Docker's)
-//!   can be reached; `socketpair` still works (decision 0111). From ABI 9 the socket rule
+//!   can be reached; `socketpair` still works. From ABI 9 the socket rule
 //!   grants connecting to sockets beneath the writable roots and the temporary directory;
 //!   always, `setsid` and `setpgid` fail with `EPERM`, so nothing leaves the process group
 //!   deepterm kills on timeout.
@@ -215,7 +215,7 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), HelperError> {
 }
 
 /// Enters a private user and mount namespace and binds each of `binds` read-only over
-/// itself (decision 0112). The command cannot undo it: Landlock forbids mounting and every
+/// itself. The command cannot undo it: Landlock forbids mounting and every
 /// capability is dropped afterwards.
 fn private_mounts(binds: &[std::path::PathBuf]) -> Result<(), HelperError> {
     use std::ffi::CString;
@@ -446,7 +446,7 @@ fn seccomp(network: bool, deny_unix: bool) -> Result<(), SeccompError> {
 
 /// bubblewrap's filter with the network off (its own namespace already isolates the other
 /// families and abstract sockets): `socket(AF_UNIX)` fails with `EACCES`, `io_uring_setup`
-/// with `EPERM` (decision 0111).
+/// with `EPERM`.
 pub fn unix_socket_filter() -> Result<seccompiler::BpfProgram, SeccompError> {
     use seccompiler::{
         SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,

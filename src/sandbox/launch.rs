@@ -35,7 +35,7 @@ pub struct Launch {
     pub cgroup: Option<PidsCgroup>,
     /// The bubblewrap seccomp program the child keeps open for `bwrap --seccomp`.
     pub seccomp_fd: Option<std::os::fd::OwnedFd>,
-    /// The version-control walk stopped at its cap (decision 0110).
+    /// The version-control walk stopped at its cap.
     pub vcs_walk_truncated: bool,
     /// The version-control entries that existed before the command (protected).
     pub vcs_before: Vec<PathBuf>,

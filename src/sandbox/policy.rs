@@ -30,7 +30,7 @@ pub struct SandboxPolicy {
     pub nproc: Option<u32>,
     /// Landlock only: the helper makes a private mount namespace and binds these paths
     /// read-only in it (the protected paths inside the writable roots, and placeholders for
-    /// missing ones), so the writable roots can be granted whole (decision 0112). Empty
+    /// missing ones), so the writable roots can be granted whole. Empty
     /// (and `mount_ns` false) where the kernel refuses the namespace.
     #[serde(default)]
     pub ro_binds: Vec<PathBuf>,

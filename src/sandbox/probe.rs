@@ -13,7 +13,7 @@ use super::policy::{PrivateTmp, SandboxPolicy};
 use super::{BackendChoice, SandboxMode, WriteScope};
 
 /// Set once the session's backend is Landlock without a private mount namespace, where
-/// entries directly in the workspace root cannot be created or removed (decision 0112).
+/// entries directly in the workspace root cannot be created or removed.
 static ROOT_ENTRIES_LIMITED: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(false);
 
@@ -38,8 +38,8 @@ pub enum Backend {
         /// The deepterm executable that runs `__sandbox`.
         helper: PathBuf,
         /// The helper can make a private mount namespace (an unprivileged user namespace),
-        /// so the writable roots are granted whole and protected paths bound read-only
-        /// (decision 0112); otherwise the workspace root's entries are granted one by one.
+        /// so the writable roots are granted whole and protected paths bound read-only;
+        /// otherwise the workspace root's entries are granted one by one.
         mount_ns: bool,
     },
 }
@@ -139,7 +139,7 @@ pub struct SandboxStatus {
 impl SandboxStatus {
     /// Whether, with the network off, no Unix socket can be created at all: the backend
     /// cannot tell a socket inside the writable roots from one outside (bubblewrap; Landlock
-    /// before ABI 9), decision 0111.
+    /// before ABI 9).
     pub fn unix_sockets_refused(&self) -> bool {
         !self.network
             && match &self.backend {
@@ -150,7 +150,7 @@ impl SandboxStatus {
     }
 
     /// How `max_processes` is enforced here: `"cgroup"`, `"rlimit"` or `"none"` (root
-    /// without a writable pids cgroup), decision 0113.
+    /// without a writable pids cgroup).
     pub fn process_limit_kind(&self) -> &'static str {
         if !super::limits::is_root() {
             "rlimit"

@@ -25,7 +25,7 @@ use crate::fs_guard::canonical_or_lexical;
 /// The entry names that make a version-control directory (or, for `.git`, a file).
 pub const VCS_NAMES: [&str; 4] = [".git", ".hg", ".svn", ".jj"];
 
-/// The most directories one walk reads (decision 0110 has the measured cost).
+/// The most directories one walk reads.
 pub const WALK_CAP: usize = 20_000;
 
 /// Whether `name` names a version-control directory.

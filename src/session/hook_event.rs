@@ -50,7 +50,7 @@ pub struct HookRunData {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub stderr: String,
     /// Why it blocked, when it did (its stderr, or the reason of its JSON decision).
-    /// Additive: the tool card and `exec` say it from the log (decision 0105).
+    /// Additive: the tool card and `exec` say it from the log.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Its timeout, when it was cut at it.
@@ -59,7 +59,7 @@ pub struct HookRunData {
 }
 
 /// What one logged run means, read the same way by every place that says it: the TUI's
-/// tool card, `exec`'s line and the notices (decision 0105). Each rule of reading the
+/// tool card, `exec`'s line and the notices. Each rule of reading the
 /// event is here once: which text is the reason, when exit 2 refused something and when it
 /// only told the model, a failure without an exit status, the timeout of an older log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -133,13 +133,13 @@ pub struct LogSummary {
     /// The parent's id when the log is a fork (SPEC §14.3).
     pub forked_from: Option<String>,
     /// The log is longer than [`SUMMARY_SCAN_BYTES`]: `messages` counts its first bytes
-    /// only, so there are at least that many (decision 0101).
+    /// only, so there are at least that many.
     pub messages_partial: bool,
 }
 
 /// The bytes [`summarize_log`] reads of a log at most, from its start (4 MiB): the
 /// workspace, the parent and the first prompt are at the start, and listing 2,000 sessions
-/// must not read whole logs of gigabytes (decision 0101).
+/// must not read whole logs of gigabytes.
 pub const SUMMARY_SCAN_BYTES: u64 = 4 << 20;
 
 /// The longest first prompt [`summarize_log`] keeps, in characters.

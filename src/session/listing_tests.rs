@@ -241,7 +241,7 @@ fn resume_last_and_prefix() {
     ));
 }
 
-/// Decision 0101: a long log is summarized from its start only, and its count says "at
+/// A long log is summarized from its start only, and its count says "at
 /// least"; a log within the bound is counted exactly.
 #[test]
 fn a_log_longer_than_the_scan_bound_is_counted_from_its_start_as_at_least() {

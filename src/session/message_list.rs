@@ -47,7 +47,7 @@ impl MessageList {
         &self.items.developer
     }
 
-    /// Whether the tool-call ids are known to need no dispatch-time repair (decision 0009): set by
+    /// Whether the tool-call ids are known to need no dispatch-time repair: set by
     /// the surface fold, which scans each message once as it arrives. A list built any
     /// other way says `false` and is scanned when sent.
     pub fn ids_clean(&self) -> bool {

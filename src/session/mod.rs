@@ -78,8 +78,7 @@ pub enum SessionError {
 
 impl SessionError {
     /// The error as a message in the interface language: what went wrong in deepterm's
-    /// words, the sink's or a rule's own (English) text only as a quoted detail
-    /// (decision 0103).
+    /// words, the sink's or a rule's own (English) text only as a quoted detail.
     pub fn text(&self) -> crate::i18n::Text {
         use crate::i18n::{Arg, Text};
         let (key, detail) = match self {
@@ -108,7 +107,7 @@ pub struct Session {
     ledger: ledger::RequestLedger,
     sink: Option<Box<dyn EventSink + Send>>,
     /// Key values redacted from every live event before it is validated, logged and
-    /// kept (decision 0030).
+    /// kept.
     secrets: crate::secret::Secrets,
     /// Seq ranges `[toSeq, rewindSeq)` taken back by conversation rewinds (SPEC §14.3).
     rewound: rewound::Rewound,
@@ -213,8 +212,8 @@ impl Session {
     }
 
     /// Sets the key values to redact from every event appended from now on. Since every
-    /// request is built from the log alone (decision 0014), nothing appended can carry a
-    /// key into a request either (decision 0030). Events already in the session (a
+    /// request is built from the log alone, nothing appended can carry a
+    /// key into a request either. Events already in the session (a
     /// loaded log) are kept as they are.
     pub fn set_secrets(&mut self, secrets: crate::secret::Secrets) {
         self.secrets = secrets;

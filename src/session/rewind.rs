@@ -64,7 +64,7 @@ impl Session {
         }
         self.rewound.observe(ev);
         // The kept history is a prefix the session already sent, so the request series
-        // goes on from it (SPEC §14.3, decision 0102): a new generation would start a series
+        // goes on from it (SPEC §14.3): a new generation would start a series
         // (L-1b), consolidating a prompt changed since at the head and re-declaring the
         // tools at the top, and the first request would no longer repeat the cached prefix.
         let generation = self.surface.content_generation();

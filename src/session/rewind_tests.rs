@@ -83,7 +83,7 @@ fn a_conversation_rewind_leaves_the_later_turns_out_of_the_derived_history_and_h
     assert!(s.is_rewound(starts[1]) && !s.is_rewound(starts[0]));
     let tools = s.latest_header().unwrap().1.header.tools.clone().unwrap();
     assert_eq!(tools.len(), 1, "the header of prompt 2's time");
-    // The kept history is a prefix already sent: the series goes on from it (decision 0102).
+    // The kept history is a prefix already sent: the series goes on from it.
     assert_eq!(s.content_generation(), generation, "no new series");
     // What follows is appended after the kept history.
     s.push(EventKind::TurnStart(TurnRef { turn: 4 })).unwrap();

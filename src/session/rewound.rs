@@ -9,7 +9,7 @@ use super::event::{Event, EventKind};
 /// The seq range `[toSeq, rewindSeq)` a logged `session/rewind` takes back: the
 /// conversation's part of the log from the prompt's `turn/start` up to the rewind itself
 /// (`None` for a code-only rewind and any other event). The session and the UI's folds
-/// (decision 0096) apply the same rule.
+/// apply the same rule.
 pub fn taken_back(ev: &Event) -> Option<(u64, u64)> {
     match &ev.kind {
         EventKind::SessionRewind(r) if r.scope.conversation() => Some((r.to_seq, ev.seq)),

@@ -308,8 +308,7 @@ impl Store {
     /// succeeds is it repaired: a torn tail is saved aside and cut, a missing final newline
     /// is added, and a log without any complete event gets a fresh `session/start`
     /// (id = file stem). A failed load changes nothing. Only a regular file is opened, and
-    /// without blocking: a FIFO or a device named `*.jsonl` is refused, not read
-    /// (docs/decisions/0034-hostile-session-directory.md).
+    /// without blocking: a FIFO or a device named `*.jsonl` is refused, not read.
     pub fn open(path: &Path) -> Result<Loaded, StoreError> {
         let file = open_regular(path, true).map_err(|e| match e {
             OpenError::NotRegular => StoreError::NotAFile {

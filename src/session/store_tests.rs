@@ -114,7 +114,7 @@ fn corrupt_middle_line_names_the_line_and_leaves_the_file() {
 }
 
 #[test]
-fn d14_an_id_that_exists_already_is_replaced_by_a_fresh_one() {
+fn an_id_that_exists_already_is_replaced_by_a_fresh_one() {
     let dir = tempfile::tempdir().unwrap();
     let taken = dir.path().join("taken.jsonl");
     std::fs::write(&taken, "keep me").unwrap();

@@ -3,7 +3,7 @@
 //! size, so a log of gigabytes reads as fast as a small one (decision 0101).
 //!
 //! The file must already be open through [`super::open::open_regular`] (a FIFO or a
-//! device never reaches here; decision 0034). A line that starts before the window is
+//! device never reaches here). A line that starts before the window is
 //! torn by it and is not passed on; a line longer than the cap is skipped.
 
 use std::fs::File;
@@ -14,7 +14,7 @@ const CHUNK: usize = 64 * 1024;
 
 /// A reusable reader of the last lines of logs: one buffer serves every log, grown to the
 /// largest window read and zero-filled only as it grows (a read overwrites the bytes it
-/// uses), so a log costs the bytes read from it (decision 0101).
+/// uses), so a log costs the bytes read from it.
 #[derive(Debug, Default)]
 pub struct TailLines {
     buf: Vec<u8>,

@@ -128,7 +128,7 @@ fn append_op() -> Option<SurfaceOp> {
 // ---------------------------------------------------------------- E-1 … E-3
 
 #[test]
-fn e1_new_session_starts_with_session_start_at_seq_0() {
+fn a_new_session_starts_with_session_start_at_seq_0() {
     let s = new_session();
     assert_eq!(s.events().len(), 1);
     assert_eq!(s.events()[0].seq, 0);
@@ -138,7 +138,7 @@ fn e1_new_session_starts_with_session_start_at_seq_0() {
 }
 
 #[test]
-fn e1_load_rejects_gap_wrong_start_and_late_start() {
+fn load_rejects_a_seq_gap_a_wrong_start_and_a_late_start() {
     let mut s = new_session();
     s.push(user_kind("hi")).unwrap();
     let mut ev = plain_events(&s);
@@ -163,7 +163,7 @@ fn e1_load_rejects_gap_wrong_start_and_late_start() {
 }
 
 #[test]
-fn e2_surface_op_exactly_on_surface_events() {
+fn a_surface_op_appears_exactly_on_surface_events() {
     let s = new_session();
     verdict_both(&s, user_kind("x"), None, Some("E-2"));
     verdict_both(
@@ -177,7 +177,7 @@ fn e2_surface_op_exactly_on_surface_events() {
 }
 
 #[test]
-fn e2_replace_must_cite_every_shadowed_node() {
+fn a_replace_must_cite_every_shadowed_node() {
     let mut s = new_session();
     let a = s.push(user_kind("a")).unwrap().seq;
     let b = s.push(user_kind("b")).unwrap().seq;
@@ -215,7 +215,7 @@ fn e2_replace_must_cite_every_shadowed_node() {
 }
 
 #[test]
-fn e2_system_head_only_rewritten_by_system_over_exactly_that_node() {
+fn the_system_head_is_only_rewritten_by_system_over_exactly_that_node() {
     let mut s = new_session();
     let head = s
         .push(EventKind::SystemMessage(StepMessage {
@@ -242,7 +242,7 @@ fn e2_system_head_only_rewritten_by_system_over_exactly_that_node() {
 }
 
 #[test]
-fn e3_header_rejects_empty_tools_and_empty_adapter_defaults() {
+fn a_header_rejects_empty_tools_and_empty_adapter_defaults() {
     let s = new_session();
     let mut k = header_kind(&[], HeaderReason::Initial, false);
     if let EventKind::RequestHeader(h) = &mut k {
@@ -265,7 +265,7 @@ fn e3_header_rejects_empty_tools_and_empty_adapter_defaults() {
 // ---------------------------------------------------------------- E-7 … E-14
 
 #[test]
-fn e7_developer_event_and_role_must_occur_together() {
+fn the_developer_event_and_role_must_occur_together() {
     let s = new_session();
     let wrong_role = EventKind::DeveloperMessage(DeveloperMessageData {
         turn: 1,
@@ -287,7 +287,7 @@ fn e7_developer_event_and_role_must_occur_together() {
 }
 
 #[test]
-fn e8_tool_change_blocks_require_developer_role() {
+fn tool_change_blocks_require_the_developer_role() {
     let s = new_session();
     let k = EventKind::UserMessage(UserMessageData {
         message: Message::new(Role::User, vec![Block::removal("x")], Source::kind("user")),
@@ -296,7 +296,7 @@ fn e8_tool_change_blocks_require_developer_role() {
 }
 
 #[test]
-fn e9_tool_blocks_need_nonempty_tool_name() {
+fn tool_blocks_need_a_nonempty_tool_name() {
     let s = new_session();
     verdict_both(
         &s,
@@ -313,7 +313,7 @@ fn e9_tool_blocks_need_nonempty_tool_name() {
 }
 
 #[test]
-fn e10_tool_addition_must_omit_inline_definition() {
+fn a_tool_addition_must_omit_the_inline_definition() {
     let mut s = new_session();
     let h = header(&mut s, &[tool("fetch")], HeaderReason::Initial);
     let inline = Block::ToolAddition {
@@ -329,7 +329,7 @@ fn e10_tool_addition_must_omit_inline_definition() {
 }
 
 #[test]
-fn e11_header_seq_exactly_when_additions_present() {
+fn a_header_seq_is_present_exactly_when_additions_are() {
     let mut s = new_session();
     let h = header(&mut s, &[tool("fetch")], HeaderReason::Initial);
     verdict_both(
@@ -375,7 +375,7 @@ fn e11_header_seq_exactly_when_additions_present() {
 }
 
 #[test]
-fn e12_header_seq_must_reference_an_earlier_request_header() {
+fn a_header_seq_must_reference_an_earlier_request_header() {
     let mut s = new_session();
     let h = header(&mut s, &[tool("fetch")], HeaderReason::Initial);
     let u = s.push(user_kind("u")).unwrap().seq;
@@ -408,7 +408,7 @@ fn e12_header_seq_must_reference_an_earlier_request_header() {
 }
 
 #[test]
-fn e13_addition_must_name_exactly_one_complete_tool() {
+fn an_addition_must_name_exactly_one_complete_tool() {
     let mut s = new_session();
     let empty = header(&mut s, &[], HeaderReason::Initial);
     verdict_both(
@@ -463,7 +463,7 @@ fn e13_addition_must_name_exactly_one_complete_tool() {
 }
 
 #[test]
-fn e15_developer_replacement_may_reference_an_older_header() {
+fn a_developer_replacement_may_reference_an_older_header() {
     let mut s = new_session();
     let h = header(&mut s, &[tool("fetch")], HeaderReason::Initial);
     let d = s
@@ -484,7 +484,7 @@ fn spec12_3_empty_developer_message_rejected() {
 }
 
 #[test]
-fn e15_empty_system_node_occupies_surface_but_derives_no_message() {
+fn an_empty_system_node_occupies_the_surface_but_derives_no_message() {
     let mut s = new_session();
     s.push(EventKind::SystemMessage(StepMessage {
         turn: 0,

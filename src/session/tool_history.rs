@@ -56,7 +56,7 @@ pub struct ToolHistoryFold {
     updates: Vec<ToolHistoryUpdate>,
     /// Cached snapshot; `None` after a change.
     snapshot: Option<Arc<ToolHistory>>,
-    /// The tool bridge's series (SPEC §15.1, decision 0120): the baseline and updates since
+    /// The tool bridge's series (SPEC §15.1): the baseline and updates since
     /// the last series start that is not a redeclaration. A same-name definition change
     /// restarts the declaration series (F-3), but the bridge declares only this baseline
     /// and sends changes as text, so for it the series goes on.

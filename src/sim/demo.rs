@@ -99,7 +99,7 @@ fn user_argument(text: &str, tool_name: &str) -> Option<String> {
 /// a small file to write, an edit of it, a patch that adds one. A quoted or path-like
 /// word of the user's is the command or the file.
 /// In the guided demo (`guided`) only a word that stays inside the sample's copy is
-/// taken (`guided::safe_path`, `guided::safe_command`; decision 0125).
+/// taken (`guided::safe_path`, `guided::safe_command`).
 fn acting_arguments(tool: &str, user_text: &str, guided: bool) -> Option<Value> {
     let user = user_argument(user_text, tool);
     let file = user

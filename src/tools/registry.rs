@@ -55,7 +55,7 @@ impl ToolSource {
         }
     }
 
-    /// The source as the log names it (`tools/changed`, decision 0097).
+    /// The source as the log names it (`tools/changed`).
     pub fn logged(&self) -> crate::session::tools_event::ChangedToolSource {
         use crate::session::tools_event::ChangedToolSource;
         match self {
@@ -184,7 +184,7 @@ pub struct DroppedTool {
     pub name: String,
 }
 
-/// A model-facing name that more than one source registers (decision 0032).
+/// A model-facing name that more than one source registers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NameClash {
     /// The name.
@@ -260,7 +260,7 @@ impl ToolRegistry {
     }
 
     /// The approval policy calls of `name` follow: `ask` if any registration of the name
-    /// asks, hidden ones included (decision 0032).
+    /// asks, hidden ones included.
     fn approval_of(&self, name: &str) -> Approval {
         let asks = self
             .sources
@@ -449,7 +449,7 @@ impl ToolRegistry {
     }
 
     /// The sources of a call of `name` that asks only because its tool hides, under the
-    /// same name, another source's tool that asks (decision 0032): `(kept, hidden)`, or
+    /// same name, another source's tool that asks: `(kept, hidden)`, or
     /// `None` when the tool itself asks (or nothing asks). The approval card says which.
     pub fn shadowed_asking(&self, name: &str) -> Option<(ToolSource, ToolSource)> {
         let (kept, tool) = *self.effective().get(name)?;
@@ -689,7 +689,7 @@ mod tests {
     }
 
     #[test]
-    fn r5_retained_removed_tool_fails_as_unknown_saying_it_was_removed() {
+    fn a_retained_removed_tool_fails_as_unknown_saying_it_was_removed() {
         let mut r = ToolRegistry::new();
         r.set_source_tools(ToolSource::Mcp("s".into()), vec![tool("s__a")]);
         r.set_retained(vec![("s__a".into(), Some(2)), ("s__gone".into(), Some(3))]);

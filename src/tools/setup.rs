@@ -14,7 +14,7 @@ use crate::config::Config;
 impl ToolRegistry {
     /// Built-in tools confined to `workspace_root` (registered disabled when
     /// `[tools.builtin] enabled = false`) and the config's command tools; the edit tools
-    /// get a write scope of their own over the workspace (decision 0045).
+    /// get a write scope of their own over the workspace.
     pub fn from_config(config: &Config, workspace_root: &Path) -> Self {
         let scope = edit::workspace_scope(workspace_root, crate::sandbox::SandboxMode::default());
         Self::from_config_with_scope(

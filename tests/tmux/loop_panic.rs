@@ -10,7 +10,7 @@ use crate::common;
 use common::tmux::Tmux;
 
 #[test]
-fn l7_agent_task_panic_restores_the_terminal_and_exits_non_zero_with_one_line() {
+fn an_agent_task_panic_restores_the_terminal_and_exits_non_zero_with_one_line() {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }

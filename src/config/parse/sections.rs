@@ -104,7 +104,7 @@ pub(super) fn parse_model(
         .ok_or_else(|| w.err(join(prefix, "id"), Problem::Required))?;
     let context_window = w.positive(&mut t, prefix, "context_window")?;
     // An entry naming a built-in id inherits every key it does not set from the built-in
-    // entry (decision 0091), so `tool_removal = "retain"` alone is a whole entry; "none"
+    // entry, so `tool_removal = "retain"` alone is a whole entry; "none"
     // turns a built-in mode off.
     let builtin = crate::llm::catalog::builtin_models(kind)
         .into_iter()
@@ -273,7 +273,7 @@ pub(super) fn parse_instructions(
         };
         // The first entry that exists and is not a directory is the file: whether it may
         // be read (a regular text file inside the roots) is decided on every read, which
-        // names the file and the reason when it refuses (decision 0031).
+        // names the file and the reason when it refuses.
         let exists = |c: &PathBuf| {
             std::fs::symlink_metadata(c).is_ok() && !std::fs::metadata(c).is_ok_and(|m| m.is_dir())
         };

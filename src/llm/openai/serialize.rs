@@ -95,7 +95,7 @@ fn tool(out: &mut Vec<u8>, message: &Message) {
 }
 
 /// Writes one Chat Completions request body from projected parts straight into `out`, in
-/// one pass over the history that fetches a few messages ahead (decision 0100). Returns the `anthropic-beta` value owed
+/// one pass over the history that fetches a few messages ahead. Returns the `anthropic-beta` value owed
 /// (never, on this route). On an error `out` is left as it was.
 pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<String>, LlmError> {
     let start = out.len();
@@ -160,7 +160,7 @@ fn write(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<(), LlmError> {
             }
             // The projection removes tool-change messages on this route (P-1); a mode
             // note stays, in place, as user text: a system message here would replace the
-            // prompt (decision 0060).
+            // prompt.
             Role::Developer if message.is_mode_note() => {
                 separator(out);
                 open_message(out, "user", &joined(message, false));

@@ -102,7 +102,7 @@ impl ChatAssembler {
     }
 
     /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
-    /// tool arguments (decision 0009).
+    /// tool arguments.
     pub fn with_max_reply_bytes(max: usize) -> Self {
         ChatAssembler {
             budget: ReplyBudget::new(max),
@@ -218,7 +218,7 @@ impl ChatAssembler {
         Ok(())
     }
 
-    /// Settled content: tool calls get unique, non-empty ids (decision 0009).
+    /// Settled content: tool calls get unique, non-empty ids.
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().cloned())
     }
@@ -309,7 +309,7 @@ impl Assemble for ChatAssembler {
     }
 }
 
-/// The blocks as message content, tool calls with unique, non-empty ids (decision 0009).
+/// The blocks as message content, tool calls with unique, non-empty ids.
 fn settle(blocks: impl Iterator<Item = OpenBlock>) -> (Vec<Block>, Vec<ToolIdRepair>) {
     let mut blocks: Vec<Block> = blocks
         .map(|b| match b {
@@ -466,7 +466,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn d2_reply_cap_counts_text_reasoning_and_arguments() {
+    fn the_reply_cap_counts_text_reasoning_and_arguments() {
         let chunk = |delta: serde_json::Value| {
             format!(
                 "data: {}\n\n",
@@ -491,7 +491,7 @@ data: {\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":2,\"
     }
 
     #[test]
-    fn d3_empty_and_repeated_ids_are_unique_after_assembly() {
+    fn empty_and_repeated_call_ids_are_unique_after_assembly() {
         let call = |index: u64, id: &str| {
             format!(
                 "data: {}\n\n",

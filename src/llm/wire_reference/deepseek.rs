@@ -318,8 +318,7 @@ pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<
 
     for message in parts.messages {
         // A mode note is user text on every route: DeepSeek reads the latest system
-        // message as the whole prompt, and routes without the capability refuse one
-        // (decision 0060).
+        // message as the whole prompt, and routes without the capability refuse one.
         if message.is_mode_note() {
             push_merged(&mut wire, "user", input_content(message));
             continue;

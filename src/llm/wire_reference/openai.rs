@@ -163,7 +163,7 @@ pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<
             Role::Tool => messages.push(tool(message)),
             // The projection removes tool-change messages on this route (P-1); a mode
             // note stays, in place, as user text: a system message here would replace the
-            // prompt (decision 0060).
+            // prompt.
             Role::Developer if message.is_mode_note() => {
                 messages.push(text("user", message.joined_text()));
             }

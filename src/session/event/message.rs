@@ -61,7 +61,7 @@ pub struct Message {
 
 /// Source kind of the developer note that tells the model its sandbox mode changed
 /// (`/mode`, Shift+Tab; SPEC §14.2). Unlike a tool change it is meant for every route: the
-/// projection keeps it where it drops tool-change messages (decision 0060).
+/// projection keeps it where it drops tool-change messages.
 pub const MODE_NOTE_SOURCE: &str = "sandbox-mode";
 
 /// Source kind of a tool note: the text a tool change becomes on the tool bridge (SPEC

@@ -164,7 +164,7 @@ pub enum EventKind {
     /// One hook ran (SPEC §14.4; additive, see `session::hook_event`).
     #[serde(rename = "hook/run")]
     HookRun(crate::session::hook_event::HookRunData),
-    /// The active tool set changed (decision 0097; additive, see `session::tools_event`).
+    /// The active tool set changed (additive, see `session::tools_event`).
     #[serde(rename = "tools/changed")]
     ToolsChanged(crate::session::tools_event::ToolsChangedData),
     /// The provider refused a tool-change block: the route sends such changes as text for
@@ -235,7 +235,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn e1_event_round_trips_with_type_and_data() {
+    fn an_event_round_trips_with_its_type_and_data() {
         let ev = Event {
             kind: EventKind::DeveloperMessage(DeveloperMessageData {
                 turn: 1,
@@ -264,7 +264,7 @@ mod tests {
     }
 
     #[test]
-    fn e2_replace_surface_op_shape() {
+    fn a_replace_surface_op_has_its_wire_shape() {
         let op = SurfaceOp::replace(3, 9);
         let s = serde_json::to_string(&op).unwrap();
         assert_eq!(s, r#"{"op":"replace","startSeq":3,"endSeq":9}"#);

@@ -180,7 +180,7 @@ pub struct ToolResultData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// A `shell` call the sandbox seemed to refuse: its sandboxed attempt and whether the
-    /// user let it run again outside (SPEC §15.5, decision 0115). Not sent to the model.
+    /// user let it run again outside (SPEC §15.5). Not sent to the model.
     #[serde(
         default,
         rename = "sandboxRetry",
@@ -313,7 +313,7 @@ pub struct McpStatus {
     /// Last error (English, as the tracing log has it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// The same error as a message, shown in the interface language (decision 0090).
+    /// The same error as a message, shown in the interface language.
     /// Older logs have none: `error` is shown then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<Box<crate::i18n::Text>>,

@@ -4,7 +4,7 @@
 use super::*;
 
 #[test]
-fn fx01_single_header_snapshot_is_stable() {
+fn a_single_header_snapshot_is_stable() {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
     let a = s.tool_history().unwrap();
@@ -17,7 +17,7 @@ fn fx01_single_header_snapshot_is_stable() {
 }
 
 #[test]
-fn fx02_change_without_developer_message_falls_back() {
+fn a_change_without_a_developer_message_falls_back() {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
     header(
@@ -31,7 +31,7 @@ fn fx02_change_without_developer_message_falls_back() {
 }
 
 #[test]
-fn fx03_addition_recorded_against_baseline() {
+fn an_addition_is_recorded_against_the_baseline() {
     let (_, _, id_a, _, snap) = fx3();
     assert_eq!(
         *snap,
@@ -40,7 +40,7 @@ fn fx03_addition_recorded_against_baseline() {
 }
 
 #[test]
-fn fx04_fx05_removal_and_snapshot_immutability() {
+fn a_removal_leaves_earlier_snapshots_unchanged() {
     let (mut s, _, id_a, fx1, fx3_snap) = fx3();
     let fx1_before = (*fx1).clone();
     let fx3_before = (*fx3_snap).clone();
@@ -66,7 +66,7 @@ fn fx04_fx05_removal_and_snapshot_immutability() {
 }
 
 #[test]
-fn fx06_series_header_restarts_declarations() {
+fn a_series_header_restarts_the_declarations() {
     for starts in [false, true] {
         let (mut s, _, _, _, _) = fx3();
         let reason = if starts {
@@ -98,7 +98,7 @@ fn fx06_series_header_restarts_declarations() {
 }
 
 #[test]
-fn fx07_redeclared_definition_rebuilds_series() {
+fn a_redeclared_definition_rebuilds_the_series() {
     let mut s = new_session();
     header(
         &mut s,
@@ -118,7 +118,7 @@ fn fx07_redeclared_definition_rebuilds_series() {
 }
 
 #[test]
-fn fx08_unchanged_restore_continues_series() {
+fn an_unchanged_restore_continues_the_series() {
     let mut s = new_session();
     header(
         &mut s,
@@ -143,7 +143,7 @@ fn fx08_unchanged_restore_continues_series() {
 }
 
 #[test]
-fn fx07_key_order_of_parameters_counts_as_a_redeclaration() {
+fn the_key_order_of_parameters_counts_as_a_redeclaration() {
     let mut a = tool("fetch");
     a.parameters = json!({"type": "object", "properties": {}});
     let mut b = tool("fetch");
@@ -164,7 +164,7 @@ fn fx07_key_order_of_parameters_counts_as_a_redeclaration() {
 }
 
 #[test]
-fn fx09_f8_additions_bound_to_baseline_are_recorded() {
+fn additions_bound_to_the_baseline_are_recorded() {
     let mut s = new_session();
     let f_star = deferred(tool("fetch"));
     let h = header(
@@ -191,7 +191,7 @@ fn fx09_f8_additions_bound_to_baseline_are_recorded() {
 }
 
 #[test]
-fn fx10_missing_definition_fails_the_fold() {
+fn a_missing_definition_fails_the_fold() {
     let mut fold = ToolHistoryFold::new();
     fold.apply(&raw(
         1,
@@ -225,7 +225,7 @@ fn fx10_missing_definition_fails_the_fold() {
 }
 
 #[test]
-fn fx11_restore_equals_original_and_continues_independently() {
+fn a_restore_equals_the_original_and_continues_independently() {
     let (mut s, h2, _, _, snap) = fx3();
     let mut r = Session::from_events(plain_events(&s)).unwrap();
     assert_eq!(
@@ -244,7 +244,7 @@ fn fx11_restore_equals_original_and_continues_independently() {
 }
 
 #[test]
-fn f1_tool_history_folds_each_event_exactly_once() {
+fn the_tool_history_folds_each_event_exactly_once() {
     let mut s = new_session();
     let mut h = header(&mut s, &[tool("search")], HeaderReason::Initial);
     for i in 0..50u64 {
@@ -264,7 +264,7 @@ fn f1_tool_history_folds_each_event_exactly_once() {
 }
 
 #[test]
-fn f6_legacy_log_without_update_records_uses_active_tools() {
+fn a_legacy_log_without_update_records_uses_the_active_tools() {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
     header(&mut s, &[tool("fetch")], HeaderReason::Change);
@@ -276,7 +276,7 @@ fn f6_legacy_log_without_update_records_uses_active_tools() {
 }
 
 #[test]
-fn f3_initial_resume_change_continue_without_flag() {
+fn start_resume_change_and_continue_need_no_flag() {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
     header(&mut s, &[tool("search")], HeaderReason::Resume);
@@ -293,7 +293,7 @@ fn f3_initial_resume_change_continue_without_flag() {
 }
 
 #[test]
-fn f4_every_developer_message_is_an_update() {
+fn every_developer_message_is_an_update() {
     let mut s = new_session();
     header(&mut s, &[tool("search")], HeaderReason::Initial);
     let id = dev(&mut s, vec![Block::text("note")], None);

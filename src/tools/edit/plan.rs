@@ -16,7 +16,7 @@ use crate::fs_guard::{self, OpenError, SpecialKind};
 use crate::sandbox::{SandboxMode, WriteScope};
 
 /// Largest file the edit tools read or write: 4 MiB. Larger files are refused (their diff
-/// alone would swamp the model's context; decision 0045).
+/// alone would swamp the model's context).
 pub const MAX_EDIT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// What one path looks like before and after the whole edit.

@@ -48,7 +48,7 @@ pub(super) fn cannot_start(command: &str, e: &std::io::Error) -> Text {
 }
 
 /// Why the MCP handshake failed, in plain words; rmcp's own words follow only as a
-/// quoted detail, set apart from ours (decision 0103).
+/// quoted detail, set apart from ours.
 pub(super) fn handshake(e: &rmcp::service::ClientInitializeError) -> Text {
     use rmcp::service::ClientInitializeError as E;
     let why = match e {

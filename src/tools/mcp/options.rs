@@ -12,11 +12,10 @@ pub const BACKOFF_ENV: &str = "DEEPTERM_MCP_BACKOFF_MS";
 /// Environment variable overriding [`HEALTHY_AFTER`] in milliseconds (for tests).
 pub const HEALTHY_ENV: &str = "DEEPTERM_MCP_HEALTHY_MS";
 
-/// How long a connection must stay up before a crash no longer counts as a failed try
-/// (decision 0033).
+/// How long a connection must stay up before a crash no longer counts as a failed try.
 pub const HEALTHY_AFTER: Duration = Duration::from_secs(30);
 
-/// Least time between two `tools/list` refreshes of one server (decision 0033).
+/// Least time between two `tools/list` refreshes of one server.
 pub const REFRESH_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Connection and reconnection timings.

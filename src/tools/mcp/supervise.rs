@@ -252,7 +252,7 @@ fn registrations(
             .map(str::to_string)
             .or_else(|| tool.title.clone())
             .unwrap_or_default();
-        // Every request carries the description: a huge one costs on each (decision 0033).
+        // Every request carries the description: a huge one costs on each.
         let (mut description, was_cut) = listing::cap_description(description);
         if was_cut {
             cut.push(model.clone());

@@ -42,7 +42,7 @@ fn old_log() -> String {
 }
 
 #[test]
-fn e6_compaction_values_are_written_as_the_old_strings() {
+fn compaction_values_are_written_as_the_old_strings() {
     let log = old_log();
     let data: Vec<serde_json::Value> = log
         .lines()
@@ -56,7 +56,7 @@ fn e6_compaction_values_are_written_as_the_old_strings() {
 }
 
 #[test]
-fn e6_old_compaction_logs_load_and_reserialize_unchanged() {
+fn old_compaction_logs_load_and_reserialize_unchanged() {
     // The lines below are literal old-format text, not produced by this version.
     let log = concat!(
         r#"{"type":"session/start","data":{"format":1,"id":"s","cwd":"/","appVersion":"0.1.0"},"seq":0,"time":"2026-01-01T00:00:00.000Z"}"#,
@@ -110,7 +110,7 @@ fn e6_old_compaction_logs_load_and_reserialize_unchanged() {
 }
 
 #[test]
-fn e6_unknown_compaction_trigger_stops_the_load_naming_line_and_value() {
+fn an_unknown_compaction_trigger_stops_the_load_naming_line_and_value() {
     let log = old_log().replacen(r#""trigger":"auto""#, r#""trigger":"scheduled""#, 1);
     let err = parse_log(log.as_bytes()).expect_err("an unknown trigger is refused");
     assert_eq!(err.line, 4, "{err:?}");
@@ -123,7 +123,7 @@ fn e6_unknown_compaction_trigger_stops_the_load_naming_line_and_value() {
 }
 
 #[test]
-fn e6_unknown_compaction_outcome_stops_the_load_naming_line_and_value() {
+fn an_unknown_compaction_outcome_stops_the_load_naming_line_and_value() {
     let log = old_log().replacen(r#""outcome":"completed""#, r#""outcome":"partial""#, 1);
     let err = parse_log(log.as_bytes()).expect_err("an unknown outcome is refused");
     assert_eq!(err.line, 3, "{err:?}");

@@ -188,7 +188,7 @@ fn cache(r: &RecordedRequest) -> &sim::CacheRecord {
 }
 
 #[tokio::test]
-async fn p6_retain_removal_keeps_the_prefix_and_a_call_says_removed_from_this_session() {
+async fn a_retained_removal_keeps_the_prefix_and_a_call_says_removed_from_this_session() {
     let r = run(Some("retain")).await;
     let (before, after) = (&r.reqs[2], &r.reqs[3]);
     // The request bytes: the earlier body's messages are a byte prefix of the next body,
@@ -247,7 +247,7 @@ async fn p6_retain_removal_keeps_the_prefix_and_a_call_says_removed_from_this_se
 }
 
 #[tokio::test]
-async fn p6_rewrite_removal_costs_the_prefix_as_before() {
+async fn a_rewrite_removal_costs_the_prefix_as_before() {
     let r = run(Some("rewrite")).await;
     let (before, after) = (&r.reqs[2], &r.reqs[3]);
     assert!(!after.raw_body.starts_with(messages_part(&before.raw_body)));

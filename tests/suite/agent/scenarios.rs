@@ -351,7 +351,7 @@ const REQ_REMOVE: usize = 6;
 
 const REQ_AFTER_REMOVE: usize = 7;
 
-async fn t2_deepseek_flash(update_prompt: bool) {
+async fn tool_change_conversation_on_deepseek_flash(update_prompt: bool) {
     let mut h = harness(SimConfig::default(), Wire::Messages, REWRITE_FLASH).await;
     let run = run_t2_conversation(&mut h, update_prompt).await;
     let r = &run.reqs;
@@ -466,16 +466,16 @@ async fn t2_deepseek_flash(update_prompt: bool) {
 }
 
 #[tokio::test]
-async fn t2_deepseek_flash_addition_mid_turn() {
-    t2_deepseek_flash(false).await;
+async fn deepseek_flash_keeps_the_cached_prefix_through_a_tool_added_mid_turn() {
+    tool_change_conversation_on_deepseek_flash(false).await;
 }
 
 #[tokio::test]
-async fn t2_deepseek_flash_addition_mid_turn_with_prompt_update() {
-    t2_deepseek_flash(true).await;
+async fn deepseek_flash_keeps_the_cached_prefix_through_a_tool_change_and_a_prompt_update() {
+    tool_change_conversation_on_deepseek_flash(true).await;
 }
 
-async fn t2_openai(update_prompt: bool) {
+async fn tool_change_conversation_on_openai_chat(update_prompt: bool) {
     let mut h = harness(SimConfig::default(), Wire::OpenAi, REWRITE_FLASH).await;
     let run = run_t2_conversation(&mut h, update_prompt).await;
     let r = &run.reqs;
@@ -533,13 +533,13 @@ async fn t2_openai(update_prompt: bool) {
 }
 
 #[tokio::test]
-async fn t2_openai_chat_full_tool_lists_and_cache_break() {
-    t2_openai(false).await;
+async fn openai_chat_sends_full_tool_lists_and_breaks_the_cache_at_a_change() {
+    tool_change_conversation_on_openai_chat(false).await;
 }
 
 #[tokio::test]
-async fn t2_openai_chat_full_tool_lists_and_cache_break_with_prompt_update() {
-    t2_openai(true).await;
+async fn openai_chat_sends_full_tool_lists_and_breaks_the_cache_with_a_prompt_update() {
+    tool_change_conversation_on_openai_chat(true).await;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -562,7 +562,7 @@ tool_update = "in-history"
 "#;
 
 #[tokio::test]
-async fn t1_prompt_update_and_tool_addition_append_two_system_messages() {
+async fn a_prompt_update_and_a_tool_addition_append_two_system_messages() {
     let cfg = SimConfig {
         tool_removal_ok: true,
         ..SimConfig::default()

@@ -359,7 +359,7 @@ fn instruction_files_resolve_against_cwd_then_config_dir() {
 // ---------------------------------------------------------------- catalog and routes
 
 #[test]
-fn w11_catalog_resolution_per_provider_kind() {
+fn the_catalog_resolves_per_provider_kind() {
     let c = Config::default();
     let flash = c.resolve_route(Some("deepseek/deepseek-flash")).unwrap();
     assert_eq!(flash.caps.tool_update, Some(ToolUpdateMode::AdditionOnly));
@@ -389,7 +389,7 @@ fn w11_catalog_resolution_per_provider_kind() {
 }
 
 #[test]
-fn w12_uncatalogued_model_is_allowed_without_modes() {
+fn an_uncatalogued_model_is_allowed_without_modes() {
     let r = Config::default()
         .resolve_route(Some("deepseek/deepseek-next"))
         .unwrap();
@@ -408,7 +408,7 @@ fn w12_uncatalogued_model_is_allowed_without_modes() {
 }
 
 #[test]
-fn w13_models_list_overrides_catalog_entry_by_id() {
+fn a_models_entry_overrides_the_catalog_entry_by_id() {
     let c = Config::parse_in(
         r#"
 [[providers.deepseek.models]]

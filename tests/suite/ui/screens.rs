@@ -173,7 +173,7 @@ fn nodes_script() -> Script {
 }
 
 #[test]
-fn u3_tool_change_nodes_collapsed_and_expanded() {
+fn tool_change_nodes_render_collapsed_and_expanded() {
     check("nodes_collapsed", |l| app_with(l, &nodes_script().events));
     check("nodes_expanded", |l| {
         let mut app = app_with(l, &nodes_script().events);
@@ -232,7 +232,7 @@ fn trajectory_script() -> Script {
 }
 
 #[test]
-fn u4_trajectory_requests_and_context_cells() {
+fn trajectory_shows_request_and_context_cells() {
     check("trajectory", |l| {
         let mut app = app_with(l, &trajectory_script().events);
         // Focus Trajectory (narrow layouts then show it alone).
@@ -267,7 +267,7 @@ fn cjk_text_wraps_by_display_width() {
 }
 
 #[test]
-fn u5_language_switch_rerenders_history() {
+fn a_language_switch_rerenders_the_history() {
     let mut app = app_with(Locale::EnUs, &nodes_script().events);
     let en = screen(&mut app, 80, 24);
     assert!(en.contains("Tools updated · 2 added, 1 removed"), "{en}");

@@ -433,7 +433,7 @@ async fn cache_hit_grows_with_extension_and_breaks_at_system_change() {
 }
 
 #[tokio::test]
-async fn t2_deferred_tool_addition_keeps_the_prefix() {
+async fn a_deferred_tool_addition_keeps_the_prefix() {
     let h = sim().await;
     h.push_reply(ScriptedReply::text("Noted.").with_thinking("fine"));
     let msgs1 = json!([{"role": "user", "content": "A long unique history. ".repeat(40)}]);

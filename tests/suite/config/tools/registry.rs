@@ -60,7 +60,7 @@ fn builtin_source_wins_a_name_clash() {
 }
 
 #[tokio::test]
-async fn r5_unknown_tool_error_text_is_exact() {
+async fn the_unknown_tool_error_text_is_exact() {
     let (_d, mut r) = workspace_registry();
     let out = r.call("x", "{}", &CancellationToken::new()).await;
     assert_eq!(out.content, "unknown tool \"x\"");
@@ -121,7 +121,7 @@ fn builtin_disabled_in_config_can_be_enabled() {
 }
 
 #[test]
-fn r6_same_name_schema_change_is_accepted() {
+fn a_same_name_schema_change_is_accepted() {
     let mut r = ToolRegistry::new();
     r.set_source_tools(ToolSource::Command, vec![cmd("t", &["true"])]);
     let mut changed = cmd("t", &["true"]);
