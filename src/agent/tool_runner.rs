@@ -98,13 +98,20 @@ pub struct ToolRunner {
 }
 
 impl ToolRunner {
-    /// A runner over `registry`.
-    pub fn new(registry: ToolRegistry, mode: ApprovalMode) -> ToolRunner {
+    /// A runner over `registry` answering approvals by `mode`; `acting` decides `shell` and
+    /// the edit tools when the session has a sandbox (SPEC §14.2); `secrets` is the shared
+    /// redaction set.
+    pub fn new(
+        registry: ToolRegistry,
+        mode: ApprovalMode,
+        acting: Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>>,
+        secrets: crate::secret::Secrets,
+    ) -> ToolRunner {
         ToolRunner {
             registry,
             mode,
-            acting: None,
-            secrets: crate::secret::Secrets::new(),
+            acting,
+            secrets,
         }
     }
 
@@ -116,14 +123,6 @@ impl ToolRunner {
     /// The registry, to change sources and `/tool enable|disable`.
     pub fn registry_mut(&mut self) -> &mut ToolRegistry {
         &mut self.registry
-    }
-
-    /// Decides `shell` and the edit tools with `acting` (SPEC §14.2).
-    pub fn set_acting(
-        &mut self,
-        acting: std::sync::Arc<crate::agent::acting_policy::ActingPolicy>,
-    ) {
-        self.acting = Some(acting);
     }
 
     /// The acting tools' policy, if any (`/permissions`).
@@ -607,7 +606,12 @@ mod tests {
             let clock = Arc::new(Clock::default());
             let mut registry = ToolRegistry::new();
             registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
-            let runner = ToolRunner::new(registry, ApprovalMode::Interactive);
+            let runner = ToolRunner::new(
+                registry,
+                ApprovalMode::Interactive,
+                None,
+                Default::default(),
+            );
             let (etx, events) = mpsc::unbounded_channel();
             let (ctx, crx) = mpsc::unbounded_channel();
             let mut inbox = Inbox::detached(etx.clone());
@@ -649,7 +653,7 @@ mod tests {
     fn runner(tools: Vec<RegisteredTool>) -> ToolRunner {
         let mut r = ToolRegistry::new();
         r.set_source_tools(ToolSource::Command, tools);
-        ToolRunner::new(r, ApprovalMode::AllowAll)
+        ToolRunner::new(r, ApprovalMode::AllowAll, None, Default::default())
     }
 
     #[tokio::test]
