@@ -657,7 +657,7 @@ pub fn build_agent(
     ));
     let shell_tool = crate::tools::registry::RegisteredTool {
         schema: crate::tools::shell::schema(),
-        // The approval policy decides (crate::agent::acting), not this flag.
+        // The approval policy decides (crate::agent::acting_policy), not this flag.
         approval: crate::tools::Approval::Never,
         enabled: true,
         executor: shell.clone(),
@@ -681,7 +681,7 @@ pub fn build_agent(
         setup.trusted.then(|| cwd.clone()),
     )
     .map_err(|e| StartupError(e.localized(l)))?;
-    let acting = std::sync::Arc::new(crate::agent::acting::ActingPolicy::new(
+    let acting = std::sync::Arc::new(crate::agent::acting_policy::ActingPolicy::new(
         approvals,
         sandbox.clone(),
         Some(shell),

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::acting::{ActingPolicy, Verdict};
+use crate::agent::acting_policy::{ActingPolicy, Verdict};
 use crate::agent::emitter::Emitter;
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
@@ -91,7 +91,7 @@ pub struct ToolRunner {
     registry: ToolRegistry,
     mode: ApprovalMode,
     /// The acting tools' policy (SPEC §14.2), when the session has a sandbox.
-    acting: Option<std::sync::Arc<crate::agent::acting::ActingPolicy>>,
+    acting: Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>>,
     /// Key values redacted from tool results before they are logged (decision 0006); the
     /// session's log redacts with the same shared set (decision 0030).
     secrets: crate::secret::Secrets,
@@ -119,12 +119,15 @@ impl ToolRunner {
     }
 
     /// Decides `shell` and the edit tools with `acting` (SPEC §14.2).
-    pub fn set_acting(&mut self, acting: std::sync::Arc<crate::agent::acting::ActingPolicy>) {
+    pub fn set_acting(
+        &mut self,
+        acting: std::sync::Arc<crate::agent::acting_policy::ActingPolicy>,
+    ) {
         self.acting = Some(acting);
     }
 
     /// The acting tools' policy, if any (`/permissions`).
-    pub fn acting(&self) -> Option<&std::sync::Arc<crate::agent::acting::ActingPolicy>> {
+    pub fn acting(&self) -> Option<&std::sync::Arc<crate::agent::acting_policy::ActingPolicy>> {
         self.acting.as_ref()
     }
 

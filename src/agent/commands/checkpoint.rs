@@ -4,7 +4,7 @@
 //! prompts for the picker ([`AgentEvent::RewindChoices`]). Chat shows each checkpoint,
 //! undo and rewind as a node folded from the logged events.
 
-use crate::agent::checkpoints::{TurnRecord, turn_records};
+use crate::agent::checkpoint::{TurnRecord, turn_records};
 use crate::agent::command_spec::CommandId;
 use crate::agent::protocol::{
     AgentEvent, DiffFile, DiffView, NoticeLevel, OUTPUT_VERBATIM, OutputLine, PromptChoice,

@@ -84,7 +84,7 @@ pub struct Agent {
     pub(crate) sandbox: crate::sandbox::handle::SandboxHandle,
     /// The backend probed at start, for `/sandbox`.
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
-    /// Checkpoints of the workspace (SPEC §14.3; `agent::checkpoints`).
+    /// Checkpoints of the workspace (SPEC §14.3; `agent::checkpoint`).
     pub(crate) checkpoints: crate::checkpoint::Checkpointer,
     /// The configured hooks (SPEC §14.4, `agent::hooks`).
     pub(crate) hooks: crate::agent::hooks::Hooks,
@@ -181,7 +181,7 @@ impl Agent {
     /// Decides the acting tools with `acting`; `status` is what `/sandbox` shows.
     pub fn set_acting(
         &mut self,
-        acting: std::sync::Arc<crate::agent::acting::ActingPolicy>,
+        acting: std::sync::Arc<crate::agent::acting_policy::ActingPolicy>,
         status: std::sync::Arc<crate::sandbox::probe::SandboxStatus>,
     ) {
         self.tools.set_acting(acting);
@@ -200,7 +200,7 @@ impl Agent {
     /// The acting tools' policy, if the session has one.
     pub(crate) fn tools_acting(
         &self,
-    ) -> Option<std::sync::Arc<crate::agent::acting::ActingPolicy>> {
+    ) -> Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>> {
         self.tools.acting().cloned()
     }
 

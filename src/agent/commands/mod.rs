@@ -3,13 +3,13 @@
 //! `exec`. Every [`CommandId`] is bound to its handler here by an exhaustive match, so a
 //! table entry cannot lack one.
 
-mod acting;
 mod cache_cost;
 mod checkpoint;
 mod custom;
 mod effort;
 mod instructions;
 mod mcp;
+mod sandbox;
 mod status;
 
 use crate::agent::command_spec::{

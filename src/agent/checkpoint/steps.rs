@@ -1,8 +1,8 @@
 //! Checkpoints around a turn's tool calls (SPEC §14.3, decision 0080): the loop's side of
-//! [`crate::agent::checkpoints`], kept apart from the checkpointer so the loop's type and
+//! [`crate::agent::checkpoint`], kept apart from the checkpointer so the loop's type and
 //! the checkpointer it holds do not name each other.
 
-use crate::agent::checkpoints::{changes_workspace, latest_snapshot_id, taken_in};
+use crate::agent::checkpoint::{changes_workspace, latest_snapshot_id, taken_in};
 use crate::agent::protocol::AgentEvent;
 use crate::agent::tool_runner::ToolCall;
 use crate::agent::turn::TurnRunner;
