@@ -1,6 +1,7 @@
 mod edit;
 mod limits;
 mod mcp;
+mod mcp_annotations;
 mod mcp_diagnostics;
 mod mcp_hostile;
 mod mcp_misbehaving;
