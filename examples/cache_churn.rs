@@ -299,17 +299,17 @@ async fn run(kind: &str, entry: &str) -> Result<Run, Box<dyn std::error::Error>>
     let cfg = Config::parse(&text, None)?;
     let route = cfg.resolve_route(None)?;
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
+    let mut agent = Agent::builder(
         Session::new("cache-churn", "/tmp"),
         route,
-        Some(ApiKey::new("sk-cache-churn")),
-        deepterm::tools::ToolRegistry::new(),
         Box::new(Env),
         Localizer::new(Locale::EnUs),
         tx,
-        ApprovalMode::AllowAll,
-        false,
-    )?;
+    )
+    .key(Some(ApiKey::new("sk-cache-churn")))
+    .tools(deepterm::tools::ToolRegistry::new())
+    .approval(ApprovalMode::AllowAll)
+    .build()?;
     let bg = agent.background_sender();
     let send = |server: &str, tools: Vec<RegisteredTool>| {
         bg.send(Background::Tools {

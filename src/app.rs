@@ -657,7 +657,7 @@ pub fn build_agent(
     ));
     let shell_tool = crate::tools::registry::RegisteredTool {
         schema: crate::tools::shell::schema(),
-        // The approval policy decides (crate::agent::acting), not this flag.
+        // The approval policy decides (crate::agent::acting_policy), not this flag.
         approval: crate::tools::Approval::Never,
         enabled: true,
         executor: shell.clone(),
@@ -681,7 +681,7 @@ pub fn build_agent(
         setup.trusted.then(|| cwd.clone()),
     )
     .map_err(|e| StartupError(e.localized(l)))?;
-    let acting = std::sync::Arc::new(crate::agent::acting::ActingPolicy::new(
+    let acting = std::sync::Arc::new(crate::agent::acting_policy::ActingPolicy::new(
         approvals,
         sandbox.clone(),
         Some(shell),
@@ -702,49 +702,33 @@ pub fn build_agent(
         workspace: cwd.clone(),
         trusted: setup.trusted,
     };
-    let mut agent = Agent::new(
-        session,
-        route,
-        key,
-        registry,
-        Box::new(env),
-        l,
-        tx,
-        approval,
-        demo_base.is_some(),
-    )
-    .map_err(|e| StartupError(l.tra("app-client-failed", &[("error", Arg::from(e.message))])))?;
+    let mut builder = Agent::builder(session, route, Box::new(env), l, tx)
+        .key(key)
+        .tools(registry)
+        .approval(approval)
+        .demo(demo_base.is_some())
+        .stream_limits(setup.config.limits.stream_limits())
+        // Hooks and custom commands (SPEC §14.4).
+        .hooks(crate::agent::hooks::Hooks::new(
+            setup.config.hooks.clone(),
+            &crate::tools::child_env::key_env_vars(&setup.config),
+            &cwd,
+            &setup.session_dir,
+        ));
     // Every configured key is redacted from tool results (a second line of defence
     // behind the scrubbed child environments).
     for value in crate::tools::child_env::key_values(&setup.config) {
-        agent.add_secret(value);
+        builder = builder.secret(value);
     }
-    // Hooks and custom commands (SPEC §14.4).
-    agent.set_hooks(crate::agent::hooks::Hooks::new(
-        setup.config.hooks.clone(),
-        &crate::tools::child_env::key_env_vars(&setup.config),
-        &cwd,
-        &setup.session_dir,
-    ));
     let user_dir = crate::config::instructions::user_config_dir();
     let mut dirs = crate::agent::custom_commands::command_dirs(&cwd, user_dir.as_deref());
     dirs.retain(|(_, root)| setup.trusted || *root != cwd);
-    agent.install_custom_commands(crate::agent::custom_commands::load(&dirs, |n| {
+    builder = builder.custom_commands(crate::agent::custom_commands::load(&dirs, |n| {
         crate::agent::command_spec::find_builtin(n).is_some()
     }));
     let mut mcp_options = crate::tools::mcp::McpOptions::from_env();
     mcp_options.key_env_vars = crate::tools::child_env::key_env_vars(&setup.config);
-    mcp_options.secrets = agent.secrets();
-    agent.set_stream_limits(setup.config.limits.stream_limits());
-    // MCP servers connect in the background: start-up never waits for them.
-    let mcp = crate::tools::mcp::McpManager::new(
-        setup.config.mcp_servers.clone(),
-        agent.background_sender(),
-        cwd,
-        mcp_options,
-    );
-    mcp.start_enabled();
-    agent.set_mcp(mcp);
+    mcp_options.secrets = builder.secrets();
     // Checkpoints of the workspace in the session directory's store (SPEC §14.3).
     if setup.config.checkpoints.enabled {
         let workspace = sandbox
@@ -755,7 +739,7 @@ pub fn build_agent(
         let session_dir =
             std::path::absolute(&setup.session_dir).unwrap_or_else(|_| setup.session_dir.clone());
         let session_dir = session_dir.canonicalize().unwrap_or(session_dir);
-        agent.set_checkpoints(crate::checkpoint::Checkpointer::new(
+        builder = builder.checkpoints(crate::checkpoint::Checkpointer::new(
             session_dir.join("checkpoints"),
             crate::checkpoint::walk::WalkSpec {
                 workspace,
@@ -764,14 +748,26 @@ pub fn build_agent(
             },
         ));
     }
-    agent.set_sandbox(sandbox);
-    agent.set_acting(acting, sandbox_status);
     for w in rules_warnings {
-        agent.emit_startup_warning(w.localized(l));
+        builder = builder.startup_warning(w.localized(l));
     }
-    // `--resume`: the session's `/tool` and `/mcp` choices (and a stricter mode) come back.
-    agent.restore_tool_state();
-    Ok(agent)
+    // MCP servers connect in the background: start-up never waits for them.
+    let mcp = crate::tools::mcp::McpManager::new(
+        setup.config.mcp_servers.clone(),
+        builder.background_sender(),
+        cwd,
+        mcp_options,
+    );
+    mcp.start_enabled();
+    builder
+        .mcp(mcp)
+        .sandbox(sandbox)
+        .acting(acting, sandbox_status)
+        // `--resume`: the session's `/tool` and `/mcp` choices (and a stricter mode) come
+        // back.
+        .restore_tool_state(true)
+        .build()
+        .map_err(|e| StartupError(l.tra("app-client-failed", &[("error", Arg::from(e.message))])))
 }
 
 #[cfg(test)]

@@ -44,11 +44,11 @@ config-expected-url = 必须是带主机名的 http:// 或 https:// 地址，例
 config-expected-mcp-command-or-url = 必须且只能设置 command（由 deepterm 启动的服务器）或 url（通过 Streamable HTTP 连接的远程服务器）之一
 config-expected-mcp-stdio-key = 只适用于用 command 启动的服务器，不适用于设置了 url 的服务器
 config-expected-mcp-remote-key = 只适用于设置了 url 的远程服务器，不适用于用 command 启动的服务器
-config-expected-mcp-auth = 必须是 "oauth"（实际为“{ $got }”）
+config-expected-mcp-auth = 必须是“oauth”（实际为“{ $got }”）
 config-expected-header-name = 不是 deepterm 可以发送的请求头：“{ $got }”无效或由传输层自行设置（Authorization 请使用 bearer_token_env 或 auth = "oauth"）
 config-expected-header-value = 含有 HTTP 请求头无法携带的字符
 config-expected-env-name = 必须是环境变量名，例如 TRACKER_TOKEN（实际为“{ $got }”）
-config-expected-bearer-or-oauth = 不能在设置 bearer_token_env 的同时设为 "oauth"：请只选一种认证方式
+config-expected-bearer-or-oauth = 不能在设置 bearer_token_env 的同时设置 auth = "oauth"：请只选一种认证方式
 config-error-base-url-arg = --base-url “{ $url }”无效：必须是带主机名的 http:// 或 https:// 地址，例如“https://api.deepseek.com”。
 config-error-duplicate-key = { $file } 第 { $line } 行第 { $column } 列：TOML 语法错误：配置项 `{ $key }` 被重复定义，请只保留一处。
 

@@ -1,8 +1,7 @@
 //! The agent loop on a tokio task.
 
-pub mod acting;
-pub mod checkpoint_steps;
-pub mod checkpoints;
+pub mod acting_policy;
+pub mod checkpoint;
 pub mod command_spec;
 pub mod commands;
 pub mod custom_commands;
@@ -14,15 +13,13 @@ pub mod header;
 pub mod hooks;
 pub mod inbox;
 pub mod inspect;
-pub mod inspect_account;
-pub mod inspect_data;
 pub mod mentions;
 pub mod mode;
 pub mod prompt;
 pub mod protocol;
 pub mod request;
-pub mod restore;
 pub mod run;
 pub mod state;
 pub mod tool_runner;
+pub mod tool_state_restore;
 pub mod turn;

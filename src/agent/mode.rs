@@ -66,13 +66,16 @@ pub fn mode_note(mode: SandboxMode, network: bool) -> String {
 impl Agent {
     /// `/mode` alone: the current mode and the choices. `/mode MODE`: switches.
     pub(crate) fn mode_command(&mut self, mode: Option<SandboxMode>) -> LineOutcome {
-        let current = self.sandbox.mode();
+        let current = self.services.sandbox.mode();
         let Some(mode) = mode else {
             return self.info(
                 "cmd-mode-current",
                 vec![
                     ("mode", Arg::from(current.as_str())),
-                    ("network", Arg::from(network_arg(self.sandbox.network))),
+                    (
+                        "network",
+                        Arg::from(network_arg(self.services.sandbox.network)),
+                    ),
                 ],
             );
         };
@@ -81,15 +84,15 @@ impl Agent {
 
     /// Switches to `mode` (`/mode MODE`, Shift+Tab): logs the note once, tells the UI.
     pub(crate) fn set_mode(&mut self, mode: SandboxMode) -> LineOutcome {
-        if mode == self.sandbox.mode() {
+        if mode == self.services.sandbox.mode() {
             return self.info("cmd-mode-same", vec![("mode", Arg::from(mode.as_str()))]);
         }
         if let Err(out) = self.log_mode_note(mode) {
             return out;
         }
-        self.sandbox.set_mode(mode);
+        self.services.sandbox.set_mode(mode);
         self.events
-            .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
+            .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.services.sandbox)));
         self.info("cmd-mode-set", vec![("mode", Arg::from(mode.as_str()))])
     }
 
@@ -103,7 +106,7 @@ impl Agent {
             .insert("mode".into(), serde_json::Value::from(mode.as_str()));
         let note = Message::new(
             Role::Developer,
-            vec![Block::text(mode_note(mode, self.sandbox.network))],
+            vec![Block::text(mode_note(mode, self.services.sandbox.network))],
             source,
         );
         let logged = self
@@ -142,17 +145,17 @@ impl Agent {
                 _ => None,
             });
         let Some(logged) = logged else { return };
-        let current = self.sandbox.mode();
+        let current = self.services.sandbox.mode();
         if logged == current {
             return;
         }
         if strictness(logged) >= strictness(current) {
-            self.sandbox.set_mode(logged);
+            self.services.sandbox.set_mode(logged);
             self.events
-                .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
+                .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.services.sandbox)));
         } else if self.log_mode_note(current).is_ok() {
             self.events
-                .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
+                .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.services.sandbox)));
         }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::agent::command_spec::{Command, ParseError};
-use crate::agent::inspect_data::InspectorData;
+use crate::agent::inspect::data::InspectorData;
 use crate::i18n::{Arg, Locale, Text};
 use crate::llm::types::StreamEvent;
 use crate::session::event::{

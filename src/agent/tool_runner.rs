@@ -9,12 +9,13 @@ use std::collections::HashSet;
 
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::acting::{ActingPolicy, Verdict};
+use crate::agent::acting_policy::{ActingPolicy, Verdict};
 use crate::agent::emitter::Emitter;
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
 use crate::i18n::{Arg, Text};
 use crate::session::retry_event::{RetryAnswer, SandboxAttempt, SandboxRetry};
+use crate::tools::mcp::annotations::ToolHints;
 use crate::tools::registry::ToolRegistry;
 
 /// How tool calls that need approval are answered.
@@ -91,20 +92,27 @@ pub struct ToolRunner {
     registry: ToolRegistry,
     mode: ApprovalMode,
     /// The acting tools' policy (SPEC §14.2), when the session has a sandbox.
-    acting: Option<std::sync::Arc<crate::agent::acting::ActingPolicy>>,
+    acting: Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>>,
     /// Key values redacted from tool results before they are logged (decision 0006); the
     /// session's log redacts with the same shared set (decision 0030).
     secrets: crate::secret::Secrets,
 }
 
 impl ToolRunner {
-    /// A runner over `registry`.
-    pub fn new(registry: ToolRegistry, mode: ApprovalMode) -> ToolRunner {
+    /// A runner over `registry` answering approvals by `mode`; `acting` decides `shell` and
+    /// the edit tools when the session has a sandbox (SPEC §14.2); `secrets` is the shared
+    /// redaction set.
+    pub fn new(
+        registry: ToolRegistry,
+        mode: ApprovalMode,
+        acting: Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>>,
+        secrets: crate::secret::Secrets,
+    ) -> ToolRunner {
         ToolRunner {
             registry,
             mode,
-            acting: None,
-            secrets: crate::secret::Secrets::new(),
+            acting,
+            secrets,
         }
     }
 
@@ -118,13 +126,8 @@ impl ToolRunner {
         &mut self.registry
     }
 
-    /// Decides `shell` and the edit tools with `acting` (SPEC §14.2).
-    pub fn set_acting(&mut self, acting: std::sync::Arc<crate::agent::acting::ActingPolicy>) {
-        self.acting = Some(acting);
-    }
-
     /// The acting tools' policy, if any (`/permissions`).
-    pub fn acting(&self) -> Option<&std::sync::Arc<crate::agent::acting::ActingPolicy>> {
+    pub fn acting(&self) -> Option<&std::sync::Arc<crate::agent::acting_policy::ActingPolicy>> {
         self.acting.as_ref()
     }
 
@@ -284,7 +287,7 @@ impl ToolRunner {
                     ("hidden", Arg::from(hidden.label())),
                 ],
             ),
-            None => Text::new("approval-why-tool-asks", vec![("tool", tool.clone())]),
+            None => ToolHints::approval_why(&call.name, self.registry.hints_of(&call.name)),
         };
         AgentEvent::ApprovalWhy {
             call_id: call.id.clone(),
@@ -604,7 +607,12 @@ mod tests {
             let clock = Arc::new(Clock::default());
             let mut registry = ToolRegistry::new();
             registry.set_source_tools(ToolSource::Command, vec![tool("a", false, &clock)]);
-            let runner = ToolRunner::new(registry, ApprovalMode::Interactive);
+            let runner = ToolRunner::new(
+                registry,
+                ApprovalMode::Interactive,
+                None,
+                Default::default(),
+            );
             let (etx, events) = mpsc::unbounded_channel();
             let (ctx, crx) = mpsc::unbounded_channel();
             let mut inbox = Inbox::detached(etx.clone());
@@ -646,7 +654,7 @@ mod tests {
     fn runner(tools: Vec<RegisteredTool>) -> ToolRunner {
         let mut r = ToolRegistry::new();
         r.set_source_tools(ToolSource::Command, tools);
-        ToolRunner::new(r, ApprovalMode::AllowAll)
+        ToolRunner::new(r, ApprovalMode::AllowAll, None, Default::default())
     }
 
     #[tokio::test]

@@ -6,8 +6,6 @@
 
 use std::path::PathBuf;
 
-use super::landlock::MIN_ABI;
-
 /// Why the Landlock helper could not restrict itself (printed after
 /// [`super::landlock::HELPER_ERROR_PREFIX`] and read back by the probe).
 #[derive(Debug, thiserror::Error)]
@@ -21,9 +19,9 @@ pub enum HelperError {
     #[error("the kernel has no Landlock")]
     NoLandlock,
     #[error(
-        "the kernel's Landlock ABI {0} is too old (version {MIN_ABI} is needed to refuse truncation)"
+        "the kernel's Landlock ABI {found} is too old (version {needed} is needed to refuse truncation)"
     )]
-    AbiTooOld(i32),
+    AbiTooOld { found: i32, needed: i32 },
     #[error("Landlock: {0}")]
     Ruleset(#[from] landlock::RulesetError),
     #[error("Landlock: {}: {source}", path.display())]
@@ -98,8 +96,8 @@ pub enum ProbeError {
     /// The kernel's Landlock version query failed.
     #[error(transparent)]
     Kernel(#[from] HelperError),
-    #[error("the kernel's Landlock ABI {0} is too old (version {MIN_ABI} is needed)")]
-    AbiTooOld(i32),
+    #[error("the kernel's Landlock ABI {found} is too old (version {needed} is needed)")]
+    AbiTooOld { found: i32, needed: i32 },
     #[error("no temporary directory: {0}")]
     NoTmp(std::io::Error),
     #[error("the sandbox helper {} could not be started: {source}", helper.display())]

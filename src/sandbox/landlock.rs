@@ -138,7 +138,10 @@ fn restrict(policy: &SandboxPolicy) -> Result<(), HelperError> {
     drop_capabilities()?;
     let v = kernel_abi()?;
     if v < MIN_ABI {
-        return Err(HelperError::AbiTooOld(v));
+        return Err(HelperError::AbiTooOld {
+            found: v,
+            needed: MIN_ABI,
+        });
     }
     let abi = ABI::from(v.min(10));
     let mut ruleset = Ruleset::default()

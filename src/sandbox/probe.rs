@@ -226,7 +226,10 @@ pub fn probe_bwrap(path: Option<&OsStr>) -> Result<Backend, ProbeError> {
 pub fn probe_landlock(helper: &Path) -> Result<Backend, ProbeError> {
     let abi = ll::kernel_abi()?;
     if abi < ll::MIN_ABI {
-        return Err(ProbeError::AbiTooOld(abi));
+        return Err(ProbeError::AbiTooOld {
+            found: abi,
+            needed: ll::MIN_ABI,
+        });
     }
     let tmp = PrivateTmp::create().map_err(ProbeError::NoTmp)?;
     let scope = WriteScope {

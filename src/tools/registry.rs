@@ -553,9 +553,17 @@ impl ToolRegistry {
                         ("source", r.source.label().into()),
                     ],
                 ));
+                if let Some(hints) = self.hints_of(&r.name).and_then(|h| h.text()) {
+                    out.push(Text::new("tools-list-hints", vec![("hints", hints.into())]));
+                }
             }
         }
         out
+    }
+
+    /// What the MCP server of the tool a call of `name` runs says about it.
+    pub fn hints_of(&self, name: &str) -> Option<crate::tools::mcp::annotations::ToolHints> {
+        self.effective().get(name)?.1.executor.hints()
     }
 
     /// Whether a call of `name` must be approved first (policy `ask`, of the tool or of

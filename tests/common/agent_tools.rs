@@ -142,18 +142,30 @@ pub fn prompt_agent(
     prompt: &Arc<Mutex<String>>,
     events: mpsc::UnboundedSender<AgentEvent>,
 ) -> Agent {
-    Agent::new(
+    prompt_agent_builder(id, route, key, prompt, events)
+        .build()
+        .expect("agent builds")
+}
+
+/// [`prompt_agent`]'s parts, for a test that adds its own (a short retry policy, a short
+/// idle timeout) before building.
+pub fn prompt_agent_builder(
+    id: &str,
+    route: Route,
+    key: ApiKey,
+    prompt: &Arc<Mutex<String>>,
+    events: mpsc::UnboundedSender<AgentEvent>,
+) -> deepterm::agent::run::AgentBuilder {
+    Agent::builder(
         Session::new(id, "/tmp"),
         route,
-        Some(key),
-        deepterm::tools::ToolRegistry::new(),
         Box::new(super::PromptEnv {
             prompt: prompt.clone(),
         }),
         Localizer::new(Locale::default()),
         events,
-        ApprovalMode::AllowAll,
-        false,
     )
-    .expect("agent builds")
+    .key(Some(key))
+    .tools(deepterm::tools::ToolRegistry::new())
+    .approval(ApprovalMode::AllowAll)
 }

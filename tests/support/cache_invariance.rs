@@ -395,23 +395,17 @@ pub async fn run(removal: Removal, dir: &Path) -> Result<Run, String> {
     let mut registry = deepterm::tools::ToolRegistry::new();
     registry.set_source_tools(ToolSource::Builtin, builtin_tools());
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
-        session,
-        route,
-        Some(ApiKey::new("sk-cache-invariance")),
-        registry,
-        Box::new(env),
-        l,
-        tx,
-        ApprovalMode::AllowAll,
-        false,
-    )
-    .map_err(|e| e.message)?;
-    agent.set_hooks(hooks);
     let dirs = deepterm::agent::custom_commands::command_dirs(&ws, None);
-    agent.install_custom_commands(deepterm::agent::custom_commands::load(&dirs, |n| {
-        deepterm::agent::command_spec::find_builtin(n).is_some()
-    }));
+    let agent = Agent::builder(session, route, Box::new(env), l, tx)
+        .key(Some(ApiKey::new("sk-cache-invariance")))
+        .tools(registry)
+        .approval(ApprovalMode::AllowAll)
+        .hooks(hooks)
+        .custom_commands(deepterm::agent::custom_commands::load(&dirs, |n| {
+            deepterm::agent::command_spec::find_builtin(n).is_some()
+        }))
+        .build()
+        .map_err(|e| e.message)?;
     let bg = agent.background_sender();
     let mut s = Script {
         sim,

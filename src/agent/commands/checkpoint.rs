@@ -4,7 +4,7 @@
 //! prompts for the picker ([`AgentEvent::RewindChoices`]). Chat shows each checkpoint,
 //! undo and rewind as a node folded from the logged events.
 
-use crate::agent::checkpoints::{TurnRecord, turn_records};
+use crate::agent::checkpoint::{TurnRecord, turn_records};
 use crate::agent::command_spec::CommandId;
 use crate::agent::protocol::{
     AgentEvent, DiffFile, DiffView, NoticeLevel, OUTPUT_VERBATIM, OutputLine, PromptChoice,
@@ -59,14 +59,14 @@ fn short_prompt(p: &str) -> String {
 
 impl Agent {
     pub(crate) fn checkpoints_off(&self) -> Option<LineOutcome> {
-        (!self.checkpoints.enabled()).then(|| self.info("checkpoint-off", vec![]))
+        (!self.services.checkpoints.enabled()).then(|| self.info("checkpoint-off", vec![]))
     }
 
     /// The content of `path` in manifest `m` (`None`: no such file; `Some(None)`: binary
     /// or unreadable).
     fn content(&self, m: &Manifest, path: &str) -> Option<Option<String>> {
         let e = m.files.get(path)?;
-        let (store, _) = self.checkpoints.parts()?;
+        let (store, _) = self.services.checkpoints.parts()?;
         Some(
             store
                 .get_object(&e.hash, DIFF_MAX_BYTES)
@@ -149,10 +149,24 @@ impl Agent {
         let Some(before) = &r.before else {
             return Ok(None);
         };
-        let a = self.checkpoints.load(before).map_err(|e| e.to_string())?;
+        let a = self
+            .services
+            .checkpoints
+            .load(before)
+            .map_err(|e| e.to_string())?;
         let b = match &r.after {
-            Some(id) => self.checkpoints.load(id).map_err(|e| e.to_string())?,
-            None => self.checkpoints.take(None).map_err(|e| e.to_string())?.1,
+            Some(id) => self
+                .services
+                .checkpoints
+                .load(id)
+                .map_err(|e| e.to_string())?,
+            None => {
+                self.services
+                    .checkpoints
+                    .take(None)
+                    .map_err(|e| e.to_string())?
+                    .1
+            }
         };
         let paths = changed_paths(&a, &b);
         Ok((!paths.is_empty()).then_some((a, b, paths)))
@@ -182,7 +196,12 @@ impl Agent {
         if touched.is_empty() {
             return Ok(None);
         }
-        let now = self.checkpoints.take(None).map_err(|e| e.to_string())?.1;
+        let now = self
+            .services
+            .checkpoints
+            .take(None)
+            .map_err(|e| e.to_string())?
+            .1;
         let mut paths: Vec<String> = changed_paths(&base, &now)
             .into_iter()
             .filter(|p| touched.contains(p))
@@ -232,13 +251,14 @@ impl Agent {
         // The user asked for this restore: it writes the workspace as `workspace-write`
         // does, whatever the mode, and never a protected path (.git, the config).
         let mut scope = self
+            .services
             .sandbox
             .scope
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
         scope.mode = SandboxMode::WorkspaceWrite;
-        let Some((store, walk)) = self.checkpoints.parts() else {
+        let Some((store, walk)) = self.services.checkpoints.parts() else {
             return Ok(RestoreReport::default());
         };
         let report = restore(walk, store, &scope, &paths, &a, &b, force);
@@ -523,17 +543,26 @@ impl Agent {
         let (Some(before), Some(after)) = (&t.before, &t.after) else {
             return Ok(RestoreReport::default());
         };
-        let a = self.checkpoints.load(before).map_err(|e| e.to_string())?;
-        let b = self.checkpoints.load(after).map_err(|e| e.to_string())?;
+        let a = self
+            .services
+            .checkpoints
+            .load(before)
+            .map_err(|e| e.to_string())?;
+        let b = self
+            .services
+            .checkpoints
+            .load(after)
+            .map_err(|e| e.to_string())?;
         let paths = changed_paths(&a, &b);
         let mut scope = self
+            .services
             .sandbox
             .scope
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
         scope.mode = SandboxMode::WorkspaceWrite;
-        let Some((store, walk)) = self.checkpoints.parts() else {
+        let Some((store, walk)) = self.services.checkpoints.parts() else {
             return Ok(RestoreReport::default());
         };
         Ok(restore(walk, store, &scope, &paths, &b, &a, force))
@@ -558,7 +587,7 @@ impl Agent {
         match self.env().fork_session(self.session()) {
             Ok((s, path)) => {
                 self.replace_session(s, path);
-                self.set_extra_instructions(extra);
+                self.state_mut().extra_instructions = extra;
                 let id = self.session().id().to_string();
                 self.info(
                     "fork-done",

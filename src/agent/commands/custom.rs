@@ -1,22 +1,15 @@
-//! Custom commands in the loop (SPEC §14.4, decision 0089): installed once at start from
+//! Custom commands in the loop (SPEC §14.4, decision 0089): given to the agent's builder from
 //! the files `crate::agent::custom_commands` read, listed by `/help`, and run by sending
 //! their expanded text as the user message (through the `user_prompt_submit` hooks, like
 //! any prompt).
 
 use crate::agent::command_spec::CommandSpec;
-use crate::agent::custom_commands::{CustomCommand, LoadedCommands};
+use crate::agent::custom_commands::CustomCommand;
 use crate::agent::protocol::{NoticeLevel, OutputLine};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Text};
 
 impl Agent {
-    /// Installs the custom commands read at start and warns about every file skipped
-    /// (a clash with a built-in keeps the built-in).
-    pub fn install_custom_commands(&mut self, loaded: LoadedCommands) {
-        self.custom_commands = loaded;
-        self.announce_custom_command_problems();
-    }
-
     /// Warns (again) about every command file skipped: the TUI calls it after the
     /// session is announced, which starts Chat afresh.
     pub fn announce_custom_command_problems(&self) {

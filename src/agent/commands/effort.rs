@@ -28,7 +28,7 @@ impl Agent {
                 vec![("effort", shown), ("choices", Arg::from(Effort::choices()))],
             );
         };
-        self.set_effort_override(Some(effort));
+        self.state_mut().effort = Some(effort);
         // The footer shows the effort: the route info carries it.
         self.events.emit(AgentEvent::Route(self.route_info()));
         self.info(

@@ -86,10 +86,12 @@ impl Agent {
         let mode = Text::new(
             "status-mode",
             vec![
-                ("mode", Arg::from(self.sandbox.mode().as_str())),
+                ("mode", Arg::from(self.services.sandbox.mode().as_str())),
                 (
                     "network",
-                    Arg::from(crate::agent::mode::network_arg(self.sandbox.network)),
+                    Arg::from(crate::agent::mode::network_arg(
+                        self.services.sandbox.network,
+                    )),
                 ),
             ],
         );

@@ -93,6 +93,7 @@ impl TurnRunner<'_> {
     ) -> Verdict {
         let event = site.event;
         let hooks: Vec<HookConfig> = self
+            .services
             .hooks
             .config
             .of(event)
@@ -103,6 +104,7 @@ impl TurnRunner<'_> {
             return Verdict::Continue;
         }
         let transcript = self
+            .services
             .hooks
             .session_dir
             .as_ref()
@@ -111,7 +113,7 @@ impl TurnRunner<'_> {
         let session = HookSession {
             session_id: self.state.session.id(),
             transcript_path: transcript.as_deref(),
-            cwd: &self.hooks.cwd,
+            cwd: &self.services.hooks.cwd,
         };
         // Nothing a hook reads holds a key value, whatever the model or user wrote.
         let stdin = self
@@ -123,8 +125,8 @@ impl TurnRunner<'_> {
             event,
             hooks,
             stdin,
-            self.hooks.cwd.clone(),
-            self.hooks.env.clone(),
+            self.services.hooks.cwd.clone(),
+            self.services.hooks.env.clone(),
             cancel.clone(),
         );
         let runs = self.inbox.during(job).await;
@@ -187,7 +189,7 @@ impl TurnRunner<'_> {
 
     /// Runs the owed `session_start` hooks (at start, and after `/new` or `/resume`).
     pub async fn run_owed_session_start(&mut self) {
-        let Some(source) = self.hooks.start_owed.take() else {
+        let Some(source) = self.services.hooks.start_owed.take() else {
             return;
         };
         let cancel = self.inbox.new_cancel();
@@ -204,7 +206,7 @@ impl TurnRunner<'_> {
     /// The `user_prompt_submit` hooks on the prompt `text`: true when one refused it (it
     /// is then not sent; the notice says why).
     pub(crate) async fn prompt_refused(&mut self, text: &str, cancel: &CancellationToken) -> bool {
-        if !self.hooks.any(HookEvent::UserPromptSubmit) {
+        if !self.services.hooks.any(HookEvent::UserPromptSubmit) {
             return false;
         }
         let site = Site {
@@ -226,7 +228,7 @@ impl TurnRunner<'_> {
     ) -> Vec<Option<String>> {
         let mut out = Vec::with_capacity(calls.len());
         for c in calls {
-            if !self.hooks.any(HookEvent::PreToolUse) || cancel.is_cancelled() {
+            if !self.services.hooks.any(HookEvent::PreToolUse) || cancel.is_cancelled() {
                 out.push(None);
                 continue;
             }
@@ -258,7 +260,7 @@ impl TurnRunner<'_> {
         results: &mut [CallResult],
         cancel: &CancellationToken,
     ) {
-        if !self.hooks.any(HookEvent::PostToolUse) {
+        if !self.services.hooks.any(HookEvent::PostToolUse) {
             return;
         }
         for ((c, r), ran) in calls.iter().zip(results.iter_mut()).zip(ran) {
@@ -288,7 +290,7 @@ impl TurnRunner<'_> {
 
     /// The `stop` hooks after turn `turn` finished (not after a cancelled one).
     pub(crate) async fn stop_hooks(&mut self, turn: u64) {
-        if !self.hooks.any(HookEvent::Stop) {
+        if !self.services.hooks.any(HookEvent::Stop) {
             return;
         }
         let cancel = self.inbox.new_cancel();

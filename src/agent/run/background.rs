@@ -4,14 +4,10 @@
 use super::*;
 
 impl Agent {
-    /// A sender for background changes (tool sources, MCP status).
+    /// A sender for background changes (tool sources, MCP status), for what reports to
+    /// the agent after it is built.
     pub fn background_sender(&self) -> mpsc::UnboundedSender<Background> {
         self.bg.tx.clone()
-    }
-
-    /// Attaches the MCP servers (`/mcp`); they report through [`Agent::background_sender`].
-    pub fn set_mcp(&mut self, m: crate::tools::mcp::McpManager) {
-        self.bg.mcp = Some(m);
     }
 
     /// `exec`: waits (at most `limit`) for the MCP servers with `enabled = true` to be

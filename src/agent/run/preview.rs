@@ -35,7 +35,13 @@ impl Agent {
             explicit_series_start: false,
             effort: self.effort(),
         };
-        let plan = plan_attempt(&mut session, &mut series, &self.route, input, &mut |_| {})?;
+        let plan = plan_attempt(
+            &mut session,
+            &mut series,
+            &self.services.route,
+            input,
+            &mut |_| {},
+        )?;
         Ok((plan.opts, session.events().to_vec()))
     }
 
@@ -46,8 +52,11 @@ impl Agent {
         request: Option<usize>,
     ) -> Result<crate::agent::inspect::InspectorData, InspectFailure> {
         use crate::agent::inspect;
-        let current = (self.route.provider.clone(), self.route.kind);
-        let env = &self.env;
+        let current = (
+            self.services.route.provider.clone(),
+            self.services.route.kind,
+        );
+        let env = &self.services.env;
         let kind_of = move |provider: &str| -> Option<crate::llm::types::ProviderKind> {
             if provider == current.0 {
                 return Some(current.1);
@@ -75,13 +84,13 @@ impl Agent {
     }
 
     pub(super) fn report_prompt_notices(&self) {
-        crate::agent::environment::report_prompt_notices(self.env.as_ref(), &self.events);
+        crate::agent::environment::report_prompt_notices(self.services.env.as_ref(), &self.events);
     }
 
     /// The rendered system prompt: the configured base plus `/system` instructions.
     pub fn render_prompt(&self) -> String {
         crate::agent::environment::render_prompt(
-            self.env.as_ref(),
+            self.services.env.as_ref(),
             self.state.extra_instructions.as_deref(),
         )
     }

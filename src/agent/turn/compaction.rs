@@ -74,7 +74,7 @@ impl TurnRunner<'_> {
             });
         let Some(Some(u)) = last else { return false };
         let used = u.total_input().saturating_add(u.output_tokens);
-        used as f64 > AUTO_COMPACT_RATIO * self.route.caps.context_window as f64
+        used as f64 > AUTO_COMPACT_RATIO * self.services.route.caps.context_window as f64
     }
 
     /// Summarizes and replaces the region. `Ok(true)` when the history was compacted,
@@ -208,7 +208,7 @@ impl TurnRunner<'_> {
         let mut attempt = 0;
         loop {
             let mut ignore = |_ev: StreamEvent| {};
-            let client = &self.client;
+            let client = &self.services.client;
             let res = self
                 .inbox
                 .during(client.stream(opts, &mut ignore, cancel))

@@ -7,18 +7,12 @@
 //! one from [`crate::agent::run::Agent`] the same way.
 
 use crate::agent::emitter::Emitter;
-use crate::agent::environment::Environment;
-use crate::agent::hooks::Hooks;
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, TurnPhase};
 use crate::agent::state::SessionState;
 use crate::agent::tool_runner::{ApprovalMode, ToolRunner};
-use crate::checkpoint::Checkpointer;
 use crate::i18n::{Arg, Localizer};
-use crate::llm::client::ProviderClient;
-use crate::llm::retry::RetryPolicy;
-use crate::llm::types::{ErrorCode, LlmError, Route};
-use crate::sandbox::handle::SandboxHandle;
+use crate::llm::types::{ErrorCode, LlmError};
 use crate::session::SessionError;
 use crate::session::effort::Effort;
 use crate::session::event::{EventKind, TurnEnd, TurnOutcome, UserMessageData};
@@ -27,6 +21,7 @@ mod background;
 mod bridged;
 mod changes;
 mod compaction;
+mod services;
 mod step;
 #[cfg(test)]
 mod tests;
@@ -36,6 +31,7 @@ pub use changes::BackgroundChanges;
 pub use compaction::{
     AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, compaction_messages,
 };
+pub use services::TurnServices;
 
 /// Most steps one turn may take before the loop stops it.
 pub const MAX_STEPS_PER_TURN: u64 = 64;
@@ -98,24 +94,13 @@ pub struct TurnRunner<'a> {
     pub(crate) tools: &'a mut ToolRunner,
     /// The one way to tell the UI (or `exec`) something.
     pub(crate) events: &'a Emitter,
-    /// The route requests go to, its client and the retry policy.
-    pub(crate) route: &'a Route,
-    pub(crate) client: &'a ProviderClient,
-    pub(crate) retry: &'a RetryPolicy,
-    /// The surroundings: instructions, configured effort. Held `&mut` (the agent lends it
-    /// whole) because an environment need only be `Send`: a turn's future holds it across
-    /// awaits.
-    pub(crate) env: &'a mut dyn Environment,
-    /// The interface language of the loop's own lines.
-    pub(crate) l: Localizer,
-    /// The configured hooks (SPEC §14.4).
-    pub(crate) hooks: &'a mut Hooks,
-    /// Checkpoints of the workspace (SPEC §14.3).
-    pub(crate) checkpoints: &'a mut Checkpointer,
-    /// The sandbox mode the acting tools run under (SPEC §14.2).
-    pub(crate) sandbox: &'a SandboxHandle,
+    /// What a turn calls: route, client, retry policy, environment, hooks, checkpoints,
+    /// sandbox.
+    pub(crate) services: &'a mut TurnServices,
     /// Tool-source and MCP changes waiting to be applied at an attempt boundary.
     pub(crate) background: &'a mut BackgroundChanges,
+    /// The interface language of the loop's own lines.
+    pub(crate) l: Localizer,
 }
 
 impl TurnRunner<'_> {
@@ -133,17 +118,19 @@ impl TurnRunner<'_> {
 
     /// The effort of the next request (SPEC §14.4).
     pub(crate) fn effort(&self) -> Option<Effort> {
-        self.env.effort(self.state.effort, self.route)
+        self.services
+            .env
+            .effort(self.state.effort, &self.services.route)
     }
 
     /// The rendered system prompt (base and `/system` text) and the instruction files'
     /// warnings, once per change.
     pub(crate) fn render_prompt(&self) -> String {
         let p = crate::agent::environment::render_prompt(
-            &*self.env,
+            &*self.services.env,
             self.state.extra_instructions.as_deref(),
         );
-        crate::agent::environment::report_prompt_notices(&*self.env, self.events);
+        crate::agent::environment::report_prompt_notices(&*self.services.env, self.events);
         p
     }
 
@@ -274,7 +261,7 @@ impl TurnRunner<'_> {
             let said = Text::new(cause.key(), vec![]);
             match cause.hint_key() {
                 Some(hint) => {
-                    let origin = origin(&self.route.base_url);
+                    let origin = origin(&self.services.route.base_url);
                     let hint = Text::new(hint, vec![("origin", Arg::from(origin))]);
                     Arg::from(Text::new(
                         "llm-cause-with-hint",

@@ -166,7 +166,7 @@ impl TurnRunner<'_> {
                 });
             };
             // The inbox keeps taking commands (Cancel, steering) while the reply streams.
-            let client = &self.client;
+            let client = &self.services.client;
             let res = self
                 .inbox
                 .during(client.stream(&opts, &mut on_event, cancel))
@@ -263,7 +263,7 @@ impl TurnRunner<'_> {
     /// The retry helper shared by steps and compaction, first half: whether failed
     /// attempt number `attempt + 1` is retried, and after how long.
     pub(crate) fn retry_delay(&self, attempt: u32, e: &LlmError) -> Option<std::time::Duration> {
-        self.retry.delay(attempt + 1, e)
+        self.services.retry.delay(attempt + 1, e)
     }
 
     /// The retry helper's second half: tells the user, then waits `delay` (commands keep
@@ -291,7 +291,7 @@ impl TurnRunner<'_> {
         self.events
             .emit(AgentEvent::Retrying(crate::agent::protocol::RetryStatus {
                 attempt,
-                max: self.retry.max_retries,
+                max: self.services.retry.max_retries,
                 cause: crate::llm::cause::Cause::of(e),
                 seconds: delay.as_secs_f64(),
             }));

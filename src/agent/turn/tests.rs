@@ -7,11 +7,17 @@ use tokio::sync::mpsc;
 
 use super::*;
 use crate::agent::env_error::EnvError;
+use crate::agent::environment::Environment;
+use crate::agent::hooks::Hooks;
 use crate::agent::request::sample_session::route;
 use crate::agent::tool_runner::ToolRunner;
+use crate::checkpoint::Checkpointer;
 use crate::config::ApiKey;
 use crate::i18n::Locale;
-use crate::llm::types::ProviderKind;
+use crate::llm::client::ProviderClient;
+use crate::llm::retry::RetryPolicy;
+use crate::llm::types::{ProviderKind, Route};
+use crate::sandbox::handle::SandboxHandle;
 use crate::session::Session;
 use crate::session::event::{AssistantMessageData, Block, Message, Role, Source};
 use crate::tools::registry::ToolRegistry;
@@ -70,29 +76,31 @@ fn a_runner_built_from_parts_answers_the_calls_a_stopped_session_left_open() {
     let route = route(ProviderKind::DeepseekMessages);
     let mut state = SessionState::open(session);
     let mut inbox = Inbox::detached(tx.clone());
-    let mut tools = ToolRunner::new(ToolRegistry::new(), ApprovalMode::DenyAll);
+    let mut tools = ToolRunner::new(
+        ToolRegistry::new(),
+        ApprovalMode::DenyAll,
+        None,
+        Default::default(),
+    );
     let events = Emitter::new(tx);
-    let client = ProviderClient::new(route.clone(), None).unwrap();
-    let retry = RetryPolicy::default();
-    let mut env = Bare;
-    let mut hooks = Hooks::default();
-    let mut checkpoints = Checkpointer::default();
-    let sandbox = SandboxHandle::for_workspace(std::path::Path::new("/tmp"));
+    let mut services = TurnServices {
+        client: ProviderClient::new(route.clone(), None).unwrap(),
+        route,
+        retry: RetryPolicy::default(),
+        env: Box::new(Bare),
+        hooks: Hooks::default(),
+        checkpoints: Checkpointer::default(),
+        sandbox: SandboxHandle::for_workspace(std::path::Path::new("/tmp")),
+    };
     let mut background = BackgroundChanges::new();
     let mut runner = TurnRunner {
         state: &mut state,
         inbox: &mut inbox,
         tools: &mut tools,
         events: &events,
-        route: &route,
-        client: &client,
-        retry: &retry,
-        env: &mut env,
-        l: Localizer::new(Locale::EnUs),
-        hooks: &mut hooks,
-        checkpoints: &mut checkpoints,
-        sandbox: &sandbox,
+        services: &mut services,
         background: &mut background,
+        l: Localizer::new(Locale::EnUs),
     };
     assert_eq!(runner.render_prompt(), "base");
     runner.repair_unanswered_calls().unwrap();

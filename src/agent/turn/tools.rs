@@ -152,7 +152,7 @@ impl TurnRunner<'_> {
                 self.events.emit(Notice::new(
                     NoticeLevel::Warn,
                     "sandbox-denied-call",
-                    vec![("mode", Arg::from(self.sandbox.mode().as_str()))],
+                    vec![("mode", Arg::from(self.services.sandbox.mode().as_str()))],
                 ));
             }
             // A fork refused by the process limit is said on the side, localized (§15.5).

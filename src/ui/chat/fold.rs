@@ -153,7 +153,7 @@ impl Transcript {
             .filter(|&i| {
                 matches!(&self.cells[i].kind, CellKind::Tool(t)
                     if t.result.is_none()
-                        && crate::agent::checkpoints::changes_workspace(&t.name))
+                        && crate::agent::checkpoint::changes_workspace(&t.name))
             })
             .min()
     }
@@ -392,7 +392,7 @@ impl Transcript {
         if let Some(&i) = self.by_call.get(call)
             && let CellKind::Tool(ToolCell { preview, .. }) = &mut self.cells[i].kind
         {
-            *preview = Some(Box::new(crate::ui::chat::acting::sanitized(p)));
+            *preview = Some(Box::new(crate::ui::chat::acting_card::sanitized(p)));
             self.touch(i);
         }
     }

@@ -4,7 +4,7 @@
 //! virtualized draw), `pane` (the pane: scroll, selection, keys, mouse) and `acting` (the
 //! acting tools' cards).
 
-pub mod acting;
+pub mod acting_card;
 pub mod cells;
 pub mod fold;
 pub mod layout;

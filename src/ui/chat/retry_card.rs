@@ -49,7 +49,7 @@ fn output_rows(output: &str, expanded: bool, l: Localizer, width: usize) -> Vec<
         )));
     }
     let tail = &rows[skipped..];
-    out.extend(super::acting::gutter_rows(
+    out.extend(super::acting_card::gutter_rows(
         tail,
         tail.len(),
         |_| theme::dim(),

@@ -2,7 +2,7 @@
 //! cache (`tool_removal = "retain"`).
 use super::*;
 use crate::agent::inspect::Divergence;
-use crate::agent::inspect_data::DiffReason;
+use crate::agent::inspect::data::DiffReason;
 use crate::i18n::Locale;
 
 fn request(n: usize) -> InspectedRequest {

@@ -55,19 +55,19 @@ async fn agent_on(
     );
     let cfg = Config::parse(&text, None).expect("config parses");
     let (tx, rx) = mpsc::unbounded_channel();
-    let agent = Agent::new(
+    let agent = Agent::builder(
         Session::new("effort", "/tmp"),
         cfg.resolve_route(None).expect("route resolves"),
-        Some(ApiKey::new("sk-effort")),
-        registry(),
         Box::new(PromptEnv {
             prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
         }),
         Localizer::new(Locale::default()),
         tx,
-        ApprovalMode::AllowAll,
-        false,
     )
+    .key(Some(ApiKey::new("sk-effort")))
+    .tools(registry())
+    .approval(ApprovalMode::AllowAll)
+    .build()
     .expect("agent builds");
     (sim, agent, rx)
 }

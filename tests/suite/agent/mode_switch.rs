@@ -78,19 +78,19 @@ id = "deepseek-flash"
     let cfg = Config::parse(&text, None).expect("config parses");
     let route = cfg.resolve_route(None).expect("route resolves");
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
+    let mut agent = Agent::builder(
         Session::new("mode-switch", "/tmp"),
         route,
-        Some(ApiKey::new("sk-mode-switch")),
-        registry(),
         Box::new(PromptEnv {
             prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
         }),
         Localizer::new(Locale::default()),
         tx,
-        ApprovalMode::AllowAll,
-        false,
     )
+    .key(Some(ApiKey::new("sk-mode-switch")))
+    .tools(registry())
+    .approval(ApprovalMode::AllowAll)
+    .build()
     .expect("agent builds");
     let long: String = (0..40)
         .map(|i| format!("line {i:02}: a unique fact number {} to cache.\n", i * 7919))
@@ -200,26 +200,25 @@ fn agent_on(session: Session, mode: SandboxMode) -> Agent {
         None,
     )
     .expect("config parses");
+    let dir = std::env::temp_dir();
+    let handle = deepterm::sandbox::handle::SandboxHandle::for_workspace(&dir);
+    handle.scope.write().unwrap().mode = mode;
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = Agent::new(
+    Agent::builder(
         session,
         cfg.resolve_route(None).expect("route"),
-        Some(ApiKey::new("sk-mode-resume")),
-        registry(),
         Box::new(PromptEnv {
             prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
         }),
         Localizer::new(Locale::default()),
         tx,
-        ApprovalMode::AllowAll,
-        false,
     )
-    .expect("agent builds");
-    let dir = std::env::temp_dir();
-    let handle = deepterm::sandbox::handle::SandboxHandle::for_workspace(&dir);
-    handle.scope.write().unwrap().mode = mode;
-    agent.set_sandbox(handle);
-    agent
+    .key(Some(ApiKey::new("sk-mode-resume")))
+    .tools(registry())
+    .approval(ApprovalMode::AllowAll)
+    .sandbox(handle)
+    .build()
+    .expect("agent builds")
 }
 
 /// A resumed session keeps a stricter mode it switched to, but a log cannot widen the

@@ -110,20 +110,20 @@ fn start() -> Running {
     .unwrap();
     let ended = Arc::new(Mutex::new(Vec::new()));
     let (tx, events) = tokio::sync::mpsc::unbounded_channel();
-    let agent = deepterm::agent::run::Agent::new(
+    let agent = deepterm::agent::run::Agent::builder(
         Session::new("open", "/tmp"),
         config.resolve_route(None).unwrap(),
-        Some(deepterm::config::ApiKey::new("sk-unused")),
-        deepterm::tools::ToolRegistry::new(),
         Box::new(Listings {
             started: Arc::new(AtomicUsize::new(0)),
             ended: Arc::clone(&ended),
         }),
         deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs),
         tx,
-        deepterm::agent::run::ApprovalMode::Interactive,
-        false,
     )
+    .key(Some(deepterm::config::ApiKey::new("sk-unused")))
+    .tools(deepterm::tools::ToolRegistry::new())
+    .approval(deepterm::agent::run::ApprovalMode::Interactive)
+    .build()
     .unwrap();
     let (commands, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));

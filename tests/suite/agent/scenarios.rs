@@ -3,10 +3,11 @@
 //! in `docs/scenarios.md`.
 use common::ConfigBuilder;
 use common::agent_tools::{
-    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent, register, schema, tool,
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent_builder, register, schema,
+    tool,
 };
 use deepterm::agent::protocol::{AgentCommand, AgentEvent};
-use deepterm::agent::run::{Agent, Background, LineOutcome};
+use deepterm::agent::run::{Agent, AgentBuilder, Background, LineOutcome};
 use deepterm::config::{ApiKey, Config};
 use deepterm::llm::retry::RetryPolicy;
 use deepterm::session::event::{Event, EventKind, TurnOutcome};
@@ -64,17 +65,28 @@ struct Harness {
 }
 
 async fn harness(sim_cfg: SimConfig, wire: Wire, model_override: &str) -> Harness {
+    harness_with(sim_cfg, wire, model_override, |b| b).await
+}
+
+/// [`harness`] with parts of the agent's own (a short idle timeout).
+async fn harness_with(
+    sim_cfg: SimConfig,
+    wire: Wire,
+    model_override: &str,
+    parts: impl FnOnce(AgentBuilder) -> AgentBuilder,
+) -> Harness {
     let sim = sim::start(sim_cfg).await.expect("simulator starts");
     let cfg = config(&sim, wire, model_override);
     let route = cfg.resolve_route(None).expect("route resolves");
     let prompt = Arc::new(Mutex::new(BASE_PROMPT.to_string()));
     let (tx, rx) = mpsc::unbounded_channel();
-    let mut agent = prompt_agent("scenario", route, ApiKey::new(KEY), &prompt, tx);
-    agent.set_retry_policy(RetryPolicy {
-        base_delay: Duration::from_millis(10),
-        max_delay: Duration::from_millis(40),
-        ..RetryPolicy::default()
-    });
+    let builder = prompt_agent_builder("scenario", route, ApiKey::new(KEY), &prompt, tx)
+        .retry_policy(RetryPolicy {
+            base_delay: Duration::from_millis(10),
+            max_delay: Duration::from_millis(40),
+            ..RetryPolicy::default()
+        });
+    let agent = parts(builder).build().expect("agent builds");
     let bg = agent.background_sender();
     Harness {
         sim,

@@ -336,19 +336,19 @@ async fn the_loop_answers_other_commands_while_the_picker_list_is_read() {
     .unwrap();
     let (release_tx, release_rx) = std::sync::mpsc::channel();
     let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
-    let agent = deepterm::agent::run::Agent::new(
+    let agent = deepterm::agent::run::Agent::builder(
         Session::new("slow", "/tmp"),
         config.resolve_route(None).unwrap(),
-        Some(deepterm::config::ApiKey::new("sk-unused")),
-        deepterm::tools::ToolRegistry::new(),
         Box::new(SlowListing {
             release: std::sync::Arc::new(std::sync::Mutex::new(Some(release_rx))),
         }),
         deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs),
         tx,
-        deepterm::agent::run::ApprovalMode::Interactive,
-        false,
     )
+    .key(Some(deepterm::config::ApiKey::new("sk-unused")))
+    .tools(deepterm::tools::ToolRegistry::new())
+    .approval(deepterm::agent::run::ApprovalMode::Interactive)
+    .build()
     .unwrap();
     let (commands, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let task = tokio::spawn(agent.run_interactive(cmd_rx));

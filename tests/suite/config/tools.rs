@@ -246,8 +246,8 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
         (
             "[mcp.servers.fs]\nargs = []",
             "mcp.servers.fs.command",
-            "is required",
-            "是必填项",
+            "needs exactly one of command",
+            "必须且只能设置 command",
         ),
         (
             "[tools.command.read_file]\ndescription = \"d\"\ncommand = [\"cat\"]",

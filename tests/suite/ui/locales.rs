@@ -90,6 +90,15 @@ const NOT_KEYS: &[(&str, &str)] = &[
         "tool-bridge",
         "a message source kind (a tool note of the tool bridge, never logged)",
     ),
+    ("mcp-auth", "the folder of MCP OAuth token files"),
+    (
+        "mcp-protocol-version",
+        "an HTTP header the MCP transport sets itself",
+    ),
+    (
+        "mcp-session-id",
+        "an HTTP header the MCP transport sets itself",
+    ),
 ];
 
 /// Calls whose first string argument (after an optional `NoticeLevel::X,`) is a key.

@@ -15,7 +15,8 @@ use crate::common;
 
 use common::ConfigBuilder;
 use common::agent_tools::{
-    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent, register, schema, tool,
+    FnTool, GUIDANCE, cache_tool_control, developer_blocks, prompt_agent_builder, register, schema,
+    tool,
 };
 use std::sync::{Arc, Mutex};
 
@@ -200,8 +201,10 @@ async fn live_t2(update_prompt: bool) {
     let key = cfg.api_key(&route).expect("key present");
     let prompt = Arc::new(Mutex::new(BASE_PROMPT.to_string()));
     let (tx, _rx) = mpsc::unbounded_channel();
-    let mut agent = prompt_agent("live-t2", route, key, &prompt, tx);
-    agent.set_retry_policy(RetryPolicy::none());
+    let mut agent = prompt_agent_builder("live-t2", route, key, &prompt, tx)
+        .retry_policy(RetryPolicy::none())
+        .build()
+        .expect("agent builds");
     install(&agent.background_sender(), &prompt, update_prompt);
 
     let lines = [

@@ -1,5 +1,5 @@
 //! Tool cards: a call with its arguments and result (the acting tools have cards of their
-//! own, `chat/acting.rs`), its approval state, and the bare approval cell for a call
+//! own, `chat/acting_card.rs`), its approval state, and the bare approval cell for a call
 //! without a logged card.
 
 use ratatui::text::{Line, Span};
@@ -97,7 +97,7 @@ impl ToolCell {
         );
         if let Some(p) = self.preview.as_deref().filter(|_| waiting) {
             // Waiting: what the call would do (the diff, or where the command runs).
-            head.extend(crate::ui::chat::acting::preview_lines(p, l, width));
+            head.extend(crate::ui::chat::acting_card::preview_lines(p, l, width));
         } else if mode == ToolCardMode::Expanded {
             head.extend(dim_indented(&self.arguments, "  ", width));
         } else {
@@ -275,7 +275,7 @@ impl HistoryCell for ToolCell {
         // The acting tools have cards of their own once they ran (SPEC §14.1).
         let acting = (!waiting && !denied)
             .then(|| {
-                crate::ui::chat::acting::acting_card(
+                crate::ui::chat::acting_card::acting_card(
                     &self.name,
                     &self.arguments,
                     self.result.as_deref(),

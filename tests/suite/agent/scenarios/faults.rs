@@ -233,8 +233,10 @@ async fn fault_stall_beyond_idle_timeout_is_retried() {
         keepalive_interval: Duration::from_millis(50),
         ..SimConfig::default()
     };
-    let mut h = harness(cfg, Wire::Messages, "").await;
-    h.agent.set_idle_timeout(Duration::from_millis(300));
+    let mut h = harness_with(cfg, Wire::Messages, "", |b| {
+        b.idle_timeout(Duration::from_millis(300))
+    })
+    .await;
     h.sim
         .push_reply(ScriptedReply::text("stalled").with_fault(Fault::Stall {
             ms: 2000,

@@ -9,14 +9,16 @@ impl Agent {
     /// `/sandbox`: the mode, the network setting, the backend in use and why, the
     /// writable roots, the protected paths and what the backend cannot cover.
     pub(crate) fn sandbox_command(&mut self) -> LineOutcome {
-        let mode = self.sandbox.mode();
+        let mode = self.services.sandbox.mode();
         let mut lines = vec![Text::new(
             "sandbox-mode-line",
             vec![
                 ("mode", Arg::from(mode.as_str())),
                 (
                     "network",
-                    Arg::from(crate::agent::mode::network_arg(self.sandbox.network)),
+                    Arg::from(crate::agent::mode::network_arg(
+                        self.services.sandbox.network,
+                    )),
                 ),
             ],
         )];
@@ -51,6 +53,7 @@ impl Agent {
                 ));
                 // The live scope: what the tools check now.
                 let scope = self
+                    .services
                     .sandbox
                     .scope
                     .read()

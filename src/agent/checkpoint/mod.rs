@@ -4,6 +4,8 @@
 //! left (`checkpoint/settled`). `/undo`, `/diff`, `/rewind` and a resume read turn →
 //! checkpoint from the log alone ([`turn_records`]).
 
+mod steps;
+
 pub use crate::checkpoint::checkpointer::Checkpointer;
 use crate::session::Session;
 use crate::session::event::EventKind;
@@ -109,5 +111,5 @@ pub(crate) fn taken_in(session: &Session, turn: u64) -> bool {
 
 /// Whether a call changes the workspace when it runs (an edit tool or `shell`).
 pub fn changes_workspace(name: &str) -> bool {
-    crate::agent::acting::ActingPolicy::is_acting(name)
+    crate::agent::acting_policy::ActingPolicy::is_acting(name)
 }

@@ -3,7 +3,7 @@
 //! never disagree: `context compacted`, `model changed`, …) and with one numbering from 1
 //! for tool entries and messages.
 
-use crate::agent::inspect_data::{DiffReason, InspectorData};
+use crate::agent::inspect::data::{DiffReason, InspectorData};
 use crate::i18n::{Arg, Localizer};
 
 impl DiffReason {
@@ -100,7 +100,7 @@ pub fn divergence_line(d: &InspectorData, l: Localizer) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::inspect_data::{Divergence, InspectedRequest};
+    use crate::agent::inspect::data::{Divergence, InspectedRequest};
     use crate::i18n::Locale;
 
     fn req(tools: &[(&str, bool)], messages: usize) -> InspectedRequest {

@@ -3,13 +3,13 @@
 //! `exec`. Every [`CommandId`] is bound to its handler here by an exhaustive match, so a
 //! table entry cannot lack one.
 
-mod acting;
 mod cache_cost;
 mod checkpoint;
 mod custom;
 mod effort;
 mod instructions;
 mod mcp;
+mod sandbox;
 mod status;
 
 use crate::agent::command_spec::{
@@ -204,7 +204,7 @@ impl Agent {
             CommandId::Inspect => self.warn("tui-inspector-usage", vec![]),
             CommandId::Effort => self.effort_unknown(given),
             // With checkpoints off `/diff` and `/undo` say so whatever their arguments.
-            CommandId::Diff | CommandId::Undo if !self.checkpoints.enabled() => {
+            CommandId::Diff | CommandId::Undo if !self.services.checkpoints.enabled() => {
                 self.info("checkpoint-off", vec![])
             }
             CommandId::Mode => self.warn("cmd-mode-unknown", vec![("given", Arg::from(given))]),
@@ -236,7 +236,7 @@ impl Agent {
 
     /// `/lang` and [`crate::agent::protocol::AgentCommand::SetLocale`]: switch, tell the UI, save the choice.
     fn set_locale_command(&mut self, loc: Locale) -> LineOutcome {
-        self.set_locale(Localizer::new(loc));
+        self.l = Localizer::new(loc);
         self.events.emit(AgentEvent::LocaleChanged(loc));
         if let Err(e) = self.env().save_locale(loc) {
             let e = e.localized(self.localizer());
@@ -254,11 +254,11 @@ impl Agent {
                 None => self.info("cmd-system-none", vec![]),
             },
             SystemAction::Clear => {
-                self.set_extra_instructions(None);
+                self.state_mut().extra_instructions = None;
                 self.info("cmd-system-cleared", vec![])
             }
             SystemAction::Set { text } => {
-                self.set_extra_instructions(Some(text));
+                self.state_mut().extra_instructions = Some(text);
                 self.info("cmd-system-set", vec![])
             }
         }

@@ -1,8 +1,8 @@
 //! Checkpoints around a turn's tool calls (SPEC §14.3, decision 0080): the loop's side of
-//! [`crate::agent::checkpoints`], kept apart from the checkpointer so the loop's type and
+//! [`crate::agent::checkpoint`], kept apart from the checkpointer so the loop's type and
 //! the checkpointer it holds do not name each other.
 
-use crate::agent::checkpoints::{changes_workspace, latest_snapshot_id, taken_in};
+use crate::agent::checkpoint::{changes_workspace, latest_snapshot_id, taken_in};
 use crate::agent::protocol::AgentEvent;
 use crate::agent::tool_runner::ToolCall;
 use crate::agent::turn::TurnRunner;
@@ -23,11 +23,14 @@ impl TurnRunner<'_> {
             .iter()
             .zip(decided)
             .any(|(c, d)| d.is_none() && changes_workspace(&c.name));
-        if !will_change || !self.checkpoints.enabled() || taken_in(&self.state.session, turn) {
+        if !will_change
+            || !self.services.checkpoints.enabled()
+            || taken_in(&self.state.session, turn)
+        {
             return;
         }
         let base = latest_snapshot_id(&self.state.session);
-        match self.checkpoints.take(base.as_deref()) {
+        match self.services.checkpoints.take(base.as_deref()) {
             Ok((id, m)) => {
                 // Chat folds its node from the logged event; `exec` says it.
                 if !self.is_interactive() {
@@ -69,10 +72,10 @@ impl TurnRunner<'_> {
 
     /// At the end of a turn that took a checkpoint: logs the state it left.
     pub(crate) fn settle_checkpoint(&mut self, turn: u64) {
-        if !self.checkpoints.enabled() || !taken_in(&self.state.session, turn) {
+        if !self.services.checkpoints.enabled() || !taken_in(&self.state.session, turn) {
             return;
         }
-        match self.checkpoints.take(None) {
+        match self.services.checkpoints.take(None) {
             Ok((id, _)) => {
                 let kind = EventKind::CheckpointSettled(CheckpointSettled {
                     turn,

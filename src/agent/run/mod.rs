@@ -17,24 +17,24 @@ use crate::agent::request::{AttemptInput, plan_attempt};
 use crate::agent::state::SessionState;
 pub use crate::agent::tool_runner::ApprovalMode;
 use crate::agent::tool_runner::ToolRunner;
-use crate::config::ApiKey;
 use crate::i18n::{Arg, Localizer};
 use crate::llm::client::ProviderClient;
-use crate::llm::retry::RetryPolicy;
-use crate::llm::types::{GenerateOptions, LlmError, Route};
+use crate::llm::types::{GenerateOptions, Route};
 use crate::session::Session;
 use crate::session::event::Event;
 use crate::tools::registry::ToolRegistry;
 pub use crate::tools::source::Background;
 
 mod background;
+mod builder;
 mod preview;
 pub use crate::agent::environment::{Environment, SummaryJob};
 pub use crate::agent::turn::{
     AUTO_COMPACT_RATIO, AgentError, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, LineOutcome,
     MAX_STEPS_PER_TURN, compaction_messages,
 };
-use crate::agent::turn::{BackgroundChanges, TurnRunner};
+use crate::agent::turn::{BackgroundChanges, TurnRunner, TurnServices};
+pub use builder::AgentBuilder;
 
 pub use crate::agent::request::DEFAULT_MAX_TOKENS;
 
@@ -59,107 +59,55 @@ impl InspectFailure {
     }
 }
 
-/// The agent: an actor that owns its services and answers one command at a time.
+/// The agent: an actor that owns its services and answers one command at a time. Made
+/// whole by [`AgentBuilder`]; what a user changes while it runs arrives as a command.
 /// - the session state ([`SessionState`]), rebuilt whole on `/new` and `/resume`;
-/// - the turn runner ([`TurnRunner`], lent the parts a turn uses by [`Agent::runner`]):
-///   turns, steps, attempts, compaction, hooks and checkpoints around tool calls;
+/// - the services a turn calls ([`TurnServices`]: route, client, retry policy,
+///   environment, hooks, checkpoints, sandbox), lent as one to the turn runner
+///   ([`TurnRunner`], by [`Agent::runner`]) with the session state, inbox, tool runner
+///   and emitter;
 /// - the tool runner ([`ToolRunner`]: approvals, which calls may overlap);
 /// - the command table (`agent::commands`);
 /// - the inbox ([`Inbox`]): the typed command channel the running turn `select!`s on.
 pub struct Agent {
     state: SessionState,
-    route: Route,
-    client: ProviderClient,
+    pub(crate) services: TurnServices,
     tools: ToolRunner,
     inbox: Inbox,
-    env: Box<dyn Environment>,
-    l: Localizer,
+    /// The interface language of the loop's own lines (`/lang` switches it).
+    pub(crate) l: Localizer,
     /// The one way the loop tells the UI something.
     pub(crate) events: Emitter,
-    retry: RetryPolicy,
     demo: bool,
     /// Tool-source and MCP changes, and what was last warned about them.
     bg: BackgroundChanges,
-    /// The sandbox mode and write scope the acting tools read (SPEC §14.2).
-    pub(crate) sandbox: crate::sandbox::handle::SandboxHandle,
     /// The backend probed at start, for `/sandbox`.
     pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
-    /// Checkpoints of the workspace (SPEC §14.3; `agent::checkpoints`).
-    pub(crate) checkpoints: crate::checkpoint::Checkpointer,
-    /// The configured hooks (SPEC §14.4, `agent::hooks`).
-    pub(crate) hooks: crate::agent::hooks::Hooks,
     /// The custom commands read at start (SPEC §14.4, `agent::commands::custom`).
     pub(crate) custom_commands: crate::agent::custom_commands::LoadedCommands,
 }
 
 impl Agent {
-    /// Builds an agent over an open session.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
+    /// Starts building an agent over an open session (see [`AgentBuilder`]).
+    pub fn builder(
         session: Session,
         route: Route,
-        key: Option<ApiKey>,
-        registry: ToolRegistry,
         env: Box<dyn Environment>,
         l: Localizer,
-        tx: mpsc::UnboundedSender<AgentEvent>,
-        approval: ApprovalMode,
-        demo: bool,
-    ) -> Result<Agent, LlmError> {
-        let mut tools = ToolRunner::new(registry, approval);
-        if let Some(k) = &key {
-            tools.add_secret(k.expose());
-        }
-        let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))?;
-        tools.registry_mut().set_max_tools(route.caps.max_tools);
-        let mut session = session;
-        session.set_secrets(tools.secrets().clone());
-        Ok(Agent {
-            bg: BackgroundChanges::new(),
-            state: SessionState::open(session),
-            route,
-            client,
-            tools,
-            inbox: Inbox::detached(tx.clone()),
-            env,
-            l,
-            events: Emitter::new(tx),
-            retry: RetryPolicy::default(),
-            demo,
-            sandbox: crate::sandbox::handle::SandboxHandle::for_workspace(
-                &std::env::current_dir().unwrap_or_default(),
-            ),
-            sandbox_status: None,
-            checkpoints: Default::default(),
-            hooks: crate::agent::hooks::Hooks::default(),
-            custom_commands: Default::default(),
-        })
+        events: mpsc::UnboundedSender<AgentEvent>,
+    ) -> AgentBuilder {
+        AgentBuilder::new(session, route, env, l, events)
     }
 
     /// Adds a key value to redact from tool results and from everything the session logs
-    /// and sends (see [`crate::secret::Secrets`], decision 0030).
-    pub fn add_secret(&mut self, value: impl Into<String>) {
+    /// and sends (see [`crate::secret::Secrets`]): a `/model` switch's key.
+    fn add_secret(&mut self, value: impl Into<String>) {
         self.tools.add_secret(&value.into());
     }
 
-    /// The shared redaction set (a remote MCP server's OAuth tokens join it when read).
+    /// The shared redaction set.
     pub fn secrets(&self) -> crate::secret::Secrets {
         self.tools.secrets().clone()
-    }
-
-    /// Sets the stream idle timeout of the provider client (tests use short ones).
-    pub fn set_idle_timeout(&mut self, idle: std::time::Duration) {
-        self.client.set_idle_timeout(idle);
-    }
-
-    /// Sets the stream size and progress limits (`[limits]` in the config).
-    pub fn set_stream_limits(&mut self, limits: crate::llm::client::StreamLimits) {
-        self.client.set_limits(limits);
-    }
-
-    /// Replaces the retry policy (tests use short delays).
-    pub fn set_retry_policy(&mut self, p: RetryPolicy) {
-        self.retry = p;
     }
 
     /// The session (read-only).
@@ -170,22 +118,6 @@ impl Agent {
     /// The per-session state.
     pub(crate) fn state_mut(&mut self) -> &mut SessionState {
         &mut self.state
-    }
-
-    /// Uses `sandbox` (the write scope shared with the acting tools) instead of the
-    /// default over the current directory.
-    pub fn set_sandbox(&mut self, sandbox: crate::sandbox::handle::SandboxHandle) {
-        self.sandbox = sandbox;
-    }
-
-    /// Decides the acting tools with `acting`; `status` is what `/sandbox` shows.
-    pub fn set_acting(
-        &mut self,
-        acting: std::sync::Arc<crate::agent::acting::ActingPolicy>,
-        status: std::sync::Arc<crate::sandbox::probe::SandboxStatus>,
-    ) {
-        self.tools.set_acting(acting);
-        self.sandbox_status = Some(status);
     }
 
     /// A warning found while starting (a project rule that cannot allow), shown once.
@@ -200,26 +132,13 @@ impl Agent {
     /// The acting tools' policy, if the session has one.
     pub(crate) fn tools_acting(
         &self,
-    ) -> Option<std::sync::Arc<crate::agent::acting::ActingPolicy>> {
+    ) -> Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>> {
         self.tools.acting().cloned()
-    }
-
-    /// Installs the session's hooks (at start; `session_start` is owed).
-    pub fn set_hooks(&mut self, hooks: crate::agent::hooks::Hooks) {
-        self.hooks = hooks;
-        // `--resume`: the session already holds events past its start.
-        let resumed = self.state.session.events().len() > 1;
-        self.hooks.owe_session_start(resumed);
-    }
-
-    /// Turns checkpoints on (the app does, for the workspace it starts in).
-    pub fn set_checkpoints(&mut self, c: crate::checkpoint::Checkpointer) {
-        self.checkpoints = c;
     }
 
     /// The current sandbox mode.
     pub fn sandbox_mode(&self) -> crate::sandbox::SandboxMode {
-        self.sandbox.mode()
+        self.services.sandbox.mode()
     }
 
     /// The latest turn number.
@@ -234,13 +153,13 @@ impl Agent {
 
     /// The current route.
     pub fn route(&self) -> &Route {
-        &self.route
+        &self.services.route
     }
 
     pub(crate) fn route_info(&self) -> RouteInfo {
         RouteInfo {
-            id: self.route.id(),
-            caps: self.route.caps,
+            id: self.services.route.id(),
+            caps: self.services.route.caps,
             demo: self.demo,
             effort: self.effort(),
         }
@@ -257,7 +176,7 @@ impl Agent {
         });
         self.events.emit(AgentEvent::Route(self.route_info()));
         self.events
-            .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.sandbox)));
+            .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.services.sandbox)));
         self.events.emit(AgentEvent::SessionUsage(self.state.usage));
     }
 
@@ -269,15 +188,9 @@ impl Agent {
             inbox: &mut self.inbox,
             tools: &mut self.tools,
             events: &self.events,
-            route: &self.route,
-            client: &self.client,
-            retry: &self.retry,
-            env: self.env.as_mut(),
-            l: self.l,
-            hooks: &mut self.hooks,
-            checkpoints: &mut self.checkpoints,
-            sandbox: &self.sandbox,
+            services: &mut self.services,
             background: &mut self.bg,
+            l: self.l,
         }
     }
 
@@ -370,11 +283,6 @@ impl Agent {
         ));
     }
 
-    /// Sets the interface locale of the loop's own messages.
-    pub fn set_locale(&mut self, l: Localizer) {
-        self.l = l;
-    }
-
     pub(crate) fn localizer(&self) -> Localizer {
         self.l
     }
@@ -385,7 +293,7 @@ impl Agent {
     }
 
     pub(crate) fn env(&self) -> &dyn Environment {
-        self.env.as_ref()
+        self.services.env.as_ref()
     }
 
     pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
@@ -401,35 +309,25 @@ impl Agent {
         self.state.effort
     }
 
-    /// Sets this session's effort (`/effort`); the next request logs it (SPEC §14.4).
-    pub(crate) fn set_effort_override(&mut self, e: Option<crate::session::effort::Effort>) {
-        self.state.effort = e;
-    }
-
     /// This session's extra instructions (`/system`), if any.
     pub fn extra_instructions(&self) -> Option<&str> {
         self.state.extra_instructions.as_deref()
     }
 
-    /// Sets (or clears) this session's extra instructions (`/system`).
-    pub fn set_extra_instructions(&mut self, text: Option<String>) {
-        self.state.extra_instructions = text;
-    }
-
     /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
     pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, RouteSwitchError> {
-        let (route, key) = self.env.resolve_route(spec)?;
+        let (route, key) = self.services.env.resolve_route(spec)?;
         if let Some(k) = &key {
             self.add_secret(k.expose());
         }
         let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
             .map_err(RouteSwitchError::Client)?
-            .with_limits(self.client.limits());
+            .with_limits(self.services.client.limits());
         self.tools
             .registry_mut()
             .set_max_tools(route.caps.max_tools);
-        self.route = route;
-        self.client = client;
+        self.services.route = route;
+        self.services.client = client;
         let info = self.route_info();
         self.events.emit(AgentEvent::Route(info.clone()));
         self.runner().warn_dropped_tools();
@@ -445,7 +343,7 @@ impl Agent {
         self.state = SessionState::open(session);
         // The `session_start` hooks run again for the session opened (SPEC §14.4).
         let resumed = self.state.session.events().len() > 1;
-        self.hooks.owe_session_start(resumed);
+        self.services.hooks.owe_session_start(resumed);
         self.restore_tool_state();
         self.inbox.reset();
         self.announce(path.display().to_string());

@@ -11,6 +11,9 @@
 //! prefix gives its messages, tool history, header and route. A compaction request was
 //! built right after its `compaction/start` from the region that event names.
 
+pub mod account;
+pub mod data;
+
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -25,8 +28,8 @@ use crate::session::event::{
 use crate::session::ledger::RequestLedger;
 use crate::session::{Session, SessionError};
 
-pub use crate::agent::inspect_account::divergence_line;
-pub use crate::agent::inspect_data::{DiffReason, Divergence, InspectedRequest, InspectorData};
+pub use crate::agent::inspect::account::divergence_line;
+pub use crate::agent::inspect::data::{DiffReason, Divergence, InspectedRequest, InspectorData};
 
 /// Errors of the reconstruction.
 #[derive(Debug, thiserror::Error)]
