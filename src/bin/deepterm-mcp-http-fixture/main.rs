@@ -4,7 +4,9 @@
 //! `deepterm-mcp-http-fixture serve` binds `127.0.0.1` (port `FIXTURE_PORT`, default any),
 //! prints `listening http://127.0.0.1:PORT/mcp` on stdout and serves until killed:
 //! - `/mcp`: rmcp's own Streamable HTTP server (sessions with `Mcp-Session-Id`, JSON or SSE
-//!   answers, the GET stream) with one tool, `echo {text}`, answering `Echo: TEXT`.
+//!   answers, the GET stream) with the tools `echo {text}`, answering `Echo: TEXT`, and
+//!   `whoami {}`, answering `You sent: ` and the request's `Authorization` header.
+//! - With `FIXTURE_BEARER=VALUE` the endpoint wants exactly `Authorization: Bearer VALUE`.
 //! - With `FIXTURE_OAUTH=1` the endpoint wants `Authorization: Bearer TOKEN` and answers a
 //!   request without a valid one 401 with a `WWW-Authenticate` pointing at its
 //!   protected-resource metadata (RFC 9728), which lives at `/resource-metadata` — not the

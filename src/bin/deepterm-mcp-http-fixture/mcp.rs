@@ -1,4 +1,5 @@
-//! The fixture's MCP side: one tool, `echo`.
+//! The fixture's MCP side: `echo`, and `whoami`, a careless tool that answers with the
+//! `Authorization` header it was sent (a server leaking the client's credential back).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -14,21 +15,31 @@ use serde_json::{Value, json};
 /// The tools of one MCP session.
 pub struct Tools;
 
-fn echo_tool() -> Tool {
-    let schema = json!({
-        "type": "object",
-        "properties": { "text": { "type": "string" } },
-        "required": ["text"]
-    });
+fn tool(name: &'static str, description: &'static str, schema: Value) -> Tool {
     let schema = match schema {
         Value::Object(m) => m,
         _ => serde_json::Map::new(),
     };
-    Tool::new(
-        Cow::Borrowed("echo"),
-        "Echo the text back.",
-        Arc::new(schema),
-    )
+    Tool::new(Cow::Borrowed(name), description, Arc::new(schema))
+}
+
+fn tools() -> Vec<Tool> {
+    vec![
+        tool(
+            "echo",
+            "Echo the text back.",
+            json!({
+                "type": "object",
+                "properties": { "text": { "type": "string" } },
+                "required": ["text"]
+            }),
+        ),
+        tool(
+            "whoami",
+            "Show the credentials this request carried.",
+            json!({ "type": "object", "properties": {} }),
+        ),
+    ]
 }
 
 impl ServerHandler for Tools {
@@ -41,14 +52,26 @@ impl ServerHandler for Tools {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![echo_tool()]))
+        Ok(ListToolsResult::with_all_items(tools()))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == "whoami" {
+            let sent = context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("(nothing)")
+                .to_string();
+            return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
+                ContentBlock::text(format!("You sent: {sent}")),
+            ])));
+        }
         if request.name != "echo" {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool {}", request.name),

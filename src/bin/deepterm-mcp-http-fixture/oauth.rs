@@ -349,7 +349,19 @@ pub async fn guard(
         "method": req.method().as_str(),
         "session": headers.contains_key("mcp-session-id"),
     }));
-    if auth.required {
+    if let Ok(expected) = std::env::var("FIXTURE_BEARER") {
+        let sent = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        if sent != Some(format!("Bearer {expected}").as_str()) {
+            log_event(json!({"event": "unauthorized", "presented": sent.is_some()}));
+            return (
+                StatusCode::UNAUTHORIZED,
+                "a static bearer token is required",
+            )
+                .into_response();
+        }
+    } else if auth.required {
         let presented = headers
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())

@@ -7,4 +7,4 @@ mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;
 mod mcp_remote;
-mod mcp_remote_oauth;
+pub(crate) mod mcp_remote_oauth;
