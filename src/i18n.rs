@@ -38,6 +38,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/labels.ftl")),
             include_str!(concat!("../locales/", $loc, "/sandbox-hardening.ftl")),
             include_str!(concat!("../locales/", $loc, "/day-two.ftl")),
+            include_str!(concat!("../locales/", $loc, "/mcp-client.ftl")),
         ]
     };
 }

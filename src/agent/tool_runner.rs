@@ -15,6 +15,7 @@ use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
 use crate::i18n::{Arg, Text};
 use crate::session::retry_event::{RetryAnswer, SandboxAttempt, SandboxRetry};
+use crate::tools::mcp::annotations::ToolHints;
 use crate::tools::registry::ToolRegistry;
 
 /// How tool calls that need approval are answered.
@@ -286,7 +287,7 @@ impl ToolRunner {
                     ("hidden", Arg::from(hidden.label())),
                 ],
             ),
-            None => Text::new("approval-why-tool-asks", vec![("tool", tool.clone())]),
+            None => ToolHints::approval_why(&call.name, self.registry.hints_of(&call.name)),
         };
         AgentEvent::ApprovalWhy {
             call_id: call.id.clone(),

@@ -35,6 +35,11 @@ pub enum Problem {
         /// The value found.
         got: String,
     },
+    /// Not an MCP server's `approval` (`ask`, `never`, `trust-read-only-hint`; SPEC §15.2).
+    McpApproval {
+        /// The value found.
+        got: String,
+    },
     /// Not an `[approval] policy` (§14.2).
     ApprovalPolicy {
         /// The value found.
@@ -302,6 +307,9 @@ impl Problem {
                 &[("got", got.into())],
             ),
             Problem::Approval { got } => l.tra("config-expected-approval", &[("got", got.into())]),
+            Problem::McpApproval { got } => {
+                l.tra("config-expected-mcp-approval", &[("got", got.into())])
+            }
             Problem::ApprovalPolicy { got } => {
                 l.tra("config-expected-approval-policy", &[("got", got.into())])
             }

@@ -89,6 +89,9 @@ pub struct McpServerConfig {
     pub enabled: bool,
     /// Whether calls need the user's approval.
     pub approval: Approval,
+    /// `approval = "trust-read-only-hint"`: calls of tools the server annotates read-only
+    /// run without asking, the others ask (`approval` is then `Ask`; SPEC §15.2).
+    pub trust_read_only_hint: bool,
     /// Per-call timeout.
     pub timeout_secs: Option<u64>,
     /// Largest message the server may send (bytes); `None` = the default (64 MiB).

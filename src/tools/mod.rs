@@ -64,6 +64,12 @@ pub trait ToolExecutor: Send + Sync {
         arguments: serde_json::Value,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, ToolOutcome>;
+
+    /// What the tool's MCP server says about its behaviour (shown on the approval card
+    /// and in `/tools`); `None` for every other tool.
+    fn hints(&self) -> Option<mcp::annotations::ToolHints> {
+        None
+    }
 }
 
 /// Why a guarded tool call stopped before its work finished.

@@ -15,6 +15,7 @@ use crate::config::{
 use crate::llm::catalog::{Capabilities, ModelSpec, Prices, Unset};
 use crate::llm::types::ProviderKind;
 use crate::session::event::{SystemPromptUpdate, ToolRemoval, ToolUpdateMode};
+use crate::session::vocab::Approval;
 
 use super::walker::*;
 
@@ -321,7 +322,16 @@ pub(super) fn parse_mcp_server(
         }
     }
     let enabled = w.bool(&mut t, prefix, "enabled")?.unwrap_or(true);
-    let approval = w.approval(&mut t, prefix)?;
+    // One more value than other tools' `approval`: the server's read-only hints may be
+    // trusted, but only when the user says so (SPEC §15.2).
+    let (approval, trust_read_only_hint) = match w.string(&mut t, prefix, "approval")? {
+        None => (Approval::Never, false),
+        Some(s) if s == "trust-read-only-hint" => (Approval::Ask, true),
+        Some(s) => match Approval::parse(&s) {
+            Some(a) => (a, false),
+            None => return Err(w.err(join(prefix, "approval"), Problem::McpApproval { got: s })),
+        },
+    };
     let timeout_secs = w.positive(&mut t, prefix, "timeout_secs")?;
     let max_message_bytes = w.positive(&mut t, prefix, "max_message_bytes")?;
     let env_passthrough = w
@@ -359,6 +369,7 @@ pub(super) fn parse_mcp_server(
         env_passthrough,
         enabled,
         approval,
+        trust_read_only_hint,
         timeout_secs,
         max_message_bytes,
         remote,

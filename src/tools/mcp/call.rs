@@ -8,6 +8,7 @@ use futures_util::future::BoxFuture;
 use rmcp::model::CallToolRequestParams;
 use tokio_util::sync::CancellationToken;
 
+use super::annotations::ToolHints;
 use super::content;
 use super::server::Server;
 use crate::tools::{ToolExecutor, ToolOutcome};
@@ -17,6 +18,8 @@ pub(super) struct McpTool {
     pub(super) server: Arc<Server>,
     pub(super) tool: String,
     pub(super) timeout: Duration,
+    /// The server's annotations of this tool.
+    pub(super) hints: Option<ToolHints>,
 }
 
 impl McpTool {
@@ -108,5 +111,9 @@ impl ToolExecutor for McpTool {
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, ToolOutcome> {
         Box::pin(self.run(arguments, cancel))
+    }
+
+    fn hints(&self) -> Option<ToolHints> {
+        self.hints
     }
 }

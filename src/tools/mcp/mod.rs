@@ -8,6 +8,7 @@
 //! [`ToolSource::Mcp`], and `mcp/status` changes), which the loop applies at the next
 //! attempt boundary or at once while idle.
 
+pub mod annotations;
 mod call;
 mod command;
 pub mod content;

@@ -26,6 +26,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::annotations::ToolHints;
 use super::call::McpTool;
 use super::failure::{self, text};
 use super::listing::{self, SkipReason, Skipped};
@@ -36,6 +37,7 @@ use super::server::{Inner, Phase, Server, State, send_status};
 use super::transport::{ChildTransport, ExitWatch, Oversize, OversizeReport, SkipReport};
 use crate::i18n::{Arg, Text};
 use crate::session::event::{McpState, ToolSchema};
+use crate::tools::Approval;
 use crate::tools::registry::RegisteredTool;
 use crate::tools::source::Background;
 
@@ -266,6 +268,14 @@ fn registrations(
                 server.name
             ));
         }
+        let trusted = server.config.trust_read_only_hint;
+        let hints = ToolHints::of(tool, trusted);
+        // A hint loosens approval only where the user trusts the server's hints.
+        let approval = if trusted && hints.is_some_and(|h| h.is_read_only()) {
+            Approval::Never
+        } else {
+            server.config.approval
+        };
         regs.push(RegisteredTool {
             schema: ToolSchema {
                 name: model.clone(),
@@ -273,12 +283,13 @@ fn registrations(
                 parameters: serde_json::Value::Object((*tool.input_schema).clone()),
                 defer_loading: None,
             },
-            approval: server.config.approval,
+            approval,
             enabled: true,
             executor: Arc::new(McpTool {
                 server: server.clone(),
                 tool: original.clone(),
                 timeout,
+                hints,
             }),
             parallel_safe: server.config.parallel,
         });

@@ -285,6 +285,7 @@ fn manager(
         env_passthrough: Vec::new(),
         enabled: false,
         approval: Approval::Never,
+        trust_read_only_hint: false,
         timeout_secs: None,
         max_message_bytes: None,
         parallel: false,

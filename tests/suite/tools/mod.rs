@@ -1,8 +1,10 @@
 mod edit;
 mod limits;
 mod mcp;
+mod mcp_annotations;
 mod mcp_diagnostics;
 mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;
 mod mcp_remote;
+pub(crate) mod mcp_remote_oauth;

@@ -1,0 +1,17 @@
+# The rest of the MCP client (SPEC §15.2): tool annotations, results, resources, prompts,
+# elicitation.
+
+## Tool annotations: hints a server gives about its tools.
+mcp-hint-read-only = read-only
+mcp-hint-not-read-only = may change things
+mcp-hint-destructive = destructive
+mcp-hint-not-destructive = not destructive
+mcp-hint-idempotent = idempotent
+mcp-hint-not-idempotent = not idempotent
+mcp-hint-open-world = open world
+mcp-hint-closed-world = closed world
+mcp-hints-join = { $a } · { $b }
+tools-list-hints = {"    "}server says: { $hints }
+approval-why-with-hints = { $why } The server describes it as: { $hints }.
+approval-why-not-read-only = { $tool } asks: its server is trusted only for tools it annotates read-only (approval = "trust-read-only-hint"), and this one is not.
+config-expected-mcp-approval = must be "ask", "never" or "trust-read-only-hint" (found "{ $got }")
