@@ -252,7 +252,8 @@ impl App {
         let m = &mut self.model;
         match a {
             Action::Help => {
-                let help = HelpOverlay::new(self.mouse_capture);
+                let custom = self.bottom.composer.custom_commands().to_vec();
+                let help = HelpOverlay::new(self.mouse_capture, custom);
                 self.overlays.push(Overlay::Help(help));
             }
             Action::ToggleLocale => {
