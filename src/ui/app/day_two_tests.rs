@@ -139,7 +139,7 @@ fn order(app: &App) -> Vec<&'static str> {
         .iter()
         .filter_map(|c| match &c.kind {
             CellKind::User(_) => Some("user"),
-            CellKind::CheckpointNode(_) => Some("checkpoint"),
+            CellKind::Checkpoint(_) => Some("checkpoint"),
             CellKind::Tool(_) => Some("tool"),
             CellKind::Notice(_) => Some("notice"),
             _ => None,

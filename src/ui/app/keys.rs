@@ -224,7 +224,7 @@ impl App {
     fn escape(&mut self, a: Action) {
         if a == Action::Rewind && self.rewind_armed.take().is_some() && self.may_rewind() {
             self.outbox
-                .push(crate::ui::checkpoint::agent::list_prompts());
+                .push(crate::ui::overlays::rewind_picker::list_prompts());
             return;
         }
         // Esc Esc whose first press no longer counts is one Esc.
