@@ -7,8 +7,9 @@
 //! user text at its position, so the next request repeats the previous bytes and adds only
 //! the note's (decision 0060).
 
+use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{AgentEvent, SandboxInfo};
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::run::LineOutcome;
 use crate::i18n::Arg;
 use crate::sandbox::SandboxMode;
 use crate::session::event::{
@@ -63,7 +64,7 @@ pub fn mode_note(mode: SandboxMode, network: bool) -> String {
     )
 }
 
-impl Agent {
+impl CommandContext<'_> {
     /// `/mode` alone: the current mode and the choices. `/mode MODE`: switches.
     pub(crate) fn mode_command(&mut self, mode: Option<SandboxMode>) -> LineOutcome {
         let current = self.services.sandbox.mode();

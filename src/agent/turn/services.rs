@@ -11,6 +11,7 @@ use crate::llm::client::ProviderClient;
 use crate::llm::retry::RetryPolicy;
 use crate::llm::types::Route;
 use crate::sandbox::handle::SandboxHandle;
+use crate::session::effort::Effort;
 
 /// The services a turn calls; `/model` replaces the route and client together.
 pub struct TurnServices {
@@ -29,4 +30,12 @@ pub struct TurnServices {
     pub(crate) checkpoints: Checkpointer,
     /// The sandbox mode and write scope the acting tools read (SPEC §14.2).
     pub(crate) sandbox: SandboxHandle,
+}
+
+impl TurnServices {
+    /// The effort of the next request: the session's `/effort` (`chosen`), else the
+    /// config's for the route, else none (SPEC §14.4).
+    pub(crate) fn effort(&self, chosen: Option<Effort>) -> Option<Effort> {
+        self.env.effort(chosen, &self.route)
+    }
 }
