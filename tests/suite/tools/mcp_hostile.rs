@@ -42,15 +42,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("MCP server fx connected (306 tools)"), "{err}");
-    // 7 built-ins + 1 command tool + 120 of the 306 MCP tools are declared.
+    // 8 built-ins + 1 command tool + 119 of the 306 MCP tools are declared.
     assert!(
         err.contains(
-            "186 tools were not declared to the model: a request may declare at most 128 tools"
+            "187 tools were not declared to the model: a request may declare at most 128 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("Dropped from MCP server fx: fx__gen_115, fx__gen_116, fx__gen_117, fx__gen_118, fx__gen_119, …"),
+        err.contains("Dropped from MCP server fx: fx__gen_114, fx__gen_115, fx__gen_116, fx__gen_117, fx__gen_118, …"),
         "{err}"
     );
     assert_eq!(
@@ -70,6 +70,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "read_file",
             "shell",
             "stamp",
+            "update_plan",
             "write_file"
         ]
     );
@@ -84,11 +85,11 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "stamp",
             "shell",
             "fx__echo",
-            "fx__gen_114",
+            "fx__gen_113",
         ] {
             assert!(names.contains(&b.to_string()), "{b} declared");
         }
-        assert!(!names.contains(&"fx__gen_115".to_string()));
+        assert!(!names.contains(&"fx__gen_114".to_string()));
         assert_eq!(names, tool_names(&reqs[1]), "the same set every request");
         assert!(
             starts_with_previous(&reqs[0], r),
@@ -101,7 +102,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     assert_eq!(results.len(), 1);
     assert_eq!(result_text(results[0]), "capped but working");
     // The log records exactly what was declared: the header holds the 128 tools, and the
-    // developer message adds the 121 MCP tools, none of the dropped.
+    // developer message adds the 119 MCP tools, none of the dropped.
     let headers: Vec<&Value> = log
         .iter()
         .filter(|e| e["type"] == "request/header")
@@ -124,8 +125,8 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
         .filter(|b| b["type"] == "tool-addition")
         .map(|b| b["toolName"].as_str().unwrap())
         .collect();
-    assert_eq!(added.len(), 120, "{added:?}");
-    assert!(!added.contains(&"fx__gen_115"));
+    assert_eq!(added.len(), 119, "{added:?}");
+    assert!(!added.contains(&"fx__gen_114"));
 }
 
 /// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
@@ -140,12 +141,12 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "4 tools were not declared to the model: a request may declare at most 10 tools"
+            "5 tools were not declared to the model: a request may declare at most 10 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("Dropped from MCP server fx: fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
+        err.contains("Dropped from MCP server fx: fx__echo, fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
         "{err}"
     );
     let reqs = env.requests();
@@ -155,12 +156,12 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
             "apply_patch",
             "edit_file",
             "fx__add",
-            "fx__echo",
             "grep",
             "list_dir",
             "read_file",
             "shell",
             "stamp",
+            "update_plan",
             "write_file"
         ]
     );
