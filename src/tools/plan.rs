@@ -308,8 +308,14 @@ mod tests {
         for (args, says) in [
             (json!({}), "missing required argument \"plan\""),
             (json!({"plan": "x"}), "must be an array"),
-            (json!({"plan": [{"step": "", "status": "pending"}]}), "step 1"),
-            (json!({"plan": [{"step": "a", "status": "done"}]}), "step 1: \"status\""),
+            (
+                json!({"plan": [{"step": "", "status": "pending"}]}),
+                "step 1",
+            ),
+            (
+                json!({"plan": [{"step": "a", "status": "done"}]}),
+                "step 1: \"status\"",
+            ),
             (json!({"plan": [], "explanation": 3}), "\"explanation\""),
         ] {
             let e = Plan::parse(&args).unwrap_err();
@@ -323,7 +329,10 @@ mod tests {
         let never = CancellationToken::new();
         let ok = t
             .executor
-            .call(json!({"plan": [{"step": "a", "status": "pending"}]}), &never)
+            .call(
+                json!({"plan": [{"step": "a", "status": "pending"}]}),
+                &never,
+            )
             .await;
         assert_eq!(ok, ToolOutcome::ok(PLAN_UPDATED));
         let bad = t.executor.call(json!({"plan": 1}), &never).await;

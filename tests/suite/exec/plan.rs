@@ -76,7 +76,10 @@ async fn exec_json_carries_the_plan_as_an_event_after_its_call_is_logged() {
         .expect("a plan_updated event");
     let plan = &events[at]["data"];
     assert_eq!(plan["explanation"], "Parser first");
-    assert_eq!(plan["plan"][1], json!({"step": "Fix the bug", "status": "in_progress"}));
+    assert_eq!(
+        plan["plan"][1],
+        json!({"step": "Fix the bug", "status": "in_progress"})
+    );
     let result = events
         .iter()
         .position(|e| e["type"] == "committed" && e["data"]["type"] == "tool/result")
@@ -99,5 +102,8 @@ async fn a_plan_with_two_steps_in_progress_is_refused_and_nothing_is_shown() {
     assert!(!stdout(&out).contains("Plan ·"), "{}", stdout(&out));
     let reqs = env.requests();
     let last = messages(&reqs[1]).last().unwrap().to_string();
-    assert!(last.contains("at most one step can be in_progress"), "{last}");
+    assert!(
+        last.contains("at most one step can be in_progress"),
+        "{last}"
+    );
 }
