@@ -9,7 +9,7 @@
 
 use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{AgentEvent, SandboxInfo};
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::i18n::Arg;
 use crate::sandbox::SandboxMode;
 use crate::session::event::{

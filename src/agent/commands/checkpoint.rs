@@ -10,7 +10,7 @@ use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{
     AgentEvent, DiffFile, DiffView, NoticeLevel, OUTPUT_VERBATIM, OutputLine, PromptChoice,
 };
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::checkpoint::Manifest;
 use crate::checkpoint::diff::{changed_paths, unified};
 use crate::checkpoint::restore::{RestoreReport, restore};

@@ -17,17 +17,29 @@ use crate::agent::env_error::RouteSwitchError;
 use crate::agent::environment::Environment;
 use crate::agent::inbox::Inbox;
 use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel, OutputLine, RouteInfo, SandboxInfo};
-use crate::agent::run::LineOutcome;
 use crate::agent::state::SessionState;
 use crate::agent::tool_runner::{ApprovalMode, ToolRunner};
+use crate::agent::turn::LineOutcome;
 use crate::agent::turn::{BackgroundChanges, TurnRunner, TurnServices};
-use crate::i18n::{Arg, Localizer};
+use crate::i18n::{Arg, Localizer, Text};
 use crate::llm::client::ProviderClient;
 use crate::llm::types::Route;
 use crate::sandbox::probe::SandboxStatus;
 use crate::session::Session;
 use crate::session::effort::Effort;
 use crate::tools::registry::ToolRegistry;
+
+/// The usage message of `spec`, from the table: `Usage: /tool enable|disable NAME`.
+pub fn usage_text(spec: &CommandSpec) -> Text {
+    let args = match &spec.usage_key {
+        Some(u) => Arg::from(Text::new(u, vec![])),
+        None => Arg::from(""),
+    };
+    Text::new(
+        "cmd-usage",
+        vec![("command", Arg::from(spec.name.as_ref())), ("args", args)],
+    )
+}
 
 /// One command's worth of the agent, borrowed (see the module doc).
 pub struct CommandContext<'a> {
@@ -86,7 +98,7 @@ impl CommandContext<'_> {
 
     /// Warns with `spec`'s usage (from the table, as the popup and `/help` show it).
     pub(crate) fn usage(&self, spec: &CommandSpec) -> LineOutcome {
-        let t = super::usage_text(spec);
+        let t = usage_text(spec);
         let args: Vec<(&str, Arg)> = t
             .args
             .iter()

@@ -6,7 +6,7 @@
 use crate::agent::commands::CommandContext;
 use crate::agent::custom_commands::CustomCommand;
 use crate::agent::protocol::{AgentEvent, NoticeLevel, OutputLine};
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Text};
 
 impl CommandContext<'_> {

@@ -5,7 +5,7 @@
 use crate::agent::command_spec::CommandId;
 use crate::agent::commands::CommandContext;
 use crate::agent::protocol::AgentEvent;
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::i18n::Arg;
 use crate::session::effort::Effort;
 
@@ -39,7 +39,7 @@ impl CommandContext<'_> {
                 ("effort", Arg::from(given)),
                 (
                     "usage",
-                    Arg::from(super::usage_text(CommandId::Effort.spec())),
+                    Arg::from(super::context::usage_text(CommandId::Effort.spec())),
                 ),
             ],
         )

@@ -2,7 +2,7 @@
 //! holds now, and a request to the model to write the workspace's `AGENTS.md`.
 
 use crate::agent::commands::CommandContext;
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Text};
 
 impl CommandContext<'_> {

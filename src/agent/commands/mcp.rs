@@ -4,7 +4,7 @@
 use crate::agent::command_spec::McpAction;
 use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel};
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Text};
 use crate::tools::mcp::McpReply;
 

@@ -14,13 +14,12 @@ mod preview;
 mod sandbox;
 mod status;
 
-pub use context::CommandContext;
+pub use context::{CommandContext, usage_text};
+pub use preview::InspectFailure;
 
-use crate::agent::command_spec::{
-    COMMANDS, Command, CommandId, CommandSpec, ParseError, SystemAction,
-};
+use crate::agent::command_spec::{COMMANDS, Command, CommandId, ParseError, SystemAction};
 use crate::agent::protocol::{AgentEvent, OUTPUT_VERBATIM, OutputLine, TurnPhase, output_row};
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Locale, Localizer, Text};
 use crate::llm::client::ProviderClient;
 
@@ -42,18 +41,6 @@ pub fn help_lines() -> Vec<OutputLine> {
         out.push(output_row(left, Arg::from(Text::new(&c.desc_key, vec![]))));
     }
     out
-}
-
-/// The usage message of `spec`, from the table: `Usage: /tool enable|disable NAME`.
-pub fn usage_text(spec: &CommandSpec) -> Text {
-    let args = match &spec.usage_key {
-        Some(u) => Arg::from(Text::new(u, vec![])),
-        None => Arg::from(""),
-    };
-    Text::new(
-        "cmd-usage",
-        vec![("command", Arg::from(spec.name.as_ref())), ("args", args)],
-    )
 }
 
 impl CommandContext<'_> {

@@ -5,10 +5,31 @@ use std::sync::Arc;
 
 use crate::agent::commands::CommandContext;
 use crate::agent::request::{AttemptInput, plan_attempt};
-use crate::agent::run::{AgentError, InspectFailure};
+use crate::agent::turn::AgentError;
 use crate::llm::types::GenerateOptions;
 use crate::session::Session;
 use crate::session::event::Event;
+
+/// Why `/inspect` has no data to show (the text goes inside a localized frame).
+#[derive(Debug, thiserror::Error)]
+pub enum InspectFailure {
+    /// A logged request could not be rebuilt, or there is no such request.
+    #[error(transparent)]
+    Rebuild(#[from] crate::agent::inspect::InspectError),
+    /// The next request could not be previewed.
+    #[error(transparent)]
+    Preview(#[from] AgentError),
+}
+
+impl InspectFailure {
+    /// The failure in the interface language.
+    pub fn text(&self) -> crate::i18n::Text {
+        match self {
+            InspectFailure::Rebuild(e) => e.text(),
+            InspectFailure::Preview(e) => e.text(),
+        }
+    }
+}
 
 impl CommandContext<'_> {
     /// The next request as it would be sent now (no new user message), computed on a

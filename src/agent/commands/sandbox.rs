@@ -2,7 +2,7 @@
 //! saved rules and this session's grants, each of which can be revoked.
 
 use crate::agent::commands::CommandContext;
-use crate::agent::run::LineOutcome;
+use crate::agent::turn::LineOutcome;
 use crate::approval::{grant_text, rule_text};
 use crate::i18n::{Arg, Text};
 

@@ -29,27 +29,6 @@ pub use builder::AgentBuilder;
 
 pub use crate::agent::request::DEFAULT_MAX_TOKENS;
 
-/// Why [`Agent::inspect`] has no data to show (the text goes inside a localized frame).
-#[derive(Debug, thiserror::Error)]
-pub enum InspectFailure {
-    /// A logged request could not be rebuilt, or there is no such request.
-    #[error(transparent)]
-    Rebuild(#[from] crate::agent::inspect::InspectError),
-    /// The next request could not be previewed.
-    #[error(transparent)]
-    Preview(#[from] AgentError),
-}
-
-impl InspectFailure {
-    /// The failure in the interface language.
-    pub fn text(&self) -> crate::i18n::Text {
-        match self {
-            InspectFailure::Rebuild(e) => e.text(),
-            InspectFailure::Preview(e) => e.text(),
-        }
-    }
-}
-
 /// The agent: an actor that owns its services and answers one command at a time. Made
 /// whole by [`AgentBuilder`]; what a user changes while it runs arrives as a command.
 /// - the session state ([`SessionState`]), rebuilt whole on `/new` and `/resume`;
@@ -79,17 +58,6 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// Starts building an agent over an open session (see [`AgentBuilder`]).
-    pub fn builder(
-        session: Session,
-        route: Route,
-        env: Box<dyn Environment>,
-        l: Localizer,
-        events: mpsc::UnboundedSender<AgentEvent>,
-    ) -> AgentBuilder {
-        AgentBuilder::new(session, route, env, l, events)
-    }
-
     /// The shared redaction set.
     pub fn secrets(&self) -> crate::secret::Secrets {
         self.tools.secrets().clone()

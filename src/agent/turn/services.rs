@@ -1,6 +1,6 @@
 //! What a turn calls, as one owned value: the provider route and its client, the retry
 //! policy, the surroundings, the hooks, the checkpointer and the sandbox. The agent owns
-//! it (built whole by [`crate::agent::run::AgentBuilder`]) and lends it to a
+//! it (built whole by the agent's builder) and lends it to a
 //! [`super::TurnRunner`] as one borrow, so a new service is one field here, not one more
 //! borrowed field on the runner.
 
