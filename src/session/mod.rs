@@ -21,6 +21,7 @@ pub mod surface;
 pub mod tail;
 pub mod tool_history;
 pub mod tool_ids;
+pub mod subagent_event;
 pub mod tools_event;
 pub mod validate;
 pub mod vocab;

@@ -23,6 +23,7 @@ mod changes;
 mod compaction;
 mod services;
 mod step;
+mod task;
 #[cfg(test)]
 mod tests;
 mod tools;
@@ -32,6 +33,7 @@ pub use compaction::{
     AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, compaction_messages,
 };
 pub use services::TurnServices;
+pub(crate) use bridged::unwrap_bridged;
 
 /// Most steps one turn may take before the loop stops it.
 pub const MAX_STEPS_PER_TURN: u64 = 64;

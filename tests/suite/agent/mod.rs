@@ -13,4 +13,5 @@ mod resume_listing;
 mod retain;
 mod scenarios;
 mod session_dir_hostile;
+mod subagents;
 mod turn_loop;

@@ -70,6 +70,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "read_file",
             "shell",
             "stamp",
+            "task",
             "write_file"
         ]
     );
@@ -161,6 +162,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
             "read_file",
             "shell",
             "stamp",
+            "task",
             "write_file"
         ]
     );
