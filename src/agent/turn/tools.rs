@@ -129,6 +129,7 @@ impl TurnRunner<'_> {
             .during(tools.execute(&calls, decided, cancel))
             .await;
         let mut results = results;
+        self.load_found(&calls, &mut results);
         for (i, r) in self.run_tasks(turn, step, &calls, &tasks, cancel).await? {
             results[i] = r;
         }
