@@ -469,6 +469,9 @@ pub enum AgentEvent {
     Queued(usize),
     /// The user switched language (`/lang`); the UI re-renders.
     LocaleChanged(Locale),
+    /// The custom commands read at start (SPEC §14.4), for the popup and key help to
+    /// offer after the built-in table.
+    CustomCommands(Vec<crate::agent::command_spec::OfferedCommand>),
     /// A turn finished (any outcome); `exec` uses this to run the next line.
     /// (The final text travels in the line's outcome, not here: a copy of a large reply
     /// per turn is what the exec memory benchmark measures.)

@@ -28,30 +28,30 @@ use crate::llm::client::ProviderClient;
 pub fn help_lines() -> Vec<OutputLine> {
     let mut out = vec![Text::new("cmd-help-title", vec![])];
     for c in COMMANDS {
-        let left = match c.usage_key {
+        let left = match &c.usage_key {
             Some(u) => Arg::from(Text::new(
                 "cmd-help-synopsis",
                 vec![
-                    ("name", Arg::from(c.name)),
+                    ("name", Arg::from(c.name.as_ref())),
                     ("args", Arg::from(Text::new(u, vec![]))),
                 ],
             )),
-            None => Arg::from(c.name),
+            None => Arg::from(c.name.as_ref()),
         };
-        out.push(output_row(left, Arg::from(Text::new(c.desc_key, vec![]))));
+        out.push(output_row(left, Arg::from(Text::new(&c.desc_key, vec![]))));
     }
     out
 }
 
 /// The usage message of `spec`, from the table: `Usage: /tool enable|disable NAME`.
 pub fn usage_text(spec: &CommandSpec) -> Text {
-    let args = match spec.usage_key {
+    let args = match &spec.usage_key {
         Some(u) => Arg::from(Text::new(u, vec![])),
         None => Arg::from(""),
     };
     Text::new(
         "cmd-usage",
-        vec![("command", Arg::from(spec.name)), ("args", args)],
+        vec![("command", Arg::from(spec.name.as_ref())), ("args", args)],
     )
 }
 

@@ -269,7 +269,7 @@ impl AgentBuilder {
             sandbox_status,
             custom_commands: self.custom_commands,
         };
-        agent.announce_custom_command_problems();
+        agent.warn_custom_command_problems();
         for text in self.warnings {
             agent.emit_startup_warning(text);
         }
