@@ -420,7 +420,11 @@ async fn handle(
     let pick = st
         .script
         .iter()
-        .position(|e| e.when.as_ref().is_some_and(|w| parsed.render.contains(w.as_str())))
+        .position(|e| {
+            e.when
+                .as_ref()
+                .is_some_and(|w| parsed.render.contains(w.as_str()))
+        })
         .or_else(|| st.script.iter().position(|e| e.when.is_none()));
     let entry = pick.and_then(|i| st.script.get(i).cloned());
     let locale = settings.demo_locale.get();

@@ -102,9 +102,12 @@ async fn run_inner(
         .iter()
         .rev()
         .find_map(|e| match &e.kind {
-            EventKind::AssistantMessage(a) => {
-                Some(a.message.tool_calls().map(|(id, _, _)| id.to_string()).collect())
-            }
+            EventKind::AssistantMessage(a) => Some(
+                a.message
+                    .tool_calls()
+                    .map(|(id, _, _)| id.to_string())
+                    .collect(),
+            ),
             _ => None,
         })
         .unwrap_or_default();
@@ -135,9 +138,16 @@ async fn run_inner(
             return Err(Stop::Cancelled);
         }
         session.push(EventKind::StepStart(StepRef { turn, step }))?;
-        let (completion, timing) =
-            attempts(shared, &mut session, &mut series, std::mem::take(&mut pending), turn, step, cancel)
-                .await?;
+        let (completion, timing) = attempts(
+            shared,
+            &mut session,
+            &mut series,
+            std::mem::take(&mut pending),
+            turn,
+            step,
+            cancel,
+        )
+        .await?;
         let mut content = completion.content;
         let taken: HashSet<String> = session
             .events()
@@ -173,7 +183,17 @@ async fn run_inner(
             session.push(EventKind::StepEnd(StepRef { turn, step }))?;
             return Ok(text);
         }
-        run_calls(shared, &mut session, &agent, &args, turn, step, calls, cancel).await?;
+        run_calls(
+            shared,
+            &mut session,
+            &agent,
+            &args,
+            turn,
+            step,
+            calls,
+            cancel,
+        )
+        .await?;
         session.push(EventKind::StepEnd(StepRef { turn, step }))?;
         if cancel.is_cancelled() {
             return Err(Stop::Cancelled);
@@ -215,7 +235,10 @@ async fn attempts(
                 ttft.get_or_insert(started.elapsed().as_millis() as u64);
             }
         };
-        let res = shared.client.stream(&plan.opts, &mut on_event, cancel).await;
+        let res = shared
+            .client
+            .stream(&plan.opts, &mut on_event, cancel)
+            .await;
         let timing = Timing {
             ttft_ms: ttft,
             duration_ms: started.elapsed().as_millis() as u64,
@@ -284,9 +307,7 @@ async fn run_calls(
             Some("cancelled by the user".to_string())
         } else {
             match args.mode {
-                SubagentMode::ReadOnly if super::READ_ONLY_TOOLS.contains(&c.name.as_str()) => {
-                    None
-                }
+                SubagentMode::ReadOnly if super::READ_ONLY_TOOLS.contains(&c.name.as_str()) => None,
                 SubagentMode::ReadOnly => Some(super::read_only_refusal(agent, &c.name)),
                 SubagentMode::Inherit => {
                     let (answer, rx) = oneshot::channel();

@@ -2,14 +2,22 @@ use super::*;
 
 #[test]
 fn task_arguments_default_to_read_only_and_reject_a_missing_prompt_or_unknown_mode() {
-    let a = TaskArgs::parse(r#"{"description":"find uses","prompt":"List callers of f."}"#)
-        .unwrap();
+    let a =
+        TaskArgs::parse(r#"{"description":"find uses","prompt":"List callers of f."}"#).unwrap();
     assert_eq!(a.mode, SubagentMode::ReadOnly);
     assert_eq!(a.prompt, "List callers of f.");
     let a = TaskArgs::parse(r#"{"description":"d","prompt":"p","mode":"inherit"}"#).unwrap();
     assert_eq!(a.mode, SubagentMode::Inherit);
-    assert!(TaskArgs::parse(r#"{"description":"d"}"#).unwrap_err().contains("prompt"));
-    assert!(TaskArgs::parse(r#"{"prompt":"p","mode":"full"}"#).unwrap_err().contains("mode"));
+    assert!(
+        TaskArgs::parse(r#"{"description":"d"}"#)
+            .unwrap_err()
+            .contains("prompt")
+    );
+    assert!(
+        TaskArgs::parse(r#"{"prompt":"p","mode":"full"}"#)
+            .unwrap_err()
+            .contains("mode")
+    );
     assert!(TaskArgs::parse("not json").unwrap_err().contains("JSON"));
 }
 

@@ -28,12 +28,12 @@ mod task;
 mod tests;
 mod tools;
 
+pub(crate) use bridged::unwrap_bridged;
 pub use changes::BackgroundChanges;
 pub use compaction::{
     AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, compaction_messages,
 };
 pub use services::TurnServices;
-pub(crate) use bridged::unwrap_bridged;
 
 /// Most steps one turn may take before the loop stops it.
 pub const MAX_STEPS_PER_TURN: u64 = 64;

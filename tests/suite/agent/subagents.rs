@@ -127,11 +127,16 @@ async fn a_task_s_first_request_repeats_the_parent_s_prefix_byte_for_byte_and_re
         "task",
         task("find callers", "List the callers of parse_config."),
     ));
-    sim.push_reply(ScriptedReply::text("a1 found two callers: main and reload.").when("subagent a1"));
+    sim.push_reply(
+        ScriptedReply::text("a1 found two callers: main and reload.").when("subagent a1"),
+    );
     sim.push_reply(ScriptedReply::text("The subagent found main and reload."));
     let out = agent.handle_line(&long_question()).await;
     assert_eq!(out.error, None);
-    assert_eq!(out.text.as_deref(), Some("The subagent found main and reload."));
+    assert_eq!(
+        out.text.as_deref(),
+        Some("The subagent found main and reload.")
+    );
     let reqs = sim.requests();
     ok(&reqs);
     assert_eq!(reqs.len(), 3, "parent, subagent, parent");
@@ -184,7 +189,10 @@ async fn a_task_s_first_request_repeats_the_parent_s_prefix_byte_for_byte_and_re
     )
     .unwrap();
     let rebuilt = deepterm::llm::client::build_request(&opts).unwrap();
-    assert_eq!(rebuilt.body, sub.body, "the rebuilt subagent request equals the sent one");
+    assert_eq!(
+        rebuilt.body, sub.body,
+        "the rebuilt subagent request equals the sent one"
+    );
 }
 
 #[tokio::test]
@@ -193,17 +201,27 @@ async fn a_read_only_subagent_is_refused_an_edit_while_the_parent_s_own_edit_wor
     let dir = tempfile::tempdir().unwrap();
     let mut agent = agent_on(&sim, dir.path(), Session::new("subagent-ro", "/tmp")).await;
     let write = |content: &str| json!({"path": "notes.txt", "content": content});
-    sim.push_reply(ScriptedReply::tool_call("task", task("write notes", "Write notes.txt.")));
-    sim.push_reply(ScriptedReply::tool_call("write_file", write("from the subagent")).when("subagent a1"));
+    sim.push_reply(ScriptedReply::tool_call(
+        "task",
+        task("write notes", "Write notes.txt."),
+    ));
+    sim.push_reply(
+        ScriptedReply::tool_call("write_file", write("from the subagent")).when("subagent a1"),
+    );
     sim.push_reply(ScriptedReply::text("I may not write files.").when("subagent a1"));
-    sim.push_reply(ScriptedReply::tool_call("write_file", write("from the parent")));
+    sim.push_reply(ScriptedReply::tool_call(
+        "write_file",
+        write("from the parent"),
+    ));
     sim.push_reply(ScriptedReply::text("Written."));
     let out = agent.handle_line("Write the notes.").await;
     assert_eq!(out.error, None);
     ok(&sim.requests());
     let on_disk = std::fs::read_to_string(dir.path().join("notes.txt")).unwrap();
     assert_eq!(on_disk, "from the parent");
-    let log = subagent::log::subagent_log(agent.session(), "a1").unwrap().unwrap();
+    let log = subagent::log::subagent_log(agent.session(), "a1")
+        .unwrap()
+        .unwrap();
     let refused = log
         .events()
         .iter()
@@ -245,7 +263,10 @@ async fn several_tasks_of_one_reply_run_at_once_and_answer_in_call_order() {
     let reqs = sim.requests();
     ok(&reqs);
     assert_eq!(reqs.len(), 5);
-    assert!(took < Duration::from_millis(2500), "the subagents ran one after the other: {took:?}");
+    assert!(
+        took < Duration::from_millis(2500),
+        "the subagents ran one after the other: {took:?}"
+    );
     assert_eq!(
         tool_results(&reqs[4]),
         ["answer of a1", "answer of a2", "answer of a3"]
