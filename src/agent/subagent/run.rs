@@ -33,8 +33,10 @@ pub(crate) struct Shared<'a> {
     pub(crate) route: Route,
     /// The parent's rendered system prompt (the same bytes, so no new system message).
     pub(crate) rendered: String,
-    /// The parent's active tools (the same declarations, so no new header).
-    pub(crate) active: Vec<crate::session::event::ToolSchema>,
+    /// The parent's tool plan (the same declarations and announced tools, so no new
+    /// header or catalogue note).
+    pub(crate) declared: Vec<crate::session::event::ToolSchema>,
+    pub(crate) deferred: Vec<crate::session::event::ToolSchema>,
     pub(crate) effort: Option<Effort>,
     pub(crate) tx: mpsc::UnboundedSender<ToParent>,
     /// The parent's turn and step (the subagent's steps count from 1 inside it).
@@ -220,7 +222,8 @@ async fn attempts(
     loop {
         let input = AttemptInput {
             rendered: &shared.rendered,
-            tools: shared.active.clone(),
+            tools: shared.declared.clone(),
+            deferred: shared.deferred.clone(),
             pending_user: std::mem::take(&mut pending),
             turn,
             step,

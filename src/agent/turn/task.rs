@@ -88,13 +88,15 @@ impl TurnRunner<'_> {
         if jobs.is_empty() {
             return Ok(out);
         }
+        let plan = self.tool_plan();
         let shared = Shared {
             tools: &*self.tools,
             client: &self.services.client,
             retry: &self.services.retry,
             route: self.effective_route(),
             rendered: self.render_prompt(),
-            active: self.tools.registry().active_tools(),
+            declared: plan.declared,
+            deferred: plan.deferred,
             effort: self.effort(),
             tx,
             turn,
