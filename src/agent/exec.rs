@@ -198,7 +198,7 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
             }
         }
         // A tool hook's run is no notice (the TUI shows it in the call's card): `exec`
-        // says it from the logged event (decision 0105).
+        // says it from the logged event.
         AgentEvent::Committed(e) => {
             if let crate::session::event::EventKind::HookRun(h) = &e.kind
                 && h.tool_call_id.is_some()

@@ -406,10 +406,10 @@ impl Agent {
         // In the TUI bare `/resume` opens the picker; `exec` prints the list.
         if id.is_none() && self.is_interactive() {
             // Reading the logs takes a while: the picker opens with the first batch and
-            // fills in, and the loop goes on meanwhile (decisions 0034 and 0101).
+            // fills in, and the loop goes on meanwhile.
             // A second `/resume` while the first listing is read supersedes it: the first
             // reader stops at its next batch and its batches carry the older id, which the
-            // UI drops (decision 0101).
+            // UI drops.
             let current = self.session().id().to_string();
             let job = self.env().session_summaries();
             let events = self.events.clone();

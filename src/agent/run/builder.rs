@@ -1,7 +1,8 @@
-//! [`AgentBuilder`]: the one way to make an [`Agent`], complete when built. Everything the
-//! agent is made of (its services, the acting policy, hooks, checkpoints, custom commands,
-//! the MCP servers) goes in before [`AgentBuilder::build`]; nothing is installed into a
-//! running agent afterwards, and what a user changes at run time arrives as a command.
+//! [`AgentBuilder`]: the one way to make an [`Agent`], complete when built (decision
+//! 0145). Everything the agent is made of (its services, the acting policy, hooks,
+//! checkpoints, custom commands, the MCP servers) goes in before [`AgentBuilder::build`];
+//! nothing is installed into a running agent afterwards, and what a user changes at run
+//! time arrives as a command.
 
 use std::sync::Arc;
 use std::time::Duration;
