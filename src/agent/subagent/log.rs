@@ -9,7 +9,7 @@ use crate::session::{EventSink, Session, SessionError, SinkError};
 /// What a running subagent asks of the parent's loop, the only writer of the log.
 pub(crate) enum ToParent {
     /// Log this event of the subagent's conversation (wrapped in `subagent/event`).
-    Event(String, Event),
+    Event(String, Box<Event>),
     /// Make the log durable (before the subagent's request, as before every request).
     Sync,
     /// Decide this call through the parent's approvals (`inherit`); the answer is the
@@ -31,7 +31,7 @@ pub(crate) struct ParentSink {
 impl EventSink for ParentSink {
     fn write(&mut self, ev: &Event) -> Result<(), SinkError> {
         self.tx
-            .send(ToParent::Event(self.agent.clone(), ev.clone()))
+            .send(ToParent::Event(self.agent.clone(), Box::new(ev.clone())))
             .map_err(|_| SinkError::Write("the agent loop stopped".to_string()))
     }
 

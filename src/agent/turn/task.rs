@@ -121,7 +121,7 @@ impl TurnRunner<'_> {
                         ToParent::Event(agent, event) => {
                             let kind = EventKind::SubagentEvent(SubagentEvent {
                                 agent,
-                                event: Box::new(event),
+                                event,
                             });
                             match self.state.session.push(kind) {
                                 Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
@@ -172,7 +172,7 @@ impl TurnRunner<'_> {
             if let ToParent::Event(agent, event) = msg {
                 let kind = EventKind::SubagentEvent(SubagentEvent {
                     agent,
-                    event: Box::new(event),
+                    event,
                 });
                 match self.state.session.push(kind) {
                     Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
