@@ -170,10 +170,7 @@ impl TurnRunner<'_> {
         // What the subagents sent last, after their futures ended.
         while let Ok(msg) = rx.try_recv() {
             if let ToParent::Event(agent, event) = msg {
-                let kind = EventKind::SubagentEvent(SubagentEvent {
-                    agent,
-                    event,
-                });
+                let kind = EventKind::SubagentEvent(SubagentEvent { agent, event });
                 match self.state.session.push(kind) {
                     Ok(ev) => self.events.emit(AgentEvent::Committed(ev)),
                     Err(e) => {
