@@ -134,8 +134,8 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
         .filter(|b| b["type"] == "tool-addition")
         .map(|b| b["toolName"].as_str().unwrap())
         .collect();
-    assert_eq!(added.len(), 120, "{added:?}");
-    assert!(!added.contains(&"fx__gen_113"));
+    assert_eq!(added.len(), 119, "{added:?}");
+    assert!(!added.contains(&"fx__gen_112"));
 }
 
 /// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it; the bridge's
@@ -151,12 +151,12 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "4 tools were not declared to the model: a request may declare at most 12 tools"
+            "5 tools were not declared to the model: a request may declare at most 12 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("not declared from MCP server fx: fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
+        err.contains("not declared from MCP server fx: fx__echo, fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
         "{err}"
     );
     let reqs = env.requests();
@@ -167,7 +167,6 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
             "call_tool",
             "edit_file",
             "fx__add",
-            "fx__echo",
             "grep",
             "list_dir",
             "read_file",
