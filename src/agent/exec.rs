@@ -222,6 +222,12 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
                 ],
             )
         ),
+        // The model's plan, each time it changes (SPEC §15.3).
+        AgentEvent::PlanUpdated(plan) => {
+            for line in crate::agent::plan::plain_lines(&plan, *l) {
+                println!("{}", sanitize(&line));
+            }
+        }
         AgentEvent::LocaleChanged(locale) => *l = Localizer::new(locale),
         // `exec` has no screen: `/clear` is a no-op, and says so (a notice, on stderr).
         AgentEvent::ClearScreen => eprintln!("{}", l.tr("cmd-clear-no-screen")),

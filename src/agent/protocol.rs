@@ -512,6 +512,10 @@ pub enum AgentEvent {
     },
     /// The request inspector's data (`/inspect`, [`AgentCommand::Inspect`]).
     Inspector(Box<InspectorData>),
+    /// The model set its plan (`update_plan`, SPEC §15.3): sent after the call's result is
+    /// logged. `exec` prints it; the TUI folds the plan from the log itself (the same
+    /// projection a resumed session uses), so this is the headless form of it.
+    PlanUpdated(crate::tools::plan::Plan),
     /// The loop stopped (after `/quit` or `Shutdown`).
     Exited,
 }

@@ -26,7 +26,7 @@ pub struct ToolHistory {
 }
 
 /// Names of the built-in tools (command tools may not reuse them).
-pub const BUILTIN_TOOL_NAMES: [&str; 8] = [
+pub const BUILTIN_TOOL_NAMES: [&str; 9] = [
     "apply_patch",
     "edit_file",
     "grep",
@@ -34,6 +34,7 @@ pub const BUILTIN_TOOL_NAMES: [&str; 8] = [
     "read_file",
     "shell",
     "task",
+    "update_plan",
     "write_file",
 ];
 

@@ -34,6 +34,21 @@ use crate::tools::source::Background;
 
 use super::Agent;
 
+impl super::Agent {
+    /// Starts building an agent over an open session (see [`AgentBuilder`]). It lives beside
+    /// the builder so that the agent's module never names it: the builder depends on the
+    /// agent, not the other way round.
+    pub fn builder(
+        session: Session,
+        route: Route,
+        env: Box<dyn Environment>,
+        l: Localizer,
+        events: mpsc::UnboundedSender<AgentEvent>,
+    ) -> AgentBuilder {
+        AgentBuilder::new(session, route, env, l, events)
+    }
+}
+
 /// The parts of an [`Agent`], gathered before it exists. Unset parts have safe defaults:
 /// no key, no tools, approvals denied (nobody can answer), the default retry policy and
 /// stream limits, a sandbox over the current directory, no hooks, checkpoints off, no

@@ -88,17 +88,6 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// Starts building an agent over an open session (see [`AgentBuilder`]).
-    pub fn builder(
-        session: Session,
-        route: Route,
-        env: Box<dyn Environment>,
-        l: Localizer,
-        events: mpsc::UnboundedSender<AgentEvent>,
-    ) -> AgentBuilder {
-        AgentBuilder::new(session, route, env, l, events)
-    }
-
     /// Adds a key value to redact from tool results and from everything the session logs
     /// and sends (see [`crate::secret::Secrets`]): a `/model` switch's key.
     fn add_secret(&mut self, value: impl Into<String>) {

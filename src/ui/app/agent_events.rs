@@ -191,6 +191,9 @@ impl App {
             AgentEvent::RewindChoices(prompts) => self
                 .overlays
                 .open_replacing(Overlay::Rewind(RewindPicker::new(prompts))),
+            // The TUI folds the plan from the committed log (`apply_committed`), as a
+            // resumed session does; this event is `exec`'s.
+            AgentEvent::PlanUpdated(_) => {}
             AgentEvent::Exited => self.exited = true,
         }
     }
