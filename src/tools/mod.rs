@@ -11,6 +11,7 @@ pub mod child_process;
 pub mod command;
 pub mod edit;
 pub mod mcp;
+pub mod plan;
 pub mod registry;
 mod setup;
 pub mod shell;
