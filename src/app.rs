@@ -623,6 +623,7 @@ fn session_sandbox(
     let handle = crate::sandbox::handle::SandboxHandle {
         scope,
         network: setup.config.sandbox.network,
+        plan: false,
     };
     (handle, status)
 }
