@@ -77,6 +77,11 @@ impl Agent {
         ));
     }
 
+    /// The user's mode: the sandbox mode, or `plan`.
+    pub fn agent_mode(&self) -> crate::sandbox::AgentMode {
+        self.services.sandbox.agent_mode()
+    }
+
     /// The current sandbox mode.
     pub fn sandbox_mode(&self) -> crate::sandbox::SandboxMode {
         self.services.sandbox.mode()
