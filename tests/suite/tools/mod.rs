@@ -7,3 +7,4 @@ mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;
 mod mcp_remote;
+mod mcp_results;
