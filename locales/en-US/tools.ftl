@@ -44,7 +44,7 @@ tools-mapped-header = MCP tools renamed for the model (model name ← name on th
 tools-limit-dropped = { $count ->
     [one] 1 tool was
    *[other] { $count } tools were
-} not declared to the model: a request may declare at most { $limit } tools (built-in and command tools come first). Dropped from { $sources }: { $names }
+} not declared to the model: a request may declare at most { $limit } tools (built-in and command tools come first). The model finds the rest with tool_search; not declared from { $sources }: { $names }
 
 # Tool lists MCP servers send (decision 0033) and names two sources share (decision 0032).
 mcp-tool-skipped-deep = MCP server { $name }: tool "{ $tool }" was left out: its definition is nested more than { $levels } levels deep.

@@ -35,7 +35,7 @@ mcp-connecting = 正在连接 MCP 服务器 { $name }……
 tools-mapped-header = 为模型改名的 MCP 工具（模型看到的名称 ← 服务器上的名称）：
 
 # hardening: mcp
-tools-limit-dropped = 有 { $count } 个工具未声明给模型：每个请求最多声明 { $limit } 个工具（内置工具和命令工具优先）。被舍弃的工具来自 { $sources }：{ $names }
+tools-limit-dropped = 有 { $count } 个工具未声明给模型：每个请求最多声明 { $limit } 个工具（内置工具和命令工具优先）。模型可用 tool_search 找到其余工具；未声明的工具来自 { $sources }：{ $names }
 
 # MCP 服务器发来的工具列表（决策 0033）与两个来源同名的工具（决策 0032）。
 mcp-tool-skipped-deep = MCP 服务器 { $name }：工具“{ $tool }”未注册：其定义的嵌套超过 { $levels } 层。

@@ -190,7 +190,12 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
             }
         }
         AgentEvent::Notice(n) if n.level != NoticeLevel::Error => {
-            eprintln!("{}", sanitize(&l.tra_owned(&n.key, &n.args)));
+            let line = sanitize(&l.tra_owned(&n.key, &n.args));
+            if std::io::stderr().is_terminal() {
+                eprintln!("{}", linked(line, &n.args));
+            } else {
+                eprintln!("{line}");
+            }
         }
         // A tool hook's run is no notice (the TUI shows it in the call's card): `exec`
         // says it from the logged event (decision 0105).
@@ -221,5 +226,45 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
         // `exec` has no screen: `/clear` is a no-op, and says so (a notice, on stderr).
         AgentEvent::ClearScreen => eprintln!("{}", l.tr("cmd-clear-no-screen")),
         _ => {}
+    }
+}
+
+/// `line` with the notice's `url` argument made an OSC 8 hyperlink (SPEC §15.2: the
+/// authorization URL of `/mcp login`), for a terminal. Only a plain http(s) URL of
+/// printable ASCII is wrapped, so the sequence cannot be broken out of.
+fn linked(line: String, args: &[(String, Arg)]) -> String {
+    let url = args.iter().find_map(|(k, v)| match v {
+        Arg::Str(u) if k == "url" => Some(u.as_str()),
+        _ => None,
+    });
+    match url {
+        Some(u)
+            if (u.starts_with("https://") || u.starts_with("http://"))
+                && u.bytes().all(|b| b.is_ascii_graphic()) =>
+        {
+            line.replacen(u, &format!("\x1b]8;;{u}\x1b\\{u}\x1b]8;;\x1b\\"), 1)
+        }
+        _ => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notice_url_becomes_a_terminal_hyperlink_and_nothing_else_does() {
+        let url = "http://127.0.0.1:5/auth/authorize?state=x";
+        let args = vec![("url".to_string(), Arg::from(url))];
+        let line = format!("open: {url}");
+        assert_eq!(
+            linked(line, &args),
+            format!("open: \x1b]8;;{url}\x1b\\{url}\x1b]8;;\x1b\\")
+        );
+        // A URL that could end the sequence early stays text.
+        let evil = "http://a.example/\x07x";
+        let args = vec![("url".to_string(), Arg::from(evil))];
+        let line = format!("open: {evil}");
+        assert_eq!(linked(line.clone(), &args), line);
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod adapter;
 pub mod bridge;
+pub mod bridge_catalogue;
 pub mod catalog;
 pub mod cause;
 pub mod client;

@@ -17,6 +17,7 @@ pub use crate::config::DEFAULT_DEFER_TOOLS_OVER;
 /// Whether `extension_tools` command and MCP tools are deferred (announced as text and loaded
 /// by `tool_search`) rather than declared up front: only past the threshold, never when the
 /// threshold is `0` (SPEC §15.1). Built-in tools do not count: they are always declared.
+/// The registry's plan acts on it (`ToolRegistry::plan`).
 pub fn defers(extension_tools: usize, threshold: usize) -> bool {
     threshold != 0 && extension_tools > threshold
 }
@@ -55,10 +56,13 @@ pub fn unwrap_call(arguments: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), args))
 }
 
-/// Answers a `tool_search` call over `tools` (every enabled tool, declared or not): the
-/// best matches by how many query words their name and description contain, each with its
-/// compact JSON schema.
-pub fn search(tools: &[ToolSchema], arguments: &str) -> ToolOutcome {
+/// The query and the best matches of a `tool_search` call over `tools`: by how many
+/// query words their name and description contain, then by name; or the tool error for
+/// arguments that are not a JSON object.
+fn matches<'t>(
+    tools: &'t [ToolSchema],
+    arguments: &str,
+) -> Result<(String, Vec<&'t ToolSchema>), ToolOutcome> {
     let v: Value = match serde_json::from_str(if arguments.trim().is_empty() {
         "{}"
     } else {
@@ -66,9 +70,9 @@ pub fn search(tools: &[ToolSchema], arguments: &str) -> ToolOutcome {
     }) {
         Ok(v @ Value::Object(_)) => v,
         _ => {
-            return ToolOutcome::error(format!(
+            return Err(ToolOutcome::error(format!(
                 "invalid arguments for tool \"{TOOL_SEARCH}\": expected a JSON object"
-            ));
+            )));
         }
     };
     let query = v.get("query").and_then(Value::as_str).unwrap_or("");
@@ -103,11 +107,31 @@ pub fn search(tools: &[ToolSchema], arguments: &str) -> ToolOutcome {
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
-    if scored.is_empty() {
+    Ok((
+        query.to_string(),
+        scored.into_iter().take(limit).map(|(_, t)| t).collect(),
+    ))
+}
+
+/// The names a `tool_search` call over `tools` returns (empty for bad arguments).
+pub fn found(tools: &[ToolSchema], arguments: &str) -> Vec<String> {
+    matches(tools, arguments)
+        .map(|(_, m)| m.into_iter().map(|t| t.name.clone()).collect())
+        .unwrap_or_default()
+}
+
+/// Answers a `tool_search` call over `tools` (every enabled tool, declared or not): the
+/// best matches, each with its compact JSON schema.
+pub fn search(tools: &[ToolSchema], arguments: &str) -> ToolOutcome {
+    let (query, found) = match matches(tools, arguments) {
+        Ok(m) => m,
+        Err(e) => return e,
+    };
+    if found.is_empty() {
         return ToolOutcome::ok(format!("no tool matches \"{query}\""));
     }
     let mut out = String::new();
-    for (_, t) in scored.into_iter().take(limit) {
+    for t in found {
         let schema = serde_json::to_string(&t.parameters).unwrap_or_default();
         out.push_str(&format!("{}\nschema: {schema}\n\n", one_line(t)));
     }

@@ -9,13 +9,18 @@
 //! when any of the clashing registrations does, so a tool that shadows another never
 //! escapes the approval of the one it hides (decision 0032).
 //!
-//! A request may declare at most the route's `max_tools` (the catalog, default 128). When
-//! more tools are enabled, the declared set keeps built-ins first, then command tools, then
-//! MCP tools in name order, and drops the rest ([`ToolRegistry::dropped`]); a dropped tool
-//! is not active. The cut depends only on the registered set, so every request sees the
-//! same declarations until a source or the limit changes.
+//! What a request declares is [`ToolRegistry::plan`] (SPEC §15.1, decision 0140): past
+//! `defer_tools_over` enabled command and MCP tools they are *deferred*, announced by name
+//! and loaded by `tool_search`, and `tool_search` and `call_tool` are declared instead. A
+//! declaration once made stays while its tool is enabled (the caller passes the names the
+//! latest logged header declares), so deferral never takes back a declared tool. A request
+//! may declare at most the route's `max_tools` (the catalog, default 128), the two bridge
+//! tools included: past it the declared set keeps built-ins first, then command tools,
+//! then MCP tools in name order, and the rest is deferred too ([`ToolRegistry::dropped`]),
+//! still searchable and callable. The plan depends only on the registered set and the
+//! names passed in, so every request sees the same declarations until one of them changes.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
@@ -23,7 +28,10 @@ use tokio_util::sync::CancellationToken;
 use super::{Approval, ToolExecutor, ToolOutcome};
 use crate::i18n::{Arg, Localizer, Text};
 use crate::llm::catalog::DEFAULT_MAX_TOOLS;
-use crate::session::event::ToolSchema;
+use crate::session::event::{RequestHeader, ToolSchema};
+use crate::tools::bridge::{
+    CALL_TOOL, DEFAULT_DEFER_TOOLS_OVER, TOOL_SEARCH, bridge_schemas, defers,
+};
 
 /// Where a tool comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -173,6 +181,22 @@ pub struct ToolRegistry {
     /// Names the requests still declare (`tool_removal = "retain"`); a call to one that is
     /// not active says it was removed from this session.
     retained: HashMap<String, Option<u64>>,
+    /// `defer_tools_over`; `None` = [`DEFAULT_DEFER_TOOLS_OVER`].
+    defer_over: Option<usize>,
+    /// Deferred tools a `tool_search` found on a route with `tool_update`, declared by the
+    /// next request; from then on the logged header keeps them declared.
+    loaded: BTreeSet<String>,
+}
+
+/// What one request declares and what it only announces (SPEC §15.1).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolPlan {
+    /// The declarations, in name order (D-2); `tool_search` and `call_tool` among them
+    /// whenever a tool is deferred.
+    pub declared: Vec<ToolSchema>,
+    /// Enabled tools not declared: announced by name, found by `tool_search`, run through
+    /// `call_tool` (or natively once loaded). In name order.
+    pub deferred: Vec<ToolSchema>,
 }
 
 /// An enabled tool left out of the declarations because of the route's tool limit.
@@ -290,14 +314,42 @@ impl ToolRegistry {
         self.max_tools.unwrap_or(DEFAULT_MAX_TOOLS)
     }
 
-    /// Enabled tools split at the limit: `(declared, dropped)`, both in priority order.
-    #[allow(clippy::type_complexity)]
-    fn split_at_limit(
-        &self,
-    ) -> (
-        Vec<(&str, &ToolSource, &RegisteredTool)>,
-        Vec<(&str, &ToolSource, &RegisteredTool)>,
-    ) {
+    /// Sets `defer_tools_over` (config; `0` = never defer).
+    pub fn set_defer_over(&mut self, threshold: usize) {
+        if self.defer_over != Some(threshold) {
+            self.defer_over = Some(threshold);
+            self.version += 1;
+        }
+    }
+
+    /// The deferral threshold in force.
+    pub fn defer_over(&self) -> usize {
+        self.defer_over.unwrap_or(DEFAULT_DEFER_TOOLS_OVER)
+    }
+
+    /// Marks deferred tools that `tool_search` found as declared from the next request (a
+    /// route with `tool_update`, where the model then calls them natively). Returns
+    /// whether any was new.
+    pub fn load(&mut self, names: impl IntoIterator<Item = String>) -> bool {
+        let mut new = false;
+        for n in names {
+            new |= self.loaded.insert(n);
+        }
+        if new {
+            self.version += 1;
+        }
+        new
+    }
+
+    /// Forgets the loaded names once a logged header declares them (it keeps them
+    /// declared from then on), or for another session.
+    pub fn clear_loaded(&mut self) {
+        self.loaded.clear();
+    }
+
+    /// Every enabled tool in priority order (built-ins, command tools, MCP tools; by name
+    /// within each).
+    fn enabled_by_priority(&self) -> Vec<(&str, &ToolSource, &RegisteredTool)> {
         let mut enabled: Vec<(&str, &ToolSource, &RegisteredTool)> = self
             .effective()
             .into_iter()
@@ -306,47 +358,113 @@ impl ToolRegistry {
             .collect();
         // `effective` is in name order; a stable sort by rank keeps names ordered within.
         enabled.sort_by_key(|(_, source, _)| priority_rank(source));
-        let keep = enabled.len().min(self.max_tools());
-        let dropped = enabled.split_off(keep);
-        (enabled, dropped)
+        enabled
     }
 
-    /// An enabled tool by name. A tool past the `max_tools` cut is not declared but stays
-    /// callable (through the bridge, SPEC §15.1): the cut no longer hides any tool.
-    fn active(&self, name: &str) -> Option<&RegisteredTool> {
-        let (declared, dropped) = self.split_at_limit();
-        declared
-            .into_iter()
-            .chain(dropped)
-            .find(|(n, _, _)| *n == name)
-            .map(|(_, _, t)| t)
+    /// The plan's parts in priority order: `(declared, deferred, cut)` where `cut` counts
+    /// the deferred tools the tool limit left out (the first of `deferred`), and whether
+    /// the bridge tools are declared. `kept` names declarations a logged header made.
+    #[allow(clippy::type_complexity)]
+    fn split(
+        &self,
+        kept: &HashSet<String>,
+    ) -> (
+        Vec<(&str, &ToolSource, &RegisteredTool)>,
+        Vec<(&str, &ToolSource, &RegisteredTool)>,
+        usize,
+        bool,
+    ) {
+        let enabled = self.enabled_by_priority();
+        let extensions = enabled
+            .iter()
+            .filter(|(_, s, _)| **s != ToolSource::Builtin)
+            .count();
+        let threshold = self.defer_over();
+        // Once the bridge is declared the session keeps deferring new tools: declaring them
+        // again when the count falls would only add bytes.
+        let bridge_kept = kept.contains(TOOL_SEARCH) || kept.contains(CALL_TOOL);
+        let deferring = defers(extensions, threshold) || (threshold != 0 && bridge_kept);
+        let (mut declared, mut deferred): (Vec<_>, Vec<_>) =
+            enabled.into_iter().partition(|(name, source, _)| {
+                **source == ToolSource::Builtin
+                    || !deferring
+                    || kept.contains(*name)
+                    || self.loaded.contains(*name)
+            });
+        let max = self.max_tools();
+        let bridge = !deferred.is_empty() || declared.len() > max || bridge_kept;
+        let room = if bridge { max.saturating_sub(2) } else { max };
+        let mut cut = 0;
+        if declared.len() > room {
+            let mut over = declared.split_off(room);
+            cut = over.len();
+            over.append(&mut deferred);
+            deferred = over;
+        }
+        (declared, deferred, cut, bridge)
     }
 
-    /// Every enabled tool's declaration, past the limit too, in name order (what
-    /// `tool_search` searches).
-    pub fn enabled_tools(&self) -> Vec<ToolSchema> {
-        let (mut all, dropped) = self.split_at_limit();
-        all.extend(dropped);
-        all.sort_by(|a, b| a.0.cmp(b.0));
-        all.into_iter().map(|(_, _, t)| t.schema.clone()).collect()
-    }
-
-    /// The active declarations in lexicographic name order (D-2): every enabled tool, cut
-    /// at the tool limit (built-ins first, then command tools, then MCP tools by name).
-    pub fn active_tools(&self) -> Vec<ToolSchema> {
-        let (mut declared, _) = self.split_at_limit();
-        declared.sort_by(|a, b| a.0.cmp(b.0));
-        declared
+    /// What a request declares and what it announces (see the module doc), given the
+    /// names the latest logged header declares (`kept`; empty before the first request).
+    pub fn plan(&self, kept: &HashSet<String>) -> ToolPlan {
+        let (declared, deferred, _, bridge) = self.split(kept);
+        let mut declared: Vec<ToolSchema> = declared
             .into_iter()
             .map(|(_, _, t)| t.schema.clone())
+            .collect();
+        if bridge {
+            declared.extend(bridge_schemas());
+        }
+        declared.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut deferred: Vec<ToolSchema> = deferred
+            .into_iter()
+            .map(|(_, _, t)| t.schema.clone())
+            .collect();
+        deferred.sort_by(|a, b| a.name.cmp(&b.name));
+        ToolPlan { declared, deferred }
+    }
+
+    /// [`ToolRegistry::plan`] after the latest logged request header (`None` before the
+    /// first request): its declarations stay declared.
+    pub fn plan_after(&self, header: Option<&RequestHeader>) -> ToolPlan {
+        let kept: HashSet<String> = header
+            .and_then(|h| h.tools.as_ref())
+            .map(|t| t.iter().map(|t| t.name.clone()).collect())
+            .unwrap_or_default();
+        self.plan(&kept)
+    }
+
+    /// An enabled tool by name, declared or not: a deferred tool, or one past the
+    /// `max_tools` cut, stays callable (through the bridge, SPEC §15.1).
+    fn active(&self, name: &str) -> Option<&RegisteredTool> {
+        self.effective()
+            .get(name)
+            .filter(|(_, t)| self.is_enabled(t))
+            .map(|(_, t)| *t)
+    }
+
+    /// Every enabled tool's declaration, deferred ones too, in name order (what
+    /// `tool_search` searches).
+    pub fn enabled_tools(&self) -> Vec<ToolSchema> {
+        self.effective()
+            .into_values()
+            .filter(|(_, t)| self.is_enabled(t))
+            .map(|(_, t)| t.schema.clone())
             .collect()
     }
 
-    /// Enabled tools left out by the tool limit, in priority order (empty when all fit).
+    /// The declarations of a first request ([`ToolRegistry::plan`] with nothing kept).
+    pub fn active_tools(&self) -> Vec<ToolSchema> {
+        self.plan(&HashSet::new()).declared
+    }
+
+    /// Enabled tools the tool limit leaves undeclared, in priority order (empty when all
+    /// fit). They are deferred like the rest: announced, searchable and callable.
     pub fn dropped(&self) -> Vec<DroppedTool> {
-        self.split_at_limit()
-            .1
+        let (_, deferred, cut, _) = self.split(&HashSet::new());
+        deferred
             .into_iter()
+            .take(cut)
             .map(|(name, source, _)| DroppedTool {
                 source: source.clone(),
                 name: name.to_string(),
@@ -381,16 +499,15 @@ impl ToolRegistry {
         }
     }
 
-    /// Every registered tool, active or not, in name order (for `/tools`). A tool dropped
-    /// by the tool limit is listed as not active.
+    /// Every registered tool, active or not, in name order (for `/tools`). A deferred tool,
+    /// or one past the tool limit, is active: the model reaches it through the bridge.
     pub fn listing(&self) -> Vec<ToolListing> {
-        let dropped: HashSet<String> = self.dropped().into_iter().map(|d| d.name).collect();
         self.effective()
             .into_iter()
             .map(|(name, (source, t))| ToolListing {
                 name: name.to_string(),
                 source: source.clone(),
-                active: self.is_enabled(t) && !dropped.contains(name),
+                active: self.is_enabled(t),
                 approval: self.approval_of(name),
                 description: t.schema.description.clone(),
             })
@@ -547,176 +664,5 @@ impl ToolRegistry {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use futures_util::future::BoxFuture;
-
-    struct Nop;
-
-    impl ToolExecutor for Nop {
-        fn call<'a>(
-            &'a self,
-            _arguments: serde_json::Value,
-            _cancel: &'a CancellationToken,
-        ) -> BoxFuture<'a, ToolOutcome> {
-            Box::pin(async { ToolOutcome::ok("") })
-        }
-    }
-
-    fn tool(name: &str) -> RegisteredTool {
-        RegisteredTool {
-            schema: ToolSchema {
-                name: name.to_string(),
-                description: String::new(),
-                parameters: serde_json::json!({"type": "object"}),
-                defer_loading: None,
-            },
-            approval: Approval::Never,
-            enabled: true,
-            executor: Arc::new(Nop),
-            parallel_safe: false,
-        }
-    }
-
-    fn names(r: &ToolRegistry) -> Vec<String> {
-        r.active_tools().into_iter().map(|t| t.name).collect()
-    }
-
-    #[test]
-    fn declarations_are_capped_builtins_first_then_command_then_mcp_by_name() {
-        let mut r = ToolRegistry::new();
-        r.set_source_tools(
-            ToolSource::Mcp("zz".into()),
-            (0..300).map(|i| tool(&format!("zz__t{i:03}"))).collect(),
-        );
-        r.set_source_tools(
-            ToolSource::Mcp("aa".into()),
-            vec![tool("aa__b"), tool("aa__a")],
-        );
-        r.set_source_tools(ToolSource::Command, vec![tool("zcmd")]);
-        r.set_source_tools(ToolSource::Builtin, vec![tool("zbuiltin"), tool("read")]);
-        assert_eq!(r.active_tools().len(), 128, "the default limit is 128");
-        let n = names(&r);
-        for must in [
-            "zbuiltin", "read", "zcmd", "aa__a", "aa__b", "zz__t000", "zz__t122",
-        ] {
-            assert!(n.contains(&must.to_string()), "{must} is declared");
-        }
-        assert!(!n.contains(&"zz__t123".to_string()));
-        let mut sorted = n.clone();
-        sorted.sort();
-        assert_eq!(n, sorted, "the declared set stays in name order (D-2)");
-        // What was dropped, in priority order; a dropped tool is not declared but stays
-        // callable (through the bridge, SPEC §15.1).
-        let dropped = r.dropped();
-        assert_eq!(dropped.len(), 300 + 2 + 1 + 2 - 128);
-        assert_eq!(dropped[0].name, "zz__t123");
-        assert_eq!(dropped[0].source, ToolSource::Mcp("zz".into()));
-        assert!(r.is_active("zz__t299"));
-        assert!(r.prepare_call("zz__t299", "{}").is_ok());
-        assert!(r.enabled_tools().iter().any(|t| t.name == "zz__t299"));
-        // Stable: the same registrations give the same cut, whatever the order.
-        let again = names(&r);
-        assert_eq!(n, again);
-        // A smaller per-route limit still keeps built-ins and command tools first.
-        r.set_max_tools(3);
-        assert_eq!(names(&r), vec!["read", "zbuiltin", "zcmd"]);
-        r.set_max_tools(4);
-        assert_eq!(names(&r), vec!["aa__a", "read", "zbuiltin", "zcmd"]);
-    }
-
-    #[test]
-    fn a_disabled_tool_frees_its_slot_and_nothing_is_dropped_below_the_limit() {
-        let mut r = ToolRegistry::new();
-        r.set_source_tools(
-            ToolSource::Mcp("s".into()),
-            vec![tool("s__a"), tool("s__b"), tool("s__c")],
-        );
-        r.set_max_tools(2);
-        assert_eq!(names(&r), vec!["s__a", "s__b"]);
-        r.set_enabled("s__a", false).unwrap();
-        assert_eq!(names(&r), vec!["s__b", "s__c"]);
-        assert!(r.dropped().is_empty());
-        r.set_max_tools(128);
-        assert!(r.dropped().is_empty());
-    }
-
-    fn asking(name: &str) -> RegisteredTool {
-        RegisteredTool {
-            approval: Approval::Ask,
-            ..tool(name)
-        }
-    }
-
-    #[test]
-    fn a_shadowing_tool_needs_the_approval_of_the_tool_it_hides() {
-        let mut r = ToolRegistry::new();
-        r.set_source_tools(
-            ToolSource::Mcp("x".into()),
-            vec![asking("x__z"), tool("x__w")],
-        );
-        r.set_source_tools(ToolSource::Command, vec![tool("x__z")]);
-        // The command tool keeps the name (source order) but not its own `never`.
-        assert!(r.needs_approval("x__z"));
-        assert!(!r.needs_approval("x__w"));
-        let row = r.listing().into_iter().find(|l| l.name == "x__z").unwrap();
-        assert_eq!(row.source, ToolSource::Command);
-        assert_eq!(row.approval, Approval::Ask);
-        // The card can say why: the kept tool asks only because of the one it hides.
-        assert_eq!(
-            r.shadowed_asking("x__z"),
-            Some((ToolSource::Command, ToolSource::Mcp("x".into())))
-        );
-        // Without the hidden tool the command tool's own policy applies again.
-        r.set_source_tools(ToolSource::Mcp("x".into()), vec![tool("x__w")]);
-        assert!(!r.needs_approval("x__z"));
-        assert_eq!(r.shadowed_asking("x__z"), None);
-        // A tool that asks itself is not "shadowed".
-        r.set_source_tools(ToolSource::Command, vec![asking("x__z")]);
-        assert_eq!(r.shadowed_asking("x__z"), None);
-    }
-
-    #[test]
-    fn a_name_offered_by_two_sources_is_reported_with_both() {
-        let mut r = ToolRegistry::new();
-        r.set_source_tools(ToolSource::Mcp("x_".into()), vec![tool("x___y")]);
-        r.set_source_tools(
-            ToolSource::Mcp("x".into()),
-            vec![tool("x___y"), tool("x__a")],
-        );
-        assert_eq!(
-            r.clashes(),
-            vec![NameClash {
-                name: "x___y".into(),
-                kept: ToolSource::Mcp("x".into()),
-                hidden: vec![ToolSource::Mcp("x_".into())],
-            }]
-        );
-        r.set_source_tools(ToolSource::Mcp("x_".into()), vec![]);
-        assert!(r.clashes().is_empty());
-    }
-
-    #[test]
-    fn a_retained_removed_tool_fails_as_unknown_saying_it_was_removed() {
-        let mut r = ToolRegistry::new();
-        r.set_source_tools(ToolSource::Mcp("s".into()), vec![tool("s__a")]);
-        r.set_retained(vec![("s__a".into(), Some(2)), ("s__gone".into(), Some(3))]);
-        // Active: the retained list changes nothing.
-        assert!(r.prepare_call("s__a", "{}").is_ok());
-        let err = |r: &ToolRegistry, name: &str| match r.prepare_call(name, "{}") {
-            Err(o) => (o.content, o.is_error),
-            Ok(_) => panic!("{name} must not be callable"),
-        };
-        let (text, is_error) = err(&r, "s__gone");
-        assert!(is_error);
-        assert_eq!(
-            text,
-            "tool s__gone is no longer available (removed at turn 3)"
-        );
-        // Not retained: exactly the R-5 text.
-        assert_eq!(err(&r, "other").0, "unknown tool \"other\"");
-        // Without retained names (the default) a removed tool is a plain unknown tool.
-        r.set_retained(vec![]);
-        assert_eq!(err(&r, "s__gone").0, "unknown tool \"s__gone\"");
-    }
-}
+#[path = "registry_tests.rs"]
+mod tests;

@@ -45,6 +45,7 @@ impl ToolRegistry {
         }
         r.set_source_tools(ToolSource::Builtin, builtins);
         r.set_source_tools(ToolSource::Command, command::tools(config));
+        r.set_defer_over(config.defer_tools_over);
         r
     }
 }

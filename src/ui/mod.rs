@@ -19,6 +19,7 @@ pub mod editor;
 pub mod event_loop;
 pub mod footer;
 pub mod history;
+pub mod hyperlink;
 pub mod keymap;
 pub mod markdown;
 pub mod mention;

@@ -149,6 +149,7 @@ impl Loop {
         let input = AttemptInput {
             rendered: prompt,
             tools,
+            deferred: Vec::new(),
             pending_user: std::mem::take(&mut self.pending)
                 .into_iter()
                 .map(|text| Message::text(Role::User, text, Source::kind("user")))

@@ -166,8 +166,10 @@ fn log_context(
 pub struct AttemptInput<'a> {
     /// The rendered system prompt.
     pub rendered: &'a str,
-    /// The active tools (registry order, D-2).
+    /// The declared tools (registry order, D-2).
     pub tools: Vec<ToolSchema>,
+    /// The deferred tools, announced by name (SPEC §15.1; name order, empty when none).
+    pub deferred: Vec<ToolSchema>,
     /// User messages queued for this attempt.
     pub pending_user: Vec<Message>,
     /// Turn number.
@@ -203,6 +205,7 @@ pub fn plan_attempt(
     let AttemptInput {
         rendered,
         tools,
+        deferred,
         pending_user,
         turn,
         step,
@@ -234,6 +237,9 @@ pub fn plan_attempt(
         turn,
         step,
     )? {
+        on_commit(ev);
+    }
+    if let Some(ev) = log_catalogue_note(session, &tools, &deferred, turn, step)? {
         on_commit(ev);
     }
     for m in pending_user {
@@ -269,6 +275,45 @@ pub fn plan_attempt(
     session.sync()?;
     let opts = options_from_log(session, &logged, RequestTarget::Step)?;
     Ok(PlannedAttempt { opts, header })
+}
+
+/// Appends the catalogue note owed for `deferred` (SPEC §15.1; see
+/// [`crate::llm::bridge_catalogue`]), before the user batch so the model reads what it can
+/// reach first. A name `tools` declares, or the series declared, is not announced as gone:
+/// its removal is the tool-change message's.
+fn log_catalogue_note(
+    session: &mut Session,
+    tools: &[ToolSchema],
+    deferred: &[ToolSchema],
+    turn: u64,
+    step: u64,
+) -> Result<Option<Arc<Event>>, SessionError> {
+    use crate::llm::bridge_catalogue::{announced, catalogue_note};
+    let messages = session.derive_messages();
+    let before = announced(&messages, messages.developer_positions());
+    if before.is_none() && deferred.is_empty() {
+        return Ok(None);
+    }
+    let history = session.tool_history()?;
+    let declared = |name: &str| {
+        tools.iter().any(|t| t.name == name)
+            || history.tools.iter().any(|t| t.name == name)
+            || history
+                .updates
+                .iter()
+                .any(|u| u.additions.iter().any(|t| t.name == name))
+    };
+    let Some(message) = catalogue_note(before.as_ref(), deferred, &declared) else {
+        return Ok(None);
+    };
+    Ok(Some(session.push(EventKind::DeveloperMessage(
+        crate::session::event::DeveloperMessageData {
+            turn,
+            step,
+            message,
+            header_seq: None,
+        },
+    ))?))
 }
 
 /// The compaction summarizer request on `route` over the region

@@ -120,6 +120,9 @@ fn tool(name: &str, variant: bool) -> ToolSchema {
 
 const POOL: [&str; 5] = ["fetch", "grep", "read", "search", "write"];
 
+/// Tools a deferred catalogue announces instead of declaring (SPEC §15.1).
+const DEFERRED_POOL: [&str; 4] = ["mcp__alpha", "mcp__beta", "mcp__delta", "mcp__gamma"];
+
 /// One thing that happens between requests.
 #[derive(Debug, Clone)]
 enum Op {
@@ -140,6 +143,9 @@ enum Op {
     Compact(bool),
     /// Explicit series start on the next request (S-4).
     Explicit,
+    /// The deferred (announced, not declared) tools become this subset of
+    /// [`DEFERRED_POOL`] (bit mask); while any is deferred the bridge tools are declared.
+    Deferred(u8),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -152,6 +158,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => Just(Op::Answer),
         1 => any::<bool>().prop_map(Op::Compact),
         1 => Just(Op::Explicit),
+        2 => (0u8..16).prop_map(Op::Deferred),
     ]
 }
 
@@ -175,6 +182,7 @@ struct Driver {
     route: Route,
     prompt: String,
     tools: Vec<ToolSchema>,
+    deferred: Vec<ToolSchema>,
     pending: Vec<Message>,
     explicit: bool,
     turn: u64,
@@ -199,6 +207,7 @@ impl Driver {
             route,
             prompt: "You are helpful.".into(),
             tools: vec![tool("search", false)],
+            deferred: Vec::new(),
             pending: vec![Message::text(Role::User, "hello", Source::kind("user"))],
             explicit: false,
             turn: 1,
@@ -211,9 +220,16 @@ impl Driver {
     /// One attempt through the real planner; the wire body it would send.
     fn attempt(&mut self) -> GenerateOptions {
         self.step += 1;
+        // As the registry plans it: the bridge tools are declared while a tool is deferred.
+        let mut tools = self.tools.clone();
+        if !self.deferred.is_empty() {
+            tools.extend(crate::llm::bridge::bridge_schemas());
+            tools.sort_by(|a, b| a.name.cmp(&b.name));
+        }
         let input = AttemptInput {
             rendered: &self.prompt,
-            tools: self.tools.clone(),
+            tools,
+            deferred: self.deferred.clone(),
             pending_user: std::mem::take(&mut self.pending),
             turn: self.turn,
             step: self.step,
@@ -261,6 +277,14 @@ impl Driver {
             Op::Prompt(p) => self.prompt = format!("You are helpful. Rule {p}."),
             Op::Route(i) => self.route = route(usize::from(*i)),
             Op::Explicit => self.explicit = true,
+            Op::Deferred(mask) => {
+                self.deferred = DEFERRED_POOL
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & (1 << i) != 0)
+                    .map(|(_, n)| tool(n, false))
+                    .collect();
+            }
             Op::ToolRound => {
                 self.attempt();
                 self.calls += 1;
@@ -451,11 +475,12 @@ fn default_route(kind: u8) -> Route {
     r
 }
 
-/// A tool change (a set of [`POOL`], bit 5 = changed definitions under the same names), a
-/// tool round or an answer.
+/// A tool change (a set of [`POOL`], bit 5 = changed definitions under the same names, or
+/// a set of deferred tools), a tool round or an answer.
 fn churn_op() -> impl Strategy<Value = Op> {
     prop_oneof![
         3 => (0u8..64).prop_map(Op::Tools),
+        2 => (0u8..16).prop_map(Op::Deferred),
         2 => Just(Op::ToolRound),
         2 => Just(Op::Answer),
     ]
@@ -475,8 +500,8 @@ proptest! {
     /// an earlier request sent, on any route kind: each request's messages start with the
     /// previous request's, its system is the same, and its tools start with the previous
     /// tools (a capable route appends a deferred declaration, cached at its addition; the
-    /// bridge never changes them). A same-name definition change is included on the bridge
-    /// only: on a capable route it still restarts the declaration series (F-3, decision
+    /// bridge never changes them). Deferred catalogues come and go too: their notes are
+    /// appended. A same-name definition change is included on the bridge only: on a capable route it still restarts the declaration series (F-3, decision
     /// 0120 "Not done").
     #[test]
     fn tool_churn_never_alters_an_earlier_request_on_any_route_kind(

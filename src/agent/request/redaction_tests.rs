@@ -83,6 +83,7 @@ fn run(secrets: Option<&Secrets>) -> (String, Vec<String>, usize) {
         let input = AttemptInput {
             rendered: &prompt,
             tools: tools.clone(),
+            deferred: Vec::new(),
             pending_user: pending,
             turn: 1,
             step,

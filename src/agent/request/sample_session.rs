@@ -48,6 +48,7 @@ pub fn input(pending: Vec<Message>, turn: u64) -> AttemptInput<'static> {
     AttemptInput {
         rendered: PROMPT,
         tools: tools(),
+        deferred: Vec::new(),
         pending_user: pending,
         turn,
         step: 1,

@@ -21,9 +21,14 @@ impl Agent {
         let mut series = self.state.series;
         let rendered = self.render_prompt();
         let turn = self.state.turn.max(1);
+        let plan = self
+            .tools
+            .registry()
+            .plan_after(self.state.session.latest_header().map(|(_, h)| &h.header));
         let input = AttemptInput {
             rendered: &rendered,
-            tools: self.tools.registry().active_tools(),
+            tools: plan.declared,
+            deferred: plan.deferred,
             pending_user: self.state.pending_user.clone(),
             turn,
             step: 1,

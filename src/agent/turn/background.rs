@@ -122,19 +122,13 @@ impl TurnRunner<'_> {
         }
         let base: BTreeSet<String> = match self.state.tools_shown.take() {
             Some(s) => s,
-            None => match self.state.session.available_tool_names() {
-                Ok(Some(v)) => v.into_iter().collect(),
-                _ => return false,
+            None => match self.reachable_logged() {
+                Some(v) => v,
+                None => return false,
             },
         };
         let listing = self.tools.registry_mut().listing();
-        let current: BTreeSet<String> = self
-            .tools
-            .registry_mut()
-            .active_tools()
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
+        let current = self.reachable_now();
         let changed = |name: &String| -> ChangedTool {
             let (source, description) = match listing.iter().find(|t| &t.name == name) {
                 Some(t) => (t.source.clone(), t.description.clone()),

@@ -92,13 +92,14 @@ impl TurnRunner<'_> {
     ) -> Result<GenerateOptions, AgentError> {
         self.drain_background()?;
         let rendered = self.render_prompt();
-        let tools = self.tools.registry().active_tools();
+        let plan = self.tool_plan();
         let pending = std::mem::take(&mut self.state.pending_user);
         let events = self.events.clone();
         let mut on_commit = |ev: Arc<Event>| events.emit(AgentEvent::Committed(ev));
         let input = AttemptInput {
             rendered: &rendered,
-            tools,
+            tools: plan.declared,
+            deferred: plan.deferred,
             pending_user: pending,
             turn,
             step,
@@ -113,8 +114,10 @@ impl TurnRunner<'_> {
             input,
             &mut on_commit,
         )?;
-        // The request logged the registry's set: later changes are reported against it.
+        // The request logged the registry's set: later changes are reported against it,
+        // and the logged header keeps the loaded tools declared.
         self.state.tools_shown = None;
+        self.tools.registry_mut().clear_loaded();
         Ok(plan.opts)
     }
 

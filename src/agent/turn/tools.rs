@@ -134,6 +134,7 @@ impl TurnRunner<'_> {
             ))
             .await;
         let mut results = results;
+        self.load_found(&calls, &mut results);
         let mut retries = Vec::with_capacity(calls.len());
         for (call, r) in calls.iter().zip(results.iter_mut()) {
             // The sandbox seems to have refused a command: the user may run it outside,

@@ -68,12 +68,18 @@ pub const MODE_NOTE_SOURCE: &str = "sandbox-mode";
 /// §15.1). Made by the projection only, never logged; sent like a mode note.
 pub const TOOL_NOTE_SOURCE: &str = "tool-bridge";
 
+/// Source kind of a catalogue note: the logged text that announces deferred tools by name
+/// (SPEC §15.1 "Deferred catalogues"); sent like a mode note, on every route.
+pub const CATALOGUE_NOTE_SOURCE: &str = "tool-catalogue";
+
 impl Message {
-    /// Whether this is a text-only mode note ([`MODE_NOTE_SOURCE`]), the one kind of
-    /// developer message every route receives.
+    /// Whether this is a text-only note every route receives as it is: a mode note
+    /// ([`MODE_NOTE_SOURCE`]), a tool note or a catalogue note.
     pub fn is_mode_note(&self) -> bool {
         self.role == Role::Developer
-            && (self.source.kind == MODE_NOTE_SOURCE || self.source.kind == TOOL_NOTE_SOURCE)
+            && (self.source.kind == MODE_NOTE_SOURCE
+                || self.source.kind == TOOL_NOTE_SOURCE
+                || self.source.kind == CATALOGUE_NOTE_SOURCE)
             && !self.content.is_empty()
             && self.content.iter().all(|b| matches!(b, Block::Text { .. }))
     }

@@ -11,7 +11,9 @@ mod payload;
 mod route;
 mod usage;
 
-pub use message::{Block, MODE_NOTE_SOURCE, Message, Role, Source, TOOL_NOTE_SOURCE};
+pub use message::{
+    Block, CATALOGUE_NOTE_SOURCE, MODE_NOTE_SOURCE, Message, Role, Source, TOOL_NOTE_SOURCE,
+};
 pub use payload::*;
 pub use route::*;
 pub use usage::{Timing, Usage};

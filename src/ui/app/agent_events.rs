@@ -85,6 +85,11 @@ impl App {
             AgentEvent::Retrying(r) => m.retry = Some(r),
             AgentEvent::Sandbox(info) => m.sandbox = Some(info),
             AgentEvent::Notice(n) => {
+                for (k, v) in &n.args {
+                    if let (true, crate::i18n::Arg::Str(url)) = (k == "url", v) {
+                        crate::ui::hyperlink::remember(&mut self.links, url);
+                    }
+                }
                 self.chat.transcript.push(CellKind::Notice(n));
                 self.show_chat(None);
             }

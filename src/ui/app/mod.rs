@@ -59,6 +59,8 @@ pub struct App {
     editor_requested: bool,
     /// terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
     term_out: Vec<TermRequest>,
+    /// URLs notices named (their `url` argument), drawn as OSC 8 links (`ui::hyperlink`).
+    links: Vec<String>,
     /// whether the mouse is captured (wheel scrolls) or free (native selection).
     mouse_capture: bool,
     /// whether the terminal has focus (focus events; assumed until told).
@@ -101,6 +103,7 @@ impl App {
             resume_listing: None,
             editor_requested: false,
             term_out: Vec::new(),
+            links: Vec::new(),
             // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
             // through alternate scroll (decision 0037). F3 captures it.
             mouse_capture: false,

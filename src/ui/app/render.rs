@@ -50,6 +50,9 @@ impl App {
         self.render_panes(panes, buf);
         self.bottom.render_popup(panes, buf, &self.model);
         self.overlays.render(area, buf, &self.model);
+        if !self.links.is_empty() {
+            crate::ui::hyperlink::mark(buf, &self.links);
+        }
         if let Some(c) = self.bottom.cursor()
             && self.overlays.is_empty()
         {

@@ -3,6 +3,7 @@ mod cache_first;
 mod cache_invariance;
 mod commands;
 mod compaction_log;
+mod deferred_catalogue;
 mod effort;
 mod env_errors;
 mod inspect;

@@ -1,2 +1,3 @@
 mod kill;
 mod secrets;
+mod secrets_remote;

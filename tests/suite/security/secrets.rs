@@ -14,7 +14,7 @@ use crate::common;
 use common::*;
 
 /// The key of these runs (set as `DEEPSEEK_API_KEY`, which the config names).
-const CANARY: &str = "sk-deepterm-secret-canary-9f3a61c2d84b7e05";
+pub(super) const CANARY: &str = "sk-deepterm-secret-canary-9f3a61c2d84b7e05";
 
 /// The config: the provider reads `DEEPSEEK_API_KEY`; a command tool dumps its
 /// environment; the fixture MCP server (with its `env` tool) is `fx`; built-ins on.
@@ -36,7 +36,12 @@ command = ["sh", "-c", "echo key=$DEEPSEEK_API_KEY; cat /proc/$$/environ | tr '\
 
 /// `deepterm exec` with the canary key, every XDG directory inside the test directory,
 /// verbose tracing, and the workspace `ws` as the current directory.
-async fn run(env: &TestEnv, config: &Path, script: &str, extra: &[(&str, &str)]) -> Output {
+pub(super) async fn run(
+    env: &TestEnv,
+    config: &Path,
+    script: &str,
+    extra: &[(&str, &str)],
+) -> Output {
     run_args(env, config, script, extra, &[]).await
 }
 
@@ -104,7 +109,12 @@ fn assert_no_key(env: &TestEnv, outputs: &[&Output]) -> usize {
 
 /// [`assert_no_key`] for any `needle`, skipping the files in `except` (where the test
 /// itself put it).
-fn assert_nowhere(env: &TestEnv, outputs: &[&Output], needle: &str, except: &[PathBuf]) -> usize {
+pub(super) fn assert_nowhere(
+    env: &TestEnv,
+    outputs: &[&Output],
+    needle: &str,
+    except: &[PathBuf],
+) -> usize {
     let files = files_under(env.dir.path());
     for (p, bytes) in &files {
         if except.contains(p) {
@@ -129,14 +139,14 @@ fn assert_nowhere(env: &TestEnv, outputs: &[&Output], needle: &str, except: &[Pa
 }
 
 /// The variable names of an environment dump (failure messages leave the values out).
-fn names(dump: &str) -> String {
+pub(super) fn names(dump: &str) -> String {
     dump.lines()
         .map(|l| l.split('=').next().unwrap_or_default())
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-fn tool_results(log: &[Value]) -> Vec<(String, bool)> {
+pub(super) fn tool_results(log: &[Value]) -> Vec<(String, bool)> {
     log.iter()
         .filter(|e| e["type"] == "tool/result")
         .map(|e| {

@@ -30,27 +30,34 @@ fn config(env: &TestEnv, fx_env: &str, fx_extra: &str, model_extra: &str) -> Pat
         .write(env.dir.path())
 }
 
-/// A server with 300 tools. Every request declares at most 128 tools, built-ins and
-/// the command tool first, then MCP tools by name; the rest is dropped with a warning that
-/// names the server and the dropped tools; the turn (a call of a kept MCP tool) succeeds.
+/// A server with 300 tools, with deferral off (`defer_tools_over = 0`). Every request
+/// declares at most 128 tools, the bridge's two included: built-ins and the command tool
+/// first, then MCP tools by name; the rest is left to `tool_search` with a warning that
+/// names the server and the undeclared tools; the turn (a call of a declared MCP tool)
+/// succeeds.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning() {
     let env = TestEnv::new(SimConfig::default()).await;
-    let cfg = config(&env, "FIXTURE_GENERATED_TOOLS = \"300\"", "", "");
+    let cfg = config(
+        &env,
+        "FIXTURE_GENERATED_TOOLS = \"300\"",
+        "[tools]\ndefer_tools_over = 0",
+        "",
+    );
     let script = "Hello\n/mcp connect fx\nplease call fx__echo \"capped but working\"\nThanks\n";
     let out = env.exec(&cfg, script, &[]).await;
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("MCP server fx connected (306 tools)"), "{err}");
-    // 7 built-ins + 1 command tool + 120 of the 306 MCP tools are declared.
+    // 7 built-ins + 1 command tool + 118 of the 306 MCP tools + the bridge's 2 are declared.
     assert!(
         err.contains(
-            "186 tools were not declared to the model: a request may declare at most 128 tools"
+            "188 tools were not declared to the model: a request may declare at most 128 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("Dropped from MCP server fx: fx__gen_115, fx__gen_116, fx__gen_117, fx__gen_118, fx__gen_119, …"),
+        err.contains("not declared from MCP server fx: fx__gen_113, fx__gen_114, fx__gen_115, fx__gen_116, fx__gen_117, …"),
         "{err}"
     );
     assert_eq!(
@@ -84,11 +91,13 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "stamp",
             "shell",
             "fx__echo",
-            "fx__gen_114",
+            "fx__gen_112",
+            "tool_search",
+            "call_tool",
         ] {
             assert!(names.contains(&b.to_string()), "{b} declared");
         }
-        assert!(!names.contains(&"fx__gen_115".to_string()));
+        assert!(!names.contains(&"fx__gen_113".to_string()));
         assert_eq!(names, tool_names(&reqs[1]), "the same set every request");
         assert!(
             starts_with_previous(&reqs[0], r),
@@ -101,7 +110,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     assert_eq!(results.len(), 1);
     assert_eq!(result_text(results[0]), "capped but working");
     // The log records exactly what was declared: the header holds the 128 tools, and the
-    // developer message adds the 121 MCP tools, none of the dropped.
+    // developer message adds 118 MCP tools and the bridge's 2, none of the undeclared.
     let headers: Vec<&Value> = log
         .iter()
         .filter(|e| e["type"] == "request/header")
@@ -125,14 +134,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
         .map(|b| b["toolName"].as_str().unwrap())
         .collect();
     assert_eq!(added.len(), 120, "{added:?}");
-    assert!(!added.contains(&"fx__gen_115"));
+    assert!(!added.contains(&"fx__gen_113"));
 }
 
-/// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it.
+/// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it; the bridge's
+/// two tools count, and the tools past the cut stay reachable through them.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_tools_from_the_model_entry_caps_the_declarations() {
     let env = TestEnv::new(SimConfig::default()).await;
-    let cfg = config(&env, "", "", "max_tools = 10");
+    let cfg = config(&env, "", "", "max_tools = 12");
     let out = env
         .exec(&cfg, "/mcp connect fx\nplease call fx__add now\n", &[])
         .await;
@@ -140,12 +150,12 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "4 tools were not declared to the model: a request may declare at most 10 tools"
+            "4 tools were not declared to the model: a request may declare at most 12 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("Dropped from MCP server fx: fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
+        err.contains("not declared from MCP server fx: fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
         "{err}"
     );
     let reqs = env.requests();
@@ -153,6 +163,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
         tool_names(&reqs[0]),
         vec![
             "apply_patch",
+            "call_tool",
             "edit_file",
             "fx__add",
             "fx__echo",
@@ -161,6 +172,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
             "read_file",
             "shell",
             "stamp",
+            "tool_search",
             "write_file"
         ]
     );

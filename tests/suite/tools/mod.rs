@@ -7,4 +7,5 @@ mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;
 mod mcp_remote;
+pub(crate) mod mcp_remote_oauth;
 mod mcp_results;

@@ -11,6 +11,7 @@ mod controls;
 mod custom_commands;
 mod guided_demo;
 mod help_table;
+mod mcp_remote;
 mod nodes_resume;
 mod popup_help;
 mod queued_turn;
