@@ -39,6 +39,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/sandbox-hardening.ftl")),
             include_str!(concat!("../locales/", $loc, "/day-two.ftl")),
             include_str!(concat!("../locales/", $loc, "/mcp-client.ftl")),
+            include_str!(concat!("../locales/", $loc, "/plan.ftl")),
         ]
     };
 }

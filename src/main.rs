@@ -301,8 +301,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     };
     agent.announce(path.display().to_string());
     // The popup and key help offer the custom commands the loop read (SPEC §14.4).
-    deepterm::agent::command_spec::set_custom(agent.custom_specs());
-    agent.announce_custom_command_problems();
+    agent.announce_custom_commands();
     app::announce_config_warnings(&agent, &setup.config);
     app::announce_demo_notice(&agent, &setup);
     if let Some(t) = torn {

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::agent::command_spec::{ArgSpec, CommandId, CommandSpec};
+use crate::agent::command_spec::OfferedCommand;
 use crate::fs_guard::{self, Refusal};
 use crate::i18n::{Arg, Text};
 
@@ -53,24 +53,12 @@ impl CustomCommand {
         }
     }
 
-    /// The table entry the popup and `/help` show (names and texts live as long as the
-    /// process: the commands are read once per start).
-    pub fn spec(&self) -> CommandSpec {
-        let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
-        CommandSpec {
-            id: CommandId::Custom,
-            name: leak(&self.name),
-            aliases: &[],
-            args: ArgSpec::Optional,
-            desc_key: match &self.description {
-                Some(d) => leak(d),
-                None => "cmd-custom-no-description",
-            },
-            complete_with_args: true,
-            usage_key: Some(match &self.argument_hint {
-                Some(h) => leak(h),
-                None => "cmd-custom-args",
-            }),
+    /// What the popup, key help and `/help` show of it.
+    pub fn offered(&self) -> OfferedCommand {
+        OfferedCommand {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            argument_hint: self.argument_hint.clone(),
         }
     }
 

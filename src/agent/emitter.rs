@@ -14,12 +14,12 @@ use crate::agent::protocol::{AgentEvent, Notice};
 pub struct Emitter {
     tx: mpsc::UnboundedSender<AgentEvent>,
     /// The id of the newest `/resume` listing sent on this channel, shared by every clone:
-    /// the UI shows one listing at a time, so "newest" is per channel (decision 0101).
+    /// the UI shows one listing at a time, so "newest" is per channel.
     listings: Arc<AtomicU64>,
 }
 
 /// One `/resume` listing on an emitter's channel: its id, and whether a newer listing
-/// has started since (then its reader stops; decision 0101).
+/// has started since (then its reader stops).
 #[derive(Debug)]
 pub struct Listing {
     id: u64,

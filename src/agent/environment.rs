@@ -10,7 +10,7 @@ use crate::llm::types::Route;
 use crate::session::Session;
 
 /// Lists the saved sessions for the `/resume` picker, newest first, handing them to its
-/// sink in batches as it reads the logs (decision 0101); blocking. It stops reading when the
+/// sink in batches as it reads the logs; blocking. It stops reading when the
 /// sink breaks (a newer listing superseded this one).
 pub type SummaryJob = Box<
     dyn FnOnce(
@@ -56,7 +56,7 @@ pub trait Environment: Send {
         crate::config::InstructionsRead::default()
     }
     /// Warnings about the instruction files (refused, cut) found by [`Environment::base_prompt`]
-    /// since the last call, once per change (decision 0031).
+    /// since the last call, once per change.
     fn take_prompt_notices(&self) -> Vec<Notice> {
         vec![]
     }
@@ -101,7 +101,7 @@ pub fn render_prompt(env: &dyn Environment, extra: Option<&str>) -> String {
     p
 }
 
-/// Tells the UI about instruction files refused or cut since the last call (decision 0031).
+/// Tells the UI about instruction files refused or cut since the last call.
 pub fn report_prompt_notices(env: &dyn Environment, events: &crate::agent::emitter::Emitter) {
     for n in env.take_prompt_notices() {
         events.emit(crate::agent::protocol::AgentEvent::Notice(n));

@@ -198,7 +198,7 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
             }
         }
         // A tool hook's run is no notice (the TUI shows it in the call's card): `exec`
-        // says it from the logged event (decision 0105).
+        // says it from the logged event.
         AgentEvent::Committed(e) => {
             if let crate::session::event::EventKind::HookRun(h) = &e.kind
                 && h.tool_call_id.is_some()
@@ -222,6 +222,12 @@ fn print_plain(ev: AgentEvent, l: &mut Localizer) {
                 ],
             )
         ),
+        // The model's plan, each time it changes (SPEC §15.3).
+        AgentEvent::PlanUpdated(plan) => {
+            for line in crate::agent::plan::plain_lines(&plan, *l) {
+                println!("{}", sanitize(&line));
+            }
+        }
         AgentEvent::LocaleChanged(locale) => *l = Localizer::new(locale),
         // `exec` has no screen: `/clear` is a no-op, and says so (a notice, on stderr).
         AgentEvent::ClearScreen => eprintln!("{}", l.tr("cmd-clear-no-screen")),

@@ -15,6 +15,7 @@ pub mod inbox;
 pub mod inspect;
 pub mod mentions;
 pub mod mode;
+pub mod plan;
 pub mod prompt;
 pub mod protocol;
 pub mod request;

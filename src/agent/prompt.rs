@@ -242,7 +242,7 @@ mod tests {
     }
 
     #[test]
-    fn l11_first_prompt_is_appended_even_empty() {
+    fn the_first_prompt_is_appended_even_when_empty() {
         let s = Session::new("s", "/");
         assert_eq!(
             plan_system_prompt(s.surface(), "", true, false),
@@ -255,7 +255,7 @@ mod tests {
     }
 
     #[test]
-    fn l11_capable_continuing_series_appends_only_changes() {
+    fn a_continuing_series_on_a_capable_route_appends_only_prompt_changes() {
         let mut s = Session::new("s", "/");
         sys(&mut s, "P1");
         user(&mut s);
@@ -274,7 +274,7 @@ mod tests {
     }
 
     #[test]
-    fn l11_consolidation_empties_later_nodes_and_rewrites_head() {
+    fn consolidation_empties_later_prompt_nodes_and_rewrites_the_head() {
         let mut s = Session::new("s", "/");
         let head = sys(&mut s, "P1");
         user(&mut s);
@@ -331,7 +331,8 @@ mod tests {
     }
 
     #[test]
-    fn l10_consolidation_flag() {
+    fn consolidation_is_flagged_on_a_series_start_or_when_a_route_without_tool_updates_sees_changed_tools()
+     {
         let a = crate::session::event::ToolSchema {
             name: "a".into(),
             description: "A".into(),
@@ -359,7 +360,7 @@ mod tests {
     }
 
     #[test]
-    fn l01_series_tracks_generation_since_attach_and_previous_request() {
+    fn the_request_series_tracks_the_log_generation_since_attach_and_the_previous_request() {
         let mut s = Session::new("s", "/");
         let head = sys(&mut s, "P");
         let mut series = RequestSeries::attach(&s);

@@ -62,7 +62,7 @@ pub enum AgentCommand {
     /// waits like a submission.
     SetMode(crate::sandbox::SandboxMode),
     /// The `/resume` picker of listing `listing` was closed while the listing was still
-    /// being read: its reader stops at its next batch (decision 0101).
+    /// being read: its reader stops at its next batch.
     StopListing {
         /// The listing's id (`AgentEvent::Sessions::listing`).
         listing: u64,
@@ -347,8 +347,7 @@ pub struct SessionSummary {
     /// The parent session's id when this one is a fork (SPEC §14.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forked_from: Option<String>,
-    /// `messages` counts only the start of a long log: there are at least that many
-    /// (decision 0101).
+    /// `messages` counts only the start of a long log: there are at least that many.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub messages_partial: bool,
 }
@@ -408,7 +407,7 @@ pub enum AgentEvent {
         /// Log file path.
         path: String,
         /// Every event already in the log (on resume), in order, rewound ones included:
-        /// the UI folds the `session/rewind` events itself (decision 0096).
+        /// the UI folds the `session/rewind` events itself.
         history: Vec<Arc<Event>>,
     },
     /// An event was committed to the log.
@@ -481,6 +480,9 @@ pub enum AgentEvent {
     Queued(usize),
     /// The user switched language (`/lang`); the UI re-renders.
     LocaleChanged(Locale),
+    /// The custom commands read at start (SPEC §14.4), for the popup and key help to
+    /// offer after the built-in table.
+    CustomCommands(Vec<crate::agent::command_spec::OfferedCommand>),
     /// A turn finished (any outcome); `exec` uses this to run the next line.
     /// (The final text travels in the line's outcome, not here: a copy of a large reply
     /// per turn is what the exec memory benchmark measures.)
@@ -492,10 +494,10 @@ pub enum AgentEvent {
     CommandFinished,
     /// The saved sessions, newest first, for the `/resume` picker (bare `/resume` in the
     /// TUI; `exec` prints a text list instead). `current` is the session open now. The
-    /// list comes in batches as the logs are read (decision 0101): the first opens the
+    /// list comes in batches as the logs are read: the first opens the
     /// picker, the next ones fill it in, the last one is `done`. Each `/resume` starts a
     /// new listing with a greater `listing` id; it supersedes any earlier one, whose reader
-    /// stops and whose batches the UI drops (decision 0101).
+    /// stops and whose batches the UI drops.
     Sessions {
         /// Which listing this batch belongs to (greater = newer, per agent).
         listing: u64,
@@ -515,13 +517,17 @@ pub enum AgentEvent {
     /// rebuilt from `history` and `prompt` goes back into the composer.
     Rewound {
         /// Every event of the log, in order; the UI leaves out what its `session/rewind`
-        /// events took back (decision 0096).
+        /// events took back.
         history: Vec<Arc<Event>>,
         /// The prompt rewound to, for the composer.
         prompt: String,
     },
     /// The request inspector's data (`/inspect`, [`AgentCommand::Inspect`]).
     Inspector(Box<InspectorData>),
+    /// The model set its plan (`update_plan`, SPEC §15.3): sent after the call's result is
+    /// logged. `exec` prints it; the TUI folds the plan from the log itself (the same
+    /// projection a resumed session uses), so this is the headless form of it.
+    PlanUpdated(crate::tools::plan::Plan),
     /// The loop stopped (after `/quit` or `Shutdown`).
     Exited,
 }

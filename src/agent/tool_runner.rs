@@ -93,8 +93,8 @@ pub struct ToolRunner {
     mode: ApprovalMode,
     /// The acting tools' policy (SPEC §14.2), when the session has a sandbox.
     acting: Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>>,
-    /// Key values redacted from tool results before they are logged (decision 0006); the
-    /// session's log redacts with the same shared set (decision 0030).
+    /// Key values redacted from tool results before they are logged; the
+    /// session's log redacts with the same shared set.
     secrets: crate::secret::Secrets,
 }
 
@@ -274,7 +274,7 @@ impl ToolRunner {
     }
 
     /// Why a call of a tool with its own approval policy asks: the tool asks, or it hides
-    /// a tool of the same name that asks (decision 0032); `a` allows the tool for the
+    /// a tool of the same name that asks; `a` allows the tool for the
     /// session.
     fn generic_why(&self, call: &ToolCall) -> AgentEvent {
         let tool = Arg::from(call.name.clone());

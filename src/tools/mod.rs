@@ -11,6 +11,7 @@ pub mod child_process;
 pub mod command;
 pub mod edit;
 pub mod mcp;
+pub mod plan;
 pub mod progress;
 pub mod registry;
 mod setup;

@@ -38,6 +38,9 @@ impl ToolRegistry {
         let mut builtins = builtin::tools(workspace_root);
         builtins.extend(edit::tools(scope, builtin::DEFAULT_BUILTIN_TIMEOUT));
         builtins.extend(more);
+        // The plan tool is declared from the first request: a plan never changes the tool
+        // list (SPEC §15.3).
+        builtins.push(super::plan::tool());
         // Name order, as the read-only built-ins are declared.
         builtins.sort_by(|a, b| a.schema.name.cmp(&b.schema.name));
         for t in &mut builtins {

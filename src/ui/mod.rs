@@ -12,7 +12,6 @@ pub mod approval_keys;
 pub mod bottom;
 pub mod cancelled_prompt;
 pub mod chat;
-pub mod checkpoint;
 pub mod component;
 pub mod context_node;
 pub mod editor;

@@ -3,7 +3,13 @@
 use super::*;
 
 fn names(typed: &str) -> Vec<&'static str> {
-    ranked(typed).iter().map(|c| c.name).collect()
+    ranked(typed, &[])
+        .iter()
+        .filter_map(|c| match &c.name {
+            Cow::Borrowed(n) => Some(*n),
+            Cow::Owned(_) => None,
+        })
+        .collect()
 }
 
 #[test]

@@ -344,7 +344,7 @@ impl Agent {
             Ok(x) => x,
             Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
         };
-        // In the TUI the logged undo's node is the title (decision 0096).
+        // In the TUI the logged undo's node is the title.
         let mut lines = Vec::new();
         if !self.is_interactive() {
             lines.push(Text::new(
@@ -437,7 +437,7 @@ impl Agent {
                 ),
             ],
         );
-        // In the TUI the logged rewind's node is the title (decision 0096).
+        // In the TUI the logged rewind's node is the title.
         let mut lines = Vec::new();
         if !self.is_interactive() {
             lines.push(title);
@@ -582,7 +582,7 @@ impl Agent {
         let _ = self.state_mut().session.sync();
         // The fork continues from this point (SPEC §14.3), `/system` text included: without
         // it the fork's first request would append a prompt update the parent never sent
-        // instead of repeating the parent's prompt (decision 0102).
+        // instead of repeating the parent's prompt.
         let extra = self.extra_instructions().map(str::to_string);
         match self.env().fork_session(self.session()) {
             Ok((s, path)) => {

@@ -3,16 +3,29 @@
 //! their expanded text as the user message (through the `user_prompt_submit` hooks, like
 //! any prompt).
 
-use crate::agent::command_spec::CommandSpec;
 use crate::agent::custom_commands::CustomCommand;
-use crate::agent::protocol::{NoticeLevel, OutputLine};
+use crate::agent::protocol::{AgentEvent, NoticeLevel, OutputLine};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::{Arg, Text};
 
 impl Agent {
-    /// Warns (again) about every command file skipped: the TUI calls it after the
-    /// session is announced, which starts Chat afresh.
-    pub fn announce_custom_command_problems(&self) {
+    /// Offers the custom commands to the UI (its popup and key help) and warns (again)
+    /// about every command file skipped: the TUI calls it after the session is announced,
+    /// which starts Chat afresh.
+    pub fn announce_custom_commands(&self) {
+        let offered = self
+            .custom_commands
+            .commands
+            .iter()
+            .map(CustomCommand::offered)
+            .collect();
+        self.events.emit(AgentEvent::CustomCommands(offered));
+        self.warn_custom_command_problems();
+    }
+
+    /// Warns about every command file skipped (a clash with a built-in keeps the
+    /// built-in).
+    pub(crate) fn warn_custom_command_problems(&self) {
         for p in &self.custom_commands.problems {
             let (key, args) = p.message();
             self.events.emit(crate::agent::protocol::Notice::new(
@@ -21,16 +34,6 @@ impl Agent {
                 args,
             ));
         }
-    }
-
-    /// The table entries of the installed custom commands (for the TUI's popup and key
-    /// help).
-    pub fn custom_specs(&self) -> Vec<CommandSpec> {
-        self.custom_commands
-            .commands
-            .iter()
-            .map(CustomCommand::spec)
-            .collect()
     }
 
     /// `/help`'s lines for the custom commands: a heading, then one line each.

@@ -28,30 +28,30 @@ use crate::llm::client::ProviderClient;
 pub fn help_lines() -> Vec<OutputLine> {
     let mut out = vec![Text::new("cmd-help-title", vec![])];
     for c in COMMANDS {
-        let left = match c.usage_key {
+        let left = match &c.usage_key {
             Some(u) => Arg::from(Text::new(
                 "cmd-help-synopsis",
                 vec![
-                    ("name", Arg::from(c.name)),
+                    ("name", Arg::from(c.name.as_ref())),
                     ("args", Arg::from(Text::new(u, vec![]))),
                 ],
             )),
-            None => Arg::from(c.name),
+            None => Arg::from(c.name.as_ref()),
         };
-        out.push(output_row(left, Arg::from(Text::new(c.desc_key, vec![]))));
+        out.push(output_row(left, Arg::from(Text::new(&c.desc_key, vec![]))));
     }
     out
 }
 
 /// The usage message of `spec`, from the table: `Usage: /tool enable|disable NAME`.
 pub fn usage_text(spec: &CommandSpec) -> Text {
-    let args = match spec.usage_key {
+    let args = match &spec.usage_key {
         Some(u) => Arg::from(Text::new(u, vec![])),
         None => Arg::from(""),
     };
     Text::new(
         "cmd-usage",
-        vec![("command", Arg::from(spec.name)), ("args", args)],
+        vec![("command", Arg::from(spec.name.as_ref())), ("args", args)],
     )
 }
 
@@ -406,10 +406,10 @@ impl Agent {
         // In the TUI bare `/resume` opens the picker; `exec` prints the list.
         if id.is_none() && self.is_interactive() {
             // Reading the logs takes a while: the picker opens with the first batch and
-            // fills in, and the loop goes on meanwhile (decisions 0034 and 0101).
+            // fills in, and the loop goes on meanwhile.
             // A second `/resume` while the first listing is read supersedes it: the first
             // reader stops at its next batch and its batches carry the older id, which the
-            // UI drops (decision 0101).
+            // UI drops.
             let current = self.session().id().to_string();
             let job = self.env().session_summaries();
             let events = self.events.clone();

@@ -8,7 +8,7 @@ use crate::session::event::{EventKind, Usage};
 use crate::tools::mcp::McpReply;
 
 /// One route's share of the session: its usage, and the requests whose usage is unknown
-/// (decision 0028: they count neither tokens nor cost).
+/// (they count neither tokens nor cost).
 #[derive(Debug, Default)]
 struct RouteUse {
     route: String,

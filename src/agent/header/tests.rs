@@ -207,7 +207,7 @@ fn dev_blocks(msgs: &[Arc<Message>]) -> Vec<Vec<Block>> {
 }
 
 #[test]
-fn l08_unsupported_route_worked_sequence() {
+fn a_route_without_tool_updates_declares_the_current_tools_and_sends_no_developer_message() {
     let mut lp = Loop::new(None, None);
     let (s, f) = (t("search"), t("fetch"));
     lp.user("go");
@@ -261,7 +261,7 @@ fn l08_unsupported_route_worked_sequence() {
 }
 
 #[test]
-fn l09_in_history_worked_sequence() {
+fn on_an_in_history_route_each_request_extends_the_previous_one_with_tool_changes() {
     let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
     let (s, f) = (t("search"), t("fetch"));
     lp.user("go");
@@ -307,7 +307,7 @@ fn l09_in_history_worked_sequence() {
 }
 
 #[test]
-fn s02_prompt_update_and_tool_addition_keep_earlier_messages() {
+fn a_prompt_update_and_a_tool_addition_keep_earlier_messages() {
     let mut lp = Loop::new(
         Some(ToolUpdateMode::AdditionOnly),
         Some(SystemPromptUpdate::InHistory),
@@ -346,7 +346,7 @@ fn s02_prompt_update_and_tool_addition_keep_earlier_messages() {
 }
 
 #[test]
-fn s03_route_without_tool_update_consolidates_prompt_and_starts_series() {
+fn a_route_without_tool_updates_consolidates_the_prompt_and_starts_a_series() {
     let mut lp = Loop::new(None, Some(SystemPromptUpdate::InHistory));
     let (c, x) = (t("cache_tool_control"), t("cache_sample"));
     lp.user("add a tool");
@@ -377,7 +377,7 @@ fn s03_route_without_tool_update_consolidates_prompt_and_starts_series() {
 }
 
 #[test]
-fn s04_explicit_series_start_consolidates_on_capable_route() {
+fn an_explicit_series_start_consolidates_even_on_a_capable_route() {
     let mut lp = Loop::new(
         Some(ToolUpdateMode::InHistory),
         Some(SystemPromptUpdate::InHistory),
@@ -408,7 +408,7 @@ fn s04_explicit_series_start_consolidates_on_capable_route() {
 }
 
 #[test]
-fn l01b_surface_replacement_starts_a_series_and_rebuilds_fold() {
+fn replacing_the_prompt_surface_starts_a_series_and_rebuilds_the_tool_fold() {
     let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
     let (s, f) = (t("search"), t("fetch"));
     lp.user("a");
@@ -446,7 +446,7 @@ fn l01b_surface_replacement_starts_a_series_and_rebuilds_fold() {
 }
 
 #[test]
-fn l03_unchanged_retry_writes_nothing() {
+fn a_retry_with_nothing_changed_logs_no_header() {
     let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
     lp.user("a");
     lp.request("P", &[t("search")], false);
@@ -458,7 +458,7 @@ fn l03_unchanged_retry_writes_nothing() {
 }
 
 #[test]
-fn l02_resume_logs_resume_header_and_tool_changes_between_runs() {
+fn resume_logs_a_resume_header_and_the_tool_changes_between_runs() {
     let mut lp = Loop::new(Some(ToolUpdateMode::InHistory), None);
     lp.user("a");
     lp.request("P", &[t("search")], false);
@@ -500,7 +500,7 @@ fn l02_resume_logs_resume_header_and_tool_changes_between_runs() {
 }
 
 #[test]
-fn l06_definition_only_and_reorder_changes_emit_no_developer_message() {
+fn a_changed_definition_or_order_alone_sends_no_developer_message() {
     let s = t("search");
     let mut s2 = t("search");
     s2.description = "other".into();
@@ -514,7 +514,7 @@ fn l06_definition_only_and_reorder_changes_emit_no_developer_message() {
 }
 
 #[test]
-fn l05_additions_in_current_order_then_removals_in_baseline_order() {
+fn tool_changes_list_additions_in_current_order_then_removals_in_baseline_order() {
     let base = candidate(&[t("a"), t("b"), t("c"), t("d")]);
     let cur = candidate(&[t("z"), t("b"), t("y"), t("d")]);
     let plan = plan_header(Some(&base), &cur, false, false);

@@ -141,8 +141,7 @@ impl TurnRunner<'_> {
     }
 
     /// Logs one run (`hook/run`). A tool hook's run is shown from that event, inside
-    /// the call's tool card (TUI) or as a line (`exec`); any other hook's is a notice
-    /// (decision 0105).
+    /// the call's tool card (TUI) or as a line (`exec`); any other hook's is a notice.
     fn record(&mut self, site: Site<'_>, ran: &Ran) {
         let f = &ran.finished;
         let stderr = match &f.exit {

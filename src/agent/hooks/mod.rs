@@ -12,8 +12,8 @@
 //!
 //! Any other exit, a signal, a timeout or a program that does not start is a warning and
 //! the session goes on. Every run is logged (`hook/run`) and shown: a tool hook's in its
-//! call's tool card (`exec`: a line), any other as a notice (decision 0105). Hooks run
-//! in the workspace with the scrubbed child environment (decision 0006): no configured key
+//! call's tool card (`exec`: a line), any other as a notice. Hooks run
+//! in the workspace with the scrubbed child environment: no configured key
 //! variable and nothing that looks like a secret reaches them.
 
 mod in_loop;

@@ -53,7 +53,7 @@ pub enum InspectError {
 
 impl InspectError {
     /// The error in the interface language: deepterm's words, a library's own text only
-    /// as a quoted detail (decision 0103).
+    /// as a quoted detail.
     pub fn text(&self) -> crate::i18n::Text {
         use crate::i18n::{Arg, Text};
         match self {

@@ -212,7 +212,7 @@ pub fn plan_attempt(
         explicit_series_start,
         effort,
     } = input;
-    // The log redacts key values from whatever it is given (decision 0030); the prompt and
+    // The log redacts key values from whatever it is given; the prompt and
     // tools are compared with what it holds, so they are redacted the same way first, or
     // a key in them would look like a change on every request.
     let secrets = session.secrets().clone();

@@ -1,7 +1,8 @@
-//! [`AgentBuilder`]: the one way to make an [`Agent`], complete when built. Everything the
-//! agent is made of (its services, the acting policy, hooks, checkpoints, custom commands,
-//! the MCP servers) goes in before [`AgentBuilder::build`]; nothing is installed into a
-//! running agent afterwards, and what a user changes at run time arrives as a command.
+//! [`AgentBuilder`]: the one way to make an [`Agent`], complete when built (decision
+//! 0145). Everything the agent is made of (its services, the acting policy, hooks,
+//! checkpoints, custom commands, the MCP servers) goes in before [`AgentBuilder::build`];
+//! nothing is installed into a running agent afterwards, and what a user changes at run
+//! time arrives as a command.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,6 +33,21 @@ use crate::tools::registry::ToolRegistry;
 use crate::tools::source::Background;
 
 use super::Agent;
+
+impl super::Agent {
+    /// Starts building an agent over an open session (see [`AgentBuilder`]). It lives beside
+    /// the builder so that the agent's module never names it: the builder depends on the
+    /// agent, not the other way round.
+    pub fn builder(
+        session: Session,
+        route: Route,
+        env: Box<dyn Environment>,
+        l: Localizer,
+        events: mpsc::UnboundedSender<AgentEvent>,
+    ) -> AgentBuilder {
+        AgentBuilder::new(session, route, env, l, events)
+    }
+}
 
 /// The parts of an [`Agent`], gathered before it exists. Unset parts have safe defaults:
 /// no key, no tools, approvals denied (nobody can answer), the default retry policy and
@@ -260,7 +276,7 @@ impl AgentBuilder {
             sandbox_status,
             custom_commands: self.custom_commands,
         };
-        agent.announce_custom_command_problems();
+        agent.warn_custom_command_problems();
         for text in self.warnings {
             agent.emit_startup_warning(text);
         }

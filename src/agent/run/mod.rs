@@ -50,7 +50,7 @@ pub enum InspectFailure {
 }
 
 impl InspectFailure {
-    /// The failure in the interface language (decision 0103).
+    /// The failure in the interface language.
     pub fn text(&self) -> crate::i18n::Text {
         match self {
             InspectFailure::Rebuild(e) => e.text(),
@@ -88,17 +88,6 @@ pub struct Agent {
 }
 
 impl Agent {
-    /// Starts building an agent over an open session (see [`AgentBuilder`]).
-    pub fn builder(
-        session: Session,
-        route: Route,
-        env: Box<dyn Environment>,
-        l: Localizer,
-        events: mpsc::UnboundedSender<AgentEvent>,
-    ) -> AgentBuilder {
-        AgentBuilder::new(session, route, env, l, events)
-    }
-
     /// Adds a key value to redact from tool results and from everything the session logs
     /// and sends (see [`crate::secret::Secrets`]): a `/model` switch's key.
     fn add_secret(&mut self, value: impl Into<String>) {
@@ -171,7 +160,7 @@ impl Agent {
             id: self.state.session.id().to_string(),
             path,
             // Every event: the UI leaves out what a rewind took back (SPEC §14.3) and
-            // the Trajectory marks it (decision 0096).
+            // the Trajectory marks it.
             history: self.state.session.events().to_vec(),
         });
         self.events.emit(AgentEvent::Route(self.route_info()));
@@ -181,7 +170,7 @@ impl Agent {
     }
 
     /// The turn runner over this agent's parts: the session state, inbox, tool runner,
-    /// emitter and the services a turn calls (decision 0106).
+    /// emitter and the services a turn calls.
     pub(crate) fn runner(&mut self) -> TurnRunner<'_> {
         TurnRunner {
             state: &mut self.state,

@@ -111,7 +111,7 @@ impl TurnRunner<'_> {
         }
     }
 
-    /// Logs a change of the active tool set as one `tools/changed` event (decision 0097),
+    /// Logs a change of the active tool set as one `tools/changed` event,
     /// relative to the previous change or to what the log says the model was last offered;
     /// the UI folds that committed event, live and on resume, into one node. Returns
     /// whether one was logged; nothing is logged outside the interactive loop or before
@@ -160,7 +160,7 @@ impl TurnRunner<'_> {
     }
 
     /// Warns about each new name clash between tool sources, naming the name and both
-    /// sources (decision 0032), and forgets an "always allow" given for a name that now
+    /// sources, and forgets an "always allow" given for a name that now
     /// clashes: it was given for one tool, and the name may now run another.
     pub(crate) fn warn_name_clashes(&mut self) {
         let clashes = self.tools.registry_mut().clashes();

@@ -133,7 +133,7 @@ impl TurnRunner<'_> {
     }
 
     /// The route requests go to, with the capabilities a provider's refusal left it this
-    /// session (SPEC §15.1, decision 0121).
+    /// session (SPEC §15.1).
     pub(super) fn effective_route(&self) -> Route {
         let mut route = self.services.route.clone();
         if let Some((id, narrowed)) = &self.state.downgrade

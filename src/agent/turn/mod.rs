@@ -54,7 +54,7 @@ pub enum AgentError {
 }
 
 impl AgentError {
-    /// The error as a message in the interface language (decision 0103).
+    /// The error as a message in the interface language.
     pub fn text(&self) -> crate::i18n::Text {
         use crate::i18n::Text;
         match self {

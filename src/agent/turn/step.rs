@@ -54,7 +54,7 @@ impl TurnRunner<'_> {
             match res {
                 Ok(true) => continue,
                 // The turn is answered: a message queued meanwhile is its own turn, with its
-                // own number, run next from the queue (§14.5, decision 0092). Between the
+                // own number, run next from the queue (§14.5). Between the
                 // steps of a tool loop it still steers (above).
                 Ok(false) => return Ok(()),
                 Err(e) => return Err(e),
@@ -218,7 +218,7 @@ impl TurnRunner<'_> {
             .await
     }
 
-    /// A provider's 400 refusing a tool-change block (SPEC §15.1, decision 0121): logs the
+    /// A provider's 400 refusing a tool-change block (SPEC §15.1): logs the
     /// failed attempt and the `route/downgrade`, narrows the route for the session and
     /// says so. `false` (nothing written) for any other error.
     fn downgrade_after(&mut self, turn: u64, step: u64, e: &LlmError) -> Result<bool, AgentError> {
@@ -297,7 +297,7 @@ impl TurnRunner<'_> {
             }));
     }
 
-    /// Adds a request's usage to the session's; an unknown one (decision 0028) adds nothing.
+    /// Adds a request's usage to the session's; an unknown one adds nothing.
     pub(super) fn add_usage(&mut self, u: Option<&Usage>) {
         let Some(u) = u else { return };
         self.state.usage.add(u);
@@ -397,7 +397,7 @@ impl TurnRunner<'_> {
             turn,
             step,
             message,
-            // An impossible usage stays out of the log, as unknown (decision 0028).
+            // An impossible usage stays out of the log, as unknown.
             usage: c.usage,
             timing: Some(timing),
             interrupted: None,

@@ -196,6 +196,7 @@ impl TurnRunner<'_> {
             if r.is_error {
                 message.is_error = Some(true);
             }
+            let is_error = r.is_error;
             self.push(EventKind::ToolResult(ToolResultData {
                 turn,
                 step,
@@ -203,6 +204,13 @@ impl TurnRunner<'_> {
                 error: r.is_error.then_some(r.content),
                 sandbox_retry,
             }))?;
+            // The plan is the logged call's arguments (SPEC §15.3); `exec` is told now.
+            if call.name == crate::tools::plan::UPDATE_PLAN
+                && !is_error
+                && let Ok(plan) = crate::tools::plan::Plan::parse_str(&call.arguments)
+            {
+                self.events.emit(AgentEvent::PlanUpdated(plan));
+            }
         }
         Ok(())
     }

@@ -1,5 +1,6 @@
 //! How `App` folds the agent's events into the panes and the model.
 
+use crate::agent::command_spec::CommandSpec;
 use crate::agent::protocol::{AgentEvent, TurnPhase};
 use crate::session::event::{EventKind, McpState};
 use crate::ui::approval_keys::AskInfo;
@@ -147,6 +148,10 @@ impl App {
             ),
             AgentEvent::Queued(n) => m.queued = n,
             AgentEvent::LocaleChanged(loc) => m.set_locale(loc),
+            AgentEvent::CustomCommands(offered) => self
+                .bottom
+                .composer
+                .offer_custom_commands(offered.iter().map(CommandSpec::custom).collect()),
             AgentEvent::TurnFinished => self.turn_finished(),
             // `/clear` (§14.5): Chat's view is emptied; the session, its log, the
             // Trajectory and the next request are untouched.
@@ -199,6 +204,9 @@ impl App {
             AgentEvent::RewindChoices(prompts) => self
                 .overlays
                 .open_replacing(Overlay::Rewind(RewindPicker::new(prompts))),
+            // The TUI folds the plan from the committed log (`apply_committed`), as a
+            // resumed session does; this event is `exec`'s.
+            AgentEvent::PlanUpdated(_) => {}
             AgentEvent::Exited => self.exited = true,
         }
     }

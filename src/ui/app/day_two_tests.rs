@@ -78,7 +78,7 @@ fn key_help_at_80_columns_shows_every_key_name_whole_in_both_languages() {
         let l = Localizer::new(locale);
         let mut app = App::new(locale, false);
         let s = help_screen(&mut app, 80, 300).replace(' ', "");
-        for (name, _) in crate::ui::help::rows(l, false) {
+        for (name, _) in crate::ui::help::rows(l, false, &[]) {
             if name.is_empty() {
                 continue;
             }
@@ -139,7 +139,7 @@ fn order(app: &App) -> Vec<&'static str> {
         .iter()
         .filter_map(|c| match &c.kind {
             CellKind::User(_) => Some("user"),
-            CellKind::CheckpointNode(_) => Some("checkpoint"),
+            CellKind::Checkpoint(_) => Some("checkpoint"),
             CellKind::Tool(_) => Some("tool"),
             CellKind::Notice(_) => Some("notice"),
             _ => None,

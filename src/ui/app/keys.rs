@@ -224,7 +224,7 @@ impl App {
     fn escape(&mut self, a: Action) {
         if a == Action::Rewind && self.rewind_armed.take().is_some() && self.may_rewind() {
             self.outbox
-                .push(crate::ui::checkpoint::agent::list_prompts());
+                .push(crate::ui::overlays::rewind_picker::list_prompts());
             return;
         }
         // Esc Esc whose first press no longer counts is one Esc.
@@ -252,7 +252,8 @@ impl App {
         let m = &mut self.model;
         match a {
             Action::Help => {
-                let help = HelpOverlay::new(self.mouse_capture);
+                let custom = self.bottom.composer.custom_commands().to_vec();
+                let help = HelpOverlay::new(self.mouse_capture, custom);
                 self.overlays.push(Overlay::Help(help));
             }
             Action::ToggleLocale => {

@@ -164,7 +164,8 @@ impl App {
                 AppEvent::Agent(cmd) => self.outbox.push(cmd),
                 AppEvent::Quit => self.request_quit(),
                 AppEvent::OpenHelp => {
-                    let help = HelpOverlay::new(self.mouse_capture);
+                    let custom = self.bottom.composer.custom_commands().to_vec();
+                    let help = HelpOverlay::new(self.mouse_capture, custom);
                     self.overlays.push(Overlay::Help(help));
                 }
                 AppEvent::Copy { n } => self.copy(n),

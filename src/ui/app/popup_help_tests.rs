@@ -257,3 +257,44 @@ fn scroll_keys_close_the_help_when_it_fits() {
     app.on_key(key(KeyCode::Down));
     assert!(!app.help_open(), "↓ closes a help that does not scroll");
 }
+
+#[test]
+fn custom_commands_the_loop_announces_are_offered_in_the_popup_and_key_help() {
+    let offered = crate::agent::command_spec::OfferedCommand {
+        name: "/review".into(),
+        description: Some("Review the open diff".into()),
+        argument_hint: Some("[FILE]".into()),
+    };
+    // Before the loop announces them, the UI knows no such command.
+    let app = typed_app("/revi");
+    assert!(app.composer().popup_matches().is_empty());
+
+    let mut app = App::new(Locale::EnUs, false);
+    app.on_agent_event(AgentEvent::CustomCommands(vec![offered]));
+    for c in "/revi".chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+    assert_eq!(app.composer().popup_matches()[0].name, "/review");
+    let screen = screen_at(&mut app, 80, 20);
+    assert!(screen.contains("/review [FILE]"), "{screen}");
+    assert!(screen.contains("Review the open diff"), "{screen}");
+    // Typed with arguments, it goes to the loop as the custom command it is.
+    for c in "ew src/x.rs".chars() {
+        app.on_key(key(KeyCode::Char(c)));
+    }
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        app.take_commands(),
+        vec![AgentCommand::Run(
+            crate::agent::command_spec::Command::Custom {
+                name: "/review".into(),
+                args: "src/x.rs".into(),
+            }
+        )]
+    );
+    // The key help lists it after the table, with its description as written.
+    app.on_key(KeyEvent::new(KeyCode::F(1), KeyModifiers::NONE));
+    let help = screen_at(&mut app, 120, 100);
+    assert!(help.contains("/review [FILE]"), "{help}");
+    assert!(help.contains("Review the open diff"), "{help}");
+}

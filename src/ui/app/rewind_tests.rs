@@ -241,7 +241,7 @@ fn nodes(app: &App) -> Vec<CheckpointNode> {
         .cells()
         .iter()
         .filter_map(|c| match &c.kind {
-            CellKind::CheckpointNode(n) => Some(n.node.clone()),
+            CellKind::Checkpoint(n) => Some(n.node.clone()),
             _ => None,
         })
         .collect()

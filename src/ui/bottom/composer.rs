@@ -62,6 +62,8 @@ pub struct Composer {
     last_sent: Option<Draft>,
     popup_sel: usize,
     popup_closed: bool,
+    /// The custom commands the loop read (SPEC §14.4), offered after the built-in table.
+    custom: Vec<SlashCommand>,
     search: Option<Search>,
     files: crate::ui::mention::FileIndex,
     /// The last `@` query ranked, the file count it saw, and its result: the popup asks
@@ -574,12 +576,22 @@ impl Composer {
 
     /// Commands matching the typed name, best first: the exact name (or alias), then
     /// prefixes, then fuzzy matches ([`crate::agent::command_spec::ranked`]).
-    pub fn popup_matches(&self) -> Vec<&'static SlashCommand> {
-        crate::agent::command_spec::ranked(self.text.trim_start_matches('/'))
+    pub fn popup_matches(&self) -> Vec<&SlashCommand> {
+        crate::agent::command_spec::ranked(self.text.trim_start_matches('/'), &self.custom)
+    }
+
+    /// Offers `custom` commands after the built-in ones (what the loop announced).
+    pub fn offer_custom_commands(&mut self, custom: Vec<SlashCommand>) {
+        self.custom = custom;
+    }
+
+    /// The custom commands offered (for the key help and the one parse of a line).
+    pub fn custom_commands(&self) -> &[SlashCommand] {
+        &self.custom
     }
 
     /// The highlighted popup command, if the popup is open.
-    pub fn popup_highlighted(&self) -> Option<&'static SlashCommand> {
+    pub fn popup_highlighted(&self) -> Option<&SlashCommand> {
         if !self.slash_open() {
             return None;
         }
@@ -590,12 +602,12 @@ impl Composer {
     }
 
     /// The command whose arguments are being typed (`/tool en…`), for the inline usage.
-    pub fn command_being_typed(&self) -> Option<&'static SlashCommand> {
+    pub fn command_being_typed(&self) -> Option<&SlashCommand> {
         if self.is_literal() {
             return None;
         }
         let (name, _) = self.text.split_once(' ')?;
-        crate::agent::command_spec::find(name).filter(|c| c.usage_key.is_some())
+        crate::agent::command_spec::find(name, &self.custom).filter(|c| c.usage_key.is_some())
     }
 
     /// The selected popup row.
@@ -605,13 +617,13 @@ impl Composer {
 
     /// Completes the highlighted command's name (with a space after it when it takes
     /// arguments) and returns it.
-    pub fn complete(&mut self) -> Option<&'static SlashCommand> {
+    pub fn complete(&mut self) -> Option<SlashCommand> {
         if self.mention_open() {
             self.complete_mention();
             return None;
         }
         let matches = self.popup_matches();
-        let cmd = *matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?;
+        let cmd = (*matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?).clone();
         let name = match cmd.complete_with_args {
             true => format!("{} ", cmd.name),
             false => cmd.name.to_string(),

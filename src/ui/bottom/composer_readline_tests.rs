@@ -219,7 +219,10 @@ fn a_pasted_slash_is_a_message_and_opens_no_popup() {
     c.set_text("/model ");
     c.paste("deepseek/deepseek-chat", en());
     assert!(!c.is_literal());
-    assert_eq!(c.command_being_typed().map(|s| s.name), Some("/model"));
+    assert_eq!(
+        c.command_being_typed().map(|s| s.name.as_ref()),
+        Some("/model")
+    );
 }
 
 #[test]

@@ -258,20 +258,23 @@ fn slash_popup_fuzzy_filters_and_completes() {
     let mut c = Composer::new();
     c.insert_str("/mod");
     assert!(c.popup_open());
-    let names: Vec<_> = c.popup_matches().iter().map(|m| m.name).collect();
+    let names: Vec<_> = c.popup_matches().iter().map(|m| m.name.as_ref()).collect();
     assert_eq!(names, vec!["/model", "/mode"]);
     c.complete();
     assert_eq!(c.text(), "/model ");
     // A name typed in full is the first match, whatever it prefixes.
     c.clear();
     c.insert_str("/mode");
-    assert_eq!(c.popup_matches().first().map(|m| m.name), Some("/mode"));
+    assert_eq!(
+        c.popup_matches().first().map(|m| m.name.as_ref()),
+        Some("/mode")
+    );
     c.complete();
     assert_eq!(c.text(), "/mode ");
     assert!(!c.popup_open());
     c.clear();
     c.insert_str("/q");
-    assert_eq!(c.complete().map(|m| m.name), Some("/quit"));
+    assert_eq!(c.complete().map(|m| m.name), Some("/quit".into()));
 }
 
 const FAMILY: &str = "👨\u{200d}👩\u{200d}👧";

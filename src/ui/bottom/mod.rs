@@ -220,7 +220,8 @@ impl BottomPane {
             .unwrap_or((typed.trim(), ""));
         let command = !literal && name.starts_with('/');
         // The one parse of a command line, shared with `exec` and the loop.
-        let parsed = command.then(|| Command::parse(&typed));
+        let custom = self.composer.custom_commands();
+        let parsed = command.then(|| Command::parse_among(&typed, custom));
         if let Some(Err(ParseError::Unknown { .. })) = parsed {
             // An unknown command stays in the composer to be corrected, with the warning.
             let n = Notice::new(
@@ -232,7 +233,7 @@ impl BottomPane {
             out.push(AppEvent::ShowChat);
             return;
         }
-        let is = |id| command && find(name).is_some_and(|c| c.id == id);
+        let is = |id| command && find(name, custom).is_some_and(|c| c.id == id);
         // `/copy` writes to the terminal, which the UI owns: it never reaches the agent
         // (nor the queued list under the composer).
         if is(CommandId::Copy) {
@@ -348,7 +349,7 @@ impl Component for BottomPane {
             Action::Newline => c.newline(),
             Action::Send if c.mention_open() => c.complete_mention(),
             Action::MentionFiles => c.insert_char('@'),
-            Action::Send => match c.popup_highlighted() {
+            Action::Send => match c.popup_highlighted().cloned() {
                 Some(cmd) => self.run_highlighted(cmd, m, out),
                 None => self.submit(m, out),
             },

@@ -115,17 +115,12 @@ impl BottomPane {
 
     /// Enter with the slash popup open: a command that requires arguments is completed
     /// (`/tool `, its usage then shows above the composer); any other runs at once.
-    pub(super) fn run_highlighted(
-        &mut self,
-        cmd: &'static CommandSpec,
-        m: &Model,
-        out: &mut Vec<AppEvent>,
-    ) {
+    pub(super) fn run_highlighted(&mut self, cmd: CommandSpec, m: &Model, out: &mut Vec<AppEvent>) {
         if cmd.args == ArgSpec::Required {
             self.composer.complete();
         } else {
             self.composer.clear();
-            self.composer.insert_str(cmd.name);
+            self.composer.insert_str(&cmd.name);
             self.submit(m, out);
         }
     }
@@ -133,7 +128,7 @@ impl BottomPane {
 
 /// A command's name and argument synopsis from the table (`/tool enable|disable NAME`).
 pub fn usage_line(l: crate::i18n::Localizer, cmd: &CommandSpec) -> String {
-    match cmd.usage_key {
+    match &cmd.usage_key {
         Some(k) => format!("{} {}", cmd.name, l.tr(k)),
         None => cmd.name.to_string(),
     }

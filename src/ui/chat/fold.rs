@@ -20,7 +20,7 @@ use crate::ui::text::sanitize;
 use super::cells::RenderCtx;
 use super::cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
-    CheckpointNode, CheckpointNodeCell, ContextCell, ToolApproval, ToolCell, UserCell,
+    CheckpointNode, CompactionCell, ContextCell, ToolApproval, ToolCell, UserCell,
 };
 use crate::session::rewound::Rewound;
 
@@ -530,7 +530,7 @@ impl Transcript {
         }
         if let Some(node) = self.checkpoint_node(ev) {
             let taken = matches!(node, CheckpointNode::Taken { .. });
-            let i = self.push(CellKind::CheckpointNode(CheckpointNodeCell::new(node)));
+            let i = self.push(CellKind::Checkpoint(CheckpointCell::new(node)));
             // The checkpoint was taken before the call that first changes the workspace
             // ran: its node goes above that call's card (the first acting card without a
             // result; calls with side effects run one at a time, in call order).
@@ -559,7 +559,7 @@ impl Transcript {
                         }));
                     }
                 } else if !append {
-                    self.push(CellKind::Checkpoint(CheckpointCell { summary: text }));
+                    self.push(CellKind::Compaction(CompactionCell { summary: text }));
                 }
             }
             EventKind::DeveloperMessage(d) if append => {

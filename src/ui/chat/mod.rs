@@ -13,7 +13,7 @@ pub mod retry_card;
 
 pub use cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CellRows,
-    CheckpointCell, CheckpointNode, CheckpointNodeCell, ContextCell, HistoryCell, OutputCell,
+    CheckpointCell, CheckpointNode, CompactionCell, ContextCell, HistoryCell, OutputCell,
     RenderCtx, ToolApproval, ToolCardMode, ToolCell, UserCell,
 };
 pub use fold::Transcript;

@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
-use crate::agent::command_spec::COMMANDS;
+use crate::agent::command_spec::{COMMANDS, CommandSpec, describe};
 use crate::i18n::{Arg, Localizer};
 use crate::ui::app_event::AppEvent;
 use crate::ui::bottom::popup::usage_line;
@@ -21,29 +21,34 @@ use crate::ui::keymap;
 use crate::ui::text::{str_width, truncate, wrap_prefixed};
 use crate::ui::theme;
 
-/// The overlay's rows (key names or a command with its argument synopsis, and
-/// description ids): every key of the keymap table, then a heading and every command of
-/// the one command table. Key names that are words (mouse, any key) are localized. The
-/// mouse row (wheel, click) is listed only while the mouse is captured: by default it is
-/// not (decision 0037), and F3's row says how to capture it.
-pub fn rows(l: Localizer, mouse_capture: bool) -> Vec<(String, &'static str)> {
+/// The overlay's rows (key names or a command with its argument synopsis, and the
+/// description in `l`'s language; a heading has no key): every key of the keymap table,
+/// then a heading and every command of the one command table and the `custom` ones. Key
+/// names that are words (mouse, any key) are localized. The mouse row (wheel, click) is
+/// listed only while the mouse is captured: by default it is not (decision 0037), and
+/// F3's row says how to capture it.
+pub fn rows(l: Localizer, mouse_capture: bool, custom: &[CommandSpec]) -> Vec<(String, String)> {
     // The key rows come from the keymap table, so the help lists every bound key.
-    let mut rows: Vec<(String, &'static str)> = keymap::help_rows()
+    let mut rows: Vec<(String, String)> = keymap::help_rows()
         .iter()
         .filter(|(_, d)| mouse_capture || *d != "tui-help-mouse")
-        .map(|(k, d)| (keymap::label_text(l, k), *d))
+        .map(|(k, d)| (keymap::label_text(l, k), l.tr(d)))
         .collect();
-    rows.push((String::new(), "tui-help-commands-title"));
-    rows.extend(COMMANDS.iter().map(|c| (usage_line(l, c), c.desc_key)));
-    // Custom commands (SPEC §14.4): a `description:` line is shown as written.
-    let custom = crate::agent::command_spec::custom();
-    rows.extend(custom.into_iter().map(|c| (usage_line(l, c), c.desc_key)));
+    rows.push((String::new(), l.tr("tui-help-commands-title")));
+    // Custom commands (SPEC §14.4) after the table: a `description:` line is shown as
+    // written.
+    rows.extend(
+        COMMANDS
+            .iter()
+            .chain(custom)
+            .map(|c| (usage_line(l, c), describe(c, |k| l.tr(k)))),
+    );
     // The Trajectory legend last: the overlay scrolls to it.
-    rows.push((String::new(), "tui-help-legend-title"));
+    rows.push((String::new(), l.tr("tui-help-legend-title")));
     rows.extend(
         crate::ui::trajectory::LEGEND
             .iter()
-            .map(|(k, d)| (keymap::label_text(l, k), *d)),
+            .map(|(k, d)| (keymap::label_text(l, k), l.tr(d))),
     );
     rows
 }
@@ -71,7 +76,7 @@ impl HelpView {
 
 /// The overlay's visual rows at `inner_w` columns: a long description wraps under its
 /// own column (continuation rows start below the description, not at column 0).
-fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'static>> {
+fn lines(rows: &[(String, String)], inner_w: usize) -> Vec<Line<'static>> {
     let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
     let kw = key_w.min(inner_w * 2 / 5);
     let gutter = [Span::raw(" ".repeat(kw + 2))];
@@ -79,7 +84,7 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'sta
     for (k, d) in rows {
         if k.is_empty() {
             // A heading.
-            let heading = Line::from(Span::styled(l.tr(d), theme::bold()));
+            let heading = Line::from(Span::styled(d.clone(), theme::bold()));
             out.extend(wrap_prefixed(&heading, inner_w, &[], &[]));
             continue;
         }
@@ -89,7 +94,7 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'sta
             let name = Line::from(Span::styled(k.clone(), theme::bold()));
             out.extend(wrap_prefixed(&name, inner_w, &[], &[]));
             out.extend(wrap_prefixed(
-                &Line::from(l.tr(d)),
+                &Line::from(d.clone()),
                 inner_w,
                 &gutter,
                 &gutter,
@@ -102,7 +107,12 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'sta
             format!("{key}{}", " ".repeat(pad)),
             theme::bold(),
         )];
-        out.extend(wrap_prefixed(&Line::from(l.tr(d)), inner_w, &key, &gutter));
+        out.extend(wrap_prefixed(
+            &Line::from(d.clone()),
+            inner_w,
+            &key,
+            &gutter,
+        ));
     }
     out
 }
@@ -110,7 +120,7 @@ fn lines(l: Localizer, rows: &[(String, &str)], inner_w: usize) -> Vec<Line<'sta
 /// Draws the overlay centered in `area`, from its first row, with the mouse released (the
 /// default; see [`draw_scrolled`]).
 pub fn draw(l: Localizer, area: Rect, buf: &mut Buffer) -> HelpView {
-    draw_scrolled(l, area, buf, 0, false)
+    draw_scrolled(l, area, buf, 0, false, &[])
 }
 
 /// Draws the overlay centered in `area`, sized to the terminal: as wide as its longest
@@ -124,13 +134,14 @@ pub fn draw_scrolled(
     buf: &mut Buffer,
     scroll: usize,
     mouse_capture: bool,
+    custom: &[CommandSpec],
 ) -> HelpView {
-    let rows = rows(l, mouse_capture);
+    let rows = rows(l, mouse_capture, custom);
     let key_w = rows.iter().map(|(k, _)| str_width(k)).max().unwrap_or(0);
     let desc_w = rows
         .iter()
         .filter(|(k, _)| !k.is_empty())
-        .map(|(_, d)| str_width(&l.tr(d)))
+        .map(|(_, d)| str_width(d))
         .max()
         .unwrap_or(0);
     // Borders (2) besides the key column, a gap of 2 and the longest description.
@@ -141,7 +152,7 @@ pub fn draw_scrolled(
         natural.clamp(56, area.width.saturating_sub(4).min(MAX_WIDTH))
     };
     let inner_w = w.saturating_sub(2) as usize;
-    let body = lines(l, &rows, inner_w);
+    let body = lines(&rows, inner_w);
     // Border (2) and the close hint (1) besides the rows; a row above and below stays
     // free when the terminal is not tiny, so the overlay reads as one.
     let max_h = if area.height >= 12 {
@@ -214,13 +225,17 @@ pub struct HelpOverlay {
     pub view: HelpView,
     /// Whether the mouse was captured when the help opened (the mouse row shows then).
     pub mouse_capture: bool,
+    /// The custom commands offered when the help opened (SPEC §14.4).
+    pub custom: Vec<CommandSpec>,
 }
 
 impl HelpOverlay {
-    /// The help as it opens, for the mouse mode in force.
-    pub fn new(mouse_capture: bool) -> Self {
+    /// The help as it opens, for the mouse mode in force and the `custom` commands the
+    /// composer offers.
+    pub fn new(mouse_capture: bool, custom: Vec<CommandSpec>) -> Self {
         HelpOverlay {
             mouse_capture,
+            custom,
             ..HelpOverlay::default()
         }
     }
@@ -228,7 +243,14 @@ impl HelpOverlay {
 
 impl Component for HelpOverlay {
     fn render(&mut self, area: Rect, buf: &mut Buffer, m: &Model) {
-        self.view = draw_scrolled(m.l, area, buf, self.scroll, self.mouse_capture);
+        self.view = draw_scrolled(
+            m.l,
+            area,
+            buf,
+            self.scroll,
+            self.mouse_capture,
+            &self.custom,
+        );
         self.scroll = self.view.first;
     }
 

@@ -1,6 +1,6 @@
 //! The overlays, each in one file with its state, drawing and keys: the key help, the
-//! request inspector, the `/resume` picker, and the checkpoint overlays of `ui::checkpoint`
-//! (the `/diff` overlay and the rewind picker).
+//! request inspector, the `/resume` picker, the transcript, and the checkpoint overlays
+//! (SPEC §14.3): the `/diff` overlay and the rewind picker.
 //!
 //! The overlay stack: the topmost overlay gets every key first (overlays are modal) and is
 //! taken off when it returns [`Handled::Close`]; overlays draw bottom to top over the screen.
@@ -14,9 +14,11 @@ use crate::ui::component::{Component, Handled};
 use crate::ui::keymap::{self, Context};
 use crate::ui::model::Model;
 
+pub mod diff;
 pub mod help;
 pub mod inspector;
 pub mod resume_picker;
+pub mod rewind_picker;
 pub mod transcript;
 
 pub use help::HelpOverlay;
@@ -24,8 +26,8 @@ pub use inspector::{Inspector, InspectorOverlay};
 pub use resume_picker::ResumePicker;
 pub use transcript::TranscriptOverlay;
 
-pub use crate::ui::checkpoint::diff_overlay::DiffOverlay;
-pub use crate::ui::checkpoint::rewind_picker::RewindPicker;
+pub use diff::DiffOverlay;
+pub use rewind_picker::RewindPicker;
 
 /// An overlay (later: pickers).
 #[derive(Debug)]

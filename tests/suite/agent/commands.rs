@@ -19,7 +19,7 @@ use common::*;
 
 /// A line that runs `name` harmlessly (arguments where the command needs them).
 fn sample_line(name: &str) -> String {
-    match find(name).map(|c| c.id) {
+    match find(name, &[]).map(|c| c.id) {
         Some(CommandId::Lang) => format!("{name} en"),
         Some(CommandId::Tool) => format!("{name} enable word_count"),
         _ => name.to_string(),
@@ -65,7 +65,7 @@ async fn every_table_command_and_alias_dispatches() {
     agent.handle_line("/no-such-command").await;
     assert_eq!(unknown_command_notices(&drain(&mut rx)), 1);
     for spec in COMMANDS {
-        for name in std::iter::once(&spec.name).chain(spec.aliases) {
+        for name in std::iter::once(spec.name.as_ref()).chain(spec.aliases.iter().copied()) {
             let out = agent.handle_line(&sample_line(name)).await;
             let events = drain(&mut rx);
             assert_eq!(
@@ -115,7 +115,7 @@ async fn a_message_that_starts_with_a_slash_runs_a_turn_not_a_command() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn exit_is_an_alias_of_quit() {
-    let spec = find("/exit").expect("alias in the table");
+    let spec = find("/exit", &[]).expect("alias in the table");
     assert_eq!(spec.id, CommandId::Quit);
     let env = TestEnv::new(SimConfig::default()).await;
     let (mut agent, _rx) = agent(&env).await;
@@ -136,13 +136,13 @@ async fn exit_is_an_alias_of_quit() {
 fn popup_lists_exactly_the_table() {
     let mut c = deepterm::ui::composer::Composer::new();
     c.insert_str("/");
-    let popup: Vec<&str> = c.popup_matches().iter().map(|m| m.name).collect();
-    let table: Vec<&str> = COMMANDS.iter().map(|c| c.name).collect();
+    let popup: Vec<&str> = c.popup_matches().iter().map(|m| m.name.as_ref()).collect();
+    let table: Vec<&str> = COMMANDS.iter().map(|c| c.name.as_ref()).collect();
     assert_eq!(popup, table);
     for spec in COMMANDS {
         for l in Locale::ALL {
             assert!(
-                Localizer::new(l).has(spec.desc_key),
+                Localizer::new(l).has(&spec.desc_key),
                 "{} in {l:?}",
                 spec.desc_key
             );
@@ -165,7 +165,7 @@ async fn help_lists_exactly_the_table() {
     for (line, spec) in lines[1..].iter().zip(COMMANDS) {
         let name = line.split_whitespace().next().unwrap_or("");
         assert_eq!(name, spec.name, "{line}");
-        assert!(line.ends_with(&l.tr(spec.desc_key)), "{line}");
+        assert!(line.ends_with(&l.tr(&spec.desc_key)), "{line}");
     }
     // `/tool` is described with the arguments the loop accepts.
     assert!(lines.iter().any(|s| s.contains("/tool enable|disable")));
@@ -196,10 +196,10 @@ fn key_help_lists_the_table_when_tall_enough() {
         let lz = Localizer::new(l);
         assert!(s.contains(&lz.tr("tui-help-commands-title").replace(' ', "")));
         for spec in COMMANDS {
-            assert!(s.contains(spec.name), "{} in {s}", spec.name);
+            assert!(s.contains(spec.name.as_ref()), "{} in {s}", spec.name);
             // Long descriptions are cut at the overlay's edge.
             let desc: String = lz
-                .tr(spec.desc_key)
+                .tr(&spec.desc_key)
                 .replace(' ', "")
                 .chars()
                 .take(12)
@@ -208,7 +208,7 @@ fn key_help_lists_the_table_when_tall_enough() {
         }
     }
     // Short terminals scroll to the commands: they are always rows.
-    let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs), true);
+    let rows = deepterm::ui::help::rows(Localizer::new(Locale::EnUs), true, &[]);
     assert!(rows.iter().any(|(k, _)| k == "/help"));
     assert!(rows.iter().any(|(k, _)| k == "/tool enable|disable NAME"));
 }

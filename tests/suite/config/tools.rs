@@ -234,8 +234,8 @@ fn validation_errors_name_file_key_and_expectation_in_both_locales() {
         (
             "[mcp.servers.fs]\ncommand = \"x\"\napproval = \"sometimes\"",
             "mcp.servers.fs.approval",
-            r#"must be "ask" or "never""#,
-            "必须是“ask”或“never”",
+            r#"must be "ask", "never" or "trust-read-only-hint""#,
+            "必须是“ask”、“never”或“trust-read-only-hint”",
         ),
         (
             "[mcp.servers.a__b]\ncommand = \"x\"",

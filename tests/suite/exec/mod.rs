@@ -8,6 +8,7 @@ mod feedback;
 mod guided_demo;
 mod headless;
 mod json;
+mod plan;
 mod retries;
 mod status_cost;
 mod trust;

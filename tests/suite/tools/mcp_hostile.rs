@@ -49,15 +49,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("MCP server fx connected (306 tools)"), "{err}");
-    // 7 built-ins + 1 command tool + 118 of the 306 MCP tools + the bridge's 2 are declared.
+    // 8 built-ins + 1 command tool + 117 of the 306 MCP tools + the bridge's 2 are declared.
     assert!(
         err.contains(
-            "188 tools were not declared to the model: a request may declare at most 128 tools"
+            "189 tools were not declared to the model: a request may declare at most 128 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("not declared from MCP server fx: fx__gen_113, fx__gen_114, fx__gen_115, fx__gen_116, fx__gen_117, …"),
+        err.contains("not declared from MCP server fx: fx__gen_112, fx__gen_113, fx__gen_114, fx__gen_115, fx__gen_116, …"),
         "{err}"
     );
     assert_eq!(
@@ -77,6 +77,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "read_file",
             "shell",
             "stamp",
+            "update_plan",
             "write_file"
         ]
     );
@@ -91,13 +92,13 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "stamp",
             "shell",
             "fx__echo",
-            "fx__gen_112",
+            "fx__gen_111",
             "tool_search",
             "call_tool",
         ] {
             assert!(names.contains(&b.to_string()), "{b} declared");
         }
-        assert!(!names.contains(&"fx__gen_113".to_string()));
+        assert!(!names.contains(&"fx__gen_112".to_string()));
         assert_eq!(names, tool_names(&reqs[1]), "the same set every request");
         assert!(
             starts_with_previous(&reqs[0], r),
@@ -110,7 +111,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     assert_eq!(results.len(), 1);
     assert_eq!(result_text(results[0]), "capped but working");
     // The log records exactly what was declared: the header holds the 128 tools, and the
-    // developer message adds 118 MCP tools and the bridge's 2, none of the undeclared.
+    // developer message adds 117 MCP tools and the bridge's 2, none of the undeclared.
     let headers: Vec<&Value> = log
         .iter()
         .filter(|e| e["type"] == "request/header")
@@ -133,8 +134,8 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
         .filter(|b| b["type"] == "tool-addition")
         .map(|b| b["toolName"].as_str().unwrap())
         .collect();
-    assert_eq!(added.len(), 120, "{added:?}");
-    assert!(!added.contains(&"fx__gen_113"));
+    assert_eq!(added.len(), 119, "{added:?}");
+    assert!(!added.contains(&"fx__gen_112"));
 }
 
 /// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it; the bridge's
@@ -150,12 +151,12 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "4 tools were not declared to the model: a request may declare at most 12 tools"
+            "5 tools were not declared to the model: a request may declare at most 12 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("not declared from MCP server fx: fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
+        err.contains("not declared from MCP server fx: fx__echo, fx__fail, fx__fixture_add_tool, fx__fixture_crash, fx__fixture_remove_tool"),
         "{err}"
     );
     let reqs = env.requests();
@@ -166,13 +167,13 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
             "call_tool",
             "edit_file",
             "fx__add",
-            "fx__echo",
             "grep",
             "list_dir",
             "read_file",
             "shell",
             "stamp",
             "tool_search",
+            "update_plan",
             "write_file"
         ]
     );

@@ -18,7 +18,7 @@ pub(crate) const HTTP_FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-http-fixt
 
 /// A running fixture; killed when dropped.
 pub(crate) struct HttpFixture {
-    _child: tokio::process::Child,
+    child: tokio::process::Child,
     /// Its MCP endpoint (`BASE/mcp`).
     pub url: String,
     /// `http://127.0.0.1:PORT`.
@@ -53,11 +53,16 @@ impl HttpFixture {
             .to_string();
         let base = url.trim_end_matches("/mcp").to_string();
         HttpFixture {
-            _child: child,
+            child,
             url,
             base,
             log: log.to_path_buf(),
         }
+    }
+
+    /// Stops the server and waits until it is gone (its port is free again).
+    pub async fn stop(&mut self) {
+        let _ = self.child.kill().await;
     }
 
     /// The events logged so far.
@@ -403,4 +408,124 @@ async fn a_remote_session_keeps_its_id_and_starts_anew_after_the_server_forgets_
     let without: usize = posts.iter().filter(|e| e["session"] == false).count();
     assert_eq!(without, 2, "{posts:?}");
     assert!(posts.len() > 4, "{posts:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_access_token_expiring_mid_session_is_refreshed_before_the_next_call() {
+    let o = OAuthEnv::new(&[("FIXTURE_TOKEN_TTL_SECS", "2")]).await;
+    let cfg = o
+        .env
+        .config_builder()
+        .builtin_tools(false)
+        .command_tool(
+            "nap",
+            "description = \"Wait three seconds.\"\ncommand = [\"sleep\", \"3\"]",
+        )
+        .mcp_server(
+            "fx",
+            &format!(
+                "url = {:?}\nauth = \"oauth\"\nenabled = false\ntimeout_secs = 30",
+                o.fixture.url
+            ),
+        )
+        .write(o.env.dir.path());
+    use deepterm::sim::ScriptedReply;
+    use serde_json::json;
+    o.env.sim.push_reply(ScriptedReply::tool_call(
+        "fx__echo",
+        json!({"text": "before"}),
+    ));
+    o.env.sim.push_reply(ScriptedReply::text("one"));
+    o.env
+        .sim
+        .push_reply(ScriptedReply::tool_call("nap", json!({})));
+    o.env.sim.push_reply(ScriptedReply::text("napped"));
+    o.env.sim.push_reply(ScriptedReply::tool_call(
+        "fx__echo",
+        json!({"text": "after"}),
+    ));
+    o.env.sim.push_reply(ScriptedReply::text("two"));
+    let data = o.env.dir.path().join("xdg-data");
+    let browser = format!("{HTTP_FIXTURE} browse");
+    let out = o
+        .env
+        .exec_with(
+            &cfg,
+            "/mcp login fx\nfirst\nwait\nsecond\n",
+            &[],
+            &[
+                ("XDG_DATA_HOME", data.to_str().unwrap()),
+                ("BROWSER", browser.as_str()),
+            ],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let log = o.env.log();
+    let texts: Vec<String> = tool_results(&log).iter().map(|r| result_text(r)).collect();
+    assert_eq!(texts[0], "Echo: before");
+    assert_eq!(texts[2], "Echo: after", "{texts:?}");
+    // One session, one login, and the expired token was replaced before it was refused.
+    let f = &o.fixture;
+    assert_eq!(f.count("session", None), 1, "{:?}", f.events());
+    assert_eq!(f.count("authorize", None), 1);
+    assert!(f.count("token", Some(("grant", "refresh_token"))) >= 1);
+    assert_eq!(f.count("unauthorized", Some(("presented", "true"))), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_login_the_server_no_longer_accepts_asks_for_a_new_login() {
+    let mut o = OAuthEnv::new(&[]).await;
+    let out = o.exec("/mcp login fx\n", &[]).await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The server restarts on the same address and has forgotten every token it issued.
+    let port = o.fixture.base.rsplit(':').next().unwrap().to_string();
+    let log = o.fixture.log.clone();
+    o.fixture.stop().await;
+    o.fixture = HttpFixture::start(&log, &[("FIXTURE_OAUTH", "1"), ("FIXTURE_PORT", &port)]).await;
+    let out = o.exec("/mcp connect fx\n/mcp\n", &[]).await;
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert!(err.contains("needs login · /mcp login fx"), "{err}");
+    assert!(text.contains("fx: needs login · /mcp login fx"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_configured_client_id_is_used_instead_of_registering() {
+    let o = OAuthEnv::new(&[("FIXTURE_CLIENT_ID", "deepterm-preregistered")]).await;
+    let cfg = o
+        .env
+        .config_builder()
+        .builtin_tools(false)
+        .mcp_server(
+            "fx",
+            &format!(
+                "url = {:?}\nauth = \"oauth\"\nclient_id = \"deepterm-preregistered\"\nenabled = false",
+                o.fixture.url
+            ),
+        )
+        .write(o.env.dir.path());
+    let data = o.env.dir.path().join("xdg-data");
+    let browser = format!("{HTTP_FIXTURE} browse");
+    let out = o
+        .env
+        .exec_with(
+            &cfg,
+            "/mcp login fx\n/mcp\n",
+            &[],
+            &[
+                ("XDG_DATA_HOME", data.to_str().unwrap()),
+                ("BROWSER", browser.as_str()),
+            ],
+        )
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("fx: connected"), "{}", stdout(&out));
+    assert_eq!(o.fixture.count("register", None), 0);
+    assert_eq!(
+        o.fixture
+            .count("token", Some(("grant", "authorization_code"))),
+        1
+    );
+    let stored: Value =
+        serde_json::from_str(&std::fs::read_to_string(o.token_file()).unwrap()).unwrap();
+    assert_eq!(stored["client_id"], "deepterm-preregistered");
 }

@@ -92,6 +92,10 @@ const NOT_KEYS: &[(&str, &str)] = &[
     ),
     ("mcp-auth", "the folder of MCP OAuth token files"),
     (
+        "tool-catalogue",
+        "a message source kind (the announcement of deferred tools)",
+    ),
+    (
         "mcp-protocol-version",
         "an HTTP header the MCP transport sets itself",
     ),

@@ -1,6 +1,6 @@
 //! The conversation's own cells: a user message (long ones collapse), its `@` attachments,
 //! an assistant reply (streaming or committed, reasoning folded), where a failed attempt
-//! streamed, and a compaction checkpoint.
+//! streamed, and a compaction summary.
 
 use ratatui::text::{Line, Span};
 
@@ -188,14 +188,14 @@ impl HistoryCell for AssistantCell {
     }
 }
 
-/// A compaction checkpoint with the summary the model now sees.
+/// A compaction summary with the summary the model now sees.
 #[derive(Debug, Clone)]
-pub struct CheckpointCell {
+pub struct CompactionCell {
     /// The summary.
     pub summary: String,
 }
 
-impl HistoryCell for CheckpointCell {
+impl HistoryCell for CompactionCell {
     fn rows(&self, width: usize, ctx: &RenderCtx, expanded: bool) -> Parts {
         let mut head = dim_line(format!("┄ {} ┄", ctx.l.tr("tui-checkpoint")), width);
         if expanded {

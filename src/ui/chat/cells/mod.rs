@@ -8,7 +8,7 @@
 //! per delta.
 
 pub mod base;
-pub mod checkpoint_node;
+pub mod checkpoint;
 pub mod context;
 pub mod hook_run;
 pub mod message;
@@ -24,9 +24,9 @@ use ratatui::text::Line;
 use crate::agent::protocol::Notice;
 
 pub use base::{HistoryCell, Parts, RenderCtx, ToolCardMode};
-pub use checkpoint_node::{CheckpointNode, CheckpointNodeCell};
+pub use checkpoint::{CheckpointCell, CheckpointNode};
 pub use context::ContextCell;
-pub use message::{AssistantCell, AttachmentCell, AttemptCell, CheckpointCell, UserCell};
+pub use message::{AssistantCell, AttachmentCell, AttemptCell, CompactionCell, UserCell};
 pub use notice::OutputCell;
 pub use tool::{ApprovalCell, ToolApproval, ToolCell};
 
@@ -50,14 +50,14 @@ pub enum CellKind {
     Notice(Notice),
     /// Command output, localized at draw time.
     Output(OutputCell),
-    /// A compaction checkpoint with the summary the model now sees.
-    Checkpoint(CheckpointCell),
+    /// A compaction summary with the summary the model now sees.
+    Compaction(CompactionCell),
     /// A file attached to the user message above through an `@path` mention.
     Attachment(AttachmentCell),
     /// A failed model attempt (`assistant/attempt`).
     Attempt(AttemptCell),
     /// A checkpoint, an undo or a rewind (SPEC §14.3).
-    CheckpointNode(CheckpointNodeCell),
+    Checkpoint(CheckpointCell),
 }
 
 impl CellKind {
@@ -71,10 +71,10 @@ impl CellKind {
             CellKind::Context(c) => c,
             CellKind::Notice(c) => c,
             CellKind::Output(c) => c,
-            CellKind::Checkpoint(c) => c,
+            CellKind::Compaction(c) => c,
             CellKind::Attachment(c) => c,
             CellKind::Attempt(c) => c,
-            CellKind::CheckpointNode(c) => c,
+            CellKind::Checkpoint(c) => c,
         }
     }
 }

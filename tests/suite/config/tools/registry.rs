@@ -24,6 +24,7 @@ fn active_tools_are_in_lexicographic_name_order() {
             "grep",
             "list_dir",
             "read_file",
+            "update_plan",
             "write_file",
             "zeta",
             "zz__b"
@@ -40,6 +41,7 @@ fn active_tools_are_in_lexicographic_name_order() {
             "grep",
             "list_dir",
             "read_file",
+            "update_plan",
             "write_file",
             "zeta"
         ]
@@ -56,7 +58,7 @@ fn builtin_source_wins_a_name_clash() {
         .find(|t| t.name == "grep")
         .unwrap();
     assert_eq!(grep.description, builtin::schemas()[0].description);
-    assert_eq!(names(&r).len(), 6);
+    assert_eq!(names(&r).len(), 7);
 }
 
 #[tokio::test]
@@ -82,7 +84,8 @@ async fn enable_disable_by_name_and_config_enabled_false() {
         cmd_config("d", &["echo", "ran"], false, Approval::Never),
     );
     let mut r = ToolRegistry::from_config(&c, dir.path());
-    const EDIT: [&str; 3] = ["apply_patch", "edit_file", "write_file"];
+    // The edit tools and the plan tool, beside the read-only ones.
+    const EDIT: [&str; 4] = ["apply_patch", "edit_file", "update_plan", "write_file"];
     let with_edit = |read: &[&'static str]| {
         let mut v: Vec<&'static str> = EDIT.iter().chain(read).copied().collect();
         v.sort();
@@ -186,25 +189,26 @@ fn tools_listing_shows_active_and_disabled_with_source() {
     );
     r.set_enabled("grep", false).unwrap();
     let rows = r.listing();
-    assert_eq!(rows.len(), 7);
+    assert_eq!(rows.len(), 8);
     assert_eq!((rows[2].name.as_str(), rows[2].active), ("fs__read", true));
     assert_eq!(rows[1].source, ToolSource::Builtin);
     assert_eq!(
         r.listing_lines(EN),
         [
-            "Active tools (6):",
+            "Active tools (7):",
             "apply_patch (built-in, asks for approval)",
             "edit_file (built-in, asks for approval)",
             "fs__read (MCP server fs, asks for approval)",
             "list_dir (built-in)",
             "read_file (built-in)",
+            "update_plan (built-in)",
             "write_file (built-in, asks for approval)",
             "Available but disabled (1):",
             "grep (built-in) — /tool enable grep",
         ]
     );
     let zh = r.listing_lines(ZH);
-    assert_eq!(zh[0], "已启用的工具（6 个）：");
+    assert_eq!(zh[0], "已启用的工具（7 个）：");
     assert_eq!(zh[3], "fs__read（MCP 服务器 fs，调用前需确认）");
     assert_eq!(
         ToolRegistry::new().listing_lines(EN),

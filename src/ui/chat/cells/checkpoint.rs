@@ -48,12 +48,12 @@ pub enum CheckpointNode {
 
 /// The Chat cell of a [`CheckpointNode`].
 #[derive(Debug, Clone)]
-pub struct CheckpointNodeCell {
+pub struct CheckpointCell {
     /// What it shows (paths and prompt sanitized on the way in).
     pub node: CheckpointNode,
 }
 
-impl CheckpointNodeCell {
+impl CheckpointCell {
     /// A cell for `node`, its texts sanitized.
     pub fn new(node: CheckpointNode) -> Self {
         let clean = |v: Vec<String>| v.iter().map(|p| sanitize(p)).collect();
@@ -84,7 +84,7 @@ impl CheckpointNodeCell {
                 restored,
             },
         };
-        CheckpointNodeCell { node }
+        CheckpointCell { node }
     }
 
     /// The files the expanded node lists, each with its Fluent id.
@@ -117,7 +117,7 @@ pub fn scope_key(scope: RewindScope) -> &'static str {
     }
 }
 
-impl HistoryCell for CheckpointNodeCell {
+impl HistoryCell for CheckpointCell {
     fn rows(&self, width: usize, ctx: &RenderCtx, expanded: bool) -> Parts {
         let l = ctx.l;
         let text = match &self.node {
@@ -187,7 +187,7 @@ mod tests {
     use crate::i18n::{Locale, Localizer};
     use crate::ui::chat::cells::ToolCardMode;
 
-    fn text(c: &CheckpointNodeCell, loc: Locale, width: usize, expanded: bool) -> String {
+    fn text(c: &CheckpointCell, loc: Locale, width: usize, expanded: bool) -> String {
         let ctx = RenderCtx {
             l: Localizer::new(loc),
             cards: ToolCardMode::Collapsed,
@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn an_undo_node_counts_its_files_and_conflicts_and_expands_to_list_them() {
-        let c = CheckpointNodeCell::new(CheckpointNode::Undo {
+        let c = CheckpointCell::new(CheckpointNode::Undo {
             n: 2,
             restored: vec!["a.txt".into(), "b.txt".into()],
             conflicts: vec!["c.txt".into()],
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_rewind_node_names_the_prompt_and_what_was_taken_back_in_both_languages() {
-        let c = CheckpointNodeCell::new(CheckpointNode::Rewind {
+        let c = CheckpointCell::new(CheckpointNode::Rewind {
             n: 3,
             prompt: "fix the \u{1b}[31mbug".into(),
             scope: RewindScope::Both,

@@ -1,6 +1,6 @@
 //! The rewind picker (Esc Esc on an empty composer, or `/rewind`): the earlier prompts,
 //! newest first; Enter on one offers what to take back (the conversation and the code, the
-//! conversation, or the code), Enter again rewinds through [`agent::rewind_to`]; Esc backs
+//! conversation, or the code), Enter again rewinds through [`rewind_to`]; Esc backs
 //! out of the choice, then closes.
 
 use ratatui::buffer::Buffer;
@@ -8,11 +8,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
+use crate::agent::command_spec::Command;
+use crate::agent::protocol::AgentCommand;
 pub use crate::agent::protocol::PromptChoice;
 use crate::i18n::Arg;
 use crate::session::checkpoint_event::RewindScope;
 use crate::ui::app_event::AppEvent;
-use crate::ui::checkpoint::agent;
 use crate::ui::component::{Component, Handled, clear_area, overlay_base};
 use crate::ui::keymap::Action;
 use crate::ui::model::Model;
@@ -200,7 +201,7 @@ impl Component for RewindPicker {
                         Handled::Consumed
                     }
                     Some(s) => {
-                        out.push(AppEvent::Agent(agent::rewind_to(p.n, SCOPES[s])));
+                        out.push(AppEvent::Agent(rewind_to(p.n, SCOPES[s])));
                         Handled::Close
                     }
                 };
@@ -213,6 +214,27 @@ impl Component for RewindPicker {
         }
         Handled::Consumed
     }
+}
+
+/// What the picker asks of the agent, as typed commands (no command line for the agent to
+/// parse again).
+/// Asks for the earlier prompts: the agent answers with
+/// [`crate::agent::protocol::AgentEvent::RewindChoices`], which opens the picker.
+pub fn list_prompts() -> AgentCommand {
+    AgentCommand::Run(Command::Rewind {
+        to: None,
+        scope: RewindScope::Both,
+        force: false,
+    })
+}
+
+/// The rewind the picker chose: back to before prompt `n`, taking back `scope`.
+pub fn rewind_to(n: usize, scope: RewindScope) -> AgentCommand {
+    AgentCommand::Run(Command::Rewind {
+        to: Some(n),
+        scope,
+        force: false,
+    })
 }
 
 #[cfg(test)]
