@@ -6,6 +6,11 @@
 //! keeps the set it leaves announced as data in its source (`tools`), so what the model was
 //! last told is read back from the request messages themselves: a compaction or a rewind
 //! that drops a note also forgets it, and the next request announces again.
+//!
+//! A same-name definition change of a declared tool is told the same way (decision 0141):
+//! the request keeps the logged definition, so the declarations do not change, and a
+//! *definition note* ([`DEFINITION_NOTE_SOURCE`]) names the tool and its new first line,
+//! once per definition (its source keeps a fingerprint of each definition it told).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -13,7 +18,10 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use crate::llm::bridge::one_line;
-use crate::session::event::{Block, CATALOGUE_NOTE_SOURCE, Message, Role, Source, ToolSchema};
+use crate::session::event::{
+    Block, CATALOGUE_NOTE_SOURCE, DEFINITION_NOTE_SOURCE, Message, Role, Source, ToolSchema,
+};
+use crate::session::tool_history::schema_json;
 
 /// The key of a catalogue note's source that lists the names it leaves announced.
 pub const NAMES_KEY: &str = "tools";
@@ -110,6 +118,62 @@ pub fn catalogue_note(
         NAMES_KEY.into(),
         Value::Array(now.iter().map(|n| Value::from(*n)).collect()),
     );
+    Some(Message::new(
+        Role::Developer,
+        vec![Block::text(text)],
+        source,
+    ))
+}
+
+/// The key of a definition note's source: each told tool's definition fingerprint.
+pub const DEFINITIONS_KEY: &str = "definitions";
+
+/// A stable fingerprint of a definition (FNV-1a 64 over its canonical JSON text): the
+/// same bytes on every run, so a rebuilt request finds the same notes.
+pub fn fingerprint(tool: &ToolSchema) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in schema_json(tool).bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Whether a definition note among `messages` (developer messages at `developer`) told
+/// the model of `tool`'s definition as it is now.
+pub fn definition_told(messages: &[Arc<Message>], developer: &[usize], tool: &ToolSchema) -> bool {
+    let fp = fingerprint(tool);
+    developer
+        .iter()
+        .rev()
+        .filter_map(|&i| messages.get(i))
+        .filter(|m| m.role == Role::Developer && m.source.kind == DEFINITION_NOTE_SOURCE)
+        .filter_map(|m| m.source.extra.get(DEFINITIONS_KEY))
+        .filter_map(|d| d.get(&tool.name))
+        .next()
+        .is_some_and(|v| v.as_str() == Some(fp.as_str()))
+}
+
+/// The note that tells the model `changed` tools have new definitions under the same
+/// names, while their declarations keep the earlier ones; `None` when there are none.
+pub fn definition_note(changed: &[ToolSchema]) -> Option<Message> {
+    if changed.is_empty() {
+        return None;
+    }
+    let mut text = String::from(
+        "[deepterm] These tools changed; their declarations here are out of date, and \
+         tool_search returns the current schema:",
+    );
+    let mut told = serde_json::Map::new();
+    for t in changed {
+        text.push_str("\n- ");
+        text.push_str(&short(&one_line(t)));
+        told.insert(t.name.clone(), Value::from(fingerprint(t)));
+    }
+    let mut source = Source::kind(DEFINITION_NOTE_SOURCE);
+    source
+        .extra
+        .insert(DEFINITIONS_KEY.into(), Value::Object(told));
     Some(Message::new(
         Role::Developer,
         vec![Block::text(text)],

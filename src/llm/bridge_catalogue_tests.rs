@@ -74,3 +74,30 @@ fn the_announced_set_is_read_from_the_latest_note_in_the_messages() {
     // A compaction that dropped every note: nothing was announced.
     assert_eq!(announced(&msgs[1..2], &[]), None);
 }
+
+#[test]
+fn a_changed_definition_is_told_once_per_definition() {
+    let v1 = tool("git__log", "Show the history.");
+    let v2 = tool("git__log", "Show the commit history with authors.");
+    let note = definition_note(std::slice::from_ref(&v2)).expect("a note");
+    assert!(note.is_mode_note(), "sent on every route like a mode note");
+    let text = note.joined_text();
+    assert!(text.contains("tool_search"), "{text}");
+    assert!(
+        text.ends_with("- git__log: Show the commit history with authors."),
+        "{text}"
+    );
+    let msgs = vec![Arc::new(note)];
+    assert!(definition_told(&msgs, &[0], &v2), "told: no second note");
+    assert!(
+        !definition_told(&msgs, &[0], &v1),
+        "another definition is told again"
+    );
+    assert!(
+        !definition_told(&msgs, &[], &v2),
+        "a compaction dropped the note"
+    );
+    assert_ne!(fingerprint(&v1), fingerprint(&v2));
+    assert_eq!(fingerprint(&v2), fingerprint(&v2.clone()), "stable");
+    assert!(definition_note(&[]).is_none());
+}

@@ -223,6 +223,8 @@ pub fn plan_attempt(
         Ok(None) => tools,
         Err(e) => return Err(SessionError::Redaction(e.to_string())),
     };
+    let (tools, changed) =
+        keep_logged_definitions(session, series, route, explicit_series_start, tools);
     for ev in reconcile_system_prompt(
         session,
         series,
@@ -240,6 +242,9 @@ pub fn plan_attempt(
         on_commit(ev);
     }
     if let Some(ev) = log_catalogue_note(session, &tools, &deferred, turn, step)? {
+        on_commit(ev);
+    }
+    if let Some(ev) = log_definition_note(session, changed, turn, step)? {
         on_commit(ev);
     }
     for m in pending_user {
@@ -275,6 +280,82 @@ pub fn plan_attempt(
     session.sync()?;
     let opts = options_from_log(session, &logged, RequestTarget::Step)?;
     Ok(PlannedAttempt { opts, header })
+}
+
+/// `tools` with each declared tool whose definition changed under the same name replaced
+/// by the definition the latest header logged, and the changed ones (SPEC §15.1,
+/// decision 0141): with `tool_removal = "retain"` (the default) a redeclaration no longer
+/// restarts the declaration series, so a schema change costs no cached token on any route;
+/// the model is told by a definition note and reads the schema through `tool_search`, and
+/// the call runs the current tool. A request that starts a series anyway declares the
+/// current definitions; `rewrite` always does. The history's definitions carry no
+/// `deferLoading` (additions are marked deferred only by the projection).
+fn keep_logged_definitions(
+    session: &mut Session,
+    series: &RequestSeries,
+    route: &Route,
+    explicit_series_start: bool,
+    tools: Vec<ToolSchema>,
+) -> (Vec<ToolSchema>, Vec<ToolSchema>) {
+    use crate::session::tool_history::schemas_json_equal;
+    if route.caps.tool_removal != crate::session::event::ToolRemoval::Retain
+        || series.starts_series(session, explicit_series_start)
+    {
+        return (tools, Vec::new());
+    }
+    // Every definition the series declared (a removed tool stays declared with retain, so
+    // its re-addition is one too).
+    let Ok(history) = session.tool_history() else {
+        return (tools, Vec::new());
+    };
+    let logged: Vec<&ToolSchema> = history
+        .tools
+        .iter()
+        .chain(history.updates.iter().flat_map(|u| &u.additions))
+        .collect();
+    let mut changed = Vec::new();
+    let tools = tools
+        .into_iter()
+        .map(|t| match logged.iter().rev().find(|l| l.name == t.name) {
+            Some(l) if !schemas_json_equal(l, &t) => {
+                let kept = ToolSchema::clone(l);
+                changed.push(t);
+                kept
+            }
+            _ => t,
+        })
+        .collect();
+    (tools, changed)
+}
+
+/// Appends the definition note owed for `changed` (those not told yet), with the catalogue
+/// note, before the user batch.
+fn log_definition_note(
+    session: &mut Session,
+    changed: Vec<ToolSchema>,
+    turn: u64,
+    step: u64,
+) -> Result<Option<Arc<Event>>, SessionError> {
+    use crate::llm::bridge_catalogue::{definition_note, definition_told};
+    if changed.is_empty() {
+        return Ok(None);
+    }
+    let messages = session.derive_messages();
+    let untold: Vec<ToolSchema> = changed
+        .into_iter()
+        .filter(|t| !definition_told(&messages, messages.developer_positions(), t))
+        .collect();
+    let Some(message) = definition_note(&untold) else {
+        return Ok(None);
+    };
+    Ok(Some(session.push(EventKind::DeveloperMessage(
+        crate::session::event::DeveloperMessageData {
+            turn,
+            step,
+            message,
+            header_seq: None,
+        },
+    ))?))
 }
 
 /// Appends the catalogue note owed for `deferred` (SPEC §15.1; see

@@ -501,20 +501,16 @@ proptest! {
     /// previous request's, its system is the same, and its tools start with the previous
     /// tools (a capable route appends a deferred declaration, cached at its addition; the
     /// bridge never changes them). Deferred catalogues come and go too: their notes are
-    /// appended. A same-name definition change is included on the bridge only: on a capable route it still restarts the declaration series (F-3, decision
-    /// 0120 "Not done").
+    /// appended. A same-name definition change is included on every route: the request
+    /// keeps the logged definition and a definition note tells the model (decision 0141).
     #[test]
     fn tool_churn_never_alters_an_earlier_request_on_any_route_kind(
         kind in 0u8..3,
         ops in prop::collection::vec(churn_op(), 1..30),
     ) {
         let mut d = Driver::on(default_route(kind));
-        let bridge = kind % 3 == 2;
         for op in &ops {
-            match op {
-                Op::Tools(mask) if !bridge => d.apply(&Op::Tools(mask & 0x1f)),
-                op => d.apply(op),
-            }
+            d.apply(op);
         }
         d.attempt();
         for (i, w) in d.sent.windows(2).enumerate() {

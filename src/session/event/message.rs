@@ -72,14 +72,20 @@ pub const TOOL_NOTE_SOURCE: &str = "tool-bridge";
 /// (SPEC §15.1 "Deferred catalogues"); sent like a mode note, on every route.
 pub const CATALOGUE_NOTE_SOURCE: &str = "tool-catalogue";
 
+/// Source kind of a definition note: the logged text that tells the model a declared tool's
+/// definition changed under the same name while the request keeps the logged one (SPEC
+/// §15.1); sent like a mode note, on every route.
+pub const DEFINITION_NOTE_SOURCE: &str = "tool-definition";
+
 impl Message {
     /// Whether this is a text-only note every route receives as it is: a mode note
-    /// ([`MODE_NOTE_SOURCE`]), a tool note or a catalogue note.
+    /// ([`MODE_NOTE_SOURCE`]), a tool note, a catalogue note or a definition note.
     pub fn is_mode_note(&self) -> bool {
         self.role == Role::Developer
             && (self.source.kind == MODE_NOTE_SOURCE
                 || self.source.kind == TOOL_NOTE_SOURCE
-                || self.source.kind == CATALOGUE_NOTE_SOURCE)
+                || self.source.kind == CATALOGUE_NOTE_SOURCE
+                || self.source.kind == DEFINITION_NOTE_SOURCE)
             && !self.content.is_empty()
             && self.content.iter().all(|b| matches!(b, Block::Text { .. }))
     }

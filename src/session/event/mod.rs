@@ -12,7 +12,8 @@ mod route;
 mod usage;
 
 pub use message::{
-    Block, CATALOGUE_NOTE_SOURCE, MODE_NOTE_SOURCE, Message, Role, Source, TOOL_NOTE_SOURCE,
+    Block, CATALOGUE_NOTE_SOURCE, DEFINITION_NOTE_SOURCE, MODE_NOTE_SOURCE, Message, Role, Source,
+    TOOL_NOTE_SOURCE,
 };
 pub use payload::*;
 pub use route::*;

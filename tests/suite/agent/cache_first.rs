@@ -3,7 +3,7 @@
 //! through the bridge and runs as itself, and a provider that refuses a tool-change block
 //! costs one retry, not a failed turn. `deepterm exec` against the simulator.
 
-use deepterm::sim::{ScriptedReply, SimConfig};
+use deepterm::sim::{Fault, ScriptedReply, SimConfig};
 use serde_json::{Value, json};
 
 use crate::common::*;
@@ -189,5 +189,79 @@ async fn a_refused_removal_block_downgrades_the_route_and_the_turn_still_succeed
             .as_str()
             .unwrap()
             .contains("\"tool_addition\"")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_addition_block_sends_tool_changes_through_the_bridge_and_the_turn_succeeds() {
+    // A Messages route that declares `tool_update` but whose provider refuses the
+    // `tool_addition` block: the route loses `tool_update` for the session, the same log is
+    // projected through the bridge and sent again once.
+    let env = TestEnv::new(SimConfig::default()).await;
+    env.sim.push_reply(ScriptedReply::text("Hello."));
+    env.sim.push_reply(ScriptedReply::fault(Fault::HttpError {
+        status: 400,
+        message: "Unknown content block type: `tool_addition`".into(),
+        retry_after: None,
+    }));
+    env.sim.push_reply(ScriptedReply::tool_call(
+        "call_tool",
+        json!({"name": "word_count", "arguments": {"path": "c.txt"}}),
+    ));
+    env.sim.push_reply(ScriptedReply::text("Counted."));
+    let script = "Hello\n/tool enable word_count\nCount the bytes please\n";
+    env.exec_ok(&config(&env), script, &["--model", "ds/deepseek-flash"])
+        .await;
+    let all = env.requests();
+    let refused: Vec<&Value> = all.iter().filter(|r| r["status"] == 400).collect();
+    assert_eq!(refused.len(), 1, "one refusal, then the session knows");
+    assert!(
+        refused[0]["rawBody"]
+            .as_str()
+            .unwrap()
+            .contains("\"tool_addition\"")
+    );
+    let log = env.log();
+    let downgrade = log
+        .iter()
+        .find(|e| e["type"] == "route/downgrade")
+        .expect("the downgrade is logged");
+    assert_eq!(downgrade["data"]["blocks"], json!(["tool_addition"]));
+    assert!(
+        downgrade["data"]["to"]["toolUpdate"].is_null(),
+        "{downgrade}"
+    );
+    assert!(
+        downgrade["data"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`tool_addition`")
+    );
+    // Not retried as anything else: the failed attempt, then the retry at once.
+    let attempts: Vec<&Value> = log
+        .iter()
+        .filter(|e| e["type"] == "assistant/attempt")
+        .collect();
+    assert_eq!(attempts.len(), 1);
+    assert_eq!(attempts[0]["data"]["error"]["retried"], true);
+    // From the retry on, the tool change is text and the real tool runs through call_tool.
+    let reqs = answered(&env);
+    assert_eq!(reqs.len(), 3);
+    for r in &reqs[1..] {
+        let raw = r["rawBody"].as_str().unwrap();
+        assert!(!raw.contains("\"tool_addition\""), "{raw}");
+        assert!(raw.contains("Tool added: word_count"), "{raw}");
+    }
+    assert!(starts_with_previous(&reqs[1], &reqs[2]));
+    let result = log
+        .iter()
+        .find(|e| e["type"] == "tool/result")
+        .expect("the bridged call's result");
+    assert_eq!(
+        result["data"]["message"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .trim(),
+        (r#"{"path":"c.txt"}"#.len() + 1).to_string()
     );
 }
