@@ -77,11 +77,15 @@ mod tests {
             futures_util::future::join(for_call("a", report(1.0)), for_call("b", report(2.0))).await
         })
         .await;
-        let seen = seen.lock().unwrap();
-        let ids: Vec<(&str, f64)> = seen.iter().map(|(i, p)| (i.as_str(), p.progress)).collect();
-        assert_eq!(ids, vec![("a", 1.0), ("b", 2.0)]);
+        let ids: Vec<(String, f64)> = seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(i, p)| (i.clone(), p.progress))
+            .collect();
+        assert_eq!(ids, vec![("a".to_string(), 1.0), ("b".to_string(), 2.0)]);
         // Outside a step nothing is reported and nothing fails.
         for_call("c", report(3.0)).await;
-        assert_eq!(seen.len(), 2);
+        assert_eq!(seen.lock().unwrap().len(), 2);
     }
 }

@@ -16,7 +16,7 @@ use crate::tools::{ToolExecutor, ToolOutcome};
 
 /// How a call's wait ended.
 enum Ended {
-    Answered(Result<ServerResult, ServiceError>),
+    Answered(Box<Result<ServerResult, ServiceError>>),
     /// By the user or the timeout: the server is told (the reason it gets).
     Cancelled(&'static str),
     Failed(ToolOutcome),
@@ -81,9 +81,9 @@ impl McpTool {
             }
             _ = cancel.cancelled() => Ended::Cancelled("cancelled by the user"),
             _ = tokio::time::sleep(self.timeout) => Ended::Cancelled("timed out"),
-            r = &mut handle.rx => Ended::Answered(
+            r = &mut handle.rx => Ended::Answered(Box::new(
                 r.unwrap_or(Err(ServiceError::TransportClosed)),
-            ),
+            )),
         };
         let outcome = match ended {
             Ended::Failed(o) => o,
@@ -100,7 +100,7 @@ impl McpTool {
                     return ToolOutcome::error("tool call cancelled");
                 }
             }
-            Ended::Answered(r) => match r {
+            Ended::Answered(r) => match *r {
                 Ok(ServerResult::CallToolResult(result)) => content::outcome_from_result(&result),
                 Ok(_) => ToolOutcome::error(format!(
                     "MCP server \"{server}\" answered the call with something other than a result"
