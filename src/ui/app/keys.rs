@@ -138,9 +138,8 @@ impl App {
         // `/mode full-access` asked to leave the sandbox: this key answers (SPEC §15.3).
         if std::mem::take(&mut self.confirm_full_access) {
             if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
-                self.outbox.push(AgentCommand::SetMode(
-                    crate::sandbox::SandboxMode::FullAccess,
-                ));
+                self.outbox
+                    .push(AgentCommand::SetMode(crate::sandbox::AgentMode::FullAccess));
             }
             return;
         }
@@ -263,7 +262,7 @@ impl App {
             }
             Action::CycleMode => {
                 // The Shift+Tab cycle (SPEC §15.3): full-access is never one of its steps.
-                let current = m.sandbox.map_or(Default::default(), |i| i.mode);
+                let current = m.sandbox.map_or(Default::default(), |i| i.agent_mode());
                 let next = crate::agent::mode::shift_tab_next(current);
                 self.outbox.push(AgentCommand::SetMode(next));
             }

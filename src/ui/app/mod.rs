@@ -153,7 +153,7 @@ impl App {
             match e {
                 // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
                 AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
-                    mode: Some(crate::sandbox::SandboxMode::FullAccess),
+                    mode: Some(crate::sandbox::AgentMode::FullAccess),
                 })) if !self
                     .model
                     .sandbox
