@@ -136,6 +136,19 @@ impl App {
             AgentEvent::ApprovalPreview { call_id, preview } => {
                 self.chat.transcript.set_preview(&call_id, preview)
             }
+            AgentEvent::ToolProgress {
+                call_id,
+                progress,
+                total,
+                message,
+            } => self.chat.transcript.set_progress(
+                &call_id,
+                crate::tools::progress::Progress {
+                    progress,
+                    total,
+                    message,
+                },
+            ),
             AgentEvent::Queued(n) => m.queued = n,
             AgentEvent::LocaleChanged(loc) => m.set_locale(loc),
             AgentEvent::CustomCommands(offered) => self

@@ -581,3 +581,6 @@ mod deny_reason_tests;
 
 #[cfg(test)]
 mod request_viewer_tests;
+
+#[cfg(test)]
+mod login_link_tests;
