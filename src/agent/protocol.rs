@@ -477,6 +477,18 @@ pub enum AgentEvent {
         /// The preview.
         preview: ApprovalPreview,
     },
+    /// A running tool call's progress (an MCP server's `notifications/progress`, SPEC
+    /// §15.2): its card shows it until the result.
+    ToolProgress {
+        /// Call id.
+        call_id: String,
+        /// Work done so far.
+        progress: f64,
+        /// The whole, when known.
+        total: Option<f64>,
+        /// What the tool says it is doing (capped; escaped when shown).
+        message: Option<String>,
+    },
     /// Number of submissions queued behind the running turn.
     Queued(usize),
     /// The user switched language (`/lang`); the UI re-renders.

@@ -124,9 +124,22 @@ impl TurnRunner<'_> {
             decided[i] = Some(String::new());
         }
         let tools = &self.tools;
+        // A call's progress updates its card while it runs (SPEC §15.2).
+        let events = self.events.clone();
+        let progress: crate::tools::progress::StepSink = std::sync::Arc::new(move |id, p| {
+            events.emit(AgentEvent::ToolProgress {
+                call_id: id.to_string(),
+                progress: p.progress,
+                total: p.total,
+                message: p.message,
+            })
+        });
         let results = self
             .inbox
-            .during(tools.execute(&calls, decided, cancel))
+            .during(crate::tools::progress::reporting(
+                progress,
+                tools.execute(&calls, decided, cancel),
+            ))
             .await;
         let mut results = results;
         self.load_found(&calls, &mut results);
