@@ -623,6 +623,7 @@ fn session_sandbox(
     let handle = crate::sandbox::handle::SandboxHandle {
         scope,
         network: setup.config.sandbox.network,
+        plan: false,
     };
     (handle, status)
 }
@@ -667,7 +668,10 @@ pub fn build_agent(
         &setup.config,
         &cwd,
         sandbox.scope.clone(),
-        vec![shell_tool],
+        // `task` (SPEC §15.3) unless `max_subagents = 0`.
+        std::iter::once(shell_tool)
+            .chain((setup.config.max_subagents > 0).then(crate::agent::subagent::tool))
+            .collect(),
     );
     let run_kind = match approval {
         ApprovalMode::Interactive => crate::approval::RunKind::Tui,
@@ -708,6 +712,7 @@ pub fn build_agent(
         .approval(approval)
         .demo(demo_base.is_some())
         .stream_limits(setup.config.limits.stream_limits())
+        .max_subagents(setup.config.max_subagents)
         // Hooks and custom commands (SPEC §14.4).
         .hooks(crate::agent::hooks::Hooks::new(
             setup.config.hooks.clone(),

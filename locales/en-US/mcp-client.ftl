@@ -15,3 +15,9 @@ tools-list-hints = {"    "}server says: { $hints }
 approval-why-with-hints = { $why } The server describes it as: { $hints }.
 approval-why-not-read-only = { $tool } asks: its server is trusted only for tools it annotates read-only (approval = "trust-read-only-hint"), and this one is not.
 config-expected-mcp-approval = must be "ask", "never" or "trust-read-only-hint" (found "{ $got }")
+
+## A running call's progress on its card.
+tui-tool-progress-percent = { $percent }%
+tui-tool-progress-count = { $done } done
+tui-tool-running-progress = running · { $done }
+tui-tool-running-progress-message = running · { $done } · { $message }

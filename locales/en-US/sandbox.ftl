@@ -1,25 +1,26 @@
 # The sandbox mode, approvals and the acting tools (SPEC §14.1, §14.2).
 
-cmd-mode = Show or switch the sandbox mode: read-only, workspace-write or full-access (Shift+Tab switches between workspace-write and read-only)
+cmd-mode = Show or switch the mode: workspace-write, plan (read-only, the model proposes a plan), read-only or full-access (Shift+Tab cycles workspace-write → plan → read-only)
 cmd-mode-args = [MODE]
 cmd-mode-current = Sandbox mode: { $mode }; network { $network ->
     [on] on
    *[off] off
-  }. Choices: read-only, workspace-write, full-access.
-cmd-mode-unknown = Unknown sandbox mode “{ $given }”: use read-only, workspace-write or full-access.
+  }. Choices: workspace-write, plan, read-only, full-access.
+cmd-mode-unknown = Unknown mode “{ $given }”: use workspace-write, plan, read-only or full-access.
 cmd-mode-same = The sandbox mode is already { $mode }.
 cmd-mode-set = Sandbox mode: { $mode }. The model is told from the next request.
 
 tui-footer-mode = { $mode ->
     [read-only] read-only
     [workspace-write] workspace-write
+    [plan] plan
    *[full-access] full-access
   }{ $network ->
     [on] {" "}· net on
    *[off] {""}
   }
 tui-mode-confirm-full = Leave the sandbox for full-access (every call asks)? y: switch · other key: stay
-tui-help-mode = Switch the sandbox mode: workspace-write → read-only → workspace-write (full-access: /mode full-access)
+tui-help-mode = Switch the mode: workspace-write → plan → read-only → workspace-write (full-access: /mode full-access)
 tui-approval-reason = Why deny? (optional, sent to the model) { $reason }▏ · Enter deny · Esc deny without a reason
 tui-approval-denied-reason = Denied by you: { $reason }
 tui-shell-where-sandboxed = in { $dir } · sandboxed

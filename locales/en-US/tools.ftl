@@ -56,3 +56,6 @@ mcp-description-cut = MCP server { $name }: { $count ->
 } longer than { $limit } KiB and cut to that length (every request carries them).
 tools-name-clash = Two tools are named { $name }: the one from { $kept } keeps the name and the one from { $hidden } is hidden. Calls of { $name } ask for approval if either tool would. Rename one of them.
 mcp-refresh-failed = MCP server { $name } changed its tools, but its new tool list could not be read, so the previous tools stay: { $error }
+
+# Subagents (the `task` tool, SPEC §15.3)
+task-subagent-asks = Subagent { $agent } ({ $description }) asks to run { $tool }.

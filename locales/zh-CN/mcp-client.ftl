@@ -14,3 +14,9 @@ tools-list-hints = {"    "}服务器声明：{ $hints }
 approval-why-with-hints = { $why }服务器对它的描述：{ $hints }。
 approval-why-not-read-only = { $tool } 需要确认：该服务器只对标注为只读的工具受信任（approval = "trust-read-only-hint"），而此工具未标注为只读。
 config-expected-mcp-approval = 必须是“ask”、“never”或“trust-read-only-hint”（实际为“{ $got }”）
+
+## 正在运行的调用在卡片上的进度。
+tui-tool-progress-percent = { $percent }%
+tui-tool-progress-count = 已完成 { $done }
+tui-tool-running-progress = 运行中 · { $done }
+tui-tool-running-progress-message = 运行中 · { $done } · { $message }

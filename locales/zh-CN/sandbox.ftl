@@ -1,25 +1,26 @@
 # 沙箱模式、审批与可执行操作的工具（SPEC §14.1、§14.2）。
 
-cmd-mode = 显示或切换沙箱模式：read-only、workspace-write 或 full-access（Shift+Tab 在 workspace-write 与 read-only 之间切换）
+cmd-mode = 显示或切换模式：workspace-write、plan（只读，由模型提出计划）、read-only 或 full-access（Shift+Tab 依次切换 workspace-write → plan → read-only）
 cmd-mode-args = [模式]
 cmd-mode-current = 沙箱模式：{ $mode }；网络{ $network ->
     [on] 开启
    *[off] 关闭
-  }。可选：read-only、workspace-write、full-access。
-cmd-mode-unknown = 未知的沙箱模式“{ $given }”：请使用 read-only、workspace-write 或 full-access。
+  }。可选：workspace-write、plan、read-only、full-access。
+cmd-mode-unknown = 未知的模式“{ $given }”：请使用 workspace-write、plan、read-only 或 full-access。
 cmd-mode-same = 沙箱模式已经是 { $mode }。
 cmd-mode-set = 沙箱模式：{ $mode }。从下一个请求起告知模型。
 
 tui-footer-mode = { $mode ->
     [read-only] read-only
     [workspace-write] workspace-write
+    [plan] plan
    *[full-access] full-access
   }{ $network ->
     [on] {" "}· 网络开
    *[off] {""}
   }
 tui-mode-confirm-full = 离开沙箱、切换到 full-access（每次调用都会询问）？y：切换 · 其他键：保持
-tui-help-mode = 切换沙箱模式：workspace-write → read-only → workspace-write（full-access：/mode full-access）
+tui-help-mode = 切换模式：workspace-write → plan → read-only → workspace-write（full-access：/mode full-access）
 tui-approval-reason = 拒绝的理由？（可选，会发送给模型）{ $reason }▏ · Enter 拒绝 · Esc 不说明理由直接拒绝
 tui-approval-denied-reason = 已被你拒绝：{ $reason }
 tui-shell-where-sandboxed = 目录 { $dir } · 在沙箱中

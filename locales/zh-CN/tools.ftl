@@ -44,3 +44,6 @@ mcp-tool-skipped-malformed = MCP 服务器 { $name }：工具“{ $tool }”未�
 mcp-description-cut = MCP 服务器 { $name }：有 { $count } 个工具的描述超过 { $limit } KiB，已截断到这一长度（每个请求都会携带描述），例如 { $tool }。
 tools-name-clash = 有两个工具都叫 { $name }：来自{ $kept }的工具保留这个名称，来自{ $hidden }的工具被隐藏。只要其中任一工具需要确认，调用 { $name } 前就会请求确认。请将其中一个改名。
 mcp-refresh-failed = MCP 服务器 { $name } 更改了工具，但无法读取新的工具列表，因此保留原有工具：{ $error }
+
+# 子代理（`task` 工具，SPEC §15.3）
+task-subagent-asks = 子代理 { $agent }（{ $description }）请求运行 { $tool }。

@@ -27,7 +27,7 @@ pub enum Pending {
     /// Switch the interface language.
     SetLocale(Locale),
     /// Switch the sandbox mode.
-    SetMode(crate::sandbox::SandboxMode),
+    SetMode(crate::sandbox::AgentMode),
     /// Stop reading a `/resume` listing whose picker was closed.
     StopListing(u64),
 }

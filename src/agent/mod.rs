@@ -21,6 +21,7 @@ pub mod protocol;
 pub mod request;
 pub mod run;
 pub mod state;
+pub mod subagent;
 pub mod tool_runner;
 pub mod tool_state_restore;
 pub mod turn;

@@ -1,5 +1,7 @@
 //! The sandbox mode as the loop holds it (SPEC §14.2): `/mode`, Shift+Tab
 //! ([`crate::agent::protocol::AgentCommand::SetMode`]) and the note that tells the model.
+//! `plan` (SPEC §15.3, decision 0176) is the read-only sandbox with a note that asks for a
+//! plan through `update_plan` and no change; it is switched and restored like the others.
 //!
 //! A switch declares no tool and removes none: the edit tools stay declared and refuse in
 //! `read-only`. The model learns its new mode from a text-only developer message
@@ -10,7 +12,7 @@
 use crate::agent::protocol::{AgentEvent, SandboxInfo};
 use crate::agent::run::{Agent, LineOutcome};
 use crate::i18n::Arg;
-use crate::sandbox::SandboxMode;
+use crate::sandbox::{AgentMode, SandboxMode};
 use crate::session::event::{
     Block, DeveloperMessageData, EventKind, MODE_NOTE_SOURCE, Message, Role, Source,
 };
@@ -56,17 +58,26 @@ pub fn capabilities(mode: SandboxMode, network: bool) -> String {
 }
 
 /// The text of the note appended when the mode changes.
-pub fn mode_note(mode: SandboxMode, network: bool) -> String {
-    format!(
-        "[deepterm] The user switched the sandbox mode. {}",
-        capabilities(mode, network)
-    )
+pub fn mode_note(mode: AgentMode, network: bool) -> String {
+    match mode {
+        AgentMode::Plan => format!(
+            "[deepterm] The user switched to plan mode. {} Explore the workspace as much as \
+             you need, then propose a plan: call update_plan with the steps (all pending), \
+             say briefly what you found, and stop. Change nothing; the user reviews the plan \
+             and decides whether you carry it out.",
+            capabilities(SandboxMode::ReadOnly, network)
+        ),
+        m => format!(
+            "[deepterm] The user switched the sandbox mode. {}",
+            capabilities(m.sandbox(), network)
+        ),
+    }
 }
 
 impl Agent {
     /// `/mode` alone: the current mode and the choices. `/mode MODE`: switches.
-    pub(crate) fn mode_command(&mut self, mode: Option<SandboxMode>) -> LineOutcome {
-        let current = self.services.sandbox.mode();
+    pub(crate) fn mode_command(&mut self, mode: Option<AgentMode>) -> LineOutcome {
+        let current = self.services.sandbox.agent_mode();
         let Some(mode) = mode else {
             return self.info(
                 "cmd-mode-current",
@@ -82,15 +93,20 @@ impl Agent {
         self.set_mode(mode)
     }
 
+    /// The user's mode: the sandbox mode, or `plan`.
+    pub fn agent_mode(&self) -> AgentMode {
+        self.services.sandbox.agent_mode()
+    }
+
     /// Switches to `mode` (`/mode MODE`, Shift+Tab): logs the note once, tells the UI.
-    pub(crate) fn set_mode(&mut self, mode: SandboxMode) -> LineOutcome {
-        if mode == self.services.sandbox.mode() {
+    pub(crate) fn set_mode(&mut self, mode: AgentMode) -> LineOutcome {
+        if mode == self.services.sandbox.agent_mode() {
             return self.info("cmd-mode-same", vec![("mode", Arg::from(mode.as_str()))]);
         }
         if let Err(out) = self.log_mode_note(mode) {
             return out;
         }
-        self.services.sandbox.set_mode(mode);
+        self.services.sandbox.set_agent_mode(mode);
         self.events
             .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.services.sandbox)));
         self.info("cmd-mode-set", vec![("mode", Arg::from(mode.as_str()))])
@@ -98,7 +114,7 @@ impl Agent {
 
     /// Appends the note telling the model it is now in `mode` (with the mode as data in
     /// its source, for resume).
-    fn log_mode_note(&mut self, mode: SandboxMode) -> Result<(), LineOutcome> {
+    fn log_mode_note(&mut self, mode: AgentMode) -> Result<(), LineOutcome> {
         let turn = self.current_turn();
         let mut source = Source::kind(MODE_NOTE_SOURCE);
         source
@@ -141,16 +157,16 @@ impl Agent {
                     .extra
                     .get("mode")
                     .and_then(|v| v.as_str())
-                    .and_then(SandboxMode::parse),
+                    .and_then(AgentMode::parse),
                 _ => None,
             });
         let Some(logged) = logged else { return };
-        let current = self.services.sandbox.mode();
+        let current = self.services.sandbox.agent_mode();
         if logged == current {
             return;
         }
-        if strictness(logged) >= strictness(current) {
-            self.services.sandbox.set_mode(logged);
+        if strictness(logged.sandbox()) >= strictness(current.sandbox()) {
+            self.services.sandbox.set_agent_mode(logged);
             self.events
                 .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.services.sandbox)));
         } else if self.log_mode_note(current).is_ok() {
@@ -160,14 +176,19 @@ impl Agent {
     }
 }
 
-/// The modes Shift+Tab cycles through, in order (SPEC §15.3). `full-access` is not one of
-/// them: it is reached only by `/mode full-access`, which asks to confirm. One table, so a
-/// mode added to the cycle is one entry here.
-pub const SHIFT_TAB_CYCLE: &[SandboxMode] = &[SandboxMode::WorkspaceWrite, SandboxMode::ReadOnly];
+/// The modes Shift+Tab cycles through, in order (SPEC §15.3): workspace-write → plan →
+/// read-only → workspace-write. `full-access` is not one of them: it is reached only by
+/// `/mode full-access`, which asks to confirm. One table, so a mode added to the cycle is
+/// one entry here.
+pub const SHIFT_TAB_CYCLE: &[AgentMode] = &[
+    AgentMode::WorkspaceWrite,
+    AgentMode::Plan,
+    AgentMode::ReadOnly,
+];
 
 /// The mode Shift+Tab switches to from `current`: the next one in [`SHIFT_TAB_CYCLE`],
 /// wrapping; from a mode outside the cycle (`full-access`), the cycle's first.
-pub fn shift_tab_next(current: SandboxMode) -> SandboxMode {
+pub fn shift_tab_next(current: AgentMode) -> AgentMode {
     match SHIFT_TAB_CYCLE.iter().position(|m| *m == current) {
         Some(i) => SHIFT_TAB_CYCLE[(i + 1) % SHIFT_TAB_CYCLE.len()],
         None => SHIFT_TAB_CYCLE[0],

@@ -60,7 +60,7 @@ pub enum AgentCommand {
     },
     /// Switch the sandbox mode (Shift+Tab; `/mode` does the same). While a turn runs it
     /// waits like a submission.
-    SetMode(crate::sandbox::SandboxMode),
+    SetMode(crate::sandbox::AgentMode),
     /// The `/resume` picker of listing `listing` was closed while the listing was still
     /// being read: its reader stops at its next batch.
     StopListing {
@@ -299,10 +299,13 @@ pub struct RetryStatus {
 /// The sandbox mode and network setting, for the footer (SPEC §14.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SandboxInfo {
-    /// The current mode.
+    /// The current sandbox mode.
     pub mode: crate::sandbox::SandboxMode,
     /// Whether shell commands get network access.
     pub network: bool,
+    /// The user's mode is `plan` (the sandbox is read-only; SPEC §15.3).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub plan: bool,
 }
 
 impl SandboxInfo {
@@ -311,6 +314,16 @@ impl SandboxInfo {
         SandboxInfo {
             mode: h.mode(),
             network: h.network,
+            plan: h.plan,
+        }
+    }
+
+    /// The user's mode: the sandbox mode, or `plan`.
+    pub fn agent_mode(&self) -> crate::sandbox::AgentMode {
+        if self.plan {
+            crate::sandbox::AgentMode::Plan
+        } else {
+            self.mode.into()
         }
     }
 }
@@ -463,6 +476,18 @@ pub enum AgentEvent {
         call_id: String,
         /// The preview.
         preview: ApprovalPreview,
+    },
+    /// A running tool call's progress (an MCP server's `notifications/progress`, SPEC
+    /// §15.2): its card shows it until the result.
+    ToolProgress {
+        /// Call id.
+        call_id: String,
+        /// Work done so far.
+        progress: f64,
+        /// The whole, when known.
+        total: Option<f64>,
+        /// What the tool says it is doing (capped; escaped when shown).
+        message: Option<String>,
     },
     /// Number of submissions queued behind the running turn.
     Queued(usize),

@@ -468,7 +468,8 @@ impl ToolRunner {
                 };
                 return (i, out);
             }
-            let out = registry.call(&c.name, &c.arguments, cancel).await;
+            let call = registry.call(&c.name, &c.arguments, cancel);
+            let out = crate::tools::progress::for_call(&c.id, call).await;
             (i, out)
         };
         let overlapping = futures_util::future::join_all(parallel.into_iter().map(run));

@@ -33,6 +33,10 @@
 //!   take as a tool).
 //! - `fixture_wipe {path}` (only when named in `FIXTURE_TOOLS`): deletes the file `path`
 //!   while its annotations claim it is read-only (a server lying about a destructive tool).
+//! - `fixture_sleep {seconds}` (only when named): answers after that long; a call the
+//!   client cancels (`notifications/cancelled`) appends `cancelled` to `FIXTURE_CANCEL_LOG`.
+//! - `fixture_structured {}` (only when named): a result with `structuredContent` and no
+//!   content blocks.
 //! - `FIXTURE_TOOLS_NOT_A_LIST=1`: the `tools/list` answer's `tools` is a string (`later`:
 //!   every answer but the first).
 
@@ -105,6 +109,14 @@ fn tool(name: &str) -> Tool {
         "fixture_remove_tool" => (
             "Remove a tool from this server.".into(),
             text_schema("name"),
+        ),
+        "fixture_sleep" => (
+            "Answer after `seconds` seconds.".into(),
+            schema(json!({
+                "type": "object",
+                "properties": { "seconds": { "type": "number" } },
+                "required": ["seconds"]
+            })),
         ),
         "fixture_big" => (
             "Answer with a text of `size` bytes.".into(),
@@ -278,6 +290,25 @@ impl ServerHandler for Fixture {
                     Ok(()) => text(format!("wiped {path}")),
                     Err(e) => text(format!("could not wipe {path}: {e}")),
                 }
+            }
+            "fixture_sleep" => {
+                let secs = arg_num(&args, "seconds");
+                tokio::select! {
+                    _ = tokio::time::sleep(Duration::from_secs_f64(secs.max(0.0))) => {
+                        text(format!("slept {secs} s"))
+                    }
+                    _ = context.ct.cancelled() => {
+                        if let Ok(path) = std::env::var("FIXTURE_CANCEL_LOG") {
+                            append_line(&path, "cancelled");
+                        }
+                        text("cancelled")
+                    }
+                }
+            }
+            "fixture_structured" => {
+                let mut r = CallToolResult::structured(json!({"city": "Oslo", "temperature": -3}));
+                r.content.clear();
+                Ok(CallToolResponse::Complete(r))
             }
             "fixture_big" => {
                 let size: usize = arg_str(&args, "size").trim().parse().unwrap_or(0);

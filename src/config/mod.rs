@@ -170,6 +170,9 @@ pub struct Config {
     /// `[tools] defer_tools_over`: past this many command and MCP tools, they are announced
     /// and loaded by `tool_search` instead of declared up front (SPEC §15.1); `0` never defers.
     pub defer_tools_over: usize,
+    /// `[tools] max_subagents`: how many subagents of one step run at once (SPEC §15.3);
+    /// `0` offers no `task` tool.
+    pub max_subagents: usize,
     /// `[limits]`: stream size and progress caps.
     pub limits: Limits,
     /// `[ui] notify`: an OSC 9 notification when a turn ends while the terminal is
@@ -226,6 +229,7 @@ impl Default for Config {
             command_tools: BTreeMap::new(),
             builtin_tools: true,
             defer_tools_over: DEFAULT_DEFER_TOOLS_OVER,
+            max_subagents: crate::agent::subagent::DEFAULT_MAX_SUBAGENTS,
             limits: Limits::default(),
             ui_notify: false,
             sandbox: crate::sandbox::SandboxSettings::default(),

@@ -11,6 +11,9 @@ pub struct SandboxHandle {
     pub scope: SharedScope,
     /// `[sandbox] network`.
     pub network: bool,
+    /// The user's mode is `plan` (SPEC §15.3): the scope is read-only and the model was
+    /// told to plan. Only the loop reads it; the tools see the scope's mode.
+    pub plan: bool,
 }
 
 impl SandboxHandle {
@@ -19,6 +22,7 @@ impl SandboxHandle {
         SandboxHandle {
             scope: std::sync::Arc::new(std::sync::RwLock::new(scope)),
             network,
+            plan: false,
         }
     }
 
@@ -47,5 +51,20 @@ impl SandboxHandle {
     /// Switches the mode the tools see from their next call.
     pub fn set_mode(&self, mode: SandboxMode) {
         self.scope.write().unwrap_or_else(|e| e.into_inner()).mode = mode;
+    }
+
+    /// The user's mode: the sandbox mode, or `plan`.
+    pub fn agent_mode(&self) -> super::AgentMode {
+        if self.plan {
+            super::AgentMode::Plan
+        } else {
+            self.mode().into()
+        }
+    }
+
+    /// Switches to the user's `mode`: the sandbox the tools see, and whether it is `plan`.
+    pub fn set_agent_mode(&mut self, mode: super::AgentMode) {
+        self.set_mode(mode.sandbox());
+        self.plan = mode == super::AgentMode::Plan;
     }
 }

@@ -5,6 +5,7 @@
 //! the sandbox backends build their writable binds from the same roots and protected paths,
 //! so the two can never disagree about what is protected.
 
+pub mod agent_mode;
 pub mod bwrap;
 pub mod error;
 pub mod handle;
@@ -15,6 +16,8 @@ pub mod policy;
 pub mod probe;
 pub mod protected;
 pub mod vcs;
+
+pub use agent_mode::AgentMode;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};

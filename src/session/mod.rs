@@ -17,6 +17,7 @@ pub mod retry_event;
 pub mod rewind;
 pub mod rewound;
 pub mod store;
+pub mod subagent_event;
 pub mod surface;
 pub mod tail;
 pub mod tool_history;

@@ -26,13 +26,14 @@ pub struct ToolHistory {
 }
 
 /// Names of the built-in tools (command tools may not reuse them).
-pub const BUILTIN_TOOL_NAMES: [&str; 8] = [
+pub const BUILTIN_TOOL_NAMES: [&str; 9] = [
     "apply_patch",
     "edit_file",
     "grep",
     "list_dir",
     "read_file",
     "shell",
+    "task",
     "update_plan",
     "write_file",
 ];

@@ -68,6 +68,10 @@ pub struct ScriptedReply {
     pub stop_reason: Option<String>,
     /// Optional fault.
     pub fault: Option<Fault>,
+    /// Only a request whose rendered prompt contains this text takes this reply (a
+    /// subagent's requests carry its task message; decision 0173). Such a request takes
+    /// the first matching entry before any entry without `when`.
+    pub when: Option<String>,
 }
 
 impl ScriptedReply {
@@ -115,6 +119,12 @@ impl ScriptedReply {
         self
     }
 
+    /// Only for a request whose prompt contains `text` (see [`ScriptedReply::when`]).
+    pub fn when(mut self, text: impl Into<String>) -> Self {
+        self.when = Some(text.into());
+        self
+    }
+
     /// Attach a fault.
     pub fn with_fault(mut self, fault: Fault) -> Self {
         self.fault = Some(fault);
@@ -137,6 +147,7 @@ impl ScriptedReply {
             match key.as_str() {
                 "thinking" => reply.thinking = Some(string_field(v, what, key)?),
                 "text" => reply.text = Some(string_field(v, what, key)?),
+                "when" => reply.when = Some(string_field(v, what, key)?),
                 "stop_reason" => {
                     let s = string_field(v, what, key)?;
                     if !matches!(

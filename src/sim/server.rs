@@ -415,7 +415,18 @@ async fn handle(
         matched_unit: lookup.matched.map(|m| m.1.as_str().to_string()),
     });
 
-    let entry = st.script.front().cloned();
+    // A reply kept for requests that carry a text (a subagent's task) goes first to
+    // those; other requests take the first entry kept for nobody.
+    let pick = st
+        .script
+        .iter()
+        .position(|e| {
+            e.when
+                .as_ref()
+                .is_some_and(|w| parsed.render.contains(w.as_str()))
+        })
+        .or_else(|| st.script.iter().position(|e| e.when.is_none()));
+    let entry = pick.and_then(|i| st.script.get(i).cloned());
     let locale = settings.demo_locale.get();
     let turn = match turn::build_turn(
         &parsed,
@@ -427,8 +438,8 @@ async fn handle(
         Ok(t) => t,
         Err(e) => return fail(&mut st, rec, &e, &trace, None),
     };
-    if entry.is_some() {
-        st.script.pop_front();
+    if let Some(i) = pick {
+        st.script.remove(i);
     }
     rec.reply_source = Some(
         if entry.as_ref().is_some_and(|e| !e.has_no_content()) {

@@ -12,6 +12,7 @@ pub mod command;
 pub mod edit;
 pub mod mcp;
 pub mod plan;
+pub mod progress;
 pub mod registry;
 mod setup;
 pub mod shell;

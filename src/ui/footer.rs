@@ -222,6 +222,7 @@ pub fn footer_line(
     if let Some(sb) = sandbox {
         use crate::sandbox::SandboxMode;
         let style = match sb.mode {
+            _ if sb.plan => theme::accent(),
             SandboxMode::ReadOnly => theme::dim(),
             SandboxMode::WorkspaceWrite => theme::success(),
             SandboxMode::FullAccess => theme::warn(),
@@ -233,7 +234,7 @@ pub fn footer_line(
                 l.tra(
                     "tui-footer-mode",
                     &[
-                        ("mode", Arg::from(sb.mode.as_str())),
+                        ("mode", Arg::from(sb.agent_mode().as_str())),
                         (
                             "network",
                             Arg::from(crate::agent::mode::network_arg(sb.network)),

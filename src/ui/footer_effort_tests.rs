@@ -77,6 +77,7 @@ fn full(effort: Effort, locale: Locale, width: u16) -> String {
             sandbox: Some(crate::agent::protocol::SandboxInfo {
                 mode: crate::sandbox::SandboxMode::WorkspaceWrite,
                 network: false,
+                plan: false,
             }),
         },
         ToolCardMode::Collapsed,

@@ -41,6 +41,7 @@ fn render(locale: Locale, width: u16) -> String {
             sandbox: Some(crate::agent::protocol::SandboxInfo {
                 mode: crate::sandbox::SandboxMode::ReadOnly,
                 network: false,
+                plan: false,
             }),
         },
         ToolCardMode::Collapsed,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{CommandId, CommandSpec, find};
 use crate::i18n::Locale;
-use crate::sandbox::SandboxMode;
+use crate::sandbox::AgentMode;
 use crate::session::checkpoint_event::RewindScope;
 use crate::session::effort::Effort;
 
@@ -55,7 +55,7 @@ pub enum Command {
     /// `/mode [MODE]`: shows the mode, or switches to it.
     Mode {
         /// The mode to switch to.
-        mode: Option<SandboxMode>,
+        mode: Option<AgentMode>,
     },
     /// `/sandbox`.
     Sandbox,
@@ -268,7 +268,7 @@ impl Command {
             CommandId::Mode => Command::Mode {
                 mode: match rest {
                     "" => None,
-                    m => Some(SandboxMode::parse(m).ok_or_else(bad)?),
+                    m => Some(AgentMode::parse(m).ok_or_else(bad)?),
                 },
             },
             CommandId::Sandbox => Command::Sandbox,

@@ -75,6 +75,7 @@ pub struct AgentBuilder {
     background: BackgroundChanges,
     warnings: Vec<String>,
     restore_tool_state: bool,
+    max_subagents: usize,
 }
 
 impl AgentBuilder {
@@ -109,6 +110,7 @@ impl AgentBuilder {
             background: BackgroundChanges::new(),
             warnings: Vec::new(),
             restore_tool_state: false,
+            max_subagents: crate::agent::subagent::DEFAULT_MAX_SUBAGENTS,
         }
     }
 
@@ -131,6 +133,12 @@ impl AgentBuilder {
     /// How approvals are answered: a person (the TUI) or a script's flag (`exec`).
     pub fn approval(mut self, mode: ApprovalMode) -> Self {
         self.approval = mode;
+        self
+    }
+
+    /// How many subagents of one step run at once (`[tools] max_subagents`).
+    pub fn max_subagents(mut self, max: usize) -> Self {
+        self.max_subagents = max;
         self
     }
 
@@ -266,6 +274,7 @@ impl AgentBuilder {
                 hooks,
                 checkpoints: self.checkpoints,
                 sandbox,
+                max_subagents: self.max_subagents,
             },
             tools,
             inbox: Inbox::detached(self.events.clone()),

@@ -22,7 +22,7 @@ pub const LOADED_NOTE: &str =
 /// `calls` with every `call_tool` call that names a tool replaced by that tool's call
 /// (same id, so its result answers the model's `call_tool` call). One whose arguments
 /// name no tool stays as it is and gets its error from the registry.
-pub(super) fn unwrap_bridged(calls: Vec<ToolCall>) -> Vec<ToolCall> {
+pub(crate) fn unwrap_bridged(calls: Vec<ToolCall>) -> Vec<ToolCall> {
     calls
         .into_iter()
         .map(|c| {

@@ -23,10 +23,12 @@ mod changes;
 mod compaction;
 mod services;
 mod step;
+mod task;
 #[cfg(test)]
 mod tests;
 mod tools;
 
+pub(crate) use bridged::unwrap_bridged;
 pub use changes::BackgroundChanges;
 pub use compaction::{
     AUTO_COMPACT_RATIO, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, compaction_messages,

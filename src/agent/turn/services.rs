@@ -29,4 +29,6 @@ pub struct TurnServices {
     pub(crate) checkpoints: Checkpointer,
     /// The sandbox mode and write scope the acting tools read (SPEC §14.2).
     pub(crate) sandbox: SandboxHandle,
+    /// How many subagents of one step run at once (`[tools] max_subagents`, SPEC §15.3).
+    pub(crate) max_subagents: usize,
 }

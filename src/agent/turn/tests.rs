@@ -91,6 +91,7 @@ fn a_runner_built_from_parts_answers_the_calls_a_stopped_session_left_open() {
         hooks: Hooks::default(),
         checkpoints: Checkpointer::default(),
         sandbox: SandboxHandle::for_workspace(std::path::Path::new("/tmp")),
+        max_subagents: 4,
     };
     let mut background = BackgroundChanges::new();
     let mut runner = TurnRunner {

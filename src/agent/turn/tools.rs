@@ -115,13 +115,37 @@ impl TurnRunner<'_> {
         );
         let retained = super::bridged::removal_turns(&self.state.session, names);
         self.tools.registry_mut().set_retained(retained);
+        // `task` calls run as subagents below, after the other calls (SPEC §15.3).
+        let tasks: Vec<usize> = (0..calls.len())
+            .filter(|&i| decided[i].is_none() && self.is_task_call(&calls[i]))
+            .collect();
+        let mut decided = decided;
+        for &i in &tasks {
+            decided[i] = Some(String::new());
+        }
         let tools = &self.tools;
+        // A call's progress updates its card while it runs (SPEC §15.2).
+        let events = self.events.clone();
+        let progress: crate::tools::progress::StepSink = std::sync::Arc::new(move |id, p| {
+            events.emit(AgentEvent::ToolProgress {
+                call_id: id.to_string(),
+                progress: p.progress,
+                total: p.total,
+                message: p.message,
+            })
+        });
         let results = self
             .inbox
-            .during(tools.execute(&calls, decided, cancel))
+            .during(crate::tools::progress::reporting(
+                progress,
+                tools.execute(&calls, decided, cancel),
+            ))
             .await;
         let mut results = results;
         self.load_found(&calls, &mut results);
+        for (i, r) in self.run_tasks(turn, step, &calls, &tasks, cancel).await? {
+            results[i] = r;
+        }
         let mut retries = Vec::with_capacity(calls.len());
         for (call, r) in calls.iter().zip(results.iter_mut()) {
             // The sandbox seems to have refused a command: the user may run it outside,

@@ -47,7 +47,7 @@ pub(super) const MCP_SERVER_KEYS: &[&str] = &[
     "auth",
     "client_id",
 ];
-pub(super) const TOOLS_KEYS: &[&str] = &["command", "builtin", "defer_tools_over"];
+pub(super) const TOOLS_KEYS: &[&str] = &["command", "builtin", "defer_tools_over", "max_subagents"];
 pub(super) const BUILTIN_KEYS: &[&str] = &["enabled"];
 pub(super) const COMMAND_TOOL_KEYS: &[&str] = &[
     "description",

@@ -125,6 +125,9 @@ pub(crate) fn parse(text: &str, file: Option<&Path>, cwd: &Path) -> Res<Config> 
         if let Some(n) = w.non_negative(&mut tools, "tools", "defer_tools_over")? {
             cfg.defer_tools_over = usize::try_from(n).unwrap_or(usize::MAX);
         }
+        if let Some(n) = w.non_negative(&mut tools, "tools", "max_subagents")? {
+            cfg.max_subagents = usize::try_from(n).unwrap_or(usize::MAX);
+        }
         w.leftovers("tools", tools);
     }
 

@@ -174,6 +174,13 @@ pub enum EventKind {
     /// the rest of the session (SPEC §15.1; additive, see `session::downgrade_event`).
     #[serde(rename = "route/downgrade")]
     RouteDowngrade(crate::session::event::downgrade::RouteDowngrade),
+    /// A `task` call started a subagent (SPEC §15.3; additive, see
+    /// `session::subagent_event`).
+    #[serde(rename = "subagent/start")]
+    SubagentStart(crate::session::subagent_event::SubagentStart),
+    /// One event of a subagent's conversation (additive, see `session::subagent_event`).
+    #[serde(rename = "subagent/event")]
+    SubagentEvent(crate::session::subagent_event::SubagentEvent),
 }
 
 impl EventKind {
@@ -205,6 +212,8 @@ impl EventKind {
             EventKind::HookRun(_) => "hook/run",
             EventKind::ToolsChanged(_) => "tools/changed",
             EventKind::RouteDowngrade(_) => "route/downgrade",
+            EventKind::SubagentStart(_) => "subagent/start",
+            EventKind::SubagentEvent(_) => "subagent/event",
         }
     }
 

@@ -5,13 +5,22 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::future::BoxFuture;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest, ServerResult};
+use rmcp::service::{PeerRequestOptions, ServiceError};
 use tokio_util::sync::CancellationToken;
 
 use super::annotations::ToolHints;
 use super::content;
 use super::server::Server;
 use crate::tools::{ToolExecutor, ToolOutcome};
+
+/// How a call's wait ended.
+enum Ended {
+    Answered(Box<Result<ServerResult, ServiceError>>),
+    /// By the user or the timeout: the server is told (the reason it gets).
+    Cancelled(&'static str),
+    Failed(ToolOutcome),
+}
 
 /// Runs calls of one MCP tool on its server's current connection.
 pub(super) struct McpTool {
@@ -45,22 +54,57 @@ impl McpTool {
             _ => serde_json::Map::new(),
         };
         let params = CallToolRequestParams::new(self.tool.clone()).with_arguments(args);
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let mut handle = match peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+        {
+            Ok(h) => h,
+            Err(e) => {
+                return ToolOutcome::error(format!(
+                    "MCP server \"{server}\" is not connected (reconnecting): {e}"
+                ));
+            }
+        };
+        // The server's progress on this call updates its card while it runs.
+        let _progress = crate::tools::progress::current().map(|sink| {
+            self.server
+                .watch_progress(handle.progress_token.clone(), sink)
+        });
         // A reply over `max_message_bytes` is dropped by the transport: fail at once.
         let mut oversize = self.server.oversize.subscribe();
         oversize.borrow_and_update();
-        let outcome = tokio::select! {
+        let ended = tokio::select! {
             Ok(()) = oversize.changed() => {
                 let o = *oversize.borrow();
-                ToolOutcome::error(o.map(|o| o.message(server)).unwrap_or_default())
+                Ended::Failed(ToolOutcome::error(o.map(|o| o.message(server)).unwrap_or_default()))
             }
-            _ = cancel.cancelled() => return ToolOutcome::error("tool call cancelled"),
-            _ = tokio::time::sleep(self.timeout) => ToolOutcome::error(format!(
-                "MCP tool \"{}\" on server \"{server}\" timed out after {} s",
-                self.tool,
-                self.timeout.as_secs()
+            _ = cancel.cancelled() => Ended::Cancelled("cancelled by the user"),
+            _ = tokio::time::sleep(self.timeout) => Ended::Cancelled("timed out"),
+            r = &mut handle.rx => Ended::Answered(Box::new(
+                r.unwrap_or(Err(ServiceError::TransportClosed)),
             )),
-            r = peer.call_tool(params) => match r {
-                Ok(result) => content::outcome_from_result(&result),
+        };
+        let outcome = match ended {
+            Ended::Failed(o) => o,
+            Ended::Cancelled(reason) => {
+                // The server stops the work too (`notifications/cancelled`).
+                let _ = handle.cancel(Some(reason.to_string())).await;
+                if reason == "timed out" {
+                    ToolOutcome::error(format!(
+                        "MCP tool \"{}\" on server \"{server}\" timed out after {} s",
+                        self.tool,
+                        self.timeout.as_secs()
+                    ))
+                } else {
+                    return ToolOutcome::error("tool call cancelled");
+                }
+            }
+            Ended::Answered(r) => match *r {
+                Ok(ServerResult::CallToolResult(result)) => content::outcome_from_result(&result),
+                Ok(_) => ToolOutcome::error(format!(
+                    "MCP server \"{server}\" answered the call with something other than a result"
+                )),
                 Err(e) => {
                     let reconnecting = peer.is_transport_closed();
                     if reconnecting {

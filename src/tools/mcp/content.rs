@@ -65,14 +65,16 @@ fn summarize(block: &ContentBlock) -> String {
 }
 
 /// The model-facing outcome of a call: text blocks as text, images, audio and resources
-/// summarized with their MIME type, structured content as JSON when there is no other
-/// content, and `isError: true` as a tool error.
+/// summarized with their MIME type, structured content as pretty JSON when the result has
+/// no text (SPEC §15.2), and `isError: true` as a tool error.
 pub fn outcome_from_result(result: &CallToolResult) -> ToolOutcome {
     let mut parts: Vec<String> = result.content.iter().map(summarize).collect();
-    if parts.is_empty()
-        && let Some(s) = &result.structured_content
-    {
-        parts.push(s.to_string());
+    let has_text = result
+        .content
+        .iter()
+        .any(|b| matches!(b, ContentBlock::Text(t) if !t.text.trim().is_empty()));
+    if !has_text && let Some(s) = &result.structured_content {
+        parts.push(serde_json::to_string_pretty(s).unwrap_or_else(|_| s.to_string()));
     }
     let mut text = parts.join("\n");
     if truncate_utf8(&mut text, MAX_RESULT_BYTES) {
@@ -127,8 +129,17 @@ mod tests {
     }
 
     #[test]
-    fn structured_content_is_used_when_there_is_no_content() {
-        let o = outcome_from_result(&CallToolResult::structured(serde_json::json!({"n": 3})));
-        assert!(o.content.contains("\"n\":3"), "{}", o.content);
+    fn structured_content_is_shown_as_pretty_json_when_the_result_has_no_text() {
+        let mut r = CallToolResult::structured(serde_json::json!({"n": 3}));
+        r.content.clear();
+        let o = outcome_from_result(&r);
+        assert_eq!(o.content, "{\n  \"n\": 3\n}");
+        // Next to an image only, it is still the only text.
+        r.content = vec![ContentBlock::image("aGVsbG8=", "image/png")];
+        let o = outcome_from_result(&r);
+        assert!(o.content.ends_with("{\n  \"n\": 3\n}"), "{}", o.content);
+        // With text, the text says it (servers send both for old clients).
+        r.content = vec![ContentBlock::text("three")];
+        assert_eq!(outcome_from_result(&r).content, "three");
     }
 }

@@ -228,7 +228,12 @@ const MAX_QUOTE_CHARS: usize = 200;
 
 /// `s`, cut to [`MAX_QUOTE_CHARS`] characters with `…`.
 fn quote(s: &str) -> String {
-    match s.char_indices().nth(MAX_QUOTE_CHARS) {
+    quote_chars(s, MAX_QUOTE_CHARS)
+}
+
+/// `s`, cut to `max` characters with `…`.
+pub fn quote_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
         Some((end, _)) => format!("{}…", &s[..end]),
         None => s.to_string(),
     }

@@ -102,6 +102,7 @@ impl McpManager {
                     slot: Arc::new(ToolSlot::default()),
                     skipped: Mutex::new(Vec::new()),
                     warned: Mutex::new(HashSet::new()),
+                    progress: Mutex::new(Default::default()),
                 };
                 (name, Arc::new(server))
             })

@@ -1,10 +1,11 @@
 //! The state shared by an MCP server's manager, its supervisor and its tools' calls.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 
+use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RoleClient};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -17,6 +18,7 @@ use super::transport::{DEFAULT_MAX_MESSAGE_BYTES, Oversize};
 use crate::config::McpServerConfig;
 use crate::i18n::Text;
 use crate::session::event::{McpState, McpStatus};
+use crate::tools::progress::{CallSink, Progress};
 use crate::tools::registry::{RegisteredTool, ToolSource};
 use crate::tools::source::{Background, ToolSlot};
 
@@ -64,6 +66,31 @@ pub(super) struct Server {
     pub(super) skipped: Mutex<Vec<listing::Skipped>>,
     /// Warnings already shown for this server (each once).
     pub(super) warned: Mutex<HashSet<String>>,
+    /// Where the progress of each running call goes, by its progress token.
+    pub(super) progress: Mutex<HashMap<ProgressToken, CallSink>>,
+}
+
+/// Longest progress message shown (a server's words, on one card line).
+const MAX_PROGRESS_MESSAGE_CHARS: usize = 200;
+
+/// Fewest milliseconds between two progress reports passed on for one call: a server
+/// flooding notifications costs a redraw at most this often.
+const PROGRESS_EVERY_MS: u128 = 50;
+
+/// Stops passing on a call's progress when dropped (the call ended).
+pub(super) struct ProgressWatch<'a> {
+    server: &'a Server,
+    token: ProgressToken,
+}
+
+impl Drop for ProgressWatch<'_> {
+    fn drop(&mut self) {
+        self.server
+            .progress
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.token);
+    }
 }
 
 impl Server {
@@ -117,6 +144,52 @@ impl Server {
             let _ = bg.send(Background::LatestTools {
                 source: ToolSource::Mcp(self.name.clone()),
                 slot: self.slot.clone(),
+            });
+        }
+    }
+
+    /// Passes the server's `notifications/progress` for `token` to `sink` until the
+    /// returned watch is dropped: throttled, with the message capped.
+    pub(super) fn watch_progress(&self, token: ProgressToken, sink: CallSink) -> ProgressWatch<'_> {
+        let last = Mutex::new(None::<std::time::Instant>);
+        let throttled: CallSink = Arc::new(move |mut p: Progress| {
+            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+            let done = p.total.is_some_and(|t| p.progress >= t);
+            if !done && last.is_some_and(|t| t.elapsed().as_millis() < PROGRESS_EVERY_MS) {
+                return;
+            }
+            *last = Some(std::time::Instant::now());
+            p.message = p
+                .message
+                .map(|m| listing::quote_chars(&m, MAX_PROGRESS_MESSAGE_CHARS));
+            sink(p);
+        });
+        self.progress
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(token.clone(), throttled);
+        ProgressWatch {
+            server: self,
+            token,
+        }
+    }
+
+    /// A `notifications/progress` from the server, to the call it belongs to (if any
+    /// still runs).
+    pub(super) fn progressed(&self, params: ProgressNotificationParam) {
+        let sink = self
+            .progress
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&params.progress_token)
+            .cloned();
+        if let Some(sink) = sink
+            && params.progress.is_finite()
+        {
+            sink(Progress {
+                progress: params.progress,
+                total: params.total.filter(|t| t.is_finite()),
+                message: params.message,
             });
         }
     }

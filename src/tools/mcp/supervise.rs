@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use rmcp::model::Tool;
+use rmcp::model::{ProgressNotificationParam, Tool};
 use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::io::AsyncReadExt;
@@ -49,6 +49,14 @@ struct Handler {
 }
 
 impl ClientHandler for Handler {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.server.progressed(params);
+    }
+
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.server.changes_seen.fetch_add(1, Ordering::SeqCst);
         self.changed.notify_one();

@@ -138,10 +138,13 @@ impl App {
         // `/mode full-access` asked to leave the sandbox: this key answers (SPEC §15.3).
         if std::mem::take(&mut self.confirm_full_access) {
             if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
-                self.outbox.push(AgentCommand::SetMode(
-                    crate::sandbox::SandboxMode::FullAccess,
-                ));
+                self.outbox
+                    .push(AgentCommand::SetMode(crate::sandbox::AgentMode::FullAccess));
             }
+            return;
+        }
+        // `Execute this plan?` after a turn in plan mode: this key answers (SPEC §15.3).
+        if self.plan_key(&k) {
             return;
         }
         if self.overlays.on_key(&k, &self.model, out) {
@@ -263,7 +266,7 @@ impl App {
             }
             Action::CycleMode => {
                 // The Shift+Tab cycle (SPEC §15.3): full-access is never one of its steps.
-                let current = m.sandbox.map_or(Default::default(), |i| i.mode);
+                let current = m.sandbox.map_or(Default::default(), |i| i.agent_mode());
                 let next = crate::agent::mode::shift_tab_next(current);
                 self.outbox.push(AgentCommand::SetMode(next));
             }

@@ -3,7 +3,7 @@
 //! key stays.
 use super::*;
 use crate::agent::protocol::SandboxInfo;
-use crate::sandbox::SandboxMode;
+use crate::sandbox::{AgentMode, SandboxMode};
 use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -17,10 +17,12 @@ fn back_tab() -> KeyEvent {
     KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)
 }
 
-fn in_mode(app: &mut App, mode: SandboxMode) {
+fn in_mode(app: &mut App, mode: impl Into<AgentMode>) {
+    let mode = mode.into();
     app.on_agent_event(AgentEvent::Sandbox(SandboxInfo {
-        mode,
+        mode: mode.sandbox(),
         network: false,
+        plan: mode == AgentMode::Plan,
     }));
 }
 
@@ -31,13 +33,14 @@ fn screen(app: &mut App, w: u16, h: u16) -> String {
 }
 
 #[test]
-fn shift_tab_cycles_between_workspace_write_and_read_only_and_never_enters_full_access() {
+fn shift_tab_cycles_workspace_write_plan_read_only_and_never_enters_full_access() {
     let mut app = App::new(Locale::EnUs, false);
     for (from, to) in [
-        (SandboxMode::WorkspaceWrite, SandboxMode::ReadOnly),
-        (SandboxMode::ReadOnly, SandboxMode::WorkspaceWrite),
+        (AgentMode::WorkspaceWrite, AgentMode::Plan),
+        (AgentMode::Plan, AgentMode::ReadOnly),
+        (AgentMode::ReadOnly, AgentMode::WorkspaceWrite),
         // Out of full-access, Shift+Tab goes back into the cycle.
-        (SandboxMode::FullAccess, SandboxMode::WorkspaceWrite),
+        (AgentMode::FullAccess, AgentMode::WorkspaceWrite),
     ] {
         in_mode(&mut app, from);
         app.on_key(back_tab());
@@ -80,7 +83,7 @@ fn mode_full_access_waits_for_y_and_any_other_key_stays_in_the_sandbox() {
         app.on_key(key(KeyCode::Char('y')));
         assert_eq!(
             app.take_commands(),
-            vec![AgentCommand::SetMode(SandboxMode::FullAccess)]
+            vec![AgentCommand::SetMode(AgentMode::FullAccess)]
         );
         // The other modes switch at once.
         type_line(&mut app, "/mode read-only");
@@ -106,6 +109,14 @@ fn the_footer_names_the_mode_as_mode_spells_it_in_both_languages() {
         assert!(
             s.lines().last().unwrap_or_default().contains("read-only"),
             "{s}"
+        );
+        // Plan mode is named as `/mode` spells it, not as its read-only sandbox.
+        in_mode(&mut app, AgentMode::Plan);
+        let s = screen(&mut app, 120, 12);
+        let footer = s.lines().last().unwrap_or_default().to_string();
+        assert!(
+            footer.contains("plan") && !footer.contains("read-only"),
+            "{footer}"
         );
     }
 }

@@ -1,6 +1,8 @@
 //! The Chat event fold: [`Transcript`] turns committed session events, stream deltas,
 //! tool changes and approvals into cells, the same way live and on a resumed log.
 
+mod progress;
+
 use std::collections::HashMap;
 
 use crate::agent::protocol::{ApprovalDecision, Notice, NoticeLevel, ToolInfo};

@@ -14,4 +14,5 @@ mod resume_listing;
 mod retain;
 mod scenarios;
 mod session_dir_hostile;
+mod subagents;
 mod turn_loop;

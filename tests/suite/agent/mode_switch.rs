@@ -11,7 +11,7 @@ use common::PromptEnv;
 use deepterm::agent::run::{Agent, ApprovalMode};
 use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
-use deepterm::sandbox::SandboxMode;
+use deepterm::sandbox::{AgentMode, SandboxMode};
 use deepterm::session::Session;
 use deepterm::session::event::{EventKind, MODE_NOTE_SOURCE, ToolSchema};
 use deepterm::sim::{self, RecordedRequest, ScriptedReply, SimConfig};
@@ -276,4 +276,103 @@ async fn resume_keeps_a_stricter_logged_mode_and_never_widens_the_sandbox() {
             "logged {logged:?}: a note only when widening was refused"
         );
     }
+}
+
+/// The Shift+Tab cycle through plan mode (SPEC §15.3): workspace-write → plan → read-only →
+/// workspace-write, a turn after each switch. Every request repeats the previous one's
+/// bytes and tools and adds only the note and the new turn; the plan note asks for
+/// `update_plan` and no change.
+#[tokio::test]
+async fn every_switch_of_the_shift_tab_cycle_through_plan_mode_keeps_the_cached_prefix() {
+    let sim = sim::start(SimConfig::default()).await.expect("simulator");
+    let text = format!(
+        "model = \"sim/deepseek-flash\"\n[providers.sim]\nkind = \"deepseek-messages\"\n\
+         base_url = \"{}/anthropic\"\napi_key_env = \"DEEPTERM_MODE_CYCLE_UNUSED\"\n\
+         [[providers.sim.models]]\nid = \"deepseek-flash\"\n\
+         system_prompt_update = \"in-history\"\ntool_update = \"addition-only\"\n",
+        sim.base_url()
+    );
+    let cfg = Config::parse(&text, None).expect("config parses");
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let mut agent = Agent::builder(
+        Session::new("mode-cycle", "/tmp"),
+        cfg.resolve_route(None).expect("route"),
+        Box::new(PromptEnv {
+            prompt: Arc::new(Mutex::new("You are a test assistant.".to_string())),
+        }),
+        Localizer::new(Locale::default()),
+        tx,
+    )
+    .key(Some(ApiKey::new("sk-mode-cycle")))
+    .tools(registry())
+    .approval(ApprovalMode::AllowAll)
+    .build()
+    .expect("agent builds");
+    let long: String = (0..40)
+        .map(|i| format!("line {i:02}: a unique fact number {} to cache.\n", i * 7919))
+        .collect();
+    sim.push_reply(ScriptedReply::text("OK"));
+    assert_eq!(
+        agent.handle_line(&format!("Remember:\n{long}")).await.error,
+        None
+    );
+    let mut mode = AgentMode::WorkspaceWrite;
+    for _ in 0..3 {
+        mode = deepterm::agent::mode::shift_tab_next(mode);
+        assert_eq!(
+            agent
+                .handle_line(&format!("/mode {}", mode.as_str()))
+                .await
+                .error,
+            None
+        );
+        assert_eq!(agent.agent_mode(), mode);
+        sim.push_reply(ScriptedReply::text("OK"));
+        assert_eq!(agent.handle_line("And now?").await.error, None);
+    }
+    assert_eq!(mode, AgentMode::WorkspaceWrite, "the cycle comes back");
+    let reqs = sim.requests();
+    assert_eq!(reqs.len(), 4);
+    for pair in reqs.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        assert_eq!(after.status, 200, "{:?}", after.error);
+        let prefix = messages_part(&before.raw_body).trim_end_matches(['}', ']']);
+        assert!(
+            after.raw_body.starts_with(prefix),
+            "a switch kept the bytes"
+        );
+        assert_eq!(after.body["tools"], before.body["tools"]);
+        if let (Some(b), Some(a)) = (before.cache.as_ref(), after.cache.as_ref()) {
+            assert!(a.hit_tokens + UNIT >= b.total_tokens, "{a:?} after {b:?}");
+        }
+    }
+    let plan_note = "The user switched to plan mode";
+    assert!(!reqs[0].raw_body.contains(plan_note));
+    assert!(reqs[1].raw_body.contains(plan_note));
+    assert!(reqs[1].raw_body.contains("call update_plan with the steps"));
+    assert!(reqs[1].raw_body.contains("Change nothing"));
+}
+
+/// A session left in plan mode resumes in plan mode: the mode is read-only underneath, so
+/// it is no looser than a configured `workspace-write`.
+#[tokio::test]
+async fn a_session_left_in_plan_mode_resumes_in_plan_mode() {
+    let mut first = agent_on(
+        Session::new("plan-resume", "/tmp"),
+        SandboxMode::WorkspaceWrite,
+    );
+    assert_eq!(first.handle_line("/mode plan").await.error, None);
+    let events: Vec<_> = first
+        .session()
+        .events()
+        .iter()
+        .map(|e| (**e).clone())
+        .collect();
+    let mut resumed = agent_on(
+        Session::from_events(events).unwrap(),
+        SandboxMode::WorkspaceWrite,
+    );
+    resumed.restore_tool_state();
+    assert_eq!(resumed.agent_mode(), AgentMode::Plan);
+    assert_eq!(resumed.sandbox_mode(), SandboxMode::ReadOnly);
 }

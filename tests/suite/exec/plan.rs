@@ -107,3 +107,31 @@ async fn a_plan_with_two_steps_in_progress_is_refused_and_nothing_is_shown() {
         "{last}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_plan_mode_the_model_is_asked_for_a_plan_and_an_edit_is_refused() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    env.sim.push_reply(
+        ScriptedReply::tool_call("update_plan", three_steps())
+            .with_tool_call("write_file", json!({"path": "made.txt", "content": "x\n"})),
+    );
+    env.sim.push_reply(ScriptedReply::text("Here is the plan."));
+    let out = run(&env, "/mode plan\nplan the fix\n", &["--approve", "all"]).await;
+    assert!(
+        stdout(&out).contains("Plan · 1 of 3 done"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        !env.dir.path().join("ws/made.txt").exists(),
+        "plan mode changed a file"
+    );
+    let reqs = env.requests();
+    let first = reqs[0]["body"].to_string();
+    assert!(first.contains("The user switched to plan mode"), "{first}");
+    let after = messages(&reqs[1]).last().unwrap().to_string();
+    assert!(
+        after.contains("read-only"),
+        "the edit's refusal names the mode: {after}"
+    );
+}

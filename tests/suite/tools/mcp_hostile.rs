@@ -49,15 +49,15 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("MCP server fx connected (306 tools)"), "{err}");
-    // 8 built-ins + 1 command tool + 117 of the 306 MCP tools + the bridge's 2 are declared.
+    // 9 built-ins + 1 command tool + 116 of the 306 MCP tools + the bridge's 2 are declared.
     assert!(
         err.contains(
-            "189 tools were not declared to the model: a request may declare at most 128 tools"
+            "190 tools were not declared to the model: a request may declare at most 128 tools"
         ),
         "{err}"
     );
     assert!(
-        err.contains("not declared from MCP server fx: fx__gen_112, fx__gen_113, fx__gen_114, fx__gen_115, fx__gen_116, …"),
+        err.contains("not declared from MCP server fx: fx__gen_111, fx__gen_112, fx__gen_113, fx__gen_114, fx__gen_115, …"),
         "{err}"
     );
     assert_eq!(
@@ -77,6 +77,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "read_file",
             "shell",
             "stamp",
+            "task",
             "update_plan",
             "write_file"
         ]
@@ -92,13 +93,13 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
             "stamp",
             "shell",
             "fx__echo",
-            "fx__gen_111",
+            "fx__gen_110",
             "tool_search",
             "call_tool",
         ] {
             assert!(names.contains(&b.to_string()), "{b} declared");
         }
-        assert!(!names.contains(&"fx__gen_112".to_string()));
+        assert!(!names.contains(&"fx__gen_111".to_string()));
         assert_eq!(names, tool_names(&reqs[1]), "the same set every request");
         assert!(
             starts_with_previous(&reqs[0], r),
@@ -134,8 +135,8 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
         .filter(|b| b["type"] == "tool-addition")
         .map(|b| b["toolName"].as_str().unwrap())
         .collect();
-    assert_eq!(added.len(), 119, "{added:?}");
-    assert!(!added.contains(&"fx__gen_112"));
+    assert_eq!(added.len(), 118, "{added:?}");
+    assert!(!added.contains(&"fx__gen_111"));
 }
 
 /// The limit is per route: `[[providers.X.models]] max_tools = N` lowers it; the bridge's
@@ -143,7 +144,7 @@ async fn three_hundred_mcp_tools_are_capped_at_128_builtins_first_with_a_warning
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn max_tools_from_the_model_entry_caps_the_declarations() {
     let env = TestEnv::new(SimConfig::default()).await;
-    let cfg = config(&env, "", "", "max_tools = 12");
+    let cfg = config(&env, "", "", "max_tools = 13");
     let out = env
         .exec(&cfg, "/mcp connect fx\nplease call fx__add now\n", &[])
         .await;
@@ -151,7 +152,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     assert!(out.status.success(), "{err}");
     assert!(
         err.contains(
-            "5 tools were not declared to the model: a request may declare at most 12 tools"
+            "5 tools were not declared to the model: a request may declare at most 13 tools"
         ),
         "{err}"
     );
@@ -172,6 +173,7 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
             "read_file",
             "shell",
             "stamp",
+            "task",
             "tool_search",
             "update_plan",
             "write_file"

@@ -8,3 +8,4 @@ mod mcp_misbehaving;
 mod mcp_npm;
 mod mcp_remote;
 pub(crate) mod mcp_remote_oauth;
+mod mcp_results;

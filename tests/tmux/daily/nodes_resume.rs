@@ -125,7 +125,7 @@ fn one_node_per_change_and_alt_t(w: u16, t: &Texts, socket: &str) {
         &tmux,
         t,
         "Hello",
-        "apply_patch, edit_file, grep, list_dir, read_file, shell, write_file",
+        "apply_patch, edit_file, grep, list_dir, read_file, shell, task, update_plan, write_file",
     );
     tmux.type_line("/tool disable grep");
     // The node appears when the change is made (no separate notice).
@@ -134,7 +134,7 @@ fn one_node_per_change_and_alt_t(w: u16, t: &Texts, socket: &str) {
         &tmux,
         t,
         "Again",
-        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file",
+        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, task, update_plan, write_file",
     );
     // The node is now above the screen; Alt+T expands it and scrolls it into view.
     tmux.key("M-t");
@@ -185,14 +185,14 @@ fn resume_restores_and_prints_the_hint(w: u16, t: &Texts, socket: &str) {
         &tmux,
         t,
         "Hello",
-        "apply_patch, edit_file, grep, list_dir, read_file, shell, write_file",
+        "apply_patch, edit_file, grep, list_dir, read_file, shell, task, update_plan, write_file",
     );
     tmux.type_line("/tool disable grep");
     ask(
         &tmux,
         t,
         "Again",
-        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file",
+        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, task, update_plan, write_file",
     );
     tmux.type_line("/quit");
     let screen = tmux.wait_for("the resume hint", |s| s.contains("EXITED"));
@@ -238,7 +238,7 @@ fn resume_restores_and_prints_the_hint(w: u16, t: &Texts, socket: &str) {
         &tmux,
         t,
         "Third",
-        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, write_file",
+        "Tools on offer: apply_patch, edit_file, list_dir, read_file, shell, task, update_plan, write_file",
     );
     assert_eq!(
         developer(&log),

@@ -73,6 +73,7 @@ fn a_read_file_card_counts_hidden_source_lines_not_wrapped_rows() {
         hooks: Vec::new(),
         ask: None,
         retry: None,
+        progress: None,
     };
     for (locale, more) in [
         (Locale::EnUs, "… 7 more lines"),

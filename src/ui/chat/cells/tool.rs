@@ -50,6 +50,8 @@ pub struct ToolCell {
     /// A `shell` call the sandbox seemed to refuse and what the user answered when asked
     /// to run it outside (from the logged result: the same live and resumed).
     pub retry: Option<Box<crate::session::retry_event::SandboxRetry>>,
+    /// The latest progress the running call reported (SPEC §15.2).
+    pub progress: Option<Box<crate::tools::progress::Progress>>,
 }
 
 impl ToolCell {
@@ -66,6 +68,7 @@ impl ToolCell {
             hooks: Vec::new(),
             ask: None,
             retry: None,
+            progress: None,
         }
     }
 
@@ -80,7 +83,10 @@ impl ToolCell {
                 (l.tr("tui-tool-queued"), theme::dim())
             }
             _ if denied => (l.tr("tui-tool-denied"), theme::error()),
-            (None, _) => (l.tr("tui-tool-running"), theme::warn()),
+            (None, _) => match self.progress.as_deref() {
+                Some(p) => (running_with(p, l), theme::warn()),
+                None => (l.tr("tui-tool-running"), theme::warn()),
+            },
             (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
             (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
         };
@@ -186,6 +192,33 @@ impl ToolCell {
             ));
         }
         head
+    }
+}
+
+/// "running · 40% · indexing", from the call's latest progress.
+fn running_with(p: &crate::tools::progress::Progress, l: crate::i18n::Localizer) -> String {
+    let done = match p.total.filter(|t| *t > 0.0) {
+        Some(t) => l.tra(
+            "tui-tool-progress-percent",
+            &[(
+                "percent",
+                Arg::from((p.progress / t * 100.0).clamp(0.0, 100.0).round() as u64),
+            )],
+        ),
+        None => l.tra(
+            "tui-tool-progress-count",
+            &[("done", Arg::from(format!("{}", p.progress)))],
+        ),
+    };
+    match p.message.as_deref().filter(|m| !m.trim().is_empty()) {
+        Some(m) => l.tra(
+            "tui-tool-running-progress-message",
+            &[
+                ("done", Arg::from(done)),
+                ("message", Arg::from(sanitize(&m.replace('\n', " ")))),
+            ],
+        ),
+        None => l.tra("tui-tool-running-progress", &[("done", Arg::from(done))]),
     }
 }
 
