@@ -18,6 +18,7 @@ mod login;
 pub mod names;
 mod options;
 mod remote;
+mod resources;
 mod server;
 pub mod stderr_tail;
 mod supervise;

@@ -10,13 +10,14 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use common::PromptEnv;
+use deepterm::agent::protocol::{AgentCommand, AgentEvent};
 use deepterm::agent::run::{Agent, ApprovalMode};
 use deepterm::agent::subagent;
 use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::sandbox::SandboxMode;
 use deepterm::session::Session;
-use deepterm::session::event::EventKind;
+use deepterm::session::event::{EventKind, TurnOutcome};
 use deepterm::sim::{self, Fault, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -36,6 +37,14 @@ fn registry(root: &Path) -> deepterm::tools::ToolRegistry {
 }
 
 async fn agent_on(sim: &SimHandle, root: &Path, session: Session) -> Agent {
+    agent_with_events(sim, root, session).0
+}
+
+fn agent_with_events(
+    sim: &SimHandle,
+    root: &Path,
+    session: Session,
+) -> (Agent, mpsc::UnboundedReceiver<AgentEvent>) {
     let text = format!(
         r#"model = "sim/deepseek-flash"
 
@@ -53,8 +62,8 @@ tool_update = "addition-only"
     );
     let cfg = Config::parse(&text, None).expect("config parses");
     let route = cfg.resolve_route(None).expect("route resolves");
-    let (tx, _rx) = mpsc::unbounded_channel();
-    Agent::builder(
+    let (tx, rx) = mpsc::unbounded_channel();
+    let agent = Agent::builder(
         session,
         route,
         Box::new(PromptEnv {
@@ -67,7 +76,8 @@ tool_update = "addition-only"
     .tools(registry(root))
     .approval(ApprovalMode::AllowAll)
     .build()
-    .expect("agent builds")
+    .expect("agent builds");
+    (agent, rx)
 }
 
 fn task(description: &str, prompt: &str) -> Value {
@@ -271,4 +281,151 @@ async fn several_tasks_of_one_reply_run_at_once_and_answer_in_call_order() {
         tool_results(&reqs[4]),
         ["answer of a1", "answer of a2", "answer of a3"]
     );
+}
+
+#[tokio::test]
+async fn cancelling_the_parent_mid_subagent_stops_it_and_the_next_turn_works() {
+    let sim = sim::start(SimConfig::default()).await.expect("simulator");
+    let dir = tempfile::tempdir().unwrap();
+    let (agent, mut rx) =
+        agent_with_events(&sim, dir.path(), Session::new("subagent-cancel", "/tmp"));
+    sim.push_reply(ScriptedReply::tool_call(
+        "task",
+        task("slow", "Take your time."),
+    ));
+    // The subagent's reply stalls far longer than the test waits.
+    sim.push_reply(
+        ScriptedReply::text("too late")
+            .with_fault(Fault::Stall {
+                ms: 30_000,
+                close: false,
+            })
+            .when("subagent a1"),
+    );
+    let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
+    let run = tokio::spawn(agent.run_interactive(cmd_rx));
+    let mut seen = Vec::new();
+    cmd_tx
+        .send(AgentCommand::Submit("Delegate slowly.".into()))
+        .unwrap();
+    // Wait until the subagent's request is on its way (its step started).
+    common::receive_until(
+        &mut rx,
+        |e| {
+            matches!(e, AgentEvent::Committed(ev) if matches!(&ev.kind,
+                EventKind::SubagentEvent(s) if matches!(s.event.kind, EventKind::StepStart(_))))
+        },
+        |e| seen.push(e),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let t = Instant::now();
+    cmd_tx.send(AgentCommand::Cancel).unwrap();
+    common::receive_until(
+        &mut rx,
+        |e| matches!(e, AgentEvent::TurnFinished),
+        |e| seen.push(e),
+    )
+    .await;
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "the cancel waited for the subagent"
+    );
+    sim.push_reply(ScriptedReply::text("Second answer."));
+    cmd_tx.send(AgentCommand::Submit("Go on.".into())).unwrap();
+    common::receive_until(
+        &mut rx,
+        |e| matches!(e, AgentEvent::TurnFinished),
+        |e| seen.push(e),
+    )
+    .await;
+    cmd_tx.send(AgentCommand::Shutdown).unwrap();
+    common::receive_until(
+        &mut rx,
+        |e| matches!(e, AgentEvent::Exited),
+        |e| seen.push(e),
+    )
+    .await;
+    run.await.unwrap();
+    let events: Vec<_> = seen
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Committed(ev) => Some(ev.clone()),
+            _ => None,
+        })
+        .collect();
+    let outcomes: Vec<_> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TurnEnd(t) => t.outcome,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outcomes, [TurnOutcome::Cancelled, TurnOutcome::Completed]);
+    let task_result = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::ToolResult(r) => r.error.clone(),
+            _ => None,
+        })
+        .expect("the task call is answered");
+    assert!(task_result.contains("cancelled"), "{task_result}");
+    let reqs = sim.requests();
+    assert_eq!(reqs.last().unwrap().reply_source.as_deref(), Some("script"));
+    assert!(reqs.last().unwrap().raw_body.contains("Go on."));
+}
+
+#[tokio::test]
+async fn a_resumed_session_with_a_finished_subagent_goes_on_from_the_step_that_called_it() {
+    let sim = sim::start(SimConfig::default()).await.expect("simulator");
+    let dir = tempfile::tempdir().unwrap();
+    let mut agent = agent_on(&sim, dir.path(), Session::new("subagent-resume", "/tmp")).await;
+    sim.push_reply(ScriptedReply::tool_call(
+        "task",
+        task("look", "Look around."),
+    ));
+    sim.push_reply(ScriptedReply::text("a1 looked.").when("subagent a1"));
+    sim.push_reply(ScriptedReply::text("First turn done."));
+    assert_eq!(agent.handle_line(&long_question()).await.error, None);
+    // The log as a resumed session loads it: every rule checked again.
+    let events: Vec<_> = agent
+        .session()
+        .events()
+        .iter()
+        .map(|e| (**e).clone())
+        .collect();
+    let line = serde_json::to_string(&events).unwrap();
+    let events: Vec<deepterm::session::event::Event> = serde_json::from_str(&line).unwrap();
+    drop(agent);
+    let resumed = Session::from_events(events).expect("the log with a subagent loads");
+    assert!(subagent::log::subagent_log(&resumed, "a1").unwrap().is_ok());
+    let mut agent = agent_on(&sim, dir.path(), resumed).await;
+    sim.push_reply(ScriptedReply::text("Second turn done."));
+    assert_eq!(agent.handle_line("And now?").await.error, None);
+    let reqs = sim.requests();
+    ok(&reqs);
+    assert_eq!(reqs.len(), 4);
+    let (before, after) = (&reqs[2], &reqs[3]);
+    // The parent's conversation goes on from its own last request: the subagent's turn
+    // inside it changed none of its bytes.
+    assert!(after.raw_body.starts_with(messages_part(&before.raw_body)));
+    assert!(!after.raw_body.contains("You are subagent a1"));
+    let (b, a) = (
+        before.cache.as_ref().unwrap(),
+        after.cache.as_ref().unwrap(),
+    );
+    assert!(a.hit_tokens + UNIT >= b.total_tokens, "{a:?} after {b:?}");
+    // A second task in the resumed session is a2.
+    sim.push_reply(ScriptedReply::tool_call(
+        "task",
+        task("again", "Once more."),
+    ));
+    sim.push_reply(ScriptedReply::text("a2 done.").when("subagent a2"));
+    sim.push_reply(ScriptedReply::text("Third turn done."));
+    assert_eq!(agent.handle_line("Delegate again.").await.error, None);
+    let ids: Vec<String> = subagent::log::subagents(agent.session())
+        .into_iter()
+        .map(|s| s.agent)
+        .collect();
+    assert_eq!(ids, ["a1", "a2"]);
 }
