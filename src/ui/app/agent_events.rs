@@ -30,8 +30,10 @@ impl App {
                 self.chat.transcript.set_rewound(rewound.clone());
                 self.traj.trajectory.set_rewound(rewound);
                 self.chat.transcript.set_replaying(true);
+                self.plan_reset();
                 for e in &history {
                     self.apply_committed(e);
+                    self.plan_committed(e, false);
                 }
                 self.chat.transcript.set_replaying(false);
                 // Replaying history is not news: the pane the user chose stays.
@@ -45,6 +47,7 @@ impl App {
                 if self.apply_committed(&e) {
                     self.show_chat(None);
                 }
+                self.plan_committed(&e, true);
             }
             AgentEvent::Stream { turn, step, event } => {
                 self.prompts.streamed(&event);
@@ -152,7 +155,10 @@ impl App {
                 .bottom
                 .composer
                 .offer_custom_commands(offered.iter().map(CommandSpec::custom).collect()),
-            AgentEvent::TurnFinished => self.turn_finished(),
+            AgentEvent::TurnFinished => {
+                self.plan_turn_finished();
+                self.turn_finished()
+            }
             // `/clear` (§14.5): Chat's view is emptied; the session, its log, the
             // Trajectory and the next request are untouched.
             AgentEvent::ClearScreen => self.chat.clear_screen(),

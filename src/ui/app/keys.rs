@@ -143,6 +143,10 @@ impl App {
             }
             return;
         }
+        // `Execute this plan?` after a turn in plan mode: this key answers (SPEC §15.3).
+        if self.plan_key(&k) {
+            return;
+        }
         if self.overlays.on_key(&k, &self.model, out) {
             return;
         }

@@ -76,6 +76,8 @@ pub struct App {
     narrow_pane: Focus,
     /// Shift+Tab asked to switch to full-access: the next key confirms (`y`) or not.
     confirm_full_access: bool,
+    /// The model's plan, pinned, and the question to carry it out (`plan.rs`).
+    plan: plan::PlanState,
     /// Commands for the agent, in order.
     outbox: Vec<AgentCommand>,
     /// Whether the user asked to quit.
@@ -113,6 +115,7 @@ impl App {
             prompts: Default::default(),
             narrow_pane: Focus::Chat,
             confirm_full_access: false,
+            plan: Default::default(),
             outbox: Vec::new(),
             quit: false,
             screen: None,
@@ -533,6 +536,9 @@ pub fn resume_command(id: &str, args: &[String]) -> String {
 
 mod agent_events;
 mod keys;
+mod plan;
+#[cfg(test)]
+mod plan_tests;
 mod render;
 
 /// What the unit tests below share through `use super::*`.

@@ -34,9 +34,11 @@ impl App {
         } else {
             self.bottom.height(area.width, avail) + self.bottom.queued_rows(&self.model)
         };
-        let [banner, panes, status, bottom, footer_row] = Layout::vertical([
+        let plan_h = self.plan_height(avail);
+        let [banner, panes, plan, status, bottom, footer_row] = Layout::vertical([
             Constraint::Length(banner_h),
             Constraint::Fill(1),
+            Constraint::Length(plan_h),
             Constraint::Length(1),
             Constraint::Length(bottom_h),
             Constraint::Length(1),
@@ -47,6 +49,7 @@ impl App {
         self.render_footer(footer_row, buf);
         self.bottom.render(bottom, buf, &self.model);
         self.render_status(status, buf);
+        self.render_plan(plan, buf);
         self.render_panes(panes, buf);
         self.bottom.render_popup(panes, buf, &self.model);
         self.overlays.render(area, buf, &self.model);
@@ -114,6 +117,11 @@ impl App {
         let warn = |text: String| Line::from(Span::styled(truncate(&text, w), theme::warn()));
         let st = if self.confirm_full_access {
             warn(l.tr("tui-mode-confirm-full"))
+        } else if self.plan.confirm {
+            Line::from(Span::styled(
+                truncate(&l.tr("plan-execute-question"), w),
+                theme::accent(),
+            ))
         } else if self.quit_hint_visible() {
             warn(l.tr("tui-quit-hint"))
         } else if self.rewind_armed() {
