@@ -156,6 +156,11 @@ pub enum McpAction {
         /// The configured server.
         server: String,
     },
+    /// `/mcp resources [NAME]`: resources and templates (SPEC §15.2).
+    Resources {
+        /// One server, or every connected one.
+        server: Option<String>,
+    },
 }
 
 /// `/system`'s arguments.
@@ -247,6 +252,9 @@ impl Command {
                     },
                     (Some("logout"), Some(server), None) => McpAction::Logout {
                         server: server.to_string(),
+                    },
+                    (Some("resources"), server, None) => McpAction::Resources {
+                        server: server.map(str::to_string),
                     },
                     _ => return Err(bad()),
                 };

@@ -303,6 +303,14 @@ fn keep_logged_definitions(
     {
         return (tools, Vec::new());
     }
+    // Fast path, the usual attempt: the tools are the latest header's (structural
+    // equality, no serialization; a change of key order alone goes the old way).
+    if session
+        .latest_header()
+        .is_some_and(|(_, h)| h.header.tools.as_deref().unwrap_or(&[]) == tools.as_slice())
+    {
+        return (tools, Vec::new());
+    }
     // Every definition the series declared (a removed tool stays declared with retain, so
     // its re-addition is one too).
     let Ok(history) = session.tool_history() else {
