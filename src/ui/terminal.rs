@@ -23,7 +23,7 @@ use tokio::task::JoinHandle;
 
 use super::app::App;
 use super::event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
-use super::osc::TermRequest;
+use super::app_event::TermRequest;
 use super::panic::{Registration, TaskPanic, UI_TASK, named, register};
 
 pub use super::event_loop::{FRAME, FrameLimiter};
