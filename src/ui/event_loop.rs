@@ -362,7 +362,15 @@ where
                 }
             }
         }
-        let done = dispatch(app, arrived, &io.commands, screen, &mut term, reopen, &secrets)?;
+        let done = dispatch(
+            app,
+            arrived,
+            &io.commands,
+            screen,
+            &mut term,
+            reopen,
+            &secrets,
+        )?;
         if done.any {
             frames.request();
         }

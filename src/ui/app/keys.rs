@@ -5,9 +5,9 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEve
 use ratatui::layout::Position;
 
 use crate::agent::protocol::AgentCommand;
+use crate::ui::app_event::TermRequest;
 use crate::ui::component::Component;
 use crate::ui::keymap::{self, Action, Context, ctrl, typed};
-use crate::ui::app_event::TermRequest;
 use crate::ui::overlays::{HelpOverlay, Overlay};
 
 use super::{App, Focus};

@@ -18,8 +18,8 @@ use crate::ui::app_event::{self, AppEvent, AppEventReceiver, AppEventSender, Ter
 use crate::ui::bottom::BottomPane;
 use crate::ui::bottom::composer::Composer;
 use crate::ui::chat::{CellKind, ChatPane, Transcript};
-use crate::ui::model::Model;
 use crate::ui::history::HistoryBatch;
+use crate::ui::model::Model;
 use crate::ui::osc;
 use crate::ui::overlays::{HelpOverlay, Overlay, OverlayStack};
 use crate::ui::scroll::Scroll;
@@ -189,50 +189,50 @@ impl App {
     /// (`/mode full-access` waits for `y`; quitting sends `Shutdown` first).
     pub fn handle(&mut self, e: AppEvent) {
         match e {
-                // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
-                AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
-                    mode: Some(crate::sandbox::AgentMode::FullAccess),
-                })) if !self
-                    .model
-                    .sandbox
-                    .is_some_and(|s| s.mode == crate::sandbox::SandboxMode::FullAccess) =>
-                {
-                    self.confirm_full_access = true;
-                }
-                AppEvent::Agent(cmd) => self.send(cmd),
-                AppEvent::Quit => self.request_quit(),
-                AppEvent::OpenHelp => {
-                    let custom = self.bottom.composer.custom_commands().to_vec();
-                    let help = HelpOverlay::new(self.mouse_capture, custom);
-                    self.overlays.push(Overlay::Help(help));
-                }
-                AppEvent::Copy { n } => self.copy(n),
-                AppEvent::CopyText(text) => {
-                    self.terminal(TermRequest::Escape(osc::osc52(&text)));
-                }
-                AppEvent::Answer {
-                    call_id,
-                    decision,
-                    reason,
-                } => {
-                    self.chat.transcript.decide(&call_id, decision);
-                    self.send(match reason {
-                        Some(reason) => AgentCommand::DenyWithReason { call_id, reason },
-                        None => AgentCommand::Approve { call_id, decision },
-                    });
-                }
-                AppEvent::Notice(n) => {
-                    self.chat.transcript.push(CellKind::Notice(n));
-                }
-                AppEvent::ShowChat => self.show_chat(None),
-                AppEvent::ChatFollow => self.chat.scroll = Scroll::default(),
-                AppEvent::ChatTop => self.chat.scroll_by(isize::MIN / 2),
-                AppEvent::Focus(f) => self.model.focus = f,
-                AppEvent::History { reading, batch } => self.on_history(reading, batch),
-                e @ (AppEvent::Terminal(_) | AppEvent::Editor(_)) => {
-                    self.tx.send(e);
-                }
+            // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
+            AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
+                mode: Some(crate::sandbox::AgentMode::FullAccess),
+            })) if !self
+                .model
+                .sandbox
+                .is_some_and(|s| s.mode == crate::sandbox::SandboxMode::FullAccess) =>
+            {
+                self.confirm_full_access = true;
             }
+            AppEvent::Agent(cmd) => self.send(cmd),
+            AppEvent::Quit => self.request_quit(),
+            AppEvent::OpenHelp => {
+                let custom = self.bottom.composer.custom_commands().to_vec();
+                let help = HelpOverlay::new(self.mouse_capture, custom);
+                self.overlays.push(Overlay::Help(help));
+            }
+            AppEvent::Copy { n } => self.copy(n),
+            AppEvent::CopyText(text) => {
+                self.terminal(TermRequest::Escape(osc::osc52(&text)));
+            }
+            AppEvent::Answer {
+                call_id,
+                decision,
+                reason,
+            } => {
+                self.chat.transcript.decide(&call_id, decision);
+                self.send(match reason {
+                    Some(reason) => AgentCommand::DenyWithReason { call_id, reason },
+                    None => AgentCommand::Approve { call_id, decision },
+                });
+            }
+            AppEvent::Notice(n) => {
+                self.chat.transcript.push(CellKind::Notice(n));
+            }
+            AppEvent::ShowChat => self.show_chat(None),
+            AppEvent::ChatFollow => self.chat.scroll = Scroll::default(),
+            AppEvent::ChatTop => self.chat.scroll_by(isize::MIN / 2),
+            AppEvent::Focus(f) => self.model.focus = f,
+            AppEvent::History { reading, batch } => self.on_history(reading, batch),
+            e @ (AppEvent::Terminal(_) | AppEvent::Editor(_)) => {
+                self.tx.send(e);
+            }
+        }
     }
 
     /// Writes `r` to the terminal (through the event loop).
