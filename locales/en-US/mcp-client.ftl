@@ -21,3 +21,14 @@ tui-tool-progress-percent = { $percent }%
 tui-tool-progress-count = { $done } done
 tui-tool-running-progress = running · { $done }
 tui-tool-running-progress-message = running · { $done } · { $message }
+
+## /mcp resources [NAME]
+mcp-resources-header = { $name }: { $count } resources and templates
+mcp-resource-line = {"  "}{ $uri } · { $name } · { $mime }
+mcp-resource-template-line = {"  "}{ $uri } (template) · { $name } · { $mime }
+mcp-resources-more = {"  "}… only the first { $limit } are shown
+mcp-resources-none = { $name }: no resources
+mcp-resources-not-connected = { $name }: not connected (/mcp connect { $name })
+mcp-resources-failed = { $name }: the resources could not be listed: { $error }
+mcp-resources-timeout = { $name }: the resources could not be listed: no answer within { $seconds } s
+mcp-resources-no-server = No MCP server is connected.

@@ -21,6 +21,7 @@ mcp-status-line = { $name }: { $state }, { $count ->
     [one] 1 tool
    *[other] { $count } tools
 }
+mcp-status-line-bare = { $name }: { $state }
 mcp-status-error =     last error: { $error }
 mcp-status-mapped =     { $model } ← tool "{ $original }"
 mcp-state-idle = not connected

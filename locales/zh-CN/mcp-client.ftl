@@ -20,3 +20,14 @@ tui-tool-progress-percent = { $percent }%
 tui-tool-progress-count = 已完成 { $done }
 tui-tool-running-progress = 运行中 · { $done }
 tui-tool-running-progress-message = 运行中 · { $done } · { $message }
+
+## /mcp resources [名称]
+mcp-resources-header = { $name }：{ $count } 个资源和模板
+mcp-resource-line = {"  "}{ $uri } · { $name } · { $mime }
+mcp-resource-template-line = {"  "}{ $uri }（模板）· { $name } · { $mime }
+mcp-resources-more = {"  "}…… 只显示前 { $limit } 个
+mcp-resources-none = { $name }：没有资源
+mcp-resources-not-connected = { $name }：未连接（/mcp connect { $name }）
+mcp-resources-failed = { $name }：无法列出资源：{ $error }
+mcp-resources-timeout = { $name }：无法列出资源：{ $seconds } 秒内没有应答
+mcp-resources-no-server = 没有已连接的 MCP 服务器。

@@ -18,6 +18,7 @@ tools-error-unknown-name = 没有名为“{ $name }”的工具；用 /tools 查
 mcp-none-configured = 尚未配置 MCP 服务器；请在配置文件中添加 [mcp.servers.名称]。
 mcp-status-header = MCP 服务器（{ $count } 个）：
 mcp-status-line = { $name }：{ $state }，{ $count } 个工具
+mcp-status-line-bare = { $name }：{ $state }
 mcp-status-error =     最近的错误：{ $error }
 mcp-status-mapped =     { $model } ← 工具“{ $original }”
 mcp-state-idle = 未连接

@@ -44,6 +44,8 @@ pub enum CommandId {
     Permissions,
     /// `/diff [N]`: what this session (or turn N) changed in the workspace (SPEC §14.3).
     Diff,
+    /// `/review [BASE]`: a read-only review of the workspace's changes (SPEC §15.3).
+    Review,
     /// `/undo [--force]`: puts back the files the last turn changed.
     Undo,
     /// `/rewind [N [conversation|code|both]] [--force]`: back to before prompt N.
@@ -318,6 +320,15 @@ pub const COMMANDS: &[CommandSpec] = &[
         desc_key: Cow::Borrowed("cmd-inspect"),
         complete_with_args: true,
         usage_key: Some(Cow::Borrowed("cmd-inspect-args")),
+    },
+    CommandSpec {
+        id: CommandId::Review,
+        name: Cow::Borrowed("/review"),
+        aliases: &[],
+        args: ArgSpec::Optional,
+        desc_key: Cow::Borrowed("cmd-review"),
+        complete_with_args: true,
+        usage_key: Some(Cow::Borrowed("cmd-review-args")),
     },
     CommandSpec {
         id: CommandId::Copy,

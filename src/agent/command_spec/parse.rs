@@ -69,6 +69,11 @@ pub enum Command {
         /// The turn (1-based, as `/rewind` lists them).
         turn: Option<usize>,
     },
+    /// `/review [BASE]`: a read-only review of the changes against `HEAD` or `BASE`.
+    Review {
+        /// The revision to compare with (git only).
+        base: Option<String>,
+    },
     /// `/undo [--force]`.
     Undo {
         /// Put back files changed since, too (`--force`).
@@ -150,6 +155,11 @@ pub enum McpAction {
     Logout {
         /// The configured server.
         server: String,
+    },
+    /// `/mcp resources [NAME]`: resources and templates (SPEC §15.2).
+    Resources {
+        /// One server, or every connected one.
+        server: Option<String>,
     },
 }
 
@@ -243,6 +253,9 @@ impl Command {
                     (Some("logout"), Some(server), None) => McpAction::Logout {
                         server: server.to_string(),
                     },
+                    (Some("resources"), server, None) => McpAction::Resources {
+                        server: server.map(str::to_string),
+                    },
                     _ => return Err(bad()),
                 };
                 Command::Mcp { action }
@@ -314,6 +327,13 @@ impl Command {
                     n => Some(positive(n).ok_or_else(bad)?),
                 },
             },
+            CommandId::Review => Command::Review {
+                base: match rest {
+                    "" => None,
+                    b if crate::agent::review::valid_base(b) => Some(b.to_string()),
+                    _ => return Err(bad()),
+                },
+            },
             CommandId::Copy => Command::Copy {
                 n: match rest {
                     "" => 1,
@@ -356,6 +376,7 @@ impl Command {
             Command::Lang { .. } => CommandId::Lang,
             Command::Inspect { .. } => CommandId::Inspect,
             Command::Copy { .. } => CommandId::Copy,
+            Command::Review { .. } => CommandId::Review,
             Command::Clear => CommandId::Clear,
             Command::Status => CommandId::Status,
             Command::Cost => CommandId::Cost,

@@ -76,7 +76,7 @@ impl Agent {
     }
 
     /// The files of `paths` between `a` and `b`: each one's unified diff, or why none.
-    fn diff_files(&self, paths: &[String], a: &Manifest, b: &Manifest) -> Vec<DiffFile> {
+    pub(super) fn diff_files(&self, paths: &[String], a: &Manifest, b: &Manifest) -> Vec<DiffFile> {
         let mut out = Vec::new();
         for p in paths {
             let path = p.clone();
@@ -174,7 +174,7 @@ impl Agent {
 
     /// What this session changed: for each path a turn changed (and that was not undone),
     /// its state before the first such turn against the workspace now.
-    fn session_change(&mut self) -> Result<Option<SessionChange>, String> {
+    pub(super) fn session_change(&mut self) -> Result<Option<SessionChange>, String> {
         let records = turn_records(self.session());
         let mut base = Manifest::default();
         let mut touched: Vec<String> = Vec::new();

@@ -67,6 +67,9 @@ impl Agent {
             (Some(m), McpAction::Connect { server }) => m.connect_reply(&server).await,
             (Some(m), McpAction::Disconnect { server }) => m.disconnect_reply(&server),
             (Some(m), McpAction::Logout { server }) => m.logout_reply(&server),
+            (Some(m), McpAction::Resources { server }) => {
+                m.resources_reply(server.as_deref()).await
+            }
             // Handled above.
             (Some(_), McpAction::Login { .. }) => return LineOutcome::default(),
         };

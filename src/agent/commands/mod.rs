@@ -9,6 +9,7 @@ mod custom;
 mod effort;
 mod instructions;
 mod mcp;
+mod review;
 mod sandbox;
 mod status;
 
@@ -188,6 +189,7 @@ impl Agent {
             Command::Compact => self.compact_command().await,
             // Checkpoints, undo, rewind and fork (SPEC §14.3): commands/checkpoint.rs.
             Command::Diff { turn } => self.diff_command(turn),
+            Command::Review { base } => self.review_command(base).await,
             Command::Undo { force } => self.undo_command(force),
             Command::Rewind { to, scope, force } => self.rewind_command(to, scope, force),
             Command::Fork => self.fork_command(),

@@ -18,6 +18,7 @@ mod login;
 pub mod names;
 mod options;
 mod remote;
+mod resources;
 mod server;
 pub mod stderr_tail;
 mod supervise;
@@ -357,8 +358,14 @@ impl McpManager {
             } else {
                 Text::new(state, vec![])
             };
+            // "needs login" with no tools says only that: "0 tools" would add nothing.
+            let key = if needs_login && st.tools.is_empty() {
+                "mcp-status-line-bare"
+            } else {
+                "mcp-status-line"
+            };
             out.push(Text::new(
-                "mcp-status-line",
+                key,
                 vec![
                     ("name", Arg::from(name.as_str())),
                     ("state", Arg::from(state)),

@@ -80,7 +80,8 @@ fn popup_shows_each_synopsis_from_the_command_table_in_both_locales() {
         let l = Localizer::new(loc);
         let mut app = App::new(loc, false);
         app.on_key(key(KeyCode::Char('/')));
-        let screen = screen_at(&mut app, 120, 30);
+        // Tall enough for every command of the table.
+        let screen = screen_at(&mut app, 120, 40);
         for c in crate::agent::command_spec::COMMANDS {
             let line = crate::ui::bottom::popup::usage_line(l, c);
             assert!(screen.contains(&line), "{line} in {screen}");
@@ -261,25 +262,25 @@ fn scroll_keys_close_the_help_when_it_fits() {
 #[test]
 fn custom_commands_the_loop_announces_are_offered_in_the_popup_and_key_help() {
     let offered = crate::agent::command_spec::OfferedCommand {
-        name: "/review".into(),
+        name: "/audit".into(),
         description: Some("Review the open diff".into()),
         argument_hint: Some("[FILE]".into()),
     };
     // Before the loop announces them, the UI knows no such command.
-    let app = typed_app("/revi");
+    let app = typed_app("/aud");
     assert!(app.composer().popup_matches().is_empty());
 
     let mut app = App::new(Locale::EnUs, false);
     app.on_agent_event(AgentEvent::CustomCommands(vec![offered]));
-    for c in "/revi".chars() {
+    for c in "/aud".chars() {
         app.on_key(key(KeyCode::Char(c)));
     }
-    assert_eq!(app.composer().popup_matches()[0].name, "/review");
+    assert_eq!(app.composer().popup_matches()[0].name, "/audit");
     let screen = screen_at(&mut app, 80, 20);
-    assert!(screen.contains("/review [FILE]"), "{screen}");
+    assert!(screen.contains("/audit [FILE]"), "{screen}");
     assert!(screen.contains("Review the open diff"), "{screen}");
     // Typed with arguments, it goes to the loop as the custom command it is.
-    for c in "ew src/x.rs".chars() {
+    for c in "it src/x.rs".chars() {
         app.on_key(key(KeyCode::Char(c)));
     }
     app.on_key(key(KeyCode::Enter));
@@ -287,7 +288,7 @@ fn custom_commands_the_loop_announces_are_offered_in_the_popup_and_key_help() {
         app.take_commands(),
         vec![AgentCommand::Run(
             crate::agent::command_spec::Command::Custom {
-                name: "/review".into(),
+                name: "/audit".into(),
                 args: "src/x.rs".into(),
             }
         )]
@@ -295,6 +296,6 @@ fn custom_commands_the_loop_announces_are_offered_in_the_popup_and_key_help() {
     // The key help lists it after the table, with its description as written.
     app.on_key(KeyEvent::new(KeyCode::F(1), KeyModifiers::NONE));
     let help = screen_at(&mut app, 120, 100);
-    assert!(help.contains("/review [FILE]"), "{help}");
+    assert!(help.contains("/audit [FILE]"), "{help}");
     assert!(help.contains("Review the open diff"), "{help}");
 }

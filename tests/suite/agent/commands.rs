@@ -269,8 +269,8 @@ async fn help_and_tools_output_follow_f2() {
         after.contains(
             &zh.tra(
                 "tools-list-header-disabled",
-                // Seven built-in tools and `word_count`, all off in this config.
-                &[("count", deepterm::i18n::Arg::from(8usize))]
+                // The built-in tools and `word_count`, all off in this config.
+                &[("count", deepterm::i18n::Arg::from(10usize))]
             )
             .replace(' ', "")
         ),

@@ -10,5 +10,6 @@ mod headless;
 mod json;
 mod plan;
 mod retries;
+mod review;
 mod status_cost;
 mod trust;

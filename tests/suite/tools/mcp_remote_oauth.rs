@@ -166,7 +166,10 @@ async fn logging_in_discovers_the_server_registers_and_the_remote_tools_then_wor
     let (text, err) = (stdout(&out), stderr(&out));
     assert!(out.status.success(), "{err}");
     // Before the login `/mcp` says how to get one, after it the server is connected.
-    assert!(text.contains("fx: needs login · /mcp login fx"), "{text}");
+    assert!(
+        text.lines().any(|l| l == "fx: needs login · /mcp login fx"),
+        "{text}"
+    );
     assert!(text.contains("fx: connected"), "{text}");
     assert!(
         err.contains("To log in to MCP server fx, open: http://127.0.0.1:"),

@@ -8,4 +8,5 @@ mod mcp_misbehaving;
 mod mcp_npm;
 mod mcp_remote;
 pub(crate) mod mcp_remote_oauth;
+mod mcp_resources;
 mod mcp_results;
