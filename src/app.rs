@@ -215,7 +215,7 @@ pub fn config_warning_notices(config: &Config, l: Localizer) -> Vec<Notice> {
 pub fn announce_config_warnings(agent: &Agent, config: &Config) {
     agent.check_instructions();
     for n in config_warning_notices(config, agent.localizer()) {
-        agent.events.emit(n);
+        agent.emit_notice(n);
     }
 }
 
@@ -223,7 +223,7 @@ pub fn announce_config_warnings(agent: &Agent, config: &Config) {
 /// notice of the agent (TUI start).
 pub fn announce_demo_notice(agent: &Agent, setup: &Setup) {
     if let Some(n) = &setup.demo_notice {
-        agent.events.emit(n.clone());
+        agent.emit_notice(n.clone());
     }
 }
 

@@ -295,7 +295,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     setup.trusted = app::trust::decide_for_tui(&cwd, l);
     let (ev_tx, ev_rx) = tokio::sync::mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
-    let agent = {
+    let mut agent = {
         let _guard = rt.enter();
         app::build_agent(&setup, session, demo_base, ev_tx, ApprovalMode::Interactive)?
     };

@@ -60,3 +60,6 @@ mcp-refresh-failed = MCP server { $name } changed its tools, but its new tool li
 
 # Subagents (the `task` tool, SPEC §15.3)
 task-subagent-asks = Subagent { $agent } ({ $description }) asks to run { $tool }.
+tui-task-running = running · { $agent } · step { $step }
+tui-task-running-tool = running · { $agent } · step { $step } · { $tool }
+tui-trajectory-subagent = { $label } · cache hit { $hit } of { $total } tokens

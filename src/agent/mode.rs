@@ -9,8 +9,9 @@
 //! user text at its position, so the next request repeats the previous bytes and adds only
 //! the note's (decision 0060).
 
+use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{AgentEvent, SandboxInfo};
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::turn::LineOutcome;
 use crate::i18n::Arg;
 use crate::sandbox::{AgentMode, SandboxMode};
 use crate::session::event::{
@@ -74,7 +75,7 @@ pub fn mode_note(mode: AgentMode, network: bool) -> String {
     }
 }
 
-impl Agent {
+impl CommandContext<'_> {
     /// `/mode` alone: the current mode and the choices. `/mode MODE`: switches.
     pub(crate) fn mode_command(&mut self, mode: Option<AgentMode>) -> LineOutcome {
         let current = self.services.sandbox.agent_mode();
@@ -91,11 +92,6 @@ impl Agent {
             );
         };
         self.set_mode(mode)
-    }
-
-    /// The user's mode: the sandbox mode, or `plan`.
-    pub fn agent_mode(&self) -> AgentMode {
-        self.services.sandbox.agent_mode()
     }
 
     /// Switches to `mode` (`/mode MODE`, Shift+Tab): logs the note once, tells the UI.

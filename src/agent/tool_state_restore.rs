@@ -14,7 +14,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::agent::run::Agent;
+use crate::agent::commands::CommandContext;
 use crate::session::event::{EventKind, McpState};
 use crate::session::vocab::BUILTIN_TOOL_NAMES;
 
@@ -103,7 +103,7 @@ pub fn plan_restore(session: &mut Session) -> Result<ToolRestore, SessionError> 
     Ok(plan)
 }
 
-impl Agent {
+impl CommandContext<'_> {
     /// Re-establishes the open session's tool state from its log (at start with
     /// `--resume`, and on `/resume ID`); a new session changes nothing.
     pub fn restore_tool_state(&mut self) {

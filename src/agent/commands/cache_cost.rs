@@ -3,13 +3,13 @@
 //! the projection's own rule for the route ([`removal_cost`]); a route where the change is
 //! appended gets no notice, and neither does a session with nothing cached yet.
 
+use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{Notice, NoticeLevel};
-use crate::agent::run::Agent;
 use crate::i18n::Arg;
 use crate::llm::projection::{RemovalCost, removal_cost};
 use crate::session::event::EventKind;
 
-impl Agent {
+impl CommandContext<'_> {
     /// Input tokens of the latest answered request: what the cache can hold for the next
     /// one. `None` before any answer (nothing to lose).
     fn cached_prefix_tokens(&self) -> Option<u64> {

@@ -6,10 +6,11 @@
 
 use crate::agent::checkpoint::{TurnRecord, turn_records};
 use crate::agent::command_spec::CommandId;
+use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{
     AgentEvent, DiffFile, DiffView, NoticeLevel, OUTPUT_VERBATIM, OutputLine, PromptChoice,
 };
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::turn::LineOutcome;
 use crate::checkpoint::Manifest;
 use crate::checkpoint::diff::{changed_paths, unified};
 use crate::checkpoint::restore::{RestoreReport, restore};
@@ -57,7 +58,7 @@ fn short_prompt(p: &str) -> String {
     out
 }
 
-impl Agent {
+impl CommandContext<'_> {
     pub(crate) fn checkpoints_off(&self) -> Option<LineOutcome> {
         (!self.services.checkpoints.enabled()).then(|| self.info("checkpoint-off", vec![]))
     }

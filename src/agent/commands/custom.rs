@@ -3,12 +3,13 @@
 //! their expanded text as the user message (through the `user_prompt_submit` hooks, like
 //! any prompt).
 
+use crate::agent::commands::CommandContext;
 use crate::agent::custom_commands::CustomCommand;
 use crate::agent::protocol::{AgentEvent, NoticeLevel, OutputLine};
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Text};
 
-impl Agent {
+impl CommandContext<'_> {
     /// Offers the custom commands to the UI (its popup and key help) and warns (again)
     /// about every command file skipped: the TUI calls it after the session is announced,
     /// which starts Chat afresh.

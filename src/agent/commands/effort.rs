@@ -3,19 +3,13 @@
 //! a switch keeps the cached prefix.
 
 use crate::agent::command_spec::CommandId;
+use crate::agent::commands::CommandContext;
 use crate::agent::protocol::AgentEvent;
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::turn::LineOutcome;
 use crate::i18n::Arg;
 use crate::session::effort::Effort;
 
-impl Agent {
-    /// The effort of the next request: this session's `/effort`, else the config's
-    /// (the model entry's, else the top-level `effort`), else none (the provider's
-    /// default, and no thinking field is sent).
-    pub fn effort(&self) -> Option<Effort> {
-        self.env().effort(self.effort_override(), self.route())
-    }
-
+impl CommandContext<'_> {
     /// `/effort` alone shows the effort in use; `/effort LEVEL` sets it for this session.
     pub(crate) fn effort_command(&mut self, effort: Option<Effort>) -> LineOutcome {
         let Some(effort) = effort else {
@@ -45,7 +39,7 @@ impl Agent {
                 ("effort", Arg::from(given)),
                 (
                     "usage",
-                    Arg::from(super::usage_text(CommandId::Effort.spec())),
+                    Arg::from(super::context::usage_text(CommandId::Effort.spec())),
                 ),
             ],
         )

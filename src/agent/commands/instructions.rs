@@ -1,10 +1,11 @@
 //! `/instructions` and `/init` (SPEC §14.4): which instruction files the system prompt
 //! holds now, and a request to the model to write the workspace's `AGENTS.md`.
 
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::commands::CommandContext;
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Text};
 
-impl Agent {
+impl CommandContext<'_> {
     /// `/instructions`: every file in use with its size, then each refused or cut one
     /// with the reason (the same warning the loop gives), read now as the next request
     /// will read them.

@@ -2,12 +2,13 @@
 //! answers come from `crate::tools::mcp::McpManager`'s `*_reply` methods).
 
 use crate::agent::command_spec::McpAction;
+use crate::agent::commands::CommandContext;
 use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel};
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Text};
 use crate::tools::mcp::McpReply;
 
-impl Agent {
+impl CommandContext<'_> {
     /// Handles `/mcp …` and applies the resulting background changes before returning, so
     /// the next line already sees the new tools.
     pub(crate) async fn mcp_command(&mut self, action: McpAction) -> LineOutcome {
@@ -92,7 +93,7 @@ impl Agent {
     }
 }
 
-impl Agent {
+impl CommandContext<'_> {
     /// `/mcp login NAME`: the authorization URL is shown as soon as it is known; the TUI
     /// goes on while the browser is out (the outcome arrives as a notice), `exec` waits.
     async fn mcp_login(&mut self, m: crate::tools::mcp::McpManager, server: String) -> LineOutcome {

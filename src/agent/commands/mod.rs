@@ -5,22 +5,22 @@
 
 mod cache_cost;
 mod checkpoint;
+mod context;
 mod custom;
 mod effort;
 mod instructions;
 mod mcp;
+mod preview;
 mod review;
 mod sandbox;
 mod status;
 
-use crate::agent::command_spec::{
-    COMMANDS, Command, CommandId, CommandSpec, ParseError, SystemAction,
-};
-use crate::agent::inbox::Pending;
-use crate::agent::protocol::{
-    AgentEvent, Notice, NoticeLevel, OUTPUT_VERBATIM, OutputLine, TurnPhase, output_row,
-};
-use crate::agent::run::{Agent, LineOutcome};
+pub use context::{CommandContext, usage_text};
+pub use preview::InspectFailure;
+
+use crate::agent::command_spec::{COMMANDS, Command, CommandId, ParseError, SystemAction};
+use crate::agent::protocol::{AgentEvent, OUTPUT_VERBATIM, OutputLine, TurnPhase, output_row};
+use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Locale, Localizer, Text};
 use crate::llm::client::ProviderClient;
 
@@ -44,77 +44,9 @@ pub fn help_lines() -> Vec<OutputLine> {
     out
 }
 
-/// The usage message of `spec`, from the table: `Usage: /tool enable|disable NAME`.
-pub fn usage_text(spec: &CommandSpec) -> Text {
-    let args = match &spec.usage_key {
-        Some(u) => Arg::from(Text::new(u, vec![])),
-        None => Arg::from(""),
-    };
-    Text::new(
-        "cmd-usage",
-        vec![("command", Arg::from(spec.name.as_ref())), ("args", args)],
-    )
-}
-
-impl Agent {
-    pub(crate) fn warn(&self, key: &str, args: Vec<(&str, Arg)>) -> LineOutcome {
-        let a: Vec<(&str, Arg)> = args.clone();
-        self.events.emit(Notice::new(NoticeLevel::Warn, key, args));
-        LineOutcome {
-            error: Some(self.localizer().tra(key, &a)),
-            ..LineOutcome::default()
-        }
-    }
-
-    pub(crate) fn info(&self, key: &str, args: Vec<(&str, Arg)>) -> LineOutcome {
-        self.events.emit(Notice::new(NoticeLevel::Info, key, args));
-        LineOutcome::default()
-    }
-
-    /// Runs one piece of queued work: a submission (text or slash command), or a typed
-    /// command (language switch, inspector) that never becomes a command string. Cancel,
-    /// approvals and shutdown are never queued: the inbox answers them at once.
-    pub async fn handle_queued(&mut self, work: Pending) -> LineOutcome {
-        let out = match work {
-            Pending::Line(line) => return self.handle_line(&line).await,
-            Pending::Command(parsed) => {
-                // As for a typed line (`handle_input`): background changes first.
-                self.apply_background_now();
-                self.run_command(parsed).await
-            }
-            Pending::Message(text) => return self.handle_message(&text).await,
-            // Nothing to show and no command ran: the reader sees it at its next batch.
-            Pending::StopListing(listing) => {
-                self.events.stop_listing(listing);
-                return LineOutcome::default();
-            }
-            Pending::SetLocale(locale) => {
-                self.apply_background_now();
-                self.set_locale_command(locale)
-            }
-            Pending::Inspect(request) => {
-                self.apply_background_now();
-                self.inspect_command(request)
-            }
-            Pending::SetMode(mode) => self.set_mode(mode),
-        };
-        self.events.emit(AgentEvent::CommandFinished);
-        out
-    }
-
-    /// Applies pending background changes before a command (as a submitted line does).
-    fn apply_background_now(&mut self) {
-        if let Err(e) = self.runner().drain_background() {
-            self.events.emit(Notice::new(
-                NoticeLevel::Error,
-                "agent-session-error",
-                vec![("error", Arg::from(e.text()))],
-            ));
-        }
-    }
-
+impl CommandContext<'_> {
     /// Runs one slash command line (name or alias from the table, then arguments).
-    pub async fn handle_command(&mut self, line: &str) -> LineOutcome {
+    pub(crate) async fn handle_command(&mut self, line: &str) -> LineOutcome {
         let parsed = Command::parse(line);
         // A custom command (SPEC §14.4): only when no built-in has the name.
         if let Err(ParseError::Unknown { name }) = &parsed
@@ -131,7 +63,7 @@ impl Agent {
     }
 
     /// Runs a parsed command, or answers why the line is none.
-    pub async fn run_command(&mut self, parsed: Result<Command, ParseError>) -> LineOutcome {
+    pub(crate) async fn run_command(&mut self, parsed: Result<Command, ParseError>) -> LineOutcome {
         let cmd = match parsed {
             Ok(cmd) => cmd,
             Err(ParseError::Unknown { name }) if self.has_custom_command(&name) => {
@@ -220,25 +152,9 @@ impl Agent {
         }
     }
 
-    /// Warns with `spec`'s usage (from the table, as the popup and `/help` show it).
-    pub(crate) fn usage(&self, spec: &CommandSpec) -> LineOutcome {
-        let t = usage_text(spec);
-        let args: Vec<(&str, Arg)> = t
-            .args
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        self.warn(&t.key, args)
-    }
-
-    pub(crate) fn output(&self, lines: Vec<OutputLine>) -> LineOutcome {
-        self.events.emit(AgentEvent::Output(lines));
-        LineOutcome::default()
-    }
-
     /// `/lang` and [`crate::agent::protocol::AgentCommand::SetLocale`]: switch, tell the UI, save the choice.
-    fn set_locale_command(&mut self, loc: Locale) -> LineOutcome {
-        self.l = Localizer::new(loc);
+    pub(crate) fn set_locale_command(&mut self, loc: Locale) -> LineOutcome {
+        *self.l = Localizer::new(loc);
         self.events.emit(AgentEvent::LocaleChanged(loc));
         if let Err(e) = self.env().save_locale(loc) {
             let e = e.localized(self.localizer());
@@ -495,7 +411,7 @@ impl Agent {
     }
 
     /// `/inspect [n]` and [`crate::agent::protocol::AgentCommand::Inspect`].
-    fn inspect_command(&mut self, request: Option<usize>) -> LineOutcome {
+    pub(crate) fn inspect_command(&mut self, request: Option<usize>) -> LineOutcome {
         match self.inspect(request) {
             Ok(data) => {
                 self.events.emit(AgentEvent::Inspector(Box::new(data)));

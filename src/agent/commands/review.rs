@@ -6,13 +6,14 @@
 //! no mode note is logged (the prompt says the turn is read-only), so the cache keeps its
 //! bytes as for any user turn.
 
+use crate::agent::commands::CommandContext;
 use crate::agent::protocol::DiffFile;
 use crate::agent::review::{cap, git_diff, in_git_repo};
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::turn::LineOutcome;
 use crate::i18n::Arg;
 use crate::sandbox::SandboxMode;
 
-impl Agent {
+impl CommandContext<'_> {
     /// `/review [BASE]`.
     pub(crate) async fn review_command(&mut self, base: Option<String>) -> LineOutcome {
         let dir = self

@@ -1,11 +1,12 @@
 //! `/sandbox` and `/permissions` (SPEC §14.2): what the sandbox enforces and why, and the
 //! saved rules and this session's grants, each of which can be revoked.
 
-use crate::agent::run::{Agent, LineOutcome};
+use crate::agent::commands::CommandContext;
+use crate::agent::turn::LineOutcome;
 use crate::approval::{grant_text, rule_text};
 use crate::i18n::{Arg, Text};
 
-impl Agent {
+impl CommandContext<'_> {
     /// `/sandbox`: the mode, the network setting, the backend in use and why, the
     /// writable roots, the protected paths and what the backend cannot cover.
     pub(crate) fn sandbox_command(&mut self) -> LineOutcome {

@@ -1,7 +1,7 @@
 //! `/status` and `/cost` (SPEC §14.5): what the session runs on and what it has used,
 //! as typed output lines, the same in the TUI and `exec`.
 
-use crate::agent::run::Agent;
+use crate::agent::commands::CommandContext;
 use crate::i18n::{Arg, Text};
 use crate::llm::catalog::{builtin_prices, format_usd};
 use crate::session::event::{EventKind, Usage};
@@ -17,7 +17,7 @@ struct RouteUse {
     unknown: usize,
 }
 
-impl Agent {
+impl CommandContext<'_> {
     /// The session's replies folded per route, in the order the routes were first used.
     fn route_uses(&self) -> Vec<RouteUse> {
         let mut out: Vec<RouteUse> = Vec::new();

@@ -285,7 +285,7 @@ impl AgentBuilder {
             sandbox_status,
             custom_commands: self.custom_commands,
         };
-        agent.warn_custom_command_problems();
+        agent.commands().warn_custom_command_problems();
         for text in self.warnings {
             agent.emit_startup_warning(text);
         }

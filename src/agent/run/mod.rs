@@ -1,63 +1,33 @@
 //! The agent loop: turns, steps, attempts (E-16), tool execution, retries, cancellation
 //! and steering. The loop is the only writer of the session log.
 
-use std::path::PathBuf;
-use std::sync::Arc;
-
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use crate::agent::emitter::Emitter;
-use crate::agent::env_error::RouteSwitchError;
 use crate::agent::inbox::Inbox;
-use crate::agent::protocol::{
-    AgentCommand, AgentEvent, Notice, NoticeLevel, RouteInfo, SandboxInfo,
-};
-use crate::agent::request::{AttemptInput, plan_attempt};
+use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel};
 use crate::agent::state::SessionState;
 pub use crate::agent::tool_runner::ApprovalMode;
 use crate::agent::tool_runner::ToolRunner;
 use crate::i18n::{Arg, Localizer};
-use crate::llm::client::ProviderClient;
-use crate::llm::types::{GenerateOptions, Route};
+use crate::llm::types::Route;
 use crate::session::Session;
-use crate::session::event::Event;
-use crate::tools::registry::ToolRegistry;
 pub use crate::tools::source::Background;
 
 mod background;
 mod builder;
-mod preview;
+use crate::agent::commands::CommandContext;
 pub use crate::agent::environment::{Environment, SummaryJob};
+use crate::agent::inbox::Pending;
 pub use crate::agent::turn::{
     AUTO_COMPACT_RATIO, AgentError, CHECKPOINT_PREFIX, COMPACTION_INSTRUCTION, LineOutcome,
     MAX_STEPS_PER_TURN, compaction_messages,
 };
 use crate::agent::turn::{BackgroundChanges, TurnRunner, TurnServices};
+use crate::session::effort::Effort;
 pub use builder::AgentBuilder;
 
 pub use crate::agent::request::DEFAULT_MAX_TOKENS;
-
-/// Why [`Agent::inspect`] has no data to show (the text goes inside a localized frame).
-#[derive(Debug, thiserror::Error)]
-pub enum InspectFailure {
-    /// A logged request could not be rebuilt, or there is no such request.
-    #[error(transparent)]
-    Rebuild(#[from] crate::agent::inspect::InspectError),
-    /// The next request could not be previewed.
-    #[error(transparent)]
-    Preview(#[from] AgentError),
-}
-
-impl InspectFailure {
-    /// The failure in the interface language.
-    pub fn text(&self) -> crate::i18n::Text {
-        match self {
-            InspectFailure::Rebuild(e) => e.text(),
-            InspectFailure::Preview(e) => e.text(),
-        }
-    }
-}
 
 /// The agent: an actor that owns its services and answers one command at a time. Made
 /// whole by [`AgentBuilder`]; what a user changes while it runs arrives as a command.
@@ -71,29 +41,23 @@ impl InspectFailure {
 /// - the inbox ([`Inbox`]): the typed command channel the running turn `select!`s on.
 pub struct Agent {
     state: SessionState,
-    pub(crate) services: TurnServices,
+    services: TurnServices,
     tools: ToolRunner,
     inbox: Inbox,
     /// The interface language of the loop's own lines (`/lang` switches it).
-    pub(crate) l: Localizer,
+    l: Localizer,
     /// The one way the loop tells the UI something.
-    pub(crate) events: Emitter,
+    events: Emitter,
     demo: bool,
     /// Tool-source and MCP changes, and what was last warned about them.
     bg: BackgroundChanges,
     /// The backend probed at start, for `/sandbox`.
-    pub(crate) sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
+    sandbox_status: Option<std::sync::Arc<crate::sandbox::probe::SandboxStatus>>,
     /// The custom commands read at start (SPEC §14.4, `agent::commands::custom`).
-    pub(crate) custom_commands: crate::agent::custom_commands::LoadedCommands,
+    custom_commands: crate::agent::custom_commands::LoadedCommands,
 }
 
 impl Agent {
-    /// Adds a key value to redact from tool results and from everything the session logs
-    /// and sends (see [`crate::secret::Secrets`]): a `/model` switch's key.
-    fn add_secret(&mut self, value: impl Into<String>) {
-        self.tools.add_secret(&value.into());
-    }
-
     /// The shared redaction set.
     pub fn secrets(&self) -> crate::secret::Secrets {
         self.tools.secrets().clone()
@@ -102,11 +66,6 @@ impl Agent {
     /// The session (read-only).
     pub fn session(&self) -> &Session {
         &self.state.session
-    }
-
-    /// The per-session state.
-    pub(crate) fn state_mut(&mut self) -> &mut SessionState {
-        &mut self.state
     }
 
     /// A warning found while starting (a project rule that cannot allow), shown once.
@@ -118,11 +77,9 @@ impl Agent {
         ));
     }
 
-    /// The acting tools' policy, if the session has one.
-    pub(crate) fn tools_acting(
-        &self,
-    ) -> Option<std::sync::Arc<crate::agent::acting_policy::ActingPolicy>> {
-        self.tools.acting().cloned()
+    /// The user's mode: the sandbox mode, or `plan`.
+    pub fn agent_mode(&self) -> crate::sandbox::AgentMode {
+        self.services.sandbox.agent_mode()
     }
 
     /// The current sandbox mode.
@@ -130,48 +87,74 @@ impl Agent {
         self.services.sandbox.mode()
     }
 
-    /// The latest turn number.
-    pub(crate) fn current_turn(&self) -> u64 {
-        self.state.turn
-    }
-
-    /// The session, for folds that need `&mut` (the tool history).
-    pub(crate) fn session_mut(&mut self) -> &mut Session {
-        &mut self.state.session
-    }
-
     /// The current route.
     pub fn route(&self) -> &Route {
         &self.services.route
     }
 
-    pub(crate) fn route_info(&self) -> RouteInfo {
-        RouteInfo {
-            id: self.services.route.id(),
-            caps: self.services.route.caps,
-            demo: self.demo,
-            effort: self.effort(),
-        }
+    /// The effort of the next request: this session's `/effort`, else the config's (the
+    /// model entry's, else the top-level `effort`), else none (the provider's default, and
+    /// no thinking field is sent).
+    pub fn effort(&self) -> Option<Effort> {
+        self.services.effort(self.state.effort)
     }
 
     /// Announces the session and route to the UI.
-    pub fn announce(&self, path: String) {
-        self.events.emit(AgentEvent::SessionOpened {
-            id: self.state.session.id().to_string(),
-            path,
-            // Every event: the UI leaves out what a rewind took back (SPEC §14.3) and
-            // the Trajectory marks it.
-            history: self.state.session.events().to_vec(),
-        });
-        self.events.emit(AgentEvent::Route(self.route_info()));
-        self.events
-            .emit(AgentEvent::Sandbox(SandboxInfo::of(&self.services.sandbox)));
-        self.events.emit(AgentEvent::SessionUsage(self.state.usage));
+    pub fn announce(&mut self, path: String) {
+        self.commands().announce(path);
+    }
+
+    /// Offers the custom commands to the UI (its popup and key help) and warns (again)
+    /// about every command file skipped: the TUI calls it after the session is announced,
+    /// which starts Chat afresh.
+    pub fn announce_custom_commands(&mut self) {
+        self.commands().announce_custom_commands();
+    }
+
+    /// Resume restores the session's `/tool` and `/mcp` choices and a stricter mode from
+    /// its log.
+    pub fn restore_tool_state(&mut self) {
+        self.commands().restore_tool_state();
+    }
+
+    /// Tells `notice` to the UI (the app's start-up warnings).
+    pub fn emit_notice(&self, notice: Notice) {
+        self.events.emit(notice);
+    }
+
+    /// The interface language of the loop's own lines.
+    pub fn localizer(&self) -> Localizer {
+        self.l
+    }
+
+    /// Reads the instruction files now and warns about any that are refused or cut (the
+    /// TUI does this at start; every request does it again, warning once per change).
+    pub fn check_instructions(&self) {
+        let env = self.services.env.as_ref();
+        let _ =
+            crate::agent::environment::render_prompt(env, self.state.extra_instructions.as_deref());
+        crate::agent::environment::report_prompt_notices(env, &self.events);
+    }
+
+    /// The agent's parts lent to one slash command's handler.
+    pub(crate) fn commands(&mut self) -> CommandContext<'_> {
+        CommandContext {
+            state: &mut self.state,
+            services: &mut self.services,
+            tools: &mut self.tools,
+            inbox: &mut self.inbox,
+            events: &self.events,
+            bg: &mut self.bg,
+            l: &mut self.l,
+            demo: self.demo,
+            sandbox_status: self.sandbox_status.as_ref(),
+            custom_commands: &self.custom_commands,
+        }
     }
 
     /// The turn runner over this agent's parts: the session state, inbox, tool runner,
     /// emitter and the services a turn calls.
-    pub(crate) fn runner(&mut self) -> TurnRunner<'_> {
+    fn runner(&mut self) -> TurnRunner<'_> {
         TurnRunner {
             state: &mut self.state,
             inbox: &mut self.inbox,
@@ -209,7 +192,7 @@ impl Agent {
         // `session_start` hooks owed since start, `/new` or `/resume` (SPEC §14.4).
         self.runner().run_owed_session_start().await;
         if commands && trimmed.starts_with('/') {
-            let out = self.handle_command(trimmed).await;
+            let out = self.commands().handle_command(trimmed).await;
             self.events.emit(AgentEvent::CommandFinished);
             return out;
         }
@@ -259,82 +242,55 @@ impl Agent {
         self.events.emit(AgentEvent::Exited);
     }
 
-    /// Reports a torn log tail that was cut on load (once).
-    pub fn emit_torn_tail(&self, t: &crate::session::store::TornTail) {
-        self.events.emit(Notice::new(
-            NoticeLevel::Warn,
-            "store-torn-tail",
-            vec![
-                ("line", Arg::from(t.line)),
-                ("bytes", Arg::from(t.bytes)),
-                ("saved", Arg::from(t.saved_to.display().to_string())),
-            ],
-        ));
-    }
-
-    pub(crate) fn localizer(&self) -> Localizer {
-        self.l
-    }
-
-    /// Whether a person answers (the TUI) rather than a script (`exec`).
-    pub(crate) fn is_interactive(&self) -> bool {
-        self.tools.mode() == ApprovalMode::Interactive
-    }
-
-    pub(crate) fn env(&self) -> &dyn Environment {
-        self.services.env.as_ref()
-    }
-
-    pub(crate) fn registry_mut(&mut self) -> &mut ToolRegistry {
-        self.tools.registry_mut()
-    }
-
-    pub(crate) fn fresh_cancel(&mut self) -> CancellationToken {
-        self.inbox.new_cancel()
-    }
-
-    /// This session's `/effort`, if one was given (or restored from its log).
-    pub(crate) fn effort_override(&self) -> Option<crate::session::effort::Effort> {
-        self.state.effort
-    }
-
     /// This session's extra instructions (`/system`), if any.
     pub fn extra_instructions(&self) -> Option<&str> {
         self.state.extra_instructions.as_deref()
     }
 
-    /// Switches the route mid-session (`/model`); the series continues (SPEC §12.4).
-    pub(crate) fn switch_route(&mut self, spec: &str) -> Result<RouteInfo, RouteSwitchError> {
-        let (route, key) = self.services.env.resolve_route(spec)?;
-        if let Some(k) = &key {
-            self.add_secret(k.expose());
-        }
-        let client = ProviderClient::new(route.clone(), key.map(|k| k.expose().to_string()))
-            .map_err(RouteSwitchError::Client)?
-            .with_limits(self.services.client.limits());
-        self.tools
-            .registry_mut()
-            .set_max_tools(route.caps.max_tools);
-        self.services.route = route;
-        self.services.client = client;
-        let info = self.route_info();
-        self.events.emit(AgentEvent::Route(info.clone()));
-        self.runner().warn_dropped_tools();
-        Ok(info)
+    /// Reports a torn log tail that was cut on load (once).
+    pub fn emit_torn_tail(&mut self, t: &crate::session::store::TornTail) {
+        self.commands().emit_torn_tail(t);
     }
 
-    /// Switches to another session (`/new`, `/resume ID`).
-    /// The session state is rebuilt as a whole: `/system` text, unsent input and
-    /// "always allow" answers belong to the session they were given in.
-    pub(crate) fn replace_session(&mut self, mut session: Session, path: PathBuf) {
-        let _ = self.state.session.sync();
-        session.set_secrets(self.tools.secrets().clone());
-        self.state = SessionState::open(session);
-        // The `session_start` hooks run again for the session opened (SPEC §14.4).
-        let resumed = self.state.session.events().len() > 1;
-        self.services.hooks.owe_session_start(resumed);
-        self.restore_tool_state();
-        self.inbox.reset();
-        self.announce(path.display().to_string());
+    /// Runs one piece of queued work: a submission (text or slash command), or a typed
+    /// command (language switch, inspector) that never becomes a command string. Cancel,
+    /// approvals and shutdown are never queued: the inbox answers them at once.
+    pub async fn handle_queued(&mut self, work: Pending) -> LineOutcome {
+        let out = match work {
+            Pending::Line(line) => return self.handle_line(&line).await,
+            Pending::Command(parsed) => {
+                // As for a typed line (`handle_input`): background changes first.
+                self.apply_background_now();
+                self.commands().run_command(parsed).await
+            }
+            Pending::Message(text) => return self.handle_message(&text).await,
+            // Nothing to show and no command ran: the reader sees it at its next batch.
+            Pending::StopListing(listing) => {
+                self.events.stop_listing(listing);
+                return LineOutcome::default();
+            }
+            Pending::SetLocale(locale) => {
+                self.apply_background_now();
+                self.commands().set_locale_command(locale)
+            }
+            Pending::Inspect(request) => {
+                self.apply_background_now();
+                self.commands().inspect_command(request)
+            }
+            Pending::SetMode(mode) => self.commands().set_mode(mode),
+        };
+        self.events.emit(AgentEvent::CommandFinished);
+        out
+    }
+
+    /// Applies pending background changes before a command (as a submitted line does).
+    fn apply_background_now(&mut self) {
+        if let Err(e) = self.runner().drain_background() {
+            self.events.emit(Notice::new(
+                NoticeLevel::Error,
+                "agent-session-error",
+                vec![("error", Arg::from(e.text()))],
+            ));
+        }
     }
 }

@@ -120,9 +120,7 @@ impl TurnRunner<'_> {
 
     /// The effort of the next request (SPEC §14.4).
     pub(crate) fn effort(&self) -> Option<Effort> {
-        self.services
-            .env
-            .effort(self.state.effort, &self.services.route)
+        self.services.effort(self.state.effort)
     }
 
     /// The rendered system prompt (base and `/system` text) and the instruction files'

@@ -1,6 +1,6 @@
 //! What a turn calls, as one owned value: the provider route and its client, the retry
 //! policy, the surroundings, the hooks, the checkpointer and the sandbox. The agent owns
-//! it (built whole by [`crate::agent::run::AgentBuilder`]) and lends it to a
+//! it (built whole by the agent's builder) and lends it to a
 //! [`super::TurnRunner`] as one borrow, so a new service is one field here, not one more
 //! borrowed field on the runner.
 
@@ -11,6 +11,7 @@ use crate::llm::client::ProviderClient;
 use crate::llm::retry::RetryPolicy;
 use crate::llm::types::Route;
 use crate::sandbox::handle::SandboxHandle;
+use crate::session::effort::Effort;
 
 /// The services a turn calls; `/model` replaces the route and client together.
 pub struct TurnServices {
@@ -31,4 +32,12 @@ pub struct TurnServices {
     pub(crate) sandbox: SandboxHandle,
     /// How many subagents of one step run at once (`[tools] max_subagents`, SPEC §15.3).
     pub(crate) max_subagents: usize,
+}
+
+impl TurnServices {
+    /// The effort of the next request: the session's `/effort` (`chosen`), else the
+    /// config's for the route, else none (SPEC §14.4).
+    pub(crate) fn effort(&self, chosen: Option<Effort>) -> Option<Effort> {
+        self.env.effort(chosen, &self.route)
+    }
 }

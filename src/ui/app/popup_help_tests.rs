@@ -263,7 +263,7 @@ fn scroll_keys_close_the_help_when_it_fits() {
 fn custom_commands_the_loop_announces_are_offered_in_the_popup_and_key_help() {
     let offered = crate::agent::command_spec::OfferedCommand {
         name: "/audit".into(),
-        description: Some("Review the open diff".into()),
+        description: Some("Audit the open diff".into()),
         argument_hint: Some("[FILE]".into()),
     };
     // Before the loop announces them, the UI knows no such command.
@@ -278,7 +278,7 @@ fn custom_commands_the_loop_announces_are_offered_in_the_popup_and_key_help() {
     assert_eq!(app.composer().popup_matches()[0].name, "/audit");
     let screen = screen_at(&mut app, 80, 20);
     assert!(screen.contains("/audit [FILE]"), "{screen}");
-    assert!(screen.contains("Review the open diff"), "{screen}");
+    assert!(screen.contains("Audit the open diff"), "{screen}");
     // Typed with arguments, it goes to the loop as the custom command it is.
     for c in "it src/x.rs".chars() {
         app.on_key(key(KeyCode::Char(c)));
@@ -297,5 +297,5 @@ fn custom_commands_the_loop_announces_are_offered_in_the_popup_and_key_help() {
     app.on_key(KeyEvent::new(KeyCode::F(1), KeyModifiers::NONE));
     let help = screen_at(&mut app, 120, 100);
     assert!(help.contains("/audit [FILE]"), "{help}");
-    assert!(help.contains("Review the open diff"), "{help}");
+    assert!(help.contains("Audit the open diff"), "{help}");
 }

@@ -2,6 +2,7 @@
 //! tool changes and approvals into cells, the same way live and on a resumed log.
 
 mod progress;
+pub mod subagent;
 
 use std::collections::HashMap;
 
@@ -687,6 +688,7 @@ impl Transcript {
                 self.by_call.insert(d.call_id.clone(), i);
             }
             EventKind::HookRun(h) => self.hook_run(h),
+            EventKind::SubagentStart(_) | EventKind::SubagentEvent(_) => self.subagent(&ev.kind),
             EventKind::ToolResult(d) => {
                 let id = d.message.tool_call_id.clone().unwrap_or_default();
                 let out = sanitize(&d.message.joined_text());

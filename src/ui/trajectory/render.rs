@@ -403,6 +403,24 @@ impl Trajectory {
                     theme::warn(),
                 ),
             ]),
+            Row::Subagent { label, usage } => {
+                let text = match usage {
+                    Some(u) => l.tra(
+                        "tui-trajectory-subagent",
+                        &[
+                            ("label", Arg::from(label.clone())),
+                            ("hit", Arg::from(u.cache_read_tokens)),
+                            ("total", Arg::from(u.total_input())),
+                        ],
+                    ),
+                    None => label.clone(),
+                };
+                Line::from(vec![
+                    gutter(),
+                    Span::raw(" ".repeat(Column::Number.width())),
+                    Span::styled(format!(" {text}"), theme::dim()),
+                ])
+            }
             Row::Failed {
                 n,
                 turn,

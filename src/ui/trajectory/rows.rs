@@ -132,6 +132,14 @@ pub enum Row {
         /// Whether the loop retried.
         retried: bool,
     },
+    /// A subagent's request, under the parent step that called it (SPEC §15.3):
+    /// `T3.S2·a1.S1` and its cache hit.
+    Subagent {
+        /// `T3.S2·a1.S1`.
+        label: String,
+        /// Its usage, when known.
+        usage: Option<Usage>,
+    },
     /// Compaction ran.
     Compaction {
         /// `manual` or `auto`.
@@ -190,6 +198,8 @@ pub struct Trajectory {
     pub(super) rewound: Rewound,
     /// Per row: whether a rewind took back the event that made it.
     pub(super) rows_rewound: Vec<bool>,
+    /// Each subagent's parent turn and step, from its `subagent/start`.
+    pub(super) subagents: std::collections::HashMap<String, (u64, u64)>,
 }
 
 /// The first words of a prompt (one line, at most about 60 columns).
@@ -402,6 +412,19 @@ impl Trajectory {
                 self.prev_ctx = self.ctx.clone();
                 self.fold = ReasonFold::new();
                 self.compacted = false;
+            }
+            (EventKind::SubagentStart(st), _) => {
+                self.subagents.insert(st.agent.clone(), (st.turn, st.step));
+            }
+            (EventKind::SubagentEvent(se), _) => {
+                if let (EventKind::AssistantMessage(d), Some((turn, step))) =
+                    (&se.event.kind, self.subagents.get(&se.agent))
+                {
+                    self.rows.push(Row::Subagent {
+                        label: sanitize(&format!("T{turn}.S{step}·{}.S{}", se.agent, d.step)),
+                        usage: d.usage,
+                    });
+                }
             }
             (EventKind::ToolCall(d), _) => self.rows.push(Row::Tool {
                 call_id: d.call_id.clone(),

@@ -534,3 +534,56 @@ fn a_route_downgrade_is_a_trajectory_row_with_the_providers_reason() {
         "{en}"
     );
 }
+
+#[test]
+fn a_subagent_s_requests_are_listed_under_the_parent_step_with_their_cache_hit() {
+    use crate::session::event::SubagentEvent;
+    use crate::session::event::{AssistantMessageData, Event};
+    use crate::session::subagent_event::{SubagentMode, SubagentStart};
+    let ev = |kind: EventKind| Event {
+        kind,
+        seq: 1,
+        time: String::new(),
+        surface_op: None,
+        source_event_seqs: None,
+    };
+    let mut t = Trajectory::new();
+    t.apply(&ev(EventKind::SubagentStart(SubagentStart {
+        agent: "a1".into(),
+        turn: 3,
+        step: 2,
+        call_id: "c1".into(),
+        description: "look".into(),
+        mode: SubagentMode::ReadOnly,
+        parent_seq: 0,
+    })));
+    t.apply(&ev(EventKind::SubagentEvent(SubagentEvent {
+        agent: "a1".into(),
+        event: Box::new(ev(EventKind::AssistantMessage(AssistantMessageData {
+            turn: 3,
+            step: 1,
+            message: Message::text(Role::Assistant, "done", Source::kind("model")),
+            usage: Some(usage(124, 3987)),
+            timing: None,
+            interrupted: None,
+        }))),
+    })));
+    let row = t
+        .rows()
+        .iter()
+        .find(|r| matches!(r, Row::Subagent { .. }))
+        .expect("the subagent's request is listed")
+        .clone();
+    let en = text(&Trajectory::render_row(
+        &row,
+        Localizer::new(Locale::EnUs),
+        100,
+    ));
+    assert!(en.contains("T3.S2·a1.S1 · cache hit 3987 of"), "{en}");
+    let zh = text(&Trajectory::render_row(
+        &row,
+        Localizer::new(Locale::ZhCn),
+        100,
+    ));
+    assert!(zh.contains("T3.S2·a1.S1 · 缓存命中 3987／"), "{zh}");
+}

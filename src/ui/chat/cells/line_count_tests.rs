@@ -74,6 +74,7 @@ fn a_read_file_card_counts_hidden_source_lines_not_wrapped_rows() {
         ask: None,
         retry: None,
         progress: None,
+        subagent: None,
     };
     for (locale, more) in [
         (Locale::EnUs, "… 7 more lines"),

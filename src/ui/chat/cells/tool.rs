@@ -52,6 +52,8 @@ pub struct ToolCell {
     pub retry: Option<Box<crate::session::retry_event::SandboxRetry>>,
     /// The latest progress the running call reported (SPEC §15.2).
     pub progress: Option<Box<crate::tools::progress::Progress>>,
+    /// A `task` call's subagent: its live step and tool, and its transcript (SPEC §15.3).
+    pub subagent: Option<Box<super::SubagentLive>>,
 }
 
 impl ToolCell {
@@ -69,6 +71,7 @@ impl ToolCell {
             ask: None,
             retry: None,
             progress: None,
+            subagent: None,
         }
     }
 
@@ -83,9 +86,10 @@ impl ToolCell {
                 (l.tr("tui-tool-queued"), theme::dim())
             }
             _ if denied => (l.tr("tui-tool-denied"), theme::error()),
-            (None, _) => match self.progress.as_deref() {
-                Some(p) => (running_with(p, l), theme::warn()),
-                None => (l.tr("tui-tool-running"), theme::warn()),
+            (None, _) => match (self.subagent.as_deref(), self.progress.as_deref()) {
+                (Some(a), _) => (a.status(l), theme::warn()),
+                (None, Some(p)) => (running_with(p, l), theme::warn()),
+                (None, None) => (l.tr("tui-tool-running"), theme::warn()),
             },
             (Some(_), true) => (l.tr("tui-tool-failed"), theme::error()),
             (Some(_), false) => (l.tr("tui-tool-done"), theme::success()),
@@ -106,6 +110,10 @@ impl ToolCell {
             head.extend(crate::ui::chat::acting_card::preview_lines(p, l, width));
         } else if mode == ToolCardMode::Expanded {
             head.extend(dim_indented(&self.arguments, "  ", width));
+            // A subagent's card expands to its transcript (SPEC §15.3).
+            if let Some(a) = self.subagent.as_deref() {
+                head.extend(dim_indented(&a.transcript.join("\n"), "  › ", width));
+            }
         } else {
             let one: String = self.arguments.replace('\n', " ");
             head.push(Line::from(Span::styled(

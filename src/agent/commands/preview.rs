@@ -1,13 +1,43 @@
 //! What the next request would be, without writing anything: the rendered system prompt
 //! (and the instruction files' warnings), the preview and the inspector's data.
 
-use super::*;
+use std::sync::Arc;
 
-impl Agent {
+use crate::agent::commands::CommandContext;
+use crate::agent::request::{AttemptInput, plan_attempt};
+use crate::agent::turn::AgentError;
+use crate::llm::types::GenerateOptions;
+use crate::session::Session;
+use crate::session::event::Event;
+
+/// Why `/inspect` has no data to show (the text goes inside a localized frame).
+#[derive(Debug, thiserror::Error)]
+pub enum InspectFailure {
+    /// A logged request could not be rebuilt, or there is no such request.
+    #[error(transparent)]
+    Rebuild(#[from] crate::agent::inspect::InspectError),
+    /// The next request could not be previewed.
+    #[error(transparent)]
+    Preview(#[from] AgentError),
+}
+
+impl InspectFailure {
+    /// The failure in the interface language.
+    pub fn text(&self) -> crate::i18n::Text {
+        match self {
+            InspectFailure::Rebuild(e) => e.text(),
+            InspectFailure::Preview(e) => e.text(),
+        }
+    }
+}
+
+impl CommandContext<'_> {
     /// The next request as it would be sent now (no new user message), computed on a
     /// replayed copy of the session and series: nothing is written (`/inspect`).
     /// Also returns the copy's events (the real log plus what the attempt would append).
-    pub fn preview_next_request(&self) -> Result<(GenerateOptions, Vec<Arc<Event>>), AgentError> {
+    pub(crate) fn preview_next_request(
+        &self,
+    ) -> Result<(GenerateOptions, Vec<Arc<Event>>), AgentError> {
         let mut session = Session::from_events(
             self.state
                 .session
@@ -47,7 +77,7 @@ impl Agent {
 
     /// Inspector data: past request `n` next to `n - 1`, or (`None`) the next request
     /// next to the last one sent. Nothing is written to the log.
-    pub fn inspect(
+    pub(crate) fn inspect(
         &self,
         request: Option<usize>,
     ) -> Result<crate::agent::inspect::InspectorData, InspectFailure> {
@@ -76,19 +106,8 @@ impl Agent {
         }
     }
 
-    /// Reads the instruction files now and warns about any that are refused or cut (the
-    /// TUI does this at start; every request does it again, warning once per change).
-    pub fn check_instructions(&self) {
-        let _ = self.render_prompt();
-        self.report_prompt_notices();
-    }
-
-    pub(super) fn report_prompt_notices(&self) {
-        crate::agent::environment::report_prompt_notices(self.services.env.as_ref(), &self.events);
-    }
-
     /// The rendered system prompt: the configured base plus `/system` instructions.
-    pub fn render_prompt(&self) -> String {
+    pub(crate) fn render_prompt(&self) -> String {
         crate::agent::environment::render_prompt(
             self.services.env.as_ref(),
             self.state.extra_instructions.as_deref(),

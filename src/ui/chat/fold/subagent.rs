@@ -1,0 +1,172 @@
+//! A `task` call's card while its subagent runs (SPEC §15.3): folded from the logged
+//! `subagent/start` and `subagent/event`, so it reads the same live and on resume. The card
+//! shows the subagent's step and current tool, and expands to its transcript.
+
+use super::{CellKind, Transcript};
+use crate::session::event::EventKind;
+use crate::ui::chat::cells::{SubagentLive, ToolCell};
+use crate::ui::text::sanitize;
+
+impl Transcript {
+    /// Folds a logged subagent event into its `task` call's card.
+    pub(super) fn subagent(&mut self, kind: &EventKind) {
+        match kind {
+            EventKind::SubagentStart(s) => {
+                if let Some(&i) = self.by_call.get(&s.call_id)
+                    && let CellKind::Tool(ToolCell { subagent, .. }) = &mut self.cells[i].kind
+                {
+                    *subagent = Some(Box::new(SubagentLive {
+                        agent: sanitize(&s.agent),
+                        ..SubagentLive::default()
+                    }));
+                    self.touch(i);
+                }
+            }
+            EventKind::SubagentEvent(s) => {
+                let agent = sanitize(&s.agent);
+                let found = self.cells.iter().rposition(|c| {
+                    matches!(&c.kind, CellKind::Tool(ToolCell { subagent: Some(a), .. })
+                        if a.agent == agent)
+                });
+                let Some(i) = found else { return };
+                let CellKind::Tool(ToolCell {
+                    subagent: Some(a), ..
+                }) = &mut self.cells[i].kind
+                else {
+                    return;
+                };
+                match &s.event.kind {
+                    EventKind::StepStart(st) => {
+                        a.step = st.step;
+                        a.tool = None;
+                    }
+                    EventKind::ToolCall(c) => {
+                        a.tool = Some(sanitize(&c.name));
+                        a.transcript.push(format!(
+                            "→ {} {}",
+                            sanitize(&c.name),
+                            sanitize(&c.arguments)
+                        ));
+                    }
+                    EventKind::AssistantMessage(m) => {
+                        let text = sanitize(&m.message.joined_text());
+                        if !text.trim().is_empty() {
+                            a.transcript.push(text);
+                        }
+                    }
+                    _ => return,
+                }
+                self.touch(i);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::i18n::{Locale, Localizer};
+    use crate::session::event::SubagentEvent;
+    use crate::session::event::{
+        AssistantMessageData, Event, EventKind, Message, Role, Source, StepRef, ToolCallData,
+    };
+    use crate::session::subagent_event::{SubagentMode, SubagentStart};
+    use crate::ui::chat::cells::{HistoryCell, RenderCtx, ToolCardMode};
+    use crate::ui::chat::fold::{CellKind, Transcript};
+
+    fn ev(kind: EventKind) -> Event {
+        Event {
+            kind,
+            seq: 1,
+            time: String::new(),
+            surface_op: None,
+            source_event_seqs: None,
+        }
+    }
+
+    fn call(id: &str, name: &str, arguments: &str) -> EventKind {
+        EventKind::ToolCall(ToolCallData {
+            turn: 3,
+            step: 2,
+            call_id: id.into(),
+            name: name.into(),
+            arguments: arguments.into(),
+            bridged: None,
+        })
+    }
+
+    fn sub(kind: EventKind) -> EventKind {
+        EventKind::SubagentEvent(SubagentEvent {
+            agent: "a1".into(),
+            event: Box::new(ev(kind)),
+        })
+    }
+
+    fn card(t: &Transcript, locale: Locale, cards: ToolCardMode) -> String {
+        let ctx = RenderCtx {
+            l: Localizer::new(locale),
+            cards,
+            generation: 0,
+        };
+        t.cells()
+            .iter()
+            .filter_map(|c| match &c.kind {
+                CellKind::Tool(tc) => Some(crate::ui::snapshot::lines_text(
+                    &tc.rows(80, &ctx, false).head,
+                )),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_task_card_shows_the_subagent_s_step_and_tool_and_expands_to_its_transcript() {
+        let mut t = Transcript::default();
+        t.apply(&ev(call(
+            "c1",
+            "task",
+            r#"{"description":"look","prompt":"Look."}"#,
+        )));
+        t.apply(&ev(EventKind::SubagentStart(SubagentStart {
+            agent: "a1".into(),
+            turn: 3,
+            step: 2,
+            call_id: "c1".into(),
+            description: "look".into(),
+            mode: SubagentMode::ReadOnly,
+            parent_seq: 1,
+        })));
+        t.apply(&ev(sub(EventKind::StepStart(StepRef { turn: 3, step: 1 }))));
+        t.apply(&ev(sub(EventKind::AssistantMessage(
+            AssistantMessageData {
+                turn: 3,
+                step: 1,
+                message: Message::text(
+                    Role::Assistant,
+                    "Reading the config first.",
+                    Source::kind("model"),
+                ),
+                usage: None,
+                timing: None,
+                interrupted: None,
+            },
+        ))));
+        t.apply(&ev(sub(call("s1", "read_file", r#"{"path":"a.toml"}"#))));
+        let en = card(&t, Locale::EnUs, ToolCardMode::Collapsed);
+        assert!(en.contains("running · a1 · step 1 · read_file"), "{en}");
+        let zh = card(&t, Locale::ZhCn, ToolCardMode::Collapsed);
+        assert!(zh.contains("a1 · 第 1 步 · read_file"), "{zh}");
+        let open = card(&t, Locale::EnUs, ToolCardMode::Expanded);
+        assert!(open.contains("› Reading the config first."), "{open}");
+        assert!(
+            open.contains("› → read_file {\"path\":\"a.toml\"}"),
+            "{open}"
+        );
+        // The next step has no tool yet.
+        t.apply(&ev(sub(EventKind::StepStart(StepRef { turn: 3, step: 2 }))));
+        let en = card(&t, Locale::EnUs, ToolCardMode::Collapsed);
+        assert!(en.contains("running · a1 · step 2"), "{en}");
+        assert!(!en.contains("step 2 · read_file"), "{en}");
+    }
+}
