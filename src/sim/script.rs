@@ -236,12 +236,13 @@ impl ScriptedReply {
                         .and_then(Value::as_str)
                         .map(str::to_string)
                         .unwrap_or_else(|| default_http_message(status as u16).to_string());
-                    let error_type = match obj.get("error_type") {
-                        None => None,
-                        Some(t) => Some(t.as_str().map(str::to_string).ok_or_else(|| {
-                            script_err(what, "`error_type` must be a string")
-                        })?),
-                    };
+                    let error_type =
+                        match obj.get("error_type") {
+                            None => None,
+                            Some(t) => Some(t.as_str().map(str::to_string).ok_or_else(|| {
+                                script_err(what, "`error_type` must be a string")
+                            })?),
+                        };
                     let fault = match (obj.get("retry_after"), error_type) {
                         (None | Some(Value::Number(_)), None) => {
                             let retry_after = match obj.get("retry_after") {
@@ -529,7 +530,10 @@ mod tests {
             })
         );
         let e = Script::parse(r#"[{"error_type": "x"}]"#).unwrap_err();
-        assert!(e.to_string().contains("only valid together with `http_error`"));
+        assert!(
+            e.to_string()
+                .contains("only valid together with `http_error`")
+        );
     }
 
     #[test]

@@ -155,13 +155,19 @@ enum Op {
 
 /// What a provider may refuse: the block as it shows in the body, and its 400's message.
 const REFUSALS: [(&str, &str); 4] = [
-    ("\"type\":\"tool_removal\"", "`tool_removal` is not supported"),
+    (
+        "\"type\":\"tool_removal\"",
+        "`tool_removal` is not supported",
+    ),
     (
         "\"type\":\"tool_addition\"",
         "Unknown content block type: `tool_addition`",
     ),
     ("\"defer_loading\":true", "`defer_loading` is not supported"),
-    ("\"role\":\"system\"", "messages with role 'system' are not supported"),
+    (
+        "\"role\":\"system\"",
+        "messages with role 'system' are not supported",
+    ),
 ];
 
 fn op() -> impl Strategy<Value = Op> {

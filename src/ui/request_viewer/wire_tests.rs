@@ -143,6 +143,11 @@ fn a_bridged_call_shows_the_real_tool_with_the_bridge_noted_on_both_wire_protoco
                 arguments: r#"{"name":"word_count","arguments":{"path":"a.txt"}}"#.into(),
             }],
         ),
+        {
+            let mut r = Message::text(Role::Tool, "12", Source::kind("tool"));
+            r.tool_call_id = Some("call_00_b1".into());
+            Arc::new(r)
+        },
     ];
     let tools = crate::llm::bridge::bridge_schemas().to_vec();
     let p = parts(&messages, &tools);
