@@ -7,7 +7,6 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::SimError;
-use super::server::kind_for;
 
 /// One tool call in a scripted reply.
 #[derive(Debug, Clone, PartialEq)]
@@ -436,6 +435,18 @@ fn string_field(v: &Value, what: &str, key: &str) -> Result<String, SimError> {
 fn script_err(what: &str, message: &str) -> SimError {
     SimError::Script {
         message: format!("{what}: {message}"),
+    }
+}
+
+/// The `error.type` the simulator names for a status.
+pub(crate) fn kind_for(status: u16) -> &'static str {
+    match status {
+        400 | 422 => "invalid_request_error",
+        401 => "authentication_error",
+        402 => "unknown_error",
+        429 => "rate_limit_error",
+        503 => "overloaded_error",
+        _ => "api_error",
     }
 }
 

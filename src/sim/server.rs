@@ -17,7 +17,7 @@ use super::cache::{CacheModel, UnitKind};
 use super::openai;
 use super::record::{CacheRecord, RecordedRequest, RecordedToolCall, record_headers};
 use super::render;
-use super::script::{Fault, ScriptedReply};
+use super::script::{Fault, ScriptedReply, kind_for};
 use super::stream::{self, Playback};
 use super::turn::{self, OutBlock};
 use super::validate::{self, ApiError, Route, Rules};
@@ -158,18 +158,6 @@ fn error_response(
         resp.headers_mut().insert(header::RETRY_AFTER, v);
     }
     resp
-}
-
-/// The `error.type` the simulator names for a status.
-pub(crate) fn kind_for(status: u16) -> &'static str {
-    match status {
-        400 | 422 => "invalid_request_error",
-        401 => "authentication_error",
-        402 => "unknown_error",
-        429 => "rate_limit_error",
-        503 => "overloaded_error",
-        _ => "api_error",
-    }
 }
 
 /// Check credentials: `Authorization: Bearer` wins over `x-api-key`.
