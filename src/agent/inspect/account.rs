@@ -108,6 +108,7 @@ mod tests {
     fn req(tools: &[(&str, bool)], messages: usize) -> InspectedRequest {
         InspectedRequest {
             n: Some(1),
+            label: None,
             route: "ds/deepseek-flash".into(),
             system: None,
             tools: tools.iter().map(|(n, d)| (n.to_string(), *d)).collect(),

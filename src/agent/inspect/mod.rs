@@ -13,6 +13,7 @@
 
 pub mod account;
 pub mod data;
+pub mod subagent;
 
 use std::sync::Arc;
 
@@ -49,6 +50,9 @@ pub enum InspectError {
     /// The provider's protocol is unknown.
     #[error("unknown provider \"{0}\"")]
     UnknownProvider(String),
+    /// No subagent request with this label (`T3.S2·a1.S1`).
+    #[error("no subagent request {0}")]
+    NoSuchSubagentRequest(String),
 }
 
 impl InspectError {
@@ -71,6 +75,10 @@ impl InspectError {
             InspectError::UnknownProvider(p) => Text::new(
                 "inspect-unknown-provider",
                 vec![("provider", Arg::from(p.as_str()))],
+            ),
+            InspectError::NoSuchSubagentRequest(label) => Text::new(
+                "inspect-no-subagent-request",
+                vec![("label", Arg::from(label.as_str()))],
             ),
         }
     }
@@ -418,6 +426,7 @@ fn array<'a>(body: &'a Value, key: &str) -> &'a [Value] {
 pub fn inspected(n: Option<usize>, route: &Route, wire: &SerializedBody) -> InspectedRequest {
     InspectedRequest {
         n,
+        label: None,
         route: route.id(),
         system: system_text(&wire.body),
         tools: array(&wire.body, "tools").iter().map(tool_entry).collect(),
@@ -542,10 +551,15 @@ fn compare(
     }
 }
 
-fn label(l: Localizer, n: Option<usize>) -> String {
-    match n {
-        Some(n) => l.tra("tui-inspector-request", &[("n", Arg::from(n))]),
-        None => l.tr("tui-inspector-next"),
+/// A request's title: its number, a subagent's label, or "the next request".
+pub fn request_title(l: Localizer, r: &InspectedRequest) -> String {
+    match (&r.label, r.n) {
+        (Some(label), _) => l.tra(
+            "tui-inspector-subagent-request",
+            &[("label", Arg::from(label.as_str()))],
+        ),
+        (None, Some(n)) => l.tra("tui-inspector-request", &[("n", Arg::from(n))]),
+        (None, None) => l.tr("tui-inspector-next"),
     }
 }
 
@@ -560,7 +574,7 @@ pub fn render_text(d: &InspectorData, l: Localizer) -> Vec<String> {
     out.push(divergence_line(d, l));
     let sections: Vec<&InspectedRequest> = d.previous.iter().chain([&d.selected]).collect();
     for r in sections {
-        out.push(format!("== {} · {}", label(l, r.n), r.route));
+        out.push(format!("== {} · {}", request_title(l, r), r.route));
         if let Some(s) = &r.system {
             let text = Arg::from(short(s, 60));
             out.push(format!(

@@ -15,5 +15,6 @@ mod resume_listing;
 mod retain;
 mod scenarios;
 mod session_dir_hostile;
+mod subagent_inspector;
 mod subagents;
 mod turn_loop;
