@@ -1,9 +1,9 @@
 //! The read-only model the panes render from: what the agent last said about the session
 //! (route, usage, sandbox, phase, retry, queued inputs), the locale and card mode, the clock
 //! and which part has focus, and the rendering inputs a Chat cell takes from it
-//! ([`RenderCtx`]). It depends on no pane. `App` owns it and changes it on AgentEvents and global keys;
-//! panes read it and never write it (what they want changed they ask for as an
-//! [`crate::ui::app_event::AppEvent`]).
+//! ([`RenderCtx`]). It depends on no pane. `App` owns it and changes it on AgentEvents and
+//! global keys; panes read it and never write it (what they want changed they ask for as
+//! an [`crate::ui::app_event::AppEvent`]).
 
 use std::time::Instant;
 
