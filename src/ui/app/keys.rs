@@ -193,7 +193,8 @@ impl App {
                 | Context::ResumePicker
                 | Context::DiffOverlay
                 | Context::RewindPicker
-                | Context::TranscriptOverlay,
+                | Context::TranscriptOverlay
+                | Context::ElicitOverlay,
                 _,
             )) => {}
             None => {
