@@ -106,7 +106,7 @@ cmd-system-none = No extra instructions are set for this session; /system TEXT s
 # issue 12: slash popup and help
 cmd-model-args = [PROVIDER/MODEL]
 cmd-tool-args = enable|disable NAME
-cmd-mcp-args = [connect|disconnect|login|logout NAME | resources [NAME]]
+cmd-mcp-args = [connect|disconnect|login|logout NAME|resources [NAME]]
 cmd-system-args = [clear|TEXT]
 cmd-lang-args = en|zh
 cmd-inspect-args = [N]

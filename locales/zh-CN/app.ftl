@@ -106,7 +106,7 @@ cmd-system-none = 本会话尚未设置附加指令；输入 /system 文本 即�
 # issue 12: slash popup and help
 cmd-model-args = [提供方/模型]
 cmd-tool-args = enable|disable 名称
-cmd-mcp-args = [connect|disconnect|login|logout 名称 | resources [名称]]
+cmd-mcp-args = [connect|disconnect|login|logout 名称|resources [名称]]
 cmd-system-args = [clear|文本]
 cmd-lang-args = en|zh
 cmd-inspect-args = [N]

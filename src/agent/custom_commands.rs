@@ -326,28 +326,28 @@ mod tests {
         std::fs::create_dir_all(ws.path().join(".claude/commands")).unwrap();
         std::fs::create_dir_all(user.path().join("commands")).unwrap();
         std::fs::write(
-            ws.path().join(".deepterm/commands/review.md"),
-            "---\ndescription: \"Review a file\"\nargument-hint: FILE\n---\nReview $ARGUMENTS carefully.\n",
+            ws.path().join(".deepterm/commands/audit.md"),
+            "---\ndescription: \"Audit a file\"\nargument-hint: FILE\n---\nAudit $ARGUMENTS carefully.\n",
         )
         .unwrap();
         std::fs::write(ws.path().join(".claude/commands/fix.md"), "Fix the bug.\n").unwrap();
-        std::fs::write(user.path().join("commands/review.md"), "mine\n").unwrap();
+        std::fs::write(user.path().join("commands/audit.md"), "mine\n").unwrap();
         std::fs::write(user.path().join("commands/notes.txt"), "not a command").unwrap();
         let got = load(&dirs(ws.path(), user.path()), builtin);
         let names: Vec<&str> = got.commands.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, vec!["/review", "/fix"]);
-        let review = &got.commands[0];
-        assert_eq!(review.description.as_deref(), Some("Review a file"));
-        assert_eq!(review.argument_hint.as_deref(), Some("FILE"));
-        assert_eq!(review.expand(" src/a.rs "), "Review src/a.rs carefully.");
+        assert_eq!(names, vec!["/audit", "/fix"]);
+        let audit = &got.commands[0];
+        assert_eq!(audit.description.as_deref(), Some("Audit a file"));
+        assert_eq!(audit.argument_hint.as_deref(), Some("FILE"));
+        assert_eq!(audit.expand(" src/a.rs "), "Audit src/a.rs carefully.");
         assert_eq!(got.commands[1].expand(""), "Fix the bug.");
         assert_eq!(
             got.commands[1].expand("fast"),
             "Fix the bug.\n\nARGUMENTS: fast"
         );
-        // The user's `/review` is shadowed by the workspace's, and says so.
+        // The user's `/audit` is shadowed by the workspace's, and says so.
         assert!(
-            matches!(&got.problems[..], [CommandProblem::Shadowed { name, .. }] if name == "/review")
+            matches!(&got.problems[..], [CommandProblem::Shadowed { name, .. }] if name == "/audit")
         );
     }
 

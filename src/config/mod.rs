@@ -48,6 +48,9 @@ pub const DEFAULT_COMMAND_TIMEOUT_SECS: u64 = 30;
 /// The default of `[tools] defer_tools_over` (SPEC §15.1).
 pub const DEFAULT_DEFER_TOOLS_OVER: usize = 32;
 
+/// The default of `max_subagents`: how many `task` subagents run at once (SPEC §15.3).
+pub const DEFAULT_MAX_SUBAGENTS: usize = 4;
+
 /// One `[providers.NAME]` table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProviderConfig {
@@ -229,7 +232,7 @@ impl Default for Config {
             command_tools: BTreeMap::new(),
             builtin_tools: true,
             defer_tools_over: DEFAULT_DEFER_TOOLS_OVER,
-            max_subagents: crate::agent::subagent::DEFAULT_MAX_SUBAGENTS,
+            max_subagents: DEFAULT_MAX_SUBAGENTS,
             limits: Limits::default(),
             ui_notify: false,
             sandbox: crate::sandbox::SandboxSettings::default(),

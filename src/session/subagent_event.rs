@@ -5,11 +5,10 @@
 //! conversation. The parent's events up to `parentSeq` plus the unwrapped events are the
 //! subagent's whole log, so its requests rebuild through the one request builder like the
 //! parent's. Both are additive and no surface events: the parent's fold, requests and
-//! ledger never see what a subagent did, only the `task` call's result.
+//! ledger never see what a subagent did, only the `task` call's result. `SubagentEvent`
+//! holds an `Event`, so it is defined beside it in `session::event`.
 
 use serde::{Deserialize, Serialize};
-
-use super::event::Event;
 
 /// What a subagent may do (the `task` tool's `mode`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -50,13 +49,4 @@ pub struct SubagentStart {
     pub mode: SubagentMode,
     /// The last parent event the subagent's conversation holds.
     pub parent_seq: u64,
-}
-
-/// `subagent/event`: one event of a subagent's conversation, as its own log has it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SubagentEvent {
-    /// The subagent's id.
-    pub agent: String,
-    /// The event, with its seq in the subagent's log.
-    pub event: Box<Event>,
 }

@@ -103,7 +103,7 @@ impl Change {
             Change::System => "/system <text>",
             Change::Rewind => "/rewind 2 prompts back",
             Change::Fork => "/fork",
-            Change::CustomCommand => "custom command /review",
+            Change::CustomCommand => "custom command /audit",
             Change::PromptHookBlocks => "prompt hook blocks a prompt",
             Change::ToolHookBlocks => "pre-tool hook blocks a call",
             Change::ModelOther => "/model deepseek-v4-pro",
@@ -274,7 +274,7 @@ fn workspace(dir: &Path) -> std::io::Result<PathBuf> {
         "# Project notes\n\n- Rust 2024; keep functions short.\n- Tests live under tests/.\n",
     )?;
     std::fs::write(
-        ws.join(".deepterm/commands/review.md"),
+        ws.join(".deepterm/commands/audit.md"),
         "---\ndescription: Review a file\n---\nReview $ARGUMENTS: list missing error handling \
          and missing tests, one line each.\n",
     )?;
@@ -482,7 +482,7 @@ pub async fn run(removal: Removal, dir: &Path) -> Result<Run, String> {
             Change::CustomCommand => {
                 s.sim
                     .push_reply(ScriptedReply::text("Reviewed src/lib.rs."));
-                s.prompt("/review src/lib.rs").await?;
+                s.prompt("/audit src/lib.rs").await?;
                 // The command's text is the prompt the turn sends.
                 s.texts.push(
                     "Review src/lib.rs: list missing error handling and missing tests, one \

@@ -27,7 +27,7 @@ pub(crate) mod run;
 pub const TASK: &str = "task";
 
 /// The default of `[tools] max_subagents`: subagents of one step running at once.
-pub const DEFAULT_MAX_SUBAGENTS: usize = 4;
+pub use crate::config::DEFAULT_MAX_SUBAGENTS;
 
 /// Most steps one subagent may take before it is stopped.
 pub const MAX_SUBAGENT_STEPS: u64 = 32;

@@ -17,7 +17,8 @@ use crate::agent::tool_runner::{CallResult, ToolCall};
 use crate::i18n::Arg;
 use crate::session::Session;
 use crate::session::event::EventKind;
-use crate::session::subagent_event::{SubagentEvent, SubagentStart};
+use crate::session::event::SubagentEvent;
+use crate::session::subagent_event::SubagentStart;
 
 impl TurnRunner<'_> {
     /// Whether `call` is a `task` call this loop runs itself.

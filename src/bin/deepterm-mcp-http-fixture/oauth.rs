@@ -398,8 +398,8 @@ mod tests {
     #[test]
     fn the_s256_challenge_is_the_base64url_sha256_of_the_verifier() {
         assert_eq!(
-            super::s256("dBjftJeZ4CVP-mJ0kXAtcgHL1oxeTaNe4SH4dgFtMuY"),
-            "E9Melhoa2OwvFZ8KakNG0WfLbMx7Jxe1tDOkCOy9hcM"
+            super::s256("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+            "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
         );
     }
 }

@@ -180,7 +180,7 @@ pub enum EventKind {
     SubagentStart(crate::session::subagent_event::SubagentStart),
     /// One event of a subagent's conversation (additive, see `session::subagent_event`).
     #[serde(rename = "subagent/event")]
-    SubagentEvent(crate::session::subagent_event::SubagentEvent),
+    SubagentEvent(SubagentEvent),
 }
 
 impl EventKind {
@@ -282,4 +282,14 @@ mod tests {
         assert_eq!(s, r#"{"op":"replace","startSeq":3,"endSeq":9}"#);
         assert_eq!(serde_json::from_str::<SurfaceOp>(&s).unwrap(), op);
     }
+}
+
+/// `subagent/event`: one event of a subagent's conversation, as its own log has it (see
+/// `session::subagent_event`; defined here because it holds an [`Event`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubagentEvent {
+    /// The subagent's id.
+    pub agent: String,
+    /// The event, with its seq in the subagent's log.
+    pub event: Box<Event>,
 }

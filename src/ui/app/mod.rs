@@ -77,7 +77,7 @@ pub struct App {
     /// Shift+Tab asked to switch to full-access: the next key confirms (`y`) or not.
     confirm_full_access: bool,
     /// The model's plan, pinned, and the question to carry it out (`plan.rs`).
-    plan: plan::PlanState,
+    plan: plan_state::PlanState,
     /// Commands for the agent, in order.
     outbox: Vec<AgentCommand>,
     /// Whether the user asked to quit.
@@ -537,6 +537,7 @@ pub fn resume_command(id: &str, args: &[String]) -> String {
 mod agent_events;
 mod keys;
 mod plan;
+mod plan_state;
 #[cfg(test)]
 mod plan_tests;
 mod render;

@@ -12,26 +12,17 @@ use crate::agent::plan::{mark, one_line};
 use crate::agent::protocol::{AgentCommand, OUTPUT_VERBATIM, OutputLine};
 use crate::i18n::{Arg, Text};
 use crate::sandbox::AgentMode;
-use crate::tools::plan::{Plan, PlanFold, StepStatus};
+use crate::tools::plan::{Plan, StepStatus};
 use crate::ui::chat::{CellKind, OutputCell};
 use crate::ui::text::truncate;
 use crate::ui::theme;
 
 use super::App;
+use super::plan_state::PlanState;
 
 /// Rows the pinned plan takes at most (title included); longer plans show a window
 /// around the step in progress.
 const MAX_PINNED_ROWS: usize = 6;
-
-/// What the TUI keeps of the plan.
-#[derive(Debug, Default)]
-pub(super) struct PlanState {
-    fold: PlanFold,
-    /// The running turn set a plan (live, not replayed).
-    this_turn: bool,
-    /// `Execute this plan?` waits for its key.
-    pub(super) confirm: bool,
-}
 
 impl App {
     /// Folds a committed event into the plan; a plan it sets goes into Chat too.

@@ -537,8 +537,9 @@ fn a_route_downgrade_is_a_trajectory_row_with_the_providers_reason() {
 
 #[test]
 fn a_subagent_s_requests_are_listed_under_the_parent_step_with_their_cache_hit() {
+    use crate::session::event::SubagentEvent;
     use crate::session::event::{AssistantMessageData, Event};
-    use crate::session::subagent_event::{SubagentEvent, SubagentMode, SubagentStart};
+    use crate::session::subagent_event::{SubagentMode, SubagentStart};
     let ev = |kind: EventKind| Event {
         kind,
         seq: 1,

@@ -25,9 +25,9 @@ async fn a_custom_command_with_arguments_reaches_the_request_as_its_expanded_tex
     let d = place.ws.join(".deepterm/commands");
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(
-        d.join("review.md"),
-        "---\ndescription: Review one file for bugs\nargument-hint: FILE\n---\n\
-         Please review $ARGUMENTS for bugs, and list them by line.\n",
+        d.join("audit.md"),
+        "---\ndescription: Audit one file for bugs\nargument-hint: FILE\n---\n\
+         Please audit $ARGUMENTS for bugs, and list them by line.\n",
     )
     .unwrap();
     let claude = place.ws.join(".claude/commands");
@@ -49,16 +49,13 @@ async fn a_custom_command_with_arguments_reaches_the_request_as_its_expanded_tex
         &env,
         &cfg,
         &place,
-        "/help\n/review src/lib.rs\n/standup\n/haiku the sea\n",
+        "/help\n/audit src/lib.rs\n/standup\n/haiku the sea\n",
     )
     .await;
     let so = stdout(&out);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(so.contains("Custom commands:"), "{so}");
-    assert!(
-        so.contains("/review FILE  Review one file for bugs"),
-        "{so}"
-    );
+    assert!(so.contains("/audit FILE  Audit one file for bugs"), "{so}");
     assert!(
         so.contains("/haiku [ARGUMENTS]  A haiku about a topic"),
         "{so}"
@@ -66,7 +63,7 @@ async fn a_custom_command_with_arguments_reaches_the_request_as_its_expanded_tex
     assert!(so.contains("/standup [ARGUMENTS]  custom command"), "{so}");
     let sent = user_texts(&env);
     assert!(
-        sent.contains("Please review src/lib.rs for bugs, and list them by line."),
+        sent.contains("Please audit src/lib.rs for bugs, and list them by line."),
         "{sent}"
     );
     assert!(sent.contains("Summarise yesterday's commits."), "{sent}");

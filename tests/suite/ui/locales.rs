@@ -96,6 +96,10 @@ const NOT_KEYS: &[(&str, &str)] = &[
         "a message source kind (the announcement of deferred tools)",
     ),
     (
+        "tool-definition",
+        "a message source kind (the note of a same-name definition change)",
+    ),
+    (
         "mcp-protocol-version",
         "an HTTP header the MCP transport sets itself",
     ),

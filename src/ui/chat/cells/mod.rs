@@ -13,6 +13,7 @@ pub mod context;
 pub mod hook_run;
 pub mod message;
 pub mod notice;
+pub mod subagent_live;
 pub mod tool;
 
 #[cfg(test)]
@@ -28,6 +29,7 @@ pub use checkpoint::{CheckpointCell, CheckpointNode};
 pub use context::ContextCell;
 pub use message::{AssistantCell, AttachmentCell, AttemptCell, CompactionCell, UserCell};
 pub use notice::OutputCell;
+pub use subagent_live::SubagentLive;
 pub use tool::{ApprovalCell, ToolApproval, ToolCell};
 
 /// What a Chat cell shows: one variant per kind, each a type of its own. Text fields are

@@ -53,7 +53,7 @@ pub struct ToolCell {
     /// The latest progress the running call reported (SPEC §15.2).
     pub progress: Option<Box<crate::tools::progress::Progress>>,
     /// A `task` call's subagent: its live step and tool, and its transcript (SPEC §15.3).
-    pub subagent: Option<Box<crate::ui::chat::fold::subagent::SubagentLive>>,
+    pub subagent: Option<Box<super::SubagentLive>>,
 }
 
 impl ToolCell {

@@ -3,40 +3,9 @@
 //! shows the subagent's step and current tool, and expands to its transcript.
 
 use super::{CellKind, Transcript};
-use crate::i18n::{Arg, Localizer};
 use crate::session::event::EventKind;
-use crate::ui::chat::cells::ToolCell;
+use crate::ui::chat::cells::{SubagentLive, ToolCell};
 use crate::ui::text::sanitize;
-
-/// What a running subagent's card shows.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct SubagentLive {
-    /// Its id (`a1`).
-    pub agent: String,
-    /// Its current step (0 before its first request).
-    pub step: u64,
-    /// The tool its current step called, if any.
-    pub tool: Option<String>,
-    /// Its replies' text and its tool calls, one entry each.
-    pub transcript: Vec<String>,
-}
-
-impl SubagentLive {
-    /// "running · a1 · step 2 · read_file".
-    pub fn status(&self, l: Localizer) -> String {
-        let mut args = vec![
-            ("agent", Arg::from(self.agent.clone())),
-            ("step", Arg::from(self.step)),
-        ];
-        match &self.tool {
-            Some(t) => {
-                args.push(("tool", Arg::from(t.clone())));
-                l.tra("tui-task-running-tool", &args)
-            }
-            None => l.tra("tui-task-running", &args),
-        }
-    }
-}
 
 impl Transcript {
     /// Folds a logged subagent event into its `task` call's card.
@@ -97,10 +66,11 @@ impl Transcript {
 #[cfg(test)]
 mod tests {
     use crate::i18n::{Locale, Localizer};
+    use crate::session::event::SubagentEvent;
     use crate::session::event::{
         AssistantMessageData, Event, EventKind, Message, Role, Source, StepRef, ToolCallData,
     };
-    use crate::session::subagent_event::{SubagentEvent, SubagentMode, SubagentStart};
+    use crate::session::subagent_event::{SubagentMode, SubagentStart};
     use crate::ui::chat::cells::{HistoryCell, RenderCtx, ToolCardMode};
     use crate::ui::chat::fold::{CellKind, Transcript};
 
