@@ -740,6 +740,7 @@ pub fn build_agent(
         workspace: cwd.clone(),
         trusted: setup.trusted,
     };
+    let elicit = elicitations(&tx, approval);
     let mut builder = Agent::builder(session, route, Box::new(env), l, tx)
         .key(key)
         .tools(registry)
@@ -768,7 +769,7 @@ pub fn build_agent(
     let mut mcp_options = crate::tools::mcp::McpOptions::from_env();
     mcp_options.key_env_vars = crate::tools::child_env::key_env_vars(&setup.config);
     mcp_options.secrets = builder.secrets();
-    mcp_options.elicitations = elicitations(&tx, approval).with_key_env_vars(mcp_options.key_env_vars.clone());
+    mcp_options.elicitations = elicit.with_key_env_vars(mcp_options.key_env_vars.clone());
     // Checkpoints of the workspace in the session directory's store (SPEC §14.3).
     if setup.config.checkpoints.enabled {
         let workspace = sandbox

@@ -106,6 +106,7 @@ impl McpManager {
                     skipped: Mutex::new(Vec::new()),
                     warned: Mutex::new(HashSet::new()),
                     progress: Mutex::new(Default::default()),
+                    asking: watch::Sender::new(0),
                 };
                 (name, Arc::new(server))
             })

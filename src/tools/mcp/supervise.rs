@@ -69,7 +69,11 @@ impl ClientHandler for Handler {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        Ok(self.elicitations.ask(&self.server.name, request).await)
+        // The user's time is not the server's: its calls' timeouts wait (decision 0162).
+        self.server.asking.send_modify(|n| *n += 1);
+        let result = self.elicitations.ask(&self.server.name, request).await;
+        self.server.asking.send_modify(|n| *n = n.saturating_sub(1));
+        Ok(result)
     }
 
     /// An `elicitation/create` rmcp could not type (its schema is outside the

@@ -27,10 +27,11 @@ impl App {
                 // (after the history).
                 let open = self.overlays.elicitations();
                 for (id, _) in &open {
-                    self.outbox.push(crate::agent::protocol::AgentCommand::Elicit {
-                        id: *id,
-                        answer: crate::tools::mcp::elicit::ElicitAnswer::Cancel,
-                    });
+                    self.outbox
+                        .push(crate::agent::protocol::AgentCommand::Elicit {
+                            id: *id,
+                            answer: crate::tools::mcp::elicit::ElicitAnswer::Cancel,
+                        });
                 }
                 self.overlays.clear();
                 // The log's rewinds come after what they take back: both folds know them

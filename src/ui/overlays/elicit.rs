@@ -19,7 +19,9 @@ use ratatui::widgets::{Block, Borders, Widget};
 use crate::agent::protocol::AgentCommand;
 use crate::i18n::{Arg, Localizer, Text};
 use crate::tools::mcp::elicit::form::content;
-use crate::tools::mcp::elicit::{ElicitAnswer, ElicitKind, ElicitationRequest, Entry, Field, Input};
+use crate::tools::mcp::elicit::{
+    ElicitAnswer, ElicitKind, ElicitationRequest, Entry, Field, Input,
+};
 use crate::ui::app_event::AppEvent;
 use crate::ui::component::{Handled, clear_area, overlay_base};
 use crate::ui::model::Model;
@@ -28,6 +30,9 @@ use crate::ui::theme;
 
 /// The widest the overlay grows.
 const MAX_WIDTH: u16 = 100;
+
+/// The longest entry a field takes (characters).
+const MAX_ENTRY_CHARS: usize = crate::tools::mcp::elicit::schema::MAX_DEFAULT_CHARS;
 
 /// The buttons under the fields, in order.
 const BUTTONS: [&str; 3] = ["elicit-submit", "elicit-decline", "elicit-cancel"];
@@ -187,18 +192,18 @@ impl ElicitOverlay {
                     s.pop();
                 }
                 KeyCode::Char('u') if ctrl => s.clear(),
-                KeyCode::Char(c) if !ctrl && !k.modifiers.contains(KeyModifiers::ALT) => {
-                    if s.chars().count() < crate::tools::mcp::elicit::schema::MAX_DEFAULT_CHARS {
-                        s.push(c);
-                    }
+                // An entry is capped like a default text (what the server may send).
+                KeyCode::Char(c)
+                    if !ctrl
+                        && !k.modifiers.contains(KeyModifiers::ALT)
+                        && s.chars().count() < MAX_ENTRY_CHARS =>
+                {
+                    s.push(c)
                 }
                 _ => {}
             },
             (Entry::Bool(b), _) => {
-                if matches!(
-                    k.code,
-                    KeyCode::Char(' ') | KeyCode::Left | KeyCode::Right
-                ) {
+                if matches!(k.code, KeyCode::Char(' ') | KeyCode::Left | KeyCode::Right) {
                     *b = !*b;
                 }
                 if let KeyCode::Char(c) = k.code {
@@ -253,7 +258,10 @@ impl ElicitOverlay {
                 if on { theme::bold() } else { Style::default() },
             )];
             if f.required {
-                label.push(Span::styled(format!(" · {}", l.tr("elicit-required")), theme::dim()));
+                label.push(Span::styled(
+                    format!(" · {}", l.tr("elicit-required")),
+                    theme::dim(),
+                ));
             }
             rows.push(Line::from(label));
             rows.push(value_line(l, f, e, on, self.option[i], width));
@@ -264,7 +272,11 @@ impl ElicitOverlay {
                 )));
             }
             if let Some(d) = &f.description {
-                for r in wrap_line(&Line::from(Span::styled(d.clone(), theme::dim())), width.saturating_sub(4), 0) {
+                for r in wrap_line(
+                    &Line::from(Span::styled(d.clone(), theme::dim())),
+                    width.saturating_sub(4),
+                    0,
+                ) {
                     let mut spans = vec![Span::raw("    ")];
                     spans.extend(r.spans);
                     rows.push(Line::from(spans));
@@ -320,7 +332,10 @@ impl ElicitOverlay {
             rows.push(Line::from(Span::styled(c.to_string(), theme::link())));
         }
         rows.push(Line::default());
-        rows.push(Line::from(Span::styled(l.tr("elicit-url-question"), theme::bold())));
+        rows.push(Line::from(Span::styled(
+            l.tr("elicit-url-question"),
+            theme::bold(),
+        )));
         let mut cells = Vec::new();
         for (y, line) in rows.iter().take(usize::from(inner.height)).enumerate() {
             buf.set_line(inner.x, inner.y + y as u16, line, inner.width);
@@ -335,7 +350,10 @@ impl ElicitOverlay {
     /// Draws the overlay over `area`.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer, m: &Model) {
         let l = m.l;
-        let w = area.width.saturating_sub(4).clamp(area.width.min(20), MAX_WIDTH);
+        let w = area
+            .width
+            .saturating_sub(4)
+            .clamp(area.width.min(20), MAX_WIDTH);
         let h = area.height.saturating_sub(2).clamp(area.height.min(6), 40);
         let rect = Rect::new(
             area.x + (area.width - w) / 2,
@@ -346,9 +364,15 @@ impl ElicitOverlay {
         clear_area(rect, buf, overlay_base());
         let name = Arg::from(self.request.server.clone());
         let (title, keys) = if self.is_url() {
-            (l.tra("elicit-url-title", &[("name", name)]), l.tr("elicit-url-keys"))
+            (
+                l.tra("elicit-url-title", &[("name", name)]),
+                l.tr("elicit-url-keys"),
+            )
         } else {
-            (l.tra("elicit-form-title", &[("name", name)]), l.tr("elicit-form-keys"))
+            (
+                l.tra("elicit-form-title", &[("name", name)]),
+                l.tr("elicit-form-keys"),
+            )
         };
         let keys = truncate(&format!(" {keys} "), usize::from(w.saturating_sub(2)));
         let block = Block::default()
@@ -393,7 +417,14 @@ fn fields(r: &ElicitationRequest) -> &[Field] {
 
 /// The row showing a field's entry: a text box, yes/no, the chosen option, or the options
 /// with their ticks.
-fn value_line(l: Localizer, f: &Field, e: &Entry, on: bool, at: usize, width: usize) -> Line<'static> {
+fn value_line(
+    l: Localizer,
+    f: &Field,
+    e: &Entry,
+    on: bool,
+    at: usize,
+    width: usize,
+) -> Line<'static> {
     let inner = width.saturating_sub(6).max(4);
     let field_style = if on { theme::selected() } else { theme::code() };
     match (e, &f.input) {

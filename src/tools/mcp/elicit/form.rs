@@ -203,9 +203,7 @@ impl Field {
                     return missing();
                 }
                 let (value, n) = if *integer {
-                    let i: i64 = s
-                        .parse()
-                        .map_err(|_| err("elicit-err-integer", vec![]))?;
+                    let i: i64 = s.parse().map_err(|_| err("elicit-err-integer", vec![]))?;
                     (Value::from(i), i as f64)
                 } else {
                     let f: f64 = s
@@ -233,9 +231,12 @@ impl Field {
                     None => missing(),
                 }
             }
-            (Input::Choices {
-                options, min, max, ..
-            }, Entry::Choices(ticked)) => {
+            (
+                Input::Choices {
+                    options, min, max, ..
+                },
+                Entry::Choices(ticked),
+            ) => {
                 let chosen: Vec<Value> = options
                     .iter()
                     .zip(ticked)
@@ -265,7 +266,10 @@ impl Field {
 }
 
 /// The answer's content from the form's entries, or each field's error by index.
-pub fn content(fields: &[Field], entries: &[Entry]) -> Result<Map<String, Value>, Vec<(usize, Text)>> {
+pub fn content(
+    fields: &[Field],
+    entries: &[Entry],
+) -> Result<Map<String, Value>, Vec<(usize, Text)>> {
     let mut out = Map::new();
     let mut errors = Vec::new();
     for (i, (f, e)) in fields.iter().zip(entries).enumerate() {
@@ -277,7 +281,11 @@ pub fn content(fields: &[Field], entries: &[Entry]) -> Result<Map<String, Value>
             Err(t) => errors.push((i, t)),
         }
     }
-    if errors.is_empty() { Ok(out) } else { Err(errors) }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
 }
 
 fn err(key: &str, args: Vec<(&str, Arg)>) -> Text {
@@ -321,7 +329,10 @@ pub fn format_ok(f: TextFormat, s: &str) -> bool {
         },
         TextFormat::Uri => match s.split_once(':') {
             Some((scheme, rest)) => {
-                scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                scheme
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic())
                     && scheme
                         .chars()
                         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
@@ -329,7 +340,9 @@ pub fn format_ok(f: TextFormat, s: &str) -> bool {
             }
             None => false,
         },
-        TextFormat::Date => chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok() && s.len() == 10,
+        TextFormat::Date => {
+            chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok() && s.len() == 10
+        }
         TextFormat::DateTime => chrono::DateTime::parse_from_rfc3339(s).is_ok(),
     }
 }

@@ -21,7 +21,9 @@ use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-pub use form::{Choice, ElicitAnswer, ElicitKind, ElicitationRequest, Entry, Field, Input, TextFormat};
+pub use form::{
+    Choice, ElicitAnswer, ElicitKind, ElicitationRequest, Entry, Field, Input, TextFormat,
+};
 
 use crate::i18n::{Arg, Text};
 
@@ -90,7 +92,9 @@ impl Elicitations {
     /// The capability a connection advertises: form and URL mode when someone answers
     /// (or `exec` declines and says so), nothing for a silent manager.
     pub fn capability(&self) -> Option<rmcp::model::ElicitationCapability> {
-        use rmcp::model::{ElicitationCapability, FormElicitationCapability, UrlElicitationCapability};
+        use rmcp::model::{
+            ElicitationCapability, FormElicitationCapability, UrlElicitationCapability,
+        };
         match self.mode {
             Mode::Silent => None,
             Mode::Decline(_) | Mode::Ask(..) => Some(
@@ -107,7 +111,10 @@ impl Elicitations {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, oneshot::Sender<ElicitAnswer>>> {
-        self.shared.pending.lock().unwrap_or_else(|p| p.into_inner())
+        self.shared
+            .pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
     }
 
     /// The user's answer to request `id` (an answer nobody waits for any more is dropped).
@@ -166,7 +173,10 @@ impl Elicitations {
     fn unshowable(&self, server: &str, why: Text) -> ElicitResult {
         self.tell(Text::new(
             "elicit-declined-unshowable",
-            vec![("name", Arg::from(server)), ("why", Arg::Text(Box::new(why)))],
+            vec![
+                ("name", Arg::from(server)),
+                ("why", Arg::Text(Box::new(why))),
+            ],
         ));
         ElicitResult::new(ElicitationAction::Decline)
     }
@@ -214,7 +224,8 @@ impl Elicitations {
                     self.tell(Text::new(key, vec![("url", Arg::from(url))]));
                     ElicitResult::new(ElicitationAction::Accept)
                 }
-                None => ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(content)),
+                None => ElicitResult::new(ElicitationAction::Accept)
+                    .with_content(Value::Object(content)),
             },
             ElicitAnswer::Decline => ElicitResult::new(ElicitationAction::Decline),
             ElicitAnswer::Cancel => ElicitResult::new(ElicitationAction::Cancel),
@@ -232,3 +243,6 @@ pub fn url_ok(url: &str) -> bool {
         && url.len() <= MAX_URL_BYTES
         && url.bytes().all(|b| b.is_ascii_graphic())
 }
+
+#[cfg(test)]
+mod tests;

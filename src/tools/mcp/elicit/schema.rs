@@ -45,7 +45,10 @@ pub fn screen(s: &str, max: usize, lines: bool) -> String {
             }
             c if c.is_control() => false,
             // Bidirectional embeddings, overrides and isolates; zero-width characters.
-            '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}' => false,
+            '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}' => false,
             _ => true,
         };
         if n >= max {
@@ -69,7 +72,10 @@ pub fn fields(schema: &Value) -> Result<Vec<Field>, Text> {
     if props.len() > MAX_FIELDS {
         return Err(reason(
             "elicit-bad-schema-too-many-fields",
-            vec![("count", Arg::from(props.len())), ("limit", Arg::from(MAX_FIELDS))],
+            vec![
+                ("count", Arg::from(props.len())),
+                ("limit", Arg::from(MAX_FIELDS)),
+            ],
         ));
     }
     let required: Vec<&str> = schema
@@ -90,7 +96,10 @@ pub fn fields(schema: &Value) -> Result<Vec<Field>, Text> {
             let input = input(p).map_err(|why| {
                 reason(
                     "elicit-bad-schema-field",
-                    vec![("field", Arg::from(shown.clone())), ("why", Arg::Text(Box::new(why)))],
+                    vec![
+                        ("field", Arg::from(shown.clone())),
+                        ("why", Arg::Text(Box::new(why))),
+                    ],
                 )
             })?;
             let label = p
@@ -144,7 +153,11 @@ fn options(p: &Value) -> Option<Result<Vec<Choice>, Text>> {
             .iter()
             .map(|o| {
                 let value = o.get("const")?.as_str()?.to_string();
-                let label = o.get("title").and_then(Value::as_str).unwrap_or(&value).to_string();
+                let label = o
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .unwrap_or(&value)
+                    .to_string();
                 Some((value, label))
             })
             .collect::<Option<Vec<_>>>()
@@ -156,7 +169,10 @@ fn options(p: &Value) -> Option<Result<Vec<Choice>, Text>> {
         Some(l) if l.is_empty() => Err(reason("elicit-why-options", vec![])),
         Some(l) if l.len() > MAX_OPTIONS => Err(reason(
             "elicit-why-too-many-options",
-            vec![("count", Arg::from(l.len())), ("limit", Arg::from(MAX_OPTIONS))],
+            vec![
+                ("count", Arg::from(l.len())),
+                ("limit", Arg::from(MAX_OPTIONS)),
+            ],
         )),
         Some(l) => Ok(l
             .into_iter()
@@ -236,7 +252,8 @@ fn input(p: &Value) -> Result<Input, Text> {
         }),
         "array" => {
             let items = p.get("items").unwrap_or(&Value::Null);
-            let options = options(items).unwrap_or_else(|| Err(reason("elicit-why-options", vec![])))?;
+            let options =
+                options(items).unwrap_or_else(|| Err(reason("elicit-why-options", vec![])))?;
             let min = u64_of(p, "minItems");
             let max = u64_of(p, "maxItems");
             if let (Some(a), Some(b)) = (min, max)
