@@ -27,11 +27,10 @@ impl App {
                 // (after the history).
                 let open = self.overlays.elicitations();
                 for (id, _) in &open {
-                    self.outbox
-                        .push(crate::agent::protocol::AgentCommand::Elicit {
-                            id: *id,
-                            answer: crate::tools::mcp::elicit::ElicitAnswer::Cancel,
-                        });
+                    self.send(crate::agent::protocol::AgentCommand::Elicit {
+                        id: *id,
+                        answer: crate::tools::mcp::elicit::ElicitAnswer::Cancel,
+                    });
                 }
                 self.overlays.clear();
                 // The log's rewinds come after what they take back: both folds know them
