@@ -6,7 +6,7 @@ use crate::session::event::{EventKind, McpState};
 use crate::ui::approval_keys::AskInfo;
 use crate::ui::bottom::PendingApproval;
 use crate::ui::chat::{CellKind, OutputCell};
-use crate::ui::overlays::{DiffOverlay, Overlay, RewindPicker};
+use crate::ui::overlays::{DiffOverlay, ElicitOverlay, Overlay, RewindPicker};
 
 use super::App;
 
@@ -23,6 +23,15 @@ impl App {
                 }
                 self.chat.reset();
                 self.traj.renew();
+                // A question left open belongs to the old view: cancelled, and said so
+                // (after the history).
+                let open = self.overlays.elicitations();
+                for (id, _) in &open {
+                    self.send(crate::agent::protocol::AgentCommand::Elicit {
+                        id: *id,
+                        answer: crate::tools::mcp::elicit::ElicitAnswer::Cancel,
+                    });
+                }
                 self.overlays.clear();
                 // The log's rewinds come after what they take back: both folds know them
                 // before the first event (decision 0096).
@@ -38,6 +47,15 @@ impl App {
                 self.chat.transcript_mut().set_replaying(false);
                 // Replaying history is not news: the pane the user chose stays.
                 self.chat.keep_place();
+                for (_, name) in open {
+                    self.chat.transcript_mut().push(CellKind::Notice(
+                        crate::agent::protocol::Notice::new(
+                            crate::agent::protocol::NoticeLevel::Warn,
+                            "elicit-cancelled-closed",
+                            vec![("name", crate::i18n::Arg::from(name))],
+                        ),
+                    ));
+                }
             }
             AgentEvent::Committed(e) => {
                 self.session_has_messages |= is_message(&e);
@@ -215,6 +233,10 @@ impl App {
             // The TUI folds the plan from the committed log (`apply_committed`), as a
             // resumed session does; this event is `exec`'s.
             AgentEvent::PlanUpdated(_) => {}
+            // An MCP server asks (SPEC §15.2): its form opens on top of everything.
+            AgentEvent::Elicitation(r) => self
+                .overlays
+                .push(Overlay::Elicit(Box::new(ElicitOverlay::new(r)))),
             AgentEvent::Exited => self.exited = true,
         }
     }

@@ -188,7 +188,8 @@ impl App {
                 | Context::ResumePicker
                 | Context::DiffOverlay
                 | Context::RewindPicker
-                | Context::TranscriptOverlay,
+                | Context::TranscriptOverlay
+                | Context::ElicitOverlay,
                 _,
             )) => {}
             None => {
