@@ -429,6 +429,12 @@ fn value_line(
     let field_style = if on { theme::selected() } else { theme::code() };
     match (e, &f.input) {
         (Entry::Text(s), _) => {
+            // Underlined: an empty box is still seen as one.
+            let field_style = if on {
+                field_style
+            } else {
+                field_style.add_modifier(ratatui::style::Modifier::UNDERLINED)
+            };
             // The end of a long entry stays visible, where typing goes on.
             let mut shown = s.clone();
             while str_width(&shown) > inner.saturating_sub(1) {
