@@ -58,6 +58,16 @@ pub enum AgentCommand {
         /// Which request.
         request: Option<usize>,
     },
+    /// Open the request inspector on a subagent's request (the Trajectory's
+    /// `T3.S2·a1.S1` row): step `step` of subagent `agent`, rebuilt from its log inside
+    /// the parent's, next to the request before it in that log (SPEC §15.3). Waits like
+    /// [`AgentCommand::Inspect`].
+    InspectSubagent {
+        /// The subagent's id (`a1`).
+        agent: String,
+        /// Its step.
+        step: u64,
+    },
     /// Switch the sandbox mode (Shift+Tab; `/mode` does the same). While a turn runs it
     /// waits like a submission.
     SetMode(crate::sandbox::AgentMode),
@@ -66,6 +76,14 @@ pub enum AgentCommand {
     StopListing {
         /// The listing's id (`AgentEvent::Sessions::listing`).
         listing: u64,
+    },
+    /// The user's answer to a server's elicitation (SPEC §15.2). Passed on at once, also
+    /// while a turn runs (the turn is usually waiting on the very call that asked).
+    Elicit {
+        /// `ElicitationRequest::id`.
+        id: u64,
+        /// Accept (with the form's content), decline or cancel.
+        answer: crate::tools::mcp::elicit::ElicitAnswer,
     },
     /// Stop the loop and release the session.
     Shutdown,
@@ -541,6 +559,10 @@ pub enum AgentEvent {
     /// logged. `exec` prints it; the TUI folds the plan from the log itself (the same
     /// projection a resumed session uses), so this is the headless form of it.
     PlanUpdated(crate::tools::plan::Plan),
+    /// An MCP server asks the user for input (SPEC §15.2): the TUI opens the form (or the
+    /// URL question) and answers with `AgentCommand::Elicit`. Never sent by `exec`, which
+    /// declines.
+    Elicitation(crate::tools::mcp::elicit::ElicitationRequest),
     /// The loop stopped (after `/quit` or `Shutdown`).
     Exited,
 }

@@ -5,7 +5,6 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 
-use crate::agent::protocol::AgentCommand;
 use crate::i18n::Localizer;
 use crate::ui::app_event::AppEvent;
 use crate::ui::component::{Component, Handled, pane_title};
@@ -19,16 +18,31 @@ use super::rows::{Row, Trajectory};
 #[derive(Debug, Default)]
 pub struct TrajectoryPane {
     /// The ledger rows.
-    pub trajectory: Trajectory,
+    trajectory: Trajectory,
     /// The scroll position.
-    pub scroll: Scroll,
+    scroll: Scroll,
     /// The selected row.
-    pub selected: Option<usize>,
+    selected: Option<usize>,
     /// The body area of the last frame (empty when the pane was not drawn).
     area: Rect,
 }
 
 impl TrajectoryPane {
+    /// The ledger rows the pane shows.
+    pub fn trajectory(&self) -> &Trajectory {
+        &self.trajectory
+    }
+
+    /// The ledger rows, to fold what happened into them.
+    pub fn trajectory_mut(&mut self) -> &mut Trajectory {
+        &mut self.trajectory
+    }
+
+    /// The selected row.
+    pub fn selected(&self) -> Option<usize> {
+        self.selected
+    }
+
     /// A new session: the rows start over (prices stay), nothing selected.
     pub fn renew(&mut self) {
         self.trajectory = self.trajectory.renewed();
@@ -58,7 +72,7 @@ impl TrajectoryPane {
         self.scroll.by(delta, total, h);
     }
 
-    /// Moves the selection between request rows (`dir` = ±1).
+    /// Moves the selection between request rows, a subagent's too (`dir` = ±1).
     fn move_selection(&mut self, dir: isize, l: Localizer) {
         let n = self.trajectory.rows().len();
         let mut i = match self.selected {
@@ -68,7 +82,7 @@ impl TrajectoryPane {
         };
         while i >= 0 && (i as usize) < n {
             if self.trajectory.rows()[i as usize]
-                .request_number()
+                .inspect_command()
                 .is_some()
             {
                 let u = i as usize;
@@ -126,12 +140,12 @@ impl Component for TrajectoryPane {
             Action::SelectPrev => self.move_selection(-1, m.l),
             Action::SelectNext => self.move_selection(1, m.l),
             Action::Inspect => {
-                let n = self
+                let cmd = self
                     .selected
                     .and_then(|i| self.trajectory.rows().get(i))
-                    .and_then(Row::request_number);
-                if let Some(n) = n {
-                    out.push(AppEvent::Agent(AgentCommand::Inspect { request: Some(n) }));
+                    .and_then(Row::inspect_command);
+                if let Some(cmd) = cmd {
+                    out.push(AppEvent::Agent(cmd));
                 }
             }
             Action::ScrollTop => self.scroll_by(isize::MIN / 2, m.l),
