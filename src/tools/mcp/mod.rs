@@ -10,6 +10,7 @@
 
 pub mod annotations;
 mod call;
+mod catalog;
 mod command;
 pub mod content;
 pub mod failure;
@@ -17,6 +18,7 @@ pub mod listing;
 mod login;
 pub mod names;
 mod options;
+pub mod prompts;
 mod remote;
 mod resources;
 mod server;
@@ -40,6 +42,7 @@ pub use options::{
     BACKOFF_ENV, DEFAULT_CALL_TIMEOUT_SECS, HEALTHY_AFTER, HEALTHY_ENV, McpOptions,
     REFRESH_INTERVAL,
 };
+pub use resources::ResourceRead;
 
 use crate::config::McpServerConfig;
 use crate::i18n::{Arg, Text};
@@ -104,6 +107,7 @@ impl McpManager {
                     skipped: Mutex::new(Vec::new()),
                     warned: Mutex::new(HashSet::new()),
                     progress: Mutex::new(Default::default()),
+                    catalog: Mutex::new(Default::default()),
                 };
                 (name, Arc::new(server))
             })
@@ -300,6 +304,7 @@ impl McpManager {
         if had_tools {
             server.offer_tools(&self.inner.bg, Vec::new());
         }
+        catalog::clear(&self.inner, server);
         send_status(&self.inner, &mut st, name, McpState::Disconnected, None);
         server.phase.send_replace(Phase::Idle);
         Ok(true)

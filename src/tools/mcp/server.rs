@@ -68,6 +68,8 @@ pub(super) struct Server {
     pub(super) warned: Mutex<HashSet<String>>,
     /// Where the progress of each running call goes, by its progress token.
     pub(super) progress: Mutex<HashMap<ProgressToken, CallSink>>,
+    /// Its prompts and resource URIs as last listed (`catalog.rs`).
+    pub(super) catalog: Mutex<super::catalog::Catalog>,
 }
 
 /// Longest progress message shown (a server's words, on one card line).
@@ -192,6 +194,10 @@ impl Server {
                 message: params.message,
             });
         }
+    }
+
+    pub(super) fn catalog(&self) -> std::sync::MutexGuard<'_, super::catalog::Catalog> {
+        self.catalog.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// `error` with the stderr lines that carry the cause.

@@ -155,6 +155,10 @@ impl App {
                 .bottom
                 .composer
                 .offer_custom_commands(offered.iter().map(CommandSpec::custom).collect()),
+            AgentEvent::McpOffers { prompts, resources } => self
+                .bottom
+                .composer
+                .offer_mcp(prompts.iter().map(CommandSpec::prompt).collect(), resources),
             AgentEvent::TurnFinished => {
                 self.plan_turn_finished();
                 self.turn_finished()

@@ -6,6 +6,7 @@ mod mcp_diagnostics;
 mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;
+mod mcp_prompts;
 mod mcp_remote;
 pub(crate) mod mcp_remote_oauth;
 mod mcp_resources;
