@@ -91,6 +91,7 @@ tui-table-pending = table …
 ## Request inspector (/inspect)
 tui-inspector-title = Request inspector
 tui-inspector-request = Request #{ $n }
+tui-inspector-subagent-request = Subagent request { $label }
 tui-inspector-next = Next request (not sent yet)
 tui-inspector-none = (no earlier request)
 tui-inspector-reason = Why: { $reasons }
@@ -106,6 +107,7 @@ tui-inspector-hint = ↑/↓ PgUp/PgDn scroll · Esc/q close
 tui-inspector-usage = Usage: /inspect [REQUEST-NUMBER]
 tui-inspector-failed = Cannot inspect the request: { $error }
 inspect-no-request = no request #{ $n }
+inspect-no-subagent-request = no subagent request { $label }
 inspect-no-context = request #{ $n } has no route record before it in the log
 inspect-unknown-provider = the log names an unknown provider “{ $provider }”
 tui-inspector-reason-first = first request

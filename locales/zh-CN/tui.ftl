@@ -79,6 +79,7 @@ tui-table-pending = 表格接收中…
 ## 请求检查器（/inspect）
 tui-inspector-title = 请求检查器
 tui-inspector-request = 请求 #{ $n }
+tui-inspector-subagent-request = 子代理请求 { $label }
 tui-inspector-next = 下一个请求（尚未发送）
 tui-inspector-none = （没有更早的请求）
 tui-inspector-reason = 原因：{ $reasons }
@@ -94,6 +95,7 @@ tui-inspector-hint = ↑/↓ PgUp/PgDn 滚动 · Esc/q 关闭
 tui-inspector-usage = 用法：/inspect [请求编号]
 tui-inspector-failed = 无法检查该请求：{ $error }
 inspect-no-request = 没有第 { $n } 号请求
+inspect-no-subagent-request = 没有子代理请求 { $label }
 inspect-no-context = 日志中第 { $n } 号请求之前没有路由记录
 inspect-unknown-provider = 日志中的服务商“{ $provider }”未知
 tui-inspector-reason-first = 第一个请求

@@ -24,6 +24,8 @@ pub enum Pending {
     Message(String),
     /// Open the inspector (answered between lines: the session is the loop's own).
     Inspect(Option<usize>),
+    /// Open the inspector on step `.1` of subagent `.0`.
+    InspectSubagent(String, u64),
     /// Switch the interface language.
     SetLocale(Locale),
     /// Switch the sandbox mode.
@@ -55,6 +57,9 @@ impl Absorbed {
             Some(AgentCommand::Message(text)) => self.queue_line(Pending::Message(text)),
             Some(AgentCommand::Inspect { request }) => {
                 self.queue.push_back(Pending::Inspect(request))
+            }
+            Some(AgentCommand::InspectSubagent { agent, step }) => {
+                self.queue.push_back(Pending::InspectSubagent(agent, step))
             }
             Some(AgentCommand::SetLocale(locale)) => {
                 self.queue.push_back(Pending::SetLocale(locale))

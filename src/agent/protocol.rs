@@ -58,6 +58,16 @@ pub enum AgentCommand {
         /// Which request.
         request: Option<usize>,
     },
+    /// Open the request inspector on a subagent's request (the Trajectory's
+    /// `T3.S2·a1.S1` row): step `step` of subagent `agent`, rebuilt from its log inside
+    /// the parent's, next to the request before it in that log (SPEC §15.3). Waits like
+    /// [`AgentCommand::Inspect`].
+    InspectSubagent {
+        /// The subagent's id (`a1`).
+        agent: String,
+        /// Its step.
+        step: u64,
+    },
     /// Switch the sandbox mode (Shift+Tab; `/mode` does the same). While a turn runs it
     /// waits like a submission.
     SetMode(crate::sandbox::AgentMode),

@@ -203,11 +203,23 @@ fn feed_stdin(child: &mut tokio::process::Child, payload: String) -> tokio::task
 
 /// Kills the child and everything in its process group (it leads its own, see
 /// `process_group(0)`), then reaps it.
+///
+/// The child's direct children are killed by pid first: a process that left the group
+/// (bubblewrap's sandboxed side calls `setsid`) would otherwise survive when the kill lands
+/// after bubblewrap cloned it but before it armed `--die-with-parent`, and it is the
+/// sandbox's PID-namespace init, so killing it ends everything inside.
 pub(crate) async fn kill_group(child: &mut tokio::process::Child) {
     #[cfg(unix)]
     if let Some(pgid) = child.id().and_then(|p| libc::pid_t::try_from(p).ok())
         && pgid > 0
     {
+        for pid in direct_children(pgid) {
+            // SAFETY: kill only sends a signal. The child is alive and not reaped, so its
+            // children cannot have been reaped and their pids reused.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
         // SAFETY: killpg only sends a signal; it has no memory-safety preconditions. The
         // child is not reaped yet, so its pid (= its group id) cannot have been reused.
         unsafe {
@@ -215,6 +227,17 @@ pub(crate) async fn kill_group(child: &mut tokio::process::Child) {
         }
     }
     let _ = child.kill().await;
+}
+
+/// The pids of `pid`'s direct children, from `/proc` (empty where it is not available).
+#[cfg(unix)]
+fn direct_children(pid: libc::pid_t) -> Vec<libc::pid_t> {
+    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .filter_map(|p| p.parse().ok())
+        .filter(|p| *p > 0)
+        .collect()
 }
 
 #[cfg(test)]

@@ -119,3 +119,64 @@ async fn an_empty_command_or_a_missing_program_is_not_started() {
     .await;
     assert!(matches!(r, Err(StartError::Spawn(_))), "{r:?}");
 }
+
+#[tokio::test]
+async fn a_cancel_kills_a_child_that_left_the_process_group() {
+    // `setsid` takes the sleeper out of the command's process group, as bubblewrap's
+    // sandboxed side does; the group kill alone would leave it running for a day.
+    let tok = format!(
+        "{}.{}",
+        86_000 + std::process::id() % 1000,
+        std::process::id()
+    );
+    let env = ChildEnvPolicy::default();
+    let cmd = sh(&format!("setsid sleep {tok} & wait"));
+    let cancel = CancellationToken::new();
+    let fire = cancel.clone();
+    let watch_tok = tok.clone();
+    tokio::spawn(async move {
+        for _ in 0..500 {
+            if !sleepers(&watch_tok).is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        fire.cancel();
+    });
+    let run = run(spec(&cmd, &env, Duration::from_secs(60)), &cancel)
+        .await
+        .unwrap();
+    assert!(
+        matches!(run.ended, Ended::Interrupted(Interrupted::Cancelled)),
+        "{run:?}"
+    );
+    let mut left = sleepers(&tok);
+    for _ in 0..250 {
+        if left.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        left = sleepers(&tok);
+    }
+    for pid in &left {
+        // SAFETY: kill only sends a signal, to the sleeper this test started.
+        unsafe {
+            libc::kill(*pid, libc::SIGKILL);
+        }
+    }
+    assert!(left.is_empty(), "the sleeper outside the group survived");
+}
+
+/// Pids of the `sleep` processes whose arguments are `tok`.
+fn sleepers(tok: &str) -> Vec<libc::pid_t> {
+    let want = format!("sleep\0{tok}\0");
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<libc::pid_t>().ok())
+        .filter(|p| {
+            std::fs::read(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.ends_with(want.as_bytes()))
+        })
+        .collect()
+}

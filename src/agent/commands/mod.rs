@@ -438,4 +438,15 @@ impl CommandContext<'_> {
             Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e.text()))]),
         }
     }
+
+    /// [`crate::agent::protocol::AgentCommand::InspectSubagent`].
+    pub(crate) fn inspect_subagent_command(&mut self, agent: &str, step: u64) -> LineOutcome {
+        match self.inspect_subagent(agent, step) {
+            Ok(data) => {
+                self.events.emit(AgentEvent::Inspector(Box::new(data)));
+                LineOutcome::default()
+            }
+            Err(e) => self.warn("tui-inspector-failed", vec![("error", Arg::from(e.text()))]),
+        }
+    }
 }

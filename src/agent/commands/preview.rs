@@ -82,17 +82,7 @@ impl CommandContext<'_> {
         request: Option<usize>,
     ) -> Result<crate::agent::inspect::InspectorData, InspectFailure> {
         use crate::agent::inspect;
-        let current = (
-            self.services.route.provider.clone(),
-            self.services.route.kind,
-        );
-        let env = &self.services.env;
-        let kind_of = move |provider: &str| -> Option<crate::llm::types::ProviderKind> {
-            if provider == current.0 {
-                return Some(current.1);
-            }
-            env.provider_kind(provider)
-        };
+        let kind_of = self.kind_of();
         match request {
             Some(n) => Ok(inspect::inspect_past(
                 self.state.session.events(),
@@ -103,6 +93,37 @@ impl CommandContext<'_> {
                 let (opts, events) = self.preview_next_request()?;
                 Ok(inspect::inspect_next(&events, &opts, &kind_of)?)
             }
+        }
+    }
+
+    /// Inspector data for step `step` of subagent `agent` (the Trajectory's `T3.S2·a1.S1`
+    /// row), rebuilt from its log inside this session's (SPEC §15.3).
+    pub(crate) fn inspect_subagent(
+        &self,
+        agent: &str,
+        step: u64,
+    ) -> Result<crate::agent::inspect::InspectorData, InspectFailure> {
+        let kind_of = self.kind_of();
+        Ok(crate::agent::inspect::subagent::inspect_subagent(
+            &self.state.session,
+            agent,
+            step,
+            &kind_of,
+        )?)
+    }
+
+    /// The protocol of a logged provider: the current route's, else the environment's.
+    fn kind_of(&self) -> impl Fn(&str) -> Option<crate::llm::types::ProviderKind> + '_ {
+        let current = (
+            self.services.route.provider.clone(),
+            self.services.route.kind,
+        );
+        let env = &self.services.env;
+        move |provider: &str| {
+            if provider == current.0 {
+                return Some(current.1);
+            }
+            env.provider_kind(provider)
         }
     }
 

@@ -25,6 +25,7 @@ impl DiffReason {
             DiffReason::HistoryAppended => "tui-inspector-reason-history",
             DiffReason::AfterRewind => "tui-inspector-reason-rewind",
             DiffReason::Identical => "tui-inspector-reason-identical",
+            DiffReason::RouteDowngraded => "cache-first-inspector-downgrade",
         }
     }
 
@@ -41,6 +42,7 @@ impl DiffReason {
                 | DiffReason::HistoryAppended
                 | DiffReason::AfterRewind
                 | DiffReason::Identical
+                | DiffReason::RouteDowngraded
         )
     }
 }
@@ -106,6 +108,7 @@ mod tests {
     fn req(tools: &[(&str, bool)], messages: usize) -> InspectedRequest {
         InspectedRequest {
             n: Some(1),
+            label: None,
             route: "ds/deepseek-flash".into(),
             system: None,
             tools: tools.iter().map(|(n, d)| (n.to_string(), *d)).collect(),

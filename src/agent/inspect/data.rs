@@ -37,13 +37,22 @@ pub enum DiffReason {
     AfterRewind,
     /// The bodies are identical.
     Identical,
+    /// The provider refused a tool-change block and the route was downgraded for the
+    /// session (`route/downgrade`, SPEC §15.1): the same log was projected again, with
+    /// the refused changes as text.
+    RouteDowngraded,
 }
 
 /// One request as the inspector shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InspectedRequest {
-    /// Request number; `None` = the next request (not sent yet).
+    /// Request number; `None` = the next request (not sent yet). For a subagent's
+    /// request, its number in the subagent's log.
     pub n: Option<usize>,
+    /// A subagent's request is named by its Trajectory label (`T3.S2·a1.S1`) instead of
+    /// its number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
     /// `provider/model`.
     pub route: String,
     /// Top-level system text (Messages route), if any.

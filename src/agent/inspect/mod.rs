@@ -13,6 +13,7 @@
 
 pub mod account;
 pub mod data;
+pub mod subagent;
 
 use std::sync::Arc;
 
@@ -49,6 +50,9 @@ pub enum InspectError {
     /// The provider's protocol is unknown.
     #[error("unknown provider \"{0}\"")]
     UnknownProvider(String),
+    /// No subagent request with this label (`T3.S2·a1.S1`).
+    #[error("no subagent request {0}")]
+    NoSuchSubagentRequest(String),
 }
 
 impl InspectError {
@@ -71,6 +75,10 @@ impl InspectError {
             InspectError::UnknownProvider(p) => Text::new(
                 "inspect-unknown-provider",
                 vec![("provider", Arg::from(p.as_str()))],
+            ),
+            InspectError::NoSuchSubagentRequest(label) => Text::new(
+                "inspect-no-subagent-request",
+                vec![("label", Arg::from(label.as_str()))],
             ),
         }
     }
@@ -164,6 +172,7 @@ enum Seen {
     Addition,
     Removal,
     Rewind,
+    Downgrade,
 }
 
 impl ReasonFold {
@@ -191,6 +200,7 @@ impl ReasonFold {
             EventKind::CompactionStart(_) | EventKind::CompactionEnd(_) => {
                 self.note(Seen::Compaction)
             }
+            EventKind::RouteDowngrade(_) => self.note(Seen::Downgrade),
             EventKind::SystemMessage(_) if replace => self.note(Seen::Consolidation),
             EventKind::SystemMessage(_) => self.note(Seen::Prompt),
             EventKind::DeveloperMessage(d) => {
@@ -247,6 +257,7 @@ impl ReasonFold {
                     }
                 }
                 Seen::Removal => DiffReason::ToolRemovalAppended,
+                Seen::Downgrade => DiffReason::RouteDowngraded,
             };
             add(r, &mut out);
         }
@@ -259,8 +270,11 @@ impl ReasonFold {
                 c.caps.tool_removal,
             )
         };
+        // A downgrade names the route change it made (in the provider's terms).
+        let downgraded = self.seen.contains(&Seen::Downgrade);
         if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
             && route_of(p) != route_of(s)
+            && !(downgraded && (&p.provider, &p.model) == (&s.provider, &s.model))
         {
             let model = (&p.provider, &p.model) != (&s.provider, &s.model);
             let r = match model {
@@ -315,6 +329,15 @@ fn short(s: &str, max: usize) -> String {
     }
 }
 
+/// A call's tool as the summary names it: a bridged call is `call_tool(word_count)`, the
+/// wire's name with the real tool it runs (§15.1).
+fn called(name: &str, args: Option<&Value>) -> String {
+    match args.and_then(|a| a.get("name")).and_then(Value::as_str) {
+        Some(real) if name == crate::llm::bridge::CALL_TOOL => format!("{name}({real})"),
+        _ => name.to_string(),
+    }
+}
+
 fn block_summary(b: &Value) -> String {
     let ty = b.get("type").and_then(Value::as_str).unwrap_or("?");
     let detail = match ty {
@@ -322,7 +345,10 @@ fn block_summary(b: &Value) -> String {
             .get("text")
             .and_then(Value::as_str)
             .map(|t| format!("\"{}\"", short(t, 40))),
-        "tool_use" => b.get("name").and_then(Value::as_str).map(str::to_string),
+        "tool_use" => b
+            .get("name")
+            .and_then(Value::as_str)
+            .map(|n| called(n, b.get("input"))),
         "tool_result" => b
             .get("tool_use_id")
             .and_then(Value::as_str)
@@ -351,7 +377,12 @@ pub fn message_summary(m: &Value) -> String {
     if let Some(calls) = m.get("tool_calls").and_then(Value::as_array) {
         for c in calls {
             let name = c.pointer("/function/name").and_then(Value::as_str);
-            parts.push(format!("tool_call {}", name.unwrap_or("?")));
+            let args = c
+                .pointer("/function/arguments")
+                .and_then(Value::as_str)
+                .and_then(|a| serde_json::from_str::<Value>(a).ok());
+            let name = name.map(|n| called(n, args.as_ref()));
+            parts.push(format!("tool_call {}", name.as_deref().unwrap_or("?")));
         }
     }
     if let Some(id) = m.get("tool_call_id").and_then(Value::as_str) {
@@ -395,6 +426,7 @@ fn array<'a>(body: &'a Value, key: &str) -> &'a [Value] {
 pub fn inspected(n: Option<usize>, route: &Route, wire: &SerializedBody) -> InspectedRequest {
     InspectedRequest {
         n,
+        label: None,
         route: route.id(),
         system: system_text(&wire.body),
         tools: array(&wire.body, "tools").iter().map(tool_entry).collect(),
@@ -519,10 +551,15 @@ fn compare(
     }
 }
 
-fn label(l: Localizer, n: Option<usize>) -> String {
-    match n {
-        Some(n) => l.tra("tui-inspector-request", &[("n", Arg::from(n))]),
-        None => l.tr("tui-inspector-next"),
+/// A request's title: its number, a subagent's label, or "the next request".
+pub fn request_title(l: Localizer, r: &InspectedRequest) -> String {
+    match (&r.label, r.n) {
+        (Some(label), _) => l.tra(
+            "tui-inspector-subagent-request",
+            &[("label", Arg::from(label.as_str()))],
+        ),
+        (None, Some(n)) => l.tra("tui-inspector-request", &[("n", Arg::from(n))]),
+        (None, None) => l.tr("tui-inspector-next"),
     }
 }
 
@@ -537,7 +574,7 @@ pub fn render_text(d: &InspectorData, l: Localizer) -> Vec<String> {
     out.push(divergence_line(d, l));
     let sections: Vec<&InspectedRequest> = d.previous.iter().chain([&d.selected]).collect();
     for r in sections {
-        out.push(format!("== {} · {}", label(l, r.n), r.route));
+        out.push(format!("== {} · {}", request_title(l, r), r.route));
         if let Some(s) = &r.system {
             let text = Arg::from(short(s, 60));
             out.push(format!(

@@ -171,6 +171,7 @@ fn divergence_finds_first_differing_message_and_byte() {
 fn req(n: usize, tools: &[&str], system: &str, messages: &[&str]) -> InspectedRequest {
     InspectedRequest {
         n: Some(n),
+        label: None,
         route: "ds/m".into(),
         system: Some(system.into()),
         tools: tools.iter().map(|t| (t.to_string(), false)).collect(),

@@ -277,6 +277,10 @@ impl Agent {
                 self.apply_background_now();
                 self.commands().inspect_command(request)
             }
+            Pending::InspectSubagent(agent, step) => {
+                self.apply_background_now();
+                self.commands().inspect_subagent_command(&agent, step)
+            }
             Pending::SetMode(mode) => self.commands().set_mode(mode),
         };
         self.events.emit(AgentEvent::CommandFinished);

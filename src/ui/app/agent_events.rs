@@ -191,8 +191,10 @@ impl App {
             },
             AgentEvent::Inspector(d) => {
                 let t = &self.traj.trajectory;
-                let saving = d.selected.n.and_then(|n| t.cache_saving(n));
-                let unknown = d.selected.n.is_some_and(|n| t.usage_unknown(n));
+                // A subagent's request is numbered in its own log, not the Trajectory's.
+                let n = d.selected.n.filter(|_| d.selected.label.is_none());
+                let saving = n.and_then(|n| t.cache_saving(n));
+                let unknown = n.is_some_and(|n| t.usage_unknown(n));
                 self.overlays.open_inspector(
                     crate::ui::inspector::Inspector::new(*d)
                         .with_cache_saving(saving)

@@ -5,9 +5,9 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEve
 use ratatui::layout::Position;
 
 use crate::agent::protocol::AgentCommand;
+use crate::ui::app_event::TermRequest;
 use crate::ui::component::Component;
 use crate::ui::keymap::{self, Action, Context, ctrl, typed};
-use crate::ui::osc::TermRequest;
 use crate::ui::overlays::{HelpOverlay, Overlay};
 
 use super::{App, Focus};
@@ -111,7 +111,7 @@ impl App {
         if let Some(listing) = reading
             && self.overlays.resume_picker().is_none()
         {
-            self.outbox.push(AgentCommand::StopListing { listing });
+            self.send(AgentCommand::StopListing { listing });
         }
     }
 
@@ -138,8 +138,7 @@ impl App {
         // `/mode full-access` asked to leave the sandbox: this key answers (SPEC §15.3).
         if std::mem::take(&mut self.confirm_full_access) {
             if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
-                self.outbox
-                    .push(AgentCommand::SetMode(crate::sandbox::AgentMode::FullAccess));
+                self.send(AgentCommand::SetMode(crate::sandbox::AgentMode::FullAccess));
             }
             return;
         }
@@ -150,7 +149,6 @@ impl App {
         if self.overlays.on_key(&k, &self.model, out) {
             return;
         }
-        self.poll_history();
         if self.bottom.composer.search().is_some() && !pending {
             self.search_key(&k);
             return;
@@ -167,10 +165,7 @@ impl App {
                 self.traj.handle(a, m, out);
             }
             Some((Context::Global, a)) => self.global(a),
-            Some((Context::Composer, Action::ExternalEditor)) => {
-                self.model.focus = Focus::Composer;
-                self.editor_requested = true;
-            }
+            Some((Context::Composer, Action::ExternalEditor)) => self.request_editor(),
             // The readline keys edit a draft the approval prompt hides: they wait.
             Some((Context::Composer, a)) if pending && a.is_readline() => {}
             Some((Context::Composer, a)) => {
@@ -226,8 +221,7 @@ impl App {
     /// rewind picker and the second asks the agent for the earlier prompts (SPEC §14.3).
     fn escape(&mut self, a: Action) {
         if a == Action::Rewind && self.rewind_armed.take().is_some() && self.may_rewind() {
-            self.outbox
-                .push(crate::ui::overlays::rewind_picker::list_prompts());
+            self.send(crate::ui::overlays::rewind_picker::list_prompts());
             return;
         }
         // Esc Esc whose first press no longer counts is one Esc.
@@ -237,7 +231,7 @@ impl App {
             return;
         }
         if self.model.busy() {
-            self.outbox.push(AgentCommand::Cancel);
+            self.send(AgentCommand::Cancel);
             return;
         }
         self.model.focus = Focus::Composer;
@@ -262,13 +256,13 @@ impl App {
             Action::ToggleLocale => {
                 let next = m.l.locale.toggled();
                 m.set_locale(next);
-                self.outbox.push(AgentCommand::SetLocale(next));
+                self.send(AgentCommand::SetLocale(next));
             }
             Action::CycleMode => {
                 // The Shift+Tab cycle (SPEC §15.3): full-access is never one of its steps.
                 let current = m.sandbox.map_or(Default::default(), |i| i.agent_mode());
                 let next = crate::agent::mode::shift_tab_next(current);
-                self.outbox.push(AgentCommand::SetMode(next));
+                self.send(AgentCommand::SetMode(next));
             }
             Action::FocusNext => {
                 m.focus = match m.focus {
@@ -292,7 +286,7 @@ impl App {
             }
             Action::Interrupt | Action::Quit => {
                 if m.busy() {
-                    self.outbox.push(AgentCommand::Cancel);
+                    self.send(AgentCommand::Cancel);
                 } else if !self.bottom.composer.is_empty() {
                     // ↑ on the empty composer brings the draft back.
                     self.bottom.composer.clear_to_stash();
@@ -305,8 +299,7 @@ impl App {
             }
             Action::ToggleMouse => {
                 self.mouse_capture = !self.mouse_capture;
-                self.term_out
-                    .push(TermRequest::MouseCapture(self.mouse_capture));
+                self.terminal(TermRequest::MouseCapture(self.mouse_capture));
             }
             Action::CycleCards => {
                 m.cards = m.cards.next();

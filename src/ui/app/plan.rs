@@ -61,10 +61,8 @@ impl App {
             return false;
         }
         if matches!(k.code, KeyCode::Char('y' | 'Y')) {
-            self.outbox
-                .push(AgentCommand::SetMode(AgentMode::WorkspaceWrite));
-            self.outbox
-                .push(AgentCommand::Message(self.model.l.tr("plan-go-ahead")));
+            self.send(AgentCommand::SetMode(AgentMode::WorkspaceWrite));
+            self.send(AgentCommand::Message(self.model.l.tr("plan-go-ahead")));
         }
         true
     }

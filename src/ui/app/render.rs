@@ -19,8 +19,6 @@ impl App {
     /// status line, the bottom pane and the footer; the panes split horizontally from
     /// [`SPLIT_WIDTH`]; then the slash popup and the overlay stack go on top.
     pub fn render(&mut self, frame: &mut Frame) {
-        // What the history reader has read by now shows in this frame (Ctrl+R, ↑).
-        self.poll_history();
         let area = frame.area();
         if area.height < 3 || area.width < 4 {
             return;

@@ -240,9 +240,10 @@ fn screen_at(app: &mut App, w: u16, h: u16) -> String {
 /// overlays and quitting.
 fn fingerprint(app: &mut App) -> String {
     let screen = screen_at(app, 120, 30);
-    let cmds = app.take_commands();
+    // What the loop is asked for: commands, terminal requests, the editor (Ctrl+G).
+    let events = app.take_events();
     format!(
-        "{screen}\n{cmds:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?} {}",
+        "{screen}\n{events:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?}",
         app.composer().text(),
         app.composer().caret(),
         app.focus(),
@@ -256,8 +257,6 @@ fn fingerprint(app: &mut App) -> String {
             .iter()
             .map(|c| c.expanded)
             .collect::<Vec<_>>(),
-        // Ctrl+G asks the loop to run the editor.
-        app.editor_requested,
     )
 }
 

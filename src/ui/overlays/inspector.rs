@@ -111,10 +111,7 @@ impl Inspector {
             out.push((l.tr("tui-inspector-none"), theme::dim(), false));
             return out;
         };
-        let title = match r.n {
-            Some(n) => l.tra("tui-inspector-request", &[("n", Arg::from(n))]),
-            None => l.tr("tui-inspector-next"),
-        };
+        let title = crate::agent::inspect::request_title(l, r);
         let title_style = if selected {
             theme::accent().patch(theme::bold())
         } else {

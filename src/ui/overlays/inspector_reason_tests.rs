@@ -8,6 +8,7 @@ use crate::i18n::Locale;
 fn request(n: usize) -> InspectedRequest {
     InspectedRequest {
         n: Some(n),
+        label: None,
         route: "deepseek/deepseek-chat".into(),
         system: Some("You are a helpful assistant.".into()),
         tools: vec![("read_file".into(), false)],

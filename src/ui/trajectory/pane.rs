@@ -5,7 +5,6 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Position, Rect};
 
-use crate::agent::protocol::AgentCommand;
 use crate::i18n::Localizer;
 use crate::ui::app_event::AppEvent;
 use crate::ui::component::{Component, Handled, pane_title};
@@ -58,7 +57,7 @@ impl TrajectoryPane {
         self.scroll.by(delta, total, h);
     }
 
-    /// Moves the selection between request rows (`dir` = ±1).
+    /// Moves the selection between request rows, a subagent's too (`dir` = ±1).
     fn move_selection(&mut self, dir: isize, l: Localizer) {
         let n = self.trajectory.rows().len();
         let mut i = match self.selected {
@@ -68,7 +67,7 @@ impl TrajectoryPane {
         };
         while i >= 0 && (i as usize) < n {
             if self.trajectory.rows()[i as usize]
-                .request_number()
+                .inspect_command()
                 .is_some()
             {
                 let u = i as usize;
@@ -126,12 +125,12 @@ impl Component for TrajectoryPane {
             Action::SelectPrev => self.move_selection(-1, m.l),
             Action::SelectNext => self.move_selection(1, m.l),
             Action::Inspect => {
-                let n = self
+                let cmd = self
                     .selected
                     .and_then(|i| self.trajectory.rows().get(i))
-                    .and_then(Row::request_number);
-                if let Some(n) = n {
-                    out.push(AppEvent::Agent(AgentCommand::Inspect { request: Some(n) }));
+                    .and_then(Row::inspect_command);
+                if let Some(cmd) = cmd {
+                    out.push(AppEvent::Agent(cmd));
                 }
             }
             Action::ScrollTop => self.scroll_by(isize::MIN / 2, m.l),

@@ -403,7 +403,7 @@ impl Trajectory {
                     theme::warn(),
                 ),
             ]),
-            Row::Subagent { label, usage } => {
+            Row::Subagent { label, usage, .. } => {
                 let text = match usage {
                     Some(u) => l.tra(
                         "tui-trajectory-subagent",

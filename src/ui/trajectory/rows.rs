@@ -137,6 +137,10 @@ pub enum Row {
     Subagent {
         /// `T3.S2·a1.S1`.
         label: String,
+        /// The subagent (`a1`) and its step: what the inspector opens.
+        agent: String,
+        /// Its step.
+        step: u64,
         /// Its usage, when known.
         usage: Option<Usage>,
     },
@@ -169,6 +173,21 @@ impl Row {
                 Some(*n)
             }
             _ => None,
+        }
+    }
+
+    /// What Enter on this row opens in the inspector: a request of the session, or a
+    /// subagent's (SPEC §15.3); `None` for a row that is no request.
+    pub fn inspect_command(&self) -> Option<crate::agent::protocol::AgentCommand> {
+        use crate::agent::protocol::AgentCommand;
+        match self {
+            Row::Subagent { agent, step, .. } => Some(AgentCommand::InspectSubagent {
+                agent: agent.clone(),
+                step: *step,
+            }),
+            _ => self
+                .request_number()
+                .map(|n| AgentCommand::Inspect { request: Some(n) }),
         }
     }
 }
@@ -421,7 +440,11 @@ impl Trajectory {
                     (&se.event.kind, self.subagents.get(&se.agent))
                 {
                     self.rows.push(Row::Subagent {
-                        label: sanitize(&format!("T{turn}.S{step}·{}.S{}", se.agent, d.step)),
+                        label: sanitize(&crate::agent::inspect::subagent::subagent_label(
+                            *turn, *step, &se.agent, d.step,
+                        )),
+                        agent: se.agent.clone(),
+                        step: d.step,
                         usage: d.usage,
                     });
                 }

@@ -1,5 +1,6 @@
 mod cache_cost;
 mod cache_first;
+mod cache_first_views;
 mod cache_invariance;
 mod commands;
 mod compaction_log;
@@ -14,5 +15,6 @@ mod resume_listing;
 mod retain;
 mod scenarios;
 mod session_dir_hostile;
+mod subagent_inspector;
 mod subagents;
 mod turn_loop;

@@ -40,7 +40,7 @@ async fn agent_on(sim: &SimHandle, root: &Path, session: Session) -> Agent {
     agent_with_events(sim, root, session).0
 }
 
-fn agent_with_events(
+pub(super) fn agent_with_events(
     sim: &SimHandle,
     root: &Path,
     session: Session,
@@ -80,7 +80,7 @@ tool_update = "addition-only"
     (agent, rx)
 }
 
-fn task(description: &str, prompt: &str) -> Value {
+pub(super) fn task(description: &str, prompt: &str) -> Value {
     json!({"description": description, "prompt": prompt})
 }
 
@@ -100,7 +100,7 @@ fn messages_part(raw: &str) -> &str {
     raw[..end].trim_end_matches(['}', ']'])
 }
 
-fn ok(reqs: &[RecordedRequest]) {
+pub(super) fn ok(reqs: &[RecordedRequest]) {
     for r in reqs {
         assert_eq!(r.status, 200, "request {} failed: {:?}", r.index, r.error);
     }

@@ -124,7 +124,9 @@ async fn a_child_that_starts_its_own_session_does_not_survive_in_the_sandbox() {
     }));
     let escaped = async {
         let tok = token();
-        let cmd = format!("setsid sleep {tok} & sleep {tok}; wait");
+        // Started from a subshell that exits at once, so the escaped sleeper is not even a
+        // child of the command that the kill could find.
+        let cmd = format!("(setsid sleep {tok} &); sleep {tok}; wait");
         survivors(&open, site, &cmd, &tok).await
     };
     let (in_sandbox, left) = tokio::join!(in_sandbox, escaped);

@@ -1,9 +1,9 @@
 //! Scenario: the acting tools in the real terminal UI (SPEC §14.1, §14.2), in demo mode in a
 //! scratch workspace. The agent writes a file (an `Added` card), runs a command in the
-//! sandbox (its `$` card with the exit status), Shift+Tab cycles workspace-write and read-only
-//! and `/mode full-access` asks first (SPEC §15.3), an edit
-//! then waits for approval showing its coloured diff, `n` takes a reason that the card
-//! shows, nothing is written, and `/sandbox` and `/permissions` say what is enforced.
+//! sandbox (its `$` card with the exit status), Shift+Tab cycles workspace-write, plan and
+//! read-only and `/mode full-access` asks first (SPEC §15.3), an edit then waits for
+//! approval showing its coloured diff, `n` takes a reason that the card shows, nothing is
+//! written, and `/sandbox` and `/permissions` say what is enforced.
 
 use crate::common;
 use crate::common::tmux::{Tmux, chat_flat};
@@ -93,9 +93,9 @@ fn scenario(w: u16, t: &Texts) {
     tmux.wait_for("/sandbox", |s| chat_flat(s).contains(t.protected));
     tmux.type_line("/permissions");
     tmux.wait_for("/permissions", |s| chat_flat(s).contains(t.policy));
-    // Shift+Tab leaves full-access for the cycle, workspace-write → read-only →
+    // Shift+Tab leaves full-access for the cycle, workspace-write → plan → read-only →
     // workspace-write, and never enters full-access (SPEC §15.3).
-    for mode in ["workspace-write", "read-only", "workspace-write"] {
+    for mode in ["workspace-write", "plan", "read-only", "workspace-write"] {
         tmux.key("BTab");
         tmux.wait_for(mode, |s| footer_says(s, mode));
     }

@@ -13,10 +13,12 @@ mod guided_demo;
 mod help_table;
 mod mcp_remote;
 mod nodes_resume;
+mod plan_mode;
 mod popup_help;
 mod queued_turn;
 mod retries;
 mod retry_question;
+mod subagents;
 mod trust;
 
 use crate::common;
@@ -70,4 +72,49 @@ pub(super) fn demo_copy(dir: &std::path::Path) -> std::path::PathBuf {
         .collect();
     assert_eq!(copies.len(), 1, "one copy of the sample: {copies:?}");
     copies.pop().unwrap()
+}
+
+/// The real binary at `width` columns in `locale` against `deepterm sim --script` with
+/// `script` (JSON), its config the simulator's Messages route with the built-in tools and
+/// `extra` TOML, started in a fresh empty workspace (`ws/` of the returned directory), its
+/// own session directory and `HOME`; returns once the first frame is drawn.
+pub(super) fn start_on_script(
+    name: &str,
+    width: u16,
+    locale: &str,
+    script: &str,
+    extra: &str,
+) -> (Tmux, common::tmux::SimProcess, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    let replies = dir.path().join("replies.json");
+    std::fs::write(&replies, script).unwrap();
+    let sim = common::tmux::SimProcess::start(&replies);
+    let config = common::ConfigBuilder::new(&sim.base)
+        .table(extra)
+        .write(dir.path());
+    let cmd = format!(
+        "cd {ws} && env {var}={key} HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
+         {bin} --session-dir {home}/s --config {config} --locale {locale}; sleep 30",
+        ws = common::shell_quote(&ws),
+        var = common::KEY_VAR,
+        key = common::TEST_KEY,
+        home = common::shell_quote(dir.path()),
+        bin = common::shell_quote(std::path::Path::new(env!("CARGO_BIN_EXE_deepterm"))),
+        config = common::shell_quote(&config),
+    );
+    let tmux = Tmux::start(&format!("dt-{name}-{width}-{locale}"), width, 40, &cmd);
+    tmux.wait_for("the first frame", |s| s.contains('›'));
+    (tmux, sim, dir)
+}
+
+/// Whether the footer (the screen's last non-empty row) names `mode` as a word of its
+/// own (`plan` is a mode, not part of another word).
+pub(super) fn footer_says(screen: &str, mode: &str) -> bool {
+    screen
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.split_whitespace().any(|w| w == mode))
 }
