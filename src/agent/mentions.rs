@@ -268,6 +268,14 @@ mod tests {
     }
 
     #[test]
+    fn a_prompts_embedded_resource_is_capped_like_a_file_mention() {
+        assert_eq!(
+            crate::tools::mcp::prompts::MAX_MENTION_BYTES,
+            MAX_MENTION_BYTES
+        );
+    }
+
+    #[test]
     fn mentions_tokens_start_words_and_do_not_repeat() {
         assert_eq!(
             mentioned("see @a.rs and x@y.com, @a.rs @b\n@c"),

@@ -16,7 +16,6 @@ use rmcp::model::{
 use rmcp::service::{Peer, RoleClient};
 
 use super::listing::quote_chars;
-use crate::agent::mentions::MAX_MENTION_BYTES;
 use crate::i18n::{Arg, Text};
 use crate::tools::truncate_utf8;
 
@@ -30,6 +29,10 @@ pub const MAX_NAME_CHARS: usize = 64;
 const MAX_ARGS: usize = 32;
 /// Longest description kept (one popup line).
 const MAX_DESCRIPTION_CHARS: usize = 200;
+/// Largest embedded resource text kept: the cap of a file mention
+/// (`crate::agent::mentions::MAX_MENTION_BYTES`, not imported: `tools` must not depend on
+/// `agent`; a test keeps them equal).
+pub const MAX_MENTION_BYTES: usize = 64 * 1024;
 /// Largest text a prompt sends as the user message.
 pub const MAX_PROMPT_BYTES: usize = 4 * MAX_MENTION_BYTES;
 
