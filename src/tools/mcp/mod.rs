@@ -9,10 +9,12 @@
 //! attempt boundary or at once while idle.
 
 pub mod annotations;
+mod browser;
 mod call;
 mod catalog;
 mod command;
 pub mod content;
+pub mod elicit;
 pub mod failure;
 pub mod listing;
 mod login;
@@ -108,6 +110,7 @@ impl McpManager {
                     warned: Mutex::new(HashSet::new()),
                     progress: Mutex::new(Default::default()),
                     catalog: Mutex::new(Default::default()),
+                    asking: watch::Sender::new(0),
                 };
                 (name, Arc::new(server))
             })
@@ -131,6 +134,11 @@ impl McpManager {
                 drop(self.connect(name));
             }
         }
+    }
+
+    /// Who answers the servers' elicitations; the inbox passes the user's answers here.
+    pub fn elicitations(&self) -> elicit::Elicitations {
+        self.inner.options.elicitations.clone()
     }
 
     /// Whether a server named `name` is configured.

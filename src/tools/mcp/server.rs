@@ -70,6 +70,9 @@ pub(super) struct Server {
     pub(super) progress: Mutex<HashMap<ProgressToken, CallSink>>,
     /// Its prompts and resource URIs as last listed (`catalog.rs`).
     pub(super) catalog: Mutex<super::catalog::Catalog>,
+    /// How many of its elicitations wait for the user: a call's timeout does not run
+    /// meanwhile (decision 0162).
+    pub(super) asking: watch::Sender<usize>,
 }
 
 /// Longest progress message shown (a server's words, on one card line).

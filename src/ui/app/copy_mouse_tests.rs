@@ -7,7 +7,7 @@ fn ctrl_r_keys_search_show_the_line_and_enter_or_esc_leave() {
     for loc in Locale::ALL {
         let mut app = App::new(loc, false);
         app.bottom
-            .composer
+            .composer_mut()
             .add_older_history(vec!["Refactor the parser".into(), "write docs".into()]);
         type_text(&mut app, "draft");
         app.on_key(ctl('r'));

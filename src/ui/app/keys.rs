@@ -17,7 +17,7 @@ impl App {
     /// Enter takes the match into the composer, Esc / Ctrl+C leave with the draft as it was.
     fn search_key(&mut self, k: &KeyEvent) {
         use crossterm::event::KeyCode;
-        let c = &mut self.bottom.composer;
+        let c = self.bottom.composer_mut();
         if ctrl(k, 'r') {
             c.search_older();
         } else if ctrl(k, 'c') || k.code == KeyCode::Esc {
@@ -45,7 +45,7 @@ impl App {
             Focus::Chat => cx.push(Context::Chat),
             Focus::Trajectory => cx.push(Context::Trajectory),
             // With the slash popup open, Tab completes instead of moving focus.
-            Focus::Composer if self.bottom.composer.popup_open() => cx.push(Context::Composer),
+            Focus::Composer if self.bottom.composer().popup_open() => cx.push(Context::Composer),
             Focus::Composer => {}
         }
         cx.push(Context::Global);
@@ -71,8 +71,8 @@ impl App {
             return;
         }
         self.model.focus = Focus::Composer;
-        self.bottom.composer.search_cancel();
-        self.bottom.composer.paste(text, self.model.l);
+        self.bottom.composer_mut().search_cancel();
+        self.bottom.composer_mut().paste(text, self.model.l);
     }
 
     /// `deepterm "PROMPT"` (SPEC §15.4): the prompt goes into the composer and is sent,
@@ -149,7 +149,7 @@ impl App {
         if self.overlays.on_key(&k, &self.model, out) {
             return;
         }
-        if self.bottom.composer.search().is_some() && !pending {
+        if self.bottom.composer().search().is_some() && !pending {
             self.search_key(&k);
             return;
         }
@@ -171,7 +171,7 @@ impl App {
             Some((Context::Composer, a)) => {
                 // From a pane only typing and Backspace move to the composer; Ctrl+D on an
                 // empty composer quits from anywhere.
-                let quit = a == Action::DeleteOrQuit && self.bottom.composer.is_empty();
+                let quit = a == Action::DeleteOrQuit && self.bottom.composer().is_empty();
                 if m.focus != Focus::Composer && !quit {
                     if typed(&k).is_none()
                         && !matches!(a, Action::Backspace | Action::HistorySearch)
@@ -188,13 +188,14 @@ impl App {
                 | Context::ResumePicker
                 | Context::DiffOverlay
                 | Context::RewindPicker
-                | Context::TranscriptOverlay,
+                | Context::TranscriptOverlay
+                | Context::ElicitOverlay,
                 _,
             )) => {}
             None => {
                 if let Some(c) = typed(&k) {
                     self.model.focus = Focus::Composer;
-                    self.bottom.composer.insert_char(c);
+                    self.bottom.composer_mut().insert_char(c);
                 }
             }
         }
@@ -205,9 +206,9 @@ impl App {
     fn may_rewind(&self) -> bool {
         !self.model.busy()
             && !self.bottom.approval_pending()
-            && !self.bottom.composer.popup_open()
-            && self.bottom.composer.is_empty()
-            && self.bottom.composer.search().is_none()
+            && !self.bottom.composer().popup_open()
+            && self.bottom.composer().is_empty()
+            && self.bottom.composer().search().is_none()
     }
 
     /// Whether a first Esc armed the rewind picker and the second can still open it.
@@ -226,8 +227,8 @@ impl App {
         }
         // Esc Esc whose first press no longer counts is one Esc.
         self.rewind_armed = None;
-        if self.bottom.composer.popup_open() {
-            self.bottom.composer.close_popup();
+        if self.bottom.composer().popup_open() {
+            self.bottom.composer_mut().close_popup();
             return;
         }
         if self.model.busy() {
@@ -249,7 +250,7 @@ impl App {
         let m = &mut self.model;
         match a {
             Action::Help => {
-                let custom = self.bottom.composer.custom_commands().to_vec();
+                let custom = self.bottom.composer().custom_commands().to_vec();
                 let help = HelpOverlay::new(self.mouse_capture, custom);
                 self.overlays.push(Overlay::Help(help));
             }
@@ -287,9 +288,9 @@ impl App {
             Action::Interrupt | Action::Quit => {
                 if m.busy() {
                     self.send(AgentCommand::Cancel);
-                } else if !self.bottom.composer.is_empty() {
+                } else if !self.bottom.composer().is_empty() {
                     // ↑ on the empty composer brings the draft back.
-                    self.bottom.composer.clear_to_stash();
+                    self.bottom.composer_mut().clear_to_stash();
                 } else if a == Action::Quit {
                     self.request_quit();
                 } else {
@@ -306,12 +307,12 @@ impl App {
                 m.generation += 1;
             }
             Action::Transcript => {
-                let o = crate::ui::overlays::TranscriptOverlay::new(self.chat.transcript.cells());
+                let o = crate::ui::overlays::TranscriptOverlay::new(self.chat.transcript().cells());
                 self.overlays
                     .push(crate::ui::overlays::Overlay::Transcript(o));
             }
             Action::ToggleLastToolChange => {
-                let t = &mut self.chat.transcript;
+                let t = self.chat.transcript_mut();
                 if let Some(i) = t.last_tool_change() {
                     t.toggle(i);
                     // Expanded below the screen is no use: bring it into view.

@@ -22,7 +22,6 @@ use crate::ui::history::HistoryBatch;
 use crate::ui::model::Model;
 use crate::ui::osc;
 use crate::ui::overlays::{HelpOverlay, Overlay, OverlayStack};
-use crate::ui::scroll::Scroll;
 use crate::ui::trajectory::{Trajectory, TrajectoryPane};
 
 pub use crate::ui::model::Focus;
@@ -158,8 +157,8 @@ impl App {
             self.model.focus = Focus::Chat;
         }
         match cell {
-            Some(i) => self.chat.reveal = Some(i),
-            None if hidden => self.chat.scroll = Scroll::default(),
+            Some(i) => self.chat.reveal(i),
+            None if hidden => self.chat.follow(),
             None => {}
         }
     }
@@ -202,7 +201,7 @@ impl App {
             AppEvent::Agent(cmd) => self.send(cmd),
             AppEvent::Quit => self.request_quit(),
             AppEvent::OpenHelp => {
-                let custom = self.bottom.composer.custom_commands().to_vec();
+                let custom = self.bottom.composer().custom_commands().to_vec();
                 let help = HelpOverlay::new(self.mouse_capture, custom);
                 self.overlays.push(Overlay::Help(help));
             }
@@ -215,18 +214,18 @@ impl App {
                 decision,
                 reason,
             } => {
-                self.chat.transcript.decide(&call_id, decision);
+                self.chat.transcript_mut().decide(&call_id, decision);
                 self.send(match reason {
                     Some(reason) => AgentCommand::DenyWithReason { call_id, reason },
                     None => AgentCommand::Approve { call_id, decision },
                 });
             }
             AppEvent::Notice(n) => {
-                self.chat.transcript.push(CellKind::Notice(n));
+                self.chat.transcript_mut().push(CellKind::Notice(n));
             }
             AppEvent::ShowChat => self.show_chat(None),
-            AppEvent::ChatFollow => self.chat.scroll = Scroll::default(),
-            AppEvent::ChatTop => self.chat.scroll_by(isize::MIN / 2),
+            AppEvent::ChatFollow => self.chat.follow(),
+            AppEvent::ChatTop => self.chat.to_top(),
             AppEvent::Focus(f) => self.model.focus = f,
             AppEvent::History { reading, batch } => self.on_history(reading, batch),
             e @ (AppEvent::Terminal(_) | AppEvent::Editor(_)) => {
@@ -245,7 +244,7 @@ impl App {
     fn request_editor(&mut self) {
         self.model.focus = Focus::Composer;
         self.tx
-            .send(AppEvent::Editor(self.bottom.composer.expanded_text()));
+            .send(AppEvent::Editor(self.bottom.composer().expanded_text()));
     }
 
     /// The next request for the event loop, waiting for one (a history batch arrives from
@@ -310,10 +309,10 @@ impl App {
         let cell = match r {
             Ok(text) => {
                 // A pasted message edited in the editor is still a message.
-                let literal = self.bottom.composer.is_literal();
-                self.bottom.composer.set_text(&text);
+                let literal = self.bottom.composer().is_literal();
+                self.bottom.composer_mut().set_text(&text);
                 if literal {
-                    self.bottom.composer.mark_literal();
+                    self.bottom.composer_mut().mark_literal();
                 }
                 self.model.focus = Focus::Composer;
                 return;
@@ -330,7 +329,7 @@ impl App {
                 notice("tui-editor-file-failed", vec![("error", e.into())])
             }
         };
-        self.chat.transcript.push(cell);
+        self.chat.transcript_mut().push(cell);
         self.show_chat(None);
     }
 
@@ -341,7 +340,7 @@ impl App {
         if self.history.as_ref().is_none_or(|h| h.id != reading) {
             return;
         }
-        self.bottom.composer.add_older_history(b.older);
+        self.bottom.composer_mut().add_older_history(b.older);
         self.model.history_reading = (!b.done).then_some(b.sessions);
         if b.done {
             self.history = None;
@@ -383,7 +382,7 @@ impl App {
     pub fn load_history_now(&mut self, log: &std::path::Path) {
         let dir = log.parent().unwrap_or(log);
         self.bottom
-            .composer
+            .composer_mut()
             .add_older_history(crate::ui::history::load(dir));
     }
 
@@ -434,7 +433,7 @@ impl App {
             self.set_hint(usage, true);
             return;
         };
-        match osc::nth_last_reply(&self.chat.transcript, n) {
+        match osc::nth_last_reply(self.chat.transcript(), n) {
             Some(text) => {
                 let chars = text.chars().count();
                 self.terminal(TermRequest::Escape(osc::osc52(text)));
@@ -461,7 +460,7 @@ impl App {
             return;
         }
         let l = self.model.l;
-        let text = match osc::nth_last_reply(&self.chat.transcript, 1) {
+        let text = match osc::nth_last_reply(self.chat.transcript(), 1) {
             Some(reply) => l.tra(
                 "tui-notify-turn-finished-reply",
                 &[("reply", Arg::from(osc::first_words(reply)))],
@@ -529,13 +528,13 @@ impl App {
     /// Whether an `@` is typed while the workspace walk still runs: keep ticking so the
     /// popup appears when the files arrive.
     fn mention_files_pending(&self) -> bool {
-        let c = &self.bottom.composer;
+        let c = self.bottom.composer();
         c.files_loading() && c.text().contains('@')
     }
 
     /// Gives the composer's `@` popup its workspace files.
     pub fn set_mention_files(&mut self, files: crate::ui::mention::FileIndex) {
-        self.bottom.composer.set_files(files);
+        self.bottom.composer_mut().set_files(files);
     }
 
     /// Whether the first Ctrl+C armed quitting and the second can still quit.
@@ -546,17 +545,17 @@ impl App {
 
     /// The composer (tests).
     pub fn composer(&self) -> &Composer {
-        &self.bottom.composer
+        self.bottom.composer()
     }
 
     /// The Chat transcript (tests, benches).
     pub fn transcript(&self) -> &Transcript {
-        &self.chat.transcript
+        self.chat.transcript()
     }
 
     /// The Trajectory rows (tests).
     pub fn trajectory(&self) -> &Trajectory {
-        &self.traj.trajectory
+        self.traj.trajectory()
     }
 
     /// The focused part.
@@ -566,12 +565,12 @@ impl App {
 
     /// The selected Chat cell.
     pub fn selected(&self) -> Option<usize> {
-        self.chat.selected
+        self.chat.selected()
     }
 
     /// The selected Trajectory row.
     pub fn trajectory_selected(&self) -> Option<usize> {
-        self.traj.selected
+        self.traj.selected()
     }
 
     /// The open request inspector.

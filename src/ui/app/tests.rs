@@ -365,6 +365,30 @@ fn app_in(cx: Context) -> App {
             screen_at(&mut app, 120, 30);
             k(&mut app, KeyCode::PageUp);
         }
+        Context::ElicitOverlay => {
+            app.on_agent_event(AgentEvent::Elicitation(
+                crate::tools::mcp::elicit::ElicitationRequest {
+                    id: 1,
+                    server: "ev".into(),
+                    message: "Your name?".into(),
+                    kind: crate::tools::mcp::elicit::ElicitKind::Form {
+                        fields: vec![crate::tools::mcp::elicit::Field {
+                            name: "name".into(),
+                            label: "Name".into(),
+                            description: None,
+                            required: true,
+                            input: crate::tools::mcp::elicit::Input::Text {
+                                min_len: None,
+                                max_len: None,
+                                format: None,
+                                default: None,
+                            },
+                        }],
+                    },
+                },
+            ));
+            k(&mut app, KeyCode::Char('a'));
+        }
         Context::RewindPicker => {
             let prompts = (1..=3)
                 .map(|n| crate::agent::protocol::PromptChoice {
