@@ -2,8 +2,8 @@
 //! `prompts.rs`) and its resource URIs (what `@NAME:` completes to). Listed at connect and
 //! again after `notifications/prompts/list_changed` or `notifications/resources/list_changed`
 //! (coalesced and spaced like tool refreshes, decision 0033); each change reaches the loop
-//! as one [`Background::McpCatalog`], which offers the lists to the UI (SPEC §15.2,
-//! decision 0168).
+//! as one `Background::McpCatalog` (`Server::store_catalog`), which offers the lists to the
+//! UI (SPEC §15.2, decision 0168); `offers.rs` answers the loop's questions about them.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,13 +11,10 @@ use std::time::Duration;
 use rmcp::model::PaginatedRequestParams;
 use rmcp::service::{Peer, RoleClient};
 
-use super::McpManager;
 use super::listing::quote_chars;
-use super::options::DEFAULT_CALL_TIMEOUT_SECS;
-use super::prompts::{self, ServerPrompt};
+use super::prompts::{self, Catalog};
 use super::server::{Inner, Server};
 use crate::i18n::{Arg, Text};
-use crate::tools::source::Background;
 
 /// Most resource URIs offered for completion per server.
 pub const MAX_RESOURCE_URIS: usize = 200;
@@ -25,13 +22,6 @@ pub const MAX_RESOURCE_URIS: usize = 200;
 const MAX_PAGES: usize = 20;
 /// Longest URI offered (a longer one is not something to type).
 const MAX_URI_CHARS: usize = 400;
-
-/// A server's prompts and resource URIs as last listed.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub(super) struct Catalog {
-    pub(super) prompts: Vec<ServerPrompt>,
-    pub(super) resources: Vec<String>,
-}
 
 /// Whether `uri` can follow `@NAME:` in a message: one word of printable characters.
 fn typable(uri: &str) -> bool {
@@ -121,115 +111,6 @@ pub(super) async fn list(
     (out, warnings)
 }
 
-/// Keeps `catalog` as the server's and tells the loop when it changed.
-pub(super) fn store(inner: &Inner, server: &Server, catalog: Catalog) {
-    let mut c = server.catalog();
-    if *c != catalog {
-        *c = catalog;
-        drop(c);
-        let _ = inner.bg.send(Background::McpCatalog);
-    }
-}
-
-/// Forgets what the server offered (it was stopped or given up).
-pub(super) fn clear(inner: &Inner, server: &Server) {
-    store(inner, server, Catalog::default());
-}
-
-impl McpManager {
-    /// Every prompt of every server, in config order then the server's order.
-    pub fn prompts(&self) -> Vec<ServerPrompt> {
-        self.inner
-            .servers
-            .values()
-            .flat_map(|s| s.catalog().prompts.clone())
-            .collect()
-    }
-
-    /// `NAME:URI` of every resource a server listed, for `@` completion.
-    pub fn resource_mentions(&self) -> Vec<String> {
-        self.inner
-            .servers
-            .iter()
-            .flat_map(|(n, s)| {
-                s.catalog()
-                    .resources
-                    .iter()
-                    .map(|u| format!("{n}:{u}"))
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    }
-
-    /// The configured server a `/NAME:PROMPT` command names, if any.
-    pub fn prompt_server<'a>(&self, command: &'a str) -> Option<&'a str> {
-        let (server, _) = command.strip_prefix('/')?.split_once(':')?;
-        self.is_configured(server).then_some(server)
-    }
-
-    /// The text `/NAME:PROMPT ARGS` sends as the user's message: the arguments checked
-    /// against the prompt, `prompts/get` within the server's call timeout, its messages as
-    /// text. Every failure is a sentence that names the command.
-    pub async fn prompt_message(&self, command: &str, typed: &str) -> Result<String, Text> {
-        let cmd = || Arg::from(command);
-        let Some(server) = self
-            .prompt_server(command)
-            .and_then(|n| self.inner.servers.get(n).cloned())
-        else {
-            return Err(Text::new("cmd-unknown", vec![("command", cmd())]));
-        };
-        let peer = server.lock().peer.clone();
-        let Some(peer) = peer.filter(|p| !p.is_transport_closed()) else {
-            return Err(Text::new(
-                "mcp-prompt-not-connected",
-                vec![
-                    ("command", cmd()),
-                    ("name", Arg::from(server.name.as_str())),
-                ],
-            ));
-        };
-        let prompt = server
-            .catalog()
-            .prompts
-            .iter()
-            .find(|p| p.command() == command)
-            .cloned();
-        let Some(prompt) = prompt else {
-            return Err(Text::new("cmd-unknown", vec![("command", cmd())]));
-        };
-        let args = prompts::parse_args(&prompt, typed)?;
-        let limit = Duration::from_secs(
-            server
-                .config
-                .timeout_secs
-                .unwrap_or(DEFAULT_CALL_TIMEOUT_SECS),
-        );
-        let got = server
-            .or_oversize(async {
-                match tokio::time::timeout(limit, prompts::get(&peer, &prompt, args)).await {
-                    Ok(Ok(r)) => Ok(r),
-                    Ok(Err(e)) => Err(Text::new(
-                        "mcp-prompt-failed",
-                        vec![
-                            ("command", cmd()),
-                            ("error", Arg::from(prompts::one_line(&e.to_string(), 300))),
-                        ],
-                    )),
-                    Err(_) => Err(Text::new(
-                        "mcp-prompt-timeout",
-                        vec![("command", cmd()), ("seconds", Arg::from(limit.as_secs()))],
-                    )),
-                }
-            })
-            .await?;
-        let text = prompts::message_text(&got);
-        if text.trim().is_empty() {
-            return Err(Text::new("mcp-prompt-empty", vec![("command", cmd())]));
-        }
-        Ok(text)
-    }
-}
-
 /// Offers `server`'s current lists (after a connect or a `list_changed`) unless the run
 /// of `generation` was stopped meanwhile; returns the warnings to show.
 pub(super) async fn refresh(
@@ -242,7 +123,7 @@ pub(super) async fn refresh(
     let (catalog, warnings) = list(server, peer, limit).await;
     let st = server.lock();
     if st.generation == generation {
-        store(inner, server, catalog);
+        server.store_catalog(&inner.bg, catalog);
     }
     warnings
 }

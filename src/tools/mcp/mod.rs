@@ -19,6 +19,7 @@ pub mod failure;
 pub mod listing;
 mod login;
 pub mod names;
+mod offers;
 mod options;
 pub mod prompts;
 mod remote;
@@ -312,7 +313,7 @@ impl McpManager {
         if had_tools {
             server.offer_tools(&self.inner.bg, Vec::new());
         }
-        catalog::clear(&self.inner, server);
+        server.store_catalog(&self.inner.bg, Default::default());
         send_status(&self.inner, &mut st, name, McpState::Disconnected, None);
         server.phase.send_replace(Phase::Idle);
         Ok(true)

@@ -77,6 +77,15 @@ impl ServerPrompt {
     }
 }
 
+/// A server's prompts and resource URIs as last listed.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Catalog {
+    /// Its prompts, screened.
+    pub prompts: Vec<ServerPrompt>,
+    /// Its resource URIs that can be typed after `@NAME:`.
+    pub resources: Vec<String>,
+}
+
 /// Whether `s` can be a command word: 1 to [`MAX_NAME_CHARS`] of `A-Z a-z 0-9 _ - .`.
 fn is_word(s: &str) -> bool {
     !s.is_empty()

@@ -69,7 +69,7 @@ pub(super) struct Server {
     /// Where the progress of each running call goes, by its progress token.
     pub(super) progress: Mutex<HashMap<ProgressToken, CallSink>>,
     /// Its prompts and resource URIs as last listed (`catalog.rs`).
-    pub(super) catalog: Mutex<super::catalog::Catalog>,
+    pub(super) catalog: Mutex<super::prompts::Catalog>,
     /// How many of its elicitations wait for the user: a call's timeout does not run
     /// meanwhile (decision 0162).
     pub(super) asking: watch::Sender<usize>,
@@ -199,8 +199,23 @@ impl Server {
         }
     }
 
-    pub(super) fn catalog(&self) -> std::sync::MutexGuard<'_, super::catalog::Catalog> {
+    pub(super) fn catalog(&self) -> std::sync::MutexGuard<'_, super::prompts::Catalog> {
         self.catalog.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Keeps `catalog` as this server's prompts and resources and tells the loop when it
+    /// changed (an empty one: stopped or given up).
+    pub(super) fn store_catalog(
+        &self,
+        bg: &mpsc::UnboundedSender<Background>,
+        catalog: super::prompts::Catalog,
+    ) {
+        let mut c = self.catalog();
+        if *c != catalog {
+            *c = catalog;
+            drop(c);
+            let _ = bg.send(Background::McpCatalog);
+        }
     }
 
     /// `error` with the stderr lines that carry the cause.

@@ -667,7 +667,7 @@ fn give_up(inner: &Inner, server: &Server, generation: u64, error: Text) {
         if !std::mem::take(&mut st.tools).is_empty() {
             server.offer_tools(&inner.bg, Vec::new());
         }
-        catalog::clear(inner, server);
+        server.store_catalog(&inner.bg, Default::default());
         send_status(inner, st, &server.name, McpState::Failed, Some(error));
         server.phase.send_replace(Phase::Failed);
     });
