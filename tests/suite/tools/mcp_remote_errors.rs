@@ -126,7 +126,7 @@ async fn a_server_answering_with_a_web_page_is_named_as_one() {
     let url = format!("http://127.0.0.1:{port}/wrong");
     let err = connect_error(&env, &url).await;
     assert!(
-        err.contains(&format!("the server answered with a web page (HTTP 404"))
+        err.contains("the server answered with a web page (HTTP 404")
             && err.contains(&format!("is {url} its MCP endpoint?")),
         "{err}"
     );
