@@ -1,9 +1,12 @@
 //! Dispatch equals reconstruct: random sessions (tool churn, prompt updates, compactions,
-//! model switches across both wire protocols and every update mode) are driven through
-//! the loop's planner ([`plan_attempt`]) and compaction builder ([`compaction_request`]);
-//! each request's wire body is logged next to the session. The inspector then rebuilds
-//! every request from the log alone (no config: `kind_of` knows no provider) and must
+//! model switches across both wire protocols and every update mode, subagents started by
+//! `task` calls) are driven through the loop's planner ([`plan_attempt`]) and compaction
+//! builder ([`compaction_request`]); each request's wire body is logged next to the
+//! session. The inspector then rebuilds every request from the log alone (no config:
+//! `kind_of` knows no provider), a subagent's from its log inside the parent's, and must
 //! produce the same bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
+
+mod subagent;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -146,6 +149,9 @@ enum Op {
     /// The deferred (announced, not declared) tools become this subset of
     /// [`DEFERRED_POOL`] (bit mask); while any is deferred the bridge tools are declared.
     Deferred(u8),
+    /// A step calls `task` (once, or twice at once); each subagent takes this many tool
+    /// rounds, and its first request fails once when set (SPEC §15.3).
+    Subagent(u8, u8, bool),
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -159,6 +165,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<bool>().prop_map(Op::Compact),
         1 => Just(Op::Explicit),
         2 => (0u8..16).prop_map(Op::Deferred),
+        2 => (1u8..3, 0u8..3, any::<bool>()).prop_map(|(a, r, f)| Op::Subagent(a, r, f)),
     ]
 }
 
@@ -190,6 +197,8 @@ struct Driver {
     calls: u64,
     /// Wire bodies as the loop built them, in request order.
     sent: Vec<(Vec<u8>, Option<String>)>,
+    /// Each subagent's wire bodies, in start order.
+    subagent_sent: Vec<subagent::SubagentSent>,
 }
 
 impl Driver {
@@ -214,22 +223,29 @@ impl Driver {
             step: 0,
             calls: 0,
             sent: Vec::new(),
+            subagent_sent: Vec::new(),
         }
     }
 
-    /// One attempt through the real planner; the wire body it would send.
-    fn attempt(&mut self) -> GenerateOptions {
-        self.step += 1;
-        // As the registry plans it: the bridge tools are declared while a tool is deferred.
+    /// The declared and the deferred tools, as the registry plans them: the bridge tools
+    /// are declared while a tool is deferred.
+    fn plan(&self) -> (Vec<ToolSchema>, Vec<ToolSchema>) {
         let mut tools = self.tools.clone();
         if !self.deferred.is_empty() {
             tools.extend(crate::llm::bridge::bridge_schemas());
             tools.sort_by(|a, b| a.name.cmp(&b.name));
         }
+        (tools, self.deferred.clone())
+    }
+
+    /// One attempt through the real planner; the wire body it would send.
+    fn attempt(&mut self) -> GenerateOptions {
+        self.step += 1;
+        let (tools, deferred) = self.plan();
         let input = AttemptInput {
             rendered: &self.prompt,
             tools,
-            deferred: self.deferred.clone(),
+            deferred,
             pending_user: std::mem::take(&mut self.pending),
             turn: self.turn,
             step: self.step,
@@ -343,6 +359,7 @@ impl Driver {
                 ));
             }
             Op::Compact(ok) => self.compact(*ok),
+            Op::Subagent(agents, rounds, fail) => self.subagents(*agents, *rounds, *fail),
         }
     }
 
@@ -426,7 +443,9 @@ proptest! {
 
     /// Dispatch equals reconstruct (SPEC §12.1): for every request of a
     /// random session the inspector's rebuilt body equals the loop's wire body byte for
-    /// byte, and both number the same requests.
+    /// byte, and both number the same requests; a subagent's requests too, rebuilt from
+    /// its log inside the parent's (SPEC §15.3), which numbers the parent's requests as
+    /// the parent does.
     #[test]
     fn inspector_rebuilds_every_request_byte_for_byte(ops in prop::collection::vec(op(), 1..40)) {
         let mut d = Driver::new();
@@ -460,6 +479,29 @@ proptest! {
         let plain: Vec<Event> = events.iter().map(|e| Event::clone(e)).collect();
         let replayed = Session::from_events(plain).expect("replay");
         prop_assert_eq!(replayed.ledger().refs(), d.session.ledger().refs());
+        for (agent, sent) in &d.subagent_sent {
+            let log = crate::agent::subagent::log::subagent_log(&replayed, agent)
+                .expect("the subagent is logged")
+                .expect("its log loads");
+            let refs = log.ledger().refs();
+            prop_assert!(refs.len() > sent.len());
+            let parents = refs.len() - sent.len();
+            prop_assert_eq!(&refs[..parents], &d.session.ledger().refs()[..parents]);
+            let wanted: Vec<usize> = (parents + 1..=refs.len()).collect();
+            let rebuilt = reconstruct(log.events(), &wanted, &|_| None).expect("reconstruct");
+            prop_assert_eq!(rebuilt.len(), sent.len());
+            for (r, sent) in rebuilt.iter().zip(sent) {
+                let got = bytes(&r.wire);
+                prop_assert!(
+                    &got == sent,
+                    "{} request {} differs:\nsent:    {}\nrebuilt: {}",
+                    agent,
+                    r.at.n,
+                    String::from_utf8_lossy(&sent.0),
+                    String::from_utf8_lossy(&got.0)
+                );
+            }
+        }
     }
 }
 
