@@ -198,6 +198,8 @@ fn start(dir: &Path) -> Run {
     while app.history_reading().is_some() {
         std::thread::sleep(Duration::from_millis(16));
         let t = Instant::now();
+        // What the reader sent meanwhile, handed to the App as the event loop does.
+        app.take_events();
         term.draw(|f| app.render(f)).expect("draw");
         slowest_frame = slowest_frame.max(t.elapsed());
         if std::env::var_os("HM_DEBUG").is_some() && t.elapsed() > Duration::from_millis(5) {

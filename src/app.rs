@@ -628,6 +628,40 @@ fn session_sandbox(
     (handle, status)
 }
 
+/// Who answers MCP servers' elicitations (SPEC §15.2): the TUI (interactive approvals)
+/// opens a form through `AgentEvent::Elicitation`; `exec` declines each, with a notice on
+/// stderr. Notices go out as `AgentEvent::Notice`.
+fn elicitations(
+    tx: &tokio::sync::mpsc::UnboundedSender<crate::agent::protocol::AgentEvent>,
+    approval: ApprovalMode,
+) -> crate::tools::mcp::elicit::Elicitations {
+    use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel};
+    use crate::tools::mcp::elicit::Elicitations;
+    let notices = tx.clone();
+    let tell = std::sync::Arc::new(move |t: crate::i18n::Text| {
+        // Only "opened" is news; the rest say what was declined.
+        let level = match t.key.as_str() {
+            "elicit-url-opened" => NoticeLevel::Info,
+            _ => NoticeLevel::Warn,
+        };
+        let _ = notices.send(AgentEvent::Notice(Notice {
+            level,
+            key: t.key,
+            args: t.args,
+        }));
+    });
+    match approval {
+        ApprovalMode::Interactive => {
+            let asks = tx.clone();
+            Elicitations::asking(
+                std::sync::Arc::new(move |r| asks.send(AgentEvent::Elicitation(r)).is_ok()),
+                tell,
+            )
+        }
+        _ => Elicitations::declining(tell),
+    }
+}
+
 /// Builds the agent for a setup (after the simulator started, in demo mode).
 pub fn build_agent(
     setup: &Setup,
@@ -706,6 +740,7 @@ pub fn build_agent(
         workspace: cwd.clone(),
         trusted: setup.trusted,
     };
+    let elicit = elicitations(&tx, approval);
     let mut builder = Agent::builder(session, route, Box::new(env), l, tx)
         .key(key)
         .tools(registry)
@@ -734,6 +769,7 @@ pub fn build_agent(
     let mut mcp_options = crate::tools::mcp::McpOptions::from_env();
     mcp_options.key_env_vars = crate::tools::child_env::key_env_vars(&setup.config);
     mcp_options.secrets = builder.secrets();
+    mcp_options.elicitations = elicit.with_key_env_vars(mcp_options.key_env_vars.clone());
     // Checkpoints of the workspace in the session directory's store (SPEC §14.3).
     if setup.config.checkpoints.enabled {
         let workspace = sandbox

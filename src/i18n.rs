@@ -40,6 +40,7 @@ macro_rules! locale_files {
             include_str!(concat!("../locales/", $loc, "/day-two.ftl")),
             include_str!(concat!("../locales/", $loc, "/mcp-client.ftl")),
             include_str!(concat!("../locales/", $loc, "/plan.ftl")),
+            include_str!(concat!("../locales/", $loc, "/mcp-elicit.ftl")),
         ]
     };
 }

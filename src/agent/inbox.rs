@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::command_spec::{Command, ParseError};
 use crate::agent::protocol::{AgentCommand, AgentEvent, ApprovalDecision};
 use crate::i18n::Locale;
+use crate::tools::mcp::elicit::Elicitations;
 
 /// Work that waits for the loop to be free, in arrival order.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +47,8 @@ struct Absorbed {
     shutdown: bool,
     busy: bool,
     events: mpsc::UnboundedSender<AgentEvent>,
+    /// Where the user's answers to elicitations go (the MCP servers wait on them).
+    elicitations: Elicitations,
 }
 
 impl Absorbed {
@@ -72,6 +75,7 @@ impl Absorbed {
             Some(AgentCommand::Approve { call_id, decision }) => {
                 self.answers.insert(call_id, decision);
             }
+            Some(AgentCommand::Elicit { id, answer }) => self.elicitations.answer(id, answer),
             Some(AgentCommand::DenyWithReason { call_id, reason }) => {
                 self.reasons.insert(call_id.clone(), reason);
                 self.answers.insert(call_id, ApprovalDecision::Deny);
@@ -125,8 +129,14 @@ impl Inbox {
                 shutdown: false,
                 busy: false,
                 events,
+                elicitations: Elicitations::default(),
             },
         }
+    }
+
+    /// Passes the user's elicitation answers to `e` (the MCP servers' pending requests).
+    pub fn set_elicitations(&mut self, e: Elicitations) {
+        self.state.elicitations = e;
     }
 
     /// Connects the UI's command channel.

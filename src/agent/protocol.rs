@@ -77,6 +77,14 @@ pub enum AgentCommand {
         /// The listing's id (`AgentEvent::Sessions::listing`).
         listing: u64,
     },
+    /// The user's answer to a server's elicitation (SPEC §15.2). Passed on at once, also
+    /// while a turn runs (the turn is usually waiting on the very call that asked).
+    Elicit {
+        /// `ElicitationRequest::id`.
+        id: u64,
+        /// Accept (with the form's content), decline or cancel.
+        answer: crate::tools::mcp::elicit::ElicitAnswer,
+    },
     /// Stop the loop and release the session.
     Shutdown,
 }
@@ -551,6 +559,10 @@ pub enum AgentEvent {
     /// logged. `exec` prints it; the TUI folds the plan from the log itself (the same
     /// projection a resumed session uses), so this is the headless form of it.
     PlanUpdated(crate::tools::plan::Plan),
+    /// An MCP server asks the user for input (SPEC §15.2): the TUI opens the form (or the
+    /// URL question) and answers with `AgentCommand::Elicit`. Never sent by `exec`, which
+    /// declines.
+    Elicitation(crate::tools::mcp::elicit::ElicitationRequest),
     /// The loop stopped (after `/quit` or `Shutdown`).
     Exited,
 }

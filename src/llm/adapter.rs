@@ -186,29 +186,31 @@ pub fn classify_error(status: Option<u16>, body: &str, retry_after: Option<Durat
         },
     };
     let detail = format!("{ty} {code_field} {message}");
+    // The status decides where there is one; the body's `type` only refines it. A 5xx is
+    // the provider's fault and retried whatever its body names, and a 4xx other than 429
+    // is the request's and never retried as a rate limit (§8).
+    let server = matches!(status, Some(s) if s >= 500);
     let code = if matches!(status, Some(401 | 403))
-        || matches!(ty.as_str(), "authentication_error" | "permission_error")
+        || (!server && matches!(ty.as_str(), "authentication_error" | "permission_error"))
     {
         ErrorCode::Auth
-    } else if status == Some(402) || ty == "billing_error" || mentions_quota(&detail) {
+    } else if status == Some(402) || (!server && (ty == "billing_error" || mentions_quota(&detail)))
+    {
         ErrorCode::Quota
     } else if status == Some(429)
-        // A rate-limit `type` counts only where no status says otherwise: a 4xx other than
-        // 429 is the request's fault whatever its body names, and is never retried (§8).
         || (ty == "rate_limit_error" && !matches!(status, Some(400..=499)))
     {
         ErrorCode::RateLimit
     } else if matches!(status, Some(400 | 413) | None) && mentions_context_length(&detail) {
         ErrorCode::ContextOverflow
+    } else if server {
+        ErrorCode::Server
     } else if matches!(status, Some(400 | 413 | 422))
         || ty == "invalid_request_error"
         || ty == "request_too_large"
     {
         ErrorCode::InvalidRequest
-    } else if matches!(status, Some(s) if s >= 500)
-        || matches!(ty.as_str(), "api_error" | "overloaded_error")
-        || status.is_none()
-    {
+    } else if matches!(ty.as_str(), "api_error" | "overloaded_error") || status.is_none() {
         ErrorCode::Server
     } else {
         ErrorCode::InvalidRequest

@@ -735,6 +735,24 @@ mod tests {
     }
 
     #[test]
+    fn a_5xx_is_a_server_error_and_retried_whatever_type_its_body_names() {
+        for ty in [
+            "invalid_request_error",
+            "authentication_error",
+            "billing_error",
+        ] {
+            let body = format!(r#"{{"error":{{"type":"{ty}","message":"x"}}}}"#);
+            let e = classify_error(Some(503), &body, None);
+            assert_eq!(e.code, ErrorCode::Server, "{ty}");
+            assert!(
+                crate::llm::retry::RetryPolicy::default()
+                    .delay(1, &e)
+                    .is_some()
+            );
+        }
+    }
+
+    #[test]
     fn client_debug_never_shows_the_key() {
         let client = ProviderClient::new(
             test_route(ProviderKind::OpenaiChat, "http://127.0.0.1:1"),

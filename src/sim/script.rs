@@ -32,6 +32,20 @@ pub enum Fault {
         /// Optional `Retry-After` header value in seconds.
         retry_after: Option<u64>,
     },
+    /// Answer with this HTTP status and an error body naming `error_type` as its `type`,
+    /// with `Retry-After` sent verbatim: a provider's odd answers (a 400 whose body says
+    /// `rate_limit_error`, a 429 with an HTTP-date or a garbled `Retry-After`), which a
+    /// client must classify by the status (§8).
+    OddHttpError {
+        /// HTTP status code.
+        status: u16,
+        /// `error.type` in the body.
+        error_type: String,
+        /// Error message placed in `error.message`.
+        message: String,
+        /// The `Retry-After` header's value as sent, if any.
+        retry_after: Option<String>,
+    },
     /// Start the stream, then send an in-stream error (`event: error` / OpenAI error chunk) and close.
     StreamError {
         /// Error message.
@@ -221,19 +235,54 @@ impl ScriptedReply {
                         .and_then(Value::as_str)
                         .map(str::to_string)
                         .unwrap_or_else(|| default_http_message(status as u16).to_string());
-                    let retry_after = match obj.get("retry_after") {
-                        None => None,
-                        Some(r) => Some(r.as_u64().ok_or_else(|| {
-                            script_err(what, "`retry_after` must be a number of seconds")
-                        })?),
+                    let error_type =
+                        match obj.get("error_type") {
+                            None => None,
+                            Some(t) => Some(t.as_str().map(str::to_string).ok_or_else(|| {
+                                script_err(what, "`error_type` must be a string")
+                            })?),
+                        };
+                    let fault = match (obj.get("retry_after"), error_type) {
+                        (None | Some(Value::Number(_)), None) => {
+                            let retry_after = match obj.get("retry_after") {
+                                None => None,
+                                Some(r) => Some(r.as_u64().ok_or_else(|| {
+                                    script_err(
+                                        what,
+                                        "`retry_after` must be a number of seconds or a string",
+                                    )
+                                })?),
+                            };
+                            Fault::HttpError {
+                                status: status as u16,
+                                message,
+                                retry_after,
+                            }
+                        }
+                        (r, error_type) => {
+                            let retry_after = match r {
+                                None => None,
+                                Some(Value::String(s)) => Some(s.clone()),
+                                Some(Value::Number(n)) => Some(n.to_string()),
+                                Some(_) => {
+                                    return Err(script_err(
+                                        what,
+                                        "`retry_after` must be a number of seconds or a string",
+                                    ));
+                                }
+                            };
+                            Fault::OddHttpError {
+                                status: status as u16,
+                                error_type: error_type
+                                    .unwrap_or_else(|| kind_for(status as u16).to_string()),
+                                message,
+                                retry_after,
+                            }
+                        }
                     };
-                    faults.push(Fault::HttpError {
-                        status: status as u16,
-                        message,
-                        retry_after,
-                    });
+                    faults.push(fault);
                 }
-                "message" | "retry_after" => {
+                "message" | "retry_after" | "error_type" => {
                     if !obj.contains_key("http_error") {
                         return Err(script_err(
                             what,
@@ -389,6 +438,18 @@ fn script_err(what: &str, message: &str) -> SimError {
     }
 }
 
+/// The `error.type` the simulator names for a status.
+pub(crate) fn kind_for(status: u16) -> &'static str {
+    match status {
+        400 | 422 => "invalid_request_error",
+        401 => "authentication_error",
+        402 => "unknown_error",
+        429 => "rate_limit_error",
+        503 => "overloaded_error",
+        _ => "api_error",
+    }
+}
+
 /// The default message DeepSeek-like servers use for a status code.
 pub(crate) fn default_http_message(status: u16) -> &'static str {
     match status {
@@ -440,6 +501,50 @@ mod tests {
             })
         );
         assert_eq!(s.replies[6].fault, Some(Fault::Empty));
+    }
+
+    #[test]
+    fn an_error_type_or_a_string_retry_after_scripts_an_odd_provider_error() {
+        let s = Script::parse(
+            r#"[
+              {"http_error": 400, "error_type": "rate_limit_error", "message": "slow"},
+              {"http_error": 429, "retry_after": "Wed, 21 Oct 2015 07:28:00 GMT"},
+              {"http_error": 503, "retry_after": 1, "error_type": "overloaded_error"}
+            ]"#,
+        )
+        .unwrap();
+        assert_eq!(
+            s.replies[0].fault,
+            Some(Fault::OddHttpError {
+                status: 400,
+                error_type: "rate_limit_error".into(),
+                message: "slow".into(),
+                retry_after: None,
+            })
+        );
+        assert_eq!(
+            s.replies[1].fault,
+            Some(Fault::OddHttpError {
+                status: 429,
+                error_type: "rate_limit_error".into(),
+                message: "Rate Limit Reached".into(),
+                retry_after: Some("Wed, 21 Oct 2015 07:28:00 GMT".into()),
+            })
+        );
+        assert_eq!(
+            s.replies[2].fault,
+            Some(Fault::OddHttpError {
+                status: 503,
+                error_type: "overloaded_error".into(),
+                message: "Server Overloaded".into(),
+                retry_after: Some("1".into()),
+            })
+        );
+        let e = Script::parse(r#"[{"error_type": "x"}]"#).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("only valid together with `http_error`")
+        );
     }
 
     #[test]

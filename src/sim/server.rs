@@ -17,7 +17,7 @@ use super::cache::{CacheModel, UnitKind};
 use super::openai;
 use super::record::{CacheRecord, RecordedRequest, RecordedToolCall, record_headers};
 use super::render;
-use super::script::{Fault, ScriptedReply};
+use super::script::{Fault, ScriptedReply, kind_for};
 use super::stream::{self, Playback};
 use super::turn::{self, OutBlock};
 use super::validate::{self, ApiError, Route, Rules};
@@ -142,7 +142,7 @@ fn error_response(
     kind: &str,
     message: &str,
     trace: &str,
-    retry_after: Option<u64>,
+    retry_after: Option<&str>,
 ) -> Response {
     let body = json!({"error": {"message": message, "type": kind, "param": null, "code": code_for(status)}});
     let mut resp = (
@@ -154,22 +154,10 @@ fn error_response(
     if let Ok(v) = HeaderValue::from_str(trace) {
         resp.headers_mut().insert("x-ds-trace-id", v);
     }
-    if let Some(r) = retry_after {
-        resp.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(r));
+    if let Some(v) = retry_after.and_then(|r| HeaderValue::from_str(r).ok()) {
+        resp.headers_mut().insert(header::RETRY_AFTER, v);
     }
     resp
-}
-
-fn kind_for(status: u16) -> &'static str {
-    match status {
-        400 | 422 => "invalid_request_error",
-        401 => "authentication_error",
-        402 => "unknown_error",
-        429 => "rate_limit_error",
-        503 => "overloaded_error",
-        _ => "api_error",
-    }
 }
 
 /// Check credentials: `Authorization: Bearer` wins over `x-api-key`.
@@ -354,7 +342,8 @@ fn fail(
     rec.status = e.status;
     rec.error = Some(e.message.clone());
     state.requests.push(rec);
-    error_response(e.status, e.kind, &e.message, trace, retry_after)
+    let retry_after = retry_after.map(|r| r.to_string());
+    error_response(e.status, e.kind, &e.message, trace, retry_after.as_deref())
 }
 
 async fn handle(
@@ -463,6 +452,18 @@ async fn handle(
             kind: kind_for(*status),
         };
         return fail(&mut st, rec, &e, &trace, *retry_after);
+    }
+    if let Some(Fault::OddHttpError {
+        status,
+        error_type,
+        message,
+        retry_after,
+    }) = &fault
+    {
+        rec.status = *status;
+        rec.error = Some(message.clone());
+        st.requests.push(rec);
+        return error_response(*status, error_type, message, &trace, retry_after.as_deref());
     }
 
     // Cache units: end of input, and end of output as the client should replay it.

@@ -1,18 +1,37 @@
-//! What a pane or overlay asks `App` for: handlers push [`AppEvent`]s, `App` routes them
-//! once the handler returns (send a command to the agent, quit, open the key help, copy a
-//! reply, answer an approval, show a notice, bring Chat into view, move focus). Nothing is
-//! requested through a flag that `App` polls afterwards.
+//! The UI's one vocabulary of requests, and its one channel out.
+//!
+//! Panes and overlays push [`AppEvent`]s while they handle an action; `App` handles them
+//! once the handler returns (open the key help, copy a reply, answer an approval, show a
+//! notice, bring Chat into view, move focus). What only the event loop can carry out — a
+//! command for the agent, a write to the terminal, handing the terminal to the external
+//! editor, leaving — `App` sends on its [`AppEventSender`], and so does the history reader
+//! thread with its batches. The loop drains that channel after every input and handles each
+//! event in one place (`event_loop::drive`); nothing leaves the UI through a queue or a flag
+//! the loop polls (decision 0148).
+
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use crate::agent::protocol::{AgentCommand, ApprovalDecision, Notice};
+use crate::ui::history::HistoryBatch;
 
 use super::model::Focus;
 
-/// A request going up from a widget to `App`.
+/// Something for the terminal itself, besides frames.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TermRequest {
+    /// Raw escape sequence bytes (OSC 52 / OSC 9), written as they are.
+    Escape(String),
+    /// Turn mouse capture on (the wheel scrolls the panes) or off (native selection).
+    MouseCapture(bool),
+}
+
+/// A request going up from a widget to `App`, or out of `App` to the event loop.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AppEvent {
-    /// Send a command to the agent.
+    /// Send a command to the agent (the loop writes it to the agent's channel).
     Agent(AgentCommand),
-    /// Shut the agent down and leave the UI.
+    /// Shut the agent down and leave the UI (`App` sends `Shutdown` first, then this for
+    /// the loop, which waits for the agent's exit).
     Quit,
     /// Open the key help.
     OpenHelp,
@@ -44,7 +63,51 @@ pub enum AppEvent {
     ChatTop,
     /// Move the keyboard focus.
     Focus(Focus),
+    /// Write to the terminal (the loop hands it to the screen).
+    Terminal(TermRequest),
+    /// Ctrl+G: hand the terminal to the external editor on this draft; its result comes
+    /// back through `App::editor_finished`.
+    Editor(String),
+    /// A batch of the cross-session message history, from reading number `reading`
+    /// (batches of a reading that was replaced are dropped).
+    History {
+        /// Which reading sent it.
+        reading: u64,
+        /// What it read.
+        batch: HistoryBatch,
+    },
+}
+
+impl AppEvent {
+    /// Whether only the event loop can carry this out (it owns the agent's channel, the
+    /// screen and the terminal); `App` handles the rest itself.
+    pub fn for_loop(&self) -> bool {
+        matches!(
+            self,
+            AppEvent::Agent(_) | AppEvent::Quit | AppEvent::Terminal(_) | AppEvent::Editor(_)
+        )
+    }
 }
 
 /// Where handlers put their requests, in order.
 pub type AppEvents = Vec<AppEvent>;
+
+/// The sending end of the UI's channel; cheap to clone, usable from any thread.
+#[derive(Debug, Clone)]
+pub struct AppEventSender(UnboundedSender<AppEvent>);
+
+impl AppEventSender {
+    /// Sends `ev`; `false` when nobody receives any more (the UI is gone).
+    pub fn send(&self, ev: AppEvent) -> bool {
+        self.0.send(ev).is_ok()
+    }
+}
+
+/// The receiving end, drained by the event loop.
+pub type AppEventReceiver = UnboundedReceiver<AppEvent>;
+
+/// A new channel.
+pub fn channel() -> (AppEventSender, AppEventReceiver) {
+    let (tx, rx) = unbounded_channel();
+    (AppEventSender(tx), rx)
+}

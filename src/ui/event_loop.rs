@@ -1,8 +1,11 @@
 //! The one UI event loop: a `tokio::select!` over terminal events (an
-//! async stream, crossterm's `EventStream` in the binary), agent events, panic reports from
-//! other tasks, the agent task's exit, shutdown and a frame timer. Events only mark the
-//! frame dirty; [`FrameLimiter`] coalesces them into at most 60 draws per second. An idle app
-//! sleeps without drawing; while a turn runs, a 250 ms tick keeps the status clock moving.
+//! async stream, crossterm's `EventStream` in the binary), agent events, the UI's own
+//! channel (`ui::app_event`: what `App` asks the loop for, the history reader's batches),
+//! panic reports from other tasks, the agent task's exit, shutdown and a frame timer. After
+//! each of them the loop drains the UI's channel and carries out each request in one place
+//! ([`dispatch`]). Events only mark the frame dirty; [`FrameLimiter`] coalesces them into at
+//! most 60 draws per second. An idle app sleeps without drawing; while a turn runs, a 250 ms
+//! tick keeps the status clock moving.
 //!
 //! The loop is generic over the event stream and the screen so tests drive it with tokio's
 //! paused clock and a `TestBackend`.
@@ -23,7 +26,7 @@ use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel};
 use crate::i18n::Arg;
 
 use super::app::App;
-use super::osc::TermRequest;
+use super::app_event::{AppEvent, TermRequest};
 use super::panic::{AGENT_TASK, TaskPanic, payload_message, scrub_registered};
 
 /// How long to wait for `Exited` after `Shutdown`.
@@ -179,6 +182,58 @@ fn run_editor<D: Screen>(
     Ok(out.unwrap_or_else(|| Err(super::editor::EditorError::File(String::new()))))
 }
 
+/// What [`dispatch`] leaves the loop to decide.
+#[derive(Debug, Default)]
+struct Dispatched {
+    /// Something was carried out: draw a frame.
+    any: bool,
+    /// The user asked to quit.
+    quit: bool,
+}
+
+/// Carries out every request waiting on the UI's channel, in order: a command goes to the
+/// agent, a terminal request to the screen, an editor hand-off suspends the terminal (the
+/// event stream is dropped meanwhile when `reopen` can make it anew), quitting is left to
+/// the loop; everything else (a history batch) goes back to `App`, whose handling may send
+/// more, carried out in the same pass.
+fn dispatch<S, D: Screen>(
+    app: &mut App,
+    first: Option<AppEvent>,
+    commands: &UnboundedSender<AgentCommand>,
+    screen: &mut D,
+    term: &mut Option<S>,
+    reopen: Option<fn() -> S>,
+    secrets: &[String],
+) -> io::Result<Dispatched> {
+    let mut done = Dispatched::default();
+    let mut next = first;
+    while let Some(ev) = next.take().or_else(|| app.try_next_event()) {
+        done.any = true;
+        match ev {
+            AppEvent::Agent(cmd) => {
+                // A closed agent channel means the loop is gone; quitting still works.
+                let _ = commands.send(cmd);
+            }
+            AppEvent::Terminal(r) => screen.apply(r)?,
+            AppEvent::Editor(draft) => {
+                let mouse = app.mouse_capture();
+                // Nothing may read the terminal while the editor has it.
+                if reopen.is_some() {
+                    drop(term.take());
+                }
+                let r = run_editor(screen, &draft, secrets, mouse);
+                if let Some(make) = reopen {
+                    *term = Some(make());
+                }
+                app.editor_finished(r?);
+            }
+            AppEvent::Quit => done.quit = true,
+            other => app.handle(other),
+        }
+    }
+    Ok(done)
+}
+
 /// Runs the loop until the user quits, a shutdown is requested or the agent task dies.
 pub async fn drive<S, D>(app: &mut App, mut io: LoopIo<S>, screen: &mut D) -> io::Result<LoopExit>
 where
@@ -195,6 +250,7 @@ where
     let reopen = io.reopen.take();
     let secrets = std::mem::take(&mut io.secrets);
     let mut term = Some(io.term);
+    let mut quit = false;
     loop {
         let now = Instant::now();
         if frames.due(now.into_std()) {
@@ -230,28 +286,14 @@ where
             .flatten()
             .min();
         let agent_running = io.agent.is_some();
+        let mut arrived = None;
         tokio::select! {
             biased;
             ev = next_event(&mut term) => match ev {
                 Some(Ok(ev)) => {
                     app.set_now(Instant::now().into_std());
                     match ev {
-                        TermEvent::Key(k) => {
-                            app.on_key(k);
-                            if let Some(draft) = app.take_editor_request() {
-                                if let Some(make) = reopen {
-                                    // Nothing may read the terminal while the editor has it.
-                                    drop(term.take());
-                                    let mouse = app.mouse_capture();
-                                    let r = run_editor(screen, &draft, &secrets, mouse);
-                                    term = Some(make());
-                                    app.editor_finished(r?);
-                                } else {
-                                    let mouse = app.mouse_capture();
-                                    app.editor_finished(run_editor(screen, &draft, &secrets, mouse)?);
-                                }
-                            }
-                        }
+                        TermEvent::Key(k) => app.on_key(k),
                         TermEvent::Paste(s) => app.on_paste(&s),
                         TermEvent::Mouse(m) => app.on_mouse(m),
                         TermEvent::FocusGained => app.on_focus(true),
@@ -265,6 +307,7 @@ where
                 // The terminal is gone: nothing more can be typed.
                 None => return Ok(LoopExit::Quit),
             },
+            Some(ev) = app.next_event() => arrived = Some(ev),
             p = io.panics.recv() => {
                 if let Some(p) = p {
                     app.on_agent_event(panic_notice(&p));
@@ -319,14 +362,20 @@ where
                 }
             }
         }
-        for cmd in app.take_commands() {
-            // A closed agent channel means the loop is gone; quitting still works.
-            let _ = io.commands.send(cmd);
+        let done = dispatch(
+            app,
+            arrived,
+            &io.commands,
+            screen,
+            &mut term,
+            reopen,
+            &secrets,
+        )?;
+        if done.any {
+            frames.request();
         }
-        for r in app.take_term_requests() {
-            screen.apply(r)?;
-        }
-        if app.should_quit() {
+        quit |= done.quit;
+        if quit {
             if agent_gone {
                 // Without an agent there is nothing to wait for.
                 return Ok(LoopExit::Quit);

@@ -12,7 +12,7 @@ use crate::session::event::Usage;
 use super::text::truncate;
 use super::theme;
 use super::trajectory::{hit_percent, tokens};
-use crate::ui::chat::ToolCardMode;
+use crate::ui::model::ToolCardMode;
 
 /// Fluent id of a phase's label.
 pub fn phase_key(p: TurnPhase) -> &'static str {

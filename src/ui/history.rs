@@ -12,7 +12,6 @@
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use crate::session::event::{Event, EventKind};
@@ -227,16 +226,15 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
     memchr::memmem::find(hay, needle).is_some()
 }
 
-/// Reads the history of the session directory holding `log` on a background thread; the
-/// batches arrive on the receiver as they are read (the last one is `done`).
-pub fn spawn_load(log: &Path) -> Receiver<HistoryBatch> {
-    let (tx, rx) = channel();
+/// Reads the history of the session directory holding `log` on a background thread,
+/// handing each batch to `send` as it is read (the last one is `done`); the reading stops
+/// when `send` returns `false`.
+pub fn spawn_load(log: &Path, send: impl FnMut(HistoryBatch) -> bool + Send + 'static) {
     let dir: PathBuf = log.parent().map(Path::to_path_buf).unwrap_or_default();
     let spawned = std::thread::Builder::new()
         .name("history".into())
-        .spawn(move || read(&dir, BOUNDS, |b| tx.send(b).is_ok()));
+        .spawn(move || read(&dir, BOUNDS, send));
     drop(spawned);
-    rx
 }
 
 /// Where `query` first occurs in `text` (case-insensitive), as a byte range of `text`.

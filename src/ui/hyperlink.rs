@@ -94,12 +94,21 @@ pub fn mark(buf: &mut Buffer, links: &[String]) {
                 }
             }
         }
-        for (x, y) in found.into_iter().flatten() {
-            if let Some(cell) = buf.cell_mut(Position { x, y }) {
-                let symbol = format!("\x1b]8;;{url}\x1b\\{}\x1b]8;;\x1b\\", cell.symbol());
-                cell.set_symbol(&symbol);
-                cell.set_diff_option(CellDiffOption::ForcedWidth(NonZeroU16::MIN));
-            }
+        mark_cells(buf, url, found.into_iter().flatten());
+    }
+}
+
+/// Makes each of `cells` (where a component drew `url`, e.g. wrapped inside a border that
+/// [`mark`] cannot see past) part of an OSC 8 link to `url`. Only a [`linkable`] URL is.
+pub fn mark_cells(buf: &mut Buffer, url: &str, cells: impl IntoIterator<Item = (u16, u16)>) {
+    if !linkable(url) {
+        return;
+    }
+    for (x, y) in cells {
+        if let Some(cell) = buf.cell_mut(Position { x, y }) {
+            let symbol = format!("\x1b]8;;{url}\x1b\\{}\x1b]8;;\x1b\\", cell.symbol());
+            cell.set_symbol(&symbol);
+            cell.set_diff_option(CellDiffOption::ForcedWidth(NonZeroU16::MIN));
         }
     }
 }

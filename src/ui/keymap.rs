@@ -61,6 +61,9 @@ pub enum Context {
     RewindPicker,
     /// The Ctrl+T transcript is open.
     TranscriptOverlay,
+    /// An MCP server's question is open: the form reads its keys itself and shows them on
+    /// its own bottom line (`ui/overlays/elicit.rs`).
+    ElicitOverlay,
 }
 
 /// What a key does.

@@ -185,7 +185,8 @@ mod tests {
     fn mentions_chat_shows_a_collapsed_attachment_line_that_expands() {
         use crate::i18n::{Locale, Localizer};
         use crate::session::event::{Event, EventKind, UserMessageData};
-        use crate::ui::chat::{AttachmentCell, CellKind, RenderCtx, ToolCardMode, Transcript};
+        use crate::ui::chat::{AttachmentCell, CellKind, Transcript};
+        use crate::ui::model::{RenderCtx, ToolCardMode};
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("a.rs"), "fn a() {}\n").unwrap();
         let m = crate::agent::mentions::user_message(d.path(), "look at @a.rs".into(), 1000);

@@ -1,15 +1,57 @@
 //! The read-only model the panes render from: what the agent last said about the session
 //! (route, usage, sandbox, phase, retry, queued inputs), the locale and card mode, the clock
-//! and which part has focus. `App` owns it and changes it on AgentEvents and global keys;
-//! panes read it and never write it (what they want changed they ask for as an
-//! [`crate::ui::app_event::AppEvent`]).
+//! and which part has focus, and the rendering inputs a Chat cell takes from it
+//! ([`RenderCtx`]). It depends on no pane. `App` owns it and changes it on AgentEvents and
+//! global keys; panes read it and never write it (what they want changed they ask for as
+//! an [`crate::ui::app_event::AppEvent`]).
 
 use std::time::Instant;
 
 use crate::agent::protocol::{RetryStatus, RouteInfo, SandboxInfo, TurnPhase};
 use crate::i18n::{Locale, Localizer};
 use crate::session::event::Usage;
-use crate::ui::chat::{RenderCtx, ToolCardMode};
+
+/// How tool cards show (`Ctrl+O` cycles).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ToolCardMode {
+    /// Header and a short preview.
+    #[default]
+    Collapsed,
+    /// Full arguments and output.
+    Expanded,
+    /// Not shown.
+    Hidden,
+}
+
+impl ToolCardMode {
+    /// The next mode in the cycle.
+    pub fn next(self) -> Self {
+        match self {
+            ToolCardMode::Collapsed => ToolCardMode::Expanded,
+            ToolCardMode::Expanded => ToolCardMode::Hidden,
+            ToolCardMode::Hidden => ToolCardMode::Collapsed,
+        }
+    }
+    /// Fluent id of the mode's name.
+    pub fn key(self) -> &'static str {
+        match self {
+            ToolCardMode::Collapsed => "tui-cards-collapsed",
+            ToolCardMode::Expanded => "tui-cards-expanded",
+            ToolCardMode::Hidden => "tui-cards-hidden",
+        }
+    }
+}
+
+/// Rendering inputs shared by every cell.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderCtx {
+    /// Strings.
+    pub l: Localizer,
+    /// Tool card mode.
+    pub cards: ToolCardMode,
+    /// Bumped whenever `l` or `cards` changes so caches miss.
+    pub generation: u64,
+}
 
 /// Which part has keyboard focus (`Tab` cycles).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,20 +1,11 @@
 //! What the UI writes to the terminal besides frames: `/copy` through OSC 52,
 //! the turn-end notification through OSC 9, and the F3 mouse-capture switch. [`App`]
-//! queues [`TermRequest`]s; the event loop hands them to the screen, which owns the
-//! terminal (`TermScreen` writes them, test screens record them).
+//! sends them as `AppEvent::Terminal` requests; the event loop hands them to the screen,
+//! which owns the terminal (`TermScreen` writes them, test screens record them).
 //!
 //! [`App`]: super::App
 
 use crate::ui::chat::{AssistantCell, CellKind, Transcript};
-
-/// Something for the terminal itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum TermRequest {
-    /// Raw escape sequence bytes (OSC 52 / OSC 9), written as they are.
-    Escape(String),
-    /// Turn mouse capture on (the wheel scrolls the panes) or off (native selection).
-    MouseCapture(bool),
-}
 
 /// Words of the reply kept in a notification.
 const NOTIFY_WORDS: usize = 12;

@@ -22,8 +22,8 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::task::JoinHandle;
 
 use super::app::App;
+use super::app_event::TermRequest;
 use super::event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
-use super::osc::TermRequest;
 use super::panic::{Registration, TaskPanic, UI_TASK, named, register};
 
 pub use super::event_loop::{FRAME, FrameLimiter};

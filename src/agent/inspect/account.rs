@@ -25,6 +25,7 @@ impl DiffReason {
             DiffReason::HistoryAppended => "tui-inspector-reason-history",
             DiffReason::AfterRewind => "tui-inspector-reason-rewind",
             DiffReason::Identical => "tui-inspector-reason-identical",
+            DiffReason::RouteDowngraded => "cache-first-inspector-downgrade",
         }
     }
 
@@ -41,6 +42,7 @@ impl DiffReason {
                 | DiffReason::HistoryAppended
                 | DiffReason::AfterRewind
                 | DiffReason::Identical
+                | DiffReason::RouteDowngraded
         )
     }
 }

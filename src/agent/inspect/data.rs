@@ -37,6 +37,10 @@ pub enum DiffReason {
     AfterRewind,
     /// The bodies are identical.
     Identical,
+    /// The provider refused a tool-change block and the route was downgraded for the
+    /// session (`route/downgrade`, SPEC §15.1): the same log was projected again, with
+    /// the refused changes as text.
+    RouteDowngraded,
 }
 
 /// One request as the inspector shows it.

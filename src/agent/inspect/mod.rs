@@ -172,6 +172,7 @@ enum Seen {
     Addition,
     Removal,
     Rewind,
+    Downgrade,
 }
 
 impl ReasonFold {
@@ -199,6 +200,7 @@ impl ReasonFold {
             EventKind::CompactionStart(_) | EventKind::CompactionEnd(_) => {
                 self.note(Seen::Compaction)
             }
+            EventKind::RouteDowngrade(_) => self.note(Seen::Downgrade),
             EventKind::SystemMessage(_) if replace => self.note(Seen::Consolidation),
             EventKind::SystemMessage(_) => self.note(Seen::Prompt),
             EventKind::DeveloperMessage(d) => {
@@ -255,6 +257,7 @@ impl ReasonFold {
                     }
                 }
                 Seen::Removal => DiffReason::ToolRemovalAppended,
+                Seen::Downgrade => DiffReason::RouteDowngraded,
             };
             add(r, &mut out);
         }
@@ -267,8 +270,11 @@ impl ReasonFold {
                 c.caps.tool_removal,
             )
         };
+        // A downgrade names the route change it made (in the provider's terms).
+        let downgraded = self.seen.contains(&Seen::Downgrade);
         if let (Some(p), Some(s)) = (prev_ctx, sel_ctx)
             && route_of(p) != route_of(s)
+            && !(downgraded && (&p.provider, &p.model) == (&s.provider, &s.model))
         {
             let model = (&p.provider, &p.model) != (&s.provider, &s.model);
             let r = match model {
@@ -323,6 +329,15 @@ fn short(s: &str, max: usize) -> String {
     }
 }
 
+/// A call's tool as the summary names it: a bridged call is `call_tool(word_count)`, the
+/// wire's name with the real tool it runs (§15.1).
+fn called(name: &str, args: Option<&Value>) -> String {
+    match args.and_then(|a| a.get("name")).and_then(Value::as_str) {
+        Some(real) if name == crate::llm::bridge::CALL_TOOL => format!("{name}({real})"),
+        _ => name.to_string(),
+    }
+}
+
 fn block_summary(b: &Value) -> String {
     let ty = b.get("type").and_then(Value::as_str).unwrap_or("?");
     let detail = match ty {
@@ -330,7 +345,10 @@ fn block_summary(b: &Value) -> String {
             .get("text")
             .and_then(Value::as_str)
             .map(|t| format!("\"{}\"", short(t, 40))),
-        "tool_use" => b.get("name").and_then(Value::as_str).map(str::to_string),
+        "tool_use" => b
+            .get("name")
+            .and_then(Value::as_str)
+            .map(|n| called(n, b.get("input"))),
         "tool_result" => b
             .get("tool_use_id")
             .and_then(Value::as_str)
@@ -359,7 +377,12 @@ pub fn message_summary(m: &Value) -> String {
     if let Some(calls) = m.get("tool_calls").and_then(Value::as_array) {
         for c in calls {
             let name = c.pointer("/function/name").and_then(Value::as_str);
-            parts.push(format!("tool_call {}", name.unwrap_or("?")));
+            let args = c
+                .pointer("/function/arguments")
+                .and_then(Value::as_str)
+                .and_then(|a| serde_json::from_str::<Value>(a).ok());
+            let name = name.map(|n| called(n, args.as_ref()));
+            parts.push(format!("tool_call {}", name.as_deref().unwrap_or("?")));
         }
     }
     if let Some(id) = m.get("tool_call_id").and_then(Value::as_str) {

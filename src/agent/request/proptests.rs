@@ -1,10 +1,12 @@
 //! Dispatch equals reconstruct: random sessions (tool churn, prompt updates, compactions,
-//! model switches across both wire protocols and every update mode, subagents started by
-//! `task` calls) are driven through the loop's planner ([`plan_attempt`]) and compaction
-//! builder ([`compaction_request`]); each request's wire body is logged next to the
-//! session. The inspector then rebuilds every request from the log alone (no config:
-//! `kind_of` knows no provider), a subagent's from its log inside the parent's, and must
-//! produce the same bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
+//! model switches across both wire protocols and every update mode, deferred catalogues,
+//! and providers refusing a tool-change block: the logged `route/downgrade` and the same
+//! log projected again, SPEC §15.1; subagents started by `task` calls, SPEC §15.3) are
+//! driven through the loop's planner ([`plan_attempt`]) and compaction builder
+//! ([`compaction_request`]); each request's wire body is logged next to the session. The
+//! inspector then rebuilds every request from the log alone (no config: `kind_of` knows
+//! no provider), a subagent's from its log inside the parent's, and must produce the same
+//! bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
 
 mod subagent;
 
@@ -149,10 +151,30 @@ enum Op {
     /// The deferred (announced, not declared) tools become this subset of
     /// [`DEFERRED_POOL`] (bit mask); while any is deferred the bridge tools are declared.
     Deferred(u8),
+    /// From here on the provider answers a request carrying [`REFUSALS`]`[i]`'s block
+    /// with a 400 naming it (the live fallback, SPEC §15.1).
+    Refuse(u8),
     /// A step calls `task` (once, or twice at once); each subagent takes this many tool
     /// rounds, and its first request fails once when set (SPEC §15.3).
     Subagent(u8, u8, bool),
 }
+
+/// What a provider may refuse: the block as it shows in the body, and its 400's message.
+const REFUSALS: [(&str, &str); 4] = [
+    (
+        "\"type\":\"tool_removal\"",
+        "`tool_removal` is not supported",
+    ),
+    (
+        "\"type\":\"tool_addition\"",
+        "Unknown content block type: `tool_addition`",
+    ),
+    ("\"defer_loading\":true", "`defer_loading` is not supported"),
+    (
+        "\"role\":\"system\"",
+        "messages with role 'system' are not supported",
+    ),
+];
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
@@ -165,6 +187,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<bool>().prop_map(Op::Compact),
         1 => Just(Op::Explicit),
         2 => (0u8..16).prop_map(Op::Deferred),
+        1 => (0u8..REFUSALS.len() as u8).prop_map(Op::Refuse),
         2 => (1u8..3, 0u8..3, any::<bool>()).prop_map(|(a, r, f)| Op::Subagent(a, r, f)),
     ]
 }
@@ -197,6 +220,12 @@ struct Driver {
     calls: u64,
     /// Wire bodies as the loop built them, in request order.
     sent: Vec<(Vec<u8>, Option<String>)>,
+    /// The block the provider refuses (an index into [`REFUSALS`]).
+    refuses: Option<usize>,
+    /// What a refusal left the route it is for (the loop's `SessionState::downgrade`).
+    downgrade: Option<(String, crate::llm::downgrade::Narrowed)>,
+    /// Indices into `sent` of the requests the provider refused.
+    refused: Vec<usize>,
     /// Each subagent's wire bodies, in start order.
     subagent_sent: Vec<subagent::SubagentSent>,
 }
@@ -223,6 +252,9 @@ impl Driver {
             step: 0,
             calls: 0,
             sent: Vec::new(),
+            refuses: None,
+            downgrade: None,
+            refused: Vec::new(),
             subagent_sent: Vec::new(),
         }
     }
@@ -238,9 +270,80 @@ impl Driver {
         (tools, self.deferred.clone())
     }
 
-    /// One attempt through the real planner; the wire body it would send.
+    /// The route as narrowed by a refusal, as the loop's `effective_route` applies it.
+    fn effective_route(&self) -> Route {
+        let mut route = self.route.clone();
+        if let Some((id, narrowed)) = &self.downgrade
+            && *id == route.id()
+        {
+            route.caps = narrowed.apply(&route.caps);
+        }
+        route
+    }
+
+    /// After a request the provider refuses: the failed attempt and the `route/downgrade`
+    /// as the loop logs them, and the narrowing. `false` when it is not a refusal the
+    /// fallback takes (the loop would fail the turn; here the request stands).
+    fn refused_by_provider(&mut self, route: &Route) -> bool {
+        let Some(i) = self.refuses else {
+            return false;
+        };
+        let (block, message) = REFUSALS[i];
+        let body = &self.sent.last().expect("a request was sent").0;
+        if !String::from_utf8_lossy(body).contains(block) {
+            return false;
+        }
+        let e = crate::llm::types::LlmError {
+            code: crate::llm::types::ErrorCode::InvalidRequest,
+            status: Some(400),
+            message: message.into(),
+            retry_after: None,
+        };
+        let Some((to, blocks)) = crate::llm::downgrade::narrowing(&route.caps, &e) else {
+            return false;
+        };
+        for kind in [
+            EventKind::AssistantAttempt(AssistantAttempt {
+                turn: self.turn,
+                step: self.step,
+                error: AttemptError {
+                    code: "invalid_request".into(),
+                    status: Some(400),
+                    message: message.into(),
+                    retried: true,
+                    detail: None,
+                },
+            }),
+            EventKind::RouteDowngrade(crate::llm::downgrade::RouteDowngrade {
+                turn: self.turn,
+                step: self.step,
+                route: route.id(),
+                blocks,
+                to,
+                message: message.into(),
+            }),
+        ] {
+            self.session.push(kind).expect("refusal");
+        }
+        self.downgrade = Some((route.id(), to));
+        self.refused.push(self.sent.len() - 1);
+        true
+    }
+
+    /// One attempt through the real planner; the wire body it would send. A request the
+    /// provider refuses is sent again once through the narrowed route, as the loop does.
     fn attempt(&mut self) -> GenerateOptions {
         self.step += 1;
+        let first = self.plan_and_send();
+        let route = self.effective_route();
+        match self.refused_by_provider(&route) {
+            true => self.plan_and_send(),
+            false => first,
+        }
+    }
+
+    fn plan_and_send(&mut self) -> GenerateOptions {
+        let route = self.effective_route();
         let (tools, deferred) = self.plan();
         let input = AttemptInput {
             rendered: &self.prompt,
@@ -255,7 +358,7 @@ impl Driver {
         let planned = plan_attempt(
             &mut self.session,
             &mut self.series,
-            &self.route,
+            &route,
             input,
             &mut |_| {},
         )
@@ -293,6 +396,7 @@ impl Driver {
             Op::Prompt(p) => self.prompt = format!("You are helpful. Rule {p}."),
             Op::Route(i) => self.route = route(usize::from(*i)),
             Op::Explicit => self.explicit = true,
+            Op::Refuse(i) => self.refuses = Some(usize::from(*i)),
             Op::Deferred(mask) => {
                 self.deferred = DEFERRED_POOL
                     .iter()
@@ -386,9 +490,10 @@ impl Driver {
             return;
         }
         let (start_seq, end_seq) = (nodes[start].seq, nodes[nodes.len() - 1].seq);
+        let route = self.effective_route();
         let opts = compaction_request(
             &mut self.session,
-            &self.route,
+            &route,
             None,
             start_seq,
             end_seq,
@@ -545,17 +650,29 @@ proptest! {
     /// bridge never changes them). Deferred catalogues come and go too: their notes are
     /// appended. A same-name definition change is included on every route: the request
     /// keeps the logged definition and a definition note tells the model (decision 0141).
+    /// A provider that refuses `tool_removal` blocks costs one refused request and nothing
+    /// of the prefix: the route keeps `tool_addition` and tells removals in text.
     #[test]
     fn tool_churn_never_alters_an_earlier_request_on_any_route_kind(
         kind in 0u8..3,
+        refuses_removals in any::<bool>(),
         ops in prop::collection::vec(churn_op(), 1..30),
     ) {
         let mut d = Driver::on(default_route(kind));
+        d.refuses = refuses_removals.then_some(0);
         for op in &ops {
             d.apply(op);
         }
         d.attempt();
-        for (i, w) in d.sent.windows(2).enumerate() {
+        // What the provider answered (a refused request is never cached).
+        let answered: Vec<(Vec<u8>, Option<String>)> = d
+            .sent
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !d.refused.contains(i))
+            .map(|(_, s)| s.clone())
+            .collect();
+        for (i, w) in answered.windows(2).enumerate() {
             let (s0, m0, t0) = parts(&w[0].0);
             let (s1, m1, t1) = parts(&w[1].0);
             prop_assert_eq!(&s0, &s1, "request {} changed the system", i + 2);

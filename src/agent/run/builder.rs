@@ -264,6 +264,11 @@ impl AgentBuilder {
         let sandbox = self.sandbox.unwrap_or_else(|| {
             SandboxHandle::for_workspace(&std::env::current_dir().unwrap_or_default())
         });
+        let mut inbox = Inbox::detached(self.events.clone());
+        // The user's answers to MCP servers' elicitations arrive through the inbox.
+        if let Some(mcp) = &self.background.mcp {
+            inbox.set_elicitations(mcp.elicitations());
+        }
         let mut agent = Agent {
             state,
             services: TurnServices {
@@ -277,7 +282,7 @@ impl AgentBuilder {
                 max_subagents: self.max_subagents,
             },
             tools,
-            inbox: Inbox::detached(self.events.clone()),
+            inbox,
             l: self.l,
             events: Emitter::new(self.events),
             demo: self.demo,

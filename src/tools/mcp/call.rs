@@ -22,6 +22,29 @@ enum Ended {
     Failed(ToolOutcome),
 }
 
+/// Ends after `timeout` of the server's own time: while one of its elicitations waits for
+/// the user (a form open on screen), the clock stops (decision 0162).
+async fn timer(server: &Server, timeout: Duration) {
+    let mut asking = server.asking.subscribe();
+    let mut left = timeout;
+    loop {
+        // (The guards `wait_for` returns are dropped at once: they are not `Send`.)
+        if asking.wait_for(|n| *n == 0).await.map(|_| ()).is_err() {
+            return std::future::pending().await;
+        }
+        let started = tokio::time::Instant::now();
+        tokio::select! {
+            _ = tokio::time::sleep(left) => return,
+            r = async { asking.wait_for(|n| *n > 0).await.map(|_| ()) } => {
+                if r.is_err() {
+                    return std::future::pending().await;
+                }
+                left = left.saturating_sub(started.elapsed());
+            }
+        }
+    }
+}
+
 /// Runs calls of one MCP tool on its server's current connection.
 pub(super) struct McpTool {
     pub(super) server: Arc<Server>,
@@ -80,7 +103,7 @@ impl McpTool {
                 Ended::Failed(ToolOutcome::error(o.map(|o| o.message(server)).unwrap_or_default()))
             }
             _ = cancel.cancelled() => Ended::Cancelled("cancelled by the user"),
-            _ = tokio::time::sleep(self.timeout) => Ended::Cancelled("timed out"),
+            _ = timer(&self.server, self.timeout) => Ended::Cancelled("timed out"),
             r = &mut handle.rx => Ended::Answered(Box::new(
                 r.unwrap_or(Err(ServiceError::TransportClosed)),
             )),

@@ -74,7 +74,7 @@ pub(super) async fn login(
         .map_err(|(_, e)| oauth(&e))?;
     let url = session.get_authorization_url().to_string();
     show(url.clone());
-    open_browser(&url, &inner.options.key_env_vars);
+    super::browser::open_browser(&url, &inner.options.key_env_vars);
     let callback = tokio::time::timeout(LOGIN_WAIT, wait_for_callback(&listener, port))
         .await
         .map_err(|_| {
@@ -119,42 +119,6 @@ async fn challenge(remote: &RemoteMcpConfig) -> Option<String> {
     (value.len() <= CHALLENGE_MAX_BYTES)
         .then(|| value.to_str().ok().map(str::to_string))
         .flatten()
-}
-
-/// Starts `$BROWSER` with `url` (the URL replaces `%s`, or is appended), with the same
-/// scrubbed environment as every child, and does not wait for it. Nothing happens without
-/// `$BROWSER`: the URL is printed either way.
-fn open_browser(url: &str, key_vars: &[String]) {
-    let Ok(browser) = std::env::var("BROWSER") else {
-        return;
-    };
-    // `$BROWSER` may list alternatives separated by ':'; the first one is used.
-    let first = browser.split(':').next().unwrap_or_default();
-    let Some(mut words) = shlex::split(first).filter(|w| !w.is_empty()) else {
-        return;
-    };
-    if words.iter().any(|w| w.contains("%s")) {
-        for w in &mut words {
-            *w = w.replace("%s", url);
-        }
-    } else {
-        words.push(url.to_string());
-    }
-    let mut cmd = tokio::process::Command::new(&words[0]);
-    cmd.args(&words[1..])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null());
-    crate::tools::child_env::ChildEnvPolicy::new(key_vars, &[]).apply(&mut cmd);
-    match cmd.spawn() {
-        // Reaped in the background so it leaves no zombie.
-        Ok(mut child) => {
-            tokio::spawn(async move {
-                let _ = child.wait().await;
-            });
-        }
-        Err(e) => tracing::warn!("could not start $BROWSER: {e}"),
-    }
 }
 
 /// Serves the loopback redirect until a request for `/callback` arrives; returns its full

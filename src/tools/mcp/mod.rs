@@ -9,9 +9,11 @@
 //! attempt boundary or at once while idle.
 
 pub mod annotations;
+mod browser;
 mod call;
 mod command;
 pub mod content;
+pub mod elicit;
 pub mod failure;
 pub mod listing;
 mod login;
@@ -104,6 +106,7 @@ impl McpManager {
                     skipped: Mutex::new(Vec::new()),
                     warned: Mutex::new(HashSet::new()),
                     progress: Mutex::new(Default::default()),
+                    asking: watch::Sender::new(0),
                 };
                 (name, Arc::new(server))
             })
@@ -127,6 +130,11 @@ impl McpManager {
                 drop(self.connect(name));
             }
         }
+    }
+
+    /// Who answers the servers' elicitations; the inbox passes the user's answers here.
+    pub fn elicitations(&self) -> elicit::Elicitations {
+        self.inner.options.elicitations.clone()
     }
 
     /// Whether a server named `name` is configured.

@@ -42,6 +42,8 @@ pub struct McpOptions {
     pub auth_dir: std::path::PathBuf,
     /// The session's redaction set: every OAuth token read or written joins it.
     pub secrets: crate::secret::Secrets,
+    /// Who answers a server's elicitations (SPEC §15.2): the TUI asks, `exec` declines.
+    pub elicitations: super::elicit::Elicitations,
 }
 
 impl Default for McpOptions {
@@ -56,6 +58,7 @@ impl Default for McpOptions {
             key_env_vars: Vec::new(),
             auth_dir: super::token_store::default_auth_dir(),
             secrets: crate::secret::Secrets::new(),
+            elicitations: super::elicit::Elicitations::default(),
         }
     }
 }

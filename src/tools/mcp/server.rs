@@ -68,6 +68,9 @@ pub(super) struct Server {
     pub(super) warned: Mutex<HashSet<String>>,
     /// Where the progress of each running call goes, by its progress token.
     pub(super) progress: Mutex<HashMap<ProgressToken, CallSink>>,
+    /// How many of its elicitations wait for the user: a call's timeout does not run
+    /// meanwhile (decision 0162).
+    pub(super) asking: watch::Sender<usize>,
 }
 
 /// Longest progress message shown (a server's words, on one card line).

@@ -18,8 +18,12 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use rmcp::model::{ProgressNotificationParam, Tool};
-use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService};
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientConfig, CustomRequest, CustomResult, ElicitRequestParams, ElicitResult, ErrorCode,
+    ProgressNotificationParam, Tool,
+};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleClient, RunningService};
 use rmcp::{ClientHandler, ServiceExt};
 use tokio::io::AsyncReadExt;
 use tokio::sync::Notify;
@@ -28,6 +32,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::annotations::ToolHints;
 use super::call::McpTool;
+use super::elicit::Elicitations;
 use super::failure::{self, text};
 use super::listing::{self, SkipReason, Skipped};
 use super::names;
@@ -46,9 +51,53 @@ struct Handler {
     server: Arc<Server>,
     /// Holds at most one wake-up, however many notifications arrive meanwhile.
     changed: Arc<Notify>,
+    /// Where a server's requests for user input go (SPEC §15.2).
+    elicitations: Elicitations,
 }
 
 impl ClientHandler for Handler {
+    /// Advertises elicitation (form and URL mode) when someone answers it: the TUI asks,
+    /// `exec` declines (decision 0162).
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.capabilities.elicitation = self.elicitations.capability();
+        info
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        // The user's time is not the server's: its calls' timeouts wait (decision 0162).
+        self.server.asking.send_modify(|n| *n += 1);
+        let result = self.elicitations.ask(&self.server.name, request).await;
+        self.server.asking.send_modify(|n| *n = n.saturating_sub(1));
+        Ok(result)
+    }
+
+    /// An `elicitation/create` rmcp could not type (its schema is outside the
+    /// specification) arrives here: it is declined with the reason, not left unanswered.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method == "elicitation/create" {
+            let result = self
+                .elicitations
+                .ask_raw(&self.server.name, request.params.as_ref());
+            let value = serde_json::to_value(result)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            return Ok(CustomResult(value));
+        }
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            request.method,
+            None,
+        ))
+    }
+
     async fn on_progress(
         &self,
         params: ProgressNotificationParam,
@@ -118,6 +167,7 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
         let handler = Handler {
             server: server.clone(),
             changed: changed.clone(),
+            elicitations: inner.options.elicitations.clone(),
         };
         let running = remote::serve(inner, server, remote, handler).await?;
         // No process: nothing exits and nothing writes a stderr.
@@ -189,6 +239,7 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
     let handler = Handler {
         server: server.clone(),
         changed: changed.clone(),
+        elicitations: inner.options.elicitations.clone(),
     };
     let served = server
         .or_oversize(async {

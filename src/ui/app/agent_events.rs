@@ -6,7 +6,7 @@ use crate::session::event::{EventKind, McpState};
 use crate::ui::approval_keys::AskInfo;
 use crate::ui::bottom::PendingApproval;
 use crate::ui::chat::{CellKind, OutputCell};
-use crate::ui::overlays::{DiffOverlay, Overlay, RewindPicker};
+use crate::ui::overlays::{DiffOverlay, ElicitOverlay, Overlay, RewindPicker};
 
 use super::App;
 
@@ -23,26 +23,44 @@ impl App {
                 }
                 self.chat.reset();
                 self.traj.renew();
+                // A question left open belongs to the old view: cancelled, and said so
+                // (after the history).
+                let open = self.overlays.elicitations();
+                for (id, _) in &open {
+                    self.send(crate::agent::protocol::AgentCommand::Elicit {
+                        id: *id,
+                        answer: crate::tools::mcp::elicit::ElicitAnswer::Cancel,
+                    });
+                }
                 self.overlays.clear();
                 // The log's rewinds come after what they take back: both folds know them
                 // before the first event (decision 0096).
                 let rewound = crate::session::rewound::Rewound::of(&history);
-                self.chat.transcript.set_rewound(rewound.clone());
-                self.traj.trajectory.set_rewound(rewound);
-                self.chat.transcript.set_replaying(true);
+                self.chat.transcript_mut().set_rewound(rewound.clone());
+                self.traj.trajectory_mut().set_rewound(rewound);
+                self.chat.transcript_mut().set_replaying(true);
                 self.plan_reset();
                 for e in &history {
                     self.apply_committed(e);
                     self.plan_committed(e, false);
                 }
-                self.chat.transcript.set_replaying(false);
+                self.chat.transcript_mut().set_replaying(false);
                 // Replaying history is not news: the pane the user chose stays.
-                self.chat.reveal = None;
+                self.chat.keep_place();
+                for (_, name) in open {
+                    self.chat.transcript_mut().push(CellKind::Notice(
+                        crate::agent::protocol::Notice::new(
+                            crate::agent::protocol::NoticeLevel::Warn,
+                            "elicit-cancelled-closed",
+                            vec![("name", crate::i18n::Arg::from(name))],
+                        ),
+                    ));
+                }
             }
             AgentEvent::Committed(e) => {
                 self.session_has_messages |= is_message(&e);
                 if let Some(prompt) = self.prompts.committed(&e) {
-                    self.bottom.composer.restore_prompt(&prompt);
+                    self.bottom.composer_mut().restore_prompt(&prompt);
                 }
                 if self.apply_committed(&e) {
                     self.show_chat(None);
@@ -51,7 +69,7 @@ impl App {
             }
             AgentEvent::Stream { turn, step, event } => {
                 self.prompts.streamed(&event);
-                self.chat.transcript.stream(turn, step, &event)
+                self.chat.transcript_mut().stream(turn, step, &event)
             }
             AgentEvent::Phase(p) => {
                 // Waiting for the user pauses the clock of the phase it interrupts; the
@@ -70,7 +88,7 @@ impl App {
                     m.phase_since = m.now;
                 }
                 if p == TurnPhase::Idle {
-                    self.chat.transcript.end_streams();
+                    self.chat.transcript_mut().end_streams();
                     // No call waits for an answer once the turn is over: keys go back to
                     // the composer.
                     self.bottom.clear_approvals();
@@ -82,7 +100,7 @@ impl App {
             }
             AgentEvent::Route(r) => {
                 m.demo |= r.demo;
-                self.traj.trajectory.set_prices(&r.id, r.caps.prices);
+                self.traj.trajectory_mut().set_prices(&r.id, r.caps.prices);
                 m.route = Some(r);
             }
             AgentEvent::SessionUsage(u) => m.usage = u,
@@ -94,12 +112,12 @@ impl App {
                         crate::ui::hyperlink::remember(&mut self.links, url);
                     }
                 }
-                self.chat.transcript.push(CellKind::Notice(n));
+                self.chat.transcript_mut().push(CellKind::Notice(n));
                 self.show_chat(None);
             }
             AgentEvent::Output(lines) => {
                 self.chat
-                    .transcript
+                    .transcript_mut()
                     .push(CellKind::Output(OutputCell { lines }));
                 self.show_chat(None);
             }
@@ -114,9 +132,9 @@ impl App {
                 let arguments = crate::ui::text::sanitize(&arguments);
                 let i = self
                     .chat
-                    .transcript
+                    .transcript_mut()
                     .request_approval(&call_id, &tool, &arguments);
-                let ask = self.chat.transcript.ask_info(&call_id);
+                let ask = self.chat.transcript().ask_info(&call_id);
                 self.bottom.push_approval(PendingApproval {
                     call_id,
                     tool,
@@ -131,17 +149,17 @@ impl App {
                 always,
             } => self
                 .chat
-                .transcript
+                .transcript_mut()
                 .set_ask_info(&call_id, AskInfo { why, always }),
             AgentEvent::ApprovalPreview { call_id, preview } => {
-                self.chat.transcript.set_preview(&call_id, preview)
+                self.chat.transcript_mut().set_preview(&call_id, preview)
             }
             AgentEvent::ToolProgress {
                 call_id,
                 progress,
                 total,
                 message,
-            } => self.chat.transcript.set_progress(
+            } => self.chat.transcript_mut().set_progress(
                 &call_id,
                 crate::tools::progress::Progress {
                     progress,
@@ -153,7 +171,7 @@ impl App {
             AgentEvent::LocaleChanged(loc) => m.set_locale(loc),
             AgentEvent::CustomCommands(offered) => self
                 .bottom
-                .composer
+                .composer_mut()
                 .offer_custom_commands(offered.iter().map(CommandSpec::custom).collect()),
             AgentEvent::TurnFinished => {
                 self.plan_turn_finished();
@@ -186,7 +204,7 @@ impl App {
                 }
             },
             AgentEvent::Inspector(d) => {
-                let t = &self.traj.trajectory;
+                let t = self.traj.trajectory();
                 // A subagent's request is numbered in its own log, not the Trajectory's.
                 let n = d.selected.n.filter(|_| d.selected.label.is_none());
                 let saving = n.and_then(|n| t.cache_saving(n));
@@ -204,7 +222,7 @@ impl App {
                 let id = self.session_id.clone().unwrap_or_default();
                 let path = String::new();
                 self.on_agent_event(AgentEvent::SessionOpened { id, path, history });
-                self.bottom.composer.restore_prompt(&prompt);
+                self.bottom.composer_mut().restore_prompt(&prompt);
             }
             AgentEvent::Diff(view) => self
                 .overlays
@@ -215,6 +233,10 @@ impl App {
             // The TUI folds the plan from the committed log (`apply_committed`), as a
             // resumed session does; this event is `exec`'s.
             AgentEvent::PlanUpdated(_) => {}
+            // An MCP server asks (SPEC §15.2): its form opens on top of everything.
+            AgentEvent::Elicitation(r) => self
+                .overlays
+                .push(Overlay::Elicit(Box::new(ElicitOverlay::new(r)))),
             AgentEvent::Exited => self.exited = true,
         }
     }
@@ -223,15 +245,15 @@ impl App {
     /// something in Chat the user must see (an MCP server that failed).
     fn apply_committed(&mut self, e: &crate::session::event::Event) -> bool {
         if let EventKind::AssistantMessage(d) = &e.kind
-            && !self.traj.trajectory.is_rewound(e.seq)
+            && !self.traj.trajectory().is_rewound(e.seq)
         {
             // Unknown when the provider's usage was impossible (decision 0028).
             self.model.context_used = d
                 .usage
                 .map(|u| u.total_input().saturating_add(u.output_tokens));
         }
-        self.chat.transcript.apply(e);
-        self.traj.trajectory.apply(e);
+        self.chat.transcript_mut().apply(e);
+        self.traj.trajectory_mut().apply(e);
         matches!(&e.kind, EventKind::McpStatus(m) if m.state == McpState::Failed)
     }
 }

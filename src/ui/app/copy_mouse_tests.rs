@@ -7,7 +7,7 @@ fn ctrl_r_keys_search_show_the_line_and_enter_or_esc_leave() {
     for loc in Locale::ALL {
         let mut app = App::new(loc, false);
         app.bottom
-            .composer
+            .composer_mut()
             .add_older_history(vec!["Refactor the parser".into(), "write docs".into()]);
         type_text(&mut app, "draft");
         app.on_key(ctl('r'));
@@ -39,13 +39,14 @@ fn copy_puts_the_nth_last_reply_on_the_clipboard_with_a_transient_hint() {
     let mut app = two_replies_app(Locale::EnUs);
     let cells = app.transcript().cells().len();
     type_and_send(&mut app, "/copy");
-    // Nothing goes to the agent, nothing into the transcript.
-    assert!(app.take_commands().is_empty());
-    assert_eq!(app.transcript().cells().len(), cells);
+    // Nothing goes to the agent, nothing into the transcript: only the terminal write.
     assert_eq!(
-        app.take_term_requests(),
-        vec![TermRequest::Escape(osc::osc52("Second reply: `code`"))]
+        app.take_events(),
+        vec![AppEvent::Terminal(TermRequest::Escape(osc::osc52(
+            "Second reply: `code`"
+        )))]
     );
+    assert_eq!(app.transcript().cells().len(), cells);
     assert_eq!(app.hint(), Some("Copied reply #1 (20 characters)"));
     assert!(draw(&mut app).contains("Copied reply #1 (20 characters)"));
     assert!(app.animating(), "the hint goes away with time");
@@ -98,10 +99,10 @@ fn copy_with_nothing_to_copy_says_so_in_both_locales() {
 fn ctrl_g_asks_for_the_editor_and_a_failure_keeps_the_draft() {
     let mut app = App::new(Locale::ZhCn, false);
     type_text(&mut app, "draft");
-    assert_eq!(app.take_editor_request(), None);
+    assert_eq!(app.take_events(), vec![]);
     app.on_key(ctl('g'));
-    assert_eq!(app.take_editor_request().as_deref(), Some("draft"));
-    assert_eq!(app.take_editor_request(), None, "asked once");
+    assert_eq!(app.take_events(), vec![AppEvent::Editor("draft".into())]);
+    assert_eq!(app.take_events(), vec![], "asked once");
     app.editor_finished(Err(crate::ui::editor::EditorError::Failed(
         "nano".into(),
         "exit status: 1".into(),
@@ -185,10 +186,10 @@ fn copy_works_while_a_turn_runs_and_is_never_queued() {
     type_and_send(&mut app, "next question");
     app.on_agent_event(AgentEvent::Queued(1));
     type_and_send(&mut app, "/copy");
-    let cmds = app.take_commands();
-    assert_eq!(cmds.len(), 1, "{cmds:?}");
-    assert!(matches!(&cmds[0], AgentCommand::Submit(t) if t == "next question"));
-    assert_eq!(app.take_term_requests().len(), 1);
+    let events = app.take_events();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(matches!(&events[0], AppEvent::Agent(AgentCommand::Submit(t)) if t == "next question"));
+    assert!(matches!(&events[1], AppEvent::Terminal(_)), "{events:?}");
     let screen = draw(&mut app);
     assert!(screen.contains("queued: next question"), "{screen}");
     assert!(!screen.contains("queued: /copy"), "{screen}");

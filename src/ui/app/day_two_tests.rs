@@ -258,7 +258,7 @@ fn up_in_chat_stops_only_where_enter_changes_something() {
     app.on_key(key(KeyCode::Tab));
     assert_eq!(app.model.focus, Focus::Chat);
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.chat.selected, None, "nothing here expands");
+    assert_eq!(app.chat.selected(), None, "nothing here expands");
     // A long output expands: ↑ stops on its card, and Enter shows the rest.
     let out: String = (1..=20).map(|i| format!("line {i}\n")).collect();
     let mut s2 = Script::new();
@@ -280,7 +280,7 @@ fn up_in_chat_stops_only_where_enter_changes_something() {
     screen_at(&mut app, 120, 30);
     app.model.focus = Focus::Chat;
     app.on_key(key(KeyCode::Up));
-    let sel = app.chat.selected.expect("the long card is selected");
+    let sel = app.chat.selected().expect("the long card is selected");
     assert!(matches!(&app.transcript().cells()[sel].kind, CellKind::Tool(t) if t.call_id == "c2"));
     app.on_key(key(KeyCode::Enter));
     assert!(screen_at(&mut app, 120, 40).contains("line 20"));

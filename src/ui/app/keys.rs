@@ -5,9 +5,9 @@ use crossterm::event::{KeyEvent, KeyEventKind, MouseButton, MouseEvent, MouseEve
 use ratatui::layout::Position;
 
 use crate::agent::protocol::AgentCommand;
+use crate::ui::app_event::TermRequest;
 use crate::ui::component::Component;
 use crate::ui::keymap::{self, Action, Context, ctrl, typed};
-use crate::ui::osc::TermRequest;
 use crate::ui::overlays::{HelpOverlay, Overlay};
 
 use super::{App, Focus};
@@ -17,7 +17,7 @@ impl App {
     /// Enter takes the match into the composer, Esc / Ctrl+C leave with the draft as it was.
     fn search_key(&mut self, k: &KeyEvent) {
         use crossterm::event::KeyCode;
-        let c = &mut self.bottom.composer;
+        let c = self.bottom.composer_mut();
         if ctrl(k, 'r') {
             c.search_older();
         } else if ctrl(k, 'c') || k.code == KeyCode::Esc {
@@ -45,7 +45,7 @@ impl App {
             Focus::Chat => cx.push(Context::Chat),
             Focus::Trajectory => cx.push(Context::Trajectory),
             // With the slash popup open, Tab completes instead of moving focus.
-            Focus::Composer if self.bottom.composer.popup_open() => cx.push(Context::Composer),
+            Focus::Composer if self.bottom.composer().popup_open() => cx.push(Context::Composer),
             Focus::Composer => {}
         }
         cx.push(Context::Global);
@@ -71,8 +71,8 @@ impl App {
             return;
         }
         self.model.focus = Focus::Composer;
-        self.bottom.composer.search_cancel();
-        self.bottom.composer.paste(text, self.model.l);
+        self.bottom.composer_mut().search_cancel();
+        self.bottom.composer_mut().paste(text, self.model.l);
     }
 
     /// `deepterm "PROMPT"` (SPEC §15.4): the prompt goes into the composer and is sent,
@@ -111,7 +111,7 @@ impl App {
         if let Some(listing) = reading
             && self.overlays.resume_picker().is_none()
         {
-            self.outbox.push(AgentCommand::StopListing { listing });
+            self.send(AgentCommand::StopListing { listing });
         }
     }
 
@@ -138,8 +138,7 @@ impl App {
         // `/mode full-access` asked to leave the sandbox: this key answers (SPEC §15.3).
         if std::mem::take(&mut self.confirm_full_access) {
             if matches!(k.code, crossterm::event::KeyCode::Char('y' | 'Y')) {
-                self.outbox
-                    .push(AgentCommand::SetMode(crate::sandbox::AgentMode::FullAccess));
+                self.send(AgentCommand::SetMode(crate::sandbox::AgentMode::FullAccess));
             }
             return;
         }
@@ -150,8 +149,7 @@ impl App {
         if self.overlays.on_key(&k, &self.model, out) {
             return;
         }
-        self.poll_history();
-        if self.bottom.composer.search().is_some() && !pending {
+        if self.bottom.composer().search().is_some() && !pending {
             self.search_key(&k);
             return;
         }
@@ -167,16 +165,13 @@ impl App {
                 self.traj.handle(a, m, out);
             }
             Some((Context::Global, a)) => self.global(a),
-            Some((Context::Composer, Action::ExternalEditor)) => {
-                self.model.focus = Focus::Composer;
-                self.editor_requested = true;
-            }
+            Some((Context::Composer, Action::ExternalEditor)) => self.request_editor(),
             // The readline keys edit a draft the approval prompt hides: they wait.
             Some((Context::Composer, a)) if pending && a.is_readline() => {}
             Some((Context::Composer, a)) => {
                 // From a pane only typing and Backspace move to the composer; Ctrl+D on an
                 // empty composer quits from anywhere.
-                let quit = a == Action::DeleteOrQuit && self.bottom.composer.is_empty();
+                let quit = a == Action::DeleteOrQuit && self.bottom.composer().is_empty();
                 if m.focus != Focus::Composer && !quit {
                     if typed(&k).is_none()
                         && !matches!(a, Action::Backspace | Action::HistorySearch)
@@ -193,13 +188,14 @@ impl App {
                 | Context::ResumePicker
                 | Context::DiffOverlay
                 | Context::RewindPicker
-                | Context::TranscriptOverlay,
+                | Context::TranscriptOverlay
+                | Context::ElicitOverlay,
                 _,
             )) => {}
             None => {
                 if let Some(c) = typed(&k) {
                     self.model.focus = Focus::Composer;
-                    self.bottom.composer.insert_char(c);
+                    self.bottom.composer_mut().insert_char(c);
                 }
             }
         }
@@ -210,9 +206,9 @@ impl App {
     fn may_rewind(&self) -> bool {
         !self.model.busy()
             && !self.bottom.approval_pending()
-            && !self.bottom.composer.popup_open()
-            && self.bottom.composer.is_empty()
-            && self.bottom.composer.search().is_none()
+            && !self.bottom.composer().popup_open()
+            && self.bottom.composer().is_empty()
+            && self.bottom.composer().search().is_none()
     }
 
     /// Whether a first Esc armed the rewind picker and the second can still open it.
@@ -226,18 +222,17 @@ impl App {
     /// rewind picker and the second asks the agent for the earlier prompts (SPEC §14.3).
     fn escape(&mut self, a: Action) {
         if a == Action::Rewind && self.rewind_armed.take().is_some() && self.may_rewind() {
-            self.outbox
-                .push(crate::ui::overlays::rewind_picker::list_prompts());
+            self.send(crate::ui::overlays::rewind_picker::list_prompts());
             return;
         }
         // Esc Esc whose first press no longer counts is one Esc.
         self.rewind_armed = None;
-        if self.bottom.composer.popup_open() {
-            self.bottom.composer.close_popup();
+        if self.bottom.composer().popup_open() {
+            self.bottom.composer_mut().close_popup();
             return;
         }
         if self.model.busy() {
-            self.outbox.push(AgentCommand::Cancel);
+            self.send(AgentCommand::Cancel);
             return;
         }
         self.model.focus = Focus::Composer;
@@ -255,20 +250,20 @@ impl App {
         let m = &mut self.model;
         match a {
             Action::Help => {
-                let custom = self.bottom.composer.custom_commands().to_vec();
+                let custom = self.bottom.composer().custom_commands().to_vec();
                 let help = HelpOverlay::new(self.mouse_capture, custom);
                 self.overlays.push(Overlay::Help(help));
             }
             Action::ToggleLocale => {
                 let next = m.l.locale.toggled();
                 m.set_locale(next);
-                self.outbox.push(AgentCommand::SetLocale(next));
+                self.send(AgentCommand::SetLocale(next));
             }
             Action::CycleMode => {
                 // The Shift+Tab cycle (SPEC §15.3): full-access is never one of its steps.
                 let current = m.sandbox.map_or(Default::default(), |i| i.agent_mode());
                 let next = crate::agent::mode::shift_tab_next(current);
-                self.outbox.push(AgentCommand::SetMode(next));
+                self.send(AgentCommand::SetMode(next));
             }
             Action::FocusNext => {
                 m.focus = match m.focus {
@@ -292,10 +287,10 @@ impl App {
             }
             Action::Interrupt | Action::Quit => {
                 if m.busy() {
-                    self.outbox.push(AgentCommand::Cancel);
-                } else if !self.bottom.composer.is_empty() {
+                    self.send(AgentCommand::Cancel);
+                } else if !self.bottom.composer().is_empty() {
                     // ↑ on the empty composer brings the draft back.
-                    self.bottom.composer.clear_to_stash();
+                    self.bottom.composer_mut().clear_to_stash();
                 } else if a == Action::Quit {
                     self.request_quit();
                 } else {
@@ -305,20 +300,19 @@ impl App {
             }
             Action::ToggleMouse => {
                 self.mouse_capture = !self.mouse_capture;
-                self.term_out
-                    .push(TermRequest::MouseCapture(self.mouse_capture));
+                self.terminal(TermRequest::MouseCapture(self.mouse_capture));
             }
             Action::CycleCards => {
                 m.cards = m.cards.next();
                 m.generation += 1;
             }
             Action::Transcript => {
-                let o = crate::ui::overlays::TranscriptOverlay::new(self.chat.transcript.cells());
+                let o = crate::ui::overlays::TranscriptOverlay::new(self.chat.transcript().cells());
                 self.overlays
                     .push(crate::ui::overlays::Overlay::Transcript(o));
             }
             Action::ToggleLastToolChange => {
-                let t = &mut self.chat.transcript;
+                let t = self.chat.transcript_mut();
                 if let Some(i) = t.last_tool_change() {
                     t.toggle(i);
                     // Expanded below the screen is no use: bring it into view.

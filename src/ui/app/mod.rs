@@ -1,24 +1,27 @@
 //! The application shell: owns the panes (Chat, Trajectory, bottom pane), the overlay
 //! stack and the read-only [`Model`] they render from; folds AgentEvents into them
 //! (`agent_events.rs`), routes keys through the keymap table to the component of the
-//! resolved context (`keys.rs`), routes the [`AppEvent`]s the components push
-//! (`route`), and lays the screen out with one ratatui `Layout` (`render.rs`). The
-//! terminal event loop lives in `terminal.rs`.
+//! resolved context (`keys.rs`), handles the [`AppEvent`]s the components push
+//! ([`App::handle`]), sends what only the event loop can carry out on its one channel
+//! (`ui::app_event`), and lays the screen out with one ratatui `Layout` (`render.rs`).
+//! The terminal event loop lives in `event_loop.rs`.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::layout::Rect;
 
 use crate::agent::protocol::{AgentCommand, Notice, NoticeLevel};
 use crate::i18n::{Arg, Locale};
-use crate::ui::app_event::AppEvent;
+use crate::ui::app_event::{self, AppEvent, AppEventReceiver, AppEventSender, TermRequest};
 use crate::ui::bottom::BottomPane;
 use crate::ui::bottom::composer::Composer;
 use crate::ui::chat::{CellKind, ChatPane, Transcript};
+use crate::ui::history::HistoryBatch;
 use crate::ui::model::Model;
-use crate::ui::osc::{self, TermRequest};
+use crate::ui::osc;
 use crate::ui::overlays::{HelpOverlay, Overlay, OverlayStack};
-use crate::ui::scroll::Scroll;
 use crate::ui::trajectory::{Trajectory, TrajectoryPane};
 
 pub use crate::ui::model::Focus;
@@ -50,15 +53,14 @@ pub struct App {
     /// Whether the open session holds a message: nothing to resume otherwise (and `main`
     /// removes such a log on exit).
     session_has_messages: bool,
-    /// The messages of all sessions, read off the UI thread and arriving in batches.
-    history_rx: Option<std::sync::mpsc::Receiver<crate::ui::history::HistoryBatch>>,
+    /// The reading of all sessions' messages under way, off the UI thread; its batches
+    /// arrive on the channel.
+    history: Option<HistoryReading>,
+    /// The number of the last history reading started.
+    readings: u64,
     /// The newest `/resume` listing shown (its picker was opened by its first batch);
     /// batches of older listings are dropped (decision 0101).
     resume_listing: Option<u64>,
-    /// Ctrl+G was pressed: the loop hands the terminal to the editor.
-    editor_requested: bool,
-    /// terminal requests (OSC 52 / OSC 9, mouse capture) for the event loop.
-    term_out: Vec<TermRequest>,
     /// URLs notices named (their `url` argument), drawn as OSC 8 links (`ui::hyperlink`).
     links: Vec<String>,
     /// whether the mouse is captured (wheel scrolls) or free (native selection).
@@ -78,17 +80,34 @@ pub struct App {
     confirm_full_access: bool,
     /// The model's plan, pinned, and the question to carry it out (`plan.rs`).
     plan: plan_state::PlanState,
-    /// Commands for the agent, in order.
-    outbox: Vec<AgentCommand>,
+    /// The UI's one way out: what the event loop carries out, in order.
+    tx: AppEventSender,
+    /// The other end, drained by the event loop (and the history reader's batches).
+    events: AppEventReceiver,
     /// Whether the user asked to quit.
     quit: bool,
     /// The screen of the last frame (whether one pane or both show).
     screen: Option<Rect>,
 }
 
+/// A history reading under way: its number, and the flag that stops its thread once the
+/// reading is replaced or the UI is gone.
+#[derive(Debug)]
+struct HistoryReading {
+    id: u64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for HistoryReading {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 impl App {
     /// A fresh UI in `locale`; `demo` shows the simulator banner.
     pub fn new(locale: Locale, demo: bool) -> Self {
+        let (tx, events) = app_event::channel();
         App {
             model: Model::new(locale, demo),
             chat: ChatPane::new(),
@@ -101,10 +120,9 @@ impl App {
             session_id: None,
             resume_args: Vec::new(),
             session_has_messages: false,
-            history_rx: None,
+            history: None,
+            readings: 0,
             resume_listing: None,
-            editor_requested: false,
-            term_out: Vec::new(),
             links: Vec::new(),
             // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
             // through alternate scroll (decision 0037). F3 captures it.
@@ -116,7 +134,8 @@ impl App {
             narrow_pane: Focus::Chat,
             confirm_full_access: false,
             plan: Default::default(),
-            outbox: Vec::new(),
+            tx,
+            events,
             quit: false,
             screen: None,
         }
@@ -138,69 +157,146 @@ impl App {
             self.model.focus = Focus::Chat;
         }
         match cell {
-            Some(i) => self.chat.reveal = Some(i),
-            None if hidden => self.chat.scroll = Scroll::default(),
+            Some(i) => self.chat.reveal(i),
+            None if hidden => self.chat.follow(),
             None => {}
         }
+    }
+
+    /// Sends a command to the agent (through the event loop).
+    fn send(&self, cmd: AgentCommand) {
+        // Nobody receives only once the App is being dropped.
+        self.tx.send(AppEvent::Agent(cmd));
     }
 
     /// Asks the agent to shut down and the UI to quit.
     fn request_quit(&mut self) {
         self.quit = true;
-        self.outbox.push(AgentCommand::Shutdown);
+        self.send(AgentCommand::Shutdown);
+        self.tx.send(AppEvent::Quit);
     }
 
-    /// Routes what the components asked for, in order.
+    /// Handles what the components asked for, in order.
     fn route(&mut self, events: Vec<AppEvent>) {
         for e in events {
-            match e {
-                // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
-                AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
-                    mode: Some(crate::sandbox::AgentMode::FullAccess),
-                })) if !self
-                    .model
-                    .sandbox
-                    .is_some_and(|s| s.mode == crate::sandbox::SandboxMode::FullAccess) =>
-                {
-                    self.confirm_full_access = true;
-                }
-                AppEvent::Agent(cmd) => self.outbox.push(cmd),
-                AppEvent::Quit => self.request_quit(),
-                AppEvent::OpenHelp => {
-                    let custom = self.bottom.composer.custom_commands().to_vec();
-                    let help = HelpOverlay::new(self.mouse_capture, custom);
-                    self.overlays.push(Overlay::Help(help));
-                }
-                AppEvent::Copy { n } => self.copy(n),
-                AppEvent::CopyText(text) => {
-                    self.term_out.push(TermRequest::Escape(osc::osc52(&text)));
-                }
-                AppEvent::Answer {
-                    call_id,
-                    decision,
-                    reason,
-                } => {
-                    self.chat.transcript.decide(&call_id, decision);
-                    self.outbox.push(match reason {
-                        Some(reason) => AgentCommand::DenyWithReason { call_id, reason },
-                        None => AgentCommand::Approve { call_id, decision },
-                    });
-                }
-                AppEvent::Notice(n) => {
-                    self.chat.transcript.push(CellKind::Notice(n));
-                }
-                AppEvent::ShowChat => self.show_chat(None),
-                AppEvent::ChatFollow => self.chat.scroll = Scroll::default(),
-                AppEvent::ChatTop => self.chat.scroll_by(isize::MIN / 2),
-                AppEvent::Focus(f) => self.model.focus = f,
+            self.handle(e);
+        }
+    }
+
+    /// Handles one request: what `App` does itself it does now; what only the event loop
+    /// can carry out ([`AppEvent::for_loop`]) goes out on the channel, after `App`'s part
+    /// (`/mode full-access` waits for `y`; quitting sends `Shutdown` first).
+    pub fn handle(&mut self, e: AppEvent) {
+        match e {
+            // `/mode full-access` leaves the sandbox only after `y` (SPEC §15.3).
+            AppEvent::Agent(AgentCommand::Run(crate::agent::command_spec::Command::Mode {
+                mode: Some(crate::sandbox::AgentMode::FullAccess),
+            })) if !self
+                .model
+                .sandbox
+                .is_some_and(|s| s.mode == crate::sandbox::SandboxMode::FullAccess) =>
+            {
+                self.confirm_full_access = true;
+            }
+            AppEvent::Agent(cmd) => self.send(cmd),
+            AppEvent::Quit => self.request_quit(),
+            AppEvent::OpenHelp => {
+                let custom = self.bottom.composer().custom_commands().to_vec();
+                let help = HelpOverlay::new(self.mouse_capture, custom);
+                self.overlays.push(Overlay::Help(help));
+            }
+            AppEvent::Copy { n } => self.copy(n),
+            AppEvent::CopyText(text) => {
+                self.terminal(TermRequest::Escape(osc::osc52(&text)));
+            }
+            AppEvent::Answer {
+                call_id,
+                decision,
+                reason,
+            } => {
+                self.chat.transcript_mut().decide(&call_id, decision);
+                self.send(match reason {
+                    Some(reason) => AgentCommand::DenyWithReason { call_id, reason },
+                    None => AgentCommand::Approve { call_id, decision },
+                });
+            }
+            AppEvent::Notice(n) => {
+                self.chat.transcript_mut().push(CellKind::Notice(n));
+            }
+            AppEvent::ShowChat => self.show_chat(None),
+            AppEvent::ChatFollow => self.chat.follow(),
+            AppEvent::ChatTop => self.chat.to_top(),
+            AppEvent::Focus(f) => self.model.focus = f,
+            AppEvent::History { reading, batch } => self.on_history(reading, batch),
+            e @ (AppEvent::Terminal(_) | AppEvent::Editor(_)) => {
+                self.tx.send(e);
             }
         }
     }
 
-    /// The draft to edit when Ctrl+G was pressed (once); the event loop suspends the
-    /// terminal, runs the editor and calls [`App::editor_finished`].
-    pub fn take_editor_request(&mut self) -> Option<String> {
-        std::mem::take(&mut self.editor_requested).then(|| self.bottom.composer.expanded_text())
+    /// Writes `r` to the terminal (through the event loop).
+    fn terminal(&self, r: TermRequest) {
+        self.tx.send(AppEvent::Terminal(r));
+    }
+
+    /// Ctrl+G: the event loop suspends the terminal, runs the editor on the draft and
+    /// calls [`App::editor_finished`].
+    fn request_editor(&mut self) {
+        self.model.focus = Focus::Composer;
+        self.tx
+            .send(AppEvent::Editor(self.bottom.composer().expanded_text()));
+    }
+
+    /// The next request for the event loop, waiting for one (a history batch arrives from
+    /// its thread). Never ends: the App holds a sender itself.
+    pub async fn next_event(&mut self) -> Option<AppEvent> {
+        self.events.recv().await
+    }
+
+    /// The next request for the event loop, if one is waiting.
+    pub fn try_next_event(&mut self) -> Option<AppEvent> {
+        self.events.try_recv().ok()
+    }
+
+    /// What the event loop would be handed since the last call, in order, once what `App`
+    /// handles itself (a history batch) is handled as the loop hands it back (tests).
+    #[cfg(any(test, feature = "testing"))]
+    pub fn take_events(&mut self) -> Vec<AppEvent> {
+        let mut out = Vec::new();
+        while let Some(ev) = self.try_next_event() {
+            if ev.for_loop() {
+                out.push(ev);
+            } else {
+                self.handle(ev);
+            }
+        }
+        out
+    }
+
+    /// The agent commands among [`App::take_events`] (tests).
+    #[cfg(any(test, feature = "testing"))]
+    pub fn take_commands(&mut self) -> Vec<AgentCommand> {
+        let events = self.take_events();
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                AppEvent::Agent(c) => Some(c),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The terminal requests among [`App::take_events`] (tests).
+    #[cfg(any(test, feature = "testing"))]
+    pub fn take_term_requests(&mut self) -> Vec<TermRequest> {
+        let events = self.take_events();
+        events
+            .into_iter()
+            .filter_map(|e| match e {
+                AppEvent::Terminal(r) => Some(r),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The editor's result: its text replaces the draft; a failure is a notice and the
@@ -213,10 +309,10 @@ impl App {
         let cell = match r {
             Ok(text) => {
                 // A pasted message edited in the editor is still a message.
-                let literal = self.bottom.composer.is_literal();
-                self.bottom.composer.set_text(&text);
+                let literal = self.bottom.composer().is_literal();
+                self.bottom.composer_mut().set_text(&text);
                 if literal {
-                    self.bottom.composer.mark_literal();
+                    self.bottom.composer_mut().mark_literal();
                 }
                 self.model.focus = Focus::Composer;
                 return;
@@ -233,49 +329,48 @@ impl App {
                 notice("tui-editor-file-failed", vec![("error", e.into())])
             }
         };
-        self.chat.transcript.push(cell);
+        self.chat.transcript_mut().push(cell);
         self.show_chat(None);
     }
 
-    /// Takes the batches of the cross-session history read so far into the composer
-    /// (each is older than the ones before); the model says how far the reading got.
-    pub(super) fn poll_history(&mut self) {
-        let Some(rx) = &self.history_rx else {
+    /// A batch of the cross-session history into the composer (each is older than the
+    /// ones before); the model says how far the reading got. A batch of a reading that was
+    /// replaced is dropped.
+    fn on_history(&mut self, reading: u64, b: HistoryBatch) {
+        if self.history.as_ref().is_none_or(|h| h.id != reading) {
             return;
-        };
-        loop {
-            match rx.try_recv() {
-                Ok(b) => {
-                    self.bottom.composer.add_older_history(b.older);
-                    self.model.history_reading = (!b.done).then_some(b.sessions);
-                    if b.done {
-                        self.history_rx = None;
-                        return;
-                    }
-                }
-                Err(std::sync::mpsc::TryRecvError::Empty) => return,
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                    self.model.history_reading = None;
-                    self.history_rx = None;
-                    return;
-                }
-            }
+        }
+        self.bottom.composer_mut().add_older_history(b.older);
+        self.model.history_reading = (!b.done).then_some(b.sessions);
+        if b.done {
+            self.history = None;
         }
     }
 
     /// Starts reading the history of the session directory holding `log` in the
     /// background (tests call it with their own directory).
     pub fn start_history(&mut self, log: &std::path::Path) {
-        self.start_history_from(crate::ui::history::spawn_load(log));
+        let sink = self.history_sink();
+        crate::ui::history::spawn_load(log, sink);
     }
 
-    /// Takes the history from `rx`, batch by batch, until one is done (tests pace it).
-    pub fn start_history_from(
-        &mut self,
-        rx: std::sync::mpsc::Receiver<crate::ui::history::HistoryBatch>,
-    ) {
-        self.history_rx = Some(rx);
+    /// Starts a new history reading (replacing any under way) and returns where its batches
+    /// go: onto the UI's channel, until the reading is replaced or the UI is gone (the
+    /// reader stops when this returns `false`). Tests feed it to pace the reading.
+    pub fn history_sink(&mut self) -> impl FnMut(HistoryBatch) -> bool + Send + 'static {
+        self.readings += 1;
+        let id = self.readings;
+        let stop = Arc::new(AtomicBool::new(false));
+        // Replacing the reading under way stops its thread (`HistoryReading::drop`).
+        self.history = Some(HistoryReading {
+            id,
+            stop: stop.clone(),
+        });
         self.model.history_reading = Some(0);
+        let tx = self.tx.clone();
+        move |batch| {
+            !stop.load(Ordering::Relaxed) && tx.send(AppEvent::History { reading: id, batch })
+        }
     }
 
     /// Whether the history is still being read (Ctrl+R says so meanwhile).
@@ -287,7 +382,7 @@ impl App {
     pub fn load_history_now(&mut self, log: &std::path::Path) {
         let dir = log.parent().unwrap_or(log);
         self.bottom
-            .composer
+            .composer_mut()
             .add_older_history(crate::ui::history::load(dir));
     }
 
@@ -305,11 +400,6 @@ impl App {
     /// The terminal gained (`true`) or lost focus.
     pub fn on_focus(&mut self, focused: bool) {
         self.focused = focused;
-    }
-
-    /// Terminal requests produced since the last call, in order (the loop writes them).
-    pub fn take_term_requests(&mut self) -> Vec<TermRequest> {
-        std::mem::take(&mut self.term_out)
     }
 
     /// The transient status-line hint shown now, if any.
@@ -343,10 +433,10 @@ impl App {
             self.set_hint(usage, true);
             return;
         };
-        match osc::nth_last_reply(&self.chat.transcript, n) {
+        match osc::nth_last_reply(self.chat.transcript(), n) {
             Some(text) => {
                 let chars = text.chars().count();
-                self.term_out.push(TermRequest::Escape(osc::osc52(text)));
+                self.terminal(TermRequest::Escape(osc::osc52(text)));
                 let msg = l.tra(
                     "tui-copy-done",
                     &[("n", Arg::from(n)), ("chars", Arg::from(chars))],
@@ -370,14 +460,14 @@ impl App {
             return;
         }
         let l = self.model.l;
-        let text = match osc::nth_last_reply(&self.chat.transcript, 1) {
+        let text = match osc::nth_last_reply(self.chat.transcript(), 1) {
             Some(reply) => l.tra(
                 "tui-notify-turn-finished-reply",
                 &[("reply", Arg::from(osc::first_words(reply)))],
             ),
             None => l.tr("tui-notify-turn-finished"),
         };
-        self.term_out.push(TermRequest::Escape(osc::osc9(&text)));
+        self.terminal(TermRequest::Escape(osc::osc9(&text)));
     }
 
     /// The line the normal screen shows after the TUI closes, in the current language:
@@ -410,11 +500,6 @@ impl App {
         self.model.l.locale
     }
 
-    /// Commands produced since the last call, in order.
-    pub fn take_commands(&mut self) -> Vec<AgentCommand> {
-        std::mem::take(&mut self.outbox)
-    }
-
     /// Whether the user asked to quit.
     pub fn should_quit(&self) -> bool {
         self.quit
@@ -438,25 +523,18 @@ impl App {
             || self.rewind_armed()
             || self.hint_visible().is_some()
             || self.mention_files_pending()
-            || self.history_search_pending()
-    }
-
-    /// Whether Ctrl+R is open while the history is still read: keep ticking so the
-    /// matches fill in as the batches arrive.
-    fn history_search_pending(&self) -> bool {
-        self.history_rx.is_some() && self.bottom.composer.search().is_some()
     }
 
     /// Whether an `@` is typed while the workspace walk still runs: keep ticking so the
     /// popup appears when the files arrive.
     fn mention_files_pending(&self) -> bool {
-        let c = &self.bottom.composer;
+        let c = self.bottom.composer();
         c.files_loading() && c.text().contains('@')
     }
 
     /// Gives the composer's `@` popup its workspace files.
     pub fn set_mention_files(&mut self, files: crate::ui::mention::FileIndex) {
-        self.bottom.composer.set_files(files);
+        self.bottom.composer_mut().set_files(files);
     }
 
     /// Whether the first Ctrl+C armed quitting and the second can still quit.
@@ -467,17 +545,17 @@ impl App {
 
     /// The composer (tests).
     pub fn composer(&self) -> &Composer {
-        &self.bottom.composer
+        self.bottom.composer()
     }
 
     /// The Chat transcript (tests, benches).
     pub fn transcript(&self) -> &Transcript {
-        &self.chat.transcript
+        self.chat.transcript()
     }
 
     /// The Trajectory rows (tests).
     pub fn trajectory(&self) -> &Trajectory {
-        &self.traj.trajectory
+        self.traj.trajectory()
     }
 
     /// The focused part.
@@ -487,12 +565,12 @@ impl App {
 
     /// The selected Chat cell.
     pub fn selected(&self) -> Option<usize> {
-        self.chat.selected
+        self.chat.selected()
     }
 
     /// The selected Trajectory row.
     pub fn trajectory_selected(&self) -> Option<usize> {
-        self.traj.selected
+        self.traj.selected()
     }
 
     /// The open request inspector.

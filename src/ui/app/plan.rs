@@ -27,13 +27,13 @@ const MAX_PINNED_ROWS: usize = 6;
 impl App {
     /// Folds a committed event into the plan; a plan it sets goes into Chat too.
     pub(super) fn plan_committed(&mut self, e: &crate::session::event::Event, live: bool) {
-        if self.traj.trajectory.is_rewound(e.seq) {
+        if self.traj.trajectory().is_rewound(e.seq) {
             return;
         }
         if let Some(plan) = self.plan.fold.observe(e) {
             let lines = plan_cell(plan);
             self.chat
-                .transcript
+                .transcript_mut()
                 .push(CellKind::Output(OutputCell { lines }));
             self.plan.this_turn |= live;
         }
@@ -61,10 +61,8 @@ impl App {
             return false;
         }
         if matches!(k.code, KeyCode::Char('y' | 'Y')) {
-            self.outbox
-                .push(AgentCommand::SetMode(AgentMode::WorkspaceWrite));
-            self.outbox
-                .push(AgentCommand::Message(self.model.l.tr("plan-go-ahead")));
+            self.send(AgentCommand::SetMode(AgentMode::WorkspaceWrite));
+            self.send(AgentCommand::Message(self.model.l.tr("plan-go-ahead")));
         }
         true
     }

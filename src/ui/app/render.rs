@@ -19,8 +19,6 @@ impl App {
     /// status line, the bottom pane and the footer; the panes split horizontally from
     /// [`SPLIT_WIDTH`]; then the slash popup and the overlay stack go on top.
     pub fn render(&mut self, frame: &mut Frame) {
-        // What the history reader has read by now shows in this frame (Ctrl+R, ↑).
-        self.poll_history();
         let area = frame.area();
         if area.height < 3 || area.width < 4 {
             return;
@@ -88,7 +86,7 @@ impl App {
     /// The footer: route, usage, cost, sandbox, card mode and mouse mode, dropping fields
     /// by their declared priority as the row narrows (`footer.rs`).
     fn render_footer(&self, area: Rect, buf: &mut Buffer) {
-        let (m, t) = (&self.model, &self.traj.trajectory);
+        let (m, t) = (&self.model, self.traj.trajectory());
         // The mouse mode sits at the right end and is the first field to go (§14.5).
         let mouse = footer::mouse_label(m.l, self.mouse_capture);
         let line = footer::footer_line(
@@ -162,7 +160,7 @@ impl App {
             return;
         }
         let m = &self.model;
-        self.chat.one_pane = area.width < SPLIT_WIDTH;
+        self.chat.set_one_pane(area.width < SPLIT_WIDTH);
         if area.width >= SPLIT_WIDTH {
             let [chat, sep, traj] = Layout::horizontal([
                 Constraint::Length(area.width / 2),

@@ -52,7 +52,7 @@ fn enter_in_the_inspector_shows_the_whole_request_and_y_copies_it() {
         let out = app.take_term_requests();
         assert_eq!(out.len(), 1, "{out:?}");
         assert!(
-            matches!(&out[0], osc::TermRequest::Escape(e) if e.starts_with("\x1b]52;c;")),
+            matches!(&out[0], TermRequest::Escape(e) if e.starts_with("\x1b]52;c;")),
             "{out:?}"
         );
         // Esc goes back to the comparison, a second Esc closes the inspector.

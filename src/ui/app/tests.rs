@@ -240,9 +240,10 @@ fn screen_at(app: &mut App, w: u16, h: u16) -> String {
 /// overlays and quitting.
 fn fingerprint(app: &mut App) -> String {
     let screen = screen_at(app, 120, 30);
-    let cmds = app.take_commands();
+    // What the loop is asked for: commands, terminal requests, the editor (Ctrl+G).
+    let events = app.take_events();
     format!(
-        "{screen}\n{cmds:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?} {}",
+        "{screen}\n{events:?}\n{:?} {} {:?} {:?} {:?} {} {} {:?} {:?}",
         app.composer().text(),
         app.composer().caret(),
         app.focus(),
@@ -256,8 +257,6 @@ fn fingerprint(app: &mut App) -> String {
             .iter()
             .map(|c| c.expanded)
             .collect::<Vec<_>>(),
-        // Ctrl+G asks the loop to run the editor.
-        app.editor_requested,
     )
 }
 
@@ -365,6 +364,30 @@ fn app_in(cx: Context) -> App {
             app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
             screen_at(&mut app, 120, 30);
             k(&mut app, KeyCode::PageUp);
+        }
+        Context::ElicitOverlay => {
+            app.on_agent_event(AgentEvent::Elicitation(
+                crate::tools::mcp::elicit::ElicitationRequest {
+                    id: 1,
+                    server: "ev".into(),
+                    message: "Your name?".into(),
+                    kind: crate::tools::mcp::elicit::ElicitKind::Form {
+                        fields: vec![crate::tools::mcp::elicit::Field {
+                            name: "name".into(),
+                            label: "Name".into(),
+                            description: None,
+                            required: true,
+                            input: crate::tools::mcp::elicit::Input::Text {
+                                min_len: None,
+                                max_len: None,
+                                format: None,
+                                default: None,
+                            },
+                        }],
+                    },
+                },
+            ));
+            k(&mut app, KeyCode::Char('a'));
         }
         Context::RewindPicker => {
             let prompts = (1..=3)

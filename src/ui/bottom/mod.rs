@@ -49,7 +49,7 @@ pub struct PendingApproval {
 #[derive(Debug, Default)]
 pub struct BottomPane {
     /// The composer.
-    pub composer: Composer,
+    composer: Composer,
     cursor: Option<Position>,
     /// `n` on an approval: the reason being typed for denying the oldest pending call.
     deny_reason: Option<String>,
@@ -71,6 +71,16 @@ impl BottomPane {
             approvals: VecDeque::new(),
             sent: VecDeque::new(),
         }
+    }
+
+    /// The composer.
+    pub fn composer(&self) -> &Composer {
+        &self.composer
+    }
+
+    /// The composer, to edit its draft, history or popups.
+    pub fn composer_mut(&mut self) -> &mut Composer {
+        &mut self.composer
     }
 
     /// The queued messages, oldest first (the agent counts them; the pane remembers the

@@ -18,12 +18,12 @@ use crate::ui::context_node::ContextKind;
 use crate::ui::markdown::StreamCollector;
 use crate::ui::text::sanitize;
 
-use super::cells::RenderCtx;
 use super::cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
     CheckpointNode, CompactionCell, ContextCell, ToolApproval, ToolCell, UserCell,
 };
 use crate::session::rewound::Rewound;
+use crate::ui::model::RenderCtx;
 
 /// One prompt the fold saw: its `turn/start` seq, logged turn number and typed text.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@ use super::*;
 use crate::i18n::{Locale, Localizer};
 use crate::session::event::{Message, Role, Source, ToolCallData, ToolResultData};
 use crate::session::hook_event::{HookRunData, HookRunOutcome};
-use crate::ui::chat::cells::{RenderCtx, ToolCardMode};
+use crate::ui::model::{RenderCtx, ToolCardMode};
 
 fn event(kind: EventKind) -> Event {
     Event {

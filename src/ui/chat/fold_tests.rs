@@ -7,7 +7,8 @@ use crate::session::event::{
     AssistantAttempt, AssistantMessageData, AttemptError, Message, Role, Source,
 };
 use crate::session::tools_event::{ChangedTool, ToolsChangedData};
-use crate::ui::chat::cells::{CellKind, ContextCell, RenderCtx, ToolCardMode};
+use crate::ui::chat::cells::{CellKind, ContextCell};
+use crate::ui::model::{RenderCtx, ToolCardMode};
 
 fn ctx() -> RenderCtx {
     RenderCtx {

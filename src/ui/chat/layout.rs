@@ -11,7 +11,8 @@ use crate::ui::scroll::Scroll;
 use crate::ui::text::truncate;
 use crate::ui::theme;
 
-use super::cells::{CellRows, RenderCtx};
+use super::cells::CellRows;
+use crate::ui::model::RenderCtx;
 
 /// Cells whose estimated height is replaced by an exact one per frame after a resize.
 pub const REFINE_PER_FRAME: usize = 256;

@@ -1,9 +1,10 @@
 //! Lazy heights after a resize converge to the exact layout.
 
 use crate::i18n::{Locale, Localizer};
-use crate::ui::chat::cells::{CellKind, RenderCtx, ToolCardMode, UserCell};
+use crate::ui::chat::cells::{CellKind, UserCell};
 use crate::ui::chat::fold::Transcript;
 use crate::ui::chat::layout::REFINE_PER_FRAME;
+use crate::ui::model::{RenderCtx, ToolCardMode};
 
 fn ctx() -> RenderCtx {
     RenderCtx {

@@ -14,7 +14,7 @@ pub mod retry_card;
 pub use cells::{
     ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CellRows,
     CheckpointCell, CheckpointNode, CompactionCell, ContextCell, HistoryCell, OutputCell,
-    RenderCtx, ToolApproval, ToolCardMode, ToolCell, UserCell,
+    ToolApproval, ToolCell, UserCell,
 };
 pub use fold::Transcript;
 pub use pane::ChatPane;

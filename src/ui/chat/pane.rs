@@ -15,24 +15,24 @@ use crate::ui::scroll::Scroll;
 use crate::ui::text::truncate;
 use crate::ui::theme;
 
-use super::cells::RenderCtx;
 use super::fold::Transcript;
 use super::layout;
+use crate::ui::model::RenderCtx;
 
 /// The Chat pane and its state.
 #[derive(Debug)]
 pub struct ChatPane {
     /// The transcript: cells, the fold's bookkeeping and the layout cache.
-    pub transcript: Transcript,
+    transcript: Transcript,
     /// The scroll position.
-    pub scroll: Scroll,
+    scroll: Scroll,
     /// The selected cell.
-    pub selected: Option<usize>,
+    selected: Option<usize>,
     /// A cell to scroll into view on the next frame (a pending approval's card).
-    pub reveal: Option<usize>,
+    reveal: Option<usize>,
     /// Whether the screen shows Chat alone (narrower than the split width): the first
     /// screen then says that Tab reaches the Trajectory. Set by `App`'s layout.
-    pub one_pane: bool,
+    one_pane: bool,
     /// The body area of the last frame (empty when the pane was not drawn).
     area: Rect,
     /// The transcript row at the top of the last frame.
@@ -54,6 +54,47 @@ impl ChatPane {
             top: 0,
             cleared: false,
         }
+    }
+
+    /// The transcript the pane shows.
+    pub fn transcript(&self) -> &Transcript {
+        &self.transcript
+    }
+
+    /// The transcript, to fold what happened into it.
+    pub fn transcript_mut(&mut self) -> &mut Transcript {
+        &mut self.transcript
+    }
+
+    /// The selected cell.
+    pub fn selected(&self) -> Option<usize> {
+        self.selected
+    }
+
+    /// Follows the tail again (the newest row at the bottom).
+    pub fn follow(&mut self) {
+        self.scroll = Scroll::default();
+    }
+
+    /// Scrolls to the first row.
+    pub fn to_top(&mut self) {
+        self.scroll_by(isize::MIN / 2);
+    }
+
+    /// Brings cell `i` into view on the next frame (a card the user must answer).
+    pub fn reveal(&mut self, i: usize) {
+        self.reveal = Some(i);
+    }
+
+    /// Drops a cell waiting to be brought into view: what arrived was not news (a
+    /// replayed history), and the place the user chose stays.
+    pub fn keep_place(&mut self) {
+        self.reveal = None;
+    }
+
+    /// Whether the screen shows Chat alone (the layout says so each frame).
+    pub fn set_one_pane(&mut self, alone: bool) {
+        self.one_pane = alone;
     }
 
     /// A new session: nothing shown, nothing selected, following the tail.

@@ -1,6 +1,7 @@
 //! The overlays, each in one file with its state, drawing and keys: the key help, the
 //! request inspector, the `/resume` picker, the transcript, and the checkpoint overlays
-//! (SPEC §14.3): the `/diff` overlay and the rewind picker.
+//! (SPEC §14.3): the `/diff` overlay and the rewind picker; an MCP server's elicitation
+//! (SPEC §15.2).
 //!
 //! The overlay stack: the topmost overlay gets every key first (overlays are modal) and is
 //! taken off when it returns [`Handled::Close`]; overlays draw bottom to top over the screen.
@@ -15,6 +16,7 @@ use crate::ui::keymap::{self, Context};
 use crate::ui::model::Model;
 
 pub mod diff;
+pub mod elicit;
 pub mod help;
 pub mod inspector;
 pub mod resume_picker;
@@ -27,6 +29,7 @@ pub use resume_picker::ResumePicker;
 pub use transcript::TranscriptOverlay;
 
 pub use diff::DiffOverlay;
+pub use elicit::ElicitOverlay;
 pub use rewind_picker::RewindPicker;
 
 /// An overlay (later: pickers).
@@ -44,6 +47,8 @@ pub enum Overlay {
     Rewind(RewindPicker),
     /// The Ctrl+T transcript.
     Transcript(TranscriptOverlay),
+    /// An MCP server's question (a form, or a URL to open).
+    Elicit(Box<ElicitOverlay>),
 }
 
 impl Overlay {
@@ -56,6 +61,7 @@ impl Overlay {
             Overlay::Diff(_) => Context::DiffOverlay,
             Overlay::Rewind(_) => Context::RewindPicker,
             Overlay::Transcript(_) => Context::TranscriptOverlay,
+            Overlay::Elicit(_) => Context::ElicitOverlay,
         }
     }
 }
@@ -69,6 +75,7 @@ impl Component for Overlay {
             Overlay::Diff(o) => o.render(area, buf, m),
             Overlay::Rewind(o) => o.render(area, buf, m),
             Overlay::Transcript(o) => o.render(area, buf, m),
+            Overlay::Elicit(o) => o.render(area, buf, m),
         }
     }
 
@@ -80,6 +87,8 @@ impl Component for Overlay {
             Overlay::Diff(o) => o.handle(action, m, out),
             Overlay::Rewind(o) => o.handle(action, m, out),
             Overlay::Transcript(o) => o.handle(action, m, out),
+            // The form reads raw keys (`OverlayStack::on_key`); no action reaches it.
+            Overlay::Elicit(_) => Handled::Consumed,
         }
     }
 }
@@ -99,6 +108,17 @@ impl OverlayStack {
     /// Whether no overlay is open.
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// The open elicitations (id and server), bottom first.
+    pub fn elicitations(&self) -> Vec<(u64, String)> {
+        self.items
+            .iter()
+            .filter_map(|o| match o {
+                Overlay::Elicit(e) => Some((e.id(), e.server().to_string())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Closes every overlay.
@@ -194,6 +214,12 @@ impl OverlayStack {
         if let Overlay::Inspector(i) = &mut *top
             && i.viewer_key(k, out)
         {
+            return true;
+        }
+        if let Overlay::Elicit(e) = &mut *top {
+            if e.key(k, out) == Handled::Close {
+                self.items.pop();
+            }
             return true;
         }
         let action = keymap::lookup(&[top.context()], k, false);

@@ -10,10 +10,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use crate::ui::app_event::AppEvent;
-use crate::ui::chat::cells::{Cell, RenderCtx, ToolCardMode};
+use crate::ui::chat::cells::Cell;
 use crate::ui::component::{Component, Handled, clear_area, overlay_base, overlay_frame};
 use crate::ui::keymap::Action;
 use crate::ui::model::Model;
+use crate::ui::model::{RenderCtx, ToolCardMode};
 use crate::ui::scroll::Scroll;
 use crate::ui::theme;
 

@@ -369,7 +369,11 @@ fn message(doc: &mut Doc, n: usize, m: &Value, l: Localizer) {
             let f = c.get("function").and_then(Value::as_object);
             let name = f.map_or("", |f| str_of(f, "name"));
             let id = c.get("id").and_then(Value::as_str).unwrap_or("");
-            call_label(doc, name, id, l);
+            let args = f
+                .and_then(|f| f.get("arguments"))
+                .and_then(Value::as_str)
+                .and_then(|a| serde_json::from_str::<Value>(a).ok());
+            call_label(doc, name, args.as_ref(), id, l);
             match f.and_then(|f| f.get("arguments")) {
                 // Arguments travel as a JSON string; shown parsed when they parse.
                 Some(Value::String(a)) => match serde_json::from_str::<Value>(a) {
@@ -396,14 +400,25 @@ fn message(doc: &mut Doc, n: usize, m: &Value, l: Localizer) {
     }
 }
 
-fn call_label(doc: &mut Doc, name: &str, id: &str, l: Localizer) {
+/// The tool a call runs: a `call_tool` call through the tool bridge is shown under the
+/// real tool's name with the bridge noted, as the card and the Trajectory show it (§15.1).
+pub fn called_tool(name: &str, args: Option<&Value>, l: Localizer) -> String {
+    match args.and_then(|a| a.get("name")).and_then(Value::as_str) {
+        Some(real) if name == crate::llm::bridge::CALL_TOOL => {
+            format!("{real} {}", l.tr("cache-first-bridged-call"))
+        }
+        _ => name.to_string(),
+    }
+}
+
+fn call_label(doc: &mut Doc, name: &str, args: Option<&Value>, id: &str, l: Localizer) {
     doc.push(
         LABEL,
         Tone::Label,
         &l.tra(
             "inspector-view-block-tool-call",
             &[
-                ("name", Arg::from(name.to_string())),
+                ("name", Arg::from(called_tool(name, args, l))),
                 ("id", Arg::from(id.to_string())),
             ],
         ),
@@ -475,7 +490,7 @@ fn block(doc: &mut Doc, b: &Value, l: Localizer) {
             text_or_empty(doc, BODY, str_of(o, "thinking"), l);
         }
         "tool_use" => {
-            call_label(doc, str_of(o, "name"), str_of(o, "id"), l);
+            call_label(doc, str_of(o, "name"), o.get("input"), str_of(o, "id"), l);
             match o.get("input") {
                 Some(v) => doc.json(BODY, v),
                 None => doc.push(BODY, Tone::Dim, &l.tr("inspector-view-none")),

@@ -130,3 +130,48 @@ fn a_failed_tool_result_is_labelled_as_an_error_on_both_wire_protocols() {
         assert!(rows.iter().any(|r| r.trim() == want), "{body}");
     }
 }
+
+#[test]
+fn a_bridged_call_shows_the_real_tool_with_the_bridge_noted_on_both_wire_protocols() {
+    let messages = vec![
+        msg(Role::User, vec![Block::text("Count the bytes")]),
+        msg(
+            Role::Assistant,
+            vec![Block::ToolCall {
+                id: "call_00_b1".into(),
+                name: "call_tool".into(),
+                arguments: r#"{"name":"word_count","arguments":{"path":"a.txt"}}"#.into(),
+            }],
+        ),
+        {
+            let mut r = Message::text(Role::Tool, "12", Source::kind("tool"));
+            r.tool_call_id = Some("call_00_b1".into());
+            Arc::new(r)
+        },
+    ];
+    let tools = crate::llm::bridge::bridge_schemas().to_vec();
+    let p = parts(&messages, &tools);
+    for write in [
+        crate::llm::deepseek::serialize::write_body,
+        crate::llm::openai::serialize::write_body,
+    ] {
+        let mut bytes = Vec::new();
+        write(&p, &mut bytes).expect("the history serializes");
+        let body = String::from_utf8(bytes).unwrap();
+        for (l, want) in [
+            (
+                Localizer::new(Locale::EnUs),
+                "tool call word_count (via call_tool) · id call_00_b1",
+            ),
+            (
+                Localizer::new(Locale::ZhCn),
+                "工具调用 word_count （经 call_tool 调用） · id call_00_b1",
+            ),
+        ] {
+            let text = flowed(&screen(&RequestViewer::new(&body), 120, 300, l));
+            assert!(text.contains(want), "{text}");
+            // The arguments as sent stay in full: the wire's own name is not hidden.
+            assert!(text.contains("\"name\": \"word_count\""), "{text}");
+        }
+    }
+}

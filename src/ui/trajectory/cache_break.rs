@@ -85,7 +85,9 @@ impl CacheBreak {
                     DiffReason::Compacted => Some(BreakKind::Compaction),
                     DiffReason::ModelChanged => Some(BreakKind::Model),
                     DiffReason::RouteChanged if model_changed => Some(BreakKind::Model),
-                    DiffReason::RouteChanged => Some(BreakKind::Route),
+                    DiffReason::RouteChanged | DiffReason::RouteDowngraded => {
+                        Some(BreakKind::Route)
+                    }
                     DiffReason::NewSeries => Some(BreakKind::Header),
                     DiffReason::ToolAdditionAppended
                     | DiffReason::ToolRemovalAppended

@@ -18,16 +18,31 @@ use super::rows::{Row, Trajectory};
 #[derive(Debug, Default)]
 pub struct TrajectoryPane {
     /// The ledger rows.
-    pub trajectory: Trajectory,
+    trajectory: Trajectory,
     /// The scroll position.
-    pub scroll: Scroll,
+    scroll: Scroll,
     /// The selected row.
-    pub selected: Option<usize>,
+    selected: Option<usize>,
     /// The body area of the last frame (empty when the pane was not drawn).
     area: Rect,
 }
 
 impl TrajectoryPane {
+    /// The ledger rows the pane shows.
+    pub fn trajectory(&self) -> &Trajectory {
+        &self.trajectory
+    }
+
+    /// The ledger rows, to fold what happened into them.
+    pub fn trajectory_mut(&mut self) -> &mut Trajectory {
+        &mut self.trajectory
+    }
+
+    /// The selected row.
+    pub fn selected(&self) -> Option<usize> {
+        self.selected
+    }
+
     /// A new session: the rows start over (prices stay), nothing selected.
     pub fn renew(&mut self) {
         self.trajectory = self.trajectory.renewed();

@@ -3,7 +3,7 @@
 //! them, a capable route declares a found tool by a `tool_addition` in the next request so
 //! the model calls it natively, and every route runs one through `call_tool`. No request
 //! loses a cached token on the way. `deepterm exec` against the simulator, with real
-//! command tools.
+//! command tools and the real MCP fixture server process.
 
 use deepterm::sim::{ScriptedReply, SimConfig};
 use serde_json::{Value, json};
@@ -224,4 +224,50 @@ async fn disabling_and_enabling_a_deferred_tool_is_announced_in_text_and_loses_n
         assert_eq!(declared(r), ["call_tool", "tool_search"]);
     }
     assert_no_token_lost(&reqs, "ds/deepseek-flash");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_mcp_server_with_three_hundred_tools_is_announced_and_its_tool_called_natively() {
+    // The default config: the fixture server process registers 306 tools, past
+    // `defer_tools_over = 32`; the command tool the first request declared stays declared.
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env
+        .config_builder()
+        .builtin_tools(false)
+        .command_tool("stamp", STAMP_TOOL)
+        .fixture_server("fx", "FIXTURE_GENERATED_TOOLS = \"300\"")
+        .write(env.dir.path());
+    env.sim.push_reply(ScriptedReply::text("Hello."));
+    env.sim.push_reply(ScriptedReply::tool_call(
+        "tool_search",
+        json!({"query": "echo text back", "limit": 1}),
+    ));
+    env.sim.push_reply(ScriptedReply::tool_call(
+        "fx__echo",
+        json!({"text": "deferred but here"}),
+    ));
+    env.sim.push_reply(ScriptedReply::text("Echoed."));
+    let out = env
+        .exec(&cfg, "Hello\n/mcp connect fx\nPlease echo something\n", &[])
+        .await;
+    assert!(out.status.success(), "{}", stderr(&out));
+    let reqs = answered(&env);
+    assert_eq!(reqs.len(), 4, "hello, search, native call, answer");
+    assert_eq!(declared(&reqs[0]), ["stamp"]);
+    // After the connect: the bridge is added, nothing else; the 306 tools are announced.
+    assert_eq!(declared(&reqs[1]), ["stamp", "call_tool", "tool_search"]);
+    assert!(raw(&reqs[1]).contains("- fx__echo: Echo the text back."));
+    assert!(raw(&reqs[1]).contains("- fx__gen_299"));
+    assert_eq!(
+        declared(&reqs[2]),
+        ["stamp", "call_tool", "tool_search", "fx__echo"]
+    );
+    let log = env.log();
+    let results: Vec<&Value> = log.iter().filter(|e| e["type"] == "tool/result").collect();
+    assert_eq!(results.len(), 2);
+    assert_eq!(
+        results[1]["data"]["message"]["content"][0]["text"],
+        "deferred but here"
+    );
+    assert_no_token_lost(&reqs, "the default route");
 }

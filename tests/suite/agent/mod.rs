@@ -1,5 +1,6 @@
 mod cache_cost;
 mod cache_first;
+mod cache_first_views;
 mod cache_invariance;
 mod commands;
 mod compaction_log;

@@ -3,6 +3,7 @@ mod limits;
 mod mcp;
 mod mcp_annotations;
 mod mcp_diagnostics;
+mod mcp_elicit;
 mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;

@@ -136,6 +136,8 @@ fn a_corrupt_log_among_others_does_not_stop_the_reader() {
 }
 
 fn screen(app: &mut App) -> String {
+    // The event loop hands `App` what arrived on its channel before it draws.
+    app.take_events();
     let mut term = Terminal::new(TestBackend::new(100, 24)).unwrap();
     term.draw(|f| app.render(f)).unwrap();
     deepterm::ui::snapshot::symbols(term.backend().buffer())
@@ -152,30 +154,27 @@ fn ctrl_r_says_the_history_is_still_read_then_shows_the_entries() {
         (Locale::ZhCn, "正在读取历史…（已读 3 个会话）"),
     ] {
         let mut app = App::new(locale, false);
-        let (tx, rx) = std::sync::mpsc::channel();
-        app.start_history_from(rx);
+        let mut reader = app.history_sink();
         app.on_key(ctrl('r'));
         for c in "deploy".chars() {
             app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
         }
-        tx.send(HistoryBatch {
+        assert!(reader(HistoryBatch {
             older: vec!["write the docs".into()],
             sessions: 3,
             done: false,
-        })
-        .unwrap();
+        }));
         let s = screen(&mut app);
         assert!(s.contains(reading), "{s}");
         // Nothing matches yet, but the reading is not over: no failed search.
         assert!(!s.contains("failing") && !s.contains("无结果"), "{s}");
         assert_eq!(app.history_reading(), Some(3));
 
-        tx.send(HistoryBatch {
+        assert!(reader(HistoryBatch {
             older: vec!["deploy the api to staging".into()],
             sessions: 9,
             done: true,
-        })
-        .unwrap();
+        }));
         let s = screen(&mut app);
         assert!(s.contains("deploy the api to staging"), "{s}");
         assert!(!s.contains(reading), "{s}");

@@ -9,6 +9,7 @@ mod checkpoints;
 mod commands_lang;
 mod controls;
 mod custom_commands;
+mod elicitation;
 mod guided_demo;
 mod help_table;
 mod mcp_remote;

@@ -57,7 +57,7 @@ fn copy_fills_the_paste_buffer(w: u16, locale: &str) {
     tmux.wait_for("the finished demo reply", |s| {
         // The demo answers in the interface language (§14.5).
         let call = if zh {
-            "提到其中一个"
+            "我就会调用它"
         } else {
             "I will call"
         };
@@ -280,7 +280,7 @@ fn notify_when_unfocused(w: u16, locale: &str, notify: bool, unfocus: bool) -> u
         }
     };
     let call = if zh {
-        "提到其中一个"
+        "我就会调用它"
     } else {
         "I will call"
     };

@@ -80,7 +80,7 @@ fn first_screen_and_footer(w: u16, locale: &str) {
     let screen = tmux.wait_for("the reply and the session hit", |s| {
         // The demo answers in the interface language (§14.5).
         crate::common::tmux::chat_flat(s).contains(if zh {
-            "提到其中一个"
+            "我就会调用它"
         } else {
             "I will call"
         }) && s.contains(idle)

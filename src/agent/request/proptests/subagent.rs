@@ -131,6 +131,8 @@ impl Driver {
             Source::kind("subagent-task"),
         )];
         let (tools, deferred) = self.plan();
+        // The parent's route as its last request went (narrowed by a refusal, if any).
+        let route = self.effective_route();
         let mut sent = Vec::new();
         for step in 1..=u64::from(rounds) + 1 {
             sub.push(EventKind::StepStart(StepRef { turn, step }))
@@ -147,7 +149,7 @@ impl Driver {
                     explicit_series_start: false,
                     effort: None,
                 };
-                let planned = plan_attempt(sub, &mut series, &self.route, input, &mut |_| {})
+                let planned = plan_attempt(sub, &mut series, &route, input, &mut |_| {})
                     .expect("the subagent's request plans");
                 sent.push(super::sent(
                     build_wire(&planned.opts).expect("the subagent's request serializes"),

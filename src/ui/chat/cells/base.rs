@@ -1,53 +1,12 @@
-//! What every Chat cell kind shares: the [`HistoryCell`] trait each kind implements, the
-//! rendering inputs, the tool-card mode and the small wrapping helpers the kinds use.
+//! What every Chat cell kind shares: the [`HistoryCell`] trait each kind implements and
+//! the small wrapping helpers the kinds use (the rendering inputs, `RenderCtx`, come from
+//! the model).
 
 use ratatui::text::{Line, Span};
 
-use crate::i18n::Localizer;
+use crate::ui::model::RenderCtx;
 use crate::ui::text::{wrap_line, wrap_prefixed};
 use crate::ui::theme;
-
-/// How tool cards show (`Ctrl+O` cycles).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ToolCardMode {
-    /// Header and a short preview.
-    #[default]
-    Collapsed,
-    /// Full arguments and output.
-    Expanded,
-    /// Not shown.
-    Hidden,
-}
-
-impl ToolCardMode {
-    /// The next mode in the cycle.
-    pub fn next(self) -> Self {
-        match self {
-            ToolCardMode::Collapsed => ToolCardMode::Expanded,
-            ToolCardMode::Expanded => ToolCardMode::Hidden,
-            ToolCardMode::Hidden => ToolCardMode::Collapsed,
-        }
-    }
-    /// Fluent id of the mode's name.
-    pub fn key(self) -> &'static str {
-        match self {
-            ToolCardMode::Collapsed => "tui-cards-collapsed",
-            ToolCardMode::Expanded => "tui-cards-expanded",
-            ToolCardMode::Hidden => "tui-cards-hidden",
-        }
-    }
-}
-
-/// Rendering inputs shared by every cell.
-#[derive(Debug, Clone, Copy)]
-pub struct RenderCtx {
-    /// Strings.
-    pub l: Localizer,
-    /// Tool card mode.
-    pub cards: ToolCardMode,
-    /// Bumped whenever `l` or `cards` changes so caches miss.
-    pub generation: u64,
-}
 
 /// A cell's rendered rows except an assistant's committed markdown (borrowed from its
 /// collector): `head`, then the body, then `foot`, all wrapped to the width. `foot` ends

@@ -10,7 +10,8 @@ use crate::session::checkpoint_event::RewindScope;
 use crate::ui::text::sanitize;
 use crate::ui::theme;
 
-use super::base::{HistoryCell, Parts, RenderCtx, dim_line, wrap_all};
+use super::base::{HistoryCell, Parts, dim_line, wrap_all};
+use crate::ui::model::RenderCtx;
 
 /// What the node shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,7 +186,7 @@ impl HistoryCell for CheckpointCell {
 mod tests {
     use super::*;
     use crate::i18n::{Locale, Localizer};
-    use crate::ui::chat::cells::ToolCardMode;
+    use crate::ui::model::ToolCardMode;
 
     fn text(c: &CheckpointCell, loc: Locale, width: usize, expanded: bool) -> String {
         let ctx = RenderCtx {

@@ -10,7 +10,8 @@ use crate::ui::context_node::ContextKind;
 use crate::ui::text::{sanitize, truncate, wrap_line};
 use crate::ui::theme;
 
-use super::base::{HistoryCell, Parts, RenderCtx, dim_indented};
+use super::base::{HistoryCell, Parts, dim_indented};
+use crate::ui::model::RenderCtx;
 
 /// A context node: what changed, and the infos giving each tool's source and description
 /// for the expansion.

@@ -1,11 +1,12 @@
 //! Line counts in Chat are source lines, whatever the width (§14.5): a long message's
 //! "N more lines" and a tool card's, as the composer's `[Pasted N lines]` counts them.
 
+use super::HistoryCell;
 use super::message::UserCell;
 use super::tool::ToolCell;
-use super::{HistoryCell, RenderCtx};
 use crate::i18n::{Locale, Localizer};
-use crate::ui::chat::cells::ToolCardMode;
+use crate::ui::model::RenderCtx;
+use crate::ui::model::ToolCardMode;
 
 fn rows(cell: &UserCell, width: usize, locale: Locale, expanded: bool) -> Vec<String> {
     let ctx = RenderCtx {

@@ -10,7 +10,8 @@ use crate::ui::markdown::StreamCollector;
 use crate::ui::text::{sanitize, truncate, wrap_line, wrap_prefixed};
 use crate::ui::theme;
 
-use super::base::{HistoryCell, Parts, RenderCtx, dim_indented, dim_line, wrap_all};
+use super::base::{HistoryCell, Parts, dim_indented, dim_line, wrap_all};
+use crate::ui::model::RenderCtx;
 
 /// Lines of a long user message shown while it is collapsed (one row each).
 const USER_PREVIEW_LINES: usize = 3;

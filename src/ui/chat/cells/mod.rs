@@ -23,8 +23,9 @@ mod line_count_tests;
 use ratatui::text::Line;
 
 use crate::agent::protocol::Notice;
+use crate::ui::model::RenderCtx;
 
-pub use base::{HistoryCell, Parts, RenderCtx, ToolCardMode};
+pub use base::{HistoryCell, Parts};
 pub use checkpoint::{CheckpointCell, CheckpointNode};
 pub use context::ContextCell;
 pub use message::{AssistantCell, AttachmentCell, AttemptCell, CompactionCell, UserCell};

@@ -7,7 +7,8 @@ use crate::agent::protocol::{Notice, NoticeLevel, OUTPUT_ROW, OutputLine, row_ce
 use crate::ui::text::{sanitize, str_width, wrap_line, wrap_prefixed};
 use crate::ui::theme;
 
-use super::base::{HistoryCell, Parts, RenderCtx, wrap_all};
+use super::base::{HistoryCell, Parts, wrap_all};
+use crate::ui::model::RenderCtx;
 
 impl HistoryCell for Notice {
     fn rows(&self, width: usize, ctx: &RenderCtx, _expanded: bool) -> Parts {
@@ -91,7 +92,7 @@ fn table_rows(rows: &[OutputLine], width: usize, ctx: &RenderCtx) -> Vec<Line<'s
 mod tests {
     use super::*;
     use crate::i18n::{Locale, Localizer};
-    use crate::ui::chat::cells::ToolCardMode;
+    use crate::ui::model::ToolCardMode;
 
     /// `/help`'s rows as text at `width`.
     fn help(width: usize, locale: Locale) -> Vec<String> {

@@ -9,7 +9,8 @@ use crate::i18n::Arg;
 use crate::ui::text::{sanitize, truncate, wrap_line, wrap_prefixed};
 use crate::ui::theme;
 
-use super::base::{HistoryCell, Parts, RenderCtx, ToolCardMode, dim_indented};
+use super::base::{HistoryCell, Parts, dim_indented};
+use crate::ui::model::{RenderCtx, ToolCardMode};
 
 /// Lines of a tool result shown in a collapsed card.
 const PREVIEW_LINES: usize = 3;

@@ -24,7 +24,8 @@ impl Transcript {
 mod tests {
     use crate::i18n::{Locale, Localizer};
     use crate::tools::progress::Progress;
-    use crate::ui::chat::cells::{HistoryCell, RenderCtx, ToolCardMode, ToolCell};
+    use crate::ui::chat::cells::{HistoryCell, ToolCell};
+    use crate::ui::model::{RenderCtx, ToolCardMode};
 
     fn status(p: Option<Progress>, locale: Locale) -> String {
         let mut c = ToolCell::new("c1".into(), "ev__index".into(), "{}".into());

@@ -71,8 +71,9 @@ mod tests {
         AssistantMessageData, Event, EventKind, Message, Role, Source, StepRef, ToolCallData,
     };
     use crate::session::subagent_event::{SubagentMode, SubagentStart};
-    use crate::ui::chat::cells::{HistoryCell, RenderCtx, ToolCardMode};
+    use crate::ui::chat::cells::HistoryCell;
     use crate::ui::chat::fold::{CellKind, Transcript};
+    use crate::ui::model::{RenderCtx, ToolCardMode};
 
     fn ev(kind: EventKind) -> Event {
         Event {

@@ -30,7 +30,12 @@ struct FaultRun {
 
 /// Registers an `echo` tool, queues `replies`, runs one turn.
 async fn fault_run(sim_cfg: SimConfig, replies: Vec<ScriptedReply>) -> FaultRun {
-    let mut h = harness(sim_cfg, Wire::Messages, "").await;
+    fault_run_on(sim_cfg, Wire::Messages, replies).await
+}
+
+/// [`fault_run`] on the given wire.
+async fn fault_run_on(sim_cfg: SimConfig, wire: Wire, replies: Vec<ScriptedReply>) -> FaultRun {
+    let mut h = harness(sim_cfg, wire, "").await;
     register(
         &h.bg,
         "echo",
@@ -168,6 +173,92 @@ async fn fault_client_errors_are_not_retried() {
         assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Error)]);
         let err = run.out.error.expect("the turn reports an error");
         assert!(err.contains(&format!("scripted {status}")), "{err}");
+    }
+}
+
+/// An error as an odd provider sends it: any status, any `type` in its body, and a
+/// `Retry-After` header sent verbatim.
+fn odd(status: u16, error_type: &str, retry_after: Option<&str>) -> ScriptedReply {
+    ScriptedReply::fault(Fault::OddHttpError {
+        status,
+        error_type: error_type.into(),
+        message: format!("scripted {status} {error_type}"),
+        retry_after: retry_after.map(str::to_string),
+    })
+}
+
+#[tokio::test]
+async fn a_400_whose_body_names_a_rate_limit_is_not_retried_on_either_route() {
+    // The status says the request is at fault: retrying it would only send the same bad
+    // request again (and wait for nothing), whatever `type` the body names (§8).
+    for wire in [Wire::Messages, Wire::OpenAi] {
+        for status in [400, 422] {
+            let run = fault_run_on(
+                SimConfig::default(),
+                wire,
+                vec![
+                    odd(status, "rate_limit_error", Some("1")),
+                    ScriptedReply::text("never sent"),
+                ],
+            )
+            .await;
+            assert_eq!(
+                attempts(&run.events),
+                vec![a("invalid_request", Some(status), false)],
+                "{wire:?} {status}"
+            );
+            assert_eq!(run.h.sim.requests().len(), 1, "{wire:?} {status}");
+            assert_eq!(run.h.sim.pending_replies(), 1, "{wire:?} {status}");
+            assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Error)]);
+            assert!(
+                run.elapsed < Duration::from_millis(900),
+                "its Retry-After was not waited for: {:?}",
+                run.elapsed
+            );
+            let err = run.out.error.expect("the turn reports an error");
+            assert!(err.contains(&format!("scripted {status}")), "{err}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_429_or_5xx_with_an_odd_retry_after_or_body_type_is_still_retried() {
+    // A garbled `Retry-After`, an HTTP-date already past, a negative number: the client
+    // backs off on its own. A body naming a client-side `type` does not turn a 5xx into
+    // the request's fault.
+    for wire in [Wire::Messages, Wire::OpenAi] {
+        let run = fault_run_on(
+            SimConfig::default(),
+            wire,
+            vec![
+                odd(429, "invalid_request_error", Some("soon")),
+                odd(
+                    503,
+                    "invalid_request_error",
+                    Some("Wed, 21 Oct 2015 07:28:00 GMT"),
+                ),
+                odd(500, "authentication_error", Some("-3")),
+                ScriptedReply::text("OK after three odd errors"),
+            ],
+        )
+        .await;
+        assert_completed(&run.out);
+        assert_eq!(
+            run.out.text.as_deref(),
+            Some("OK after three odd errors"),
+            "{wire:?}"
+        );
+        assert_eq!(
+            attempts(&run.events),
+            vec![
+                a("rate_limit", Some(429), true),
+                a("server", Some(503), true),
+                a("server", Some(500), true),
+            ],
+            "{wire:?}"
+        );
+        assert_eq!(run.h.sim.requests().len(), 4, "{wire:?}");
+        assert_eq!(outcomes(&run.events), vec![Some(TurnOutcome::Completed)]);
     }
 }
 
