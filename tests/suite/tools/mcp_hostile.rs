@@ -181,6 +181,54 @@ async fn max_tools_from_the_model_entry_caps_the_declarations() {
     );
 }
 
+/// A tool the `max_tools` cut leaves undeclared is not hidden (SPEC §15.1): the model
+/// reaches it through `call_tool`, and the real MCP tool runs under its own name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_past_the_max_tools_cut_runs_through_call_tool() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    env.sim.push_reply(deepterm::sim::ScriptedReply::tool_call(
+        "call_tool",
+        serde_json::json!({"name": "fx__echo", "arguments": {"text": "reached past the cut"}}),
+    ));
+    env.sim
+        .push_reply(deepterm::sim::ScriptedReply::text("It answered."));
+    let cfg = config(&env, "", "", "max_tools = 13");
+    let out = env
+        .exec(
+            &cfg,
+            "/mcp connect fx
+please echo something
+",
+            &[],
+        )
+        .await;
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let reqs = env.requests();
+    assert!(!tool_names(&reqs[0]).contains(&"fx__echo".to_string()));
+    // The first request announces it by name, so the model knows it exists.
+    assert!(
+        reqs[0]["rawBody"].as_str().unwrap().contains("fx__echo"),
+        "the cut tool is announced"
+    );
+    let log = env.log();
+    let call = log
+        .iter()
+        .find(|e| e["type"] == "tool/call")
+        .expect("a tool call is logged");
+    assert_eq!(call["data"]["name"], "fx__echo");
+    assert_eq!(call["data"]["bridged"], true);
+    let result = log
+        .iter()
+        .find(|e| e["type"] == "tool/result")
+        .expect("its result is logged");
+    assert_ne!(result["data"]["message"]["isError"], true, "{result}");
+    assert_eq!(
+        result["data"]["message"]["content"][0]["text"],
+        "reached past the cut"
+    );
+}
+
 /// A reply over rmcp's fixed 16 MiB line limit (which used to be dropped silently and
 /// surface as a timeout) passes under the default 64 MiB limit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
