@@ -7,6 +7,7 @@ mod mcp_elicit;
 mod mcp_hostile;
 mod mcp_misbehaving;
 mod mcp_npm;
+mod mcp_prompts;
 mod mcp_remote;
 mod mcp_remote_errors;
 pub(crate) mod mcp_remote_oauth;
