@@ -1,6 +1,6 @@
 //! Peak heap memory of one `exec` turn whose reply is large and arrives in tiny deltas
 //! (a 40 MB reply in 16-byte deltas once peaked at 639 MB). The turn runs in
-//! process exactly as `deepterm exec` runs it (`app::setup`, `app::build_agent`,
+//! process exactly as `deepterm exec` runs it (`startup::setup`, `startup::build_agent`,
 //! `exec::run_script`) against a bare loopback server that generates the stream as it
 //! writes it (`tests/support/bulk_sse.rs`), so the counting global allocator sees the
 //! client's memory. The peak is of live heap bytes above the baseline taken just before the
@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 use deepterm::agent::exec::run_script;
 use deepterm::agent::run::ApprovalMode;
-use deepterm::app;
 use deepterm::cli::{CliArgs, CliCommand};
 use deepterm::config::ApiKey;
 use deepterm::i18n::{Locale, Localizer};
+use deepterm::startup;
 
 #[path = "../tests/support/bulk_sse.rs"]
 mod bulk_sse;
@@ -65,16 +65,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         demo: false,
         prompt: None,
     };
-    let mut setup = app::setup(&args, true).map_err(|e| e.0)?;
+    let mut setup = startup::setup(&args, true).map_err(|e| e.0)?;
     setup.demo = false;
     setup.key = Some(ApiKey::new("sk-bulk"));
     let l = Localizer::new(setup.locale);
     let started = std::time::Instant::now();
     let peak = rt.block_on(async {
-        let (session, _, _) = app::open_session(&setup.session_dir, None, l).map_err(|e| e.0)?;
+        let (session, _, _) =
+            startup::open_session(&setup.session_dir, None, l).map_err(|e| e.0)?;
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let mut agent =
-            app::build_agent(&setup, session, None, tx, ApprovalMode::DenyAll).map_err(|e| e.0)?;
+        let mut agent = startup::build_agent(&setup, session, None, tx, ApprovalMode::DenyAll)
+            .map_err(|e| e.0)?;
         let base = counting_alloc::reset_peak();
         run_script(&mut agent, vec!["Hello".to_string()], &mut rx).await?;
         Ok::<usize, String>(counting_alloc::peak_above(base))

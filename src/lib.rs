@@ -2,7 +2,6 @@
 //! cache warm while tools come and go mid-conversation.
 
 pub mod agent;
-pub mod app;
 pub mod approval;
 pub mod checkpoint;
 pub mod cli;
@@ -15,6 +14,7 @@ pub mod sandbox;
 pub mod secret;
 pub mod session;
 pub mod sim;
+pub mod startup;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod tools;

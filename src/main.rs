@@ -1,4 +1,4 @@
-//! deepterm binary: argument parsing and wiring only (see `deepterm::app`).
+//! deepterm binary: argument parsing and wiring only (see `deepterm::startup`).
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -6,10 +6,10 @@ use std::process::ExitCode;
 
 use deepterm::agent::exec::{ExecOutput, decode_script, parse_script, run_script_as};
 use deepterm::agent::run::ApprovalMode;
-use deepterm::app::{self, StartupError};
 use deepterm::cli::{self, CliArgs, CliCommand};
 use deepterm::i18n::{Arg, Locale, Localizer};
 use deepterm::safe_text::sanitize;
+use deepterm::startup::{self, StartupError};
 
 fn main() -> ExitCode {
     let argv: Vec<OsString> = std::env::args_os().collect();
@@ -141,9 +141,9 @@ fn run_exec(
     approve_all: bool,
     json: bool,
 ) -> Result<(), StartupError> {
-    let setup = app::setup(args, false)?;
+    let setup = startup::setup(args, false)?;
     let l = Localizer::new(setup.locale);
-    for line in app::config_warning_lines(&setup.config, l) {
+    for line in startup::config_warning_lines(&setup.config, l) {
         eprintln!("{}", sanitize(&line));
     }
     if let Some(n) = &setup.demo_notice {
@@ -180,19 +180,19 @@ fn run_exec(
     let rt = runtime(l)?;
     // The guided demo works in a copy of its sample project (SPEC §15.4).
     if setup.demo && args.resume.is_none() && args.fork.is_none() {
-        app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
+        startup::demo_workspace::enter_at_start(l).map_err(StartupError)?;
     }
     rt.block_on(async {
         // The handle keeps the in-process simulator running until the script ends.
         let sim = match setup.demo {
             true => Some(
-                app::start_demo_sim(std::time::Duration::ZERO, l, setup.demo_locale.clone())
+                startup::start_demo_sim(std::time::Duration::ZERO, l, setup.demo_locale.clone())
                     .await?,
             ),
             false => None,
         };
         let demo_base = sim.as_ref().map(|s| s.base_url());
-        let (session, path, torn) = app::open_start_session(&setup.session_dir, args, l)?;
+        let (session, path, torn) = startup::open_start_session(&setup.session_dir, args, l)?;
         if let Some(t) = torn {
             eprintln!("{}", sanitize(&torn_line(&t, l)));
         }
@@ -201,8 +201,8 @@ fn run_exec(
             eprintln!("{line}");
         }
         if setup.demo {
-            let dir = app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
-            let n = app::demo_workspace::notice(&dir);
+            let dir = startup::demo_workspace::enter_at_start(l).map_err(StartupError)?;
+            let n = startup::demo_workspace::notice(&dir);
             eprintln!("{}", l.tra_owned(&n.key, &n.args));
         }
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -211,7 +211,7 @@ fn run_exec(
         } else {
             ApprovalMode::DenyAll
         };
-        let mut agent = app::build_agent(&setup, session, demo_base, tx, approval)?;
+        let mut agent = startup::build_agent(&setup, session, demo_base, tx, approval)?;
         let id = agent.session().id().to_string();
         // Config-enabled MCP servers are part of the first request's tools.
         let wait = setup.config.mcp_startup_wait_secs.unwrap_or(30);
@@ -226,7 +226,7 @@ fn run_exec(
         let result = run_script_as(&mut agent, lines, &mut rx, output).await;
         // The lock goes with the agent, before an empty log this run created is removed.
         drop(agent);
-        if args.resume.is_none() && app::remove_if_empty(&path) {
+        if args.resume.is_none() && startup::remove_if_empty(&path) {
             return result.map_err(StartupError);
         }
         // The id and path come from the session directory's file names.
@@ -256,25 +256,25 @@ fn torn_line(t: &deepterm::session::store::TornTail, l: Localizer) -> String {
 }
 
 fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
-    let mut setup = app::setup(args, true)?;
+    let mut setup = startup::setup(args, true)?;
     let l = Localizer::new(setup.locale);
     let rt = runtime(l)?;
     // The guided demo works in a copy of its sample project (SPEC §15.4): entered before
     // a new session opens, so the session's workspace is the copy.
     if setup.demo && args.resume.is_none() && args.fork.is_none() {
-        app::demo_workspace::enter_at_start(l).map_err(StartupError)?;
+        startup::demo_workspace::enter_at_start(l).map_err(StartupError)?;
     }
-    let (session, path, torn) = app::open_start_session(&setup.session_dir, args, l)?;
+    let (session, path, torn) = startup::open_start_session(&setup.session_dir, args, l)?;
     // SPEC §14.4: a resumed session continues in its own workspace (told once the TUI runs).
     let workspace_line = deepterm::session::workspace::enter_session_workspace(&session, l);
     // A resumed demo session continues in its copy; any other workspace gets a new copy.
     let demo_dir = match setup.demo {
-        true => Some(app::demo_workspace::enter_at_start(l).map_err(StartupError)?),
+        true => Some(startup::demo_workspace::enter_at_start(l).map_err(StartupError)?),
         false => None,
     };
     // Demo replies stream in small chunks with a short delay, like a real provider.
     let sim = match setup.demo {
-        true => Some(rt.block_on(app::start_demo_sim(
+        true => Some(rt.block_on(startup::start_demo_sim(
             std::time::Duration::from_millis(12),
             l,
             setup.demo_locale.clone(),
@@ -292,18 +292,18 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     }
     // SPEC §15.4: asked once per workspace, before anything is read from it.
     let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
-    setup.trusted = app::trust::decide_for_tui(&cwd, l);
+    setup.trusted = startup::trust::decide_for_tui(&cwd, l);
     let (ev_tx, ev_rx) = tokio::sync::mpsc::unbounded_channel();
     let (cmd_tx, cmd_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut agent = {
         let _guard = rt.enter();
-        app::build_agent(&setup, session, demo_base, ev_tx, ApprovalMode::Interactive)?
+        startup::build_agent(&setup, session, demo_base, ev_tx, ApprovalMode::Interactive)?
     };
     agent.announce(path.display().to_string());
     // The popup and key help offer the custom commands the loop read (SPEC §14.4).
     agent.announce_custom_commands();
-    app::announce_config_warnings(&agent, &setup.config);
-    app::announce_demo_notice(&agent, &setup);
+    startup::announce_config_warnings(&agent, &setup.config);
+    startup::announce_demo_notice(&agent, &setup);
     if let Some(t) = torn {
         agent.emit_torn_tail(&t);
     }
@@ -319,7 +319,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
         demo: setup.demo,
         secrets: panic_secrets(&setup),
         notify: setup.config.ui_notify,
-        resume_args: app::resume_args(args),
+        resume_args: startup::resume_args(args),
         demo_dir: demo_dir.map(|d| d.display().to_string()),
         prompt: args.prompt.clone(),
     };
@@ -327,7 +327,7 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     let res = rt.block_on(deepterm::ui::run(opts, cmd_tx, ev_rx, Some(agent_task)));
     rt.shutdown_timeout(std::time::Duration::from_millis(500));
     if args.resume.is_none() {
-        app::remove_if_empty(&path);
+        startup::remove_if_empty(&path);
     }
     res.map_err(|e| match e {
         deepterm::ui::UiError::AgentDied(p) => StartupError(l.tra(
@@ -369,7 +369,7 @@ async fn agent_loop(
 }
 
 /// Every configured provider's key present in the environment, to scrub from panic notices.
-fn panic_secrets(setup: &app::Setup) -> Vec<deepterm::config::ApiKey> {
+fn panic_secrets(setup: &startup::Setup) -> Vec<deepterm::config::ApiKey> {
     let mut keys: Vec<_> = setup.key.iter().cloned().collect();
     for p in setup.config.providers.values() {
         if let Ok(k) = std::env::var(&p.api_key_env)

@@ -11,10 +11,10 @@ use std::path::PathBuf;
 
 use deepterm::agent::exec::run_script;
 use deepterm::agent::run::ApprovalMode;
-use deepterm::app;
 use deepterm::cli::{CliArgs, CliCommand};
 use deepterm::config::ApiKey;
 use deepterm::i18n::Locale;
+use deepterm::startup;
 
 #[path = "support/bulk_sse.rs"]
 mod bulk_sse;
@@ -112,14 +112,15 @@ fn exec_peak_memory_stays_near_the_reply_size() {
         prompt: None,
     };
     // `allow_demo` only so the unset key variable is not an error; the key is set here.
-    let mut setup = app::setup(&args, true).unwrap();
+    let mut setup = startup::setup(&args, true).unwrap();
     setup.demo = false;
     setup.key = Some(ApiKey::new("sk-bulk"));
     let l = deepterm::i18n::Localizer::new(setup.locale);
     let peak = rt.block_on(async {
-        let (session, _path, _) = app::open_session(&setup.session_dir, None, l).unwrap();
+        let (session, _path, _) = startup::open_session(&setup.session_dir, None, l).unwrap();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let mut agent = app::build_agent(&setup, session, None, tx, ApprovalMode::DenyAll).unwrap();
+        let mut agent =
+            startup::build_agent(&setup, session, None, tx, ApprovalMode::DenyAll).unwrap();
         let base = counting_alloc::reset_peak();
         run_script(&mut agent, vec!["Hello".to_string()], &mut rx)
             .await

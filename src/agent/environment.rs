@@ -1,5 +1,5 @@
 //! What the loop needs from its surroundings (route resolution, config persistence,
-//! session switching), implemented by the app (`crate::app::AppEnvironment`) and by tests.
+//! session switching), implemented by the app (`crate::startup::AppEnvironment`) and by tests.
 
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ pub type SummaryJob = Box<
 >;
 
 /// Hooks the loop needs from its surroundings (route resolution, config persistence,
-/// session switching). Implemented in `crate::app`.
+/// session switching). Implemented in `crate::startup`.
 pub trait Environment: Send {
     /// Resolves `provider/model` (with any base URL override) to a route and its key.
     fn resolve_route(&self, spec: &str) -> Result<(Route, Option<ApiKey>), EnvError>;

@@ -47,7 +47,7 @@ pub fn fork(dir: &Path, parent: &Session) -> Result<(Session, PathBuf), ForkErro
         path: path.clone(),
         error,
     })?;
-    // `Store` is an `EventSink` (crate::app), as for every opened log.
+    // `Store` is an `EventSink` (crate::startup), as for every opened log.
     session.set_sink(Box::new(store));
     Ok((session, path))
 }

@@ -182,11 +182,11 @@ impl TestEnv {
             demo: true,
             prompt: None,
         };
-        let setup = deepterm::app::setup(&args, true).unwrap();
+        let setup = deepterm::startup::setup(&args, true).unwrap();
         let l = deepterm::i18n::Localizer::new(setup.locale);
-        let (session, _, _) = deepterm::app::open_session(&self.sessions(), None, l).unwrap();
+        let (session, _, _) = deepterm::startup::open_session(&self.sessions(), None, l).unwrap();
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let agent = deepterm::app::build_agent(
+        let agent = deepterm::startup::build_agent(
             &setup,
             session,
             Some(self.sim.base_url()),

@@ -30,12 +30,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use deepterm::agent::run::{Agent, ApprovalMode, Background};
-use deepterm::app::{self, AppEnvironment};
 use deepterm::config::{ApiKey, Config};
 use deepterm::i18n::{Locale, Localizer};
 use deepterm::session::event::ToolSchema;
 use deepterm::sim::render::{render_anthropic, render_anthropic_message};
 use deepterm::sim::{self, RecordedRequest, ScriptedReply, SimConfig, SimHandle};
+use deepterm::startup::{self, AppEnvironment};
 use deepterm::tools::{Approval, RegisteredTool, ToolExecutor, ToolOutcome, ToolSource};
 use futures_util::future::BoxFuture;
 use serde_json::{Value, json};
@@ -375,7 +375,7 @@ pub async fn run(removal: Removal, dir: &Path) -> Result<Run, String> {
     let cfg = Config::parse(&config_text(&sim, removal), None).map_err(|e| format!("{e:?}"))?;
     let route = cfg.resolve_route(None).map_err(|e| format!("{e:?}"))?;
     let l = Localizer::new(Locale::EnUs);
-    let (session, _, _) = app::open_session(&session_dir, None, l).map_err(|e| e.0)?;
+    let (session, _, _) = startup::open_session(&session_dir, None, l).map_err(|e| e.0)?;
     let key_vars = deepterm::tools::child_env::key_env_vars(&cfg);
     let hooks = deepterm::agent::hooks::Hooks::new(cfg.hooks.clone(), &key_vars, &ws, &session_dir);
     let env = AppEnvironment {

@@ -71,7 +71,7 @@ fn the_copy(tmp: &Path) -> PathBuf {
             p.file_name()
                 .unwrap()
                 .to_string_lossy()
-                .starts_with(deepterm::app::demo_workspace::PREFIX)
+                .starts_with(deepterm::startup::demo_workspace::PREFIX)
         })
         .collect();
     assert_eq!(copies.len(), 1, "{copies:?}");

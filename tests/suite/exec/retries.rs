@@ -101,11 +101,11 @@ async fn tui_turn_against(
         demo: true,
         prompt: None,
     };
-    let setup = deepterm::app::setup(&args, true).unwrap();
+    let setup = deepterm::startup::setup(&args, true).unwrap();
     let l = deepterm::i18n::Localizer::new(setup.locale);
-    let (session, path, _) = deepterm::app::open_session(&sessions, None, l).unwrap();
+    let (session, path, _) = deepterm::startup::open_session(&sessions, None, l).unwrap();
     let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
-    let agent = deepterm::app::build_agent(
+    let agent = deepterm::startup::build_agent(
         &setup,
         session,
         Some(dead.to_string()),

@@ -1,6 +1,6 @@
 //! Layering: no path in the crate may close a cycle, neither between the
 //! crate's top-level modules (`session`, `llm`, `tools`, `config`, `agent`, `sim`, `ui`, `i18n`,
-//! `app`, `cli`) nor between source files. `docs/architecture.md` ("Layering") names the layers.
+//! `startup`, `cli`) nor between source files. `docs/architecture.md` ("Layering") names the layers.
 //!
 //! The test reads every file under `src/` with a small lexer (comments, strings and character
 //! literals are skipped) and resolves each path to the file that defines what it names:

@@ -11,9 +11,9 @@ fn start(w: u16, locale: &str) -> (Tmux, tempfile::TempDir) {
     let commands = dir.path().join("c/deepterm/commands");
     std::fs::create_dir_all(&commands).unwrap();
     std::fs::write(
-        commands.join("review.md"),
-        "---\ndescription: Review one file for bugs\nargument-hint: FILE\n---\n\
-         Please review $ARGUMENTS for bugs.\n",
+        commands.join("audit.md"),
+        "---\ndescription: Audit one file for bugs\nargument-hint: FILE\n---\n\
+         Please audit $ARGUMENTS for bugs.\n",
     )
     .unwrap();
     std::fs::write(commands.join("help.md"), "not the help\n").unwrap();
@@ -44,15 +44,15 @@ fn offers_and_runs(w: u16, locale: &str) {
     tmux.wait_for("the clash warning", |s| {
         common::tmux::chat_flat(s).replace(' ', "").contains(&clash)
     });
-    tmux.run(&["send-keys", "-t", "t", "-l", "/rev"]);
+    tmux.run(&["send-keys", "-t", "t", "-l", "/aud"]);
     tmux.wait_for("the popup with the custom command", |s| {
-        s.contains("/review FILE") && s.contains("Review one file for bugs")
+        s.contains("/audit FILE") && s.contains("Audit one file for bugs")
     });
     tmux.key("Tab");
     tmux.run(&["send-keys", "-t", "t", "-l", "src/x.rs"]);
     tmux.key("Enter");
     tmux.wait_for("the expanded text sent", |s| {
-        common::tmux::chat_flat(s).contains("Please review src/x.rs for bugs.")
+        common::tmux::chat_flat(s).contains("Please audit src/x.rs for bugs.")
     });
 }
 

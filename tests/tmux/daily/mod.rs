@@ -67,7 +67,7 @@ pub(super) fn demo_copy(dir: &std::path::Path) -> std::path::PathBuf {
         .filter(|p| {
             p.file_name().is_some_and(|n| {
                 n.to_string_lossy()
-                    .starts_with(deepterm::app::demo_workspace::PREFIX)
+                    .starts_with(deepterm::startup::demo_workspace::PREFIX)
             })
         })
         .collect();

@@ -79,11 +79,15 @@ fn first_screen_and_footer(w: u16, locale: &str) {
     let idle = if zh { "查看快捷键" } else { "? for keys" };
     let screen = tmux.wait_for("the reply and the session hit", |s| {
         // The demo answers in the interface language (§14.5).
-        crate::common::tmux::chat_flat(s).contains(if zh {
-            "我就会调用它"
-        } else {
-            "I will call"
-        }) && s.contains(idle)
+        // Chinese wraps between any two characters: compared without the joining spaces.
+        crate::common::tmux::chat_flat(s)
+            .replace(' ', "")
+            .contains(if zh {
+                "提到其中一个"
+            } else {
+                "Iwillcall"
+            })
+            && s.contains(idle)
             && footer(s).contains(hit)
     });
     let f = footer(&screen);

@@ -53,7 +53,7 @@ fn scan_sees_the_known_layers() {
     // vacuously. These edges exist by design (the loop uses the session, the UI the protocol).
     let a = crate_graphs();
     for m in [
-        "agent", "config", "llm", "session", "tools", "sim", "ui", "i18n", "app", "cli",
+        "agent", "config", "llm", "session", "tools", "sim", "ui", "i18n", "startup", "cli",
     ] {
         assert!(a.modules.contains_key(m), "top-level module {m} not found");
     }
@@ -61,7 +61,7 @@ fn scan_sees_the_known_layers() {
         ("agent", "session"),
         ("agent", "llm"),
         ("ui", "agent"),
-        ("app", "agent"),
+        ("startup", "agent"),
     ] {
         assert!(
             a.modules[from].contains_key(to),
