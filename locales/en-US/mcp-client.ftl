@@ -32,3 +32,23 @@ mcp-resources-not-connected = { $name }: not connected (/mcp connect { $name })
 mcp-resources-failed = { $name }: the resources could not be listed: { $error }
 mcp-resources-timeout = { $name }: the resources could not be listed: no answer within { $seconds } s
 mcp-resources-no-server = No MCP server is connected.
+mcp-prompt-no-args = it takes no arguments
+mcp-prompt-bad-arg = { $command }: “{ $word }” is not ARG=VALUE. It accepts: { $accepted }
+mcp-prompt-unknown-arg = { $command } has no argument “{ $arg }”. It accepts: { $accepted }
+mcp-prompt-missing-args = { $command } needs { $count ->
+    [one] the argument
+   *[other] the arguments
+} { $names }. Usage: { $command } { $accepted }
+mcp-prompt-not-connected = { $command }: the MCP server { $name } is not connected (/mcp connect { $name })
+mcp-prompt-failed = { $command }: the server could not give the prompt: { $error }
+mcp-prompt-timeout = { $command }: the server did not give the prompt within { $seconds } s
+mcp-prompt-empty = { $command }: the prompt has no text to send
+mcp-prompts-skipped = { $name }: { $count ->
+    [one] a prompt was
+   *[other] { $count } prompts were
+} left out (a name must be at most { $limit } letters, digits, _, - or .): { $prompts }
+mcp-catalog-failed = { $name }: { $what } failed: { $error }
+mcp-resource-read-failed = { $name }: the resource { $uri } could not be read: { $error }
+mcp-resource-read-timeout = { $name }: the resource { $uri } was not read within { $seconds } s
+cmd-prompts-help-title = Server prompts:
+cmd-prompt-no-description = MCP server prompt

@@ -312,4 +312,5 @@ tui-attachment-expanded = ▾ @{ $path } (Enter collapses)
 tui-attachment-outside = ▸ @{ $path } · not attached: outside the workspace
 tui-attachment-binary = ▸ @{ $path } · not attached: binary or not UTF-8
 tui-attachment-not-regular = ▸ @{ $path } · not attached: not a regular file
+tui-attachment-unavailable = ▸ @{ $path } · not attached: the MCP server could not give it
 tui-status-reconnecting = reconnecting { $attempt }/{ $max } · { $cause } · next try in { $seconds } s

@@ -31,3 +31,17 @@ mcp-resources-not-connected = { $name }：未连接（/mcp connect { $name }）
 mcp-resources-failed = { $name }：无法列出资源：{ $error }
 mcp-resources-timeout = { $name }：无法列出资源：{ $seconds } 秒内没有应答
 mcp-resources-no-server = 没有已连接的 MCP 服务器。
+mcp-prompt-no-args = 它不接受参数
+mcp-prompt-bad-arg = { $command }：“{ $word }”不是 ARG=VALUE 形式。可用参数：{ $accepted }
+mcp-prompt-unknown-arg = { $command } 没有参数“{ $arg }”。可用参数：{ $accepted }
+mcp-prompt-missing-args = { $command } 缺少 { $count } 个必需参数：{ $names }。用法：{ $command } { $accepted }
+mcp-prompt-not-connected = { $command }：MCP 服务器 { $name } 未连接（/mcp connect { $name }）
+mcp-prompt-failed = { $command }：服务器无法提供该提示：{ $error }
+mcp-prompt-timeout = { $command }：服务器在 { $seconds } 秒内没有提供该提示
+mcp-prompt-empty = { $command }：该提示没有可发送的文本
+mcp-prompts-skipped = { $name }：有 { $count } 个提示被略过（名称最多 { $limit } 个字符，只能包含字母、数字、_、- 或 .）：{ $prompts }
+mcp-catalog-failed = { $name }：{ $what } 失败：{ $error }
+mcp-resource-read-failed = { $name }：无法读取资源 { $uri }：{ $error }
+mcp-resource-read-timeout = { $name }：资源 { $uri } 在 { $seconds } 秒内没有读到
+cmd-prompts-help-title = 服务器提示：
+cmd-prompt-no-description = MCP 服务器提示

@@ -281,4 +281,5 @@ tui-attachment-expanded = ▾ @{ $path }（Enter 折叠）
 tui-attachment-outside = ▸ @{ $path } · 未附加：位于工作区之外
 tui-attachment-binary = ▸ @{ $path } · 未附加：二进制或非 UTF-8 文件
 tui-attachment-not-regular = ▸ @{ $path } · 未附加：不是普通文件
+tui-attachment-unavailable = ▸ @{ $path } · 未附加：MCP 服务器无法提供
 tui-status-reconnecting = 正在重连 { $attempt }/{ $max } · { $cause } · { $seconds } 秒后重试

@@ -28,6 +28,8 @@ pub enum Refusal {
     Binary,
     /// Not a regular file (a FIFO or device put in its place).
     NotRegular,
+    /// An MCP resource (`@NAME:URI`) the server could not give (SPEC §15.2).
+    Unavailable,
 }
 
 /// One entry of `source.attachments`.
@@ -128,7 +130,7 @@ fn read_text(path: &Path, max: usize) -> Read {
 }
 
 /// A fence longer than any backtick run in `text`.
-fn fence(text: &str) -> String {
+pub(crate) fn fence(text: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {
@@ -263,6 +265,14 @@ mod tests {
         std::fs::create_dir(d.path().join("src")).unwrap();
         std::fs::write(d.path().join("src/main.rs"), "fn main() {}\n// two\n").unwrap();
         d
+    }
+
+    #[test]
+    fn a_prompts_embedded_resource_is_capped_like_a_file_mention() {
+        assert_eq!(
+            crate::tools::mcp::prompts::MAX_MENTION_BYTES,
+            MAX_MENTION_BYTES
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod plan;
 pub mod prompt;
 pub mod protocol;
 pub mod request;
+pub mod resource_mentions;
 pub mod review;
 pub mod run;
 pub mod state;

@@ -514,6 +514,15 @@ pub enum AgentEvent {
     /// The custom commands read at start (SPEC §14.4), for the popup and key help to
     /// offer after the built-in table.
     CustomCommands(Vec<crate::agent::command_spec::OfferedCommand>),
+    /// What the MCP servers offer besides tools (SPEC §15.2), sent again whenever it
+    /// changes: their prompts as commands for the popup and key help, and `NAME:URI` of
+    /// their resources for `@` completion.
+    McpOffers {
+        /// `/NAME:PROMPT` commands.
+        prompts: Vec<crate::agent::command_spec::OfferedPrompt>,
+        /// `NAME:URI` of each listed resource.
+        resources: Vec<String>,
+    },
     /// A turn finished (any outcome); `exec` uses this to run the next line.
     /// (The final text travels in the line's outcome, not here: a copy of a large reply
     /// per turn is what the exec memory benchmark measures.)

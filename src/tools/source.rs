@@ -34,6 +34,9 @@ pub enum Background {
     Mcp(McpStatus),
     /// A warning for the user about a source (a tool it offered was left out or cut).
     Warning(Text),
+    /// An MCP server's prompts or resource list changed: the loop offers the lists anew
+    /// (`McpManager::prompts`, `McpManager::resource_mentions`).
+    McpCatalog,
 }
 
 /// The latest tool list of one source, not yet taken by the loop (see

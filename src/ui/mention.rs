@@ -98,6 +98,30 @@ pub fn rank_indices(files: &[String], query: &str, limit: usize) -> Vec<usize> {
     hits.into_iter().map(|h| h.2).collect()
 }
 
+/// What `@NAME:…` completes to when NAME is an MCP server with resources (SPEC §15.2):
+/// its `NAME:URI` entries ranked by the URI against what follows the colon, as files are
+/// against the query; `None` when the query names no such server (files then).
+pub fn rank_resources<'a>(resources: &'a [String], query: &str) -> Option<Vec<&'a str>> {
+    let (server, _) = query.split_once(':')?;
+    let prefix = format!("{server}:");
+    let mine: Vec<String> = resources
+        .iter()
+        .filter(|r| r.starts_with(&prefix))
+        .cloned()
+        .collect();
+    if mine.is_empty() {
+        return None;
+    }
+    // Scored as a path: the whole `NAME:URI`, so a typed URI prefix ranks first.
+    let idx = rank_indices(&mine, query, MENTION_ROWS);
+    let hits: Vec<&'a str> = idx
+        .into_iter()
+        .filter_map(|i| resources.iter().find(|r| **r == mine[i]))
+        .map(String::as_str)
+        .collect();
+    Some(hits)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

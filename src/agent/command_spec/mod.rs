@@ -74,6 +74,8 @@ pub enum CommandId {
     Quit,
     /// A custom command from a `*.md` file (SPEC §14.4; `crate::agent::custom_commands`).
     Custom,
+    /// An MCP server's prompt, `/NAME:PROMPT` (SPEC §15.2; `crate::tools::mcp::prompts`).
+    Prompt,
 }
 
 /// What a command accepts after its name.
@@ -132,6 +134,46 @@ impl CommandSpec {
         }
     }
 }
+
+impl CommandSpec {
+    /// The entry of an MCP server's prompt (SPEC §15.2): its description as the server
+    /// wrote it (screened), else a generic one; its arguments as `topic=… [style=…]`,
+    /// required when any argument is.
+    pub fn prompt(p: &OfferedPrompt) -> CommandSpec {
+        CommandSpec {
+            id: CommandId::Prompt,
+            name: Cow::Owned(p.name.clone()),
+            aliases: &[],
+            args: match (p.required, p.synopsis.is_empty()) {
+                (true, _) => ArgSpec::Required,
+                (false, true) => ArgSpec::None,
+                (false, false) => ArgSpec::Optional,
+            },
+            desc_key: match &p.description {
+                Some(d) => Cow::Owned(d.clone()),
+                None => Cow::Borrowed(PROMPT_NO_DESCRIPTION),
+            },
+            complete_with_args: !p.synopsis.is_empty(),
+            usage_key: (!p.synopsis.is_empty()).then(|| Cow::Owned(p.synopsis.clone())),
+        }
+    }
+}
+
+/// An MCP server's prompt as the loop offers it to the UI (`AgentEvent::McpOffers`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OfferedPrompt {
+    /// `/NAME:PROMPT`.
+    pub name: String,
+    /// Its description, screened, if any.
+    pub description: Option<String>,
+    /// Its arguments, `topic=… [style=…]` (empty: none).
+    pub synopsis: String,
+    /// Whether any argument is required.
+    pub required: bool,
+}
+
+/// Fluent id of a prompt's description when its server gives none.
+const PROMPT_NO_DESCRIPTION: &str = "cmd-prompt-no-description";
 
 /// A custom command as the loop offers it to the UI (`AgentEvent::CustomCommands`): what
 /// the popup, key help and `/help` show; the loop keeps the text it expands.
@@ -423,6 +465,7 @@ fn is_subsequence(hay: &str, needle: &str) -> bool {
 pub fn describe(c: &CommandSpec, tr: impl Fn(&str) -> String) -> String {
     match c.id {
         CommandId::Custom if c.desc_key != CUSTOM_NO_DESCRIPTION => c.desc_key.to_string(),
+        CommandId::Prompt if c.desc_key != PROMPT_NO_DESCRIPTION => c.desc_key.to_string(),
         _ => tr(&c.desc_key),
     }
 }

@@ -128,6 +128,13 @@ pub enum Command {
         /// The arguments (trimmed).
         args: String,
     },
+    /// An MCP server's prompt (SPEC §15.2) with its `ARG=VALUE` words as typed.
+    Prompt {
+        /// `/NAME:PROMPT`.
+        name: String,
+        /// The arguments (trimmed).
+        args: String,
+    },
 }
 
 /// `/mcp`'s arguments.
@@ -350,6 +357,10 @@ impl Command {
                 name: spec.name.to_string(),
                 args: rest.to_string(),
             },
+            CommandId::Prompt => Command::Prompt {
+                name: spec.name.to_string(),
+                args: rest.to_string(),
+            },
         })
     }
 
@@ -384,6 +395,7 @@ impl Command {
             Command::Resume { .. } => CommandId::Resume,
             Command::Quit => CommandId::Quit,
             Command::Custom { .. } => CommandId::Custom,
+            Command::Prompt { .. } => CommandId::Prompt,
         }
     }
 }

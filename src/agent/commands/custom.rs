@@ -21,6 +21,9 @@ impl CommandContext<'_> {
             .map(CustomCommand::offered)
             .collect();
         self.events.emit(AgentEvent::CustomCommands(offered));
+        if let Some(m) = self.mcp() {
+            self.events.emit(super::mcp_offers(&m));
+        }
         self.warn_custom_command_problems();
     }
 

@@ -11,12 +11,14 @@ mod effort;
 mod instructions;
 mod mcp;
 mod preview;
+mod prompt;
 mod review;
 mod sandbox;
 mod status;
 
 pub use context::{CommandContext, usage_text};
 pub use preview::InspectFailure;
+pub use prompt::mcp_offers;
 
 use crate::agent::command_spec::{COMMANDS, Command, CommandId, ParseError, SystemAction};
 use crate::agent::protocol::{AgentEvent, OUTPUT_VERBATIM, OutputLine, TurnPhase, output_row};
@@ -59,6 +61,17 @@ impl CommandContext<'_> {
             let name = name.clone();
             return self.custom_command(&name, args).await;
         }
+        // An MCP server's prompt (SPEC §15.2): `/NAME:PROMPT`, NAME a configured server.
+        if let Err(ParseError::Unknown { name }) = &parsed
+            && self.is_prompt_command(name)
+        {
+            let args = line
+                .trim()
+                .split_once(char::is_whitespace)
+                .map_or("", |(_, r)| r.trim());
+            let name = name.clone();
+            return self.prompt_command(&name, args).await;
+        }
         self.run_command(parsed).await
     }
 
@@ -69,6 +82,9 @@ impl CommandContext<'_> {
             Err(ParseError::Unknown { name }) if self.has_custom_command(&name) => {
                 return self.custom_command(&name, "").await;
             }
+            Err(ParseError::Unknown { name }) if self.is_prompt_command(&name) => {
+                return self.prompt_command(&name, "").await;
+            }
             Err(ParseError::Unknown { name }) => {
                 return self.warn("cmd-unknown", vec![("command", Arg::from(name))]);
             }
@@ -78,9 +94,11 @@ impl CommandContext<'_> {
             Command::Help => {
                 let mut lines = help_lines();
                 lines.extend(self.custom_help_lines());
+                lines.extend(self.prompt_help_lines());
                 self.output(lines)
             }
             Command::Custom { name, args } => self.custom_command(&name, &args).await,
+            Command::Prompt { name, args } => self.prompt_command(&name, &args).await,
             Command::Quit => LineOutcome {
                 quit: true,
                 ..LineOutcome::default()

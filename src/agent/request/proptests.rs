@@ -1,11 +1,14 @@
 //! Dispatch equals reconstruct: random sessions (tool churn, prompt updates, compactions,
 //! model switches across both wire protocols and every update mode, deferred catalogues,
 //! and providers refusing a tool-change block: the logged `route/downgrade` and the same
-//! log projected again, SPEC §15.1) are driven through
-//! the loop's planner ([`plan_attempt`]) and compaction builder ([`compaction_request`]);
-//! each request's wire body is logged next to the session. The inspector then rebuilds
-//! every request from the log alone (no config: `kind_of` knows no provider) and must
-//! produce the same bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
+//! log projected again, SPEC §15.1; subagents started by `task` calls, SPEC §15.3) are
+//! driven through the loop's planner ([`plan_attempt`]) and compaction builder
+//! ([`compaction_request`]); each request's wire body is logged next to the session. The
+//! inspector then rebuilds every request from the log alone (no config: `kind_of` knows
+//! no provider), a subagent's from its log inside the parent's, and must produce the same
+//! bytes. Cases: `DEEPTERM_PROPTEST_CASES`, else 1,000.
+
+mod subagent;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -151,6 +154,9 @@ enum Op {
     /// From here on the provider answers a request carrying [`REFUSALS`]`[i]`'s block
     /// with a 400 naming it (the live fallback, SPEC §15.1).
     Refuse(u8),
+    /// A step calls `task` (once, or twice at once); each subagent takes this many tool
+    /// rounds, and its first request fails once when set (SPEC §15.3).
+    Subagent(u8, u8, bool),
 }
 
 /// What a provider may refuse: the block as it shows in the body, and its 400's message.
@@ -182,6 +188,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => Just(Op::Explicit),
         2 => (0u8..16).prop_map(Op::Deferred),
         1 => (0u8..REFUSALS.len() as u8).prop_map(Op::Refuse),
+        2 => (1u8..3, 0u8..3, any::<bool>()).prop_map(|(a, r, f)| Op::Subagent(a, r, f)),
     ]
 }
 
@@ -219,6 +226,8 @@ struct Driver {
     downgrade: Option<(String, crate::llm::downgrade::Narrowed)>,
     /// Indices into `sent` of the requests the provider refused.
     refused: Vec<usize>,
+    /// Each subagent's wire bodies, in start order.
+    subagent_sent: Vec<subagent::SubagentSent>,
 }
 
 impl Driver {
@@ -246,7 +255,19 @@ impl Driver {
             refuses: None,
             downgrade: None,
             refused: Vec::new(),
+            subagent_sent: Vec::new(),
         }
+    }
+
+    /// The declared and the deferred tools, as the registry plans them: the bridge tools
+    /// are declared while a tool is deferred.
+    fn plan(&self) -> (Vec<ToolSchema>, Vec<ToolSchema>) {
+        let mut tools = self.tools.clone();
+        if !self.deferred.is_empty() {
+            tools.extend(crate::llm::bridge::bridge_schemas());
+            tools.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        (tools, self.deferred.clone())
     }
 
     /// The route as narrowed by a refusal, as the loop's `effective_route` applies it.
@@ -323,16 +344,11 @@ impl Driver {
 
     fn plan_and_send(&mut self) -> GenerateOptions {
         let route = self.effective_route();
-        // As the registry plans it: the bridge tools are declared while a tool is deferred.
-        let mut tools = self.tools.clone();
-        if !self.deferred.is_empty() {
-            tools.extend(crate::llm::bridge::bridge_schemas());
-            tools.sort_by(|a, b| a.name.cmp(&b.name));
-        }
+        let (tools, deferred) = self.plan();
         let input = AttemptInput {
             rendered: &self.prompt,
             tools,
-            deferred: self.deferred.clone(),
+            deferred,
             pending_user: std::mem::take(&mut self.pending),
             turn: self.turn,
             step: self.step,
@@ -447,6 +463,7 @@ impl Driver {
                 ));
             }
             Op::Compact(ok) => self.compact(*ok),
+            Op::Subagent(agents, rounds, fail) => self.subagents(*agents, *rounds, *fail),
         }
     }
 
@@ -531,7 +548,9 @@ proptest! {
 
     /// Dispatch equals reconstruct (SPEC §12.1): for every request of a
     /// random session the inspector's rebuilt body equals the loop's wire body byte for
-    /// byte, and both number the same requests.
+    /// byte, and both number the same requests; a subagent's requests too, rebuilt from
+    /// its log inside the parent's (SPEC §15.3), which numbers the parent's requests as
+    /// the parent does.
     #[test]
     fn inspector_rebuilds_every_request_byte_for_byte(ops in prop::collection::vec(op(), 1..40)) {
         let mut d = Driver::new();
@@ -565,6 +584,29 @@ proptest! {
         let plain: Vec<Event> = events.iter().map(|e| Event::clone(e)).collect();
         let replayed = Session::from_events(plain).expect("replay");
         prop_assert_eq!(replayed.ledger().refs(), d.session.ledger().refs());
+        for (agent, sent) in &d.subagent_sent {
+            let log = crate::agent::subagent::log::subagent_log(&replayed, agent)
+                .expect("the subagent is logged")
+                .expect("its log loads");
+            let refs = log.ledger().refs();
+            prop_assert!(refs.len() > sent.len());
+            let parents = refs.len() - sent.len();
+            prop_assert_eq!(&refs[..parents], &d.session.ledger().refs()[..parents]);
+            let wanted: Vec<usize> = (parents + 1..=refs.len()).collect();
+            let rebuilt = reconstruct(log.events(), &wanted, &|_| None).expect("reconstruct");
+            prop_assert_eq!(rebuilt.len(), sent.len());
+            for (r, sent) in rebuilt.iter().zip(sent) {
+                let got = bytes(&r.wire);
+                prop_assert!(
+                    &got == sent,
+                    "{} request {} differs:\nsent:    {}\nrebuilt: {}",
+                    agent,
+                    r.at.n,
+                    String::from_utf8_lossy(&sent.0),
+                    String::from_utf8_lossy(&got.0)
+                );
+            }
+        }
     }
 }
 

@@ -98,6 +98,12 @@ impl TurnRunner<'_> {
                 }));
                 Ok(())
             }
+            Background::McpCatalog => {
+                if let Some(m) = &self.background.mcp {
+                    self.events.emit(crate::agent::commands::mcp_offers(m));
+                }
+                Ok(())
+            }
             Background::Mcp(mut status) => {
                 // A server's stderr line may quote a key it was given explicitly.
                 status.error = status.error.map(|e| self.tools.redact(&e));

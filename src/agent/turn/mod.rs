@@ -144,6 +144,26 @@ impl TurnRunner<'_> {
         self.run_turn(text).await
     }
 
+    /// The user message for `text`: `@path` mentions attach files, `@NAME:URI` an MCP
+    /// server's resource (SPEC §15.2); a resource that could not be read is also told.
+    pub(crate) async fn user_message(&mut self, text: String) -> crate::session::event::Message {
+        let mut m = crate::agent::mentions::user_message(
+            &crate::tools::walk::current_root(),
+            text,
+            crate::agent::mentions::MAX_MENTION_BYTES,
+        );
+        if let Some(mcp) = self.background.mcp.clone() {
+            for e in crate::agent::resource_mentions::attach(&mcp, &mut m).await {
+                self.events.emit(AgentEvent::Notice(Notice {
+                    level: NoticeLevel::Warn,
+                    key: e.key,
+                    args: e.args,
+                }));
+            }
+        }
+        m
+    }
+
     pub(crate) async fn run_turn(&mut self, text: String) -> LineOutcome {
         if let Err(e) = self.repair_unanswered_calls() {
             let line = self.session_error_line(e.text());
@@ -161,14 +181,9 @@ impl TurnRunner<'_> {
         self.state.turn += 1;
         let turn = self.state.turn;
         let cancel = self.inbox.new_cancel();
-        // `@path` mentions attach the files' content.
-        self.state
-            .pending_user
-            .push(crate::agent::mentions::user_message(
-                &crate::tools::walk::current_root(),
-                text,
-                crate::agent::mentions::MAX_MENTION_BYTES,
-            ));
+        // `@path` mentions attach the files' content, `@NAME:URI` a server's resource.
+        let message = self.user_message(text).await;
+        self.state.pending_user.push(message);
         let mut final_text = String::new();
         let mut started = false;
         let result = self

@@ -72,13 +72,8 @@ impl TurnRunner<'_> {
                 continue;
             }
             taken = true;
-            self.state
-                .pending_user
-                .push(crate::agent::mentions::user_message(
-                    &crate::tools::walk::current_root(),
-                    line,
-                    crate::agent::mentions::MAX_MENTION_BYTES,
-                ));
+            let message = self.user_message(line).await;
+            self.state.pending_user.push(message);
         }
         taken
     }

@@ -11,6 +11,7 @@
 pub mod annotations;
 mod browser;
 mod call;
+mod catalog;
 mod command;
 pub mod content;
 pub mod elicit;
@@ -18,7 +19,9 @@ pub mod failure;
 pub mod listing;
 mod login;
 pub mod names;
+mod offers;
 mod options;
+pub mod prompts;
 mod remote;
 mod resources;
 mod server;
@@ -42,6 +45,7 @@ pub use options::{
     BACKOFF_ENV, DEFAULT_CALL_TIMEOUT_SECS, HEALTHY_AFTER, HEALTHY_ENV, McpOptions,
     REFRESH_INTERVAL,
 };
+pub use resources::ResourceRead;
 
 use crate::config::McpServerConfig;
 use crate::i18n::{Arg, Text};
@@ -106,6 +110,7 @@ impl McpManager {
                     skipped: Mutex::new(Vec::new()),
                     warned: Mutex::new(HashSet::new()),
                     progress: Mutex::new(Default::default()),
+                    catalog: Mutex::new(Default::default()),
                     asking: watch::Sender::new(0),
                 };
                 (name, Arc::new(server))
@@ -308,6 +313,7 @@ impl McpManager {
         if had_tools {
             server.offer_tools(&self.inner.bg, Vec::new());
         }
+        server.store_catalog(&self.inner.bg, Default::default());
         send_status(&self.inner, &mut st, name, McpState::Disconnected, None);
         server.phase.send_replace(Phase::Idle);
         Ok(true)

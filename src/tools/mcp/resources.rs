@@ -180,3 +180,118 @@ impl McpManager {
         McpReply::Output(out)
     }
 }
+
+/// What reading one resource gave (`@NAME:URI`, SPEC §15.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceRead {
+    /// Its text contents joined, cut to the cap; the full size and whether it was cut.
+    Text {
+        /// The text attached.
+        text: String,
+        /// Bytes of text the server sent.
+        bytes: u64,
+        /// Only the first `max` bytes are in `text`.
+        truncated: bool,
+    },
+    /// Binary contents (a blob): its MIME type and about how many bytes, not attached.
+    Binary {
+        /// The MIME type the server gave.
+        mime: String,
+        /// Decoded size, about.
+        bytes: u64,
+    },
+}
+
+impl McpManager {
+    /// Reads `uri` from `server` (`resources/read`) within its call timeout, keeping at
+    /// most `max` bytes of text; a failure is a sentence in the interface language.
+    pub async fn read_resource(
+        &self,
+        server: &str,
+        uri: &str,
+        max: usize,
+    ) -> Result<ResourceRead, Text> {
+        let name = || Arg::from(server);
+        let Some(s) = self.inner.servers.get(server).cloned() else {
+            return Err(Text::new("mcp-unknown-server", vec![("name", name())]));
+        };
+        let peer = s.lock().peer.clone();
+        let Some(peer) = peer.filter(|p| !p.is_transport_closed()) else {
+            return Err(Text::new(
+                "mcp-resources-not-connected",
+                vec![("name", name())],
+            ));
+        };
+        let limit = std::time::Duration::from_secs(
+            s.config
+                .timeout_secs
+                .unwrap_or(super::options::DEFAULT_CALL_TIMEOUT_SECS),
+        );
+        let read = s
+            .or_oversize(async {
+                let params = rmcp::model::ReadResourceRequestParams::new(uri);
+                match tokio::time::timeout(limit, peer.read_resource(params)).await {
+                    Ok(Ok(r)) => Ok(r),
+                    Ok(Err(e)) => Err(Text::new(
+                        "mcp-resource-read-failed",
+                        vec![
+                            ("name", name()),
+                            ("uri", Arg::from(field(uri))),
+                            ("error", Arg::from(field(&e.to_string()))),
+                        ],
+                    )),
+                    Err(_) => Err(Text::new(
+                        "mcp-resource-read-timeout",
+                        vec![
+                            ("name", name()),
+                            ("uri", Arg::from(field(uri))),
+                            ("seconds", Arg::from(limit.as_secs())),
+                        ],
+                    )),
+                }
+            })
+            .await?;
+        Ok(contents(read.contents, max))
+    }
+}
+
+/// The contents of a read: text joined (cut at `max` bytes), else the first blob named.
+fn contents(list: Vec<rmcp::model::ResourceContents>, max: usize) -> ResourceRead {
+    use rmcp::model::ResourceContents as C;
+    let mut text = String::new();
+    let mut blob = None;
+    for c in list {
+        match c {
+            C::TextResourceContents { text: t, .. } => {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&t);
+            }
+            C::BlobResourceContents {
+                mime_type, blob: b, ..
+            } => {
+                blob.get_or_insert((
+                    mime_type.unwrap_or_else(|| "application/octet-stream".into()),
+                    (b.trim_end_matches('=').len() * 3 / 4) as u64,
+                ));
+            }
+            _ => {}
+        }
+    }
+    match blob {
+        Some((mime, bytes)) if text.is_empty() => ResourceRead::Binary {
+            mime: field(&mime),
+            bytes,
+        },
+        _ => {
+            let bytes = text.len() as u64;
+            let truncated = crate::tools::truncate_utf8(&mut text, max);
+            ResourceRead::Text {
+                text,
+                bytes,
+                truncated,
+            }
+        }
+    }
+}

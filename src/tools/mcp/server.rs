@@ -68,6 +68,8 @@ pub(super) struct Server {
     pub(super) warned: Mutex<HashSet<String>>,
     /// Where the progress of each running call goes, by its progress token.
     pub(super) progress: Mutex<HashMap<ProgressToken, CallSink>>,
+    /// Its prompts and resource URIs as last listed (`catalog.rs`).
+    pub(super) catalog: Mutex<super::prompts::Catalog>,
     /// How many of its elicitations wait for the user: a call's timeout does not run
     /// meanwhile (decision 0162).
     pub(super) asking: watch::Sender<usize>,
@@ -194,6 +196,25 @@ impl Server {
                 total: params.total.filter(|t| t.is_finite()),
                 message: params.message,
             });
+        }
+    }
+
+    pub(super) fn catalog(&self) -> std::sync::MutexGuard<'_, super::prompts::Catalog> {
+        self.catalog.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Keeps `catalog` as this server's prompts and resources and tells the loop when it
+    /// changed (an empty one: stopped or given up).
+    pub(super) fn store_catalog(
+        &self,
+        bg: &mpsc::UnboundedSender<Background>,
+        catalog: super::prompts::Catalog,
+    ) {
+        let mut c = self.catalog();
+        if *c != catalog {
+            *c = catalog;
+            drop(c);
+            let _ = bg.send(Background::McpCatalog);
         }
     }
 

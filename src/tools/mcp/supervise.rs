@@ -32,6 +32,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::annotations::ToolHints;
 use super::call::McpTool;
+use super::catalog;
 use super::elicit::Elicitations;
 use super::failure::{self, text};
 use super::listing::{self, SkipReason, Skipped};
@@ -51,6 +52,8 @@ struct Handler {
     server: Arc<Server>,
     /// Holds at most one wake-up, however many notifications arrive meanwhile.
     changed: Arc<Notify>,
+    /// The same for the prompt and resource lists (`catalog.rs`).
+    catalog_changed: Arc<Notify>,
     /// Where a server's requests for user input go (SPEC §15.2).
     elicitations: Elicitations,
 }
@@ -110,12 +113,21 @@ impl ClientHandler for Handler {
         self.server.changes_seen.fetch_add(1, Ordering::SeqCst);
         self.changed.notify_one();
     }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.catalog_changed.notify_one();
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        self.catalog_changed.notify_one();
+    }
 }
 
 /// A running connection, how its process ends, and the task reading its stderr.
 struct Connection {
     running: RunningService<RoleClient, Handler>,
     changed: Arc<Notify>,
+    catalog_changed: Arc<Notify>,
     exit: ExitWatch,
     stderr: Option<tokio::task::JoinHandle<()>>,
 }
@@ -164,9 +176,11 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
     let cfg = &server.config;
     if let Some(remote) = &cfg.remote {
         let changed = Arc::new(Notify::new());
+        let catalog_changed = Arc::new(Notify::new());
         let handler = Handler {
             server: server.clone(),
             changed: changed.clone(),
+            catalog_changed: catalog_changed.clone(),
             elicitations: inner.options.elicitations.clone(),
         };
         let running = remote::serve(inner, server, remote, handler).await?;
@@ -175,6 +189,7 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
         return Ok(Connection {
             running,
             changed,
+            catalog_changed,
             exit,
             stderr: None,
         });
@@ -236,9 +251,11 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
         })
     });
     let changed = Arc::new(Notify::new());
+    let catalog_changed = Arc::new(Notify::new());
     let handler = Handler {
         server: server.clone(),
         changed: changed.clone(),
+        catalog_changed: catalog_changed.clone(),
         elicitations: inner.options.elicitations.clone(),
     };
     let served = server
@@ -253,6 +270,7 @@ async fn connect_once(inner: &Inner, server: &Arc<Server>) -> Result<Connection,
         Ok(running) => Ok(Connection {
             running,
             changed,
+            catalog_changed,
             exit,
             stderr: stderr_reader,
         }),
@@ -502,12 +520,22 @@ pub(super) async fn supervise(
         let Connection {
             running,
             changed,
+            catalog_changed,
             exit,
             stderr,
         } = conn;
         let up_since = Instant::now();
         let peer = running.peer().clone();
         warn_listing(&inner, &server, &listed);
+        // Its prompts and resources before it counts as connected, so `exec`'s first line
+        // can run a prompt command.
+        let warnings = tokio::select! {
+            _ = token.cancelled() => return,
+            w = catalog::refresh(&inner, &server, &peer, opts.connect_timeout, generation) => w,
+        };
+        for (key, text) in warnings {
+            warn_once(&inner, &server, key, text);
+        }
         let Listed { mapping, regs, .. } = listed;
         let still = if_current(&server, generation, |st| {
             st.peer = Some(peer.clone());
@@ -526,6 +554,7 @@ pub(super) async fn supervise(
         tokio::pin!(wait);
         // The earliest time the next refresh may start.
         let mut next_refresh = Instant::now();
+        let mut next_catalog = Instant::now();
         let error = loop {
             tokio::select! {
                 _ = token.cancelled() => {
@@ -538,6 +567,21 @@ pub(super) async fn supervise(
                         Ok(_) => text("mcp-err-process-exited", vec![]),
                         Err(e) => text("mcp-err-task-failed", vec![("error", e.to_string())]),
                     };
+                }
+                () = catalog_changed.notified() => {
+                    // Like a tool refresh: a burst is one refresh, spaced.
+                    tokio::select! {
+                        _ = token.cancelled() => continue,
+                        _ = tokio::time::sleep_until(next_catalog) => {}
+                    }
+                    let warnings = tokio::select! {
+                        _ = token.cancelled() => continue,
+                        w = catalog::refresh(&inner, &server, &peer, opts.connect_timeout, generation) => w,
+                    };
+                    next_catalog = Instant::now() + opts.refresh_interval;
+                    for (key, text) in warnings {
+                        warn_once(&inner, &server, key, text);
+                    }
                 }
                 () = changed.notified() => {
                     // Notifications during this pause are the same one pending refresh.
@@ -623,6 +667,7 @@ fn give_up(inner: &Inner, server: &Server, generation: u64, error: Text) {
         if !std::mem::take(&mut st.tools).is_empty() {
             server.offer_tools(&inner.bg, Vec::new());
         }
+        server.store_catalog(&inner.bg, Default::default());
         send_status(inner, st, &server.name, McpState::Failed, Some(error));
         server.phase.send_replace(Phase::Failed);
     });

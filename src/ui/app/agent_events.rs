@@ -173,6 +173,10 @@ impl App {
                 .bottom
                 .composer_mut()
                 .offer_custom_commands(offered.iter().map(CommandSpec::custom).collect()),
+            AgentEvent::McpOffers { prompts, resources } => self
+                .bottom
+                .composer_mut()
+                .offer_mcp(prompts.iter().map(CommandSpec::prompt).collect(), resources),
             AgentEvent::TurnFinished => {
                 self.plan_turn_finished();
                 self.turn_finished()

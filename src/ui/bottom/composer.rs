@@ -17,6 +17,7 @@ mod history;
 use std::collections::HashSet;
 use std::ops::Range;
 
+use crate::agent::command_spec::CommandId;
 use crate::i18n::{Arg, Localizer};
 
 use unicode_segmentation::UnicodeSegmentation;
@@ -62,8 +63,11 @@ pub struct Composer {
     last_sent: Option<Draft>,
     popup_sel: usize,
     popup_closed: bool,
-    /// The custom commands the loop read (SPEC §14.4), offered after the built-in table.
+    /// The custom commands the loop read (SPEC §14.4), then the MCP servers' prompts
+    /// (§15.2), offered after the built-in table.
     custom: Vec<SlashCommand>,
+    /// `NAME:URI` of the MCP servers' resources, what `@NAME:` completes to (§15.2).
+    resources: Vec<String>,
     search: Option<Search>,
     files: crate::ui::mention::FileIndex,
     /// The last `@` query ranked, the file count it saw, and its result: the popup asks
@@ -582,7 +586,16 @@ impl Composer {
 
     /// Offers `custom` commands after the built-in ones (what the loop announced).
     pub fn offer_custom_commands(&mut self, custom: Vec<SlashCommand>) {
-        self.custom = custom;
+        self.custom.retain(|c| c.id == CommandId::Prompt);
+        self.custom.splice(0..0, custom);
+    }
+
+    /// Offers the MCP servers' prompts after the custom commands, replacing the earlier
+    /// ones, and their resources for `@NAME:` (what the loop announced).
+    pub fn offer_mcp(&mut self, prompts: Vec<SlashCommand>, resources: Vec<String>) {
+        self.custom.retain(|c| c.id != CommandId::Prompt);
+        self.custom.extend(prompts);
+        self.resources = resources;
     }
 
     /// The custom commands offered (for the key help and the one parse of a line).
@@ -671,6 +684,9 @@ impl Composer {
     pub fn mention_matches(&self) -> Vec<&str> {
         match self.mention_query() {
             Some((_, q)) => {
+                if let Some(hits) = crate::ui::mention::rank_resources(&self.resources, q) {
+                    return hits;
+                }
                 let files = self.files.files();
                 let mut memo = self.mention_memo.borrow_mut();
                 let fresh = memo

@@ -232,6 +232,7 @@ impl HistoryCell for AttachmentCell {
             }
             (Some(Refusal::Binary), _) => ("tui-attachment-binary", vec![("path", path)]),
             (Some(Refusal::NotRegular), _) => ("tui-attachment-not-regular", vec![("path", path)]),
+            (Some(Refusal::Unavailable), _) => ("tui-attachment-unavailable", vec![("path", path)]),
             (None, true) => ("tui-attachment-expanded", vec![("path", path)]),
             (None, false) if info.truncated => (
                 "tui-attachment-truncated",

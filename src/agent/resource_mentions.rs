@@ -1,0 +1,116 @@
+//! `@NAME:URI` mentions (SPEC §15.2, decision 0169): on send, each mentioned resource of a
+//! configured MCP server is read (`resources/read`) and attached to the user message the
+//! way `@path` attaches a file (`crate::agent::mentions`): one more `text` block each,
+//! capped at [`MAX_MENTION_BYTES`], binary contents named, not attached, and listed in
+//! `source.attachments`, so the log alone rebuilds the request and resume shows it.
+//!
+//! A word whose part before the colon is no configured server stays plain text (`@a:b`
+//! in prose, a file named so): only a server's own name makes it a resource.
+
+use crate::agent::mentions::{Attachment, MAX_MENTION_BYTES, Refusal, fence, mentioned};
+use crate::i18n::{Locale, Localizer, Text};
+use crate::session::event::{Block, Message};
+use crate::tools::mcp::{McpManager, ResourceRead};
+
+/// Punctuation a sentence may put after a mention (`see @srv:doc://a.`).
+const TRAILING: [char; 9] = [',', '.', ';', '!', '?', ')', ']', '"', '\''];
+
+/// Reads one `NAME:URI`, retrying without trailing punctuation when that fails.
+async fn read(mcp: &McpManager, tok: &str) -> Option<(String, Result<ResourceRead, Text>)> {
+    let (server, uri) = tok.split_once(':')?;
+    if !mcp.is_configured(server) || uri.is_empty() {
+        return None;
+    }
+    let got = mcp.read_resource(server, uri, MAX_MENTION_BYTES).await;
+    let trimmed = tok.trim_end_matches(TRAILING);
+    if got.is_err() && trimmed != tok && trimmed.len() > server.len() + 1 {
+        let again = mcp
+            .read_resource(server, &trimmed[server.len() + 1..], MAX_MENTION_BYTES)
+            .await;
+        if again.is_ok() {
+            return Some((trimmed.to_string(), again));
+        }
+    }
+    Some((tok.to_string(), got))
+}
+
+/// One attachment: the block the model reads and its `source.attachments` entry.
+fn attachment(tok: String, got: &Result<ResourceRead, Text>) -> (String, Attachment) {
+    let mut att = Attachment {
+        path: tok.clone(),
+        lines: 0,
+        bytes: 0,
+        truncated: false,
+        refused: None,
+    };
+    let block = match got {
+        Ok(ResourceRead::Text {
+            text,
+            bytes,
+            truncated,
+        }) => {
+            att.lines = text.lines().count();
+            att.bytes = *bytes;
+            att.truncated = *truncated;
+            let f = fence(text);
+            let body = text.strip_suffix('\n').unwrap_or(text);
+            let mut b = format!("\n\n@{tok} ({} lines):\n{f}\n{body}\n{f}", att.lines);
+            if *truncated {
+                b.push_str(&format!(
+                    "\n[truncated: only the first {} of {bytes} bytes are attached]",
+                    text.len()
+                ));
+            }
+            b
+        }
+        Ok(ResourceRead::Binary { mime, bytes }) => {
+            att.bytes = *bytes;
+            att.refused = Some(Refusal::Binary);
+            format!("\n\n[@{tok} was not attached: it is binary ({mime}, {bytes} bytes)]")
+        }
+        Err(e) => {
+            att.refused = Some(Refusal::Unavailable);
+            // The model reads English, as for file mentions.
+            let why = Localizer::new(Locale::EnUs).text(e);
+            format!("\n\n[@{tok} was not attached: {why}]")
+        }
+    };
+    (block, att)
+}
+
+/// Attaches every `@NAME:URI` of `m`'s typed text after its file attachments; returns the
+/// failures, for the user to see at once.
+pub async fn attach(mcp: &McpManager, m: &mut Message) -> Vec<Text> {
+    let typed = match m.content.first() {
+        Some(Block::Text { text }) => text.clone(),
+        _ => return vec![],
+    };
+    let mut list: Vec<Attachment> = m
+        .source
+        .extra
+        .get("attachments")
+        .cloned()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    let mut failures = Vec::new();
+    let mut added = false;
+    for tok in mentioned(&typed) {
+        let Some((tok, got)) = read(mcp, tok).await else {
+            continue;
+        };
+        if list.iter().any(|a| a.path == tok) {
+            continue;
+        }
+        if let Err(e) = &got {
+            failures.push(e.clone());
+        }
+        let (block, att) = attachment(tok, &got);
+        m.content.push(Block::text(block));
+        list.push(att);
+        added = true;
+    }
+    if added && let Ok(v) = serde_json::to_value(&list) {
+        m.source.extra.insert("attachments".to_string(), v);
+    }
+    failures
+}
