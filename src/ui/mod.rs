@@ -14,18 +14,13 @@ pub mod cancelled_prompt;
 pub mod chat;
 pub mod component;
 pub mod context_node;
-pub mod editor;
-pub mod event_loop;
 pub mod footer;
 pub mod history;
-pub mod hyperlink;
 pub mod keymap;
 pub mod markdown;
 pub mod mention;
 pub mod model;
-pub mod osc;
 pub mod overlays;
-pub mod panic;
 pub mod readline;
 pub mod request_viewer;
 #[cfg(any(test, feature = "testing"))]

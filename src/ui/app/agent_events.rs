@@ -109,7 +109,7 @@ impl App {
             AgentEvent::Notice(n) => {
                 for (k, v) in &n.args {
                     if let (true, crate::i18n::Arg::Str(url)) = (k == "url", v) {
-                        crate::ui::hyperlink::remember(&mut self.links, url);
+                        crate::ui::terminal::hyperlink::remember(&mut self.links, url);
                     }
                 }
                 self.chat.transcript_mut().push(CellKind::Notice(n));

@@ -248,7 +248,7 @@ impl BottomPane {
         // (nor the queued list under the composer).
         if is(CommandId::Copy) {
             out.push(AppEvent::Copy {
-                n: crate::ui::osc::parse_copy_arg(args),
+                n: crate::ui::terminal::osc::parse_copy_arg(args),
             });
             self.composer.submit();
             return;

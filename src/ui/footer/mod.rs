@@ -495,9 +495,7 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "footer_priority_tests.rs"]
 mod priority_tests;
 
 #[cfg(test)]
-#[path = "footer_effort_tests.rs"]
-mod footer_effort_tests;
+mod effort_tests;

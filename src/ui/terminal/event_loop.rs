@@ -25,9 +25,9 @@ use tokio::time::Instant;
 use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel};
 use crate::i18n::Arg;
 
-use super::app::App;
-use super::app_event::{AppEvent, TermRequest};
 use super::panic::{AGENT_TASK, TaskPanic, payload_message, scrub_registered};
+use crate::ui::app::App;
+use crate::ui::app_event::{AppEvent, TermRequest};
 
 /// How long to wait for `Exited` after `Shutdown`.
 pub const EXIT_WAIT: Duration = Duration::from_secs(2);
@@ -389,8 +389,8 @@ where
 mod tests {
     use super::*;
     use crate::i18n::Locale;
-    use crate::ui::panic::tests::{LOCK, RESTORES, count_restore};
-    use crate::ui::panic::{Registration, UI_TASK, named, register};
+    use crate::ui::terminal::panic::tests::{LOCK, RESTORES, count_restore};
+    use crate::ui::terminal::panic::{Registration, UI_TASK, named, register};
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use futures_util::stream::BoxStream;
     use ratatui::Terminal;

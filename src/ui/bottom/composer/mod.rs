@@ -766,11 +766,9 @@ impl Composer {
 }
 
 #[cfg(test)]
-#[path = "composer_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "composer_readline_tests.rs"]
 mod readline_tests;
 
 /// A text's hash, for telling repeated texts apart without keeping copies.
