@@ -178,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn u2_single_change_is_a_title_and_not_expandable() {
+    fn a_single_change_is_a_title_and_not_expandable() {
         let en = Localizer::new(Locale::EnUs);
         let zh = Localizer::new(Locale::ZhCn);
         let n = dev(vec![Block::addition("last_tool")]);
@@ -191,7 +191,7 @@ mod tests {
     }
 
     #[test]
-    fn u3_several_changes_summarize_and_expand() {
+    fn several_changes_summarize_and_expand() {
         let en = Localizer::new(Locale::EnUs);
         let zh = Localizer::new(Locale::ZhCn);
         let n = dev(vec![
@@ -221,7 +221,7 @@ mod tests {
     }
 
     #[test]
-    fn u2_mixed_text_and_tool_blocks_is_generic_context() {
+    fn mixed_text_and_tool_blocks_are_generic_context() {
         let n = dev(vec![Block::text("note"), Block::addition("a")]);
         assert!(!n.is_tool_change());
         assert_eq!(n.title(Localizer::new(Locale::EnUs)), "Context injection");
