@@ -58,7 +58,7 @@ impl ContextKind {
     }
 
     /// Folds a later change into a tool-change node, netted: adding a tool the node
-    /// removed undoes the removal, and the other way round (decision 0033). Returns false
+    /// removed undoes the removal, and the other way round. Returns false
     /// (and changes nothing) for a generic node.
     pub fn merge_tools(&mut self, more_added: &[String], more_removed: &[String]) -> bool {
         let ContextKind::Tools { added, removed } = self else {
@@ -108,7 +108,7 @@ impl ContextKind {
                     ),
                 })
             }
-            // Live changes that cancelled out before a request (decision 0033).
+            // Live changes that cancelled out before a request.
             ContextKind::Tools { added, removed } if added.is_empty() && removed.is_empty() => {
                 Some(l.tr("tools-no-net-change"))
             }

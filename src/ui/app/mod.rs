@@ -59,7 +59,7 @@ pub struct App {
     /// The number of the last history reading started.
     readings: u64,
     /// The newest `/resume` listing shown (its picker was opened by its first batch);
-    /// batches of older listings are dropped (decision 0101).
+    /// batches of older listings are dropped.
     resume_listing: Option<u64>,
     /// URLs notices named (their `url` argument), drawn as OSC 8 links (`ui::terminal::hyperlink`).
     links: Vec<String>,
@@ -125,7 +125,7 @@ impl App {
             resume_listing: None,
             links: Vec::new(),
             // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
-            // through alternate scroll (decision 0037). F3 captures it.
+            // through alternate scroll. F3 captures it.
             mouse_capture: false,
             focused: true,
             notify: false,

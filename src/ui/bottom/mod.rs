@@ -160,7 +160,7 @@ impl BottomPane {
         let l = m.l;
         let w = body.width as usize;
         let found = self.composer.search_match().map(str::to_string);
-        // While the history is still read, no match yet is no failure (decision 0101).
+        // While the history is still read, no match yet is no failure.
         let reading = m.history_reading.map(|n| {
             format!(
                 "  {}",

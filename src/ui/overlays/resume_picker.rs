@@ -43,7 +43,7 @@ pub struct ResumePicker {
     page: usize,
     /// Sessions the listing has given so far (the current and empty ones included).
     received: usize,
-    /// The listing is still read (decision 0101).
+    /// The listing is still read.
     reading: bool,
     /// The open session's workspace, once a batch named it: its sessions come first.
     workspace: Option<WorkspaceMatch>,
@@ -73,7 +73,7 @@ impl ResumePicker {
         p
     }
 
-    /// Takes a batch of the listing. A batch costs what it holds (decision 0101): each
+    /// Takes a batch of the listing. A batch costs what it holds: each
     /// session's workspace is resolved once, when it arrives, and the batch is sorted on
     /// its own and merged into its group — appended, as a rule, since the listing comes
     /// newest first.

@@ -68,7 +68,7 @@ pub enum UiError {
 
 /// DECSET 1007, alternate scroll: in the alternate screen the terminal turns wheel
 /// events into ↑/↓ keys while the mouse is not captured, so the wheel scrolls the focused
-/// pane and native selection keeps working (§14.5, decision 0037).
+/// pane and native selection keeps working (§14.5).
 pub const ALTERNATE_SCROLL_ON: &str = "\x1b[?1007h";
 /// DECRST 1007: the terminal's own wheel behaviour again.
 pub const ALTERNATE_SCROLL_OFF: &str = "\x1b[?1007l";

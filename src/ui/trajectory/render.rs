@@ -687,7 +687,7 @@ impl Trajectory {
 }
 
 /// A request row's usage figures: known, or unknown with the localized mark to show in
-/// their place (decision 0028).
+/// their place.
 enum Figures<'a> {
     Known(&'a Usage, Option<f64>),
     Unknown(String),

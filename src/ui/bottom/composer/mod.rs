@@ -45,7 +45,7 @@ pub struct Composer {
     rev: u64,
     caret: usize,
     pastes: Vec<(String, String)>,
-    /// This session's prompts and, behind them, other sessions' (decision 0101).
+    /// This session's prompts and, behind them, other sessions'.
     history: history::History,
     /// History texts that start with `/` but were sent as messages (a paste, or a
     /// message of an earlier session): recalled, they are messages again.
@@ -102,7 +102,7 @@ pub struct Search {
     pub nth: usize,
     /// The distinct matches found so far, as positions in the history newest first. The
     /// history is scanned only as far as the shown match needs, when the query, the
-    /// match asked for or the history changes, never per frame (decision 0101: the
+    /// match asked for or the history changes, never per frame (the
     /// history may hold many thousands of entries).
     found: Vec<usize>,
     /// How many entries, newest first, were scanned for `found`.
@@ -434,7 +434,7 @@ impl Composer {
             return;
         }
         // A batch costs what it holds: the history reader hands thousands of entries in
-        // batches, and the frame that takes one must not wait (decision 0101).
+        // batches, and the frame that takes one must not wait.
         let literal = &mut self.literal;
         let added = self.history.add_older(newest_first, |t| {
             // A user message of an earlier session is a message, even with a `/`.

@@ -58,10 +58,10 @@ pub struct Transcript {
     pub(super) refine_next: usize,
     pub(super) layout_key: (u16, u64),
     /// The tool-change node that later changes merge into until the next request goes
-    /// out (decision 0033).
+    /// out.
     open_node: Option<usize>,
     /// The log records tool changes as `tools/changed` events; its developer messages
-    /// then make no node (decision 0097).
+    /// then make no node.
     logs_tool_changes: bool,
     /// Source and description of every tool seen (changes, request headers).
     tool_infos: HashMap<String, ToolInfo>,
@@ -71,7 +71,7 @@ pub struct Transcript {
     replaying: bool,
     /// A cell the Chat pane should scroll into view on the next frame.
     reveal: Option<usize>,
-    /// What the log's rewinds took back: left out of the cells (decision 0096).
+    /// What the log's rewinds took back: left out of the cells.
     rewound: Rewound,
     /// Every prompt seen, rewound ones too (a rewind's node names the prompt).
     turns: Vec<TurnSeen>,
@@ -471,8 +471,8 @@ impl Transcript {
                             *approval = Some(ToolApproval::Decided(ApprovalDecision::Deny));
                         }
                         // A command the sandbox seemed to refuse: the logged retry says
-                        // what ran and what the user answered, live and resumed alike
-                        // (decision 0115); the live answer adds nothing to it.
+                        // what ran and what the user answered, live and resumed alike;
+                        // the live answer adds nothing to it.
                         if let Some(r) = &d.sandbox_retry {
                             *retry = Some(Box::new(r.clone()));
                             *approval = None;
@@ -487,7 +487,7 @@ impl Transcript {
         }
     }
 
-    /// A logged hook run (decision 0105): a tool hook's is a line in its call's card; any
+    /// A logged hook run: a tool hook's is a line in its call's card; any
     /// other hook's, which the live loop announced as a notice, is one on a resumed log.
     fn hook_run(&mut self, h: &crate::session::hook_event::HookRunData) {
         let card = h.tool_call_id.as_ref().and_then(|id| self.by_call.get(id));
@@ -540,7 +540,7 @@ fn failed_turn_notice(e: &AttemptError) -> Notice {
 }
 
 /// What Chat says of a server that failed: its error in the interface language when the
-/// log has it (decision 0090), else the logged English text.
+/// log has it, else the logged English text.
 fn mcp_failed_notice(m: &McpStatus) -> Notice {
     let error = match &m.detail {
         Some(t) => Arg::from((**t).clone()),

@@ -11,11 +11,11 @@ use crate::ui::text::sanitize;
 use super::{MAX_TOOL_INFOS, Transcript};
 
 impl Transcript {
-    /// A logged `tools/changed` event (decision 0097): one node, made when the change
+    /// A logged `tools/changed` event: one node, made when the change
     /// happened, the same live and on a resumed log. Every change until the next request
     /// goes into that one node, netted (a change and its reversal cancel out, leaving "no
     /// net change"): a server that changes its list in a loop is one node per request,
-    /// not one per change (decision 0033).
+    /// not one per change.
     pub(super) fn tools_changed(&mut self, c: &ToolsChangedData) {
         self.logs_tool_changes = true;
         // A server that invents new names on every change must not grow this without
@@ -62,7 +62,7 @@ impl Transcript {
     }
 
     /// A logged tool-change developer message, in a log written before `tools/changed`
-    /// existed (decision 0097): there the message is the only record of the change, so
+    /// existed: there the message is the only record of the change, so
     /// it makes the node. On a resumed log a change logged by a turn's first request goes
     /// before that turn's message, where the change was made.
     pub(super) fn developer_tools(
