@@ -210,7 +210,7 @@ impl ResumePicker {
     ) {
         let w = rows[0].width as usize;
         let date = local_time(s.modified);
-        // Decision 0101: a long log is counted within its first bytes only.
+        // A long log is counted within its first bytes only.
         let stats_key = if s.messages_partial {
             "tui-resume-stats-at-least"
         } else {
@@ -376,7 +376,7 @@ impl Component for ResumePicker {
                             ("total", Arg::from(self.listed_count())),
                         ],
                     ),
-                    // Decision 0101: the list fills in while the logs are read.
+                    // The list fills in while the logs are read.
                     self.reading_count().map_or(String::new(), |n| format!(
                         " · {}",
                         l.tra("tui-history-reading", &[("count", Arg::from(n))])

@@ -58,8 +58,7 @@ pub enum Row {
         ttft_ms: Option<u64>,
         /// Duration.
         duration_ms: Option<u64>,
-        /// Usage; `None` when the provider reported an impossible one (unknown, decision
-        /// 0028).
+        /// Usage; `None` when the provider reported an impossible one (unknown).
         usage: Option<Usage>,
         /// Set when the request read less from the cache than the prefix it shared with
         /// the previous request (the reason is shown on the row below).

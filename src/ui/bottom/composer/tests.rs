@@ -489,7 +489,7 @@ mod props {
 
 #[test]
 fn ctrl_r_on_a_long_history_scans_only_to_its_match_and_not_again_per_frame() {
-    // Decision 0101: the history may hold many thousands of entries; the search line is
+    // The history may hold many thousands of entries; the search line is
     // drawn every frame.
     let mut c = Composer::default();
     let mut older: Vec<String> = vec!["deploy the newest".to_string()];
