@@ -306,8 +306,8 @@ fn resume_again_after_closing_a_picker_still_reading_opens_the_new_listing() {
     assert_eq!(p.reading_count(), Some(2));
 }
 
-/// Closing a picker whose listing is still read asks the loop to stop reading it (decision
-/// 0101); closing one whose listing is complete asks nothing.
+/// Closing a picker whose listing is still read asks the loop to stop reading it; closing
+/// one whose listing is complete asks nothing.
 #[test]
 fn closing_a_picker_still_reading_stops_its_listing() {
     let mut app = App::new(Locale::EnUs, false);
