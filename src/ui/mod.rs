@@ -21,7 +21,6 @@ pub mod markdown;
 pub mod mention;
 pub mod model;
 pub mod overlays;
-pub mod readline;
 pub mod request_viewer;
 #[cfg(any(test, feature = "testing"))]
 pub mod sample;

@@ -13,6 +13,7 @@
 
 mod edit;
 mod history;
+mod readline;
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -22,8 +23,8 @@ use crate::i18n::{Arg, Localizer};
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::ui::readline::{next_boundary, prev_boundary};
 use crate::ui::text::{grapheme_width, str_width, wrap_ranges};
+use readline::{next_boundary, prev_boundary};
 
 /// Pastes longer than this many characters become a placeholder.
 pub const PASTE_CHAR_LIMIT: usize = 1000;
@@ -283,13 +284,13 @@ impl Composer {
     /// Home / Ctrl+A: the start of the current logical line (a wrapped line is one
     /// line); pressed there, the start of the draft.
     pub fn home(&mut self) {
-        self.caret = crate::ui::readline::home(&self.text, self.caret);
+        self.caret = readline::home(&self.text, self.caret);
     }
 
     /// End / Ctrl+E: the end of the current logical line; pressed there, the end of the
     /// draft.
     pub fn end(&mut self) {
-        self.caret = crate::ui::readline::end(&self.text, self.caret);
+        self.caret = readline::end(&self.text, self.caret);
     }
 
     fn on_first_line(&self) -> bool {
