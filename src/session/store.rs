@@ -559,7 +559,7 @@ pub fn parse_log_from(reader: impl BufRead) -> Result<ParsedLog, LoadError> {
         let len = usize::try_from(line.len).unwrap_or(usize::MAX);
         if line.terminated {
             let ev = parse_line(line.bytes)
-                .map_err(|message| LoadError::Line(LineError::new(number, message)))?;
+                .map_err(|e| LoadError::Line(LineError::new(number, e.to_string())))?;
             events.push(ev);
             offset = offset.saturating_add(len).saturating_add(1);
             parsed.keep = offset;
@@ -618,12 +618,26 @@ fn newer_format(raw: &[u8]) -> Option<u64> {
         .then_some(start.data.format)
 }
 
-fn parse_line(raw: &[u8]) -> Result<Event, String> {
-    let text = std::str::from_utf8(raw).map_err(|_| "not valid UTF-8".to_string())?;
+/// Why a log line is not an event (its text goes into the load error with the line number).
+#[derive(Debug, thiserror::Error)]
+enum LineFault {
+    /// The bytes are not UTF-8.
+    #[error("not valid UTF-8")]
+    NotUtf8,
+    /// Nothing but white space.
+    #[error("empty line")]
+    Empty,
+    /// Not the JSON of an event.
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+}
+
+fn parse_line(raw: &[u8]) -> Result<Event, LineFault> {
+    let text = std::str::from_utf8(raw).map_err(|_| LineFault::NotUtf8)?;
     if text.trim().is_empty() {
-        return Err("empty line".into());
+        return Err(LineFault::Empty);
     }
-    serde_json::from_str(text).map_err(|e| e.to_string())
+    Ok(serde_json::from_str(text)?)
 }
 
 /// How many saved torn tails one log may collect (`.torn`, `.torn.1`, …).
