@@ -19,6 +19,10 @@
 //!   method too (to show what S256 protects against).
 //! - `POST /fixture/expire-sessions` ends every MCP session, so the next request with an
 //!   old `Mcp-Session-Id` gets a 404 (`deepterm-mcp-http-fixture expire BASE` sends it).
+//! - `FIXTURE_DROP_STREAM=1`: the first `slow_echo` call's SSE answer is cut after its
+//!   progress event, so the client must resume it with `Last-Event-ID` (`resume.rs`, whose
+//!   in-memory event store the server then keeps); the SSE retry interval is then 100 ms
+//!   instead of rmcp's 3 s.
 //! - `FIXTURE_LOG=PATH`: one JSON line per event (registration, authorization, token grant
 //!   or refusal, new MCP session, each `/mcp` request with whether it carried a session id).
 //!   Tokens are never written there.
@@ -33,6 +37,7 @@
 mod browse;
 mod mcp;
 mod oauth;
+mod resume;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -68,7 +73,11 @@ async fn serve() {
         .expect("bind 127.0.0.1");
     let port = listener.local_addr().expect("local address").port();
     let base = format!("http://127.0.0.1:{port}");
-    let sessions = Arc::new(LocalSessionManager::default());
+    let sessions = Arc::new(if env_flag("FIXTURE_DROP_STREAM") {
+        LocalSessionManager::default().with_event_store(Arc::new(resume::MemoryEvents::default()))
+    } else {
+        LocalSessionManager::default()
+    });
     let auth = Arc::new(oauth::AuthServer::new(
         &base,
         env_flag("FIXTURE_OAUTH"),
@@ -84,11 +93,21 @@ async fn serve() {
             Ok(mcp::Tools)
         },
         sessions.clone(),
-        StreamableHttpServerConfig::default().with_sse_keep_alive(None),
+        StreamableHttpServerConfig::default()
+            .with_sse_keep_alive(None)
+            .with_sse_retry(if env_flag("FIXTURE_DROP_STREAM") {
+                Some(std::time::Duration::from_millis(100))
+            } else {
+                Some(std::time::Duration::from_secs(3))
+            }),
     );
-    let mcp = axum::Router::new().nest_service("/mcp", service).layer(
-        axum::middleware::from_fn_with_state(auth.clone(), oauth::guard),
-    );
+    let mcp = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(resume::drop_first_stream))
+        .layer(axum::middleware::from_fn_with_state(
+            auth.clone(),
+            oauth::guard,
+        ));
     let app = oauth::routes(auth).merge(mcp).route(
         "/fixture/expire-sessions",
         axum::routing::post(move || expire(sessions.clone())),

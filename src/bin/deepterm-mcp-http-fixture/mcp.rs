@@ -1,5 +1,7 @@
-//! The fixture's MCP side: `echo`, and `whoami`, a careless tool that answers with the
-//! `Authorization` header it was sent (a server leaking the client's credential back).
+//! The fixture's MCP side: `echo`; `whoami`, a careless tool that answers with the
+//! `Authorization` header it was sent (a server leaking the client's credential back); and
+//! `slow_echo`, which reports progress on the call's own stream first and answers 400 ms
+//! later (what a dropped stream is cut after, `resume.rs`).
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -28,6 +30,15 @@ fn tools() -> Vec<Tool> {
         tool(
             "echo",
             "Echo the text back.",
+            json!({
+                "type": "object",
+                "properties": { "text": { "type": "string" } },
+                "required": ["text"]
+            }),
+        ),
+        tool(
+            "slow_echo",
+            "Echo the text back after reporting progress.",
             json!({
                 "type": "object",
                 "properties": { "text": { "type": "string" } },
@@ -72,7 +83,15 @@ impl ServerHandler for Tools {
                 ContentBlock::text(format!("You sent: {sent}")),
             ])));
         }
-        if request.name != "echo" {
+        if request.name == "slow_echo" {
+            // The progress goes on the call's own SSE stream (its token names the call).
+            if let Some(token) = context.meta.get_progress_token() {
+                let mut p = rmcp::model::ProgressNotificationParam::new(token, 1.0);
+                p.total = Some(2.0);
+                let _ = context.peer.notify_progress(p).await;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+        } else if request.name != "echo" {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool {}", request.name),
                 None,

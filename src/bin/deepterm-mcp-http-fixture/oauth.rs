@@ -348,6 +348,7 @@ pub async fn guard(
         "event": "mcp",
         "method": req.method().as_str(),
         "session": headers.contains_key("mcp-session-id"),
+        "lastEventId": headers.get("last-event-id").and_then(|v| v.to_str().ok()),
     }));
     if let Ok(expected) = std::env::var("FIXTURE_BEARER") {
         let sent = headers

@@ -277,8 +277,7 @@ fn short(s: &str) -> String {
 
 fn explain_reqwest(server: &Server, r: &reqwest::Error) -> Text {
     let chain = chain_text(r);
-    let lower = chain.to_ascii_lowercase();
-    if lower.contains("certificate") || lower.contains("tls") || lower.contains("ssl") {
+    if is_tls_failure(&chain) {
         return text(
             "mcp-err-tls",
             vec![("url", url(server)), ("error", short(&chain))],
@@ -294,6 +293,25 @@ fn explain_reqwest(server: &Server, r: &reqwest::Error) -> Text {
         return text("mcp-err-http-timeout", vec![("url", url(server))]);
     }
     text("mcp-err-http-other", vec![("error", short(&chain))])
+}
+
+/// Whether a request's error chain is a failed TLS handshake. rustls (reqwest's TLS) names
+/// most failures without saying "TLS" — a plain-HTTP server at an `https` URL is "received
+/// corrupt message of type InvalidContentType" — so its own wordings are matched too.
+fn is_tls_failure(chain: &str) -> bool {
+    let lower = chain.to_ascii_lowercase();
+    [
+        "certificate",
+        "tls",
+        "ssl",
+        "handshake",
+        "corrupt message",
+        "peer is incompatible",
+        "peer misbehaved",
+        "fatal alert",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// `e` and its sources, joined (reqwest's own text is only "error sending request").

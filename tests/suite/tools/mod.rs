@@ -9,6 +9,7 @@ mod mcp_misbehaving;
 mod mcp_npm;
 mod mcp_prompts;
 mod mcp_remote;
+mod mcp_remote_errors;
 pub(crate) mod mcp_remote_oauth;
 mod mcp_resources;
 mod mcp_results;

@@ -8,7 +8,7 @@ fn crate_src() -> PathBuf {
 }
 
 /// The production build's graphs of `src/`, read once for the tests below: the sources do
-/// not change while the suite runs, and each reading lexes the whole crate (decision 0107).
+/// not change while the suite runs, and each reading lexes the whole crate.
 fn crate_graphs() -> &'static Analysis {
     static GRAPHS: std::sync::OnceLock<Analysis> = std::sync::OnceLock::new();
     GRAPHS.get_or_init(|| analyze(&crate_src()))
