@@ -127,7 +127,7 @@ impl App {
                 description,
             } => self.bottom.set_asker(
                 call_id,
-                crate::ui::bottom::Asker {
+                crate::ui::approval_keys::Asker {
                     agent: crate::ui::text::sanitize(&agent),
                     description: crate::ui::text::sanitize(&description),
                 },

@@ -13,7 +13,8 @@ use crate::ui::model::Model;
 use crate::ui::text::truncate;
 use crate::ui::theme;
 
-use super::{Asker, BottomPane, PendingApproval};
+use super::{BottomPane, PendingApproval};
+use crate::ui::approval_keys::{Asker, approval_title};
 
 /// The longest denial reason, in characters.
 const MAX_REASON_CHARS: usize = 300;
@@ -28,21 +29,6 @@ fn one_line(args: &str) -> String {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The question's title: "Allow TOOL?", naming the subagent whose call it is (SPEC §15.3).
-pub fn approval_title(l: crate::i18n::Localizer, tool: &str, asker: Option<&Asker>) -> String {
-    match asker {
-        Some(a) => l.tra(
-            "tui-approval-title-subagent",
-            &[
-                ("tool", tool.into()),
-                ("agent", Arg::from(a.agent.clone())),
-                ("description", Arg::from(a.description.clone())),
-            ],
-        ),
-        None => l.tra("tui-approval-title", &[("tool", tool.into())]),
-    }
 }
 
 impl BottomPane {

@@ -44,16 +44,7 @@ pub struct PendingApproval {
     /// Why it asks and what `a` does, when the agent said (SPEC §15.5).
     pub ask: Option<crate::ui::approval_keys::AskInfo>,
     /// The subagent whose call it is (`inherit`, SPEC §15.3).
-    pub asker: Option<Asker>,
-}
-
-/// The subagent a question is for: its id and its `task` description (sanitized).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Asker {
-    /// `a1`.
-    pub agent: String,
-    /// What the parent asked it to do, in a few words.
-    pub description: String,
+    pub asker: Option<crate::ui::approval_keys::Asker>,
 }
 
 /// The bottom pane: owns the composer, the pending approvals and the texts sent.
@@ -67,7 +58,7 @@ pub struct BottomPane {
     /// Pending approvals, oldest first.
     approvals: VecDeque<PendingApproval>,
     /// The subagent the next question is for, by call id (`AgentEvent::ApprovalAsker`).
-    next_asker: Option<(String, Asker)>,
+    next_asker: Option<(String, crate::ui::approval_keys::Asker)>,
     /// The latest submitted texts, newest last (as shown in the composer, bounded); the
     /// last [`Model::queued`] of them wait behind the running turn and are shown under
     /// the composer.

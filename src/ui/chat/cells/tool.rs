@@ -360,7 +360,7 @@ pub struct ApprovalCell {
     /// The answer.
     pub decision: Option<ApprovalDecision>,
     /// The subagent whose call it is.
-    pub asker: Option<crate::ui::bottom::Asker>,
+    pub asker: Option<crate::ui::approval_keys::Asker>,
 }
 
 impl HistoryCell for ApprovalCell {
@@ -368,7 +368,7 @@ impl HistoryCell for ApprovalCell {
         let l = ctx.l;
         let mut head = wrap_line(
             &Line::from(Span::styled(
-                crate::ui::bottom::approval::approval_title(l, &self.tool, self.asker.as_ref()),
+                crate::ui::approval_keys::approval_title(l, &self.tool, self.asker.as_ref()),
                 theme::warn().patch(theme::bold()),
             )),
             width,

@@ -9,7 +9,7 @@ use crate::ui::text::sanitize;
 
 impl Transcript {
     /// Names the subagent on the approval card at `i` (one without a logged tool card).
-    pub fn name_asker(&mut self, i: usize, asker: &crate::ui::bottom::Asker) {
+    pub fn name_asker(&mut self, i: usize, asker: &crate::ui::approval_keys::Asker) {
         if let Some(CellKind::Approval(c)) = self.cells.get_mut(i).map(|c| &mut c.kind) {
             c.asker = Some(asker.clone());
             self.touch(i);
