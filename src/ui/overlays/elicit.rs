@@ -344,7 +344,7 @@ impl ElicitOverlay {
                 cells.extend((0..len).map(|x| (inner.x + x, inner.y + y as u16)));
             }
         }
-        crate::ui::hyperlink::mark_cells(buf, url, cells);
+        crate::ui::terminal::hyperlink::mark_cells(buf, url, cells);
     }
 
     /// Draws the overlay over `area`.

@@ -265,3 +265,58 @@ async fn a_refused_addition_block_sends_tool_changes_through_the_bridge_and_the_
         (r#"{"path":"c.txt"}"#.len() + 1).to_string()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_role_system_message_downgrades_prompt_and_tool_updates_and_the_turn_succeeds() {
+    // A provider that takes no role-`system` messages in the history: the prompt change
+    // and tool changes go another way for the rest of the session, and the user sees the
+    // answer, not a failed turn.
+    let env = TestEnv::new(SimConfig::default()).await;
+    env.sim.push_reply(ScriptedReply::text("Hello."));
+    env.sim.push_reply(ScriptedReply::fault(Fault::HttpError {
+        status: 400,
+        message: "messages with role 'system' are not supported".into(),
+        retry_after: None,
+    }));
+    env.sim.push_reply(ScriptedReply::text("Briefly, yes."));
+    let script = "Hello\n/system Answer briefly.\nAre you brief now?\n";
+    let out = env
+        .exec_ok(&config(&env), script, &["--model", "dsih/deepseek-flash"])
+        .await;
+    assert!(stdout(&out).contains("Briefly, yes."), "{}", stdout(&out));
+    let all = env.requests();
+    let refused: Vec<&Value> = all.iter().filter(|r| r["status"] == 400).collect();
+    assert_eq!(refused.len(), 1, "one refusal, then the session knows");
+    assert!(
+        refused[0]["body"]["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["role"] == "system"),
+        "the refused request carried the prompt update as a system message"
+    );
+    let log = env.log();
+    let downgrade = log
+        .iter()
+        .find(|e| e["type"] == "route/downgrade")
+        .expect("the downgrade is logged");
+    assert_eq!(downgrade["data"]["blocks"], json!(["system"]));
+    assert!(
+        downgrade["data"]["to"]["toolUpdate"].is_null(),
+        "{downgrade}"
+    );
+    assert!(
+        downgrade["data"]["to"]["systemPromptUpdate"].is_null(),
+        "{downgrade}"
+    );
+    // The retry carries the new prompt and no role-`system` message.
+    let reqs = answered(&env);
+    let retry = reqs.last().unwrap();
+    let raw = retry["rawBody"].as_str().unwrap();
+    assert!(raw.contains("Answer briefly."), "{raw}");
+    let messages = retry["body"]["messages"].as_array().unwrap();
+    assert!(
+        messages.iter().all(|m| m["role"] != "system"),
+        "{messages:?}"
+    );
+}
