@@ -99,7 +99,7 @@ impl App {
             return;
         }
         // A listing still read for a picker the key closes (Esc, or Enter on a session)
-        // is read no further (decision 0101).
+        // is read no further.
         let reading = self
             .overlays
             .resume_picker()

@@ -160,7 +160,7 @@ impl BottomPane {
         let l = m.l;
         let w = body.width as usize;
         let found = self.composer.search_match().map(str::to_string);
-        // While the history is still read, no match yet is no failure (decision 0101).
+        // While the history is still read, no match yet is no failure.
         let reading = m.history_reading.map(|n| {
             format!(
                 "  {}",
@@ -248,7 +248,7 @@ impl BottomPane {
         // (nor the queued list under the composer).
         if is(CommandId::Copy) {
             out.push(AppEvent::Copy {
-                n: crate::ui::osc::parse_copy_arg(args),
+                n: crate::ui::terminal::osc::parse_copy_arg(args),
             });
             self.composer.submit();
             return;

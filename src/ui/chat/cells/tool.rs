@@ -44,7 +44,7 @@ pub struct ToolCell {
     pub approval: Option<ToolApproval>,
     /// What the call would do, shown while it waits for approval (SPEC §14.1).
     pub preview: Option<Box<ApprovalPreview>>,
-    /// The `pre_tool_use` / `post_tool_use` hooks that ran for it (decision 0105).
+    /// The `pre_tool_use` / `post_tool_use` hooks that ran for it.
     pub hooks: Vec<crate::session::hook_event::HookRunData>,
     /// Why it asks and what `a` does, while it waits.
     pub ask: Option<Box<crate::ui::approval_keys::AskInfo>>,
