@@ -467,11 +467,27 @@ fn value_line(
             Line::from(vec![Span::raw("    "), Span::styled(text, field_style)])
         }
         (Entry::Choices(ticked), Input::Choices { options, .. }) => {
+            let items: Vec<String> = options
+                .iter()
+                .zip(ticked)
+                .map(|(o, t)| format!("[{}] {}", if *t { "x" } else { " " }, o.label))
+                .collect();
+            // The options shown start early enough that the highlighted one is in view.
+            let room = width.saturating_sub(6);
+            let mut start = at.min(items.len().saturating_sub(1));
+            let mut used = str_width(&items[start]) + 2;
+            while start > 0 && used + str_width(&items[start - 1]) + 2 <= room {
+                start -= 1;
+                used += str_width(&items[start]) + 2;
+            }
             let mut spans = vec![Span::raw("    ")];
             let mut used = 4;
-            for (j, (o, t)) in options.iter().zip(ticked).enumerate() {
-                let item = format!("[{}] {}", if *t { "x" } else { " " }, o.label);
-                let w = str_width(&item) + 2;
+            if start > 0 {
+                spans.push(Span::styled("… ", theme::dim()));
+                used += 2;
+            }
+            for (j, item) in items.iter().enumerate().skip(start) {
+                let w = str_width(item) + 2;
                 if used + w > width {
                     spans.push(Span::styled("…", theme::dim()));
                     break;
@@ -482,7 +498,7 @@ fn value_line(
                 } else {
                     Style::default()
                 };
-                spans.push(Span::styled(item, style));
+                spans.push(Span::styled(item.clone(), style));
                 spans.push(Span::raw("  "));
             }
             Line::from(spans)
