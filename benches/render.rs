@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
             })
         });
         // Ctrl+T: the transcript overlay copies Chat's cells and lays every one out in
-        // full on its first frame (decision 0098); Esc closes it again.
+        // full on its first frame; Esc closes it again.
         g.bench_with_input(BenchmarkId::new("transcript_open_frame", n), &n, |b, _| {
             b.iter(|| {
                 a.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));

@@ -310,8 +310,8 @@ fn run_tui(args: &CliArgs) -> Result<(), StartupError> {
     if let Some(line) = workspace_line {
         agent.emit_startup_warning(line);
     }
-    let agent_task = rt.spawn(deepterm::ui::panic::named(
-        deepterm::ui::panic::AGENT_TASK,
+    let agent_task = rt.spawn(deepterm::ui::terminal::panic::named(
+        deepterm::ui::terminal::panic::AGENT_TASK,
         agent_loop(agent, cmd_rx),
     ));
     let opts = deepterm::ui::UiOptions {

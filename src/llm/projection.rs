@@ -39,7 +39,7 @@ pub fn developer_positions(messages: &[Arc<Message>]) -> Vec<usize> {
 
 /// `messages` without developer messages; the input itself when there were none.
 /// Mode notes ([`Message::is_mode_note`]) stay: they are not tool changes, and the model
-/// must learn its sandbox mode on every route (decision 0060).
+/// must learn its sandbox mode on every route.
 fn without_developer<'a>(
     messages: &'a [Arc<Message>],
     developer: &[usize],

@@ -76,7 +76,7 @@ fn blocks(m: &Message) -> &[Block] {
 }
 
 #[test]
-fn px01_unchanged_in_history_returns_same_array() {
+fn in_history_without_a_change_returns_the_same_declarations() {
     let msgs = vec![p()];
     let tools = vec![s()];
     let hist = h(vec![s()], vec![]);
@@ -86,7 +86,7 @@ fn px01_unchanged_in_history_returns_same_array() {
 }
 
 #[test]
-fn px02_unsupported_route_drops_developer_and_strips_defer() {
+fn a_route_without_tool_updates_drops_developer_messages_and_strips_defer() {
     let (p1, p2) = (p(), p());
     let msgs = vec![p1.clone(), dm("A", vec![add("fetch")]), p2.clone()];
     let tools = vec![s(), star(f())];
@@ -97,7 +97,7 @@ fn px02_unsupported_route_drops_developer_and_strips_defer() {
 }
 
 #[test]
-fn px03_unsupported_route_keeps_tools_object() {
+fn a_route_without_tool_updates_keeps_the_tools_object() {
     let msgs = vec![p()];
     let tools = vec![s(), f()];
     let out = project_tool_updates(&msgs, Some(&tools), None, None);
@@ -108,7 +108,7 @@ fn px03_unsupported_route_keeps_tools_object() {
 }
 
 #[test]
-fn px04_missing_history_drops_developer_keeps_tools() {
+fn without_a_tool_history_developer_messages_drop_and_tools_stay() {
     let p1 = p();
     let msgs = vec![p1.clone(), dm("A", vec![add("fetch")])];
     let tools = vec![s(), star(f())];
@@ -119,7 +119,7 @@ fn px04_missing_history_drops_developer_keeps_tools() {
 }
 
 #[test]
-fn px05_incomplete_prefix_falls_back() {
+fn an_incomplete_prefix_falls_back_to_the_current_tools() {
     let msgs = vec![p()];
     let tools = vec![s(), f()];
     let hist = h(vec![s()], vec![("A", vec![f()])]);
@@ -129,7 +129,7 @@ fn px05_incomplete_prefix_falls_back() {
 }
 
 #[test]
-fn px06_earlier_series_developer_messages_are_dropped() {
+fn developer_messages_of_an_earlier_series_are_dropped() {
     let p1 = p();
     let c = dm("C", vec![add("fetch")]);
     let msgs = vec![p1.clone(), dm("E", vec![add("search")]), c.clone()];
@@ -141,7 +141,7 @@ fn px06_earlier_series_developer_messages_are_dropped() {
 }
 
 #[test]
-fn px07_in_history_keeps_removed_declaration() {
+fn in_history_keeps_a_removed_tools_declaration() {
     let a = dm("A", vec![add("fetch"), Block::text("fetch is available")]);
     let r = dm("R", vec![rem("search")]);
     let msgs = vec![p(), a, p(), r, p()];
@@ -153,7 +153,7 @@ fn px07_in_history_keeps_removed_declaration() {
 }
 
 #[test]
-fn px08_addition_only_drops_inactive_and_all_removals() {
+fn addition_only_drops_inactive_tools_and_every_removal() {
     let (p1, p2, p3) = (p(), p(), p());
     let msgs = vec![
         p1.clone(),
@@ -170,7 +170,7 @@ fn px08_addition_only_drops_inactive_and_all_removals() {
 }
 
 #[test]
-fn px09_addition_only_filters_blocks_into_a_copy() {
+fn addition_only_filters_blocks_into_a_copy() {
     let (p1, p2) = (p(), p());
     let w = dm("W", vec![add("fetch"), rem("search")]);
     let msgs = vec![p1.clone(), w.clone(), p2.clone()];
@@ -188,7 +188,7 @@ fn px09_addition_only_filters_blocks_into_a_copy() {
     assert_eq!(tools_of(&out), Some(vec![star(f())]));
 }
 
-fn px10_messages() -> Vec<Arc<Message>> {
+fn removal_and_readdition_messages() -> Vec<Arc<Message>> {
     vec![
         p(),
         dm("R", vec![rem("search")]),
@@ -199,8 +199,8 @@ fn px10_messages() -> Vec<Arc<Message>> {
 }
 
 #[test]
-fn px10_in_history_restoration_keeps_removal_and_readdition() {
-    let msgs = px10_messages();
+fn in_history_restoration_keeps_the_removal_and_the_readdition() {
+    let msgs = removal_and_readdition_messages();
     let tools = vec![s(), f()];
     let hist = h(vec![s(), f()], vec![("R", vec![]), ("T", vec![s()])]);
     let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
@@ -209,8 +209,8 @@ fn px10_in_history_restoration_keeps_removal_and_readdition() {
 }
 
 #[test]
-fn px11_addition_only_restoration_drops_both() {
-    let msgs = px10_messages();
+fn addition_only_restoration_drops_removal_and_readdition() {
+    let msgs = removal_and_readdition_messages();
     let tools = vec![s(), f()];
     let hist = h(vec![s(), f()], vec![("R", vec![]), ("T", vec![s()])]);
     let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
@@ -218,7 +218,7 @@ fn px11_addition_only_restoration_drops_both() {
     assert_eq!(tools_of(&out), Some(vec![s(), f()]));
 }
 
-fn px12_case() -> (Vec<Arc<Message>>, ToolHistory) {
+fn readded_tool_case() -> (Vec<Arc<Message>>, ToolHistory) {
     let msgs = vec![
         p(),
         dm("A", vec![add("fetch")]),
@@ -236,8 +236,8 @@ fn px12_case() -> (Vec<Arc<Message>>, ToolHistory) {
 }
 
 #[test]
-fn px12_in_history_readded_tool_declared_once() {
-    let (msgs, hist) = px12_case();
+fn in_history_a_readded_tool_is_declared_once() {
+    let (msgs, hist) = readded_tool_case();
     let tools = vec![s(), f()];
     let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
     assert!(is_borrowed(&out, &msgs));
@@ -245,8 +245,8 @@ fn px12_in_history_readded_tool_declared_once() {
 }
 
 #[test]
-fn px13_addition_only_keeps_only_first_addition() {
-    let (msgs, hist) = px12_case();
+fn addition_only_keeps_only_the_first_addition() {
+    let (msgs, hist) = readded_tool_case();
     let tools = vec![s(), f()];
     let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
     same_objects(
@@ -256,7 +256,7 @@ fn px13_addition_only_keeps_only_first_addition() {
     assert_eq!(tools_of(&out), Some(vec![s(), star(f())]));
 }
 
-fn px14_case() -> (Vec<Arc<Message>>, ToolHistory) {
+fn deferred_baseline_case() -> (Vec<Arc<Message>>, ToolHistory) {
     let ss = star(s());
     let msgs = vec![
         p(),
@@ -278,8 +278,8 @@ fn px14_case() -> (Vec<Arc<Message>>, ToolHistory) {
 }
 
 #[test]
-fn px14_in_history_deferred_baseline_activated_by_first_addition() {
-    let (msgs, hist) = px14_case();
+fn in_history_a_deferred_baseline_tool_is_activated_by_its_first_addition() {
+    let (msgs, hist) = deferred_baseline_case();
     let tools = vec![star(s())];
     let out = project_tool_updates(&msgs, Some(&tools), Some(InHistory), Some(&hist));
     same_objects(&out.messages, &[&msgs[0], &msgs[1], &msgs[3], &msgs[4]]);
@@ -287,8 +287,8 @@ fn px14_in_history_deferred_baseline_activated_by_first_addition() {
 }
 
 #[test]
-fn px15_addition_only_deferred_baseline() {
-    let (msgs, hist) = px14_case();
+fn addition_only_keeps_a_deferred_baseline_deferred() {
+    let (msgs, hist) = deferred_baseline_case();
     let tools = vec![star(s())];
     let out = project_tool_updates(&msgs, Some(&tools), Some(AdditionOnly), Some(&hist));
     same_objects(&out.messages, &[&msgs[0], &msgs[1]]);
@@ -296,7 +296,7 @@ fn px15_addition_only_deferred_baseline() {
 }
 
 #[test]
-fn px16_fx9_history_offers_each_tool_once() {
+fn a_long_history_offers_each_tool_once() {
     for mode in [InHistory, AdditionOnly] {
         let fs = star(f());
         let msgs = vec![
@@ -317,7 +317,7 @@ fn px16_fx9_history_offers_each_tool_once() {
 }
 
 #[test]
-fn px17_fx6_series_baseline_already_offers_fetch() {
+fn a_series_baseline_that_already_offers_the_tool_adds_nothing() {
     let msgs = vec![dm("x", vec![add("fetch")])];
     let tools = vec![s(), f()];
     let hist = h(vec![s(), f()], vec![("x", vec![f()])]);
@@ -327,7 +327,7 @@ fn px17_fx6_series_baseline_already_offers_fetch() {
 }
 
 #[test]
-fn px18_e2e_addition_is_kept_and_deferred() {
+fn an_addition_is_kept_and_deferred_end_to_end() {
     let (c, x) = (t("cache_tool_control"), t("cache_sample"));
     let a = dm("A", vec![add("cache_sample")]);
     let msgs = vec![p(), a.clone()];
@@ -339,7 +339,7 @@ fn px18_e2e_addition_is_kept_and_deferred() {
 }
 
 #[test]
-fn px19_e2e_after_removal_addition_only_drops_both() {
+fn addition_only_drops_a_removal_and_the_later_addition_end_to_end() {
     let (c, x) = (t("cache_tool_control"), t("cache_sample"));
     let (p1, p2) = (p(), p());
     let msgs = vec![
@@ -356,7 +356,7 @@ fn px19_e2e_after_removal_addition_only_drops_both() {
 }
 
 #[test]
-fn px20_rewound_update_falls_back_to_current_tools() {
+fn a_rewound_update_falls_back_to_the_current_tools() {
     let (alpha, beta) = (t("alpha"), t("beta"));
     let msgs = vec![p(), p()];
     let tools = vec![alpha.clone(), beta.clone()];
@@ -367,7 +367,7 @@ fn px20_rewound_update_falls_back_to_current_tools() {
 }
 
 #[test]
-fn p9_capable_path_returns_empty_list_for_absent_tools() {
+fn a_capable_route_gets_an_empty_list_for_absent_tools() {
     let msgs = vec![p()];
     let out = project_tool_updates(&msgs, None, Some(InHistory), Some(&h(vec![], vec![])));
     assert_eq!(tools_of(&out), Some(vec![]));
@@ -387,7 +387,7 @@ fn retain(
 }
 
 #[test]
-fn p6_retain_keeps_removed_tool_declared_and_its_addition_px19() {
+fn retain_keeps_a_removed_tool_declared_and_its_addition() {
     // PX19 with retain: the removed cache_sample keeps its deferred declaration and
     // its addition; the removal block is dropped (addition-only has none).
     let (c, x) = (t("cache_tool_control"), t("cache_sample"));
@@ -411,7 +411,7 @@ fn p6_retain_keeps_removed_tool_declared_and_its_addition_px19() {
 }
 
 #[test]
-fn p6_retain_removal_leaves_the_previous_projection_as_prefix() {
+fn retain_removal_leaves_the_previous_projection_as_the_prefix() {
     // The request before the removal (PX18) and the one after it: same declarations,
     // and the earlier messages are an unchanged prefix of the later ones.
     let (c, x) = (t("cache_tool_control"), t("cache_sample"));
@@ -455,7 +455,7 @@ fn p6_retain_removal_leaves_the_previous_projection_as_prefix() {
 }
 
 #[test]
-fn p6_retain_keeps_a_removed_baseline_tool_px8() {
+fn retain_keeps_a_removed_baseline_tool() {
     // PX8 with retain: search (baseline) and fetch (added) are both inactive; both stay
     // declared, the addition of fetch is kept and every removal dropped.
     let (p1, p2, p3) = (p(), p(), p());
@@ -481,9 +481,9 @@ fn p6_retain_keeps_a_removed_baseline_tool_px8() {
 }
 
 #[test]
-fn p13_retain_readded_tool_keeps_only_its_first_addition() {
+fn retain_readded_tool_keeps_only_its_first_addition() {
     // PX13 with retain equals PX13: the re-addition is dropped (never un-offered).
-    let (msgs, hist) = px12_case();
+    let (msgs, hist) = readded_tool_case();
     let tools = vec![s(), f()];
     let (out, decl) = retain(&msgs, &tools, Some(AdditionOnly), &hist);
     let additions = out
@@ -497,7 +497,7 @@ fn p13_retain_readded_tool_keeps_only_its_first_addition() {
 }
 
 #[test]
-fn p5_retain_changes_nothing_on_in_history() {
+fn retain_changes_nothing_on_in_history() {
     let msgs = vec![
         p(),
         dm("A", vec![add("fetch")]),
@@ -514,7 +514,7 @@ fn p5_retain_changes_nothing_on_in_history() {
 }
 
 #[test]
-fn p4_retained_declarations_are_the_series_declarations_where_a_removal_keeps_the_prefix() {
+fn retained_declarations_are_the_series_declarations_where_a_removal_keeps_the_prefix() {
     let hist = h(
         vec![s()],
         vec![("A", vec![f()]), ("R", vec![]), ("T", vec![f()])],

@@ -53,7 +53,7 @@ impl Backend {
         }
     }
 
-    /// What this backend cannot cover (English; `/sandbox` and the decision note 0040).
+    /// What this backend cannot cover (English; `/sandbox` says the same).
     /// [`Backend::limits`] as Fluent ids (with the Landlock ABI as `$abi`), in the same
     /// order, for `/sandbox` in the interface language.
     pub fn limit_keys(&self) -> Vec<&'static str> {

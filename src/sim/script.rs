@@ -83,7 +83,7 @@ pub struct ScriptedReply {
     /// Optional fault.
     pub fault: Option<Fault>,
     /// Only a request whose rendered prompt contains this text takes this reply (a
-    /// subagent's requests carry its task message; decision 0173). Such a request takes
+    /// subagent's requests carry its task message). Such a request takes
     /// the first matching entry before any entry without `when`.
     pub when: Option<String>,
 }

@@ -83,8 +83,8 @@ pub fn notice(dir: &Path) -> crate::agent::protocol::Notice {
 }
 
 /// Demo mode answers from the built-in simulator: a `--base-url`, and the provider a
-/// `--model` names, are not contacted. Said once at start instead of silently (decision
-/// 0038); `None` when the command line asked for nothing demo mode leaves out.
+/// `--model` names, are not contacted. Said once at start instead of silently; `None`
+/// when the command line asked for nothing demo mode leaves out.
 pub(super) fn demo_notice(
     args: &crate::cli::CliArgs,
     route: &crate::llm::types::Route,

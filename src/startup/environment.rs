@@ -39,7 +39,7 @@ pub struct AppEnvironment {
     /// The `/resume` picker's summaries already read (shared with the jobs that read them).
     pub summaries: std::sync::Arc<SummaryCache>,
     /// The sandbox mode and network setting the session started with: the system prompt
-    /// says what the agent can do in them; later switches are appended notes (0060).
+    /// says what the agent can do in them; later switches are appended notes.
     pub sandbox_start: (crate::sandbox::SandboxMode, bool),
     /// Instruction-file problems of the latest read, and whether they changed since the
     /// loop last took them (each distinct set is warned about once, not per request).

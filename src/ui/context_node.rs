@@ -58,7 +58,7 @@ impl ContextKind {
     }
 
     /// Folds a later change into a tool-change node, netted: adding a tool the node
-    /// removed undoes the removal, and the other way round (decision 0033). Returns false
+    /// removed undoes the removal, and the other way round. Returns false
     /// (and changes nothing) for a generic node.
     pub fn merge_tools(&mut self, more_added: &[String], more_removed: &[String]) -> bool {
         let ContextKind::Tools { added, removed } = self else {
@@ -108,7 +108,7 @@ impl ContextKind {
                     ),
                 })
             }
-            // Live changes that cancelled out before a request (decision 0033).
+            // Live changes that cancelled out before a request.
             ContextKind::Tools { added, removed } if added.is_empty() && removed.is_empty() => {
                 Some(l.tr("tools-no-net-change"))
             }
@@ -178,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn u2_single_change_is_a_title_and_not_expandable() {
+    fn a_single_change_is_a_title_and_not_expandable() {
         let en = Localizer::new(Locale::EnUs);
         let zh = Localizer::new(Locale::ZhCn);
         let n = dev(vec![Block::addition("last_tool")]);
@@ -191,7 +191,7 @@ mod tests {
     }
 
     #[test]
-    fn u3_several_changes_summarize_and_expand() {
+    fn several_changes_summarize_and_expand() {
         let en = Localizer::new(Locale::EnUs);
         let zh = Localizer::new(Locale::ZhCn);
         let n = dev(vec![
@@ -221,7 +221,7 @@ mod tests {
     }
 
     #[test]
-    fn u2_mixed_text_and_tool_blocks_is_generic_context() {
+    fn mixed_text_and_tool_blocks_are_generic_context() {
         let n = dev(vec![Block::text("note"), Block::addition("a")]);
         assert!(!n.is_tool_change());
         assert_eq!(n.title(Localizer::new(Locale::EnUs)), "Context injection");

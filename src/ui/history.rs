@@ -204,7 +204,7 @@ fn read_log(
         );
     }
     // `tail` keeps its buffer for the next log: it never outgrows `b.log_window` (2 MiB),
-    // and a new one per large log cost a zero-filled window each (decision 0101).
+    // and a new one per large log cost a zero-filled window each.
 }
 
 /// The whole history of `dir` within [`BOUNDS`], newest first, read on this thread.

@@ -378,7 +378,7 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Composer, A::LineEnd, &[key(KeyCode::End)], "tui-help-edit"),
     b(C::Composer, A::Backspace, &[key(KeyCode::Backspace)], "tui-help-edit"),
     b(C::Composer, A::Delete, &[key(KeyCode::Delete)], "tui-help-edit"),
-    // The readline keys (§14.5; decision 0036). Ctrl+U deletes to the line start, as in
+    // The readline keys (§14.5). Ctrl+U deletes to the line start, as in
     // readline; Ctrl+C clears the whole draft (↑ brings it back).
     b(C::Composer, A::BeginningOfLine, &[ctl('a')], "tui-help-line"),
     b(C::Composer, A::EndOfLine, &[ctl('e')], "tui-help-line"),

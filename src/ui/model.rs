@@ -100,7 +100,7 @@ pub struct Model {
     pub retry: Option<RetryStatus>,
     /// Context tokens in use; `None` when the last request's usage is unknown.
     pub context_used: Option<u64>,
-    /// The cross-session history is still being read: sessions read so far (decision 0101).
+    /// The cross-session history is still being read: sessions read so far.
     pub history_reading: Option<usize>,
 }
 

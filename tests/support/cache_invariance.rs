@@ -114,7 +114,7 @@ impl Change {
 
     /// Whether the change may cost cached tokens: a switch to another route (its cache is
     /// its own), the switch back when the other route consolidated a changed prompt at the
-    /// head of the log (L-11; decision 0102), and a compaction (the summary replaces the
+    /// head of the log (L-11), and a compaction (the summary replaces the
     /// history).
     pub fn may_lose(self) -> bool {
         matches!(
@@ -129,7 +129,7 @@ impl Change {
 pub enum Removal {
     /// The catalog's `deepseek-flash` entry (`retain` by default, SPEC §15.1).
     Default,
-    /// The same with `tool_removal = "retain"` written out (decision 0010).
+    /// The same with `tool_removal = "retain"` written out.
     Retain,
     /// The same with `tool_removal = "rewrite"`, the opt-out.
     Rewrite,

@@ -80,7 +80,7 @@ fn a_churning_tool_list_keeps_memory_flat_and_chat_at_one_node_per_request() {
     tmux.type_line("hello");
     tmux.wait_for("the first reply", |s| s.contains("#1   T1.S1"));
     // The soak: CI watches 25 s of churn (about 25,000 changes); a local run 5 s, as
-    // property tests run a tenth of their cases locally (decision 0107).
+    // property tests run a tenth of their cases locally.
     let soak = Duration::from_secs(if deepterm::testing::in_ci() { 25 } else { 5 });
     let start = Instant::now();
     sleep_until(start + Duration::from_secs(5));

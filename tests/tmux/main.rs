@@ -6,7 +6,7 @@
 mod common;
 
 // libtest starts tests in name order: the 30-second MCP churn scenario, the longest, is
-// named to start first so the others run beside it rather than after it (decision 0107).
+// named to start first so the others run beside it rather than after it.
 mod churn;
 mod daily;
 mod keys;

@@ -50,7 +50,7 @@ fn tmux_demo_chat_language_tool_node_resize_inspect_and_clean_exit() {
         s.contains("工具已更新 · 移除 2 个") && s.contains("#2   2.1")
     });
     // The Trajectory CONTEXT cell lists the names; Chat shows one node for both changes
-    // before the request (decision 0033), still collapsed.
+    // before the request, still collapsed.
     let detail = "移除：grep、list_dir";
     assert_eq!(screen.matches(detail).count(), 1, "{screen}");
     assert!(screen.contains("▸ 工具已更新 · 移除 2 个"), "{screen}");

@@ -11,9 +11,9 @@ use crate::agent::protocol::{
     AgentEvent, DiffFile, DiffView, NoticeLevel, OUTPUT_VERBATIM, OutputLine, PromptChoice,
 };
 use crate::agent::turn::LineOutcome;
-use crate::checkpoint::Manifest;
 use crate::checkpoint::diff::{changed_paths, unified};
 use crate::checkpoint::restore::{RestoreReport, restore};
+use crate::checkpoint::{CheckpointError, Manifest};
 use crate::i18n::{Arg, Text};
 use crate::sandbox::SandboxMode;
 use crate::session::checkpoint_event::{CheckpointUndo, RewindScope, SessionRewind};
@@ -107,7 +107,12 @@ impl CommandContext<'_> {
             None => match self.session_change() {
                 Ok(Some(x)) => x,
                 Ok(None) => return self.info("diff-nothing", vec![]),
-                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+                Err(e) => {
+                    return self.warn(
+                        "checkpoint-failed",
+                        vec![("error", Arg::from(e.to_string()))],
+                    );
+                }
             },
             Some(n) => {
                 let Some(r) = records.get(n.wrapping_sub(1)) else {
@@ -127,7 +132,12 @@ impl CommandContext<'_> {
                     Ok(None) => {
                         return self.info("diff-turn-nothing", vec![("n", Arg::from(r.position))]);
                     }
-                    Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+                    Err(e) => {
+                        return self.warn(
+                            "checkpoint-failed",
+                            vec![("error", Arg::from(e.to_string()))],
+                        );
+                    }
                 }
             }
         };
@@ -146,28 +156,14 @@ impl CommandContext<'_> {
     fn turn_change(
         &mut self,
         r: &TurnRecord,
-    ) -> Result<Option<(Manifest, Manifest, Vec<String>)>, String> {
+    ) -> Result<Option<(Manifest, Manifest, Vec<String>)>, CheckpointError> {
         let Some(before) = &r.before else {
             return Ok(None);
         };
-        let a = self
-            .services
-            .checkpoints
-            .load(before)
-            .map_err(|e| e.to_string())?;
+        let a = self.services.checkpoints.load(before)?;
         let b = match &r.after {
-            Some(id) => self
-                .services
-                .checkpoints
-                .load(id)
-                .map_err(|e| e.to_string())?,
-            None => {
-                self.services
-                    .checkpoints
-                    .take(None)
-                    .map_err(|e| e.to_string())?
-                    .1
-            }
+            Some(id) => self.services.checkpoints.load(id)?,
+            None => self.services.checkpoints.take(None)?.1,
         };
         let paths = changed_paths(&a, &b);
         Ok((!paths.is_empty()).then_some((a, b, paths)))
@@ -175,7 +171,7 @@ impl CommandContext<'_> {
 
     /// What this session changed: for each path a turn changed (and that was not undone),
     /// its state before the first such turn against the workspace now.
-    pub(super) fn session_change(&mut self) -> Result<Option<SessionChange>, String> {
+    pub(super) fn session_change(&mut self) -> Result<Option<SessionChange>, CheckpointError> {
         let records = turn_records(self.session());
         let mut base = Manifest::default();
         let mut touched: Vec<String> = Vec::new();
@@ -197,12 +193,7 @@ impl CommandContext<'_> {
         if touched.is_empty() {
             return Ok(None);
         }
-        let now = self
-            .services
-            .checkpoints
-            .take(None)
-            .map_err(|e| e.to_string())?
-            .1;
+        let now = self.services.checkpoints.take(None)?.1;
         let mut paths: Vec<String> = changed_paths(&base, &now)
             .into_iter()
             .filter(|p| touched.contains(p))
@@ -227,7 +218,7 @@ impl CommandContext<'_> {
 
     /// Puts back what turn `r` changed; logs the undo (complete when nothing conflicted
     /// or the user confirmed).
-    fn undo_turn(&mut self, r: &TurnRecord, force: bool) -> Result<RestoreReport, String> {
+    fn undo_turn(&mut self, r: &TurnRecord, force: bool) -> Result<RestoreReport, CheckpointError> {
         let change = self.turn_change(r)?;
         self.undo_change(r, change, force)
     }
@@ -238,7 +229,7 @@ impl CommandContext<'_> {
         r: &TurnRecord,
         change: Option<(Manifest, Manifest, Vec<String>)>,
         force: bool,
-    ) -> Result<RestoreReport, String> {
+    ) -> Result<RestoreReport, CheckpointError> {
         let Some((a, b, paths)) = change else {
             let kind = EventKind::CheckpointUndo(CheckpointUndo {
                 turn: r.turn,
@@ -335,7 +326,12 @@ impl CommandContext<'_> {
                     break;
                 }
                 Ok(None) => {}
-                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+                Err(e) => {
+                    return self.warn(
+                        "checkpoint-failed",
+                        vec![("error", Arg::from(e.to_string()))],
+                    );
+                }
             }
         }
         let Some((r, change)) = found else {
@@ -343,7 +339,12 @@ impl CommandContext<'_> {
         };
         let report = match self.undo_change(&r, Some(change), force) {
             Ok(x) => x,
-            Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+            Err(e) => {
+                return self.warn(
+                    "checkpoint-failed",
+                    vec![("error", Arg::from(e.to_string()))],
+                );
+            }
         };
         // In the TUI the logged undo's node is the title.
         let mut lines = Vec::new();
@@ -447,7 +448,12 @@ impl CommandContext<'_> {
         if scope.code() {
             let all = match self.rewind_code(&records, &r, force) {
                 Ok(all) => all,
-                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+                Err(e) => {
+                    return self.warn(
+                        "checkpoint-failed",
+                        vec![("error", Arg::from(e.to_string()))],
+                    );
+                }
             };
             let hint = format!("/rewind {} {} --force", r.position, scope.as_str());
             lines.extend(self.report_lines(&all, &hint));
@@ -492,7 +498,7 @@ impl CommandContext<'_> {
         records: &[TurnRecord],
         r: &TurnRecord,
         force: bool,
-    ) -> Result<RestoreReport, String> {
+    ) -> Result<RestoreReport, CheckpointError> {
         let mut all = RestoreReport::default();
         let mut merge = |rep: RestoreReport| {
             for p in rep.restored {
@@ -540,20 +546,12 @@ impl CommandContext<'_> {
 
     /// Puts turn `t`'s change back in the files after an `/undo` took it out (a rewind to
     /// a point before that undo). Nothing is logged: the rewind drops the undo itself.
-    fn redo_turn(&mut self, t: &TurnRecord, force: bool) -> Result<RestoreReport, String> {
+    fn redo_turn(&mut self, t: &TurnRecord, force: bool) -> Result<RestoreReport, CheckpointError> {
         let (Some(before), Some(after)) = (&t.before, &t.after) else {
             return Ok(RestoreReport::default());
         };
-        let a = self
-            .services
-            .checkpoints
-            .load(before)
-            .map_err(|e| e.to_string())?;
-        let b = self
-            .services
-            .checkpoints
-            .load(after)
-            .map_err(|e| e.to_string())?;
+        let a = self.services.checkpoints.load(before)?;
+        let b = self.services.checkpoints.load(after)?;
         let paths = changed_paths(&a, &b);
         let mut scope = self
             .services
@@ -597,7 +595,10 @@ impl CommandContext<'_> {
             }
             Err(e) => {
                 let e = e.localized(self.localizer());
-                self.warn("cmd-session-failed", vec![("error", Arg::from(e))])
+                self.warn(
+                    "cmd-session-failed",
+                    vec![("error", Arg::from(e.to_string()))],
+                )
             }
         }
     }

@@ -10,6 +10,7 @@ use crate::agent::commands::CommandContext;
 use crate::agent::protocol::DiffFile;
 use crate::agent::review::{cap, git_diff, in_git_repo};
 use crate::agent::turn::LineOutcome;
+use crate::checkpoint::CheckpointError;
 use crate::i18n::Arg;
 use crate::sandbox::SandboxMode;
 
@@ -40,7 +41,12 @@ impl CommandContext<'_> {
             match self.session_diff_text() {
                 Ok(Some((d, cut))) => (d, cut, String::new()),
                 Ok(None) => (String::new(), false, String::new()),
-                Err(e) => return self.warn("checkpoint-failed", vec![("error", Arg::from(e))]),
+                Err(e) => {
+                    return self.warn(
+                        "checkpoint-failed",
+                        vec![("error", Arg::from(e.to_string()))],
+                    );
+                }
             }
         };
         if diff.trim().is_empty() {
@@ -68,7 +74,7 @@ impl CommandContext<'_> {
     }
 
     /// This session's checkpoint diff as one unified diff, capped.
-    fn session_diff_text(&mut self) -> Result<Option<(String, bool)>, String> {
+    fn session_diff_text(&mut self) -> Result<Option<(String, bool)>, CheckpointError> {
         if !self.services.checkpoints.enabled() {
             return Ok(None);
         }

@@ -283,8 +283,8 @@ pub fn plan_attempt(
 }
 
 /// `tools` with each declared tool whose definition changed under the same name replaced
-/// by the definition the latest header logged, and the changed ones (SPEC §15.1,
-/// decision 0141): with `tool_removal = "retain"` (the default) a redeclaration no longer
+/// by the definition the latest header logged, and the changed ones (SPEC §15.1):
+/// with `tool_removal = "retain"` (the default) a redeclaration no longer
 /// restarts the declaration series, so a schema change costs no cached token on any route;
 /// the model is told by a definition note and reads the schema through `tool_search`, and
 /// the call runs the current tool. A request that starts a series anyway declares the

@@ -3,11 +3,11 @@
 //! the provider's cache serves it, and whose final answer is the call's result.
 //!
 //! The subagent's conversation is a log of its own that starts as a copy of the parent's
-//! (up to and including the reply that made the call, decision 0170). Every event it adds is
-//! written into the parent's log wrapped in `subagent/event` (decision 0171), so the parent
-//! log alone rebuilds every subagent request through the one request builder. This module
-//! holds the tool's declaration, its arguments and the model-facing texts; `run.rs` the
-//! subagent's own loop; the parent's side is `agent::turn::task`.
+//! (up to and including the reply that made the call). Every event it adds is written into
+//! the parent's log wrapped in `subagent/event`, so the parent log alone rebuilds every
+//! subagent request through the one request builder. This module holds the tool's
+//! declaration, its arguments and the model-facing texts; `run.rs` the subagent's own loop;
+//! the parent's side is `agent::turn::task`.
 
 use std::sync::Arc;
 
@@ -36,8 +36,7 @@ pub const MAX_SUBAGENT_STEPS: u64 = 32;
 pub const MAX_ANSWER_BYTES: usize = crate::tools::mcp::content::MAX_RESULT_BYTES;
 
 /// The tools a read-only subagent may call: the built-in readers and the bridge's search.
-/// Everything else (edits, `shell`, command and MCP tools, which may write) is refused
-/// (decision 0172).
+/// Everything else (edits, `shell`, command and MCP tools, which may write) is refused.
 pub const READ_ONLY_TOOLS: [&str; 4] = ["grep", "list_dir", "read_file", "tool_search"];
 
 /// The declaration of `task`.

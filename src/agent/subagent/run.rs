@@ -98,7 +98,7 @@ async fn run_inner(
     let (turn, parent_step) = (shared.turn, shared.parent_step);
     // The reply that made the call ends the copied prefix; its calls need results before
     // anything follows (W-8). The subagent's own call says what it is, the others belong
-    // to the parent (decision 0170).
+    // to the parent.
     let calls: Vec<String> = session
         .events()
         .iter()

@@ -23,7 +23,7 @@ enum Ended {
 }
 
 /// Ends after `timeout` of the server's own time: while one of its elicitations waits for
-/// the user (a form open on screen), the clock stops (decision 0162).
+/// the user (a form open on screen), the clock stops.
 async fn timer(server: &Server, timeout: Duration) {
     let mut asking = server.asking.subscribe();
     let mut left = timeout;

@@ -71,7 +71,7 @@ pub(super) struct Server {
     /// Its prompts and resource URIs as last listed (`catalog.rs`).
     pub(super) catalog: Mutex<super::prompts::Catalog>,
     /// How many of its elicitations wait for the user: a call's timeout does not run
-    /// meanwhile (decision 0162).
+    /// meanwhile.
     pub(super) asking: watch::Sender<usize>,
 }
 

@@ -60,7 +60,7 @@ struct Handler {
 
 impl ClientHandler for Handler {
     /// Advertises elicitation (form and URL mode) when someone answers it: the TUI asks,
-    /// `exec` declines (decision 0162).
+    /// `exec` declines.
     fn get_info(&self) -> ClientConfig {
         let mut info = ClientConfig::default();
         info.capabilities.elicitation = self.elicitations.capability();
@@ -72,7 +72,7 @@ impl ClientHandler for Handler {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        // The user's time is not the server's: its calls' timeouts wait (decision 0162).
+        // The user's time is not the server's: its calls' timeouts wait.
         self.server.asking.send_modify(|n| *n += 1);
         let result = self.elicitations.ask(&self.server.name, request).await;
         self.server.asking.send_modify(|n| *n = n.saturating_sub(1));

@@ -34,7 +34,7 @@ impl App {
                 }
                 self.overlays.clear();
                 // The log's rewinds come after what they take back: both folds know them
-                // before the first event (decision 0096).
+                // before the first event.
                 let rewound = crate::session::rewound::Rewound::of(&history);
                 self.chat.transcript_mut().set_rewound(rewound.clone());
                 self.traj.trajectory_mut().set_rewound(rewound);
@@ -109,7 +109,7 @@ impl App {
             AgentEvent::Notice(n) => {
                 for (k, v) in &n.args {
                     if let (true, crate::i18n::Arg::Str(url)) = (k == "url", v) {
-                        crate::ui::hyperlink::remember(&mut self.links, url);
+                        crate::ui::terminal::hyperlink::remember(&mut self.links, url);
                     }
                 }
                 self.chat.transcript_mut().push(CellKind::Notice(n));
@@ -121,25 +121,40 @@ impl App {
                     .push(CellKind::Output(OutputCell { lines }));
                 self.show_chat(None);
             }
+            AgentEvent::ApprovalAsker {
+                call_id,
+                agent,
+                description,
+            } => self.bottom.set_asker(
+                call_id,
+                crate::ui::approval_keys::Asker {
+                    agent: crate::ui::text::sanitize(&agent),
+                    description: crate::ui::text::sanitize(&description),
+                },
+            ),
             AgentEvent::ApprovalRequest {
                 call_id,
                 tool,
                 arguments,
             } => {
                 // The call's own card shows "waiting for you", and Chat
-                // comes into view with it.
+                // comes into view with it; a subagent's call has a card of its own that
+                // names the subagent (SPEC §15.3).
                 let tool = crate::ui::text::sanitize(&tool);
                 let arguments = crate::ui::text::sanitize(&arguments);
-                let i = self
-                    .chat
-                    .transcript_mut()
-                    .request_approval(&call_id, &tool, &arguments);
+                let asker = self.bottom.take_asker(&call_id);
+                let t = self.chat.transcript_mut();
+                let i = t.request_approval(&call_id, &tool, &arguments);
+                if let Some(a) = &asker {
+                    t.name_asker(i, a);
+                }
                 let ask = self.chat.transcript().ask_info(&call_id);
                 self.bottom.push_approval(PendingApproval {
                     call_id,
                     tool,
                     arguments,
                     ask,
+                    asker,
                 });
                 self.show_chat(Some(i));
             }
@@ -185,8 +200,8 @@ impl App {
             // Trajectory and the next request are untouched.
             AgentEvent::ClearScreen => self.chat.clear_screen(),
             AgentEvent::CommandFinished => {}
-            // The first batch of a listing opens the picker, the next ones fill it in
-            // (decision 0101); once it was closed, the rest of that listing is dropped. A
+            // The first batch of a listing opens the picker, the next ones fill it in;
+            // once it was closed, the rest of that listing is dropped. A
             // newer listing (a second `/resume` while one is read) replaces the picker, and
             // the batches of an older one are dropped: two listings never mix.
             AgentEvent::Sessions {
@@ -251,7 +266,7 @@ impl App {
         if let EventKind::AssistantMessage(d) = &e.kind
             && !self.traj.trajectory().is_rewound(e.seq)
         {
-            // Unknown when the provider's usage was impossible (decision 0028).
+            // Unknown when the provider's usage was impossible.
             self.model.context_used = d
                 .usage
                 .map(|u| u.total_input().saturating_add(u.output_tokens));

@@ -103,7 +103,7 @@ fn ctrl_g_asks_for_the_editor_and_a_failure_keeps_the_draft() {
     app.on_key(ctl('g'));
     assert_eq!(app.take_events(), vec![AppEvent::Editor("draft".into())]);
     assert_eq!(app.take_events(), vec![], "asked once");
-    app.editor_finished(Err(crate::ui::editor::EditorError::Failed(
+    app.editor_finished(Err(crate::ui::terminal::editor::EditorError::Failed(
         "nano".into(),
         "exit status: 1".into(),
     )));

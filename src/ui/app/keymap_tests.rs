@@ -114,7 +114,7 @@ fn every_key_on_key_reacts_to_is_in_the_keymap_table() {
         Context::TranscriptOverlay,
     ];
     // The contexts are independent (each key gets a fresh App), so they run on threads of
-    // their own: building an App per key is what costs (decision 0107).
+    // their own: building an App per key is what costs.
     std::thread::scope(|s| {
         for cx in contexts {
             let codes = &codes;
@@ -131,7 +131,7 @@ fn unbound_keys_change_nothing_in(cx: Context, codes: &[KeyCode], mods: &[KeyMod
     // Ctrl+C), so what the probe resolves, every fresh App resolves.
     let probe = app_in(cx);
     assert!(!probe.rewind_armed() && !probe.quit_hint_visible());
-    // Building an App per key is what costs (decision 0107). A key that left everything
+    // Building an App per key is what costs. A key that left everything
     // the fingerprint shows as it was, armed no timed window and left the key contexts
     // alone leaves the App as `app_in` built it, as far as keys can tell; the next key is
     // pressed on it. After any other key the next one gets a fresh App.

@@ -4,7 +4,7 @@
 //! resolved context (`keys.rs`), handles the [`AppEvent`]s the components push
 //! ([`App::handle`]), sends what only the event loop can carry out on its one channel
 //! (`ui::app_event`), and lays the screen out with one ratatui `Layout` (`render.rs`).
-//! The terminal event loop lives in `event_loop.rs`.
+//! The terminal event loop lives in `ui/terminal/event_loop.rs`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,8 +20,8 @@ use crate::ui::bottom::composer::Composer;
 use crate::ui::chat::{CellKind, ChatPane, Transcript};
 use crate::ui::history::HistoryBatch;
 use crate::ui::model::Model;
-use crate::ui::osc;
 use crate::ui::overlays::{HelpOverlay, Overlay, OverlayStack};
+use crate::ui::terminal::osc;
 use crate::ui::trajectory::{Trajectory, TrajectoryPane};
 
 pub use crate::ui::model::Focus;
@@ -59,9 +59,9 @@ pub struct App {
     /// The number of the last history reading started.
     readings: u64,
     /// The newest `/resume` listing shown (its picker was opened by its first batch);
-    /// batches of older listings are dropped (decision 0101).
+    /// batches of older listings are dropped.
     resume_listing: Option<u64>,
-    /// URLs notices named (their `url` argument), drawn as OSC 8 links (`ui::hyperlink`).
+    /// URLs notices named (their `url` argument), drawn as OSC 8 links (`ui::terminal::hyperlink`).
     links: Vec<String>,
     /// whether the mouse is captured (wheel scrolls) or free (native selection).
     mouse_capture: bool,
@@ -125,7 +125,7 @@ impl App {
             resume_listing: None,
             links: Vec::new(),
             // §14.5: the terminal keeps the mouse (native selection); the wheel scrolls
-            // through alternate scroll (decision 0037). F3 captures it.
+            // through alternate scroll. F3 captures it.
             mouse_capture: false,
             focused: true,
             notify: false,
@@ -301,8 +301,8 @@ impl App {
 
     /// The editor's result: its text replaces the draft; a failure is a notice and the
     /// draft stays.
-    pub fn editor_finished(&mut self, r: Result<String, crate::ui::editor::EditorError>) {
-        use crate::ui::editor::EditorError;
+    pub fn editor_finished(&mut self, r: Result<String, crate::ui::terminal::editor::EditorError>) {
+        use crate::ui::terminal::editor::EditorError;
         let notice = |key: &'static str, args: Vec<(&'static str, Arg)>| {
             CellKind::Notice(Notice::new(NoticeLevel::Error, key, args))
         };
@@ -663,3 +663,6 @@ mod request_viewer_tests;
 
 #[cfg(test)]
 mod login_link_tests;
+
+#[cfg(test)]
+mod subagent_approval_tests;

@@ -52,7 +52,7 @@ impl App {
         self.bottom.render_popup(panes, buf, &self.model);
         self.overlays.render(area, buf, &self.model);
         if !self.links.is_empty() {
-            crate::ui::hyperlink::mark(buf, &self.links);
+            crate::ui::terminal::hyperlink::mark(buf, &self.links);
         }
         if let Some(c) = self.bottom.cursor()
             && self.overlays.is_empty()

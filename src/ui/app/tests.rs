@@ -44,7 +44,7 @@ fn expanded(app: &App, i: usize) -> bool {
 }
 
 #[test]
-fn u2_up_down_select_only_expandable_nodes_and_enter_toggles() {
+fn up_down_select_only_expandable_nodes_and_enter_toggles() {
     let mut app = nodes_app();
     app.on_key(key(KeyCode::Tab));
     assert_eq!(app.focus(), Focus::Chat);

@@ -131,7 +131,7 @@ impl ChatPane {
 
     /// Moves the selection between expandable nodes (`dir` = ±1).
     /// ↑/↓ move between the expandable nodes; where there is none to move to they scroll
-    /// Chat a line, so a wheel turned into ↑/↓ by alternate scroll (§14.5, decision 0037)
+    /// Chat a line, so a wheel turned into ↑/↓ by alternate scroll (§14.5)
     /// scrolls a transcript without tool changes too.
     fn move_selection(&mut self, dir: isize, ctx: &RenderCtx) {
         let n = self.transcript.cells().len();

@@ -64,7 +64,7 @@ struct RowCache {
 /// what `/copy` copies) and renders a sanitized copy of it (control characters escaped, a
 /// tab as four spaces, CR dropped, `ui::text::sanitize`). The received text is held
 /// separately only once it differs from the sanitized one, so a reply without control
-/// characters is stored once (decision 0029).
+/// characters is stored once.
 #[derive(Debug, Clone)]
 pub struct StreamCollector {
     /// What is rendered: the sanitized source.

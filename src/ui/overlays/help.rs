@@ -25,7 +25,7 @@ use crate::ui::theme;
 /// description in `l`'s language; a heading has no key): every key of the keymap table,
 /// then a heading and every command of the one command table and the `custom` ones. Key
 /// names that are words (mouse, any key) are localized. The mouse row (wheel, click) is
-/// listed only while the mouse is captured: by default it is not (decision 0037), and
+/// listed only while the mouse is captured: by default it is not, and
 /// F3's row says how to capture it.
 pub fn rows(l: Localizer, mouse_capture: bool, custom: &[CommandSpec]) -> Vec<(String, String)> {
     // The key rows come from the keymap table, so the help lists every bound key.

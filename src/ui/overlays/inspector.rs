@@ -31,7 +31,7 @@ pub struct Inspector {
     page: usize,
     /// What the cache saved on the selected request: cached tokens and USD.
     saving: Option<(u64, f64)>,
-    /// The selected request's usage is unknown (decision 0028).
+    /// The selected request's usage is unknown.
     usage_unknown: bool,
 }
 
@@ -59,7 +59,7 @@ impl Inspector {
     }
 
     /// Says in the title that the selected request's usage is unknown: the provider
-    /// reported one that cannot be true (decision 0028).
+    /// reported one that cannot be true.
     pub fn with_usage_unknown(mut self, unknown: bool) -> Self {
         self.usage_unknown = unknown;
         self

@@ -105,7 +105,7 @@ fn alt_t_still_expands_the_latest_tool_change_in_chat() {
 }
 
 /// A session whose tool call has more output than a collapsed card shows, and a hook that
-/// ran on that call (decision 0105).
+/// ran on that call.
 fn tool_app(locale: Locale) -> App {
     use crate::session::event::EventKind;
     use crate::session::hook_event::{HookRunData, HookRunOutcome};

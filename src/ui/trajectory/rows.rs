@@ -58,8 +58,7 @@ pub enum Row {
         ttft_ms: Option<u64>,
         /// Duration.
         duration_ms: Option<u64>,
-        /// Usage; `None` when the provider reported an impossible one (unknown, decision
-        /// 0028).
+        /// Usage; `None` when the provider reported an impossible one (unknown).
         usage: Option<Usage>,
         /// Set when the request read less from the cache than the prefix it shared with
         /// the previous request (the reason is shown on the row below).
@@ -154,7 +153,7 @@ pub enum Row {
         /// Request number in the session, from 1.
         n: usize,
         /// Usage of the summarizer request, when it succeeded (`None` with no `error`:
-        /// unknown, decision 0028).
+        /// unknown).
         usage: Option<Usage>,
         /// Error text when it produced no summary.
         error: Option<String>,
@@ -213,7 +212,7 @@ pub struct Trajectory {
     pub(super) prev_usage: Option<Usage>,
     /// Known prices by `provider/model` (from the routes the agent announced).
     pub(super) prices: std::collections::HashMap<String, Prices>,
-    /// What the log's rewinds took back (decision 0096).
+    /// What the log's rewinds took back.
     pub(super) rewound: Rewound,
     /// Per row: whether a rewind took back the event that made it.
     pub(super) rows_rewound: Vec<bool>,
@@ -542,7 +541,7 @@ impl Trajectory {
         })?
     }
 
-    /// How many requests have an unknown usage (decision 0028): the session's totals and
+    /// How many requests have an unknown usage: the session's totals and
     /// cost leave them out.
     pub fn unknown_usage(&self) -> usize {
         self.rows
@@ -561,7 +560,7 @@ impl Trajectory {
             .count()
     }
 
-    /// Whether request `n` has an unknown usage (decision 0028).
+    /// Whether request `n` has an unknown usage.
     pub fn usage_unknown(&self, n: usize) -> bool {
         self.rows.iter().any(|r| match r {
             Row::Request { n: m, usage, .. } => *m == n && usage.is_none(),

@@ -1,5 +1,4 @@
-//! Tests of the Trajectory pane ( among them).
-use super::render::*;
+//! Tests of the Trajectory pane: its rows, their columns and how they draw.
 use super::rows::*;
 use super::*;
 use crate::agent::inspect::DiffReason;

@@ -120,7 +120,7 @@ async fn switching_the_model_warns_that_its_cache_is_its_own() {
 async fn changes_that_keep_the_prefix_or_come_before_any_request_are_not_warned_about() {
     let env = TestEnv::new(SimConfig::default()).await;
     let cfg = env.config_builder().write(env.dir.path());
-    // The mode switch is an appended note (decision 0060); nothing is cached before the
+    // The mode switch is an appended note; nothing is cached before the
     // first answer.
     let script = "/tool disable grep\n/model ds/deepseek-v4-pro\nHello\n\
         /mode read-only\nAgain\n/model ds/deepseek-v4-pro\n";

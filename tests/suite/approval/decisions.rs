@@ -567,7 +567,7 @@ fn an_escalation_card_shows_the_justification_and_runs_unsandboxed() {
     assert_eq!(a.justification.as_deref(), Some("needs the network"));
     assert!(!a.sandboxed);
     // `a` on a card for a run outside the sandbox grants that, for this session only: a
-    // saved rule would cover sandboxed runs only (decision 0116).
+    // saved rule would cover sandboxed runs only.
     assert_eq!(a.always.save_prefix, None);
     assert_eq!(
         a.always.grant,

@@ -223,7 +223,7 @@ fn always_on_an_escalation_grants_the_unsandboxed_run_for_the_session() {
 
 /// `a` on a card for a sandboxed run saves the prefix; in a new session the same command
 /// runs sandboxed without asking, while the escalated one still asks, and its card says
-/// why: the saved rule covers the sandbox only (SPEC §15.5, decision 0116).
+/// why: the saved rule covers the sandbox only (SPEC §15.5).
 #[test]
 fn a_saved_rule_runs_the_command_sandboxed_in_a_new_session_and_an_escalation_still_asks_why() {
     let d = dirs(None, None);

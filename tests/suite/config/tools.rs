@@ -430,7 +430,7 @@ tool_update = "addition-only"
         v4.caps.system_prompt_update,
         Some(SystemPromptUpdate::InHistory)
     );
-    // Keys the override does not set come from the built-in entry (decision 0091).
+    // Keys the override does not set come from the built-in entry.
     assert!(
         v4.caps.image_input,
         "image input inherited from the built-in entry"

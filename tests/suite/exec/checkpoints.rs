@@ -292,8 +292,8 @@ async fn a_resume_after_a_rewind_shows_and_sends_the_rewound_history() {
     let (last, _) = reqs.last().unwrap();
     assert!(last.contains("first prompt") && last.contains("replacement"));
     assert!(!last.contains("second prompt"), "sent history");
-    // The TUI's loop sends the whole log on resume and after a live rewind (decision
-    // 0096); the UI's fold shows what still counts and gives the prompt back.
+    // The TUI's loop sends the whole log on resume and after a live rewind; the UI's fold
+    // shows what still counts and gives the prompt back.
     let cfg = ConfigBuilder::new(&env.sim.base_url()).write(env.dir.path());
     let mut ui = env.start_interactive(cfg);
     ui.submit("/resume last");

@@ -548,7 +548,7 @@ async fn model_switch_mid_session_continues_the_series_and_modes_follow_the_rout
     );
 }
 
-/// A message sent while a turn answers is its own turn (§14.5, decision 0092): it waits
+/// A message sent while a turn answers is its own turn (§14.5): it waits
 /// for the running turn, then runs as the next one, and its request is labelled with its
 /// own turn number; the conversation's prefix is kept.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

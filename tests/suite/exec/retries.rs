@@ -33,7 +33,7 @@ async fn a_dead_port_gives_one_short_line_per_retry_and_a_final_error_with_a_hin
         ),
         ("zh-CN", "正在重连 1/", "连接被拒绝", "没有服务在监听"),
     ];
-    // Both locales wait out their backoff at once (decision 0107); each run writes a
+    // Both locales wait out their backoff at once; each run writes a
     // session of its own.
     let runs = cases.map(|(locale, ..)| {
         tokio::process::Command::new(env!("CARGO_BIN_EXE_deepterm"))
@@ -160,7 +160,7 @@ async fn a_failed_retry_leaves_one_line_in_chat_live_and_on_resume() {
         (Locale::EnUs, "Connection problem:", "nothing listening at"),
         (Locale::ZhCn, "连接出现问题：", "没有服务在监听"),
     ];
-    // Both locales' turns wait out their backoff at once (decision 0107).
+    // Both locales' turns wait out their backoff at once.
     let turns = cases.map(|(locale, ..)| tui_turn_against(&dead, locale));
     let turns = futures_util::future::join_all(turns).await;
     for ((locale, prefix, hint), (mut live, mut resumed)) in cases.into_iter().zip(turns) {

@@ -253,7 +253,7 @@ async fn entries_at_the_workspace_root_can_be_created_and_removed_on_both_backen
         } = backend
         {
             // Where the kernel refuses the private mount namespace, the refusal names the
-            // limit (decision 0112).
+            // limit.
             assert!(
                 text(&r.outcome).contains(
                     "cannot create, remove or rename entries directly in the workspace root"

@@ -100,7 +100,7 @@ async fn an_abstract_unix_socket_outside_is_unreachable_and_one_in_the_workspace
         inside.set_nonblocking(true).unwrap();
         let r = run(&shell, &site.ws, &unix_connect(&path.display().to_string())).await;
         if shell.status().unix_sockets_refused() {
-            // The kernel cannot tell this socket from one outside (decision 0111): every
+            // The kernel cannot tell this socket from one outside: every
             // new Unix socket is refused, and /sandbox says so.
             assert!(
                 r.outcome.is_error && text(&r.outcome).contains("Permission denied"),

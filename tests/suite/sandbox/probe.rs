@@ -47,7 +47,7 @@ fn auto_prefers_bubblewrap_and_falls_back_to_landlock_when_bwrap_is_missing() {
         let d = s.describe();
         assert!(d.contains("backend landlock"), "{d}");
         // The workspace root's limit is said exactly where the helper has no private mount
-        // namespace to bind the protected paths in (decision 0112).
+        // namespace to bind the protected paths in.
         assert_eq!(
             d.contains("cannot be created, removed or renamed"),
             !mount_ns,

@@ -87,7 +87,7 @@ async fn a_background_child_does_not_survive_the_timeout_in_any_mode() {
             site.shell(SandboxMode::WorkspaceWrite, Some(b), false, "test"),
         ));
     }
-    // Each mode waits out its own 3 s timeout, all at once (decision 0107).
+    // Each mode waits out its own 3 s timeout, all at once.
     let site = &site;
     let lefts = join_all(shells.iter().map(|(name, shell)| async move {
         let tok = token();
@@ -115,7 +115,7 @@ async fn a_child_that_starts_its_own_session_does_not_survive_in_the_sandbox() {
         .collect::<Vec<_>>();
     // Without the sandbox the same escape works: the group kill alone does not reach it.
     let open = site.shell(SandboxMode::FullAccess, None, false, "no backend");
-    // Every backend and the open shell wait out their 3 s timeouts at once (decision 0107).
+    // Every backend and the open shell wait out their 3 s timeouts at once.
     let site = &site;
     let in_sandbox = join_all(sandboxed.iter().map(|(name, shell)| async move {
         let tok = token();

@@ -216,7 +216,7 @@ fn kill_once(
 }
 
 /// Iterations running at once: each mostly waits (for its kill, then for the resumed
-/// run), so a few overlap without starving each other on two cores (decision 0107).
+/// run), so a few overlap without starving each other on two cores.
 const AT_ONCE: usize = 4;
 
 #[test]

@@ -138,7 +138,7 @@ async fn in_chinese_the_failure_reads_in_chinese_around_the_quoted_stderr() {
 
 /// A server that stays up but closes its output before answering: the handshake failure
 /// is said in the interface language, the MCP library's own words only as the quoted
-/// detail (decision 0103).
+/// detail.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_handshake_reads_in_chinese_with_the_library_words_only_quoted() {
     let env = TestEnv::new(SimConfig::default()).await;

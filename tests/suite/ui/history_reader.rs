@@ -229,7 +229,7 @@ fn the_resume_picker_fills_in_while_the_listing_is_read() {
 
 /// Two `/resume`s in a row: the second listing replaces the first, whose late batches
 /// (and its end) are dropped, so each session shows once and "still reading" lasts until
-/// the listing shown is done (decision 0101).
+/// the listing shown is done.
 #[test]
 fn a_second_resume_shows_its_own_listing_without_the_first_one_s_batches() {
     let mut app = App::new(Locale::EnUs, false);
@@ -306,8 +306,8 @@ fn resume_again_after_closing_a_picker_still_reading_opens_the_new_listing() {
     assert_eq!(p.reading_count(), Some(2));
 }
 
-/// Closing a picker whose listing is still read asks the loop to stop reading it (decision
-/// 0101); closing one whose listing is complete asks nothing.
+/// Closing a picker whose listing is still read asks the loop to stop reading it; closing
+/// one whose listing is complete asks nothing.
 #[test]
 fn closing_a_picker_still_reading_stops_its_listing() {
     let mut app = App::new(Locale::EnUs, false);

@@ -88,7 +88,7 @@ async fn a_huge_retry_after_ends_exec_with_the_error_and_no_panic() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_retry_after_that_is_not_a_delay_falls_back_to_backoff() {
-    // Each value's run waits out its own backoff, all at once (decision 0107).
+    // Each value's run waits out its own backoff, all at once.
     let runs = ["NaN", "-1", "soon", "0x10"].map(|value| async move {
         let env = TestEnv::new(SimConfig::default()).await;
         let (base, count) = serve(error_response(503, value)).await;

@@ -101,9 +101,9 @@ fn login_flow(w: u16, locale: &str) {
     assert!(joined.contains("code_challenge_method=S256"), "{s}");
     tmux.type_line("/mcp");
     let connected = if zh {
-        "tracker：已连接，2 个工具"
+        "tracker：已连接，3 个工具"
     } else {
-        "tracker: connected, 2 tools"
+        "tracker: connected, 3 tools"
     };
     tmux.wait_for("the server connected", |s| chat_flat(s).contains(connected));
 }

@@ -12,6 +12,7 @@ mod custom_commands;
 mod elicitation;
 mod guided_demo;
 mod help_table;
+mod mcp_prompts;
 mod mcp_remote;
 mod nodes_resume;
 mod plan_mode;

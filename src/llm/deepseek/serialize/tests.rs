@@ -77,7 +77,7 @@ fn roles(body: &Value) -> Vec<String> {
 }
 
 #[test]
-fn w1_declarations_defer_loading_only_when_deferred() {
+fn declarations_defer_loading_only_when_deferred() {
     let tools = [tool("a", false), tool("b", true)];
     let b = serialize(&parts(&[user("hi")], Some(&tools))).unwrap();
     assert_eq!(
@@ -92,7 +92,7 @@ fn w1_declarations_defer_loading_only_when_deferred() {
 }
 
 #[test]
-fn w1_tools_key_omitted_when_projected_list_is_empty_or_none() {
+fn the_tools_key_is_omitted_when_the_projected_list_is_empty_or_absent() {
     let m = [user("hi")];
     assert!(body(&m).get("tools").is_none());
     let b = serialize(&parts(&m, Some(&[]))).unwrap().body;
@@ -100,7 +100,7 @@ fn w1_tools_key_omitted_when_projected_list_is_empty_or_none() {
 }
 
 #[test]
-fn w2_developer_blocks_map_in_order_and_empty_text_is_dropped() {
+fn developer_blocks_map_in_order_and_empty_text_is_dropped() {
     let m = [
         user("hi"),
         dev(vec![
@@ -122,13 +122,13 @@ fn w2_developer_blocks_map_in_order_and_empty_text_is_dropped() {
 }
 
 #[test]
-fn w2_developer_with_empty_mapped_content_produces_no_wire_message() {
+fn a_developer_message_with_nothing_mapped_sends_no_message() {
     let b = body(&[user("hi"), dev(vec![Block::text("")])]);
     assert_eq!(roles(&b), ["user"]);
 }
 
 #[test]
-fn w3_other_developer_block_is_unsupported() {
+fn any_other_developer_block_is_unsupported() {
     let e = err(&[
         user("hi"),
         dev(vec![Block::Reasoning {
@@ -144,7 +144,7 @@ fn w3_other_developer_block_is_unsupported() {
 }
 
 #[test]
-fn w4_tool_change_block_outside_developer_message_is_unsupported() {
+fn a_tool_change_block_outside_a_developer_message_is_unsupported() {
     let e = err(&[msg(
         Role::User,
         vec![Block::text("hi"), Block::addition("x")],
@@ -157,13 +157,13 @@ fn w4_tool_change_block_outside_developer_message_is_unsupported() {
 }
 
 #[test]
-fn w5_developer_then_user_serializes_as_user_then_system() {
+fn a_developer_message_then_user_text_serializes_as_user_then_system() {
     let b = body(&[dev(vec![Block::addition("x")]), user("hi")]);
     assert_eq!(roles(&b), ["user", "system"]);
 }
 
 #[test]
-fn w5_developer_with_nothing_before_it_fails() {
+fn a_developer_message_with_nothing_before_it_fails() {
     for m in [
         vec![dev(vec![Block::addition("x")])],
         vec![dev(vec![Block::addition("x")]), assistant_text("a")],
@@ -178,7 +178,7 @@ fn w5_developer_with_nothing_before_it_fails() {
 }
 
 #[test]
-fn w5_developer_after_assistant_fails_without_user_turn_between() {
+fn a_developer_message_right_after_the_assistant_fails_without_a_user_turn() {
     let e = err(&[
         user("q"),
         assistant_text("a"),
@@ -189,7 +189,7 @@ fn w5_developer_after_assistant_fails_without_user_turn_between() {
 }
 
 #[test]
-fn w5_update_is_flushed_before_the_next_assistant_after_merged_user_content() {
+fn an_update_is_flushed_before_the_next_assistant_after_merged_user_content() {
     let m = [
         user("q"),
         msg(Role::Assistant, vec![call("c1", "f", "{}")]),
@@ -209,7 +209,7 @@ fn w5_update_is_flushed_before_the_next_assistant_after_merged_user_content() {
 }
 
 #[test]
-fn w7_leading_system_sets_top_level_after_one_shot_system() {
+fn a_leading_system_message_sets_the_top_level_system_after_the_one_shot_one() {
     let m = [system("prompt"), user("hi")];
     let mut p = parts(&m, None);
     p.system = Some("one-shot");
@@ -219,7 +219,7 @@ fn w7_leading_system_sets_top_level_after_one_shot_system() {
 }
 
 #[test]
-fn w7_without_in_history_every_system_message_overwrites_top_level() {
+fn without_in_history_every_system_message_overwrites_the_top_level() {
     let b = body(&[
         system("p1"),
         user("hi"),
@@ -232,7 +232,7 @@ fn w7_without_in_history_every_system_message_overwrites_top_level() {
 }
 
 #[test]
-fn w7_in_history_later_system_message_becomes_queued_update() {
+fn in_history_a_later_system_message_becomes_a_queued_update() {
     let m = [
         system("p1"),
         user("hi"),
@@ -254,7 +254,7 @@ fn w7_in_history_later_system_message_becomes_queued_update() {
 }
 
 #[test]
-fn w7_empty_in_history_update_fails() {
+fn an_empty_in_history_system_update_fails() {
     let m = [system("p1"), user("hi"), system("")];
     let mut p = parts(&m, None);
     p.system_prompt_update = Some(SystemPromptUpdate::InHistory);
@@ -267,7 +267,7 @@ fn w7_empty_in_history_update_fails() {
 }
 
 #[test]
-fn w8_tool_results_move_first_in_their_user_message() {
+fn tool_results_move_first_in_their_user_message() {
     let m = [
         user("q"),
         msg(
@@ -290,7 +290,7 @@ fn w8_tool_results_move_first_in_their_user_message() {
 }
 
 #[test]
-fn w8_invariant_violations_are_invalid_content() {
+fn tool_result_order_violations_are_invalid_content() {
     let cases: Vec<Vec<Arc<Message>>> = vec![
         // unmatched result
         vec![user("q"), assistant_text("a"), result("c9", "x", None)],
@@ -330,7 +330,7 @@ fn w8_invariant_violations_are_invalid_content() {
 }
 
 #[test]
-fn w9_beta_header_only_with_tool_change_blocks() {
+fn the_beta_header_is_sent_only_with_tool_change_blocks() {
     let tools = [tool("a", false), tool("x", true)];
     let plain = serialize(&parts(&[user("hi")], Some(&tools))).unwrap();
     assert_eq!(plain.beta, None);

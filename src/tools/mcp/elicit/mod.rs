@@ -233,7 +233,7 @@ impl Elicitations {
     }
 }
 
-/// The longest URL shown and opened (as `ui::hyperlink` links).
+/// The longest URL shown and opened (as `ui::terminal::hyperlink` links).
 pub const MAX_URL_BYTES: usize = 2048;
 
 /// Whether a URL request may be shown and opened: http or https, printable ASCII (nothing

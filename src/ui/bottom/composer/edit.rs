@@ -1,13 +1,13 @@
 //! The composer's readline keys (§14.5): word motion, kills into one kill buffer, yank,
 //! and the drafts kept aside (Ctrl+C's, for ↑; the last one sent, for a cancelled prompt).
-//! Where each key moves to is in [`crate::ui::readline`]; here the edits keep paste
+//! Where each key moves to is in [`super::readline`]; here the edits keep paste
 //! placeholders whole and the paste marks of the bytes they move.
 //! (Decision note: docs/decisions/0036-readline-composer.md.)
 
 use std::ops::Range;
 
+use super::readline;
 use super::{Composer, Draft, Killed};
-use crate::ui::readline;
 
 impl Composer {
     /// The byte ranges of the paste placeholders in the text, each with its entry in

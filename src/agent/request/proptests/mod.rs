@@ -649,7 +649,7 @@ proptest! {
     /// tools (a capable route appends a deferred declaration, cached at its addition; the
     /// bridge never changes them). Deferred catalogues come and go too: their notes are
     /// appended. A same-name definition change is included on every route: the request
-    /// keeps the logged definition and a definition note tells the model (decision 0141).
+    /// keeps the logged definition and a definition note tells the model.
     /// A provider that refuses `tool_removal` blocks costs one refused request and nothing
     /// of the prefix: the route keeps `tool_addition` and tells removals in text.
     #[test]

@@ -1,7 +1,15 @@
 //! Terminal lifecycle: raw mode, alternate screen, bracketed paste, mouse capture and focus
 //! reports, restored on exit and on a panic of the UI task (see `panic.rs`); the loop itself
 //! is `event_loop.rs`, fed by crossterm's async `EventStream`. Redraws are coalesced and
-//! capped at 60 per second by [`FrameLimiter`].
+//! capped at 60 per second by [`FrameLimiter`]. Beside them, what else touches the terminal:
+//! `osc.rs` (OSC 52 / OSC 9), `hyperlink.rs` (OSC 8 links) and `editor.rs` (Ctrl+G's
+//! external editor).
+
+pub mod editor;
+pub mod event_loop;
+pub mod hyperlink;
+pub mod osc;
+pub mod panic;
 
 use std::io::{self, Write};
 
@@ -21,12 +29,12 @@ use crate::secret::ApiKey;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::task::JoinHandle;
 
-use super::app::App;
-use super::app_event::TermRequest;
-use super::event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
-use super::panic::{Registration, TaskPanic, UI_TASK, named, register};
+use crate::ui::app::App;
+use crate::ui::app_event::TermRequest;
+use event_loop::{LoopExit, LoopIo, Screen, Shutdown, drive};
+use panic::{Registration, TaskPanic, UI_TASK, named, register};
 
-pub use super::event_loop::{FRAME, FrameLimiter};
+pub use event_loop::{FRAME, FrameLimiter};
 
 /// Options the binary passes to [`run`].
 #[derive(Debug, Clone, Default)]
@@ -60,7 +68,7 @@ pub enum UiError {
 
 /// DECSET 1007, alternate scroll: in the alternate screen the terminal turns wheel
 /// events into ↑/↓ keys while the mouse is not captured, so the wheel scrolls the focused
-/// pane and native selection keeps working (§14.5, decision 0037).
+/// pane and native selection keeps working (§14.5).
 pub const ALTERNATE_SCROLL_ON: &str = "\x1b[?1007h";
 /// DECRST 1007: the terminal's own wheel behaviour again.
 pub const ALTERNATE_SCROLL_OFF: &str = "\x1b[?1007l";
@@ -196,7 +204,7 @@ fn shutdown_signal() -> Option<Shutdown> {
 /// (the binary uses `block_on`, so the UI stays on the main thread while the agent, tools
 /// and MCP servers run on the workers).
 ///
-/// `agent` is the agent loop's task (spawned with [`super::panic::named`]`("agent", …)`):
+/// `agent` is the agent loop's task (spawned with [`panic::named`]`("agent", …)`):
 /// if it panics the UI shows the notice and returns [`UiError::AgentDied`] after restoring
 /// the terminal. F2 toggles the locale locally and sends `SetLocale(locale)`.
 pub async fn run(

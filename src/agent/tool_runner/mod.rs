@@ -5,18 +5,17 @@
 //! runs one at a time, in call order. Results come back in call order, with configured
 //! key values redacted.
 
-use std::collections::HashSet;
-
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::acting_policy::{ActingPolicy, Verdict};
-use crate::agent::emitter::Emitter;
-use crate::agent::inbox::Inbox;
-use crate::agent::protocol::{AgentEvent, ApprovalDecision, Notice, NoticeLevel, TurnPhase};
-use crate::i18n::{Arg, Text};
-use crate::session::retry_event::{RetryAnswer, SandboxAttempt, SandboxRetry};
-use crate::tools::mcp::annotations::ToolHints;
 use crate::tools::registry::ToolRegistry;
+
+mod decide;
+mod denial;
+mod rerun;
+
+pub use denial::{
+    RERUN_NOTE, SANDBOX_DENIAL_NOTE, denial_reason, denial_text, denial_text_with_reason, is_denial,
+};
 
 /// How tool calls that need approval are answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,44 +27,6 @@ pub enum ApprovalMode {
     /// `exec --approve none`.
     DenyAll,
 }
-
-/// The model-facing result of a call the user denied. The UI recognizes it (see
-/// [`is_denial`]) to show "Denied by you", live and on resume.
-pub fn denial_text(name: &str) -> String {
-    format!("the user denied this call of \"{name}\"; do not retry it unless asked")
-}
-
-/// [`denial_text`] with the user's reason, which the model reads (§14.5).
-pub fn denial_text_with_reason(name: &str, reason: Option<&str>) -> String {
-    match reason.map(str::trim).filter(|r| !r.is_empty()) {
-        Some(r) => format!("{}. The user's reason: {r}", denial_text(name)),
-        None => denial_text(name),
-    }
-}
-
-/// Whether `result` is the denial of a call of `name` (an error result from [`denial_text`]
-/// or [`denial_text_with_reason`]).
-pub fn is_denial(name: &str, result: &str) -> bool {
-    let base = denial_text(name);
-    result == base
-        || result
-            .strip_prefix(base.as_str())
-            .is_some_and(|rest| rest.starts_with(". The user's reason: "))
-}
-
-/// The reason inside a denial result, if the user gave one.
-pub fn denial_reason<'a>(name: &str, result: &'a str) -> Option<&'a str> {
-    result
-        .strip_prefix(denial_text(name).as_str())?
-        .strip_prefix(". The user's reason: ")
-}
-
-/// How the shell's result marks a failure that looks like a sandbox denial.
-pub const SANDBOX_DENIAL_NOTE: &str = "\n[the sandbox (";
-
-/// How a re-run outside the sandbox marks its result for the model (the card leaves the
-/// note out: it says the same in the user's language).
-pub const RERUN_NOTE: &str = "\n[ran again outside the sandbox";
 
 /// One tool call of a reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,280 +112,6 @@ impl ToolRunner {
         self.secrets.redact(text).into_owned()
     }
 
-    /// Decides each call in order: `Some(error)` is the result of a call that will not
-    /// run (arguments cut off by `max_tokens`, cancelled, denied), `None` runs it.
-    /// `allowed` holds the session's "always allow" answers and gains new ones.
-    pub async fn decide(
-        &self,
-        calls: &[ToolCall],
-        truncated: bool,
-        cancel: &CancellationToken,
-        allowed: &mut HashSet<String>,
-        inbox: &mut Inbox,
-        events: &Emitter,
-    ) -> Vec<Option<String>> {
-        let mut decided = Vec::with_capacity(calls.len());
-        for call in calls {
-            let name = call.name.as_str();
-            let pre_error = if truncated
-                && serde_json::from_str::<serde_json::Value>(&call.arguments).is_err()
-            {
-                Some(
-                    "the tool call's arguments were cut off because the reply reached max_tokens; \
-                     call the tool again with shorter arguments"
-                        .to_string(),
-                )
-            } else if cancel.is_cancelled() {
-                Some("cancelled by the user".to_string())
-            } else if let Some(acting) = self
-                .acting
-                .as_ref()
-                .filter(|_| self.registry.is_active(name) && ActingPolicy::is_acting(name))
-            {
-                self.decide_acting(acting, call, inbox, events).await
-            } else if self.registry.is_active(name)
-                && self.registry.needs_approval(name)
-                && !allowed.contains(name)
-            {
-                events.emit(self.generic_why(call));
-                match self.ask(call, inbox, events).await {
-                    ApprovalDecision::Allow => None,
-                    ApprovalDecision::AlwaysAllow => {
-                        allowed.insert(name.to_string());
-                        None
-                    }
-                    ApprovalDecision::Deny => Some(denial_text_with_reason(
-                        name,
-                        inbox.take_reason(&call.id).as_deref(),
-                    )),
-                }
-            } else {
-                None
-            };
-            decided.push(pre_error);
-        }
-        decided
-    }
-
-    /// An acting tool's call: the policy runs it, refuses it (saying why, also on
-    /// `exec`'s stderr) or asks with a preview of what it would do.
-    async fn decide_acting(
-        &self,
-        acting: &ActingPolicy,
-        call: &ToolCall,
-        inbox: &mut Inbox,
-        events: &Emitter,
-    ) -> Option<String> {
-        match acting.verdict(&call.name, &call.arguments) {
-            Verdict::NotActing | Verdict::Run => None,
-            // An escalation that needs no card (`--approve all`, or a grant for runs
-            // outside the sandbox) runs outside it, like one the user allowed (§14.2).
-            Verdict::RunUnsandboxed => {
-                acting.allow_unsandboxed(&call.id);
-                None
-            }
-            Verdict::Refuse(reason) => {
-                events.emit(AgentEvent::Notice(Notice::new(
-                    NoticeLevel::Warn,
-                    "approval-refused-call",
-                    vec![
-                        ("tool", Arg::from(call.name.clone())),
-                        ("reason", Arg::from(reason.clone())),
-                    ],
-                )));
-                Some(reason)
-            }
-            Verdict::Ask(boxed) => {
-                let (ask, preview) = *boxed;
-                events.emit(AgentEvent::ApprovalWhy {
-                    call_id: call.id.clone(),
-                    why: ask.reason.text(),
-                    always: ask.always.text(),
-                });
-                if let Some(preview) = preview {
-                    events.emit(AgentEvent::ApprovalPreview {
-                        call_id: call.id.clone(),
-                        preview,
-                    });
-                }
-                let decision = self.ask(call, inbox, events).await;
-                if decision == ApprovalDecision::AlwaysAllow
-                    && let Some(e) = acting.always(&ask)
-                {
-                    events.emit(AgentEvent::Notice(Notice::new(
-                        NoticeLevel::Warn,
-                        "approval-always-not-saved",
-                        vec![("error", Arg::from(format!("{e:?}")))],
-                    )));
-                }
-                match decision {
-                    ApprovalDecision::Allow | ApprovalDecision::AlwaysAllow => {
-                        if call.name == "shell" && !ask.sandboxed {
-                            acting.allow_unsandboxed(&call.id);
-                        }
-                        None
-                    }
-                    ApprovalDecision::Deny => Some(denial_text_with_reason(
-                        &call.name,
-                        inbox.take_reason(&call.id).as_deref(),
-                    )),
-                }
-            }
-        }
-    }
-
-    /// Why a call of a tool with its own approval policy asks: the tool asks, or it hides
-    /// a tool of the same name that asks; `a` allows the tool for the
-    /// session.
-    fn generic_why(&self, call: &ToolCall) -> AgentEvent {
-        let tool = Arg::from(call.name.clone());
-        let why = match self.registry.shadowed_asking(&call.name) {
-            Some((kept, hidden)) => Text::new(
-                "approval-why-shadowed",
-                vec![
-                    ("tool", tool.clone()),
-                    ("kept", Arg::from(kept.label())),
-                    ("hidden", Arg::from(hidden.label())),
-                ],
-            ),
-            None => ToolHints::approval_why(&call.name, self.registry.hints_of(&call.name)),
-        };
-        AgentEvent::ApprovalWhy {
-            call_id: call.id.clone(),
-            why,
-            always: Some(Text::new("approval-always-tool", vec![("tool", tool)])),
-        }
-    }
-
-    /// A sandboxed `shell` call whose result looks like a sandbox denial: asks the user,
-    /// showing the sandboxed attempt's status and output, whether to run it again outside
-    /// the sandbox (SPEC §14.2, §15.5; `on-request` and `untrusted`). Returns the result
-    /// to log and what happened, for the card: the re-run's result when allowed, else the
-    /// sandboxed attempt's with the denial and the user's reason, which the model reads.
-    pub async fn offer_rerun(
-        &self,
-        call: &ToolCall,
-        result: &CallResult,
-        inbox: &mut Inbox,
-        events: &Emitter,
-        cancel: &CancellationToken,
-    ) -> Option<(CallResult, SandboxRetry)> {
-        if call.name != "shell" || self.mode != ApprovalMode::Interactive {
-            return None;
-        }
-        let acting = self.acting.as_ref()?;
-        if !result.content.contains(SANDBOX_DENIAL_NOTE) {
-            return None;
-        }
-        let attempt = SandboxAttempt::of(&result.content, SANDBOX_DENIAL_NOTE);
-        let (ask, preview) = acting.rerun_offer(&call.arguments, attempt.clone())?;
-        let sh = acting.shell.clone()?;
-        let args = serde_json::from_str(&call.arguments).ok()?;
-        let req = sh.parse(&args).ok()?;
-        events.emit(AgentEvent::ApprovalWhy {
-            call_id: call.id.clone(),
-            why: ask.reason.text(),
-            always: ask.always.text(),
-        });
-        events.emit(AgentEvent::ApprovalPreview {
-            call_id: call.id.clone(),
-            preview,
-        });
-        let decision = self.ask(call, inbox, events).await;
-        if decision == ApprovalDecision::AlwaysAllow
-            && let Some(e) = acting.always(&ask)
-        {
-            events.emit(AgentEvent::Notice(Notice::new(
-                NoticeLevel::Warn,
-                "approval-always-not-saved",
-                vec![("error", Arg::from(format!("{e:?}")))],
-            )));
-        }
-        match decision {
-            ApprovalDecision::Allow | ApprovalDecision::AlwaysAllow => {
-                let out = sh
-                    .run(&req, crate::tools::shell::RunAs::Unsandboxed, cancel)
-                    .await
-                    .outcome;
-                let content = format!(
-                    "{}{RERUN_NOTE} after the sandboxed attempt failed ({}); the user allowed \
-                     it, and this is that run's result]",
-                    out.content, attempt.status
-                );
-                let retry = SandboxRetry {
-                    attempt,
-                    answer: RetryAnswer::RanUnsandboxed,
-                };
-                Some((
-                    CallResult {
-                        content: self.redact(&content),
-                        is_error: out.is_error,
-                    },
-                    retry,
-                ))
-            }
-            ApprovalDecision::Deny => {
-                let reason = inbox
-                    .take_reason(&call.id)
-                    .map(|r| r.trim().to_string())
-                    .filter(|r| !r.is_empty());
-                let sandboxed = result
-                    .content
-                    .split(SANDBOX_DENIAL_NOTE)
-                    .next()
-                    .unwrap_or_default();
-                let mut content = format!(
-                    "{sandboxed}\n[the sandbox seems to have refused this command; the user was \
-                     asked to run it again outside the sandbox and declined: do not retry it \
-                     unless asked"
-                );
-                if let Some(r) = &reason {
-                    content.push_str(&format!(". The user's reason: {r}"));
-                }
-                content.push(']');
-                let retry = SandboxRetry {
-                    attempt,
-                    answer: RetryAnswer::Denied { reason },
-                };
-                Some((
-                    CallResult {
-                        content,
-                        is_error: true,
-                    },
-                    retry,
-                ))
-            }
-        }
-    }
-
-    async fn ask(&self, call: &ToolCall, inbox: &mut Inbox, events: &Emitter) -> ApprovalDecision {
-        match self.mode {
-            ApprovalMode::AllowAll => ApprovalDecision::Allow,
-            ApprovalMode::DenyAll => {
-                // Headless without `--approve all`: say which call was refused, or the
-                // user only sees the model's reaction to a denial it never asked for.
-                events.emit(AgentEvent::Notice(Notice::new(
-                    NoticeLevel::Warn,
-                    "exec-tool-denied",
-                    vec![("tool", Arg::from(call.name.clone()))],
-                )));
-                ApprovalDecision::Deny
-            }
-            ApprovalMode::Interactive => {
-                // Waiting for the user is its own phase: the status line pauses the clock.
-                events.emit(AgentEvent::Phase(TurnPhase::AwaitingApproval));
-                events.emit(AgentEvent::ApprovalRequest {
-                    call_id: call.id.clone(),
-                    tool: call.name.clone(),
-                    arguments: call.arguments.clone(),
-                });
-                let d = inbox.approval(&call.id).await;
-                events.emit(AgentEvent::Phase(TurnPhase::RunningTools));
-                d
-            }
-        }
-    }
-
     /// Runs the calls `decided` lets through and returns every call's result in call
     /// order. Parallel-safe calls overlap each other; the rest run one at a time, in
     /// call order, alongside them.
@@ -506,6 +193,11 @@ impl ToolRunner {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
+    use crate::agent::emitter::Emitter;
+    use crate::agent::inbox::Inbox;
+    use crate::agent::protocol::{AgentEvent, ApprovalDecision};
     use std::sync::Arc;
     use std::sync::Mutex;
     use std::time::Duration;

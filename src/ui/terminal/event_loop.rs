@@ -25,9 +25,9 @@ use tokio::time::Instant;
 use crate::agent::protocol::{AgentCommand, AgentEvent, Notice, NoticeLevel};
 use crate::i18n::Arg;
 
-use super::app::App;
-use super::app_event::{AppEvent, TermRequest};
 use super::panic::{AGENT_TASK, TaskPanic, payload_message, scrub_registered};
+use crate::ui::app::App;
+use crate::ui::app_event::{AppEvent, TermRequest};
 
 /// How long to wait for `Exited` after `Shutdown`.
 pub const EXIT_WAIT: Duration = Duration::from_secs(2);
@@ -389,8 +389,8 @@ where
 mod tests {
     use super::*;
     use crate::i18n::Locale;
-    use crate::ui::panic::tests::{LOCK, RESTORES, count_restore};
-    use crate::ui::panic::{Registration, UI_TASK, named, register};
+    use crate::ui::terminal::panic::tests::{LOCK, RESTORES, count_restore};
+    use crate::ui::terminal::panic::{Registration, UI_TASK, named, register};
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     use futures_util::stream::BoxStream;
     use ratatui::Terminal;
@@ -467,7 +467,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn l7_thousand_events_in_100ms_draw_at_most_7_frames_and_the_last_state() {
+    async fn a_thousand_events_in_100ms_draw_at_most_7_frames_and_the_last_state() {
         let (_ptx, prx) = unbounded_channel();
         let h = harness(prx);
         let mut app = App::new(Locale::EnUs, false);
@@ -507,7 +507,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn l7_an_idle_app_draws_nothing_after_the_first_frame() {
+    async fn an_idle_app_draws_nothing_after_the_first_frame() {
         let (_ptx, prx) = unbounded_channel();
         let h = harness(prx);
         let mut app = App::new(Locale::EnUs, false);
@@ -528,7 +528,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn l7_a_busy_app_ticks_the_status_clock_four_times_a_second() {
+    async fn a_busy_app_ticks_the_status_clock_four_times_a_second() {
         let (_ptx, prx) = unbounded_channel();
         let h = harness(prx);
         let mut app = App::new(Locale::EnUs, false);
@@ -556,7 +556,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn l7_panic_in_a_spawned_task_is_a_notice_not_a_terminal_restore() {
+    async fn a_panic_in_a_spawned_task_is_a_notice_not_a_terminal_restore() {
         let _l = LOCK.lock().await;
         let (ptx, prx) = unbounded_channel();
         let _g = register(Registration {
@@ -595,7 +595,7 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
-    async fn l7_agent_task_panic_shows_the_notice_and_asks_for_a_clean_exit() {
+    async fn an_agent_task_panic_shows_the_notice_and_asks_for_a_clean_exit() {
         let _l = LOCK.lock().await;
         let (ptx, prx) = unbounded_channel();
         let _g = register(Registration {

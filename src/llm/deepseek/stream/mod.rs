@@ -108,7 +108,7 @@ impl MessagesAssembler {
     }
 
     /// A fresh assembler whose reply may hold at most `max` bytes of text, reasoning and
-    /// tool arguments (decision 0009).
+    /// tool arguments.
     pub fn with_max_reply_bytes(max: usize) -> Self {
         MessagesAssembler {
             budget: ReplyBudget::new(max),
@@ -236,7 +236,7 @@ impl MessagesAssembler {
         Ok(())
     }
 
-    /// Settled content: tool calls get unique, non-empty ids (decision 0009).
+    /// Settled content: tool calls get unique, non-empty ids.
     fn content(&self) -> (Vec<Block>, Vec<ToolIdRepair>) {
         settle(self.blocks.iter().map(|(_, b)| b.clone()))
     }
@@ -349,7 +349,7 @@ impl Assemble for MessagesAssembler {
 }
 
 /// The open blocks as message content: empty ones dropped, tool calls with unique,
-/// non-empty ids (decision 0009).
+/// non-empty ids.
 fn settle(blocks: impl Iterator<Item = OpenBlock>) -> (Vec<Block>, Vec<ToolIdRepair>) {
     let mut blocks: Vec<Block> = blocks
         .filter_map(|b| match b {

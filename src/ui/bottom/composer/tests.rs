@@ -28,7 +28,7 @@ fn with_history() -> Composer {
     c
 }
 
-/// The history reader's batches (decision 0101): each goes behind the earlier ones and
+/// The history reader's batches: each goes behind the earlier ones and
 /// skips what an earlier batch or this session already holds.
 #[test]
 fn a_later_history_batch_goes_behind_and_skips_texts_already_held() {
@@ -54,7 +54,7 @@ fn a_later_history_batch_goes_behind_and_skips_texts_already_held() {
     );
 }
 
-/// A batch costs what it holds (decision 0101): its own texts are hashed, neither this
+/// A batch costs what it holds: its own texts are hashed, neither this
 /// session's prompts nor the earlier batches' again, and ↑ keeps the entry it shows.
 #[test]
 fn a_history_batch_costs_its_own_entries_not_the_history_before_it() {
@@ -489,7 +489,7 @@ mod props {
 
 #[test]
 fn ctrl_r_on_a_long_history_scans_only_to_its_match_and_not_again_per_frame() {
-    // Decision 0101: the history may hold many thousands of entries; the search line is
+    // The history may hold many thousands of entries; the search line is
     // drawn every frame.
     let mut c = Composer::default();
     let mut older: Vec<String> = vec!["deploy the newest".to_string()];

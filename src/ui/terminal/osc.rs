@@ -3,7 +3,7 @@
 //! sends them as `AppEvent::Terminal` requests; the event loop hands them to the screen,
 //! which owns the terminal (`TermScreen` writes them, test screens record them).
 //!
-//! [`App`]: super::App
+//! [`App`]: crate::ui::App
 
 use crate::ui::chat::{AssistantCell, CellKind, Transcript};
 

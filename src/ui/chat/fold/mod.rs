@@ -1,8 +1,11 @@
 //! The Chat event fold: [`Transcript`] turns committed session events, stream deltas,
 //! tool changes and approvals into cells, the same way live and on a resumed log.
 
+mod approvals;
+mod checkpoints;
 mod progress;
 pub mod subagent;
+mod tool_changes;
 
 use std::collections::HashMap;
 
@@ -12,15 +15,14 @@ use crate::llm::types::StreamEvent;
 use crate::session::event::{
     AttemptError, Block, Event, EventKind, McpState, McpStatus, SurfaceOp, TurnOutcome,
 };
-use crate::session::tools_event::ToolsChangedData;
 use crate::tools::registry::ToolSource;
 use crate::ui::context_node::ContextKind;
 use crate::ui::markdown::StreamCollector;
 use crate::ui::text::sanitize;
 
 use super::cells::{
-    ApprovalCell, AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell,
-    CheckpointNode, CompactionCell, ContextCell, ToolApproval, ToolCell, UserCell,
+    AssistantCell, AttachmentCell, AttemptCell, Cell, CellKind, CheckpointCell, CheckpointNode,
+    CompactionCell, ToolApproval, ToolCell, UserCell,
 };
 use crate::session::rewound::Rewound;
 use crate::ui::model::RenderCtx;
@@ -56,10 +58,10 @@ pub struct Transcript {
     pub(super) refine_next: usize,
     pub(super) layout_key: (u16, u64),
     /// The tool-change node that later changes merge into until the next request goes
-    /// out (decision 0033).
+    /// out.
     open_node: Option<usize>,
     /// The log records tool changes as `tools/changed` events; its developer messages
-    /// then make no node (decision 0097).
+    /// then make no node.
     logs_tool_changes: bool,
     /// Source and description of every tool seen (changes, request headers).
     tool_infos: HashMap<String, ToolInfo>,
@@ -69,7 +71,7 @@ pub struct Transcript {
     replaying: bool,
     /// A cell the Chat pane should scroll into view on the next frame.
     reveal: Option<usize>,
-    /// What the log's rewinds took back: left out of the cells (decision 0096).
+    /// What the log's rewinds took back: left out of the cells.
     rewound: Rewound,
     /// Every prompt seen, rewound ones too (a rewind's node names the prompt).
     turns: Vec<TurnSeen>,
@@ -240,249 +242,9 @@ impl Transcript {
         self.rewound = r;
     }
 
-    /// The position of logged turn `turn` among the prompts that still count, from 1.
-    fn position_of_turn(&self, turn: u64) -> usize {
-        let counting = self.turns.iter().filter(|t| !self.rewound.contains(t.seq));
-        counting.take_while(|t| t.turn != turn).count() + 1
-    }
-
-    /// Records the prompts (rewound ones too) and what a rewind takes back; returns
-    /// whether `ev` still counts (a rewound event makes no cell).
-    fn observe_checkpoints(&mut self, ev: &Event) -> bool {
-        self.rewound.observe(ev);
-        match &ev.kind {
-            EventKind::TurnStart(t) => self.turns.push(TurnSeen {
-                seq: ev.seq,
-                turn: t.turn,
-                prompt: String::new(),
-            }),
-            EventKind::UserMessage(u) if u.message.source.kind == "user" => {
-                if let Some(t) = self.turns.last_mut()
-                    && t.prompt.is_empty()
-                {
-                    t.prompt = crate::agent::mentions::split(&u.message).0;
-                }
-            }
-            _ => {}
-        }
-        !self.rewound.contains(ev.seq)
-    }
-
-    /// The node of a checkpoint, an undo or a rewind (SPEC §14.3), if `ev` is one.
-    fn checkpoint_node(&self, ev: &Event) -> Option<CheckpointNode> {
-        Some(match &ev.kind {
-            EventKind::CheckpointTaken(c) => CheckpointNode::Taken {
-                n: self.position_of_turn(c.turn),
-                files: c.files,
-                skipped: c.skipped.clone(),
-            },
-            EventKind::CheckpointUndo(c) => CheckpointNode::Undo {
-                n: self.position_of_turn(c.turn),
-                restored: c.restored.clone(),
-                conflicts: c.conflicts.clone(),
-            },
-            EventKind::SessionRewind(r) => {
-                let before = self
-                    .turns
-                    .iter()
-                    .filter(|t| t.seq < r.to_seq && !self.rewound.contains(t.seq))
-                    .count();
-                let prompt = self
-                    .turns
-                    .iter()
-                    .find(|t| t.seq == r.to_seq)
-                    .map(|t| t.prompt.split_whitespace().collect::<Vec<_>>().join(" "))
-                    .unwrap_or_default();
-                CheckpointNode::Rewind {
-                    n: before + 1,
-                    prompt: crate::ui::text::truncate(&prompt, 60),
-                    scope: r.scope,
-                    restored: r.restored.len(),
-                }
-            }
-            _ => return None,
-        })
-    }
-
     /// Marks the events applied until `set_replaying(false)` as a resumed log.
     pub fn set_replaying(&mut self, on: bool) {
         self.replaying = on;
-    }
-
-    /// A logged `tools/changed` event (decision 0097): one node, made when the change
-    /// happened, the same live and on a resumed log. Every change until the next request
-    /// goes into that one node, netted (a change and its reversal cancel out, leaving "no
-    /// net change"): a server that changes its list in a loop is one node per request,
-    /// not one per change (decision 0033).
-    fn tools_changed(&mut self, c: &ToolsChangedData) {
-        self.logs_tool_changes = true;
-        // A server that invents new names on every change must not grow this without
-        // bound; the nodes keep their own copies.
-        if self.tool_infos.len() > MAX_TOOL_INFOS {
-            self.tool_infos.clear();
-        }
-        let infos: Vec<ToolInfo> = c
-            .added
-            .iter()
-            .chain(&c.removed)
-            .map(|t| ToolInfo {
-                name: t.name.clone(),
-                source: ToolSource::from_logged(&t.source).label(),
-                description: t.description.clone(),
-            })
-            .collect();
-        for t in &infos {
-            self.tool_infos.insert(t.name.clone(), t.clone());
-        }
-        let added: Vec<String> = c.added.iter().map(|t| sanitize(&t.name)).collect();
-        let removed: Vec<String> = c.removed.iter().map(|t| sanitize(&t.name)).collect();
-        if let Some(i) = self.open_node
-            && let Some(Cell {
-                kind: CellKind::Context(ContextCell { kind, tools: shown }),
-                ..
-            }) = self.cells.get_mut(i)
-            && kind.merge_tools(&added, &removed)
-        {
-            let before = std::mem::take(shown);
-            *shown = kind
-                .tool_names()
-                .filter_map(|n| {
-                    let earlier = || before.iter().find(|t| sanitize(&t.name) == *n);
-                    self.tool_infos.get(n).or_else(earlier).cloned()
-                })
-                .collect();
-            self.touch(i);
-            return;
-        }
-        let kind = ContextKind::Tools { added, removed };
-        let i = self.push(CellKind::Context(ContextCell { kind, tools: infos }));
-        self.open_node = Some(i);
-    }
-
-    /// A logged tool-change developer message, in a log written before `tools/changed`
-    /// existed (decision 0097): there the message is the only record of the change, so
-    /// it makes the node. On a resumed log a change logged by a turn's first request goes
-    /// before that turn's message, where the change was made.
-    fn developer_tools(&mut self, added: Vec<String>, removed: Vec<String>, first_step: bool) {
-        if self.logs_tool_changes {
-            return;
-        }
-        let infos = added
-            .iter()
-            .chain(&removed)
-            .filter_map(|n| self.tool_infos.get(n).cloned())
-            .collect();
-        let kind = ContextKind::Tools { added, removed };
-        let i = self.push(CellKind::Context(ContextCell { kind, tools: infos }));
-        // The user message's attachment lines stay with it.
-        let user = self.cells[..i]
-            .iter()
-            .rposition(|c| !matches!(c.kind, CellKind::Attachment(_)));
-        if self.replaying
-            && first_step
-            && let Some(j) = user
-            && matches!(self.cells[j].kind, CellKind::User(_))
-        {
-            self.cells[j..=i].rotate_right(1);
-        }
-    }
-
-    /// Marks call `call`'s tool card as waiting for the user; returns the
-    /// card's index. Without a card for the call (none was logged), an approval cell shows
-    /// the tool and arguments instead.
-    /// Keeps what call `call` would do, for its card while it waits.
-    pub fn set_preview(&mut self, call: &str, p: crate::agent::protocol::ApprovalPreview) {
-        if let Some(&i) = self.by_call.get(call)
-            && let CellKind::Tool(ToolCell { preview, .. }) = &mut self.cells[i].kind
-        {
-            *preview = Some(Box::new(crate::ui::chat::acting_card::sanitized(p)));
-            self.touch(i);
-        }
-    }
-
-    /// Keeps why call `call` asks and what `a` does, for its card and the key bar.
-    pub fn set_ask_info(&mut self, call: &str, info: crate::ui::approval_keys::AskInfo) {
-        if let Some(&i) = self.by_call.get(call)
-            && let CellKind::Tool(ToolCell { ask, .. }) = &mut self.cells[i].kind
-        {
-            *ask = Some(Box::new(info));
-            self.touch(i);
-        }
-    }
-
-    /// Why call `call` asks, if the agent said.
-    pub fn ask_info(&self, call: &str) -> Option<crate::ui::approval_keys::AskInfo> {
-        let &i = self.by_call.get(call)?;
-        match &self.cells[i].kind {
-            CellKind::Tool(ToolCell { ask, .. }) => ask.as_deref().cloned(),
-            _ => None,
-        }
-    }
-
-    pub fn request_approval(&mut self, call: &str, tool: &str, arguments: &str) -> usize {
-        if let Some(&i) = self.by_call.get(call)
-            && let CellKind::Tool(ToolCell { approval, .. }) = &mut self.cells[i].kind
-        {
-            *approval = Some(ToolApproval::Waiting);
-            self.touch(i);
-            // The step's other calls without a result wait too: none runs before every
-            // call of the step is decided.
-            self.set_queued(Some(i));
-            return i;
-        }
-        self.push(CellKind::Approval(ApprovalCell {
-            call_id: call.to_string(),
-            tool: tool.to_string(),
-            arguments: arguments.to_string(),
-            decision: None,
-        }))
-    }
-
-    /// Marks every result-less tool card that needs no answer as queued behind the one
-    /// waiting (`Some(waiting)`), or clears those marks (`None`).
-    fn set_queued(&mut self, waiting: Option<usize>) {
-        let open: Vec<usize> = self.by_call.values().copied().collect();
-        for j in open {
-            if Some(j) == waiting {
-                continue;
-            }
-            if let CellKind::Tool(ToolCell {
-                result: None,
-                approval,
-                ..
-            }) = &mut self.cells[j].kind
-            {
-                let next = match (*approval, waiting) {
-                    (None, Some(_)) => Some(ToolApproval::Queued),
-                    (Some(ToolApproval::Queued), None) => None,
-                    _ => continue,
-                };
-                *approval = next;
-                self.touch(j);
-            }
-        }
-    }
-
-    /// Records a decision on call `call`'s tool card (or approval cell).
-    pub fn decide(&mut self, call: &str, d: ApprovalDecision) {
-        if let Some(&i) = self.by_call.get(call)
-            && let CellKind::Tool(ToolCell { approval, .. }) = &mut self.cells[i].kind
-        {
-            *approval = Some(ToolApproval::Decided(d));
-            self.touch(i);
-            self.set_queued(None);
-            return;
-        }
-        let found = self
-            .cells
-            .iter()
-            .rposition(|c| matches!(&c.kind, CellKind::Approval(a) if a.call_id == call));
-        if let Some(i) = found {
-            if let CellKind::Approval(a) = &mut self.cells[i].kind {
-                a.decision = Some(d);
-            }
-            self.touch(i);
-        }
     }
 
     /// Applies a stream delta to the streaming assistant cell of `(turn, step)`; a step's
@@ -709,8 +471,8 @@ impl Transcript {
                             *approval = Some(ToolApproval::Decided(ApprovalDecision::Deny));
                         }
                         // A command the sandbox seemed to refuse: the logged retry says
-                        // what ran and what the user answered, live and resumed alike
-                        // (decision 0115); the live answer adds nothing to it.
+                        // what ran and what the user answered, live and resumed alike;
+                        // the live answer adds nothing to it.
                         if let Some(r) = &d.sandbox_retry {
                             *retry = Some(Box::new(r.clone()));
                             *approval = None;
@@ -725,7 +487,7 @@ impl Transcript {
         }
     }
 
-    /// A logged hook run (decision 0105): a tool hook's is a line in its call's card; any
+    /// A logged hook run: a tool hook's is a line in its call's card; any
     /// other hook's, which the live loop announced as a notice, is one on a resumed log.
     fn hook_run(&mut self, h: &crate::session::hook_event::HookRunData) {
         let card = h.tool_call_id.as_ref().and_then(|id| self.by_call.get(id));
@@ -778,7 +540,7 @@ fn failed_turn_notice(e: &AttemptError) -> Notice {
 }
 
 /// What Chat says of a server that failed: its error in the interface language when the
-/// log has it (decision 0090), else the logged English text.
+/// log has it, else the logged English text.
 fn mcp_failed_notice(m: &McpStatus) -> Notice {
     let error = match &m.detail {
         Some(t) => Arg::from((**t).clone()),
@@ -792,9 +554,7 @@ fn mcp_failed_notice(m: &McpStatus) -> Notice {
 }
 
 #[cfg(test)]
-#[path = "fold_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "fold_hook_tests.rs"]
 mod hook_tests;

@@ -423,8 +423,7 @@ impl<'a, 'o> Writer<'a, 'o> {
 
     fn message(&mut self, message: &'a Message) -> Result<(), LlmError> {
         // A mode note is user text on every route: DeepSeek reads the latest system
-        // message as the whole prompt, and routes without the capability refuse one
-        // (decision 0060).
+        // message as the whole prompt, and routes without the capability refuse one.
         if message.is_mode_note() {
             self.merge_into(WireRole::User)?;
             self.user.push(message);
@@ -544,7 +543,7 @@ fn tool_input(out: &mut Vec<u8>, raw: &str) -> Result<(), LlmError> {
 }
 
 /// Writes one Messages API request body from projected parts straight into `out`, in one
-/// pass over the history that fetches a few messages ahead (decision 0100). Returns the `anthropic-beta` value owed (W-9).
+/// pass over the history that fetches a few messages ahead. Returns the `anthropic-beta` value owed (W-9).
 /// On an error `out` is left as it was.
 pub fn write_body(parts: &RequestParts<'_>, out: &mut Vec<u8>) -> Result<Option<String>, LlmError> {
     let start = out.len();

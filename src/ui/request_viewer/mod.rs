@@ -6,7 +6,7 @@
 //! A self-contained widget that renders from the body bytes alone and owns its scroll and
 //! search state (ARCHITECTURE.md: views own their state, requests go up as outcomes):
 //! `y` does not touch the terminal, it returns [`ViewerOutcome::Copy`] and the caller
-//! sends the text through OSC 52 (`ui::osc::osc52`). Rows are cached per width, so a
+//! sends the text through OSC 52 (`ui::terminal::osc::osc52`). Rows are cached per width, so a
 //! multi-megabyte body is wrapped once, not on every frame.
 
 mod doc;

@@ -93,7 +93,7 @@ pub struct FooterUsage<'a> {
     pub cost: Option<f64>,
     /// Context tokens in use; `None` when the last request's usage is unknown.
     pub context_used: Option<u64>,
-    /// Requests whose usage is unknown (decision 0028): the cost is then a lower bound.
+    /// Requests whose usage is unknown: the cost is then a lower bound.
     pub unknown: usize,
     /// The sandbox mode and network setting (SPEC §14.2), once the loop said them.
     pub sandbox: Option<crate::agent::protocol::SandboxInfo>,
@@ -368,7 +368,7 @@ pub fn footer_line(
     clip(spans, width as u16)
 }
 
-/// The footer's mouse mode: released (the default, decision 0037), the terminal's own
+/// The footer's mouse mode: released (the default), the terminal's own
 /// selection works; captured with F3, the wheel and clicks reach the panes, which the
 /// warning colour recalls since selection then needs the terminal's modifier.
 pub struct MouseLabel {
@@ -495,9 +495,7 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "footer_priority_tests.rs"]
 mod priority_tests;
 
 #[cfg(test)]
-#[path = "footer_effort_tests.rs"]
-mod footer_effort_tests;
+mod effort_tests;

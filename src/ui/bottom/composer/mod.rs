@@ -5,7 +5,8 @@
 //! never split. Layout wraps at word boundaries (the breaks of [`wrap_line`]) and measures
 //! by display width, so CJK text, emoji and the caret column agree with the terminal.
 //!
-//! The readline keys (Ctrl+A/E, Alt+B/F, Ctrl+W, Ctrl+K/U/Y…) live in [`edit`]. Every
+//! The readline keys (Ctrl+A/E, Alt+B/F, Ctrl+W, Ctrl+K/U/Y…) live in `edit.rs`, Ctrl+R's
+//! search in `search.rs`, the slash and `@` popups in `popups.rs`. Every
 //! byte of the text remembers whether it was pasted: a draft whose first character came
 //! from a paste is a message even when it starts with `/` (§14.5; decision 0036).
 //!
@@ -13,17 +14,19 @@
 
 mod edit;
 mod history;
+mod popups;
+mod readline;
+mod search;
 
 use std::collections::HashSet;
 use std::ops::Range;
 
-use crate::agent::command_spec::CommandId;
 use crate::i18n::{Arg, Localizer};
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::ui::readline::{next_boundary, prev_boundary};
 use crate::ui::text::{grapheme_width, str_width, wrap_ranges};
+use readline::{next_boundary, prev_boundary};
 
 /// Pastes longer than this many characters become a placeholder.
 pub const PASTE_CHAR_LIMIT: usize = 1000;
@@ -45,7 +48,7 @@ pub struct Composer {
     rev: u64,
     caret: usize,
     pastes: Vec<(String, String)>,
-    /// This session's prompts and, behind them, other sessions' (decision 0101).
+    /// This session's prompts and, behind them, other sessions'.
     history: history::History,
     /// History texts that start with `/` but were sent as messages (a paste, or a
     /// message of an earlier session): recalled, they are messages again.
@@ -102,7 +105,7 @@ pub struct Search {
     pub nth: usize,
     /// The distinct matches found so far, as positions in the history newest first. The
     /// history is scanned only as far as the shown match needs, when the query, the
-    /// match asked for or the history changes, never per frame (decision 0101: the
+    /// match asked for or the history changes, never per frame (the
     /// history may hold many thousands of entries).
     found: Vec<usize>,
     /// How many entries, newest first, were scanned for `found`.
@@ -283,13 +286,13 @@ impl Composer {
     /// Home / Ctrl+A: the start of the current logical line (a wrapped line is one
     /// line); pressed there, the start of the draft.
     pub fn home(&mut self) {
-        self.caret = crate::ui::readline::home(&self.text, self.caret);
+        self.caret = readline::home(&self.text, self.caret);
     }
 
     /// End / Ctrl+E: the end of the current logical line; pressed there, the end of the
     /// draft.
     pub fn end(&mut self) {
-        self.caret = crate::ui::readline::end(&self.text, self.caret);
+        self.caret = readline::end(&self.text, self.caret);
     }
 
     fn on_first_line(&self) -> bool {
@@ -434,7 +437,7 @@ impl Composer {
             return;
         }
         // A batch costs what it holds: the history reader hands thousands of entries in
-        // batches, and the frame that takes one must not wait (decision 0101).
+        // batches, and the frame that takes one must not wait.
         let literal = &mut self.literal;
         let added = self.history.add_older(newest_first, |t| {
             // A user message of an earlier session is a message, even with a `/`.
@@ -457,86 +460,6 @@ impl Composer {
         self.history.newest_first().collect()
     }
 
-    /// Ctrl+R: starts a reverse search, or goes to the next older match.
-    pub fn search_older(&mut self) {
-        let Some(s) = &self.search else {
-            self.search = Some(Search::default());
-            self.scan_search(0);
-            return;
-        };
-        let next = s.nth + 1;
-        self.scan_search(next);
-        if let Some(s) = &mut self.search
-            && s.found.len() > next
-        {
-            s.nth = next;
-        }
-    }
-
-    /// Scans the history (newest first, from where the last scan stopped) until match
-    /// number `want` is found or the history ends.
-    fn scan_search(&mut self, want: usize) {
-        let Some(s) = &mut self.search else { return };
-        let q = s.query.to_lowercase();
-        let len = self.history.len();
-        while s.found.len() <= want && s.scanned < len {
-            let pos = s.scanned;
-            s.scanned += 1;
-            let Some(t) = self.history.get(len - 1 - pos) else {
-                break;
-            };
-            if t.to_lowercase().contains(&q) && s.seen.insert(text_hash(t)) {
-                s.found.push(pos);
-            }
-        }
-    }
-
-    /// The running search, if any.
-    pub fn search(&self) -> Option<&Search> {
-        self.search.as_ref()
-    }
-
-    /// The text the search shows now (`None`: nothing matches).
-    pub fn search_match(&self) -> Option<&str> {
-        let s = self.search.as_ref()?;
-        let pos = *s.found.get(s.nth)?;
-        self.history.get(self.history.len().checked_sub(1 + pos)?)
-    }
-
-    /// Types into the search query (the newest match is shown again).
-    pub fn search_type(&mut self, c: char) {
-        if let Some(s) = &mut self.search {
-            s.query.push(c);
-            s.rescan();
-        }
-        self.scan_search(0);
-    }
-
-    /// Deletes the query's last character.
-    pub fn search_backspace(&mut self) {
-        if let Some(s) = &mut self.search {
-            s.query.pop();
-            s.rescan();
-        }
-        self.scan_search(0);
-    }
-
-    /// Enter: the shown match replaces the draft (not sent); nothing matched keeps it.
-    pub fn search_accept(&mut self) {
-        if let Some(m) = self.search_match().map(str::to_string) {
-            self.set_text(&m);
-            if self.literal.contains(&m) {
-                self.mark_literal();
-            }
-        }
-        self.search = None;
-    }
-
-    /// Esc: leaves the search; the draft is as it was.
-    pub fn search_cancel(&mut self) {
-        self.search = None;
-    }
-
     /// The text with paste placeholders replaced by the pasted content.
     pub fn expanded_text(&self) -> String {
         let mut full = self.text.clone();
@@ -556,173 +479,6 @@ impl Composer {
     /// `/` (a recalled message, or a message edited in the external editor).
     pub fn mark_literal(&mut self) {
         self.pasted.iter_mut().for_each(|p| *p = true);
-    }
-
-    /// Whether the slash popup or the `@` file popup is showing (Tab, Enter, ↑/↓ and Esc
-    /// act on it).
-    pub fn popup_open(&self) -> bool {
-        self.slash_open() || self.mention_open()
-    }
-
-    /// Whether the slash popup is showing.
-    fn slash_open(&self) -> bool {
-        !self.popup_closed
-            && self.text.starts_with('/')
-            && !self.is_literal()
-            && !self.text.contains(char::is_whitespace)
-            && !self.popup_matches().is_empty()
-    }
-
-    /// Hides the popup until the next keystroke.
-    pub fn close_popup(&mut self) {
-        self.popup_closed = true;
-    }
-
-    /// Commands matching the typed name, best first: the exact name (or alias), then
-    /// prefixes, then fuzzy matches ([`crate::agent::command_spec::ranked`]).
-    pub fn popup_matches(&self) -> Vec<&SlashCommand> {
-        crate::agent::command_spec::ranked(self.text.trim_start_matches('/'), &self.custom)
-    }
-
-    /// Offers `custom` commands after the built-in ones (what the loop announced).
-    pub fn offer_custom_commands(&mut self, custom: Vec<SlashCommand>) {
-        self.custom.retain(|c| c.id == CommandId::Prompt);
-        self.custom.splice(0..0, custom);
-    }
-
-    /// Offers the MCP servers' prompts after the custom commands, replacing the earlier
-    /// ones, and their resources for `@NAME:` (what the loop announced).
-    pub fn offer_mcp(&mut self, prompts: Vec<SlashCommand>, resources: Vec<String>) {
-        self.custom.retain(|c| c.id != CommandId::Prompt);
-        self.custom.extend(prompts);
-        self.resources = resources;
-    }
-
-    /// The custom commands offered (for the key help and the one parse of a line).
-    pub fn custom_commands(&self) -> &[SlashCommand] {
-        &self.custom
-    }
-
-    /// The highlighted popup command, if the popup is open.
-    pub fn popup_highlighted(&self) -> Option<&SlashCommand> {
-        if !self.slash_open() {
-            return None;
-        }
-        let matches = self.popup_matches();
-        matches
-            .get(self.popup_sel.min(matches.len().saturating_sub(1)))
-            .copied()
-    }
-
-    /// The command whose arguments are being typed (`/tool en…`), for the inline usage.
-    pub fn command_being_typed(&self) -> Option<&SlashCommand> {
-        if self.is_literal() {
-            return None;
-        }
-        let (name, _) = self.text.split_once(' ')?;
-        crate::agent::command_spec::find(name, &self.custom).filter(|c| c.usage_key.is_some())
-    }
-
-    /// The selected popup row.
-    pub fn popup_selected(&self) -> usize {
-        self.popup_sel
-    }
-
-    /// Completes the highlighted command's name (with a space after it when it takes
-    /// arguments) and returns it.
-    pub fn complete(&mut self) -> Option<SlashCommand> {
-        if self.mention_open() {
-            self.complete_mention();
-            return None;
-        }
-        let matches = self.popup_matches();
-        let cmd = (*matches.get(self.popup_sel.min(matches.len().saturating_sub(1)))?).clone();
-        let name = match cmd.complete_with_args {
-            true => format!("{} ", cmd.name),
-            false => cmd.name.to_string(),
-        };
-        self.replace_all(&name, false);
-        self.popup_sel = 0;
-        Some(cmd)
-    }
-
-    /// Gives the composer the workspace files the `@` popup offers.
-    pub fn set_files(&mut self, files: crate::ui::mention::FileIndex) {
-        self.files = files;
-        self.mention_memo.replace(None);
-    }
-
-    /// Whether the workspace walk for the `@` popup is still running.
-    pub fn files_loading(&self) -> bool {
-        self.files.loading()
-    }
-
-    /// The `@word` the caret ends: its byte start (at the `@`) and what follows the `@`.
-    /// An `@` counts at the start of the text or after whitespace.
-    fn mention_query(&self) -> Option<(usize, &str)> {
-        let before = &self.text[..self.caret];
-        let start = before.rfind(char::is_whitespace).map_or(0, |i| {
-            i + before[i..].chars().next().map_or(1, char::len_utf8)
-        });
-        let word = &before[start..];
-        let after_ok = self.text[self.caret..]
-            .chars()
-            .next()
-            .is_none_or(char::is_whitespace);
-        (after_ok && !self.text.starts_with('/'))
-            .then_some(())
-            .and(word.strip_prefix('@'))
-            .map(|q| (start, q))
-    }
-
-    /// Whether the `@` file popup is showing.
-    pub fn mention_open(&self) -> bool {
-        !self.popup_closed && !self.mention_matches().is_empty()
-    }
-
-    /// The workspace files matching what is typed after `@`, best first.
-    pub fn mention_matches(&self) -> Vec<&str> {
-        match self.mention_query() {
-            Some((_, q)) => {
-                if let Some(hits) = crate::ui::mention::rank_resources(&self.resources, q) {
-                    return hits;
-                }
-                let files = self.files.files();
-                let mut memo = self.mention_memo.borrow_mut();
-                let fresh = memo
-                    .as_ref()
-                    .is_some_and(|(mq, n, _)| mq == q && *n == files.len());
-                if !fresh {
-                    let idx = crate::ui::mention::rank_indices(
-                        files,
-                        q,
-                        crate::ui::mention::MENTION_ROWS,
-                    );
-                    *memo = Some((q.to_string(), files.len(), idx));
-                }
-                let idx = memo.as_ref().map(|m| m.2.clone()).unwrap_or_default();
-                idx.into_iter().map(|i| files[i].as_str()).collect()
-            }
-            None => Vec::new(),
-        }
-    }
-
-    /// Replaces the `@word` with the highlighted file (`@src/main.rs `).
-    pub fn complete_mention(&mut self) {
-        let Some((start, _)) = self.mention_query() else {
-            return;
-        };
-        let matches = self.mention_matches();
-        let Some(path) = matches
-            .get(self.popup_sel.min(matches.len().saturating_sub(1)))
-            .map(|p| p.to_string())
-        else {
-            return;
-        };
-        let with = format!("@{path} ");
-        self.splice(start..self.caret, &with, false);
-        self.caret = start + with.len();
-        self.popup_sel = 0;
     }
 
     /// Lays the text out at `width` columns: each line wraps at word boundaries (long
@@ -766,11 +522,9 @@ impl Composer {
 }
 
 #[cfg(test)]
-#[path = "composer_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "composer_readline_tests.rs"]
 mod readline_tests;
 
 /// A text's hash, for telling repeated texts apart without keeping copies.

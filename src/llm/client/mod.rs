@@ -1,8 +1,7 @@
-//! HTTP client for both provider routes: projection at dispatch, serialization,
-//! streaming with idle/overall timeouts and cancellation, and error classification
-//! (SPEC §7–8).
+//! HTTP client for both provider routes: the request's bytes (`wire.rs`: projection at
+//! dispatch, R-1, and serialization), streaming with idle/overall timeouts and
+//! cancellation, and error classification (SPEC §7–8).
 
-use std::borrow::Cow;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -14,16 +13,17 @@ use tokio_util::sync::CancellationToken;
 pub use crate::llm::adapter::{
     DEFAULT_MAX_REPLY_BYTES, RequestParts, SerializedBody, WireBytes, classify_error,
 };
-use crate::llm::adapter::{HeaderError, StreamAssembler, WireAdapter};
-use crate::llm::projection::project_tool_updates_indexed;
+use crate::llm::adapter::{HeaderError, StreamAssembler};
 pub use crate::llm::retry::parse_retry_after;
 use crate::llm::sse::{SseError, SseFrame, SseParser};
-use crate::llm::tool_ids::repair_history;
-use crate::llm::types::{
-    Completion, ErrorCode, GenerateOptions, LlmError, ProviderKind, Route, StreamEvent,
-};
-use crate::llm::{deepseek, openai};
+use crate::llm::types::{Completion, ErrorCode, GenerateOptions, LlmError, Route, StreamEvent};
 use crate::secret::ApiKey;
+
+mod wire;
+
+pub use wire::{
+    build_request, build_wire, endpoint_url, models_url, wire, with_request_parts, write_wire,
+};
 
 /// Default idle timeout: longest gap between real stream events.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
@@ -51,88 +51,6 @@ impl Default for StreamLimits {
             max_event_bytes: crate::llm::sse::DEFAULT_MAX_EVENT_BYTES,
             max_reply_bytes: DEFAULT_MAX_REPLY_BYTES,
             no_progress_timeout: DEFAULT_NO_PROGRESS_TIMEOUT,
-        }
-    }
-}
-
-/// The wire adapter of a protocol: the one place the route kind is matched.
-pub fn wire(kind: ProviderKind) -> &'static dyn WireAdapter {
-    match kind {
-        ProviderKind::DeepseekMessages => &deepseek::Messages,
-        ProviderKind::OpenaiChat => &openai::Chat,
-    }
-}
-
-/// Projects `opts` for its route and writes the wire body bytes: what the client
-/// sends. The history is borrowed and written straight into the buffer.
-pub fn build_wire(opts: &GenerateOptions) -> Result<WireBytes, LlmError> {
-    with_request_parts(opts, |parts| write_wire(opts.route.kind, parts))
-}
-
-/// Everything of [`build_wire`] except writing the bytes: repairs tool-call ids,
-/// projects for the route and hands the borrowed [`RequestParts`] to `f`.
-pub fn with_request_parts<T>(opts: &GenerateOptions, f: impl FnOnce(&RequestParts<'_>) -> T) -> T {
-    // Logs written before arrival repair may hold missing or duplicate call ids.
-    // The session scans each message once as it arrives; a list it vouches for needs
-    // no walk here. The repair replaces messages in place, so positions still hold.
-    let messages = if opts.messages.ids_clean() {
-        Cow::Borrowed(&opts.messages[..])
-    } else {
-        repair_history(&opts.messages)
-    };
-    // The tool bridge reads its own series, which a redeclaration does not restart.
-    let bridged = opts.route.caps.tool_update.is_none()
-        && opts.route.caps.tool_removal == crate::session::event::ToolRemoval::Retain;
-    let history = match (&opts.bridge_history, bridged) {
-        (Some(b), true) => Some(b.as_ref()),
-        _ => opts.tool_history.as_deref(),
-    };
-    let projection = project_tool_updates_indexed(
-        &messages,
-        opts.messages.developer_positions(),
-        opts.tools.as_deref(),
-        opts.route.caps.tool_update,
-        opts.route.caps.tool_removal,
-        history,
-    );
-    let parts = RequestParts::new(opts, &projection.messages, projection.tools.as_deref());
-    f(&parts)
-}
-
-/// Writes the body bytes of prepared `parts` for protocol `kind` (the serialization half
-/// of [`build_wire`]).
-pub fn write_wire(kind: ProviderKind, parts: &RequestParts<'_>) -> Result<WireBytes, LlmError> {
-    let mut bytes = Vec::new();
-    let beta = wire(kind).write_body(parts, &mut bytes)?;
-    Ok(WireBytes { bytes, beta })
-}
-
-/// [`build_wire`] as a JSON tree (used by `/inspect`, whose text is these same bytes).
-pub fn build_request(opts: &GenerateOptions) -> Result<SerializedBody, LlmError> {
-    let w = build_wire(opts)?;
-    SerializedBody::from_bytes(&w.bytes, w.beta)
-}
-
-/// The endpoint URL of a route.
-pub fn endpoint_url(route: &Route) -> String {
-    wire(route.kind).endpoint(route.base_url.trim_end_matches('/'))
-}
-
-/// Where a route's provider lists its models (`GET /models`, deepseek-wire §1.2): the
-/// OpenAI-format base plus `/models`; for the Anthropic-format base `…/anthropic` the
-/// provider's root `…/models`, else `{base}/v1/models`.
-pub fn models_url(route: &Route) -> String {
-    let base = route.base_url.trim_end_matches('/');
-    match route.kind {
-        ProviderKind::OpenaiChat => format!("{base}/models"),
-        ProviderKind::DeepseekMessages => {
-            if let Some(root) = base.strip_suffix("/anthropic") {
-                format!("{root}/models")
-            } else if base.ends_with("/v1") {
-                format!("{base}/models")
-            } else {
-                format!("{base}/v1/models")
-            }
         }
     }
 }
@@ -660,6 +578,7 @@ pub fn invalid_tool_calls(completion: &Completion) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::types::ProviderKind;
 
     #[test]
     fn the_url_appends_v1_messages_unless_the_base_ends_in_v1() {

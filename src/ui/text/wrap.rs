@@ -1,13 +1,7 @@
-//! Text safety, display width and wrapping shared by every pane.
-//!
-//! Control characters from the model, tools or files are escaped before they reach a
-//! cell (only the UI emits escape sequences). Widths are measured per grapheme cluster,
-//! as ratatui's buffer lays cells out, so an emoji ZWJ sequence, a flag or a combining
-//! mark is never split and never miscounted. Wrapping finds break opportunities with
-//! `textwrap`'s UAX #14 word separator (`unicode-linebreak`), lays rows out with its
-//! first-fit algorithm, then maps each row's byte range back onto the original styled
-//! spans. Closing CJK punctuation never begins a row (kinsoku); see
-//! docs/decisions/0015-wrapping.md.
+//! Wrapping: break opportunities from `textwrap`'s UAX #14 word separator
+//! (`unicode-linebreak`), rows laid out with its first-fit algorithm, then each row's byte
+//! range mapped back onto the original styled spans, grapheme clusters kept whole. Closing
+//! CJK punctuation never begins a row (kinsoku); see docs/decisions/0015-wrapping.md.
 
 use std::ops::Range;
 
@@ -16,61 +10,8 @@ use ratatui::text::{Line, Span};
 use textwrap::WordSeparator;
 use textwrap::core::Fragment;
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-pub use crate::safe_text::{sanitize, sanitized};
-
-/// Display width of one character (control characters count as zero; they are escaped earlier).
-pub fn char_width(c: char) -> usize {
-    c.width().unwrap_or(0)
-}
-
-/// Display width of one grapheme cluster as a terminal cell grid shows it (the rule
-/// ratatui's buffer uses): a cluster with a control character takes no cell.
-pub fn grapheme_width(g: &str) -> usize {
-    if g.contains(char::is_control) {
-        return 0;
-    }
-    if g.len() == 1 {
-        return 1;
-    }
-    // Halfwidth (semi-)voiced sound marks are Grapheme_Extend but take a cell each.
-    g.width()
-        + g.chars()
-            .filter(|c| matches!(c, '\u{ff9e}' | '\u{ff9f}'))
-            .count()
-}
-
-/// Display width of a string, summed over its grapheme clusters.
-pub fn str_width(s: &str) -> usize {
-    if s.is_ascii() {
-        return s.bytes().filter(|b| !b.is_ascii_control()).count();
-    }
-    s.graphemes(true).map(grapheme_width).sum()
-}
-
-/// Truncates `s` to at most `width` columns, adding `…` when cut. Cuts only between
-/// grapheme clusters, so an emoji sequence or a combining mark stays whole.
-pub fn truncate(s: &str, width: usize) -> String {
-    if str_width(s) <= width {
-        return s.to_string();
-    }
-    if width == 0 {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut w = 0;
-    for g in s.graphemes(true) {
-        let gw = grapheme_width(g);
-        if w + gw + 1 > width {
-            break;
-        }
-        out.push_str(g);
-        w += gw;
-    }
-    out.push('…');
-    out
-}
+use super::width::{grapheme_width, str_width};
 
 /// Whether `c` is punctuation that must not begin a row (kinsoku shori): closing CJK
 /// brackets and quotes, CJK commas and stops, ellipses and dashes, and their full- and
@@ -419,15 +360,6 @@ pub fn wrap_ranges(text: &str, width: usize) -> Vec<Range<usize>> {
     break_rows(text, width, width)
 }
 
-/// Whether `needle` is a subsequence of `hay` (case-insensitive fuzzy match).
-pub fn fuzzy_match(hay: &str, needle: &str) -> bool {
-    let mut it = hay.chars().flat_map(char::to_lowercase);
-    needle
-        .chars()
-        .flat_map(char::to_lowercase)
-        .all(|n| it.any(|h| h == n))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,13 +382,6 @@ mod tests {
 
     fn starts_with_closer(s: &str) -> bool {
         s.chars().next().is_some_and(|c| CLOSERS.contains(c))
-    }
-
-    #[test]
-    fn control_characters_are_escaped() {
-        assert_eq!(sanitize("a\x1b[2Jb\x07"), "a\\x1B[2Jb\\x07");
-        assert_eq!(sanitize("x\u{9b}y"), "x\\x9By");
-        assert_eq!(sanitize("line\nnext\tt"), "line\nnext    t");
     }
 
     #[test]
@@ -604,27 +529,6 @@ mod tests {
         assert!(!bold(&rows[0], "plain"));
         assert!(bold(&rows[1], "across the break"));
         assert!(!bold(&rows[2], "tail"));
-    }
-
-    #[test]
-    fn emoji_zwj_flag_and_combining_marks_measure_as_the_terminal_shows_them() {
-        assert_eq!(str_width("👨\u{200d}👩\u{200d}👧"), 2);
-        assert_eq!(str_width("🇨🇳"), 2);
-        assert_eq!(str_width("e\u{301}"), 1);
-        assert_eq!(str_width("中文"), 4);
-    }
-
-    #[test]
-    fn truncate_never_splits_a_zwj_family_flag_or_combining_mark() {
-        let fam = "👨\u{200d}👩\u{200d}👧";
-        assert_eq!(truncate(&format!("{fam}{fam}x"), 4), format!("{fam}…"));
-        assert_eq!(truncate("🇨🇳🇺🇸x", 4), "🇨🇳…");
-        assert_eq!(
-            truncate("e\u{301}e\u{301}e\u{301}x", 3),
-            "e\u{301}e\u{301}…"
-        );
-        assert_eq!(truncate("short", 10), "short");
-        assert_eq!(truncate("abc", 0), "");
     }
 
     #[test]

@@ -227,11 +227,11 @@ fn a_tool_change_is_one_node_where_it_happened() {
     assert_eq!(nodes(&t), vec![0]);
     assert_eq!(text(&mut t, 0).trim(), "◆ Tool removed: grep");
     // … and the next request's developer message, the model's copy of the same fact,
-    // adds nothing (decision 0097).
+    // adds nothing.
     t.apply(&user_event("hi"));
     t.apply(&dev_event(1, vec![Block::removal("grep")]));
     assert_eq!(nodes(&t), vec![0], "one node per change");
-    // Two changes before a send: one node for both (decision 0033).
+    // Two changes before a send: one node for both.
     t.apply(&changed(ToolsChangedData {
         added: vec![info("word_count", ToolSource::Command, "Count.")],
         removed: vec![],

@@ -156,7 +156,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn l7_ui_task_panic_restores_the_terminal_and_sends_no_report() {
+    fn a_ui_task_panic_restores_the_terminal_and_sends_no_report() {
         let _l = LOCK.blocking_lock();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let _g = register(Registration {
@@ -177,7 +177,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn l7_other_task_panic_is_reported_scrubbed_without_restoring() {
+    fn another_tasks_panic_is_reported_scrubbed_without_restoring_the_terminal() {
         let _l = LOCK.blocking_lock();
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
         let _g = register(Registration {
