@@ -180,6 +180,19 @@ impl ElicitOverlay {
         Handled::Consumed
     }
 
+    /// A paste goes into the focused text field (its first line, without control
+    /// characters, within the field's cap); anywhere else it is dropped, never passed to the
+    /// composer behind the form.
+    pub fn paste(&mut self, text: &str) {
+        let i = self.focus;
+        if let Some(Entry::Text(s)) = self.entries.get_mut(i) {
+            let line = text.lines().next().unwrap_or_default();
+            let room = MAX_ENTRY_CHARS.saturating_sub(s.chars().count());
+            s.extend(line.chars().filter(|c| !c.is_control()).take(room));
+            self.errors[i] = None;
+        }
+    }
+
     /// Edits the focused field; its shown error goes once it changes.
     fn edit(&mut self, k: &KeyEvent) {
         let i = self.focus;

@@ -249,3 +249,15 @@ fn many_options_scroll_so_the_highlighted_one_is_seen() {
         Entry::Choices((0..12).map(|i| i == 11).collect())
     );
 }
+
+#[test]
+fn a_paste_goes_into_the_focused_text_field_as_one_clean_line() {
+    let mut o = form();
+    o.paste("ada@example.com\x1b[2J\nsecond line");
+    assert_eq!(o.entries()[0], Entry::Text("ada@example.com[2J".into()));
+    // On a yes/no field a paste changes nothing.
+    key(&mut o, KeyCode::Tab);
+    key(&mut o, KeyCode::Tab);
+    o.paste("yes");
+    assert_eq!(o.entries()[2], Entry::Bool(false));
+}
