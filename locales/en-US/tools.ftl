@@ -59,7 +59,6 @@ tools-name-clash = Two tools are named { $name }: the one from { $kept } keeps t
 mcp-refresh-failed = MCP server { $name } changed its tools, but its new tool list could not be read, so the previous tools stay: { $error }
 
 # Subagents (the `task` tool, SPEC §15.3)
-task-subagent-asks = Subagent { $agent } ({ $description }) asks to run { $tool }.
 tui-task-running = running · { $agent } · step { $step }
 tui-task-running-tool = running · { $agent } · step { $step } · { $tool }
 tui-trajectory-subagent = { $label } · cache hit { $hit } of { $total } tokens

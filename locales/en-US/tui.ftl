@@ -23,6 +23,7 @@ tui-more-lines = … { $count ->
    *[other] { $count } more lines
     }
 tui-approval-title = Allow { $tool }?
+tui-approval-title-subagent = Allow { $tool } for subagent { $agent } ({ $description })?
 tui-approval-keys = [y] allow  [a] always, this session  [n] deny with a reason  [Esc] deny — the turn goes on
 tui-approval-prompt = y allow · a always (this session) · n deny, say why · Esc deny
 tui-approval-allowed = Allowed

@@ -47,7 +47,6 @@ tools-name-clash = 有两个工具都叫 { $name }：来自{ $kept }的工具保
 mcp-refresh-failed = MCP 服务器 { $name } 更改了工具，但无法读取新的工具列表，因此保留原有工具：{ $error }
 
 # 子代理（`task` 工具，SPEC §15.3）
-task-subagent-asks = 子代理 { $agent }（{ $description }）请求运行 { $tool }。
 tui-task-running = 运行中 · { $agent } · 第 { $step } 步
 tui-task-running-tool = 运行中 · { $agent } · 第 { $step } 步 · { $tool }
 tui-trajectory-subagent = { $label } · 缓存命中 { $hit }／{ $total } token

@@ -17,6 +17,7 @@ tui-tool-done = 完成
 tui-tool-failed = 失败
 tui-more-lines = … 还有 { $count } 行
 tui-approval-title = 允许调用 { $tool } 吗？
+tui-approval-title-subagent = 允许子代理 { $agent }（{ $description }）调用 { $tool } 吗？
 tui-approval-keys = [y] 允许  [a] 本会话中总是允许  [n] 拒绝并说明理由  [Esc] 拒绝（本轮继续）
 tui-approval-prompt = y 允许 · a 本会话中总是允许 · n 拒绝并说明理由 · Esc 拒绝
 tui-approval-allowed = 已允许

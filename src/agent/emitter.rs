@@ -16,6 +16,8 @@ pub struct Emitter {
     /// The id of the newest `/resume` listing sent on this channel, shared by every clone:
     /// the UI shows one listing at a time, so "newest" is per channel.
     listings: Arc<AtomicU64>,
+    /// The subagent (id, description) whose calls this emitter's approvals are for.
+    asker: Option<Arc<(String, String)>>,
 }
 
 /// One `/resume` listing on an emitter's channel: its id, and whether a newer listing
@@ -44,6 +46,18 @@ impl Emitter {
         Emitter {
             tx,
             listings: Arc::new(AtomicU64::new(0)),
+            asker: None,
+        }
+    }
+
+    /// This emitter for deciding a call of subagent `agent` (`inherit`, SPEC §15.3): each
+    /// question it sends ([`AgentEvent::ApprovalRequest`]) is preceded by an
+    /// [`AgentEvent::ApprovalAsker`] naming the subagent, so the card says who asks. A
+    /// call that needs no answer sends nothing of the kind.
+    pub fn for_subagent(&self, agent: &str, description: &str) -> Emitter {
+        Emitter {
+            asker: Some(Arc::new((agent.to_string(), description.to_string()))),
+            ..self.clone()
         }
     }
 
@@ -67,7 +81,15 @@ impl Emitter {
     /// Sends `ev` (a [`Notice`] converts). When the receiver is gone (the UI quit), the
     /// event is dropped: nobody is left to show it, and the log already holds what matters.
     pub fn emit(&self, ev: impl Into<AgentEvent>) {
-        let _ = self.tx.send(ev.into());
+        let ev = ev.into();
+        if let (Some(asker), AgentEvent::ApprovalRequest { call_id, .. }) = (&self.asker, &ev) {
+            let _ = self.tx.send(AgentEvent::ApprovalAsker {
+                call_id: call_id.clone(),
+                agent: asker.0.clone(),
+                description: asker.1.clone(),
+            });
+        }
+        let _ = self.tx.send(ev);
     }
 }
 

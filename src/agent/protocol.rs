@@ -476,6 +476,16 @@ pub enum AgentEvent {
         /// Raw JSON arguments.
         arguments: String,
     },
+    /// The call [`AgentEvent::ApprovalRequest`] asks about next is a subagent's
+    /// (`inherit`, SPEC §15.3): the card and the prompt name it.
+    ApprovalAsker {
+        /// Call id.
+        call_id: String,
+        /// The subagent's id (`a1`).
+        agent: String,
+        /// Its `task` call's description.
+        description: String,
+    },
     /// Why a call asks and what `a` does on its card (SPEC §15.5), sent just before its
     /// [`AgentEvent::ApprovalRequest`]; `always` is `None` when the card offers no `a`.
     ApprovalWhy {

@@ -8,7 +8,7 @@
 //! in prose, a file named so): only a server's own name makes it a resource.
 
 use crate::agent::mentions::{Attachment, MAX_MENTION_BYTES, Refusal, fence, mentioned};
-use crate::i18n::{Locale, Localizer, Text};
+use crate::i18n::{Arg, Locale, Localizer, Text};
 use crate::session::event::{Block, Message};
 use crate::tools::mcp::{McpManager, ResourceRead};
 
@@ -79,8 +79,13 @@ fn attachment(tok: String, got: &Result<ResourceRead, Text>) -> (String, Attachm
 }
 
 /// Attaches every `@NAME:URI` of `m`'s typed text after its file attachments; returns the
-/// failures, for the user to see at once.
-pub async fn attach(mcp: &McpManager, m: &mut Message) -> Vec<Text> {
+/// failures, for the user to see at once. A server's error text passes `redact` first (it
+/// may quote a secret it was given), both in the note to the model and in the warning.
+pub async fn attach(
+    mcp: &McpManager,
+    m: &mut Message,
+    redact: &(dyn Fn(&str) -> String + Sync),
+) -> Vec<Text> {
     let typed = match m.content.first() {
         Some(Block::Text { text }) => text.clone(),
         _ => return vec![],
@@ -98,6 +103,17 @@ pub async fn attach(mcp: &McpManager, m: &mut Message) -> Vec<Text> {
         let Some((tok, got)) = read(mcp, tok).await else {
             continue;
         };
+        let got = got.map_err(|e| Text {
+            key: e.key,
+            args: e
+                .args
+                .into_iter()
+                .map(|(k, v)| match v {
+                    Arg::Str(s) => (k, Arg::Str(redact(&s))),
+                    other => (k, other),
+                })
+                .collect(),
+        });
         if list.iter().any(|a| a.path == tok) {
             continue;
         }

@@ -39,14 +39,19 @@
 //!   content blocks.
 //! - `FIXTURE_TOOLS_NOT_A_LIST=1`: the `tools/list` answer's `tools` is a string (`later`:
 //!   every answer but the first).
+//! - `FIXTURE_HOSTILE_PROMPTS=1`: offers prompts whose names hold an escape sequence, a
+//!   space or 300 characters, next to `greet` (argument `who`, required) whose description
+//!   holds control characters and is 10,000 characters long; `greet` answers "Hello WHO".
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, ListPromptsResult, ListToolsResult, PaginatedRequestParams,
+    Prompt, PromptArgument, PromptMessage, Role, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -213,12 +218,48 @@ fn arg_num(args: &Map<String, Value>, key: &str) -> f64 {
 
 impl ServerHandler for Fixture {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build(),
-        )
+        let mut caps = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        if hostile_prompts() {
+            caps.prompts = ServerCapabilities::builder()
+                .enable_prompts()
+                .build()
+                .prompts;
+        }
+        ServerConfig::new(caps)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let plain = |name: String| Prompt::new(name, Some("a prompt"), None);
+        let description = format!("Greets\n\u{1b}[2Jsomeone\u{7}{}", "x".repeat(10_000));
+        let greet = Prompt::new(
+            "greet",
+            Some(description),
+            Some(vec![PromptArgument::new("who").with_required(true)]),
+        );
+        Ok(ListPromptsResult::with_all_items(vec![
+            plain("evil\u{1b}[31m".into()),
+            plain("two words".into()),
+            plain("p".repeat(300)),
+            greet,
+        ]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        Ok(GetPromptResponse::Complete(GetPromptResult::new(vec![
+            PromptMessage::new_text(Role::User, format!("Hello {}", arg_str(&args, "who"))),
+        ])))
     }
 
     async fn list_tools(
@@ -333,6 +374,10 @@ impl ServerHandler for Fixture {
             _ => text(Value::Object(args).to_string()),
         }
     }
+}
+
+fn hostile_prompts() -> bool {
+    std::env::var("FIXTURE_HOSTILE_PROMPTS").is_ok_and(|v| v == "1")
 }
 
 fn env_ms(name: &str) -> Option<Duration> {

@@ -128,13 +128,19 @@ pub fn project_bridge<'a>(
     let base: &[ToolSchema] = history.map(|h| h.tools.as_slice()).or(tools).unwrap_or(&[]);
     let mut declarations: Vec<ToolSchema> = base
         .iter()
-        .filter(|t| !is_bridge_tool(&t.name))
         .map(|t| ToolSchema {
             defer_loading: None,
             ..t.clone()
         })
         .collect();
-    declarations.extend(bridge_schemas());
+    // Bridge tools the series already declares (a deferred catalogue) stay where they
+    // are: moving them would rewrite the cached prefix when a refusal downgrades the route
+    // mid-series (§15.1). Missing ones are appended after the baseline.
+    for b in bridge_schemas() {
+        if !declarations.iter().any(|t| t.name == b.name) {
+            declarations.push(b);
+        }
+    }
     let updates: HashMap<&str, &[ToolSchema]> = history
         .map(|h| {
             h.updates

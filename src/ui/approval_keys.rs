@@ -37,3 +37,27 @@ pub fn key_rows(text: &str, width: usize) -> Vec<String> {
         .map(|line| line.spans.iter().map(|s| s.content.as_ref()).collect())
         .collect()
 }
+
+/// The subagent a question is for: its id and its `task` description (sanitized).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Asker {
+    /// `a1`.
+    pub agent: String,
+    /// What the parent asked it to do, in a few words.
+    pub description: String,
+}
+
+/// The question's title: "Allow TOOL?", naming the subagent whose call it is (SPEC §15.3).
+pub fn approval_title(l: crate::i18n::Localizer, tool: &str, asker: Option<&Asker>) -> String {
+    match asker {
+        Some(a) => l.tra(
+            "tui-approval-title-subagent",
+            &[
+                ("tool", tool.into()),
+                ("agent", Arg::from(a.agent.clone())),
+                ("description", Arg::from(a.description.clone())),
+            ],
+        ),
+        None => l.tra("tui-approval-title", &[("tool", tool.into())]),
+    }
+}

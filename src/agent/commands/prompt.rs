@@ -66,10 +66,14 @@ impl CommandContext<'_> {
         match mcp.prompt_message(name, args).await {
             Ok(text) => self.runner().send_prompt(text).await,
             Err(t) => {
+                // A server's error text may quote a secret it was given (as a status error).
                 let args: Vec<(&str, Arg)> = t
                     .args
                     .iter()
-                    .map(|(k, v)| (k.as_str(), v.clone()))
+                    .map(|(k, v)| match v {
+                        Arg::Str(s) => (k.as_str(), Arg::Str(self.tools.redact(s))),
+                        other => (k.as_str(), other.clone()),
+                    })
                     .collect();
                 self.warn(&t.key, args)
             }

@@ -153,7 +153,10 @@ impl TurnRunner<'_> {
             crate::agent::mentions::MAX_MENTION_BYTES,
         );
         if let Some(mcp) = self.background.mcp.clone() {
-            for e in crate::agent::resource_mentions::attach(&mcp, &mut m).await {
+            let secrets = self.tools.secrets().clone();
+            let redact = move |s: &str| secrets.redact(s).into_owned();
+            let failures = crate::agent::resource_mentions::attach(&mcp, &mut m, &redact).await;
+            for e in failures {
                 self.events.emit(AgentEvent::Notice(Notice {
                     level: NoticeLevel::Warn,
                     key: e.key,

@@ -9,12 +9,11 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::{AgentError, TurnRunner};
-use crate::agent::protocol::{AgentEvent, Notice, NoticeLevel};
+use crate::agent::protocol::AgentEvent;
 use crate::agent::subagent::log::{ParentSink, ToParent, base_events, next_id};
 use crate::agent::subagent::run::{Job, Shared, run};
 use crate::agent::subagent::{TASK, TaskArgs};
 use crate::agent::tool_runner::{CallResult, ToolCall};
-use crate::i18n::Arg;
 use crate::session::Session;
 use crate::session::event::EventKind;
 use crate::session::event::SubagentEvent;
@@ -139,16 +138,8 @@ impl TurnRunner<'_> {
                             }
                         }
                         ToParent::Ask { agent, description, call, answer } => {
-                            // The question names the subagent (SPEC §15.3).
-                            self.events.emit(Notice::new(
-                                NoticeLevel::Info,
-                                "task-subagent-asks",
-                                vec![
-                                    ("agent", Arg::from(agent)),
-                                    ("description", Arg::from(description)),
-                                    ("tool", Arg::from(call.name.clone())),
-                                ],
-                            ));
+                            // A question names the subagent (SPEC §15.3).
+                            let asking = self.events.for_subagent(&agent, &description);
                             let d = self
                                 .tools
                                 .decide(
@@ -157,7 +148,7 @@ impl TurnRunner<'_> {
                                     cancel,
                                     &mut self.state.always_allowed,
                                     self.inbox,
-                                    self.events,
+                                    &asking,
                                 )
                                 .await;
                             let _ = answer.send(d.into_iter().next().flatten());

@@ -121,25 +121,40 @@ impl App {
                     .push(CellKind::Output(OutputCell { lines }));
                 self.show_chat(None);
             }
+            AgentEvent::ApprovalAsker {
+                call_id,
+                agent,
+                description,
+            } => self.bottom.set_asker(
+                call_id,
+                crate::ui::approval_keys::Asker {
+                    agent: crate::ui::text::sanitize(&agent),
+                    description: crate::ui::text::sanitize(&description),
+                },
+            ),
             AgentEvent::ApprovalRequest {
                 call_id,
                 tool,
                 arguments,
             } => {
                 // The call's own card shows "waiting for you", and Chat
-                // comes into view with it.
+                // comes into view with it; a subagent's call has a card of its own that
+                // names the subagent (SPEC §15.3).
                 let tool = crate::ui::text::sanitize(&tool);
                 let arguments = crate::ui::text::sanitize(&arguments);
-                let i = self
-                    .chat
-                    .transcript_mut()
-                    .request_approval(&call_id, &tool, &arguments);
+                let asker = self.bottom.take_asker(&call_id);
+                let t = self.chat.transcript_mut();
+                let i = t.request_approval(&call_id, &tool, &arguments);
+                if let Some(a) = &asker {
+                    t.name_asker(i, a);
+                }
                 let ask = self.chat.transcript().ask_info(&call_id);
                 self.bottom.push_approval(PendingApproval {
                     call_id,
                     tool,
                     arguments,
                     ask,
+                    asker,
                 });
                 self.show_chat(Some(i));
             }

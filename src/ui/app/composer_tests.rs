@@ -324,3 +324,41 @@ fn the_key_help_lists_the_readline_keys_in_both_locales() {
         }
     }
 }
+
+#[test]
+fn a_paste_while_an_mcp_form_is_open_fills_the_form_not_the_draft() {
+    use crate::tools::mcp::elicit::{ElicitAnswer, ElicitKind, ElicitationRequest, Field, Input};
+    let mut app = App::new(Locale::EnUs, false);
+    type_text(&mut app, "my draft");
+    app.on_agent_event(AgentEvent::Elicitation(ElicitationRequest {
+        id: 3,
+        server: "ev".into(),
+        message: "Code?".into(),
+        kind: ElicitKind::Form {
+            fields: vec![Field {
+                name: "code".into(),
+                label: "Code".into(),
+                description: None,
+                required: true,
+                input: Input::Text {
+                    min_len: None,
+                    max_len: None,
+                    format: None,
+                    default: None,
+                },
+            }],
+        },
+    }));
+    app.on_paste("XY-42");
+    assert_eq!(app.composer().text(), "my draft");
+    app.on_key(key(KeyCode::Enter));
+    let mut content = serde_json::Map::new();
+    content.insert("code".into(), serde_json::json!("XY-42"));
+    assert_eq!(
+        app.take_commands(),
+        vec![AgentCommand::Elicit {
+            id: 3,
+            answer: ElicitAnswer::Accept(content)
+        }]
+    );
+}

@@ -66,6 +66,10 @@ impl App {
 
     /// Handles a bracketed paste.
     pub fn on_paste(&mut self, text: &str) {
+        // An MCP server's form takes the paste (an address, a code), not the draft behind.
+        if self.overlays.paste(text) {
+            return;
+        }
         if self.bottom.typing_reason() && self.bottom.approval_pending() {
             self.bottom.reason_paste(text);
             return;

@@ -663,3 +663,6 @@ mod request_viewer_tests;
 
 #[cfg(test)]
 mod login_link_tests;
+
+#[cfg(test)]
+mod subagent_approval_tests;

@@ -14,6 +14,7 @@ use crate::ui::text::truncate;
 use crate::ui::theme;
 
 use super::{BottomPane, PendingApproval};
+use crate::ui::approval_keys::{Asker, approval_title};
 
 /// The longest denial reason, in characters.
 const MAX_REASON_CHARS: usize = 300;
@@ -31,6 +32,19 @@ fn one_line(args: &str) -> String {
 }
 
 impl BottomPane {
+    /// The next question, about `call_id`, is subagent `asker`'s.
+    pub fn set_asker(&mut self, call_id: String, asker: Asker) {
+        self.next_asker = Some((call_id, asker));
+    }
+
+    /// The subagent the question about `call_id` is for, if the agent named one.
+    pub fn take_asker(&mut self, call_id: &str) -> Option<Asker> {
+        match self.next_asker.take() {
+            Some((id, a)) if id == call_id => Some(a),
+            _ => None,
+        }
+    }
+
     /// The agent asks for an answer on a call: it queues behind any already pending.
     pub fn push_approval(&mut self, p: PendingApproval) {
         self.approvals.push_back(p);
@@ -152,7 +166,7 @@ impl BottomPane {
         // keys; Esc denies and the turn goes on.
         let w = body.width as usize;
         let (tool, args) = (call.tool.as_str(), call.arguments.as_str());
-        let title = l.tra("tui-approval-title", &[("tool", tool.into())]);
+        let title = approval_title(l, tool, call.asker.as_ref());
         let args = one_line(args);
         let what = truncate(&format!("{title} {args}"), w);
         let keys = match &self.deny_reason {

@@ -43,6 +43,8 @@ pub struct PendingApproval {
     pub arguments: String,
     /// Why it asks and what `a` does, when the agent said (SPEC §15.5).
     pub ask: Option<crate::ui::approval_keys::AskInfo>,
+    /// The subagent whose call it is (`inherit`, SPEC §15.3).
+    pub asker: Option<crate::ui::approval_keys::Asker>,
 }
 
 /// The bottom pane: owns the composer, the pending approvals and the texts sent.
@@ -55,6 +57,8 @@ pub struct BottomPane {
     deny_reason: Option<String>,
     /// Pending approvals, oldest first.
     approvals: VecDeque<PendingApproval>,
+    /// The subagent the next question is for, by call id (`AgentEvent::ApprovalAsker`).
+    next_asker: Option<(String, crate::ui::approval_keys::Asker)>,
     /// The latest submitted texts, newest last (as shown in the composer, bounded); the
     /// last [`Model::queued`] of them wait behind the running turn and are shown under
     /// the composer.
@@ -69,6 +73,7 @@ impl BottomPane {
             cursor: None,
             deny_reason: None,
             approvals: VecDeque::new(),
+            next_asker: None,
             sent: VecDeque::new(),
         }
     }

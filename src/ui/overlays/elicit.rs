@@ -180,6 +180,19 @@ impl ElicitOverlay {
         Handled::Consumed
     }
 
+    /// A paste goes into the focused text field (its first line, without control
+    /// characters, within the field's cap); anywhere else it is dropped, never passed to the
+    /// composer behind the form.
+    pub fn paste(&mut self, text: &str) {
+        let i = self.focus;
+        if let Some(Entry::Text(s)) = self.entries.get_mut(i) {
+            let line = text.lines().next().unwrap_or_default();
+            let room = MAX_ENTRY_CHARS.saturating_sub(s.chars().count());
+            s.extend(line.chars().filter(|c| !c.is_control()).take(room));
+            self.errors[i] = None;
+        }
+    }
+
     /// Edits the focused field; its shown error goes once it changes.
     fn edit(&mut self, k: &KeyEvent) {
         let i = self.focus;
@@ -467,11 +480,27 @@ fn value_line(
             Line::from(vec![Span::raw("    "), Span::styled(text, field_style)])
         }
         (Entry::Choices(ticked), Input::Choices { options, .. }) => {
+            let items: Vec<String> = options
+                .iter()
+                .zip(ticked)
+                .map(|(o, t)| format!("[{}] {}", if *t { "x" } else { " " }, o.label))
+                .collect();
+            // The options shown start early enough that the highlighted one is in view.
+            let room = width.saturating_sub(6);
+            let mut start = at.min(items.len().saturating_sub(1));
+            let mut used = str_width(&items[start]) + 2;
+            while start > 0 && used + str_width(&items[start - 1]) + 2 <= room {
+                start -= 1;
+                used += str_width(&items[start]) + 2;
+            }
             let mut spans = vec![Span::raw("    ")];
             let mut used = 4;
-            for (j, (o, t)) in options.iter().zip(ticked).enumerate() {
-                let item = format!("[{}] {}", if *t { "x" } else { " " }, o.label);
-                let w = str_width(&item) + 2;
+            if start > 0 {
+                spans.push(Span::styled("… ", theme::dim()));
+                used += 2;
+            }
+            for (j, item) in items.iter().enumerate().skip(start) {
+                let w = str_width(item) + 2;
                 if used + w > width {
                     spans.push(Span::styled("…", theme::dim()));
                     break;
@@ -482,7 +511,7 @@ fn value_line(
                 } else {
                     Style::default()
                 };
-                spans.push(Span::styled(item, style));
+                spans.push(Span::styled(item.clone(), style));
                 spans.push(Span::raw("  "));
             }
             Line::from(spans)

@@ -215,3 +215,49 @@ fn the_url_question_shows_a_link_and_opens_only_on_yes() {
         "{shown}"
     );
 }
+
+#[test]
+fn many_options_scroll_so_the_highlighted_one_is_seen() {
+    let options: Vec<String> = (0..12).map(|i| format!("option-{i:02}")).collect();
+    let fields = schema::fields(&json!({
+        "type": "object",
+        "properties": {"pick": {"type": "array", "items": {"enum": options}}}
+    }))
+    .unwrap();
+    let mut o = ElicitOverlay::new(ElicitationRequest {
+        id: 1,
+        server: "ev".into(),
+        message: "Pick.".into(),
+        kind: ElicitKind::Form { fields },
+    });
+    let (shown, _) = screen(&mut o, Locale::EnUs, 80, 20);
+    assert!(
+        shown.contains("option-00") && !shown.contains("option-11"),
+        "{shown}"
+    );
+    for _ in 0..11 {
+        key(&mut o, KeyCode::Right);
+    }
+    key(&mut o, KeyCode::Char(' '));
+    let (shown, _) = screen(&mut o, Locale::EnUs, 80, 20);
+    assert!(
+        shown.contains("[x] option-11") && !shown.contains("option-00"),
+        "{shown}"
+    );
+    assert_eq!(
+        o.entries()[0],
+        Entry::Choices((0..12).map(|i| i == 11).collect())
+    );
+}
+
+#[test]
+fn a_paste_goes_into_the_focused_text_field_as_one_clean_line() {
+    let mut o = form();
+    o.paste("ada@example.com\x1b[2J\nsecond line");
+    assert_eq!(o.entries()[0], Entry::Text("ada@example.com[2J".into()));
+    // On a yes/no field a paste changes nothing.
+    key(&mut o, KeyCode::Tab);
+    key(&mut o, KeyCode::Tab);
+    o.paste("yes");
+    assert_eq!(o.entries()[2], Entry::Bool(false));
+}

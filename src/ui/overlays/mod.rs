@@ -121,6 +121,17 @@ impl OverlayStack {
             .collect()
     }
 
+    /// Gives a paste to the open elicitation form, if it is on top; `false` otherwise.
+    pub fn paste(&mut self, text: &str) -> bool {
+        match self.items.last_mut() {
+            Some(Overlay::Elicit(e)) => {
+                e.paste(text);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Closes every overlay.
     pub fn clear(&mut self) {
         self.items.clear();

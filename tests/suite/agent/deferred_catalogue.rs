@@ -271,3 +271,74 @@ async fn a_real_mcp_server_with_three_hundred_tools_is_announced_and_its_tool_ca
     );
     assert_no_token_lost(&reqs, "the default route");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_provider_refusing_defer_loading_costs_one_retry_and_the_found_tool_runs_through_call_tool()
+ {
+    // The request that declares the found tool with `defer_loading` is refused: the route
+    // loses `tool_update` for the session, the same log goes through the bridge, and the
+    // model reaches the tool with call_tool. The user sees the answer.
+    let env = TestEnv::new(SimConfig::default()).await;
+    env.sim.push_reply(ScriptedReply::tool_call(
+        "tool_search",
+        json!({"query": "bytes"}),
+    ));
+    env.sim
+        .push_reply(ScriptedReply::fault(deepterm::sim::Fault::HttpError {
+            status: 400,
+            message: "`defer_loading` is not supported".into(),
+            retry_after: None,
+        }));
+    env.sim.push_reply(ScriptedReply::tool_call(
+        "call_tool",
+        json!({"name": "word_count", "arguments": {"path": "b.txt"}}),
+    ));
+    env.sim.push_reply(ScriptedReply::text("Counted."));
+    let script = format!("{SCRIPT_START}Count the bytes please\n");
+    let out = env
+        .exec_ok(&config(&env), &script, &["--model", "ds/deepseek-flash"])
+        .await;
+    assert!(stdout(&out).contains("Counted."), "{}", stdout(&out));
+    let all = env.requests();
+    let refused: Vec<&Value> = all.iter().filter(|r| r["status"] == 400).collect();
+    assert_eq!(refused.len(), 1, "one refusal, then the session knows");
+    assert!(raw(refused[0]).contains("\"defer_loading\":true"));
+    let log = env.log();
+    let downgrade = log
+        .iter()
+        .find(|e| e["type"] == "route/downgrade")
+        .expect("the downgrade is logged");
+    assert_eq!(downgrade["data"]["blocks"], json!(["defer_loading"]));
+    assert!(
+        downgrade["data"]["to"]["toolUpdate"].is_null(),
+        "{downgrade}"
+    );
+    let reqs = answered(&env);
+    assert_eq!(reqs.len(), 3, "search, the retry, the answer");
+    // The fallback itself keeps the cached prefix: the bridge tools stay where the
+    // catalogue declared them.
+    assert_no_token_lost(&reqs, "ds/deepseek-flash");
+    for r in &reqs[1..] {
+        assert_eq!(declared(r), ["call_tool", "tool_search"]);
+        assert!(!raw(r).contains("defer_loading"), "{}", raw(r));
+    }
+    let call = log
+        .iter()
+        .filter(|e| e["type"] == "tool/call")
+        .nth(1)
+        .expect("the bridged call");
+    assert_eq!(call["data"]["name"], "word_count");
+    assert_eq!(call["data"]["bridged"], true);
+    let result = log
+        .iter()
+        .filter(|e| e["type"] == "tool/result")
+        .nth(1)
+        .unwrap();
+    assert_eq!(
+        result["data"]["message"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .trim(),
+        word_count_of(r#"{"path":"b.txt"}"#)
+    );
+}

@@ -15,6 +15,7 @@ mod resume_listing;
 mod retain;
 mod scenarios;
 mod session_dir_hostile;
+mod subagent_approvals;
 mod subagent_inspector;
 mod subagents;
 mod turn_loop;

@@ -25,11 +25,10 @@ use tokio::sync::mpsc;
 /// The simulator's cache unit in tokens.
 const UNIT: u64 = 64;
 
-fn registry(root: &Path) -> deepterm::tools::ToolRegistry {
-    let cfg = Config::default();
+fn registry(cfg: &Config, root: &Path) -> deepterm::tools::ToolRegistry {
     let scope = deepterm::tools::edit::workspace_scope(root, SandboxMode::WorkspaceWrite);
     deepterm::tools::ToolRegistry::from_config_with_scope(
-        &cfg,
+        cfg,
         root,
         Arc::new(RwLock::new(scope)),
         vec![subagent::tool()],
@@ -45,6 +44,17 @@ pub(super) fn agent_with_events(
     root: &Path,
     session: Session,
 ) -> (Agent, mpsc::UnboundedReceiver<AgentEvent>) {
+    agent_with(sim, root, session, "", ApprovalMode::AllowAll)
+}
+
+/// An agent on the simulator with `extra` config (command tools) and `approval`.
+pub(super) fn agent_with(
+    sim: &SimHandle,
+    root: &Path,
+    session: Session,
+    extra: &str,
+    approval: ApprovalMode,
+) -> (Agent, mpsc::UnboundedReceiver<AgentEvent>) {
     let text = format!(
         r#"model = "sim/deepseek-flash"
 
@@ -57,8 +67,10 @@ api_key_env = "DEEPTERM_SUBAGENT_KEY_UNUSED"
 id = "deepseek-flash"
 system_prompt_update = "in-history"
 tool_update = "addition-only"
+{}
 "#,
-        sim.base_url()
+        sim.base_url(),
+        extra
     );
     let cfg = Config::parse(&text, None).expect("config parses");
     let route = cfg.resolve_route(None).expect("route resolves");
@@ -73,8 +85,8 @@ tool_update = "addition-only"
         tx,
     )
     .key(Some(ApiKey::new("sk-subagent")))
-    .tools(registry(root))
-    .approval(ApprovalMode::AllowAll)
+    .tools(registry(&cfg, root))
+    .approval(approval)
     .build()
     .expect("agent builds");
     (agent, rx)

@@ -214,3 +214,41 @@ async fn at_server_completes_to_its_resources_and_follows_list_changed() {
     assert!(resources.iter().any(|u| u == features));
     agent.commands.send(AgentCommand::Shutdown).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_prompt_names_are_left_out_and_descriptions_become_one_short_line() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env
+        .config_builder()
+        .builtin_tools(false)
+        .fixture_server(
+            "fx",
+            "FIXTURE_TOOLS = \"echo\", FIXTURE_HOSTILE_PROMPTS = \"1\"",
+        )
+        .write(env.dir.path());
+    let script = "/mcp connect fx\n/help\n/fx:greet who=Ada\n";
+    let out = env.exec_ok(&cfg, script, &[]).await;
+    let (o, e) = (stdout(&out), stderr(&out));
+    // The names that are no command word are left out, told once, without their escapes.
+    assert!(e.contains("fx: 3 prompts were left out"), "{e}");
+    assert!(e.contains("two words"), "{e}");
+    assert!(!o.contains('\u{1b}') && !e.contains('\u{1b}'));
+    assert!(
+        !e.contains("\\x1b"),
+        "the escape was removed, not just shown: {e}"
+    );
+    assert!(!o.contains("evil") && !o.contains("/fx:two"), "{o}");
+    assert!(!e.contains(&"p".repeat(65)), "a long name is quoted cut");
+    // The well-formed prompt is offered: its 10,000-character description with control
+    // characters is one line of at most 200.
+    let line = o
+        .lines()
+        .find(|l| l.contains("/fx:greet who=…"))
+        .unwrap_or_else(|| panic!("/help lists greet:\n{o}"));
+    assert!(line.contains("Greets"), "{line}");
+    assert!(line.chars().count() < 300, "{line}");
+    assert!(!line.contains("\\x07"), "{line}");
+    // And it runs.
+    let reqs = env.requests();
+    assert!(user_texts(&reqs[0]).contains("Hello Ada"), "{e}");
+}

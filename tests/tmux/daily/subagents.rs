@@ -2,7 +2,9 @@
 //! --script`, at 80 and 120 columns in both locales. The model calls `task`; while the
 //! subagent runs, its card says which step it is on and which tool it is running
 //! (`running · a1 · step 1 · slow_count`, then `step 2` while its next request takes its
-//! time); when it answers, the parent goes on with the answer.
+//! time); when it answers, the parent goes on with the answer. A subagent in `inherit`
+//! mode whose call asks brings up a question naming it, in Chat and above the composer;
+//! `y` lets its call run and it goes on.
 
 use crate::common;
 use crate::common::tmux::chat_flat;
@@ -87,4 +89,58 @@ fn the_task_card_shows_the_subagent_s_live_step_and_tool_120_en() {
 #[test]
 fn the_task_card_shows_the_subagent_s_live_step_and_tool_120_zh() {
     scenario(120, &ZH);
+}
+
+/// The subagent calls `run_cmd`, which asks; after the answer it ends, then the parent.
+const ASKING: &str = r#"[
+  {"text": "Delegating.", "tool_calls": [{"name": "task", "input": {
+    "description": "count words", "prompt": "Count the words.", "mode": "inherit"}}]},
+  {"when": "subagent a1", "tool_calls": [{"name": "run_cmd", "input": {"command": "wc -w notes.txt"}}]},
+  {"when": "subagent a1", "text": "a1 counted 42 words."},
+  {"text": "ASKED-AND-DONE: 42 words."}
+]"#;
+
+/// A command tool that asks before each call.
+const ASKING_TOOL: &str = r#"
+[tools.command.run_cmd]
+description = "Run a command."
+command = ["echo", "ran"]
+parameters = { type = "object", properties = { command = { type = "string" } } }
+approval = "ask"
+"#;
+
+fn asks_naming_the_subagent(w: u16, locale: &str) {
+    if !common::require_external("tmux", common::tmux_available()) {
+        return;
+    }
+    let question = match locale {
+        "zh-CN" => "允许子代理 a1（count words）调用 run_cmd 吗？",
+        _ => "Allow run_cmd for subagent a1 (count words)?",
+    };
+    let (tmux, _sim, _dir) = super::start_on_script("task-ask", w, locale, ASKING, ASKING_TOOL);
+    tmux.type_line("count the words with a subagent");
+    let s = tmux.wait_for("the question naming the subagent", |s| {
+        s.matches(question).count() == 2
+    });
+    assert!(s.contains("wc -w notes.txt"), "{s}");
+    tmux.key("y");
+    let s = tmux.wait_for("the parent's answer", |s| {
+        chat_flat(s).contains("ASKED-AND-DONE")
+    });
+    assert!(
+        !s.contains(question) || s.matches(question).count() == 1,
+        "{s}"
+    );
+}
+
+#[test]
+fn an_inherit_subagent_s_question_names_it_80_en_120_zh() {
+    asks_naming_the_subagent(80, "en-US");
+    asks_naming_the_subagent(120, "zh-CN");
+}
+
+#[test]
+fn an_inherit_subagent_s_question_names_it_80_zh_120_en() {
+    asks_naming_the_subagent(80, "zh-CN");
+    asks_naming_the_subagent(120, "en-US");
 }

@@ -347,8 +347,9 @@ impl HistoryCell for ToolCell {
     }
 }
 
-/// An approval request without a logged tool card and, once answered, the decision.
-#[derive(Debug, Clone)]
+/// An approval request without a logged tool card (a subagent's call, SPEC §15.3) and,
+/// once answered, the decision.
+#[derive(Debug, Clone, Default)]
 pub struct ApprovalCell {
     /// Call id.
     pub call_id: String,
@@ -358,6 +359,8 @@ pub struct ApprovalCell {
     pub arguments: String,
     /// The answer.
     pub decision: Option<ApprovalDecision>,
+    /// The subagent whose call it is.
+    pub asker: Option<crate::ui::approval_keys::Asker>,
 }
 
 impl HistoryCell for ApprovalCell {
@@ -365,7 +368,7 @@ impl HistoryCell for ApprovalCell {
         let l = ctx.l;
         let mut head = wrap_line(
             &Line::from(Span::styled(
-                l.tra("tui-approval-title", &[("tool", Arg::from(&self.tool))]),
+                crate::ui::approval_keys::approval_title(l, &self.tool, self.asker.as_ref()),
                 theme::warn().patch(theme::bold()),
             )),
             width,

@@ -54,7 +54,7 @@ impl Transcript {
             call_id: call.to_string(),
             tool: tool.to_string(),
             arguments: arguments.to_string(),
-            decision: None,
+            ..ApprovalCell::default()
         }))
     }
 

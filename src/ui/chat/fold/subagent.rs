@@ -8,6 +8,14 @@ use crate::ui::chat::cells::{SubagentLive, ToolCell};
 use crate::ui::text::sanitize;
 
 impl Transcript {
+    /// Names the subagent on the approval card at `i` (one without a logged tool card).
+    pub fn name_asker(&mut self, i: usize, asker: &crate::ui::approval_keys::Asker) {
+        if let Some(CellKind::Approval(c)) = self.cells.get_mut(i).map(|c| &mut c.kind) {
+            c.asker = Some(asker.clone());
+            self.touch(i);
+        }
+    }
+
     /// Folds a logged subagent event into its `task` call's card.
     pub(super) fn subagent(&mut self, kind: &EventKind) {
         match kind {
