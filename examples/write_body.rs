@@ -8,7 +8,7 @@
 //! Instructions per body byte, independent of load:
 //! ```text
 //! cargo build --release --example write_body
-//! valgrind --tool=callgrind --toggle-collect='deepterm::llm::client::write_wire' \
+//! valgrind --tool=callgrind --toggle-collect='deepterm::llm::client::wire::write_wire' \
 //!     target/release/examples/write_body deepseek 20000 session 20
 //! ```
 //! then divide the "Collected" instruction count by N × the body bytes printed.
