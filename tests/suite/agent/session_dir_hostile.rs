@@ -179,6 +179,9 @@ fn the_tui_survives_a_hostile_session_directory_within_bounded_memory() {
         std::thread::sleep(std::time::Duration::from_millis(300));
         let s = tmux.capture();
         tmux.key("Escape");
+        // An Escape and the keys after it in one read are Alt+key (the terminal's own
+        // convention): wait until the search has closed before typing anything else.
+        tmux.wait_for("the search closed", |s| !s.contains("(reverse-i-search)"));
         if s.contains("(reverse-i-search) `alpha apples`:") && s.contains(GOOD_PROMPT) {
             break;
         }
