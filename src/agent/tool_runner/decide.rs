@@ -91,7 +91,7 @@ impl ToolRunner {
             Verdict::Refuse(reason) => {
                 events.emit(call_notice(
                     events,
-                    "approval-refused-call",
+                    ["approval-refused-call", "approval-refused-call-subagent"],
                     vec![
                         ("tool", Arg::from(call.name.clone())),
                         ("reason", Arg::from(reason.clone())),
@@ -174,7 +174,7 @@ impl ToolRunner {
                 // user only sees the model's reaction to a denial it never asked for.
                 events.emit(call_notice(
                     events,
-                    "exec-tool-denied",
+                    ["exec-tool-denied", "exec-tool-denied-subagent"],
                     vec![("tool", Arg::from(call.name.clone()))],
                 ));
                 ApprovalDecision::Deny
@@ -195,16 +195,17 @@ impl ToolRunner {
     }
 }
 
-/// A warning that a call will not run. A subagent's call (`inherit`, SPEC §15.3) is named
-/// like its question would be: `KEY-subagent` with the subagent's `agent` id and `task`
-/// `description`, so `exec`'s stderr and its `--json` notice say whose call it was.
-fn call_notice(events: &Emitter, key: &str, mut args: Vec<(&str, Arg)>) -> Notice {
+/// A warning that a call will not run: `keys[0]` for the parent's call; a subagent's call
+/// (`inherit`, SPEC §15.3) is named like its question would be, `keys[1]` with the
+/// subagent's `agent` id and `task` `description`, so `exec`'s stderr and its `--json`
+/// notice say whose call it was.
+fn call_notice(events: &Emitter, keys: [&str; 2], mut args: Vec<(&str, Arg)>) -> Notice {
     match events.asker() {
         Some((agent, description)) => {
             args.push(("agent", Arg::from(agent.to_string())));
             args.push(("description", Arg::from(description.to_string())));
-            Notice::new(NoticeLevel::Warn, &format!("{key}-subagent"), args)
+            Notice::new(NoticeLevel::Warn, keys[1], args)
         }
-        None => Notice::new(NoticeLevel::Warn, key, args),
+        None => Notice::new(NoticeLevel::Warn, keys[0], args),
     }
 }
