@@ -4,15 +4,15 @@
 //!   300 characters, next to `greet` (argument `who`, required) whose description holds
 //!   control characters and is 10,000 characters long; `greet` answers "Hello WHO".
 //! - `FIXTURE_PROMPTS=a,b`: plain prompts without arguments, each answering
-//!   "Prompt NAME says hello."; the one named `stall` never answers: it waits until the
-//!   client cancels it (`notifications/cancelled`), then appends `cancelled prompts/get`
-//!   to `FIXTURE_CANCEL_LOG`. The list announces `listChanged`: the tools
+//!   "Prompt NAME says hello."; the one named `stall` never answers: it appends
+//!   `waiting prompts/get` to `FIXTURE_CANCEL_LOG`, waits until the client cancels it
+//!   (`notifications/cancelled`), then appends `cancelled prompts/get`. The list announces `listChanged`: the tools
 //!   `fixture_add_prompt {name}` and `fixture_remove_prompt {name}` (when named in
 //!   `FIXTURE_TOOLS`) change it and send `notifications/prompts/list_changed` before
 //!   they answer.
 //! - `FIXTURE_RESOURCES=1`: the resources `fixture://hello` (a line of text) and
 //!   `fixture://stall`, whose read waits like the `stall` prompt and logs
-//!   `cancelled resources/read`.
+//!   `waiting resources/read`, then `cancelled resources/read`.
 
 use std::sync::Mutex;
 
@@ -186,10 +186,14 @@ impl Offers {
     }
 }
 
-/// Waits until the client cancels the request, then logs `line`.
+/// Logs `waiting METHOD`, waits until the client cancels the request, then logs `line`.
 async fn stall(context: &RequestContext<RoleServer>, line: &str) {
+    let log = std::env::var("FIXTURE_CANCEL_LOG").ok();
+    if let Some(path) = &log {
+        append_line(path, &line.replace("cancelled", "waiting"));
+    }
     context.ct.cancelled().await;
-    if let Ok(path) = std::env::var("FIXTURE_CANCEL_LOG") {
-        append_line(&path, line);
+    if let Some(path) = &log {
+        append_line(path, line);
     }
 }

@@ -206,14 +206,17 @@ pub enum ResourceRead {
 }
 
 impl McpManager {
-    /// Reads `uri` from `server` (`resources/read`) within its call timeout, keeping at
-    /// most `max` bytes of text; a failure is a sentence in the interface language.
+    /// Reads `uri` from `server` (`resources/read`) within its call timeout or until
+    /// `cancel` (the server is told either way), keeping at most `max` bytes of text; a
+    /// failure is a sentence in the interface language.
     pub async fn read_resource(
         &self,
         server: &str,
         uri: &str,
         max: usize,
+        cancel: &tokio_util::sync::CancellationToken,
     ) -> Result<ResourceRead, Text> {
+        use super::call::{Waited, answer};
         let name = || Arg::from(server);
         let Some(s) = self.inner.servers.get(server).cloned() else {
             return Err(Text::new("mcp-unknown-server", vec![("name", name())]));
@@ -233,9 +236,9 @@ impl McpManager {
         let read = s
             .or_oversize(async {
                 let params = rmcp::model::ReadResourceRequestParams::new(uri);
-                match tokio::time::timeout(limit, peer.read_resource(params)).await {
-                    Ok(Ok(r)) => Ok(r),
-                    Ok(Err(e)) => Err(Text::new(
+                match answer(&s, peer.read_resource(params), limit, cancel).await {
+                    Waited::Answered(Ok(r)) => Ok(r),
+                    Waited::Answered(Err(e)) => Err(Text::new(
                         "mcp-resource-read-failed",
                         vec![
                             ("name", name()),
@@ -243,13 +246,17 @@ impl McpManager {
                             ("error", Arg::from(field(&self.inner.said(&e)))),
                         ],
                     )),
-                    Err(_) => Err(Text::new(
+                    Waited::TimedOut => Err(Text::new(
                         "mcp-resource-read-timeout",
                         vec![
                             ("name", name()),
                             ("uri", Arg::from(field(uri))),
                             ("seconds", Arg::from(limit.as_secs())),
                         ],
+                    )),
+                    Waited::Cancelled => Err(Text::new(
+                        "mcp-resource-read-cancelled",
+                        vec![("name", name()), ("uri", Arg::from(field(uri)))],
                     )),
                 }
             })
