@@ -84,7 +84,10 @@ impl McpManager {
                         "mcp-prompt-failed",
                         vec![
                             ("command", cmd()),
-                            ("error", Arg::from(prompts::one_line(&e.to_string(), 300))),
+                            (
+                                "error",
+                                Arg::from(prompts::one_line(&self.inner.said(&e), 300)),
+                            ),
                         ],
                     )),
                     Err(_) => Err(Text::new(

@@ -12,7 +12,7 @@ use rmcp::service::{Peer, RoleClient};
 use super::McpManager;
 use super::command::McpReply;
 use super::listing::quote_chars;
-use super::server::Server;
+use super::server::{Inner, Server};
 use crate::i18n::{Arg, Text};
 
 /// Most pages of one listing read.
@@ -85,7 +85,7 @@ async fn entries(peer: &Peer<RoleClient>) -> Result<(Vec<Entry>, bool), String> 
 }
 
 /// One server's part of the listing.
-async fn server_lines(server: &Server, limit: std::time::Duration) -> Vec<Text> {
+async fn server_lines(inner: &Inner, server: &Server, limit: std::time::Duration) -> Vec<Text> {
     let name = || Arg::from(server.name.as_str());
     let peer = server.lock().peer.clone();
     let Some(peer) = peer.filter(|p| !p.is_transport_closed()) else {
@@ -108,7 +108,10 @@ async fn server_lines(server: &Server, limit: std::time::Duration) -> Vec<Text> 
                 "mcp-resources-failed",
                 vec![
                     ("name", name()),
-                    ("error", Arg::from(quote_chars(&e, MAX_FIELD_CHARS))),
+                    (
+                        "error",
+                        Arg::from(quote_chars(&inner.said(&e), MAX_FIELD_CHARS)),
+                    ),
                 ],
             )];
         }
@@ -175,7 +178,7 @@ impl McpManager {
         }
         let mut out = Vec::new();
         for s in servers {
-            out.extend(server_lines(&s, limit).await);
+            out.extend(server_lines(&self.inner, &s, limit).await);
         }
         McpReply::Output(out)
     }
@@ -237,7 +240,7 @@ impl McpManager {
                         vec![
                             ("name", name()),
                             ("uri", Arg::from(field(uri))),
-                            ("error", Arg::from(field(&e.to_string()))),
+                            ("error", Arg::from(field(&self.inner.said(&e)))),
                         ],
                     )),
                     Err(_) => Err(Text::new(
