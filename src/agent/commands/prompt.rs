@@ -66,7 +66,7 @@ impl CommandContext<'_> {
         // The UI is busy while the server prepares the prompt, so Esc cancels the wait
         // (the server is told); the timeout is the server's call timeout.
         let cancel = self.fresh_cancel();
-        self.events.emit(AgentEvent::Phase(TurnPhase::Waiting));
+        self.events.emit(AgentEvent::Phase(TurnPhase::AskingServer));
         let got = self
             .inbox
             .during(mcp.prompt_message(name, args, &cancel))

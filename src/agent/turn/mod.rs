@@ -162,7 +162,7 @@ impl TurnRunner<'_> {
             let secrets = self.tools.secrets().clone();
             let redact = move |s: &str| secrets.redact(s).into_owned();
             if crate::agent::resource_mentions::mentions_any(&mcp, &m) {
-                self.events.emit(AgentEvent::Phase(TurnPhase::Waiting));
+                self.events.emit(AgentEvent::Phase(TurnPhase::AskingServer));
             }
             let failures = self
                 .inbox

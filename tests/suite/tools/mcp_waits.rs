@@ -73,7 +73,7 @@ async fn esc_stops_waiting_for_a_prompt_or_a_resource_and_the_server_is_told() {
     // The prompt: the UI is busy (so Esc cancels) while the server is asked.
     agent.submit("/fx:stall");
     next(&mut agent, |e| {
-        matches!(e, AgentEvent::Phase(TurnPhase::Waiting)).then_some(())
+        matches!(e, AgentEvent::Phase(TurnPhase::AskingServer)).then_some(())
     })
     .await;
     logged(&cancel_log, "waiting prompts/get").await;

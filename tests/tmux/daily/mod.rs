@@ -15,6 +15,7 @@ mod guided_demo;
 mod help_table;
 mod mcp_prompts;
 mod mcp_remote;
+mod mcp_waits;
 mod nodes_resume;
 mod plan_mode;
 mod popup_help;
