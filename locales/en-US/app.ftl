@@ -65,6 +65,7 @@ exec-not-utf8 = The script is not valid UTF-8 (first bad byte at offset { $offse
 exec-script-unreadable = Cannot read the script { $path }: { $error }
 exec-session-info = session { $id }: { $path }
 exec-tool-denied = Tool call { $tool } denied: exec answers approvals with --approve none by default (pass --approve all to allow).
+exec-tool-denied-subagent = Tool call { $tool } of subagent { $agent } ({ $description }) denied: exec answers approvals with --approve none by default (pass --approve all to allow).
 exec-no-key-hint = { $error } Or run `deepterm exec --demo` to try the built-in simulator without a key.
 app-demo-no-key = Demo mode: { $var } is not set, so the built-in simulator answers instead of { $route }. Ignored: { $flags }.
 app-demo-ignores = Demo mode: the built-in simulator answers. Ignored: { $flags }.

@@ -32,4 +32,5 @@ approval-rule-forbidden = forbidden
 approval-rule-user = { $decision } "{ $prefix }" ({ $file })
 approval-rule-project = { $decision } "{ $prefix }" (project: { $file }, cannot be revoked here)
 approval-refused-call = Refused { $tool }: { $reason }
+approval-refused-call-subagent = Refused { $tool } for subagent { $agent } ({ $description }): { $reason }
 approval-always-not-saved = The rule was not saved ({ $error }); it holds for this session.

@@ -42,6 +42,7 @@ mcp-prompt-missing-args = { $command } needs { $count ->
 mcp-prompt-not-connected = { $command }: the MCP server { $name } is not connected (/mcp connect { $name })
 mcp-prompt-failed = { $command }: the server could not give the prompt: { $error }
 mcp-prompt-timeout = { $command }: the server did not give the prompt within { $seconds } s
+mcp-prompt-cancelled = { $command }: cancelled; the server was told to stop preparing the prompt
 mcp-prompt-empty = { $command }: the prompt has no text to send
 mcp-prompts-skipped = { $name }: { $count ->
     [one] a prompt was
@@ -50,5 +51,6 @@ mcp-prompts-skipped = { $name }: { $count ->
 mcp-catalog-failed = { $name }: { $what } failed: { $error }
 mcp-resource-read-failed = { $name }: the resource { $uri } could not be read: { $error }
 mcp-resource-read-timeout = { $name }: the resource { $uri } was not read within { $seconds } s
+mcp-resource-read-cancelled = { $name }: reading the resource { $uri } was cancelled; the server was told to stop
 cmd-prompts-help-title = Server prompts:
 cmd-prompt-no-description = MCP server prompt

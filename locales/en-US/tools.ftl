@@ -61,4 +61,5 @@ mcp-refresh-failed = MCP server { $name } changed its tools, but its new tool li
 # Subagents (the `task` tool, SPEC §15.3)
 tui-task-running = running · { $agent } · step { $step }
 tui-task-running-tool = running · { $agent } · step { $step } · { $tool }
+tui-task-waiting = waiting for you · { $agent } · step { $step } · { $tool }
 tui-trajectory-subagent = { $label } · cache hit { $hit } of { $total } tokens

@@ -44,6 +44,7 @@ tui-phase-thinking = Thinking
 tui-phase-responding = Responding
 tui-phase-tools = Running tools
 tui-phase-compacting = Compacting
+tui-phase-asking-server = Waiting for the MCP server
 tui-status-idle-hint = ? for keys · / for commands
 tui-status-cancel-hint = Esc cancels
 tui-status-queued = { $count } queued

@@ -65,6 +65,7 @@ exec-not-utf8 = 脚本不是合法的 UTF-8 文本（第一个错误字节位于
 exec-script-unreadable = 无法读取脚本 { $path }：{ $error }
 exec-session-info = 会话 { $id }：{ $path }
 exec-tool-denied = 已拒绝工具调用 { $tool }：exec 默认以 --approve none 回答审批（传入 --approve all 即可允许）。
+exec-tool-denied-subagent = 已拒绝子代理 { $agent }（{ $description }）的工具调用 { $tool }：exec 默认以 --approve none 回答审批（传入 --approve all 即可允许）。
 exec-no-key-hint = { $error } 也可以运行 `deepterm exec --demo`，无需密钥即可试用内置模拟器。
 app-demo-no-key = 演示模式：未设置 { $var }，由内置模拟器代替 { $route } 回答。已忽略：{ $flags }。
 app-demo-ignores = 演示模式：由内置模拟器回答。已忽略：{ $flags }。

@@ -32,4 +32,5 @@ approval-rule-forbidden = 禁止
 approval-rule-user = { $decision }“{ $prefix }”（{ $file }）
 approval-rule-project = { $decision }“{ $prefix }”（项目：{ $file }，无法在此撤销）
 approval-refused-call = 已拒绝 { $tool }：{ $reason }
+approval-refused-call-subagent = 已拒绝子代理 { $agent }（{ $description }）调用 { $tool }：{ $reason }
 approval-always-not-saved = 规则未能保存（{ $error }）；本会话内仍然有效。

@@ -49,4 +49,5 @@ mcp-refresh-failed = MCP 服务器 { $name } 更改了工具，但无法读取�
 # 子代理（`task` 工具，SPEC §15.3）
 tui-task-running = 运行中 · { $agent } · 第 { $step } 步
 tui-task-running-tool = 运行中 · { $agent } · 第 { $step } 步 · { $tool }
+tui-task-waiting = 等待你确认 · { $agent } · 第 { $step } 步 · { $tool }
 tui-trajectory-subagent = { $label } · 缓存命中 { $hit }／{ $total } token

@@ -35,6 +35,7 @@ tui-phase-thinking = 思考中
 tui-phase-responding = 回复中
 tui-phase-tools = 正在运行工具
 tui-phase-compacting = 正在压缩上下文
+tui-phase-asking-server = 等待 MCP 服务器
 tui-status-idle-hint = ? 查看快捷键 · / 查看命令
 tui-status-cancel-hint = Esc 取消
 tui-status-queued = { $count } 条排队中

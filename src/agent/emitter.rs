@@ -61,6 +61,11 @@ impl Emitter {
         }
     }
 
+    /// The subagent (id, `task` description) this emitter decides calls for, if any.
+    pub fn asker(&self) -> Option<(&str, &str)> {
+        self.asker.as_deref().map(|(a, d)| (a.as_str(), d.as_str()))
+    }
+
     /// Starts a new `/resume` listing, superseding any earlier one on this channel.
     pub fn start_listing(&self) -> Listing {
         let id = self.listings.fetch_add(1, Ordering::AcqRel) + 1;

@@ -121,6 +121,9 @@ pub enum TurnPhase {
     AwaitingApproval,
     /// Summarizing for compaction.
     Compacting,
+    /// Waiting for an MCP server's prompt or resource before anything is sent (Esc
+    /// cancels the wait).
+    AskingServer,
 }
 
 /// Severity of a notice.

@@ -7,6 +7,8 @@
 //! A word whose part before the colon is no configured server stays plain text (`@a:b`
 //! in prose, a file named so): only a server's own name makes it a resource.
 
+use tokio_util::sync::CancellationToken;
+
 use crate::agent::mentions::{Attachment, MAX_MENTION_BYTES, Refusal, fence, mentioned};
 use crate::i18n::{Arg, Locale, Localizer, Text};
 use crate::session::event::{Block, Message};
@@ -15,17 +17,42 @@ use crate::tools::mcp::{McpManager, ResourceRead};
 /// Punctuation a sentence may put after a mention (`see @srv:doc://a.`).
 const TRAILING: [char; 9] = [',', '.', ';', '!', '?', ')', ']', '"', '\''];
 
-/// Reads one `NAME:URI`, retrying without trailing punctuation when that fails.
-async fn read(mcp: &McpManager, tok: &str) -> Option<(String, Result<ResourceRead, Text>)> {
+/// Whether `tok` names a resource of a configured server: its server and URI.
+fn resource<'a>(mcp: &McpManager, tok: &'a str) -> Option<(&'a str, &'a str)> {
     let (server, uri) = tok.split_once(':')?;
-    if !mcp.is_configured(server) || uri.is_empty() {
-        return None;
+    (mcp.is_configured(server) && !uri.is_empty()).then_some((server, uri))
+}
+
+/// Whether `m`'s typed text mentions any resource of a configured server.
+pub fn mentions_any(mcp: &McpManager, m: &Message) -> bool {
+    match m.content.first() {
+        Some(Block::Text { text }) => mentioned(text)
+            .into_iter()
+            .any(|t| resource(mcp, t).is_some()),
+        _ => false,
     }
-    let got = mcp.read_resource(server, uri, MAX_MENTION_BYTES).await;
+}
+
+/// Reads one `NAME:URI`, retrying without trailing punctuation when that fails.
+async fn read(
+    mcp: &McpManager,
+    tok: &str,
+    cancel: &CancellationToken,
+) -> Option<(String, Result<ResourceRead, Text>)> {
+    let (server, uri) = resource(mcp, tok)?;
+    let got = mcp
+        .read_resource(server, uri, MAX_MENTION_BYTES, cancel)
+        .await;
     let trimmed = tok.trim_end_matches(TRAILING);
-    if got.is_err() && trimmed != tok && trimmed.len() > server.len() + 1 {
+    if got.is_err() && !cancel.is_cancelled() && trimmed != tok && trimmed.len() > server.len() + 1
+    {
         let again = mcp
-            .read_resource(server, &trimmed[server.len() + 1..], MAX_MENTION_BYTES)
+            .read_resource(
+                server,
+                &trimmed[server.len() + 1..],
+                MAX_MENTION_BYTES,
+                cancel,
+            )
             .await;
         if again.is_ok() {
             return Some((trimmed.to_string(), again));
@@ -81,10 +108,13 @@ fn attachment(tok: String, got: &Result<ResourceRead, Text>) -> (String, Attachm
 /// Attaches every `@NAME:URI` of `m`'s typed text after its file attachments; returns the
 /// failures, for the user to see at once. A server's error text passes `redact` first (it
 /// may quote a secret it was given), both in the note to the model and in the warning.
+/// Once `cancel` fires, the read under way stops and the rest are not started: each is
+/// noted as cancelled.
 pub async fn attach(
     mcp: &McpManager,
     m: &mut Message,
     redact: &(dyn Fn(&str) -> String + Sync),
+    cancel: &CancellationToken,
 ) -> Vec<Text> {
     let typed = match m.content.first() {
         Some(Block::Text { text }) => text.clone(),
@@ -100,7 +130,7 @@ pub async fn attach(
     let mut failures = Vec::new();
     let mut added = false;
     for tok in mentioned(&typed) {
-        let Some((tok, got)) = read(mcp, tok).await else {
+        let Some((tok, got)) = read(mcp, tok, cancel).await else {
             continue;
         };
         let got = got.map_err(|e| Text {

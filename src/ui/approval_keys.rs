@@ -1,5 +1,6 @@
 //! Why an approval card asks and what `a` does on it (SPEC §15.5, decision 0116), and
 //! the keys line built from them: one function, so the card and the key bar say the same.
+//! A subagent's question names it by id and task (SPEC §15.3, decision 0179).
 
 use ratatui::text::Line;
 

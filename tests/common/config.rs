@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::KEY_VAR;
 
-/// The MCP fixture server binary (`src/bin/deepterm-mcp-fixture.rs`).
+/// The MCP fixture server binary (`src/bin/deepterm-mcp-fixture/`).
 pub const MCP_FIXTURE: &str = env!("CARGO_BIN_EXE_deepterm-mcp-fixture");
 
 /// One `[providers.NAME]` table and its `[[providers.NAME.models]]` entries.

@@ -5,7 +5,7 @@
 
 use crate::agent::command_spec::OfferedPrompt;
 use crate::agent::commands::CommandContext;
-use crate::agent::protocol::{AgentEvent, OutputLine, output_row};
+use crate::agent::protocol::{AgentEvent, OutputLine, TurnPhase, output_row};
 use crate::agent::turn::LineOutcome;
 use crate::i18n::{Arg, Text};
 use crate::tools::mcp::McpManager;
@@ -63,7 +63,16 @@ impl CommandContext<'_> {
         let Some(mcp) = self.mcp() else {
             return self.warn("cmd-unknown", vec![("command", Arg::from(name))]);
         };
-        match mcp.prompt_message(name, args).await {
+        // The UI is busy while the server prepares the prompt, so Esc cancels the wait
+        // (the server is told); the timeout is the server's call timeout.
+        let cancel = self.fresh_cancel();
+        self.events.emit(AgentEvent::Phase(TurnPhase::AskingServer));
+        let got = self
+            .inbox
+            .during(mcp.prompt_message(name, args, &cancel))
+            .await;
+        self.events.emit(AgentEvent::Phase(TurnPhase::Idle));
+        match got {
             Ok(text) => self.runner().send_prompt(text).await,
             Err(t) => {
                 // A server's error text may quote a secret it was given (as a status error).

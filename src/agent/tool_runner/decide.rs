@@ -89,14 +89,14 @@ impl ToolRunner {
                 None
             }
             Verdict::Refuse(reason) => {
-                events.emit(AgentEvent::Notice(Notice::new(
-                    NoticeLevel::Warn,
-                    "approval-refused-call",
+                events.emit(call_notice(
+                    events,
+                    ["approval-refused-call", "approval-refused-call-subagent"],
                     vec![
                         ("tool", Arg::from(call.name.clone())),
                         ("reason", Arg::from(reason.clone())),
                     ],
-                )));
+                ));
                 Some(reason)
             }
             Verdict::Ask(boxed) => {
@@ -172,11 +172,11 @@ impl ToolRunner {
             ApprovalMode::DenyAll => {
                 // Headless without `--approve all`: say which call was refused, or the
                 // user only sees the model's reaction to a denial it never asked for.
-                events.emit(AgentEvent::Notice(Notice::new(
-                    NoticeLevel::Warn,
-                    "exec-tool-denied",
+                events.emit(call_notice(
+                    events,
+                    ["exec-tool-denied", "exec-tool-denied-subagent"],
                     vec![("tool", Arg::from(call.name.clone()))],
-                )));
+                ));
                 ApprovalDecision::Deny
             }
             ApprovalMode::Interactive => {
@@ -192,5 +192,20 @@ impl ToolRunner {
                 d
             }
         }
+    }
+}
+
+/// A warning that a call will not run: `keys[0]` for the parent's call; a subagent's call
+/// (`inherit`, SPEC §15.3) is named like its question would be, `keys[1]` with the
+/// subagent's `agent` id and `task` `description`, so `exec`'s stderr and its `--json`
+/// notice say whose call it was.
+fn call_notice(events: &Emitter, keys: [&str; 2], mut args: Vec<(&str, Arg)>) -> Notice {
+    match events.asker() {
+        Some((agent, description)) => {
+            args.push(("agent", Arg::from(agent.to_string())));
+            args.push(("description", Arg::from(description.to_string())));
+            Notice::new(NoticeLevel::Warn, keys[1], args)
+        }
+        None => Notice::new(NoticeLevel::Warn, keys[0], args),
     }
 }

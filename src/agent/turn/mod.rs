@@ -146,7 +146,13 @@ impl TurnRunner<'_> {
 
     /// The user message for `text`: `@path` mentions attach files, `@NAME:URI` an MCP
     /// server's resource (SPEC §15.2); a resource that could not be read is also told.
-    pub(crate) async fn user_message(&mut self, text: String) -> crate::session::event::Message {
+    /// While servers are read the UI is busy and Cancel (Esc) stops the reads: the turn's
+    /// first step then sees `cancel` and ends the turn as cancelled, keeping the message.
+    pub(crate) async fn user_message(
+        &mut self,
+        text: String,
+        cancel: &tokio_util::sync::CancellationToken,
+    ) -> crate::session::event::Message {
         let mut m = crate::agent::mentions::user_message(
             &crate::tools::walk::current_root(),
             text,
@@ -155,7 +161,15 @@ impl TurnRunner<'_> {
         if let Some(mcp) = self.background.mcp.clone() {
             let secrets = self.tools.secrets().clone();
             let redact = move |s: &str| secrets.redact(s).into_owned();
-            let failures = crate::agent::resource_mentions::attach(&mcp, &mut m, &redact).await;
+            if crate::agent::resource_mentions::mentions_any(&mcp, &m) {
+                self.events.emit(AgentEvent::Phase(TurnPhase::AskingServer));
+            }
+            let failures = self
+                .inbox
+                .during(crate::agent::resource_mentions::attach(
+                    &mcp, &mut m, &redact, cancel,
+                ))
+                .await;
             for e in failures {
                 self.events.emit(AgentEvent::Notice(Notice {
                     level: NoticeLevel::Warn,
@@ -185,7 +199,7 @@ impl TurnRunner<'_> {
         let turn = self.state.turn;
         let cancel = self.inbox.new_cancel();
         // `@path` mentions attach the files' content, `@NAME:URI` a server's resource.
-        let message = self.user_message(text).await;
+        let message = self.user_message(text, &cancel).await;
         self.state.pending_user.push(message);
         let mut final_text = String::new();
         let mut started = false;

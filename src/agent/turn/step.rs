@@ -72,7 +72,7 @@ impl TurnRunner<'_> {
                 continue;
             }
             taken = true;
-            let message = self.user_message(line).await;
+            let message = self.user_message(line, cancel).await;
             self.state.pending_user.push(message);
         }
         taken

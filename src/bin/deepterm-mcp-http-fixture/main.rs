@@ -17,6 +17,8 @@
 //!   PKCE S256 checked at the token endpoint, access tokens living `FIXTURE_TOKEN_TTL_SECS`
 //!   (default 3600) and rotating refresh tokens. `FIXTURE_PKCE_PLAIN=1` accepts the `plain`
 //!   method too (to show what S256 protects against).
+//! - `FIXTURE_LEAKY=1`: also the prompt `leaky` and the resource `fixture://leaky`, whose
+//!   errors quote the `Authorization` header (`mcp.rs`).
 //! - `POST /fixture/expire-sessions` ends every MCP session, so the next request with an
 //!   old `Mcp-Session-Id` gets a 404 (`deepterm-mcp-http-fixture expire BASE` sends it).
 //! - `FIXTURE_DROP_STREAM=1`: the first `slow_echo` call's SSE answer is cut after its

@@ -2,13 +2,21 @@
 //! `Authorization` header it was sent (a server leaking the client's credential back); and
 //! `slow_echo`, which reports progress on the call's own stream first and answers 400 ms
 //! later (what a dropped stream is cut after, `resume.rs`).
+//!
+//! With `FIXTURE_LEAKY=1` it also offers the prompt `leaky` and the resource
+//! `fixture://leaky`, and fails both with an error that quotes the `Authorization` header
+//! it was sent, eight times over (a careless server whose error messages leak the
+//! client's credential; long enough that a client cutting the text for display cuts it
+//! inside a quoted credential).
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, Prompt, ReadResourceRequestParams, ReadResourceResponse, Resource,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -53,9 +61,84 @@ fn tools() -> Vec<Tool> {
     ]
 }
 
+/// The `Authorization` header of the request `context` answers, as sent.
+fn authorization(context: &RequestContext<RoleServer>) -> String {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("(nothing)")
+        .to_string()
+}
+
+fn leaky() -> bool {
+    std::env::var("FIXTURE_LEAKY").is_ok_and(|v| v == "1")
+}
+
+/// The leaky offers' error: the credential quoted again and again.
+fn leak(what: &str, context: &RequestContext<RoleServer>) -> ErrorData {
+    let sent = authorization(context);
+    let quoted: Vec<String> = (1..=8).map(|i| format!("try {i}: {sent}")).collect();
+    ErrorData::invalid_request(
+        format!("{what} refused for the credentials {}", quoted.join("; ")),
+        None,
+    )
+}
+
 impl ServerHandler for Tools {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let mut caps = ServerCapabilities::builder().enable_tools().build();
+        if leaky() {
+            caps.prompts = ServerCapabilities::builder()
+                .enable_prompts()
+                .build()
+                .prompts;
+            caps.resources = ServerCapabilities::builder()
+                .enable_resources()
+                .build()
+                .resources;
+        }
+        ServerConfig::new(caps)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            "leaky",
+            Some("Fails, quoting your credentials"),
+            None,
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        _request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Err(leak("prompt", &context))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![Resource::new(
+            "fixture://leaky",
+            "leaky",
+        )]))
+    }
+
+    async fn read_resource(
+        &self,
+        _request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Err(leak("resource", &context))
     }
 
     async fn list_tools(
@@ -72,13 +155,7 @@ impl ServerHandler for Tools {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if request.name == "whoami" {
-            let sent = context
-                .extensions
-                .get::<axum::http::request::Parts>()
-                .and_then(|p| p.headers.get(axum::http::header::AUTHORIZATION))
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("(nothing)")
-                .to_string();
+            let sent = authorization(&context);
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
                 ContentBlock::text(format!("You sent: {sent}")),
             ])));

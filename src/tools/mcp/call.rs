@@ -22,6 +22,32 @@ enum Ended {
     Failed(ToolOutcome),
 }
 
+/// How a wait for a server's answer to one of the user's own requests (a prompt, a
+/// resource) ended.
+pub(super) enum Waited<T> {
+    Answered(T),
+    /// The user cancelled (Esc): the request future was dropped, and rmcp tells the server
+    /// (`notifications/cancelled`) when a request it sent is abandoned.
+    Cancelled,
+    /// The server's call timeout ran out (told the same way).
+    TimedOut,
+}
+
+/// Waits for `fut`, a request to `server`, until `cancel` or the server's `timeout`.
+pub(super) async fn answer<T>(
+    server: &Server,
+    fut: impl std::future::Future<Output = T>,
+    timeout: Duration,
+    cancel: &CancellationToken,
+) -> Waited<T> {
+    tokio::select! {
+        biased;
+        _ = cancel.cancelled() => Waited::Cancelled,
+        r = fut => Waited::Answered(r),
+        _ = timer(server, timeout) => Waited::TimedOut,
+    }
+}
+
 /// Ends after `timeout` of the server's own time: while one of its elicitations waits for
 /// the user (a form open on screen), the clock stops.
 async fn timer(server: &Server, timeout: Duration) {

@@ -56,6 +56,7 @@ async fn resource_uris(peer: &Peer<RoleClient>) -> Result<Vec<String>, rmcp::Ser
 /// `limit`; a failed list is empty and told in the returned warnings, keyed for
 /// `warn_once`.
 pub(super) async fn list(
+    inner: &Inner,
     server: &Server,
     peer: &Peer<RoleClient>,
     limit: Duration,
@@ -64,7 +65,9 @@ pub(super) async fn list(
     let mut out = Catalog::default();
     let mut warnings = Vec::new();
     let name = || Arg::from(server.name.as_str());
+    // A server's words lose the session's secrets before they are cut (`Inner::said`).
     let failed = |what: &str, e: String| {
+        let e = inner.said(&e);
         (
             format!("catalog\u{0}{what}\u{0}{e}"),
             Text::new(
@@ -120,7 +123,7 @@ pub(super) async fn refresh(
     limit: Duration,
     generation: u64,
 ) -> Vec<(String, Text)> {
-    let (catalog, warnings) = list(server, peer, limit).await;
+    let (catalog, warnings) = list(inner, server, peer, limit).await;
     let st = server.lock();
     if st.generation == generation {
         server.store_catalog(&inner.bg, catalog);

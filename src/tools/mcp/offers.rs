@@ -1,9 +1,13 @@
 //! The loop's questions about what the servers offer besides tools (SPEC §15.2, decision
-//! 0168): their prompts and resource URIs as listed (`catalog.rs`), and running a prompt.
+//! 0168): their prompts and resource URIs as listed (`catalog.rs`), and running a prompt,
+//! a wait the user can cancel (decision 0180).
 
 use std::time::Duration;
 
+use tokio_util::sync::CancellationToken;
+
 use super::McpManager;
+use super::call::{Waited, answer};
 use super::options::DEFAULT_CALL_TIMEOUT_SECS;
 use super::prompts::{self, ServerPrompt};
 use crate::i18n::{Arg, Text};
@@ -40,9 +44,15 @@ impl McpManager {
     }
 
     /// The text `/NAME:PROMPT ARGS` sends as the user's message: the arguments checked
-    /// against the prompt, `prompts/get` within the server's call timeout, its messages as
-    /// text. Every failure is a sentence that names the command.
-    pub async fn prompt_message(&self, command: &str, typed: &str) -> Result<String, Text> {
+    /// against the prompt, `prompts/get` within the server's call timeout or until
+    /// `cancel` (the server is told either way), its messages as text. Every failure is a
+    /// sentence that names the command.
+    pub async fn prompt_message(
+        &self,
+        command: &str,
+        typed: &str,
+        cancel: &CancellationToken,
+    ) -> Result<String, Text> {
         let cmd = || Arg::from(command);
         let Some(server) = self
             .prompt_server(command)
@@ -78,19 +88,25 @@ impl McpManager {
         );
         let got = server
             .or_oversize(async {
-                match tokio::time::timeout(limit, prompts::get(&peer, &prompt, args)).await {
-                    Ok(Ok(r)) => Ok(r),
-                    Ok(Err(e)) => Err(Text::new(
+                match answer(&server, prompts::get(&peer, &prompt, args), limit, cancel).await {
+                    Waited::Answered(Ok(r)) => Ok(r),
+                    Waited::Answered(Err(e)) => Err(Text::new(
                         "mcp-prompt-failed",
                         vec![
                             ("command", cmd()),
-                            ("error", Arg::from(prompts::one_line(&e.to_string(), 300))),
+                            (
+                                "error",
+                                Arg::from(prompts::one_line(&self.inner.said(&e), 300)),
+                            ),
                         ],
                     )),
-                    Err(_) => Err(Text::new(
+                    Waited::TimedOut => Err(Text::new(
                         "mcp-prompt-timeout",
                         vec![("command", cmd()), ("seconds", Arg::from(limit.as_secs()))],
                     )),
+                    Waited::Cancelled => {
+                        Err(Text::new("mcp-prompt-cancelled", vec![("command", cmd())]))
+                    }
                 }
             })
             .await?;

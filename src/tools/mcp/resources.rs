@@ -12,7 +12,7 @@ use rmcp::service::{Peer, RoleClient};
 use super::McpManager;
 use super::command::McpReply;
 use super::listing::quote_chars;
-use super::server::Server;
+use super::server::{Inner, Server};
 use crate::i18n::{Arg, Text};
 
 /// Most pages of one listing read.
@@ -85,7 +85,7 @@ async fn entries(peer: &Peer<RoleClient>) -> Result<(Vec<Entry>, bool), String> 
 }
 
 /// One server's part of the listing.
-async fn server_lines(server: &Server, limit: std::time::Duration) -> Vec<Text> {
+async fn server_lines(inner: &Inner, server: &Server, limit: std::time::Duration) -> Vec<Text> {
     let name = || Arg::from(server.name.as_str());
     let peer = server.lock().peer.clone();
     let Some(peer) = peer.filter(|p| !p.is_transport_closed()) else {
@@ -108,7 +108,10 @@ async fn server_lines(server: &Server, limit: std::time::Duration) -> Vec<Text> 
                 "mcp-resources-failed",
                 vec![
                     ("name", name()),
-                    ("error", Arg::from(quote_chars(&e, MAX_FIELD_CHARS))),
+                    (
+                        "error",
+                        Arg::from(quote_chars(&inner.said(&e), MAX_FIELD_CHARS)),
+                    ),
                 ],
             )];
         }
@@ -175,7 +178,7 @@ impl McpManager {
         }
         let mut out = Vec::new();
         for s in servers {
-            out.extend(server_lines(&s, limit).await);
+            out.extend(server_lines(&self.inner, &s, limit).await);
         }
         McpReply::Output(out)
     }
@@ -203,14 +206,17 @@ pub enum ResourceRead {
 }
 
 impl McpManager {
-    /// Reads `uri` from `server` (`resources/read`) within its call timeout, keeping at
-    /// most `max` bytes of text; a failure is a sentence in the interface language.
+    /// Reads `uri` from `server` (`resources/read`) within its call timeout or until
+    /// `cancel` (the server is told either way), keeping at most `max` bytes of text; a
+    /// failure is a sentence in the interface language.
     pub async fn read_resource(
         &self,
         server: &str,
         uri: &str,
         max: usize,
+        cancel: &tokio_util::sync::CancellationToken,
     ) -> Result<ResourceRead, Text> {
+        use super::call::{Waited, answer};
         let name = || Arg::from(server);
         let Some(s) = self.inner.servers.get(server).cloned() else {
             return Err(Text::new("mcp-unknown-server", vec![("name", name())]));
@@ -230,23 +236,27 @@ impl McpManager {
         let read = s
             .or_oversize(async {
                 let params = rmcp::model::ReadResourceRequestParams::new(uri);
-                match tokio::time::timeout(limit, peer.read_resource(params)).await {
-                    Ok(Ok(r)) => Ok(r),
-                    Ok(Err(e)) => Err(Text::new(
+                match answer(&s, peer.read_resource(params), limit, cancel).await {
+                    Waited::Answered(Ok(r)) => Ok(r),
+                    Waited::Answered(Err(e)) => Err(Text::new(
                         "mcp-resource-read-failed",
                         vec![
                             ("name", name()),
                             ("uri", Arg::from(field(uri))),
-                            ("error", Arg::from(field(&e.to_string()))),
+                            ("error", Arg::from(field(&self.inner.said(&e)))),
                         ],
                     )),
-                    Err(_) => Err(Text::new(
+                    Waited::TimedOut => Err(Text::new(
                         "mcp-resource-read-timeout",
                         vec![
                             ("name", name()),
                             ("uri", Arg::from(field(uri))),
                             ("seconds", Arg::from(limit.as_secs())),
                         ],
+                    )),
+                    Waited::Cancelled => Err(Text::new(
+                        "mcp-resource-read-cancelled",
+                        vec![("name", name()), ("uri", Arg::from(field(uri)))],
                     )),
                 }
             })

@@ -233,6 +233,15 @@ pub(super) struct Inner {
     pub(super) restored: Mutex<BTreeMap<String, bool>>,
 }
 
+impl Inner {
+    /// A server's error text with the session's secrets taken out, before anything cuts
+    /// it for display: a server may quote the credential it was sent, and a cut through
+    /// a quoted value would leave a part no redaction recognizes.
+    pub(super) fn said(&self, e: &dyn std::fmt::Display) -> String {
+        self.options.secrets.redact(&e.to_string()).into_owned()
+    }
+}
+
 /// A [`Background`] sender and the server it speaks for; holds the state lock while
 /// sending so messages of one server stay in state order.
 pub(super) fn send_status(

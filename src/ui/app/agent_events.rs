@@ -147,6 +147,7 @@ impl App {
                 let i = t.request_approval(&call_id, &tool, &arguments);
                 if let Some(a) = &asker {
                     t.name_asker(i, a);
+                    t.subagent_waits(&a.agent, &call_id, &tool);
                 }
                 let ask = self.chat.transcript().ask_info(&call_id);
                 self.bottom.push_approval(PendingApproval {

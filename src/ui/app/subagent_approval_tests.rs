@@ -1,10 +1,12 @@
 //! A subagent in `inherit` mode asks through the parent's approvals (SPEC §15.3): its
 //! call has no card of the parent's, so the question's own card in Chat and the prompt
-//! in the bottom pane name the subagent and its task, at 80 and 120 columns in both
-//! languages, and `y` answers that call.
+//! in the bottom pane name the subagent and its task, the `task` card says its subagent
+//! waits for you, at 80 and 120 columns in both languages, and `y` answers that call.
 
 use super::*;
 use crate::agent::protocol::ApprovalDecision;
+use crate::session::event::{Event, EventKind, StepRef, SubagentEvent, ToolCallData};
+use crate::session::subagent_event::{SubagentMode, SubagentStart};
 use crate::ui::sample::Script;
 use crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::Terminal;
@@ -31,6 +33,24 @@ fn asking(locale: Locale, named: bool) -> App {
         r#"{"description":"count words","prompt":"Count.","mode":"inherit"}"#,
         None,
     );
+    s.commit(EventKind::SubagentStart(SubagentStart {
+        agent: "a1".into(),
+        turn: 1,
+        step: 1,
+        call_id: "c1".into(),
+        description: "count words".into(),
+        mode: SubagentMode::Inherit,
+        parent_seq: 1,
+    }));
+    s.commit(sub(EventKind::StepStart(StepRef { turn: 1, step: 1 })));
+    s.commit(sub(EventKind::ToolCall(ToolCallData {
+        turn: 1,
+        step: 1,
+        call_id: "call_a1_1_0".into(),
+        name: "run_cmd".into(),
+        arguments: ARGS.into(),
+        bridged: None,
+    })));
     if named {
         s.push(AgentEvent::ApprovalAsker {
             call_id: "call_a1_1_0".into(),
@@ -51,12 +71,34 @@ fn asking(locale: Locale, named: bool) -> App {
     app
 }
 
+/// `kind` as subagent a1's event, logged in the parent's log.
+fn sub(kind: EventKind) -> EventKind {
+    EventKind::SubagentEvent(SubagentEvent {
+        agent: "a1".into(),
+        event: Box::new(Event {
+            kind,
+            seq: 1,
+            time: String::new(),
+            surface_op: None,
+            source_event_seqs: None,
+        }),
+    })
+}
+
 #[test]
 fn a_subagent_s_question_names_it_on_its_card_and_in_the_prompt() {
     for locale in Locale::ALL {
-        let named = match locale {
-            Locale::EnUs => "Allow run_cmd for subagent a1 (count words)?",
-            Locale::ZhCn => "允许子代理 a1（count words）调用 run_cmd 吗？",
+        let (named, waits, runs) = match locale {
+            Locale::EnUs => (
+                "Allow run_cmd for subagent a1 (count words)?",
+                "waiting for you · a1 · step 1 · run_cmd",
+                "running · a1 · step 1 · run_cmd",
+            ),
+            Locale::ZhCn => (
+                "允许子代理 a1（count words）调用 run_cmd 吗？",
+                "等待你确认 · a1 · 第 1 步 · run_cmd",
+                "运行中 · a1 · 第 1 步 · run_cmd",
+            ),
         };
         for w in [80u16, 120] {
             let mut app = asking(locale, true);
@@ -66,6 +108,10 @@ fn a_subagent_s_question_names_it_on_its_card_and_in_the_prompt() {
             // Once on its card in Chat, once on the prompt above the composer.
             assert_eq!(s.matches(&want).count(), 2, "{locale:?} {w}:\n{s}");
             assert!(s.contains("wc-wnotes.txt"), "{s}");
+            // The task card says its subagent waits for you, not that it runs.
+            let waits = waits.replace(' ', "");
+            assert!(s.contains(&format!("task{waits}")), "{locale:?} {w}:\n{s}");
+            assert!(!s.contains(&runs.replace(' ', "")), "{locale:?} {w}:\n{s}");
             app.on_key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE));
             assert_eq!(
                 app.take_commands(),
@@ -74,10 +120,15 @@ fn a_subagent_s_question_names_it_on_its_card_and_in_the_prompt() {
                     decision: ApprovalDecision::Allow,
                 }]
             );
+            // Answered: the subagent runs its call again.
+            let s = screen(&mut app, w).replace(' ', "");
+            assert!(s.contains(&runs.replace(' ', "")), "{locale:?} {w}:\n{s}");
+            assert!(!s.contains(&waits), "{locale:?} {w}:\n{s}");
         }
     }
     // A question of the parent's own is not named.
     let s = screen(&mut asking(Locale::EnUs, false), 120);
     assert!(s.contains("Allow run_cmd?"), "{s}");
     assert!(!s.contains("subagent a1"), "{s}");
+    assert!(!s.contains("waiting for you · a1"), "{s}");
 }

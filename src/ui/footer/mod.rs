@@ -24,6 +24,7 @@ pub fn phase_key(p: TurnPhase) -> &'static str {
         TurnPhase::RunningTools => "tui-phase-tools",
         TurnPhase::AwaitingApproval => "tui-phase-awaiting-approval",
         TurnPhase::Compacting => "tui-phase-compacting",
+        TurnPhase::AskingServer => "tui-phase-asking-server",
     }
 }
 

@@ -12,4 +12,5 @@ mod plan;
 mod retries;
 mod review;
 mod status_cost;
+mod subagents;
 mod trust;

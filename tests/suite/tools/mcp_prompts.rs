@@ -1,7 +1,8 @@
 //! A server's prompts as commands and its resources as `@NAME:URI` attachments (SPEC
 //! §15.2), against the real npm `server-everything` over stdio: what the user types reaches
 //! the model's request, a prompt missing an argument says which, and what `@NAME:`
-//! completes to follows the server's `list_changed`.
+//! completes to follows the server's `list_changed`. Against the in-repo fixture: hostile
+//! prompt listings, and a prompt list changed mid-session changes the commands.
 
 use std::time::Duration;
 
@@ -251,4 +252,89 @@ async fn hostile_prompt_names_are_left_out_and_descriptions_become_one_short_lin
     // And it runs.
     let reqs = env.requests();
     assert!(user_texts(&reqs[0]).contains("Hello Ada"), "{e}");
+}
+
+/// Waits for the next `McpOffers` whose prompt commands satisfy `done`.
+async fn prompts_until(agent: &mut Interactive, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no such offer in time"
+        );
+        if let AgentEvent::McpOffers { prompts, .. } = agent.next_event().await {
+            let names: Vec<String> = prompts.into_iter().map(|p| p.name).collect();
+            if done(&names) {
+                return names;
+            }
+        }
+    }
+}
+
+/// The text of the next `/help` answer, in English.
+async fn help_text(agent: &mut Interactive) -> String {
+    agent.submit("/help");
+    let l = deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs);
+    loop {
+        if let AgentEvent::Output(lines) = agent.next_event().await {
+            return lines
+                .iter()
+                .map(|t| l.text(t))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_changing_its_prompts_mid_session_changes_the_prompt_commands() {
+    let env = TestEnv::new(SimConfig::default()).await;
+    let cfg = env
+        .config_builder()
+        .builtin_tools(false)
+        .mcp_server(
+            "fx",
+            &format!(
+                "command = \"{MCP_FIXTURE}\"\napproval = \"never\"\nenv = {{ \
+                 FIXTURE_TOOLS = \"fixture_add_prompt,fixture_remove_prompt\", \
+                 FIXTURE_PROMPTS = \"first\" }}"
+            ),
+        )
+        .write(env.dir.path());
+    let mut agent = env.start_interactive(cfg);
+    prompts_until(&mut agent, |p| p == ["/fx:first"]).await;
+    // A tool call adds a prompt and removes the other; the server says
+    // `prompts/list_changed` and the commands follow without a reconnect.
+    env.sim.push_reply(
+        ScriptedReply::tool_call("fx__fixture_add_prompt", json!({ "name": "second" }))
+            .with_tool_call("fx__fixture_remove_prompt", json!({ "name": "first" })),
+    );
+    env.sim.push_reply(ScriptedReply::text("changed"));
+    agent.submit("change the prompts");
+    prompts_until(&mut agent, |p| p == ["/fx:second"]).await;
+    let help = help_text(&mut agent).await;
+    assert!(help.contains("/fx:second"), "{help}");
+    assert!(help.contains("The fixture's second prompt"), "{help}");
+    assert!(!help.contains("/fx:first"), "{help}");
+    // The new command runs; the removed one is no command any more.
+    env.sim.push_reply(ScriptedReply::text("hello back"));
+    agent.submit("/fx:second");
+    agent.submit("/fx:first");
+    let l = deepterm::i18n::Localizer::new(deepterm::i18n::Locale::EnUs);
+    let unknown = loop {
+        if let AgentEvent::Notice(n) = agent.next_event().await
+            && n.key == "cmd-unknown"
+        {
+            break l.tra_owned(&n.key, &n.args);
+        }
+    };
+    assert!(unknown.contains("/fx:first"), "{unknown}");
+    let reqs = env.requests();
+    assert_eq!(reqs.len(), 3, "two for the tool round, one for /fx:second");
+    assert!(
+        user_texts(&reqs[2]).contains("Prompt second says hello."),
+        "{}",
+        user_texts(&reqs[2])
+    );
+    agent.shutdown().await;
 }

@@ -13,3 +13,4 @@ mod mcp_remote_errors;
 pub(crate) mod mcp_remote_oauth;
 mod mcp_resources;
 mod mcp_results;
+mod mcp_waits;

@@ -16,7 +16,7 @@ const SCRIPT: &str = r#"[
 ]"#;
 
 /// server-everything's entry script as `.ci/run` installs it.
-fn entry_script() -> Option<PathBuf> {
+pub(super) fn entry_script() -> Option<PathBuf> {
     let dir = match std::env::var("DEEPTERM_NPM_MCP_DIR") {
         Ok(d) if !d.trim().is_empty() => PathBuf::from(d),
         _ => PathBuf::from(std::env::var_os("HOME")?).join(".cache/deepterm-ci/npm"),
@@ -25,7 +25,7 @@ fn entry_script() -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
-fn node_available() -> bool {
+pub(super) fn node_available() -> bool {
     std::process::Command::new("node")
         .arg("--version")
         .output()

@@ -10,10 +10,12 @@ mod commands_lang;
 mod controls;
 mod custom_commands;
 mod elicitation;
+mod elicitation_url;
 mod guided_demo;
 mod help_table;
 mod mcp_prompts;
 mod mcp_remote;
+mod mcp_waits;
 mod nodes_resume;
 mod plan_mode;
 mod popup_help;
@@ -87,7 +89,28 @@ pub(super) fn start_on_script(
     script: &str,
     extra: &str,
 ) -> (Tmux, common::tmux::SimProcess, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
+    start_on_script_in(
+        tempfile::tempdir().unwrap(),
+        name,
+        width,
+        locale,
+        script,
+        extra,
+        "",
+    )
+}
+
+/// [`start_on_script`] in `dir`, with `env` (`NAME=VALUE …`, shell-quoted by the caller)
+/// added to the binary's environment.
+pub(super) fn start_on_script_in(
+    dir: tempfile::TempDir,
+    name: &str,
+    width: u16,
+    locale: &str,
+    script: &str,
+    extra: &str,
+    env: &str,
+) -> (Tmux, common::tmux::SimProcess, tempfile::TempDir) {
     let ws = dir.path().join("ws");
     std::fs::create_dir_all(&ws).unwrap();
     let replies = dir.path().join("replies.json");
@@ -98,7 +121,7 @@ pub(super) fn start_on_script(
         .write(dir.path());
     let cmd = format!(
         "cd {ws} && env {var}={key} HOME={home} XDG_CONFIG_HOME={home}/c XDG_DATA_HOME={home}/d \
-         {bin} --session-dir {home}/s --config {config} --locale {locale}; sleep 30",
+         {env} {bin} --session-dir {home}/s --config {config} --locale {locale}; sleep 30",
         ws = common::shell_quote(&ws),
         var = common::KEY_VAR,
         key = common::TEST_KEY,

@@ -3,8 +3,8 @@
 //! subagent runs, its card says which step it is on and which tool it is running
 //! (`running · a1 · step 1 · slow_count`, then `step 2` while its next request takes its
 //! time); when it answers, the parent goes on with the answer. A subagent in `inherit`
-//! mode whose call asks brings up a question naming it, in Chat and above the composer;
-//! `y` lets its call run and it goes on.
+//! mode whose call asks brings up a question naming it, in Chat and above the composer,
+//! and its `task` card says it waits for you; `y` lets its call run and it goes on.
 
 use crate::common;
 use crate::common::tmux::chat_flat;
@@ -113,16 +113,25 @@ fn asks_naming_the_subagent(w: u16, locale: &str) {
     if !common::require_external("tmux", common::tmux_available()) {
         return;
     }
-    let question = match locale {
-        "zh-CN" => "允许子代理 a1（count words）调用 run_cmd 吗？",
-        _ => "Allow run_cmd for subagent a1 (count words)?",
+    let (question, waits) = match locale {
+        "zh-CN" => (
+            "允许子代理 a1（count words）调用 run_cmd 吗？",
+            "等待你确认 · a1 · 第 1 步 · run_cmd",
+        ),
+        _ => (
+            "Allow run_cmd for subagent a1 (count words)?",
+            "waiting for you · a1 · step 1 · run_cmd",
+        ),
     };
     let (tmux, _sim, _dir) = super::start_on_script("task-ask", w, locale, ASKING, ASKING_TOOL);
     tmux.type_line("count the words with a subagent");
     let s = tmux.wait_for("the question naming the subagent", |s| {
-        s.matches(question).count() == 2
+        s.matches(question).count() == 2 && s.contains(waits)
     });
     assert!(s.contains("wc -w notes.txt"), "{s}");
+    // The task call's own card says its subagent waits for you.
+    let card = s.lines().find(|l| l.contains(waits));
+    assert!(card.is_some_and(|l| l.contains("task")), "{s}");
     tmux.key("y");
     let s = tmux.wait_for("the parent's answer", |s| {
         chat_flat(s).contains("ASKED-AND-DONE")
@@ -130,6 +139,10 @@ fn asks_naming_the_subagent(w: u16, locale: &str) {
     assert!(
         !s.contains(question) || s.matches(question).count() == 1,
         "{s}"
+    );
+    assert!(
+        !s.contains(waits),
+        "answered, the card no longer waits:\n{s}"
     );
 }
 

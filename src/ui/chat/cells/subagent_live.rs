@@ -14,15 +14,23 @@ pub struct SubagentLive {
     pub tool: Option<String>,
     /// Its replies' text and its tool calls, one entry each.
     pub transcript: Vec<String>,
+    /// The call (id, tool) whose approval question waits for the user (`inherit` mode).
+    pub waiting: Option<(String, String)>,
 }
 
 impl SubagentLive {
-    /// "running · a1 · step 2 · read_file".
+    /// "running · a1 · step 2 · read_file", or "waiting for you · a1 · step 2 · run_cmd"
+    /// while its call's question waits for the user (SPEC §15.3: its approvals reach the
+    /// user naming it, and its card says it is stopped on you, not running).
     pub fn status(&self, l: Localizer) -> String {
         let mut args = vec![
             ("agent", Arg::from(self.agent.clone())),
             ("step", Arg::from(self.step)),
         ];
+        if let Some((_, tool)) = &self.waiting {
+            args.push(("tool", Arg::from(tool.clone())));
+            return l.tra("tui-task-waiting", &args);
+        }
         match &self.tool {
             Some(t) => {
                 args.push(("tool", Arg::from(t.clone())));

@@ -103,5 +103,7 @@ impl Transcript {
             }
             self.touch(i);
         }
+        // A subagent's call: its `task` card stops waiting for the user.
+        self.subagent_answered(call);
     }
 }

@@ -16,6 +16,39 @@ impl Transcript {
         }
     }
 
+    /// Marks the running `task` card of subagent `agent` as waiting for the user's answer
+    /// on its call `call` of `tool` (an `inherit` subagent's question).
+    pub fn subagent_waits(&mut self, agent: &str, call: &str, tool: &str) {
+        let found = self.cells.iter().rposition(|c| {
+            matches!(&c.kind, CellKind::Tool(ToolCell { subagent: Some(a), result: None, .. })
+                if a.agent == agent)
+        });
+        if let Some(i) = found
+            && let CellKind::Tool(ToolCell {
+                subagent: Some(a), ..
+            }) = &mut self.cells[i].kind
+        {
+            a.waiting = Some((call.to_string(), tool.to_string()));
+            self.touch(i);
+        }
+    }
+
+    /// The user answered call `call`: a `task` card waiting on it runs again.
+    pub(super) fn subagent_answered(&mut self, call: &str) {
+        let found = self.cells.iter().position(|c| {
+            matches!(&c.kind, CellKind::Tool(ToolCell { subagent: Some(a), .. })
+                if a.waiting.as_ref().is_some_and(|(id, _)| id == call))
+        });
+        if let Some(i) = found
+            && let CellKind::Tool(ToolCell {
+                subagent: Some(a), ..
+            }) = &mut self.cells[i].kind
+        {
+            a.waiting = None;
+            self.touch(i);
+        }
+    }
+
     /// Folds a logged subagent event into its `task` call's card.
     pub(super) fn subagent(&mut self, kind: &EventKind) {
         match kind {
@@ -47,6 +80,15 @@ impl Transcript {
                     EventKind::StepStart(st) => {
                         a.step = st.step;
                         a.tool = None;
+                        a.waiting = None;
+                    }
+                    // The call ran or was refused: whatever asked is answered (a cancel
+                    // too, which no key press records).
+                    EventKind::ToolResult(r)
+                        if a.waiting.as_ref().map(|(id, _)| id)
+                            == r.message.tool_call_id.as_ref() =>
+                    {
+                        a.waiting = None;
                     }
                     EventKind::ToolCall(c) => {
                         a.tool = Some(sanitize(&c.name));
@@ -77,6 +119,7 @@ mod tests {
     use crate::session::event::SubagentEvent;
     use crate::session::event::{
         AssistantMessageData, Event, EventKind, Message, Role, Source, StepRef, ToolCallData,
+        ToolResultData,
     };
     use crate::session::subagent_event::{SubagentMode, SubagentStart};
     use crate::ui::chat::cells::HistoryCell;
@@ -177,5 +220,54 @@ mod tests {
         let en = card(&t, Locale::EnUs, ToolCardMode::Collapsed);
         assert!(en.contains("running · a1 · step 2"), "{en}");
         assert!(!en.contains("step 2 · read_file"), "{en}");
+    }
+
+    #[test]
+    fn a_task_card_waits_for_you_until_its_subagent_s_call_is_answered_or_ends() {
+        let mut t = Transcript::default();
+        t.apply(&ev(call("c1", "task", r#"{"description":"count"}"#)));
+        t.apply(&ev(EventKind::SubagentStart(SubagentStart {
+            agent: "a1".into(),
+            turn: 3,
+            step: 2,
+            call_id: "c1".into(),
+            description: "count".into(),
+            mode: SubagentMode::Inherit,
+            parent_seq: 1,
+        })));
+        t.apply(&ev(sub(EventKind::StepStart(StepRef { turn: 3, step: 1 }))));
+        t.apply(&ev(sub(call("s1", "run_cmd", "{}"))));
+        t.subagent_waits("a1", "s1", "run_cmd");
+        let en = card(&t, Locale::EnUs, ToolCardMode::Collapsed);
+        assert!(
+            en.contains("waiting for you · a1 · step 1 · run_cmd"),
+            "{en}"
+        );
+        let zh = card(&t, Locale::ZhCn, ToolCardMode::Collapsed);
+        assert!(zh.contains("等待你确认 · a1 · 第 1 步 · run_cmd"), "{zh}");
+        // Another call's result does not end the wait; the asking call's result does
+        // (a cancelled question is answered by no key press).
+        let result = |id: &str| {
+            let mut message = Message::text(Role::Tool, "cancelled", Source::kind("tool"));
+            message.tool_call_id = Some(id.into());
+            sub(EventKind::ToolResult(ToolResultData {
+                turn: 3,
+                step: 1,
+                message,
+                error: None,
+                sandbox_retry: None,
+            }))
+        };
+        t.apply(&ev(result("s0")));
+        let en = card(&t, Locale::EnUs, ToolCardMode::Collapsed);
+        assert!(en.contains("waiting for you · a1"), "{en}");
+        t.apply(&ev(result("s1")));
+        let en = card(&t, Locale::EnUs, ToolCardMode::Collapsed);
+        assert!(en.contains("running · a1 · step 1 · run_cmd"), "{en}");
+        assert!(!en.contains("waiting for you"), "{en}");
+        // Another subagent's question leaves this card running.
+        t.subagent_waits("a2", "s2", "run_cmd");
+        let en = card(&t, Locale::EnUs, ToolCardMode::Collapsed);
+        assert!(!en.contains("waiting for you"), "{en}");
     }
 }

@@ -39,9 +39,11 @@
 //!   content blocks.
 //! - `FIXTURE_TOOLS_NOT_A_LIST=1`: the `tools/list` answer's `tools` is a string (`later`:
 //!   every answer but the first).
-//! - `FIXTURE_HOSTILE_PROMPTS=1`: offers prompts whose names hold an escape sequence, a
-//!   space or 300 characters, next to `greet` (argument `who`, required) whose description
-//!   holds control characters and is 10,000 characters long; `greet` answers "Hello WHO".
+//! - Prompts and resources (`FIXTURE_HOSTILE_PROMPTS`, `FIXTURE_PROMPTS`,
+//!   `FIXTURE_RESOURCES`, the tools `fixture_add_prompt` / `fixture_remove_prompt`): see
+//!   `offers.rs`.
+
+mod offers;
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -49,9 +51,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, ListPromptsResult, ListToolsResult, PaginatedRequestParams,
-    Prompt, PromptArgument, PromptMessage, Role, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    GetPromptResponse, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -111,6 +113,11 @@ fn tool(name: &str) -> Tool {
         ),
         "fail" => ("Always fails with the text.".into(), text_schema("text")),
         "fixture_add_tool" => ("Add a tool to this server.".into(), text_schema("name")),
+        "fixture_add_prompt" => ("Add a prompt to this server.".into(), text_schema("name")),
+        "fixture_remove_prompt" => (
+            "Remove a prompt from this server.".into(),
+            text_schema("name"),
+        ),
         "fixture_remove_tool" => (
             "Remove a tool from this server.".into(),
             text_schema("name"),
@@ -186,6 +193,7 @@ struct Fixture {
     fail_marker: Option<String>,
     /// `FIXTURE_EXIT_AFTER_LIST_MS`, until the first listing arms it.
     exit_after_list: Mutex<Option<Duration>>,
+    offers: offers::Offers,
 }
 
 impl Fixture {
@@ -222,12 +230,7 @@ impl ServerHandler for Fixture {
             .enable_tools()
             .enable_tool_list_changed()
             .build();
-        if hostile_prompts() {
-            caps.prompts = ServerCapabilities::builder()
-                .enable_prompts()
-                .build()
-                .prompts;
-        }
+        self.offers.capabilities(&mut caps);
         ServerConfig::new(caps)
     }
 
@@ -236,30 +239,31 @@ impl ServerHandler for Fixture {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let plain = |name: String| Prompt::new(name, Some("a prompt"), None);
-        let description = format!("Greets\n\u{1b}[2Jsomeone\u{7}{}", "x".repeat(10_000));
-        let greet = Prompt::new(
-            "greet",
-            Some(description),
-            Some(vec![PromptArgument::new("who").with_required(true)]),
-        );
-        Ok(ListPromptsResult::with_all_items(vec![
-            plain("evil\u{1b}[31m".into()),
-            plain("two words".into()),
-            plain("p".repeat(300)),
-            greet,
-        ]))
+        Ok(self.offers.list_prompts())
     }
 
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let args = request.arguments.unwrap_or_default();
-        Ok(GetPromptResponse::Complete(GetPromptResult::new(vec![
-            PromptMessage::new_text(Role::User, format!("Hello {}", arg_str(&args, "who"))),
-        ])))
+        self.offers.get_prompt(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(self.offers.list_resources())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.offers.read_resource(request, context).await
     }
 
     async fn list_tools(
@@ -325,6 +329,11 @@ impl ServerHandler for Fixture {
                 let _ = context.peer.notify_tool_list_changed().await;
                 text(format!("tools now: {}", self.names().join(",")))
             }
+            "fixture_add_prompt" | "fixture_remove_prompt" => {
+                let add = name == "fixture_add_prompt";
+                let target = arg_str(&args, "name");
+                text(self.offers.change(add, &target, &context.peer).await)
+            }
             "fixture_wipe" => {
                 let path = arg_str(&args, "path");
                 match std::fs::remove_file(&path) {
@@ -374,10 +383,6 @@ impl ServerHandler for Fixture {
             _ => text(Value::Object(args).to_string()),
         }
     }
-}
-
-fn hostile_prompts() -> bool {
-    std::env::var("FIXTURE_HOSTILE_PROMPTS").is_ok_and(|v| v == "1")
 }
 
 fn env_ms(name: &str) -> Option<Duration> {
@@ -521,6 +526,7 @@ async fn main() {
         tools: tools.clone(),
         fail_marker,
         exit_after_list: Mutex::new(env_ms("FIXTURE_EXIT_AFTER_LIST_MS")),
+        offers: offers::Offers::from_env(),
     };
     let served = if mangled {
         let (ours, theirs) = tokio::io::duplex(64 * 1024);
