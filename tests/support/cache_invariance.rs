@@ -323,7 +323,9 @@ impl Script {
     }
 
     async fn line(&mut self, line: &str) -> Result<(), String> {
-        match self.agent.handle_line(line).await.error {
+        // Boxed: a debug build keeps a separate stack slot for each awaited agent future,
+        // and the script awaits it from dozens of places on a 2 MiB test thread.
+        match Box::pin(self.agent.handle_line(line)).await.error {
             None => Ok(()),
             Some(e) => Err(format!("{line:?} failed: {e}")),
         }

@@ -164,12 +164,13 @@ impl TurnRunner<'_> {
             if crate::agent::resource_mentions::mentions_any(&mcp, &m) {
                 self.events.emit(AgentEvent::Phase(TurnPhase::AskingServer));
             }
-            let failures = self
-                .inbox
-                .during(crate::agent::resource_mentions::attach(
-                    &mcp, &mut m, &redact, cancel,
-                ))
-                .await;
+            // Boxed: the reads and the inbox's select are large futures, and held inline
+            // they would make every turn's future (and the stack of whoever polls it in a
+            // debug build) larger for a wait that most messages never have.
+            let failures = Box::pin(self.inbox.during(crate::agent::resource_mentions::attach(
+                &mcp, &mut m, &redact, cancel,
+            )))
+            .await;
             for e in failures {
                 self.events.emit(AgentEvent::Notice(Notice {
                     level: NoticeLevel::Warn,
@@ -203,9 +204,10 @@ impl TurnRunner<'_> {
         self.state.pending_user.push(message);
         let mut final_text = String::new();
         let mut started = false;
-        let result = self
-            .turn_body(turn, &cancel, &mut final_text, &mut started)
-            .await;
+        // Boxed: the steps, their streams and tool runs make the largest future in the
+        // agent; on the heap it no longer weighs on every caller's future and stack (a
+        // debug build's test thread has 2 MiB).
+        let result = Box::pin(self.turn_body(turn, &cancel, &mut final_text, &mut started)).await;
         let (outcome, mut error) = match &result {
             Ok(()) => (TurnOutcome::Completed, None),
             Err(AgentError::Cancelled) => {
