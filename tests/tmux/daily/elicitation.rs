@@ -77,21 +77,7 @@ fn scenario(w: u16, t: &Texts) {
         entry.display().to_string()
     );
     let (tmux, _sim, _dir) = super::start_on_script("elicit", w, t.locale, SCRIPT, &extra);
-    // The server starts in the background: ask `/mcp` until it says connected.
-    let start = std::time::Instant::now();
-    loop {
-        tmux.type_line("/mcp");
-        std::thread::sleep(std::time::Duration::from_millis(700));
-        let s = tmux.capture();
-        if chat_flat(&s).contains(t.connected) {
-            break;
-        }
-        assert!(
-            start.elapsed().as_secs() < 30,
-            "{w} {}: never connected\n{s}",
-            t.locale
-        );
-    }
+    super::wait_connected(&tmux, t.connected, &format!("{w} {}", t.locale));
     tmux.type_line("please fill in the form");
     let s = tmux.wait_for("the form", |s| {
         s.contains(t.title) && s.contains("legal name")

@@ -82,21 +82,7 @@ fn scenario(w: u16, t: &Texts) {
     let env = format!("BROWSER={}", common::shell_quote(&browser));
     let (tmux, _sim, _dir) =
         super::start_on_script_in(dir, "elicit-url", w, t.locale, &script(), &extra, &env);
-    // The server starts in the background: ask `/mcp` until it says connected.
-    let start = std::time::Instant::now();
-    loop {
-        tmux.type_line("/mcp");
-        std::thread::sleep(Duration::from_millis(700));
-        let s = tmux.capture();
-        if chat_flat(&s).contains(t.connected) {
-            break;
-        }
-        assert!(
-            start.elapsed().as_secs() < 30,
-            "{w} {}: never connected\n{s}",
-            t.locale
-        );
-    }
+    super::wait_connected(&tmux, t.connected, &format!("{w} {}", t.locale));
     // First request: the address and the question are shown; `n` declines.
     tmux.type_line("open the page");
     let s = tmux.wait_for("the URL question", |s| {

@@ -68,21 +68,7 @@ fn scenario(w: u16, t: &Texts) {
         entry.display().to_string()
     );
     let (tmux, _sim, _dir) = super::start_on_script("prompts", w, t.locale, SCRIPT, &extra);
-    // The server starts in the background: ask `/mcp` until it says connected.
-    let start = std::time::Instant::now();
-    loop {
-        tmux.type_line("/mcp");
-        std::thread::sleep(std::time::Duration::from_millis(700));
-        let s = tmux.capture();
-        if chat_flat(&s).contains(t.connected) {
-            break;
-        }
-        assert!(
-            start.elapsed().as_secs() < 30,
-            "{w} {}: never connected\n{s}",
-            t.locale
-        );
-    }
+    super::wait_connected(&tmux, t.connected, &format!("{w} {}", t.locale));
     // The popup offers the prompt with its arguments and the server's description.
     tmux.run(&["send-keys", "-t", "t", "-l", "/ev:args"]);
     let s = tmux.wait_for("the prompt in the popup", |s| {

@@ -64,20 +64,7 @@ fn scenario(w: u16, t: &Texts) {
     );
     let (tmux, _sim, _dir) =
         super::start_on_script_in(dir, "mcp-waits", w, t.locale, SCRIPT, &extra, "");
-    let start = std::time::Instant::now();
-    loop {
-        tmux.type_line("/mcp");
-        std::thread::sleep(Duration::from_millis(700));
-        let s = tmux.capture();
-        if chat_flat(&s).contains(t.connected) {
-            break;
-        }
-        assert!(
-            start.elapsed().as_secs() < 30,
-            "{w} {}: never connected\n{s}",
-            t.locale
-        );
-    }
+    super::wait_connected(&tmux, t.connected, &format!("{w} {}", t.locale));
     tmux.type_line("/fx:stall");
     tmux.wait_for("the status line waiting for the server", |s| {
         s.contains(t.waiting)

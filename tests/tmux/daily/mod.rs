@@ -143,3 +143,21 @@ pub(super) fn footer_says(screen: &str, mode: &str) -> bool {
         .find(|l| !l.trim().is_empty())
         .is_some_and(|l| l.split_whitespace().any(|w| w == mode))
 }
+
+/// Asks `/mcp` until Chat says `connected` (the server starts in the background), at most
+/// 30 s; `case` names the width and locale in the failure.
+pub(super) fn wait_connected(tmux: &Tmux, connected: &str, case: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        tmux.type_line("/mcp");
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let s = tmux.capture();
+        if common::tmux::chat_flat(&s).contains(connected) {
+            return;
+        }
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{case}: never connected\n{s}"
+        );
+    }
+}

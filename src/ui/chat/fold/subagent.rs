@@ -23,28 +23,27 @@ impl Transcript {
             matches!(&c.kind, CellKind::Tool(ToolCell { subagent: Some(a), result: None, .. })
                 if a.agent == agent)
         });
-        if let Some(i) = found
-            && let CellKind::Tool(ToolCell {
-                subagent: Some(a), ..
-            }) = &mut self.cells[i].kind
-        {
-            a.waiting = Some((call.to_string(), tool.to_string()));
-            self.touch(i);
-        }
+        self.set_waiting(found, Some((call.to_string(), tool.to_string())));
     }
 
     /// The user answered call `call`: a `task` card waiting on it runs again.
     pub(super) fn subagent_answered(&mut self, call: &str) {
-        let found = self.cells.iter().position(|c| {
+        // From the end: a waiting card is a running one, near the latest cells.
+        let found = self.cells.iter().rposition(|c| {
             matches!(&c.kind, CellKind::Tool(ToolCell { subagent: Some(a), .. })
                 if a.waiting.as_ref().is_some_and(|(id, _)| id == call))
         });
+        self.set_waiting(found, None);
+    }
+
+    /// Sets the waiting call of the `task` card at `found`, if there is one.
+    fn set_waiting(&mut self, found: Option<usize>, waiting: Option<(String, String)>) {
         if let Some(i) = found
             && let CellKind::Tool(ToolCell {
                 subagent: Some(a), ..
             }) = &mut self.cells[i].kind
         {
-            a.waiting = None;
+            a.waiting = waiting;
             self.touch(i);
         }
     }
